@@ -1,0 +1,175 @@
+"""Cards, ranks, suits and the pack.
+
+A card is written as two characters, rank then suit (``"As"``, ``"Td"``,
+``"2c"``), exactly as in the ``stud-hh/1`` hand-history format.
+
+Invariants:
+
+- There are exactly 52 ``Card`` objects; ``parse`` and ``Card(code)`` hand out
+  those same objects, so cards compare and hash as the ints they are.
+- A ``Card`` *is* an ``int`` whose value is built for the hand evaluator:
+  bits 0-11 hold the suit as ``1 << (3 * suit)`` and the bits above hold
+  ``5 ** rank``.  Summing up to seven cards therefore gives, in the low 12
+  bits, a count of each suit (3 bits each), and above them the count of each
+  rank in base 5 (at most 4 of a rank).  ``common.hands`` relies on this.
+- Ranks run 2 (0) to ace (12); suits run clubs (0), diamonds, hearts,
+  spades (3): the order the bring-in uses to break ties (R-O1).
+
+>>> card = parse("As")
+>>> str(card), card.rank, card.suit
+('As', <Rank.ACE: 12>, <Suit.SPADES: 3>)
+>>> parse("2c") < parse("2d")  # ints, but not ordered by rank: use rank/suit
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable
+
+__all__ = [
+    "RANK_CHARS",
+    "SUIT_CHARS",
+    "Card",
+    "Rank",
+    "Suit",
+    "full_deck",
+    "parse",
+    "parse_many",
+    "shuffled_deck",
+]
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"
+
+SUIT_BITS = 12
+"""Bits of a card's value given to the suit field (4 suits x 3 bits)."""
+
+
+class Rank(enum.IntEnum):
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+    @property
+    def char(self) -> str:
+        return RANK_CHARS[self]
+
+
+class Suit(enum.IntEnum):
+    """Suits in bring-in order, lowest first (R-O1)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def char(self) -> str:
+        return SUIT_CHARS[self]
+
+
+_BY_CODE: dict[str, Card] = {}
+_BY_VALUE: dict[int, Card] = {}
+
+
+class Card(int):
+    """One of the 52 cards; an ``int`` (see the module docstring) that prints as ``"As"``."""
+
+    __slots__ = ()
+
+    def __new__(cls, code: str) -> Card:
+        try:
+            return _BY_CODE[code]
+        except (KeyError, TypeError):
+            raise ValueError(f"not a card: {code!r} (want rank 2-9TJQKA then suit cdhs)") from None
+
+    @classmethod
+    def from_value(cls, value: int) -> Card:
+        """The card whose int value is ``value``."""
+        return _BY_VALUE[value]
+
+    @property
+    def code(self) -> str:
+        return _CODE_OF[int(self)]
+
+    @property
+    def rank(self) -> Rank:
+        return _RANK_OF[int(self)]
+
+    @property
+    def suit(self) -> Suit:
+        return _SUIT_OF[int(self)]
+
+    def __str__(self) -> str:
+        return _CODE_OF[int(self)]
+
+    def __repr__(self) -> str:
+        return f"Card({_CODE_OF[int(self)]!r})"
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]:
+        return (Card, (str(self),))
+
+    # ``int`` formats and copies would lose the card's identity.
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+
+_CODE_OF: dict[int, str] = {}
+_RANK_OF: dict[int, Rank] = {}
+_SUIT_OF: dict[int, Suit] = {}
+
+for _rank in Rank:
+    for _suit in Suit:
+        _value = (5**_rank << SUIT_BITS) | (1 << (3 * _suit))
+        _code = RANK_CHARS[_rank] + SUIT_CHARS[_suit]
+        _card = int.__new__(Card, _value)
+        _BY_CODE[_code] = _card
+        _BY_VALUE[_value] = _card
+        _CODE_OF[_value] = _code
+        _RANK_OF[_value] = _rank
+        _SUIT_OF[_value] = _suit
+
+_FULL_DECK: tuple[Card, ...] = tuple(_BY_CODE[r + s] for s in SUIT_CHARS for r in RANK_CHARS)
+
+
+def parse(code: str) -> Card:
+    """The card written ``code`` (``"As"``); ``ValueError`` if it is not one."""
+    return Card(code)
+
+
+def parse_many(codes: str | Iterable[str]) -> list[Card]:
+    """Cards from ``"As Kd 2c"`` (spaces optional: ``"AsKd2c"``) or a list of codes."""
+    if isinstance(codes, str):
+        text = codes.replace(" ", "").replace(",", "")
+        if len(text) % 2:
+            raise ValueError(f"not a list of cards: {codes!r}")
+        return [Card(text[i : i + 2]) for i in range(0, len(text), 2)]
+    return [Card(code) for code in codes]
+
+
+def full_deck() -> list[Card]:
+    """A new, ordered pack of 52 cards (R-T2)."""
+    return list(_FULL_DECK)
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """A pack shuffled by ``rng``: a ``secrets.SystemRandom`` at the table (R-T2),
+    a seeded ``random.Random`` only where a seed was asked for."""
+    deck = list(_FULL_DECK)
+    rng.shuffle(deck)
+    return deck

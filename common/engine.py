@@ -1,0 +1,487 @@
+"""One hand of seven card stud, high only, fixed limit (``../shared/RULES.md``).
+
+``Hand`` is a plain object with no I/O, no clock and no global random: it is
+given the seats, the button and an already shuffled pack, does every dealer
+chore itself and stops only when a seat must decide.  ``legal_actions()``
+lists the buttons that seat may press (R-B1); ``apply()`` checks the choice
+against that list, raises ``IllegalAction`` (changing nothing) if it is not
+there, and otherwise returns the events that followed, up to the next
+decision or the end of the hand.
+
+Invariants, true between calls:
+
+- ``to_act`` is ``None`` exactly when the hand is over or not started.
+- Chips are conserved: the stacks plus every chip put in (antes included)
+  equal the stacks the hand started with; once the hand is over, what was
+  put in has all gone back out through ``Return`` and ``Award`` events.
+- A seat's ``street_total`` is what it put in on this street's betting
+  (antes excluded); ``high`` is the largest of them.
+- ``full_count`` counts the full bets, completions and raises of the street
+  (R-B6, R-A2): short all-ins and the bring-in never count.  A seat may
+  wager again only if it has not acted this street or a full wager came
+  after its last action (R-A2).
+
+Where RULES.md is silent the engine follows cardroom practice; the choices
+are marked "Cardroom practice" below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from common.cards import Card
+from common.events import (
+    STAKES,
+    WAGERS,
+    Act,
+    Action,
+    ActionKind,
+    Ante,
+    Award,
+    Deal,
+    Event,
+    IllegalAction,
+    Return,
+    Show,
+    Stakes,
+)
+from common.hands import best_five, bring_in_key, evaluate, hand_name, showing_value
+
+__all__ = ["Hand", "Pot", "SeatState", "clockwise"]
+
+MAX_SEATS = 7
+SEAT_NUMBERS = range(MAX_SEATS)
+
+_FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+_BRING_IN, _COMPLETE, _BET, _RAISE = (
+    ActionKind.BRING_IN,
+    ActionKind.COMPLETE,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
+
+
+def clockwise(seats: Sequence[int] | set[int], after: int) -> list[int]:
+    """``seats`` in clockwise order starting with the first one after seat ``after`` (R-T0).
+
+    >>> clockwise([0, 2, 5], after=2)
+    [5, 0, 2]
+    """
+    return sorted(seats, key=lambda s: (s - after - 1) % MAX_SEATS)
+
+
+@dataclass(slots=True)
+class SeatState:
+    """What the table knows of one seat during a hand."""
+
+    seat: int
+    start_stack: int
+    stack: int
+    down: list[Card] = field(default_factory=list)
+    up: list[Card] = field(default_factory=list)
+    street_total: int = 0
+    hand_total: int = 0
+    folded: bool = False
+    all_in: bool = False
+    acted: bool = False
+    full_mark: int = 0
+    last_action: ActionKind | None = None
+
+    @property
+    def cards(self) -> list[Card]:
+        """All seven (or fewer) cards in deal order: down, down, up x4, down (R-D3)."""
+        return self.down[:2] + self.up + self.down[2:]
+
+    @property
+    def can_bet(self) -> bool:
+        return not self.folded and not self.all_in
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A pot and the seats that contend for it (R-A3); ``seats`` in seat order."""
+
+    amount: int
+    seats: tuple[int, ...]
+
+
+class Hand:
+    """One hand, from the antes to the last award."""
+
+    def __init__(
+        self,
+        *,
+        stacks: Mapping[int, int],
+        button: int,
+        deck: Sequence[Card],
+        stakes: Stakes = STAKES,
+    ) -> None:
+        if not 2 <= len(stacks) <= MAX_SEATS:
+            raise ValueError(f"a hand needs 2 to {MAX_SEATS} seats, got {len(stacks)}")
+        for seat, stack in stacks.items():
+            if seat not in SEAT_NUMBERS:
+                raise ValueError(f"no seat {seat}: seats are 0 to {MAX_SEATS - 1}")
+            if stack <= 0:
+                raise ValueError(f"seat {seat} has no chips and cannot be dealt in (R-T5)")
+        if button not in SEAT_NUMBERS:
+            raise ValueError(f"no seat {button} for the button")
+        if len(set(deck)) != len(deck) or len(deck) < 7 * len(stacks):
+            raise ValueError("the deck must hold distinct cards, seven for each seat (R-D6)")
+        self.stakes = stakes
+        self.button = button
+        self.order: tuple[int, ...] = tuple(clockwise(list(stacks), after=button))
+        self.seats: dict[int, SeatState] = {
+            s: SeatState(seat=s, start_stack=stacks[s], stack=stacks[s]) for s in self.order
+        }
+        self._deck = list(deck)
+        self._dealt = 0
+        self.events: list[Event] = []
+        self.street = 0
+        self.to_act: int | None = None
+        self.turn = 0
+        """Counts decisions asked for; a stale answer names an older turn."""
+        self.bring_in_seat: int | None = None
+        self.is_over = False
+        self.started = False
+        self.high = 0
+        self.full_count = 0
+        self.opened = False
+        self._first_on_seventh: int | None = None
+        self._last_aggressor_on_seventh: int | None = None
+        self._legal_cache: tuple[Action, ...] | None = None
+        self._paid = 0
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def in_hand(self) -> list[int]:
+        """Seats not folded, in deal order."""
+        return [s for s in self.order if not self.seats[s].folded]
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip put in and not yet paid out."""
+        return sum(st.hand_total for st in self.seats.values()) - self._paid
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """The buttons for the seat to act, with their amounts (R-B1); empty for any other seat."""
+        if self.to_act is None or (seat is not None and seat != self.to_act):
+            return ()
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal(self.seats[self.to_act])
+        return self._legal_cache
+
+    def default_action(self, seat: int) -> ActionKind:
+        """What a dropped seat does when its time runs out: check if it can, else fold (R-C1).
+
+        The bring-in seat can do neither (R-B2), so it brings in.
+        """
+        kinds = [a.kind for a in self.legal_actions(seat)]
+        if not kinds:
+            raise IllegalAction(seat, "act", (), "it is not this seat's turn")
+        for kind in (_CHECK, _FOLD, _BRING_IN):
+            if kind in kinds:
+                return kind
+        return kinds[0]
+
+    def pots(self) -> list[Pot]:
+        """The pots as they stand, main pot first (R-A3; ``stud-hh/1`` pot numbering).
+
+        One pot for each distinct total that an all-in seat still in the hand
+        put in, from the smallest up, and a last one for the rest; neighbours
+        that the same seats contend for are merged.
+        """
+        totals = {s: st.hand_total for s, st in self.seats.items()}
+        live = [s for s in self.order if not self.seats[s].folded]
+        levels = sorted({totals[s] for s in live if self.seats[s].all_in})
+        pots: list[Pot] = []
+        prev = 0
+        for level in [*levels, None]:
+            if level is None:
+                amount = sum(max(0, t - prev) for t in totals.values())
+                contenders = tuple(sorted(s for s in live if totals[s] > prev))
+            else:
+                amount = sum(min(t, level) - min(t, prev) for t in totals.values())
+                contenders = tuple(sorted(s for s in live if totals[s] >= level))
+            if amount > 0 and contenders:
+                if pots and pots[-1].seats == contenders:
+                    pots[-1] = Pot(pots[-1].amount + amount, contenders)
+                else:
+                    pots.append(Pot(amount, contenders))
+            if level is not None:
+                prev = level
+        return pots
+
+    # ------------------------------------------------------------ driving
+
+    def start(self) -> list[Event]:
+        """Post the antes and deal third street, then run until a seat must decide."""
+        if self.started:
+            raise RuntimeError("the hand has already started")
+        self.started = True
+        out: list[Event] = []
+        ante = self.stakes.ante
+        for s in self.order:
+            st = self.seats[s]
+            amount = min(ante, st.stack)
+            self._put(st, amount)
+            out.append(Ante(s, amount, st.all_in))  # R-D1
+        self._deal_street(3, out)
+        self._begin_betting(out)
+        self.events.extend(out)
+        return out
+
+    def apply(self, seat: int, action: ActionKind | str) -> list[Event]:
+        """Let ``seat`` take ``action``; returns the events up to the next decision.
+
+        Raises ``IllegalAction`` and changes nothing if it is not this seat's
+        turn or the action is not among ``legal_actions()``.
+        """
+        legal = self.legal_actions()
+        if self.to_act is None:
+            raise IllegalAction(seat, str(action), (), "no one is to act")
+        if seat != self.to_act:
+            raise IllegalAction(seat, str(action), (), f"it is seat {self.to_act}'s turn")
+        chosen = next((a for a in legal if a.kind == action), None)
+        if chosen is None:
+            raise IllegalAction(seat, str(action), legal)
+        out: list[Event] = []
+        self._act(self.seats[seat], chosen, out)
+        self.events.extend(out)
+        return out
+
+    # ------------------------------------------------------------ dealing
+
+    def _draw(self) -> Card:
+        card = self._deck[self._dealt]
+        self._dealt += 1
+        return card
+
+    def _deal_street(self, street: int, out: list[Event]) -> None:
+        """Deal a street's cards one at a time, clockwise from the button (R-D2, R-D3, R-D4)."""
+        self.street = street
+        live = [self.seats[s] for s in self.order if not self.seats[s].folded]
+        if street == 3:
+            rounds = (False, False, True)
+        else:
+            rounds = (street != 7,)
+        for up in rounds:
+            for st in live:
+                card = self._draw()
+                (st.up if up else st.down).append(card)
+                out.append(Deal(st.seat, street, card, up))
+
+    # ------------------------------------------------------------ betting
+
+    def _begin_betting(self, out: list[Event]) -> None:
+        """Open the street's betting round, or skip to the run-out (R-D5)."""
+        self.high = 0
+        self.full_count = 0
+        self.opened = False
+        for st in self.seats.values():
+            st.street_total = 0
+            st.acted = False
+            st.full_mark = 0
+            st.last_action = None
+        bettors = [s for s in self.order if self.seats[s].can_bet]
+        if len(bettors) <= 1:  # R-D5: no one left to bet against
+            self._end_round(out)
+            return
+        if self.street == 3:
+            lowest = min(self.in_hand, key=lambda s: bring_in_key(self.seats[s].up[0]))
+            first = self._first_can_bet_from(lowest)  # R-O1, R-O3
+            self.bring_in_seat = first
+        else:
+            best = max(self.in_hand, key=lambda s: showing_value(self.seats[s].up))
+            first = self._first_can_bet_from(best)  # R-O2, R-O3
+            if self.street == 7:
+                self._first_on_seventh = first
+        self._give_turn(first)
+
+    def _first_can_bet_from(self, seat: int) -> int:
+        """``seat`` if it can still bet, else the first seat clockwise after it that can (R-O3)."""
+        for s in [seat, *clockwise([x for x in self.order if x != seat], after=seat)]:
+            if self.seats[s].can_bet:
+                return s
+        raise AssertionError("no seat can bet")  # _begin_betting checked there are two
+
+    def _give_turn(self, seat: int) -> None:
+        self.to_act = seat
+        self.turn += 1
+        self._legal_cache = None
+
+    def _compute_legal(self, st: SeatState) -> tuple[Action, ...]:
+        stakes = self.stakes
+        stack, total = st.stack, st.street_total
+        if self.street == 3 and not st.acted and st.seat == self.bring_in_seat and self.high == 0:
+            # R-B2: bring in or complete; neither check nor fold.
+            bring = Action(_BRING_IN, min(stakes.bring_in, stack), min(stakes.bring_in, stack),
+                           all_in=stack <= stakes.bring_in)
+            if stack <= stakes.bring_in or not self._others_can_answer(st, stakes.bring_in):
+                return (bring,)
+            put = min(stakes.small_bet, stack)
+            return bring, Action(_COMPLETE, put, put, all_in=stack <= stakes.small_bet)
+
+        to_call = self.high - total
+        actions: list[Action] = []
+        if to_call > 0:
+            actions.append(Action(_FOLD, 0, total))
+            put = min(to_call, stack)
+            actions.append(Action(_CALL, put, total + put, all_in=stack <= to_call))
+        else:
+            actions.append(Action(_CHECK, 0, total))  # R-B5: no fold when checking is free
+
+        if stack > to_call and self._may_wager(st):
+            bet = stakes.bet_for(self.street)
+            if not self.opened:
+                # R-B3, R-A2: until a full bet or completion, the wager is to one full bet.
+                kind = _COMPLETE if self.street == 3 else _BET
+                target = bet
+            else:
+                kind = _RAISE
+                target = self.high + bet  # R-B4, R-B5, R-B7
+            need = target - total
+            put = min(need, stack)
+            actions.append(Action(kind, put, total + put, all_in=stack <= need))
+        return tuple(actions)
+
+    def _may_wager(self, st: SeatState) -> bool:
+        """Whether ``st`` may bet, complete or raise now, its stack aside."""
+        if st.acted and st.full_mark >= self.full_count:
+            return False  # R-A2: only call or fold after a short all-in
+        if self.full_count >= 4 and len(self.in_hand) > 2:
+            return False  # R-B6: one bet and three raises while more than two are in
+        return self._others_can_answer(st, self.high)
+
+    def _others_can_answer(self, st: SeatState, level: int) -> bool:
+        """R-B9: someone else in the hand could still put in more than ``level``."""
+        return any(
+            o is not st and not o.folded and o.street_total + o.stack > level
+            for o in self.seats.values()
+        )
+
+    def _put(self, st: SeatState, amount: int) -> None:
+        st.stack -= amount
+        st.hand_total += amount
+        if st.stack == 0:
+            st.all_in = True
+
+    def _act(self, st: SeatState, action: Action, out: list[Event]) -> None:
+        kind = action.kind
+        if kind is _FOLD:
+            st.folded = True
+        elif action.put:
+            self._put(st, action.put)
+            st.street_total = action.to
+        if kind in WAGERS:
+            lift = action.to - self.high
+            half = (self.stakes.bet_for(self.street) + 1) // 2
+            bet = self.stakes.bet_for(self.street)
+            # R-A2: a lift of half a bet or more is a full wager, and so is an
+            # all-in that reaches the full bet before the street is opened.
+            if not action.all_in or lift >= half or (not self.opened and action.to >= bet):
+                self.full_count += 1
+                self.opened = True
+            self.high = action.to
+            if self.street == 7 and kind is not _COMPLETE:
+                self._last_aggressor_on_seventh = st.seat
+        elif kind is _BRING_IN:
+            self.high = action.to
+        st.acted = True
+        st.full_mark = self.full_count
+        st.last_action = kind
+        out.append(Act(st.seat, self.street, kind, action.put, action.to, action.all_in))
+
+        live = self.in_hand
+        if len(live) == 1:
+            self._finish_uncontested(live[0], out)
+            return
+        nxt = self._next_to_act(st.seat)
+        if nxt is None:
+            self._end_round(out)
+        else:
+            self._give_turn(nxt)
+
+    def _next_to_act(self, after: int) -> int | None:
+        """The next seat clockwise that still owes an action this round (R-O4, R-B8)."""
+        high = self.high
+        for s in clockwise(self.order, after=after):
+            st = self.seats[s]
+            if st.can_bet and (not st.acted or st.street_total < high):
+                return s
+        return None
+
+    def _end_round(self, out: list[Event]) -> None:
+        """Close the betting round: give back what no one called, then go on."""
+        self.to_act = None
+        self._legal_cache = None
+        self._return_uncalled(out)
+        if self.street == 7:
+            self._showdown(out)
+            return
+        self._deal_street(self.street + 1, out)
+        self._begin_betting(out)
+
+    def _return_uncalled(self, out: list[Event]) -> None:
+        """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
+        ranked = sorted(self.seats.values(), key=lambda st: st.hand_total, reverse=True)
+        top, second = ranked[0], ranked[1]
+        excess = top.hand_total - second.hand_total
+        if excess > 0:
+            top.stack += excess
+            top.hand_total -= excess
+            top.street_total -= excess
+            if top.stack:
+                top.all_in = False
+            out.append(Return(top.seat, excess))
+
+    # ------------------------------------------------------------ the end
+
+    def _finish_uncontested(self, winner: int, out: list[Event]) -> None:
+        """R-S4: the last seat takes the pot without showing."""
+        self.to_act = None
+        self._legal_cache = None
+        self._return_uncalled(out)
+        amount = sum(st.hand_total for st in self.seats.values())
+        self._pay(winner, amount, 0, out)
+        self.is_over = True
+
+    def _showdown(self, out: list[Event]) -> None:
+        """R-S1..R-S3, R-S5: show in order, then pay each pot to its best hand."""
+        live = self.in_hand
+        values: dict[int, int] = {}
+        for s in self._showing_order(live):
+            cards = self.seats[s].cards
+            value = evaluate(cards)
+            values[s] = value
+            out.append(Show(s, tuple(cards), tuple(best_five(cards)), hand_name(value)))
+        for index, pot in enumerate(self.pots()):
+            best = max(values[s] for s in pot.seats)
+            winners = clockwise([s for s in pot.seats if values[s] == best], after=self.button)
+            share, odd = divmod(pot.amount, len(winners))
+            # R-S3: odd chips one at a time clockwise from the first seat after the button.
+            for i, s in enumerate(winners):
+                self._pay(s, share + (1 if i < odd else 0), index, out)
+        self.is_over = True
+
+    def _showing_order(self, live: list[int]) -> list[int]:
+        """R-S5: last bettor or raiser on seventh street first, else the first to act on it,
+        else the best showing hand; then clockwise."""
+        first = self._last_aggressor_on_seventh
+        if first is None or first not in live:
+            first = self._first_on_seventh
+        if first is None or first not in live:
+            first = max(live, key=lambda s: showing_value(self.seats[s].up))
+        return [first, *clockwise([s for s in live if s != first], after=first)]
+
+    def _pay(self, seat: int, amount: int, pot: int, out: list[Event]) -> None:
+        self.seats[seat].stack += amount
+        self._paid += amount
+        out.append(Award(seat, amount, pot))
+
+    def final_stacks(self) -> dict[int, int]:
+        """Each seat's stack once the pots are paid, in deal order."""
+        if not self.is_over:
+            raise RuntimeError("the hand is not over")
+        return {s: self.seats[s].stack for s in self.order}
