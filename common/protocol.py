@@ -1,0 +1,453 @@
+"""The wire protocol, version 1 (``docs/protocol.md``): framing and every message.
+
+Both the server and the client import this module; it does no I/O.
+
+Usage::
+
+    from common.protocol import FrameDecoder, encode_frame, decode_client
+
+    sock.sendall(encode_frame(Hello(name="Ann").encode()))
+    decoder = FrameDecoder()              # max_frame=MAX_FRAME
+    for msg in decoder.feed(sock.recv(65536)):   # whole messages only
+        print(msg["type"], msg)
+
+    decode_client({"type": "act", "turn": 3, "action": "call"})  # -> Act(turn=3, action="call")
+
+A frame is a 4-byte big-endian unsigned length and that many bytes of one
+msgpack map with string keys.  ``FrameDecoder.feed`` raises ``FrameError``
+(a ``ProtocolError``) for anything that is not that; after it raises, the
+stream is unusable and the connection should be closed.  ``decode_client``
+turns one client map into a frozen dataclass or raises ``MessageError`` with
+an error ``code`` the server sends back as it is.
+
+Server messages are dataclasses too, each with ``encode() -> dict``; a client
+may read them as plain dicts (their keys are the dataclass fields plus
+``type``).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+import msgpack  # type: ignore[import-untyped]
+
+from common.events import ActionKind, ProtocolError
+
+__all__ = [
+    "ACTIONS",
+    "DEFAULT_PORT",
+    "MAX_CHAT",
+    "MAX_FRAME",
+    "MAX_NAME",
+    "PROTOCOL_VERSION",
+    "Act",
+    "Bye",
+    "Chat",
+    "ChatSaid",
+    "ClientMessage",
+    "Error",
+    "Events",
+    "FrameDecoder",
+    "FrameError",
+    "HandEnd",
+    "Hello",
+    "Leave",
+    "Lobby",
+    "MatchStart",
+    "MessageError",
+    "Ping",
+    "Pong",
+    "Presence",
+    "Standings",
+    "Start",
+    "Table",
+    "Turn",
+    "Welcome",
+    "decode_client",
+    "encode_frame",
+]
+
+PROTOCOL_VERSION = 1
+DEFAULT_PORT = 7777
+MAX_FRAME = 64 * 1024
+"""Largest frame body either side accepts.  A full table snapshot is ~2 KiB,
+so 64 KiB leaves room to grow while capping what a bad peer can make us buffer."""
+MAX_NAME = 20
+MAX_CHAT = 200
+MAX_TOKEN = 64
+ACTIONS = frozenset(kind.value for kind in ActionKind)
+HAND_COUNTS = (4, 8, 12)
+
+_HEADER = struct.Struct(">I")
+
+
+class FrameError(ProtocolError):
+    """Broken framing: the connection cannot go on.  ``code`` is the error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class MessageError(ProtocolError):
+    """A whole frame holding a message the server refuses; the connection stays open."""
+
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+
+
+# ------------------------------------------------------------------ framing
+
+
+def encode_frame(msg: Mapping[str, Any]) -> bytes:
+    """One frame: length prefix and the msgpack map.
+
+    >>> encode_frame({"type": "ping", "id": 1})
+    b'\\x00\\x00\\x00\\x0f\\x82\\xa4type\\xa4ping\\xa2id\\x01'
+    """
+    body: bytes = msgpack.packb(msg, use_bin_type=True)
+    return _HEADER.pack(len(body)) + body
+
+
+class FrameDecoder:
+    """Feed it bytes as they come; get back every whole message they complete.
+
+    >>> d = FrameDecoder()
+    >>> frame = encode_frame({"type": "ping", "id": 7})
+    >>> d.feed(frame[:3]), d.feed(frame[3:])
+    ([], [{'type': 'ping', 'id': 7}])
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buf = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """Bytes of a frame begun but not finished (a frame cut short shows here)."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        self._buf += data
+        out: list[dict[str, Any]] = []
+        buf = self._buf
+        pos = 0
+        while len(buf) - pos >= 4:
+            (size,) = _HEADER.unpack_from(buf, pos)
+            if size > self.max_frame:
+                raise FrameError(
+                    "frame_too_large", f"frame of {size} bytes is over the {self.max_frame} limit"
+                )
+            if len(buf) - pos - 4 < size:
+                break
+            body = bytes(buf[pos + 4 : pos + 4 + size])
+            pos += 4 + size
+            out.append(_unpack(body))
+        del buf[:pos]
+        return out
+
+
+def _unpack(body: bytes) -> dict[str, Any]:
+    try:
+        msg = msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
+    except Exception as exc:  # msgpack raises several unrelated types
+        raise FrameError("bad_frame", f"frame is not valid msgpack: {exc}") from None
+    if not isinstance(msg, dict):
+        raise FrameError("bad_frame", f"frame holds a {type(msg).__name__}, not a map")
+    return msg
+
+
+# ------------------------------------------------------------------ messages
+
+
+class _Message:
+    __slots__ = ()
+    TYPE: ClassVar[str]
+
+    def encode(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):  # type: ignore[arg-type]
+            out[f.name] = getattr(self, f.name)
+        return out
+
+
+# ---- client to server
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(_Message):
+    TYPE: ClassVar[str] = "hello"
+    name: str
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = None
+    password: str | None = None
+    watch: bool = False
+
+    def encode(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "hello", "protocol": self.protocol, "name": self.name}
+        if self.token is not None:
+            out["token"] = self.token
+        if self.password is not None:
+            out["password"] = self.password
+        if self.watch:
+            out["watch"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Act(_Message):
+    TYPE: ClassVar[str] = "act"
+    turn: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start(_Message):
+    TYPE: ClassVar[str] = "start"
+    hands: int | None = None
+
+    def encode(self) -> dict[str, Any]:
+        return {"type": "start"} if self.hands is None else {"type": "start", "hands": self.hands}
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(_Message):
+    TYPE: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(_Message):
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(_Message):
+    TYPE: ClassVar[str] = "ping"
+    id: int = 0
+
+
+ClientMessage = Hello | Act | Start | Chat | Leave | Ping
+
+
+def _field(
+    msg: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, required: bool
+) -> Any:
+    """``msg[key]`` checked against ``kind``; ``None`` when optional and absent."""
+    kind_name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+    ref = msg.get("type") if isinstance(msg.get("type"), str) else None
+    if key not in msg or msg[key] is None:
+        if required:
+            raise MessageError("bad_message", f"{ref} needs '{key}' ({kind_name})", ref)
+        return None
+    value = msg[key]
+    # bool is an int in Python; a true/false where a number belongs is still wrong.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise MessageError(
+            "bad_message", f"'{key}' of {ref} must be {kind_name}, not {type(value).__name__}", ref
+        )
+    if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
+        raise MessageError("bad_message", f"'{key}' of {ref} is too long", ref)
+    return value
+
+
+def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
+    """Check one client map's type and fields; raise ``MessageError`` naming what is wrong.
+
+    >>> decode_client({"type": "act", "turn": 4, "action": "fold"})
+    Act(turn=4, action='fold')
+    >>> decode_client({"type": "act", "turn": "4", "action": "fold"})
+    Traceback (most recent call last):
+    ...
+    common.protocol.MessageError: 'turn' of act must be int, not str
+    """
+    kind = msg.get("type")
+    if kind is None:
+        raise MessageError("bad_message", "message has no 'type'")
+    if not isinstance(kind, str):
+        raise MessageError("bad_message", "'type' must be a string")
+    if kind == "hello":
+        name = _field(msg, "name", str, required=True).strip()[:MAX_NAME].strip()
+        if not name or not name.isprintable():
+            raise MessageError("bad_name", "name must be 1 to 20 printable characters", kind)
+        return Hello(
+            name=name,
+            protocol=_field(msg, "protocol", int, required=True),
+            token=_field(msg, "token", str, required=False),
+            password=_field(msg, "password", str, required=False),
+            watch=bool(_field(msg, "watch", bool, required=False)),
+        )
+    if kind == "act":
+        action = _field(msg, "action", str, required=True)
+        if action not in ACTIONS:
+            raise MessageError("bad_message", f"no action '{action[:20]}'", kind)
+        return Act(turn=_field(msg, "turn", int, required=True), action=action)
+    if kind == "start":
+        hands = _field(msg, "hands", int, required=False)
+        if hands is not None and hands not in HAND_COUNTS:
+            raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", kind)
+        return Start(hands=hands)
+    if kind == "chat":
+        text = _field(msg, "text", str, required=True)
+        if len(text) > MAX_CHAT:
+            raise MessageError("too_long", f"chat is at most {MAX_CHAT} characters", kind)
+        return Chat(text=text)
+    if kind == "leave":
+        return Leave()
+    if kind == "ping":
+        return Ping(id=_field(msg, "id", int, required=False) or 0)
+    raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
+
+
+# ---- server to client
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome(_Message):
+    TYPE: ClassVar[str] = "welcome"
+    seat: int | None
+    token: str
+    name: str
+    host: bool
+    watch: bool
+    hands: int
+    protocol: int = PROTOCOL_VERSION
+    server: str = "seventh-street 0.1.0"
+
+
+@dataclass(frozen=True, slots=True)
+class Error(_Message):
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    ref: str | None = None
+
+    def encode(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.ref is not None:
+            out["ref"] = self.ref
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby(_Message):
+    TYPE: ClassVar[str] = "lobby"
+    seats: list[dict[str, Any]]
+    host: int | None
+    hands: int
+    can_start: bool
+    start_when: int | None
+    running: bool
+    max_seats: int = 7
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStart(_Message):
+    TYPE: ClassVar[str] = "match_start"
+    match: str
+    hands: int
+    seats: list[dict[str, Any]]
+    stakes: dict[str, int]
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Events(_Message):
+    TYPE: ClassVar[str] = "events"
+    hand: int
+    step: int
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Table(_Message):
+    TYPE: ClassVar[str] = "table"
+    match: str
+    hand: int
+    hands: int
+    step: int
+    view: dict[str, Any]
+    players: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(_Message):
+    TYPE: ClassVar[str] = "turn"
+    turn: int
+    seat: int
+    legal: list[dict[str, Any]]
+    time_left: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd(_Message):
+    TYPE: ClassVar[str] = "hand_end"
+    hand: int
+    awards: list[dict[str, Any]]
+    shows: list[dict[str, Any]]
+    stacks: list[dict[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings(_Message):
+    TYPE: ClassVar[str] = "standings"
+    match: str
+    standings: list[dict[str, Any]]
+    hands_played: int
+    history: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Presence(_Message):
+    TYPE: ClassVar[str] = "presence"
+    seat: int
+    connected: bool
+    grace: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSaid(_Message):
+    """A chat line relayed to everyone; ``seat`` is ``None`` for a spectator."""
+
+    TYPE: ClassVar[str] = "chat"
+    seat: int | None
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(_Message):
+    TYPE: ClassVar[str] = "pong"
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bye(_Message):
+    TYPE: ClassVar[str] = "bye"
+    reason: str
+
+
+# Kept for readers that want to look a server message class up by its type.
+SERVER_MESSAGES: dict[str, type[_Message]] = {
+    cls.TYPE: cls
+    for cls in (
+        Welcome,
+        Error,
+        Lobby,
+        MatchStart,
+        Events,
+        Table,
+        Turn,
+        HandEnd,
+        Standings,
+        Presence,
+        ChatSaid,
+        Pong,
+        Bye,
+    )
+}
