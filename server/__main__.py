@@ -1,0 +1,150 @@
+"""``stud-server`` / ``python -m server``: host a Seventh Street table headless."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from common.protocol import DEFAULT_PORT
+from server.app import TableServer, lan_addresses
+from server.config import ServerConfig, default_history_dir
+
+log = logging.getLogger("server")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="stud-server",
+        description="Host a seven card stud table for friends on the local network.",
+    )
+    ap.add_argument("--host", default=None, help="address to listen on (default: all interfaces)")
+    ap.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"TCP port, 0 for any (default {DEFAULT_PORT})",
+    )
+    ap.add_argument("--hands", type=int, choices=(4, 8, 12), default=8, help="hands per match")
+    ap.add_argument("--computer", type=int, default=0, metavar="N", help="computer seats to add")
+    ap.add_argument("--password", default=None, help="password people must give to join")
+    ap.add_argument(
+        "--start-when",
+        type=int,
+        default=None,
+        metavar="N",
+        help="start once N seats are filled (default: the host starts from the client)",
+    )
+    ap.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="a dropped seat checks or folds after this long (R-C1, default 30)",
+    )
+    ap.add_argument(
+        "--turn-time",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="turn clock for everyone (default: off)",
+    )
+    ap.add_argument(
+        "--history-dir",
+        type=Path,
+        default=None,
+        help=f"where hand histories go (default {default_history_dir()})",
+    )
+    ap.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        metavar="SECONDS",
+        help="mean pause before a computer seat acts (default 0.8, 0 for none)",
+    )
+    ap.add_argument(
+        "--hand-pause",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="pause between hands (default 2)",
+    )
+    ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
+    ap.add_argument("--seed", type=int, default=None, help="fixed shuffle seed (tests only)")
+    ap.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="stderr log level (default INFO)",
+    )
+    return ap
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        hands=args.hands,
+        computer=args.computer,
+        password=args.password,
+        start_when=args.start_when,
+        grace=args.grace,
+        turn_time=args.turn_time,
+        history_dir=args.history_dir or default_history_dir(),
+        seed=args.seed,
+        bot_delay=args.bot_delay,
+        hand_pause=args.hand_pause,
+        max_connections=args.max_connections,
+    )
+
+
+async def serve(config: ServerConfig) -> None:
+    """Run until SIGINT or SIGTERM, then say bye to everyone and return."""
+    server = TableServer(config)
+    port = await server.start()
+    if config.host in (None, "", "0.0.0.0", "::"):
+        addresses = lan_addresses() or ["127.0.0.1"]
+    else:
+        addresses = [config.host]
+    log.info("listening on port %d; friends join with one of:", port)
+    for addr in addresses:
+        log.info("    %s", f"[{addr}]:{port}" if ":" in addr else f"{addr}:{port}")
+    log.info("hand histories go to %s", config.history_dir)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # Windows
+            signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
+    await stop.wait()
+    log.info("shutting down")
+    await server.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+    try:
+        config = config_from_args(args)
+    except ValueError as exc:
+        print(f"stud-server: {exc}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(config))
+    except OSError as exc:
+        log.error("cannot listen: %s", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Start and stop a table server, from the CLI, a test or the pygame client.
+
+In an event loop::
+
+    server = TableServer(ServerConfig(host="127.0.0.1", port=0, computer=2))
+    port = await server.start()          # bound port (useful with port=0)
+    ...
+    await server.stop()                  # tells clients ("bye"), closes all
+
+From synchronous code (the pygame client hosting a table), in a thread of
+its own with its own event loop::
+
+    handle = run_in_thread(ServerConfig(host="127.0.0.1", port=0, computer=3))
+    connect_to("127.0.0.1", handle.port)
+    handle.stop()                        # blocks until the server is down
+
+Nothing happens at import time.  ``lan_addresses()`` lists the addresses
+friends can type to join; it reads the interface table (``ip -j addr`` or
+the host name's addresses) and sends no packet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import shutil
+import socket
+import subprocess
+import threading
+from dataclasses import dataclass
+
+from server.config import ServerConfig
+from server.net import Connection, Limits
+from server.table import Chooser, Table
+
+__all__ = ["ServerHandle", "TableServer", "lan_addresses", "run_in_thread"]
+
+log = logging.getLogger("server")
+
+
+class TableServer:
+    """An asyncio TCP server in front of one ``Table``."""
+
+    def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
+        self.config = config
+        self.table = Table(config, chooser=chooser)
+        self.limits = Limits(
+            max_frame=config.max_frame,
+            handshake_timeout=config.handshake_timeout,
+            frame_timeout=config.frame_timeout,
+            queue_limit=config.queue_limit,
+        )
+        self.port = 0
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        """Listen and return the bound port."""
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            lambda: Connection(self.table, self.limits),
+            host=self.config.host,
+            port=self.config.port,
+            reuse_address=True,
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self, reason: str = "the host closed the table") -> None:
+        """Send ``bye`` to everyone, close every connection and stop listening."""
+        if self._server is None:
+            return
+        self._server.close()
+        self.table.shutdown(reason)
+        # Give the bye frames a moment to leave; slow readers are cut off.
+        for _ in range(20):
+            if not self.table.conns:
+                break
+            await asyncio.sleep(0.01)
+        for conn in list(self.table.conns):
+            conn.abort()
+        await self._server.wait_closed()
+        self._server = None
+
+
+@dataclass
+class ServerHandle:
+    """A server running in a background thread; ``stop()`` is safe to call twice."""
+
+    port: int
+    server: TableServer
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if not self.thread.is_alive():
+            return
+        future = asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop)
+        try:
+            future.result(timeout)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout)
+
+
+def run_in_thread(config: ServerConfig, *, chooser: Chooser | None = None) -> ServerHandle:
+    """Start a ``TableServer`` on its own event loop in a daemon thread; return once bound."""
+    loop = asyncio.new_event_loop()
+    server = TableServer(config, chooser=chooser)
+    ready = threading.Event()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(server.start())
+        except BaseException as exc:  # reported to the caller below
+            failure.append(exc)
+            ready.set()
+            loop.close()
+            return
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=run, name="stud-server", daemon=True)
+    thread.start()
+    ready.wait()
+    if failure:
+        raise failure[0]
+    return ServerHandle(server.port, server, loop, thread)
+
+
+def lan_addresses() -> list[str]:
+    """The host's own addresses that others on the network can reach, without sending a packet.
+
+    Loopback and link-local addresses are left out; an empty list means only
+    this machine can join.
+    """
+    found: list[str] = []
+    ip = shutil.which("ip")
+    if ip:
+        try:
+            out = subprocess.run(
+                [ip, "-j", "addr"], capture_output=True, text=True, timeout=2, check=True
+            ).stdout
+            for iface in json.loads(out):
+                for info in iface.get("addr_info", []):
+                    found.append(info.get("local", ""))
+        except (OSError, subprocess.SubprocessError, ValueError):
+            found = []
+    if not found:
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, proto=socket.IPPROTO_TCP)
+            found = [str(info[4][0]) for info in infos]
+        except OSError:
+            found = []
+    out_list: list[str] = []
+    for text in found:
+        try:
+            addr = ipaddress.ip_address(text.split("%")[0])
+        except ValueError:
+            continue
+        if addr.is_loopback or addr.is_link_local or addr.is_unspecified:
+            continue
+        if str(addr) not in out_list:
+            out_list.append(str(addr))
+    # IPv4 first: it is what people type.
+    return sorted(out_list, key=lambda a: (":" in a, a))

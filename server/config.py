@@ -1,0 +1,63 @@
+"""What the host sets: one frozen value shared by the CLI, the table and the tests."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from common.protocol import DEFAULT_PORT, MAX_FRAME
+
+__all__ = ["ServerConfig", "default_history_dir"]
+
+
+def default_history_dir() -> Path:
+    """A ``histories`` folder in the user's data directory, per platform convention."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "seventh-street" / "histories"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Every knob of a table server.  Times are in seconds."""
+
+    host: str | None = None
+    """``None``: every interface."""
+    port: int = DEFAULT_PORT
+    hands: int = 8
+    computer: int = 0
+    password: str | None = None
+    start_when: int | None = None
+    grace: float = 30.0
+    """R-C1: how long a dropped seat's turn waits before it checks or folds."""
+    turn_time: float | None = None
+    history_dir: Path = field(default_factory=default_history_dir)
+    seed: int | None = None
+    bot_delay: float = 0.8
+    """Mean pause before a computer seat acts, so people can follow; 0 in tests."""
+    hand_pause: float = 2.0
+    """Pause between the end of a hand and the next deal, to see the showdown."""
+    max_frame: int = MAX_FRAME
+    max_connections: int = 32
+    handshake_timeout: float = 10.0
+    frame_timeout: float = 10.0
+    queue_limit: int = 1024 * 1024
+    chat_burst: int = 5
+    chat_per_second: float = 1.0
+    computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
+
+    def __post_init__(self) -> None:
+        if self.hands not in (4, 8, 12):
+            raise ValueError("hands must be 4, 8 or 12 (R-T4)")
+        if not 0 <= self.computer <= 6:
+            raise ValueError("computer seats: 0 to 6")
+        if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
+            raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
+        if self.grace < 0 or (self.turn_time is not None and self.turn_time <= 0):
+            raise ValueError("times must be positive")

@@ -1,0 +1,547 @@
+"""The one authoritative table: seats, lobby, the match, turns, timers and histories.
+
+``Table`` is the ``Handler`` behind every ``Connection``; it runs entirely in
+the event loop, so its state changes one message or one timer at a time.
+Invariants:
+
+- ``seats`` holds every filled seat (people and computer seats) by seat
+  number.  A person's seat has a secret ``token``; whoever presents it owns
+  the seat, and a seat has at most one live connection (``conn``).
+- While a match runs no seat is added or freed; a seat whose connection is
+  gone is *dropped* (R-C1) and plays on by the default action after ``grace``.
+- ``turn_id`` grows by one for every decision the table asks for, across
+  hands and matches; an ``act`` counts only if it names the current one.
+- Each connection is sent only ``common.views`` output for its own seat
+  (``None`` for a spectator), so a card it may not see never leaves here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from common import protocol as p
+from common.events import Event, IllegalAction, Show
+from common.history import dumps, hand_record
+from common.match import Match, SeatInfo, SeatKind
+from common.views import event_view, seat_view
+from server.config import ServerConfig
+from server.net import Connection
+
+__all__ = ["Seat", "Table"]
+
+log = logging.getLogger("server.table")
+MAX_SEATS = 7
+
+Chooser = Callable[[dict[str, Any], random.Random], str]
+
+
+def _default_chooser() -> Chooser:
+    from server.bots import choose_action
+
+    return choose_action
+
+
+@dataclass(slots=True)
+class Seat:
+    """One filled seat.  Mutable: its connection comes and goes."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    token: str | None = None
+    conn: Connection | None = None
+    rng: random.Random | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.kind is SeatKind.COMPUTER or self.conn is not None
+
+    def info(self) -> SeatInfo:
+        return SeatInfo(self.name, self.kind)
+
+    def public(self, host: int | None) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "kind": self.kind.value,
+            "connected": self.connected,
+            "host": self.seat == host,
+        }
+
+
+class Table:
+    """Seats people as they connect, runs matches and sends each seat its view."""
+
+    def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
+        self.config = config
+        seeded = config.seed is not None
+        self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
+        self.chooser = chooser or _default_chooser()
+        self.seats: dict[int, Seat] = {}
+        self.conns: set[Connection] = set()
+        self.host: int | None = None
+        self.hands = config.hands
+        self.match: Match | None = None
+        self.match_id = ""
+        self.history_path: Path | None = None
+        self.hand_no = 0
+        self.hand_time = ""
+        self.step = 0
+        self.turn_id = 0
+        self.turn_seat: int | None = None
+        self.turn_deadline: float | None = None
+        self.running = False
+        self.closing = False
+        self.bot_times: list[float] = []
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        for i in range(config.computer):
+            seat = MAX_SEATS - 1 - i  # people fill from seat 0 up
+            self.seats[seat] = Seat(
+                seat,
+                config.computer_names[i % len(config.computer_names)],
+                SeatKind.COMPUTER,
+                rng=random.Random(self.rng.getrandbits(64)),
+            )
+
+    # ------------------------------------------------------------ connections
+
+    def on_open(self, conn: Connection) -> bool:
+        if self.closing:
+            conn.send_message(p.Bye("server shutting down").encode())
+            return False
+        if len(self.conns) >= self.config.max_connections:
+            conn.send_message(p.Error("server_busy", "too many connections").encode())
+            return False
+        self.conns.add(conn)
+        return True
+
+    def on_close(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+        seat = self.seats.get(conn.seat) if conn.seat is not None else None
+        if seat is None or seat.conn is not conn:
+            return
+        seat.conn = None
+        if self.running:
+            log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
+            self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
+            if self.turn_seat == seat.seat:
+                self._arm_timer(self.config.grace)
+        else:
+            self._free(seat.seat)
+
+    def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
+        msg = p.decode_client(raw)
+        if not conn.greeted:
+            if not isinstance(msg, p.Hello):
+                conn.fail("no_hello", "say hello first")
+                return
+            self._hello(conn, msg)
+        elif isinstance(msg, p.Act):
+            self._act(conn, msg)
+        elif isinstance(msg, p.Chat):
+            self._chat(conn, msg)
+        elif isinstance(msg, p.Ping):
+            conn.send_message(p.Pong(msg.id).encode())
+        elif isinstance(msg, p.Start):
+            self._start(conn, msg)
+        elif isinstance(msg, p.Leave):
+            if conn.seat is not None and not self.running:
+                self._free(conn.seat)
+                conn.seat = None
+            conn.close()
+        else:
+            conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
+
+    # ------------------------------------------------------------ lobby
+
+    def _hello(self, conn: Connection, hello: p.Hello) -> None:
+        cfg = self.config
+        if hello.protocol != p.PROTOCOL_VERSION:
+            conn.fail("protocol_version", f"this server speaks protocol {p.PROTOCOL_VERSION}")
+            return
+        if cfg.password is not None and not hmac.compare_digest(
+            (hello.password or "").encode(), cfg.password.encode()
+        ):
+            conn.fail("bad_password", "wrong password")
+            return
+        if hello.token is not None:
+            seat = next((s for s in self.seats.values() if s.token == hello.token), None)
+            if seat is None:
+                conn.fail("bad_token", "no seat has that token (it ends when the seat is freed)")
+                return
+            old = seat.conn
+            seat.conn = None
+            if old is not None:
+                old.seat = None
+                old.fail("taken_over", "another connection took this seat with its token")
+            self._seat_conn(conn, seat)
+            log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
+            if self.running:
+                self._broadcast(p.Presence(seat.seat, True, None).encode())
+                if self.turn_seat == seat.seat:
+                    self._arm_timer(cfg.turn_time)
+                    self._send_turn(seat)
+            else:
+                self._broadcast_lobby()
+            return
+        if hello.watch:
+            conn.mark_greeted()
+            conn.name = hello.name
+            conn.send_message(p.Welcome(None, "", hello.name, False, True, self.hands).encode())
+            self._send_state(conn)
+            return
+        if self.running:
+            conn.fail("match_running", "a match is being played: watch, or wait for the next")
+            return
+        free = [s for s in range(MAX_SEATS) if s not in self.seats]
+        if not free:
+            conn.fail("table_full", "all seven seats are taken")
+            return
+        seat = Seat(free[0], hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        self.seats[seat.seat] = seat
+        if self.host is None:
+            self.host = seat.seat
+        self._seat_conn(conn, seat)
+        log.info("%s sits in seat %d from %s", seat.name, seat.seat, conn.peer)
+        self._broadcast_lobby()
+        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
+            self._start_match()
+
+    def _seat_conn(self, conn: Connection, seat: Seat) -> None:
+        conn.mark_greeted()
+        conn.seat = seat.seat
+        conn.name = seat.name
+        seat.conn = conn
+        assert seat.token is not None
+        conn.send_message(
+            p.Welcome(
+                seat.seat, seat.token, seat.name, seat.seat == self.host, False, self.hands
+            ).encode()
+        )
+        self._send_state(conn)
+
+    def _free(self, seat_no: int) -> None:
+        seat = self.seats.pop(seat_no, None)
+        if seat is None:
+            return
+        log.info("seat %d (%s) is free", seat_no, seat.name)
+        if self.host == seat_no:
+            people = [s.seat for s in self.seats.values() if s.kind is SeatKind.HUMAN and s.conn]
+            self.host = min(people) if people else None
+        self._broadcast_lobby()
+
+    def _lobby(self) -> dict[str, Any]:
+        people = any(s.kind is SeatKind.HUMAN for s in self.seats.values())
+        return p.Lobby(
+            seats=[s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)],
+            host=self.host,
+            hands=self.hands,
+            can_start=not self.running and people and len(self.seats) >= 2,
+            start_when=self.config.start_when,
+            running=self.running,
+        ).encode()
+
+    def _broadcast_lobby(self) -> None:
+        self._broadcast(self._lobby())
+
+    def _send_state(self, conn: Connection) -> None:
+        """Everything a (re)joining connection needs: lobby, match, hand so far, its turn."""
+        conn.send_message(self._lobby())
+        if not self.running or self.match is None or self.match.hand is None:
+            return
+        conn.send_message(self._match_start())
+        hand = self.match.hand
+        frames = self._step_frames(hand.events, {conn.seat})
+        conn.send(frames[conn.seat])
+
+    def _chat(self, conn: Connection, chat: p.Chat) -> None:
+        text = chat.text.strip()
+        if not text:
+            raise p.MessageError("bad_message", "chat text is empty", "chat")
+        now = time.monotonic()
+        cfg = self.config
+        allowance = min(
+            cfg.chat_burst, conn.chat_allowance + (now - conn.chat_checked) * cfg.chat_per_second
+        )
+        if conn.chat_checked == 0.0:
+            allowance = cfg.chat_burst
+        conn.chat_checked = now
+        if allowance < 1:
+            conn.chat_allowance = allowance
+            raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
+        conn.chat_allowance = allowance - 1
+        self._broadcast(p.ChatSaid(conn.seat, conn.name, text).encode())
+
+    # ------------------------------------------------------------ the match
+
+    def _start(self, conn: Connection, start: p.Start) -> None:
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host starts the match", "start")
+        if self.running:
+            raise p.MessageError("match_running", "a match is already running", "start")
+        if len(self.seats) < 2:
+            raise p.MessageError("not_enough_seats", "a match needs two seats or more", "start")
+        if start.hands is not None:
+            self.hands = start.hands
+        self._start_match()
+
+    def _start_match(self) -> None:
+        self.match = Match(
+            seats={s: seat.info() for s, seat in self.seats.items()},
+            rng=self.rng,
+            hands=self.hands,
+        )
+        now = datetime.now().astimezone()
+        self.match_id = f"{now:%Y-%m-%d-%H%M%S}-{self.rng.getrandbits(16):04x}"
+        self.history_path = self.config.history_dir / f"{self.match_id}.jsonl"
+        self.running = True
+        log.info("match %s starts: %d seats, %d hands", self.match_id, len(self.seats), self.hands)
+        self._broadcast_lobby()
+        self._broadcast(self._match_start())
+        self._next_hand()
+
+    def _match_start(self) -> dict[str, Any]:
+        assert self.match is not None
+        return p.MatchStart(
+            match=self.match_id,
+            hands=self.match.hands,
+            seats=[s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)],
+            stakes=self.match.stakes.to_dict(),
+            stack=self.match.start_stack,
+        ).encode()
+
+    def _next_hand(self) -> None:
+        self._timer = None
+        match = self.match
+        if match is None or self.closing or match.is_over:
+            return
+        # R-T2: shuffle from the secure source unless a seed was asked for.
+        hand = match.next_hand(rng=self.rng)
+        self.hand_no = match.hands_played + 1 if not hand.is_over else match.hands_played
+        self.hand_time = datetime.now().astimezone().isoformat(timespec="seconds")
+        log.debug("hand %d: button %d", self.hand_no, hand.button)
+        self._after_step(list(hand.events))
+
+    def apply(self, seat: int, action: str) -> None:
+        """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
+        assert self.match is not None
+        events = self.match.apply(seat, action)
+        self._cancel_timer()
+        self._after_step(events)
+
+    def _after_step(self, events: list[Event]) -> None:
+        assert self.match is not None and self.match.hand is not None
+        hand = self.match.hand
+        self.step += 1
+        self.turn_seat = None
+        frames = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
+        for conn in list(self.conns):
+            if conn.greeted:
+                conn.send(frames[conn.seat])
+        if hand.is_over:
+            self._end_hand()
+            return
+        assert hand.to_act is not None
+        self.turn_id += 1
+        seat = self.seats[hand.to_act]
+        self.turn_seat = seat.seat
+        if seat.kind is SeatKind.COMPUTER:
+            self._spawn(self._computer_turn(seat, self.turn_id))
+        elif seat.conn is not None:
+            self._arm_timer(self.config.turn_time)
+            self._send_turn(seat)
+        else:
+            self._arm_timer(self.config.grace)
+
+    def _step_frames(
+        self, events: list[Event], viewers: set[int | None]
+    ) -> dict[int | None, bytes]:
+        """One ``events`` + ``table`` frame pair per viewing seat; spectators share one."""
+        assert self.match is not None and self.match.hand is not None
+        hand = self.match.hand
+        players = [s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)]
+        out: dict[int | None, bytes] = {}
+        for viewer in viewers:
+            ev = p.Events(self.hand_no, self.step, [event_view(e, viewer) for e in events])
+            table = p.Table(
+                match=self.match_id,
+                hand=self.hand_no,
+                hands=self.match.hands,
+                step=self.step,
+                view=seat_view(hand, viewer),
+                players=players,
+            )
+            out[viewer] = p.encode_frame(ev.encode()) + p.encode_frame(table.encode())
+        return out
+
+    def _send_turn(self, seat: Seat) -> None:
+        assert self.match is not None and self.match.hand is not None and seat.conn is not None
+        legal = [a.to_dict() for a in self.match.hand.legal_actions(seat.seat)]
+        left = None
+        if self.turn_deadline is not None:
+            left = round(max(0.0, self.turn_deadline - time.monotonic()), 1)
+        seat.conn.send_message(p.Turn(self.turn_id, seat.seat, legal, left).encode())
+
+    def _act(self, conn: Connection, act: p.Act) -> None:
+        if conn.seat is None:
+            raise p.MessageError("not_seated", "a spectator cannot act", "act")
+        hand = self.match.hand if self.running and self.match else None
+        if hand is None or hand.to_act != conn.seat or self.turn_seat != conn.seat:
+            raise p.MessageError("not_your_turn", f"it is not seat {conn.seat}'s turn", "act")
+        if act.turn != self.turn_id:
+            raise p.MessageError(
+                "stale_turn", f"turn {act.turn} is over; this is turn {self.turn_id}", "act"
+            )
+        try:
+            self.apply(conn.seat, act.action)
+        except IllegalAction as exc:
+            raise p.MessageError("illegal_action", str(exc), "act") from None
+
+    def _end_hand(self) -> None:
+        assert self.match is not None and self.match.hand is not None
+        hand = self.match.hand
+        self._write_history()
+        shows = [e.to_dict() for e in hand.events if isinstance(e, Show)]
+        awards = [e.to_dict() for e in hand.events if e.ev == "award"]
+        stacks = [{"seat": s, "stack": c} for s, c in sorted(self.match.stacks.items())]
+        self._broadcast(p.HandEnd(self.hand_no, awards, shows, stacks).encode())
+        if self.match.is_over:
+            self._end_match()
+        else:
+            self._timer = asyncio.get_running_loop().call_later(
+                self.config.hand_pause, self._next_hand
+            )
+
+    def _end_match(self) -> None:
+        assert self.match is not None
+        match = self.match
+        log.info("match %s is over after %d hands", self.match_id, match.hands_played)
+        self._broadcast(
+            p.Standings(
+                self.match_id,
+                [s.to_dict() for s in match.standings()],
+                match.hands_played,
+                self.history_path.name if self.history_path else None,
+            ).encode()
+        )
+        self.running = False
+        self.turn_seat = None
+        for seat in [s for s in self.seats.values() if not s.connected]:
+            self._free(seat.seat)
+        if self.host is None or self.host not in self.seats:
+            people = [s.seat for s in self.seats.values() if s.kind is SeatKind.HUMAN]
+            self.host = min(people) if people else None
+        self._broadcast_lobby()
+
+    def _write_history(self) -> None:
+        """Append the finished hand to the match's file and flush it now."""
+        assert self.match is not None and self.match.hand is not None
+        if self.history_path is None:
+            return
+        record = hand_record(
+            match_id=self.match_id,
+            number=self.hand_no,
+            time=self.hand_time,
+            hand=self.match.hand,
+            seats={s: seat.info() for s, seat in self.seats.items()},
+        )
+        try:
+            self.history_path.parent.mkdir(parents=True, exist_ok=True)
+            with self.history_path.open("a", encoding="utf-8") as f:
+                f.write(dumps(record))
+                f.flush()
+        except OSError:
+            log.exception("could not write the hand history to %s", self.history_path)
+
+    # ------------------------------------------------------------ timers and computer seats
+
+    def _arm_timer(self, seconds: float | None) -> None:
+        """Act for the seat to act by R-C1's default when ``seconds`` pass (None: never)."""
+        self._cancel_timer()
+        if seconds is None:
+            return
+        self.turn_deadline = time.monotonic() + seconds
+        turn = self.turn_id
+        self._timer = asyncio.get_running_loop().call_later(seconds, self._time_up, turn)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.turn_deadline = None
+
+    def _time_up(self, turn: int) -> None:
+        self._timer = None
+        self.turn_deadline = None
+        if turn != self.turn_id or self.turn_seat is None or self.match is None:
+            return
+        hand = self.match.hand
+        assert hand is not None
+        seat = self.turn_seat
+        action = hand.default_action(seat)
+        log.info("seat %d's time is up: %s (R-C1)", seat, action.value)
+        self.apply(seat, action.value)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("computer seat task failed", exc_info=task.exception())
+
+    async def _computer_turn(self, seat: Seat, turn: int) -> None:
+        """A computer seat sees only its own view (R-C? same as a person) and picks from it."""
+        delay = self.config.bot_delay
+        await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) if delay > 0 else 0)
+        if turn != self.turn_id or self.match is None or self.match.hand is None:
+            return
+        view = seat_view(self.match.hand, seat.seat)
+        assert seat.rng is not None
+        started = time.perf_counter()
+        try:
+            # Off the event loop: a slow decision must not delay anyone's frames.
+            choice = await asyncio.to_thread(self.chooser, view, seat.rng)
+        except Exception:
+            log.exception("computer seat %d failed to choose; playing the default", seat.seat)
+            choice = ""
+        self.bot_times.append(time.perf_counter() - started)
+        if turn != self.turn_id:
+            return
+        hand = self.match.hand
+        if choice not in {a["action"] for a in view["legal"]}:
+            log.error("computer seat %d chose %r, not offered; default instead", seat.seat, choice)
+            choice = hand.default_action(seat.seat).value
+        self.apply(seat.seat, choice)
+
+    # ------------------------------------------------------------ broadcast and shutdown
+
+    def _broadcast(self, msg: dict[str, Any]) -> None:
+        frame = p.encode_frame(msg)
+        for conn in list(self.conns):
+            if conn.greeted:
+                conn.send(frame)
+
+    def shutdown(self, reason: str = "the host closed the table") -> None:
+        """Tell everyone, stop timers and computer seats, close every connection."""
+        self.closing = True
+        self._cancel_timer()
+        for task in list(self._tasks):
+            task.cancel()
+        bye = p.encode_frame(p.Bye(reason).encode())
+        for conn in list(self.conns):
+            conn.send(bye)
+            conn.close()
