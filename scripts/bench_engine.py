@@ -1,0 +1,184 @@
+"""Benchmarks for the engine's hot paths, against other poker libraries.
+
+    .venv/bin/python scripts/bench_engine.py               # every section
+    .venv/bin/python scripts/bench_engine.py --only eval   # just the evaluator
+
+Sections:
+
+    eval   7-card hand evaluation: ``common.hands.evaluate`` against treys and
+           eval7, plus the time ``common.hands`` takes to build its tables at
+           import, and a check that all three order hands the same way.
+
+The other libraries are for comparison only and are not dependencies of the
+game, so this script installs nothing.  To run every section:
+
+    .venv/bin/pip install treys eval7 pokerkit
+
+A library that is missing is reported ("eval7 not available") and skipped.
+To add a section, write ``bench_<name>(args)`` and list it in ``SECTIONS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from common.cards import Card, full_deck  # noqa: E402
+from common.hands import evaluate  # noqa: E402
+
+
+def _optional(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        print(f"{name} not available (pip install {name})")
+        return None
+
+
+def _best_time(run: Callable[[], object], repeat: int) -> float:
+    """Best wall time of ``repeat`` runs (time.perf_counter)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _import_seconds(samples: int = 5) -> tuple[float, float]:
+    """Best time to import common.hands in a fresh interpreter, in total and
+    beyond importing common.cards (that is, building the tables)."""
+    code = (
+        "import time; t0 = time.perf_counter(); import common.cards; "
+        "t1 = time.perf_counter(); import common.hands; t2 = time.perf_counter(); "
+        "print(t2 - t0, t2 - t1)"
+    )
+    runs = []
+    for _ in range(samples):
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+        total, tables = map(float, out.split())
+        runs.append((tables, total))
+    tables, total = min(runs)
+    return total, tables
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def bench_eval(args: argparse.Namespace) -> None:
+    """7-card evaluation throughput, table build time and cross-check."""
+    rng = random.Random(args.seed)
+    deck = full_deck()
+    hands: list[list[Card]] = [rng.sample(deck, 7) for _ in range(args.hands)]
+    print(f"== eval: {len(hands):,} random 7-card hands (seed {args.seed}), best of {args.repeat}")
+
+    total, beyond_cards = _import_seconds()
+    print(
+        f"import common.hands (fresh interpreter, best of 5): {total * 1000:.1f} ms in all,"
+        f" {beyond_cards * 1000:.1f} ms beyond common.cards"
+    )
+
+    # name -> (timed loop over all hands, the values it computes: higher is better)
+    runners: dict[str, tuple[Callable[[], object], Callable[[], list[int]]]] = {}
+
+    def run_ours() -> None:
+        ev = evaluate
+        for hand in hands:
+            ev(hand)
+
+    runners["ours"] = (run_ours, lambda: [evaluate(h) for h in hands])
+
+    treys = _optional("treys")
+    if treys is not None:
+        evaluator = treys.Evaluator()
+        split = [
+            ([treys.Card.new(str(c)) for c in h[:2]], [treys.Card.new(str(c)) for c in h[2:]])
+            for h in hands
+        ]
+
+        def run_treys() -> None:
+            ev = evaluator.evaluate  # (hole, board); lower is better
+            for hole, board in split:
+                ev(hole, board)
+
+        # Negated so that, like ours, higher is better.
+        runners["treys"] = (run_treys, lambda: [-evaluator.evaluate(h, b) for h, b in split])
+
+    eval7 = _optional("eval7")
+    if eval7 is not None:
+        parsed: list[list[Any]] = [[eval7.Card(str(c)) for c in h] for h in hands]
+
+        def run_eval7() -> None:
+            ev = eval7.evaluate
+            for hand in parsed:
+                ev(hand)
+
+        runners["eval7"] = (run_eval7, lambda: [eval7.evaluate(h) for h in parsed])
+
+    # Runs take turns, so that other load on the machine hits every library alike.
+    best = dict.fromkeys(runners, float("inf"))
+    for _ in range(args.repeat):
+        for name, (run, _) in runners.items():
+            best[name] = min(best[name], _best_time(run, 1))
+    rates = {name: len(hands) / seconds for name, seconds in best.items()}
+    for name, seconds in best.items():
+        print(
+            f"{name:>8}: {rates[name]:>12,.0f} evals/s  {seconds / len(hands) * 1e6:7.3f} us/eval"
+        )
+    for other in ("treys", "eval7"):
+        if other in rates:
+            print(f"ours/{other}: {rates['ours'] / rates[other]:.2f}x")
+
+    values = {name: compute() for name, (_, compute) in runners.items()}
+
+    # Every library must order the same pairs of hands the same way.
+    pairs = [(rng.randrange(len(hands)), rng.randrange(len(hands))) for _ in range(args.pairs)]
+    bad = 0
+    for name, vals in values.items():
+        ours = values["ours"]
+        mismatched = sum(_sign(ours[i] - ours[j]) != _sign(vals[i] - vals[j]) for i, j in pairs)
+        bad += mismatched
+        if name != "ours":
+            print(f"ordering vs {name}: {len(pairs) - mismatched:,}/{len(pairs):,} pairs agree")
+    if bad:
+        raise SystemExit("evaluators disagree")
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "eval": bench_eval,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=sorted(SECTIONS),
+        help="run only this section (may be repeated); default: all",
+    )
+    parser.add_argument("--hands", type=int, default=50_000, help="hands to evaluate")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best counts")
+    parser.add_argument("--pairs", type=int, default=20_000, help="hand pairs to cross-check")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    for name in args.only or SECTIONS:
+        SECTIONS[name](args)
+
+
+if __name__ == "__main__":
+    main()

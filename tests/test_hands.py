@@ -1,0 +1,503 @@
+"""Hand ranking (R-S2), bring-in (R-O1) and showing hands (R-O2).
+
+The fast evaluator is checked against a slow, obvious reference: the best of
+every 5-card subset, each classified by counting ranks and suits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from common.cards import Card, full_deck, parse_many
+from common.hands import (
+    Category,
+    HandRank,
+    best_five,
+    bring_in_key,
+    category_of,
+    evaluate,
+    hand_name,
+    lowest_card,
+    rank_hand,
+    showing_name,
+    showing_value,
+)
+
+DECK = full_deck()
+
+
+def ev(codes: str) -> int:
+    return evaluate(parse_many(codes))
+
+
+# --- the reference ----------------------------------------------------------
+
+
+@cache
+def _ref_classify(ranks: tuple[int, ...], flush: bool) -> int:
+    """Value of five cards, ranks high to low, in the encoding of common.hands."""
+    counts = Counter(ranks)
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = [n for _, n in groups]
+    by_group = [r for r, _ in groups]
+    distinct = sorted(counts, reverse=True)
+    top = None
+    if len(distinct) == 5:
+        if distinct[0] - distinct[4] == 4:
+            top = distinct[0]
+        elif distinct == [12, 3, 2, 1, 0]:  # A-2-3-4-5
+            top = 3
+    if top is not None and flush:
+        category, significant = 8, [top]
+    elif shape[0] == 4:
+        category, significant = 7, by_group
+    elif shape == [3, 2]:
+        category, significant = 6, by_group
+    elif flush:
+        category, significant = 5, list(ranks)
+    elif top is not None:
+        category, significant = 4, [top]
+    elif shape[0] == 3:
+        category, significant = 3, by_group
+    elif shape[:2] == [2, 2]:
+        category, significant = 2, by_group
+    elif shape[0] == 2:
+        category, significant = 1, by_group
+    else:
+        category, significant = 0, list(ranks)
+    significant += [0] * (5 - len(significant))
+    value = category
+    for r in significant:
+        value = value * 16 + r
+    return value
+
+
+def reference(cards: list[Card]) -> int:
+    return max(
+        _ref_classify(
+            tuple(sorted((c.rank for c in five), reverse=True)),
+            len({c.suit for c in five}) == 1,
+        )
+        for five in combinations(cards, 5)
+    )
+
+
+# --- R-S2: the order of hands -------------------------------------------------
+
+BEATS = [
+    pytest.param("7h 8h 9h Th Jh", "Ac Ad Ah As Kc", id="R-S2 straight flush beats four of a kind"),
+    pytest.param("Ah 2h 3h 4h 5h", "Ac Ad Ah As Kc", id="R-S2 steel wheel beats four of a kind"),
+    pytest.param("2c 2d 2h 2s 3c", "Ac Ad Ah Kc Ks", id="R-S2 four of a kind beats full house"),
+    pytest.param("2c 2d 2h 3s 3c", "Ah Kh Qh Jh 9h", id="R-S2 full house beats flush"),
+    pytest.param("2h 3h 4h 5h 7h", "Tc Jd Qh Ks Ac", id="R-S2 flush beats straight"),
+    pytest.param("Ac 2d 3h 4s 5c", "Ac Ad Ah Kc Qs", id="R-S2 wheel beats three of a kind"),
+    pytest.param("2c 2d 2h 3s 4c", "Ac Ad Kh Ks Qc", id="R-S2 three of a kind beats two pair"),
+    pytest.param("2c 2d 3h 3s 4c", "Ac Ad Kh Qs Jc", id="R-S2 two pair beats one pair"),
+    pytest.param("2c 2d 3h 4s 5c", "Ac Kd Qh Js 9c", id="R-S2 one pair beats high card"),
+    pytest.param(
+        "8c 9c Tc Jc Qc", "Ac 2c 3c 4c 5c", id="R-S2 steel wheel is the lowest straight flush"
+    ),
+    pytest.param("Tc Jc Qc Kc Ac", "9d Tc Jc Qc Kc", id="R-S2 royal flush beats king high"),
+    pytest.param("2c 3d 4h 5s 6c", "Ac 2d 3h 4s 5c", id="R-S2 wheel is the lowest straight"),
+    pytest.param("Tc Jd Qh Ks Ac", "9c Td Jh Qs Kc", id="R-S2 ace high straight is the highest"),
+    pytest.param("2c 2d 3h 4s 5c", "Qc Kd Ah 2s 3c", id="R-S2 no wrap-around straight"),
+    pytest.param("9c 9d 9h 9s Ac", "9c 9d 9h 9s Kc", id="R-S2 four of a kind kicker"),
+    pytest.param("Tc Td Th 2s 2c", "9c 9d 9h As Ac", id="R-S2 full house trips rank first"),
+    pytest.param("Tc Td Th 3s 3c", "Tc Td Th 2s 2c", id="R-S2 full house then pair rank"),
+    pytest.param("Ah Kh Qh Jh 9h", "Ah Kh Qh Jh 8h", id="R-S2 flush fifth card"),
+    pytest.param("Ah 7h 6h 5h 3h", "Kh Qh Jh Th 8h", id="R-S2 flush high card first"),
+    pytest.param("7c 7d 7h As 2c", "7c 7d 7h Ks Qc", id="R-S2 three of a kind first kicker"),
+    pytest.param("7c 7d 7h As 3c", "7c 7d 7h As 2c", id="R-S2 three of a kind second kicker"),
+    pytest.param("Ac Ad 2h 2s 3c", "Kc Kd Qh Qs Jc", id="R-S2 two pair higher pair first"),
+    pytest.param("Ac Ad 3h 3s 2c", "Ac Ad 2h 2s Kc", id="R-S2 two pair then lower pair"),
+    pytest.param("Jc Jd 4h 4s 3c", "Jc Jd 4h 4s 2c", id="R-S2 two pair kicker"),
+    pytest.param("Ac Ad Kh 3s 2c", "Ac Ad Qh Js Tc", id="R-S2 one pair first kicker"),
+    pytest.param("Ac Ad Kh Qs 3c", "Ac Ad Kh Qs 2c", id="R-S2 one pair third kicker"),
+    pytest.param("Ac Kd Qh Js 9c", "Ac Kd Qh Js 8c", id="R-S2 high card fifth card"),
+    pytest.param("Ac 3d 4h 5s 7c", "Kc Qd Jh Ts 8c", id="R-S2 high card first card"),
+    # Seven cards: the best five play, kickers included.
+    pytest.param(
+        "Ac Ad Kh Qs Jc 3d 2h", "Ac Ad Kh Qs Tc 9d 8h", id="R-S2 seven cards fifth card plays"
+    ),
+    pytest.param(
+        "5h 6h 7h 8h 9h Th 2c", "Ah Kh Qh Jh 9h 8s 8c", id="R-S2 seven cards hidden higher SF"
+    ),
+    pytest.param(
+        "Kc Kd 9h 9s 4c 4d Ah",
+        "Kc Kd 9h 9s 4c 4d Qh",
+        id="R-S2 three pairs: the kicker can be a single",
+    ),
+    pytest.param(
+        "Kc Kd 9h 9s 5c 5d 2h",
+        "Kc Kd 9h 9s 4c 4d 3h",
+        id="R-S2 three pairs: the kicker can be the third pair",
+    ),
+]
+
+
+@pytest.mark.parametrize(("better", "worse"), BEATS)
+def test_better_hand_wins(better: str, worse: str) -> None:
+    assert ev(better) > ev(worse)
+
+
+TIES = [
+    pytest.param("Ah Kh Qh Jh 9h", "As Ks Qs Js 9s", id="R-S2 suits never rank: flushes"),
+    pytest.param("Ac Ad Kh Qs Jc", "Ah As Kc Qd Jh", id="R-S2 suits never rank: pairs"),
+    pytest.param("Tc Jd Qh Ks As", "Th Jh Qs Kc Ad", id="R-S2 suits never rank: straights"),
+    pytest.param("5h 4h 3h 2h Ah", "5s 4s 3s 2s As", id="R-S2 suits never rank: steel wheels"),
+    pytest.param(
+        "Ac Ad Kh Qs Jc 3d 2h", "Ah As Kc Qd Jh 4c 3c", id="R-S2 cards outside the best five"
+    ),
+    pytest.param(
+        "Ac Ad Ah As Kc Qd Jh", "Ac Ad Ah As Kd 2c 3h", id="R-S2 quads with one kicker only"
+    ),
+    pytest.param("Ah Kh Qh Jh 9h 2h", "Ah Kh Qh Jh 9h 3h", id="R-S2 six suited cards best five"),
+    pytest.param(
+        "Ac Ad Ah Ks Kc Qd Qh", "Ac Ad Ah Ks Kc Qd Jh", id="R-S2 full house ignores the rest"
+    ),
+    pytest.param("6c 7d 8h 9s Tc Jd", "7c 8d 9h Ts Jc 2d", id="R-S2 six cards two straights"),
+]
+
+
+@pytest.mark.parametrize(("one", "other"), TIES)
+def test_equal_hands_are_equal(one: str, other: str) -> None:
+    assert ev(one) == ev(other)
+
+
+NAMES = [
+    pytest.param(
+        "9h Th Jh Qh 8h", Category.STRAIGHT_FLUSH, "straight flush, queen high", id="R-S2 SF"
+    ),
+    pytest.param("Ts Js Qs Ks As", Category.STRAIGHT_FLUSH, "royal flush", id="R-S2 royal flush"),
+    pytest.param(
+        "Ad 2d 3d 4d 5d", Category.STRAIGHT_FLUSH, "straight flush, five high", id="R-S2 steel"
+    ),
+    pytest.param(
+        "9c 9d 9h 9s 2c", Category.FOUR_OF_A_KIND, "four of a kind, nines", id="R-S2 quads"
+    ),
+    pytest.param(
+        "Kc Kd Kh 5s 5c",
+        Category.FULL_HOUSE,
+        "full house, kings full of fives",
+        id="R-S2 full house",
+    ),
+    pytest.param("Ac 9c 7c 4c 2c", Category.FLUSH, "flush, ace high", id="R-S2 flush"),
+    pytest.param("6c 7d 8h 9s Tc", Category.STRAIGHT, "straight, ten high", id="R-S2 straight"),
+    pytest.param("Ac 2d 3h 4s 5c", Category.STRAIGHT, "straight, five high", id="R-S2 wheel"),
+    pytest.param(
+        "7c 7d 7h Ks 2c", Category.THREE_OF_A_KIND, "three of a kind, sevens", id="R-S2 trips"
+    ),
+    pytest.param(
+        "Jc Jd 4h 4s Ac", Category.TWO_PAIR, "two pair, jacks and fours", id="R-S2 two pair"
+    ),
+    pytest.param("Ac Ad 9h 4s 2c", Category.ONE_PAIR, "one pair, aces", id="R-S2 one pair"),
+    pytest.param("2c 2d 9h 4s Ac", Category.ONE_PAIR, "one pair, twos", id="R-S2 pair of twos"),
+    pytest.param("6c 6d 9h 4s Ac", Category.ONE_PAIR, "one pair, sixes", id="R-S2 pair of sixes"),
+    pytest.param("Kc 9d 7h 4s 2c", Category.HIGH_CARD, "high card, king", id="R-S2 high card"),
+    pytest.param(
+        "Ac Ad Ah 6s 6c 6d 2h",
+        Category.FULL_HOUSE,
+        "full house, aces full of sixes",
+        id="R-S2 two trips",
+    ),
+]
+
+
+@pytest.mark.parametrize(("codes", "category", "name"), NAMES)
+def test_category_and_name(codes: str, category: Category, name: str) -> None:
+    hand = rank_hand(parse_many(codes))
+    assert hand.category is category is category_of(hand.value)
+    assert hand.name == name == hand_name(hand.value)
+
+
+VALUES = [
+    pytest.param("Kc Kd Kh 5s 5c", 0x6B3000, id="full house: trips then pair"),
+    pytest.param("Jc Jd 4h 4s Ac", 0x29_2C00, id="two pair: high, low, kicker"),
+    pytest.param("Ac 2d 3h 4s 5c", 0x430000, id="wheel: five high"),
+    pytest.param("Ac Ad 9h 4s 2c", 0x1C_7200, id="one pair: pair then kickers"),
+    pytest.param("Kc 9d 7h 4s 2c", 0x0B_7520, id="high card: five ranks"),
+]
+
+
+@pytest.mark.parametrize(("codes", "value"), VALUES)
+def test_value_encoding(codes: str, value: int) -> None:
+    """category * 16**5 + five rank nibbles, most significant first."""
+    assert ev(codes) == value
+
+
+BEST = [
+    pytest.param("2c 9d 9h Ks 4c 9s 3h", "9s 9h 9d Ks 4c", id="R-S1 trips then kickers"),
+    pytest.param("Ah 2c 3d 4s 5h Kc Kd", "5h 4s 3d 2c Ah", id="R-S1 wheel reads 5-4-3-2-A"),
+    pytest.param("5c 5d Kh Ks Kc 2d 2h", "Ks Kh Kc 5d 5c", id="R-S1 full house trips first"),
+    pytest.param("Jc Jd 4h 4s Ac Qd 2c", "Jd Jc 4s 4h Ac", id="R-S1 two pair high pair first"),
+    pytest.param("Ah Kh 2h 7h 9h 3h Kd", "Ah Kh 9h 7h 3h", id="R-S1 flush high to low"),
+    pytest.param("9c Tc Jc Qc Kc Ac 8c", "Ac Kc Qc Jc Tc", id="R-S1 royal flush"),
+    pytest.param("8d 9h 6c 7s Ts Jd 2c", "Jd Ts 9h 8d 7s", id="R-S1 highest straight"),
+]
+
+
+@pytest.mark.parametrize(("codes", "best"), BEST)
+def test_best_five(codes: str, best: str) -> None:
+    assert best_five(parse_many(codes)) == parse_many(best)
+
+
+def test_best_five_does_not_depend_on_card_order() -> None:
+    cards = parse_many("Kc Kd 9h 9s 4c 4d Qh")  # which four? either: choose one way
+    rng = random.Random(3)
+    chosen = best_five(cards)
+    for _ in range(20):
+        rng.shuffle(cards)
+        assert best_five(cards) == chosen
+
+
+def test_rank_hand_is_a_frozen_value() -> None:
+    hand = rank_hand(parse_many("Jc Jd 4h 4s Ac Qd 2c"))
+    assert hand == HandRank(
+        value=ev("Jc Jd 4h 4s Ac"),
+        category=Category.TWO_PAIR,
+        best=tuple(parse_many("Jd Jc 4s 4h Ac")),
+        name="two pair, jacks and fours",
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hand.value = 0  # type: ignore[misc]
+    assert not hasattr(hand, "__dict__")
+
+
+@pytest.mark.parametrize(
+    "codes",
+    [
+        pytest.param("Ac Kd Qh Js", id="four cards"),
+        pytest.param("Ac Kd Qh Js Tc 9c 8c 7c", id="eight cards"),
+        pytest.param("Ac Kc Qc Jc 9c 2c 3c 4d", id="eight cards with a flush"),
+        pytest.param("", id="no cards"),
+    ],
+)
+def test_evaluate_wants_five_to_seven_cards(codes: str) -> None:
+    with pytest.raises(ValueError, match="5 to 7"):
+        ev(codes)
+    with pytest.raises(ValueError, match="5 to 7"):
+        best_five(parse_many(codes))
+
+
+# --- R-S2: against the reference --------------------------------------------
+
+
+def test_every_five_card_hand() -> None:
+    """All 2,598,960 hands: the known count of each category and 7,462 distinct values."""
+    values = Counter(map(evaluate, combinations(DECK, 5)))
+    categories: Counter[Category] = Counter()
+    for value, n in values.items():
+        categories[category_of(value)] += n
+    assert categories == {
+        Category.STRAIGHT_FLUSH: 40,
+        Category.FOUR_OF_A_KIND: 624,
+        Category.FULL_HOUSE: 3744,
+        Category.FLUSH: 5108,
+        Category.STRAIGHT: 10200,
+        Category.THREE_OF_A_KIND: 54912,
+        Category.TWO_PAIR: 123552,
+        Category.ONE_PAIR: 1098240,
+        Category.HIGH_CARD: 1302540,
+    }
+    assert len(values) == 7462
+
+
+def _rank_multisets(n: int) -> list[tuple[int, ...]]:
+    return [
+        ranks
+        for ranks in combinations_with_replacement(range(13), n)
+        if max(Counter(ranks).values()) <= 4
+    ]
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_every_rank_multiset_matches_reference(n: int) -> None:
+    """Every non-flush hand of n cards, up to suits (so every entry of the rank table)."""
+    for ranks in _rank_multisets(n):
+        # Suits dealt round-robin: no rank gets a suit twice, no suit five times.
+        cards = [DECK[13 * (i % 4) + r] for i, r in enumerate(ranks)]
+        assert evaluate(cards) == reference(cards), cards
+
+
+def test_seven_cards_with_a_flush_hold_no_full_house_or_quads() -> None:
+    """Why the flush path can ignore rank counts: a flush needs five ranks, and
+    no 7-card rank multiset with five ranks makes a full house or quads."""
+    for ranks in _rank_multisets(7):
+        counts = sorted(Counter(ranks).values(), reverse=True)
+        if len(counts) >= 5:
+            assert counts[0] < 3 or (counts[0] == 3 and counts[1] < 2)
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_every_one_suit_hand_matches_reference(n: int) -> None:
+    """Every hand of n cards of one suit (so every entry of the flush table)."""
+    spades = DECK[39:]
+    for cards in combinations(spades, n):
+        assert evaluate(cards) == reference(list(cards)), cards
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_random_flush_draws_match_reference(n: int) -> None:
+    rng = random.Random(n)
+    for _ in range(2000):
+        suit = rng.randrange(4)
+        suited = rng.sample(DECK[13 * suit : 13 * suit + 13], rng.randint(5, n))
+        rest = [c for c in DECK if c not in suited]
+        cards = suited + rng.sample(rest, n - len(suited))
+        rng.shuffle(cards)
+        assert evaluate(cards) == reference(cards), cards
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_random_hands_match_reference(n: int) -> None:
+    rng = random.Random(100 + n)
+    for _ in range(5000):
+        cards = rng.sample(DECK, n)
+        assert evaluate(cards) == reference(cards), cards
+
+
+_hands = st.integers(5, 7).flatmap(
+    lambda n: st.lists(st.sampled_from(DECK), min_size=n, max_size=n, unique=True)
+)
+
+
+@given(_hands, st.permutations(range(4)), st.randoms(use_true_random=False))
+def test_properties(cards: list[Card], suits: list[int], rng: random.Random) -> None:
+    """R-S2 as properties: the best five play, suits never rank, order never matters."""
+    value = evaluate(cards)
+    assert value == reference(cards)
+    assert value == max(evaluate(five) for five in combinations(cards, 5))
+    renamed = [DECK[13 * suits[c.suit] + c.rank] for c in cards]
+    assert evaluate(renamed) == value
+    shuffled = rng.sample(cards, len(cards))
+    assert evaluate(shuffled) == value
+    best = best_five(shuffled)
+    assert set(best) <= set(cards) and len(set(best)) == 5
+    assert evaluate(best) == value
+    assert best == best_five(cards)
+
+
+# --- R-O1: the bring-in -------------------------------------------------------
+
+LOWER = [
+    pytest.param("2c", "2d", id="R-O1 clubs below diamonds"),
+    pytest.param("2d", "2h", id="R-O1 diamonds below hearts"),
+    pytest.param("2h", "2s", id="R-O1 hearts below spades"),
+    pytest.param("2s", "3c", id="R-O1 rank before suit"),
+    pytest.param("Ks", "Ac", id="R-O1 ace is high"),
+    pytest.param("9c", "Tc", id="R-O1 nine below ten"),
+]
+
+
+@pytest.mark.parametrize(("lower", "higher"), LOWER)
+def test_bring_in_order(lower: str, higher: str) -> None:
+    assert bring_in_key(Card(lower)) < bring_in_key(Card(higher))
+
+
+LOWEST = [
+    pytest.param("Ks 2c 9d", "2c", id="R-O1 two of clubs lowest"),
+    pytest.param("4s 4c 4h", "4c", id="R-O1 equal ranks: clubs"),
+    pytest.param("7h 7d Ac", "7d", id="R-O1 equal ranks: diamonds before hearts"),
+    pytest.param("Ah Kc Qd Js Th 9c 8d", "8d", id="R-O1 seven seats"),
+]
+
+
+@pytest.mark.parametrize(("codes", "lowest"), LOWEST)
+def test_lowest_card(codes: str, lowest: str) -> None:
+    assert lowest_card(parse_many(codes)) is Card(lowest)
+
+
+def test_two_of_clubs_is_the_lowest_card() -> None:
+    """R-O1"""
+    assert lowest_card(DECK) is Card("2c")
+    assert sorted(DECK, key=bring_in_key)[0] is Card("2c")
+    assert len({bring_in_key(c) for c in DECK}) == 52
+
+
+def test_lowest_card_of_nothing() -> None:
+    with pytest.raises(ValueError):
+        lowest_card([])
+
+
+# --- R-O2: showing hands ------------------------------------------------------
+
+SHOWING = [
+    pytest.param("3c 3d 3h", "7c 7d 8h", id="R-O2 example: 3-3-3 beats 7-7-8"),
+    pytest.param("7c 7d 8h", "Ac Kd Qh", id="R-O2 example: 7-7-8 beats A-K-Q"),
+    pytest.param("2c 2d 2h 2s", "Ac Ad Ah Ks", id="R-O2 four of a kind beats three"),
+    pytest.param("2c 2d 2h 3s", "Ac Ad Kh Ks", id="R-O2 three of a kind beats two pair"),
+    pytest.param("2c 2d 3h 3s", "Ac Ad Kh Qs", id="R-O2 two pair beats one pair"),
+    pytest.param("2c 2d", "Ac Kd", id="R-O2 one pair beats high cards"),
+    pytest.param("2c 2d 3h 4s", "5h 6h 7h 8h", id="R-O2 straight flush showing is high cards"),
+    pytest.param("9c 2d", "8h 7h", id="R-O2 high cards from the top"),
+    pytest.param("Kc Kd 2h 2s", "Qc Qd Jh Js", id="R-O2 two pair: higher pair first"),
+    pytest.param("Kc Kd 3h 3s", "Kh Ks 2c 2d", id="R-O2 two pair: then the lower pair"),
+    pytest.param("8c 8d Ah", "8h 8s Kc", id="R-O2 one pair: then the others"),
+    pytest.param("8c 8d Ah 3c", "8h 8s Ac 2s", id="R-O2 one pair: down to the last card"),
+    pytest.param("Tc Td Th 4c", "9c 9d 9h As", id="R-O2 three of a kind: the rank first"),
+    pytest.param("Ac 5d 4h", "Kc Qd Jh", id="R-O2 high cards: highest first"),
+    pytest.param("Ac Qd 3h 2s", "As Jd Th 9s", id="R-O2 high cards: then the next"),
+    pytest.param("Ks 7c", "Kh 7s", id="R-O2 equal ranks: suit of the highest card"),
+    pytest.param("As Ac", "Ah Ad", id="R-O2 equal pairs: the higher suit of the two"),
+    pytest.param("7c 7d Ah", "7h 7s Ac", id="R-O2 equal ranks: highest card may be a kicker"),
+    pytest.param("Qs Qc 5c 5d", "Qh Qd 5h 5s", id="R-O2 equal two pair: suit of the highest"),
+    pytest.param("9s", "9h", id="R-O2 one card each"),
+]
+
+
+@pytest.mark.parametrize(("better", "worse"), SHOWING)
+def test_showing_hand_acts_first(better: str, worse: str) -> None:
+    assert showing_value(parse_many(better)) > showing_value(parse_many(worse))
+
+
+SHOWING_NAMES = [
+    pytest.param("9c 9d 9h 9s", "four of a kind, nines", id="R-O2 four of a kind"),
+    pytest.param("7c 7d 7h Ks", "three of a kind, sevens", id="R-O2 three of a kind"),
+    pytest.param("Jc 4d Jh 4s", "two pair, jacks and fours", id="R-O2 two pair"),
+    pytest.param("8c 8d Ah", "one pair, eights", id="R-O2 one pair"),
+    pytest.param("Kh Qh Jh Th", "high card, king", id="R-O2 a straight flush showing"),
+]
+
+
+@pytest.mark.parametrize(("codes", "name"), SHOWING_NAMES)
+def test_showing_name(codes: str, name: str) -> None:
+    assert showing_name(parse_many(codes)) == name
+
+
+@pytest.mark.parametrize("codes", ["", "Ac Kc Qc Jc Tc"], ids=["no cards", "five cards"])
+def test_showing_wants_one_to_four_cards(codes: str) -> None:
+    with pytest.raises(ValueError, match="1 to 4"):
+        showing_value(parse_many(codes))
+
+
+def _showing_reference(up: list[Card]) -> tuple[int, list[int], int]:
+    """R-O2 read literally: kind, ranks that make it then the rest high to low,
+    then the suit of the highest card (highest rank, then highest suit)."""
+    counts = Counter(int(c.rank) for c in up)
+    shape = sorted(counts.values(), reverse=True)
+    kind = {4: 4, 3: 3}.get(shape[0], 2 if shape[:2] == [2, 2] else shape[0] - 1)
+    ranks = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    highest = max(up, key=lambda c: (c.rank, c.suit))
+    return kind, ranks, int(highest.suit)
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda n: st.lists(st.sampled_from(DECK), min_size=2 * n, max_size=2 * n, unique=True)
+    )
+)
+def test_showing_order_matches_the_rule_and_never_ties(cards: list[Card]) -> None:
+    """Two seats' up cards (disjoint, same number) never tie, and the order is R-O2's."""
+    n = len(cards) // 2
+    one, other = cards[:n], cards[n:]
+    assert showing_value(one) != showing_value(other)
+    ours = showing_value(one) > showing_value(other)
+    assert ours == (_showing_reference(one) > _showing_reference(other))
