@@ -106,6 +106,20 @@ class Pot:
     seats: tuple[int, ...]
 
 
+_ACTIONS: dict[tuple[ActionKind, int, int, bool], Action] = {}
+
+
+def _action(kind: ActionKind, put: int, to: int, all_in: bool = False) -> Action:
+    """An ``Action``, shared between hands: they are immutable and hands ask for the same few."""
+    key = (kind, put, to, all_in)
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = Action(kind, put, to, all_in=all_in)
+        if len(_ACTIONS) < 50_000:  # bounded: huge simulated stacks must not grow it forever
+            _ACTIONS[key] = action
+    return action
+
+
 class Hand:
     """One hand, from the antes to the last award."""
 
@@ -134,6 +148,12 @@ class Hand:
         self.seats: dict[int, SeatState] = {
             s: SeatState(seat=s, start_stack=stacks[s], stack=stacks[s]) for s in self.order
         }
+        states = [self.seats[s] for s in self.order]
+        # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
+        self._after: dict[int, tuple[SeatState, ...]] = {
+            st.seat: tuple(states[i + 1 :] + states[: i + 1]) for i, st in enumerate(states)
+        }
+        self._live = len(states)
         self._deck = list(deck)
         self._dealt = 0
         self.events: list[Event] = []
@@ -262,10 +282,7 @@ class Hand:
         """Deal a street's cards one at a time, clockwise from the button (R-D2, R-D3, R-D4)."""
         self.street = street
         live = [self.seats[s] for s in self.order if not self.seats[s].folded]
-        if street == 3:
-            rounds = (False, False, True)
-        else:
-            rounds = (street != 7,)
+        rounds = (False, False, True) if street == 3 else (street != 7,)
         for up in rounds:
             for st in live:
                 card = self._draw()
@@ -301,9 +318,10 @@ class Hand:
 
     def _first_can_bet_from(self, seat: int) -> int:
         """``seat`` if it can still bet, else the first seat clockwise after it that can (R-O3)."""
-        for s in [seat, *clockwise([x for x in self.order if x != seat], after=seat)]:
-            if self.seats[s].can_bet:
-                return s
+        after = self._after[seat]
+        for st in (after[-1], *after):
+            if st.can_bet:
+                return st.seat
         raise AssertionError("no seat can bet")  # _begin_betting checked there are two
 
     def _give_turn(self, seat: int) -> None:
@@ -316,21 +334,25 @@ class Hand:
         stack, total = st.stack, st.street_total
         if self.street == 3 and not st.acted and st.seat == self.bring_in_seat and self.high == 0:
             # R-B2: bring in or complete; neither check nor fold.
-            bring = Action(_BRING_IN, min(stakes.bring_in, stack), min(stakes.bring_in, stack),
-                           all_in=stack <= stakes.bring_in)
+            bring = _action(
+                _BRING_IN,
+                min(stakes.bring_in, stack),
+                min(stakes.bring_in, stack),
+                stack <= stakes.bring_in,
+            )
             if stack <= stakes.bring_in or not self._others_can_answer(st, stakes.bring_in):
                 return (bring,)
             put = min(stakes.small_bet, stack)
-            return bring, Action(_COMPLETE, put, put, all_in=stack <= stakes.small_bet)
+            return bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
 
         to_call = self.high - total
         actions: list[Action] = []
         if to_call > 0:
-            actions.append(Action(_FOLD, 0, total))
+            actions.append(_action(_FOLD, 0, total))
             put = min(to_call, stack)
-            actions.append(Action(_CALL, put, total + put, all_in=stack <= to_call))
+            actions.append(_action(_CALL, put, total + put, stack <= to_call))
         else:
-            actions.append(Action(_CHECK, 0, total))  # R-B5: no fold when checking is free
+            actions.append(_action(_CHECK, 0, total))  # R-B5: no fold when checking is free
 
         if stack > to_call and self._may_wager(st):
             bet = stakes.bet_for(self.street)
@@ -343,23 +365,23 @@ class Hand:
                 target = self.high + bet  # R-B4, R-B5, R-B7
             need = target - total
             put = min(need, stack)
-            actions.append(Action(kind, put, total + put, all_in=stack <= need))
+            actions.append(_action(kind, put, total + put, stack <= need))
         return tuple(actions)
 
     def _may_wager(self, st: SeatState) -> bool:
         """Whether ``st`` may bet, complete or raise now, its stack aside."""
         if st.acted and st.full_mark >= self.full_count:
             return False  # R-A2: only call or fold after a short all-in
-        if self.full_count >= 4 and len(self.in_hand) > 2:
+        if self.full_count >= 4 and self._live > 2:
             return False  # R-B6: one bet and three raises while more than two are in
         return self._others_can_answer(st, self.high)
 
     def _others_can_answer(self, st: SeatState, level: int) -> bool:
         """R-B9: someone else in the hand could still put in more than ``level``."""
-        return any(
-            o is not st and not o.folded and o.street_total + o.stack > level
-            for o in self.seats.values()
-        )
+        for o in self._after[st.seat]:
+            if o is not st and not o.folded and o.street_total + o.stack > level:
+                return True
+        return False
 
     def _put(self, st: SeatState, amount: int) -> None:
         st.stack -= amount
@@ -371,6 +393,7 @@ class Hand:
         kind = action.kind
         if kind is _FOLD:
             st.folded = True
+            self._live -= 1
         elif action.put:
             self._put(st, action.put)
             st.street_total = action.to
@@ -393,9 +416,8 @@ class Hand:
         st.last_action = kind
         out.append(Act(st.seat, self.street, kind, action.put, action.to, action.all_in))
 
-        live = self.in_hand
-        if len(live) == 1:
-            self._finish_uncontested(live[0], out)
+        if self._live == 1:
+            self._finish_uncontested(self.in_hand[0], out)
             return
         nxt = self._next_to_act(st.seat)
         if nxt is None:
@@ -406,10 +428,9 @@ class Hand:
     def _next_to_act(self, after: int) -> int | None:
         """The next seat clockwise that still owes an action this round (R-O4, R-B8)."""
         high = self.high
-        for s in clockwise(self.order, after=after):
-            st = self.seats[s]
-            if st.can_bet and (not st.acted or st.street_total < high):
-                return s
+        for st in self._after[after]:
+            if not st.folded and not st.all_in and (not st.acted or st.street_total < high):
+                return st.seat
         return None
 
     def _end_round(self, out: list[Event]) -> None:

@@ -101,7 +101,9 @@ class Match:
             return False
         return self.hands_played >= self.hands or len(self.seats_in) < 2
 
-    def next_hand(self, deck: list[Card] | None = None, *, rng: random.Random | None = None) -> Hand:
+    def next_hand(
+        self, deck: list[Card] | None = None, *, rng: random.Random | None = None
+    ) -> Hand:
         """Deal the next hand from ``deck`` (or a pack shuffled by ``rng``) and start it.
 
         The caller reads the hand's opening events from ``hand.events``.
