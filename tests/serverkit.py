@@ -1,0 +1,197 @@
+"""Helpers for the server tests: a real server on 127.0.0.1 port 0 and socket clients.
+
+Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to
+stretch them all on a slow machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from common.protocol import Act, FrameDecoder, Hello, encode_frame
+from server.app import TableServer
+from server.config import ServerConfig
+
+UNIT = 0.05 * float(os.environ.get("STUD_TEST_SCALE", "1"))
+LOOPBACK = "127.0.0.1"
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+
+def config(tmp: Path, **overrides: Any) -> ServerConfig:
+    base = ServerConfig(
+        host=LOOPBACK,
+        port=0,
+        hands=4,
+        grace=4 * UNIT,
+        history_dir=tmp,
+        seed=7,
+        bot_delay=0,
+        hand_pause=0,
+        handshake_timeout=10 * UNIT,
+        frame_timeout=6 * UNIT,
+    )
+    return replace(base, **overrides)
+
+
+@contextlib.asynccontextmanager
+async def running(
+    cfg: ServerConfig, *, real_bots: bool = False
+) -> AsyncIterator[tuple[TableServer, int]]:
+    """A server on loopback; computer seats use ``server.bots`` only if ``real_bots``."""
+    server = TableServer(cfg, chooser=None if real_bots else _random_choice)
+    port = await server.start()
+    try:
+        yield server, port
+    finally:
+        await server.stop()
+
+
+def _random_choice(view: dict[str, Any], rng: random.Random) -> str:
+    """A quick stand-in for the computer brain: the tests here are about the server."""
+    names = [a["action"] for a in view["legal"]]
+    return "call" if "call" in names and rng.random() < 0.6 else rng.choice(names)
+
+
+class Client:
+    """One socket client that keeps every message it was sent, in order."""
+
+    def __init__(self, name: str = "p") -> None:
+        self.name = name
+        self.log: list[dict[str, Any]] = []
+        self.decoder = FrameDecoder()
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.closed = False
+        self._cursor = 0
+        self._arrived = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.seat: int | None = None
+        self.token = ""
+
+    async def connect(self, port: int) -> Client:
+        self.reader, self.writer = await asyncio.open_connection(LOOPBACK, port)
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+        return self
+
+    async def _pump(self) -> None:
+        assert self.reader is not None
+        try:
+            while data := await self.reader.read(65536):
+                self.log.extend(self.decoder.feed(data))
+                self._arrived.set()
+        except (ConnectionError, OSError):
+            pass
+        self.closed = True
+        self._arrived.set()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.send_raw(encode_frame(msg))
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.writer is not None
+        self.writer.write(data)
+
+    async def hello(self, port: int, **kw: Any) -> dict[str, Any]:
+        await self.connect(port)
+        self.send(Hello(name=kw.pop("name", self.name), **kw).encode())
+        msg = await self.expect("welcome", "error")
+        if msg["type"] == "welcome":
+            self.seat, self.token = msg["seat"], msg["token"]
+        return msg
+
+    async def expect(self, *types: str, timeout: float = 40 * UNIT, **match: Any) -> dict[str, Any]:
+        """The next unread message of one of ``types`` (and with ``match`` keys)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            while self._cursor < len(self.log):
+                msg = self.log[self._cursor]
+                self._cursor += 1
+                if msg.get("type") in types and all(msg.get(k) == v for k, v in match.items()):
+                    return msg
+            if self.closed:
+                raise ConnectionError(f"{self.name}: closed while waiting for {types}")
+            self._arrived.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no {types} {match} in time")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def seen(
+        self, kind: str, start: int = 0, timeout: float = 40 * UNIT, **match: Any
+    ) -> tuple[int, dict[str, Any]]:
+        """The first logged message from index ``start`` on of ``kind`` (and ``match``),
+        waiting for it if need be; unlike ``expect`` it moves no cursor."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        i = start
+        while True:
+            while i < len(self.log):
+                msg = self.log[i]
+                if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
+                    return i, msg
+                i += 1
+            if self.closed:
+                raise ConnectionError(f"{self.name}: closed while waiting for {kind}")
+            self._arrived.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no {kind} {match} in time")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def wait_closed(self, timeout: float = 40 * UNIT) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.closed:
+            self._arrived.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: still open")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def play(self, rng: random.Random | None = None) -> dict[str, Any]:
+        """Answer every turn with an offered action until the standings come."""
+        rng = rng or random.Random(self.name)
+        while True:
+            msg = await self.expect("turn", "standings", timeout=400 * UNIT)
+            if msg["type"] == "standings":
+                return msg
+            self.send(Act(msg["turn"], _random_choice(msg, rng)).encode())
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.log if m.get("type") == kind]
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._task, 1)
+
+
+def cards_in(obj: Any) -> set[str]:
+    """Every card code anywhere inside a decoded message."""
+    found: set[str] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and CARD.match(item):
+            found.add(item)
+    return found

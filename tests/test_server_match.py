@@ -1,0 +1,164 @@
+"""Whole matches over real sockets on 127.0.0.1: lobby, R-T3..R-T7, private views, histories."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from common.protocol import Chat, Start
+from tests.serverkit import UNIT, Client, cards_in, config, running
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _history(tmp: Path) -> list[dict[str, Any]]:
+    (path,) = tmp.glob("*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _allowed(record: dict[str, Any], seat: int | None) -> set[str]:
+    """The cards ``seat`` may ever see in this hand: up cards, its own, and shown ones."""
+    ok: set[str] = set()
+    for ev in record["events"]:
+        if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == seat):
+            ok.add(ev["card"])
+        elif ev["ev"] == "show":
+            ok.update(ev["cards"])
+    return ok
+
+
+def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> None:
+    """R-T3..R-T7 over the wire; the history file agrees with what each client saw."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=2, start_when=5, hands=4)
+        async with running(cfg, real_bots=True) as (server, port):
+            clients = [Client(f"p{i}") for i in range(3)]
+            for c in clients:
+                welcome = await c.hello(port)
+                assert welcome["type"] == "welcome" and welcome["seat"] is not None
+            results = await asyncio.gather(*(c.play() for c in clients))
+            standings = results[0]["standings"]
+            assert sum(row["stack"] for row in standings) == 5 * 600
+            assert {row["seat"] for row in standings} == {0, 1, 2, 5, 6}
+            assert all(r["standings"] == standings for r in results)
+            history = _history(tmp_path)
+            assert [h["hand"] for h in history] == [1, 2, 3, 4]
+            for c in clients:
+                # Every event a client was sent, hand by hand, is the file's event as its
+                # seat may see it: same order, nothing missing, nothing extra.
+                for record in history:
+                    seen = [
+                        e
+                        for m in c.of_type("events")
+                        if m["hand"] == record["hand"]
+                        for e in m["events"]
+                    ]
+                    expected = [
+                        e
+                        if e["ev"] != "deal" or e["up"] or e["seat"] == c.seat
+                        else {k: v for k, v in e.items() if k != "card"}
+                        for e in record["events"]
+                    ]
+                    assert seen == expected
+                final = {f["seat"]: f["stack"] for f in history[-1]["final"]}
+                assert c.of_type("hand_end")[-1]["stacks"] == [
+                    {"seat": s, "stack": final.get(s, 0)} for s in sorted(final)
+                ]
+            assert server.table.bot_times, "the computer seats acted"
+
+    asyncio.run(scenario())
+
+
+def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
+    """Private views: every frame every client got holds only cards its seat may see."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=2, start_when=5, hands=12)
+        async with running(cfg) as (_server, port):
+            watcher = Client("watcher")
+            clients = [Client(f"p{i}") for i in range(3)]
+            for c in clients[:1]:
+                await c.hello(port)
+            await watcher.hello(port, watch=True)
+            for c in clients[1:]:
+                await c.hello(port)
+            await asyncio.gather(*(c.play() for c in clients))
+            await watcher.expect("standings")
+            history = {h["hand"]: h for h in _history(tmp_path)}
+            assert len(history) >= 4
+            for c in [*clients, watcher]:
+                assert c.of_type("events"), c.name
+                for msg in c.log:
+                    found = cards_in(msg)
+                    if "hand" in msg and msg["type"] in ("events", "table", "hand_end"):
+                        allowed = _allowed(history[msg["hand"]], c.seat)
+                    else:
+                        allowed = set()
+                    assert found <= allowed, (c.name, msg["type"], found - allowed)
+
+    asyncio.run(scenario())
+
+
+def test_host_starts_then_starts_again_with_the_same_seats(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(config(tmp_path, computer=1, hands=4)) as (_server, port):
+            host, guest = Client("host"), Client("guest")
+            assert (await host.hello(port))["host"] is True
+            assert (await guest.hello(port))["host"] is False
+            guest.send(Start().encode())
+            assert (await guest.expect("error"))["code"] == "not_host"
+            for _match in range(2):
+                host.send(Start(hands=4).encode())
+                start = await host.expect("match_start")
+                assert [s["seat"] for s in start["seats"]] == [0, 1, 6]
+                a, b = await asyncio.gather(host.play(), guest.play())
+                assert a == b and a["hands_played"] <= 4
+            lobby = await host.expect("lobby", running=False)
+            assert lobby["can_start"] is True
+            assert len(list(tmp_path.glob("*.jsonl"))) == 2
+
+    asyncio.run(scenario())
+
+
+def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(config(tmp_path)) as (_server, port):
+            a, b = Client("a"), Client("b")
+            await a.hello(port)
+            await b.hello(port)
+            await a.close()
+            lobby = await b.expect("lobby", host=1)
+            assert [s["seat"] for s in lobby["seats"]] == [1]
+            c = Client("c")
+            assert (await c.hello(port))["seat"] == 0
+
+    asyncio.run(scenario())
+
+
+def test_chat_is_relayed_with_the_name_and_rate_limited(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(config(tmp_path, chat_burst=2, chat_per_second=0.5)) as (_s, port):
+            a, b = Client("Ann"), Client("Bob")
+            await a.hello(port)
+            await b.hello(port)
+            a.send(Chat('{"type": "start"} <b>hi</b>').encode())
+            said = await b.expect("chat")
+            assert said == {
+                "type": "chat",
+                "seat": 0,
+                "name": "Ann",
+                "text": '{"type": "start"} <b>hi</b>',
+            }
+            a.send(Chat("two").encode())
+            a.send(Chat("three").encode())
+            assert (await a.expect("error"))["code"] == "chat_rate"
+            a.send(Chat("x" * 201).encode())
+            assert (await a.expect("error"))["code"] == "too_long"
+            await asyncio.sleep(UNIT)
+
+    asyncio.run(scenario())
