@@ -1,0 +1,75 @@
+"""``stud`` / ``python -m client``: open the Seventh Street window.
+
+``stud`` opens the start screen; ``stud --join HOST[:PORT] --name NAME`` and
+``stud --computer 2 --hands 8`` go straight to a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="stud", description="Seven card stud with friends.")
+    way = ap.add_mutually_exclusive_group()
+    way.add_argument("--join", metavar="HOST[:PORT]", help="join the table at this address")
+    way.add_argument("--computer", type=int, choices=(1, 2, 3), help="play 1 to 3 computer seats")
+    way.add_argument("--host", action="store_true", help="host a friends' table")
+    ap.add_argument("--name", help="your name at the table (remembered)")
+    ap.add_argument("--hands", type=int, choices=(4, 8, 12), help="hands in the match")
+    ap.add_argument("--password", default="", help="table password (to join or to host)")
+    ap.add_argument("--watch", action="store_true", help="with --join: watch without a seat")
+    ap.add_argument("--four-color", action="store_true", help="four-colour deck")
+    ap.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
+    ap.add_argument("-v", "--verbose", action="store_true", help="log more")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    from client.app import App
+    from client.scenes.start import parse_address
+    from client.settings import Settings
+
+    settings = Settings.load()
+    if args.name:
+        settings.name = args.name.strip()[:20] or settings.name
+    if args.four_color:
+        settings.four_color = True
+    if args.hands:
+        settings.hands = args.hands
+    size = None
+    if args.size:
+        try:
+            w, h = (int(v) for v in args.size.lower().split("x"))
+            size = (w, h)
+        except ValueError:
+            print("--size wants WxH, like 1280x800", file=sys.stderr)
+            return 2
+    app = App(settings, size=size)
+    app.init_display()
+    if args.join:
+        host, port = parse_address(args.join)
+        settings.remember_address(args.join)
+        app.connect(host, port, password=args.password, watch=args.watch)
+    elif args.computer:
+        app.play_computer(args.computer, settings.hands)
+    elif args.host:
+        app.host_table(
+            hands=settings.hands, computers=settings.host_computers, password=args.password
+        )
+    app.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

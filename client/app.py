@@ -1,0 +1,427 @@
+"""The window, the scene stack, the main loop and the way to a table.
+
+``App.run()`` is the whole client.  The loop sleeps in ``pygame.event.wait``
+while nothing moves (near-zero CPU) and ticks at 60 fps only while a scene
+animates; animation advances in fixed 1/60 s steps.  Server messages arrive
+through ``client.net.Connection``'s queue; each one is applied to the
+``Session`` (a bad one is logged and dropped) and then shown to the scenes.
+
+Which scene sits on top follows the session: connecting, lobby, table, and
+the results over the table.  The start screen is always at the bottom.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from client import sound
+from client.model import Session
+from client.net import Connection, Status
+from client.render import text as textcache
+from client.render.cards import CardArt
+from client.scenes.base import Scene
+from client.settings import Settings
+from common.protocol import DEFAULT_PORT, PROTOCOL_VERSION
+
+__all__ = ["App"]
+
+log = logging.getLogger("client")
+
+TITLE = "Seventh Street"
+STEP = 1 / 60
+MIN_SIZE = (1024, 640)
+
+
+class App:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        size: tuple[int, int] | None = None,
+        save_settings: bool = True,
+        server_overrides: dict[str, Any] | None = None,
+        retry_for: float = 30.0,
+    ) -> None:
+        self.settings = settings or Settings.load()
+        self.save_settings = save_settings
+        self.server_overrides = dict(server_overrides or {})
+        self.retry_for = retry_for
+        self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
+        self.scenes: list[Scene] = []
+        self.session: Session | None = None
+        self.conn: Connection | None = None
+        self.server: Any = None  # server.app.ServerHandle when we host
+        self.server_kind = ""  # "computer" or "host"
+        self.status = Status("idle")
+        self.notice = ""  # shown on the start screen after a table ends
+        self.running = False
+        self.art: CardArt | None = None
+        self.screen: pygame.Surface | None = None
+        self.net_event = 0
+        self.frames = 0
+        self.dirty = True
+        self._flash_until = 0.0
+        self._last = time.monotonic()
+        self._acc = 0.0
+        self._faults: set[str] = set()
+
+    # ------------------------------------------------------------ setup
+
+    def init_display(self) -> None:
+        os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
+        pygame.init()
+        self.net_event = pygame.event.custom_type()
+        w, h = self.size
+        self.screen = pygame.display.set_mode((max(320, w), max(240, h)), pygame.RESIZABLE)
+        pygame.display.set_caption(TITLE)
+        pygame.key.set_repeat(400, 40)
+        self.art = CardArt()
+        self.art.four_color = self.settings.four_color
+        sound.init(enabled=self.settings.sound)
+        from client.scenes.start import StartScene
+
+        self.scenes = [StartScene(self)]
+        self._enter_top()
+
+    def shutdown(self) -> None:
+        self.leave_table(notice="", send_leave=True)
+        if self.save_settings and self.screen is not None:
+            self.settings.window = list(self.screen.get_size())
+            self.settings.save()
+        textcache.clear()
+        pygame.quit()
+
+    # ------------------------------------------------------------ the loop
+
+    def run(self) -> None:
+        if self.screen is None:
+            self.init_display()
+        self.running = True
+        try:
+            while self.running:
+                self.step()
+        finally:
+            self.shutdown()
+
+    def animating(self) -> bool:
+        return any(s.animating() for s in self.scenes) or time.monotonic() < self._flash_until
+
+    def step(self, max_wait: float = 1.0) -> None:
+        """One pass of the loop: wait (or not), handle events and messages, update, draw."""
+        events: list[pygame.event.Event]
+        if self.animating() or self.dirty:
+            events = pygame.event.get()
+        else:
+            wake = [s.wake_in() for s in self.scenes]
+            wait = min([max_wait] + [w for w in wake if w is not None])
+            first = pygame.event.wait(max(1, int(wait * 1000)))
+            events = [first] + pygame.event.get() if first.type != pygame.NOEVENT else []
+        self.pump_net()
+        for event in events:
+            self.handle_event(event)
+        now = time.monotonic()
+        dt = min(0.25, now - self._last)
+        self._last = now
+        self._acc += dt
+        steps = 0
+        while self._acc >= STEP and steps < 8:
+            for scene in list(self.scenes):
+                try:
+                    scene.update(STEP)
+                except Exception:
+                    self._fault(f"updating {scene.name}")
+            self._acc -= STEP
+            steps += 1
+        if steps == 8:
+            self._acc = 0.0
+        self._flash_title(now)
+        self.draw()
+        if self.animating():
+            self.clock_tick()
+
+    def clock_tick(self) -> None:
+        # Sleep off the rest of a 1/60 s frame.
+        spent = time.monotonic() - self._last
+        if spent < STEP:
+            time.sleep(STEP - spent)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.dirty = True
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE or event.type == pygame.WINDOWSIZECHANGED:
+            self.resized()
+            return
+        if event.type == self.net_event:
+            return  # the queue is drained in pump_net
+        if self.scenes:
+            try:
+                self.scenes[-1].handle_event(event)
+            except Exception:
+                self._fault(f"handling {pygame.event.event_name(event.type)}")
+
+    def _fault(self, what: str) -> None:
+        """Log a bug once per place and go on: the window stays open."""
+        if what not in self._faults:
+            self._faults.add(what)
+            log.exception("client bug while %s (further ones not logged)", what)
+
+    def resized(self) -> None:
+        if self.screen is None:
+            return
+        surf = pygame.display.get_surface()
+        if surf is not None:
+            self.screen = surf
+        for scene in self.scenes:
+            scene.resize(self.screen.get_size())
+
+    def draw(self) -> None:
+        if self.screen is None:
+            return
+        start = 0
+        for i, scene in enumerate(self.scenes):
+            if scene.opaque:
+                start = i
+        for scene in self.scenes[start:]:
+            try:
+                scene.draw(self.screen)
+            except Exception:  # a drawing bug must not close the window
+                self._fault(f"drawing {scene.name}")
+        pygame.display.flip()
+        self.frames += 1
+        self.dirty = False
+
+    # ------------------------------------------------------------ scenes
+
+    def _enter_top(self) -> None:
+        if self.screen is not None:
+            for scene in self.scenes:
+                scene.resize(self.screen.get_size())
+        if self.scenes:
+            self.scenes[-1].enter()
+        self.dirty = True
+
+    def top(self) -> Scene:
+        return self.scenes[-1]
+
+    def find(self, name: str) -> Scene | None:
+        return next((s for s in self.scenes if s.name == name), None)
+
+    def sync_scenes(self) -> None:
+        """Put the scene that fits the session on top of the start screen."""
+        from client.scenes.lobby import ConnectingScene, LobbyScene
+        from client.scenes.results import ResultsScene
+        from client.scenes.table import TableScene
+
+        if self.session is None:
+            want: list[type[Scene]] = []
+        else:
+            phase = self.session.phase
+            want = {
+                "connecting": [ConnectingScene],
+                "lobby": [LobbyScene],
+                "playing": [TableScene],
+                "standings": [TableScene, ResultsScene],
+            }[phase]
+        have = self.scenes[1:]
+        if [type(s) for s in have] == want:
+            return
+        keep = {type(s): s for s in have}
+        self.scenes = self.scenes[:1] + [keep.get(cls) or cls(self) for cls in want]
+        self._enter_top()
+
+    # ------------------------------------------------------------ network
+
+    def _wake(self) -> None:
+        if pygame.get_init():
+            pygame.event.post(pygame.event.Event(self.net_event))
+
+    def hello(self) -> dict[str, Any]:
+        s = self.session
+        assert s is not None
+        msg: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": s.name}
+        if s.token:
+            msg["token"] = s.token
+        if self._password:
+            msg["password"] = self._password
+        if self._watch and not s.token:
+            msg["watch"] = True
+        return msg
+
+    def connect(self, host: str, port: int, *, password: str = "", watch: bool = False) -> None:
+        self.leave_table(notice="", send_leave=True, stop_server=False)
+        self.session = Session(self.settings.name)
+        self._password = password
+        self._watch = watch
+        self.status = Status("connecting")
+        self.conn = Connection(host, port, self.hello, wake=self._wake, retry_for=self.retry_for)
+        self.conn.start()
+        self.sync_scenes()
+
+    _password = ""
+    _watch = False
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        return self.conn.send(msg) if self.conn is not None else False
+
+    def pump_net(self) -> None:
+        conn = self.conn
+        if conn is None:
+            return
+        for kind, item in conn.poll():
+            self.dirty = True
+            if kind == "status":
+                self.on_status(item)
+                if self.conn is not conn:
+                    return
+                continue
+            self.on_message(item)
+
+    def on_message(self, msg: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        try:
+            kind = session.apply(msg, time.monotonic())
+        except Exception as exc:  # malformed or unknown: log it and go on (STYLE)
+            log.warning("ignored a server message: %s (%.200r)", exc, msg)
+            return
+        if kind == "welcome":
+            self.status = Status("connected")
+        self.sync_scenes()
+        for scene in list(self.scenes):
+            try:
+                scene.on_message(kind, msg)
+            except Exception:
+                log.exception("scene %s failed on a %s message", scene.name, kind)
+
+    def on_status(self, status: Status) -> None:
+        self.status = status
+        if status.state == "retrying" and self.session is not None:
+            self.session.reset_for_reconnect()
+        if status.state in ("failed", "gone"):
+            self.leave_table(notice=status.message or "the connection ended", send_leave=False)
+
+    def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None:
+        """Hang up, stop our own server if any, and go back to the start screen."""
+        if self.conn is not None:
+            if send_leave:
+                self.conn.send({"type": "leave"})
+            self.conn.close()
+            self.conn = None
+        if stop_server and self.server is not None:
+            try:
+                self.server.stop()
+            except Exception:
+                log.exception("stopping the local server failed")
+            self.server = None
+            self.server_kind = ""
+        self.session = None
+        self.status = Status("idle")
+        if notice:
+            self.notice = notice
+        if self.scenes:
+            self.scenes = self.scenes[:1]
+            self._enter_top()
+
+    # ------------------------------------------------------------ ways in
+
+    def _start_server(self, **kwargs: Any) -> Any:
+        from server.app import run_in_thread
+        from server.config import ServerConfig
+
+        cfg = {**kwargs, **self.server_overrides}
+        return run_in_thread(ServerConfig(**cfg))
+
+    def play_computer(self, computers: int, hands: int) -> None:
+        """A computer table: our own server on 127.0.0.1, started as soon as we sit down."""
+        self.leave_table(notice="", send_leave=True)
+        computers = min(3, max(1, computers))
+        try:
+            self.server = self._start_server(
+                host="127.0.0.1", port=0, computer=computers, hands=hands, start_when=computers + 1
+            )
+        except Exception as exc:
+            log.exception("could not start the computer table")
+            self.notice = f"could not start the computer table: {exc}"
+            return
+        self.server_kind = "computer"
+        self.connect("127.0.0.1", self.server.port)
+
+    def host_table(
+        self,
+        *,
+        hands: int,
+        computers: int,
+        password: str,
+        port: int = DEFAULT_PORT,
+        bind: str | None = None,
+    ) -> None:
+        """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
+        self.leave_table(notice="", send_leave=True)
+        last: Exception | None = None
+        for p in (port, 0):
+            try:
+                self.server = self._start_server(
+                    host=bind, port=p, computer=computers, hands=hands, password=password or None
+                )
+                break
+            except OSError as exc:
+                last = exc
+        if self.server is None:
+            self.notice = f"could not host: {last}"
+            return
+        self.server_kind = "host"
+        self.connect("127.0.0.1", self.server.port, password=password)
+
+    def rematch(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        self.send({"type": "start", "hands": s.hands if s.hands in (4, 8, 12) else 8})
+
+    def back_to_lobby(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        s.standings = None
+        s.view = None
+        s.running = False
+        self.sync_scenes()
+
+    # ------------------------------------------------------------ your turn
+
+    def notify_turn(self) -> None:
+        sound.play_turn()
+        self._flash_until = time.monotonic() + 2.4
+
+    def _flash_title(self, now: float) -> None:
+        if now < self._flash_until:
+            on = int((self._flash_until - now) * 2.5) % 2 == 0
+            pygame.display.set_caption("▶ YOUR TURN ◀  " + TITLE if on else TITLE)
+        elif self._flash_until:
+            self._flash_until = 0.0
+            pygame.display.set_caption(TITLE)
+
+    def set_four_color(self, on: bool) -> None:
+        self.settings.four_color = on
+        if self.art is not None:
+            self.art.four_color = on
+
+    def run_until(
+        self, done: Callable[[], bool], timeout: float = 30.0, max_wait: float = 0.05
+    ) -> bool:
+        """Run the real loop until ``done()`` (tests, scripts); False on timeout."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.step(max_wait=max_wait)
+            if done():
+                return True
+        return False

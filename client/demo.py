@@ -1,0 +1,136 @@
+"""Hand-made server messages for a seven-seat table: screenshots, the benchmark, tests.
+
+They go through ``Session.apply`` like real ones, so what they show is what a
+player would see from the same messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["mid_hand", "showdown"]
+
+NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
+KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
+
+
+def _players(n: int = 7) -> list[dict[str, Any]]:
+    return [
+        {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 3, "host": s == 0}
+        for s in range(n)
+    ]
+
+
+def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) -> dict[str, Any]:
+    entry = {"seat": seat, "stack": stack, "bet": bet, "in_pot": bet + 15, "folded": False,
+             "all_in": False, "up": up, "down": down, "last_action": None}  # fmt: skip
+    entry.update(kw)
+    return entry
+
+
+def mid_hand() -> list[dict[str, Any]]:
+    """Fifth street, seven seats, our turn facing a bet, one seat dropped, one all in."""
+    seats = [
+        _seat(0, 512, 0, ["Kh", "Kd", "7s"], 2, hole=["Ac", "Qs"]),
+        _seat(1, 468, 20, ["9c", "9s", "4d"], 2, last_action="bet"),
+        _seat(2, 575, 0, ["2h", "Jd"], 2, folded=True, last_action="fold"),
+        _seat(3, 0, 18, ["5s", "6s", "8s"], 2, all_in=True, last_action="call"),
+        _seat(4, 590, 0, ["Tc"], 2, folded=True, last_action="fold"),
+        _seat(5, 431, 20, ["Qd", "Jc", "Th"], 2, last_action="call"),
+        _seat(6, 541, 0, ["Ah", "3c", "3d"], 2),
+    ]
+    view = {
+        "street": 5, "button": 4, "order": [5, 6, 0, 1, 2, 3, 4], "bring_in": 2,
+        "to_act": 0, "turn": 9, "high": 20, "pot": 246,
+        "pots": [{"amount": 180, "seats": [0, 1, 3, 5, 6]}, {"amount": 66, "seats": [0, 1, 5, 6]}],
+        "over": False, "seats": seats, "awards": [], "you": 0,
+        "legal": [{"action": "fold", "put": 0, "to": 0, "all_in": False},
+                  {"action": "call", "put": 20, "to": 20, "all_in": False},
+                  {"action": "raise", "put": 40, "to": 40, "all_in": False}],
+    }  # fmt: skip
+
+    def act(seat: int, street: int, action: str, put: int, to: int, all_in: bool = False) -> dict:
+        return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
+                "to": to, "all_in": all_in}  # fmt: skip
+
+    events = [
+        act(2, 3, "bring_in", 4, 4),
+        act(3, 3, "complete", 10, 10),
+        act(4, 3, "fold", 0, 0),
+        {"ev": "deal", "seat": 0, "street": 5, "card": "7s", "up": True},
+        act(1, 5, "bet", 20, 20),
+        act(3, 5, "call", 18, 18, True),
+        act(5, 5, "call", 20, 20),
+    ]  # fmt: skip
+    return [
+        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
+         "host": True, "watch": False, "hands": 8},
+        {"type": "match_start", "match": "demo", "hands": 8, "seats": _players(),
+         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        {"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 1, "view": view,
+         "players": _players()},
+        {"type": "events", "hand": 3, "step": 1, "events": events},
+        {"type": "chat", "seat": 3, "name": "Cy", "text": "back in a sec, phone"},
+        {"type": "presence", "seat": 3, "connected": False, "grace": 30},
+        {"type": "turn", "turn": 41, "seat": 0, "legal": view["legal"], "time_left": 25.0},
+    ]  # fmt: skip
+
+
+def showdown() -> list[dict[str, Any]]:
+    """The end of a hand: three seats show, the best five lifted, the pot awarded."""
+
+    def shown(cards: str, best: str, hand: str) -> dict[str, Any]:
+        return {"cards": cards.split(), "best": best.split(), "hand": hand}
+
+    seats = [
+        _seat(
+            0,
+            512,
+            0,
+            ["Kh", "Kd", "7s", "5c"],
+            3,
+            hole=["Ac", "Qs", "5h"],
+            shown=shown("Ac Qs Kh Kd 7s 5c 5h", "Kh Kd 5c 5h Ac", "two pair, kings and fives"),
+        ),
+        _seat(
+            1,
+            737,
+            0,
+            ["9c", "9s", "4d", "4c"],
+            3,
+            shown=shown(
+                "9d 2s 9c 9s 4d 4c Jh", "9d 9c 9s 4d 4c", "full house, nines full of fours"
+            ),
+        ),
+        _seat(2, 575, 0, ["2h", "Jd"], 2, folded=True),
+        _seat(
+            3,
+            0,
+            0,
+            ["5s", "6s", "8s", "2s"],
+            3,
+            all_in=True,
+            shown=shown("4s 7s 5s 6s 8s 2s Kc", "8s 7s 6s 5s 4s", "straight flush, eight high"),
+        ),
+        _seat(4, 590, 0, ["Tc"], 2, folded=True),
+        _seat(5, 431, 0, ["Qd", "Jc", "Th"], 2, folded=True),
+        _seat(6, 541, 0, ["Ah", "3c", "3d"], 2, folded=True),
+    ]
+    view = {
+        "street": 7, "button": 4, "order": [5, 6, 0, 1, 2, 3, 4], "bring_in": 2,
+        "to_act": None, "turn": 20, "high": 0, "pot": 0, "pots": [], "over": True,
+        "seats": seats, "awards": [{"seat": 3, "amount": 180, "pot": 0},
+                                   {"seat": 1, "amount": 126, "pot": 1}],
+        "you": 0, "legal": [],
+    }  # fmt: skip
+    msgs = mid_hand()[:2]
+    msgs.append({"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 9,
+                 "view": view, "players": _players()})  # fmt: skip
+    msgs.append({"type": "events", "hand": 3, "step": 9, "events": [
+        {"ev": "show", "seat": 0, "cards": seats[0]["shown"]["cards"],
+         "best": seats[0]["shown"]["best"], "hand": "two pair, kings and fives"},
+        {"ev": "show", "seat": 1, "cards": seats[1]["shown"]["cards"],
+         "best": seats[1]["shown"]["best"], "hand": "full house, nines full of fours"},
+        {"ev": "award", "seat": 3, "amount": 180, "pot": 0},
+        {"ev": "award", "seat": 1, "amount": 126, "pot": 1}]})  # fmt: skip
+    return msgs

@@ -1,0 +1,199 @@
+"""The connection to the table server, in a background thread.
+
+The thread connects, says ``hello``, decodes frames and puts each message in a
+``queue.Queue`` as ``("msg", dict)``; status changes go in the same queue as
+``("status", Status)``.  After each put it posts a pygame event so that the
+main loop, asleep in ``pygame.event.wait``, wakes up.  Sending is a locked
+``sendall`` from the main thread (messages are tiny).
+
+When the link drops without a ``bye``, the thread retries for ``retry_for``
+seconds, each time with the latest ``hello`` (which carries the seat's token,
+R-C1).  A refused ``hello`` (bad password, table full) or a ``bye`` ends it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from common.protocol import FrameDecoder, encode_frame
+
+__all__ = ["Connection", "Status"]
+
+log = logging.getLogger("client.net")
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    state: str  # connecting, connected, retrying, failed, gone, closed
+    message: str = ""
+    attempt: int = 0
+
+
+class Connection:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        hello: Callable[[], dict[str, Any]],
+        *,
+        wake: Callable[[], None] = lambda: None,
+        retry_for: float = 30.0,
+        retry_every: float = 1.0,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.host, self.port = host, port
+        self.hello = hello
+        self.wake = wake
+        self.retry_for = retry_for
+        self.retry_every = retry_every
+        self.connect_timeout = connect_timeout
+        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="stud-net", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    # ---- main thread
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        """Send one message; False if the link is down (the caller may simply retry later)."""
+        data = encode_frame(msg)
+        with self._lock:
+            sock = self._sock
+            if sock is None:
+                return False
+            try:
+                sock.sendall(data)
+                return True
+            except OSError as exc:
+                log.info("send failed: %s", exc)
+                return False
+
+    def close(self) -> None:
+        """Hang up for good (no retry)."""
+        self._closed.set()
+        self._shut()
+
+    def sever(self) -> None:
+        """Cut the link as a network fault would: the thread will reconnect (tests, debugging)."""
+        self._shut()
+
+    def poll(self) -> list[tuple[str, Any]]:
+        out = []
+        while True:
+            try:
+                out.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return out
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    # ---- the thread
+
+    def _shut(self) -> None:
+        with self._lock:
+            sock, self._sock = self._sock, None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def _put(self, kind: str, item: Any) -> None:
+        self.inbox.put((kind, item))
+        try:
+            self.wake()
+        except Exception:  # the window may be gone; the queue still has it
+            log.debug("wake failed", exc_info=True)
+
+    def _status(self, state: str, message: str = "", attempt: int = 0) -> None:
+        self._put("status", Status(state, message, attempt))
+
+    def _run(self) -> None:
+        welcomed_once = False
+        attempt = 0
+        down_since: float | None = None
+        while not self._closed.is_set():
+            self._status("connecting" if not welcomed_once else "retrying", "", attempt)
+            outcome = self._session()
+            if self._closed.is_set():
+                break
+            kind, text, welcomed = outcome
+            welcomed_once = welcomed_once or welcomed
+            if kind in ("refused", "bye"):
+                self._status("failed" if kind == "refused" else "gone", text)
+                break
+            if not welcomed_once:
+                self._status("failed", text or f"could not reach {self.host}:{self.port}")
+                break
+            if welcomed:
+                down_since, attempt = time.monotonic(), 0
+            if down_since is None:
+                down_since = time.monotonic()
+            if time.monotonic() - down_since > self.retry_for:
+                self._status("gone", "the table is gone: no answer from the server")
+                break
+            attempt += 1
+            self._status("retrying", text or "connection lost", attempt)
+            self._closed.wait(self.retry_every if attempt > 1 else 0.2)
+        self._shut()
+        self._status("closed")
+
+    def _session(self) -> tuple[str, str, bool]:
+        """One connection: returns (how it ended, why, whether it got a welcome)."""
+        try:
+            sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
+        except OSError as exc:
+            return "down", f"could not connect: {exc.strerror or exc}", False
+        sock.settimeout(None)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with self._lock:
+            self._sock = sock
+        if self._closed.is_set():
+            self._shut()
+            return "down", "", False
+        if not self.send(self.hello()):
+            self._shut()
+            return "down", "connection lost", False
+        decoder = FrameDecoder()
+        welcomed = False
+        last_error = ""
+        while True:
+            try:
+                data = sock.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            try:
+                msgs = decoder.feed(data)
+            except ValueError as exc:
+                log.warning("bad frame from the server, hanging up: %s", exc)
+                break
+            for msg in msgs:
+                kind = msg.get("type")
+                if kind == "welcome":
+                    welcomed = True
+                elif kind == "error" and not welcomed:
+                    last_error = str(msg.get("message") or msg.get("code") or "refused")[:200]
+                elif kind == "bye":
+                    self._put("msg", msg)
+                    self._shut()
+                    return "bye", str(msg.get("reason") or "the server closed")[:200], welcomed
+                self._put("msg", msg)
+        self._shut()
+        if last_error and not welcomed:
+            return "refused", last_error, False
+        return "down", "connection lost", welcomed

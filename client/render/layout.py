@@ -1,0 +1,114 @@
+"""Where things go on the table, computed from the window size alone.
+
+Everything is designed at 1280×800 and scaled by ``min(w/1280, h/800)``.
+Seats sit around an oval; the seat you play is always at the bottom centre,
+the others follow clockwise (R-T0) around the oval.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+__all__ = ["TableLayout", "SeatSpot"]
+
+BASE_W, BASE_H = 1280, 800
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpot:
+    seat: int
+    center: tuple[int, int]  # centre of the seat's pod
+    card_w: int
+    own: bool
+    bet_at: tuple[int, int]  # where its chips for this street sit
+    top: bool  # in the top half: the plate goes above the cards
+
+    def card_h(self) -> int:
+        return round(self.card_w * 1.4)
+
+    def step(self) -> int:
+        return round(self.card_w * (0.62 if self.own else 0.5))
+
+    def card_rects(self, n: int) -> list[pygame.Rect]:
+        """The slots for ``n`` cards in deal order, as wide as seven would be."""
+        w, h, step = self.card_w, self.card_h(), self.step()
+        full = w + 6 * step
+        x0 = self.center[0] - full // 2
+        y = self.center[1] - h // 2 + (self.plate_h() // 2 if self.top else -self.plate_h() // 2)
+        return [pygame.Rect(x0 + i * step, y, w, h) for i in range(n)]
+
+    def plate_h(self) -> int:
+        return round(self.card_w * (1.12 if not self.own else 0.85))
+
+    def plate_rect(self) -> pygame.Rect:
+        w = self.card_w + 6 * self.step()
+        h = self.plate_h()
+        cards = self.card_rects(1)[0]
+        r = pygame.Rect(0, 0, w, h)
+        if self.top:
+            r.midbottom = (self.center[0], cards.top - 4)
+        else:
+            r.midtop = (self.center[0], cards.bottom + 4)
+        return r
+
+
+class TableLayout:
+    """Rects and seat spots for one window size and one set of seats."""
+
+    def __init__(self, size: tuple[int, int], seats: list[int], you: int | None) -> None:
+        w, h = size
+        self.size = size
+        self.s = s = max(0.5, min(w / BASE_W, h / BASE_H))
+        self.panel = pygame.Rect(w - round(300 * s), 0, round(300 * s), h)
+        self.bar = pygame.Rect(0, h - round(84 * s), self.panel.left, round(84 * s))
+        self.area = pygame.Rect(0, 0, self.panel.left, self.bar.top)
+        a = self.area
+        self.felt = pygame.Rect(0, 0, round(a.w * 0.78), round(a.h * 0.66))
+        self.felt.center = (a.centerx, a.centery + round(4 * s))
+        self.center = self.felt.center
+        self.deck_at = (self.center[0], self.center[1] - round(40 * s))
+        self.spots: dict[int, SeatSpot] = {}
+        seats = sorted(seats)
+        if not seats:
+            return
+        # Rotate so that our seat (or the lowest, when watching) is at the bottom.
+        bottom = you if you in seats else seats[0]
+        k = seats.index(bottom)
+        ordered = seats[k:] + seats[:k]
+        n = len(ordered)
+        rx = a.w / 2 - 125 * s
+        ry = a.h / 2 - 92 * s
+        for i, seat in enumerate(ordered):
+            ang = math.pi / 2 + 2 * math.pi * i / n  # clockwise on screen from the bottom
+            x = a.centerx + rx * math.cos(ang)
+            y = a.centery + ry * math.sin(ang) * 0.98
+            own = seat == you
+            if own:
+                y = a.bottom - 92 * s
+            cw = round((66 if own else 50) * s)
+            toward = pygame.math.Vector2(self.center[0] - x, self.center[1] - y)
+            dist = min(toward.length() * 0.45, 125 * s) if toward.length() else 0
+            if toward.length():
+                toward.scale_to_length(dist)
+            bx, by = x + toward.x, y + toward.y
+            if own:
+                by = y - 125 * s
+            self.spots[seat] = SeatSpot(
+                seat=seat,
+                center=(round(x), round(y)),
+                card_w=cw,
+                own=own,
+                bet_at=(round(bx), round(by)),
+                top=y < a.centery - 60 * s,
+            )
+
+    def px(self, v: float) -> int:
+        """A design size in pixels at this scale."""
+        return max(1, round(v * self.s))
+
+    def font(self, v: float) -> int:
+        """A font size; never under 14 px at the default size."""
+        return max(12, round(v * self.s))

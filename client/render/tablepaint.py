@@ -1,0 +1,315 @@
+"""Drawing the table: felt, seats, cards, bets, pots and showdown hands.
+
+``TablePainter.draw`` only reads the session and the scene's animation state;
+it changes neither (STYLE: draw changes nothing).  The felt background is
+cached per window size, cards per card size, text per string.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from client.model import STREET_NAMES, Player, SeatView, Session
+from client.render.cards import CardArt
+from client.render.layout import SeatSpot, TableLayout
+from client.render.text import blit_text, fit, text
+from client.render.widgets import GOLD, INK, MUTED, panel
+
+__all__ = ["TablePainter"]
+
+PLATE = (22, 30, 34)
+PLATE_TURN = (64, 52, 18)
+GREEN = (90, 210, 120)
+ORANGE = (245, 150, 60)
+RED_TAG = (200, 60, 50)
+
+
+class TablePainter:
+    def __init__(self, art: CardArt) -> None:
+        self.art = art
+        self._bg: tuple[tuple[int, int], pygame.Surface] | None = None
+
+    # ---- background
+
+    def background(self, lay: TableLayout) -> pygame.Surface:
+        if self._bg is not None and self._bg[0] == lay.size:
+            return self._bg[1]
+        surf = pygame.Surface(lay.size).convert()
+        w, h = lay.size
+        top, bottom = (24, 34, 38), (10, 14, 16)
+        for y in range(0, h, 4):
+            t = y / max(1, h)
+            c = tuple(round(a + (b - a) * t) for a, b in zip(top, bottom, strict=True))
+            pygame.draw.rect(surf, c, (0, y, w, 4))
+        # Felt with a wooden rail, drawn large and smoothed for clean edges.
+        f = lay.felt
+        ss = 2
+        rail = f.inflate(lay.px(44), lay.px(44))
+        big = pygame.Surface((rail.w * ss, rail.h * ss), pygame.SRCALPHA)
+        br = big.get_rect()
+        pygame.draw.ellipse(big, (0, 0, 0, 90), br.inflate(-4 * ss, -4 * ss).move(0, 6 * ss))
+        pygame.draw.ellipse(big, (92, 54, 28), br.inflate(-8 * ss, -8 * ss))
+        pygame.draw.ellipse(big, (120, 74, 40), br.inflate(-16 * ss, -16 * ss))
+        inner = br.inflate(-lay.px(44) * ss, -lay.px(44) * ss)
+        pygame.draw.ellipse(big, (20, 92, 56), inner)
+        for i in range(10):  # a soft light in the middle of the felt
+            r = inner.inflate(-inner.w * i * 0.06, -inner.h * i * 0.06)
+            pygame.draw.ellipse(big, (22 + i * 2, 98 + i * 3, 60 + i * 2), r)
+        pygame.draw.ellipse(
+            big,
+            (200, 180, 110),
+            inner.inflate(-30 * ss * lay.s, -30 * ss * lay.s),
+            max(1, round(2 * ss * lay.s)),
+        )
+        surf.blit(pygame.transform.smoothscale(big, rail.size), rail.topleft)
+        panel(surf, lay.panel, (12, 18, 20, 255), 0)
+        pygame.draw.line(surf, (60, 70, 70), lay.panel.topleft, lay.panel.bottomleft, 2)
+        self._bg = (lay.size, surf)
+        return surf
+
+    # ---- seats
+
+    def seat_cards(
+        self,
+        surf: pygame.Surface,
+        spot: SeatSpot,
+        sv: SeatView,
+        *,
+        hidden: set[int],
+        showdown: bool,
+    ) -> None:
+        cards = sv.cards()
+        rects = spot.card_rects(len(cards))
+        best = set(sv.shown.best) if sv.shown else set()
+        lift = round(spot.card_h() * 0.2)
+        for i, ((code, hole), r) in enumerate(zip(cards, rects, strict=True)):
+            if i in hidden:
+                continue
+            if code is None:
+                img = self.art.back(spot.card_w, dim=sv.folded)
+            else:
+                mark_hole = hole and spot.own and not showdown
+                img = self.art.face(
+                    code,
+                    spot.card_w,
+                    hole=mark_hole,
+                    dim=sv.folded or bool(showdown and best and code not in best),
+                )
+            if showdown and code in best:
+                r = r.move(0, lift if spot.top else -lift)  # the best five stand out
+            elif code is not None and not hole and spot.own and not showdown:
+                r = r.move(0, -round(spot.card_h() * 0.1))  # up cards stand up: the table sees them
+            surf.blit(img, r)
+
+    def plate(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        spot: SeatSpot,
+        sv: SeatView | None,
+        player: Player | None,
+        *,
+        session: Session,
+        now: float,
+    ) -> None:
+        r = spot.plate_rect()
+        view = session.view
+        turn = view is not None and view.to_act == spot.seat and not view.over
+        folded = sv is not None and sv.folded
+        color = PLATE_TURN if turn else PLATE
+        pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
+        pygame.draw.rect(surf, color, r, border_radius=lay.px(10))
+        border = GOLD if turn else (80, 96, 96)
+        pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
+        name = player.name if player else session.name_of(spot.seat)
+        fs = lay.font(24 if spot.own else 22)
+        pad = lay.px(10)
+        icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
+        self._kind_icon(surf, icon, player.kind if player else "human", folded)
+        name_color = MUTED if folded else INK
+        name = fit(name + (" (you)" if spot.own else ""), fs, r.w - icon.w - lay.px(100), bold=True)
+        blit_text(
+            surf,
+            name,
+            fs,
+            (icon.right + lay.px(6), icon.centery),
+            name_color,
+            bold=True,
+            anchor="midleft",
+        )
+        if sv is not None:
+            blit_text(
+                surf,
+                f"{sv.stack}",
+                fs,
+                (r.right - pad, icon.centery),
+                GOLD,
+                bold=True,
+                anchor="midright",
+            )
+        # Second line: state tags.
+        tags: list[tuple[str, tuple[int, int, int]]] = []
+        grace = session.grace_left(spot.seat, now)
+        if spot.seat in session.presence:
+            tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
+        if sv is not None:
+            if sv.folded:
+                tags.append(("folded", MUTED))
+            if sv.all_in:
+                tags.append(("ALL IN", RED_TAG))
+        if view is not None and view.bring_in == spot.seat and view.street == 3:
+            tags.append(("brought in", (120, 170, 230)))
+        recent = session.recent.get(spot.seat)
+        if recent and now - recent[1] < 4.0 and not (sv and sv.folded):
+            tags.append((recent[0], (170, 220, 250)))
+        if turn and spot.own:
+            left = session.seconds_left(now)
+            tags.insert(0, (f"your turn {int(left)}s" if left is not None else "your turn", GOLD))
+        elif turn:
+            tags.insert(0, ("to act", GOLD))
+        x = r.x + pad
+        y = r.bottom - lay.px(8)
+        ts = lay.font(20)
+        for word, col in tags:
+            img = text(word, ts, col, bold=True)
+            if x + img.get_width() > r.right - pad:
+                break
+            surf.blit(img, img.get_rect(bottomleft=(x, y)))
+            x += img.get_width() + lay.px(12)
+
+    def _kind_icon(self, surf: pygame.Surface, r: pygame.Rect, kind: str, dim: bool) -> None:
+        c = (150, 150, 150) if dim else ((120, 200, 240) if kind == "computer" else (240, 220, 160))
+        if kind == "computer":
+            screen = pygame.Rect(r.x, r.y + 1, r.w, round(r.h * 0.7))
+            pygame.draw.rect(surf, c, screen, 2, border_radius=3)
+            pygame.draw.line(surf, c, (r.centerx, screen.bottom), (r.centerx, r.bottom - 1), 2)
+            pygame.draw.line(surf, c, (r.x + 3, r.bottom - 1), (r.right - 3, r.bottom - 1), 2)
+        else:
+            pygame.draw.circle(surf, c, (r.centerx, r.y + r.h * 0.3), r.h * 0.26)
+            body = pygame.Rect(r.x + 1, r.y + r.h * 0.6, r.w - 2, r.h * 0.5)
+            pygame.draw.ellipse(surf, c, body)
+
+    def chips(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        at: tuple[int, int],
+        amount: int,
+        *,
+        label: bool = True,
+    ) -> None:
+        d = lay.px(26)
+        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
+        colors = [(200, 40, 40), (40, 90, 190), (30, 140, 70), (30, 30, 30)]
+        for i in range(n):
+            img = self.art.chip(d, colors[i % 4])
+            surf.blit(
+                img,
+                img.get_rect(
+                    center=(
+                        at[0] - lay.px(6) * (n - 1) // 2 + lay.px(6) * i - d // 2,
+                        at[1] - i * lay.px(3),
+                    )
+                ),
+            )
+        if label:
+            blit_text(
+                surf,
+                str(amount),
+                lay.font(22),
+                (at[0] + lay.px(4), at[1]),
+                INK,
+                bold=True,
+                anchor="midleft",
+                shadow=True,
+            )
+
+    def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
+        img = self.art.button(lay.px(28))
+        r = spot.plate_rect()
+        pos = (
+            (r.right + lay.px(4), r.top + lay.px(2))
+            if not spot.top
+            else (r.right + lay.px(4), r.bottom - lay.px(28))
+        )
+        surf.blit(img, pos)
+
+    def centre(
+        self, surf: pygame.Surface, lay: TableLayout, session: Session, *, pot_hidden: bool
+    ) -> None:
+        v = session.view
+        cx, cy = lay.center
+        top = f"Hand {session.hand} of {session.hands}"
+        if v is not None and v.street in STREET_NAMES and not v.over:
+            top += " · " + STREET_NAMES[v.street]
+        elif v is not None and v.over:
+            top += " · showdown" if any(s.shown for s in v.seats.values()) else " · over"
+        blit_text(
+            surf,
+            top,
+            lay.font(24),
+            (cx, cy - lay.px(86)),
+            (210, 230, 210),
+            bold=True,
+            anchor="center",
+        )
+        if v is None:
+            return
+        if not pot_hidden and v.pot:
+            pot_in_front = sum(s.bet for s in v.seats.values())
+            middle = v.pot - pot_in_front
+            if middle > 0:
+                self.chips(surf, lay, (cx - lay.px(60), cy - lay.px(20)), middle, label=False)
+            blit_text(
+                surf,
+                f"Pot {v.pot}",
+                lay.font(34),
+                (cx - lay.px(30), cy - lay.px(20)),
+                GOLD,
+                bold=True,
+                anchor="midleft",
+                shadow=True,
+            )
+        if len(v.pots) > 1:
+            parts = [
+                ("Main" if i == 0 else f"Side {i}") + f" {amt}" for i, (amt, _) in enumerate(v.pots)
+            ]
+            blit_text(
+                surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"
+            )
+        if v.awards:
+            y = cy + lay.px(40)
+            for seat, amount, pot in v.awards[:4]:
+                where = (
+                    ""
+                    if pot == 0 and len(v.awards) == 1
+                    else (" (main pot)" if pot == 0 else f" (side pot {pot})")
+                )
+                blit_text(
+                    surf,
+                    f"{session.name_of(seat)} wins {amount}{where}",
+                    lay.font(24),
+                    (cx, y),
+                    GOLD,
+                    bold=True,
+                    anchor="center",
+                    shadow=True,
+                )
+                y += lay.px(26)
+
+    def shown_name(
+        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
+    ) -> None:
+        if sv.shown is None or not sv.shown.hand:
+            return
+        rects = spot.card_rects(max(1, len(sv.shown.cards)))
+        r = rects[0].union(rects[-1])
+        img = text(sv.shown.hand, lay.font(22), (20, 20, 20), bold=True)
+        box = img.get_rect().inflate(lay.px(14), lay.px(6))
+        lift = round(spot.card_h() * 0.2)
+        if spot.top:
+            box.midtop = (r.centerx, r.bottom + lift + lay.px(2))
+        else:
+            box.midbottom = (r.centerx, r.top - lift - lay.px(2))
+        pygame.draw.rect(surf, GOLD if winner else (225, 225, 215), box, border_radius=lay.px(8))
+        surf.blit(img, img.get_rect(center=box.center))

@@ -1,0 +1,93 @@
+"""Fonts and rendered text, cached: the table redraws the same words every frame.
+
+Uses pygame's bundled default font, so nothing depends on the system's fonts.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import pygame
+
+__all__ = ["clear", "font", "text", "blit_text", "fit"]
+
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+_texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+_MAX_TEXTS = 1500
+
+
+def font(size: int, *, bold: bool = False) -> pygame.font.Font:
+    size = max(6, int(size))
+    key = (size, bold)
+    f = _fonts.get(key)
+    if f is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = pygame.font.Font(None, size)
+        f.set_bold(bold)
+        _fonts[key] = f
+    return f
+
+
+def text(s: str, size: int, color=(240, 240, 235), *, bold: bool = False) -> pygame.Surface:
+    key = (s, int(size), tuple(color), bold)
+    surf = _texts.get(key)
+    if surf is not None:
+        _texts.move_to_end(key)
+        return surf
+    surf = font(size, bold=bold).render(s, True, color)
+    _texts[key] = surf
+    if len(_texts) > _MAX_TEXTS:
+        _texts.popitem(last=False)
+    return surf
+
+
+def fit(s: str, size: int, width: int, *, bold: bool = False) -> str:
+    """``s`` cut with an ellipsis so that it fits in ``width`` pixels."""
+    f = font(size, bold=bold)
+    if f.size(s)[0] <= width:
+        return s
+    while s and f.size(s + "…")[0] > width:
+        s = s[:-1]
+    return s + "…"
+
+
+def blit_text(
+    surf: pygame.Surface,
+    s: str,
+    size: int,
+    pos: tuple[int, int],
+    color=(240, 240, 235),
+    *,
+    bold: bool = False,
+    anchor: str = "topleft",
+    shadow: bool = False,
+) -> pygame.Rect:
+    img = text(s, size, color, bold=bold)
+    rect = img.get_rect(**{anchor: pos})
+    if shadow:
+        surf.blit(text(s, size, (0, 0, 0), bold=bold), rect.move(1, 2))
+    surf.blit(img, rect)
+    return rect
+
+
+def wrap(s: str, size: int, width: int) -> list[str]:
+    f = font(size)
+    words = s.split(" ")
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        trial = w if not cur else cur + " " + w
+        if f.size(trial)[0] <= width or not cur:
+            cur = trial
+        else:
+            lines.append(cur)
+            cur = w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def clear() -> None:
+    _fonts.clear()
+    _texts.clear()

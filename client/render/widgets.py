@@ -1,0 +1,223 @@
+"""Buttons, text boxes, choice rows and checkboxes: small, keyboard-friendly widgets.
+
+A widget holds its rect (set by the scene's layout), its state and an ``id``;
+``handle_event`` returns True when it used the event.  ``draw`` changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pygame
+
+from client.render.text import blit_text, fit, font, text
+
+__all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel"]
+
+GOLD = (236, 196, 92)
+INK = (245, 245, 238)
+MUTED = (170, 180, 175)
+
+
+def panel(
+    surf: pygame.Surface, rect: pygame.Rect, color=(16, 28, 24, 215), radius: int = 12
+) -> None:
+    tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(tmp, color, tmp.get_rect(), border_radius=radius)
+    surf.blit(tmp, rect.topleft)
+
+
+@dataclass
+class Button:
+    id: str
+    label: str
+    key: str = ""  # shortcut letter shown on the button
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
+    enabled: bool = True
+    style: str = "normal"  # normal, primary, danger
+    hover: bool = False
+    size: int = 26
+
+    def hit(self, pos: tuple[int, int]) -> bool:
+        return self.enabled and self.rect.collidepoint(pos)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.rect.collidepoint(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return self.hit(event.pos)
+        return False
+
+    def draw(self, surf: pygame.Surface) -> None:
+        base = {"primary": (46, 128, 74), "danger": (150, 52, 48), "normal": (52, 66, 78)}[
+            self.style
+        ]
+        if not self.enabled:
+            base = (60, 62, 64)
+        elif self.hover:
+            base = tuple(min(255, c + 28) for c in base)
+        r = self.rect
+        pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=10)
+        pygame.draw.rect(surf, base, r, border_radius=10)
+        pygame.draw.rect(
+            surf, (255, 255, 255) if self.hover else (120, 130, 130), r, 2, border_radius=10
+        )
+        color = INK if self.enabled else MUTED
+        size = self.size
+        label = self.label
+        key_w = 0
+        if self.key:
+            kimg = text(self.key, int(size * 0.8), (20, 20, 20), bold=True)
+            key_w = kimg.get_width() + size // 2
+        while size > 14 and font(size, bold=True).size(label)[0] + key_w + 16 > r.w:
+            size -= 1
+        label = fit(label, size, r.w - key_w - 12, bold=True)
+        img = text(label, size, color, bold=True)
+        total = img.get_width() + key_w
+        x = r.centerx - total // 2
+        surf.blit(img, img.get_rect(midleft=(x, r.centery + 1)))
+        if self.key:
+            kimg = text(self.key, int(size * 0.8), (20, 20, 20), bold=True)
+            kr = kimg.get_rect()
+            box = pygame.Rect(0, 0, max(kr.w, kr.h) + 8, kr.h + 4)
+            box.midleft = (x + img.get_width() + size // 3, r.centery)
+            pygame.draw.rect(surf, GOLD if self.enabled else MUTED, box, border_radius=5)
+            surf.blit(kimg, kimg.get_rect(center=box.center))
+
+
+@dataclass
+class TextInput:
+    id: str
+    value: str = ""
+    placeholder: str = ""
+    max_len: int = 20
+    secret: bool = False
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
+    focused: bool = False
+    size: int = 26
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focused = self.rect.collidepoint(event.pos)
+            return self.focused
+        if not self.focused:
+            return False
+        if event.type == pygame.TEXTINPUT:
+            room = self.max_len - len(self.value)
+            if room > 0:
+                self.value += "".join(c for c in event.text if c.isprintable())[:room]
+            return True
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.value = self.value[:-1]
+                return True
+            # Typing letters must not trigger shortcuts; these keys go on to the scene.
+            return event.key not in (
+                pygame.K_RETURN,
+                pygame.K_KP_ENTER,
+                pygame.K_TAB,
+                pygame.K_ESCAPE,
+            )
+        return False
+
+    def draw(self, surf: pygame.Surface) -> None:
+        r = self.rect
+        pygame.draw.rect(surf, (250, 250, 246), r, border_radius=8)
+        pygame.draw.rect(
+            surf,
+            GOLD if self.focused else (110, 120, 120),
+            r,
+            3 if self.focused else 2,
+            border_radius=8,
+        )
+        shown = "•" * len(self.value) if self.secret else self.value
+        if not shown and not self.focused:
+            blit_text(
+                surf,
+                self.placeholder,
+                self.size,
+                (r.x + 10, r.centery),
+                (140, 140, 140),
+                anchor="midleft",
+            )
+            return
+        f = font(self.size)
+        while shown and f.size(shown)[0] > r.w - 24:
+            shown = shown[1:]
+        rect = blit_text(
+            surf, shown, self.size, (r.x + 10, r.centery), (20, 20, 20), anchor="midleft"
+        )
+        if self.focused:
+            x = rect.right + 2 if shown else r.x + 10
+            pygame.draw.line(surf, (20, 20, 20), (x, r.y + 8), (x, r.bottom - 8), 2)
+
+
+@dataclass
+class Choice:
+    """A row of mutually exclusive options, like 4 / 8 / 12 hands."""
+
+    id: str
+    options: Sequence[object]
+    value: object
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
+    size: int = 26
+
+    def cells(self) -> list[pygame.Rect]:
+        n = max(1, len(self.options))
+        w = self.rect.w // n
+        return [pygame.Rect(self.rect.x + i * w, self.rect.y, w - 4, self.rect.h) for i in range(n)]
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for opt, cell in zip(self.options, self.cells(), strict=False):
+                if cell.collidepoint(event.pos):
+                    self.value = opt
+                    return True
+        return False
+
+    def draw(self, surf: pygame.Surface) -> None:
+        for opt, cell in zip(self.options, self.cells(), strict=False):
+            on = opt == self.value
+            pygame.draw.rect(surf, GOLD if on else (52, 66, 78), cell, border_radius=8)
+            pygame.draw.rect(surf, (120, 130, 130), cell, 2, border_radius=8)
+            blit_text(
+                surf,
+                str(opt),
+                self.size,
+                cell.center,
+                (20, 20, 20) if on else INK,
+                bold=True,
+                anchor="center",
+            )
+
+
+@dataclass
+class Checkbox:
+    id: str
+    label: str
+    value: bool = False
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
+    size: int = 22
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and self.rect.collidepoint(event.pos)
+        ):
+            self.value = not self.value
+            return True
+        return False
+
+    def draw(self, surf: pygame.Surface) -> None:
+        r = self.rect
+        box = pygame.Rect(r.x, r.centery - r.h // 2 + 2, r.h - 4, r.h - 4)
+        pygame.draw.rect(surf, (250, 250, 246), box, border_radius=5)
+        pygame.draw.rect(surf, GOLD if self.value else (110, 120, 120), box, 2, border_radius=5)
+        if self.value:
+            a = (box.x + box.w * 0.2, box.y + box.h * 0.55)
+            b = (box.x + box.w * 0.42, box.y + box.h * 0.78)
+            c = (box.x + box.w * 0.82, box.y + box.h * 0.22)
+            pygame.draw.lines(surf, (30, 120, 60), False, [a, b, c], max(2, box.w // 7))
+        blit_text(surf, self.label, self.size, (box.right + 10, r.centery), INK, anchor="midleft")

@@ -1,0 +1,52 @@
+"""The scene interface: the app keeps scenes on a stack and talks to the top one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+if TYPE_CHECKING:
+    from client.app import App
+
+__all__ = ["Scene"]
+
+
+class Scene:
+    """One screen.  ``draw`` must change nothing; ``update`` advances time."""
+
+    name = "scene"
+    opaque = True  # False: the scene below is drawn first (overlays)
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def enter(self) -> None:
+        """Called when the scene becomes the top of the stack."""
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Called on enter and whenever the window changes size."""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        pass
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        """A server message the session has just applied."""
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def animating(self) -> bool:
+        """True while something moves: the app then runs at 60 fps instead of waiting."""
+        return False
+
+    def wake_in(self) -> float | None:
+        """Seconds until the scene's picture changes on its own (a clock), None if never."""
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        pass
+
+    # For tests and shortcuts: the buttons the player could press now.
+    def buttons(self) -> list[Any]:
+        return []

@@ -1,0 +1,254 @@
+"""Before a match: connecting, and the lobby (who has joined, the host's Start button).
+
+When we host, the lobby shows, large, the address and port friends must type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.render.layout import BASE_H, BASE_W
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
+from client.scenes.base import Scene
+
+__all__ = ["ConnectingScene", "LobbyScene"]
+
+
+def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
+    w, h = size
+    s = max(0.5, min(w / BASE_W, h / BASE_H))
+    return s, (w - BASE_W * s) / 2, (h - BASE_H * s) / 2
+
+
+class ConnectingScene(Scene):
+    name = "connecting"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.cancel = Button("cancel", "Cancel", "Esc", style="danger")
+        self.s = 1.0
+
+    def buttons(self) -> list[Button]:
+        return [self.cancel]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        s, ox, oy = _scale(size)
+        self.s = s
+        self.cancel.rect = pygame.Rect(
+            round(ox + 540 * s), round(oy + 470 * s), round(200 * s), round(56 * s)
+        )
+        self.cancel.size = max(14, round(26 * s))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.cancel.handle_event(event) or (
+            event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+        ):
+            self.app.leave_table(notice="", send_leave=True)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        surf.fill((14, 40, 30))
+        w, h = surf.get_size()
+        conn = self.app.conn
+        where = f"{conn.host}:{conn.port}" if conn else ""
+        st = self.app.status
+        msg = "Connecting to " + where + "…"
+        if st.state == "retrying":
+            msg = f"Trying {where} again ({st.attempt})…"
+        blit_text(
+            surf,
+            msg,
+            max(14, round(40 * self.s)),
+            (w // 2, h // 2 - round(60 * self.s)),
+            INK,
+            bold=True,
+            anchor="center",
+        )
+        self.cancel.draw(surf)
+
+
+class LobbyScene(Scene):
+    name = "lobby"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.start = Button("start", "Start the match", "S", style="primary")
+        self.leave = Button("leave", "Leave", style="danger")
+        self.hands = Choice("hands", [4, 8, 12], app.settings.hands)
+        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=200)
+        self.s = 1.0
+        self.ox = self.oy = 0.0
+        self.addresses: list[str] = []
+
+    def enter(self) -> None:
+        self.addresses = []
+        if self.app.server_kind == "host":
+            try:
+                from server.app import lan_addresses
+
+                self.addresses = lan_addresses()
+            except Exception:
+                self.addresses = []
+            if not self.addresses:
+                self.addresses = ["127.0.0.1"]
+        s = self.app.session
+        if s is not None and s.lobby is not None:
+            self.hands.value = s.lobby["hands"]
+
+    def buttons(self) -> list[Button]:
+        return [self.start, self.leave]
+
+    def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        s = self.s
+        return pygame.Rect(
+            round(self.ox + x * s), round(self.oy + y * s), round(w * s), round(h * s)
+        )
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.s, self.ox, self.oy = _scale(size)
+        self.start.rect = self._R(760, 610, 380, 70)
+        self.leave.rect = self._R(140, 610, 200, 70)
+        self.hands.rect = self._R(760, 520, 380, 52)
+        self.chat.rect = self._R(140, 700, 1000, 46)
+        for w in (self.start, self.leave, self.hands, self.chat):
+            w.size = max(14, round(28 * self.s))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        s = self.app.session
+        if self.chat.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                if self.chat.focused and self.chat.value.strip():
+                    self.app.send({"type": "chat", "text": self.chat.value.strip()[:200]})
+                    self.chat.value = ""
+                self.chat.focused = not self.chat.focused and not self.chat.value
+                return
+            if event.key == pygame.K_s and not self.chat.focused:
+                self.press_start()
+            return
+        if s is not None and s.host and self.hands.handle_event(event):
+            self.app.settings.hands = int(self.hands.value)
+            return
+        if self.start.handle_event(event):
+            self.press_start()
+        elif self.leave.handle_event(event):
+            self.app.leave_table(notice="", send_leave=True)
+
+    def press_start(self) -> bool:
+        s = self.app.session
+        if s is None or not s.host or not (s.lobby and s.lobby["can_start"]):
+            return False
+        return self.app.send({"type": "start", "hands": int(self.hands.value)})
+
+    def update(self, dt: float) -> None:
+        s = self.app.session
+        if s is not None:
+            self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+
+    def draw(self, surf: pygame.Surface) -> None:
+        surf.fill((14, 40, 30))
+        s = self.app.session
+        sc = self.s
+        f = lambda v: max(14, round(v * sc))  # noqa: E731
+        if s is None:
+            return
+        w = surf.get_width()
+        conn = self.app.conn
+        server = self.app.server
+        if self.app.server_kind == "host" and server is not None:
+            blit_text(
+                surf,
+                "Friends join at",
+                f(30),
+                (w // 2, self._R(0, 60, 0, 0).y),
+                INK,
+                anchor="center",
+            )
+            addrs = self.addresses[:2]
+            y = self._R(0, 125, 0, 0).y
+            for a in addrs:
+                blit_text(
+                    surf,
+                    f"{a}  port {server.port}",
+                    f(76),
+                    (w // 2, y),
+                    GOLD,
+                    bold=True,
+                    anchor="center",
+                    shadow=True,
+                )
+                y += f(78)
+            pw = self.app.settings.host_password if self.app._password else ""
+            if pw:
+                blit_text(surf, f"password: {pw}", f(28), (w // 2, y), INK, anchor="center")
+        elif conn is not None:
+            blit_text(
+                surf,
+                f"Table at {conn.host}:{conn.port}",
+                f(44),
+                (w // 2, self._R(0, 100, 0, 0).y),
+                GOLD,
+                bold=True,
+                anchor="center",
+            )
+        box = self._R(140, 290, 580, 300)
+        panel(surf, box, (8, 22, 18, 210), f(14))
+        blit_text(
+            surf,
+            f"At the table ({len(s.lobby_seats)} of 7)",
+            f(28),
+            (box.x + f(20), box.y + f(16)),
+            INK,
+            bold=True,
+        )
+        y = box.y + f(60)
+        for p in s.lobby_seats:
+            who = p.name + ("  (you)" if p.seat == s.seat else "")
+            mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
+            if mark:
+                blit_text(
+                    surf, mark, f(22), (box.right - f(20), y + f(3)), MUTED, anchor="topright"
+                )
+            y += f(34)
+        side = self._R(760, 290, 380, 200)
+        if s.watch:
+            note = "You are watching."
+        elif s.host:
+            note = "You are the host: pick the hands and start when everyone is in."
+        else:
+            host = next((p.name for p in s.lobby_seats if p.host), "the host")
+            note = f"Waiting for {host} to start the match…"
+        from client.render.text import wrap
+
+        yy = side.y
+        for line in wrap(note, f(26), side.w):
+            blit_text(surf, line, f(26), (side.x, yy), INK)
+            yy += f(30)
+        if s.host:
+            blit_text(
+                surf,
+                "Hands",
+                f(22),
+                (self.hands.rect.x, self.hands.rect.y - f(6)),
+                MUTED,
+                anchor="bottomleft",
+            )
+            self.hands.draw(surf)
+            self.start.draw(surf)
+        self.leave.draw(surf)
+        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-3:]
+        yy = self.chat.rect.y - f(8) - len(chats) * f(26)
+        for c in chats:
+            blit_text(
+                surf,
+                fit(c, f(22), self.chat.rect.w),
+                f(22),
+                (self.chat.rect.x, yy),
+                (170, 210, 250),
+            )
+            yy += f(26)
+        self.chat.draw(surf)

@@ -1,0 +1,139 @@
+"""The end of the match: standings over the table, then a rematch or the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.render.layout import BASE_H, BASE_W
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.base import Scene
+
+__all__ = ["ResultsScene"]
+
+
+class ResultsScene(Scene):
+    name = "results"
+    opaque = False  # the table stays visible behind the standings
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.again = Button("rematch", "Rematch", "R", style="primary")
+        self.lobby = Button("lobby", "Back to the lobby", "L", style="primary")
+        self.leave = Button("leave", "Leave", "Esc", style="danger")
+        self.box = pygame.Rect(0, 0, 10, 10)
+        self.s = 1.0
+
+    def buttons(self) -> list[Button]:
+        first = self.again if self.app.server_kind == "computer" else self.lobby
+        return [first, self.leave]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
+        self.box = pygame.Rect(0, 0, round(720 * s), round(560 * s))
+        self.box.center = (min(w // 2, round(w - 300 * s) // 2 + 10), h // 2)
+        bw, bh = round(290 * s), round(60 * s)
+        for b in (self.again, self.lobby):
+            b.rect = pygame.Rect(
+                self.box.x + round(40 * s), self.box.bottom - bh - round(30 * s), bw, bh
+            )
+            b.size = max(14, round(26 * s))
+        self.leave.rect = pygame.Rect(
+            self.box.right - round(40 * s) - bw, self.box.bottom - bh - round(30 * s), bw, bh
+        )
+        self.leave.size = max(14, round(26 * s))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for b in self.buttons():
+            if b.handle_event(event):
+                self.choose(b.id)
+                return
+        if event.type == pygame.KEYDOWN:
+            name = pygame.key.name(event.key).upper()
+            if name == "ESCAPE":
+                self.choose("leave")
+            for b in self.buttons():
+                if b.key and name == b.key:
+                    self.choose(b.id)
+
+    def choose(self, what: str) -> None:
+        if what == "rematch":
+            self.app.rematch()
+        elif what == "lobby":
+            self.app.back_to_lobby()
+        elif what == "leave":
+            self.app.leave_table(notice="", send_leave=True)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        s = self.app.session
+        if s is None or s.standings is None:
+            return
+        f = lambda v: max(14, round(v * self.s))  # noqa: E731
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 110))
+        surf.blit(shade, (0, 0))
+        box = self.box
+        panel(surf, box, (10, 24, 20, 240), f(18))
+        pygame.draw.rect(surf, GOLD, box, 3, border_radius=f(18))
+        winners = [r["name"] for r in s.standings if r["winner"]]
+        title = (
+            " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+            if winners
+            else "Match over"
+        )
+        blit_text(surf, "Match over", f(28), (box.centerx, box.y + f(34)), MUTED, anchor="center")
+        blit_text(
+            surf,
+            fit(title, f(46), box.w - f(40), bold=True),
+            f(46),
+            (box.centerx, box.y + f(80)),
+            GOLD,
+            bold=True,
+            anchor="center",
+            shadow=True,
+        )
+        blit_text(
+            surf,
+            f"after {s.hands_played} hands",
+            f(24),
+            (box.centerx, box.y + f(122)),
+            INK,
+            anchor="center",
+        )
+        y = box.y + f(160)
+        cols = (box.x + f(50), box.x + f(110), box.right - f(220), box.right - f(60))
+        heads = (("#", cols[0], "topleft"), ("Seat", cols[1], "topleft"),
+                 ("Chips", cols[2], "topright"), ("Won / lost", cols[3], "topright"))  # fmt: skip
+        for label, x, anchor in heads:
+            blit_text(surf, label, f(22), (x, y), MUTED, anchor=anchor)
+        y += f(34)
+        for r in s.standings:
+            color = GOLD if r["winner"] else INK
+            name = r["name"] + ("  (you)" if r["seat"] == s.seat else "")
+            blit_text(surf, str(r["place"]), f(28), (cols[0], y), color, bold=True)
+            blit_text(
+                surf,
+                fit(name, f(28), cols[2] - cols[1] - f(120)),
+                f(28),
+                (cols[1], y),
+                color,
+                bold=r["winner"],
+            )
+            blit_text(surf, str(r["stack"]), f(28), (cols[2], y), color, anchor="topright")
+            net = r["net"]
+            ncol = (110, 220, 130) if net > 0 else (235, 110, 100) if net < 0 else MUTED
+            blit_text(
+                surf,
+                f"{net:+d}" if net else "0",
+                f(28),
+                (cols[3], y),
+                ncol,
+                bold=True,
+                anchor="topright",
+            )
+            y += f(36)
+        for b in self.buttons():
+            b.draw(surf)

@@ -1,0 +1,300 @@
+"""The start screen: your name and the three ways to a table.
+
+Play the computer (1-3 computer seats, 4/8/12 hands), host a friends' table
+(hands, computer seats, optional password) or join one (address with the
+recent ones offered, port, password; or watch).  Settings are saved as soon
+as a way in is chosen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.render.layout import BASE_H, BASE_W
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
+from client.scenes.base import Scene
+from common.protocol import DEFAULT_PORT
+
+__all__ = ["StartScene", "parse_address"]
+
+
+def parse_address(text: str, port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``"host[:port]"`` to (host, port); a bad port keeps the default.
+
+    >>> parse_address("192.168.1.20:7788")
+    ('192.168.1.20', 7788)
+    >>> parse_address("tablehost")
+    ('tablehost', 7777)
+    """
+    text = text.strip()
+    host, sep, tail = text.rpartition(":")
+    if sep and host and tail.isdigit() and "]" not in tail and host.count(":") == 0:
+        return host, min(65535, int(tail))
+    if text.startswith("[") and "]:" in text:
+        h, _, t = text[1:].partition("]:")
+        return h, int(t) if t.isdigit() else port
+    return text.strip("[]"), port
+
+
+class StartScene(Scene):
+    name = "start"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        st = app.settings
+        self.name_in = TextInput("name", st.name, "Your name", max_len=20)
+        self.computers = Choice("computers", [1, 2, 3], st.computers)
+        self.hands = Choice("hands", [4, 8, 12], st.hands)
+        self.play = Button("play", "Play the computer", "P", style="primary")
+        self.host_hands = Choice("host_hands", [4, 8, 12], st.hands)
+        self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
+        self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
+        self.host = Button("host", "Host a table", "H", style="primary")
+        self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
+        self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
+        self.join_password = TextInput(
+            "join_password", "", "password, if any", max_len=40, secret=True
+        )
+        self.join = Button("join", "Join", "J", style="primary")
+        self.watch = Button("watch", "Watch")
+        self.four = Checkbox("four", "Four-colour deck", st.four_color)
+        self.sound = Checkbox("sound", "Sound", st.sound)
+        self.quit = Button("quit", "Quit", style="danger")
+        self.recent: list[Button] = []
+        self.s = 1.0
+        self.columns: list[pygame.Rect] = []
+
+    def inputs(self) -> list[TextInput]:
+        return [self.name_in, self.host_password, self.address, self.port, self.join_password]
+
+    def widgets(self) -> list[Any]:
+        return [*self.inputs(), self.computers, self.hands, self.host_hands, self.host_computers,
+                self.four, self.sound]  # fmt: skip
+
+    def buttons(self) -> list[Button]:
+        return [self.play, self.host, self.join, self.watch, self.quit, *self.recent]
+
+    def enter(self) -> None:
+        pygame.key.start_text_input()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
+        ox = (w - BASE_W * s) / 2
+        oy = (h - BASE_H * s) / 2
+
+        def R(x: float, y: float, rw: float, rh: float) -> pygame.Rect:
+            return pygame.Rect(round(ox + x * s), round(oy + y * s), round(rw * s), round(rh * s))
+
+        self.name_in.rect = R(490, 170, 300, 48)
+        cols = [R(60 + i * 395, 250, 370, 430) for i in range(3)]
+        self.columns = cols
+        x0 = [60 + i * 395 + 24 for i in range(3)]
+        self.computers.rect = R(x0[0], 350, 322, 48)
+        self.hands.rect = R(x0[0], 450, 322, 48)
+        self.play.rect = R(x0[0], 590, 322, 62)
+        self.host_hands.rect = R(x0[1], 350, 322, 48)
+        self.host_computers.rect = R(x0[1], 450, 322, 48)
+        self.host_password.rect = R(x0[1], 530, 322, 44)
+        self.host.rect = R(x0[1], 598, 322, 54)
+        self.address.rect = R(x0[2], 330, 322, 44)
+        self.port.rect = R(x0[2], 500, 110, 44)
+        self.join_password.rect = R(x0[2] + 122, 500, 200, 44)
+        self.join.rect = R(x0[2], 598, 200, 54)
+        self.watch.rect = R(x0[2] + 212, 598, 110, 54)
+        self.four.rect = R(60, 712, 260, 34)
+        self.sound.rect = R(340, 712, 160, 34)
+        self.quit.rect = R(1100, 706, 120, 48)
+        for wdg in self.widgets():
+            wdg.size = max(14, round(26 * s))
+        for b in self.buttons():
+            b.size = max(14, round(26 * s))
+        self.recent = []
+        for i, addr in enumerate(self.app.settings.recent[:2]):
+            size = max(14, round(20 * s))
+            b = Button("recent:" + addr, fit(addr, size, round(140 * s)), size=size)
+            b.rect = R(x0[2] + i * 166, 392, 156, 40)
+            self.recent.append(b)
+
+    # ------------------------------------------------------------ input
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            ins = self.inputs()
+            cur = next((i for i, t in enumerate(ins) if t.focused), -1)
+            for t in ins:
+                t.focused = False
+            ins[(cur + 1) % len(ins)].focused = True
+            return
+        for t in self.inputs():
+            if t.handle_event(event):
+                return
+        if event.type == pygame.KEYDOWN:
+            focused = next((t for t in self.inputs() if t.focused), None)
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and focused is not None:
+                focused.focused = False
+                if focused.id in ("address", "port", "join_password"):
+                    self.choose("join")
+                elif focused.id == "host_password":
+                    self.choose("host")
+                return
+            if focused is None:
+                keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join"}
+                if event.key in keys:
+                    self.choose(keys[event.key])
+                elif event.key == pygame.K_ESCAPE:
+                    self.app.running = False
+            return
+        for wdg in self.widgets():
+            if not isinstance(wdg, TextInput) and wdg.handle_event(event):
+                if wdg is self.four:
+                    self.app.set_four_color(self.four.value)
+                return
+        for b in self.buttons():
+            if b.handle_event(event):
+                self.choose(b.id)
+                return
+
+    def remember(self) -> None:
+        st = self.app.settings
+        st.name = self.name_in.value.strip()[:20] or "Player"
+        st.computers = int(self.computers.value)
+        st.hands = int(self.hands.value)
+        st.host_computers = int(self.host_computers.value)
+        st.host_password = self.host_password.value
+        st.four_color = self.four.value
+        st.sound = self.sound.value
+        host, port = parse_address(self.address.value, self._port())
+        st.join_address = self.address.value.strip()
+        st.join_port = port
+        if self.app.save_settings:
+            st.save()
+
+    def _port(self) -> int:
+        return (
+            int(self.port.value)
+            if self.port.value.isdigit() and 0 < int(self.port.value) < 65536
+            else DEFAULT_PORT
+        )
+
+    def choose(self, what: str) -> None:
+        """Take one of the ways in (also what tests call)."""
+        self.app.notice = ""
+        if what.startswith("recent:"):
+            self.address.value = what.split(":", 1)[1]
+            return
+        if what == "quit":
+            self.app.running = False
+            return
+        self.remember()
+        from client import sound
+
+        sound.init(enabled=self.sound.value)
+        if what == "play":
+            self.app.play_computer(int(self.computers.value), int(self.hands.value))
+        elif what == "host":
+            self.app.host_table(
+                hands=int(self.host_hands.value),
+                computers=int(self.host_computers.value),
+                password=self.host_password.value,
+            )
+        elif what in ("join", "watch"):
+            if not self.address.value.strip():
+                self.app.notice = "Type the address the host shows on their screen."
+                return
+            host, port = parse_address(self.address.value, self._port())
+            self.app.settings.remember_address(self.address.value.strip())
+            if self.app.save_settings:
+                self.app.settings.save()
+            self.app.connect(host, port, password=self.join_password.value, watch=what == "watch")
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, surf: pygame.Surface) -> None:
+        s = self.s
+        surf.fill((14, 40, 30))
+        w, h = surf.get_size()
+        pygame.draw.ellipse(surf, (18, 58, 40), (-w * 0.1, h * 0.15, w * 1.2, h * 1.1))
+        cx = w // 2
+        oy = (h - BASE_H * s) / 2
+        f = lambda v: max(14, round(v * s))  # noqa: E731
+        y = lambda v: round(oy + v * s)  # noqa: E731
+        blit_text(
+            surf,
+            "SEVENTH STREET",
+            f(72),
+            (cx, y(70)),
+            GOLD,
+            bold=True,
+            anchor="center",
+            shadow=True,
+        )
+        blit_text(
+            surf,
+            "seven card stud for a night with friends",
+            f(26),
+            (cx, y(122)),
+            (190, 215, 200),
+            anchor="center",
+        )
+        blit_text(
+            surf,
+            "Your name",
+            f(24),
+            (self.name_in.rect.x - round(14 * s), self.name_in.rect.centery),
+            INK,
+            anchor="midright",
+        )
+        titles = ("Play the computer", "Host a friends' table", "Join a table")
+        for rect, title in zip(self.columns, titles, strict=True):
+            panel(surf, rect, (8, 22, 18, 200), round(16 * s))
+            pygame.draw.rect(surf, (70, 110, 90), rect, 2, border_radius=round(16 * s))
+            blit_text(
+                surf,
+                title,
+                f(32),
+                (rect.centerx, rect.y + round(40 * s)),
+                GOLD,
+                bold=True,
+                anchor="center",
+            )
+        labels = [
+            (self.computers, "Computer seats"), (self.hands, "Hands"),
+            (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
+            (self.host_password, "Password (optional)"), (self.address, "Address"),
+            (self.port, "Port"), (self.join_password, "Password"),
+        ]  # fmt: skip
+        for wdg, label in labels:
+            blit_text(
+                surf,
+                label,
+                f(22),
+                (wdg.rect.x, wdg.rect.y - round(6 * s)),
+                (190, 210, 200),
+                anchor="bottomleft",
+            )
+        blit_text(
+            surf,
+            "against 1 to 3 computer seats",
+            f(20),
+            (self.play.rect.centerx, self.play.rect.top - round(24 * s)),
+            MUTED,
+            anchor="center",
+        )
+        for wdg in self.widgets():
+            wdg.draw(surf)
+        for b in self.buttons():
+            b.draw(surf)
+        if self.app.notice:
+            blit_text(
+                surf,
+                self.app.notice,
+                f(24),
+                (cx, y(696)),
+                (255, 190, 120),
+                bold=True,
+                anchor="center",
+            )

@@ -1,0 +1,462 @@
+"""The table scene: the hand as our seat sees it, the action buttons, the log and chat.
+
+The scene keeps only what the server's messages do not: animations (cards
+flying from the deck, chips sliding to the pot and to the winners), the
+pre-action checkboxes and the chat line being typed.  Buttons are exactly the
+``legal`` list of our ``turn``; pressing one (or its key) sends ``act`` once.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from client.model import Legal, TableView
+from client.render.layout import TableLayout
+from client.render.tablepaint import TablePainter
+from client.render.text import blit_text, text, wrap
+from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, TextInput, panel
+from client.scenes.base import Scene
+
+__all__ = ["TableScene"]
+
+DEAL_GAP = 0.06
+DEAL_TIME = 0.28
+CHIP_TIME = 0.45
+LOG_COLORS = {"action": INK, "street": (150, 200, 160), "chat": (170, 210, 250),
+              "info": (220, 200, 150), "win": GOLD}  # fmt: skip
+
+
+@dataclass
+class Anim:
+    kind: str  # card or chips
+    seat: int
+    index: int
+    start: tuple[float, float]
+    end: tuple[float, float]
+    delay: float
+    dur: float
+    amount: int = 0
+    t: float = 0.0
+
+    @property
+    def progress(self) -> float:
+        if self.t < self.delay:
+            return -1.0
+        return min(1.0, (self.t - self.delay) / self.dur)
+
+    def pos(self) -> tuple[float, float]:
+        p = max(0.0, self.progress)
+        e = 1 - (1 - p) ** 3  # ease out
+        return (self.start[0] + (self.end[0] - self.start[0]) * e,
+                self.start[1] + (self.end[1] - self.start[1]) * e)  # fmt: skip
+
+
+class TableScene(Scene):
+    name = "table"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        assert app.art is not None
+        self.painter = TablePainter(app.art)
+        self.lay = TableLayout(app.size, [], None)
+        self.anims: list[Anim] = []
+        self.prev: TableView | None = None
+        self.prev_hand = -1
+        self.sent_turn: int | None = None
+        self.pre_fold = Checkbox("pre_fold", "Check/Fold")
+        self.pre_call = Checkbox("pre_call", "Call any")
+        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=200, size=22)
+        self.leave = Button("leave", "Leave", size=22, style="danger")
+        self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
+        self._buttons: list[Button] = []
+
+    # ------------------------------------------------------------ layout
+
+    def _seats(self) -> list[int]:
+        s = self.app.session
+        if s is None:
+            return []
+        if s.view is not None and s.view.seats:
+            return sorted(set(s.view.seats) | set(s.players))
+        return sorted(s.players)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        s = self.app.session
+        you = s.seat if s is not None else None
+        self.lay = TableLayout(size, self._seats(), you)
+        lay = self.lay
+        p = lay.panel
+        self.leave.rect = pygame.Rect(
+            p.right - lay.px(104), p.y + lay.px(12), lay.px(92), lay.px(38)
+        )
+        self.four.rect = pygame.Rect(p.x + lay.px(14), p.y + lay.px(16), lay.px(170), lay.px(30))
+        self.four.size = lay.font(20)
+        self.leave.size = lay.font(22)
+        self.chat.rect = pygame.Rect(
+            p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
+        )
+        self.chat.size = lay.font(22)
+        bar = lay.bar
+        self.pre_fold.rect = pygame.Rect(
+            bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180), lay.px(32)
+        )
+        self.pre_call.rect = self.pre_fold.rect.move(lay.px(200), 0)
+        for cb in (self.pre_fold, self.pre_call):
+            cb.size = lay.font(22)
+        self._layout_buttons()
+
+    def _layout_buttons(self) -> None:
+        s = self.app.session
+        legal: list[Legal] = s.actions() if s is not None else []
+        if s is not None and s.turn is not None and s.turn == self.sent_turn:
+            legal = []
+        lay = self.lay
+        old = {b.id: b for b in self._buttons}
+        buttons = []
+        for a in legal:
+            style = (
+                "danger"
+                if a.action == "fold"
+                else "primary"
+                if a.action in ("call", "check")
+                else "normal"
+            )
+            b = Button(a.action, a.label, a.key, style=style, size=lay.font(26))
+            if a.action in old:
+                b.hover = old[a.action].hover
+            buttons.append(b)
+        w, h, gap = lay.px(215), lay.px(56), lay.px(14)
+        total = len(buttons) * w + max(0, len(buttons) - 1) * gap
+        x = lay.bar.centerx - total // 2
+        for b in buttons:
+            b.rect = pygame.Rect(x, lay.bar.centery - h // 2 - lay.px(4), w, h)
+            x += w + gap
+        self._buttons = buttons
+
+    def buttons(self) -> list[Button]:
+        return list(self._buttons)
+
+    # ------------------------------------------------------------ input
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.chat.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            if self.chat.focused:
+                if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                    self._send_chat()
+                elif event.key == pygame.K_ESCAPE:
+                    self.chat.focused = False
+                return
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.chat.focused = True
+                return
+            name = pygame.key.name(event.key).upper()
+            for i, b in enumerate(self._buttons):
+                if name == b.key or name == str(i + 1):
+                    self.press(b.id)
+                    return
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.chat.focused = False
+        for b in self._buttons:
+            if b.handle_event(event):
+                self.press(b.id)
+                return
+        if self.leave.handle_event(event):
+            self.app.leave_table(notice="You left the table.", send_leave=True)
+            return
+        if self.four.handle_event(event):
+            self.app.set_four_color(self.four.value)
+            return
+        if self.pre_fold.handle_event(event):
+            self.pre_call.value = self.pre_call.value and not self.pre_fold.value
+        elif self.pre_call.handle_event(event):
+            self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
+
+    def press(self, action: str) -> bool:
+        """Send ``action`` for the current turn if it was offered (once per turn)."""
+        s = self.app.session
+        if s is None or s.turn is None or s.turn == self.sent_turn:
+            return False
+        if action not in {a.action for a in s.actions()}:
+            return False
+        if self.app.send({"type": "act", "turn": s.turn, "action": action}):
+            self.sent_turn = s.turn
+            self._layout_buttons()
+            return True
+        return False
+
+    def _send_chat(self) -> None:
+        msg = self.chat.value.strip()
+        if msg:
+            self.app.send({"type": "chat", "text": msg[:200]})
+        self.chat.value = ""
+        self.chat.focused = False
+
+    # ------------------------------------------------------------ messages
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        s = self.app.session
+        if s is None:
+            return
+        if kind in ("table", "match_start", "welcome") and set(self.lay.spots) != set(
+            self._seats()
+        ):
+            self.resize(self.lay.size)
+        if kind == "table" and s.view is not None:
+            self._animate(self.prev if s.hand == self.prev_hand else None, s.view)
+            self.prev, self.prev_hand = s.view, s.hand
+        if kind == "turn" and s.my_turn() and not self._pre_act():
+            self.app.notify_turn()
+        if kind in ("table", "turn", "events", "hand_end", "standings"):
+            self._layout_buttons()
+
+    def _pre_act(self) -> bool:
+        s = self.app.session
+        offered = {a.action for a in s.actions()}
+        choice = None
+        if self.pre_fold.value:
+            choice = "check" if "check" in offered else "fold"
+        elif self.pre_call.value:
+            choice = "call" if "call" in offered else "check" if "check" in offered else None
+        self.pre_fold.value = self.pre_call.value = False
+        return bool(choice and self.press(choice))
+
+    def _animate(self, prev: TableView | None, view: TableView) -> None:
+        lay = self.lay
+        if prev is None and self.prev_hand != -1:
+            # A new hand: clear the last hand's chips, keep nothing flying.
+            self.anims = [a for a in self.anims if a.kind == "card" and a.progress < 1]
+        if prev is None and self.prev is None:
+            return  # first sight of the table (joining, reconnecting): no replay
+        order = [s for s in view.order if s in lay.spots]
+        base = 0.0
+        # Bets swept into the pot at the end of a street.
+        if (
+            prev is not None
+            and any(sv.bet for sv in prev.seats.values())
+            and (view.street != prev.street or view.over)
+        ):
+            for seat, sv in prev.seats.items():
+                if sv.bet and seat in lay.spots:
+                    self.anims.append(
+                        Anim(
+                            "chips",
+                            seat,
+                            0,
+                            lay.spots[seat].bet_at,
+                            lay.center,
+                            0.0,
+                            CHIP_TIME,
+                            sv.bet,
+                        )
+                    )
+            base = CHIP_TIME * 0.6
+        # New cards fly from the deck, one at a time in deal order (R-D2).
+        counts = {
+            s: (len(prev.seats[s].cards()) if prev is not None and s in prev.seats else 0)
+            for s in order
+        }
+        new = {s: len(view.seats[s].cards()) for s in order if s in view.seats}
+        k = 0
+        for rnd in range(7):
+            for seat in order:
+                n0, n1 = counts.get(seat, 0), new.get(seat, 0)
+                if n0 <= rnd < n1 and not (
+                    view.seats[seat].shown and prev is not None and seat in prev.seats
+                ):
+                    spot = lay.spots[seat]
+                    rect = spot.card_rects(n1)[rnd]
+                    self.anims.append(
+                        Anim(
+                            "card",
+                            seat,
+                            rnd,
+                            lay.deck_at,
+                            rect.topleft,
+                            base + k * DEAL_GAP,
+                            DEAL_TIME,
+                        )
+                    )
+                    k += 1
+        # The pot goes to the winners.
+        if view.awards and (prev is None or not prev.awards):
+            delay = base + k * DEAL_GAP + 0.5
+            for seat, amount, _pot in view.awards:
+                if seat in lay.spots and amount:
+                    end = lay.spots[seat].plate_rect().center
+                    self.anims.append(Anim("chips", seat, 1, lay.center, end, delay, 0.7, amount))
+
+    # ------------------------------------------------------------ time
+
+    def update(self, dt: float) -> None:
+        for a in self.anims:
+            a.t += dt
+        self.anims = [
+            a
+            for a in self.anims
+            if a.t < a.delay + a.dur + (0.6 if a.index == 1 and a.kind == "chips" else 0)
+        ]
+
+    def animating(self) -> bool:
+        return bool(self.anims)
+
+    def wake_in(self) -> float | None:
+        s = self.app.session
+        if s is None:
+            return None
+        now = time.monotonic()
+        if s.my_turn() and s.time_left is not None:
+            return 0.25
+        if s.presence:
+            return 0.5
+        if any(now - t < 4.0 for _, t in s.recent.values()):
+            return 0.5
+        return None
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        s = self.app.session
+        surf.blit(self.painter.background(lay), (0, 0))
+        if s is None:
+            return
+        now = time.monotonic()
+        view = s.view
+        hidden: dict[int, set[int]] = {}
+        for a in self.anims:
+            if a.kind == "card" and a.progress < 1:
+                hidden.setdefault(a.seat, set()).add(a.index)
+        self.painter.centre(surf, lay, s, pot_hidden=False)
+        if any(a.kind == "card" and a.progress < 0 for a in self.anims):
+            back = self.app.art.back(lay.px(50))
+            for i in range(3):
+                surf.blit(
+                    back, back.get_rect(center=(lay.deck_at[0] + i * 2, lay.deck_at[1] - i * 2))
+                )
+        showdown = bool(view and view.over)
+        winners = {seat for seat, _, _ in view.awards} if view else set()
+        sweeping = {a.seat for a in self.anims if a.kind == "chips" and a.index == 0}
+        for seat, spot in lay.spots.items():
+            sv = view.seats.get(seat) if view else None
+            player = s.players.get(seat)
+            if sv is not None:
+                self.painter.seat_cards(
+                    surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
+                )
+            self.painter.plate(surf, lay, spot, sv, player, session=s, now=now)
+            if sv is not None and sv.shown is not None and showdown:
+                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
+            if view is not None and view.button == seat:
+                self.painter.dealer_button(surf, lay, spot)
+            if sv is not None and sv.bet and seat not in sweeping:
+                self.painter.chips(surf, lay, spot.bet_at, sv.bet)
+        for a in self.anims:
+            if a.progress < 0:
+                continue
+            if a.kind == "card" and a.progress < 1:
+                spot = lay.spots.get(a.seat)
+                if spot is not None:
+                    surf.blit(self.app.art.back(spot.card_w), a.pos())
+            elif a.kind == "chips":
+                x, y = a.pos()
+                self.painter.chips(surf, lay, (round(x), round(y)), a.amount, label=a.index == 1)
+        self._draw_bar(surf, s, now)
+        self._draw_panel(surf, s)
+        self._draw_banner(surf)
+
+    def _draw_bar(self, surf: pygame.Surface, s: Any, now: float) -> None:
+        lay = self.lay
+        if self._buttons:
+            left = s.seconds_left(now)
+            for b in self._buttons:
+                b.draw(surf)
+            if left is not None:
+                blit_text(
+                    surf,
+                    f"{int(left)}s",
+                    lay.font(30),
+                    (lay.bar.right - lay.px(20), lay.bar.centery),
+                    GOLD,
+                    bold=True,
+                    anchor="midright",
+                )
+            return
+        view = s.view
+        me = view.seats.get(s.seat) if view and s.seat is not None else None
+        if s.watch or s.seat is None:
+            msg = "Watching"
+        elif view is None:
+            msg = "Waiting for the first deal…"
+        elif view.over:
+            msg = "Next hand soon…"
+        elif me is None or me.folded:
+            msg = "You are out of this hand"
+        elif me.all_in:
+            msg = "You are all in"
+        else:
+            self.pre_fold.draw(surf)
+            self.pre_call.draw(surf)
+            waiting = s.name_of(view.to_act) if view.to_act is not None else ""
+            if s.turn is not None and s.turn == self.sent_turn:
+                waiting = "the server"
+            if waiting:
+                blit_text(
+                    surf,
+                    f"Waiting for {waiting}…",
+                    lay.font(24),
+                    (lay.bar.right - lay.px(24), lay.bar.centery),
+                    MUTED,
+                    anchor="midright",
+                )
+            return
+        blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
+
+    def _draw_panel(self, surf: pygame.Surface, s: Any) -> None:
+        lay = self.lay
+        p = lay.panel
+        self.four.draw(surf)
+        self.leave.draw(surf)
+        size = lay.font(21)
+        line_h = round(size * 0.98)
+        top = p.y + lay.px(64)
+        bottom = self.chat.rect.top - lay.px(10)
+        pygame.draw.line(
+            surf,
+            (60, 70, 70),
+            (p.x + lay.px(10), top - lay.px(6)),
+            (p.right - lay.px(10), top - lay.px(6)),
+        )
+        width = p.w - lay.px(28)
+        lines: list[tuple[str, tuple[int, int, int]]] = []
+        room = (bottom - top) // line_h
+        for entry in reversed(s.log):
+            wrapped = wrap(entry.text, size, width)
+            color = LOG_COLORS.get(entry.kind, INK)
+            lines[:0] = [(t, color) for t in wrapped]
+            if len(lines) >= room:
+                break
+        lines = lines[-room:] if room > 0 else []
+        y = bottom - len(lines) * line_h
+        for t, color in lines:
+            surf.blit(text(t, size, color, bold=color is GOLD), (p.x + lay.px(14), y))
+            y += line_h
+        self.chat.draw(surf)
+
+    def _draw_banner(self, surf: pygame.Surface) -> None:
+        st = self.app.status
+        if st.state not in ("retrying", "connecting"):
+            return
+        lay = self.lay
+        msg = "Connection lost: reconnecting" + (f" (try {st.attempt})" if st.attempt else "") + "…"
+        img = text(msg, lay.font(28), (30, 20, 0), bold=True)
+        box = img.get_rect().inflate(lay.px(40), lay.px(20))
+        box.midtop = (lay.area.centerx, lay.px(12))
+        panel(surf, box, (250, 190, 80, 240), lay.px(10))
+        surf.blit(img, img.get_rect(center=box.center))

@@ -1,0 +1,84 @@
+"""The player's remembered settings: name, last addresses, deck colours, table sizes.
+
+Kept as JSON in ``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or
+``~/.config/...``).  A missing or broken file gives the defaults; a file that
+cannot be written is not an error (the game goes on, it just forgets).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Settings", "config_path"]
+
+log = logging.getLogger(__name__)
+
+MAX_RECENT = 6
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
+    return Path(base) / "seventh-street" / "settings.json"
+
+
+@dataclass(slots=True)
+class Settings:
+    name: str = "Player"
+    computers: int = 2
+    hands: int = 8
+    host_computers: int = 0
+    host_password: str = ""
+    join_address: str = "127.0.0.1"
+    join_port: int = 7777
+    recent: list[str] = field(default_factory=list)
+    four_color: bool = False
+    sound: bool = True
+    window: list[int] = field(default_factory=lambda: [1280, 800])
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        path = path or config_path()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        out = cls()
+        if not isinstance(data, dict):
+            return out
+        for f in fields(cls):
+            value = data.get(f.name)
+            default = getattr(out, f.name)
+            if value is not None and type(value) is type(default):
+                setattr(out, f.name, value)
+        out.name = out.name.strip()[:20] or "Player"
+        out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
+        out.computers = min(3, max(1, out.computers))
+        out.host_computers = min(5, max(0, out.host_computers))
+        if out.hands not in (4, 8, 12):
+            out.hands = 8
+        return out
+
+    def save(self, path: Path | None = None) -> None:
+        path = path or config_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            log.warning("could not save settings to %s: %s", path, exc)
+
+    def remember_address(self, address: str) -> None:
+        address = address.strip()
+        if not address:
+            return
+        self.recent = [address] + [a for a in self.recent if a != address]
+        self.recent = self.recent[:MAX_RECENT]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
