@@ -34,6 +34,7 @@ __all__ = [
     "Card",
     "Rank",
     "Suit",
+    "deal_cards",
     "full_deck",
     "parse",
     "parse_many",
@@ -173,3 +174,13 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     deck = list(_FULL_DECK)
     rng.shuffle(deck)
     return deck
+
+
+def deal_cards(rng: random.Random, count: int) -> list[Card]:
+    """The first ``count`` cards of a pack shuffled by ``rng`` (R-T2).
+
+    Every ordering of every ``count`` cards is equally likely, exactly as for
+    the top of a fully shuffled pack, but only the cards a hand can use are
+    drawn: seven seats use at most 49 (R-D6).
+    """
+    return rng.sample(_FULL_DECK, count)

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from common.cards import Card
 from common.events import (
     STAKES,
-    WAGERS,
     Act,
     Action,
     ActionKind,
@@ -106,6 +105,10 @@ class Pot:
     seats: tuple[int, ...]
 
 
+def _HAND_TOTAL(st: SeatState) -> int:
+    return st.hand_total
+
+
 _ACTIONS: dict[tuple[ActionKind, int, int, bool], Action] = {}
 
 
@@ -154,6 +157,7 @@ class Hand:
             st.seat: tuple(states[i + 1 :] + states[: i + 1]) for i, st in enumerate(states)
         }
         self._live = len(states)
+        self._last_in_order = states[-1].seat  # deals start after it
         self._deck = list(deck)
         self._dealt = 0
         self.events: list[Event] = []
@@ -263,29 +267,26 @@ class Hand:
             raise IllegalAction(seat, str(action), (), "no one is to act")
         if seat != self.to_act:
             raise IllegalAction(seat, str(action), (), f"it is seat {self.to_act}'s turn")
-        chosen = next((a for a in legal if a.kind == action), None)
-        if chosen is None:
-            raise IllegalAction(seat, str(action), legal)
-        out: list[Event] = []
-        self._act(self.seats[seat], chosen, out)
-        self.events.extend(out)
-        return out
+        for chosen in legal:
+            if chosen.kind == action:
+                out: list[Event] = []
+                self._act(self.seats[seat], chosen, out)
+                self.events.extend(out)
+                return out
+        raise IllegalAction(seat, str(action), legal)
 
     # ------------------------------------------------------------ dealing
-
-    def _draw(self) -> Card:
-        card = self._deck[self._dealt]
-        self._dealt += 1
-        return card
 
     def _deal_street(self, street: int, out: list[Event]) -> None:
         """Deal a street's cards one at a time, clockwise from the button (R-D2, R-D3, R-D4)."""
         self.street = street
-        live = [self.seats[s] for s in self.order if not self.seats[s].folded]
+        live = [st for st in self._after[self._last_in_order] if not st.folded]
         rounds = (False, False, True) if street == 3 else (street != 7,)
+        deck = self._deck
         for up in rounds:
             for st in live:
-                card = self._draw()
+                card = deck[self._dealt]
+                self._dealt += 1
                 (st.up if up else st.down).append(card)
                 out.append(Deal(st.seat, street, card, up))
 
@@ -397,7 +398,7 @@ class Hand:
         elif action.put:
             self._put(st, action.put)
             st.street_total = action.to
-        if kind in WAGERS:
+        if kind is _COMPLETE or kind is _BET or kind is _RAISE:
             lift = action.to - self.high
             half = (self.stakes.bet_for(self.street) + 1) // 2
             bet = self.stakes.bet_for(self.street)
@@ -446,9 +447,9 @@ class Hand:
 
     def _return_uncalled(self, out: list[Event]) -> None:
         """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
-        ranked = sorted(self.seats.values(), key=lambda st: st.hand_total, reverse=True)
-        top, second = ranked[0], ranked[1]
-        excess = top.hand_total - second.hand_total
+        top = max(self.seats.values(), key=_HAND_TOTAL)
+        second = max(st.hand_total for st in self.seats.values() if st is not top)
+        excess = top.hand_total - second
         if excess > 0:
             top.stack += excess
             top.hand_total -= excess

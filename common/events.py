@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from common.cards import Card
 
@@ -62,6 +62,10 @@ class ActionKind(enum.StrEnum):
     CALL = "call"
     CHECK = "check"
     FOLD = "fold"
+
+    # Hash as the string it equals ("call" == ActionKind.CALL), which Enum's
+    # name-based hash does not, and at C speed: kinds key the engine's caches.
+    __hash__ = str.__hash__
 
 
 WAGERS = frozenset({ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE})
@@ -123,32 +127,32 @@ class Action:
         return text + " (all in)" if self.all_in else text
 
 
-class _Event:
-    __slots__ = ()
-    ev: ClassVar[str]
+class Ante(NamedTuple):
+    """The ``ante`` event of ``stud-hh/1``."""
 
-    def to_dict(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-
-@dataclass(frozen=True, slots=True)
-class Ante(_Event):
-    ev: ClassVar[str] = "ante"
     seat: int
     amount: int
     all_in: bool
+
+    @property
+    def ev(self) -> str:
+        return "ante"
 
     def to_dict(self) -> dict[str, Any]:
         return {"ev": "ante", "seat": self.seat, "amount": self.amount, "all_in": self.all_in}
 
 
-@dataclass(frozen=True, slots=True)
-class Deal(_Event):
-    ev: ClassVar[str] = "deal"
+class Deal(NamedTuple):
+    """The ``deal`` event of ``stud-hh/1``."""
+
     seat: int
     street: int
     card: Card
     up: bool
+
+    @property
+    def ev(self) -> str:
+        return "deal"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,15 +164,19 @@ class Deal(_Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Act(_Event):
-    ev: ClassVar[str] = "act"
+class Act(NamedTuple):
+    """The ``act`` event of ``stud-hh/1``."""
+
     seat: int
     street: int
     action: ActionKind
     put: int
     to: int
     all_in: bool
+
+    @property
+    def ev(self) -> str:
+        return "act"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -182,23 +190,31 @@ class Act(_Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Return(_Event):
-    ev: ClassVar[str] = "return"
+class Return(NamedTuple):
+    """The ``return`` event of ``stud-hh/1``."""
+
     seat: int
     amount: int
+
+    @property
+    def ev(self) -> str:
+        return "return"
 
     def to_dict(self) -> dict[str, Any]:
         return {"ev": "return", "seat": self.seat, "amount": self.amount}
 
 
-@dataclass(frozen=True, slots=True)
-class Show(_Event):
-    ev: ClassVar[str] = "show"
+class Show(NamedTuple):
+    """The ``show`` event of ``stud-hh/1``."""
+
     seat: int
     cards: tuple[Card, ...]
     best: tuple[Card, ...]
     hand: str
+
+    @property
+    def ev(self) -> str:
+        return "show"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -210,15 +226,41 @@ class Show(_Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Award(_Event):
-    ev: ClassVar[str] = "award"
+class Award(NamedTuple):
+    """The ``award`` event of ``stud-hh/1``."""
+
     seat: int
     amount: int
     pot: int
 
+    @property
+    def ev(self) -> str:
+        return "award"
+
     def to_dict(self) -> dict[str, Any]:
         return {"ev": "award", "seat": self.seat, "amount": self.amount, "pot": self.pot}
 
+
+def _typed_eq(self: tuple[Any, ...], other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _typed_ne(self: tuple[Any, ...], other: object) -> bool:
+    return not _typed_eq(self, other)
+
+
+def _typed_hash(self: tuple[Any, ...]) -> int:
+    return hash((type(self).__name__, tuple(self)))
+
+
+# Events are NamedTuples rather than frozen dataclasses because the engine
+# makes one for every card and action, and a tuple is several times cheaper to
+# build (the simulator and the computer seats make millions).  They are just
+# as immutable; equality also compares the kind, so that
+# Award(1, 5, 0) != Ante(1, 5, False).
+for _cls in (Ante, Deal, Act, Return, Show, Award):
+    _cls.__eq__ = _typed_eq  # type: ignore[method-assign]
+    _cls.__ne__ = _typed_ne  # type: ignore[method-assign,assignment]
+    _cls.__hash__ = _typed_hash  # type: ignore[method-assign]
 
 Event = Ante | Deal | Act | Return | Show | Award

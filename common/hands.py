@@ -38,7 +38,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from common.cards import SUIT_BITS, Card, Rank
+from common.cards import SUIT_BITS, Card, Rank, full_deck
 
 __all__ = [
     "Category",
@@ -320,9 +320,12 @@ def rank_hand(cards: Collection[Card]) -> HandRank:
     )
 
 
+_BRING_IN_KEYS: dict[int, int] = {card: card.rank * 4 + card.suit for card in full_deck()}
+
+
 def bring_in_key(card: Card) -> int:
     """Lower for the lower card: rank first, then clubs < diamonds < hearts < spades (R-O1)."""
-    return card.rank * 4 + card.suit
+    return _BRING_IN_KEYS[card]
 
 
 def lowest_card(cards: Collection[Card]) -> Card:
@@ -364,11 +367,22 @@ def showing_value(up_cards: Collection[Card]) -> int:
     >>> v[0] > v[1] > v[2]
     True
     """
-    kind, ranks = _showing_groups(up_cards)
-    value = int(kind)
-    for i in range(4):
-        value = value << 4 | (ranks[i] + 1 if i < len(ranks) else 0)
-    return value << 2 | max(up_cards, key=bring_in_key).suit
+    if not 1 <= len(up_cards) <= 4:
+        raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
+    # The kind and ranks depend only on how many of each rank show, which the
+    # card sum spells in base 5: remember them (at most 2,380 such counts).
+    counts = sum(up_cards) >> SUIT_BITS
+    value = _SHOWING_BY_COUNTS.get(counts)
+    if value is None:
+        kind, ranks = _showing_groups(up_cards)
+        value = int(kind)
+        for i in range(4):
+            value = value << 4 | (ranks[i] + 1 if i < len(ranks) else 0)
+        _SHOWING_BY_COUNTS[counts] = value
+    return value << 2 | (max(map(_BRING_IN_KEYS.__getitem__, up_cards)) & 3)
+
+
+_SHOWING_BY_COUNTS: dict[int, int] = {}
 
 
 def showing_name(up_cards: Collection[Card]) -> str:

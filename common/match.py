@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from common.cards import Card, shuffled_deck
+from common.cards import Card, deal_cards
 from common.engine import MAX_SEATS, Hand, clockwise
 from common.events import STAKES, ActionKind, Event, IllegalAction, Stakes
 
@@ -115,7 +115,7 @@ class Match:
         if deck is None:
             if rng is None:
                 raise ValueError("pass a deck or an rng to shuffle one")
-            deck = shuffled_deck(rng)
+            deck = deal_cards(rng, 7 * len(self.seats_in))
         if self.hands_played:
             self.button = self._next_button()
         stacks = {s: self.stacks[s] for s in self.seats_in}

@@ -8,6 +8,9 @@ Sections:
     eval   7-card hand evaluation: ``common.hands.evaluate`` against treys and
            eval7, plus the time ``common.hands`` takes to build its tables at
            import, and a check that all three order hands the same way.
+    hands  whole hands of random legal play per second: ``common.engine.Hand``
+           against pokerkit's fixed-limit seven card stud at 2, 4 and 7
+           seats, same stakes (ante 1, bring-in 4, 10/20) and 600 chips.
 
 The other libraries are for comparison only and are not dependencies of the
 game, so this script installs nothing.  To run every section:
@@ -158,8 +161,88 @@ def bench_eval(args: argparse.Namespace) -> None:
         raise SystemExit("evaluators disagree")
 
 
+def _play_ours(seats: int, rng: random.Random) -> None:
+    from common.cards import deal_cards
+    from common.engine import Hand
+
+    deck = deal_cards(rng, 7 * seats)  # as the table deals: the cards a hand can use
+    hand = Hand(stacks=dict.fromkeys(range(seats), 600), button=0, deck=deck)
+    hand.start()
+    while not hand.is_over:
+        seat = hand.to_act
+        assert seat is not None
+        hand.apply(seat, rng.choice(hand.legal_actions()).kind)
+
+
+def _pokerkit_player(pokerkit: ModuleType) -> Callable[[int, random.Random], None]:
+    auto = pokerkit.Automation
+    automations = (
+        auto.ANTE_POSTING,
+        auto.BET_COLLECTION,
+        auto.BLIND_OR_STRADDLE_POSTING,
+        auto.CARD_BURNING,
+        auto.HOLE_DEALING,
+        auto.BOARD_DEALING,
+        auto.HOLE_CARDS_SHOWING_OR_MUCKING,
+        auto.HAND_KILLING,
+        auto.CHIPS_PUSHING,
+        auto.CHIPS_PULLING,
+    )
+    game = pokerkit.FixedLimitSevenCardStud
+
+    def play(seats: int, rng: random.Random) -> None:
+        # Same choice rule as ours: uniformly among the moves the state allows.
+        state = game.create_state(automations, True, 1, 4, 10, 20, 600, seats)
+        while state.status:
+            moves = []
+            if state.can_post_bring_in():
+                moves.append(state.post_bring_in)
+            if state.can_fold():
+                moves.append(state.fold)
+            if state.can_check_or_call():
+                moves.append(state.check_or_call)
+            if state.can_complete_bet_or_raise_to():
+                moves.append(state.complete_bet_or_raise_to)
+            rng.choice(moves)()
+
+    return play
+
+
+def _hands_per_second(
+    play: Callable[[int, random.Random], None], seats: int, seconds: float
+) -> float:
+    rng = random.Random(seats)
+    count = 0
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        play(seats, rng)
+        count += 1
+    return count / elapsed
+
+
+def bench_hands(args: argparse.Namespace) -> None:
+    """Random-play hands per second, ours against pokerkit, taking turns."""
+    pokerkit = _optional("pokerkit")
+    print("hands of random legal play per second (600 chips, ante 1, 4, 10/20)")
+    if pokerkit is None:
+        print("  pokerkit not available: pip install pokerkit")
+    theirs = _pokerkit_player(pokerkit) if pokerkit else None
+    for seats in (2, 4, 7):
+        ours_rate = their_rate = 0.0
+        for _ in range(args.rounds):  # alternate so that load hits both alike; keep the best
+            ours_rate = max(ours_rate, _hands_per_second(_play_ours, seats, args.seconds))
+            if theirs is not None:
+                their_rate = max(their_rate, _hands_per_second(theirs, seats, args.seconds))
+        line = f"  {seats} seats: ours {ours_rate:9,.0f}/s"
+        if theirs is not None:
+            line += f"   pokerkit {their_rate:7,.0f}/s   ratio {ours_rate / their_rate:5.1f}x"
+            line += "  (target >= 10x)"
+        print(line)
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "eval": bench_eval,
+    "hands": bench_hands,
 }
 
 
@@ -175,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best counts")
     parser.add_argument("--pairs", type=int, default=20_000, help="hand pairs to cross-check")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seconds", type=float, default=1.5, help="hands: time per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="hands: measurements per library")
     args = parser.parse_args(argv)
     for name in args.only or SECTIONS:
         SECTIONS[name](args)
