@@ -1,0 +1,305 @@
+"""The pygame client against a real in-process server, headless (SDL_VIDEODRIVER=dummy).
+
+Key presses are posted to pygame's event queue and go through the real loop
+(``App.step``); assertions look at scenes, buttons and the session, not pixels.
+Only 127.0.0.1 is ever used.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from client import demo  # noqa: E402
+from client.app import App  # noqa: E402
+from client.model import Session  # noqa: E402
+from client.settings import Settings  # noqa: E402
+
+pytestmark = pytest.mark.timeout(90)
+
+
+@pytest.fixture
+def make_app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    apps: list[App] = []
+
+    def make(name: str = "Tess", *, offscreen: bool = False, size=(1280, 800), **over) -> App:
+        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
+        app = App(Settings(name=name), size=size, server_overrides=overrides, retry_for=8.0)
+        app.init_display(offscreen=offscreen)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in reversed(apps):
+        app.leave_table(notice="", send_leave=True)
+    pygame.quit()
+
+
+def press(app: App, letter: str) -> None:
+    """A key press as the player makes it: into the app's event queue."""
+    key = pygame.key.key_code(letter.lower())
+    event = pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=letter.lower(), scancode=0)
+    if app.offscreen:
+        app.inbox.append(event)
+    else:
+        pygame.event.post(event)
+
+
+def check_buttons(app: App) -> list:
+    """The table's buttons are exactly the offered actions, named with their amounts."""
+    scene = app.top()
+    buttons = scene.buttons()
+    offered = app.session.actions()
+    assert [b.id for b in buttons] == [a.action for a in offered]
+    assert [b.label for b in buttons] == [a.label for a in offered]
+    if "check" in {b.id for b in buttons}:
+        assert "fold" not in {b.id for b in buttons}  # R-B5
+    return buttons
+
+
+class Player:
+    """Presses one offered button per turn, mostly calling, now and then raising or folding."""
+
+    def __init__(self, app: App, seed: int = 1) -> None:
+        self.app, self.rng, self.turns, self.pressed = app, random.Random(seed), 0, None
+
+    def __call__(self) -> None:
+        app = self.app
+        if app.top().name != "table" or not app.top().buttons():
+            return
+        s = app.session
+        if app.top().sent_turn == s.turn:
+            return  # answered; a press lost while the link was down is simply made again
+        buttons = check_buttons(app)
+        ids = [b.id for b in buttons]
+        roll = self.rng.random()
+        pick = next((b for b in buttons if b.id in ("check", "call")), buttons[0])
+        if roll < 0.15 and any(i in ids for i in ("raise", "bet", "complete")):
+            pick = next(b for b in buttons if b.id in ("raise", "bet", "complete"))
+        elif roll > 0.95 and "fold" in ids:
+            pick = next(b for b in buttons if b.id == "fold")
+        press(app, pick.key)
+        self.pressed = s.turn
+        self.turns += 1
+
+
+def run(apps: list[App], done, players=(), timeout: float = 40.0) -> bool:
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for app in apps:
+            app.step(max_wait=0.02)
+        for p in players:
+            p()
+        if done():
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ start screen
+
+
+def test_start_screen_offers_the_three_ways_in(make_app) -> None:
+    app = make_app("Ann")
+    app.step(max_wait=0.01)
+    start = app.top()
+    assert start.name == "start"
+    assert {"play", "host", "join", "watch", "quit"} <= {b.id for b in start.buttons()}
+    assert start.name_in.value == "Ann"
+    assert start.computers.options == [1, 2, 3] and start.hands.options == [4, 8, 12]
+    # Typing a name goes to the focused box, not to the shortcuts.
+    start.name_in.focused = True
+    start.name_in.value = ""
+    for ch in "Joe":
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    press(app, "p")  # P would start a game, but the name box has focus
+    app.step(max_wait=0.01)
+    assert start.name_in.value == "Joe" and app.session is None
+    start.remember()
+    assert Settings.load().name == "Joe"  # remembered between runs
+
+
+def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_app) -> None:
+    import socket
+
+    with socket.socket() as s:  # a free port with no server behind it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = make_app()
+    app.connect("127.0.0.1", port)
+    assert run([app], lambda: app.session is None and app.notice, timeout=10)
+    assert app.top().name == "start" and "connect" in app.notice
+
+
+# ------------------------------------------------------------------ the computer table
+
+
+def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_app) -> None:
+    app = make_app()
+    start = app.top()
+    start.computers.value, start.hands.value = 3, 4
+    start.choose("play")
+    assert app.server is not None and app.server_kind == "computer"
+    player = Player(app)
+    assert run([app], lambda: app.top().name == "results", [player]), (
+        app.session and list(app.session.log)[-5:]
+    )
+    s = app.session
+    assert player.turns > 0
+    assert len(s.standings) == 4 and sum(r["net"] for r in s.standings) == 0
+    assert any(r["winner"] for r in s.standings)
+    assert [b.id for b in app.top().buttons()] == ["rematch", "leave"]
+    log = [line.text for line in s.log]
+    assert any(t.startswith("Tess ") for t in log) and any("brings in for" in t for t in log)
+    first = s.match_id
+    press(app, "r")  # one-click rematch
+    assert run([app], lambda: app.session.match_id != first and app.top().name == "table")
+
+
+def test_your_turn_flashes_the_title(make_app) -> None:
+    app = make_app()
+    app.play_computer(1, 4)
+    assert run([app], lambda: app.top().name == "table" and bool(app.top().buttons()))
+    app.step(max_wait=0.01)
+    assert app.caption != "Seventh Street" or app._flash_until > 0
+
+
+# ------------------------------------------------------------------ friends
+
+
+def test_a_friends_table_with_two_clients_joining_one_host(make_app) -> None:
+    host = make_app("Hana")
+    host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
+    assert host.server_kind == "host"
+    port = host.server.port
+    assert run([host], lambda: host.top().name == "lobby")
+    guest = make_app("Gus", offscreen=True)
+    guest.connect("127.0.0.1", port, password="swordfish")
+    assert run(
+        [host, guest], lambda: guest.top().name == "lobby" and len(host.session.lobby_seats) == 3
+    )
+    lobby = host.top()
+    assert lobby.start.enabled and host.session.host and not guest.session.host
+    assert [p.name for p in host.session.lobby_seats if p.kind == "human"] == ["Hana", "Gus"]
+    guest.draw(), host.draw()
+    press(guest, "s")  # only the host may start
+    run([host, guest], lambda: False, timeout=0.2)
+    assert guest.top().name == "lobby"
+    press(host, "s")
+    players = [Player(host, 1), Player(guest, 2)]
+    assert run(
+        [host, guest],
+        lambda: host.top().name == "results" and guest.top().name == "results",
+        players,
+    )
+    assert host.session.standings == guest.session.standings
+    assert [b.id for b in guest.top().buttons()] == ["lobby", "leave"]
+    press(guest, "l")
+    assert run([host, guest], lambda: guest.top().name == "lobby")
+
+
+def test_a_wrong_password_is_refused(make_app) -> None:
+    host = make_app("Hana")
+    host.host_table(hands=4, computers=0, password="swordfish", port=0, bind="127.0.0.1")
+    guest = make_app("Gus", offscreen=True)
+    guest.connect("127.0.0.1", host.server.port, password="nope")
+    assert run([host, guest], lambda: guest.session is None)
+    assert "password" in guest.notice
+
+
+def test_watching_without_a_seat(make_app) -> None:
+    host = make_app("Hana")
+    host.play_computer(2, 4)
+    assert run([host], lambda: host.top().name == "table")
+    watcher = make_app("Cy", offscreen=True)
+    watcher.connect("127.0.0.1", host.server.port, watch=True)
+    assert run(
+        [host, watcher], lambda: watcher.top().name == "table" and watcher.session.view is not None
+    )
+    s = watcher.session
+    assert s.seat is None and s.actions() == []
+    assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
+
+
+# ------------------------------------------------------------------ faults
+
+
+def test_a_dropped_connection_comes_back_to_the_same_seat(make_app) -> None:
+    app = make_app(grace=5.0)
+    app.play_computer(2, 4)
+    player = Player(app)
+    assert run([app], lambda: app.session and app.session.hand >= 2, [player])
+    seat, token = app.session.seat, app.session.token
+    app.conn.sever()  # the network goes away under us
+    assert run([app], lambda: app.status.state == "retrying")
+    assert app.top().name == "table"  # the table stays up with a banner
+    app.draw()
+    assert run([app], lambda: app.status.state == "connected", timeout=10)
+    assert app.session.seat == seat and app.session.token == token
+    assert run([app], lambda: app.top().name == "results", [player])
+
+
+def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_app) -> None:
+    app = make_app()
+    app.play_computer(1, 4)
+    assert run([app], lambda: app.top().name == "table")
+    app.server.stop()
+    assert run([app], lambda: app.top().name == "start", timeout=10)
+    assert app.notice  # says why
+
+
+def test_nothing_the_server_sends_crashes_the_window(make_app) -> None:
+    app = make_app()
+    app.session = Session("Ann")
+    for msg in demo.mid_hand():
+        app.on_message(msg)
+    assert app.top().name == "table"
+    rng = random.Random(4)
+    junk = [None, 5, "x", [], {"type": None}, {"type": "table"}, {"type": "turn", "legal": "x"},
+            {"type": "events", "events": [None, {"ev": "act", "seat": "x"}]},
+            {"type": "hand_end", "awards": [{"seat": 99}]}, {"type": "standings", "standings": 3},
+            {"type": "presence", "seat": 2, "connected": False, "grace": "soon"},
+            {"type": "chat", "name": None, "text": "\x00\x07hi"}]  # fmt: skip
+    base = demo.mid_hand()[2]
+    for _ in range(150):  # shuffled and mangled table views
+        view = dict(base["view"])
+        for key in rng.sample(sorted(view), 4):
+            view[key] = rng.choice([None, -1, 10**12, "x", [], {}, [None], True, [{"seat": 1}]])
+        junk.append({**base, "view": view})
+    for msg in junk:
+        app.on_message(msg)
+        app.step(max_wait=0.001)
+    assert app.top().name in ("table", "results")
+    assert not app._faults  # no scene raised
+
+
+def test_resizing_rescales_the_whole_table(make_app) -> None:
+    app = make_app()
+    app.session = Session("Ann")
+    for msg in demo.mid_hand():
+        app.on_message(msg)
+    table = app.top()
+    for size in ((1024, 640), (1920, 1200), (1280, 800)):
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        app.step(max_wait=0.01)
+        lay = table.lay
+        assert lay.size == size
+        assert lay.s == pytest.approx(min(size[0] / 1280, size[1] / 800))
+        window = pygame.Rect(0, 0, *size)
+        assert len(lay.spots) == 7
+        for spot in lay.spots.values():
+            assert window.contains(spot.plate_rect())
+            for r in spot.card_rects(7):
+                assert window.contains(r)
+        assert [b.label for b in table.buttons()] == ["Fold", "Call 20", "Raise to 40"]
+        for b in table.buttons():
+            assert lay.bar.contains(b.rect)

@@ -1,0 +1,183 @@
+"""The client's model: server messages in, buttons, log lines and card rows out (no pygame)."""
+
+from __future__ import annotations
+
+import pytest
+
+from client import demo
+from client.model import BadMessage, Legal, Session, describe_event, parse_view
+from client.scenes.start import parse_address
+from client.settings import Settings
+
+
+def session_from(msgs: list[dict]) -> Session:
+    s = Session("Ann")
+    for m in msgs:
+        s.apply(m)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("legal", "label", "key"),
+    [
+        (Legal("bring_in", 4, 4), "Bring in 4", "B"),
+        (Legal("complete", 10, 10), "Complete to 10", "R"),
+        (Legal("call", 10, 10), "Call 10", "C"),
+        (Legal("raise", 26, 30), "Raise to 30", "R"),
+        (Legal("check", 0, 0), "Check", "C"),
+        (Legal("bet", 20, 20), "Bet 20", "B"),
+        (Legal("fold", 0, 0), "Fold", "F"),
+        (Legal("call", 7, 7, all_in=True), "Call 7 (all in)", "C"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_R_B1_buttons_name_their_amount(legal: Legal, label: str, key: str) -> None:
+    assert legal.label == label
+    assert legal.key == key
+
+
+def test_buttons_are_exactly_the_offered_actions_on_our_turn() -> None:
+    s = session_from(demo.mid_hand())
+    assert s.my_turn()
+    assert [a.label for a in s.actions()] == ["Fold", "Call 20", "Raise to 40"]
+    assert s.turn == 41  # the turn message's id, not the hand's counter
+
+
+def test_no_buttons_without_a_turn_message() -> None:
+    msgs = [m for m in demo.mid_hand() if m["type"] != "turn"]
+    s = session_from(msgs)
+    assert s.view is not None and s.view.to_act == 0
+    assert s.actions() == []
+
+
+def test_our_own_act_clears_the_buttons() -> None:
+    s = session_from(demo.mid_hand())
+    call = {"ev": "act", "seat": 0, "street": 5, "action": "call", "put": 20, "to": 20}
+    s.apply({"type": "events", "hand": 3, "step": 2, "events": [{**call, "all_in": False}]})
+    assert s.actions() == []
+    assert s.recent[0][0] == "calls 20"
+
+
+def test_cards_in_deal_order_with_backs_and_marked_hole_cards() -> None:
+    s = session_from(demo.mid_hand())
+    assert s.view is not None
+    mine = s.view.seats[0].cards()
+    assert mine == [("Ac", True), ("Qs", True), ("Kh", False), ("Kd", False), ("7s", False)]
+    theirs = s.view.seats[1].cards()
+    assert theirs == [(None, True), (None, True), ("9c", False), ("9s", False), ("4d", False)]
+
+
+def test_R_D3_seventh_street_card_goes_last() -> None:
+    view = parse_view({"seats": [{"seat": 2, "up": ["2c", "3c", "4c", "5c"], "down": 3}]})
+    cards = view.seats[2].cards()
+    assert [c for c, _ in cards] == [None, None, "2c", "3c", "4c", "5c", None]
+
+
+def test_log_reads_in_plain_words() -> None:
+    names = {0: "Ann", 1: "Bot 2"}.get
+    act = {"ev": "act", "seat": 0, "street": 3, "put": 10, "to": 10, "all_in": False}
+    assert describe_event({**act, "action": "complete"}, names).text == "Ann completes to 10"
+    bring = {**act, "seat": 1, "action": "bring_in", "put": 4, "to": 4}
+    assert describe_event(bring, names).text == "Bot 2 brings in for 4"
+    allin = {**act, "action": "call", "put": 7, "all_in": True}
+    assert describe_event(allin, names).text == "Ann calls 7 and is all in"
+    award = {"ev": "award", "seat": 1, "amount": 66, "pot": 1}
+    assert describe_event(award, names).text == "Bot 2 wins 66 from side pot 1"
+
+
+def test_showdown_view_keeps_seven_cards_best_five_and_name() -> None:
+    s = session_from(demo.showdown())
+    sv = s.view.seats[1]
+    assert sv.shown is not None
+    assert len(sv.cards()) == 7 and len(sv.shown.best) == 5
+    assert sv.shown.hand == "full house, nines full of fours"
+    assert s.view.awards == [(3, 180, 0), (1, 126, 1)]
+
+
+GARBAGE = [
+    None,
+    [],
+    "table",
+    {},
+    {"type": 7},
+    {"type": "no_such_type"},
+    {"type": "table", "view": None},
+    {"type": "table", "view": "x"},
+    {"type": "presence"},
+]
+
+
+@pytest.mark.parametrize("msg", GARBAGE, ids=[repr(m)[:30] for m in GARBAGE])
+def test_malformed_messages_raise_BadMessage_and_change_nothing(msg: object) -> None:
+    s = session_from(demo.mid_hand())
+    before = s.view
+    with pytest.raises(BadMessage):
+        s.apply(msg)
+    assert s.view is before
+
+
+def test_odd_fields_are_cleaned_not_trusted() -> None:
+    view = parse_view({
+        "street": "five", "seats": [
+            {"seat": 9, "up": ["Ah"]},  # no such seat
+            {"seat": 1, "up": ["Zz", 5, "Ah"], "down": 99, "stack": -5, "hole": "AcKd"},
+            "junk",
+        ], "legal": [{"action": "explode"}, {"action": "fold", "put": "x"}], "pots": [7],
+    })  # fmt: skip
+    assert list(view.seats) == [1]
+    sv = view.seats[1]
+    assert sv.up == ["Ah"] and sv.down == 3 and sv.stack == 0 and sv.hole == []
+    assert [a.action for a in view.legal] == ["fold"] and view.street == 0
+
+
+def test_phases_follow_the_messages() -> None:
+    s = Session("Ann")
+    assert s.phase == "connecting"
+    s.apply({"type": "welcome", "seat": 0, "token": "t", "name": "Ann", "host": True,
+             "watch": False, "hands": 8})  # fmt: skip
+    s.apply({"type": "lobby", "seats": [{"seat": 0, "name": "Ann", "kind": "human"}], "host": 0,
+             "hands": 8, "can_start": False, "start_when": None, "running": False})  # fmt: skip
+    assert s.phase == "lobby" and s.host and s.token == "t"
+    for m in demo.mid_hand()[1:3]:
+        s.apply(m)
+    assert s.phase == "playing"
+    s.apply(
+        {
+            "type": "standings",
+            "match": "demo",
+            "hands_played": 8,
+            "standings": [
+                {"place": 1, "seat": 0, "name": "Ann", "stack": 700, "net": 100, "winner": True}
+            ],
+        }
+    )
+    assert s.phase == "standings"
+
+
+def test_presence_counts_down_the_grace_period() -> None:
+    s = session_from(demo.mid_hand())
+    assert s.grace_left(3, now=10.0) == pytest.approx(20.0)
+    s.apply({"type": "presence", "seat": 3, "connected": True, "grace": None}, now=11.0)
+    assert s.grace_left(3, now=11.0) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [("10.0.0.5", ("10.0.0.5", 7777)), ("10.0.0.5:8000", ("10.0.0.5", 8000)),
+     ("[::1]:9000", ("::1", 9000)), ("box.local", ("box.local", 7777))],
+)  # fmt: skip
+def test_join_address_parsing(text: str, want: tuple[str, int]) -> None:
+    assert parse_address(text) == want
+
+
+def test_settings_round_trip_and_survive_a_broken_file(tmp_path) -> None:
+    path = tmp_path / "s.json"
+    st = Settings(name="Zoë", four_color=True)
+    st.remember_address("10.0.0.5")
+    st.remember_address("10.0.0.6")
+    st.remember_address("10.0.0.5")
+    st.save(path)
+    back = Settings.load(path)
+    assert back.name == "Zoë" and back.four_color and back.recent == ["10.0.0.5", "10.0.0.6"]
+    path.write_text("{not json")
+    assert Settings.load(path) == Settings()
