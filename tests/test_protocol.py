@@ -1,0 +1,108 @@
+"""The shared wire codec: framing round trips, and random input raises nothing but ProtocolError."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from common.events import ProtocolError
+from common.protocol import (
+    MAX_FRAME,
+    Act,
+    Chat,
+    FrameDecoder,
+    FrameError,
+    Hello,
+    MessageError,
+    Ping,
+    Start,
+    decode_client,
+    encode_frame,
+)
+
+_settings = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text(max_size=30)
+    | st.binary(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=10,
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Hello(name="Ann"),
+        Hello(name="Ann", token="t", password="pw", watch=True),
+        Act(turn=3, action="call"),
+        Start(),
+        Start(hands=12),
+        Chat(text="gg"),
+        Ping(id=9),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_client_messages_round_trip_through_frames(message: Any) -> None:
+    (decoded,) = FrameDecoder().feed(encode_frame(message.encode()))
+    assert decode_client(decoded) == message
+
+
+def test_frames_split_anywhere_come_out_whole() -> None:
+    stream = b"".join(encode_frame({"type": "ping", "id": i}) for i in range(50))
+    decoder = FrameDecoder()
+    got = [m for i in range(0, len(stream), 7) for m in decoder.feed(stream[i : i + 7])]
+    assert [m["id"] for m in got] == list(range(50))
+    assert decoder.pending == 0
+
+
+def test_a_frame_over_the_limit_is_refused_before_it_is_read() -> None:
+    with pytest.raises(FrameError) as err:
+        FrameDecoder().feed(struct.pack(">I", MAX_FRAME + 1))
+    assert err.value.code == "frame_too_large"
+
+
+@_settings
+@given(st.binary(max_size=300))
+def test_random_bytes_raise_only_protocol_errors(data: bytes) -> None:
+    try:
+        for msg in FrameDecoder(max_frame=1024).feed(data):
+            assert isinstance(msg, dict)
+    except ProtocolError:
+        pass
+
+
+@_settings
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["type", "turn", "action", "name", "protocol", "text", "hands", "token", "watch", "id"]
+        ),
+        _values,
+    )
+)
+def test_random_maps_decode_or_raise_message_error(msg: dict[str, Any]) -> None:
+    if "type" not in msg:
+        msg["type"] = "act"
+    try:
+        decode_client(msg)
+    except MessageError as exc:
+        assert exc.code and str(exc)
+
+
+@_settings
+@given(_values)
+def test_any_msgpack_value_frames_or_is_refused(value: Any) -> None:
+    body = msgpack.packb(value)
+    try:
+        FrameDecoder().feed(struct.pack(">I", len(body)) + body)
+    except FrameError as exc:
+        assert exc.code == "bad_frame"

@@ -1,0 +1,266 @@
+"""Bad input never hurts the table: each case gets a clear error (or, for broken framing,
+closes only that connection), and the match then plays to the end with no chip lost."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from common.protocol import Act, Hello, Ping, encode_frame
+from server.app import TableServer
+from tests.serverkit import LOOPBACK, UNIT, Client, config, running
+
+pytestmark = pytest.mark.timeout(60)
+
+PASSWORD = "swordfish"
+SEATS = 4  # two people and two computer seats
+
+
+@dataclass
+class Table:
+    server: TableServer
+    port: int
+    anchor: Client
+    other: Client
+    turn: dict  # the anchor's pending turn: the table waits on it
+
+
+Case = Callable[[Table], Awaitable[None]]
+
+
+async def _refused(t: Table, code: str, *, closes: bool, data: bytes) -> None:
+    c = await Client("bad").connect(t.port)
+    c.send_raw(data)
+    error = await c.expect("error")
+    assert error["code"] == code, error
+    assert error["message"]
+    if closes:
+        await c.wait_closed()
+    else:  # the connection stays open and can still say hello
+        c.send(Hello(name="fixed", watch=True, password=PASSWORD).encode())
+        assert (await c.expect("welcome"))["seat"] is None
+    await c.close()
+
+
+def _frame(obj: object) -> bytes:
+    body = msgpack.packb(obj)
+    return struct.pack(">I", len(body)) + body
+
+
+async def garbage_bytes(t: Table) -> None:
+    await _refused(t, "bad_frame", closes=True, data=b"\x00\x00\x00\x05hello")
+
+
+async def http_request(t: Table) -> None:
+    await _refused(t, "frame_too_large", closes=True, data=b"GET / HTTP/1.1\r\n\r\n")
+
+
+async def frame_over_the_limit(t: Table) -> None:
+    await _refused(t, "frame_too_large", closes=True, data=struct.pack(">I", 70_000) + b"x" * 100)
+
+
+async def frame_cut_short_then_silence(t: Table) -> None:
+    await _refused(t, "bad_frame", closes=True, data=struct.pack(">I", 100) + b"\x81" * 10)
+
+
+async def msgpack_not_a_map(t: Table) -> None:
+    await _refused(t, "bad_frame", closes=True, data=_frame([1, 2, 3]))
+
+
+async def map_with_int_keys(t: Table) -> None:
+    await _refused(t, "bad_frame", closes=True, data=_frame({1: "hello"}))
+
+
+async def missing_type(t: Table) -> None:
+    await _refused(t, "bad_message", closes=False, data=_frame({"name": "x"}))
+
+
+async def unknown_type(t: Table) -> None:
+    await _refused(t, "unknown_type", closes=False, data=_frame({"type": "dance"}))
+
+
+async def wrong_field_type(t: Table) -> None:
+    hello = {"type": "hello", "protocol": "1", "name": "x", "password": PASSWORD}
+    await _refused(t, "bad_message", closes=False, data=_frame(hello))
+
+
+async def huge_string(t: Table) -> None:
+    hello = {"type": "hello", "protocol": 1, "name": "x" * 60_000, "password": PASSWORD}
+    await _refused(t, "bad_message", closes=False, data=_frame(hello))
+
+
+async def act_before_hello(t: Table) -> None:
+    await _refused(t, "no_hello", closes=True, data=encode_frame(Act(1, "call").encode()))
+
+
+async def wrong_password(t: Table) -> None:
+    hello = Hello(name="x", password="guess").encode()
+    await _refused(t, "bad_password", closes=True, data=encode_frame(hello))
+
+
+async def wrong_protocol_version(t: Table) -> None:
+    hello = Hello(name="x", protocol=2, password=PASSWORD).encode()
+    await _refused(t, "protocol_version", closes=True, data=encode_frame(hello))
+
+
+async def bad_token(t: Table) -> None:
+    hello = Hello(name="x", token="not-a-token", password=PASSWORD).encode()
+    await _refused(t, "bad_token", closes=True, data=encode_frame(hello))
+
+
+async def seat_while_match_runs(t: Table) -> None:
+    hello = Hello(name="late", password=PASSWORD).encode()
+    await _refused(t, "match_running", closes=True, data=encode_frame(hello))
+
+
+async def second_hello(t: Table) -> None:
+    t.anchor.send(Hello(name="again", password=PASSWORD).encode())
+    assert (await t.anchor.expect("error"))["code"] == "already_hello"
+
+
+async def act_out_of_turn(t: Table) -> None:
+    t.other.send(Act(t.turn["turn"], "fold").encode())
+    assert (await t.other.expect("error"))["code"] == "not_your_turn"
+
+
+async def act_for_another_seat(t: Table) -> None:
+    act = Act(t.turn["turn"], "fold").encode() | {"seat": t.anchor.seat}
+    t.other.send(act)
+    assert (await t.other.expect("error"))["code"] == "not_your_turn"
+
+
+async def action_not_offered(t: Table) -> None:
+    offered = {a["action"] for a in t.turn["legal"]}
+    (missing, *_) = sorted({"raise", "bet", "check", "complete"} - offered)
+    t.anchor.send(Act(t.turn["turn"], missing).encode())
+    error = await t.anchor.expect("error")
+    assert error["code"] == "illegal_action" and "legal:" in error["message"]
+
+
+async def unknown_action(t: Table) -> None:
+    t.anchor.send({"type": "act", "turn": t.turn["turn"], "action": "all_in_lol"})
+    assert (await t.anchor.expect("error"))["code"] == "bad_message"
+
+
+async def stale_turn_id(t: Table) -> None:
+    t.anchor.send(Act(t.turn["turn"] - 1, t.turn["legal"][0]["action"]).encode())
+    assert (await t.anchor.expect("error"))["code"] == "stale_turn"
+
+
+async def spectator_acts(t: Table) -> None:
+    c = Client("watcher")
+    assert (await c.hello(t.port, watch=True, password=PASSWORD))["seat"] is None
+    c.send(Act(t.turn["turn"], t.turn["legal"][0]["action"]).encode())
+    assert (await c.expect("error"))["code"] == "not_seated"
+    await c.close()
+
+
+async def never_says_hello(t: Table) -> None:
+    c = await Client("mute").connect(t.port)
+    assert (await c.expect("error"))["code"] == "handshake_timeout"
+    await c.wait_closed()
+
+
+async def stops_reading(t: Table) -> None:
+    """Its queue passes the bound and it is dropped; the others never wait for it."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    others = len(t.server.table.conns)
+    await loop.sock_connect(sock, (LOOPBACK, t.port))
+    while len(t.server.table.conns) == others:
+        await asyncio.sleep(UNIT / 10)
+    before = others + 1
+    hello = Hello(name="sloth", watch=True, password=PASSWORD).encode()
+    pings = encode_frame(hello) + encode_frame(Ping(1).encode()) * 20_000
+    try:
+        for _ in range(40):
+            await asyncio.wait_for(loop.sock_sendall(sock, pings), 20 * UNIT)
+            if len(t.server.table.conns) < before:
+                break
+    except (ConnectionError, TimeoutError):
+        pass
+    finally:
+        sock.close()
+    assert len(t.server.table.conns) < before
+
+
+async def too_many_connections(t: Table) -> None:
+    room = t.server.config.max_connections - len(t.server.table.conns)
+    extra = [await Client(f"x{i}").connect(t.port) for i in range(room)]
+    await asyncio.sleep(UNIT)
+    late = await Client("late").connect(t.port)
+    assert (await late.expect("error"))["code"] == "server_busy"
+    await late.wait_closed()
+    for c in extra:
+        await c.close()
+
+
+CASES: list[Case] = [
+    garbage_bytes,
+    http_request,
+    frame_over_the_limit,
+    frame_cut_short_then_silence,
+    msgpack_not_a_map,
+    map_with_int_keys,
+    missing_type,
+    unknown_type,
+    wrong_field_type,
+    huge_string,
+    act_before_hello,
+    wrong_password,
+    wrong_protocol_version,
+    bad_token,
+    seat_while_match_runs,
+    second_hello,
+    act_out_of_turn,
+    act_for_another_seat,
+    action_not_offered,
+    unknown_action,
+    stale_turn_id,
+    spectator_acts,
+    never_says_hello,
+    stops_reading,
+    too_many_connections,
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
+def test_bad_input_never_hurts_the_table(tmp_path: Path, case: Case) -> None:
+    async def scenario() -> None:
+        cfg = config(
+            tmp_path,
+            computer=2,
+            start_when=SEATS,
+            password=PASSWORD,
+            max_connections=8,
+            queue_limit=64 * 1024,
+        )
+        async with running(cfg) as (server, port):
+            anchor, other = Client("anchor"), Client("other")
+            await anchor.hello(port, password=PASSWORD)
+            await other.hello(port, password=PASSWORD)
+            # Let the match reach the anchor's turn and wait there while the case runs.
+            while not anchor.of_type("turn"):
+                try:
+                    msg = await other.expect("turn", timeout=UNIT)
+                except TimeoutError:
+                    continue
+                other.send(Act(msg["turn"], msg["legal"][0]["action"]).encode())
+            turn = await anchor.expect("turn")
+            await case(Table(server, port, anchor, other, turn))
+            anchor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+            a, b = await asyncio.gather(anchor.play(), other.play())
+            assert a == b
+            assert sum(row["stack"] for row in a["standings"]) == SEATS * 600
+            assert len(list(tmp_path.glob("*.jsonl"))) == 1
+
+    asyncio.run(scenario())
