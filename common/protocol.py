@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgpack  # type: ignore[import-untyped]
@@ -171,8 +171,9 @@ class _Message:
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = getattr(self, f.name)
+        # __match_args__ is the dataclass's field names; dataclasses.fields() is 10x slower.
+        for name in self.__match_args__:  # type: ignore[attr-defined]
+            out[name] = getattr(self, name)
         return out
 
 

@@ -1,0 +1,27 @@
+"""The server's cheap per-seat views are exactly ``common.views.seat_view`` (no sockets)."""
+
+from __future__ import annotations
+
+import random
+
+from common.match import Match, SeatInfo
+from common.views import seat_view
+from server.table import _view_for
+
+
+def test_view_for_equals_seat_view_at_every_step() -> None:
+    rng = random.Random(11)
+    match = Match(seats={s: SeatInfo(f"p{s}") for s in (0, 2, 3, 5, 6)}, rng=rng, hands=12)
+    steps = 0
+    while not match.is_over:
+        hand = match.next_hand(rng=rng)
+        while True:
+            public = seat_view(hand, None)
+            for seat in range(7):
+                assert _view_for(hand, public, seat) == seat_view(hand, seat), (steps, seat)
+            if hand.is_over:
+                break
+            legal = hand.legal_actions()
+            match.apply(hand.to_act, rng.choice(legal).kind)
+            steps += 1
+    assert steps > 50
