@@ -1,0 +1,130 @@
+"""The headless CLI, the in-process API, the turn clock and address discovery."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from common.protocol import FrameDecoder, Hello, encode_frame
+from server.app import lan_addresses, run_in_thread
+from tests.serverkit import LOOPBACK, UNIT, Client, config, running
+
+pytestmark = pytest.mark.timeout(60)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_help_names_every_option() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "server", "--help"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert out.returncode == 0
+    for option in (
+        "--host",
+        "--port",
+        "--hands",
+        "--computer",
+        "--password",
+        "--start-when",
+        "--grace",
+        "--turn-time",
+        "--history-dir",
+        "--seed",
+        "--bot-delay",
+    ):
+        assert option in out.stdout
+
+
+def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "--host",
+            LOOPBACK,
+            "--port",
+            "0",
+            "--computer",
+            "1",
+            "--history-dir",
+            str(tmp_path),
+            "--bot-delay",
+            "0",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert proc.stderr is not None
+        port = 0
+        for line in proc.stderr:
+            if found := re.search(r"listening on port (\d+)", line):
+                port = int(found.group(1))
+                break
+        assert "INFO" in line
+        assert f"127.0.0.1:{port}" in proc.stderr.readline()
+        with socket.create_connection((LOOPBACK, port), timeout=5) as sock:
+            sock.sendall(encode_frame(Hello(name="Ann").encode()))
+            decoder, got = FrameDecoder(), []
+            while not any(m["type"] == "lobby" for m in got):
+                got += decoder.feed(sock.recv(65536))
+            proc.send_signal(signal.SIGTERM)
+            while not any(m["type"] == "bye" for m in got):
+                data = sock.recv(65536)
+                assert data, "closed without a bye"
+                got += decoder.feed(data)
+        assert proc.wait(10) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) -> None:
+    handle = run_in_thread(config(tmp_path, computer=3, start_when=4))
+    try:
+
+        async def play() -> dict:
+            me = Client("me")
+            await me.hello(handle.port)
+            return await me.play()
+
+        result = asyncio.run(play())
+        assert sum(r["stack"] for r in result["standings"]) == 4 * 600
+    finally:
+        handle.stop()
+        handle.stop()
+    assert not handle.thread.is_alive()
+
+
+def test_turn_clock_plays_the_default_for_a_connected_seat(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=1, start_when=2, turn_time=2 * UNIT)
+        async with running(cfg) as (_server, port):
+            me = Client("slow")
+            await me.hello(port)
+            turn = await me.expect("turn")
+            assert turn["time_left"] == pytest.approx(2 * UNIT, abs=0.05)
+            default = {"check", "fold", "bring_in"} & {a["action"] for a in turn["legal"]}
+            while True:
+                events = await me.expect("events")
+                mine = [e for e in events["events"] if e["ev"] == "act" and e["seat"] == me.seat]
+                if mine:
+                    break
+            assert mine[0]["action"] in default
+
+    asyncio.run(scenario())
+
+
+def test_lan_addresses_are_reachable_addresses_found_without_traffic() -> None:
+    for text in lan_addresses():
+        addr = ipaddress.ip_address(text)
+        assert not addr.is_loopback and not addr.is_link_local and not addr.is_unspecified
