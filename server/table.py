@@ -120,7 +120,8 @@ class Table:
         self.running = False
         self.closing = False
         self.bot_times: list[float] = []
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the turn's grace or clock
+        self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
         self._tasks: set[asyncio.Task[Any]] = set()
         for i in range(config.computer):
             seat = MAX_SEATS - 1 - i  # people fill from seat 0 up
@@ -339,7 +340,7 @@ class Table:
         ).encode()
 
     def _next_hand(self) -> None:
-        self._timer = None
+        self._deal_timer = None
         match = self.match
         if match is None or self.closing or match.is_over:
             return
@@ -448,7 +449,7 @@ class Table:
         if self.match.is_over:
             self._end_match()
         else:
-            self._timer = asyncio.get_running_loop().call_later(
+            self._deal_timer = asyncio.get_running_loop().call_later(
                 self.config.hand_pause, self._next_hand
             )
 
@@ -533,7 +534,7 @@ class Table:
             log.error("computer seat task failed", exc_info=task.exception())
 
     async def _computer_turn(self, seat: Seat, turn: int) -> None:
-        """A computer seat sees only its own view (R-C? same as a person) and picks from it."""
+        """A computer seat sees only its own seat's view, as a person would, and picks from it."""
         delay = self.config.bot_delay
         await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) if delay > 0 else 0)
         if turn != self.turn_id or self.match is None or self.match.hand is None:
@@ -548,6 +549,7 @@ class Table:
             log.exception("computer seat %d failed to choose; playing the default", seat.seat)
             choice = ""
         self.bot_times.append(time.perf_counter() - started)
+        log.debug("seat %d chose %s in %.1f ms", seat.seat, choice, self.bot_times[-1] * 1000)
         if turn != self.turn_id:
             return
         hand = self.match.hand
@@ -568,6 +570,8 @@ class Table:
         """Tell everyone, stop timers and computer seats, close every connection."""
         self.closing = True
         self._cancel_timer()
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         bye = p.encode_frame(p.Bye(reason).encode())

@@ -87,19 +87,33 @@ def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
             await watcher.hello(port, watch=True)
             for c in clients[1:]:
                 await c.hello(port)
-            await asyncio.gather(*(c.play() for c in clients))
-            await watcher.expect("standings")
-            history = {h["hand"]: h for h in _history(tmp_path)}
-            assert len(history) >= 4
+            for match in range(3):
+                if match:
+                    await clients[0].expect("lobby", running=False)
+                    clients[0].send(Start(hands=12).encode())
+                await asyncio.gather(*(c.play() for c in clients))
+                await watcher.expect("standings")
+            history = {}
+            for path in tmp_path.glob("*.jsonl"):
+                for line in path.read_text().splitlines():
+                    record = json.loads(line)
+                    history[record["match"], record["hand"]] = record
+            assert len(history) >= 12
+            assert len({m for m, _hand in history}) == 3
             for c in [*clients, watcher]:
                 assert c.of_type("events"), c.name
+                match_id, seen = "", set()
                 for msg in c.log:
                     found = cards_in(msg)
-                    if "hand" in msg and msg["type"] in ("events", "table", "hand_end"):
-                        allowed = _allowed(history[msg["hand"]], c.seat)
+                    seen |= found
+                    if msg["type"] == "match_start":
+                        match_id = msg["match"]
+                    if msg["type"] in ("events", "table", "hand_end"):
+                        allowed = _allowed(history[match_id, msg["hand"]], c.seat)
                     else:
                         allowed = set()
                     assert found <= allowed, (c.name, msg["type"], found - allowed)
+                assert len(seen) > 40, c.name  # the check had cards to check
 
     asyncio.run(scenario())
 
