@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from common.protocol import DEFAULT_PORT
+from common.protocol import DEFAULT_PORT, MAX_FRAME
 from server.app import TableServer, lan_addresses
 from server.config import ServerConfig, default_history_dir
 
@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
         help="pause between hands (default 2)",
     )
     ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
+    ap.add_argument(
+        "--max-frame",
+        type=int,
+        default=MAX_FRAME,
+        metavar="BYTES",
+        help=f"largest frame accepted (default {MAX_FRAME})",
+    )
     ap.add_argument("--seed", type=int, default=None, help="fixed shuffle seed (tests only)")
     ap.add_argument(
         "--log-level",
@@ -99,6 +106,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         bot_delay=args.bot_delay,
         hand_pause=args.hand_pause,
         max_connections=args.max_connections,
+        max_frame=args.max_frame,
     )
 
 
