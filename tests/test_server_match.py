@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from common.protocol import Chat, Start
+from server.app import TableServer
 from tests.serverkit import UNIT, Client, cards_in, config, running
 
 pytestmark = pytest.mark.timeout(60)
@@ -176,3 +178,29 @@ def test_chat_is_relayed_with_the_name_and_rate_limited(tmp_path: Path) -> None:
             await asyncio.sleep(UNIT)
 
     asyncio.run(scenario())
+
+
+def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
+    """A computer seat is a function of the same view a person at that seat gets."""
+    views: list[dict[str, Any]] = []
+
+    def recording(view: dict[str, Any], rng: random.Random) -> str:
+        views.append(view)
+        return rng.choice([a["action"] for a in view["legal"]])
+
+    async def scenario() -> None:
+        server = TableServer(config(tmp_path, computer=3, start_when=4), chooser=recording)
+        port = await server.start()
+        try:
+            me = Client("me")
+            await me.hello(port)
+            await me.play()
+        finally:
+            await server.stop()
+
+    asyncio.run(scenario())
+    assert views
+    for view in views:
+        assert view["you"] == view["to_act"] and view["legal"]
+        holders = [s["seat"] for s in view["seats"] if "hole" in s]
+        assert holders == [view["you"]]
