@@ -12,6 +12,7 @@ import pytest
 
 from common.protocol import Chat, Start
 from server.app import TableServer
+from tests.hhcheck import problems
 from tests.serverkit import UNIT, Client, cards_in, config, running
 
 pytestmark = pytest.mark.timeout(60)
@@ -50,6 +51,8 @@ def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> None:
             assert all(r["standings"] == standings for r in results)
             history = _history(tmp_path)
             assert [h["hand"] for h in history] == [1, 2, 3, 4]
+            for record in history:
+                assert problems(record) == [], record["hand"]
             for c in clients:
                 # Every event a client was sent, hand by hand, is the file's event as its
                 # seat may see it: same order, nothing missing, nothing extra.
