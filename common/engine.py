@@ -407,9 +407,10 @@ class Hand:
             if not action.all_in or lift >= half or (not self.opened and action.to >= bet):
                 self.full_count += 1
                 self.opened = True
+                if self.street == 7:
+                    # R-S5 with R-A2: a short all-in is not a bet or raise.
+                    self._last_aggressor_on_seventh = st.seat
             self.high = action.to
-            if self.street == 7 and kind is not _COMPLETE:
-                self._last_aggressor_on_seventh = st.seat
         elif kind is _BRING_IN:
             self.high = action.to
         st.acted = True

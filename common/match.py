@@ -75,8 +75,8 @@ class Match:
     ) -> None:
         if not 2 <= len(seats) <= MAX_SEATS:
             raise ValueError(f"a match needs 2 to {MAX_SEATS} seats, got {len(seats)}")
-        if hands <= 0:
-            raise ValueError("a match needs at least one hand")
+        if hands not in HAND_COUNTS:
+            raise ValueError(f"a match is 4, 8 or 12 hands (R-T4), not {hands}")
         if stack <= 0:
             raise ValueError("seats must start with chips")
         self.seats = dict(sorted(seats.items()))

@@ -146,10 +146,6 @@ def test_R_T4_R_T6_the_match_ends_after_its_last_hand(hands: int) -> None:
         match.next_hand(rng=rng)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE BUG: Match accepts any number of hands; R-T4 allows only 4, 8 or 12",
-)
 @pytest.mark.parametrize("hands", [1, 5, 13], ids=lambda h: f"{h}-hands")
 def test_R_T4_other_match_lengths_are_refused(hands: int) -> None:
     with pytest.raises(ValueError):

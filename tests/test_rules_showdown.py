@@ -239,11 +239,6 @@ def test_R_S5_no_betting_on_seventh_best_showing_hand_first(
     check_record(hand)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE BUG: a short all-in 'bet'/'raise' on seventh (less than half a bet, "
-    "not a bet or raise by R-A2) is taken as the last bet for the order of showing (R-S5)",
-)
 @pytest.mark.parametrize(
     ("stack", "seventh", "order"),
     [
