@@ -316,7 +316,8 @@ def main() -> int:
     print(f"table server  p50 {p50:.3f} ms  p99 {p99:.3f} ms  max {max(table) * ms:.3f} ms")
     print(f"floor (raw)   p50 {f50:.3f} ms  p99 {f99:.3f} ms")
     print(f"median ratio  {p50 / f50:.2f}x the floor (target <= 3x)")
-    print(f"server RSS    {rss / 1024:.1f} MiB with seven clients ({idle_rss / 1024:.1f} MiB before any client)")
+    print(f"server RSS    {rss / 1024:.1f} MiB with seven clients", end=" ")
+    print(f"({idle_rss / 1024:.1f} MiB before any client)")
     ok = p50 <= 1.0 and p99 <= 5.0 and p50 <= 3 * f50
     if args.bot_decisions:
         bots = _bot_decisions(args.bot_decisions)
