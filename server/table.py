@@ -363,6 +363,8 @@ class Table:
         hand = self.match.hand
         self.step += 1
         self.turn_seat = None
+        if not hand.is_over:
+            self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         frames = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
@@ -371,7 +373,6 @@ class Table:
             self._end_hand()
             return
         assert hand.to_act is not None
-        self.turn_id += 1
         seat = self.seats[hand.to_act]
         self.turn_seat = seat.seat
         if seat.kind is SeatKind.COMPUTER:
@@ -397,6 +398,9 @@ class Table:
         players = [s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)]
         shared = [None if isinstance(e, Deal) and not e.up else event_view(e, None) for e in events]
         public = seat_view(hand, None)
+        # The wire's turn id, not the hand's own count, so that a client may answer
+        # from the snapshot as well as from the ``turn`` message.
+        public["turn"] = self.turn_id if hand.to_act is not None else None
         out: dict[int | None, bytes] = {}
         for viewer in viewers:
             seen = [

@@ -70,6 +70,14 @@ def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> None:
                         for e in record["events"]
                     ]
                     assert seen == expected
+                # The snapshot before each turn names the same turn id (docs/protocol.md).
+                last_table: dict[str, Any] = {}
+                for m in c.log:
+                    if m.get("type") == "table":
+                        last_table = m
+                    elif m.get("type") == "turn":
+                        assert last_table["view"]["turn"] == m["turn"]
+                        assert last_table["view"]["to_act"] == m["seat"] == c.seat
                 final = {f["seat"]: f["stack"] for f in history[-1]["final"]}
                 assert c.of_type("hand_end")[-1]["stacks"] == [
                     {"seat": s, "stack": final.get(s, 0)} for s in sorted(final)
