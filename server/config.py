@@ -53,6 +53,8 @@ class ServerConfig:
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
 
     def __post_init__(self) -> None:
+        # Accept a plain string path too (callers embedding the server pass one).
+        object.__setattr__(self, "history_dir", Path(self.history_dir))
         if self.hands not in (4, 8, 12):
             raise ValueError("hands must be 4, 8 or 12 (R-T4)")
         if not 0 <= self.computer <= 6:
