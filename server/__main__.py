@@ -69,9 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--hand-pause",
         type=float,
-        default=2.0,
+        default=4.0,
         metavar="SECONDS",
-        help="pause between hands (default 2)",
+        help="pause between hands, to read the showdown (default 4)",
     )
     ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
     ap.add_argument(

@@ -41,7 +41,7 @@ class ServerConfig:
     seed: int | None = None
     bot_delay: float = 0.8
     """Mean pause before a computer seat acts, so people can follow; 0 in tests."""
-    hand_pause: float = 2.0
+    hand_pause: float = 4.0
     """Pause between the end of a hand and the next deal, to see the showdown."""
     max_frame: int = MAX_FRAME
     max_connections: int = 32
