@@ -364,9 +364,12 @@ class Hand:
             else:
                 kind = _RAISE
                 target = self.high + bet  # R-B4, R-B5, R-B7
-            need = target - total
-            put = min(need, stack)
-            actions.append(_action(kind, put, total + put, stack <= need))
+            # Short all-ins that add up to the full bet (4 -> 7 -> 10) leave nothing to
+            # complete: the completion would only call, and no raise comes before it.
+            if target > self.high:
+                need = target - total
+                put = min(need, stack)
+                actions.append(_action(kind, put, total + put, stack <= need))
         return tuple(actions)
 
     def _may_wager(self, st: SeatState) -> bool:
@@ -401,10 +404,9 @@ class Hand:
         if kind is _COMPLETE or kind is _BET or kind is _RAISE:
             lift = action.to - self.high
             half = (self.stakes.bet_for(self.street) + 1) // 2
-            bet = self.stakes.bet_for(self.street)
-            # R-A2: a lift of half a bet or more is a full wager, and so is an
-            # all-in that reaches the full bet before the street is opened.
-            if not action.all_in or lift >= half or (not self.opened and action.to >= bet):
+            # R-A2: only a lift of half a bet or more makes an all-in a full wager;
+            # each all-in is judged on its own, so short ones never add up.
+            if not action.all_in or lift >= half:
                 self.full_count += 1
                 self.opened = True
                 if self.street == 7:

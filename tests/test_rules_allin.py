@@ -194,15 +194,14 @@ def test_R_A2_short_all_in_over_bring_in_does_not_reopen_for_seats_that_acted(
 
 
 def test_R_A2_two_short_all_ins_reaching_the_full_completion() -> None:
-    # 4 -> 7 (all in, lifts 3) -> 10 (all in, lifts 3).  RULES.md is not
-    # explicit here: R-A2 judges each all-in on its own, but the second one
-    # puts in the full completion amount.  The engine treats an all-in to the
-    # full completion as the completion (cardroom practice: it is a full bet,
-    # not an all-in "for less"), so the next seat may raise to 20.
+    # 4 -> 7 (all in, lifts 3) -> 10 (all in, lifts 3).  R-A2: each all-in is
+    # judged on its own and short ones never add up, so neither completes the
+    # bet (R-B3).  Completing to 10 would only call, and no one may raise before
+    # the completion: the seats after may only call or fold.
     hand = table({2: 8, 3: 11}, n=4)
     play(hand, "1:bring_in 2:complete 3:complete")
     assert acts(hand, 3)[-1] == (3, "complete", 10, 10)
-    assert legal(hand) == [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)]
+    assert legal(hand) == [("fold", 0, 0), ("call", 10, 10)]
     passive(hand)
     check_record(hand)
 
