@@ -8,7 +8,9 @@ main loop, asleep in ``pygame.event.wait``, wakes up.  Sending is a locked
 
 When the link drops without a ``bye``, the thread retries for ``retry_for``
 seconds, each time with the latest ``hello`` (which carries the seat's token,
-R-C1).  A refused ``hello`` (bad password, table full) or a ``bye`` ends it.
+R-C1).  A refused ``hello`` (bad password, table full) or a ``bye`` ends it,
+except ``bad_token``: a seat dropped in the lobby is freed, so the thread says
+``hello`` once more without the token and sits down again as a newcomer.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Connection:
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._run, name="stud-net", daemon=True)
+        self._stale_token = False  # the server forgot our seat: come back as a newcomer
 
     def start(self) -> None:
         self._thread.start()
@@ -132,7 +135,10 @@ class Connection:
                 break
             kind, text, welcomed = outcome
             welcomed_once = welcomed_once or welcomed
-            if kind in ("refused", "bye"):
+            if kind == "stale" and not self._stale_token:
+                self._stale_token = True
+                continue
+            if kind in ("refused", "bye", "stale"):
                 self._status("failed" if kind == "refused" else "gone", text)
                 break
             if not welcomed_once:
@@ -164,12 +170,16 @@ class Connection:
         if self._closed.is_set():
             self._shut()
             return "down", "", False
-        if not self.send(self.hello()):
+        hello = self.hello()
+        if self._stale_token:
+            hello.pop("token", None)
+        if not self.send(hello):
             self._shut()
             return "down", "connection lost", False
         decoder = FrameDecoder()
         welcomed = False
         last_error = ""
+        stale = False
         while True:
             try:
                 data = sock.recv(65536)
@@ -186,14 +196,20 @@ class Connection:
                 kind = msg.get("type")
                 if kind == "welcome":
                     welcomed = True
+                    self._stale_token = False
                 elif kind == "error" and not welcomed:
                     last_error = str(msg.get("message") or msg.get("code") or "refused")[:200]
+                    stale = msg.get("code") == "bad_token" and "token" in hello
+                    if stale:
+                        continue  # not for the player's eyes: we simply sit down again
                 elif kind == "bye":
                     self._put("msg", msg)
                     self._shut()
                     return "bye", str(msg.get("reason") or "the server closed")[:200], welcomed
                 self._put("msg", msg)
         self._shut()
+        if stale and not welcomed:
+            return "stale", last_error, False
         if last_error and not welcomed:
             return "refused", last_error, False
         return "down", "connection lost", welcomed

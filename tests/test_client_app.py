@@ -247,6 +247,30 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(make_app) -> None:
     assert run([app], lambda: app.top().name == "results", [player])
 
 
+def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
+    # Before a match a drop frees the seat, so the old token is refused
+    # (bad_token); the client says hello again without it instead of giving up.
+    host = make_app("Hana")
+    host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
+    port = host.server.port
+    guest = make_app("Gus", offscreen=True)
+    guest.connect("127.0.0.1", port)
+    assert run(
+        [host, guest], lambda: guest.top().name == "lobby" and guest.session.seat is not None
+    )
+    old_token = guest.session.token
+    guest.conn.sever()
+    assert run([host, guest], lambda: guest.status.state == "retrying")
+    assert run(
+        [host, guest],
+        lambda: guest.status.state == "connected" and guest.session.token not in (None, old_token),
+        timeout=15,
+    )
+    assert guest.top().name == "lobby" and guest.session.seat is not None
+    assert run([host, guest], lambda: len(host.session.lobby_seats) == 2)
+    assert [p.name for p in host.session.lobby_seats] == ["Hana", "Gus"]
+
+
 def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_app) -> None:
     app = make_app()
     app.play_computer(1, 4)
