@@ -50,6 +50,8 @@ class Connection:
         retry_for: float = 30.0,
         retry_every: float = 1.0,
         connect_timeout: float = 5.0,
+        ping_every: float = 5.0,
+        silence_limit: float = 16.0,
     ) -> None:
         self.host, self.port = host, port
         self.hello = hello
@@ -57,6 +59,8 @@ class Connection:
         self.retry_for = retry_for
         self.retry_every = retry_every
         self.connect_timeout = connect_timeout
+        self.ping_every = ping_every
+        self.silence_limit = silence_limit
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
@@ -163,7 +167,9 @@ class Connection:
             sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
         except OSError as exc:
             return "down", f"could not connect: {exc.strerror or exc}", False
-        sock.settimeout(None)
+        # Wake every few seconds to ping: a home network can drop a link without
+        # the OS noticing for minutes, and silence is how we find out.
+        sock.settimeout(self.ping_every)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self._lock:
             self._sock = sock
@@ -180,13 +186,25 @@ class Connection:
         welcomed = False
         last_error = ""
         stale = False
+        heard = time.monotonic()
+        pings = 0
         while True:
             try:
                 data = sock.recv(65536)
+            except TimeoutError:
+                if time.monotonic() - heard > self.silence_limit:
+                    log.info(
+                        "no word from the server for %.0f s: the link is down", self.silence_limit
+                    )
+                    break
+                pings += 1
+                self.send({"type": "ping", "id": pings})
+                continue
             except OSError:
                 data = b""
             if not data:
                 break
+            heard = time.monotonic()
             try:
                 msgs = decoder.feed(data)
             except ValueError as exc:
