@@ -19,8 +19,10 @@ at once, in the event loop, one at a time.  Invariants:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
+import socket
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -31,6 +33,19 @@ __all__ = ["Connection", "Handler", "Limits"]
 
 log = logging.getLogger("server.net")
 _ids = itertools.count(1)
+
+
+def _keep_alive(sock: socket.socket | None) -> None:
+    """TCP keepalive, so that a player whose Wi-Fi vanished is found out in about
+    half a minute (and dropped, R-C1) instead of hours later, without asking any
+    client to ping: a client written from the wire contract may never send one."""
+    if sock is None:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 10)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 5)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +99,7 @@ class Connection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        _keep_alive(transport.get_extra_info("socket"))
         loop = asyncio.get_running_loop()
         self._handshake_timer = loop.call_later(
             self.limits.handshake_timeout, self._handshake_expired

@@ -111,3 +111,21 @@ def test_stale_turn_is_rejected_not_applied_to_the_next(tmp_path: Path) -> None:
             await me.play()
 
     asyncio.run(scenario())
+
+
+def test_connections_use_tcp_keepalive_to_find_vanished_players(tmp_path: Path) -> None:
+    """A player whose network vanished without a FIN is found out by TCP keepalive, so
+    R-C1's grace period starts in about half a minute whatever the client sends."""
+    import socket
+
+    async def scenario() -> None:
+        async with running(config(tmp_path)) as (server, port):
+            ann = Client("ann")
+            await ann.hello(port)
+            (conn,) = server.table.conns
+            sock = conn.transport.get_extra_info("socket")
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 10
+            await ann.close()
+
+    asyncio.run(scenario())
