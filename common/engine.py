@@ -105,10 +105,6 @@ class Pot:
     seats: tuple[int, ...]
 
 
-def _HAND_TOTAL(st: SeatState) -> int:
-    return st.hand_total
-
-
 _ACTIONS: dict[tuple[ActionKind, int, int, bool], Action] = {}
 
 
@@ -121,6 +117,10 @@ def _action(kind: ActionKind, put: int, to: int, all_in: bool = False) -> Action
         if len(_ACTIONS) < 50_000:  # bounded: huge simulated stacks must not grow it forever
             _ACTIONS[key] = action
     return action
+
+
+_LEGAL_BY_STAKES: dict[Stakes, dict[tuple[int, int, int, int, bool, bool], tuple[Action, ...]]] = {}
+"""Legal-action tuples by stakes, then by (street, stack, street total, high, opened, may wager)."""
 
 
 class Hand:
@@ -174,6 +174,7 @@ class Hand:
         self._first_on_seventh: int | None = None
         self._last_aggressor_on_seventh: int | None = None
         self._legal_cache: tuple[Action, ...] | None = None
+        self._legal_memo = _LEGAL_BY_STAKES.setdefault(stakes, {})
         self._paid = 0
 
     # ------------------------------------------------------------ queries
@@ -346,6 +347,19 @@ class Hand:
             put = min(stakes.small_bet, stack)
             return bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
 
+        high = self.high
+        wager = stack > high - total and self._may_wager(st)
+        # The buttons depend only on these; hands ask for the same few again and again.
+        key = (self.street, stack, total, high, self.opened, wager)
+        legal = self._legal_memo.get(key)
+        if legal is None:
+            legal = self._buttons(stack=stack, total=total, wager=wager)
+            if len(self._legal_memo) < 100_000:
+                self._legal_memo[key] = legal
+        return legal
+
+    def _buttons(self, *, stack: int, total: int, wager: bool) -> tuple[Action, ...]:
+        """The legal actions for a seat with ``stack`` and ``total`` facing ``self.high``."""
         to_call = self.high - total
         actions: list[Action] = []
         if to_call > 0:
@@ -355,8 +369,8 @@ class Hand:
         else:
             actions.append(_action(_CHECK, 0, total))  # R-B5: no fold when checking is free
 
-        if stack > to_call and self._may_wager(st):
-            bet = stakes.bet_for(self.street)
+        if wager:
+            bet = self.stakes.bet_for(self.street)
             if not self.opened:
                 # R-B3, R-A2: until a full bet or completion, the wager is to one full bet.
                 kind = _COMPLETE if self.street == 3 else _BET
@@ -450,8 +464,16 @@ class Hand:
 
     def _return_uncalled(self, out: list[Event]) -> None:
         """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
-        top = max(self.seats.values(), key=_HAND_TOTAL)
-        second = max(st.hand_total for st in self.seats.values() if st is not top)
+        top: SeatState | None = None
+        second = 0
+        for st in self.seats.values():
+            if top is None or st.hand_total > top.hand_total:
+                if top is not None:
+                    second = top.hand_total
+                top = st
+            elif st.hand_total > second:
+                second = st.hand_total
+        assert top is not None
         excess = top.hand_total - second
         if excess > 0:
             top.stack += excess
