@@ -208,11 +208,10 @@ class LobbyScene(Scene):
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
-            blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
+            row = blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
             if mark:
-                blit_text(
-                    surf, mark, f(22), (box.right - f(20), y + f(3)), MUTED, anchor="topright"
-                )
+                at = (box.right - f(20), row.centery)
+                blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
         side = self._R(760, 290, 380, 200)
         if s.watch:
