@@ -78,6 +78,14 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _seconds(value: Any) -> float | None:
+    """A finite, non-negative number of seconds, else ``None``: ``int(inf)`` or ``int(nan)``
+    in the drawing code would raise on every frame."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 <= value < 10**6 else None
+
+
 def _dict(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadMessage(f"expected a map, got {type(value).__name__}")
@@ -509,10 +517,7 @@ class Session:
             return
         self.turn = _int(msg.get("turn"))
         self.legal = parse_legal(msg.get("legal"))
-        t = msg.get("time_left")
-        self.time_left = (
-            float(t) if isinstance(t, int | float) and not isinstance(t, bool) and t >= 0 else None
-        )
+        self.time_left = _seconds(msg.get("time_left"))
         self.turn_at = now
 
     def _log_hand(self, hand: int) -> None:
@@ -582,8 +587,7 @@ class Session:
         if seat is None:
             raise BadMessage("presence without a seat")
         connected = msg.get("connected") is not False
-        g = msg.get("grace")
-        grace = float(g) if isinstance(g, int | float) and not isinstance(g, bool) else None
+        grace = _seconds(msg.get("grace"))
         if connected:
             self.presence.pop(seat, None)
         else:

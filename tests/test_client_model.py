@@ -161,6 +161,17 @@ def test_presence_counts_down_the_grace_period() -> None:
     assert s.grace_left(3, now=11.0) is None
 
 
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), -1.0, True, "5"])
+def test_clock_times_that_cannot_be_drawn_are_dropped(bad: object) -> None:
+    """The plates draw ``int(seconds)``: an infinite or NaN time would fail every frame."""
+    s = session_from(demo.mid_hand())
+    s.apply({"type": "presence", "seat": 3, "connected": False, "grace": bad}, now=10.0)
+    assert s.grace_left(3, now=11.0) is None
+    turn = {"type": "turn", "turn": 9, "seat": s.seat, "legal": [], "time_left": bad}
+    s.apply(turn, now=10.0)
+    assert s.time_left is None
+
+
 @pytest.mark.parametrize(
     ("text", "want"),
     [("10.0.0.5", ("10.0.0.5", 7777)), ("10.0.0.5:8000", ("10.0.0.5", 8000)),
