@@ -175,7 +175,9 @@ def test_clock_times_that_cannot_be_drawn_are_dropped(bad: object) -> None:
 @pytest.mark.parametrize(
     ("text", "want"),
     [("10.0.0.5", ("10.0.0.5", 7777)), ("10.0.0.5:8000", ("10.0.0.5", 8000)),
-     ("[::1]:9000", ("::1", 9000)), ("box.local", ("box.local", 7777))],
+     ("[::1]:9000", ("::1", 9000)), ("box.local", ("box.local", 7777)),
+     ("10.0.0.5:70000", ("10.0.0.5", 7777)), ("[::1]:70000", ("::1", 7777)),
+     ("[::1]:" + "9" * 30, ("::1", 7777)), ("10.0.0.5:0", ("10.0.0.5", 7777))],
 )  # fmt: skip
 def test_join_address_parsing(text: str, want: tuple[str, int]) -> None:
     assert parse_address(text) == want

@@ -32,11 +32,17 @@ def parse_address(text: str, port: int = DEFAULT_PORT) -> tuple[str, int]:
     text = text.strip()
     host, sep, tail = text.rpartition(":")
     if sep and host and tail.isdigit() and "]" not in tail and host.count(":") == 0:
-        return host, min(65535, int(tail))
+        return host, _port_or(tail, port)
     if text.startswith("[") and "]:" in text:
         h, _, t = text[1:].partition("]:")
-        return h, int(t) if t.isdigit() else port
+        return h, _port_or(t, port)
     return text.strip("[]"), port
+
+
+def _port_or(text: str, default: int) -> int:
+    """``text`` as a TCP port, or ``default`` if it is not one.  The socket layer wraps
+    70000 round to 4464 and raises ``OverflowError`` (not ``OSError``) for longer digits."""
+    return int(text) if text.isdigit() and 0 < int(text) < 65536 else default
 
 
 class StartScene(Scene):
@@ -174,11 +180,7 @@ class StartScene(Scene):
             st.save()
 
     def _port(self) -> int:
-        return (
-            int(self.port.value)
-            if self.port.value.isdigit() and 0 < int(self.port.value) < 65536
-            else DEFAULT_PORT
-        )
+        return _port_or(self.port.value, DEFAULT_PORT)
 
     def choose(self, what: str) -> None:
         """Take one of the ways in (also what tests call)."""
