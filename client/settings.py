@@ -61,6 +61,8 @@ class Settings:
         out.host_computers = min(5, max(0, out.host_computers))
         if out.hands not in (4, 8, 12):
             out.hands = 8
+        if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
+            out.window = cls().window  # the window opens at this size: it must be two ints
         return out
 
     def save(self, path: Path | None = None) -> None:

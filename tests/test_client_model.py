@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from client import demo
@@ -194,3 +196,13 @@ def test_settings_round_trip_and_survive_a_broken_file(tmp_path) -> None:
     assert back.name == "Zoë" and back.four_color and back.recent == ["10.0.0.5", "10.0.0.6"]
     path.write_text("{not json")
     assert Settings.load(path) == Settings()
+
+
+@pytest.mark.parametrize("window", [[], [800], ["1280", "800"], [1280, 800, 1]])
+def test_settings_with_a_window_size_that_cannot_open_give_the_default(
+    tmp_path, window: list
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"name": "Zoë", "window": window}))
+    back = Settings.load(path)
+    assert back.name == "Zoë" and back.window == Settings().window
