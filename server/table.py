@@ -262,13 +262,16 @@ class Table:
     def _lobby(self) -> dict[str, Any]:
         people = any(s.kind is SeatKind.HUMAN for s in self.seats.values())
         return p.Lobby(
-            seats=[s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)],
+            seats=self._players(),
             host=self.host,
             hands=self.hands,
             can_start=not self.running and people and len(self.seats) >= 2,
             start_when=self.config.start_when,
             running=self.running,
         ).encode()
+
+    def _players(self) -> list[dict[str, Any]]:
+        return [self.seats[s].public(self.host) for s in sorted(self.seats)]
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(self._lobby())
@@ -334,7 +337,7 @@ class Table:
         return p.MatchStart(
             match=self.match_id,
             hands=self.match.hands,
-            seats=[s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)],
+            seats=self._players(),
             stakes=self.match.stakes.to_dict(),
             stack=self.match.start_stack,
         ).encode()
@@ -395,7 +398,7 @@ class Table:
         """
         assert self.match is not None and self.match.hand is not None
         hand = self.match.hand
-        players = [s.public(self.host) for s in sorted(self.seats.values(), key=lambda s: s.seat)]
+        players = self._players()
         shared = [None if isinstance(e, Deal) and not e.up else event_view(e, None) for e in events]
         public = seat_view(hand, None)
         # The wire's turn id, not the hand's own count, so that a client may answer
