@@ -474,11 +474,10 @@ class Table:
         )
         self.running = False
         self.turn_seat = None
+        # _free passes the host on to the lowest connected person, so every person
+        # left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
-        if self.host is None or self.host not in self.seats:
-            people = [s.seat for s in self.seats.values() if s.kind is SeatKind.HUMAN]
-            self.host = min(people) if people else None
         self._broadcast_lobby()
 
     def _write_history(self) -> None:
