@@ -28,7 +28,7 @@ from client.render import text as textcache
 from client.render.cards import CardArt
 from client.scenes.base import Scene
 from client.settings import Settings
-from common.protocol import DEFAULT_PORT, PROTOCOL_VERSION
+from common.protocol import DEFAULT_PORT, HAND_COUNTS, PROTOCOL_VERSION
 
 __all__ = ["App"]
 
@@ -418,7 +418,7 @@ class App:
         s = self.session
         if s is None:
             return
-        self.send({"type": "start", "hands": s.hands if s.hands in (4, 8, 12) else 8})
+        self.send({"type": "start", "hands": s.hands if s.hands in HAND_COUNTS else 8})
 
     def back_to_lobby(self) -> None:
         s = self.session

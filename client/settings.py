@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from common.protocol import HAND_COUNTS
+
 __all__ = ["Settings", "config_path"]
 
 log = logging.getLogger(__name__)
@@ -59,7 +61,7 @@ class Settings:
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
-        if out.hands not in (4, 8, 12):
+        if out.hands not in HAND_COUNTS:
             out.hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints

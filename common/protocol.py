@@ -39,6 +39,7 @@ from common.events import ActionKind, ProtocolError
 __all__ = [
     "ACTIONS",
     "DEFAULT_PORT",
+    "HAND_COUNTS",
     "MAX_CHAT",
     "MAX_FRAME",
     "MAX_NAME",
@@ -80,6 +81,7 @@ MAX_CHAT = 200
 MAX_TOKEN = 64
 ACTIONS = frozenset(kind.value for kind in ActionKind)
 HAND_COUNTS = (4, 8, 12)
+"""``common.match.HAND_COUNTS`` (R-T4) again, so that the client need not import the engine."""
 
 _HEADER = struct.Struct(">I")
 

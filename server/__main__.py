@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from common.protocol import DEFAULT_PORT, MAX_FRAME
+from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import TableServer, lan_addresses
 from server.config import ServerConfig, default_history_dir
 
@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_PORT,
         help=f"TCP port, 0 for any (default {DEFAULT_PORT})",
     )
-    ap.add_argument("--hands", type=int, choices=(4, 8, 12), default=8, help="hands per match")
+    ap.add_argument("--hands", type=int, choices=HAND_COUNTS, default=8, help="hands per match")
     ap.add_argument("--computer", type=int, default=0, metavar="N", help="computer seats to add")
     ap.add_argument("--password", default=None, help="password people must give to join")
     ap.add_argument(

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common.protocol import DEFAULT_PORT, MAX_FRAME
+from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 
 __all__ = ["ServerConfig", "default_history_dir"]
 
@@ -55,7 +55,7 @@ class ServerConfig:
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
         object.__setattr__(self, "history_dir", Path(self.history_dir))
-        if self.hands not in (4, 8, 12):
+        if self.hands not in HAND_COUNTS:
             raise ValueError("hands must be 4, 8 or 12 (R-T4)")
         if not 0 <= self.computer <= 6:
             raise ValueError("computer seats: 0 to 6")

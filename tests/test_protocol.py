@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from common import match, protocol
 from common.events import ProtocolError
 from common.protocol import (
     MAX_FRAME,
@@ -106,3 +107,7 @@ def test_any_msgpack_value_frames_or_is_refused(value: Any) -> None:
         FrameDecoder().feed(struct.pack(">I", len(body)) + body)
     except FrameError as exc:
         assert exc.code == "bad_frame"
+
+
+def test_R_T4_the_wire_allows_the_match_lengths_the_rules_do() -> None:
+    assert protocol.HAND_COUNTS == match.HAND_COUNTS
