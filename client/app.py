@@ -28,7 +28,7 @@ from client.render import text as textcache
 from client.render.cards import CardArt
 from client.scenes.base import Scene
 from client.settings import Settings
-from common.protocol import DEFAULT_PORT, HAND_COUNTS, PROTOCOL_VERSION
+from common.protocol import DEFAULT_PORT, HAND_COUNTS, Hello, Leave, Start
 
 __all__ = ["App"]
 
@@ -279,14 +279,12 @@ class App:
     def hello(self) -> dict[str, Any]:
         s = self.session
         assert s is not None
-        msg: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": s.name}
-        if s.token:
-            msg["token"] = s.token
-        if self._password:
-            msg["password"] = self._password
-        if self._watch and not s.token:
-            msg["watch"] = True
-        return msg
+        return Hello(
+            name=s.name,
+            token=s.token or None,
+            password=self._password or None,
+            watch=self._watch and not s.token,
+        ).encode()
 
     def connect(self, host: str, port: int, *, password: str = "", watch: bool = False) -> None:
         self.leave_table(notice="", send_leave=True, stop_server=False)
@@ -346,7 +344,7 @@ class App:
         """Hang up, stop our own server if any, and go back to the start screen."""
         if self.conn is not None:
             if send_leave:
-                self.conn.send({"type": "leave"})
+                self.conn.send(Leave().encode())
             self.conn.close()
             self.conn = None
         if stop_server and self.server is not None:
@@ -418,7 +416,7 @@ class App:
         s = self.session
         if s is None:
             return
-        self.send({"type": "start", "hands": s.hands if s.hands in HAND_COUNTS else 8})
+        self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
 
     def back_to_lobby(self) -> None:
         s = self.session

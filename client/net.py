@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from common.protocol import FrameDecoder, encode_frame
+from common.protocol import FrameDecoder, Ping, encode_frame
 
 __all__ = ["Connection", "Status"]
 
@@ -198,7 +198,7 @@ class Connection:
                     )
                     break
                 pings += 1
-                self.send({"type": "ping", "id": pings})
+                self.send(Ping(pings).encode())
                 continue
             except OSError:
                 data = b""

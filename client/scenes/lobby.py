@@ -13,6 +13,7 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
 from client.scenes.base import Scene
+from common.protocol import MAX_CHAT, Chat, Start
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -77,7 +78,7 @@ class LobbyScene(Scene):
         self.start = Button("start", "Start the match", "S", style="primary")
         self.leave = Button("leave", "Leave", style="danger")
         self.hands = Choice("hands", [4, 8, 12], app.settings.hands)
-        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=200)
+        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.addresses: list[str] = []
@@ -122,7 +123,7 @@ class LobbyScene(Scene):
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 if self.chat.focused and self.chat.value.strip():
-                    self.app.send({"type": "chat", "text": self.chat.value.strip()[:200]})
+                    self.app.send(Chat(self.chat.value.strip()[:MAX_CHAT]).encode())
                     self.chat.value = ""
                 self.chat.focused = not self.chat.focused and not self.chat.value
                 return
@@ -141,7 +142,7 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is None or not s.host or not (s.lobby and s.lobby["can_start"]):
             return False
-        return self.app.send({"type": "start", "hands": int(self.hands.value)})
+        return self.app.send(Start(int(self.hands.value)).encode())
 
     def update(self, dt: float) -> None:
         s = self.app.session

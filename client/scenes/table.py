@@ -20,6 +20,7 @@ from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
+from common.protocol import MAX_CHAT, Act, Chat
 
 __all__ = ["TableScene"]
 
@@ -69,7 +70,7 @@ class TableScene(Scene):
         self.sent_turn: int | None = None
         self.pre_fold = Checkbox("pre_fold", "Check/Fold")
         self.pre_call = Checkbox("pre_call", "Call any")
-        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=200, size=22)
+        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
         self.leave = Button("leave", "Leave", size=22, style="danger")
         self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
         self._buttons: list[Button] = []
@@ -185,7 +186,7 @@ class TableScene(Scene):
             return False
         if action not in {a.action for a in s.actions()}:
             return False
-        if self.app.send({"type": "act", "turn": s.turn, "action": action}):
+        if self.app.send(Act(s.turn, action).encode()):
             self.sent_turn = s.turn
             self._layout_buttons()
             return True
@@ -194,7 +195,7 @@ class TableScene(Scene):
     def _send_chat(self) -> None:
         msg = self.chat.value.strip()
         if msg:
-            self.app.send({"type": "chat", "text": msg[:200]})
+            self.app.send(Chat(msg[:MAX_CHAT]).encode())
         self.chat.value = ""
         self.chat.focused = False
 
