@@ -352,7 +352,8 @@ class Session:
         self.hand_end: dict[str, Any] | None = None
         self.standings: list[dict[str, Any]] | None = None
         self.hands_played = 0
-        self.presence: dict[int, tuple[bool, float | None, float]] = {}
+        # Dropped seats only: the grace the server announced (None: unknown) and when.
+        self.presence: dict[int, tuple[float | None, float]] = {}
         self.log: deque[LogLine] = deque(maxlen=MAX_LOG)
         self.recent: dict[int, tuple[str, float]] = {}
         self.error: tuple[str, str] | None = None
@@ -400,10 +401,7 @@ class Session:
 
     def grace_left(self, seat: int, now: float) -> float | None:
         """Seconds until a dropped seat's person loses the turn; None while connected."""
-        p = self.presence.get(seat)
-        if p is None or p[0]:
-            return None
-        connected, grace, at = p
+        grace, at = self.presence.get(seat, (None, now))
         return None if grace is None else max(0.0, grace - (now - at))
 
     # ---- applying messages
@@ -492,10 +490,10 @@ class Session:
         if players:
             self.players = {p.seat: p for p in players}
             for p in players:
-                if p.connected and p.seat in self.presence:
+                if p.connected:
                     self.presence.pop(p.seat, None)
                 elif not p.connected and p.seat not in self.presence:
-                    self.presence[p.seat] = (False, None, now)
+                    self.presence[p.seat] = (None, now)
         if hand != self.hand:
             self.hand_end = None
             self.recent.clear()
@@ -591,7 +589,7 @@ class Session:
         if connected:
             self.presence.pop(seat, None)
         else:
-            self.presence[seat] = (False, grace, now)
+            self.presence[seat] = (grace, now)
         word = "is back" if connected else "dropped"
         self.log.append(LogLine(f"{self.name_of(seat)} {word}", "info"))
 
