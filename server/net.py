@@ -161,9 +161,9 @@ class Connection(asyncio.Protocol):
 
     # ------------------------------------------------------------ closing
 
-    def fail(self, code: str, message: str) -> None:
-        """Send an ``error`` and close: for refusals that end the connection."""
-        self.send_message(Error(code, message).encode())
+    def fail(self, code: str, message: str, ref: str | None = None) -> None:
+        """Send an ``error`` (naming the refused message's type, if any) and close."""
+        self.send_message(Error(code, message, ref).encode())
         self.close()
 
     def close(self) -> None:

@@ -159,11 +159,13 @@ class Table:
             self._free(seat.seat)
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
+        if not conn.greeted and raw.get("type") != "hello":
+            kind = raw.get("type")
+            conn.fail("no_hello", "say hello first", kind[:20] if isinstance(kind, str) else None)
+            return
         msg = p.decode_client(raw)
         if not conn.greeted:
-            if not isinstance(msg, p.Hello):
-                conn.fail("no_hello", "say hello first")
-                return
+            assert isinstance(msg, p.Hello)
             self._hello(conn, msg)
         elif isinstance(msg, p.Act):
             self._act(conn, msg)
@@ -186,32 +188,37 @@ class Table:
     def _hello(self, conn: Connection, hello: p.Hello) -> None:
         cfg = self.config
         if hello.protocol != p.PROTOCOL_VERSION:
-            conn.fail("protocol_version", f"this server speaks protocol {p.PROTOCOL_VERSION}")
+            conn.fail(
+                "protocol_version", f"this server speaks protocol {p.PROTOCOL_VERSION}", "hello"
+            )
             return
         if cfg.password is not None and not hmac.compare_digest(
             (hello.password or "").encode(), cfg.password.encode()
         ):
-            conn.fail("bad_password", "wrong password")
+            conn.fail("bad_password", "wrong password", "hello")
             return
         if hello.token is not None:
             seat = next((s for s in self.seats.values() if s.token == hello.token), None)
             if seat is None:
-                conn.fail("bad_token", "no seat has that token (it ends when the seat is freed)")
+                conn.fail(
+                    "bad_token", "no seat has that token (it ends when the seat is freed)", "hello"
+                )
                 return
             old = seat.conn
             seat.conn = None
             if old is not None:
                 old.seat = None
                 old.fail("taken_over", "another connection took this seat with its token")
+            if self.running:  # tell the others first: the comeback's own state says it
+                self._broadcast(p.Presence(seat.seat, True, None).encode())
             self._seat_conn(conn, seat)
             log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
             if self.running:
-                self._broadcast(p.Presence(seat.seat, True, None).encode())
                 if self.turn_seat == seat.seat:
                     self._arm_timer(cfg.turn_time)
                     self._send_turn(seat)
             else:
-                self._broadcast_lobby()
+                self._broadcast(self._lobby(), but=conn)  # it has just had its own
             return
         if hello.watch:
             conn.mark_greeted()
@@ -220,11 +227,13 @@ class Table:
             self._send_state(conn)
             return
         if self.running:
-            conn.fail("match_running", "a match is being played: watch, or wait for the next")
+            conn.fail(
+                "match_running", "a match is being played: watch, or wait for the next", "hello"
+            )
             return
         free = [s for s in range(MAX_SEATS) if s not in self.seats]
         if not free:
-            conn.fail("table_full", "all seven seats are taken")
+            conn.fail("table_full", "all seven seats are taken", "hello")
             return
         seat = Seat(free[0], hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
         self.seats[seat.seat] = seat
@@ -232,7 +241,7 @@ class Table:
             self.host = seat.seat
         self._seat_conn(conn, seat)
         log.info("%s sits in seat %d from %s", seat.name, seat.seat, conn.peer)
-        self._broadcast_lobby()
+        self._broadcast(self._lobby(), but=conn)  # it has just had its own
         if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
             self._start_match()
 
@@ -566,10 +575,10 @@ class Table:
 
     # ------------------------------------------------------------ broadcast and shutdown
 
-    def _broadcast(self, msg: dict[str, Any]) -> None:
+    def _broadcast(self, msg: dict[str, Any], *, but: Connection | None = None) -> None:
         frame = p.encode_frame(msg)
         for conn in list(self.conns):
-            if conn.greeted:
+            if conn.greeted and conn is not but:
                 conn.send(frame)
 
     def shutdown(self, reason: str = "the host closed the table") -> None:

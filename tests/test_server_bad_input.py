@@ -78,12 +78,28 @@ async def map_with_int_keys(t: Table) -> None:
     await _refused(t, "bad_frame", closes=True, data=_frame({1: "hello"}))
 
 
+async def _refused_after_hello(t: Table, code: str, *, data: bytes) -> None:
+    """After a hello, a bad message gets an error and the connection stays open."""
+    c = await Client("bad").connect(t.port)
+    c.send(Hello(name="watcher", watch=True, password=PASSWORD).encode())
+    await c.expect("welcome")
+    c.send_raw(data)
+    error = await c.expect("error")
+    assert error["code"] == code, error
+    c.send({"type": "ping", "id": 5})
+    assert (await c.expect("pong"))["id"] == 5
+    await c.close()
+
+
 async def missing_type(t: Table) -> None:
-    await _refused(t, "bad_message", closes=False, data=_frame({"name": "x"}))
+    # Before the hello anything but a hello is no_hello and closes (docs/protocol.md).
+    await _refused(t, "no_hello", closes=True, data=_frame({"name": "x"}))
+    await _refused_after_hello(t, "bad_message", data=_frame({"name": "x"}))
 
 
 async def unknown_type(t: Table) -> None:
-    await _refused(t, "unknown_type", closes=False, data=_frame({"type": "dance"}))
+    await _refused(t, "no_hello", closes=True, data=_frame({"type": "dance"}))
+    await _refused_after_hello(t, "unknown_type", data=_frame({"type": "dance"}))
 
 
 async def wrong_field_type(t: Table) -> None:
