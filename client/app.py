@@ -76,6 +76,8 @@ class App:
         self._wake_flag = threading.Event()
         self.caption = self._shown_caption = TITLE
         self.inbox: list[pygame.event.Event] = []
+        self._password = ""  # what the next hello says: set by connect()
+        self._watch = False
 
     # ------------------------------------------------------------ setup
 
@@ -295,9 +297,6 @@ class App:
         self.conn = Connection(host, port, self.hello, wake=self._wake, retry_for=self.retry_for)
         self.conn.start()
         self.sync_scenes()
-
-    _password = ""
-    _watch = False
 
     def send(self, msg: dict[str, Any]) -> bool:
         return self.conn.send(msg) if self.conn is not None else False
