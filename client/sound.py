@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import functools
 import logging
 import math
 
@@ -18,6 +19,7 @@ log = logging.getLogger(__name__)
 _chime: pygame.mixer.Sound | None = None
 
 
+@functools.cache  # pure Python synthesis: init() runs each time a way to a table is chosen
 def _samples(rate: int, channels: int) -> bytes:
     notes = ((880.0, 0.0), (1318.5, 0.11))  # A5 then E6
     length = int(rate * 0.42)
