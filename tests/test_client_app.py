@@ -267,8 +267,13 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
         timeout=15,
     )
     assert guest.top().name == "lobby" and guest.session.seat is not None
-    assert run([host, guest], lambda: len(host.session.lobby_seats) == 2)
-    assert [p.name for p in host.session.lobby_seats] == ["Hana", "Gus"]
+    seat = guest.session.seat
+    assert run(
+        [host, guest],
+        lambda: (
+            [(p.name, p.seat) for p in host.session.lobby_seats] == [("Hana", 0), ("Gus", seat)]
+        ),
+    )
 
 
 def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_app) -> None:
