@@ -7,9 +7,12 @@ import json
 import pytest
 
 from client import demo
-from client.model import BadMessage, Legal, Session, describe_event, parse_view
+from client.checks import BadMessage
+from client.model import Session
 from client.scenes.start import parse_address
 from client.settings import Settings
+from client.view import Legal, parse_view
+from client.wording import describe_event
 
 
 def session_from(msgs: list[dict]) -> Session:

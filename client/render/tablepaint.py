@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import pygame
 
-from client.model import STREET_NAMES, Player, SeatView, Session
+from client.model import Player, Session
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
 from client.render.text import blit_text, fit, text
 from client.render.widgets import GOLD, INK, MUTED, panel
+from client.view import SeatView
+from client.wording import STREET_NAMES
 
 __all__ = ["TablePainter"]
 

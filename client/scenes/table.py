@@ -14,12 +14,12 @@ from typing import Any
 
 import pygame
 
-from client.model import Legal, TableView
 from client.render.layout import TableLayout
 from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
+from client.view import Legal, TableView
 from common.protocol import MAX_CHAT, Act, Chat
 
 __all__ = ["TableScene"]
