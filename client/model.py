@@ -26,7 +26,7 @@ from client.checks import (
     opt_int,
 )
 from client.view import Legal, TableView, parse_legal, parse_view
-from client.wording import STREET_NAMES, LogLine, act_words, describe_event
+from client.wording import STREET_NAMES, LogLine, act_line, act_words, describe_event
 
 __all__ = ["Player", "Session"]
 
@@ -257,12 +257,19 @@ class Session:
                 self._street_logged = (hand, street)
                 if street in STREET_NAMES:
                     self.log.append(LogLine(STREET_NAMES[street], "street"))
-            line = describe_event(ev, self.name_of)
-            if line is not None:
-                self.log.append(line)
             seat = as_seat(ev.get("seat"))
-            if ev.get("ev") == "act" and seat is not None:
-                self.recent[seat] = (act_words(ev), now)
+            if ev.get("ev") == "act":
+                # One set of words for the log line and the label over the seat.
+                words = act_words(ev)
+                self.log.append(
+                    act_line(self.name_of(seat), words, all_in=ev.get("all_in") is True)
+                )
+                if seat is not None:
+                    self.recent[seat] = (words, now)
+            else:
+                line = describe_event(ev, self.name_of)
+                if line is not None:
+                    self.log.append(line)
             if ev.get("ev") == "act" and seat == self.seat:
                 self.turn, self.legal = None, []
 
