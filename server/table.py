@@ -1,8 +1,10 @@
-"""The one authoritative table: seats, lobby, the match, turns, timers and histories.
+"""The one authoritative table: the lobby, the match, turns and timers.
 
 ``Table`` is the ``Handler`` behind every ``Connection``; it runs entirely in
-the event loop, so its state changes one message or one timer at a time.
-Invariants:
+the event loop, so its state changes one message or one timer at a time.  It
+is the façade over three helpers: ``server.seats`` (the seat record and who
+sits where), ``server.frames`` (what each seat is sent) and
+``server.histories`` (the hand-history files).  Invariants:
 
 - ``seats`` holds every filled seat (people and computer seats) by seat
   number.  A person's seat has a secret ``token``; whoever presents it owns
@@ -12,7 +14,8 @@ Invariants:
 - ``turn_id`` grows by one for every decision the table asks for, across
   hands and matches; an ``act`` counts only if it names the current one.
 - Each connection is sent only ``common.views`` output for its own seat
-  (``None`` for a spectator), so a card it may not see never leaves here.
+  (``None`` for a spectator, built by ``server.frames``), so a card it may
+  not see never leaves here.
 """
 
 from __future__ import annotations
@@ -24,24 +27,22 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from common import protocol as p
-from common.engine import Hand
-from common.events import Deal, Event, IllegalAction, Show
-from common.history import dumps, hand_record
-from common.match import Match, SeatInfo, SeatKind
-from common.views import event_view, seat_view
+from common.events import Event, IllegalAction
+from common.match import Match, SeatKind
+from common.views import seat_view
+from server import frames, histories
 from server.config import ServerConfig
 from server.net import Connection
+from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
-__all__ = ["Seat", "Table"]
+__all__ = ["Chooser", "Table"]
 
 log = logging.getLogger("server.table")
-MAX_SEATS = 7
 
 Chooser = Callable[[dict[str, Any], random.Random], str]
 
@@ -50,50 +51,6 @@ def _default_chooser() -> Chooser:
     from server.bots import choose_action
 
     return choose_action
-
-
-@dataclass(slots=True)
-class Seat:
-    """One filled seat.  Mutable: its connection comes and goes."""
-
-    seat: int
-    name: str
-    kind: SeatKind
-    token: str | None = None
-    conn: Connection | None = None
-    rng: random.Random | None = None
-
-    @property
-    def connected(self) -> bool:
-        return self.kind is SeatKind.COMPUTER or self.conn is not None
-
-    def info(self) -> SeatInfo:
-        return SeatInfo(self.name, self.kind)
-
-    def public(self, host: int | None) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "kind": self.kind.value,
-            "connected": self.connected,
-            "host": self.seat == host,
-        }
-
-
-def _view_for(hand: Hand, public: dict[str, Any], seat: int) -> dict[str, Any]:
-    """``seat_view(hand, seat)`` made from the public view: add the seat's own down cards,
-    ``you`` and its legal actions.  Seven full ``seat_view`` calls per step cost more
-    than the rest of the step together."""
-    view = dict(public)
-    view["you"] = seat
-    view["legal"] = [a.to_dict() for a in hand.legal_actions(seat)]
-    view["seats"] = [
-        entry
-        if entry["seat"] != seat
-        else {**entry, "hole": [str(c) for c in hand.seats[seat].down]}
-        for entry in public["seats"]
-    ]
-    return view
 
 
 class Table:
@@ -123,14 +80,8 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None  # the turn's grace or clock
         self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
         self._tasks: set[asyncio.Task[Any]] = set()
-        for i in range(config.computer):
-            seat = MAX_SEATS - 1 - i  # people fill from seat 0 up
-            self.seats[seat] = Seat(
-                seat,
-                config.computer_names[i % len(config.computer_names)],
-                SeatKind.COMPUTER,
-                rng=random.Random(self.rng.getrandbits(64)),
-            )
+        for seat in computer_seats(config.computer, config.computer_names, self.rng):
+            self.seats[seat.seat] = seat
 
     # ------------------------------------------------------------ connections
 
@@ -231,11 +182,11 @@ class Table:
                 "match_running", "a match is being played: watch, or wait for the next", "hello"
             )
             return
-        free = [s for s in range(MAX_SEATS) if s not in self.seats]
-        if not free:
+        free = first_free(self.seats)
+        if free is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
-        seat = Seat(free[0], hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        seat = Seat(free, hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
         self.seats[seat.seat] = seat
         if self.host is None:
             self.host = seat.seat
@@ -264,23 +215,20 @@ class Table:
             return
         log.info("seat %d (%s) is free", seat_no, seat.name)
         if self.host == seat_no:
-            people = [s.seat for s in self.seats.values() if s.kind is SeatKind.HUMAN and s.conn]
-            self.host = min(people) if people else None
+            self.host = next_host(self.seats)
         self._broadcast_lobby()
 
     def _lobby(self) -> dict[str, Any]:
-        people = any(s.kind is SeatKind.HUMAN for s in self.seats.values())
-        return p.Lobby(
-            seats=self._players(),
+        return frames.lobby(
+            self._players(),
             host=self.host,
             hands=self.hands,
-            can_start=not self.running and people and len(self.seats) >= 2,
             start_when=self.config.start_when,
             running=self.running,
-        ).encode()
+        )
 
     def _players(self) -> list[dict[str, Any]]:
-        return [self.seats[s].public(self.host) for s in sorted(self.seats)]
+        return public_seats(self.seats, self.host)
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(self._lobby())
@@ -290,10 +238,9 @@ class Table:
         conn.send_message(self._lobby())
         if not self.running or self.match is None or self.match.hand is None:
             return
-        conn.send_message(self._match_start())
-        hand = self.match.hand
-        frames = self._step_frames(hand.events, {conn.seat})
-        conn.send(frames[conn.seat])
+        conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
+        out = self._step_frames(self.match.hand.events, {conn.seat})
+        conn.send(out[conn.seat])
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
         text = chat.text.strip()
@@ -332,24 +279,13 @@ class Table:
             rng=self.rng,
             hands=self.hands,
         )
-        now = datetime.now().astimezone()
-        self.match_id = f"{now:%Y-%m-%d-%H%M%S}-{self.rng.getrandbits(16):04x}"
-        self.history_path = self.config.history_dir / f"{self.match_id}.jsonl"
+        self.match_id = histories.new_match_id(self.rng)
+        self.history_path = histories.match_path(self.config.history_dir, self.match_id)
         self.running = True
         log.info("match %s starts: %d seats, %d hands", self.match_id, len(self.seats), self.hands)
         self._broadcast_lobby()
-        self._broadcast(self._match_start())
+        self._broadcast(frames.match_start(self.match, self.match_id, self._players()))
         self._next_hand()
-
-    def _match_start(self) -> dict[str, Any]:
-        assert self.match is not None
-        return p.MatchStart(
-            match=self.match_id,
-            hands=self.match.hands,
-            seats=self._players(),
-            stakes=self.match.stakes.to_dict(),
-            stack=self.match.start_stack,
-        ).encode()
 
     def _next_hand(self) -> None:
         self._deal_timer = None
@@ -377,10 +313,10 @@ class Table:
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        frames = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
+        out = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
-                conn.send(frames[conn.seat])
+                conn.send(out[conn.seat])
         if hand.is_over:
             self._end_hand()
             return
@@ -398,38 +334,18 @@ class Table:
     def _step_frames(
         self, events: list[Event], viewers: set[int | None]
     ) -> dict[int | None, bytes]:
-        """One ``events`` + ``table`` frame pair per viewing seat; spectators share one.
-
-        The public parts are built once: an event differs between viewers only when it
-        deals a down card, and a seat's view differs from the public one only by its
-        own down cards, ``you`` and ``legal`` (``_view_for``; a test holds it equal to
-        ``seat_view``).
-        """
-        assert self.match is not None and self.match.hand is not None
-        hand = self.match.hand
-        players = self._players()
-        shared = [None if isinstance(e, Deal) and not e.up else event_view(e, None) for e in events]
-        public = seat_view(hand, None)
-        # The wire's turn id, not the hand's own count, so that a client may answer
-        # from the snapshot as well as from the ``turn`` message.
-        public["turn"] = self.turn_id if hand.to_act is not None else None
-        out: dict[int | None, bytes] = {}
-        for viewer in viewers:
-            seen = [
-                d if d is not None else event_view(e, viewer)
-                for d, e in zip(shared, events, strict=True)
-            ]
-            ev = p.Events(self.hand_no, self.step, seen)
-            table = p.Table(
-                match=self.match_id,
-                hand=self.hand_no,
-                hands=self.match.hands,
-                step=self.step,
-                view=public if viewer is None else _view_for(hand, public, viewer),
-                players=players,
-            )
-            out[viewer] = p.encode_frame(ev.encode()) + p.encode_frame(table.encode())
-        return out
+        """One ``events`` + ``table`` frame pair per viewing seat (``frames.step_frames``)."""
+        assert self.match is not None
+        return frames.step_frames(
+            self.match,
+            events,
+            viewers,
+            match_id=self.match_id,
+            hand_no=self.hand_no,
+            step=self.step,
+            turn_id=self.turn_id,
+            players=self._players(),
+        )
 
     def _send_turn(self, seat: Seat) -> None:
         assert self.match is not None and self.match.hand is not None and seat.conn is not None
@@ -456,12 +372,16 @@ class Table:
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
-        hand = self.match.hand
-        self._write_history()
-        shows = [e.to_dict() for e in hand.events if isinstance(e, Show)]
-        awards = [e.to_dict() for e in hand.events if e.ev == "award"]
-        stacks = [{"seat": s, "stack": c} for s, c in sorted(self.match.stacks.items())]
-        self._broadcast(p.HandEnd(self.hand_no, awards, shows, stacks).encode())
+        if self.history_path is not None:
+            histories.append_hand(
+                self.history_path,
+                match_id=self.match_id,
+                number=self.hand_no,
+                time=self.hand_time,
+                hand=self.match.hand,
+                seats={s: seat.info() for s, seat in self.seats.items()},
+            )
+        self._broadcast(frames.hand_end(self.match, self.hand_no))
         if self.match.is_over:
             self._end_match()
         else:
@@ -473,14 +393,7 @@ class Table:
         assert self.match is not None
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
-        self._broadcast(
-            p.Standings(
-                self.match_id,
-                [s.to_dict() for s in match.standings()],
-                match.hands_played,
-                self.history_path.name if self.history_path else None,
-            ).encode()
-        )
+        self._broadcast(frames.standings(match, self.match_id, self.history_path))
         self.running = False
         self.turn_seat = None
         # _free passes the host on to the lowest connected person, so every person
@@ -488,26 +401,6 @@ class Table:
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
-
-    def _write_history(self) -> None:
-        """Append the finished hand to the match's file and flush it now."""
-        assert self.match is not None and self.match.hand is not None
-        if self.history_path is None:
-            return
-        record = hand_record(
-            match_id=self.match_id,
-            number=self.hand_no,
-            time=self.hand_time,
-            hand=self.match.hand,
-            seats={s: seat.info() for s, seat in self.seats.items()},
-        )
-        try:
-            self.history_path.parent.mkdir(parents=True, exist_ok=True)
-            with self.history_path.open("a", encoding="utf-8") as f:
-                f.write(dumps(record))
-                f.flush()
-        except OSError:
-            log.exception("could not write the hand history to %s", self.history_path)
 
     # ------------------------------------------------------------ timers and computer seats
 

@@ -6,7 +6,7 @@ import random
 
 from common.match import Match, SeatInfo
 from common.views import seat_view
-from server.table import _view_for
+from server.frames import view_for
 
 
 def test_view_for_equals_seat_view_at_every_step() -> None:
@@ -18,7 +18,7 @@ def test_view_for_equals_seat_view_at_every_step() -> None:
         while True:
             public = seat_view(hand, None)
             for seat in range(7):
-                assert _view_for(hand, public, seat) == seat_view(hand, seat), (steps, seat)
+                assert view_for(hand, public, seat) == seat_view(hand, seat), (steps, seat)
             if hand.is_over:
                 break
             legal = hand.legal_actions()

@@ -1,0 +1,133 @@
+"""What the table sends: each seat's frames after a step, and the broadcast messages.
+
+Pure functions of the match state; nothing here touches a connection or a
+clock.  Invariants:
+
+- A seat's frames carry only ``common.views`` output for that seat (``None``
+  for a spectator): another seat's down card never appears in them.
+- ``view_for(hand, seat_view(hand, None), seat) == seat_view(hand, seat)``;
+  a test holds the two equal at every step of many hands.
+- The ``turn`` in a step's table view is the wire's turn id, the one an
+  ``act`` must name, and ``None`` once no seat is to act.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from common import protocol as p
+from common.engine import Hand
+from common.events import Deal, Event, Show
+from common.match import Match
+from common.views import event_view, seat_view
+
+__all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
+
+
+def view_for(hand: Hand, public: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seat_view(hand, seat)`` made from the public view: add the seat's own down cards,
+    ``you`` and its legal actions.  Seven full ``seat_view`` calls per step cost more
+    than the rest of the step together."""
+    view = dict(public)
+    view["you"] = seat
+    view["legal"] = [a.to_dict() for a in hand.legal_actions(seat)]
+    view["seats"] = [
+        entry
+        if entry["seat"] != seat
+        else {**entry, "hole": [str(c) for c in hand.seats[seat].down]}
+        for entry in public["seats"]
+    ]
+    return view
+
+
+def step_frames(
+    match: Match,
+    events: list[Event],
+    viewers: set[int | None],
+    *,
+    match_id: str,
+    hand_no: int,
+    step: int,
+    turn_id: int,
+    players: list[dict[str, Any]],
+) -> dict[int | None, bytes]:
+    """One ``events`` + ``table`` frame pair per viewing seat; spectators share one.
+
+    The public parts are built once: an event differs between viewers only when it
+    deals a down card, and a seat's view differs from the public one only by its
+    own down cards, ``you`` and ``legal`` (``view_for``).
+    """
+    assert match.hand is not None
+    hand = match.hand
+    shared = [None if isinstance(e, Deal) and not e.up else event_view(e, None) for e in events]
+    public = seat_view(hand, None)
+    # The wire's turn id, not the hand's own count, so that a client may answer
+    # from the snapshot as well as from the ``turn`` message.
+    public["turn"] = turn_id if hand.to_act is not None else None
+    out: dict[int | None, bytes] = {}
+    for viewer in viewers:
+        seen = [
+            d if d is not None else event_view(e, viewer)
+            for d, e in zip(shared, events, strict=True)
+        ]
+        ev = p.Events(hand_no, step, seen)
+        table = p.Table(
+            match=match_id,
+            hand=hand_no,
+            hands=match.hands,
+            step=step,
+            view=public if viewer is None else view_for(hand, public, viewer),
+            players=players,
+        )
+        out[viewer] = p.encode_frame(ev.encode()) + p.encode_frame(table.encode())
+    return out
+
+
+def lobby(
+    players: list[dict[str, Any]],
+    *,
+    host: int | None,
+    hands: int,
+    start_when: int | None,
+    running: bool,
+) -> dict[str, Any]:
+    """The lobby message; a match may start with two seats or more, one a person's."""
+    people = any(s["kind"] == "human" for s in players)
+    return p.Lobby(
+        seats=players,
+        host=host,
+        hands=hands,
+        can_start=not running and people and len(players) >= 2,
+        start_when=start_when,
+        running=running,
+    ).encode()
+
+
+def match_start(match: Match, match_id: str, players: list[dict[str, Any]]) -> dict[str, Any]:
+    return p.MatchStart(
+        match=match_id,
+        hands=match.hands,
+        seats=players,
+        stakes=match.stakes.to_dict(),
+        stack=match.start_stack,
+    ).encode()
+
+
+def hand_end(match: Match, hand_no: int) -> dict[str, Any]:
+    """Who won what, the hands shown, and every stack after the hand."""
+    assert match.hand is not None
+    events = match.hand.events
+    shows = [e.to_dict() for e in events if isinstance(e, Show)]
+    awards = [e.to_dict() for e in events if e.ev == "award"]
+    stacks = [{"seat": s, "stack": c} for s, c in sorted(match.stacks.items())]
+    return p.HandEnd(hand_no, awards, shows, stacks).encode()
+
+
+def standings(match: Match, match_id: str, history_path: Path | None) -> dict[str, Any]:
+    return p.Standings(
+        match_id,
+        [s.to_dict() for s in match.standings()],
+        match.hands_played,
+        history_path.name if history_path else None,
+    ).encode()

@@ -1,0 +1,84 @@
+"""Who sits where: the seat record and the rules for filling and freeing seats.
+
+Invariants:
+
+- Seats are seat numbers 0 to 6 (R-T1), never positions in a list; a table's
+  seats are a ``dict[int, Seat]`` keyed by that number.
+- People fill from seat 0 up and computer seats from seat 6 down, so the two
+  meet only when the table is full.
+- A person's seat carries a secret ``token`` and at most one live ``conn``; a
+  computer seat has neither, counts as connected, and has its own ``rng``.
+- The host is a connected person or nobody.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from common.match import SeatInfo, SeatKind
+from server.net import Connection
+
+__all__ = ["MAX_SEATS", "Seat", "computer_seats", "first_free", "next_host", "public_seats"]
+
+MAX_SEATS = 7
+
+
+@dataclass(slots=True)
+class Seat:
+    """One filled seat.  Mutable: its connection comes and goes."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    token: str | None = None
+    conn: Connection | None = None
+    rng: random.Random | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.kind is SeatKind.COMPUTER or self.conn is not None
+
+    def info(self) -> SeatInfo:
+        return SeatInfo(self.name, self.kind)
+
+    def public(self, host: int | None) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "kind": self.kind.value,
+            "connected": self.connected,
+            "host": self.seat == host,
+        }
+
+
+def computer_seats(count: int, names: Sequence[str], rng: random.Random) -> list[Seat]:
+    """``count`` computer seats from seat 6 down, named in turn, each with an RNG drawn
+    from ``rng`` (so a seeded table replays the same computer choices)."""
+    return [
+        Seat(
+            MAX_SEATS - 1 - i,
+            names[i % len(names)],
+            SeatKind.COMPUTER,
+            rng=random.Random(rng.getrandbits(64)),
+        )
+        for i in range(count)
+    ]
+
+
+def first_free(seats: Mapping[int, Seat]) -> int | None:
+    """The lowest empty seat number, or None when all seven are taken."""
+    return next((s for s in range(MAX_SEATS) if s not in seats), None)
+
+
+def next_host(seats: Mapping[int, Seat]) -> int | None:
+    """The lowest connected person's seat: who hosts when the host's seat is freed."""
+    people = [s.seat for s in seats.values() if s.kind is SeatKind.HUMAN and s.conn]
+    return min(people) if people else None
+
+
+def public_seats(seats: Mapping[int, Seat], host: int | None) -> list[dict[str, Any]]:
+    """Every filled seat as the lobby and the table show it, in seat order."""
+    return [seats[s].public(host) for s in sorted(seats)]
