@@ -109,43 +109,48 @@ class Client:
 
     async def expect(self, *types: str, timeout: float = 40 * UNIT, **match: Any) -> dict[str, Any]:
         """The next unread message of one of ``types`` (and with ``match`` keys)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            while self._cursor < len(self.log):
-                msg = self.log[self._cursor]
-                self._cursor += 1
-                if msg.get("type") in types and all(msg.get(k) == v for k, v in match.items()):
-                    return msg
-            if self.closed:
-                raise ConnectionError(f"{self.name}: closed while waiting for {types}")
-            self._arrived.clear()
-            left = deadline - loop.time()
-            if left <= 0:
-                raise TimeoutError(f"{self.name}: no {types} {match} in time")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._arrived.wait(), left)
+        _, msg = await self._find(types, None, timeout, match, label=types)
+        return msg
 
     async def seen(
         self, kind: str, start: int = 0, timeout: float = 40 * UNIT, **match: Any
     ) -> tuple[int, dict[str, Any]]:
         """The first logged message from index ``start`` on of ``kind`` (and ``match``),
         waiting for it if need be; unlike ``expect`` it moves no cursor."""
+        return await self._find((kind,), start, timeout, match, label=kind)
+
+    async def _find(
+        self,
+        types: tuple[str, ...],
+        start: int | None,
+        timeout: float,
+        match: dict[str, Any],
+        *,
+        label: object,
+    ) -> tuple[int, dict[str, Any]]:
+        """Index and message of the first logged message of one of ``types`` (and
+        ``match``) from ``start`` on, waiting for it until ``timeout``.  With ``start``
+        None it reads from the cursor and moves the cursor past each message it looks
+        at, matched or not, so ``expect`` never returns one message twice."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        i = start
+        i = start or 0
         while True:
+            if start is None:
+                i = self._cursor
             while i < len(self.log):
                 msg = self.log[i]
-                if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
-                    return i, msg
                 i += 1
+                if start is None:
+                    self._cursor = i
+                if msg.get("type") in types and all(msg.get(k) == v for k, v in match.items()):
+                    return i - 1, msg
             if self.closed:
-                raise ConnectionError(f"{self.name}: closed while waiting for {kind}")
+                raise ConnectionError(f"{self.name}: closed while waiting for {label}")
             self._arrived.clear()
             left = deadline - loop.time()
             if left <= 0:
-                raise TimeoutError(f"{self.name}: no {kind} {match} in time")
+                raise TimeoutError(f"{self.name}: no {label} {match} in time")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._arrived.wait(), left)
 
