@@ -259,7 +259,11 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
         [host, guest], lambda: guest.top().name == "lobby" and guest.session.seat is not None
     )
     old_token = guest.session.token
-    guest.conn.sever()
+    # The server is the one to see the link go (were the client first, it could be
+    # back before the server noticed, and simply take its seat back).
+    handle = host.server
+    (conn,) = [c for c in handle.server.table.conns if c.seat == guest.session.seat]
+    handle.loop.call_soon_threadsafe(conn.close)
     assert run([host, guest], lambda: guest.status.state == "retrying")
     assert run(
         [host, guest],
