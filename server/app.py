@@ -31,9 +31,10 @@ import subprocess
 import threading
 from dataclasses import dataclass
 
+from server.computer import Chooser
 from server.config import ServerConfig
 from server.net import Connection, Limits
-from server.table import Chooser, Table
+from server.table import Table
 
 __all__ = ["ServerHandle", "TableServer", "lan_addresses", "run_in_thread"]
 

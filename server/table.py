@@ -2,9 +2,10 @@
 
 ``Table`` is the ``Handler`` behind every ``Connection``; it runs entirely in
 the event loop, so its state changes one message or one timer at a time.  It
-is the façade over three helpers: ``server.seats`` (the seat record and who
-sits where), ``server.frames`` (what each seat is sent) and
-``server.histories`` (the hand-history files).  Invariants:
+is the façade over five helpers: ``server.seats`` (the seat record and who
+sits where), ``server.frames`` (what each seat is sent), ``server.histories``
+(the hand-history files), ``server.clock`` (the turn clock and grace timer)
+and ``server.computer`` (computer seats' turns).  Invariants:
 
 - ``seats`` holds every filled seat (people and computer seats) by seat
   number.  A person's seat has a secret ``token``; whoever presents it owns
@@ -12,7 +13,8 @@ sits where), ``server.frames`` (what each seat is sent) and
 - While a match runs no seat is added or freed; a seat whose connection is
   gone is *dropped* (R-C1) and plays on by the default action after ``grace``.
 - ``turn_id`` grows by one for every decision the table asks for, across
-  hands and matches; an ``act`` counts only if it names the current one.
+  hands and matches; an ``act`` counts only if it names the current one, and
+  so do a timer's default action and a computer seat's choice.
 - Each connection is sent only ``common.views`` output for its own seat
   (``None`` for a spectator, built by ``server.frames``), so a card it may
   not see never leaves here.
@@ -26,31 +28,24 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from common import protocol as p
+from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
-from common.views import seat_view
 from server import frames, histories
+from server.clock import TurnClock
+from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.net import Connection
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
-__all__ = ["Chooser", "Table"]
+__all__ = ["Table"]
 
 log = logging.getLogger("server.table")
-
-Chooser = Callable[[dict[str, Any], random.Random], str]
-
-
-def _default_chooser() -> Chooser:
-    from server.bots import choose_action
-
-    return choose_action
 
 
 class Table:
@@ -60,7 +55,6 @@ class Table:
         self.config = config
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
-        self.chooser = chooser or _default_chooser()
         self.seats: dict[int, Seat] = {}
         self.conns: set[Connection] = set()
         self.host: int | None = None
@@ -73,13 +67,17 @@ class Table:
         self.step = 0
         self.turn_id = 0
         self.turn_seat: int | None = None
-        self.turn_deadline: float | None = None
         self.running = False
         self.closing = False
-        self.bot_times: list[float] = []
-        self._timer: asyncio.TimerHandle | None = None  # the turn's grace or clock
+        self.clock = TurnClock(self._time_up)
+        self.computers = ComputerSeats(
+            chooser or default_chooser(),
+            delay=config.bot_delay,
+            rng=self.rng,
+            current=self._current_hand,
+            apply=self.apply,
+        )
         self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
-        self._tasks: set[asyncio.Task[Any]] = set()
         for seat in computer_seats(config.computer, config.computer_names, self.rng):
             self.seats[seat.seat] = seat
 
@@ -105,7 +103,7 @@ class Table:
             log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
             self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
             if self.turn_seat == seat.seat:
-                self._arm_timer(self.config.grace)
+                self.clock.arm(self.config.grace, self.turn_id)
         else:
             self._free(seat.seat)
 
@@ -166,7 +164,7 @@ class Table:
             log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
             if self.running:
                 if self.turn_seat == seat.seat:
-                    self._arm_timer(cfg.turn_time)
+                    self.clock.arm(cfg.turn_time, self.turn_id)
                     self._send_turn(seat)
             else:
                 self._broadcast(self._lobby(), but=conn)  # it has just had its own
@@ -303,7 +301,7 @@ class Table:
         """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
-        self._cancel_timer()
+        self.clock.cancel()
         self._after_step(events)
 
     def _after_step(self, events: list[Event]) -> None:
@@ -324,12 +322,12 @@ class Table:
         seat = self.seats[hand.to_act]
         self.turn_seat = seat.seat
         if seat.kind is SeatKind.COMPUTER:
-            self._spawn(self._computer_turn(seat, self.turn_id))
+            self.computers.play(seat, self.turn_id)
         elif seat.conn is not None:
-            self._arm_timer(self.config.turn_time)
+            self.clock.arm(self.config.turn_time, self.turn_id)
             self._send_turn(seat)
         else:
-            self._arm_timer(self.config.grace)
+            self.clock.arm(self.config.grace, self.turn_id)
 
     def _step_frames(
         self, events: list[Event], viewers: set[int | None]
@@ -350,9 +348,7 @@ class Table:
     def _send_turn(self, seat: Seat) -> None:
         assert self.match is not None and self.match.hand is not None and seat.conn is not None
         legal = [a.to_dict() for a in self.match.hand.legal_actions(seat.seat)]
-        left = None
-        if self.turn_deadline is not None:
-            left = round(max(0.0, self.turn_deadline - time.monotonic()), 1)
+        left = self.clock.time_left()
         seat.conn.send_message(p.Turn(self.turn_id, seat.seat, legal, left).encode())
 
     def _act(self, conn: Connection, act: p.Act) -> None:
@@ -404,24 +400,19 @@ class Table:
 
     # ------------------------------------------------------------ timers and computer seats
 
-    def _arm_timer(self, seconds: float | None) -> None:
-        """Act for the seat to act by R-C1's default when ``seconds`` pass (None: never)."""
-        self._cancel_timer()
-        if seconds is None:
-            return
-        self.turn_deadline = time.monotonic() + seconds
-        turn = self.turn_id
-        self._timer = asyncio.get_running_loop().call_later(seconds, self._time_up, turn)
+    @property
+    def bot_times(self) -> list[float]:
+        """How long each computer seat's choice took, in seconds."""
+        return self.computers.times
 
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.turn_deadline = None
+    def _current_hand(self, turn: int) -> Hand | None:
+        """The hand while ``turn`` is still the one being asked for, else None."""
+        if turn != self.turn_id or self.match is None:
+            return None
+        return self.match.hand
 
     def _time_up(self, turn: int) -> None:
-        self._timer = None
-        self.turn_deadline = None
+        """R-C1: the seat to act is played by its default action when its time runs out."""
         if turn != self.turn_id or self.turn_seat is None or self.match is None:
             return
         hand = self.match.hand
@@ -430,41 +421,6 @@ class Table:
         action = hand.default_action(seat)
         log.info("seat %d's time is up: %s (R-C1)", seat, action.value)
         self.apply(seat, action.value)
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("computer seat task failed", exc_info=task.exception())
-
-    async def _computer_turn(self, seat: Seat, turn: int) -> None:
-        """A computer seat sees only its own seat's view, as a person would, and picks from it."""
-        delay = self.config.bot_delay
-        await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) if delay > 0 else 0)
-        if turn != self.turn_id or self.match is None or self.match.hand is None:
-            return
-        view = seat_view(self.match.hand, seat.seat)
-        assert seat.rng is not None
-        started = time.perf_counter()
-        try:
-            # Off the event loop: a slow decision must not delay anyone's frames.
-            choice = await asyncio.to_thread(self.chooser, view, seat.rng)
-        except Exception:
-            log.exception("computer seat %d failed to choose; playing the default", seat.seat)
-            choice = ""
-        self.bot_times.append(time.perf_counter() - started)
-        log.debug("seat %d chose %s in %.1f ms", seat.seat, choice, self.bot_times[-1] * 1000)
-        if turn != self.turn_id:
-            return
-        hand = self.match.hand
-        if choice not in {a["action"] for a in view["legal"]}:
-            log.error("computer seat %d chose %r, not offered; default instead", seat.seat, choice)
-            choice = hand.default_action(seat.seat).value
-        self.apply(seat.seat, choice)
 
     # ------------------------------------------------------------ broadcast and shutdown
 
@@ -477,11 +433,10 @@ class Table:
     def shutdown(self, reason: str = "the host closed the table") -> None:
         """Tell everyone, stop timers and computer seats, close every connection."""
         self.closing = True
-        self._cancel_timer()
+        self.clock.cancel()
         if self._deal_timer is not None:
             self._deal_timer.cancel()
-        for task in list(self._tasks):
-            task.cancel()
+        self.computers.cancel()
         bye = p.encode_frame(p.Bye(reason).encode())
         for conn in list(self.conns):
             conn.send(bye)

@@ -1,0 +1,103 @@
+"""Computer seats' turns: a pause like a person's, then a choice made off the event loop.
+
+Invariants:
+
+- A computer seat sees only ``common.views.seat_view`` of its own seat, as a
+  person's client would, and chooses with its own seat's RNG.
+- The chooser runs in a worker thread, so a slow decision never delays
+  anyone's frames; ``times`` records how long each choice took.
+- A choice counts only while its turn is still the table's current one
+  (``current(turn)`` returns the hand); one that isn't among the view's legal
+  actions is replaced by the hand's default action (R-C1).
+- Each turn is one task, kept until it ends; ``cancel()`` stops them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from common.engine import Hand
+from common.views import seat_view
+from server.seats import Seat
+
+__all__ = ["Chooser", "ComputerSeats", "default_chooser"]
+
+log = logging.getLogger("server.computer")
+
+Chooser = Callable[[dict[str, Any], random.Random], str]
+
+
+def default_chooser() -> Chooser:
+    """``server.bots.choose_action``, imported only when a table is made."""
+    from server.bots import choose_action
+
+    return choose_action
+
+
+class ComputerSeats:
+    """Plays computer seats' turns for a table, one task per turn."""
+
+    def __init__(
+        self,
+        chooser: Chooser,
+        *,
+        delay: float,
+        rng: random.Random,
+        current: Callable[[int], Hand | None],
+        apply: Callable[[int, str], None],
+    ) -> None:
+        self.chooser = chooser
+        self.times: list[float] = []
+        self._delay = delay
+        self._rng = rng  # the table's: only the pause before a choice is drawn from it
+        self._current = current
+        self._apply = apply
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def play(self, seat: Seat, turn: int) -> None:
+        """Start ``seat``'s turn ``turn`` in a task of its own."""
+        self._spawn(self._turn(seat, turn))
+
+    def cancel(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("computer seat task failed", exc_info=task.exception())
+
+    async def _turn(self, seat: Seat, turn: int) -> None:
+        delay = self._delay
+        await asyncio.sleep(delay * self._rng.uniform(0.6, 1.4) if delay > 0 else 0)
+        hand = self._current(turn)
+        if hand is None:
+            return
+        view = seat_view(hand, seat.seat)
+        assert seat.rng is not None
+        started = time.perf_counter()
+        try:
+            # Off the event loop: a slow decision must not delay anyone's frames.
+            choice = await asyncio.to_thread(self.chooser, view, seat.rng)
+        except Exception:
+            log.exception("computer seat %d failed to choose; playing the default", seat.seat)
+            choice = ""
+        self.times.append(time.perf_counter() - started)
+        log.debug("seat %d chose %s in %.1f ms", seat.seat, choice, self.times[-1] * 1000)
+        hand = self._current(turn)
+        if hand is None:
+            return
+        if choice not in {a["action"] for a in view["legal"]}:
+            log.error("computer seat %d chose %r, not offered; default instead", seat.seat, choice)
+            choice = hand.default_action(seat.seat).value
+        self._apply(seat.seat, choice)
