@@ -2,7 +2,8 @@
 
 The scene keeps only what the server's messages do not: animations (cards
 flying from the deck, chips sliding to the pot and to the winners), the
-pre-action checkboxes and the chat line being typed.  Buttons are exactly the
+pre-action checkboxes, the chat line being typed and how far the log is
+scrolled back (``client.render.logview``).  Buttons are exactly the
 ``legal`` list of our ``turn``; pressing one (or its key) sends ``act`` once.
 """
 
@@ -15,9 +16,10 @@ from typing import Any
 import pygame
 
 from client.render.layout import TableLayout
+from client.render.logview import LogView
 from client.render.tablepaint import TablePainter
-from client.render.text import blit_text, text, wrap
-from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, TextInput, panel
+from client.render.text import blit_text, text
+from client.render.widgets import GOLD, MUTED, Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
 from client.view import Legal, TableView
 from common.protocol import MAX_CHAT, Act, Chat
@@ -27,8 +29,6 @@ __all__ = ["TableScene"]
 DEAL_GAP = 0.06
 DEAL_TIME = 0.28
 CHIP_TIME = 0.45
-LOG_COLORS = {"action": INK, "street": (150, 200, 160), "chat": (170, 210, 250),
-              "info": (220, 200, 150), "win": GOLD}  # fmt: skip
 
 
 @dataclass
@@ -73,6 +73,7 @@ class TableScene(Scene):
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
         self.leave = Button("leave", "Leave", size=22, style="danger")
         self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
+        self.log = LogView()
         self._buttons: list[Button] = []
 
     # ------------------------------------------------------------ layout
@@ -101,6 +102,13 @@ class TableScene(Scene):
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
         self.chat.size = lay.font(22)
+        top = p.y + lay.px(64)
+        self.log.area = p
+        self.log.rect = pygame.Rect(
+            p.x + lay.px(14), top, p.w - lay.px(28), self.chat.rect.top - lay.px(10) - top
+        )
+        self.log.size = lay.font(21)
+        self._sync_log()
         bar = lay.bar
         self.pre_fold.rect = pygame.Rect(
             bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180), lay.px(32)
@@ -156,6 +164,8 @@ class TableScene(Scene):
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.chat.focused = True
                 return
+            if self.log.handle_event(event):
+                return
             name = pygame.key.name(event.key).upper()
             for i, b in enumerate(self._buttons):
                 if name == b.key or name == str(i + 1):
@@ -164,6 +174,8 @@ class TableScene(Scene):
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.chat.focused = False
+        if self.log.handle_event(event):
+            return
         for b in self._buttons:
             if b.handle_event(event):
                 self.press(b.id)
@@ -205,6 +217,7 @@ class TableScene(Scene):
         s = self.app.session
         if s is None:
             return
+        self._sync_log()  # now, not at the next update: draw may come first
         if kind in ("table", "match_start", "welcome") and set(self.lay.spots) != set(
             self._seats()
         ):
@@ -295,7 +308,12 @@ class TableScene(Scene):
 
     # ------------------------------------------------------------ time
 
+    def _sync_log(self) -> None:
+        s = self.app.session
+        self.log.sync(s.log if s is not None else ())
+
     def update(self, dt: float) -> None:
+        self._sync_log()
         for a in self.anims:
             a.t += dt
         self.anims = [
@@ -369,7 +387,7 @@ class TableScene(Scene):
                 x, y = a.pos()
                 self.painter.chips(surf, lay, (round(x), round(y)), a.amount, label=a.index == 1)
         self._draw_bar(surf, s, now)
-        self._draw_panel(surf, s)
+        self._draw_panel(surf)
         self._draw_banner(surf)
 
     def _draw_bar(self, surf: pygame.Surface, s: Any, now: float) -> None:
@@ -419,35 +437,19 @@ class TableScene(Scene):
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
 
-    def _draw_panel(self, surf: pygame.Surface, s: Any) -> None:
+    def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
         p = lay.panel
         self.four.draw(surf)
         self.leave.draw(surf)
-        size = lay.font(21)
-        line_h = round(size * 0.98)
-        top = p.y + lay.px(64)
-        bottom = self.chat.rect.top - lay.px(10)
+        top = self.log.rect.top
         pygame.draw.line(
             surf,
             (60, 70, 70),
             (p.x + lay.px(10), top - lay.px(6)),
             (p.right - lay.px(10), top - lay.px(6)),
         )
-        width = p.w - lay.px(28)
-        lines: list[tuple[str, tuple[int, int, int]]] = []
-        room = (bottom - top) // line_h
-        for entry in reversed(s.log):
-            wrapped = wrap(entry.text, size, width)
-            color = LOG_COLORS.get(entry.kind, INK)
-            lines[:0] = [(t, color) for t in wrapped]
-            if len(lines) >= room:
-                break
-        lines = lines[-room:] if room > 0 else []
-        y = bottom - len(lines) * line_h
-        for t, color in lines:
-            surf.blit(text(t, size, color, bold=color is GOLD), (p.x + lay.px(14), y))
-            y += line_h
+        self.log.draw(surf)
         self.chat.draw(surf)
 
     def _draw_banner(self, surf: pygame.Surface) -> None:
