@@ -214,7 +214,8 @@ class Table:
         log.info("seat %d (%s) is free", seat_no, seat.name)
         if self.host == seat_no:
             self.host = next_host(self.seats)
-        self._broadcast_lobby()
+        if not self.closing:  # a shutdown's last word to everyone is its bye
+            self._broadcast_lobby()
 
     def _lobby(self) -> dict[str, Any]:
         return frames.lobby(
@@ -290,9 +291,9 @@ class Table:
         match = self.match
         if match is None or self.closing or match.is_over:
             return
+        self.hand_no = match.hands_played + 1
         # R-T2: shuffle from the secure source unless a seed was asked for.
         hand = match.next_hand(rng=self.rng)
-        self.hand_no = match.hands_played + 1 if not hand.is_over else match.hands_played
         self.hand_time = datetime.now().astimezone().isoformat(timespec="seconds")
         log.debug("hand %d: button %d", self.hand_no, hand.button)
         self._after_step(list(hand.events))
