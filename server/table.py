@@ -2,10 +2,11 @@
 
 ``Table`` is the ``Handler`` behind every ``Connection``; it runs entirely in
 the event loop, so its state changes one message or one timer at a time.  It
-is the façade over five helpers: ``server.seats`` (the seat record and who
+is the façade over six helpers: ``server.seats`` (the seat record and who
 sits where), ``server.frames`` (what each seat is sent), ``server.histories``
-(the hand-history files), ``server.clock`` (the turn clock and grace timer)
-and ``server.computer`` (computer seats' turns).  Invariants:
+(the hand-history files), ``server.clock`` (the turn clock and grace timer),
+``server.computer`` (computer seats' turns) and ``server.chat`` (the chat rate
+limit).  Invariants:
 
 - ``seats`` holds every filled seat (people and computer seats) by seat
   number.  A person's seat has a secret ``token``; whoever presents it owns
@@ -27,7 +28,6 @@ import hmac
 import logging
 import random
 import secrets
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from server import frames, histories
+from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
@@ -245,18 +246,9 @@ class Table:
         text = chat.text.strip()
         if not text:
             raise p.MessageError("bad_message", "chat text is empty", "chat")
-        now = time.monotonic()
         cfg = self.config
-        allowance = min(
-            cfg.chat_burst, conn.chat_allowance + (now - conn.chat_checked) * cfg.chat_per_second
-        )
-        if conn.chat_checked == 0.0:
-            allowance = cfg.chat_burst
-        conn.chat_checked = now
-        if allowance < 1:
-            conn.chat_allowance = allowance
+        if not spend_line(conn, burst=cfg.chat_burst, per_second=cfg.chat_per_second):
             raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
-        conn.chat_allowance = allowance - 1
         self._broadcast(p.ChatSaid(conn.seat, conn.name, text).encode())
 
     # ------------------------------------------------------------ the match
