@@ -164,10 +164,10 @@ def test_drawing_changes_nothing(table) -> None:
     scene = table.top()
     key(table, pygame.K_PAGEUP)
     say(table, "unseen")
-    state = (scene.log.offset, scene.log.unseen, list(scene.log.lines))
+    state = (scene.log.offset, scene.log.unseen, list(scene.log.lines), scene.four.value)
     for _ in range(3):
         table.draw()
-    assert (scene.log.offset, scene.log.unseen, list(scene.log.lines)) == state
+    assert (scene.log.offset, scene.log.unseen, list(scene.log.lines), scene.four.value) == state
 
 
 def test_a_new_log_starts_the_panel_at_the_newest_line(table) -> None:
@@ -179,3 +179,14 @@ def test_a_new_log_starts_the_panel_at_the_newest_line(table) -> None:
     assert table.run_until(lambda: scene.log.following, timeout=2)
     assert texts(table)[-1] == table.session.log[-1].text
 
+
+def test_the_four_colour_box_follows_the_setting_wherever_it_changes(table) -> None:
+    scene = table.top()
+    assert scene.four.value is False
+    table.set_four_color(True)  # as the start screen does
+    assert table.run_until(lambda: scene.four.value is True, timeout=2)
+    table.settings.four_color = False
+    assert table.run_until(lambda: scene.four.value is False, timeout=2)
+    post(table, pygame.MOUSEBUTTONDOWN, pos=scene.four.rect.center, button=1)
+    assert scene.four.value is True
+    assert table.settings.four_color is True and table.art.four_color is True

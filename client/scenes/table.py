@@ -313,6 +313,8 @@ class TableScene(Scene):
         self.log.sync(s.log if s is not None else ())
 
     def update(self, dt: float) -> None:
+        # The setting may change elsewhere (start screen, App.set_four_color).
+        self.four.value = self.app.settings.four_color
         self._sync_log()
         for a in self.anims:
             a.t += dt
