@@ -164,6 +164,10 @@ class StartScene(Scene):
                 self.choose(b.id)
                 return
 
+    def update(self, dt: float) -> None:
+        # The deck can be switched at a table too: show the setting as it is now.
+        self.four.value = self.app.settings.four_color
+
     def remember(self) -> None:
         st = self.app.settings
         st.name = self.name_in.value.strip()[:20] or "Player"
@@ -171,8 +175,7 @@ class StartScene(Scene):
         st.hands = int(self.hands.value)
         st.host_computers = int(self.host_computers.value)
         st.host_password = self.host_password.value
-        st.four_color = self.four.value
-        st.sound = self.sound.value
+        st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         host, port = parse_address(self.address.value, self._port())
         st.join_address = self.address.value.strip()
         st.join_port = port
