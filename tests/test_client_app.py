@@ -192,7 +192,7 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_app) -> None:
     host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
     assert host.server_kind == "host"
     port = host.server.port
-    assert run([host], lambda: host.top().name == "lobby")
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
     guest = make_app("Gus", offscreen=True)
     guest.connect("127.0.0.1", port, password="swordfish")
     assert run(
@@ -268,6 +268,8 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
     host = make_app("Hana")
     host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
     port = host.server.port
+    # The host sits down first (its hello could otherwise lose the race for seat 0).
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
     guest = make_app("Gus", offscreen=True)
     guest.connect("127.0.0.1", port)
     assert run(
@@ -292,7 +294,7 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
         lambda: (
             [(p.name, p.seat) for p in host.session.lobby_seats] == [("Hana", 0), ("Gus", seat)]
         ),
-    )
+    ), ([(p.name, p.seat) for p in host.session.lobby_seats], seat, guest.status)
 
 
 def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_app) -> None:
