@@ -13,13 +13,13 @@ import random
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
 
-from client import demo  # noqa: E402
-from client.app import App  # noqa: E402
-from client.model import Session  # noqa: E402
-from client.settings import Settings  # noqa: E402
+from client import demo
+from client.app import App
+from client.model import Session
+from client.settings import Settings
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -8,19 +8,14 @@ at pixels.
 
 from __future__ import annotations
 
-import os
+import pygame
+import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-
-from client import demo  # noqa: E402
-from client.app import App  # noqa: E402
-from client.model import MAX_LOG, Session  # noqa: E402
-from client.render.logview import WHEEL_LINES  # noqa: E402
-from client.settings import Settings  # noqa: E402
+from client import demo
+from client.app import App
+from client.model import MAX_LOG, Session
+from client.render.logview import WHEEL_LINES
+from client.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
 
