@@ -37,16 +37,22 @@ from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from server import frames, histories
-from server.chat import spend_line
+from server.chat import clean_text, spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
+from server.guard import Door, DoorLimits
+from server.names import taken_by
 from server.net import Connection
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
 __all__ = ["Table"]
 
 log = logging.getLogger("server.table")
+
+_MAX_HOLD = 8.0
+"""A hello in its address's password back-off waits at most this long for its answer;
+past it, the hello is refused (``password_wait``) without its password being looked at."""
 
 
 class Table:
@@ -79,6 +85,16 @@ class Table:
             apply=self.apply,
         )
         self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
+        self.door = Door(
+            DoorLimits(
+                max_connections=config.max_connections,
+                max_pending=config.max_pending,
+                pending_per_address=config.pending_per_address,
+                max_watchers=config.max_watchers,
+                watchers_per_address=config.watchers_per_address,
+                first_backoff=config.password_backoff,
+            )
+        )
         for seat in computer_seats(config.computer, config.computer_names, self.rng):
             self.seats[seat.seat] = seat
 
@@ -88,8 +104,9 @@ class Table:
         if self.closing:
             conn.send_message(p.Bye("server shutting down").encode())
             return False
-        if len(self.conns) >= self.config.max_connections:
-            conn.send_message(p.Error("server_busy", "too many connections").encode())
+        refused = self.door.admit(conn, self.conns)
+        if refused is not None:
+            conn.send_message(p.Error("server_busy", refused).encode())
             return False
         self.conns.add(conn)
         return True
@@ -142,13 +159,31 @@ class Table:
                 "protocol_version", f"this server speaks protocol {p.PROTOCOL_VERSION}", "hello"
             )
             return
-        if cfg.password is not None and not hmac.compare_digest(
-            (hello.password or "").encode(), cfg.password.encode()
-        ):
-            conn.fail("bad_password", "wrong password", "hello")
-            return
+        seat = None
         if hello.token is not None:
             seat = next((s for s in self.seats.values() if s.token == hello.token), None)
+        # A seat's own token skips the back-off: a stranger's misses at the same
+        # address must not keep a seated player out.
+        wait = self.door.wait_left(conn.address) if cfg.password is not None else 0.0
+        if wait > 0 and seat is None:
+            if wait > _MAX_HOLD:
+                conn.fail(
+                    "password_wait",
+                    f"too many wrong passwords from your address: try again in {wait:.0f} s",
+                    "hello",
+                )
+            else:  # answered once the wait is over, as if the hello came then
+                conn.hold(wait, lambda: self._hello(conn, hello))
+            return
+        if cfg.password is not None:
+            if not hmac.compare_digest((hello.password or "").encode(), cfg.password.encode()):
+                wait = self.door.password_failed(conn.address)
+                log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
+                conn.fail("bad_password", "wrong password", "hello")
+                return
+            self.door.password_ok(conn.address)
+        conn.beats = hello.heartbeat
+        if hello.token is not None:
             if seat is None:
                 conn.fail(
                     "bad_token", "no seat has that token (it ends when the seat is freed)", "hello"
@@ -171,6 +206,10 @@ class Table:
                 self._broadcast(self._lobby(), but=conn)  # it has just had its own
             return
         if hello.watch:
+            refused = self.door.may_watch(conn, self.conns)
+            if refused is not None:
+                conn.fail("server_busy", refused, "hello")
+                return
             conn.mark_greeted()
             conn.name = hello.name
             conn.send_message(p.Welcome(None, "", hello.name, False, True, self.hands).encode())
@@ -184,6 +223,16 @@ class Table:
         free = first_free(self.seats)
         if free is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
+            return
+        clash = taken_by(hello.name, (s.name for s in self.seats.values()))
+        if clash is not None:
+            conn.fail(
+                "name_taken", f"{clash} is already at the table: choose another name", "hello"
+            )
+            return
+        refused = self.door.may_seat(conn, self.conns)
+        if refused is not None:
+            conn.fail("server_busy", refused, "hello")
             return
         seat = Seat(free, hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
         self.seats[seat.seat] = seat
@@ -243,13 +292,16 @@ class Table:
         conn.send(out[conn.seat])
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
-        text = chat.text.strip()
+        # Stripped of escape sequences and control characters before anyone sees it.
+        text = clean_text(chat.text, limit=p.MAX_CHAT)
         if not text:
             raise p.MessageError("bad_message", "chat text is empty", "chat")
         cfg = self.config
         if not spend_line(conn, burst=cfg.chat_burst, per_second=cfg.chat_per_second):
             raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
-        self._broadcast(p.ChatSaid(conn.seat, conn.name, text).encode())
+        # A watcher's line says so, so that no one mistakes it for a seat's.
+        said = p.ChatSaid(conn.seat, conn.name, text, watching=conn.seat is None)
+        self._broadcast(said.encode())
 
     # ------------------------------------------------------------ the match
 
@@ -358,6 +410,7 @@ class Table:
             self.apply(conn.seat, act.action)
         except IllegalAction as exc:
             raise p.MessageError("illegal_action", str(exc), "act") from None
+        conn.budget.refund()  # the table asked for it: its pace is the table's, not a flood
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
@@ -395,8 +448,8 @@ class Table:
 
     @property
     def bot_times(self) -> list[float]:
-        """How long each computer seat's choice took, in seconds."""
-        return self.computers.times
+        """How long the computer seats' last choices took, in seconds."""
+        return list(self.computers.times)
 
     def _current_hand(self, turn: int) -> Hand | None:
         """The hand while ``turn`` is still the one being asked for, else None."""
