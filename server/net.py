@@ -248,15 +248,23 @@ class Connection(asyncio.Protocol):
         self.close()
 
     def close(self) -> None:
-        """Close after what is queued has gone out (or ``close_timeout`` passes)."""
+        """Close after what is queued has gone out (or ``close_timeout`` passes).
+
+        The last ``error`` must reach the peer even when it has sent more than we
+        read (a flood): closing a socket with unread input sends a reset, which
+        throws away what was still on its way.  So only our side is shut (FIN after
+        the queued frames) and what still comes is read and dropped until the peer
+        closes, or ``close_timeout`` passes."""
         if self.closed or self.transport is None:
             return
         self.closed = True
         self._cancel_timers()
         transport = self.transport
-        transport.close()
-        if transport.get_write_buffer_size():
-            asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
+        try:
+            transport.write_eof()
+        except (OSError, NotImplementedError, RuntimeError):
+            transport.close()  # the peer is already gone, or this transport cannot
+        asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
         self._notify_closed()
 
     def abort(self) -> None:
