@@ -171,7 +171,7 @@ class Connection:
         except OSError as exc:
             return "down", f"could not connect: {exc.strerror or exc}", False
         # A home network can drop a link without the OS noticing for minutes.  The
-        # server writes at least every 5 s (a heartbeat when nothing else) and we
+        # server writes at least every 7.5 s (a heartbeat when nothing else) and we
         # ping when we have sent nothing for ``ping_every``: silence past
         # ``silence_limit`` means the server is gone, and the socket itself gives
         # up on data that stays unacknowledged that long (common.linkopts).

@@ -55,7 +55,7 @@ class ServerConfig:
     frame_timeout: float = 5.0
     queue_limit: int = 1024 * 1024
     heartbeat_every: float = 5.0
-    link_timeout: float = 15.0
+    link_timeout: float = 12.0
     """R-C1: a link silent or unacknowledged this long is gone and its seat dropped."""
     budget_burst: float = 60.0
     budget_per_second: float = 20.0

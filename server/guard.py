@@ -17,7 +17,10 @@ The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
   ``max_connections`` connections have said hello (seats keep their room).
 - After a wrong password an address must wait 1 s before it may try again,
   then 2, 4, 8 … up to ``max_backoff``; a right password clears the wait.
-  Only the most recent ``_MAX_ADDRESSES`` addresses are remembered.
+- An address one of whose connections was closed for flooding has its new
+  connections cut off at accept for 1 s, then 2, 4 … up to ``max_flood_wait``:
+  a flooder that reconnects at once costs the table nothing more.
+- Only the most recent ``_MAX_ADDRESSES`` addresses of each kind are remembered.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ class DoorLimits:
     watchers_per_address: int = 4
     first_backoff: float = 1.0
     max_backoff: float = 300.0
+    first_flood_wait: float = 1.0
+    max_flood_wait: float = 60.0
 
 
 @dataclass(slots=True)
@@ -57,6 +62,7 @@ class Door:
     def __init__(self, limits: DoorLimits) -> None:
         self.limits = limits
         self._failures: OrderedDict[str, _Failures] = OrderedDict()
+        self._floods: OrderedDict[str, _Failures] = OrderedDict()
 
     # ---- connections
 
@@ -94,6 +100,16 @@ class Door:
             return "too many connections"
         return None
 
+    def flooded(self, address: str, now: float | None = None) -> float:
+        """Note a connection closed for flooding; return how long ``address`` is cut off."""
+        limits = self.limits
+        return _miss(self._floods, address, limits.first_flood_wait, limits.max_flood_wait, now)
+
+    def cut_off(self, address: str, now: float | None = None) -> bool:
+        """True while ``address``'s new connections are refused for its flooding."""
+        entry = self._floods.get(address)
+        return entry is not None and entry.until > (time.monotonic() if now is None else now)
+
     # ---- passwords
 
     def wait_left(self, address: str, now: float | None = None) -> float:
@@ -106,15 +122,27 @@ class Door:
 
     def password_failed(self, address: str, now: float | None = None) -> float:
         """Note a wrong password from ``address``; return the wait it now has."""
-        now = time.monotonic() if now is None else now
-        entry = self._failures.pop(address, None)
-        # Forgiven once it has tried nothing wrong for a whole longest wait.
-        count = entry.count + 1 if entry and now < entry.until + self.limits.max_backoff else 1
-        wait = min(self.limits.max_backoff, self.limits.first_backoff * 2 ** (count - 1))
-        self._failures[address] = _Failures(count, now + wait)
-        while len(self._failures) > _MAX_ADDRESSES:
-            self._failures.popitem(last=False)
-        return wait
+        limits = self.limits
+        return _miss(self._failures, address, limits.first_backoff, limits.max_backoff, now)
 
     def password_ok(self, address: str) -> None:
         self._failures.pop(address, None)
+
+
+def _miss(
+    book: OrderedDict[str, _Failures],
+    address: str,
+    first: float,
+    most: float,
+    now: float | None,
+) -> float:
+    """One more miss for ``address`` in ``book``: its wait doubles from ``first`` up to
+    ``most``; it is forgiven once it has missed nothing for a whole longest wait."""
+    now = time.monotonic() if now is None else now
+    entry = book.pop(address, None)
+    count = entry.count + 1 if entry and now < entry.until + most else 1
+    wait = min(most, first * 2 ** (count - 1))
+    book[address] = _Failures(count, now + wait)
+    while len(book) > _MAX_ADDRESSES:
+        book.popitem(last=False)
+    return wait

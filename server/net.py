@@ -19,8 +19,8 @@ at once, in the event loop, one at a time.  Invariants:
   ``budget_burst`` refilled at ``budget_per_second``), whatever its type; a
   connection over budget gets an ``error`` (``flood``) and is closed.  A frame's
   nesting and number of values are checked before it is decoded.
-- Once greeted, a connection is written to at least every ``heartbeat_every``
-  seconds (a ``heartbeat`` when nothing else went out), and its socket gives
+- Once greeted, a connection is written to at least every 1.5 ``heartbeat_every``
+  seconds (a ``heartbeat`` after ``heartbeat_every`` with nothing else), and its socket gives
   up on a peer that acknowledges nothing for ``link_timeout`` seconds
   (``common.linkopts``), so a vanished peer is found whoever's turn it is.  A
   client that said it beats (``hello`` with ``heartbeat``) and then sends
@@ -50,6 +50,9 @@ _ids = itertools.count(1)
 
 
 _HEARTBEAT = encode_frame({"type": "heartbeat"})
+_LINGER_BYTES = 256 * 1024
+"""What a closing connection reads and drops before it gives up waiting for the peer
+to close; a flood past it is cut off at once (a reset)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +72,10 @@ class Limits:
     snapshots: far more than a live client ever lags, small enough to bound memory."""
     close_timeout: float = 2.0
     heartbeat_every: float = 5.0
-    link_timeout: float = 15.0
+    link_timeout: float = 12.0
     """A link with nothing acknowledged, or a beating client with nothing heard, for
-    this long is dropped (R-C1): heartbeats every 5 s find it within 20 s."""
+    this long is dropped (R-C1): with a frame out at least every 7.5 s (a heartbeat
+    after 5 s of nothing, checked every 2.5 s) a vanished peer is found within 20 s."""
     budget_burst: float = 60.0
     budget_per_second: float = 20.0
     """Messages a connection may send: far above a person's clicks and a client's
@@ -99,6 +103,8 @@ class Connection(asyncio.Protocol):
         self.peer = "?"
         self.address = "?"
         """The peer's IP address alone: per-address limits count by it."""
+        self.flooded = False
+        """Closed for going over its message budget (the table cuts its address off)."""
         self.beats = False
         """The client said (``hello`` ``heartbeat``) it sends a frame every few seconds."""
         self.closed = False
@@ -113,6 +119,7 @@ class Connection(asyncio.Protocol):
         self._beat_timer: asyncio.TimerHandle | None = None
         self._notified = False
         self._sent_at = self._heard_at = time.monotonic()
+        self._discarded = 0
 
     def __repr__(self) -> str:
         return f"<conn {self.id} {self.peer} seat={self.seat}>"
@@ -135,6 +142,10 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.closed:
+            # Closing (``close``): what still comes is dropped unread, up to a point.
+            self._discarded += len(data)
+            if self._discarded > _LINGER_BYTES and self.transport is not None:
+                self.transport.abort()
             return
         self._heard_at = time.monotonic()
         decoder = self.decoder
@@ -152,6 +163,7 @@ class Connection(asyncio.Protocol):
             finished = True
             if not self.budget.spend(self._heard_at):
                 log.warning("%r: over its message budget; closing", self)
+                self.flooded = True
                 self.fail(
                     "flood",
                     f"too many messages: at most {self.limits.budget_per_second:g} a second",
@@ -233,7 +245,9 @@ class Connection(asyncio.Protocol):
             log.info("%r: nothing heard for %.0f s; the link is gone", self, now - self._heard_at)
             self.abort()
             return
-        if now - self._sent_at >= self.limits.heartbeat_every / 2:
+        # Only after a whole period of nothing: a client that has just been sent
+        # something is not sent a heartbeat in the middle of a request and its answer.
+        if now - self._sent_at >= self.limits.heartbeat_every:
             self.send(_HEARTBEAT)
         if not self.closed:
             self._beat_timer = asyncio.get_running_loop().call_later(

@@ -104,6 +104,9 @@ class Table:
         if self.closing:
             conn.send_message(p.Bye("server shutting down").encode())
             return False
+        if self.door.cut_off(conn.address):
+            conn.abort()  # a flooder back at once: not a byte more read or written
+            return False
         refused = self.door.admit(conn, self.conns)
         if refused is not None:
             conn.send_message(p.Error("server_busy", refused).encode())
@@ -113,6 +116,9 @@ class Table:
 
     def on_close(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        if conn.flooded:
+            wait = self.door.flooded(conn.address)
+            log.warning("%s flooded; its new connections are cut off for %.0f s", conn.peer, wait)
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         if seat is None or seat.conn is not conn:
             return

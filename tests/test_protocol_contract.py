@@ -63,6 +63,9 @@ ERROR_CODES = {
     "chat_rate",
     "too_long",
     "server_error",
+    "password_wait",
+    "name_taken",
+    "flood",
 }
 CLOSING = {
     "bad_frame",
@@ -76,6 +79,9 @@ CLOSING = {
     "server_busy",
     "taken_over",
     "server_error",
+    "password_wait",
+    "name_taken",
+    "flood",
 }
 
 INT = (int,)
@@ -127,6 +133,7 @@ SCHEMA = {
     "chat": {"seat": (int, NONE), "name": (str,), "text": (str,)},
     "pong": {"id": INT},
     "bye": {"reason": (str,)},
+    "heartbeat": {},
 }
 VIEW = {
     "street": INT,

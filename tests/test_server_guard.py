@@ -358,3 +358,26 @@ def test_history_files_are_private(tmp_path: Path) -> None:
     (path,) = folder.glob("*.jsonl")
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_the_password_need_not_be_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from server.__main__ import _parser, config_from_args
+
+    def password(*argv: str) -> str | None:
+        return config_from_args(_parser().parse_args(list(argv))).password
+
+    monkeypatch.delenv("SEVENTH_STREET_PASSWORD", raising=False)
+    assert password() is None
+    secret = tmp_path / "pw"
+    secret.write_text("swordfish \nsecond line\n")
+    assert password("--password-file", str(secret)) == "swordfish"
+    monkeypatch.setenv("SEVENTH_STREET_PASSWORD", "marlin")
+    assert password() == "marlin"
+    assert password("--password-file", str(secret)) == "swordfish"
+    assert password("--password", "tuna") == "tuna"
+    (tmp_path / "empty").write_text("\n")
+    for bad in ("empty", "missing"):
+        with pytest.raises(ValueError, match="password"):
+            password("--password-file", str(tmp_path / bad))
