@@ -142,44 +142,55 @@ class FrameDecoder:
         self.max_depth = max_depth
         self.max_items = max_items
         self._buf = bytearray()
-        self._pos = 0
 
     @property
     def pending(self) -> int:
         """Bytes of a frame begun but not finished (a frame cut short shows here)."""
-        return len(self._buf) - self._pos
+        return len(self._buf)
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
-        self.push(data)
+        self._buf += data
         out: list[dict[str, Any]] = []
-        while (msg := self.pop()) is not None:
-            out.append(msg)
+        buf = self._buf
+        pos = 0
+        try:
+            while len(buf) - pos >= 4:
+                (size,) = _HEADER.unpack_from(buf, pos)
+                if size > self.max_frame:
+                    raise FrameError(
+                        "frame_too_large",
+                        f"frame of {size} bytes is over the {self.max_frame} limit",
+                    )
+                if len(buf) - pos - 4 < size:
+                    break
+                body = bytes(buf[pos + 4 : pos + 4 + size])
+                pos += 4 + size
+                out.append(self._decode(body))
+        finally:
+            del buf[:pos]
         return out
 
     def push(self, data: bytes) -> None:
         """Add bytes; ``pop`` then returns the messages they complete, one by one."""
-        if self._pos:
-            del self._buf[: self._pos]
-            self._pos = 0
         self._buf += data
 
     def pop(self) -> dict[str, Any] | None:
         """The next whole message, or None until more bytes come."""
-        buf, pos = self._buf, self._pos
-        if len(buf) - pos < 4:
+        buf = self._buf
+        if len(buf) < 4:
             return None
-        (size,) = _HEADER.unpack_from(buf, pos)
+        (size,) = _HEADER.unpack_from(buf, 0)
         if size > self.max_frame:
             raise FrameError(
                 "frame_too_large", f"frame of {size} bytes is over the {self.max_frame} limit"
             )
-        if len(buf) - pos - 4 < size:
+        if len(buf) - 4 < size:
             return None
-        body = bytes(buf[pos + 4 : pos + 4 + size])
-        self._pos = pos + 4 + size
-        if self._pos == len(buf):
-            buf.clear()
-            self._pos = 0
+        body = bytes(buf[4 : 4 + size])
+        del buf[: 4 + size]
+        return self._decode(body)
+
+    def _decode(self, body: bytes) -> dict[str, Any]:
         if self.max_depth is not None or self.max_items is not None:
             _check_shape(body, self.max_depth or 1 << 30, self.max_items or 1 << 30)
         return _unpack(body)
