@@ -44,6 +44,7 @@ __all__ = [
     "MAX_FRAME",
     "MAX_NAME",
     "PROTOCOL_VERSION",
+    "SERVER_VERSION",
     "Act",
     "Bye",
     "Chat",
@@ -72,6 +73,7 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = 1
+SERVER_VERSION = "0.1.0"
 DEFAULT_PORT = 7777
 MAX_FRAME = 64 * 1024
 """Largest frame body either side accepts.  A full table snapshot is ~2 KiB,
@@ -320,7 +322,7 @@ class Welcome(_Message):
     watch: bool
     hands: int
     protocol: int = PROTOCOL_VERSION
-    server: str = "seventh-street 0.1.0"
+    server: str = f"seventh-street {SERVER_VERSION}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from server import frames, histories
+from server.announce import short_hostname
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
@@ -54,6 +55,7 @@ class Table:
 
     def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
         self.config = config
+        self.name = config.name or f"{short_hostname()}'s table"
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
