@@ -52,6 +52,7 @@ __all__ = [
     "ClientMessage",
     "Error",
     "Events",
+    "FreeSeat",
     "FrameDecoder",
     "FrameError",
     "HandEnd",
@@ -63,6 +64,7 @@ __all__ = [
     "Ping",
     "Pong",
     "Presence",
+    "Sit",
     "Standings",
     "Start",
     "Table",
@@ -232,12 +234,27 @@ class Leave(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Sit(_Message):
+    """A spectator asks for a free seat (for the next match, while one runs)."""
+
+    TYPE: ClassVar[str] = "sit"
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSeat(_Message):
+    """The host frees a computer seat between matches, so that a person can sit there."""
+
+    TYPE: ClassVar[str] = "free_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(_Message):
     TYPE: ClassVar[str] = "ping"
     id: int = 0
 
 
-ClientMessage = Hello | Act | Start | Chat | Leave | Ping
+ClientMessage = Hello | Act | Start | Chat | Leave | Ping | Sit | FreeSeat
 
 
 def _field(
@@ -304,6 +321,13 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         return Chat(text=text)
     if kind == "leave":
         return Leave()
+    if kind == "sit":
+        return Sit()
+    if kind == "free_seat":
+        seat = _field(msg, "seat", int, required=True)
+        if not 0 <= seat <= 6:
+            raise MessageError("bad_message", "seat must be 0 to 6", kind)
+        return FreeSeat(seat=seat)
     if kind == "ping":
         return Ping(id=_field(msg, "id", int, required=False) or 0)
     raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
@@ -349,6 +373,8 @@ class Lobby(_Message):
     start_when: int | None
     running: bool
     max_seats: int = 7
+    table: str = ""
+    night: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +431,7 @@ class Standings(_Message):
     standings: list[dict[str, Any]]
     hands_played: int
     history: str | None = None
+    night: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,8 @@ class Seat:
     token: str | None = None
     conn: Connection | None = None
     rng: random.Random | None = None
+    waiting: bool = False
+    """Taken while a match runs: it sits in at the next match and watches this one."""
 
     @property
     def connected(self) -> bool:
@@ -45,13 +47,16 @@ class Seat:
         return SeatInfo(self.name, self.kind)
 
     def public(self, host: int | None) -> dict[str, Any]:
-        return {
+        out = {
             "seat": self.seat,
             "name": self.name,
             "kind": self.kind.value,
             "connected": self.connected,
             "host": self.seat == host,
         }
+        if self.waiting:  # only then: a seat's usual keys stay as they were
+            out["next"] = True
+        return out
 
 
 def computer_seats(count: int, names: Sequence[str], rng: random.Random) -> list[Seat]:

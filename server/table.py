@@ -38,6 +38,7 @@ from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from server import frames, histories
 from server.announce import short_hostname
+from server.night import Night, evening_of
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
@@ -56,6 +57,7 @@ class Table:
     def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
         self.config = config
         self.name = config.name or f"{short_hostname()}'s table"
+        self.night = Night.load(config.history_dir, self.name, datetime.now().astimezone())
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
@@ -102,7 +104,7 @@ class Table:
         if seat is None or seat.conn is not conn:
             return
         seat.conn = None
-        if self.running:
+        if self.running and not seat.waiting:
             log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
             self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
             if self.turn_seat == seat.seat:
@@ -127,8 +129,12 @@ class Table:
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
+        elif isinstance(msg, p.Sit):
+            self._sit(conn)
+        elif isinstance(msg, p.FreeSeat):
+            self._free_seat(conn, msg)
         elif isinstance(msg, p.Leave):
-            if conn.seat is not None and not self.running:
+            if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
             conn.close()
@@ -178,24 +184,49 @@ class Table:
             conn.send_message(p.Welcome(None, "", hello.name, False, True, self.hands).encode())
             self._send_state(conn)
             return
-        if self.running:
-            conn.fail(
-                "match_running", "a match is being played: watch, or wait for the next", "hello"
-            )
-            return
-        free = first_free(self.seats)
-        if free is None:
+        if first_free(self.seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
-        seat = Seat(free, hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        self._take_seat(conn, hello.name)
+        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
+            self._start_match()
+
+    def _take_seat(self, conn: Connection, name: str) -> None:
+        """Seat ``conn`` in the lowest free seat; during a match it sits in at the next one."""
+        free = first_free(self.seats)
+        assert free is not None
+        seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        seat.waiting = self.running
         self.seats[seat.seat] = seat
         if self.host is None:
             self.host = seat.seat
         self._seat_conn(conn, seat)
-        log.info("%s sits in seat %d from %s", seat.name, seat.seat, conn.peer)
+        when = " for the next match" if seat.waiting else ""
+        log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
         self._broadcast(self._lobby(), but=conn)  # it has just had its own
-        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
-            self._start_match()
+
+    def _waiting(self, seat_no: int) -> bool:
+        seat = self.seats.get(seat_no)
+        return seat is not None and seat.waiting
+
+    def _sit(self, conn: Connection) -> None:
+        """A spectator takes a free seat (for the next match if one is running)."""
+        if conn.seat is not None:
+            raise p.MessageError("already_seated", "you have a seat", "sit")
+        if first_free(self.seats) is None:
+            raise p.MessageError("table_full", "all seven seats are taken", "sit")
+        self._take_seat(conn, conn.name or "Player")
+
+    def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
+        """The host lets a computer seat give its chair to a person, between matches."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host frees a computer seat", "free_seat")
+        if self.running:
+            raise p.MessageError("match_running", "wait for the match to end", "free_seat")
+        seat = self.seats.get(msg.seat)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError("bad_seat", f"seat {msg.seat} is not a computer seat", "free_seat")
+        self._free(msg.seat)
 
     def _seat_conn(self, conn: Connection, seat: Seat) -> None:
         conn.mark_greeted()
@@ -227,7 +258,16 @@ class Table:
             hands=self.hands,
             start_when=self.config.start_when,
             running=self.running,
+            table=self.name,
+            night=self._night().summary(),
         )
+
+    def _night(self) -> Night:
+        """Tonight's scoreboard; between matches a new evening starts a new one."""
+        now = datetime.now().astimezone()
+        if not self.running and evening_of(now) != self.night.evening:
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        return self.night
 
     def _players(self) -> list[dict[str, Any]]:
         return public_seats(self.seats, self.host)
@@ -241,8 +281,15 @@ class Table:
         if not self.running or self.match is None or self.match.hand is None:
             return
         conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
-        out = self._step_frames(self.match.hand.events, {conn.seat})
-        conn.send(out[conn.seat])
+        viewer = self._viewer(conn)
+        out = self._step_frames(self.match.hand.events, {viewer})
+        conn.send(out[viewer])
+
+    def _viewer(self, conn: Connection) -> int | None:
+        """Whose cards ``conn`` may see: its seat if that seat plays this match, else none."""
+        if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
+            return None
+        return conn.seat
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
         text = chat.text.strip()
@@ -267,6 +314,8 @@ class Table:
         self._start_match()
 
     def _start_match(self) -> None:
+        for seat in self.seats.values():
+            seat.waiting = False  # late arrivals play from this match on
         self.match = Match(
             seats={s: seat.info() for s, seat in self.seats.items()},
             rng=self.rng,
@@ -306,10 +355,10 @@ class Table:
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        out = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
+        out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
-                conn.send(out[conn.seat])
+                conn.send(out[self._viewer(conn)])
         if hand.is_over:
             self._end_hand()
             return
@@ -384,9 +433,23 @@ class Table:
         assert self.match is not None
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
-        self._broadcast(frames.standings(match, self.match_id, self.history_path))
+        now = datetime.now().astimezone()
+        if evening_of(now) != self.night.evening:  # the first match of a new evening
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        self.night.add(
+            match_id=self.match_id,
+            ended=now,
+            hands=match.hands_played,
+            standings=match.standings(),
+            kind_of=lambda s: match.seats[s].kind.value,
+        )
+        self._broadcast(
+            frames.standings(match, self.match_id, self.history_path, self.night.summary())
+        )
         self.running = False
         self.turn_seat = None
+        for seat in self.seats.values():
+            seat.waiting = False  # between matches everyone seated plays the next one
         # _free passes the host on to the lowest connected person, so every person
         # left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
