@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mid_hand", "showdown"]
+__all__ = ["mid_hand", "night_lobby", "showdown"]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
@@ -134,3 +134,35 @@ def showdown() -> list[dict[str, Any]]:
         {"ev": "award", "seat": 3, "amount": 180, "pot": 0},
         {"ev": "award", "seat": 1, "amount": 126, "pot": 1}]})  # fmt: skip
     return msgs
+
+
+def night_lobby() -> list[dict[str, Any]]:
+    """The lobby between matches on a friends' night: three matches played, a late
+    arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
+    seats = [
+        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
+        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
+        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False},
+        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+    ]
+    night = {
+        "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,
+        "matches": [
+            {"number": 1, "match": "2026-11-27-203015-3fa2", "hands": 8, "winners": ["Cy"]},
+            {"number": 2, "match": "2026-11-27-211502-09c1", "hands": 8, "winners": ["Ann"]},
+            {"number": 3, "match": "2026-11-27-220148-77d0", "hands": 8, "winners": ["Ann"]},
+        ],
+        "totals": [
+            {"name": "Ann", "kind": "human", "matches": 3, "wins": 2, "net": 312},
+            {"name": "Cy", "kind": "human", "matches": 3, "wins": 1, "net": 145},
+            {"name": "Ada", "kind": "computer", "matches": 3, "wins": 0, "net": -96},
+            {"name": "Eve", "kind": "human", "matches": 3, "wins": 0, "net": -361},
+        ],
+    }  # fmt: skip
+    return [
+        {"type": "welcome", "seat": 0, "token": "demo", "name": "Ann", "host": True,
+         "watch": False, "hands": 8, "protocol": 1},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
+         "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
+    ]  # fmt: skip

@@ -25,6 +25,7 @@ from client.checks import (
     as_str,
     opt_int,
 )
+from client.night import Night, parse_night
 from client.view import Legal, TableView, parse_legal, parse_view
 from client.wording import STREET_NAMES, LogLine, act_line, act_words, describe_event
 
@@ -40,6 +41,7 @@ class Player:
     kind: str = "human"  # "human" or "computer"
     connected: bool = True
     host: bool = False
+    next: bool = False  # taken during a match: plays from the next one
 
 
 # ------------------------------------------------------------------ the session
@@ -77,6 +79,8 @@ class Session:
         self.recent: dict[int, tuple[str, float]] = {}
         self.error: tuple[str, str] | None = None
         self.bye: str | None = None
+        self.table_name = ""
+        self.night: Night | None = None  # the night's scoreboard (client.night)
         self._street_logged = (0, 0)
         self._hand_logged = 0
 
@@ -98,6 +102,11 @@ class Session:
         if self.lobby is not None:
             return "lobby"
         return "lobby" if self.welcomed else "connecting"
+
+    def sits_out(self) -> bool:
+        """Seated for the next match while this one is played without us."""
+        v = self.view
+        return bool(self.seat is not None and v is not None and v.seats and self.seat not in v.seats)
 
     def my_turn(self) -> bool:
         v = self.view
@@ -166,6 +175,7 @@ class Session:
                     kind="computer" if kind == "computer" else "human",
                     connected=item.get("connected") is not False,
                     host=item.get("host") is True,
+                    next=item.get("next") is True,
                 )
             )
         return out
@@ -179,6 +189,8 @@ class Session:
             "running": msg.get("running") is True,
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
+        self.table_name = as_str(msg.get("table"), self.table_name, 40)
+        self.night = parse_night(msg.get("night")) or self.night
         self.running = self.lobby["running"]
         if not self.running and self.view is not None and self.standings is None:
             self.view = None  # a match ended without standings (e.g. cancelled)
@@ -298,6 +310,7 @@ class Session:
                 }
             )
         self.standings = rows
+        self.night = parse_night(msg.get("night")) or self.night
         self.hands_played = as_int(msg.get("hands_played"), self.hand, lo=0)
         self.running = False
         self.turn, self.legal = None, []

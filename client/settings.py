@@ -35,6 +35,7 @@ class Settings:
     hands: int = 8
     host_computers: int = 0
     host_password: str = ""
+    table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     join_address: str = "127.0.0.1"
     join_port: int = 7777
     recent: list[str] = field(default_factory=list)

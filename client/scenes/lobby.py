@@ -13,7 +13,7 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, Start
+from common.protocol import MAX_CHAT, Chat, FreeSeat, Sit, Start
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -82,6 +82,8 @@ class LobbyScene(Scene):
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.addresses: list[str] = []
+        self.sit = Button("sit", "Take a seat", style="primary")
+        self.give: list[Button] = []  # the host's "give seat" per computer seat
 
     def enter(self) -> None:
         self.addresses = []
@@ -99,7 +101,36 @@ class LobbyScene(Scene):
             self.hands.value = s.lobby["hands"]
 
     def buttons(self) -> list[Button]:
-        return [self.start, self.leave]
+        return [self.start, self.leave, *self.night_buttons()]
+
+    def night_buttons(self) -> list[Button]:
+        """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
+        s = self.app.session
+        if s is None:
+            return []
+        out = []
+        if s.watch and s.seat is None and len(s.lobby_seats) < 7:
+            out.append(self.sit)
+        if s.host and not s.running:
+            out += self.give
+        return out
+
+    def _layout_give(self) -> None:
+        """One small button on each computer seat's row of the seat list."""
+        s = self.app.session
+        self.give = []
+        if s is None:
+            return
+        box = self._R(140, 290, 580, 300)
+        y = box.y + round(60 * self.s)
+        for p in s.lobby_seats:
+            if p.kind == "computer":
+                b = Button(f"give:{p.seat}", "Give seat", size=max(12, round(18 * self.s)))
+                b.rect = pygame.Rect(box.right - round(270 * self.s), y - round(2 * self.s),
+                                     round(130 * self.s),
+                                     round(30 * self.s))  # fmt: skip
+                self.give.append(b)
+            y += round(34 * self.s)
 
     def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         s = self.s
@@ -113,6 +144,9 @@ class LobbyScene(Scene):
         self.leave.rect = self._R(140, 610, 200, 70)
         self.hands.rect = self._R(760, 520, 380, 52)
         self.chat.rect = self._R(140, 700, 1000, 46)
+        self.sit.rect = self._R(760, 610, 380, 70)
+        self.sit.size = max(14, round(26 * self.s))
+        self._layout_give()
         for w in (self.start, self.leave, self.hands, self.chat):
             w.size = max(14, round(28 * self.s))
 
@@ -133,6 +167,13 @@ class LobbyScene(Scene):
         if s is not None and s.host and self.hands.handle_event(event):
             self.app.settings.hands = int(self.hands.value)
             return
+        for b in self.night_buttons():
+            if b.handle_event(event):
+                if b is self.sit:
+                    self.app.send(Sit().encode())
+                else:
+                    self.app.send(FreeSeat(int(b.id.split(":")[1])).encode())
+                return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -148,6 +189,9 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+            computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
+            if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
+                self._layout_give()
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
@@ -188,7 +232,9 @@ class LobbyScene(Scene):
         elif conn is not None:
             blit_text(
                 surf,
-                f"Table at {conn.host}:{conn.port}",
+                f"{s.table_name}  ·  {conn.host}:{conn.port}"
+                if s.table_name
+                else f"Table at {conn.host}:{conn.port}",
                 f(44),
                 (w // 2, self._R(0, 100, 0, 0).y),
                 GOLD,
@@ -209,12 +255,20 @@ class LobbyScene(Scene):
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            if p.next:
+                mark = "next match"
             row = blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
             if mark:
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
         side = self._R(760, 290, 380, 200)
+        night = s.night if s.night is not None and s.night.played else None
+        if night is not None:  # the night so far takes the side; the note goes under it
+            from client.render.nightboard import draw_night
+
+            draw_night(surf, self._R(760, 290, 380, 200), night, me=s.name, size=f(24))
+            side = self._R(760, 510, 380, 90)
         if s.watch:
             note = "You are watching."
         elif s.host:
@@ -225,9 +279,15 @@ class LobbyScene(Scene):
         from client.render.text import wrap
 
         yy = side.y
-        for line in wrap(note, f(26), side.w):
+        if s.host and night is not None:
+            note = ""  # the Start button says it; the night's board has the room
+        if s.watch and night is None and self.sit in self.night_buttons():
+            note += " A seat is free:"
+        for line in wrap(note, f(26), side.w) if note else []:
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
+        for b in self.night_buttons():
+            b.draw(surf)
         if s.host:
             blit_text(
                 surf,

@@ -27,24 +27,23 @@ class ResultsScene(Scene):
         self.s = 1.0
 
     def buttons(self) -> list[Button]:
-        first = self.again if self.app.server_kind == "computer" else self.lobby
-        return [first, self.leave]
+        if self.app.server_kind == "computer":
+            return [self.again, self.leave]
+        return [self.again, self.lobby, self.leave]  # a friends' table: rematch or talk first
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
         s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
         self.box = pygame.Rect(0, 0, round(720 * s), round(560 * s))
         self.box.center = (min(w // 2, round(w - 300 * s) // 2 + 10), h // 2)
-        bw, bh = round(290 * s), round(60 * s)
-        for b in (self.again, self.lobby):
-            b.rect = pygame.Rect(
-                self.box.x + round(40 * s), self.box.bottom - bh - round(30 * s), bw, bh
-            )
+        self.lobby.label = "Lobby"
+        bh, y = round(60 * s), self.box.bottom - round(90 * s)
+        row = self.buttons()
+        gap = round(20 * s)
+        bw = (self.box.w - round(80 * s) - gap * (len(row) - 1)) // len(row)
+        for i, b in enumerate(row):
+            b.rect = pygame.Rect(self.box.x + round(40 * s) + i * (bw + gap), y, bw, bh)
             b.size = max(14, round(26 * s))
-        self.leave.rect = pygame.Rect(
-            self.box.right - round(40 * s) - bw, self.box.bottom - bh - round(30 * s), bw, bh
-        )
-        self.leave.size = max(14, round(26 * s))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for b in self.buttons():
@@ -104,9 +103,12 @@ class ResultsScene(Scene):
             anchor="center",
         )
         y = box.y + f(160)
-        cols = (box.x + f(50), box.x + f(110), box.right - f(220), box.right - f(60))
+        night = s.night
+        cols = (box.x + f(50), box.x + f(110), box.right - f(330), box.right - f(190),
+                box.right - f(50))  # fmt: skip
         heads = (("#", cols[0], "topleft"), ("Seat", cols[1], "topleft"),
-                 ("Chips", cols[2], "topright"), ("Won / lost", cols[3], "topright"))  # fmt: skip
+                 ("Chips", cols[2], "topright"), ("Won / lost", cols[3], "topright"),
+                 ("Tonight", cols[4], "topright"))  # fmt: skip
         for label, x, anchor in heads:
             blit_text(surf, label, f(22), (x, y), MUTED, anchor=anchor)
         y += f(34)
@@ -134,6 +136,15 @@ class ResultsScene(Scene):
                 bold=True,
                 anchor="topright",
             )
+            total = night.total_of(r["name"]) if night is not None else None
+            if total is not None:
+                tcol = (110, 220, 130) if total.net > 0 else (235, 110, 100) if total.net < 0 else MUTED
+                blit_text(surf, f"{total.net:+d}" if total.net else "0", f(24),
+                          (cols[4], y + f(3)), tcol, anchor="topright")  # fmt: skip
             y += f(36)
+        if night is not None and night.played:
+            line = f"Match {night.played} of the night · {night.label}"
+            blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), (box.centerx, y + f(6)),
+                      MUTED, anchor="midtop")  # fmt: skip
         for b in self.buttons():
             b.draw(surf)

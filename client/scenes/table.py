@@ -415,6 +415,8 @@ class TableScene(Scene):
             msg = "Watching"
         elif view is None:
             msg = "Waiting for the first deal…"
+        elif s.sits_out():
+            msg = "You sit in at the next match: watching this one"
         elif view.over:
             msg = "Next hand soon…"
         elif me is None or me.folded:
