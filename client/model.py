@@ -106,7 +106,9 @@ class Session:
     def sits_out(self) -> bool:
         """Seated for the next match while this one is played without us."""
         v = self.view
-        return bool(self.seat is not None and v is not None and v.seats and self.seat not in v.seats)
+        return bool(
+            self.seat is not None and v is not None and v.seats and self.seat not in v.seats
+        )
 
     def my_turn(self) -> bool:
         v = self.view

@@ -38,8 +38,19 @@ __all__ = [
 log = logging.getLogger("server.announce")
 
 SERVICE_TYPE = "_seventh-street._tcp.local."
-FACT_KEYS = ("txtvers", "name", "seats", "free", "people", "pw", "match", "hand", "hands",
-             "proto", "ver")  # fmt: skip
+FACT_KEYS = (
+    "txtvers",
+    "name",
+    "seats",
+    "free",
+    "people",
+    "pw",
+    "match",
+    "hand",
+    "hands",
+    "proto",
+    "ver",
+)
 
 
 def mdns_allowed() -> bool:
@@ -129,8 +140,11 @@ class Announcer:
             await (await self._zc.async_register_service(self._info, allow_name_change=True))
             self.name = self._info.name[: -len(SERVICE_TYPE) - 1]
         except Exception as exc:  # no multicast here, a broken interface table, ...
-            log.warning("could not announce the table on the network (%s); "
-                        "friends can still type the address", exc)  # fmt: skip
+            log.warning(
+                "could not announce the table on the network (%s); "
+                "friends can still type the address",
+                exc,
+            )
             await self._close()
             return False
         log.info("announced as %r (%s)", self.name, SERVICE_TYPE)

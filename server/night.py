@@ -22,6 +22,7 @@ stops the table.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -84,12 +85,15 @@ class Night:
             night.matches = [_checked_match(m) for m in data["matches"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             bad = path.with_suffix(".unreadable")
-            log.warning("cannot read the night's scoreboard %s (%s); set aside as %s and a "
-                        "new night starts", path, exc, bad.name)  # fmt: skip
-            try:
+            log.warning(
+                "cannot read the night's scoreboard %s (%s); set aside as %s and a "
+                "new night starts",
+                path,
+                exc,
+                bad.name,
+            )
+            with contextlib.suppress(OSError):
                 path.replace(bad)
-            except OSError:
-                pass
             night.matches = []
         else:
             log.info("carrying on the night of %s: %d matches so far", evening, len(night.matches))
@@ -113,10 +117,15 @@ class Night:
                 "ended": ended.isoformat(timespec="seconds"),
                 "hands": hands,
                 "results": [
-                    {"name": s.name, "kind": kind_of(s.seat), "place": s.place, "net": s.net,
-                     "winner": s.winner}
+                    {
+                        "name": s.name,
+                        "kind": kind_of(s.seat),
+                        "place": s.place,
+                        "net": s.net,
+                        "winner": s.winner,
+                    }
                     for s in standings
-                ],  # fmt: skip
+                ],
             }
         )
         self.save()
@@ -127,9 +136,9 @@ class Night:
         for m in self.matches:
             for r in m["results"]:
                 row = rows.setdefault(
-                    r["name"], {"name": r["name"], "kind": r["kind"], "matches": 0, "wins": 0,
-                                "net": 0}
-                )  # fmt: skip
+                    r["name"],
+                    {"name": r["name"], "kind": r["kind"], "matches": 0, "wins": 0, "net": 0},
+                )
                 row["matches"] += 1
                 row["wins"] += 1 if r["winner"] else 0
                 row["net"] += r["net"]
@@ -164,8 +173,12 @@ class Night:
     # ---- the file
 
     def save(self) -> None:
-        data = {"format": FORMAT, "evening": self.evening, "table": self.table,
-                "matches": self.matches}  # fmt: skip
+        data = {
+            "format": FORMAT,
+            "evening": self.evening,
+            "table": self.table,
+            "matches": self.matches,
+        }
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -189,7 +202,12 @@ def _checked_match(m: Any) -> dict[str, Any]:
         if not isinstance(r, dict) or not isinstance(r.get("name"), str):
             raise ValueError("a result without a name")
         out["results"].append(
-            {"name": r["name"][:20], "kind": "computer" if r.get("kind") == "computer" else "human",
-             "place": int(r["place"]), "net": int(r["net"]), "winner": r.get("winner") is True}
-        )  # fmt: skip
+            {
+                "name": r["name"][:20],
+                "kind": "computer" if r.get("kind") == "computer" else "human",
+                "place": int(r["place"]),
+                "net": int(r["net"]),
+                "winner": r.get("winner") is True,
+            }
+        )
     return out

@@ -38,12 +38,12 @@ from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from server import frames, histories
 from server.announce import short_hostname
-from server.night import Night, evening_of
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.net import Connection
+from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
 __all__ = ["Table"]

@@ -41,9 +41,7 @@ def only_loopback() -> bool:
 def _can_unshare() -> str:
     """Empty when a namespace can be made here, else why not."""
     try:
-        proc = subprocess.run(
-            [str(NETNS), "true"], capture_output=True, text=True, timeout=20
-        )
+        proc = subprocess.run([str(NETNS), "true"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     return "" if proc.returncode == 0 else (proc.stderr.strip() or f"exit {proc.returncode}")
@@ -63,10 +61,21 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             f"made here ({why})"
         )
     proc = subprocess.run(
-        [str(NETNS), sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         request.node.nodeid],
-        cwd=ROOT, capture_output=True, text=True, timeout=110,
-    )  # fmt: skip
+        [
+            str(NETNS),
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            request.node.nodeid,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
     out = proc.stdout[-6000:] + proc.stderr[-3000:]
     assert proc.returncode == 0, out
     assert "1 passed" in proc.stdout, out

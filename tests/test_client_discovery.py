@@ -13,7 +13,6 @@ import pygame
 import pytest
 
 from client.app import App
-from client.discovery import FoundTable
 from client.render.tablelist import TableList
 from client.settings import Settings
 from server.app import run_in_thread
@@ -31,7 +30,9 @@ def _app(tmp_path: Path, monkeypatch, name: str = "Gus", *, offscreen: bool = Fa
 
 
 def _click(pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    )
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
 
 
@@ -45,8 +46,9 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
     if not in_netns(request):
         return
     den = run_in_thread(config(tmp_path / "den", name="Den", announce=True, computer=2))
-    friday = run_in_thread(config(tmp_path / "fri", name="Friday", announce=True,
-                                  password="swordfish", computer=1))  # fmt: skip
+    friday = run_in_thread(
+        config(tmp_path / "fri", name="Friday", announce=True, password="swordfish", computer=1)
+    )
     app = _app(tmp_path, monkeypatch)
     try:
         start = app.top()
@@ -61,14 +63,15 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         _click(_row_of(start.found, "Friday").center)
         assert app.run_until(lambda: start.prompt is not None, timeout=5)
         app.draw()
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0,
-                                             unicode="", scancode=0))  # fmt: skip
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
+        )
         assert app.run_until(lambda: start.prompt is None, timeout=5)
         assert app.session is None
         # Den needs none: one click and we sit at Den.
         _click(_row_of(start.found, "Den").center)
         assert app.run_until(
-            lambda: app.top().name == "lobby" and app.session.seat is not None, timeout=15
+            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
         )
         assert (app.conn.host, app.conn.port) == ("127.0.0.1", den.port)
         assert app.session.table_name == "Den"
@@ -81,17 +84,16 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         _click(_row_of(start.found, "Friday").center)
         assert app.run_until(lambda: start.prompt is not None, timeout=5)
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="swordfish"))
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0,
-                                             unicode="\r", scancode=0))  # fmt: skip
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+        )
         assert app.run_until(
-            lambda: app.top().name == "lobby" and app.session.seat is not None, timeout=15
+            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
         )
         assert app.conn.port == friday.port and app.session.table_name == "Friday"
         # A table that goes away goes from the list.
         den.stop()
-        assert app.run_until(
-            lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20
-        )
+        assert app.run_until(lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20)
     finally:
         app.shutdown()
         den.stop()
@@ -111,10 +113,8 @@ def test_a_hosted_table_is_announced_under_its_name(request, tmp_path: Path, mon
         assert host.run_until(lambda: host.top().name == "lobby", timeout=10)
         finder = guest.finder
         assert finder is not None
-        found: list[FoundTable] = []
         assert guest.run_until(
-            lambda: bool(found := [t for t in finder.tables() if t.port == host.server.port])
-            and found[0].seats == 1,
+            lambda: [t.seats for t in finder.tables() if t.port == host.server.port] == [1],
             timeout=30,
         )
         assert [t.name for t in finder.tables()] == ["Hana's table"]

@@ -23,8 +23,9 @@ from tests.serverkit import Client, config
 pytestmark = pytest.mark.timeout(120)
 
 
-def wait_for(finder: TableFinder, done: Callable[[list[FoundTable]], bool], what: str,
-             timeout: float = 20.0) -> list[FoundTable]:  # fmt: skip
+def wait_for(
+    finder: TableFinder, done: Callable[[list[FoundTable]], bool], what: str, timeout: float = 20.0
+) -> list[FoundTable]:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         tables = finder.tables()
@@ -42,9 +43,16 @@ def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) ->
     if not in_netns(request):
         return
     handle = run_in_thread(
-        config(tmp_path, name="Friday", announce=True, password="swordfish", hands=8,
-               computer=1, hand_pause=30)
-    )  # fmt: skip
+        config(
+            tmp_path,
+            name="Friday",
+            announce=True,
+            password="swordfish",
+            hands=8,
+            computer=1,
+            hand_pause=30,
+        )
+    )
     finder = TableFinder()
     assert finder.start()
     try:
@@ -60,7 +68,9 @@ def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) ->
             ann = Client("Ann")
             await ann.hello(handle.port, password="swordfish")
             await asyncio.to_thread(
-                wait_for, finder, lambda ts: getattr(named(ts, "Friday"), "seats", 0) == 2,
+                wait_for,
+                finder,
+                lambda ts: getattr(named(ts, "Friday"), "seats", 0) == 2,
                 "a second seat",
             )
             t = named(finder.tables(), "Friday")
@@ -68,7 +78,9 @@ def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) ->
             ann.send({"type": "start"})
             await ann.expect("match_start")
             await asyncio.to_thread(
-                wait_for, finder, lambda ts: getattr(named(ts, "Friday"), "running", False),
+                wait_for,
+                finder,
+                lambda ts: getattr(named(ts, "Friday"), "running", False),
                 "a running match",
             )
             t = named(finder.tables(), "Friday")
@@ -132,7 +144,9 @@ def test_malformed_announcements_are_skipped() -> None:
     assert parse_facts("x", {**good, b"name": b"\xff\xfe"}, ["127.0.0.1"], 7777).name == "x"
     assert parse_facts("x", good, ["fe80::1"], 7777) is None  # no IPv4 address
     assert parse_facts("x", good, ["127.0.0.1"], 0) is None
-    assert parse_facts("x", {k: v for k, v in good.items() if k != b"proto"}, ["10.0.0.2"], 1) is None
+    assert (
+        parse_facts("x", {k: v for k, v in good.items() if k != b"proto"}, ["10.0.0.2"], 1) is None
+    )
 
 
 def test_nothing_is_announced_when_mdns_is_off(tmp_path: Path, caplog) -> None:

@@ -37,9 +37,18 @@ def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
             welcome = await bob.hello(port)
             assert welcome["seat"] == 1 and welcome["watch"] is False
             lobby = await bob.expect("lobby")
-            assert lobby["running"] and {"seat": 1, "name": "Bob", "kind": "human",
-                                         "connected": True, "host": False,
-                                         "next": True} in lobby["seats"]  # fmt: skip
+            assert (
+                lobby["running"]
+                and {
+                    "seat": 1,
+                    "name": "Bob",
+                    "kind": "human",
+                    "connected": True,
+                    "host": False,
+                    "next": True,
+                }
+                in lobby["seats"]
+            )
             _, seen = await ann.seen("lobby", running=True)
             _, seen = await ann.seen("lobby", start=ann.log.index(seen) + 1)
             assert any(s["name"] == "Bob" and s.get("next") for s in seen["seats"])
@@ -110,8 +119,10 @@ def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: Path) 
         }
         assert [t["net"] for t in night["totals"]] == sorted(nets.values(), reverse=True)
         assert {t["name"]: t["kind"] for t in night["totals"]} == {
-            "Ann": "human", "Ada": "computer", "Babbage": "computer"
-        }  # fmt: skip
+            "Ann": "human",
+            "Ada": "computer",
+            "Babbage": "computer",
+        }
 
     asyncio.run(scenario())
 
@@ -126,13 +137,22 @@ def test_a_night_is_an_evening_from_noon_to_noon(tmp_path: Path) -> None:
     night = Night.load(tmp_path, "Friday", friday)
     assert night.path == night_path(tmp_path, "2026-11-27", "Friday")
     assert night.label() == "Friday 27 November"
-    night.add(match_id="m1", ended=friday, hands=4,
-              standings=[_standing(0, "Ann", 50, True), _standing(1, "Bob", -50, False)],
-              kind_of=lambda s: "human")  # fmt: skip
+    night.add(
+        match_id="m1",
+        ended=friday,
+        hands=4,
+        standings=[_standing(0, "Ann", 50, True), _standing(1, "Bob", -50, False)],
+        kind_of=lambda s: "human",
+    )
     after_midnight = Night.load(tmp_path, "Friday", datetime(2026, 11, 28, 1, 30))
     assert after_midnight.summary()["played"] == 1
-    assert after_midnight.totals()[0] == {"name": "Ann", "kind": "human", "matches": 1,
-                                          "wins": 1, "net": 50}  # fmt: skip
+    assert after_midnight.totals()[0] == {
+        "name": "Ann",
+        "kind": "human",
+        "matches": 1,
+        "wins": 1,
+        "net": 50,
+    }
     assert Night.load(tmp_path, "Den", friday).summary()["played"] == 0  # another table
     saturday = Night.load(tmp_path, "Friday", datetime(2026, 11, 28, 13, 0))
     assert saturday.evening == "2026-11-28" and saturday.summary()["played"] == 0
@@ -160,14 +180,18 @@ def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:
             assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Cy", "Ada"}
             lobby = await ann.expect("lobby", running=False)
             assert [(s["seat"], s["name"]) for s in lobby["seats"]] == [
-                (0, "Ann"), (1, "Bob"), (6, "Ada")
-            ]  # fmt: skip
+                (0, "Ann"),
+                (1, "Bob"),
+                (6, "Ada"),
+            ]
             assert lobby["can_start"]
             ann.send({"type": "start"})  # the rematch: one message, the same seats
             rematch = await bob.expect("match_start")
             assert [(s["seat"], s["name"]) for s in rematch["seats"]] == [
-                (0, "Ann"), (1, "Bob"), (6, "Ada")
-            ]  # fmt: skip
+                (0, "Ann"),
+                (1, "Bob"),
+                (6, "Ada"),
+            ]
             dee = Client("Dee")
             assert (await dee.hello(port))["seat"] == 2  # Cy's chair, free again
             a, b = await _standings_both(ann, bob)
@@ -200,8 +224,13 @@ def test_the_host_frees_a_computer_seat_for_a_person(tmp_path: Path) -> None:
             welcome = await watcher.expect("welcome")
             assert welcome["seat"] == 6 and welcome["token"] and not welcome["watch"]
             lobby = await ann.expect("lobby")
-            assert {"seat": 6, "name": "Zed", "kind": "human", "connected": True,
-                    "host": False} in lobby["seats"]  # fmt: skip
+            assert {
+                "seat": 6,
+                "name": "Zed",
+                "kind": "human",
+                "connected": True,
+                "host": False,
+            } in lobby["seats"]
             for c in (ann, watcher, bob):
                 await c.close()
 

@@ -30,8 +30,14 @@ def draw_night(
     played = f"{night.played} match" + ("" if night.played == 1 else "es")
     blit_text(surf, f"Tonight · {played}", size, (x, y), GOLD, bold=True)
     if night.label:
-        blit_text(surf, night.label, max(12, size * 3 // 4), (rect.right - pad, y + size // 6),
-                  MUTED, anchor="topright")  # fmt: skip
+        blit_text(
+            surf,
+            night.label,
+            max(12, size * 3 // 4),
+            (rect.right - pad, y + size // 6),
+            MUTED,
+            anchor="topright",
+        )
     y += round(size * 1.5)
     small = max(12, size * 4 // 5)
     line_h = round(small * 1.35)
@@ -48,9 +54,15 @@ def draw_night(
         label = r.name + (" (computer)" if r.computer else "")
         stars = f"{r.wins} win" + ("" if r.wins == 1 else "s") if r.wins else ""
         net_x = rect.right - pad
-        blit_text(surf, f"{r.net:+d}" if r.net else "0", small, (net_x, y),
-                  WON if r.net > 0 else LOST if r.net < 0 else MUTED, bold=True,
-                  anchor="topright")  # fmt: skip
+        blit_text(
+            surf,
+            f"{r.net:+d}" if r.net else "0",
+            small,
+            (net_x, y),
+            WON if r.net > 0 else LOST if r.net < 0 else MUTED,
+            bold=True,
+            anchor="topright",
+        )
         star_x = rect.right - pad - small * 4
         if stars:
             blit_text(surf, stars, small, (star_x, y), GOLD, anchor="topright")
@@ -60,5 +72,11 @@ def draw_night(
     if night.matches:
         latest = list(night.matches)[-4:]
         won = "  ".join(f"{m.number}: {' & '.join(m.winners) or '—'}" for m in latest)
-        blit_text(surf, fit(f"Won: {won}", small, rect.w - 2 * pad), small,
-                  (x, rect.bottom - pad), MUTED, anchor="bottomleft")  # fmt: skip
+        blit_text(
+            surf,
+            fit(f"Won: {won}", small, rect.w - 2 * pad),
+            small,
+            (x, rect.bottom - pad),
+            MUTED,
+            anchor="bottomleft",
+        )

@@ -64,8 +64,14 @@ class TableList:
         panel(surf, r.inflate(8, 8), (0, 0, 0, 90), 10)
         rows = self.rows()
         if not rows:
-            blit_text(surf, fit(self.empty, self.size, r.w - 16), self.size, r.center, MUTED,
-                      anchor="center")  # fmt: skip
+            blit_text(
+                surf,
+                fit(self.empty, self.size, r.w - 16),
+                self.size,
+                r.center,
+                MUTED,
+                anchor="center",
+            )
             return
         small = max(12, round(self.size * 0.8))
         for i, (t, row) in enumerate(rows):
@@ -82,13 +88,32 @@ class TableList:
                 action, color = "next match ›", GREEN
             else:
                 action, color = "Join ›", GOLD
-            act = blit_text(surf, action, small, (row.right - pad, row.y + pad), color, bold=True,
-                            anchor="topright")  # fmt: skip
-            blit_text(surf, fit(t.name, self.size, act.left - row.x - 3 * pad, bold=True), self.size,
-                      (row.x + pad, row.y + pad - 2), INK if t.compatible else MUTED, bold=True)  # fmt: skip
+            act = blit_text(
+                surf,
+                action,
+                small,
+                (row.right - pad, row.y + pad),
+                color,
+                bold=True,
+                anchor="topright",
+            )
+            blit_text(
+                surf,
+                fit(t.name, self.size, act.left - row.x - 3 * pad, bold=True),
+                self.size,
+                (row.x + pad, row.y + pad - 2),
+                INK if t.compatible else MUTED,
+                bold=True,
+            )
             facts = t.summary() + (" · password" if t.password else "")
-            blit_text(surf, fit(facts, small, row.w - 2 * pad), small,
-                      (row.x + pad, row.bottom - pad + 2), MUTED, anchor="bottomleft")  # fmt: skip
+            blit_text(
+                surf,
+                fit(facts, small, row.w - 2 * pad),
+                small,
+                (row.x + pad, row.bottom - pad + 2),
+                MUTED,
+                anchor="bottomleft",
+            )
         if len(self.tables) > len(rows):
             more = f"{self.scroll + 1}–{self.scroll + len(rows)} of {len(self.tables)} (wheel)"
             blit_text(surf, more, small, (r.right, r.bottom + 4), MUTED, anchor="topright")
@@ -111,8 +136,9 @@ class PasswordPrompt:
         self.box.center = screen.center
         b = self.box
         self.size = max(14, round(26 * s))
-        self.input.rect = pygame.Rect(b.x + round(30 * s), b.y + round(96 * s), b.w - round(60 * s),
-                                      round(46 * s))  # fmt: skip
+        self.input.rect = pygame.Rect(
+            b.x + round(30 * s), b.y + round(96 * s), b.w - round(60 * s), round(46 * s)
+        )
         bw, bh = round(200 * s), round(52 * s)
         self.join.rect = pygame.Rect(b.x + round(30 * s), b.bottom - bh - round(24 * s), bw, bh)
         self.cancel.rect = pygame.Rect(b.right - round(30 * s) - bw, self.join.rect.y, bw, bh)
@@ -144,10 +170,23 @@ class PasswordPrompt:
         panel(surf, b, (10, 24, 20, 245), 16)
         pygame.draw.rect(surf, GOLD, b, 3, border_radius=16)
         title = fit(f"{self.table.name} needs a password", self.size, b.w - 40, bold=True)
-        blit_text(surf, title, self.size, (b.centerx, b.y + round(self.size * 1.5)), GOLD,
-                  bold=True, anchor="center")  # fmt: skip
-        blit_text(surf, self.table.address, round(self.size * 0.8),
-                  (b.centerx, b.y + round(self.size * 2.7)), MUTED, anchor="center")  # fmt: skip
+        blit_text(
+            surf,
+            title,
+            self.size,
+            (b.centerx, b.y + round(self.size * 1.5)),
+            GOLD,
+            bold=True,
+            anchor="center",
+        )
+        blit_text(
+            surf,
+            self.table.address,
+            round(self.size * 0.8),
+            (b.centerx, b.y + round(self.size * 2.7)),
+            MUTED,
+            anchor="center",
+        )
         self.input.draw(surf)
         self.join.draw(surf)
         self.cancel.draw(surf)

@@ -138,7 +138,13 @@ class ResultsScene(Scene):
             )
             total = night.total_of(r["name"]) if night is not None else None
             if total is not None:
-                tcol = (110, 220, 130) if total.net > 0 else (235, 110, 100) if total.net < 0 else MUTED
+                tcol = (
+                    (110, 220, 130)
+                    if total.net > 0
+                    else (235, 110, 100)
+                    if total.net < 0
+                    else MUTED
+                )
                 blit_text(surf, f"{total.net:+d}" if total.net else "0", f(24),
                           (cols[4], y + f(3)), tcol, anchor="topright")  # fmt: skip
             y += f(36)

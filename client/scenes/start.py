@@ -14,8 +14,8 @@ from typing import Any
 import pygame
 
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit
 from client.render.tablelist import PasswordPrompt, TableList
+from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.protocol import DEFAULT_PORT
