@@ -37,7 +37,8 @@ class Seat:
     conn: Connection | None = None
     rng: random.Random | None = None
     waiting: bool = False
-    """Taken while a match runs: it sits in at the next match and watches this one."""
+    """Taken after the table's first match began: it plays from the next match on (and
+    watches the one running, if any)."""
 
     @property
     def connected(self) -> bool:

@@ -192,11 +192,13 @@ class Table:
             self._start_match()
 
     def _take_seat(self, conn: Connection, name: str) -> None:
-        """Seat ``conn`` in the lowest free seat; during a match it sits in at the next one."""
+        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
+        seat is marked for the next match (``next`` in the lobby): during a match it
+        watches until then."""
         free = first_free(self.seats)
         assert free is not None
         seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
-        seat.waiting = self.running
+        seat.waiting = self.match is not None
         self.seats[seat.seat] = seat
         if self.host is None:
             self.host = seat.seat
@@ -448,8 +450,6 @@ class Table:
         )
         self.running = False
         self.turn_seat = None
-        for seat in self.seats.values():
-            seat.waiting = False  # between matches everyone seated plays the next one
         # _free passes the host on to the lowest connected person, so every person
         # left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:

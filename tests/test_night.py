@@ -60,10 +60,11 @@ def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
             first = await ann.play()
             assert {r["name"] for r in first["standings"]} == {"Ann", "Ada"}
             after = await bob.expect("lobby", running=False)
-            assert [s.get("next") for s in after["seats"]] == [None, None, None]
+            assert [s.get("next") for s in after["seats"]] == [None, True, None]  # still new
             ann.send({"type": "start"})
             second = await bob.expect("match_start")
             assert {s["name"] for s in second["seats"]} == {"Ann", "Bob", "Ada"}
+            assert not any(s.get("next") for s in second["seats"])  # Bob plays this one
             a, b = await _standings_both(ann, bob)
             assert a == b and {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
             await ann.close()

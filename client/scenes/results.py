@@ -145,12 +145,12 @@ class ResultsScene(Scene):
                     if total.net < 0
                     else MUTED
                 )
-                blit_text(surf, f"{total.net:+d}" if total.net else "0", f(24),
-                          (cols[4], y + f(3)), tcol, anchor="topright")  # fmt: skip
+                night_net = f"{total.net:+d}" if total.net else "0"
+                blit_text(surf, night_net, f(28), (cols[4], y), tcol, anchor="topright")
             y += f(36)
         if night is not None and night.played:
             line = f"Match {night.played} of the night · {night.label}"
-            blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), (box.centerx, y + f(6)),
-                      MUTED, anchor="midtop")  # fmt: skip
+            at = (box.centerx, y + f(6))
+            blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
         for b in self.buttons():
             b.draw(surf)
