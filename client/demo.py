@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mid_hand", "night_lobby", "showdown"]
+__all__ = ["DemoFinder", "found_tables", "mid_hand", "night_lobby", "showdown"]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
@@ -143,7 +143,7 @@ def night_lobby() -> list[dict[str, Any]]:
         {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
         {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
         {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
-        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False},
+        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False, "next": True},
         {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
     ]
     night = {
@@ -166,3 +166,34 @@ def night_lobby() -> list[dict[str, Any]]:
         {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
          "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
     ]  # fmt: skip
+
+
+def found_tables() -> list[Any]:
+    """Two tables as the Join panel lists them: one mid-match, one with a password."""
+    from client.discovery import FoundTable
+
+    return [
+        FoundTable("Friday._seventh-street._tcp.local.", "Friday", "192.168.1.20", 7777,
+                   seats=5, free=2, people=3, password=False, running=True, hand=3, hands=8,
+                   protocol=1, version="0.1.0"),
+        FoundTable("Den of Cards._seventh-street._tcp.local.", "Den of Cards", "192.168.1.31",
+                   7777, seats=2, free=5, people=1, password=True, running=False, hand=0,
+                   hands=12, protocol=1, version="0.1.0"),
+    ]  # fmt: skip
+
+
+class DemoFinder:
+    """Stands in for ``client.discovery.TableFinder`` in pictures: still looking (no
+    tables yet), or the two tables of ``found_tables``."""
+
+    running = True
+    error = ""
+
+    def __init__(self, found: bool = True) -> None:
+        self.found = found
+
+    def tables(self) -> list[Any]:
+        return found_tables() if self.found else []
+
+    def close(self) -> None:
+        pass

@@ -226,6 +226,11 @@ class LobbyScene(Scene):
                     shadow=True,
                 )
                 y += f(78)
+            announced = getattr(getattr(server, "server", None), "announcer", None) is not None
+            if s.table_name and announced:
+                found = f'or pick "{s.table_name}" under Join a table'
+                blit_text(surf, found, f(26), (w // 2, y - f(18)), MUTED, anchor="center")
+                y += f(30)
             pw = self.app.settings.host_password if self.app._password else ""
             if pw:
                 blit_text(surf, f"password: {pw}", f(28), (w // 2, y), INK, anchor="center")
