@@ -3,10 +3,11 @@
 The service type is ``_seventh-street._tcp``; the instance is the table's
 name, and its TXT record carries the facts a Join panel lists (``FACT_KEYS``,
 documented in ``docs/protocol.md``).  ``Announcer`` registers the service when
-the server starts, follows the table (it compares the facts twice a second
-and re-announces only when they changed) and withdraws it with goodbye
-packets when the server stops.  A failure to announce is logged and the
-table plays on: friends can still type the address.
+the server starts (in the background: the table is open meanwhile), follows
+the table (it compares the facts twice a second and re-announces only when
+they changed) and withdraws it with goodbye packets when the server stops.
+A failure to announce is logged and the table plays on: friends can still
+type the address.
 
 Safety: multicast DNS reaches every machine of a real network.  ``mdns_allowed``
 is False whenever ``STUD_MDNS=off`` (the test suite sets it for everything it
@@ -124,21 +125,28 @@ class Announcer:
             server=f"seventh-street-{self.port}-{_label(short_hostname())}.local.",
         )
 
-    async def start(self) -> bool:
-        """Register the service; False (logged) when announcing is off or fails."""
+    def start(self) -> bool:
+        """Begin announcing in the background (registering takes a second or two of
+        probing the network); False (logged) when announcing is off."""
         if not mdns_allowed():
             log.info("not announcing the table: STUD_MDNS is off")
             return False
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        return True
+
+    async def _run(self) -> None:
+        """Register the service, then re-announce whenever the facts change."""
         try:
             from zeroconf import IPVersion
             from zeroconf.asyncio import AsyncZeroconf
 
             self._zc = AsyncZeroconf(interfaces=mdns_interfaces(), ip_version=IPVersion.V4Only)
             self._shown = dict(self.facts())
-            self._info = self._service(self._shown)
+            info = self._service(self._shown)
             # Each async_* call returns a task that finishes once the packets are out.
-            await (await self._zc.async_register_service(self._info, allow_name_change=True))
-            self.name = self._info.name[: -len(SERVICE_TYPE) - 1]
+            await (await self._zc.async_register_service(info, allow_name_change=True))
+            self._info = info
+            self.name = info.name[: -len(SERVICE_TYPE) - 1]
         except Exception as exc:  # no multicast here, a broken interface table, ...
             log.warning(
                 "could not announce the table on the network (%s); "
@@ -146,12 +154,8 @@ class Announcer:
                 exc,
             )
             await self._close()
-            return False
+            return
         log.info("announced as %r (%s)", self.name, SERVICE_TYPE)
-        self._task = asyncio.get_running_loop().create_task(self._follow())
-        return True
-
-    async def _follow(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
             facts = dict(self.facts())

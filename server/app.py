@@ -72,7 +72,7 @@ class TableServer:
             self.announcer = Announcer(
                 lambda: table_facts(self.table), port=self.port, addresses=self.addresses()
             )
-            if not await self.announcer.start():
+            if not self.announcer.start():
                 self.announcer = None
         return self.port
 
