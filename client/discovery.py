@@ -23,7 +23,7 @@ from typing import Any
 
 from common.protocol import PROTOCOL_VERSION
 
-__all__ = ["FoundTable", "TableFinder", "parse_facts"]
+__all__ = ["FoundTable", "TableFinder", "parse_facts", "pick_address"]
 
 log = logging.getLogger("client.discovery")
 
@@ -86,10 +86,19 @@ def _int(props: Mapping[Any, Any], key: str, lo: int, hi: int) -> int | None:
 
 
 def parse_facts(
-    key: str, props: Mapping[Any, Any], addresses: list[str], port: int
+    key: str,
+    props: Mapping[Any, Any],
+    addresses: list[str],
+    port: int,
+    mine: list[str] | tuple[str, ...] = (),
 ) -> FoundTable | None:
-    """A ``FoundTable`` from a service's TXT properties and addresses; None if unusable."""
-    host = next((a for a in addresses if _ipv4(a)), None)
+    """A ``FoundTable`` from a service's TXT properties and addresses; None if unusable.
+
+    Of the host's IPv4 addresses, one on the same /24 as one of ``mine`` (this
+    machine's) is taken first: a host with a VPN or a container bridge announces
+    addresses that only it can reach.
+    """
+    host = pick_address(addresses, mine)
     if host is None or not 0 < port < 65536:
         return None
     seats = _int(props, "seats", 0, 7)
@@ -116,6 +125,17 @@ def parse_facts(
     )
 
 
+def pick_address(addresses: list[str], mine: list[str] | tuple[str, ...] = ()) -> str | None:
+    """The IPv4 address to dial: one sharing a /24 with ``mine``, else the first.
+
+    >>> pick_address(["172.17.0.1", "192.168.1.20"], ["192.168.1.7"])
+    '192.168.1.20'
+    """
+    ours = {a.rsplit(".", 1)[0] for a in mine if _ipv4(a)}
+    v4 = [a for a in addresses if _ipv4(a)]
+    return next((a for a in v4 if a.rsplit(".", 1)[0] in ours), v4[0] if v4 else None)
+
+
 def _ipv4(text: str) -> bool:
     try:
         return ipaddress.ip_address(text).version == 4
@@ -132,6 +152,7 @@ class TableFinder:
         self._found: dict[str, FoundTable] = {}
         self._zc: Any = None
         self._browser: Any = None
+        self._mine: list[str] = []
         self.error = ""
 
     @property
@@ -149,6 +170,10 @@ class TableFinder:
             return False
         try:
             from zeroconf import IPVersion, ServiceBrowser, Zeroconf
+
+            from server.app import lan_addresses
+
+            self._mine = lan_addresses()
 
             self._zc = Zeroconf(interfaces=mdns_interfaces(), ip_version=IPVersion.V4Only)
             self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._on_change])
@@ -190,7 +215,9 @@ class TableFinder:
                 info = zeroconf.get_service_info(service_type, name, 3000)
                 table = None
                 if info is not None and info.port is not None:
-                    table = parse_facts(name, info.properties, info.parsed_addresses(), info.port)
+                    table = parse_facts(
+                        name, info.properties, info.parsed_addresses(), info.port, self._mine
+                    )
                 with self._lock:
                     if table is not None and (name in self._found or len(self._found) < MAX_TABLES):
                         self._found[name] = table

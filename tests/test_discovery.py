@@ -144,6 +144,10 @@ def test_malformed_announcements_are_skipped() -> None:
     assert parse_facts("x", {**good, b"name": b"\xff\xfe"}, ["127.0.0.1"], 7777).name == "x"
     assert parse_facts("x", good, ["fe80::1"], 7777) is None  # no IPv4 address
     assert parse_facts("x", good, ["127.0.0.1"], 0) is None
+    # A host on a VPN or with a container bridge: the address on our network is dialled.
+    many = ["10.8.0.1", "172.17.0.1", "192.168.1.20"]
+    assert parse_facts("x", good, many, 7777, ["192.168.1.7"]).host == "192.168.1.20"
+    assert parse_facts("x", good, many, 7777).host == "10.8.0.1"
     assert (
         parse_facts("x", {k: v for k, v in good.items() if k != b"proto"}, ["10.0.0.2"], 1) is None
     )
