@@ -164,3 +164,33 @@ def test_nothing_is_announced_when_mdns_is_off(tmp_path: Path, caplog) -> None:
         assert not TableFinder().start()
     finally:
         handle.stop()
+
+
+def test_a_headless_server_announces_by_default(request, tmp_path: Path) -> None:
+    """``stud-server --name Friday`` (announcing is its default) is found; Ctrl-C withdraws it."""
+    if not in_netns(request):
+        return
+    import signal
+    import subprocess
+    import sys
+
+    from tests.netns import ROOT
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
+         "--history-dir", str(tmp_path)],
+        cwd=ROOT, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    finder = TableFinder()
+    assert finder.start()
+    try:
+        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
+        t = named(tables, "Friday")
+        assert t is not None and (t.seats, t.free, t.password, t.running) == (2, 5, False, False)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(15) == 0
+        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
+    finally:
+        proc.kill()
+        proc.wait()
+        finder.close()
