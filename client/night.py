@@ -49,7 +49,8 @@ def parse_night(value: Any) -> Night | None:
     matches = []
     for m in as_list(value.get("matches"))[-30:]:
         if isinstance(m, dict):
-            winners = tuple(as_str(w, "", 20) for w in as_list(m.get("winners"))[:7] if w)
+            names = [as_str(w, "", 20) for w in as_list(m.get("winners"))[:7]]
+            winners = tuple(n for n in names if n)
             matches.append(
                 NightMatch(
                     as_int(m.get("number"), len(matches) + 1, lo=1, hi=10**6),
