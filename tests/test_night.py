@@ -27,6 +27,8 @@ async def _standings_both(*clients: Client) -> list[dict]:
 
 
 def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
+    """A free seat (R-T1) taken mid-match plays from the next match, with 600 chips (R-T3)
+    like everyone; meanwhile it sees only what a spectator sees."""
     async def scenario() -> None:
         async with running(config(tmp_path, computer=1)) as (_server, port):
             ann = Client("Ann")
@@ -74,6 +76,7 @@ def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
 
 
 def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: Path) -> None:
+    """Each match's standings (R-T6: ties share the win) add up into the night's totals."""
     async def one_match(port: int, ann: Client) -> dict:
         ann.send({"type": "start"})
         await ann.expect("match_start")
@@ -168,6 +171,7 @@ def test_an_unreadable_night_file_is_set_aside(tmp_path: Path) -> None:
 
 
 def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:
+    """R-C1 keeps a dropped seat to the end of its match; the rematch has no ghost in it."""
     async def scenario() -> None:
         async with running(config(tmp_path, computer=1)) as (_server, port):
             ann, bob, cy = Client("Ann"), Client("Bob"), Client("Cy")
