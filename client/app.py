@@ -380,7 +380,12 @@ class App:
         computers = min(3, max(1, computers))
         try:
             self.server = self._start_server(
-                host="127.0.0.1", port=0, computer=computers, hands=hands, start_when=computers + 1
+                host="127.0.0.1",
+                port=0,
+                computer=computers,
+                hands=hands,
+                start_when=computers + 1,
+                name="Computer table",  # its own night, apart from any friends' table's
             )
         except Exception as exc:
             log.exception("could not start the computer table")
