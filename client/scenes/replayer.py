@@ -1,0 +1,329 @@
+"""The hand replayer: step through a hand action by action and street by street.
+
+It draws with the live table's painter (``client.render.tablepaint``) from
+``common.replay.table_after``, which has the very shape of the live view, so
+a replayed hand looks as it did at the table, with the pot and each seat's
+chips as they were.  What it replays is what it was given: during a match
+the hands as our seat saw them (``client.handbook``), after an open-books
+match or from a history file the full hands, every hole card shown.
+
+Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
+end, PageUp/PageDown (or [ and ]) the hand before and after, E export the
+hands to PHH, R the recap, Esc close.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from client.model import Player, Session
+from client.render.layout import TableLayout
+from client.render.tablepaint import TablePainter
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.base import Scene
+from client.view import parse_view
+from client.wording import act_words
+from common.phh import phh_name, to_phh
+from common.replay import Position, hand_label, positions, street_starts, table_after
+
+__all__ = ["ReplayerScene", "export_dir"]
+
+log = logging.getLogger("client.replayer")
+
+
+def export_dir() -> Path:
+    """Where exported ``.phh`` files go: ``exports`` next to the histories folder."""
+    from server.config import default_history_dir
+
+    return default_history_dir().parent / "exports"
+
+
+class ReplayerScene(Scene):
+    name = "replayer"
+
+    def __init__(
+        self,
+        app: Any,
+        records: list[dict[str, Any]],
+        *,
+        viewer: int | None = None,
+        start: int = 0,
+        title: str = "",
+    ) -> None:
+        super().__init__(app)
+        assert app.art is not None and records
+        self.records = records
+        self.viewer = viewer
+        self.title = title or self._default_title()
+        self.painter = TablePainter(app.art)
+        self.lay = TableLayout(app.size, [], None)
+        self.hand_i = 0
+        self.pos_i = 0
+        self.stops: list[Position] = []
+        self.starts: list[int] = []
+        self.shown = Session("")
+        self.notice = ""
+        self.bar_buttons = [
+            Button("street_back", "◀◀ Street", "↑"),
+            Button("back", "◀ Back", "←"),
+            Button("next", "Next ▶", "→", style="primary"),
+            Button("street_next", "Street ▶▶", "↓"),
+        ]
+        self.panel_buttons = [
+            Button("prev_hand", "◀ Hand", "["),
+            Button("next_hand", "Hand ▶", "]"),
+            Button("export", "Export PHH", "E"),
+            Button("recap", "Recap", "R"),
+            Button("close", "Close", "Esc", style="danger"),
+        ]
+        self.hand_rows: list[tuple[int, pygame.Rect]] = []
+        self.goto(min(max(0, start), len(records) - 1), 0)
+
+    def _default_title(self) -> str:
+        full = all(
+            all("card" in e for e in r["events"] if e.get("ev") == "deal") for r in self.records
+        )
+        return "Every hole card shown" if full else "As your seat saw it"
+
+    # ------------------------------------------------------------ moving
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return self.records[self.hand_i]
+
+    def goto(self, hand_i: int, pos_i: int) -> None:
+        """Show hand ``hand_i`` (index into the records) at stop ``pos_i`` (-1: the last)."""
+        hand_i = max(0, min(hand_i, len(self.records) - 1))
+        if hand_i != self.hand_i or not self.stops:
+            self.hand_i = hand_i
+            self.stops = positions(self.record)
+            self.starts = street_starts(self.stops)
+            self._layout()
+        if not self.stops:
+            self.pos_i = 0
+        else:
+            self.pos_i = (
+                len(self.stops) - 1 if pos_i < 0 else max(0, min(pos_i, len(self.stops) - 1))
+            )
+        self._build()
+
+    def _build(self) -> None:
+        """The session the painter reads: the replayed view, the names, the last action."""
+        rec = self.record
+        upto = self.stops[self.pos_i].upto if self.stops else 0
+        s = Session("")
+        s.players = {
+            x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human")) for x in rec["seats"]
+        }
+        s.view = parse_view(table_after(rec, upto, self.viewer))
+        s.hand = int(rec.get("hand", 0))
+        s.hands = max(int(r.get("hand", 0)) for r in self.records)
+        s.seat = self.viewer
+        last = rec["events"][upto - 1] if upto else None
+        if last is not None and last.get("ev") == "act":
+            s.recent[last["seat"]] = (act_words(last), float("inf"))  # stays up while shown
+        self.shown = s
+
+    def step(self, d: int) -> None:
+        self.goto(self.hand_i, self.pos_i + d)
+
+    def street(self, d: int) -> None:
+        if d > 0:
+            nxt = [k for k in self.starts if k > self.pos_i]
+            self.goto(self.hand_i, nxt[0] if nxt else len(self.stops) - 1)
+        else:
+            before = [k for k in self.starts if k < self.pos_i]
+            self.goto(self.hand_i, before[-1] if before else 0)
+
+    def hand(self, d: int) -> None:
+        self.goto(self.hand_i + d, 0)
+
+    def choose(self, what: str) -> None:
+        if what == "next":
+            self.step(1)
+        elif what == "back":
+            self.step(-1)
+        elif what == "street_next":
+            self.street(1)
+        elif what == "street_back":
+            self.street(-1)
+        elif what == "prev_hand":
+            self.hand(-1)
+        elif what == "next_hand":
+            self.hand(1)
+        elif what == "export":
+            self.export()
+        elif what == "recap":
+            from client.scenes.recap import RecapScene
+
+            self.app.push(RecapScene(self.app, self.records, viewer=self.viewer))
+        elif what == "close":
+            self.app.pop(self)
+        elif what.startswith("hand:"):
+            self.goto(int(what[5:]), 0)
+
+    def export(self, where: Path | None = None) -> Path | None:
+        """Write every hand here to ``where`` (default ``export_dir()``), one .phh each."""
+        where = where or export_dir()
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+            for rec in self.records:
+                (where / phh_name(rec)).write_text(to_phh(rec), encoding="utf-8")
+        except OSError as exc:
+            log.warning("export failed: %s", exc)
+            self.notice = f"Could not export: {exc}"
+            return None
+        self.notice = f"Wrote {len(self.records)} .phh files to {where}"
+        return where
+
+    # ------------------------------------------------------------ layout and input
+
+    def buttons(self) -> list[Button]:
+        return [*self.bar_buttons, *self.panel_buttons]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self._layout(size)
+
+    def _layout(self, size: tuple[int, int] | None = None) -> None:
+        size = size or self.lay.size
+        seats = [s["seat"] for s in self.record["seats"]]
+        self.lay = lay = TableLayout(size, seats, self.viewer)
+        w, h, gap = lay.px(170), lay.px(52), lay.px(12)
+        x = lay.bar.centerx - (4 * w + 3 * gap) // 2
+        for b in self.bar_buttons:
+            b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
+            b.size = lay.font(22)
+            x += w + gap
+        p = lay.panel
+        bw = (p.w - lay.px(36)) // 2
+        y = p.y + lay.px(58)
+        for i, b in enumerate(self.panel_buttons[:4]):
+            b.rect = pygame.Rect(
+                p.x + lay.px(12) + (i % 2) * (bw + lay.px(12)),
+                y + (i // 2) * lay.px(46),
+                bw,
+                lay.px(38),
+            )
+            b.size = lay.font(20)
+        close = self.panel_buttons[4]
+        close.rect = pygame.Rect(
+            p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
+        )
+        close.size = lay.font(22)
+        self.hand_rows = []
+        top = y + lay.px(100)
+        row = lay.px(30)
+        room = max(1, (close.rect.top - lay.px(10) - top) // row)
+        first = max(0, min(self.hand_i - room // 2, len(self.records) - room))
+        for k in range(first, min(len(self.records), first + room)):
+            r = pygame.Rect(p.x + lay.px(12), top + (k - first) * row, p.w - lay.px(24), row - 2)
+            self.hand_rows.append((k, r))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            keys = {
+                pygame.K_RIGHT: "next",
+                pygame.K_SPACE: "next",
+                pygame.K_LEFT: "back",
+                pygame.K_DOWN: "street_next",
+                pygame.K_UP: "street_back",
+                pygame.K_PAGEUP: "prev_hand",
+                pygame.K_LEFTBRACKET: "prev_hand",
+                pygame.K_PAGEDOWN: "next_hand",
+                pygame.K_RIGHTBRACKET: "next_hand",
+                pygame.K_e: "export",
+                pygame.K_r: "recap",
+                pygame.K_ESCAPE: "close",
+            }
+            if event.key == pygame.K_HOME:
+                self.goto(self.hand_i, 0)
+            elif event.key == pygame.K_END:
+                self.goto(self.hand_i, -1)
+            elif event.key in keys:
+                self.choose(keys[event.key])
+            return
+        for b in self.buttons():
+            if b.handle_event(event):
+                self.choose(b.id)
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for k, r in self.hand_rows:
+                if r.collidepoint(event.pos):
+                    self.choose(f"hand:{k}")
+                    return
+        if event.type == pygame.MOUSEWHEEL:
+            self.step(-event.y)
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        s = self.shown
+        view = s.view
+        surf.blit(self.painter.background(lay), (0, 0))
+        self.painter.centre(surf, lay, s, pot_hidden=False)
+        showdown = bool(view and view.over)
+        winners = {seat for seat, _, _ in view.awards} if view else set()
+        for seat, spot in lay.spots.items():
+            sv = view.seats.get(seat) if view else None
+            if sv is not None:
+                self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown)
+            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), session=s, now=0.0)
+            if sv is not None and sv.shown is not None and showdown:
+                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
+            if view is not None and view.button == seat:
+                self.painter.dealer_button(surf, lay, spot)
+            if sv is not None and sv.bet:
+                self.painter.chips(surf, lay, spot.bet_at, sv.bet)
+        # What just happened, over the table.
+        if self.stops:
+            stop = self.stops[self.pos_i]
+            words = f"{self.pos_i + 1}/{len(self.stops)}  ·  {stop.label}"
+            img_size = lay.font(26)
+            box = pygame.Rect(0, 0, min(lay.area.w - lay.px(40), lay.px(640)), lay.px(40))
+            box.midtop = (lay.area.centerx, lay.px(8))
+            panel(surf, box, (8, 20, 16, 225), lay.px(10))
+            pygame.draw.rect(surf, GOLD, box, 2, border_radius=lay.px(10))
+            blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
+                      box.center, INK, bold=True, anchor="center")  # fmt: skip
+        for b in self.bar_buttons:
+            b.draw(surf)
+        self._draw_panel(surf)
+        session = self.app.session
+        if session is not None and session.my_turn():
+            msg = "Your turn at the table: Esc to go back"
+            size = lay.font(24)
+            box = pygame.Rect(0, 0, lay.px(480), lay.px(36))
+            box.midtop = (lay.area.centerx, lay.px(54))
+            panel(surf, box, (250, 190, 80, 240), lay.px(10))
+            blit_text(surf, msg, size, box.center, (30, 20, 0), bold=True, anchor="center")
+
+    def _draw_panel(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        p = lay.panel
+        blit_text(surf, "Hand replayer", lay.font(28), (p.x + lay.px(14), p.y + lay.px(18)),
+                  GOLD, bold=True, anchor="midleft")  # fmt: skip
+        blit_text(surf, fit(self.title, lay.font(19), p.w - lay.px(28)), lay.font(19),
+                  (p.x + lay.px(14), p.y + lay.px(42)), MUTED, anchor="midleft")  # fmt: skip
+        for b in self.panel_buttons:
+            b.draw(surf)
+        size = lay.font(19)
+        for k, r in self.hand_rows:
+            current = k == self.hand_i
+            if current:
+                pygame.draw.rect(surf, (60, 78, 60), r, border_radius=lay.px(6))
+                pygame.draw.rect(surf, GOLD, r, 1, border_radius=lay.px(6))
+            label = hand_label(self.records[k])
+            blit_text(surf, fit(label, size, r.w - lay.px(12)), size,
+                      (r.x + lay.px(6), r.centery), GOLD if current else INK,
+                      anchor="midleft")  # fmt: skip
+        if self.notice:
+            close = self.panel_buttons[4].rect
+            blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
+                      (p.x + lay.px(12), close.top - lay.px(12)), (220, 200, 150),
+                      anchor="midleft")  # fmt: skip
