@@ -147,7 +147,7 @@ def to_pokerstars(record: Mapping[str, Any], *, hand_id: int | None = None) -> s
 
     for ev in record["events"]:
         kind = ev.get("ev")
-        name = names.get(ev.get("seat"), "?")  # type: ignore[arg-type]
+        name = names.get(ev.get("seat"), "?")
         if kind != "deal":
             flush()
         if kind == "ante":

@@ -64,7 +64,13 @@ class SeenPanel:
         found = draws(self.mine, self.seen, to_come)
         self.lines = [d.words() for d in found]
         if not self.lines:
-            self.lines = ["Folded" if me.folded else "No flush, straight or trips draw"]
+            self.lines = [
+                "The hand is over"
+                if view.over
+                else "Folded"
+                if me.folded
+                else "No flush, straight or trips draw"
+            ]
         dead = len(self.seen) - len(self.mine)
         self.lines.insert(0, f"{dead} other cards seen, {52 - len(self.seen)} unseen")
 

@@ -134,23 +134,32 @@ class RecapScene(Scene):
                   anchor="midleft")  # fmt: skip
         c = self.chart
         panel(surf, c.inflate(px(20), px(20)), (8, 20, 16, 230), px(10))
-        top = max((max(line.chips) for line in self.lines), default=1) or 1
-        top = ((top + 99) // 100) * 100
+        # The chip scale: from a round number under the lowest stack to one over the highest.
+        hi = max((max(line.chips) for line in self.lines), default=1)
+        lo = min((min(line.chips) for line in self.lines), default=0)
+        hi = ((hi + 99) // 100) * 100
+        lo = max(0, (lo // 100) * 100 - 100) if lo > 200 else 0
+        span = max(1, hi - lo)
         for k in range(5):  # grid lines and chip labels
             y = c.bottom - round(c.h * k / 4)
             pygame.draw.line(surf, (40, 60, 54), (c.x, y), (c.right, y))
-            blit_text(surf, str(top * k // 4), f(17), (c.x - px(8), y), MUTED, anchor="midright")
+            label = str(lo + span * k // 4)
+            blit_text(surf, label, f(17), (c.x - px(8), y), MUTED, anchor="midright")
         step = c.w / max(1, n)
         for k in range(n):  # each hand: a label under the chart (click to replay)
             x = c.x + round(step * (k + 1))
             pygame.draw.line(surf, (30, 46, 42), (x, c.y), (x, c.bottom))
-            label = str(self.records[k].get("hand", k + 1))
-            blit_text(surf, label, f(17), (x - round(step / 2), c.bottom + px(14)), MUTED,
+            label = (
+                f"hand {self.records[k].get('hand', k + 1)}"
+                if k == 0
+                else str(self.records[k].get("hand", k + 1))
+            )
+            blit_text(surf, label, f(19), (x - round(step / 2), c.bottom + px(16)), MUTED,
                       anchor="center")  # fmt: skip
         for i, line in enumerate(self.lines):
             color = LINE_COLORS[i % len(LINE_COLORS)]
             pts = [
-                (c.x + round(step * k), c.bottom - round(c.h * v / top))
+                (c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
                 for k, v in enumerate(line.chips)
             ]
             if len(pts) > 1:

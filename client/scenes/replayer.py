@@ -69,14 +69,14 @@ class ReplayerScene(Scene):
         self.shown = Session("")
         self.notice = ""
         self.bar_buttons = [
-            Button("street_back", "◀◀ Street", "↑"),
-            Button("back", "◀ Back", "←"),
-            Button("next", "Next ▶", "→", style="primary"),
-            Button("street_next", "Street ▶▶", "↓"),
+            Button("street_back", "Prev street", "Up"),
+            Button("back", "Back", "Left"),
+            Button("next", "Next", "Right", style="primary"),
+            Button("street_next", "Next street", "Down"),
         ]
         self.panel_buttons = [
-            Button("prev_hand", "◀ Hand", "["),
-            Button("next_hand", "Hand ▶", "]"),
+            Button("prev_hand", "Prev hand", "["),
+            Button("next_hand", "Next hand", "]"),
             Button("export", "Export PHH", "E"),
             Button("recap", "Recap", "R"),
             Button("close", "Close", "Esc", style="danger"),
@@ -268,17 +268,21 @@ class ReplayerScene(Scene):
         surf.blit(self.painter.background(lay), (0, 0))
         self.painter.centre(surf, lay, s, pot_hidden=False)
         showdown = bool(view and view.over)
+        # At the showdown the last street's bets are in the pot, as the live table sweeps them.
+        swept = showdown or bool(self.stops and self.stops[self.pos_i].street == 8)
         winners = {seat for seat, _, _ in view.awards} if view else set()
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
             if sv is not None:
                 self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown)
+                if sv.hole and not spot.own and not showdown:
+                    self._mark_hole(surf, spot, sv)
             self.painter.plate(surf, lay, spot, sv, s.players.get(seat), session=s, now=0.0)
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
                 self.painter.dealer_button(surf, lay, spot)
-            if sv is not None and sv.bet:
+            if sv is not None and sv.bet and not swept:
                 self.painter.chips(surf, lay, spot.bet_at, sv.bet)
         # What just happened, over the table.
         if self.stops:
@@ -302,6 +306,13 @@ class ReplayerScene(Scene):
             box.midtop = (lay.area.centerx, lay.px(54))
             panel(surf, box, (250, 190, 80, 240), lay.px(10))
             blit_text(surf, msg, size, box.center, (30, 20, 0), bold=True, anchor="center")
+
+    def _mark_hole(self, surf: pygame.Surface, spot: Any, sv: Any) -> None:
+        """Open books: others' down cards get the mark our own carry at the table."""
+        cards = sv.cards()
+        for (code, hole), r in zip(cards, spot.card_rects(len(cards)), strict=True):
+            if hole and code is not None:
+                surf.blit(self.app.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay

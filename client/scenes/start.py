@@ -59,7 +59,9 @@ class StartScene(Scene):
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
         self.host = Button("host", "Host a table", "H", style="primary")
-        self.open_books = Checkbox("open_books", "Open the books after", st.host_open_books)
+        self.open_books = Checkbox(
+            "open_books", "Open the books after the match", st.host_open_books
+        )
         self.histories = Button("histories", "Hand histories", "R")
         self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
@@ -108,7 +110,7 @@ class StartScene(Scene):
         self.host_hands.rect = R(x0[1], 350, 322, 48)
         self.host_computers.rect = R(x0[1], 450, 322, 48)
         self.host_password.rect = R(x0[1], 530, 322, 44)
-        self.host.rect = R(x0[1], 598, 322, 54)
+        self.host.rect = R(x0[1], 588, 322, 52)
         self.address.rect = R(x0[2], 330, 322, 44)
         self.port.rect = R(x0[2], 500, 110, 44)
         self.join_password.rect = R(x0[2] + 122, 500, 200, 44)
@@ -118,7 +120,7 @@ class StartScene(Scene):
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
         self.histories.rect = R(890, 706, 196, 48)
-        self.open_books.rect = R(x0[1], 646, 322, 30)
+        self.open_books.rect = R(x0[1], 646, 322, 26)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
         for b in self.buttons():
