@@ -95,3 +95,20 @@ def test_without_the_option_no_hole_card_a_seat_did_not_see_ever_reaches_it(
             assert cards_in(c.log) <= allowed
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("argv", "books", "watchers"),
+    [
+        ([], False, False),
+        (["--open-books"], True, False),
+        (["--open-books", "--books-to-watchers"], True, True),
+        (["--books-to-watchers"], False, False),  # watchers only ever with the books open
+    ],
+    ids=["default off", "open books", "and watchers", "watchers alone"],
+)
+def test_the_host_opens_the_books_from_the_command_line(argv, books, watchers) -> None:
+    from server.__main__ import _parser, config_from_args
+
+    cfg = config_from_args(_parser().parse_args(argv))
+    assert (cfg.open_books, cfg.books_to_watchers) == (books, watchers)
