@@ -2,7 +2,8 @@
 
 A 52-card grid, ranks across (ace first) and suits down: our own cards in
 gold, every other card seen (up cards, a folded seat's too, and hands shown)
-struck as dead, the rest dark.  Under it, our best flush, straight and trips
+greyed out as dead, the live cards our draws want outlined in green, the
+rest dark.  Under it, our best flush, straight and trips
 draws with how many of the cards they need are still live
 (``common.seen.draws``).  Everything comes from the table view through
 ``common.seen.cards_seen``: the panel never knows a card the view did not
@@ -25,7 +26,8 @@ __all__ = ["SeenPanel", "view_dict"]
 
 GRID_RANKS = RANKS[::-1]  # A K Q ... 2
 GRID_SUITS = "shdc"
-DEAD = (120, 126, 124)
+DEAD = (128, 134, 130)
+OUT = (90, 210, 120)
 
 
 def view_dict(view: TableView) -> dict[str, Any]:
@@ -48,21 +50,24 @@ class SeenPanel:
         self.seen: set[str] = set()
         self.mine: list[str] = []
         self.lines: list[str] = []
+        self.outs: set[str] = set()
 
     def update(self, view: TableView | None) -> None:
         if view is None:
-            self.seen, self.mine, self.lines = set(), [], []
+            self.seen, self.mine, self.lines, self.outs = set(), [], [], set()
             return
         v = view_dict(view)
         self.seen = cards_seen(v)
         self.mine = viewer_cards(v)
         me = view.seats.get(view.you) if view.you is not None else None
+        self.outs = set()
         if view.you is None or me is None:
             self.lines = ["Watching: up cards and shown hands only"]
             return
         to_come = 0 if me.folded or view.over else max(0, 7 - len(self.mine))
         found = draws(self.mine, self.seen, to_come)
         self.lines = [d.words() for d in found]
+        self.outs = {c for d in found if d.need for c in d.wanted}
         if not self.lines:
             self.lines = [
                 "The hand is over"
@@ -72,7 +77,8 @@ class SeenPanel:
                 else "No flush, straight or trips draw"
             ]
         dead = len(self.seen) - len(self.mine)
-        self.lines.insert(0, f"{dead} other cards seen, {52 - len(self.seen)} unseen")
+        outs = ", green: live outs" if self.outs else ""
+        self.lines.insert(0, f"{dead} other cards seen{outs}")
 
     @staticmethod
     def height(s: float) -> int:
@@ -114,17 +120,16 @@ class SeenPanel:
                     pygame.draw.rect(surf, GOLD, cell, 2, border_radius=px(4))
                     color = colors[suit]
                 elif code in self.seen:
-                    pygame.draw.rect(surf, (210, 212, 206), cell, border_radius=px(4))
-                    color = colors[suit]
+                    pygame.draw.rect(surf, DEAD, cell, border_radius=px(4))
+                    color = (40, 40, 44)
                 else:
                     pygame.draw.rect(surf, (34, 48, 46), cell, border_radius=px(4))
                     color = (92, 110, 106)
+                    if code in self.outs:
+                        pygame.draw.rect(surf, OUT, cell, 2, border_radius=px(4))
+                        color = (190, 235, 200)
                 blit_text(surf, label, max(11, px(17)), cell.center, color, bold=True,
                           anchor="center")  # fmt: skip
-                if code in self.seen and code not in mine:  # dead: struck through
-                    pygame.draw.line(
-                        surf, DEAD, (cell.x + 2, cell.bottom - 3), (cell.right - 3, cell.y + 2), 2
-                    )
         y = top + 4 * ch + px(8)
         size = max(12, px(18))
         for i, line in enumerate(self.lines[:4]):
