@@ -87,7 +87,17 @@ def _events(record: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def table_after(record: Mapping[str, Any], n: int, viewer: int | None = None) -> dict[str, Any]:
-    """The table after the first ``n`` events, shaped like ``seat_view`` (``you`` = ``viewer``)."""
+    """The table after the first ``n`` events, shaped like ``seat_view`` (``you`` = ``viewer``).
+
+    Raises ``ValueError`` naming the problem when the record is not well formed.
+    """
+    try:
+        return _table_after(record, n, viewer)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not a well-formed stud-hh/1 hand: {exc!r}") from None
+
+
+def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> dict[str, Any]:
     events = _events(record)
     n = max(0, min(n, len(events)))
     try:

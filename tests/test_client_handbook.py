@@ -14,10 +14,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from client.handbook import HandBook, clean_record
 from client.model import Session
-from common.replay import seen_record
+from client.view import parse_view
+from common.replay import positions, seen_record, table_after
 from tests.serverkit import Client, cards_in, config, running
 
 pytestmark = pytest.mark.timeout(60)
@@ -90,3 +93,55 @@ def test_a_bad_books_record_is_refused_and_changes_nothing() -> None:
         with pytest.raises(ValueError):
             session.apply(bad)
     assert session.book.opened() == []
+
+
+_JUNK = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 700)
+    | st.sampled_from(
+        ["deal", "act", "ante", "show", "award", "return", "As", "Kd", "raise", "call", "x"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "ev",
+                    "seat",
+                    "street",
+                    "card",
+                    "up",
+                    "action",
+                    "put",
+                    "to",
+                    "amount",
+                    "pot",
+                    "cards",
+                    "best",
+                    "hand",
+                    "all_in",
+                ]
+            ),
+            inner,
+            max_size=8,
+        )
+    ),  # fmt: skip
+    max_leaves=30,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_JUNK, max_size=30), st.lists(st.integers(-2, 8), min_size=2, max_size=7))
+def test_any_books_record_either_is_refused_or_replays_without_error(events, seats) -> None:
+    """A hostile server's books never crash the replayer (STYLE: the window never crashes)."""
+    table = [{"seat": s, "name": "n", "stack": 50} for s in seats]
+    raw = {"format": "stud-hh/1", "hand": 1, "button": 0, "seats": table, "events": events}
+    try:
+        rec = clean_record(raw)
+    except ValueError:
+        return
+    stops = positions(rec)
+    for n in range(len(rec["events"]) + 1):
+        parse_view(table_after(rec, n, rec["seats"][0]["seat"]))
+    assert all(0 < p.upto <= len(rec["events"]) for p in stops)
