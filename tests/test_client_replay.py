@@ -206,3 +206,21 @@ def test_replay_at_the_table_then_the_opened_books_after_the_match(make_app) -> 
     press(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
     app.step(max_wait=0.01)
     assert app.top().name in ("replayer", "recap")
+
+
+def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
+    records = _records()
+    scene = ReplayerScene(app, records)
+    app.push(scene)
+    key(app, pygame.K_p)
+    assert scene.playing and scene.animating() and scene.pos_i == 0
+    for i in range(1, len(scene.stops)):
+        for _ in range(60):  # one second of fixed steps
+            scene.update(1 / 60)
+        assert scene.pos_i == i
+    scene.update(1.0)
+    assert not scene.playing and scene.pos_i == len(scene.stops) - 1
+    key(app, pygame.K_p)  # at the end, Play starts the hand again
+    assert scene.playing and scene.pos_i == 0
+    key(app, pygame.K_LEFT)
+    assert not scene.playing

@@ -8,8 +8,8 @@ the hands as our seat saw them (``client.handbook``), after an open-books
 match or from a history file the full hands, every hole card shown.
 
 Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
-end, PageUp/PageDown (or [ and ]) the hand before and after, E export the
-hands to PHH, R the recap, Esc close.
+end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
+hand before and after, E export the hands to PHH, R the recap, Esc close.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from common.replay import Position, hand_label, positions, street_starts, table_
 __all__ = ["ReplayerScene", "export_dir"]
 
 log = logging.getLogger("client.replayer")
+PLAY_STEP = 1.0  # seconds per stop while playing
 
 
 def export_dir() -> Path:
@@ -71,9 +72,12 @@ class ReplayerScene(Scene):
         self.bar_buttons = [
             Button("street_back", "Prev street", "Up"),
             Button("back", "Back", "Left"),
+            Button("play", "Play", "P"),
             Button("next", "Next", "Right", style="primary"),
             Button("street_next", "Next street", "Down"),
         ]
+        self.playing = False
+        self.clock = 0.0
         self.panel_buttons = [
             Button("prev_hand", "Prev hand", "["),
             Button("next_hand", "Next hand", "]"),
@@ -129,6 +133,24 @@ class ReplayerScene(Scene):
             s.recent[last["seat"]] = (act_words(last), float("inf"))  # stays up while shown
         self.shown = s
 
+    def pause(self) -> None:
+        self.playing = False
+        self.bar_buttons[2].label = "Play"
+
+    def update(self, dt: float) -> None:
+        if not self.playing:
+            return
+        self.clock += dt
+        if self.clock >= PLAY_STEP - 1e-6:  # sixty 1/60 s steps make a second
+            self.clock = 0.0
+            if self.pos_i >= len(self.stops) - 1:
+                self.pause()
+            else:
+                self.step(1)
+
+    def animating(self) -> bool:
+        return self.playing
+
     def step(self, d: int) -> None:
         self.goto(self.hand_i, self.pos_i + d)
 
@@ -144,7 +166,15 @@ class ReplayerScene(Scene):
         self.goto(self.hand_i + d, 0)
 
     def choose(self, what: str) -> None:
-        if what == "next":
+        if what != "play":
+            self.pause()
+        if what == "play":
+            self.playing = not self.playing and bool(self.stops)
+            self.clock = 0.0
+            if self.playing and self.pos_i == len(self.stops) - 1:
+                self.goto(self.hand_i, 0)  # from the start again
+            self.bar_buttons[2].label = "Pause" if self.playing else "Play"
+        elif what == "next":
             self.step(1)
         elif what == "back":
             self.step(-1)
@@ -193,8 +223,8 @@ class ReplayerScene(Scene):
         size = size or self.lay.size
         seats = [s["seat"] for s in self.record["seats"]]
         self.lay = lay = TableLayout(size, seats, self.viewer)
-        w, h, gap = lay.px(170), lay.px(52), lay.px(12)
-        x = lay.bar.centerx - (4 * w + 3 * gap) // 2
+        w, h, gap = lay.px(150), lay.px(52), lay.px(12)
+        x = lay.bar.centerx - (5 * w + 4 * gap) // 2
         for b in self.bar_buttons:
             b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
             b.size = lay.font(22)
@@ -237,12 +267,15 @@ class ReplayerScene(Scene):
                 pygame.K_PAGEDOWN: "next_hand",
                 pygame.K_RIGHTBRACKET: "next_hand",
                 pygame.K_e: "export",
+                pygame.K_p: "play",
                 pygame.K_r: "recap",
                 pygame.K_ESCAPE: "close",
             }
             if event.key == pygame.K_HOME:
+                self.pause()
                 self.goto(self.hand_i, 0)
             elif event.key == pygame.K_END:
+                self.pause()
                 self.goto(self.hand_i, -1)
             elif event.key in keys:
                 self.choose(keys[event.key])
