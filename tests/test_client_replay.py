@@ -224,3 +224,12 @@ def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
     assert scene.playing and scene.pos_i == 0
     key(app, pygame.K_LEFT)
     assert not scene.playing
+
+
+def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
+    scene = ReplayerScene(app, _records())
+    app.push(scene)
+    line, first, room = scene._steps_window()
+    k = min(len(scene.stops), first + room) - 1
+    click(app, (scene.steps_rect.x + 10, scene.steps_rect.y + (k - first) * line + line // 2))
+    assert scene.pos_i == k

@@ -86,6 +86,7 @@ class ReplayerScene(Scene):
             Button("close", "Close", "Esc", style="danger"),
         ]
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
+        self.steps_rect = pygame.Rect(0, 0, 0, 0)
         self.goto(min(max(0, start), len(records) - 1), 0)
 
     def _default_title(self) -> str:
@@ -248,8 +249,15 @@ class ReplayerScene(Scene):
         self.hand_rows = []
         top = y + lay.px(100)
         row = lay.px(30)
-        room = max(1, (close.rect.top - lay.px(10) - top) // row)
+        # The hands take at most half the room; the rest lists this hand's stops.
+        room = max(1, min(len(self.records), (close.rect.top - lay.px(10) - top) // row // 2))
         first = max(0, min(self.hand_i - room // 2, len(self.records) - room))
+        self.steps_rect = pygame.Rect(
+            p.x + lay.px(12),
+            top + room * row + lay.px(14),
+            p.w - lay.px(24),
+            close.rect.top - lay.px(12) - (top + room * row + lay.px(14)),
+        )
         for k in range(first, min(len(self.records), first + room)):
             r = pygame.Rect(p.x + lay.px(12), top + (k - first) * row, p.w - lay.px(24), row - 2)
             self.hand_rows.append((k, r))
@@ -289,6 +297,13 @@ class ReplayerScene(Scene):
                 if r.collidepoint(event.pos):
                     self.choose(f"hand:{k}")
                     return
+            if self.steps_rect.collidepoint(event.pos):  # a stop in the list: go there
+                line, first, _ = self._steps_window()
+                k = first + (event.pos[1] - self.steps_rect.y) // line
+                if 0 <= k < len(self.stops):
+                    self.pause()
+                    self.goto(self.hand_i, k)
+                return
         if event.type == pygame.MOUSEWHEEL:
             self.step(-event.y)
 
@@ -340,6 +355,30 @@ class ReplayerScene(Scene):
             panel(surf, box, (250, 190, 80, 240), lay.px(10))
             blit_text(surf, msg, size, box.center, (30, 20, 0), bold=True, anchor="center")
 
+    def _steps_window(self) -> tuple[int, int, int]:
+        """(line height, first stop shown, stops shown) of the panel's list of stops."""
+        line = self.lay.px(22)
+        room = max(1, self.steps_rect.h // line)
+        first = max(0, min(self.pos_i - room + 2, len(self.stops) - room))
+        return line, first, room
+
+    def _draw_steps(self, surf: pygame.Surface) -> None:
+        """This hand's stops around the current one: where we are, what came, what comes."""
+        lay = self.lay
+        r = self.steps_rect
+        if r.h < lay.px(60) or not self.stops:
+            return
+        pygame.draw.line(surf, (60, 70, 70), (r.x, r.y - lay.px(6)), (r.right, r.y - lay.px(6)))
+        size = lay.font(18)
+        line, first, room = self._steps_window()
+        y = r.y
+        for k in range(first, min(len(self.stops), first + room)):
+            stop = self.stops[k]
+            color = GOLD if k == self.pos_i else (INK if k < self.pos_i else MUTED)
+            words = fit(stop.label, size, r.w - lay.px(10), bold=k == self.pos_i)
+            blit_text(surf, words, size, (r.x + lay.px(4), y), color, bold=k == self.pos_i)
+            y += line
+
     def _mark_hole(self, surf: pygame.Surface, spot: Any, sv: Any) -> None:
         """Open books: others' down cards get the mark our own carry at the table."""
         cards = sv.cards()
@@ -366,6 +405,7 @@ class ReplayerScene(Scene):
             blit_text(surf, fit(label, size, r.w - lay.px(12)), size,
                       (r.x + lay.px(6), r.centery), GOLD if current else INK,
                       anchor="midleft")  # fmt: skip
+        self._draw_steps(surf)
         if self.notice:
             close = self.panel_buttons[4].rect
             blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
