@@ -91,6 +91,8 @@ def test_the_replayer_exports_every_hand_to_phh(app: App, tmp_path) -> None:
     where = scene.export(tmp_path / "out")
     files = sorted(p.name for p in where.glob("*.phh"))
     assert len(files) == len(records) and "Wrote" in scene.notice
+    (text,) = where.glob("*.txt")
+    assert text.read_text().count("PokerStars Hand #") == len(records)
     assert scene.title == "Every hole card shown"
 
 

@@ -28,7 +28,7 @@ from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from client.view import parse_view
 from client.wording import act_words
-from common.phh import phh_name, to_phh
+from common.phh import phh_name, to_phh, to_pokerstars
 from common.replay import Position, hand_label, positions, street_starts, table_after
 
 __all__ = ["ReplayerScene", "export_dir"]
@@ -199,17 +199,21 @@ class ReplayerScene(Scene):
             self.goto(int(what[5:]), 0)
 
     def export(self, where: Path | None = None) -> Path | None:
-        """Write every hand here to ``where`` (default ``export_dir()``), one .phh each."""
+        """Write every hand here to ``where`` (default ``export_dir()``): one .phh each,
+        and the lot as PokerStars-style text in one .txt for tracking software."""
         where = where or export_dir()
         try:
             where.mkdir(parents=True, exist_ok=True)
             for rec in self.records:
                 (where / phh_name(rec)).write_text(to_phh(rec), encoding="utf-8")
+            text = "".join(to_pokerstars(rec) for rec in self.records)
+            match = phh_name(self.records[0]).rsplit("-", 1)[0]  # the name without the hand
+            (where / f"{match}.txt").write_text(text, encoding="utf-8")
         except OSError as exc:
             log.warning("export failed: %s", exc)
             self.notice = f"Could not export: {exc}"
             return None
-        self.notice = f"Wrote {len(self.records)} .phh files to {where}"
+        self.notice = f"Wrote {len(self.records)} .phh files and a .txt to {where}"
         return where
 
     # ------------------------------------------------------------ layout and input
