@@ -51,8 +51,13 @@ class SeenPanel:
         self.mine: list[str] = []
         self.lines: list[str] = []
         self.outs: set[str] = set()
+        self._view: TableView | None = None
+        self._picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     def update(self, view: TableView | None) -> None:
+        if view is self._view and view is not None:
+            return  # views are immutable: the same one says the same
+        self._view = view
         if view is None:
             self.seen, self.mine, self.lines, self.outs = set(), [], [], set()
             return
@@ -85,6 +90,17 @@ class SeenPanel:
         return round((28 + 4 * 24 + 10 + 4 * 21 + 8) * s)
 
     def draw(self, surf: pygame.Surface, rect: pygame.Rect, s: float, *, four: bool) -> None:
+        """Blit the panel; its picture is drawn again only when what it shows changes
+        (52 cells of text each frame would cost a quarter of the table's frame)."""
+        key = (rect.size, s, four, frozenset(self.seen), tuple(self.mine),
+               frozenset(self.outs), tuple(self.lines))  # fmt: skip
+        if self._picture is None or self._picture[0] != key:
+            picture = pygame.Surface(rect.size, pygame.SRCALPHA)
+            self._paint(picture, picture.get_rect(), s, four=four)
+            self._picture = (key, picture)
+        surf.blit(self._picture[1], rect.topleft)
+
+    def _paint(self, surf: pygame.Surface, rect: pygame.Rect, s: float, *, four: bool) -> None:
         def px(v: float) -> int:
             return max(1, round(v * s))
 
