@@ -25,6 +25,7 @@ from client.checks import (
     as_str,
     opt_int,
 )
+from client.handbook import HandBook
 from client.view import Legal, TableView, parse_legal, parse_view
 from client.wording import STREET_NAMES, LogLine, act_line, act_words, describe_event
 
@@ -79,6 +80,9 @@ class Session:
         self.bye: str | None = None
         self._street_logged = (0, 0)
         self._hand_logged = 0
+        self.book = HandBook()  # this match's hands for the replayer and the recap
+        self.open_books = False  # the host opens the books after the match (lobby)
+        self.books_to_watchers = False
 
     # ---- queries
 
@@ -135,6 +139,7 @@ class Session:
         if handler is None:
             raise BadMessage(f"unknown message type {kind[:30]!r}")
         handler(msg, now)
+        self.book.take(kind, msg)
         return kind
 
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
@@ -179,6 +184,8 @@ class Session:
             "running": msg.get("running") is True,
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
+        self.open_books = msg.get("open_books") is True
+        self.books_to_watchers = msg.get("books_to_watchers") is True
         self.running = self.lobby["running"]
         if not self.running and self.view is not None and self.standings is None:
             self.view = None  # a match ended without standings (e.g. cancelled)
@@ -326,6 +333,11 @@ class Session:
 
     def _on_pong(self, msg: dict[str, Any], now: float) -> None:
         pass
+
+    def _on_books(self, msg: dict[str, Any], now: float) -> None:
+        """Open the books: a hand's full record, after the match (``HandBook`` keeps it)."""
+        if not isinstance(msg.get("record"), dict):
+            raise BadMessage("books without a record")
 
     def _on_bye(self, msg: dict[str, Any], now: float) -> None:
         self.bye = as_str(msg.get("reason"), "the server closed", 200) or "the server closed"

@@ -35,10 +35,12 @@ class Settings:
     hands: int = 8
     host_computers: int = 0
     host_password: str = ""
+    host_open_books: bool = False  # open the books after each match (off by default)
     join_address: str = "127.0.0.1"
     join_port: int = 7777
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
+    seen_panel: bool = True  # the cards-seen panel at the table (key S)
     sound: bool = True
     window: list[int] = field(default_factory=lambda: [1280, 800])
 

@@ -45,6 +45,7 @@ __all__ = [
     "MAX_NAME",
     "PROTOCOL_VERSION",
     "Act",
+    "Books",
     "Bye",
     "Chat",
     "ChatSaid",
@@ -347,6 +348,8 @@ class Lobby(_Message):
     start_when: int | None
     running: bool
     max_seats: int = 7
+    open_books: bool = False
+    books_to_watchers: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,6 +438,18 @@ class Bye(_Message):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Books(_Message):
+    """One hand's full ``stud-hh/1`` record, every hole card in it: sent only once a
+    match with the host's *open the books* option is over (``docs/protocol.md``)."""
+
+    TYPE: ClassVar[str] = "books"
+    match: str
+    hand: int
+    hands: int
+    record: dict[str, Any]
+
+
 # Kept for readers that want to look a server message class up by its type.
 SERVER_MESSAGES: dict[str, type[_Message]] = {
     cls.TYPE: cls
@@ -452,5 +467,6 @@ SERVER_MESSAGES: dict[str, type[_Message]] = {
         ChatSaid,
         Pong,
         Bye,
+        Books,
     )
 }

@@ -1,4 +1,5 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown.
+"""Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
+cards-seen panel), a showdown, the replayer on a showdown, the recap, and opened books.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -57,8 +58,40 @@ def main() -> int:
                 scene.anims.clear()
         shot(name)
     app.session = None
+    _replays(app, shot)
     pygame.quit()
     return 0
+
+
+def _replays(app, shot) -> None:
+    """The replayer, the recap and the opened books, over a seeded match of the bots."""
+    from client.demo_hands import demo_match
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from common.replay import seen_record
+
+    records = demo_match()
+    ann = 0
+    mine = [seen_record(r, ann) for r in records]
+    # The replayer on a showdown, as Ann's seat saw the hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 3)
+    rep = ReplayerScene(app, mine, viewer=ann, start=k)
+    rep.goto(k, -1)
+    app.push(rep)
+    shot("replayer.png")
+    app.pop(rep)
+    recap = RecapScene(app, mine, viewer=ann)
+    app.push(recap)
+    shot("recap.png")
+    app.pop(recap)
+    # Opened books: the same match with every hole card, folded hands too, mid-hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 1)
+    books = ReplayerScene(app, records, viewer=ann, start=k)
+    stops = books.stops
+    books.goto(k, next(i for i, p in enumerate(stops) if p.street == 5))
+    app.push(books)
+    shot("books.png")
+    app.pop(books)
 
 
 if __name__ == "__main__":

@@ -81,6 +81,16 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BYTES",
         help=f"largest frame accepted (default {MAX_FRAME})",
     )
+    ap.add_argument(
+        "--open-books",
+        action="store_true",
+        help="when a match ends, everyone seated may replay it with every hole card shown",
+    )
+    ap.add_argument(
+        "--books-to-watchers",
+        action="store_true",
+        help="with --open-books: watchers may too",
+    )
     ap.add_argument("--seed", type=int, default=None, help="fixed shuffle seed (tests only)")
     ap.add_argument(
         "--log-level",
@@ -107,6 +117,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         hand_pause=args.hand_pause,
         max_connections=args.max_connections,
         max_frame=args.max_frame,
+        open_books=args.open_books,
+        books_to_watchers=args.books_to_watchers and args.open_books,
     )
 
 

@@ -50,6 +50,10 @@ class ServerConfig:
     queue_limit: int = 1024 * 1024
     chat_burst: int = 5
     chat_per_second: float = 1.0
+    open_books: bool = False
+    """After a match, send everyone seated the full hand histories, every hole card."""
+    books_to_watchers: bool = False
+    """With ``open_books``: watchers get them too."""
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
 
     def __post_init__(self) -> None:

@@ -91,6 +91,8 @@ def lobby(
     hands: int,
     start_when: int | None,
     running: bool,
+    open_books: bool = False,
+    books_to_watchers: bool = False,
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's."""
     people = any(s["kind"] == "human" for s in players)
@@ -101,6 +103,8 @@ def lobby(
         can_start=not running and people and len(players) >= 2,
         start_when=start_when,
         running=running,
+        open_books=open_books,
+        books_to_watchers=books_to_watchers,
     ).encode()
 
 

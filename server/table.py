@@ -35,8 +35,9 @@ from typing import Any
 from common import protocol as p
 from common.engine import Hand
 from common.events import Event, IllegalAction
+from common.history import hand_record
 from common.match import Match, SeatKind
-from server import frames, histories
+from server import books, frames, histories
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
@@ -63,6 +64,7 @@ class Table:
         self.match: Match | None = None
         self.match_id = ""
         self.history_path: Path | None = None
+        self.records: list[dict[str, Any]] = []  # this match's hands, kept for open books
         self.hand_no = 0
         self.hand_time = ""
         self.step = 0
@@ -225,6 +227,8 @@ class Table:
             hands=self.hands,
             start_when=self.config.start_when,
             running=self.running,
+            open_books=self.config.open_books,
+            books_to_watchers=self.config.books_to_watchers,
         )
 
     def _players(self) -> list[dict[str, Any]]:
@@ -272,6 +276,7 @@ class Table:
         )
         self.match_id = histories.new_match_id(self.rng)
         self.history_path = histories.match_path(self.config.history_dir, self.match_id)
+        self.records = []
         self.running = True
         log.info("match %s starts: %d seats, %d hands", self.match_id, len(self.seats), self.hands)
         self._broadcast_lobby()
@@ -370,6 +375,16 @@ class Table:
                 hand=self.match.hand,
                 seats={s: seat.info() for s, seat in self.seats.items()},
             )
+        if self.config.open_books:
+            self.records.append(
+                hand_record(
+                    match_id=self.match_id,
+                    number=self.hand_no,
+                    time=self.hand_time,
+                    hand=self.match.hand,
+                    seats={s: seat.info() for s, seat in self.seats.items()},
+                )
+            )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
         if self.match.is_over:
             self._end_match()
@@ -390,6 +405,17 @@ class Table:
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
+        if self.config.open_books and self.records:
+            self._open_books(match)
+
+    def _open_books(self, match: Match) -> None:
+        """The match is over: its full histories to those who may have them (``books``)."""
+        out = books.book_frames(self.records, self.match_id)
+        for conn in list(self.conns):
+            if conn.greeted and books.may_open(
+                conn.seat, seated=match.seats, watchers=self.config.books_to_watchers
+            ):
+                conn.send(out)
 
     # ------------------------------------------------------------ timers and computer seats
 

@@ -103,6 +103,8 @@ SCHEMA = {
         "start_when": (int, NONE),
         "running": (bool,),
         "max_seats": INT,
+        "open_books": (bool,),
+        "books_to_watchers": (bool,),
     },
     "match_start": {
         "match": (str,),
@@ -127,6 +129,7 @@ SCHEMA = {
     "chat": {"seat": (int, NONE), "name": (str,), "text": (str,)},
     "pong": {"id": INT},
     "bye": {"reason": (str,)},
+    "books": {"match": (str,), "hand": INT, "hands": INT, "record": (dict,)},
 }
 VIEW = {
     "street": INT,

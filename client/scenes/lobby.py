@@ -228,6 +228,12 @@ class LobbyScene(Scene):
         for line in wrap(note, f(26), side.w):
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
+        if s.open_books:  # the host's open-the-books option, for everyone to know
+            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
+            for line in wrap(books, f(22), side.w):
+                blit_text(surf, line, f(22), (side.x, yy + f(6)), GOLD)
+                yy += f(26)
         if s.host:
             blit_text(
                 surf,

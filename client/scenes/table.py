@@ -17,6 +17,7 @@ import pygame
 
 from client.render.layout import TableLayout
 from client.render.logview import LogView
+from client.render.seenpanel import SeenPanel
 from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox, TextInput, panel
@@ -75,6 +76,11 @@ class TableScene(Scene):
         self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
         self.log = LogView()
         self._buttons: list[Button] = []
+        # The cards-seen panel and the way to the replayer (client.render.seenpanel).
+        self.seen = SeenPanel()
+        self.seen_box = Checkbox("seen", "Cards seen (S)", value=app.settings.seen_panel, size=20)
+        self.replay = Button("replay", "Replay (H)", size=20)
+        self.seen_rect = pygame.Rect(0, 0, 0, 0)
 
     # ------------------------------------------------------------ layout
 
@@ -102,7 +108,20 @@ class TableScene(Scene):
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
         self.chat.size = lay.font(22)
-        top = p.y + lay.px(64)
+        self.seen_box.rect = pygame.Rect(
+            p.x + lay.px(14), p.y + lay.px(58), lay.px(150), lay.px(30)
+        )
+        self.seen_box.size = lay.font(20)
+        self.replay.rect = pygame.Rect(
+            p.right - lay.px(130), p.y + lay.px(56), lay.px(118), lay.px(34)
+        )
+        self.replay.size = lay.font(20)
+        top = p.y + lay.px(100)
+        self.seen_rect = pygame.Rect(
+            p.x + lay.px(10), top, p.w - lay.px(20), SeenPanel.height(lay.s)
+        )
+        if self.app.settings.seen_panel:
+            top = self.seen_rect.bottom + lay.px(12)
         self.log.area = p
         self.log.rect = pygame.Rect(
             p.x + lay.px(14), top, p.w - lay.px(28), self.chat.rect.top - lay.px(10) - top
@@ -164,6 +183,12 @@ class TableScene(Scene):
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.chat.focused = True
                 return
+            if event.key == pygame.K_s:
+                self.toggle_seen()
+                return
+            if event.key == pygame.K_h:
+                self.open_replayer()
+                return
             if self.log.handle_event(event):
                 return
             name = pygame.key.name(event.key).upper()
@@ -186,10 +211,35 @@ class TableScene(Scene):
         if self.four.handle_event(event):
             self.app.set_four_color(self.four.value)
             return
+        if self.seen_box.handle_event(event):
+            self.seen_box.value = not self.seen_box.value  # toggle_seen flips it back
+            self.toggle_seen()
+            return
+        if self.replay.handle_event(event):
+            self.open_replayer()
+            return
         if self.pre_fold.handle_event(event):
             self.pre_call.value = self.pre_call.value and not self.pre_fold.value
         elif self.pre_call.handle_event(event):
             self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
+
+    def toggle_seen(self) -> None:
+        """Show or hide the cards-seen panel; the setting is remembered."""
+        st = self.app.settings
+        st.seen_panel = not st.seen_panel
+        self.seen_box.value = st.seen_panel
+        if self.app.save_settings:
+            st.save()
+        self.resize(self.lay.size)
+
+    def open_replayer(self) -> None:
+        """The replayer over the table: this match's hands, the last one first."""
+        from client.scenes.replayer import ReplayerScene
+
+        s = self.app.session
+        records = s.book.best() if s is not None else []
+        if records:
+            self.app.push(ReplayerScene(self.app, records, viewer=s.seat, start=len(records) - 1))
 
     def press(self, action: str) -> bool:
         """Send ``action`` for the current turn if it was offered (once per turn)."""
@@ -222,6 +272,8 @@ class TableScene(Scene):
             self._seats()
         ):
             self.resize(self.lay.size)
+        if kind == "table":
+            self.seen.update(s.view)
         if kind == "table" and s.view is not None:
             self._animate(self.prev if s.hand == self.prev_hand else None, s.view)
             self.prev, self.prev_hand = s.view, s.hand
@@ -315,6 +367,9 @@ class TableScene(Scene):
     def update(self, dt: float) -> None:
         # The setting may change elsewhere (start screen, App.set_four_color).
         self.four.value = self.app.settings.four_color
+        s = self.app.session
+        self.replay.enabled = bool(s is not None and s.book.best())
+        self.seen.update(s.view if s is not None else None)
         self._sync_log()
         for a in self.anims:
             a.t += dt
@@ -444,6 +499,10 @@ class TableScene(Scene):
         p = lay.panel
         self.four.draw(surf)
         self.leave.draw(surf)
+        self.seen_box.draw(surf)
+        self.replay.draw(surf)
+        if self.app.settings.seen_panel:
+            self.seen.draw(surf, self.seen_rect, self.lay.s, four=self.app.settings.four_color)
         top = self.log.rect.top
         pygame.draw.line(
             surf,
