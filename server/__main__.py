@@ -49,9 +49,22 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--turn-time",
         type=float,
-        default=None,
+        default=30.0,
         metavar="SECONDS",
-        help="turn clock for everyone (default: off)",
+        help="R-C4: seconds for each of a person's decisions (default 30, 0 turns the clock off)",
+    )
+    ap.add_argument(
+        "--time-bank",
+        type=float,
+        default=90.0,
+        metavar="SECONDS",
+        help="R-C4: a person's time bank for the match, spent after a decision's seconds"
+        " (default 90, 0 for none); when both run out the seat is away (R-C2)",
+    )
+    ap.add_argument(
+        "--stand-in",
+        action="store_true",
+        help="R-C3: a computer plays away seats, with their chips, until their person is back",
     )
     ap.add_argument(
         "--history-dir",
@@ -101,6 +114,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         start_when=args.start_when,
         grace=args.grace,
         turn_time=args.turn_time,
+        time_bank=args.time_bank,
+        stand_in=args.stand_in,
         history_dir=args.history_dir or default_history_dir(),
         seed=args.seed,
         bot_delay=args.bot_delay,

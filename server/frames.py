@@ -91,8 +91,11 @@ def lobby(
     hands: int,
     start_when: int | None,
     running: bool,
+    options: dict[str, Any] | None = None,
+    paused: bool = False,
 ) -> dict[str, Any]:
-    """The lobby message; a match may start with two seats or more, one a person's."""
+    """The lobby message; a match may start with two seats or more, one a person's.
+    ``options``: the table's clock and stand-in (R-C3, R-C4)."""
     people = any(s["kind"] == "human" for s in players)
     return p.Lobby(
         seats=players,
@@ -101,6 +104,8 @@ def lobby(
         can_start=not running and people and len(players) >= 2,
         start_when=start_when,
         running=running,
+        options=options,
+        paused=paused,
     ).encode()
 
 
