@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from math import ceil
 from typing import Any
 
 import pygame
 
 from client.render.layout import TableLayout
 from client.render.logview import LogView
-from client.render.tablepaint import TablePainter
+from client.render.tablepaint import ORANGE, TablePainter
 from client.render.text import blit_text, text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
 from client.view import Legal, TableView
-from common.protocol import MAX_CHAT, Act, Chat
+from common.protocol import MAX_CHAT, Act, Away, Back, Chat, Pause, Resume, TakeSeat
 
 __all__ = ["TableScene"]
 
@@ -75,6 +76,14 @@ class TableScene(Scene):
         self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
         self.log = LogView()
         self._buttons: list[Button] = []
+        # Away and back (R-C2) and the host's controls at the table (R-C3).
+        self.away = Button("away", "Step away", "A", size=22)
+        self.back = Button("back", "I'm back", "A", style="primary")
+        self.pause = Button("pause", "Pause", "P", size=22)
+        self.take = Button("take", "Take a seat…", size=22)
+        self.taking = False  # the host is choosing a seat to take away
+        self.confirm: int | None = None  # the seat a second press takes away
+        self._take_buttons: list[Button] = []
 
     # ------------------------------------------------------------ layout
 
@@ -102,7 +111,7 @@ class TableScene(Scene):
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
         self.chat.size = lay.font(22)
-        top = p.y + lay.px(64)
+        top = self._layout_controls()
         self.log.area = p
         self.log.rect = pygame.Rect(
             p.x + lay.px(14), top, p.w - lay.px(28), self.chat.rect.top - lay.px(10) - top
@@ -117,6 +126,110 @@ class TableScene(Scene):
         for cb in (self.pre_fold, self.pre_call):
             cb.size = lay.font(22)
         self._layout_buttons()
+
+    # ---- away, back and the host's controls
+
+    def _seated(self) -> bool:
+        s = self.app.session
+        return bool(s is not None and s.seat is not None and not s.watch and s.running)
+
+    def _hosting(self) -> bool:
+        s = self.app.session
+        return bool(self._seated() and s is not None and s.host)
+
+    def _takeable(self) -> list[Any]:
+        """People's seats the host may take away: not its own, not taken already."""
+        s = self.app.session
+        if s is None:
+            return []
+        return [
+            p
+            for seat, p in sorted(s.players.items())
+            if p.kind == "human" and seat != s.seat and p.away_why != "taken"
+        ]
+
+    def _layout_controls(self) -> int:
+        """Place the panel's away and host rows; returns where the log begins."""
+        lay = self.lay
+        p = lay.panel
+        s = self.app.session
+        x, w = p.x + lay.px(12), p.w - lay.px(24)
+        y = p.y + lay.px(60)
+        self.away.rect = pygame.Rect(x, y, w, lay.px(38))
+        self.away.label = "I'm back" if s is not None and s.away() else "Step away"
+        self.away.style = "primary" if s is not None and s.away() else "normal"
+        self.away.size = self.pause.size = self.take.size = lay.font(22)
+        if self._seated():
+            y += lay.px(46)
+        if self._hosting():
+            half = (w - lay.px(8)) // 2
+            self.pause.rect = pygame.Rect(x, y, half, lay.px(38))
+            self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
+            self.pause.label = "Resume" if s is not None and s.paused else "Pause"
+            self.pause.style = "primary" if s is not None and s.paused else "normal"
+            y += lay.px(46)
+            old = {b.id: b for b in self._take_buttons}
+            self._take_buttons = []
+            if self.taking:
+                for player in [*self._takeable(), None]:
+                    if player is None:
+                        b = Button("take:cancel", "Cancel", size=lay.font(20))
+                    elif self.confirm == player.seat:
+                        b = Button(f"take:{player.seat}", f"Take {player.name}'s seat?",
+                                   style="danger", size=lay.font(20))  # fmt: skip
+                    else:
+                        b = Button(f"take:{player.seat}", player.name, size=lay.font(20))
+                    if b.id in old:
+                        b.hover = old[b.id].hover
+                    b.rect = pygame.Rect(x, y, w, lay.px(34))
+                    self._take_buttons.append(b)
+                    y += lay.px(40)
+        else:
+            self.taking, self.confirm, self._take_buttons = False, None, []
+        back_w = lay.px(200)
+        self.back.rect = pygame.Rect(
+            lay.bar.right - back_w - lay.px(24), lay.bar.centery - lay.px(27), back_w, lay.px(54)
+        )
+        self.back.size = lay.font(26)
+        return y + lay.px(4)
+
+    def _control_buttons(self) -> list[Button]:
+        s = self.app.session
+        out: list[Button] = []
+        if self._seated() and s is not None:
+            me = s.me()
+            if me is None or me.away_why != "taken":
+                out.append(self.away)
+                if s.away():
+                    out.append(self.back)
+        if self._hosting():
+            out += [self.pause, self.take, *self._take_buttons]
+        return out
+
+    def control(self, what: str) -> bool:
+        """Press one of the away or host buttons (also what tests call)."""
+        s = self.app.session
+        if s is None:
+            return False
+        sent = False
+        if what in ("away", "back"):
+            if self._seated() and (s.me() is None or s.me().away_why != "taken"):
+                sent = self.app.send((Back() if s.away() else Away()).encode())
+        elif what == "pause" and self._hosting():
+            sent = self.app.send((Resume() if s.paused else Pause()).encode())
+        elif what == "take" and self._hosting():
+            self.taking, self.confirm = not self.taking, None
+        elif what == "take:cancel":
+            self.taking, self.confirm = False, None
+        elif what.startswith("take:") and self._hosting():
+            seat = int(what.split(":", 1)[1])
+            if self.confirm != seat:
+                self.confirm = seat
+            else:
+                sent = self.app.send(TakeSeat(seat).encode())
+                self.taking, self.confirm = False, None
+        self.resize(self.lay.size)
+        return sent
 
     def _layout_buttons(self) -> None:
         s = self.app.session
@@ -167,6 +280,15 @@ class TableScene(Scene):
             if self.log.handle_event(event):
                 return
             name = pygame.key.name(event.key).upper()
+            if name == "A" and self._seated():
+                self.control("away")
+                return
+            if name == "P" and self._hosting():
+                self.control("pause")
+                return
+            if name == "ESCAPE" and self.taking:
+                self.control("take:cancel")
+                return
             for i, b in enumerate(self._buttons):
                 if name == b.key or name == str(i + 1):
                     self.press(b.id)
@@ -179,6 +301,10 @@ class TableScene(Scene):
         for b in self._buttons:
             if b.handle_event(event):
                 self.press(b.id)
+                return
+        for b in self._control_buttons():
+            if b.handle_event(event):
+                self.control(b.id)
                 return
         if self.leave.handle_event(event):
             self.app.leave_table(notice="You left the table.", send_leave=True)
@@ -229,6 +355,8 @@ class TableScene(Scene):
             self.app.notify_turn()
         if kind in ("table", "turn", "events", "hand_end", "standings"):
             self._layout_buttons()
+        if kind in ("seat_away", "paused", "lobby", "match_start", "welcome", "standings"):
+            self.resize(self.lay.size)  # the away and host rows follow the state
 
     def _pre_act(self) -> bool:
         s = self.app.session
@@ -334,6 +462,9 @@ class TableScene(Scene):
         now = time.monotonic()
         if s.my_turn() and s.time_left is not None:
             return 0.25
+        view = s.view
+        if s.clock is not None and view is not None and view.to_act == s.clock.seat:
+            return 0.25
         if s.presence:
             return 0.5
         if any(now - t < 4.0 for _, t in s.recent.values()):
@@ -395,19 +526,27 @@ class TableScene(Scene):
     def _draw_bar(self, surf: pygame.Surface, s: Any, now: float) -> None:
         lay = self.lay
         if self._buttons:
-            left = s.seconds_left(now)
             for b in self._buttons:
                 b.draw(surf)
-            if left is not None:
-                blit_text(
-                    surf,
-                    f"{int(left)}s",
-                    lay.font(30),
-                    (lay.bar.right - lay.px(20), lay.bar.centery),
-                    GOLD,
-                    bold=True,
-                    anchor="midright",
-                )
+            self._draw_clock(surf, s, now)
+            return
+        me = s.me()
+        if me is not None and me.away and not s.watch:
+            if me.away_why == "taken":
+                msg = "The host took your seat away for this match: you are watching"
+                blit_text(surf, msg, lay.font(24), lay.bar.center, ORANGE, anchor="center")
+                return
+            doing = "a computer plays your seat" if me.stand_in else "your seat checks or folds"
+            blit_text(
+                surf,
+                f"You are away: {doing}",
+                lay.font(26),
+                (lay.bar.x + lay.px(30), lay.bar.centery),
+                ORANGE,
+                bold=True,
+                anchor="midleft",
+            )
+            self.back.draw(surf)
             return
         view = s.view
         me = view.seats.get(s.seat) if view and s.seat is not None else None
@@ -439,11 +578,37 @@ class TableScene(Scene):
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
 
+    def _draw_clock(self, surf: pygame.Surface, s: Any, now: float) -> None:
+        """Our turn's clock at the bar's right: the decision's seconds, then the bank (R-C4)."""
+        lay = self.lay
+        at = (lay.bar.right - lay.px(20), lay.bar.centery)
+        left = s.clock_left(s.seat, now) if s.seat is not None else None
+        if left is None:
+            secs = s.seconds_left(now)
+            if secs is not None:
+                blit_text(surf, f"{ceil(secs)}s", lay.font(30), at, GOLD, bold=True,
+                          anchor="midright")  # fmt: skip
+            return
+        decision, bank = left
+        if decision > 0:
+            main, col = f"{ceil(decision)}s", GOLD
+            sub = f"bank {ceil(bank)}s" if bank > 0 else "no bank left"
+        else:
+            main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
+        if s.paused:
+            col, sub = MUTED, "paused"
+        r = blit_text(surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True,
+                      anchor="midright")  # fmt: skip
+        blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")
+
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
         p = lay.panel
         self.four.draw(surf)
         self.leave.draw(surf)
+        for b in self._control_buttons():
+            if b is not self.back:
+                b.draw(surf)
         top = self.log.rect.top
         pygame.draw.line(
             surf,
@@ -454,7 +619,25 @@ class TableScene(Scene):
         self.log.draw(surf)
         self.chat.draw(surf)
 
+    def _draw_paused(self, surf: pygame.Surface, s: Any) -> None:
+        """R-C3: the table is paused; the hand in play is played out first."""
+        lay = self.lay
+        view = s.view
+        who = s.paused_by or "the host"
+        if view is not None and not view.over:
+            msg = f"Paused by {who}: this hand is played out, then the table waits"
+        else:
+            msg = f"Paused by {who}: no new hand until the host resumes"
+        img = text(msg, lay.font(26), (20, 20, 30), bold=True)
+        box = img.get_rect().inflate(lay.px(40), lay.px(18))
+        box.center = (lay.center[0], lay.center[1] + lay.px(100))
+        panel(surf, box, (170, 200, 250, 235), lay.px(10))
+        surf.blit(img, img.get_rect(center=box.center))
+
     def _draw_banner(self, surf: pygame.Surface) -> None:
+        s = self.app.session
+        if s is not None and s.paused:
+            self._draw_paused(surf, s)
         st = self.app.status
         if st.state not in ("retrying", "connecting"):
             return
