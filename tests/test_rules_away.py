@@ -506,3 +506,35 @@ async def _until_hand_end(watcher: Client, hand: int, player_client: Client) -> 
         except TimeoutError:
             continue
         player_client.send(Act(msg["turn"], msg["legal"][0]["action"]).encode())
+
+
+# ------------------------------------------------------------------ protocol 1
+
+
+def test_a_protocol_1_client_still_plays_with_the_default_clock_and_no_new_types(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=1, start_when=3, hands=4)
+        async with running(cfg) as (_server, port):
+            old, new = Client("old"), Client("new")
+            welcome = await old.hello(port, protocol=1)
+            assert welcome["protocol"] == 1
+            assert (await new.hello(port))["protocol"] == 2
+            stop = asyncio.Event()
+            new_task = asyncio.create_task(answer_turns(new, stop))
+            turn = await old.expect("turn")
+            # R-C4's default clock: 30 s a decision and the 90 s bank.
+            assert 25 < turn["time_left"] <= 30 and turn["bank"] == pytest.approx(90, abs=1)
+            old.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+            new.send({"type": "away"})  # something happens that protocol 2 has a message for
+            await new.seen("seat_away", seat=new.seat)
+            result = await old.play()
+            stop.set()
+            await new_task
+            assert sum(r["stack"] for r in result["standings"]) == 3 * 600
+            types = {m["type"] for m in old.log}
+            assert not types & {"seat_away", "paused", "clock"}
+            assert "clock" in {m["type"] for m in new.log}
+
+    asyncio.run(scenario())
