@@ -592,7 +592,10 @@ class TableScene(Scene):
         decision, bank = left
         if decision > 0:
             main, col = f"{ceil(decision)}s", GOLD
-            sub = f"bank {ceil(bank)}s" if bank > 0 else "no bank left"
+            # (a protocol 1 server says nothing of a bank)
+            sub = (
+                f"bank {ceil(bank)}s" if bank > 0 else "no bank left" if s.bank is not None else ""
+            )
         else:
             main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
         if s.paused:
