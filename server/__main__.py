@@ -139,6 +139,7 @@ async def serve(config: ServerConfig) -> None:
     log.info("hand histories go to %s", config.history_dir)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    _listen_to_terminal(server, loop)
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
             loop.add_signal_handler(sig, stop.set)
@@ -147,6 +148,33 @@ async def serve(config: ServerConfig) -> None:
     await stop.wait()
     log.info("shutting down")
     await server.stop()
+
+
+def _listen_to_terminal(server: TableServer, loop: asyncio.AbstractEventLoop) -> None:
+    """The host's controls from the terminal (R-C3): a line such as ``pause`` on stdin
+    goes to ``Table.console``.  Only when stdin is a terminal, and where the event loop
+    can watch it (not on Windows)."""
+    try:
+        if not sys.stdin.isatty():
+            return
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+
+    def ready() -> None:
+        line = sys.stdin.readline()
+        if not line:  # end of input: stop listening
+            loop.remove_reader(fd)
+            return
+        reply = server.table.console(line)
+        if reply:
+            log.info("%s", reply)
+
+    try:
+        loop.add_reader(fd, ready)
+    except (NotImplementedError, RuntimeError, OSError):
+        return
+    log.info("host commands on this terminal: pause, resume, take SEAT, stand-in on|off, status")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

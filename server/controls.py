@@ -292,6 +292,44 @@ class TableControls:
         loop = asyncio.get_running_loop()
         self._deal_timer = loop.call_later(self.config.hand_pause, self._next_hand)
 
+    def console(self: Table, line: str) -> str:
+        """One command from the host's terminal (a headless server's stdin): ``pause``,
+        ``resume``, ``take N`` (seat number), ``stand-in on|off``, ``status`` or ``help``.
+        Returns what to print; a refused command changes nothing."""
+        words = line.split()
+        if not words:
+            return ""
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            if cmd in ("pause", "resume", "take"):
+                if not self.running:
+                    raise p.MessageError("no_match", "no match is being played")
+                if cmd == "pause":
+                    self._pause()
+                elif cmd == "resume":
+                    self._resume()
+                else:
+                    if len(args) != 1 or not args[0].isdigit():
+                        return "usage: take SEAT (a seat number, 0 to 6)"
+                    self._take_seat(int(args[0]))
+                return "ok"
+            if cmd == "stand-in" and args and args[0] in ("on", "off"):
+                if self.running:
+                    raise p.MessageError("match_running", "the table is set between matches")
+                self.options.stand_in = args[0] == "on"
+                self._broadcast_lobby()
+                return "ok"
+        except p.MessageError as exc:
+            return f"refused: {exc}"
+        if cmd == "status":
+            state = "paused" if self.paused else "playing" if self.running else "in the lobby"
+            seats = ", ".join(
+                f"{s.seat} {s.name}" + (f" (away: {s.away})" if s.away else "")
+                for s in sorted(self.seats.values(), key=lambda s: s.seat)
+            )
+            return f"{state}; options {self.options.to_dict()}; seats: {seats or 'none'}"
+        return "commands: pause, resume, take SEAT, stand-in on|off, status"
+
     def _send_controls(self: Table, conn: Connection) -> None:
         """What a (re)joining connection needs besides the match: the pause and the clock."""
         if conn in self.proto1:

@@ -375,6 +375,8 @@ class Table(TableControls):
         seat = self.seats.get(conn.seat)
         if seat is not None and seat.away == "taken":
             raise p.MessageError("seat_taken", "the host took this seat away for the match", "act")
+        if seat is not None and seat.away is not None:  # R-C2: its turns are played for it
+            raise p.MessageError("not_your_turn", "this seat is away: send back first", "act")
         if hand is None or hand.to_act != conn.seat or self.turn_seat != conn.seat:
             raise p.MessageError("not_your_turn", f"it is not seat {conn.seat}'s turn", "act")
         if act.turn != self.turn_id:

@@ -411,6 +411,7 @@ def test_r_c2_r_c3_bad_input_to_the_new_messages_is_refused_and_changes_nothing(
             await refused(bob, {"type": "back"}, "not_away")
             bob.send({"type": "away"})
             await refused(bob, {"type": "away"}, "already_away")
+            await refused(bob, Act(0, "fold").encode(), "not_your_turn")  # away: played for it
             ann.send({"type": "pause"})
             await refused(ann, {"type": "pause"}, "already_paused")
             ann.send({"type": "take_seat", "seat": bob.seat})
@@ -536,5 +537,34 @@ def test_a_protocol_1_client_still_plays_with_the_default_clock_and_no_new_types
             types = {m["type"] for m in old.log}
             assert not types & {"seat_away", "paused", "clock"}
             assert "clock" in {m["type"] for m in new.log}
+
+    asyncio.run(scenario())
+
+
+def test_r_c3_the_host_terminal_of_a_headless_server(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=600)
+        async with running(cfg) as (server, port):
+            table = server.table
+            assert table.console("pause").startswith("refused")  # no match yet
+            assert table.console("stand-in on") == "ok"
+            assert "commands" in table.console("dance")
+            ann, bob = Client("ann"), Client("bob")
+            await ann.hello(port)
+            assert (await ann.expect("lobby"))["options"]["stand_in"] is True
+            await bob.hello(port)
+            await ann.expect("match_start")
+            assert table.console("stand-in off").startswith("refused")
+            assert table.console("pause") == "ok"
+            assert (await ann.seen("paused"))[1]["paused"] is True
+            assert table.console("pause").startswith("refused")
+            assert table.console("take 6").startswith("refused")  # a computer seat
+            assert table.console("take x").startswith("usage")
+            assert table.console(f"take {bob.seat}") == "ok"
+            assert (await ann.seen("seat_away", seat=bob.seat))[1]["why"] == "taken"
+            assert "paused" in table.console("status") and "taken" in table.console("status")
+            assert table.console("resume") == "ok"
+            result = await ann.play()
+            assert sum(r["stack"] for r in result["standings"]) == 3 * 600
 
     asyncio.run(scenario())
