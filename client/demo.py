@@ -72,7 +72,7 @@ def mid_hand() -> list[dict[str, Any]]:
         {"type": "events", "hand": 3, "step": 1, "events": events},
         {"type": "chat", "seat": 3, "name": "Cy", "text": "back in a sec, phone"},
         {"type": "presence", "seat": 3, "connected": False, "grace": 30},
-        {"type": "turn", "turn": 9, "seat": 0, "legal": view["legal"], "time_left": 25.0},
+        {"type": "turn", "turn": 41, "seat": 0, "legal": view["legal"], "time_left": 25.0},
     ]  # fmt: skip
 
 
@@ -154,7 +154,7 @@ def away_and_clock() -> list[dict[str, Any]]:
     msgs += [
         {"type": "seat_away", "seat": 3, "away": True, "why": "dropped", "stand_in": True},
         {"type": "seat_away", "seat": 6, "away": True, "why": "asked", "stand_in": True},
-        {"type": "turn", "turn": 9, "seat": 0, "legal": msgs[3]["view"]["legal"],
+        {"type": "turn", "turn": 41, "seat": 0, "legal": msgs[3]["view"]["legal"],
          "time_left": 0.0, "bank": 62.0},
         {"type": "clock", "seat": 0, "turn": 9, "time_left": 0.0, "bank": 62.0, "running": True},
     ]  # fmt: skip

@@ -307,9 +307,10 @@ class Session:
         self.bank = as_seconds(msg.get("bank"))
         self.turn_at = now
         if self.time_left is not None and self.view is not None:
-            # A protocol 2 server also says it in a ``clock``; this one is our own.
+            # A protocol 2 server also says it in a ``clock``; this one is our own,
+            # keyed like a ``clock`` by the view's turn id.
             self.clock = SeatClock(
-                seat, self.turn, self.time_left, self.bank or 0.0, not self.paused, now
+                seat, self.view.turn, self.time_left, self.bank or 0.0, not self.paused, now
             )
 
     def _log_hand(self, hand: int) -> None:
