@@ -8,12 +8,16 @@ scene); assertions look at sessions, scenes and buttons, and every state is draw
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pygame
 import pytest
 
+from client import demo
 from client.app import App
+from client.checks import BadMessage
+from client.model import Session
 from client.settings import Settings
 from tests.test_client_app import Player, press, run
 
@@ -127,3 +131,39 @@ def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_app) -> 
     drawn(host, guest)
     assert run([host, guest], lambda: host.top().name == "results", [hana], timeout=90)
     assert sum(r["stack"] for r in host.session.standings) == 3 * 600
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"type": "clock", "seat": 0, "turn": 41, "time_left": float("inf"), "bank": 1.0},
+        {"type": "clock", "seat": 9, "turn": 41, "time_left": 3.0, "bank": 1.0},
+        {"type": "clock", "seat": 0, "turn": "x", "time_left": float("nan")},
+        {"type": "seat_away", "seat": "0", "away": True},
+        {"type": "seat_away", "seat": 6, "away": "yes", "why": 7, "stand_in": []},
+        {"type": "paused", "paused": "no", "name": 12},
+        {"type": "lobby", "seats": [], "options": {"turn_time": float("inf"), "time_bank": -3}},
+    ],
+)
+def test_odd_values_in_the_new_messages_never_reach_the_drawing(msg, tmp_path, monkeypatch) -> None:
+    """A bad ``clock``, ``seat_away``, ``paused`` or lobby ``options`` is dropped or read as
+    harmless values; the table still draws."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    s = Session("Ann")
+    for m in demo.away_and_clock():
+        s.apply(m, now=1.0)
+    with contextlib.suppress(BadMessage):  # dropped whole, or read as harmless values
+        s.apply(msg, now=2.0)
+    left = s.clock_left(0, now=3.0)
+    assert left is None or all(0 <= v < 10**6 for v in left)
+    app = App(Settings(name="Ann"), size=(1024, 640), save_settings=False)
+    app.init_display()
+    try:
+        app.session = Session("Ann")
+        for m in [*demo.away_and_clock(), msg]:
+            app.on_message(m)
+        app.draw()
+        assert not app._faults
+    finally:
+        app.session = None
+        pygame.quit()
