@@ -240,7 +240,7 @@ class Session:
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
         self.running = self.lobby["running"]
-        opts = msg.get("options") if isinstance(msg.get("options"), dict) else {}
+        opts: dict[str, Any] = msg["options"] if isinstance(msg.get("options"), dict) else {}
         self.options = {
             "turn_time": as_seconds(opts.get("turn_time")),
             "time_bank": as_seconds(opts.get("time_bank")) or 0.0,

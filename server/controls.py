@@ -33,8 +33,11 @@ from common.match import SeatKind
 from server.seats import Seat
 
 if TYPE_CHECKING:
+    from common.match import Match
+    from server.clock import TurnClock
+    from server.computer import ComputerSeats
+    from server.config import ServerConfig
     from server.net import Connection
-    from server.table import Table
 
 __all__ = ["TableControls", "TableOptions"]
 
@@ -60,8 +63,31 @@ class TableControls:
     options: TableOptions
     paused: bool
     _deal_pending: bool
+    # What it uses of ``server.table.Table``:
+    config: ServerConfig
+    seats: dict[int, Seat]
+    host: int | None
+    running: bool
+    match: Match | None
+    turn_seat: int | None
+    turn_id: int
+    clock: TurnClock
+    computers: ComputerSeats
+    rng: random.Random
+    proto1: set[Connection]
+    _deal_timer: asyncio.TimerHandle | None
 
-    def _init_controls(self: Table) -> None:
+    if TYPE_CHECKING:
+
+        def _broadcast(
+            self, msg: dict[str, Any], *, but: Connection | None = None, newer: bool = False
+        ) -> None: ...
+        def _broadcast_lobby(self) -> None: ...
+        def _send_turn(self, seat: Seat) -> None: ...
+        def _next_hand(self) -> None: ...
+        def apply(self, seat: int, action: str) -> None: ...
+
+    def _init_controls(self) -> None:
         cfg = self.config
         self.options = TableOptions(cfg.turn_time, cfg.time_bank, cfg.stand_in)
         self.paused = False
@@ -69,7 +95,7 @@ class TableControls:
 
     # ------------------------------------------------------------ messages
 
-    def _control(self: Table, conn: Connection, msg: p.ClientMessage) -> None:
+    def _control(self, conn: Connection, msg: p.ClientMessage) -> None:
         """One of ``p.CONTROL_MESSAGES``; a refusal raises ``MessageError`` and changes nothing."""
         if isinstance(msg, p.Options):
             self._set_options(conn, msg)
@@ -91,7 +117,7 @@ class TableControls:
         elif isinstance(msg, p.TakeSeat):
             self._take_seat(msg.seat)
 
-    def _away_or_back(self: Table, seat: Seat, *, back: bool, ref: str) -> None:
+    def _away_or_back(self, seat: Seat, *, back: bool, ref: str) -> None:
         if seat.away == "taken":
             raise p.MessageError("seat_taken", "the host took this seat away for the match", ref)
         if back:
@@ -109,7 +135,7 @@ class TableControls:
         log.info("seat %d (%s) steps away (R-C2)", seat.seat, seat.name)
         self._go_away(seat, "asked")
 
-    def _set_options(self: Table, conn: Connection, msg: p.Options) -> None:
+    def _set_options(self, conn: Connection, msg: p.Options) -> None:
         if conn.seat is None or conn.seat != self.host:
             raise p.MessageError("not_host", "only the host sets the table", "options")
         if self.running:
@@ -124,7 +150,7 @@ class TableControls:
         log.info("the host sets the table: %s", opts.to_dict())
         self._broadcast_lobby()
 
-    def _pause(self: Table) -> None:
+    def _pause(self) -> None:
         if self.paused:
             raise p.MessageError("already_paused", "the table is already paused", "pause")
         self.paused = True
@@ -137,7 +163,7 @@ class TableControls:
         self._broadcast(p.Paused(True, self._host_name()).encode(), newer=True)
         self._broadcast_clock()
 
-    def _resume(self: Table) -> None:
+    def _resume(self) -> None:
         if not self.paused:
             raise p.MessageError("not_paused", "the table is not paused", "resume")
         self.paused = False
@@ -153,7 +179,7 @@ class TableControls:
             loop = asyncio.get_running_loop()
             self._deal_timer = loop.call_later(min(1.0, self.config.hand_pause), self._next_hand)
 
-    def _take_seat(self: Table, seat_no: int) -> None:
+    def _take_seat(self, seat_no: int) -> None:
         seat = self.seats.get(seat_no)
         if seat is None or seat.kind is not SeatKind.HUMAN:
             raise p.MessageError("bad_seat", f"seat {seat_no} is not a person's seat", "take_seat")
@@ -164,18 +190,18 @@ class TableControls:
         log.info("the host takes seat %d (%s) away for the match (R-C3)", seat_no, seat.name)
         self._go_away(seat, "taken")
 
-    def _host_name(self: Table) -> str:
+    def _host_name(self) -> str:
         host = self.seats.get(self.host) if self.host is not None else None
         return host.name if host is not None else ""
 
     # ------------------------------------------------------------ away and back
 
-    def _mark_away(self: Table, seat: Seat, why: str | None) -> None:
+    def _mark_away(self, seat: Seat, why: str | None) -> None:
         seat.away = why
         stand_in = why is not None and self.options.stand_in
         self._broadcast(p.SeatAway(seat.seat, why is not None, why, stand_in).encode(), newer=True)
 
-    def _go_away(self: Table, seat: Seat, why: str) -> None:
+    def _go_away(self, seat: Seat, why: str) -> None:
         """Make ``seat`` away; if its turn is waiting on its person, play it now (R-C2)."""
         waiting = self.turn_seat == seat.seat and seat.away is None
         self._mark_away(seat, why)
@@ -186,7 +212,7 @@ class TableControls:
             self.clock.cancel()
             self._away_turn(seat)
 
-    def _time_up(self: Table, turn: int) -> None:
+    def _time_up(self, turn: int) -> None:
         """The seat to act ran out of time: its grace (R-C1) or its clock and bank (R-C4).
         Either way it is away now (R-C2) and its turn is played for it."""
         if turn != self.turn_id or self.turn_seat is None or self.match is None:
@@ -198,14 +224,14 @@ class TableControls:
         log.info("seat %d's time is up (%s): it is away", seat.seat, why)
         self._go_away(seat, why)
 
-    def _back_from_drop(self: Table, seat: Seat) -> None:
+    def _back_from_drop(self, seat: Seat) -> None:
         """A dropped seat's person reconnected: the away spell its drop began ends (R-C2)."""
         if seat.away == "dropped":
             self._mark_away(seat, None)
 
     # ------------------------------------------------------------ whose turn
 
-    def _person_turn(self: Table, seat: Seat) -> None:
+    def _person_turn(self, seat: Seat) -> None:
         """``seat``, a person's, is to act on ``turn_id``: wait for it, or play it now."""
         if seat.away is not None:
             self._away_turn(seat)
@@ -215,7 +241,7 @@ class TableControls:
             self._start_clock(seat)
             self._send_turn(seat)
 
-    def _away_turn(self: Table, seat: Seat) -> None:
+    def _away_turn(self, seat: Seat) -> None:
         """An away seat's turn: the stand-in plays it, or the default does, at once (R-C2)."""
         if self.options.stand_in:
             if seat.rng is None:
@@ -224,7 +250,7 @@ class TableControls:
         else:
             asyncio.get_running_loop().call_soon(self._play_default, self.turn_id)
 
-    def _play_default(self: Table, turn: int) -> None:
+    def _play_default(self, turn: int) -> None:
         if turn != self.turn_id or self.turn_seat is None or self.match is None:
             return
         hand = self.match.hand
@@ -233,7 +259,7 @@ class TableControls:
         log.debug("seat %d is away: %s (R-C2)", self.turn_seat, action.value)
         self.apply(self.turn_seat, action.value)
 
-    def _start_clock(self: Table, seat: Seat) -> None:
+    def _start_clock(self, seat: Seat) -> None:
         """A person's clock for this turn: the decision seconds, then its bank (R-C4)."""
         if self.options.turn_time is None:
             self.clock.cancel()
@@ -241,14 +267,14 @@ class TableControls:
         self.clock.start(self.turn_id, self.options.turn_time, seat.bank)
         self._broadcast_clock()
 
-    def _stop_clock(self: Table, seat_no: int) -> None:
+    def _stop_clock(self, seat_no: int) -> None:
         """``seat_no`` acted: keep what is left of its bank."""
         bank = self.clock.stop()
         seat = self.seats.get(seat_no)
         if bank is not None and seat is not None:
             seat.bank = bank
 
-    def _clock_message(self: Table) -> dict[str, Any] | None:
+    def _clock_message(self) -> dict[str, Any] | None:
         left = self.clock.left()
         if left is None or self.turn_seat is None:
             return None
@@ -256,12 +282,12 @@ class TableControls:
             self.turn_seat, self.turn_id, round(left[0], 1), round(left[1], 1), not self.paused
         ).encode()
 
-    def _broadcast_clock(self: Table) -> None:
+    def _broadcast_clock(self) -> None:
         msg = self._clock_message()
         if msg is not None:
             self._broadcast(msg, newer=True)
 
-    def _turn_clock(self: Table) -> tuple[float | None, float | None]:
+    def _turn_clock(self) -> tuple[float | None, float | None]:
         """(time_left, bank) for a ``turn`` message; (None, None) with the clock off."""
         left = self.clock.left()
         if left is None:
@@ -270,21 +296,21 @@ class TableControls:
 
     # ------------------------------------------------------------ matches
 
-    def _controls_match_start(self: Table) -> None:
+    def _controls_match_start(self) -> None:
         self.paused = False
         self._deal_pending = False
         for seat in self.seats.values():
             seat.bank = self.options.time_bank
             seat.away = None
 
-    def _controls_match_end(self: Table) -> None:
+    def _controls_match_end(self) -> None:
         self.paused = False
         self._deal_pending = False
         self.clock.frozen = False
         for seat in self.seats.values():
             seat.away = None  # an away spell, and a seat taken away, last the match only
 
-    def _schedule_deal(self: Table) -> None:
+    def _schedule_deal(self) -> None:
         """The next hand after the pause between hands, unless the host paused (R-C3)."""
         if self.paused:
             self._deal_pending = True
@@ -292,7 +318,7 @@ class TableControls:
         loop = asyncio.get_running_loop()
         self._deal_timer = loop.call_later(self.config.hand_pause, self._next_hand)
 
-    def console(self: Table, line: str) -> str:
+    def console(self, line: str) -> str:
         """One command from the host's terminal (a headless server's stdin): ``pause``,
         ``resume``, ``take N`` (seat number), ``stand-in on|off``, ``status`` or ``help``.
         Returns what to print; a refused command changes nothing."""
@@ -330,7 +356,7 @@ class TableControls:
             return f"{state}; options {self.options.to_dict()}; seats: {seats or 'none'}"
         return "commands: pause, resume, take SEAT, stand-in on|off, status"
 
-    def _send_controls(self: Table, conn: Connection) -> None:
+    def _send_controls(self, conn: Connection) -> None:
         """What a (re)joining connection needs besides the match: the pause and the clock."""
         if conn in self.proto1:
             return

@@ -126,7 +126,11 @@ class LobbyScene(Scene):
         bank = s.options.get("time_bank") or 0
         for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
                                     (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip
-            choice.options = list(base) if value in base else [*base[:-1], value]
+            if value in base:
+                choice.options = list(base)
+            else:  # a value set elsewhere (--turn-time 45) joins the row in its place
+                words = [o for o in base if not isinstance(o, int)]
+                choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
             choice.value = value
         self.stand_in.value = bool(s.options.get("stand_in"))
 

@@ -212,8 +212,9 @@ class TableScene(Scene):
         if s is None:
             return False
         sent = False
+        me = s.me()
         if what in ("away", "back"):
-            if self._seated() and (s.me() is None or s.me().away_why != "taken"):
+            if self._seated() and (me is None or me.away_why != "taken"):
                 sent = self.app.send((Back() if s.away() else Away()).encode())
         elif what == "pause" and self._hosting():
             sent = self.app.send((Resume() if s.paused else Pause()).encode())
