@@ -224,6 +224,14 @@ class TableControls:
         log.info("seat %d's time is up (%s): it is away", seat.seat, why)
         self._go_away(seat, why)
 
+    def _leave_match(self, seat_no: int) -> None:
+        """A person says ``leave`` during a match: no grace is waited for someone who said
+        goodbye, so the seat is away now (R-C2) and stays in the match (R-C1)."""
+        seat = self.seats.get(seat_no)
+        if seat is not None and seat.away is None and seat.conn is not None:
+            log.info("seat %d (%s) leaves the match: it is away", seat.seat, seat.name)
+            self._go_away(seat, "asked")
+
     def _back_from_drop(self, seat: Seat) -> None:
         """A dropped seat's person reconnected: the away spell its drop began ends (R-C2)."""
         if seat.away == "dropped":

@@ -139,6 +139,8 @@ class Table(TableControls):
             if conn.seat is not None and not self.running:
                 self._free(conn.seat)
                 conn.seat = None
+            elif conn.seat is not None:
+                self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())

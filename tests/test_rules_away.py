@@ -568,3 +568,22 @@ def test_r_c3_the_host_terminal_of_a_headless_server(tmp_path: Path) -> None:
             assert sum(r["stack"] for r in result["standings"]) == 3 * 600
 
     asyncio.run(scenario())
+
+
+def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        # A grace longer than the test: a seat that left must not wait on it.
+        cfg = config(tmp_path, computer=1, start_when=3, hands=4, grace=600)
+        async with running(cfg) as (_server, port):
+            ann, bob = Client("ann"), Client("bob")
+            await ann.hello(port)
+            await bob.hello(port)
+            await bob.expect("match_start")
+            bob.send({"type": "leave"})
+            _, away = await ann.seen("seat_away", seat=bob.seat)
+            assert away["why"] == "asked"
+            result = await ann.play()
+            assert sum(r["stack"] for r in result["standings"]) == 3 * 600
+            assert all(a["action"] in DEFAULTS for a in acts_of(ann, bob.seat))
+
+    asyncio.run(scenario())
