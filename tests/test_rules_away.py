@@ -587,3 +587,23 @@ def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> N
             assert all(a["action"] in DEFAULTS for a in acts_of(ann, bob.seat))
 
     asyncio.run(scenario())
+
+
+def test_r_c3_pause_between_hands_holds_the_next_deal_until_resume(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=20 * UNIT)
+        async with running(cfg) as (_server, port):
+            ann = Client("ann")
+            await ann.hello(port)
+            ann.send({"type": "away"})  # her seat plays itself: hands end on their own
+            await ann.expect("hand_end", hand=1, timeout=200 * UNIT)
+            ann.send({"type": "pause"})  # during the pause between hands
+            await ann.seen("paused", paused=True)
+            await asyncio.sleep(40 * UNIT)  # twice the pause between hands
+            assert {m["hand"] for m in ann.of_type("table")} == {1}
+            ann.send({"type": "resume"})
+            await ann.seen("table", hand=2, timeout=200 * UNIT)
+            result = await ann.expect("standings", timeout=400 * UNIT)
+            assert result["hands_played"] == 4
+
+    asyncio.run(scenario())
