@@ -10,7 +10,7 @@ scrolled back (``client.render.logview``).  Buttons are exactly the
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any
 
@@ -84,6 +84,7 @@ class TableScene(Scene):
         self.taking = False  # the host is choosing a seat to take away
         self.confirm: int | None = None  # the seat a second press takes away
         self._take_buttons: list[Button] = []
+        self._controls_pic: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -605,14 +606,29 @@ class TableScene(Scene):
                       anchor="midright")  # fmt: skip
         blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")
 
+    def _draw_controls(self, surf: pygame.Surface) -> None:
+        """The panel's away and host buttons, drawn once into a cached picture: they change
+        only when pressed, hovered or relabelled, and the table draws 60 times a second."""
+        buttons = [b for b in self._control_buttons() if b is not self.back]
+        if not buttons:
+            return
+        area = buttons[0].rect.unionall([b.rect for b in buttons]).inflate(0, 8)
+        key = (tuple(area),) + tuple(
+            (b.id, b.label, b.style, b.hover, b.enabled, b.size, tuple(b.rect)) for b in buttons
+        )
+        if self._controls_pic is None or self._controls_pic[0] != key:
+            pic = pygame.Surface(area.size, pygame.SRCALPHA)
+            for b in buttons:
+                replace(b, rect=b.rect.move(-area.x, -area.y)).draw(pic)
+            self._controls_pic = (key, pic)
+        surf.blit(self._controls_pic[1], area.topleft)
+
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
         p = lay.panel
         self.four.draw(surf)
         self.leave.draw(surf)
-        for b in self._control_buttons():
-            if b is not self.back:
-                b.draw(surf)
+        self._draw_controls(surf)
         top = self.log.rect.top
         pygame.draw.line(
             surf,
