@@ -232,6 +232,15 @@ class TableControls:
             log.info("seat %d (%s) leaves the match: it is away", seat.seat, seat.name)
             self._go_away(seat, "asked")
 
+    def _proto1_alive(self, conn: Connection) -> None:
+        """A protocol 1 connection said something.  It has no ``back`` and is never told
+        its seat is away, so any message from it (a ``ping`` will do) is its person's
+        "I'm back" after its clock ran out (R-C2); a seat taken or stepped away stays."""
+        seat = self.seats.get(conn.seat) if conn.seat is not None else None
+        if seat is not None and seat.away in ("clock", "dropped") and seat.conn is conn:
+            log.info("seat %d (%s, protocol 1) is back", seat.seat, seat.name)
+            self._mark_away(seat, None)
+
     def _back_from_drop(self, seat: Seat) -> None:
         """A dropped seat's person reconnected: the away spell its drop began ends (R-C2)."""
         if seat.away == "dropped":

@@ -125,7 +125,10 @@ class Table(TableControls):
         if not conn.greeted:
             assert isinstance(msg, p.Hello)
             self._hello(conn, msg)
-        elif isinstance(msg, p.Act):
+            return
+        if conn in self.proto1:
+            self._proto1_alive(conn)  # it cannot say "back": anything it says will do
+        if isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
             self._chat(conn, msg)
@@ -376,7 +379,8 @@ class Table(TableControls):
         hand = self.match.hand if self.running and self.match else None
         seat = self.seats.get(conn.seat)
         if seat is not None and seat.away == "taken":
-            raise p.MessageError("seat_taken", "the host took this seat away for the match", "act")
+            code = "not_your_turn" if conn in self.proto1 else "seat_taken"  # a code v1 knows
+            raise p.MessageError(code, "the host took this seat away for the match", "act")
         if seat is not None and seat.away is not None:  # R-C2: its turns are played for it
             raise p.MessageError("not_your_turn", "this seat is away: send back first", "act")
         if hand is None or hand.to_act != conn.seat or self.turn_seat != conn.seat:

@@ -607,3 +607,32 @@ def test_r_c3_pause_between_hands_holds_the_next_deal_until_resume(tmp_path: Pat
             assert result["hands_played"] == 4
 
     asyncio.run(scenario())
+
+
+def test_a_protocol_1_seat_away_by_its_clock_is_back_when_it_says_anything(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        cfg = config(
+            tmp_path, computer=1, start_when=3, hands=12, turn_time=2 * UNIT, time_bank=0,
+            bot_delay=UNIT,
+        )  # fmt: skip
+        async with running(cfg) as (_server, port):
+            old, new = Client("old"), Client("new")
+            await old.hello(port, protocol=1)
+            await new.hello(port)
+            stop = asyncio.Event()
+            new_task = asyncio.create_task(answer_turns(new, stop))
+            await old.expect("turn")  # ... and lets it run out
+            at, away = await new.seen("seat_away", seat=old.seat, timeout=200 * UNIT)
+            assert away["why"] == "clock"
+            mark = len(old.log)
+            old.send({"type": "ping", "id": 5})  # all a protocol 1 client can say
+            await new.seen("seat_away", at + 1, seat=old.seat, away=False)
+            turn = await old.seen("turn", mark, timeout=200 * UNIT)
+            assert turn[1]["bank"] == 0
+            stop.set()
+            await new_task
+            assert not {m["type"] for m in old.log} & {"seat_away", "paused", "clock"}
+
+    asyncio.run(scenario())
