@@ -12,7 +12,8 @@ limit).  Invariants:
   number.  A person's seat has a secret ``token``; whoever presents it owns
   the seat, and a seat has at most one live connection (``conn``).
 - While a match runs no seat is added or freed; a seat whose connection is
-  gone is *dropped* (R-C1) and plays on by the default action after ``grace``.
+  gone is *dropped* (R-C1) and plays on by the default action after ``grace``,
+  then is away (R-C2, ``server.controls``) until its person comes back.
 - ``turn_id`` grows by one for every decision the table asks for, across
   hands and matches; an ``act`` counts only if it names the current one, and
   so do a timer's default action and a computer seat's choice.
