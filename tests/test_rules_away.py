@@ -142,7 +142,9 @@ def test_r_c4_clock_off_with_turn_time_zero(tmp_path: Path) -> None:
 def test_r_c2_away_and_back_everyone_sees_it(tmp_path: Path) -> None:
     async def scenario() -> None:
         # A long clock: if an away seat waited on it, the test would time out.
-        cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=600)
+        cfg = config(
+            tmp_path, computer=1, start_when=3, hands=12, turn_time=600
+        )  # turns left after "back"
         async with running(cfg) as (_server, port):
             ann, bob = Client("ann"), Client("bob")
             await ann.hello(port)
@@ -195,7 +197,9 @@ def test_r_c2_an_away_seat_alone_with_computers_does_not_make_the_table_wait(
 
 def test_r_c2_dropped_seat_past_its_grace_is_away_until_it_comes_back(tmp_path: Path) -> None:
     async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, start_when=3, hands=4, grace=2 * UNIT)
+        cfg = config(
+            tmp_path, computer=1, start_when=3, hands=12, grace=2 * UNIT
+        )  # turns left after she is back
         async with running(cfg) as (_server, port):
             ann, bob = Client("ann"), Client("bob")
             await ann.hello(port)
@@ -321,7 +325,7 @@ def test_r_c3_stand_in_plays_an_away_seat_and_gives_it_back(tmp_path: Path) -> N
         return _random_choice(view, rng)
 
     async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=600, stand_in=True)
+        cfg = config(tmp_path, computer=1, start_when=3, hands=12, turn_time=600, stand_in=True)
         server = TableServer(cfg, chooser=chooser)
         port = await server.start()
         try:
