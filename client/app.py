@@ -388,8 +388,14 @@ class App:
         self.leave_table(notice="", send_leave=True)
         computers = min(3, max(1, computers))
         try:
+            # Alone with the computer no one waits on you: no turn clock (R-C4).
             self.server = self._start_server(
-                host="127.0.0.1", port=0, computer=computers, hands=hands, start_when=computers + 1
+                host="127.0.0.1",
+                port=0,
+                computer=computers,
+                hands=hands,
+                start_when=computers + 1,
+                turn_time=None,
             )
         except Exception as exc:
             log.exception("could not start the computer table")
@@ -413,6 +419,7 @@ class App:
         last: Exception | None = None
         for p in (port, 0):
             try:
+                st = self.settings
                 self.server = self._start_server(
                     host=bind,
                     port=p,
@@ -420,6 +427,9 @@ class App:
                     hands=hands,
                     password=password or None,
                     open_books=open_books,
+                    turn_time=st.host_turn_time or None,
+                    time_bank=st.host_time_bank,
+                    stand_in=st.host_stand_in,
                 )
                 break
             except OSError as exc:

@@ -36,6 +36,9 @@ class Settings:
     host_computers: int = 0
     host_password: str = ""
     host_open_books: bool = False  # open the books after each match (off by default)
+    host_turn_time: int = 30  # R-C4: 0 is no turn clock
+    host_time_bank: int = 90
+    host_stand_in: bool = False
     join_address: str = "127.0.0.1"
     join_port: int = 7777
     recent: list[str] = field(default_factory=list)
@@ -63,6 +66,8 @@ class Settings:
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
+        out.host_turn_time = min(600, max(0, out.host_turn_time))
+        out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):

@@ -1,5 +1,7 @@
 """Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
-cards-seen panel), a showdown, the replayer on a showdown, the recap, and opened books.
+cards-seen panel), a showdown, the replayer on a showdown, the recap, opened books, the turn
+clock's bank with away seats and the host's controls, a paused table, our own seat away, and
+the host's lobby.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -48,7 +50,15 @@ def main() -> int:
         print("wrote", args.out / name)
 
     shot("start.png")
-    for name, msgs in (("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())):
+    moments = (
+        ("table.png", demo.mid_hand()),
+        ("showdown.png", demo.showdown()),
+        ("away.png", demo.away_and_clock()),  # R-C2..R-C4: bank, away seats, host controls
+        ("paused.png", demo.paused()),
+        ("you-away.png", demo.you_are_away()),
+        ("host-lobby.png", demo.host_lobby()),
+    )
+    for name, msgs in moments:
         app.session = Session("Ann")
         for m in msgs:
             app.on_message(m)
