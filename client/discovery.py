@@ -51,7 +51,9 @@ class FoundTable:
 
     @property
     def compatible(self) -> bool:
-        return self.protocol == PROTOCOL_VERSION
+        """Our ``hello`` speaks ``PROTOCOL_VERSION``; servers keep accepting older clients,
+        so a table announcing that version or a later one takes us."""
+        return self.protocol >= PROTOCOL_VERSION
 
     @property
     def address(self) -> str:

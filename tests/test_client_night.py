@@ -112,18 +112,31 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_app) -> None
 
 def test_a_full_or_foreign_table_found_on_the_network(make_app) -> None:  # noqa: F811
     from client.discovery import FoundTable
+    from common.protocol import PROTOCOL_VERSION
 
     host = make_app("Hana")
     host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 7)
     guest = make_app("Gus", offscreen=True)
     start = guest.top()
-    full = FoundTable("Friday._seventh-street._tcp.local.", "Friday", "127.0.0.1",
-                      host.server.port, seats=7, free=0, people=1, password=False,
-                      running=False, hand=0, hands=4, protocol=1, version="0.1.0")  # fmt: skip
+    full = FoundTable(
+        key="Friday._seventh-street._tcp.local.",
+        name="Friday",
+        host="127.0.0.1",
+        port=host.server.port,
+        seats=7,
+        free=0,
+        people=1,
+        password=False,
+        running=False,
+        hand=0,
+        hands=4,
+        protocol=PROTOCOL_VERSION,
+        version="0.1.0",
+    )
     from dataclasses import replace
 
-    start.join_found(replace(full, protocol=99))
+    start.join_found(replace(full, protocol=PROTOCOL_VERSION - 1))  # an older server
     assert guest.session is None and "another version" in guest.notice
     start.join_found(full)  # a full table is watched
     assert run([host, guest], lambda: guest.session is not None and guest.session.welcomed)

@@ -64,6 +64,10 @@ class StartScene(Scene):
         self.found = TableList("found")
         self.prompt: PasswordPrompt | None = None
         self.host = Button("host", "Host a table", "H", style="primary")
+        self.open_books = Checkbox(
+            "open_books", "Open the books after the match", st.host_open_books
+        )
+        self.histories = Button("histories", "Hand histories", "R")
         self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
         self.join_password = TextInput(
@@ -84,10 +88,11 @@ class StartScene(Scene):
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.host_hands, self.host_computers,
-                self.four, self.sound]  # fmt: skip
+                self.four, self.sound, self.open_books]  # fmt: skip
 
     def buttons(self) -> list[Button]:
-        return [self.play, self.host, self.join, self.watch, self.quit, *self.recent]
+        return [self.play, self.host, self.join, self.watch, self.quit, self.histories,
+                *self.recent]  # fmt: skip
 
     def enter(self) -> None:
         pygame.key.start_text_input()
@@ -122,11 +127,11 @@ class StartScene(Scene):
         self.computers.rect = R(x0[0], 350, 322, 48)
         self.hands.rect = R(x0[0], 450, 322, 48)
         self.play.rect = R(x0[0], 590, 322, 62)
-        self.table_name.rect = R(x0[1], 336, 322, 40)
-        self.host_hands.rect = R(x0[1], 408, 322, 44)
-        self.host_computers.rect = R(x0[1], 480, 322, 44)
-        self.host_password.rect = R(x0[1], 550, 322, 40)
-        self.host.rect = R(x0[1], 606, 322, 54)
+        self.table_name.rect = R(x0[1], 334, 322, 38)
+        self.host_hands.rect = R(x0[1], 398, 322, 42)
+        self.host_computers.rect = R(x0[1], 466, 322, 42)
+        self.host_password.rect = R(x0[1], 534, 322, 38)
+        self.host.rect = R(x0[1], 584, 322, 50)
         self.found.rect = R(x0[2], 336, 322, 150)
         self.found.row_h = round(50 * s)
         self.found.size = max(13, round(21 * s))
@@ -138,12 +143,15 @@ class StartScene(Scene):
         self.four.rect = R(60, 712, 260, 34)
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
+        self.histories.rect = R(890, 706, 196, 48)
+        self.open_books.rect = R(x0[1], 644, 322, 26)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
         for wdg in (self.table_name, self.address, self.port, self.join_password):
             wdg.size = max(14, round(22 * s))
         for b in self.buttons():
             b.size = max(14, round(26 * s))
+        self.open_books.size = self.histories.size = max(14, round(21 * s))
         self.recent = []
         for i, addr in enumerate(self.app.settings.recent[:2]):
             size = max(12, round(18 * s))
@@ -184,7 +192,8 @@ class StartScene(Scene):
                     self.choose("host")
                 return
             if focused is None:
-                keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join"}
+                keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join",
+                        pygame.K_r: "histories"}  # fmt: skip
                 if event.key in keys:
                     self.choose(keys[event.key])
                 elif event.key == pygame.K_ESCAPE:
@@ -233,6 +242,7 @@ class StartScene(Scene):
         st.host_computers = int(self.host_computers.value)
         st.host_password = self.host_password.value
         st.table_name = self.table_name.value.strip()
+        st.host_open_books = self.open_books.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         host, port = parse_address(self.address.value, self._port())
         st.join_address = self.address.value.strip()
@@ -252,6 +262,11 @@ class StartScene(Scene):
         if what == "quit":
             self.app.running = False
             return
+        if what == "histories":
+            from client.scenes.histories import HistoriesScene
+
+            self.app.push(HistoriesScene(self.app))
+            return
         self.remember()
         from client import sound
 
@@ -264,6 +279,7 @@ class StartScene(Scene):
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
                 name=self.table_name.value,
+                open_books=self.open_books.value,
             )
         elif what in ("join", "watch"):
             if not self.address.value.strip():
