@@ -215,7 +215,7 @@ class TableScene(Scene):
     def _control_buttons(self) -> list[Button]:
         s = self.app.session
         out: list[Button] = []
-        if self._seated() and s is not None:
+        if self._seated() and s is not None and not s.sits_out():  # not for a late arrival
             me = s.me()
             if me is None or me.away_why != "taken":
                 out.append(self.away)
