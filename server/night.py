@@ -76,14 +76,14 @@ class Night:
         evening = evening_of(now)
         path = night_path(history_dir, evening, table)
         night = cls(evening, table, path)
-        if not path.exists():
-            return night
         try:
+            if not path.is_file():
+                return night
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT or data.get("evening") != evening:
                 raise ValueError(f"not a {FORMAT} file for {evening}")
             night.matches = [_checked_match(m) for m in data["matches"]]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             bad = path.with_suffix(".unreadable")
             log.warning(
                 "cannot read the night's scoreboard %s (%s); set aside as %s and a "
