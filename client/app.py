@@ -78,6 +78,7 @@ class App:
         self.inbox: list[pygame.event.Event] = []
         self._password = ""  # what the next hello says: set by connect()
         self._watch = False
+        self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
 
     # ------------------------------------------------------------ setup
 
@@ -107,6 +108,9 @@ class App:
 
     def shutdown(self) -> None:
         self.leave_table(notice="", send_leave=True)
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
         if self.save_settings and self.screen is not None:
             self.settings.window = list(self.screen.get_size())
             self.settings.save()
@@ -395,6 +399,7 @@ class App:
                 computer=computers,
                 hands=hands,
                 start_when=computers + 1,
+                name="Computer table",  # its own night, apart from any friends' table's
                 turn_time=None,
             )
         except Exception as exc:
@@ -412,9 +417,11 @@ class App:
         password: str,
         port: int = DEFAULT_PORT,
         bind: str | None = None,
+        name: str = "",
         open_books: bool = False,
     ) -> None:
-        """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
+        """A friends' table: our server on every interface (``bind`` narrows it, for tests),
+        announced on the network as ``name`` (default "<your name>'s table")."""
         self.leave_table(notice="", send_leave=True)
         last: Exception | None = None
         for p in (port, 0):
@@ -426,6 +433,8 @@ class App:
                     computer=computers,
                     hands=hands,
                     password=password or None,
+                    name=name.strip() or f"{self.settings.name}'s table",
+                    announce=True,
                     open_books=open_books,
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
@@ -441,10 +450,15 @@ class App:
         self.connect("127.0.0.1", self.server.port, password=password)
 
     def rematch(self) -> None:
+        """One key for everyone: the host starts the same seats again; a guest goes to the
+        lobby, ready, and the host's start brings everyone to the table."""
         s = self.session
         if s is None:
             return
-        self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        if s.host:
+            self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        else:
+            self.back_to_lobby()
 
     def back_to_lobby(self) -> None:
         s = self.session

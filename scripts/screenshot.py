@@ -1,12 +1,15 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
-cards-seen panel), a showdown, the replayer on a showdown, the recap, opened books, the turn
-clock's bank with away seats and the host's controls, a paused table, our own seat away, and
-the host's lobby.
+"""Write the README's screenshots: the start screen, the Join panel listing two tables found
+on the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
+replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
+the host's controls, a paused table, our own seat away, the host's lobby, and the lobby
+with the night's scoreboard.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
 Uses the dummy video driver unless a display is set up; the table pictures
-come from hand-made server messages (``client.demo``) fed through the model.
+come from hand-made server messages (``client.demo``) fed through the model,
+and the tables found from ``client.demo.DemoFinder`` (nothing is announced or
+browsed: ``STUD_MDNS=off``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ def main() -> int:
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ["STUD_MDNS"] = "off"  # pictures only: nothing goes on the network
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()  # default settings, nothing saved
     import pygame
 
@@ -49,7 +53,13 @@ def main() -> int:
         pygame.image.save(app.screen, str(args.out / name))
         print("wrote", args.out / name)
 
+    app.finder = demo.DemoFinder(found=False)  # looking, nothing found yet
+    app.scenes[0].enter()
+    app.scenes[0].update(0)
     shot("start.png")
+    app.finder = demo.DemoFinder()  # two tables "found on the network"
+    app.scenes[0].update(0)
+    shot("join.png")
     moments = (
         ("table.png", demo.mid_hand()),
         ("showdown.png", demo.showdown()),
@@ -67,6 +77,18 @@ def main() -> int:
             if hasattr(scene, "anims"):
                 scene.anims.clear()
         shot(name)
+    # The lobby between matches on a friends' night, as the host sees it.
+    from types import SimpleNamespace
+
+    app.session = Session("Ann")
+    app.server_kind = "host"
+    app.server = SimpleNamespace(port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1))
+    for m in demo.night_lobby():
+        app.on_message(m)
+    app.top().addresses = ["192.168.1.20"]
+    app.top().update(0)
+    shot("lobby.png")
+    app.server = None
     app.session = None
     _replays(app, shot)
     pygame.quit()
