@@ -78,6 +78,7 @@ class App:
         self.inbox: list[pygame.event.Event] = []
         self._password = ""  # what the next hello says: set by connect()
         self._watch = False
+        self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
 
     # ------------------------------------------------------------ setup
 
@@ -107,6 +108,9 @@ class App:
 
     def shutdown(self) -> None:
         self.leave_table(notice="", send_leave=True)
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
         if self.save_settings and self.screen is not None:
             self.settings.window = list(self.screen.get_size())
             self.settings.save()
@@ -246,6 +250,18 @@ class App:
     def top(self) -> Scene:
         return self.scenes[-1]
 
+    def push(self, scene: Scene) -> None:
+        """Open a scene over the others (the replayer, the recap, the file list); it stays
+        on top while the session moves on, until it closes itself with ``pop``."""
+        scene.overlay = True  # type: ignore[attr-defined]
+        self.scenes.append(scene)
+        self._enter_top()
+
+    def pop(self, scene: Scene) -> None:
+        if scene in self.scenes[1:]:
+            self.scenes.remove(scene)
+            self._enter_top()
+
     def find(self, name: str) -> Scene | None:
         return next((s for s in self.scenes if s.name == name), None)
 
@@ -265,11 +281,12 @@ class App:
                 "playing": [TableScene],
                 "standings": [TableScene, ResultsScene],
             }[phase]
-        have = self.scenes[1:]
+        overlays = [s for s in self.scenes[1:] if getattr(s, "overlay", False)]
+        have = [s for s in self.scenes[1:] if s not in overlays]
         if [type(s) for s in have] == want:
             return
         keep = {type(s): s for s in have}
-        self.scenes = self.scenes[:1] + [keep.get(cls) or cls(self) for cls in want]
+        self.scenes = self.scenes[:1] + [keep.get(cls) or cls(self) for cls in want] + overlays
         self._enter_top()
 
     # ------------------------------------------------------------ network
@@ -375,8 +392,15 @@ class App:
         self.leave_table(notice="", send_leave=True)
         computers = min(3, max(1, computers))
         try:
+            # Alone with the computer no one waits on you: no turn clock (R-C4).
             self.server = self._start_server(
-                host="127.0.0.1", port=0, computer=computers, hands=hands, start_when=computers + 1
+                host="127.0.0.1",
+                port=0,
+                computer=computers,
+                hands=hands,
+                start_when=computers + 1,
+                name="Computer table",  # its own night, apart from any friends' table's
+                turn_time=None,
             )
         except Exception as exc:
             log.exception("could not start the computer table")
@@ -393,14 +417,28 @@ class App:
         password: str,
         port: int = DEFAULT_PORT,
         bind: str | None = None,
+        name: str = "",
+        open_books: bool = False,
     ) -> None:
-        """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
+        """A friends' table: our server on every interface (``bind`` narrows it, for tests),
+        announced on the network as ``name`` (default "<your name>'s table")."""
         self.leave_table(notice="", send_leave=True)
         last: Exception | None = None
         for p in (port, 0):
             try:
+                st = self.settings
                 self.server = self._start_server(
-                    host=bind, port=p, computer=computers, hands=hands, password=password or None
+                    host=bind,
+                    port=p,
+                    computer=computers,
+                    hands=hands,
+                    password=password or None,
+                    name=name.strip() or f"{self.settings.name}'s table",
+                    announce=True,
+                    open_books=open_books,
+                    turn_time=st.host_turn_time or None,
+                    time_bank=st.host_time_bank,
+                    stand_in=st.host_stand_in,
                 )
                 break
             except OSError as exc:
@@ -412,10 +450,15 @@ class App:
         self.connect("127.0.0.1", self.server.port, password=password)
 
     def rematch(self) -> None:
+        """One key for everyone: the host starts the same seats again; a guest goes to the
+        lobby, ready, and the host's start brings everyone to the table."""
         s = self.session
         if s is None:
             return
-        self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        if s.host:
+            self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        else:
+            self.back_to_lobby()
 
     def back_to_lobby(self) -> None:
         s = self.session

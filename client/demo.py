@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mid_hand", "showdown"]
+__all__ = [
+    "DemoFinder",
+    "away_and_clock",
+    "found_tables",
+    "host_lobby",
+    "mid_hand",
+    "night_lobby",
+    "paused",
+    "showdown",
+    "you_are_away",
+]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
@@ -134,3 +144,124 @@ def showdown() -> list[dict[str, Any]]:
         {"ev": "award", "seat": 3, "amount": 180, "pot": 0},
         {"ev": "award", "seat": 1, "amount": 126, "pot": 1}]})  # fmt: skip
     return msgs
+
+
+OPTIONS = {"turn_time": 30.0, "time_bank": 90.0, "stand_in": True}
+
+
+def _lobby(running: bool, **kw: Any) -> dict[str, Any]:
+    return {"type": "lobby", "seats": _players(), "host": 0, "hands": 8, "can_start": not running,
+            "start_when": None, "running": running, "max_seats": 7, "options": OPTIONS,
+            "paused": False, **kw}  # fmt: skip
+
+
+def away_and_clock() -> list[dict[str, Any]]:
+    """Protocol 2 at the table: our turn on the time bank (R-C4), Cy away with a computer
+    standing in, Eve stepped away (R-C2), and the host's controls (R-C3)."""
+    msgs = mid_hand()
+    msgs.insert(1, _lobby(True))
+    msgs = [m for m in msgs if m["type"] not in ("presence", "turn")]
+    msgs += [
+        {"type": "seat_away", "seat": 3, "away": True, "why": "dropped", "stand_in": True},
+        {"type": "seat_away", "seat": 6, "away": True, "why": "asked", "stand_in": True},
+        {"type": "turn", "turn": 41, "seat": 0, "legal": msgs[3]["view"]["legal"],
+         "time_left": 0.0, "bank": 62.0},
+        {"type": "clock", "seat": 0, "turn": 9, "time_left": 0.0, "bank": 62.0, "running": True},
+    ]  # fmt: skip
+    return msgs
+
+
+def paused() -> list[dict[str, Any]]:
+    """The host paused mid-hand (R-C3): the hand is played out, Eve's clock stands still."""
+    msgs = away_and_clock()[:4]  # welcome, lobby, match_start, table
+    table = dict(msgs[3])
+    view = dict(table["view"])
+    view.update(to_act=6, legal=[], turn=10)
+    table["view"] = view
+    msgs[3] = table
+    msgs += [
+        {"type": "paused", "paused": True, "name": "Ann"},
+        {"type": "clock", "seat": 6, "turn": 10, "time_left": 17.0, "bank": 90.0,
+         "running": False},
+    ]  # fmt: skip
+    return msgs
+
+
+def you_are_away() -> list[dict[str, Any]]:
+    """We stepped away (R-C2): the bar says so and offers "I'm back"."""
+    msgs = paused()[:4]
+    table = dict(msgs[3])
+    table["view"] = {**table["view"], "to_act": 5, "turn": 11}
+    msgs[3] = table
+    msgs.append({"type": "seat_away", "seat": 0, "away": True, "why": "asked", "stand_in": False})
+    return msgs
+
+
+def host_lobby() -> list[dict[str, Any]]:
+    """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
+    welcome = mid_hand()[0]
+    return [welcome, _lobby(False)]
+
+
+def night_lobby() -> list[dict[str, Any]]:
+    """The lobby between matches on a friends' night: three matches played, a late
+    arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
+    seats = [
+        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
+        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
+        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False, "next": True},
+        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+    ]
+    night = {
+        "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,
+        "matches": [
+            {"number": 1, "match": "2026-11-27-203015-3fa2", "hands": 8, "winners": ["Cy"]},
+            {"number": 2, "match": "2026-11-27-211502-09c1", "hands": 8, "winners": ["Ann"]},
+            {"number": 3, "match": "2026-11-27-220148-77d0", "hands": 8, "winners": ["Ann"]},
+        ],
+        "totals": [
+            {"name": "Ann", "kind": "human", "matches": 3, "wins": 2, "net": 312},
+            {"name": "Cy", "kind": "human", "matches": 3, "wins": 1, "net": 145},
+            {"name": "Ada", "kind": "computer", "matches": 3, "wins": 0, "net": -96},
+            {"name": "Eve", "kind": "human", "matches": 3, "wins": 0, "net": -361},
+        ],
+    }  # fmt: skip
+    return [
+        {"type": "welcome", "seat": 0, "token": "demo", "name": "Ann", "host": True,
+         "watch": False, "hands": 8, "protocol": 1},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
+         "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
+    ]  # fmt: skip
+
+
+def found_tables() -> list[Any]:
+    """Two tables as the Join panel lists them: one mid-match, one with a password."""
+    from client.discovery import FoundTable
+    from common.protocol import PROTOCOL_VERSION
+
+    return [
+        FoundTable("Friday._seventh-street._tcp.local.", "Friday", "192.168.1.20", 7777,
+                   seats=5, free=2, people=3, password=False, running=True, hand=3, hands=8,
+                   protocol=PROTOCOL_VERSION, version="0.1.0"),
+        FoundTable("Den of Cards._seventh-street._tcp.local.", "Den of Cards", "192.168.1.31",
+                   7777, seats=2, free=5, people=1, password=True, running=False, hand=0,
+                   hands=12, protocol=PROTOCOL_VERSION, version="0.1.0"),
+    ]  # fmt: skip
+
+
+class DemoFinder:
+    """Stands in for ``client.discovery.TableFinder`` in pictures: still looking (no
+    tables yet), or the two tables of ``found_tables``."""
+
+    running = True
+    error = ""
+
+    def __init__(self, found: bool = True) -> None:
+        self.found = found
+
+    def tables(self) -> list[Any]:
+        return found_tables() if self.found else []
+
+    def close(self) -> None:
+        pass

@@ -1,9 +1,15 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown.
+"""Write the README's screenshots: the start screen, the Join panel listing two tables found
+on the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
+replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
+the host's controls, a paused table, our own seat away, the host's lobby, and the lobby
+with the night's scoreboard.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
 Uses the dummy video driver unless a display is set up; the table pictures
-come from hand-made server messages (``client.demo``) fed through the model.
+come from hand-made server messages (``client.demo``) fed through the model,
+and the tables found from ``client.demo.DemoFinder`` (nothing is announced or
+browsed: ``STUD_MDNS=off``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ def main() -> int:
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ["STUD_MDNS"] = "off"  # pictures only: nothing goes on the network
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()  # default settings, nothing saved
     import pygame
 
@@ -46,8 +53,22 @@ def main() -> int:
         pygame.image.save(app.screen, str(args.out / name))
         print("wrote", args.out / name)
 
+    app.finder = demo.DemoFinder(found=False)  # looking, nothing found yet
+    app.scenes[0].enter()
+    app.scenes[0].update(0)
     shot("start.png")
-    for name, msgs in (("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())):
+    app.finder = demo.DemoFinder()  # two tables "found on the network"
+    app.scenes[0].update(0)
+    shot("join.png")
+    moments = (
+        ("table.png", demo.mid_hand()),
+        ("showdown.png", demo.showdown()),
+        ("away.png", demo.away_and_clock()),  # R-C2..R-C4: bank, away seats, host controls
+        ("paused.png", demo.paused()),
+        ("you-away.png", demo.you_are_away()),
+        ("host-lobby.png", demo.host_lobby()),
+    )
+    for name, msgs in moments:
         app.session = Session("Ann")
         for m in msgs:
             app.on_message(m)
@@ -56,9 +77,53 @@ def main() -> int:
             if hasattr(scene, "anims"):
                 scene.anims.clear()
         shot(name)
+    # The lobby between matches on a friends' night, as the host sees it.
+    from types import SimpleNamespace
+
+    app.session = Session("Ann")
+    app.server_kind = "host"
+    app.server = SimpleNamespace(port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1))
+    for m in demo.night_lobby():
+        app.on_message(m)
+    app.top().addresses = ["192.168.1.20"]
+    app.top().update(0)
+    shot("lobby.png")
+    app.server = None
     app.session = None
+    _replays(app, shot)
     pygame.quit()
     return 0
+
+
+def _replays(app, shot) -> None:
+    """The replayer, the recap and the opened books, over a seeded match of the bots."""
+    from client.demo_hands import demo_match
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from common.replay import seen_record
+
+    records = demo_match()
+    ann = 0
+    mine = [seen_record(r, ann) for r in records]
+    # The replayer on a showdown, as Ann's seat saw the hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 3)
+    rep = ReplayerScene(app, mine, viewer=ann, start=k)
+    rep.goto(k, -1)
+    app.push(rep)
+    shot("replayer.png")
+    app.pop(rep)
+    recap = RecapScene(app, mine, viewer=ann)
+    app.push(recap)
+    shot("recap.png")
+    app.pop(recap)
+    # Opened books: the same match with every hole card, folded hands too, mid-hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 1)
+    books = ReplayerScene(app, records, viewer=ann, start=k)
+    stops = books.stops
+    books.goto(k, next(i for i, p in enumerate(stops) if p.street == 5))
+    app.push(books)
+    shot("books.png")
+    app.pop(books)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 
-__all__ = ["ServerConfig", "default_history_dir"]
+__all__ = ["MAX_TABLE_NAME", "ServerConfig", "default_history_dir"]
+
+MAX_TABLE_NAME = 40
 
 
 def default_history_dir() -> Path:
@@ -36,7 +38,12 @@ class ServerConfig:
     start_when: int | None = None
     grace: float = 30.0
     """R-C1: how long a dropped seat's turn waits before it checks or folds."""
-    turn_time: float | None = None
+    turn_time: float | None = 30.0
+    """R-C4: seconds for each of a person's decisions; None or 0 turns the clock off."""
+    time_bank: float = 90.0
+    """R-C4: a person's time bank for the match, spent once a decision's seconds run out."""
+    stand_in: bool = False
+    """R-C3: a computer plays away seats, with the seat's chips."""
     history_dir: Path = field(default_factory=default_history_dir)
     seed: int | None = None
     bot_delay: float = 0.8
@@ -64,7 +71,17 @@ class ServerConfig:
     """After a wrong password an address waits this long, doubling with each miss."""
     chat_burst: int = 5
     chat_per_second: float = 1.0
+    open_books: bool = False
+    """After a match, send everyone seated the full hand histories, every hole card."""
+    books_to_watchers: bool = False
+    """With ``open_books``: watchers get them too."""
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
+    name: str = ""
+    """The table's name, as the lobby and the network announcement show it."""
+    announce: bool = False
+    """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
+    so that tests and embedders never multicast by accident; ``stud-server`` and the
+    client's *Host* turn it on (``--no-announce`` turns it off)."""
 
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
@@ -75,5 +92,8 @@ class ServerConfig:
             raise ValueError("computer seats: 0 to 6")
         if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
             raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
-        if self.grace < 0 or (self.turn_time is not None and self.turn_time <= 0):
-            raise ValueError("times must be positive")
+        object.__setattr__(self, "name", " ".join(self.name.split())[:MAX_TABLE_NAME])
+        if self.turn_time == 0:
+            object.__setattr__(self, "turn_time", None)  # 0: the clock is off (R-C4)
+        if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:
+            raise ValueError("times must be positive (0 turns the turn clock off)")

@@ -12,7 +12,8 @@ limit).  Invariants:
   number.  A person's seat has a secret ``token``; whoever presents it owns
   the seat, and a seat has at most one live connection (``conn``).
 - While a match runs no seat is added or freed; a seat whose connection is
-  gone is *dropped* (R-C1) and plays on by the default action after ``grace``.
+  gone is *dropped* (R-C1) and plays on by the default action after ``grace``,
+  then is away (R-C2, ``server.controls``) until its person comes back.
 - ``turn_id`` grows by one for every decision the table asks for, across
   hands and matches; an ``act`` counts only if it names the current one, and
   so do a timer's default action and a computer seat's choice.
@@ -35,15 +36,19 @@ from typing import Any
 from common import protocol as p
 from common.engine import Hand
 from common.events import Event, IllegalAction
+from common.history import hand_record
 from common.match import Match, SeatKind
-from server import frames, histories
+from server import books, frames, histories
+from server.announce import short_hostname
 from server.chat import clean_text, spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
+from server.controls import TableControls
 from server.guard import Door, DoorLimits
 from server.names import taken_by
 from server.net import Connection
+from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
 __all__ = ["Table"]
@@ -55,20 +60,27 @@ _MAX_HOLD = 8.0
 past it, the hello is refused (``password_wait``) without its password being looked at."""
 
 
-class Table:
-    """Seats people as they connect, runs matches and sends each seat its view."""
+class Table(TableControls):
+    """Seats people as they connect, runs matches and sends each seat its view.
+
+    Away and back, the host's controls and the turn clock's bank (R-C2..R-C4)
+    are ``server.controls.TableControls``."""
 
     def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
         self.config = config
+        self.name = config.name or f"{short_hostname()}'s table"
+        self.night = Night.load(config.history_dir, self.name, datetime.now().astimezone())
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
         self.conns: set[Connection] = set()
+        self.proto1: set[Connection] = set()  # said protocol 1: sent no message type of 2
         self.host: int | None = None
         self.hands = config.hands
         self.match: Match | None = None
         self.match_id = ""
         self.history_path: Path | None = None
+        self.records: list[dict[str, Any]] = []  # this match's hands, kept for open books
         self.hand_no = 0
         self.hand_time = ""
         self.step = 0
@@ -95,6 +107,7 @@ class Table:
                 first_backoff=config.password_backoff,
             )
         )
+        self._init_controls()
         for seat in computer_seats(config.computer, config.computer_names, self.rng):
             self.seats[seat.seat] = seat
 
@@ -119,14 +132,16 @@ class Table:
         if conn.flooded:
             wait = self.door.flooded(conn.address)
             log.warning("%s flooded; its new connections are cut off for %.0f s", conn.peer, wait)
+        self.proto1.discard(conn)
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         if seat is None or seat.conn is not conn:
             return
         seat.conn = None
-        if self.running:
+        if self.running and not seat.waiting:
             log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
             self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
-            if self.turn_seat == seat.seat:
+            if self.turn_seat == seat.seat and seat.away is None:
+                self._stop_clock(seat.seat)
                 self.clock.arm(self.config.grace, self.turn_id)
         else:
             self._free(seat.seat)
@@ -140,7 +155,10 @@ class Table:
         if not conn.greeted:
             assert isinstance(msg, p.Hello)
             self._hello(conn, msg)
-        elif isinstance(msg, p.Act):
+            return
+        if conn in self.proto1:
+            self._proto1_alive(conn)  # it cannot say "back": anything it says will do
+        if isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
             self._chat(conn, msg)
@@ -148,10 +166,18 @@ class Table:
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
+        elif isinstance(msg, p.Sit):
+            self._sit(conn)
+        elif isinstance(msg, p.FreeSeat):
+            self._free_seat(conn, msg)
+        elif isinstance(msg, p.CONTROL_MESSAGES):
+            self._control(conn, msg)
         elif isinstance(msg, p.Leave):
-            if conn.seat is not None and not self.running:
+            if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
+            elif conn.seat is not None:
+                self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
@@ -160,11 +186,15 @@ class Table:
 
     def _hello(self, conn: Connection, hello: p.Hello) -> None:
         cfg = self.config
-        if hello.protocol != p.PROTOCOL_VERSION:
+        if hello.protocol not in p.PROTOCOLS:
             conn.fail(
-                "protocol_version", f"this server speaks protocol {p.PROTOCOL_VERSION}", "hello"
+                "protocol_version",
+                f"this server speaks protocol 1 or {p.PROTOCOL_VERSION}",
+                "hello",
             )
             return
+        if hello.protocol == 1:
+            self.proto1.add(conn)
         seat = None
         if hello.token is not None:
             seat = next((s for s in self.seats.values() if s.token == hello.token), None)
@@ -202,11 +232,12 @@ class Table:
                 old.fail("taken_over", "another connection took this seat with its token")
             if self.running:  # tell the others first: the comeback's own state says it
                 self._broadcast(p.Presence(seat.seat, True, None).encode())
+                self._back_from_drop(seat)
             self._seat_conn(conn, seat)
             log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
             if self.running:
-                if self.turn_seat == seat.seat:
-                    self.clock.arm(cfg.turn_time, self.turn_id)
+                if self.turn_seat == seat.seat and seat.away is None:
+                    self._start_clock(seat)
                     self._send_turn(seat)
             else:
                 self._broadcast(self._lobby(), but=conn)  # it has just had its own
@@ -218,16 +249,12 @@ class Table:
                 return
             conn.mark_greeted()
             conn.name = hello.name
-            conn.send_message(p.Welcome(None, "", hello.name, False, True, self.hands).encode())
+            conn.send_message(
+                p.Welcome(None, "", hello.name, False, True, self.hands, hello.protocol).encode()
+            )
             self._send_state(conn)
             return
-        if self.running:
-            conn.fail(
-                "match_running", "a match is being played: watch, or wait for the next", "hello"
-            )
-            return
-        free = first_free(self.seats)
-        if free is None:
+        if first_free(self.seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
         clash = taken_by(hello.name, (s.name for s in self.seats.values()))
@@ -240,15 +267,53 @@ class Table:
         if refused is not None:
             conn.fail("server_busy", refused, "hello")
             return
-        seat = Seat(free, hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        self._seat_newcomer(conn, hello.name)
+        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
+            self._start_match()
+
+    def _seat_newcomer(self, conn: Connection, name: str) -> None:
+        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
+        seat is marked for the next match (``next`` in the lobby): during a match it
+        watches until then."""
+        free = first_free(self.seats)
+        assert free is not None
+        seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        seat.waiting = self.match is not None
         self.seats[seat.seat] = seat
         if self.host is None:
             self.host = seat.seat
         self._seat_conn(conn, seat)
-        log.info("%s sits in seat %d from %s", seat.name, seat.seat, conn.peer)
+        when = " for the next match" if seat.waiting else ""
+        log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
         self._broadcast(self._lobby(), but=conn)  # it has just had its own
-        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
-            self._start_match()
+
+    def _waiting(self, seat_no: int) -> bool:
+        seat = self.seats.get(seat_no)
+        return seat is not None and seat.waiting
+
+    def _sit(self, conn: Connection) -> None:
+        """A spectator takes a free seat (for the next match if one is running)."""
+        if conn.seat is not None:
+            raise p.MessageError("already_seated", "you have a seat", "sit")
+        if first_free(self.seats) is None:
+            raise p.MessageError("table_full", "all seven seats are taken", "sit")
+        clash = taken_by(conn.name or "Player", (s.name for s in self.seats.values()))
+        if clash is not None:
+            raise p.MessageError(
+                "name_taken", f"{clash} is already at the table: watch under another name", "sit"
+            )
+        self._seat_newcomer(conn, conn.name or "Player")
+
+    def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
+        """The host lets a computer seat give its chair to a person, between matches."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host frees a computer seat", "free_seat")
+        if self.running:
+            raise p.MessageError("match_running", "wait for the match to end", "free_seat")
+        seat = self.seats.get(msg.seat)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError("bad_seat", f"seat {msg.seat} is not a computer seat", "free_seat")
+        self._free(msg.seat)
 
     def _seat_conn(self, conn: Connection, seat: Seat) -> None:
         conn.mark_greeted()
@@ -258,7 +323,13 @@ class Table:
         assert seat.token is not None
         conn.send_message(
             p.Welcome(
-                seat.seat, seat.token, seat.name, seat.seat == self.host, False, self.hands
+                seat.seat,
+                seat.token,
+                seat.name,
+                seat.seat == self.host,
+                False,
+                self.hands,
+                1 if conn in self.proto1 else p.PROTOCOL_VERSION,
             ).encode()
         )
         self._send_state(conn)
@@ -280,10 +351,23 @@ class Table:
             hands=self.hands,
             start_when=self.config.start_when,
             running=self.running,
+            open_books=self.config.open_books,
+            books_to_watchers=self.config.books_to_watchers,
+            options=self.options.to_dict(),
+            paused=self.paused,
+            table=self.name,
+            night=self._night().summary(),
         )
 
+    def _night(self) -> Night:
+        """Tonight's scoreboard; between matches a new evening starts a new one."""
+        now = datetime.now().astimezone()
+        if not self.running and evening_of(now) != self.night.evening:
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        return self.night
+
     def _players(self) -> list[dict[str, Any]]:
-        return public_seats(self.seats, self.host)
+        return public_seats(self.seats, self.host, self.options.stand_in)
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(self._lobby())
@@ -294,8 +378,16 @@ class Table:
         if not self.running or self.match is None or self.match.hand is None:
             return
         conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
-        out = self._step_frames(self.match.hand.events, {conn.seat})
-        conn.send(out[conn.seat])
+        viewer = self._viewer(conn)
+        out = self._step_frames(self.match.hand.events, {viewer})
+        conn.send(out[viewer])
+        self._send_controls(conn)
+
+    def _viewer(self, conn: Connection) -> int | None:
+        """Whose cards ``conn`` may see: its seat if that seat plays this match, else none."""
+        if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
+            return None
+        return conn.seat
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
         # Stripped of escape sequences and control characters before anyone sees it.
@@ -323,6 +415,9 @@ class Table:
         self._start_match()
 
     def _start_match(self) -> None:
+        self._controls_match_start()
+        for seat in self.seats.values():
+            seat.waiting = False  # late arrivals play from this match on
         self.match = Match(
             seats={s: seat.info() for s, seat in self.seats.items()},
             rng=self.rng,
@@ -330,6 +425,7 @@ class Table:
         )
         self.match_id = histories.new_match_id(self.rng)
         self.history_path = histories.match_path(self.config.history_dir, self.match_id)
+        self.records = []
         self.running = True
         log.info("match %s starts: %d seats, %d hands", self.match_id, len(self.seats), self.hands)
         self._broadcast_lobby()
@@ -352,7 +448,7 @@ class Table:
         """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
-        self.clock.cancel()
+        self._stop_clock(seat)
         self._after_step(events)
 
     def _after_step(self, events: list[Event]) -> None:
@@ -362,10 +458,10 @@ class Table:
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        out = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
+        out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
-                conn.send(out[conn.seat])
+                conn.send(out[self._viewer(conn)])
         if hand.is_over:
             self._end_hand()
             return
@@ -374,11 +470,8 @@ class Table:
         self.turn_seat = seat.seat
         if seat.kind is SeatKind.COMPUTER:
             self.computers.play(seat, self.turn_id)
-        elif seat.conn is not None:
-            self.clock.arm(self.config.turn_time, self.turn_id)
-            self._send_turn(seat)
         else:
-            self.clock.arm(self.config.grace, self.turn_id)
+            self._person_turn(seat)
 
     def _step_frames(
         self, events: list[Event], viewers: set[int | None]
@@ -399,13 +492,19 @@ class Table:
     def _send_turn(self, seat: Seat) -> None:
         assert self.match is not None and self.match.hand is not None and seat.conn is not None
         legal = [a.to_dict() for a in self.match.hand.legal_actions(seat.seat)]
-        left = self.clock.time_left()
-        seat.conn.send_message(p.Turn(self.turn_id, seat.seat, legal, left).encode())
+        left, bank = self._turn_clock()
+        seat.conn.send_message(p.Turn(self.turn_id, seat.seat, legal, left, bank).encode())
 
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:
             raise p.MessageError("not_seated", "a spectator cannot act", "act")
         hand = self.match.hand if self.running and self.match else None
+        seat = self.seats.get(conn.seat)
+        if seat is not None and seat.away == "taken":
+            code = "not_your_turn" if conn in self.proto1 else "seat_taken"  # a code v1 knows
+            raise p.MessageError(code, "the host took this seat away for the match", "act")
+        if seat is not None and seat.away is not None:  # R-C2: its turns are played for it
+            raise p.MessageError("not_your_turn", "this seat is away: send back first", "act")
         if hand is None or hand.to_act != conn.seat or self.turn_seat != conn.seat:
             raise p.MessageError("not_your_turn", f"it is not seat {conn.seat}'s turn", "act")
         if act.turn != self.turn_id:
@@ -429,26 +528,58 @@ class Table:
                 hand=self.match.hand,
                 seats={s: seat.info() for s, seat in self.seats.items()},
             )
+        if self.config.open_books:
+            self.records.append(
+                hand_record(
+                    match_id=self.match_id,
+                    number=self.hand_no,
+                    time=self.hand_time,
+                    hand=self.match.hand,
+                    seats={s: seat.info() for s, seat in self.seats.items()},
+                )
+            )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
         if self.match.is_over:
             self._end_match()
         else:
-            self._deal_timer = asyncio.get_running_loop().call_later(
-                self.config.hand_pause, self._next_hand
-            )
+            self._schedule_deal()
 
     def _end_match(self) -> None:
         assert self.match is not None
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
-        self._broadcast(frames.standings(match, self.match_id, self.history_path))
+        now = datetime.now().astimezone()
+        if evening_of(now) != self.night.evening:  # the first match of a new evening
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        self.night.add(
+            match_id=self.match_id,
+            ended=now,
+            hands=match.hands_played,
+            standings=match.standings(),
+            kind_of=lambda s: match.seats[s].kind.value,
+        )
+        self._broadcast(
+            frames.standings(match, self.match_id, self.history_path, self.night.summary())
+        )
         self.running = False
         self.turn_seat = None
+        self._controls_match_end()
         # _free passes the host on to the lowest connected person, so every person
         # left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
+        if self.config.open_books and self.records:
+            self._open_books(match)
+
+    def _open_books(self, match: Match) -> None:
+        """The match is over: its full histories to those who may have them (``books``)."""
+        out = books.book_frames(self.records, self.match_id)
+        for conn in list(self.conns):
+            if conn.greeted and books.may_open(
+                conn.seat, seated=match.seats, watchers=self.config.books_to_watchers
+            ):
+                conn.send(out)
 
     # ------------------------------------------------------------ timers and computer seats
 
@@ -463,23 +594,16 @@ class Table:
             return None
         return self.match.hand
 
-    def _time_up(self, turn: int) -> None:
-        """R-C1: the seat to act is played by its default action when its time runs out."""
-        if turn != self.turn_id or self.turn_seat is None or self.match is None:
-            return
-        hand = self.match.hand
-        assert hand is not None
-        seat = self.turn_seat
-        action = hand.default_action(seat)
-        log.info("seat %d's time is up: %s (R-C1)", seat, action.value)
-        self.apply(seat, action.value)
-
     # ------------------------------------------------------------ broadcast and shutdown
 
-    def _broadcast(self, msg: dict[str, Any], *, but: Connection | None = None) -> None:
+    def _broadcast(
+        self, msg: dict[str, Any], *, but: Connection | None = None, newer: bool = False
+    ) -> None:
+        """``msg`` to every greeted connection; ``newer``: a protocol 2 message type, which
+        protocol 1 connections are not sent."""
         frame = p.encode_frame(msg)
         for conn in list(self.conns):
-            if conn.greeted and conn is not but:
+            if conn.greeted and conn is not but and not (newer and conn in self.proto1):
                 conn.send(frame)
 
     def shutdown(self, reason: str = "the host closed the table") -> None:

@@ -109,6 +109,8 @@ SCHEMA = {
         "start_when": (int, NONE),
         "running": (bool,),
         "max_seats": INT,
+        "open_books": (bool,),
+        "books_to_watchers": (bool,),
     },
     "match_start": {
         "match": (str,),
@@ -134,6 +136,7 @@ SCHEMA = {
     "pong": {"id": INT},
     "bye": {"reason": (str,)},
     "heartbeat": {},
+    "books": {"match": (str,), "hand": INT, "hands": INT, "record": (dict,)},
 }
 VIEW = {
     "street": INT,
@@ -877,13 +880,14 @@ def test_hello_welcome_then_lobby(lobby_server):
     lob = c.recv()
     assert lob["type"] == "lobby" and validate(lob) == []
     assert lob["host"] == w["seat"] and lob["running"] is False and lob["start_when"] is None
+    # Protocol 2 adds keys to a seat entry (away, away_why, stand_in); these five stay.
     assert {
         "seat": w["seat"],
         "name": "Ann",
         "kind": "human",
         "connected": True,
         "host": True,
-    } in lob["seats"]
+    } in [{k: s[k] for k in SEAT_ENTRY} for s in lob["seats"]]
 
 
 def test_hello_name_trimmed_and_cut(lobby_server):
@@ -915,7 +919,7 @@ def test_bad_name_keeps_connection(lobby_server, name):
 
 def test_protocol_version(lobby_server):
     c = lobby_server.client()
-    e = c.hello("Ann", **{"protocol": 2})  # hello() puts protocol 1 first; the extra wins
+    e = c.hello("Ann", **{"protocol": 99})  # hello() puts protocol 1 first; the extra wins
     assert e["type"] == "error" and e["code"] == "protocol_version" and validate(e) == []
     assert refused(c) == []
 
@@ -962,7 +966,7 @@ def test_error_ref_on_refused_handshake():
     try:
         refs = {}
         for label, msg in [
-            ("protocol_version", {"type": "hello", "protocol": 2, "name": "A", "password": "pw"}),
+            ("protocol_version", {"type": "hello", "protocol": 99, "name": "A", "password": "pw"}),
             (
                 "bad_token",
                 {"type": "hello", "protocol": 1, "name": "A", "token": "x", "password": "pw"},
@@ -1062,10 +1066,12 @@ def test_start_errors_and_start_with_hands(lobby_server):
     a.send({"type": "start", "hands": 8})
     ms = a.recv_type("match_start")
     assert ms["hands"] == 8 and validate(ms) == []
-    # a seat asked for during a match
+    # a seat asked for during a match: it sits in at the next one, watching meanwhile
     c = lobby_server.client()
     e = c.hello("Late")
-    assert e["code"] == "match_running" and refused(c) == []
+    assert e["type"] == "welcome" and e["seat"] is not None
+    types = [c.recv()["type"] for _ in range(4)]
+    assert types == ["lobby", "match_start", "events", "table"]
     # watching during a match: welcome, lobby, match_start, events, table
     v = lobby_server.client()
     assert v.hello("Viewer", watch=True)["seat"] is None

@@ -10,10 +10,23 @@ from typing import Any
 import pygame
 
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit
-from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
+from client.render.text import blit_text, fit, wrap
+from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, Start
+from common.protocol import MAX_CHAT, Chat, FreeSeat, Options, Sit, Start
+
+TURN_TIMES: list[object] = ["off", 15, 30, 60]
+TIME_BANKS: list[object] = [0, 30, 90, 180]
+
+
+def options_words(opts: dict[str, Any]) -> str:
+    """The table's clock and stand-in in a line: ``"Turn clock 30 s + 90 s bank"``."""
+    turn, bank = opts.get("turn_time"), opts.get("time_bank") or 0
+    words = "No turn clock" if not turn else f"Turn clock {turn:g} s + {bank:g} s bank"
+    if opts.get("stand_in"):
+        words += " · a computer stands in for away seats"
+    return words
+
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -79,9 +92,16 @@ class LobbyScene(Scene):
         self.leave = Button("leave", "Leave", style="danger")
         self.hands = Choice("hands", [4, 8, 12], app.settings.hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
+        # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
+        st = app.settings
+        self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
+        self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
+        self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.addresses: list[str] = []
+        self.sit = Button("sit", "Take a seat", style="primary")
+        self.give: list[Button] = []  # the host's "give seat" per computer seat
 
     def enter(self) -> None:
         self.addresses = []
@@ -97,9 +117,78 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None and s.lobby is not None:
             self.hands.value = s.lobby["hands"]
+        self._sync_options()
+
+    def _sync_options(self) -> None:
+        """Show the table's options as the server last said them."""
+        s = self.app.session
+        if s is None or not s.options:
+            return
+        turn = s.options.get("turn_time")
+        bank = s.options.get("time_bank") or 0
+        for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
+                                    (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip
+            if value in base:
+                choice.options = list(base)
+            else:  # a value set elsewhere (--turn-time 45) joins the row in its place
+                words = [o for o in base if not isinstance(o, int)]
+                choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
+            choice.value = value
+        self.stand_in.value = bool(s.options.get("stand_in"))
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "lobby":
+            self._sync_options()
+
+    def send_options(self) -> bool:
+        """The host's choices to the server (it answers with a lobby that shows them)."""
+        s = self.app.session
+        if s is None or not s.host:
+            return False
+        turn = self.turn_time.value
+        st = self.app.settings
+        st.host_turn_time = int(turn) if isinstance(turn, int) else 0
+        st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
+        st.host_stand_in = self.stand_in.value
+        return self.app.send(
+            Options(
+                turn_time=float(st.host_turn_time),
+                time_bank=float(st.host_time_bank),
+                stand_in=st.host_stand_in,
+            ).encode()
+        )
 
     def buttons(self) -> list[Button]:
-        return [self.start, self.leave]
+        return [self.start, self.leave, *self.night_buttons()]
+
+    def night_buttons(self) -> list[Button]:
+        """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
+        s = self.app.session
+        if s is None:
+            return []
+        out = []
+        if s.watch and s.seat is None and len(s.lobby_seats) < 7:
+            out.append(self.sit)
+        if s.host and not s.running:
+            out += self.give
+        return out
+
+    def _layout_give(self) -> None:
+        """One small button on each computer seat's row of the seat list."""
+        s = self.app.session
+        self.give = []
+        if s is None:
+            return
+        box = self._R(140, 290, 580, 300)
+        y = box.y + round(60 * self.s)
+        for p in s.lobby_seats:
+            if p.kind == "computer":
+                b = Button(f"give:{p.seat}", "Give seat", size=max(12, round(18 * self.s)))
+                b.rect = pygame.Rect(box.right - round(270 * self.s), y - round(2 * self.s),
+                                     round(130 * self.s),
+                                     round(30 * self.s))  # fmt: skip
+                self.give.append(b)
+            y += round(34 * self.s)
 
     def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         s = self.s
@@ -111,10 +200,19 @@ class LobbyScene(Scene):
         self.s, self.ox, self.oy = _scale(size)
         self.start.rect = self._R(760, 610, 380, 70)
         self.leave.rect = self._R(140, 610, 200, 70)
-        self.hands.rect = self._R(760, 520, 380, 52)
+        self.turn_time.rect = self._R(760, 372, 380, 42)
+        self.time_bank.rect = self._R(760, 442, 380, 42)
+        self.hands.rect = self._R(760, 512, 380, 42)
+        self.stand_in.rect = self._R(760, 562, 380, 34)
         self.chat.rect = self._R(140, 700, 1000, 46)
+        self.sit.rect = self._R(760, 610, 380, 70)
+        self.sit.size = max(14, round(26 * self.s))
+        self._layout_give()
         for w in (self.start, self.leave, self.hands, self.chat):
             w.size = max(14, round(28 * self.s))
+        for w in (self.turn_time, self.time_bank, self.hands):
+            w.size = max(14, round(24 * self.s))
+        self.stand_in.size = max(14, round(22 * self.s))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         s = self.app.session
@@ -133,6 +231,18 @@ class LobbyScene(Scene):
         if s is not None and s.host and self.hands.handle_event(event):
             self.app.settings.hands = int(self.hands.value)
             return
+        for b in self.night_buttons():
+            if b.handle_event(event):
+                if b is self.sit:
+                    self.app.send(Sit().encode())
+                else:
+                    self.app.send(FreeSeat(int(b.id.split(":")[1])).encode())
+                return
+        if s is not None and s.host:
+            for w in (self.turn_time, self.time_bank, self.stand_in):
+                if w.handle_event(event):
+                    self.send_options()
+                    return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -148,6 +258,9 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+            computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
+            if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
+                self._layout_give()
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
@@ -159,12 +272,19 @@ class LobbyScene(Scene):
         w = surf.get_width()
         conn = self.app.conn
         server = self.app.server
+        night = s.night if s.night is not None and s.night.played else None
+        cx, big = w // 2, f(76)
+        if night is not None:  # the night so far, top right; the address moves left
+            from client.render.nightboard import draw_night
+
+            draw_night(surf, self._R(760, 24, 380, 244), night, me=s.name, size=f(24))
+            cx, big = self._R(430, 0, 0, 0).x, f(56)
         if self.app.server_kind == "host" and server is not None:
             blit_text(
                 surf,
                 "Friends join at",
                 f(30),
-                (w // 2, self._R(0, 60, 0, 0).y),
+                (cx, self._R(0, 60, 0, 0).y),
                 INK,
                 anchor="center",
             )
@@ -174,23 +294,30 @@ class LobbyScene(Scene):
                 blit_text(
                     surf,
                     f"{a}  port {server.port}",
-                    f(76),
-                    (w // 2, y),
+                    big,
+                    (cx, y),
                     GOLD,
                     bold=True,
                     anchor="center",
                     shadow=True,
                 )
-                y += f(78)
+                y += big + f(2)
+            announced = getattr(getattr(server, "server", None), "announcer", None) is not None
+            if s.table_name and announced:
+                found = f'or pick "{s.table_name}" under Join a table'
+                blit_text(surf, found, f(26), (cx, y - f(18)), MUTED, anchor="center")
+                y += f(30)
             pw = self.app.settings.host_password if self.app._password else ""
             if pw:
-                blit_text(surf, f"password: {pw}", f(28), (w // 2, y), INK, anchor="center")
+                blit_text(surf, f"password: {pw}", f(28), (cx, y), INK, anchor="center")
         elif conn is not None:
             blit_text(
                 surf,
-                f"Table at {conn.host}:{conn.port}",
+                f"{s.table_name}  ·  {conn.host}:{conn.port}"
+                if s.table_name
+                else f"Table at {conn.host}:{conn.port}",
                 f(44),
-                (w // 2, self._R(0, 100, 0, 0).y),
+                (cx, self._R(0, 100, 0, 0).y),
                 GOLD,
                 bold=True,
                 anchor="center",
@@ -209,36 +336,47 @@ class LobbyScene(Scene):
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            if p.next:
+                mark = "next match"
             row = blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
             if mark:
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
-        side = self._R(760, 290, 380, 200)
+        side = self._R(760, 284, 380, 60)
         if s.watch:
             note = "You are watching."
         elif s.host:
-            note = "You are the host: pick the hands and start when everyone is in."
+            note = "You are the host: set the table and start when everyone is in."
         else:
             host = next((p.name for p in s.lobby_seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
-        from client.render.text import wrap
-
         yy = side.y
-        for line in wrap(note, f(26), side.w):
+        if s.watch and self.sit in self.night_buttons():
+            note += " A seat is free:"
+        for line in wrap(note, f(26), side.w) if note else []:
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
+        if s.open_books:  # the host's open-the-books option, for everyone to know
+            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
+            for line in wrap(books, f(22), side.w):
+                blit_text(surf, line, f(22), (side.x, yy + f(6)), GOLD)
+                yy += f(26)
+        for b in self.night_buttons():
+            b.draw(surf)
         if s.host:
-            blit_text(
-                surf,
-                "Hands",
-                f(22),
-                (self.hands.rect.x, self.hands.rect.y - f(6)),
-                MUTED,
-                anchor="bottomleft",
-            )
-            self.hands.draw(surf)
+            for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
+                             (self.time_bank, "Time bank (seconds a match)"),
+                             (self.hands, "Hands")):  # fmt: skip
+                blit_text(surf, label, f(20), (w.rect.x, w.rect.y - f(4)), MUTED,
+                          anchor="bottomleft")  # fmt: skip
+                w.draw(surf)
+            self.stand_in.draw(surf)
             self.start.draw(surf)
+        elif s.options:
+            for i, line in enumerate(wrap(options_words(s.options), f(22), side.w)):
+                blit_text(surf, line, f(22), (side.x, self.turn_time.rect.y + i * f(28)), MUTED)
         self.leave.draw(surf)
         chats = [line.text for line in s.log if line.kind in ("chat", "info")][-3:]
         yy = self.chat.rect.y - f(8) - len(chats) * f(26)
