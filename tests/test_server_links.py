@@ -11,8 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
@@ -182,3 +187,56 @@ def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Pa
             assert [c.name for c in server.table.conns] == ["Quiet"]
 
     asyncio.run(scenario())
+
+
+_NAMESPACE_SCRIPT = """
+import asyncio, subprocess, sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from common.protocol import Hello, encode_frame
+from server.app import TableServer
+from server.config import ServerConfig
+
+async def main():
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    cfg = ServerConfig(host="127.0.0.1", port=0, history_dir=Path(tempfile.mkdtemp()),
+                       heartbeat_every=0.5, link_timeout=2.0, computer=1)
+    server = TableServer(cfg)
+    port = await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(encode_frame(Hello(name="Ann").encode()))  # protocol 1, no heartbeat
+    while not any(s.conn for s in server.table.seats.values()):
+        await asyncio.sleep(0.05)
+    subprocess.run(["ip", "link", "set", "lo", "down"], check=True)  # nothing gets through
+    started = time.monotonic()
+    while any(s.kind.value == "human" for s in server.table.seats.values()):
+        if time.monotonic() - started > 60:
+            print("STILL SEATED")
+            return
+        await asyncio.sleep(0.05)
+    print("DROPPED")
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or shutil.which("unshare") is None or shutil.which("ip") is None,
+    reason="needs Linux network namespaces (unshare, ip)",
+)
+def test_R_C1_a_quiet_protocol_1_clients_vanished_link_is_closed_by_the_socket() -> None:
+    """In a network namespace of its own, a protocol-1 client that never sends a thing
+    is seated, then its network goes (``lo`` down: nothing is acknowledged any more).
+    The server's heartbeats stay unacknowledged and TCP_USER_TIMEOUT closes the link,
+    so its seat is let go in seconds rather than the kernel's quarter of an hour."""
+    root = str(Path(__file__).resolve().parent.parent)
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot make a network namespace here")
+    out = subprocess.run(
+        ["unshare", "--net", sys.executable, "-c", _NAMESPACE_SCRIPT.format(root=root)],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert out.stdout.strip() == "DROPPED", (out.stdout, out.stderr[-2000:])
