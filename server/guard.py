@@ -17,9 +17,10 @@ The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
   ``max_connections`` connections have said hello (seats keep their room).
 - After a wrong password an address must wait 1 s before it may try again,
   then 2, 4, 8 … up to ``max_backoff``; a right password clears the wait.
-- An address one of whose connections was closed for flooding has its new
-  connections cut off at accept for 1 s, then 2, 4 … up to ``max_flood_wait``:
-  a flooder that reconnects at once costs the table nothing more.
+- An address one of whose connections was closed for flooding is cut off for
+  1 s, then 2, 4 … up to ``max_flood_wait``: its new connections meanwhile are
+  held unread until their handshake time is up, so a flooder that reconnects
+  at once waits on a full socket and costs the table nothing more.
 - Only the most recent ``_MAX_ADDRESSES`` addresses of each kind are remembered.
 """
 

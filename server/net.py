@@ -215,6 +215,11 @@ class Connection(asyncio.Protocol):
                 self.limits.heartbeat_every / 2, self._beat
             )
 
+    def tarpit(self) -> None:
+        """Read nothing from now on; the handshake timer closes the connection."""
+        if self.transport is not None and not self.closed:
+            self.transport.pause_reading()
+
     def hold(self, delay: float, then: Callable[[], None]) -> None:
         """Read nothing more for ``delay`` seconds, then call ``then`` (unless closed by
         then): a hello waiting out its address's password back-off.  It stands in for

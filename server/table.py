@@ -117,13 +117,14 @@ class Table(TableControls):
         if self.closing:
             conn.send_message(p.Bye("server shutting down").encode())
             return False
-        if self.door.cut_off(conn.address):
-            conn.abort()  # a flooder back at once: not a byte more read or written
-            return False
         refused = self.door.admit(conn, self.conns)
         if refused is not None:
             conn.send_message(p.Error("server_busy", refused).encode())
             return False
+        if self.door.cut_off(conn.address):
+            # A flooder back at once is held, unread, until its handshake time is up:
+            # it waits on a full socket instead of reconnecting as fast as it can.
+            conn.tarpit()
         self.conns.add(conn)
         return True
 
