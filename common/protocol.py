@@ -63,6 +63,7 @@ __all__ = [
     "Pong",
     "Presence",
     "Standings",
+    "Setup",
     "Start",
     "Table",
     "Turn",
@@ -219,6 +220,17 @@ class Start(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Setup(_Message):
+    """The host changes the table's settings in the lobby (the match length, R-T4)."""
+
+    TYPE: ClassVar[str] = "setup"
+    hands: int | None = None
+
+    def encode(self) -> dict[str, Any]:
+        return {"type": "setup"} if self.hands is None else {"type": "setup", "hands": self.hands}
+
+
+@dataclass(frozen=True, slots=True)
 class Chat(_Message):
     TYPE: ClassVar[str] = "chat"
     text: str
@@ -235,7 +247,7 @@ class Ping(_Message):
     id: int = 0
 
 
-ClientMessage = Hello | Act | Start | Chat | Leave | Ping
+ClientMessage = Hello | Act | Start | Setup | Chat | Leave | Ping
 
 
 def _field(
@@ -295,6 +307,11 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         if hands is not None and hands not in HAND_COUNTS:
             raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", kind)
         return Start(hands=hands)
+    if kind == "setup":
+        hands = _field(msg, "hands", int, required=False)
+        if hands is not None and hands not in HAND_COUNTS:
+            raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", kind)
+        return Setup(hands=hands)
     if kind == "chat":
         text = _field(msg, "text", str, required=True)
         if len(text) > MAX_CHAT:

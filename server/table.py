@@ -125,6 +125,8 @@ class Table:
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
+        elif isinstance(msg, p.Setup):
+            self._setup(conn, msg)
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and not self.running:
                 self._free(conn.seat)
@@ -263,6 +265,17 @@ class Table:
         if start.hands is not None:
             self.hands = start.hands
         self._start_match()
+
+    def _setup(self, conn: Connection, setup: p.Setup) -> None:
+        """The host sets the next match's length in the lobby; everyone's lobby shows it."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host sets up the table", "setup")
+        if self.running:
+            raise p.MessageError("match_running", "a match is running", "setup")
+        if setup.hands is not None and setup.hands != self.hands:
+            self.hands = setup.hands
+            log.info("the host sets the match to %d hands", self.hands)
+            self._broadcast_lobby()
 
     def _start_match(self) -> None:
         self.match = Match(
