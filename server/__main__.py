@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
-from server.app import TableServer, lan_addresses
+from server.app import TableServer
 from server.config import ServerConfig, default_history_dir
+from server.listen import shown_address
 
 log = logging.getLogger("server")
 
@@ -114,13 +115,11 @@ async def serve(config: ServerConfig) -> None:
     """Run until SIGINT or SIGTERM, then say bye to everyone and return."""
     server = TableServer(config)
     port = await server.start()
-    if config.host in (None, "", "0.0.0.0", "::"):
-        addresses = lan_addresses() or ["127.0.0.1"]
-    else:
-        addresses = [config.host]
-    log.info("listening on port %d; friends join with one of:", port)
-    for addr in addresses:
-        log.info("    %s", f"[{addr}]:{port}" if ":" in addr else f"{addr}:{port}")
+    where = ", ".join(shown_address(a, port) for a in server.listening)
+    log.info("listening on port %d (%s); friends join with one of:", port, where)
+    for addr in server.join_addresses():
+        log.info("    %s", shown_address(addr, port))
+    log.info("a %d-hand match", config.hands)
     log.info("hand histories go to %s", config.history_dir)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
