@@ -34,6 +34,7 @@ class Settings:
     computers: int = 2
     hands: int = 8
     host_computers: int = 0
+    host_hands: int = 8
     host_password: str = ""
     join_address: str = "127.0.0.1"
     join_port: int = 7777
@@ -63,6 +64,8 @@ class Settings:
         out.host_computers = min(5, max(0, out.host_computers))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
+        if out.host_hands not in HAND_COUNTS:
+            out.host_hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints
         return out

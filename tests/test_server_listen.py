@@ -12,7 +12,13 @@ it is skipped.
 from __future__ import annotations
 
 import errno
+import os
+import re
+import shutil
+import signal
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +115,125 @@ def test_the_table_server_reports_what_listens(tmp_path: Path) -> None:
         assert _reachable("127.0.0.1", handle.port)
     finally:
         handle.stop()
+
+
+# ------------------------------------------------------------------ every interface, for real
+
+
+def _unshare_works() -> bool:
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        return False
+    try:
+        out = subprocess.run(
+            ["unshare", "--net", "sh", "-c", "ip link set lo up && echo ok"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.stdout.strip() == "ok"
+
+
+INSIDE = "STUD_TEST_IN_NETNS"
+
+
+@pytest.mark.skipif(bool(os.environ.get(INSIDE)), reason="already inside")
+def test_serve_port_0_in_a_namespace_of_its_own(tmp_path: Path) -> None:
+    """``serve --port 0 --hands 4``, every interface, joined at the logged addresses.
+
+    Runs ``test_serve_port_0_is_joinable_at_the_logged_addresses`` in a fresh
+    network namespace where only loopback exists, so binding every interface
+    sends nothing anywhere.
+    """
+    if not _unshare_works():
+        pytest.skip("needs unshare --net (root) to bind every interface safely")
+    here = Path(__file__).resolve()
+    test = f"{here}::test_serve_port_0_is_joinable_at_the_logged_addresses"
+    cmd = (
+        f"ip link set lo up && exec {sys.executable} -m pytest -q -p no:cacheprovider "
+        f"--basetemp {tmp_path / 'inner'} {test}"
+    )
+    env = {**os.environ, INSIDE: "1"}
+    out = subprocess.run(
+        ["unshare", "--net", "sh", "-c", cmd],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=110,
+    )
+    assert out.returncode == 0 and "1 passed" in out.stdout, out.stdout[-3000:] + out.stderr[-2000:]
+
+
+@pytest.mark.skipif(not os.environ.get(INSIDE), reason="runs inside its own network namespace")
+def test_serve_port_0_is_joinable_at_the_logged_addresses(tmp_path: Path) -> None:
+    """The README's command: every logged address joins, and the match is 4 hands.
+
+    The pygame client types the logged IPv4 address into the start screen and
+    hosts the match from the lobby (as a player would); a watcher joins at the
+    logged IPv6 address and sees the same 4-hand match.
+    """
+    from tests.test_client_app import Player, run
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", "0", "--hands", "4", "--computer", "2",
+         "--bot-delay", "0", "--hand-pause", "0.05", "--history-dir", str(tmp_path / "hh")],
+        stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if "hand histories go to" in line:
+                break
+        text = "".join(lines)
+        port = int(re.search(r"listening on port (\d+)", text).group(1))
+        # Both families listen, on the one port that is logged.
+        assert f"0.0.0.0:{port}" in text and f"[::]:{port}" in text, text
+        logged = re.findall(r"^\S+ \S+ INFO +server:     (\S+)$", text, re.M)
+        assert f"127.0.0.1:{port}" in logged and f"[::1]:{port}" in logged, text
+        assert "a 4-hand match" in text
+
+        import pygame
+
+        from client.app import App
+        from client.settings import Settings
+
+        os.environ["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+        host = App(Settings(name="Ann"), size=(1280, 800), retry_for=8.0)
+        host.init_display()
+        watcher = App(Settings(name="Cy"), size=(1280, 800), retry_for=8.0)
+        watcher.init_display(offscreen=True)
+        try:
+            start = host.top()
+            start.address.value = f"127.0.0.1:{port}"  # exactly as logged
+            start.choose("join")
+            assert run([host], lambda: host.top().name == "lobby" and host.session.host)
+            assert host.session.lobby["hands"] == 4 and host.top().hands.value == 4
+            wstart = watcher.top()
+            wstart.address.value = f"[::1]:{port}"
+            wstart.choose("watch")
+            assert run([host, watcher], lambda: watcher.top().name == "lobby")
+            assert watcher.session.lobby["hands"] == 4
+            assert watcher.conn.host == "::1" and watcher.conn.port == port
+            assert host.top().press_start()
+            assert run(
+                [host, watcher],
+                lambda: host.top().name == "results" and watcher.top().name == "results",
+                [Player(host)],
+                timeout=60,
+            )
+            assert host.session.hands == 4 and watcher.session.hands == 4
+            assert host.session.hands_played == 4 and watcher.session.hands_played == 4
+        finally:
+            watcher.leave_table(notice="", send_leave=True)
+            host.leave_table(notice="", send_leave=True)
+            pygame.quit()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        finally:
+            proc.kill()

@@ -10,10 +10,10 @@ from typing import Any
 import pygame
 
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, Start
+from common.protocol import MAX_CHAT, Chat, Setup, Start
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -71,35 +71,49 @@ class ConnectingScene(Scene):
 
 
 class LobbyScene(Scene):
+    """Who has joined, the match length, and (for the host) where friends join and Start.
+
+    ``layout(size)`` places everything, the header's words included, so that
+    nothing overlaps at any window size (the address lines shrink to fit);
+    ``draw`` only paints what it gives.
+    """
+
     name = "lobby"
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.start = Button("start", "Start the match", "S", style="primary")
         self.leave = Button("leave", "Leave", style="danger")
-        self.hands = Choice("hands", [4, 8, 12], app.settings.hands)
+        self.rules = Button("rules", "Rules", "F1")
+        self.hands = Choice("hands", [4, 8, 12], app.settings.host_hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
         self.s = 1.0
         self.ox = self.oy = 0.0
+        self.size = (BASE_W, BASE_H)
         self.addresses: list[str] = []
+        self.boxes: dict[str, pygame.Rect] = {}
 
     def enter(self) -> None:
         self.addresses = []
-        if self.app.server_kind == "host":
+        if self.app.server_kind == "host" and self.app.server is not None:
             try:
-                from server.app import lan_addresses
-
-                self.addresses = lan_addresses()
-            except Exception:
-                self.addresses = []
-            if not self.addresses:
+                self.addresses = self.app.server.join_addresses()
+            except Exception:  # the interface table could not be read
                 self.addresses = ["127.0.0.1"]
+        self._sync_hands()
+
+    def _sync_hands(self) -> None:
+        """The choice shows the table's match length: what the server says, for everyone."""
         s = self.app.session
-        if s is not None and s.lobby is not None:
+        if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
             self.hands.value = s.lobby["hands"]
 
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "lobby":
+            self._sync_hands()
+
     def buttons(self) -> list[Button]:
-        return [self.start, self.leave]
+        return [self.start, self.leave, self.rules]
 
     def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         s = self.s
@@ -108,13 +122,66 @@ class LobbyScene(Scene):
         )
 
     def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
         self.s, self.ox, self.oy = _scale(size)
-        self.start.rect = self._R(760, 610, 380, 70)
-        self.leave.rect = self._R(140, 610, 200, 70)
-        self.hands.rect = self._R(760, 520, 380, 52)
-        self.chat.rect = self._R(140, 700, 1000, 46)
-        for w in (self.start, self.leave, self.hands, self.chat):
+        self.boxes = {
+            "seats": self._R(140, 262, 580, 300),
+            "side": self._R(760, 262, 380, 150),
+        }
+        self.hands.rect = self._R(760, 470, 380, 52)
+        self.start.rect = self._R(760, 578, 380, 60)
+        self.leave.rect = self._R(140, 578, 200, 60)
+        self.rules.rect = self._R(356, 578, 170, 60)
+        self.chat.rect = self._R(140, 730, 1000, 46)
+        for w in (self.start, self.leave, self.rules, self.hands, self.chat):
             w.size = max(14, round(28 * self.s))
+
+    # ------------------------------------------------------------ layout
+
+    def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
+        """The words above the seats: (text, size, colour, bold, rect), fitted between the
+        window's top and the seats panel and within its width."""
+        s = self.app.session
+        w, _h = self.size
+        sc = self.s
+        items: list[tuple[str, float, tuple[int, int, int], bool]] = []
+        server = self.app.server
+        conn = self.app.conn
+        if self.app.server_kind == "host" and server is not None:
+            from server.listen import shown_address
+
+            items.append(("Friends join at", 30, INK, False))
+            for a in self.addresses[:2]:
+                items.append((shown_address(a, server.port), 76, GOLD, True))
+            pw = self.app._password  # the host sits down with the table's own password
+            if pw:
+                items.append((f"Password: {pw}", 30, INK, False))
+        elif conn is not None:
+            from server.listen import shown_address
+
+            items.append((f"Table at {shown_address(conn.host, conn.port)}", 44, GOLD, True))
+        if s is None or not items:
+            return []
+        top = round(self.oy + 20 * sc)
+        bottom = self.boxes["seats"].top - max(6, round(14 * sc))
+        gap = max(2, round(6 * sc))
+        room_w = w - max(16, round(40 * sc))
+        m = 1.0
+        for _ in range(60):
+            sizes = [max(12, round(base * sc * m)) for _t, base, _c, _b in items]
+            dims = [font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(items, sizes, strict=True)]
+            total = sum(d[1] for d in dims) + gap * (len(items) - 1)
+            if (total <= bottom - top and all(d[0] <= room_w for d in dims)) or min(sizes) <= 12:
+                break
+            m *= 0.93
+        out = []
+        y = top + max(0, (bottom - top - total) // 2)  # the block sits midway in its room
+        for (t, _x, c, b), sz, (tw, th) in zip(items, sizes, dims, strict=True):
+            out.append((t, sz, c, b, pygame.Rect(w // 2 - tw // 2, y, tw, th)))
+            y += th + gap
+        return out
+
+    # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
         s = self.app.session
@@ -131,12 +198,23 @@ class LobbyScene(Scene):
                 self.press_start()
             return
         if s is not None and s.host and self.hands.handle_event(event):
-            self.app.settings.hands = int(self.hands.value)
+            self.choose_hands(int(self.hands.value))
             return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
-            self.app.leave_table(notice="", send_leave=True)
+            self.app.ask_leave()
+        elif self.rules.handle_event(event):
+            self.app.show_rules()
+
+    def choose_hands(self, hands: int) -> bool:
+        """The host picks the match length: the table (and so every guest's lobby) follows."""
+        s = self.app.session
+        if s is None or not s.host or hands not in self.hands.options:
+            return False
+        self.hands.value = hands
+        self.app.settings.host_hands = hands
+        return self.app.send(Setup(hands).encode())
 
     def press_start(self) -> bool:
         s = self.app.session
@@ -149,53 +227,53 @@ class LobbyScene(Scene):
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
 
+    # ------------------------------------------------------------ drawing
+
+    def side_lines(self) -> list[str]:
+        s = self.app.session
+        if s is None:
+            return []
+        if s.watch:
+            note = "You are watching."
+        elif s.host:
+            note = "You are the host: pick the match length and start when everyone is in."
+        else:
+            host = next((p.name for p in s.lobby_seats if p.host), "the host")
+            note = f"Waiting for {host} to start the match…"
+        lines = wrap(note, self._f(26), self.boxes["side"].w)
+        if not s.host and s.lobby is not None:
+            lines += ["", f"A match of {s.lobby['hands']} hands."]
+        return lines
+
+    def _f(self, v: float) -> int:
+        return max(14, round(v * self.s))
+
+    def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
+        s = self.app.session
+        if s is None:
+            return []
+        f = self._f
+        room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
+        n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
+        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-n:] if n else []
+        out = []
+        yy = self.chat.rect.y - f(6) - len(chats) * f(26)
+        for c in chats:
+            t = fit(c, f(22), self.chat.rect.w)
+            tw, th = font(f(22)).size(t)
+            out.append((t, pygame.Rect(self.chat.rect.x, yy, tw, th)))
+            yy += f(26)
+        return out
+
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
         s = self.app.session
-        sc = self.s
-        f = lambda v: max(14, round(v * sc))  # noqa: E731
+        f = self._f
         if s is None:
             return
-        w = surf.get_width()
-        conn = self.app.conn
-        server = self.app.server
-        if self.app.server_kind == "host" and server is not None:
-            blit_text(
-                surf,
-                "Friends join at",
-                f(30),
-                (w // 2, self._R(0, 60, 0, 0).y),
-                INK,
-                anchor="center",
-            )
-            addrs = self.addresses[:2]
-            y = self._R(0, 125, 0, 0).y
-            for a in addrs:
-                blit_text(
-                    surf,
-                    f"{a}  port {server.port}",
-                    f(76),
-                    (w // 2, y),
-                    GOLD,
-                    bold=True,
-                    anchor="center",
-                    shadow=True,
-                )
-                y += f(78)
-            pw = self.app.settings.host_password if self.app._password else ""
-            if pw:
-                blit_text(surf, f"password: {pw}", f(28), (w // 2, y), INK, anchor="center")
-        elif conn is not None:
-            blit_text(
-                surf,
-                f"Table at {conn.host}:{conn.port}",
-                f(44),
-                (w // 2, self._R(0, 100, 0, 0).y),
-                GOLD,
-                bold=True,
-                anchor="center",
-            )
-        box = self._R(140, 290, 580, 300)
+        for t, size, color, bold, rect in self.header():
+            blit_text(surf, t, size, rect.topleft, color, bold=bold, shadow=bold)
+        box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
         blit_text(
             surf,
@@ -214,24 +292,15 @@ class LobbyScene(Scene):
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
-        side = self._R(760, 290, 380, 200)
-        if s.watch:
-            note = "You are watching."
-        elif s.host:
-            note = "You are the host: pick the hands and start when everyone is in."
-        else:
-            host = next((p.name for p in s.lobby_seats if p.host), "the host")
-            note = f"Waiting for {host} to start the match…"
-        from client.render.text import wrap
-
+        side = self.boxes["side"]
         yy = side.y
-        for line in wrap(note, f(26), side.w):
+        for line in self.side_lines():
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
         if s.host:
             blit_text(
                 surf,
-                "Hands",
+                "Hands in the match",
                 f(22),
                 (self.hands.rect.x, self.hands.rect.y - f(6)),
                 MUTED,
@@ -240,15 +309,7 @@ class LobbyScene(Scene):
             self.hands.draw(surf)
             self.start.draw(surf)
         self.leave.draw(surf)
-        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-3:]
-        yy = self.chat.rect.y - f(8) - len(chats) * f(26)
-        for c in chats:
-            blit_text(
-                surf,
-                fit(c, f(22), self.chat.rect.w),
-                f(22),
-                (self.chat.rect.x, yy),
-                (170, 210, 250),
-            )
-            yy += f(26)
+        self.rules.draw(surf)
+        for t, rect in self.chat_lines():
+            blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)

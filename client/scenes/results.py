@@ -65,7 +65,7 @@ class ResultsScene(Scene):
         elif what == "lobby":
             self.app.back_to_lobby()
         elif what == "leave":
-            self.app.leave_table(notice="", send_leave=True)
+            self.app.ask_leave()
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.app.session

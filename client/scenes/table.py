@@ -181,7 +181,7 @@ class TableScene(Scene):
                 self.press(b.id)
                 return
         if self.leave.handle_event(event):
-            self.app.leave_table(notice="You left the table.", send_leave=True)
+            self.app.ask_leave()
             return
         if self.four.handle_event(event):
             self.app.set_four_color(self.four.value)
