@@ -1,4 +1,6 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown.
+"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown,
+and the moments of issue 9: the host's lobby with a password, the rules (F1), the "leave?"
+question at the table and the host's "close your table?".
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -18,6 +20,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def lobby_messages() -> list[dict]:
+    """Ann hosts 4 hands; Cy and Eve have joined, and a computer seat fills one more."""
+    seats = [
+        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
+        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
+        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+    ]
+    return [
+        {"type": "welcome", "seat": 0, "token": "t", "name": "Ann", "host": True,
+         "watch": False, "hands": 4, "protocol": 1},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 4, "can_start": True,
+         "start_when": None, "running": False, "max_seats": 7},
+        {"type": "chat", "seat": 1, "name": "Cy", "text": "in! deal me in"},
+    ]  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
@@ -35,7 +54,7 @@ def main() -> int:
     from client.settings import Settings
 
     w, h = (int(v) for v in args.size.split("x"))
-    settings = Settings(name="Ann", recent=["192.168.1.20", "tablehost:7788"])
+    settings = Settings(name="Ann", recent=["192.168.1.20:7777", "tablehost:7788"])
     settings.four_color = args.four_color
     app = App(settings, size=(w, h), save_settings=False)
     app.init_display()
@@ -47,6 +66,13 @@ def main() -> int:
         print("wrote", args.out / name)
 
     shot("start.png")
+    start = app.top()
+    start.address.value = "127.0.0.1:99999"  # a port that is not one, said next to the box
+    start.update(0.0)
+    start.choose("join")
+    shot("start-bad-address.png")
+    start.address.value, start.port.value = "", "7777"
+    start.errors.clear()
     for name, msgs in (("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())):
         app.session = Session("Ann")
         for m in msgs:
@@ -56,7 +82,34 @@ def main() -> int:
             if hasattr(scene, "anims"):
                 scene.anims.clear()
         shot(name)
+        if name == "table.png":
+            app.ask_leave()  # a seat in a match being played: asked first
+            shot("leave.png")
+            app.modal = None
     app.session = None
+
+    # The host's lobby, as hosting from the start screen shows it on a home network.
+    class Hosted:  # what the lobby reads of our own server (client.app.App.server)
+        port = 7777
+
+        def join_addresses(self) -> list[str]:
+            return ["192.168.1.20", "fd00::2"]
+
+        def stop(self) -> None:
+            pass
+
+    app.server, app.server_kind, app._password = Hosted(), "host", "swordfish"
+    app.session = Session("Ann")
+    for m in lobby_messages():
+        app.on_message(m)
+    shot("lobby.png")
+    app.show_rules()
+    shot("rules.png")
+    app.modal = None
+    app.ask_leave()  # the host: leaving closes the table for everyone
+    shot("close-table.png")
+    app.modal = None
+    app.session, app.server, app.server_kind = None, None, ""
     pygame.quit()
     return 0
 
