@@ -75,7 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         app.play_computer(args.computer, settings.hands)
     elif args.host:
         app.host_table(
-            hands=settings.hands, computers=settings.host_computers, password=args.password
+            hands=args.hands or settings.host_hands,
+            computers=settings.host_computers,
+            password=args.password,
         )
     app.run()
     return 0

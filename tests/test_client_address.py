@@ -73,3 +73,10 @@ def test_one_port_the_address_or_the_box() -> None:
     # What joinable writes, parse_address reads back to the same place.
     for host, port in (("fd00::2", 7788), ("10.0.0.5", 7777), ("tablehost", 1)):
         assert parse_address(joinable(host, port), "9") == (host, port)
+
+
+def test_join_on_the_command_line_refuses_a_bad_address(capsys) -> None:
+    from client.__main__ import main
+
+    assert main(["--join", "127.0.0.1:99999"]) == 2  # before any window opens
+    assert "65535" in capsys.readouterr().err

@@ -142,17 +142,16 @@ INSIDE = "STUD_TEST_IN_NETNS"
 def test_serve_port_0_in_a_namespace_of_its_own(tmp_path: Path) -> None:
     """``serve --port 0 --hands 4``, every interface, joined at the logged addresses.
 
-    Runs ``test_serve_port_0_is_joinable_at_the_logged_addresses`` in a fresh
-    network namespace where only loopback exists, so binding every interface
-    sends nothing anywhere.
+    Runs the ``..._inside_the_namespace`` tests below in a fresh network
+    namespace where only loopback exists, so binding every interface sends
+    nothing anywhere.
     """
     if not _unshare_works():
         pytest.skip("needs unshare --net (root) to bind every interface safely")
     here = Path(__file__).resolve()
-    test = f"{here}::test_serve_port_0_is_joinable_at_the_logged_addresses"
     cmd = (
         f"ip link set lo up && exec {sys.executable} -m pytest -q -p no:cacheprovider "
-        f"--basetemp {tmp_path / 'inner'} {test}"
+        f"--basetemp {tmp_path / 'inner'} {here} -k inside_the_namespace"
     )
     env = {**os.environ, INSIDE: "1"}
     out = subprocess.run(
@@ -163,11 +162,13 @@ def test_serve_port_0_in_a_namespace_of_its_own(tmp_path: Path) -> None:
         env=env,
         timeout=110,
     )
-    assert out.returncode == 0 and "1 passed" in out.stdout, out.stdout[-3000:] + out.stderr[-2000:]
+    assert out.returncode == 0 and "2 passed" in out.stdout, out.stdout[-3000:] + out.stderr[-2000:]
 
 
 @pytest.mark.skipif(not os.environ.get(INSIDE), reason="runs inside its own network namespace")
-def test_serve_port_0_is_joinable_at_the_logged_addresses(tmp_path: Path) -> None:
+def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
+    tmp_path: Path,
+) -> None:
     """The README's command: every logged address joins, and the match is 4 hands.
 
     The pygame client types the logged IPv4 address into the start screen and
@@ -237,3 +238,46 @@ def test_serve_port_0_is_joinable_at_the_logged_addresses(tmp_path: Path) -> Non
             proc.wait(10)
         finally:
             proc.kill()
+
+
+@pytest.mark.skipif(not os.environ.get(INSIDE), reason="runs inside its own network namespace")
+def test_hosting_from_the_client_while_7777_is_taken_inside_the_namespace(tmp_path: Path) -> None:
+    """The lobby showed "fd00::2 port 44887" while IPv6 listened on 44011: now every
+    address the lobby shows joins, on the one port both families listen on."""
+    import pygame
+
+    from client.app import App
+    from client.settings import Settings
+    from tests.test_client_app import run
+
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    squatters = []
+    for family, addr in ((socket.AF_INET, "0.0.0.0"), (socket.AF_INET6, "::")):
+        s = socket.socket(family)
+        if family == socket.AF_INET6:
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        s.bind((addr, 7777))  # someone else's program holds the default port
+        s.listen()
+        squatters.append(s)
+    app = App(
+        Settings(name="Hana"),
+        size=(1280, 800),
+        server_overrides={"bot_delay": 0.0, "history_dir": tmp_path / "hh"},
+    )
+    app.init_display()
+    try:
+        app.host_table(hands=4, computers=1, password="")  # every interface, 7777 first
+        assert run([app], lambda: app.top().name == "lobby" and app.session.seat == 0)
+        port = app.server.port
+        assert port != 7777
+        assert sorted(app.server.server.listening) == ["0.0.0.0", "::"]
+        shown = [t for t, *_ in app.top().header()][1:]
+        assert shown == [f"127.0.0.1:{port}", f"[::1]:{port}"]
+        for host in ("127.0.0.1", "::1"):
+            with socket.create_connection((host, port), timeout=5):
+                pass
+    finally:
+        app.leave_table(notice="", send_leave=True)
+        pygame.quit()
+        for s in squatters:
+            s.close()
