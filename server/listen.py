@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import socket
 from collections.abc import Sequence
 
@@ -52,7 +53,8 @@ def resolve(host: str | None, port: int) -> list[Listener]:
 def _bind(family: int, addr: tuple[object, ...], port: int) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if os.name == "posix":  # restart at once after a crash; on Windows it would share ports
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if family == socket.AF_INET6:
             # Each family gets its own socket; [::] must not also claim IPv4.
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
