@@ -75,8 +75,8 @@ def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
     if app.server_kind == "computer":
         body = f"{what} ends this match here, unfinished"
         if s is not None and s.hand:
-            body += f" after hand {s.hand} of {s.hands}"
-        body += ". Your chips are not kept."
+            body += f", in hand {s.hand} of {s.hands}"
+        body += ". Its chips are not kept."
         return "Leave the match?", body, "Quit" if quitting else "Leave"
     body = (
         "The match goes on without you. Your seat keeps its chips and antes, and at each "

@@ -248,6 +248,22 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_app) -
     assert "closed the table" in guest.notice  # the guests are told why
 
 
+def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_app) -> None:
+    app = make_app()
+    app.play_computer(2, 8)
+    assert run([app], lambda: app.top().name == "table" and app.session.hand >= 1)
+    app.ask_leave()
+    assert isinstance(app.modal, ConfirmDialog) and app.modal.title == "Leave the match?"
+    assert "ends this match here, unfinished, in hand" in app.modal.body()
+    key(app, pygame.K_n)
+    steps(app)
+    assert app.modal is None and app.server is not None
+    app.ask_leave()
+    key(app, pygame.K_y)
+    assert run([app], lambda: app.top().name == "start")
+    assert app.server is None and app.notice == "You left the table."
+
+
 def test_leaving_where_nothing_is_lost_does_not_ask(make_app) -> None:
     host, guest = host_with_guest(make_app, hands=4)
     click(guest, guest.top().leave.rect)  # a guest in the lobby: the seat is just freed

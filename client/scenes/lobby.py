@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from client.address import joinable
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
@@ -148,18 +149,14 @@ class LobbyScene(Scene):
         server = self.app.server
         conn = self.app.conn
         if self.app.server_kind == "host" and server is not None:
-            from server.listen import shown_address
-
             items.append(("Friends join at", 30, INK, False))
             for a in self.addresses[:2]:
-                items.append((shown_address(a, server.port), 76, GOLD, True))
+                items.append((joinable(a, server.port), 76, GOLD, True))
             pw = self.app._password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
         elif conn is not None:
-            from server.listen import shown_address
-
-            items.append((f"Table at {shown_address(conn.host, conn.port)}", 44, GOLD, True))
+            items.append((f"Table at {joinable(conn.host, conn.port)}", 44, GOLD, True))
         if s is None or not items:
             return []
         top = round(self.oy + 20 * sc)
