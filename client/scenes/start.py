@@ -37,7 +37,7 @@ class StartScene(Scene):
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
         self.host = Button("host", "Host a table", "H", style="primary")
-        self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
+        self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
         self.join_password = TextInput(
             "join_password", "", "password, if any", max_len=40, secret=True
