@@ -82,7 +82,8 @@ def _check_host(host: str) -> str:
             return str(ipaddress.IPv4Address(host))
         except ValueError:
             raise AddressError(
-                "address", f"“{host[:40]}” is not an address: four numbers 0-255, like 192.168.1.20"
+                "address",
+                f"“{host[:40]}” is not an address: four numbers 0-255, like 192.168.1.20",
             ) from None
     name = host[:-1] if host.endswith(".") else host
     if len(name) > 253 or not all(_LABEL.match(label) for label in name.split(".")):

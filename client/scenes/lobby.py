@@ -166,7 +166,9 @@ class LobbyScene(Scene):
         m = 1.0
         for _ in range(60):
             sizes = [max(12, round(base * sc * m)) for _t, base, _c, _b in items]
-            dims = [font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(items, sizes, strict=True)]
+            dims = [
+                font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(items, sizes, strict=True)
+            ]
             total = sum(d[1] for d in dims) + gap * (len(items) - 1)
             if (total <= bottom - top and all(d[0] <= room_w for d in dims)) or min(sizes) <= 12:
                 break
