@@ -390,7 +390,8 @@ class App:
             self.conn = None
         if stop_server and self.server is not None:
             try:
-                self.server.stop()
+                who = s.name if s is not None and s.name else "The host"
+                self.server.stop(reason=f"{who} closed the table")
             except Exception:
                 log.exception("stopping the local server failed")
             self.server = None

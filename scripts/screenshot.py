@@ -95,7 +95,7 @@ def main() -> int:
         def join_addresses(self) -> list[str]:
             return ["192.168.1.20", "fd00::2"]
 
-        def stop(self) -> None:
+        def stop(self, timeout: float = 5.0, *, reason: str = "") -> None:
             pass
 
     app.server, app.server_kind, app._password = Hosted(), "host", "swordfish"

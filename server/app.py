@@ -125,10 +125,11 @@ class ServerHandle:
     def join_addresses(self) -> list[str]:
         return self.server.join_addresses()
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 5.0, *, reason: str = "the host closed the table") -> None:
+        """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread."""
         if not self.thread.is_alive():
             return
-        future = asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop)
+        future = asyncio.run_coroutine_threadsafe(self.server.stop(reason), self.loop)
         try:
             future.result(timeout)
         finally:
