@@ -66,6 +66,7 @@ def host_with_guest(make_app, *, hands: int = 4, computers: int = 1, password: s
     assert run(
         [host, guest],
         lambda: guest.top().name == "lobby"
+        and guest.session.lobby is not None
         and any(p.name == "Gus" for p in host.session.lobby_seats),
     )
     return host, guest

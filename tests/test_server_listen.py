@@ -211,12 +211,14 @@ def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
             start = host.top()
             start.address.value = f"127.0.0.1:{port}"  # exactly as logged
             start.choose("join")
-            assert run([host], lambda: host.top().name == "lobby" and host.session.host)
+            assert run([host], lambda: host.top().name == "lobby" and host.session.lobby)
             assert host.session.lobby["hands"] == 4 and host.top().hands.value == 4
             wstart = watcher.top()
             wstart.address.value = f"[::1]:{port}"
             wstart.choose("watch")
-            assert run([host, watcher], lambda: watcher.top().name == "lobby")
+            assert run(
+                [host, watcher], lambda: watcher.top().name == "lobby" and watcher.session.lobby
+            )
             assert watcher.session.lobby["hands"] == 4
             assert watcher.conn.host == "::1" and watcher.conn.port == port
             assert host.top().press_start()
