@@ -117,8 +117,11 @@ async def serve(config: ServerConfig) -> None:
     port = await server.start()
     where = ", ".join(shown_address(a, port) for a in server.listening)
     log.info("listening on port %d (%s); friends join with one of:", port, where)
-    for addr in server.join_addresses():
+    joins = server.join_addresses()
+    for addr in joins:
         log.info("    %s", shown_address(addr, port))
+    if all(a in ("127.0.0.1", "::1") for a in joins) and server.listening != joins:
+        log.warning("no network address found: only this machine can join for now")
     log.info("a %d-hand match", config.hands)
     log.info("hand histories go to %s", config.history_dir)
     stop = asyncio.Event()

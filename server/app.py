@@ -125,6 +125,11 @@ class ServerHandle:
     def join_addresses(self) -> list[str]:
         return self.server.join_addresses()
 
+    @property
+    def every_interface(self) -> bool:
+        """Listening on every interface (not one address the host chose)."""
+        return any(a in ("0.0.0.0", "::") for a in self.server.listening)
+
     def stop(self, timeout: float = 5.0, *, reason: str = "the host closed the table") -> None:
         """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread."""
         if not self.thread.is_alive():

@@ -92,7 +92,7 @@ def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_app) -
         port = host.server.port
         assert port != taken
         shown = [t for t, *_ in host.top().header()]
-        assert shown[1:] == [f"127.0.0.1:{port}"]  # what listens, and nothing else
+        assert shown == ["Friends join at", f"127.0.0.1:{port}"]  # what listens, nothing else
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass
 

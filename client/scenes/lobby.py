@@ -149,7 +149,13 @@ class LobbyScene(Scene):
         server = self.app.server
         conn = self.app.conn
         if self.app.server_kind == "host" and server is not None:
-            items.append(("Friends join at", 30, INK, False))
+            lone = getattr(server, "every_interface", False) and all(
+                a in ("127.0.0.1", "::1") for a in self.addresses
+            )
+            title = "No network found: only this computer can join, at" if lone else (
+                "Friends join at"
+            )
+            items.append((title, 30, INK, False))
             for a in self.addresses[:2]:
                 items.append((joinable(a, server.port), 76, GOLD, True))
             pw = self.app._password  # the host sits down with the table's own password
