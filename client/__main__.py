@@ -38,8 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
-    from client.app import App
     from client.address import AddressError, joinable, parse_address
+    from client.app import App
     from client.settings import Settings
 
     settings = Settings.load()

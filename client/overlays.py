@@ -377,9 +377,7 @@ class ConfirmDialog(Overlay):
         panel(surf, box, (12, 28, 23, 250), radius)
         pygame.draw.rect(surf, GOLD, box, 3, border_radius=radius)
         pad = max(14, round(30 * s))
-        blit_text(
-            surf, self.title, f(36), (box.x + pad, box.y + pad), GOLD, bold=True
-        )
+        blit_text(surf, self.title, f(36), (box.x + pad, box.y + pad), GOLD, bold=True)
         y = box.y + pad + round(f(36) * 1.4)
         size = f(25)
         for line in wrap(self.body(), size, box.w - 2 * pad):

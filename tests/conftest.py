@@ -8,3 +8,31 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def make_client(tmp_path, monkeypatch):
+    """Make headless ``client.app.App``s against in-process servers (computer seats at once,
+    short pauses, histories in ``tmp_path``); each leaves its table afterwards."""
+    import pygame
+
+    from client.app import App
+    from client.settings import Settings
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    apps: list[App] = []
+
+    def make(name: str = "Tess", *, offscreen: bool = False, size=(1280, 800), **over) -> App:
+        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
+        app = App(Settings(name=name), size=size, server_overrides=overrides, retry_for=8.0)
+        app.init_display(offscreen=offscreen)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in reversed(apps):
+        app.leave_table(notice="", send_leave=True)
+    pygame.quit()

@@ -20,7 +20,7 @@ import pytest
 from client.overlays import ConfirmDialog
 from client.settings import Settings
 from client.wording import LogLine
-from tests.test_client_app import Player, make_app, press, run  # noqa: F401 (a fixture)
+from tests.test_client_app import press, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -55,19 +55,19 @@ def steps(*apps, seconds: float = 0.15) -> None:
         time.sleep(0.02)
 
 
-def host_with_guest(make_app, *, hands: int = 4, computers: int = 1, password: str = ""):
-    host = make_app("Hana")
-    host.host_table(
-        hands=hands, computers=computers, password=password, port=0, bind="127.0.0.1"
-    )
+def host_with_guest(make_client, *, hands: int = 4, computers: int = 1, password: str = ""):
+    host = make_client("Hana")
+    host.host_table(hands=hands, computers=computers, password=password, port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_app("Gus", offscreen=True)
+    guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port, password=password)
     assert run(
         [host, guest],
-        lambda: guest.top().name == "lobby"
-        and guest.session.lobby is not None
-        and any(p.name == "Gus" for p in host.session.lobby_seats),
+        lambda: (
+            guest.top().name == "lobby"
+            and guest.session.lobby is not None
+            and any(p.name == "Gus" for p in host.session.lobby_seats)
+        ),
     )
     return host, guest
 
@@ -81,12 +81,12 @@ def free_port() -> int:
 # ------------------------------------------------------------------ point 1 (from the client)
 
 
-def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_app) -> None:
+def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_client) -> None:
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", 0))
         squatter.listen()
         taken = squatter.getsockname()[1]
-        host = make_app("Hana")
+        host = make_client("Hana")
         host.host_table(hands=4, computers=1, password="", port=taken, bind="127.0.0.1")
         assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
         port = host.server.port
@@ -100,8 +100,8 @@ def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_app) -
 # ------------------------------------------------------------------ point 2
 
 
-def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4)
+def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4)
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
     assert lobby.hands.value == 4 and host.session.lobby["hands"] == 4
@@ -121,8 +121,8 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_app) 
     assert host.server.server.table.match.hands == 4
 
 
-def test_the_start_screens_hands_are_the_hosted_match_length(make_app) -> None:
-    app = make_app("Hana")
+def test_the_start_screens_hands_are_the_hosted_match_length(make_client) -> None:
+    app = make_client("Hana")
     start = app.top()
     start.host_hands.value = 12
     start.hands.value = 4  # the computer table's choice
@@ -137,8 +137,8 @@ def test_the_start_screens_hands_are_the_hosted_match_length(make_app) -> None:
 # ------------------------------------------------------------------ point 3
 
 
-def test_a_port_out_of_range_is_refused_next_to_the_address(make_app) -> None:
-    app = make_app()
+def test_a_port_out_of_range_is_refused_next_to_the_address(make_client) -> None:
+    app = make_client()
     start = app.top()
     start.address.value = "127.0.0.1:99999"
     start.choose("join")
@@ -152,8 +152,8 @@ def test_a_port_out_of_range_is_refused_next_to_the_address(make_app) -> None:
     assert app.settings.recent == []
 
 
-def test_letters_in_the_port_box_are_refused_next_to_it(make_app) -> None:
-    app = make_app()
+def test_letters_in_the_port_box_are_refused_next_to_it(make_client) -> None:
+    app = make_client()
     start = app.top()
     start.address.value = "127.0.0.1"
     start.port.value = "abc"
@@ -163,8 +163,8 @@ def test_letters_in_the_port_box_are_refused_next_to_it(make_app) -> None:
     assert Settings.load().join_port == 7777  # "abc" is not kept as a port
 
 
-def test_the_port_box_shows_the_port_typed_in_the_address(make_app) -> None:
-    app = make_app()
+def test_the_port_box_shows_the_port_typed_in_the_address(make_client) -> None:
+    app = make_client()
     start = app.top()
     start.port.value = "7777"
     start.address.value = "[::1]:7788"
@@ -179,11 +179,11 @@ def test_the_port_box_shows_the_port_typed_in_the_address(make_app) -> None:
     assert start.port.enabled and start.port.value == "7788"
 
 
-def test_only_addresses_that_worked_are_remembered(make_app) -> None:
-    host = make_app("Hana")
+def test_only_addresses_that_worked_are_remembered(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby")
-    app = make_app("Gus", offscreen=True)
+    app = make_client("Gus", offscreen=True)
     start = app.top()
     nobody = free_port()
     start.address.value = f"127.0.0.1:{nobody}"
@@ -202,8 +202,8 @@ def test_only_addresses_that_worked_are_remembered(make_app) -> None:
 # ------------------------------------------------------------------ point 4
 
 
-def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4, computers=0)
+def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4, computers=0)
     press(host, "s")
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
     seat = guest.session.seat
@@ -231,8 +231,8 @@ def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_app) -
     assert guest.session.seat == seat
 
 
-def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4)
+def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4)
     lobby = host.top()
     host.draw()
     click(host, lobby.leave.rect)
@@ -249,8 +249,8 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_app) -
     assert guest.notice == "Hana closed the table"  # the guests are told who and why
 
 
-def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_app) -> None:
-    app = make_app()
+def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_client) -> None:
+    app = make_client()
     app.play_computer(2, 8)
     assert run([app], lambda: app.top().name == "table" and app.session.hand >= 1)
     app.ask_leave()
@@ -265,8 +265,8 @@ def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_app) -> Non
     assert app.server is None and app.notice == "You left the table."
 
 
-def test_leaving_where_nothing_is_lost_does_not_ask(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4)
+def test_leaving_where_nothing_is_lost_does_not_ask(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4)
     click(guest, guest.top().leave.rect)  # a guest in the lobby: the seat is just freed
     assert run([host, guest], lambda: guest.top().name == "start")
     assert guest.modal is None
@@ -276,8 +276,8 @@ def test_leaving_where_nothing_is_lost_does_not_ask(make_app) -> None:
     assert host.modal is None and host.top().name == "start"
 
 
-def test_closing_the_window_while_hosting_asks_and_a_second_close_quits(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4)
+def test_closing_the_window_while_hosting_asks_and_a_second_close_quits(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4)
     host.running = True
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     steps(host, guest)
@@ -295,8 +295,8 @@ SIZES = [(800, 500), (1024, 640), (1280, 800), (1920, 1080), (2560, 1440), (1280
          (900, 1100), (1600, 700)]  # fmt: skip
 
 
-def test_the_lobby_never_overlaps_itself_at_any_size(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4, password="swordfish")
+def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4, password="swordfish")
     lobby = host.top()
     # Two long addresses (as a machine with IPv4 and IPv6 shows them) and the password.
     lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
@@ -328,8 +328,8 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_app) -> None:
 # ------------------------------------------------------------------ the rules (F1)
 
 
-def test_f1_shows_the_rules_anywhere_and_esc_closes_them(make_app) -> None:
-    host, guest = host_with_guest(make_app, hands=4)
+def test_f1_shows_the_rules_anywhere_and_esc_closes_them(make_client) -> None:
+    host, guest = host_with_guest(make_client, hands=4)
     from client.overlays import RulesOverlay
 
     key(host, pygame.K_F1)

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from client import demo
+from client.address import AddressError, parse_address
 from client.checks import BadMessage
 from client.model import Session
-from client.address import AddressError, parse_address
 from client.settings import Settings
 from client.view import Legal, parse_view
 from client.wording import describe_event

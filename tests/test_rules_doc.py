@@ -15,7 +15,6 @@ import pytest
 
 from client.overlays import RulesOverlay, load_rules, rules_path
 from client.render.text import font
-from tests.test_client_app import make_app  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
@@ -45,12 +44,21 @@ def test_the_readme_links_the_rules_in_the_repository() -> None:
 
 def test_the_rules_say_what_a_first_night_asks() -> None:
     text = " ".join(RULES.read_text(encoding="utf-8").split())
-    for words in ("lowest card showing must start the betting",  # who brings in (R-O1)
-                  "best hand showing", "acts first",  # who opens (R-O2)
-                  "The cap", "three raises",  # R-B6
-                  "The half rule",  # R-A2
-                  "If your connection drops", "grace period",  # R-C1
-                  "*away*", "I'm back", "pause the table", "turn clock", "time bank"):  # R-C2-4
+    for words in (
+        "lowest card showing must start the betting",  # who brings in (R-O1)
+        "best hand showing",
+        "acts first",  # who opens (R-O2)
+        "The cap",
+        "three raises",  # R-B6
+        "The half rule",  # R-A2
+        "If your connection drops",
+        "grace period",  # R-C1
+        "*away*",
+        "I'm back",
+        "pause the table",
+        "turn clock",
+        "time bank",
+    ):  # R-C2-4
         assert words in text, words
 
 
@@ -63,8 +71,8 @@ def test_the_client_shows_the_same_text() -> None:
 
 
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800), (2560, 1440)])
-def test_the_rules_window_is_legible_and_scrolls_to_the_end(make_app, size) -> None:  # noqa: F811
-    app = make_app(size=size)
+def test_the_rules_window_is_legible_and_scrolls_to_the_end(make_client, size) -> None:
+    app = make_client(size=size)
     pygame.display.set_mode(size, pygame.RESIZABLE)
     app.resized()
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode=""))
@@ -93,8 +101,8 @@ def test_the_rules_window_is_legible_and_scrolls_to_the_end(make_app, size) -> N
     assert app.modal is None and app.top().name == "start"  # Esc closed the rules, not the game
 
 
-def test_the_rules_button_on_the_start_screen_and_at_the_table(make_app) -> None:  # noqa: F811
-    app = make_app()
+def test_the_rules_button_on_the_start_screen_and_at_the_table(make_client) -> None:
+    app = make_client()
     start = app.top()
     start.choose("rules")
     assert isinstance(app.modal, RulesOverlay)
@@ -104,8 +112,10 @@ def test_the_rules_button_on_the_start_screen_and_at_the_table(make_app) -> None
 
     assert run([app], lambda: app.top().name == "table")
     table = app.top()
-    assert table.rules.rect.w > 0 and table.rules.rect.collidelist([table.leave.rect,
-                                                                     table.four.rect]) == -1
+    assert (
+        table.rules.rect.w > 0
+        and table.rules.rect.collidelist([table.leave.rect, table.four.rect]) == -1
+    )
     for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
         pygame.event.post(pygame.event.Event(kind, pos=table.rules.rect.center, button=1))
     app.step(max_wait=0.01)

@@ -152,9 +152,9 @@ class LobbyScene(Scene):
             lone = getattr(server, "every_interface", False) and all(
                 a in ("127.0.0.1", "::1") for a in self.addresses
             )
-            title = "No network found: only this computer can join, at" if lone else (
-                "Friends join at"
-            )
+            title = "Friends join at"
+            if lone:
+                title = "No network found: only this computer can join, at"
             items.append((title, 30, INK, False))
             for a in self.addresses[:2]:
                 items.append((joinable(a, server.port), 76, GOLD, True))

@@ -8,13 +8,14 @@ as a way in is chosen.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pygame
 
+from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, wrap
-from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 
@@ -176,10 +177,8 @@ class StartScene(Scene):
         st.host_password = self.host_password.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         st.join_address = self.address.value.strip()
-        try:
+        with contextlib.suppress(AddressError):  # a port that is not one is not kept
             st.join_port = parse_port(self.port.value)
-        except AddressError:
-            pass  # a port that is not one is not kept
         if self.app.save_settings:
             st.save()
 
