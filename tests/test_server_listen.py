@@ -285,3 +285,35 @@ def test_hosting_from_the_client_while_7777_is_taken_inside_the_namespace(tmp_pa
         pygame.quit()
         for s in squatters:
             s.close()
+
+
+def test_a_family_the_machine_cannot_listen_on_is_left_out(monkeypatch) -> None:
+    real = listen._bind
+
+    def bind(family, addr, port):
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real(family, addr, port)
+
+    monkeypatch.setattr(listen, "_bind", bind)
+    socks = listen.listen_sockets(BOTH, 0)
+    try:
+        assert [s.family for s in socks] == [socket.AF_INET]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def test_join_addresses_are_only_of_families_that_listen(monkeypatch, tmp_path: Path) -> None:
+    from server import app as server_app
+
+    monkeypatch.setattr(server_app, "lan_addresses", lambda: ["192.168.1.20", "fd00::2"])
+    server = server_app.TableServer(ServerConfig(history_dir=tmp_path))
+    server.listening = ["0.0.0.0"]  # no IPv6 here: its address would be refused
+    assert server.join_addresses() == ["192.168.1.20"]
+    server.listening = ["0.0.0.0", "::"]
+    assert server.join_addresses() == ["192.168.1.20", "fd00::2"]
+    server.listening = ["::"]
+    assert server.join_addresses() == ["fd00::2"]
+    monkeypatch.setattr(server_app, "lan_addresses", lambda: [])
+    assert server.join_addresses() == ["::1"]  # no network: this machine only
