@@ -1,6 +1,6 @@
 """Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown,
 and the moments of issue 9: the host's lobby with a password, the rules (F1), the "leave?"
-question at the table and the host's "close your table?".
+question at the table, the host's "close your table?" and an address refused.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -14,7 +14,9 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,6 +37,60 @@ def lobby_messages() -> list[dict]:
          "start_when": None, "running": False, "max_seats": 7},
         {"type": "chat", "seat": 1, "name": "Cy", "text": "in! deal me in"},
     ]  # fmt: skip
+
+
+class Hosted:
+    """What the lobby reads of our own server (``client.app.App.server``) on a home network."""
+
+    port = 7777
+    every_interface = True
+
+    def join_addresses(self) -> list[str]:
+        return ["192.168.1.20", "fd00::2"]
+
+    def stop(self, timeout: float = 5.0, *, reason: str = "") -> None:
+        pass
+
+
+def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
+    """Issue 9's pictures: a refused address, "leave?" mid-hand, the host's lobby with a
+    password, the rules over it and the host's "close your table?"."""
+    from client import demo
+    from client.model import Session
+
+    app.leave_table(notice="", send_leave=False)
+    start = app.top()
+    start.address.value = "127.0.0.1:99999"  # a port that is not one, said next to the box
+    start.update(0.0)
+    start.choose("join")
+    shot("start-bad-address.png")
+    start.address.value, start.port.value = "", "7777"
+    start.errors.clear()
+
+    app.session = Session("Ann")
+    for m in demo.mid_hand():
+        app.on_message(m)
+    for scene in app.scenes:
+        scene.resize(app.screen.get_size())
+        if hasattr(scene, "anims"):
+            scene.anims.clear()
+    app.ask_leave()  # a seat in a match being played: asked first
+    shot("leave.png")
+    app.modal = None
+
+    app.session = None
+    app.server, app.server_kind, app._password = Hosted(), "host", "swordfish"
+    app.session = Session("Ann")
+    for m in lobby_messages():
+        app.on_message(m)
+    shot("lobby.png")
+    app.show_rules()
+    shot("rules.png")
+    app.modal = None
+    app.ask_leave()  # the host: leaving closes the table for everyone
+    shot("close-table.png")
+    app.modal = None
+    app.session, app.server, app.server_kind = None, None, ""
 
 
 def main() -> int:
@@ -66,13 +122,6 @@ def main() -> int:
         print("wrote", args.out / name)
 
     shot("start.png")
-    start = app.top()
-    start.address.value = "127.0.0.1:99999"  # a port that is not one, said next to the box
-    start.update(0.0)
-    start.choose("join")
-    shot("start-bad-address.png")
-    start.address.value, start.port.value = "", "7777"
-    start.errors.clear()
     for name, msgs in (("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())):
         app.session = Session("Ann")
         for m in msgs:
@@ -82,34 +131,8 @@ def main() -> int:
             if hasattr(scene, "anims"):
                 scene.anims.clear()
         shot(name)
-        if name == "table.png":
-            app.ask_leave()  # a seat in a match being played: asked first
-            shot("leave.png")
-            app.modal = None
     app.session = None
-
-    # The host's lobby, as hosting from the start screen shows it on a home network.
-    class Hosted:  # what the lobby reads of our own server (client.app.App.server)
-        port = 7777
-
-        def join_addresses(self) -> list[str]:
-            return ["192.168.1.20", "fd00::2"]
-
-        def stop(self, timeout: float = 5.0, *, reason: str = "") -> None:
-            pass
-
-    app.server, app.server_kind, app._password = Hosted(), "host", "swordfish"
-    app.session = Session("Ann")
-    for m in lobby_messages():
-        app.on_message(m)
-    shot("lobby.png")
-    app.show_rules()
-    shot("rules.png")
-    app.modal = None
-    app.ask_leave()  # the host: leaving closes the table for everyone
-    shot("close-table.png")
-    app.modal = None
-    app.session, app.server, app.server_kind = None, None, ""
+    hosting_moments(app, shot)
     pygame.quit()
     return 0
 
