@@ -300,6 +300,7 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
     lobby = host.top()
     # Two long addresses (as a machine with IPv4 and IPv6 shows them) and the password.
     lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
+    host.session.open_books = True  # the host's open-the-books line is in the header too
     for _ in range(4):  # chat lines above the chat box
         host.session.log.append(LogLine("Gus: hello there", "chat"))
     for size in SIZES:
@@ -309,11 +310,14 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
         window = pygame.Rect(0, 0, *size)
         header = lobby.header()
         words = [t for t, *_ in header]
-        assert words[0] == "Friends join at" and words[-1] == "Password: swordfish"
+        assert words[0] == "Friends join at" and words[-2] == "Password: swordfish"
+        assert words[-1].startswith("Open books:")
         assert f"[fd12:3456:789a:1:2:3:4:5]:{host.server.port}" in words
         parts = [("header " + t, r) for t, _s, _c, _b, r in header]
         parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
         parts += [(b.id, b.rect) for b in lobby.buttons()] + [("hands", lobby.hands.rect)]
+        parts += [("turn_time", lobby.turn_time.rect), ("time_bank", lobby.time_bank.rect)]
+        parts += [("stand_in", lobby.stand_in.rect)]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:
             assert window.contains(rect), (size, name, rect)
@@ -321,7 +325,7 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
             for b, rb in parts[i + 1 :]:
                 assert not ra.colliderect(rb), (size, a, ra, b, rb)
         # Legible: the address lines stay big.
-        assert min(s for _t, s, *_ in header[1:-1]) >= 24, (size, header)
+        assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
     assert not host._faults
 
 

@@ -12,9 +12,22 @@ import pygame
 from client.address import joinable
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, wrap
-from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
+from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, Setup, Start
+from common.protocol import MAX_CHAT, Chat, Options, Start
+
+TURN_TIMES: list[object] = ["off", 15, 30, 60]
+TIME_BANKS: list[object] = [0, 30, 90, 180]
+
+
+def options_words(opts: dict[str, Any]) -> str:
+    """The table's clock and stand-in in a line: ``"Turn clock 30 s + 90 s bank"``."""
+    turn, bank = opts.get("turn_time"), opts.get("time_bank") or 0
+    words = "No turn clock" if not turn else f"Turn clock {turn:g} s + {bank:g} s bank"
+    if opts.get("stand_in"):
+        words += " · a computer stands in for away seats"
+    return words
+
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -88,6 +101,11 @@ class LobbyScene(Scene):
         self.rules = Button("rules", "Rules", "F1")
         self.hands = Choice("hands", [4, 8, 12], app.settings.host_hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
+        # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
+        st = app.settings
+        self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
+        self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
+        self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.size = (BASE_W, BASE_H)
@@ -108,10 +126,46 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
             self.hands.value = s.lobby["hands"]
+        self._sync_options()
+
+    def _sync_options(self) -> None:
+        """Show the table's options as the server last said them."""
+        s = self.app.session
+        if s is None or not s.options:
+            return
+        turn = s.options.get("turn_time")
+        bank = s.options.get("time_bank") or 0
+        for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
+                                    (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip
+            if value in base:
+                choice.options = list(base)
+            else:  # a value set elsewhere (--turn-time 45) joins the row in its place
+                words = [o for o in base if not isinstance(o, int)]
+                choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
+            choice.value = value
+        self.stand_in.value = bool(s.options.get("stand_in"))
 
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
             self._sync_hands()
+
+    def send_options(self) -> bool:
+        """The host's choices to the server (it answers with a lobby that shows them)."""
+        s = self.app.session
+        if s is None or not s.host:
+            return False
+        turn = self.turn_time.value
+        st = self.app.settings
+        st.host_turn_time = int(turn) if isinstance(turn, int) else 0
+        st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
+        st.host_stand_in = self.stand_in.value
+        return self.app.send(
+            Options(
+                turn_time=float(st.host_turn_time),
+                time_bank=float(st.host_time_bank),
+                stand_in=st.host_stand_in,
+            ).encode()
+        )
 
     def buttons(self) -> list[Button]:
         return [self.start, self.leave, self.rules]
@@ -127,15 +181,21 @@ class LobbyScene(Scene):
         self.s, self.ox, self.oy = _scale(size)
         self.boxes = {
             "seats": self._R(140, 262, 580, 300),
-            "side": self._R(760, 262, 380, 150),
+            "side": self._R(760, 262, 380, 64),
         }
-        self.hands.rect = self._R(760, 470, 380, 52)
+        self.turn_time.rect = self._R(760, 356, 380, 38)
+        self.time_bank.rect = self._R(760, 426, 380, 38)
+        self.hands.rect = self._R(760, 496, 380, 38)
+        self.stand_in.rect = self._R(760, 542, 380, 28)
         self.start.rect = self._R(760, 578, 380, 60)
         self.leave.rect = self._R(140, 578, 200, 60)
         self.rules.rect = self._R(356, 578, 170, 60)
         self.chat.rect = self._R(140, 730, 1000, 46)
-        for w in (self.start, self.leave, self.rules, self.hands, self.chat):
+        for w in (self.start, self.leave, self.rules, self.chat):
             w.size = max(14, round(28 * self.s))
+        for w in (self.turn_time, self.time_bank, self.hands):
+            w.size = max(14, round(24 * self.s))
+        self.stand_in.size = max(14, round(22 * self.s))
 
     # ------------------------------------------------------------ layout
 
@@ -163,6 +223,10 @@ class LobbyScene(Scene):
                 items.append((f"Password: {pw}", 30, INK, False))
         elif conn is not None:
             items.append((f"Table at {joinable(conn.host, conn.port)}", 44, GOLD, True))
+        if s is not None and s.open_books:  # the host's open-the-books option, for all to know
+            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
+            items.append((books, 24, GOLD, False))
         if s is None or not items:
             return []
         top = round(self.oy + 20 * sc)
@@ -205,6 +269,11 @@ class LobbyScene(Scene):
         if s is not None and s.host and self.hands.handle_event(event):
             self.choose_hands(int(self.hands.value))
             return
+        if s is not None and s.host:
+            for w in (self.turn_time, self.time_bank, self.stand_in):
+                if w.handle_event(event):
+                    self.send_options()
+                    return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -219,7 +288,7 @@ class LobbyScene(Scene):
             return False
         self.hands.value = hands
         self.app.settings.host_hands = hands
-        return self.app.send(Setup(hands).encode())
+        return self.app.send(Options(hands=hands).encode())
 
     def press_start(self) -> bool:
         s = self.app.session
@@ -241,13 +310,15 @@ class LobbyScene(Scene):
         if s.watch:
             note = "You are watching."
         elif s.host:
-            note = "You are the host: pick the match length and start when everyone is in."
+            note = "You are the host: set the table and start when everyone is in."
         else:
             host = next((p.name for p in s.lobby_seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
         lines = wrap(note, self._f(26), self.boxes["side"].w)
         if not s.host and s.lobby is not None:
             lines += ["", f"A match of {s.lobby['hands']} hands."]
+        if not s.host and s.options:
+            lines += wrap(options_words(s.options), self._f(26), self.boxes["side"].w)
         return lines
 
     def _f(self, v: float) -> int:
@@ -303,15 +374,13 @@ class LobbyScene(Scene):
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
         if s.host:
-            blit_text(
-                surf,
-                "Hands in the match",
-                f(22),
-                (self.hands.rect.x, self.hands.rect.y - f(6)),
-                MUTED,
-                anchor="bottomleft",
-            )
-            self.hands.draw(surf)
+            for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
+                             (self.time_bank, "Time bank (seconds a match)"),
+                             (self.hands, "Hands in the match")):  # fmt: skip
+                blit_text(surf, label, f(20), (w.rect.x, w.rect.y - f(4)), MUTED,
+                          anchor="bottomleft")  # fmt: skip
+                w.draw(surf)
+            self.stand_in.draw(surf)
             self.start.draw(surf)
         self.leave.draw(surf)
         self.rules.draw(surf)
