@@ -78,10 +78,11 @@ def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
             body += f", in hand {s.hand} of {s.hands}"
         body += ". Its chips are not kept."
         return "Leave the match?", body, "Quit" if quitting else "Leave"
-    body = (
-        "The match goes on without you. Your seat keeps its chips and antes, and at each "
-        "of its turns it checks, or folds when it cannot check (R-C1, R-C2)."
-    )
+    body = "The match goes on without you. Your seat keeps its chips and antes, and "
+    if s is not None and s.options.get("stand_in"):
+        body += "once the grace time is up a computer plays it for you (R-C1, R-C3)."
+    else:
+        body += "at each of its turns it checks, or folds when it cannot check (R-C1, R-C2)."
     if quitting:
         body += " Join this table again before the match ends to take your seat back."
     else:
