@@ -6,7 +6,7 @@ what it does:
 - the host of a table hosted from this client: leaving closes it for
   everyone (the server runs in this window), naming who is cut off;
 - a seat in a match being played: the match goes on, the seat keeps its
-  chips and plays by the default (R-C1, R-C2) until its person comes back;
+  chips and plays by the default at once (R-C2) until its person comes back;
 - the computer table during a match: the match ends unfinished.
 
 A watcher, a seat in the lobby of someone else's table, or anyone after the
@@ -80,9 +80,9 @@ def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
         return "Leave the match?", body, "Quit" if quitting else "Leave"
     body = "The match goes on without you. Your seat keeps its chips and antes, and "
     if s is not None and s.options.get("stand_in"):
-        body += "once the grace time is up a computer plays it for you (R-C1, R-C3)."
+        body += "a computer plays it for you from its next turn (R-C2, R-C3)."
     else:
-        body += "at each of its turns it checks, or folds when it cannot check (R-C1, R-C2)."
+        body += "at each of its turns it checks, or folds when it cannot check (R-C2)."
     if quitting:
         body += " Join this table again before the match ends to take your seat back."
     else:
