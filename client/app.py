@@ -81,6 +81,7 @@ class App:
         self._joining = ""  # the address typed to join, remembered once it works
         self._left_seats: dict[tuple[str, int], str] = {}  # tokens of seats left mid-match
         self.modal: Any = None  # client.overlays.Overlay over every scene (rules, "sure?")
+        self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
 
     # ------------------------------------------------------------ setup
 
@@ -110,6 +111,9 @@ class App:
 
     def shutdown(self) -> None:
         self.leave_table(notice="", send_leave=True)
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
         if self.save_settings and self.screen is not None:
             self.settings.window = list(self.screen.get_size())
             self.settings.save()
@@ -441,6 +445,7 @@ class App:
                 computer=computers,
                 hands=hands,
                 start_when=computers + 1,
+                name="Computer table",  # its own night, apart from any friends' table's
                 turn_time=None,
             )
         except Exception as exc:
@@ -458,9 +463,11 @@ class App:
         password: str,
         port: int = DEFAULT_PORT,
         bind: str | None = None,
+        name: str = "",
         open_books: bool = False,
     ) -> None:
-        """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
+        """A friends' table: our server on every interface (``bind`` narrows it, for tests),
+        announced on the network as ``name`` (default "<your name>'s table")."""
         self.leave_table(notice="", send_leave=True)
         last: Exception | None = None
         for p in (port, 0):
@@ -472,6 +479,8 @@ class App:
                     computer=computers,
                     hands=hands,
                     password=password or None,
+                    name=name.strip() or f"{self.settings.name}'s table",
+                    announce=True,
                     open_books=open_books,
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
@@ -514,10 +523,15 @@ class App:
         leaving.ask(self, quit_after=True)
 
     def rematch(self) -> None:
+        """One key for everyone: the host starts the same seats again; a guest goes to the
+        lobby, ready, and the host's start brings everyone to the table."""
         s = self.session
         if s is None:
             return
-        self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        if s.host:
+            self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        else:
+            self.back_to_lobby()
 
     def back_to_lobby(self) -> None:
         s = self.session

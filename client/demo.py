@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["away_and_clock", "host_lobby", "mid_hand", "paused", "showdown", "you_are_away"]
+__all__ = [
+    "DemoFinder",
+    "away_and_clock",
+    "found_tables",
+    "host_lobby",
+    "mid_hand",
+    "night_lobby",
+    "paused",
+    "showdown",
+    "you_are_away",
+]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
@@ -191,3 +201,67 @@ def host_lobby() -> list[dict[str, Any]]:
     """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
     welcome = mid_hand()[0]
     return [welcome, _lobby(False)]
+
+
+def night_lobby() -> list[dict[str, Any]]:
+    """The lobby between matches on a friends' night: three matches played, a late
+    arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
+    seats = [
+        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
+        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
+        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False, "next": True},
+        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+    ]
+    night = {
+        "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,
+        "matches": [
+            {"number": 1, "match": "2026-11-27-203015-3fa2", "hands": 8, "winners": ["Cy"]},
+            {"number": 2, "match": "2026-11-27-211502-09c1", "hands": 8, "winners": ["Ann"]},
+            {"number": 3, "match": "2026-11-27-220148-77d0", "hands": 8, "winners": ["Ann"]},
+        ],
+        "totals": [
+            {"name": "Ann", "kind": "human", "matches": 3, "wins": 2, "net": 312},
+            {"name": "Cy", "kind": "human", "matches": 3, "wins": 1, "net": 145},
+            {"name": "Ada", "kind": "computer", "matches": 3, "wins": 0, "net": -96},
+            {"name": "Eve", "kind": "human", "matches": 3, "wins": 0, "net": -361},
+        ],
+    }  # fmt: skip
+    return [
+        {"type": "welcome", "seat": 0, "token": "demo", "name": "Ann", "host": True,
+         "watch": False, "hands": 8, "protocol": 1},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
+         "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
+    ]  # fmt: skip
+
+
+def found_tables() -> list[Any]:
+    """Two tables as the Join panel lists them: one mid-match, one with a password."""
+    from client.discovery import FoundTable
+    from common.protocol import PROTOCOL_VERSION
+
+    return [
+        FoundTable("Friday._seventh-street._tcp.local.", "Friday", "192.168.1.20", 7777,
+                   seats=5, free=2, people=3, password=False, running=True, hand=3, hands=8,
+                   protocol=PROTOCOL_VERSION, version="0.1.0"),
+        FoundTable("Den of Cards._seventh-street._tcp.local.", "Den of Cards", "192.168.1.31",
+                   7777, seats=2, free=5, people=1, password=True, running=False, hand=0,
+                   hands=12, protocol=PROTOCOL_VERSION, version="0.1.0"),
+    ]  # fmt: skip
+
+
+class DemoFinder:
+    """Stands in for ``client.discovery.TableFinder`` in pictures: still looking (no
+    tables yet), or the two tables of ``found_tables``."""
+
+    running = True
+    error = ""
+
+    def __init__(self, found: bool = True) -> None:
+        self.found = found
+
+    def tables(self) -> list[Any]:
+        return found_tables() if self.found else []
+
+    def close(self) -> None:
+        pass

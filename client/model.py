@@ -26,6 +26,7 @@ from client.checks import (
     opt_int,
 )
 from client.handbook import HandBook
+from client.night import Night, parse_night
 from client.view import Legal, TableView, parse_legal, parse_view
 from client.wording import STREET_NAMES, LogLine, act_line, act_words, describe_event
 
@@ -41,6 +42,7 @@ class Player:
     kind: str = "human"  # "human" or "computer"
     connected: bool = True
     host: bool = False
+    next: bool = False  # taken during a match: plays from the next one
     away: bool = False  # R-C2
     away_why: str | None = None  # asked, clock, dropped or taken (R-C3)
     stand_in: bool = False  # a computer plays the seat while it is away (R-C3)
@@ -106,6 +108,8 @@ class Session:
         self.recent: dict[int, tuple[str, float]] = {}
         self.error: tuple[str, str] | None = None
         self.bye: str | None = None
+        self.table_name = ""
+        self.night: Night | None = None  # the night's scoreboard (client.night)
         self._street_logged = (0, 0)
         self._hand_logged = 0
         self.book = HandBook()  # this match's hands for the replayer and the recap
@@ -130,6 +134,13 @@ class Session:
         if self.lobby is not None:
             return "lobby"
         return "lobby" if self.welcomed else "connecting"
+
+    def sits_out(self) -> bool:
+        """Seated for the next match while this one is played without us."""
+        v = self.view
+        return bool(
+            self.seat is not None and v is not None and v.seats and self.seat not in v.seats
+        )
 
     def my_turn(self) -> bool:
         v = self.view
@@ -228,6 +239,7 @@ class Session:
                     kind="computer" if kind == "computer" else "human",
                     connected=item.get("connected") is not False,
                     host=item.get("host") is True,
+                    next=item.get("next") is True,
                     away=item.get("away") is True,
                     away_why=as_str(item.get("away_why"), limit=12) or None,
                     stand_in=item.get("stand_in") is True,
@@ -244,6 +256,8 @@ class Session:
             "running": msg.get("running") is True,
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
+        self.table_name = as_str(msg.get("table"), self.table_name, 40)
+        self.night = parse_night(msg.get("night")) or self.night
         self.open_books = msg.get("open_books") is True
         self.books_to_watchers = msg.get("books_to_watchers") is True
         self.running = self.lobby["running"]
@@ -381,6 +395,7 @@ class Session:
                 }
             )
         self.standings = rows
+        self.night = parse_night(msg.get("night")) or self.night
         self.hands_played = as_int(msg.get("hands_played"), self.hand, lo=0)
         self.running = False
         self.paused = False

@@ -36,6 +36,7 @@ class Settings:
     host_computers: int = 0
     host_hands: int = 8
     host_password: str = ""
+    table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     host_open_books: bool = False  # open the books after each match (off by default)
     host_turn_time: int = 30  # R-C4: 0 is no turn clock
     host_time_bank: int = 90

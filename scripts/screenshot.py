@@ -1,14 +1,17 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
-cards-seen panel), a showdown, the replayer on a showdown, the recap, opened books, the turn
-clock's bank with away seats and the host's controls, a paused table, our own seat away, and
-the host's lobby; and issue 9's moments: the host's lobby with its addresses and password, the
-rules (F1), the "leave?" question at the table, the host's "close your table?" and an address
-refused.
+"""Write the README's screenshots: the start screen, the Join panel listing two tables found
+on the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
+replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
+the host's controls, a paused table, our own seat away, the host's lobby, and the lobby
+with the night's scoreboard; and issue 9's moments: the host's lobby with its addresses and
+password, the rules (F1), the "leave?" question at the table, the host's "close your table?"
+and an address refused.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
 Uses the dummy video driver unless a display is set up; the table pictures
-come from hand-made server messages (``client.demo``) fed through the model.
+come from hand-made server messages (``client.demo``) fed through the model,
+and the tables found from ``client.demo.DemoFinder`` (nothing is announced or
+browsed: ``STUD_MDNS=off``).
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
     app.session = Session("Ann")
     for m in lobby_messages():
         app.on_message(m)
-    shot("lobby.png")
+    shot("lobby-password.png")
     app.show_rules()
     shot("rules.png")
     app.modal = None
@@ -104,6 +107,7 @@ def main() -> int:
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ["STUD_MDNS"] = "off"  # pictures only: nothing goes on the network
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()  # default settings, nothing saved
     import pygame
 
@@ -124,7 +128,13 @@ def main() -> int:
         pygame.image.save(app.screen, str(args.out / name))
         print("wrote", args.out / name)
 
+    app.finder = demo.DemoFinder(found=False)  # looking, nothing found yet
+    app.scenes[0].enter()
+    app.scenes[0].update(0)
     shot("start.png")
+    app.finder = demo.DemoFinder()  # two tables "found on the network"
+    app.scenes[0].update(0)
+    shot("join.png")
     moments = (
         ("table.png", demo.mid_hand()),
         ("showdown.png", demo.showdown()),
@@ -142,6 +152,18 @@ def main() -> int:
             if hasattr(scene, "anims"):
                 scene.anims.clear()
         shot(name)
+    # The lobby between matches on a friends' night, as the host sees it.
+    from types import SimpleNamespace
+
+    app.session = Session("Ann")
+    app.server_kind = "host"
+    app.server = SimpleNamespace(port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1))
+    for m in demo.night_lobby():
+        app.on_message(m)
+    app.top().addresses = ["192.168.1.20"]
+    app.top().update(0)
+    shot("lobby.png")
+    app.server = None
     app.session = None
     _replays(app, shot)
     hosting_moments(app, shot)

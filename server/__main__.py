@@ -87,6 +87,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="pause between hands, to read the showdown (default 4)",
     )
+    ap.add_argument(
+        "--name",
+        default="",
+        metavar="TEXT",
+        help="the table's name on the network (default: \"<this machine>'s table\")",
+    )
+    ap.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the network (DNS-SD/mDNS); friends type the address",
+    )
     ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
     ap.add_argument(
         "--max-frame",
@@ -135,6 +146,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_frame=args.max_frame,
         open_books=args.open_books,
         books_to_watchers=args.books_to_watchers and args.open_books,
+        name=args.name,
+        announce=not args.no_announce,
     )
 
 
@@ -142,6 +155,7 @@ async def serve(config: ServerConfig) -> None:
     """Run until SIGINT or SIGTERM, then say bye to everyone and return."""
     server = TableServer(config)
     port = await server.start()
+    log.info("table %r", server.table.name)
     where = ", ".join(shown_address(a, port) for a in server.listening)
     log.info("listening on port %d (%s); friends join with one of:", port, where)
     joins = server.join_addresses()

@@ -31,6 +31,7 @@ import subprocess
 import threading
 from dataclasses import dataclass
 
+from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
 from server.listen import listen_sockets, resolve
@@ -58,6 +59,7 @@ class TableServer:
         self.listening: list[str] = []
         """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::`` for every one)."""
         self._servers: list[asyncio.Server] = []
+        self.announcer: Announcer | None = None
 
     async def start(self) -> int:
         """Listen on one port for every address family and return it."""
@@ -76,6 +78,12 @@ class TableServer:
             raise
         self.port = socks[0].getsockname()[1]
         self.listening = [sock.getsockname()[0] for sock in socks]
+        if self.config.announce:
+            self.announcer = Announcer(
+                lambda: table_facts(self.table), port=self.port, addresses=self.join_addresses()
+            )
+            if not self.announcer.start():
+                self.announcer = None
         return self.port
 
     def join_addresses(self) -> list[str]:
@@ -94,10 +102,17 @@ class TableServer:
             return found
         return (["127.0.0.1"] if v4 else []) + (["::1"] if v6 else [])
 
+    def addresses(self) -> list[str]:
+        """``join_addresses``, as older callers name it."""
+        return self.join_addresses()
+
     async def stop(self, reason: str = "the host closed the table") -> None:
         """Send ``bye`` to everyone, close every connection and stop listening."""
         if not self._servers:
             return
+        if self.announcer is not None:  # gone from every Join panel first
+            await self.announcer.stop()
+            self.announcer = None
         for server in self._servers:
             server.close()
         self.table.shutdown(reason)

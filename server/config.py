@@ -9,7 +9,9 @@ from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 
-__all__ = ["ServerConfig", "default_history_dir"]
+__all__ = ["MAX_TABLE_NAME", "ServerConfig", "default_history_dir"]
+
+MAX_TABLE_NAME = 40
 
 
 def default_history_dir() -> Path:
@@ -60,6 +62,12 @@ class ServerConfig:
     books_to_watchers: bool = False
     """With ``open_books``: watchers get them too."""
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
+    name: str = ""
+    """The table's name, as the lobby and the network announcement show it."""
+    announce: bool = False
+    """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
+    so that tests and embedders never multicast by accident; ``stud-server`` and the
+    client's *Host* turn it on (``--no-announce`` turns it off)."""
 
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
@@ -70,6 +78,7 @@ class ServerConfig:
             raise ValueError("computer seats: 0 to 6")
         if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
             raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
+        object.__setattr__(self, "name", " ".join(self.name.split())[:MAX_TABLE_NAME])
         if self.turn_time == 0:
             object.__setattr__(self, "turn_time", None)  # 0: the clock is off (R-C4)
         if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:

@@ -36,6 +36,9 @@ class Seat:
     token: str | None = None
     conn: Connection | None = None
     rng: random.Random | None = None
+    waiting: bool = False
+    """Taken after the table's first match began: it plays from the next match on (and
+    watches the one running, if any)."""
     away: str | None = None
     """R-C2: why the seat is away (``asked``, ``clock``, ``dropped``, ``taken``), or None."""
     bank: float = 0.0
@@ -49,7 +52,7 @@ class Seat:
         return SeatInfo(self.name, self.kind)
 
     def public(self, host: int | None, stand_in: bool = False) -> dict[str, Any]:
-        return {
+        out = {
             "seat": self.seat,
             "name": self.name,
             "kind": self.kind.value,
@@ -59,6 +62,9 @@ class Seat:
             "away_why": self.away,
             "stand_in": stand_in and self.away is not None,
         }
+        if self.waiting:  # only then: a seat's usual keys stay as they were
+            out["next"] = True
+        return out
 
 
 def computer_seats(count: int, names: Sequence[str], rng: random.Random) -> list[Seat]:

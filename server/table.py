@@ -39,12 +39,14 @@ from common.events import Event, IllegalAction
 from common.history import hand_record
 from common.match import Match, SeatKind
 from server import books, frames, histories
+from server.announce import short_hostname
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.controls import TableControls
 from server.net import Connection
+from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
 __all__ = ["Table"]
@@ -60,6 +62,8 @@ class Table(TableControls):
 
     def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
         self.config = config
+        self.name = config.name or f"{short_hostname()}'s table"
+        self.night = Night.load(config.history_dir, self.name, datetime.now().astimezone())
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
@@ -110,7 +114,7 @@ class Table(TableControls):
         if seat is None or seat.conn is not conn:
             return
         seat.conn = None
-        if self.running:
+        if self.running and not seat.waiting:
             log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
             self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
             if self.turn_seat == seat.seat and seat.away is None:
@@ -139,10 +143,14 @@ class Table(TableControls):
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
+        elif isinstance(msg, p.Sit):
+            self._sit(conn)
+        elif isinstance(msg, p.FreeSeat):
+            self._free_seat(conn, msg)
         elif isinstance(msg, p.CONTROL_MESSAGES):
             self._control(conn, msg)
         elif isinstance(msg, p.Leave):
-            if conn.seat is not None and not self.running:
+            if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
             elif conn.seat is not None:
@@ -201,24 +209,51 @@ class Table(TableControls):
             )
             self._send_state(conn)
             return
-        if self.running:
-            conn.fail(
-                "match_running", "a match is being played: watch, or wait for the next", "hello"
-            )
-            return
-        free = first_free(self.seats)
-        if free is None:
+        if first_free(self.seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
-        seat = Seat(free, hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        self._seat_newcomer(conn, hello.name)
+        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
+            self._start_match()
+
+    def _seat_newcomer(self, conn: Connection, name: str) -> None:
+        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
+        seat is marked for the next match (``next`` in the lobby): during a match it
+        watches until then."""
+        free = first_free(self.seats)
+        assert free is not None
+        seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        seat.waiting = self.match is not None
         self.seats[seat.seat] = seat
         if self.host is None:
             self.host = seat.seat
         self._seat_conn(conn, seat)
-        log.info("%s sits in seat %d from %s", seat.name, seat.seat, conn.peer)
+        when = " for the next match" if seat.waiting else ""
+        log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
         self._broadcast(self._lobby(), but=conn)  # it has just had its own
-        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
-            self._start_match()
+
+    def _waiting(self, seat_no: int) -> bool:
+        seat = self.seats.get(seat_no)
+        return seat is not None and seat.waiting
+
+    def _sit(self, conn: Connection) -> None:
+        """A spectator takes a free seat (for the next match if one is running)."""
+        if conn.seat is not None:
+            raise p.MessageError("already_seated", "you have a seat", "sit")
+        if first_free(self.seats) is None:
+            raise p.MessageError("table_full", "all seven seats are taken", "sit")
+        self._seat_newcomer(conn, conn.name or "Player")
+
+    def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
+        """The host lets a computer seat give its chair to a person, between matches."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host frees a computer seat", "free_seat")
+        if self.running:
+            raise p.MessageError("match_running", "wait for the match to end", "free_seat")
+        seat = self.seats.get(msg.seat)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError("bad_seat", f"seat {msg.seat} is not a computer seat", "free_seat")
+        self._free(msg.seat)
 
     def _seat_conn(self, conn: Connection, seat: Seat) -> None:
         conn.mark_greeted()
@@ -260,7 +295,16 @@ class Table(TableControls):
             books_to_watchers=self.config.books_to_watchers,
             options=self.options.to_dict(),
             paused=self.paused,
+            table=self.name,
+            night=self._night().summary(),
         )
+
+    def _night(self) -> Night:
+        """Tonight's scoreboard; between matches a new evening starts a new one."""
+        now = datetime.now().astimezone()
+        if not self.running and evening_of(now) != self.night.evening:
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        return self.night
 
     def _players(self) -> list[dict[str, Any]]:
         return public_seats(self.seats, self.host, self.options.stand_in)
@@ -274,9 +318,16 @@ class Table(TableControls):
         if not self.running or self.match is None or self.match.hand is None:
             return
         conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
-        out = self._step_frames(self.match.hand.events, {conn.seat})
-        conn.send(out[conn.seat])
+        viewer = self._viewer(conn)
+        out = self._step_frames(self.match.hand.events, {viewer})
+        conn.send(out[viewer])
         self._send_controls(conn)
+
+    def _viewer(self, conn: Connection) -> int | None:
+        """Whose cards ``conn`` may see: its seat if that seat plays this match, else none."""
+        if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
+            return None
+        return conn.seat
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
         text = chat.text.strip()
@@ -302,6 +353,8 @@ class Table(TableControls):
 
     def _start_match(self) -> None:
         self._controls_match_start()
+        for seat in self.seats.values():
+            seat.waiting = False  # late arrivals play from this match on
         self.match = Match(
             seats={s: seat.info() for s, seat in self.seats.items()},
             rng=self.rng,
@@ -342,10 +395,10 @@ class Table(TableControls):
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        out = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
+        out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
-                conn.send(out[conn.seat])
+                conn.send(out[self._viewer(conn)])
         if hand.is_over:
             self._end_hand()
             return
@@ -431,7 +484,19 @@ class Table(TableControls):
         assert self.match is not None
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
-        self._broadcast(frames.standings(match, self.match_id, self.history_path))
+        now = datetime.now().astimezone()
+        if evening_of(now) != self.night.evening:  # the first match of a new evening
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        self.night.add(
+            match_id=self.match_id,
+            ended=now,
+            hands=match.hands_played,
+            standings=match.standings(),
+            kind_of=lambda s: match.seats[s].kind.value,
+        )
+        self._broadcast(
+            frames.standings(match, self.match_id, self.history_path, self.night.summary())
+        )
         self.running = False
         self.turn_seat = None
         self._controls_match_end()

@@ -162,6 +162,8 @@ class TablePainter:
         # Second line: state tags.
         tags: list[tuple[str, tuple[int, int, int]]] = []
         grace = session.grace_left(spot.seat, now)
+        if sv is None and player is not None and player.next:
+            tags.append(("next match", (120, 200, 150)))
         if spot.seat in session.presence and not (player is not None and player.away):
             tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
         if player is not None and player.away:

@@ -14,7 +14,7 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, Options, Start
+from common.protocol import MAX_CHAT, Chat, FreeSeat, Options, Sit, Start
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
@@ -111,6 +111,8 @@ class LobbyScene(Scene):
         self.size = (BASE_W, BASE_H)
         self.addresses: list[str] = []
         self.boxes: dict[str, pygame.Rect] = {}
+        self.sit = Button("sit", "Take a seat", style="primary")
+        self.give: list[Button] = []  # the host's "give seat" per computer seat
 
     def enter(self) -> None:
         self.addresses = []
@@ -168,7 +170,36 @@ class LobbyScene(Scene):
         )
 
     def buttons(self) -> list[Button]:
-        return [self.start, self.leave, self.rules]
+        return [self.start, self.leave, self.rules, *self.night_buttons()]
+
+    def night_buttons(self) -> list[Button]:
+        """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
+        s = self.app.session
+        if s is None:
+            return []
+        out = []
+        if s.watch and s.seat is None and len(s.lobby_seats) < 7:
+            out.append(self.sit)
+        if s.host and not s.running:
+            out += self.give
+        return out
+
+    def _layout_give(self) -> None:
+        """One small button on each computer seat's row of the seat list."""
+        s = self.app.session
+        self.give = []
+        if s is None or "seats" not in self.boxes:
+            return
+        box = self.boxes["seats"]
+        y = box.y + round(60 * self.s)
+        for p in s.lobby_seats:
+            if p.kind == "computer":
+                b = Button(f"give:{p.seat}", "Give seat", size=max(12, round(18 * self.s)))
+                b.rect = pygame.Rect(box.right - round(270 * self.s), y - round(2 * self.s),
+                                     round(130 * self.s),
+                                     round(30 * self.s))  # fmt: skip
+                self.give.append(b)
+            y += round(34 * self.s)
 
     def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         s = self.s
@@ -196,8 +227,17 @@ class LobbyScene(Scene):
         for w in (self.turn_time, self.time_bank, self.hands):
             w.size = max(14, round(24 * self.s))
         self.stand_in.size = max(14, round(22 * self.s))
+        self.sit.rect = self.start.rect.copy()
+        self.sit.size = max(14, round(26 * self.s))
+        self._layout_give()
 
     # ------------------------------------------------------------ layout
+
+    def night_rect(self) -> pygame.Rect | None:
+        """The night's scoreboard, top right, once a match has been played."""
+        s = self.app.session
+        night = s.night if s is not None and s.night is not None and s.night.played else None
+        return self._R(760, 24, 380, 226) if night is not None else None
 
     def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
         """The words above the seats: (text, size, colour, bold, rect), fitted between the
@@ -208,6 +248,7 @@ class LobbyScene(Scene):
         items: list[tuple[str, float, tuple[int, int, int], bool]] = []
         server = self.app.server
         conn = self.app.conn
+        name = s.table_name if s is not None else ""
         if self.app.server_kind == "host" and server is not None:
             lone = getattr(server, "every_interface", False) and all(
                 a in ("127.0.0.1", "::1") for a in self.addresses
@@ -218,11 +259,15 @@ class LobbyScene(Scene):
             items.append((title, 30, INK, False))
             for a in self.addresses[:2]:
                 items.append((joinable(a, server.port), 76, GOLD, True))
+            announced = getattr(getattr(server, "server", None), "announcer", None) is not None
+            if name and announced:
+                items.append((f'or pick "{name}" under Join a table', 26, MUTED, False))
             pw = self.app._password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
         elif conn is not None:
-            items.append((f"Table at {joinable(conn.host, conn.port)}", 44, GOLD, True))
+            where = joinable(conn.host, conn.port)
+            items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
         if s is not None and s.open_books:  # the host's open-the-books option, for all to know
             who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
             books = f"Open books: after the match {who} may replay every hand, hole cards and all."
@@ -232,7 +277,11 @@ class LobbyScene(Scene):
         top = round(self.oy + 20 * sc)
         bottom = self.boxes["seats"].top - max(6, round(14 * sc))
         gap = max(2, round(6 * sc))
-        room_w = w - max(16, round(40 * sc))
+        left, right = 0, w
+        board = self.night_rect()
+        if board is not None:  # the night so far is top right: the words keep left of it
+            left, right = self._R(20, 0, 0, 0).x, board.x - round(20 * sc)
+        room_w = right - left - max(16, round(40 * sc))
         m = 1.0
         for _ in range(60):
             sizes = [max(12, round(base * sc * m)) for _t, base, _c, _b in items]
@@ -246,7 +295,7 @@ class LobbyScene(Scene):
         out = []
         y = top + max(0, (bottom - top - total) // 2)  # the block sits midway in its room
         for (t, _x, c, b), sz, (tw, th) in zip(items, sizes, dims, strict=True):
-            out.append((t, sz, c, b, pygame.Rect(w // 2 - tw // 2, y, tw, th)))
+            out.append((t, sz, c, b, pygame.Rect((left + right) // 2 - tw // 2, y, tw, th)))
             y += th + gap
         return out
 
@@ -269,6 +318,13 @@ class LobbyScene(Scene):
         if s is not None and s.host and self.hands.handle_event(event):
             self.choose_hands(int(self.hands.value))
             return
+        for b in self.night_buttons():
+            if b.handle_event(event):
+                if b is self.sit:
+                    self.app.send(Sit().encode())
+                else:
+                    self.app.send(FreeSeat(int(b.id.split(":")[1])).encode())
+                return
         if s is not None and s.host:
             for w in (self.turn_time, self.time_bank, self.stand_in):
                 if w.handle_event(event):
@@ -300,6 +356,9 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+            computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
+            if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
+                self._layout_give()
 
     # ------------------------------------------------------------ drawing
 
@@ -314,6 +373,8 @@ class LobbyScene(Scene):
         else:
             host = next((p.name for p in s.lobby_seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
+        if s.watch and self.sit in self.night_buttons():
+            note += " A seat is free:"
         lines = wrap(note, self._f(26), self.boxes["side"].w)
         if not s.host and s.lobby is not None:
             lines += ["", f"A match of {s.lobby['hands']} hands."]
@@ -349,6 +410,11 @@ class LobbyScene(Scene):
             return
         for t, size, color, bold, rect in self.header():
             blit_text(surf, t, size, rect.topleft, color, bold=bold, shadow=bold)
+        board = self.night_rect()
+        if board is not None and s.night is not None:  # the night so far, top right
+            from client.render.nightboard import draw_night
+
+            draw_night(surf, board, s.night, me=s.name, size=f(24))
         box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
         blit_text(
@@ -363,6 +429,8 @@ class LobbyScene(Scene):
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            if p.next:
+                mark = "next match"
             row = blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
             if mark:
                 at = (box.right - f(20), row.centery)
@@ -373,6 +441,8 @@ class LobbyScene(Scene):
         for line in self.side_lines():
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
+        for b in self.night_buttons():
+            b.draw(surf)
         if s.host:
             for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
                              (self.time_bank, "Time bank (seconds a match)"),

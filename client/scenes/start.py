@@ -1,9 +1,10 @@
 """The start screen: your name and the three ways to a table.
 
 Play the computer (1-3 computer seats, 4/8/12 hands), host a friends' table
-(hands, computer seats, optional password) or join one (address with the
-recent ones offered, port, password; or watch).  Settings are saved as soon
-as a way in is chosen.
+(its name, hands, computer seats, optional password) or join one: a table
+found on the network with a click (``client.discovery``; its password asked
+if it needs one), or an address typed (the recent ones offered), port,
+password; or watch.  Settings are saved as soon as a way in is chosen.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pygame
 
 from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.render.layout import BASE_H, BASE_W
+from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
@@ -37,6 +39,9 @@ class StartScene(Scene):
         self.host_hands = Choice("host_hands", [4, 8, 12], st.host_hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
+        self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
+        self.found = TableList("found")
+        self.prompt: PasswordPrompt | None = None
         self.host = Button("host", "Host a table", "H", style="primary")
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
@@ -60,7 +65,8 @@ class StartScene(Scene):
         self.columns: list[pygame.Rect] = []
 
     def inputs(self) -> list[TextInput]:
-        return [self.name_in, self.host_password, self.address, self.port, self.join_password]
+        return [self.name_in, self.table_name, self.host_password, self.address, self.port,
+                self.join_password]  # fmt: skip
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.host_hands, self.host_computers,
@@ -68,10 +74,24 @@ class StartScene(Scene):
 
     def buttons(self) -> list[Button]:
         return [self.play, self.host, self.join, self.watch, self.quit, self.histories,
-                self.rules, *self.recent]  # fmt: skip
+                self.rules, *([] if self.errors else self.recent)]  # fmt: skip
 
     def enter(self) -> None:
         pygame.key.start_text_input()
+        self.prompt = None
+        if self.app.finder is None:
+            from client.discovery import TableFinder
+
+            self.app.finder = TableFinder(wake=self.app._wake)
+            self.app.finder.start()
+        self._found_note()
+
+    def _found_note(self) -> None:
+        finder = self.app.finder
+        if finder is not None and finder.running:
+            self.found.empty = "Looking for tables… (none yet)"
+        else:
+            self.found.empty = "Not looking: type the address below"
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -89,36 +109,52 @@ class StartScene(Scene):
         self.computers.rect = R(x0[0], 350, 322, 48)
         self.hands.rect = R(x0[0], 450, 322, 48)
         self.play.rect = R(x0[0], 590, 322, 62)
-        self.host_hands.rect = R(x0[1], 350, 322, 48)
-        self.host_computers.rect = R(x0[1], 450, 322, 48)
-        self.host_password.rect = R(x0[1], 530, 322, 44)
-        self.host.rect = R(x0[1], 588, 322, 52)
-        self.address.rect = R(x0[2], 330, 322, 44)
-        self.port.rect = R(x0[2], 500, 110, 44)
-        self.join_password.rect = R(x0[2] + 122, 500, 200, 44)
-        self.join.rect = R(x0[2], 598, 200, 54)
-        self.watch.rect = R(x0[2] + 212, 598, 110, 54)
+        self.table_name.rect = R(x0[1], 334, 322, 38)
+        self.host_hands.rect = R(x0[1], 398, 322, 42)
+        self.host_computers.rect = R(x0[1], 466, 322, 42)
+        self.host_password.rect = R(x0[1], 534, 322, 38)
+        self.host.rect = R(x0[1], 584, 322, 50)
+        self.found.rect = R(x0[2], 336, 322, 150)
+        self.found.row_h = round(50 * s)
+        self.found.size = max(13, round(21 * s))
+        self.address.rect = R(x0[2], 510, 212, 38)
+        self.port.rect = R(x0[2] + 222, 510, 100, 38)
+        self.join_password.rect = R(x0[2], 588, 322, 34)
+        self.join.rect = R(x0[2], 630, 200, 42)
+        self.watch.rect = R(x0[2] + 212, 630, 110, 42)
         self.four.rect = R(60, 712, 260, 34)
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
         self.rules.rect = R(1080, 24, 160, 48)
         self.histories.rect = R(890, 706, 196, 48)
-        self.open_books.rect = R(x0[1], 646, 322, 26)
+        self.open_books.rect = R(x0[1], 644, 322, 26)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
+        for wdg in (self.table_name, self.address, self.port, self.join_password):
+            wdg.size = max(14, round(22 * s))
         for b in self.buttons():
             b.size = max(14, round(26 * s))
         self.open_books.size = self.histories.size = max(14, round(21 * s))
         self.recent = []
         for i, addr in enumerate(self.app.settings.recent[:2]):
-            size = max(14, round(20 * s))
+            size = max(12, round(18 * s))
             b = Button("recent:" + addr, fit(addr, size, round(140 * s)), size=size)
-            b.rect = R(x0[2] + i * 166, 424, 156, 38)
+            b.rect = R(x0[2] + i * 166, 554, 156, 28)
             self.recent.append(b)
+        if self.prompt is not None:
+            self.prompt.layout(pygame.Rect((0, 0), size), s)
 
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if self.prompt is not None:
+            answer = self.prompt.handle_event(event)
+            if answer == "join":
+                prompt, self.prompt = self.prompt, None
+                self.join_found(prompt.table, password=prompt.input.value)
+            elif answer == "cancel":
+                self.prompt = None
+            return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
             ins = [t for t in self.inputs() if t.enabled]
             cur = next((i for i, t in enumerate(ins) if t.focused), -1)
@@ -155,10 +191,15 @@ class StartScene(Scene):
             if b.handle_event(event):
                 self.choose(b.id)
                 return
+        clicked = self.found.handle_event(event)
+        if clicked is not None:
+            self.join_found(clicked)
 
     def update(self, dt: float) -> None:
         # The deck can be switched at a table too: show the setting as it is now.
         self.four.value = self.app.settings.four_color
+        finder = self.app.finder
+        self.found.tables = finder.tables() if finder is not None else []
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
         self.port.enabled = in_address is None
@@ -176,6 +217,22 @@ class StartScene(Scene):
                 self.errors.pop("port", None)
             self._seen = seen
 
+    def join_found(self, table: Any, *, password: str | None = None) -> None:
+        """Join a table found on the network (also what tests call): its password asked
+        first if it needs one; a full table is watched."""
+        self.app.notice = ""
+        if not table.compatible:
+            self.app.notice = (
+                f"{table.name} runs another version of the game (protocol {table.protocol})."
+            )
+            return
+        if table.password and password is None:
+            self.prompt = PasswordPrompt(table)
+            self.prompt.layout(self.app.screen.get_rect(), self.s)
+            return
+        self.remember()
+        self.app.connect(table.host, table.port, password=password or "", watch=table.free == 0)
+
     def remember(self) -> None:
         st = self.app.settings
         st.name = self.name_in.value.strip()[:20] or "Player"
@@ -184,6 +241,7 @@ class StartScene(Scene):
         st.host_computers = int(self.host_computers.value)
         st.host_hands = int(self.host_hands.value)
         st.host_password = self.host_password.value
+        st.table_name = self.table_name.value.strip()
         st.host_open_books = self.open_books.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         st.join_address = self.address.value.strip()
@@ -232,6 +290,7 @@ class StartScene(Scene):
                 hands=int(self.host_hands.value),
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
+                name=self.table_name.value,
                 open_books=self.open_books.value,
             )
         elif what in ("join", "watch"):
@@ -250,15 +309,13 @@ class StartScene(Scene):
 
     # ------------------------------------------------------------ drawing
 
-    def error_spots(self) -> dict[str, tuple[int, int, int]]:
-        """Where each box's error goes: (x, y, width), just under the box."""
+    def error_spot(self) -> tuple[int, int, int]:
+        """Where what is wrong with the address or the port is said: (x, y, width), just
+        under the two boxes (the recent addresses make way meanwhile)."""
         s = self.s
         col = self.columns[2] if self.columns else self.address.rect
         pad = round(24 * s)
-        return {
-            "address": (col.x + pad, self.address.rect.bottom + round(3 * s), col.w - 2 * pad),
-            "port": (col.x + pad, self.port.rect.bottom + round(3 * s), col.w - 2 * pad),
-        }
+        return col.x + pad, self.address.rect.bottom + round(3 * s), col.w - 2 * pad
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.s
@@ -311,8 +368,9 @@ class StartScene(Scene):
         labels = [
             (self.computers, "Computer seats"), (self.hands, "Hands"),
             (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
-            (self.host_password, "Password (optional)"), (self.address, "Address"),
-            (self.port, "Port"), (self.join_password, "Password"),
+            (self.host_password, "Password (optional)"), (self.table_name, "Table name"),
+            (self.address, "Or type the host's address"), (self.port, "Port"),
+            (self.found, "Tables on your network"),
         ]  # fmt: skip
         for wdg, label in labels:
             blit_text(
@@ -331,25 +389,19 @@ class StartScene(Scene):
             MUTED,
             anchor="center",
         )
+        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
+        self.join_password.placeholder = "password, if any"
         for wdg in self.widgets():
             wdg.draw(surf)
+        self.found.draw(surf)
         for b in self.buttons():
             b.draw(surf)
-        if not self.port.enabled:
-            blit_text(
-                surf,
-                "from the address",
-                f(18),
-                (self.port.rect.x, self.port.rect.bottom + round(4 * s)),
-                MUTED,
-            )
-        for box_id, (x, y_at, width) in self.error_spots().items():
-            said = self.errors.get(box_id)
-            if not said:
-                continue
-            size = f(19)
+        said = self.errors.get("address") or self.errors.get("port")
+        if said:
+            x, y_at, width = self.error_spot()
+            size = max(12, round(17 * s))
             for line in wrap(said, size, width)[:2]:
-                blit_text(surf, line, size, (x, y_at), WARN, bold=True)
+                blit_text(surf, line, size, (x, y_at), WARN)
                 y_at += round(size * 1.05)
         if self.app.notice:
             blit_text(
@@ -361,3 +413,5 @@ class StartScene(Scene):
                 bold=True,
                 anchor="center",
             )
+        if self.prompt is not None:
+            self.prompt.draw(surf)

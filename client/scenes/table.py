@@ -220,7 +220,7 @@ class TableScene(Scene):
     def _control_buttons(self) -> list[Button]:
         s = self.app.session
         out: list[Button] = []
-        if self._seated() and s is not None:
+        if self._seated() and s is not None and not s.sits_out():  # not for a late arrival
             me = s.me()
             if me is None or me.away_why != "taken":
                 out.append(self.away)
@@ -618,6 +618,8 @@ class TableScene(Scene):
             msg = "Watching"
         elif view is None:
             msg = "Waiting for the first deal…"
+        elif s.sits_out():
+            msg = "You sit in at the next match: watching this one"
         elif view.over:
             msg = "Next hand soon…"
         elif me is None or me.folded:
