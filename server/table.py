@@ -78,7 +78,7 @@ class Table:
             current=self._current_hand,
             apply=self.apply,
         )
-        self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
+        self._deal_timer: asyncio.TimerHandle | None = None  # the pause after a hand
         for seat in computer_seats(config.computer, config.computer_names, self.rng):
             self.seats[seat.seat] = seat
 
@@ -371,15 +371,21 @@ class Table:
                 seats={s: seat.info() for s, seat in self.seats.items()},
             )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
+        cfg = self.config
         if self.match.is_over:
-            self._end_match()
+            # The last showdown stays on the table as long as every other one before
+            # the standings cover it.
+            pause = cfg.hand_pause if cfg.final_pause is None else cfg.final_pause
+            self._deal_timer = asyncio.get_running_loop().call_later(pause, self._end_match)
         else:
             self._deal_timer = asyncio.get_running_loop().call_later(
-                self.config.hand_pause, self._next_hand
+                cfg.hand_pause, self._next_hand
             )
 
     def _end_match(self) -> None:
-        assert self.match is not None
+        self._deal_timer = None
+        if self.closing or self.match is None:
+            return
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
         self._broadcast(frames.standings(match, self.match_id, self.history_path))
