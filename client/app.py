@@ -99,7 +99,7 @@ class App:
             pygame.key.set_repeat(400, 40)
         self.art = CardArt()
         self.art.four_color = self.settings.four_color
-        sound.init(enabled=self.settings.sound)
+        sound.init(enabled=self.settings.sound, volume=self.settings.volume)
         from client.scenes.start import StartScene
 
         self.scenes = [StartScene(self)]

@@ -39,7 +39,8 @@ class Settings:
     join_port: int = 7777
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
-    sound: bool = True
+    sound: bool = True  # False: muted
+    volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])
 
     @classmethod
@@ -61,6 +62,7 @@ class Settings:
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
+        out.volume = min(100, max(0, out.volume))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):

@@ -70,6 +70,7 @@ class TableLayout:
         self.felt.center = (a.centerx, a.centery + round(4 * s))
         self.center = self.felt.center
         self.deck_at = (self.center[0], self.center[1] - round(40 * s))
+        self.pot_at = (self.center[0] - round(60 * s), self.center[1] - round(20 * s))
         self.spots: dict[int, SeatSpot] = {}
         seats = sorted(seats)
         if not seats:
@@ -112,3 +113,16 @@ class TableLayout:
     def font(self, v: float) -> int:
         """A font size; never under 14 px at the default size."""
         return max(12, round(v * self.s))
+
+    def won_at(self, seat: int) -> tuple[int, int]:
+        """Where a pot won by ``seat`` rests: toward the centre, past its cards and the
+        showdown's hand-name label, so it covers neither them nor the name plate."""
+        spot = self.spots[seat]
+        cards = spot.card_rects(7)
+        block = cards[0].union(cards[-1])
+        lift = round(spot.card_h() * 0.2)
+        label_h = self.font(22) + self.px(8)
+        gap = self.px(20)  # half a chip and a little air
+        x = spot.center[0] + (self.center[0] - spot.center[0]) * 0.25
+        y = block.bottom + lift + label_h + gap if spot.top else block.top - lift - label_h - gap
+        return round(x), round(y)

@@ -12,18 +12,52 @@ import pygame
 from client.model import Player, Session
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
-from client.render.text import blit_text, fit, text
+from client.render.text import blit_text, fit, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.view import SeatView
-from client.wording import STREET_NAMES
+from client.wording import STREET_NAMES, award_lines
 
-__all__ = ["TablePainter"]
+__all__ = ["TablePainter", "seat_tags"]
 
 PLATE = (22, 30, 34)
 PLATE_TURN = (64, 52, 18)
 GREEN = (90, 210, 120)
 ORANGE = (245, 150, 60)
 RED_TAG = (200, 60, 50)
+
+
+def seat_tags(
+    session: Session, seat: int, now: float, *, own: bool, clock: bool = True
+) -> list[tuple[str, tuple[int, int, int]]]:
+    """The words under a seat's name: whose turn, dropped, folded, all in, what it did.
+
+    What a seat did shows for the rest of its street only: each street starts
+    clean (the session forgets them at a new street's deal), and the bring-in
+    shows once it is made, in the action's own words ("brings in for 4").
+    ``clock`` False leaves our "your turn" out while our cards are still landing.
+    """
+    view = session.view
+    sv = view.seats.get(seat) if view is not None else None
+    turn = view is not None and view.to_act == seat and not view.over
+    tags: list[tuple[str, tuple[int, int, int]]] = []
+    if turn and own:
+        if clock:
+            left = session.seconds_left(now)
+            tags.append((f"your turn {int(left)}s" if left is not None else "your turn", GOLD))
+    elif turn:
+        tags.append(("to act", GOLD))
+    grace = session.grace_left(seat, now)
+    if seat in session.presence:
+        tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
+    if sv is not None:
+        if sv.folded:
+            tags.append(("folded", MUTED))
+        if sv.all_in:
+            tags.append(("ALL IN", RED_TAG))
+    recent = session.recent.get(seat)
+    if recent and not (sv and sv.folded):
+        tags.append((recent[0], (170, 220, 250)))
+    return tags
 
 
 class TablePainter:
@@ -113,10 +147,16 @@ class TablePainter:
         *,
         session: Session,
         now: float,
+        clock: bool = True,
     ) -> None:
         r = spot.plate_rect()
         view = session.view
-        turn = view is not None and view.to_act == spot.seat and not view.over
+        turn = (
+            view is not None
+            and view.to_act == spot.seat
+            and not view.over
+            and (clock or not spot.own)
+        )
         folded = sv is not None and sv.folded
         color = PLATE_TURN if turn else PLATE
         pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
@@ -150,25 +190,7 @@ class TablePainter:
                 anchor="midright",
             )
         # Second line: state tags.
-        tags: list[tuple[str, tuple[int, int, int]]] = []
-        grace = session.grace_left(spot.seat, now)
-        if spot.seat in session.presence:
-            tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
-        if sv is not None:
-            if sv.folded:
-                tags.append(("folded", MUTED))
-            if sv.all_in:
-                tags.append(("ALL IN", RED_TAG))
-        if view is not None and view.bring_in == spot.seat and view.street == 3:
-            tags.append(("brought in", (120, 170, 230)))
-        recent = session.recent.get(spot.seat)
-        if recent and now - recent[1] < 4.0 and not (sv and sv.folded):
-            tags.append((recent[0], (170, 220, 250)))
-        if turn and spot.own:
-            left = session.seconds_left(now)
-            tags.insert(0, (f"your turn {int(left)}s" if left is not None else "your turn", GOLD))
-        elif turn:
-            tags.insert(0, ("to act", GOLD))
+        tags = seat_tags(session, spot.seat, now, own=spot.own, clock=clock)
         x = r.x + pad
         y = r.bottom - lay.px(8)
         ts = lay.font(20)
@@ -280,24 +302,29 @@ class TablePainter:
                 surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"
             )
         if v.awards:
-            y = cy + lay.px(40)
-            for seat, amount, pot in v.awards[:4]:
-                where = (
-                    ""
-                    if pot == 0 and len(v.awards) == 1
-                    else (" (main pot)" if pot == 0 else f" (side pot {pot})")
-                )
+            # The winner lines name each winner and the hand (R-S3), split and side pots too.
+            hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
+            size = lay.font(24)
+            width = round(lay.felt.w * 0.56)
+            lines = [
+                part
+                for line in award_lines(v.awards, hands, session.name_of)
+                for part in wrap(line, size, width)
+            ]
+            step = round(size * 1.05)
+            y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
+            for line in lines[:6]:
                 blit_text(
                     surf,
-                    f"{session.name_of(seat)} wins {amount}{where}",
-                    lay.font(24),
+                    fit(line, size, width, bold=True),
+                    size,
                     (cx, y),
                     GOLD,
                     bold=True,
                     anchor="center",
                     shadow=True,
                 )
-                y += lay.px(26)
+                y += step
 
     def shown_name(
         self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
