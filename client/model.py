@@ -237,8 +237,7 @@ class Session:
                 elif not p.connected and p.seat not in self.presence:
                     self.presence[p.seat] = (None, now)
         if hand != self.hand:
-            self.hand_end = None
-            self.recent.clear()
+            self.hand_end = None  # (``recent`` was renewed by this step's ``events``)
         self._log_hand(hand)
         self.hand = hand
         self.running = True
@@ -272,6 +271,7 @@ class Session:
         if hand != seen_hand:
             seen = 0
             self._shown_hands = {}
+            self.recent.clear()
         if self._rejoining:
             # A comeback's first ``events`` is the whole hand so far: only what came
             # while we were away is new.

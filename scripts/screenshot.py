@@ -1,4 +1,4 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown.
+"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, showdowns.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -47,15 +47,38 @@ def main() -> int:
         print("wrote", args.out / name)
 
     shot("start.png")
-    for name, msgs in (("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())):
+
+    def table(msgs: list[dict], *, settle: float = 0.0) -> None:
+        """Feed ``msgs`` to a fresh session; ``settle``: let that many seconds of animation
+        play out (bets swept, the pot paid), else show the table with nothing in flight."""
         app.session = Session("Ann")
         for m in msgs:
             app.on_message(m)
         for scene in app.scenes:
             scene.resize(app.screen.get_size())
-            if hasattr(scene, "anims"):
+            if hasattr(scene, "anims") and not settle:
                 scene.anims.clear()
-        shot(name)
+        for _ in range(round(settle * 60)):
+            for scene in app.scenes:
+                scene.update(1 / 60)
+
+    table(demo.mid_hand())
+    shot("table.png")
+    table(demo.showdown())
+    shot("showdown.png")
+    # A hand's end: the last bets swept into the pot, the pot paid in front of the
+    # winner (off the name plates) and the winner line naming the hand.
+    table(demo.river_end(), settle=4.0)
+    shot("hand-end.png")
+    # The match's last showdown, left on the table before the standings.
+    table(demo.final_showdown(), settle=4.0)
+    shot("final-showdown.png")
+    # The smallest window the game allows.
+    small = (800, 500)
+    if not app.offscreen:
+        app.screen = pygame.display.set_mode(small, pygame.RESIZABLE)
+    table(demo.mid_hand())
+    shot("table-800x500.png")
     app.session = None
     pygame.quit()
     return 0

@@ -55,6 +55,7 @@ class Anim:
     t: float = 0.0
     start: tuple[float, float] = (0.0, 0.0)
     end: tuple[float, float] = (0.0, 0.0)
+    heard: bool = False  # its sound has been played (as it set off)
 
     def place(self, lay: TableLayout) -> Anim:
         """Set the pixel ends from the anchors for ``lay`` (on creation and after a resize)."""

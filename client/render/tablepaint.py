@@ -12,7 +12,7 @@ import pygame
 from client.model import Player, Session
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
-from client.render.text import blit_text, fit, text, wrap
+from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.view import SeatView
 from client.wording import STREET_NAMES, award_lines
@@ -58,6 +58,15 @@ def seat_tags(
     if recent and not (sv and sv.folded):
         tags.append((recent[0], (170, 220, 250)))
     return tags
+
+
+def _wrap_award(line: str, size: int, width: int) -> list[str]:
+    """A winner line on one row, or broken before its hand ("… wins 126" / "with a …")."""
+    if font(size, bold=True).size(line)[0] <= width:
+        return [line]
+    head, sep, hand = line.partition(" with ")
+    parts = [head, sep.strip() + " " + hand] if sep else [line]
+    return [row for part in parts for row in wrap(part, size, width)]
 
 
 class TablePainter:
@@ -301,15 +310,15 @@ class TablePainter:
             blit_text(
                 surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"
             )
-        if v.awards:
+        if v.awards and pot_hidden:
             # The winner lines name each winner and the hand (R-S3), split and side pots too.
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
             size = lay.font(24)
-            width = round(lay.felt.w * 0.56)
+            width = round(lay.felt.w * 0.6)
             lines = [
                 part
                 for line in award_lines(v.awards, hands, session.name_of)
-                for part in wrap(line, size, width)
+                for part in _wrap_award(line, size, width)
             ]
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
@@ -326,19 +335,41 @@ class TablePainter:
                 )
                 y += step
 
-    def shown_name(
-        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
-    ) -> None:
-        if sv.shown is None or not sv.shown.hand:
-            return
-        rects = spot.card_rects(max(1, len(sv.shown.cards)))
+    def chips_rect(
+        self, lay: TableLayout, at: tuple[int, int], amount: int, *, label: bool = True
+    ) -> pygame.Rect:
+        """Everything ``chips`` draws for this stack, the amount included."""
+        d = lay.px(26)
+        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
+        left = at[0] - lay.px(6) * (n - 1) // 2 - d
+        r = pygame.Rect(left, at[1] - d // 2 - (n - 1) * lay.px(3), 0, 0)
+        r.w = at[0] - left + lay.px(6) * n
+        r.h = d + (n - 1) * lay.px(3)
+        if label:
+            img = text(str(amount), lay.font(22), INK, bold=True)
+            r.w = max(r.w, at[0] + lay.px(4) + img.get_width() + 2 - left)
+            r.h = max(r.h, img.get_height())
+        return r
+
+    def shown_box(self, lay: TableLayout, spot: SeatSpot, sv: SeatView) -> pygame.Rect:
+        """Where a shown hand's name goes: on the centre's side of the lifted best five."""
+        rects = spot.card_rects(max(1, len(sv.shown.cards) if sv.shown else 1))
         r = rects[0].union(rects[-1])
-        img = text(sv.shown.hand, lay.font(22), (20, 20, 20), bold=True)
+        img = text(sv.shown.hand if sv.shown else "", lay.font(22), (20, 20, 20), bold=True)
         box = img.get_rect().inflate(lay.px(14), lay.px(6))
         lift = round(spot.card_h() * 0.2)
         if spot.top:
             box.midtop = (r.centerx, r.bottom + lift + lay.px(2))
         else:
             box.midbottom = (r.centerx, r.top - lift - lay.px(2))
+        return box
+
+    def shown_name(
+        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
+    ) -> None:
+        if sv.shown is None or not sv.shown.hand:
+            return
+        box = self.shown_box(lay, spot, sv)
+        img = text(sv.shown.hand, lay.font(22), (20, 20, 20), bold=True)
         pygame.draw.rect(surf, GOLD if winner else (225, 225, 215), box, border_radius=lay.px(8))
         surf.blit(img, img.get_rect(center=box.center))

@@ -359,9 +359,9 @@ class TableScene(Scene):
         self._sync_log()
         me = self.app.session.seat if self.app.session is not None else None
         for a in self.anims:
-            was = a.started
             a.t += dt
-            if a.started and not was:
+            if a.started and not a.heard:
+                a.heard = True
                 if a.kind == "card":
                     sound.play("card")
                 elif a.index == 1:
@@ -394,6 +394,46 @@ class TableScene(Scene):
 
     # ------------------------------------------------------------ drawing
 
+    def pot_paid(self) -> bool:
+        """The hand is over and its pot has left the middle for the winners."""
+        view = self.app.session.view if self.app.session is not None else None
+        return bool(
+            view
+            and view.over
+            and not any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
+        )
+
+    def felt_chips(self) -> list[tuple[tuple[int, int], int]]:
+        """The chips lying still on the felt (not the pot's): where and how many.
+
+        During a street, each seat's bet in front of it.  Once a hand is over its
+        bets have been swept into the pot, and once the pot is paid each winner's
+        chips rest in front of it, past its hand's name and off its name plate,
+        until the next deal.
+        """
+        s = self.app.session
+        view = s.view if s is not None else None
+        if view is None:
+            return []
+        lay = self.lay
+        if not view.over:
+            return [
+                (lay.spots[seat].bet_at, sv.bet)
+                for seat, sv in view.seats.items()
+                if sv.bet and seat in lay.spots
+            ]
+        if not self.pot_paid():
+            return []
+        flying = {a.seat for a in self.anims if a.kind == "chips" and a.index == 1}
+        won: dict[int, int] = {}
+        for seat, amount, _pot in view.awards:
+            won[seat] = won.get(seat, 0) + amount
+        return [
+            (lay.won_at(seat), amount)
+            for seat, amount in won.items()
+            if amount and seat in lay.spots and seat not in flying
+        ]
+
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay
         s = self.app.session
@@ -406,12 +446,7 @@ class TableScene(Scene):
         for a in self.anims:
             if a.kind == "card" and a.progress < 1:
                 hidden.setdefault(a.seat, set()).add(a.index)
-        paid = bool(
-            view
-            and view.over
-            and not any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
-        )
-        self.painter.centre(surf, lay, s, pot_hidden=paid)
+        self.painter.centre(surf, lay, s, pot_hidden=self.pot_paid())
         if any(a.kind == "card" and a.progress < 0 for a in self.anims):
             back = self.app.art.back(lay.px(50))
             for i in range(3):
@@ -420,10 +455,6 @@ class TableScene(Scene):
                 )
         showdown = bool(view and view.over)
         winners = {seat for seat, _, _ in view.awards} if view else set()
-        flying_won = {a.seat for a in self.anims if a.kind == "chips" and a.index == 1}
-        won: dict[int, int] = {}
-        for seat, amount, _pot in view.awards if view else []:
-            won[seat] = won.get(seat, 0) + amount
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
             player = s.players.get(seat)
@@ -438,13 +469,8 @@ class TableScene(Scene):
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
                 self.painter.dealer_button(surf, lay, spot)
-            if sv is not None and sv.bet and not showdown:
-                self.painter.chips(surf, lay, spot.bet_at, sv.bet)
-        # A pot won rests in front of its winner (past the hand's name, off the plate)
-        # until the next deal; the bets went into the pot when the hand ended.
-        for seat, amount in won.items():
-            if paid and amount and seat in lay.spots and seat not in flying_won:
-                self.painter.chips(surf, lay, lay.won_at(seat), amount)
+        for at, amount in self.felt_chips():
+            self.painter.chips(surf, lay, at, amount)
         for a in self.anims:
             if a.progress < 0:
                 continue
@@ -483,7 +509,7 @@ class TableScene(Scene):
         elif view is None:
             msg = "Waiting for the first deal…"
         elif view.over:
-            msg = "Next hand soon…"
+            msg = self.between_hands()
         elif me is None or me.folded:
             msg = "You are out of this hand"
         elif me.all_in:
@@ -505,6 +531,13 @@ class TableScene(Scene):
                 )
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
+
+    def between_hands(self) -> str:
+        """The bar's words while a hand's end shows: the next hand, or the standings."""
+        s = self.app.session
+        if s is not None and s.hand >= s.hands:
+            return "That was the last hand: the standings come next…"
+        return "Next hand soon…"
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
