@@ -152,6 +152,23 @@ def test_6_won_chips_cover_no_name_plate_and_no_hand_name(app, size, which) -> N
                 assert not r.colliderect(painter.shown_box(lay, spot, sv)), (at, seat)
 
 
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1000, 900), (2560, 1440)], ids=str)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+def test_6_bets_in_front_of_seats_cover_no_plate_and_no_cards(app, size, seats) -> None:
+    from client.render.layout import TableLayout
+    from client.render.tablepaint import TablePainter
+
+    lay = TableLayout(size, list(range(seats)), 0)
+    painter = TablePainter(app.art)
+    for spot in lay.spots.values():
+        r = painter.chips_rect(lay, spot.bet_at, 120)
+        assert lay.felt.inflate(lay.px(40), lay.px(40)).contains(r)
+        for other in lay.spots.values():
+            assert not r.colliderect(other.plate_rect()), (spot.seat, other.seat)
+            cards = other.card_rects(7)
+            assert not r.colliderect(cards[0].union(cards[-1])), (spot.seat, other.seat)
+
+
 # ------------------------------------------------------------------ 7, 8: the words on the plates
 
 

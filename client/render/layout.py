@@ -7,6 +7,7 @@ the others follow clockwise (R-T0) around the oval.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -105,6 +106,36 @@ class TableLayout:
                 bet_at=(round(bx), round(by)),
                 top=y < a.centery - 60 * s,
             )
+        self._clear_bets()
+
+    def chip_box(self, at: tuple[float, float]) -> pygame.Rect:
+        """Room for a stack of chips at ``at`` with a three-digit amount beside it."""
+        return pygame.Rect(
+            round(at[0] - 36 * self.s), round(at[1] - 22 * self.s), self.px(82), self.px(38)
+        )
+
+    def seat_box(self, seat: int) -> pygame.Rect:
+        """A seat's plate and the room for all seven of its cards, up cards lifted."""
+        spot = self.spots[seat]
+        cards = spot.card_rects(7)
+        r = spot.plate_rect().union(cards[0].union(cards[-1]))
+        lift = round(spot.card_h() * 0.1) if spot.own else 0
+        return r.inflate(self.px(6), self.px(6) + 2 * lift)
+
+    def _clear_bets(self) -> None:
+        """Move each seat's bet toward the centre until it covers no seat's plate or cards."""
+        boxes = [self.seat_box(seat) for seat in self.spots]
+        for seat, spot in list(self.spots.items()):
+            x, y = spot.bet_at
+            step = pygame.math.Vector2(self.center[0] - x, self.center[1] - y)
+            if step.length() < 1:
+                continue
+            step.scale_to_length(4 * self.s)
+            for _ in range(60):
+                if self.chip_box((x, y)).collidelist(boxes) < 0:
+                    break
+                x, y = x + step.x, y + step.y
+            self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
 
     def px(self, v: float) -> int:
         """A design size in pixels at this scale."""
