@@ -358,16 +358,17 @@ class TableScene(Scene):
             self.volume.muted = not self.app.settings.sound
         self._sync_log()
         me = self.app.session.seat if self.app.session is not None else None
+        sounds: list[str] = []  # each at most once a step: three bets swept make one sound
         for a in self.anims:
             a.t += dt
             if a.started and not a.heard:
                 a.heard = True
                 if a.kind == "card":
-                    sound.play("card")
-                elif a.index == 1:
-                    sound.play("win" if a.seat == me else "chips")
+                    sounds.append("card")
                 else:
-                    sound.play("chips")
+                    sounds.append("win" if a.index == 1 and a.seat == me else "chips")
+        for name in dict.fromkeys(sounds):
+            sound.play(name)
         self.anims = [a for a in self.anims if a.t < a.delay + a.dur]
         landing = self._cards_landing()
         if landing != self._landing:
