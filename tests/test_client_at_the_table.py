@@ -60,14 +60,19 @@ def advance(app: App, seconds: float) -> None:
 
 
 def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
-    """The first step of a match's first hand: antes and third street, nobody has acted."""
+    """The first step of a match's first hand: antes and third street, nobody has acted.
+
+    ``to_act`` shows the lowest up card, the two of clubs, and so brings in (R-O1).
+    """
+    up = {0: "8h", 1: "Kh", 6: "9c"}
+    up[to_act] = "2c"
     seats = [
         {"seat": 0, "stack": 599, "bet": 0, "in_pot": 1, "folded": False, "all_in": False,
-         "up": ["8h"], "down": 2, "last_action": None, "hole": ["6c", "Qd"]},
+         "up": [up[0]], "down": 2, "last_action": None, "hole": ["6c", "Qd"]},
         {"seat": 1, "stack": 599, "bet": 0, "in_pot": 1, "folded": False, "all_in": False,
-         "up": ["Kh"], "down": 2, "last_action": None},
+         "up": [up[1]], "down": 2, "last_action": None},
         {"seat": 6, "stack": 599, "bet": 0, "in_pot": 1, "folded": False, "all_in": False,
-         "up": ["2c"], "down": 2, "last_action": None},
+         "up": [up[6]], "down": 2, "last_action": None},
     ]  # fmt: skip
     legal = [{"action": "bring_in", "put": 4, "to": 4, "all_in": False},
              {"action": "complete", "put": 10, "to": 10, "all_in": False}]  # fmt: skip
@@ -82,7 +87,7 @@ def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
     for rnd in range(3):
         for s in (1, 6, 0):
             ev = {"ev": "deal", "seat": s, "street": 3, "up": rnd == 2}
-            card = {0: ["6c", "Qd", "8h"], 1: [None, None, "Kh"], 6: [None, None, "2c"]}[s][rnd]
+            card = {0: ["6c", "Qd", up[0]], 1: [None, None, up[1]], 6: [None, None, up[6]]}[s][rnd]
             events.append({**ev, "card": card} if card else ev)
     msgs = [
         {"type": "welcome", "protocol": 1, "seat": 0, "token": "t", "name": "Ann",

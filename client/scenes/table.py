@@ -515,6 +515,8 @@ class TableScene(Scene):
             msg = "You are out of this hand"
         elif me.all_in:
             msg = "You are all in"
+        elif s.my_turn() and self._landing:
+            msg = "Your cards are coming…"  # the buttons follow once they are down
         else:
             self.pre_fold.draw(surf)
             self.pre_call.draw(surf)
