@@ -8,6 +8,7 @@ them on to ``client.sound``.  ``draw`` changes nothing.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import pygame
@@ -26,10 +27,13 @@ class VolumeControl:
     muted: bool = False
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
     dragging: bool = False
+    _icons: dict[tuple[int, int, int], pygame.Surface] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def speaker(self) -> pygame.Rect:
-        return pygame.Rect(self.rect.x, self.rect.y, self.rect.h, self.rect.h)
+        return pygame.Rect(self.rect.x, self.rect.y, round(self.rect.h * 1.1), self.rect.h)
 
     @property
     def track(self) -> pygame.Rect:
@@ -72,29 +76,44 @@ class VolumeControl:
     def toggle(self) -> None:
         self.muted = not self.muted
 
+    def _icon(self, w: int, h: int, level: int) -> pygame.Surface:
+        """The speaker, drawn four times larger and smoothed down; cached per look."""
+        key = (w, h, level)
+        img = self._icons.get(key)
+        if img is not None:
+            return img
+        k = 4
+        big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
+        u = h * k / 10
+        color = MUTED if level < 0 else INK
+        cy = h * k / 2
+        box = pygame.Rect(0, 0, round(2.5 * u), round(3 * u))
+        box.midleft = (round(0.5 * u), round(cy))
+        pygame.draw.rect(big, color, box)
+        right = 5 * u
+        cone = [(box.right - 1, box.top), (right, 1.2 * u), (right, 8.8 * u),
+                (box.right - 1, box.bottom)]  # fmt: skip
+        pygame.draw.polygon(big, color, cone)
+        line = max(2, round(0.8 * u))
+        if level < 0:
+            a, b = (right + 1.6 * u, cy - 1.8 * u), (right + 4.8 * u, cy + 1.8 * u)
+            pygame.draw.line(big, (220, 90, 80), a, b, line)
+            pygame.draw.line(big, (220, 90, 80), (a[0], b[1]), (b[0], a[1]), line)
+        for i in range(max(0, level)):
+            radius = (1.9 + 1.5 * i) * u
+            points = [
+                (right + radius * math.cos(t / 10), cy + radius * math.sin(t / 10))
+                for t in range(-8, 9)
+            ]
+            pygame.draw.lines(big, color, False, points, line)
+        img = pygame.transform.smoothscale(big, (w, h))
+        self._icons[key] = img
+        return img
+
     def draw(self, surf: pygame.Surface) -> None:
         sp = self.speaker
-        color = MUTED if self.muted or self.value == 0 else INK
-        # A speaker: a box and a cone, then waves for the level or a cross when muted.
-        u = sp.h / 10
-        box = pygame.Rect(round(sp.x + u), round(sp.y + 3.5 * u), round(2.5 * u), round(3 * u))
-        pygame.draw.rect(surf, color, box)
-        cone = [(box.right, box.top), (sp.x + 6 * u, sp.y + 1.2 * u),
-                (sp.x + 6 * u, sp.y + 8.8 * u), (box.right, box.bottom)]  # fmt: skip
-        pygame.draw.polygon(surf, color, cone)
-        cx, cy = sp.x + 6.3 * u, sp.centery
-        w = max(1, round(u * 0.8))
-        if self.muted or self.value == 0:
-            a, b = (cx + 1.2 * u, cy - 2 * u), (cx + 3.4 * u, cy + 2 * u)
-            pygame.draw.line(surf, (220, 90, 80), a, b, w + 1)
-            pygame.draw.line(surf, (220, 90, 80), (a[0], b[1]), (b[0], a[1]), w + 1)
-        else:
-            for i in range(1 + (self.value > 33) + (self.value > 66)):
-                r = pygame.Rect(
-                    0, 0, round((2.2 + 1.6 * i) * u * 2), round((2.2 + 1.6 * i) * u * 2)
-                )
-                r.center = (round(cx - 0.5 * u), round(cy))
-                pygame.draw.arc(surf, color, r, -0.9, 0.9, w)
+        level = -1 if self.muted or self.value == 0 else 1 + (self.value > 33) + (self.value > 66)
+        surf.blit(self._icon(sp.w, sp.h, level), sp.topleft)
         t = self.track
         pygame.draw.rect(surf, (60, 70, 72), t, border_radius=3)
         fill = t.copy()
