@@ -174,6 +174,19 @@ def test_6_bets_in_front_of_seats_cover_no_plate_and_no_cards(app, size, seats) 
             assert not r.colliderect(cards[0].union(cards[-1])), (spot.seat, other.seat)
 
 
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080), (2560, 1440)], ids=str)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("you", [0, None], ids=["seated", "watching"])
+def test_6_a_pot_won_rests_clear_of_every_plate_and_card(size, seats, you) -> None:
+    from client.render.layout import TableLayout
+
+    lay = TableLayout(size, list(range(seats)), you)
+    for seat in lay.spots:
+        box = lay.chip_box(lay.won_at(seat))
+        assert lay.felt.contains(box)
+        assert box.collidelist([lay.seat_box(other) for other in lay.spots]) < 0, seat
+
+
 # ------------------------------------------------------------------ 7, 8: the words on the plates
 
 

@@ -132,7 +132,7 @@ class TableLayout:
                 continue
             step.scale_to_length(4 * self.s)
             for _ in range(60):
-                if self.chip_box((x, y)).collidelist(boxes) < 0:
+                if self.chip_box((round(x), round(y))).collidelist(boxes) < 0:
                     break
                 x, y = x + step.x, y + step.y
             self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
@@ -147,7 +147,7 @@ class TableLayout:
 
     def won_at(self, seat: int) -> tuple[int, int]:
         """Where a pot won by ``seat`` rests: toward the centre, past its cards and the
-        showdown's hand-name label, so it covers neither them nor the name plate."""
+        showdown's hand-name label, and clear of every seat's plate and cards."""
         spot = self.spots[seat]
         cards = spot.card_rects(7)
         block = cards[0].union(cards[-1])
@@ -156,4 +156,17 @@ class TableLayout:
         gap = self.px(20)  # half a chip and a little air
         x = spot.center[0] + (self.center[0] - spot.center[0]) * 0.25
         y = block.bottom + lift + label_h + gap if spot.top else block.top - lift - label_h - gap
+        label = pygame.Rect(block.x, 0, block.w, label_h + lift)
+        if spot.top:
+            label.top = block.bottom
+        else:
+            label.bottom = block.top
+        boxes = [self.seat_box(s) for s in self.spots] + [label]
+        step = pygame.math.Vector2(self.center[0] - x, self.center[1] - y)
+        if step.length() >= 1:
+            step.scale_to_length(4 * self.s)
+            for _ in range(60):
+                if self.chip_box((round(x), round(y))).collidelist(boxes) < 0:
+                    break
+                x, y = x + step.x, y + step.y
         return round(x), round(y)
