@@ -270,8 +270,20 @@ def test_10_the_last_hand_says_the_standings_come_next(app) -> None:
     assert app.top().between_hands() == "Next hand soon…"
     app.session = Session("Ann")
     feed(app, demo.final_showdown())
-    assert app.top().name == "table"
-    assert "standings" in app.top().between_hands()
+    table = app.top()
+    assert table.name == "table"
+    assert "standings come next" in table.between_hands()
+    app.on_message(
+        {
+            "type": "standings",
+            "match": "demo",
+            "hands_played": 8,
+            "standings": [
+                {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+            ],
+        }
+    )
+    assert app.top().name == "results" and table.between_hands() == "The match is over"
 
 
 # ------------------------------------------------------------------ 11: the log after a comeback

@@ -538,6 +538,8 @@ class TableScene(Scene):
     def between_hands(self) -> str:
         """The bar's words while a hand's end shows: the next hand, or the standings."""
         s = self.app.session
+        if s is not None and s.standings is not None:
+            return "The match is over"
         if s is not None and s.hand >= s.hands:
             return "That was the last hand: the standings come next…"
         return "Next hand soon…"
