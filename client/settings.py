@@ -35,10 +35,15 @@ class Settings:
     hands: int = 8
     host_computers: int = 0
     host_password: str = ""
+    host_open_books: bool = False  # open the books after each match (off by default)
+    host_turn_time: int = 30  # R-C4: 0 is no turn clock
+    host_time_bank: int = 90
+    host_stand_in: bool = False
     join_address: str = "127.0.0.1"
     join_port: int = 7777
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
+    seen_panel: bool = True  # the cards-seen panel at the table (key S)
     sound: bool = True  # False: muted
     volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])
@@ -63,6 +68,8 @@ class Settings:
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
         out.volume = min(100, max(0, out.volume))
+        out.host_turn_time = min(600, max(0, out.host_turn_time))
+        out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):

@@ -1,4 +1,8 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, showdowns.
+"""Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
+cards-seen panel), a showdown, the replayer on a showdown, the recap, opened books, the turn
+clock's bank with away seats and the host's controls, a paused table, our own seat away, the
+host's lobby, a hand's end with the bets swept and the pot paid, the match's last showdown
+before the standings, and a table in the smallest window (800x500).
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -62,10 +66,17 @@ def main() -> int:
             for scene in app.scenes:
                 scene.update(1 / 60)
 
-    table(demo.mid_hand())
-    shot("table.png")
-    table(demo.showdown())
-    shot("showdown.png")
+    moments = (
+        ("table.png", demo.mid_hand()),
+        ("showdown.png", demo.showdown()),
+        ("away.png", demo.away_and_clock()),  # R-C2..R-C4: bank, away seats, host controls
+        ("paused.png", demo.paused()),
+        ("you-away.png", demo.you_are_away()),
+        ("host-lobby.png", demo.host_lobby()),
+    )
+    for name, msgs in moments:
+        table(msgs)
+        shot(name)
     # A hand's end: the last bets swept into the pot, the pot paid in front of the
     # winner (off the name plates) and the winner line naming the hand.
     table(demo.river_end(), settle=4.0)
@@ -73,15 +84,47 @@ def main() -> int:
     # The match's last showdown, left on the table before the standings.
     table(demo.final_showdown(), settle=4.0)
     shot("final-showdown.png")
+    app.session = None
+    _replays(app, shot)
     # The smallest window the game allows.
-    small = (800, 500)
     if not app.offscreen:
-        app.screen = pygame.display.set_mode(small, pygame.RESIZABLE)
+        app.screen = pygame.display.set_mode((800, 500), pygame.RESIZABLE)
     table(demo.mid_hand())
     shot("table-800x500.png")
     app.session = None
     pygame.quit()
     return 0
+
+
+def _replays(app, shot) -> None:
+    """The replayer, the recap and the opened books, over a seeded match of the bots."""
+    from client.demo_hands import demo_match
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from common.replay import seen_record
+
+    records = demo_match()
+    ann = 0
+    mine = [seen_record(r, ann) for r in records]
+    # The replayer on a showdown, as Ann's seat saw the hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 3)
+    rep = ReplayerScene(app, mine, viewer=ann, start=k)
+    rep.goto(k, -1)
+    app.push(rep)
+    shot("replayer.png")
+    app.pop(rep)
+    recap = RecapScene(app, mine, viewer=ann)
+    app.push(recap)
+    shot("recap.png")
+    app.pop(recap)
+    # Opened books: the same match with every hole card, folded hands too, mid-hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 1)
+    books = ReplayerScene(app, records, viewer=ann, start=k)
+    stops = books.stops
+    books.goto(k, next(i for i, p in enumerate(stops) if p.street == 5))
+    app.push(books)
+    shot("books.png")
+    app.pop(books)
 
 
 if __name__ == "__main__":

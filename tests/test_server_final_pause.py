@@ -65,3 +65,35 @@ def test_r_t6_standings_follow_after_the_pause(tmp_path: Path) -> None:
             await ann.expect("lobby", running=False)
 
     asyncio.run(scenario())
+
+
+def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path: Path) -> None:
+    from common.protocol import Act
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=1, start_when=2, hands=4, final_pause=2 * UNIT)
+        async with running(cfg) as (server, port):
+            ann = Client("ann")
+            await ann.hello(port)
+            paused = False
+            while True:  # the host pauses during the last hand, which is played out
+                msg = await ann.expect("turn", "hand_end", "standings", timeout=400 * UNIT)
+                assert msg["type"] != "standings"
+                if msg["type"] == "hand_end":
+                    if msg["hand"] == 4:
+                        break
+                    continue
+                if not paused and ann.of_type("table")[-1]["hand"] == 4:
+                    ann.send({"type": "pause"})
+                    paused = True
+                names = [a["action"] for a in msg["legal"]]
+                ann.send(Act(msg["turn"], "call" if "call" in names else names[0]).encode())
+            assert paused
+            await asyncio.sleep(10 * UNIT)  # five times the final pause
+            assert ann.of_type("standings") == [] and server.table.running
+            ann.send({"type": "resume"})
+            standings = await ann.expect("standings")
+            assert standings["hands_played"] == 4
+            await ann.expect("lobby", running=False)
+
+    asyncio.run(scenario())
