@@ -21,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from client import sound
+from client import sound, window
 from client.model import Session
 from client.net import Connection, Status
 from client.render import text as textcache
@@ -37,7 +37,7 @@ log = logging.getLogger("client")
 TITLE = "Seventh Street"
 STEP = 1 / 60
 NAP = 0.025  # idle polling interval: ~0.1 ms of CPU per nap
-MIN_SIZE = (1024, 640)
+MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
 
 
 class App:
@@ -98,12 +98,13 @@ class App:
             self.offscreen = True
             self.screen = pygame.Surface((w, h))
         else:
-            self.screen = pygame.display.set_mode((max(320, w), max(240, h)), pygame.RESIZABLE)
+            self.screen = pygame.display.set_mode(window.clamp((w, h)), pygame.RESIZABLE)
+            window.ask_minimum()
             pygame.display.set_caption(TITLE)
             pygame.key.set_repeat(400, 40)
         self.art = CardArt()
         self.art.four_color = self.settings.four_color
-        sound.init(enabled=self.settings.sound)
+        sound.init(enabled=self.settings.sound, volume=self.settings.volume)
         from client.scenes.start import StartScene
 
         self.scenes = [StartScene(self)]
@@ -227,6 +228,9 @@ class App:
             return
         surf = None if self.offscreen else pygame.display.get_surface()
         if surf is not None:
+            if window.clamp(surf.get_size()) != surf.get_size():
+                # The window manager let it shrink past the minimum: grow it back.
+                surf = pygame.display.set_mode(window.clamp(surf.get_size()), pygame.RESIZABLE)
             self.screen = surf
         for scene in self.scenes:
             scene.resize(self.screen.get_size())

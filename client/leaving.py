@@ -63,7 +63,7 @@ def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
     """(title, what leaving does, the yes button's label) for the table we are at."""
     s = app.session
     what = "Closing the window" if quitting else "Leaving"
-    if app.server_kind == "host":
+    if app.server_kind == "host" and app.server is not None:
         others = _others(app)
         who = _names(others)
         body = f"You are hosting this table. {what} closes it for everyone"

@@ -46,7 +46,8 @@ class Settings:
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
     seen_panel: bool = True  # the cards-seen panel at the table (key S)
-    sound: bool = True
+    sound: bool = True  # False: muted
+    volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])
 
     @classmethod
@@ -68,6 +69,7 @@ class Settings:
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
+        out.volume = min(100, max(0, out.volume))
         out.host_turn_time = min(600, max(0, out.host_turn_time))
         out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:

@@ -1,10 +1,11 @@
 """Write the README's screenshots: the start screen, the Join panel listing two tables found
 on the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
 replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
-the host's controls, a paused table, our own seat away, the host's lobby, and the lobby
-with the night's scoreboard; and issue 9's moments: the host's lobby with its addresses and
-password, the rules (F1), the "leave?" question at the table, the host's "close your table?"
-and an address refused.
+the host's controls, a paused table, our own seat away, the host's lobby, the lobby with the
+night's scoreboard, a hand's end with the bets swept and the pot paid, the match's last
+showdown before the standings, and a table in the smallest window (800x500); and issue 9's
+moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
+question at the table, the host's "close your table?" and an address refused.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -64,6 +65,7 @@ def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
     from client import demo
     from client.model import Session
 
+    app.server, app.server_kind = None, ""
     app.leave_table(notice="", send_leave=False)
     start = app.top()
     start.address.value = "127.0.0.1:99999"  # a port that is not one, said next to the box
@@ -135,6 +137,21 @@ def main() -> int:
     app.finder = demo.DemoFinder()  # two tables "found on the network"
     app.scenes[0].update(0)
     shot("join.png")
+
+    def table(msgs: list[dict], *, settle: float = 0.0) -> None:
+        """Feed ``msgs`` to a fresh session; ``settle``: let that many seconds of animation
+        play out (bets swept, the pot paid), else show the table with nothing in flight."""
+        app.session = Session("Ann")
+        for m in msgs:
+            app.on_message(m)
+        for scene in app.scenes:
+            scene.resize(app.screen.get_size())
+            if hasattr(scene, "anims") and not settle:
+                scene.anims.clear()
+        for _ in range(round(settle * 60)):
+            for scene in app.scenes:
+                scene.update(1 / 60)
+
     moments = (
         ("table.png", demo.mid_hand()),
         ("showdown.png", demo.showdown()),
@@ -144,13 +161,7 @@ def main() -> int:
         ("host-lobby.png", demo.host_lobby()),
     )
     for name, msgs in moments:
-        app.session = Session("Ann")
-        for m in msgs:
-            app.on_message(m)
-        for scene in app.scenes:
-            scene.resize(app.screen.get_size())
-            if hasattr(scene, "anims"):
-                scene.anims.clear()
+        table(msgs)
         shot(name)
     # The lobby between matches on a friends' night, as the host sees it.
     from types import SimpleNamespace
@@ -164,9 +175,22 @@ def main() -> int:
     app.top().update(0)
     shot("lobby.png")
     app.server = None
+    # A hand's end: the last bets swept into the pot, the pot paid in front of the
+    # winner (off the name plates) and the winner line naming the hand.
+    table(demo.river_end(), settle=4.0)
+    shot("hand-end.png")
+    # The match's last showdown, left on the table before the standings.
+    table(demo.final_showdown(), settle=4.0)
+    shot("final-showdown.png")
     app.session = None
     _replays(app, shot)
     hosting_moments(app, shot)
+    # The smallest window the game allows.
+    if not app.offscreen:
+        app.screen = pygame.display.set_mode((800, 500), pygame.RESIZABLE)
+    table(demo.mid_hand())
+    shot("table-800x500.png")
+    app.session = None
     pygame.quit()
     return 0
 

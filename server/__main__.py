@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=4.0,
         metavar="SECONDS",
-        help="pause between hands, to read the showdown (default 4)",
+        help="pause after each hand, the last one too, to read the showdown (default 4)",
     )
     ap.add_argument(
         "--name",
