@@ -19,7 +19,26 @@ if os.environ.get("STUD_NETNS") != "1" or not only_loopback():
     os.environ["STUD_MDNS"] = "off"
     os.environ.pop("STUD_NETNS", None)
 
+import gc  # noqa: E402
+
+import pygame  # noqa: E402
 import pytest  # noqa: E402
+
+_pygame_quit = pygame.quit
+
+
+def _quit_closing_fonts() -> None:
+    """``pygame.quit`` that first lets go of the cached fonts: a font freed after pygame
+    has quit keeps its file open, and the tests open hundreds of windows in one process
+    (past 1024 descriptors ``select`` fails in unrelated tests)."""
+    from client.render import text
+
+    text.clear()
+    gc.collect()
+    _pygame_quit()
+
+
+pygame.quit = _quit_closing_fonts
 
 
 @pytest.fixture
