@@ -34,6 +34,7 @@ class Settings:
     computers: int = 2
     hands: int = 8
     host_computers: int = 0
+    host_hands: int = 8
     host_password: str = ""
     table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     host_open_books: bool = False  # open the books after each match (off by default)
@@ -73,6 +74,8 @@ class Settings:
         out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
+        if out.host_hands not in HAND_COUNTS:
+            out.host_hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints
         return out
