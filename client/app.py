@@ -469,6 +469,7 @@ class App:
         bind: str | None = None,
         name: str = "",
         open_books: bool = False,
+        books_to_watchers: bool = False,
     ) -> None:
         """A friends' table: our server on every interface (``bind`` narrows it, for tests),
         announced on the network as ``name`` (default "<your name>'s table")."""
@@ -486,6 +487,7 @@ class App:
                     name=name.strip() or f"{self.settings.name}'s table",
                     announce=True,
                     open_books=open_books,
+                    books_to_watchers=open_books and books_to_watchers,
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
                     stand_in=st.host_stand_in,

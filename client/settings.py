@@ -38,6 +38,7 @@ class Settings:
     host_password: str = ""
     table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     host_open_books: bool = False  # open the books after each match (off by default)
+    host_books_to_watchers: bool = False  # ... to watchers too (only with host_open_books)
     host_turn_time: int = 30  # R-C4: 0 is no turn clock
     host_time_bank: int = 90
     host_stand_in: bool = False

@@ -354,3 +354,24 @@ def test_f1_shows_the_rules_anywhere_and_esc_closes_them(make_client) -> None:
     key(host, pygame.K_F1)
     steps(host, guest)
     assert host.modal is None
+
+
+def test_the_host_screen_opens_the_books_and_to_watchers_only_when_chosen(make_client) -> None:
+    # Issue 12: the host chooses open books, and watchers too, when setting up the table;
+    # the watchers' box is offered only with the books open, and both reach the server.
+    app = make_client("Hana", host="127.0.0.1", port=0)
+    start = app.top()
+    assert start.books_watchers not in start.widgets()
+    start.books_watchers.value = True  # left on from another night, books closed
+    start.choose("host")
+    assert app.server is not None
+    cfg = app.server.server.config
+    assert not cfg.open_books and not cfg.books_to_watchers
+    app.leave_table(notice="", send_leave=True)
+    app.scenes[:] = app.scenes[:1]
+    start.open_books.value = True
+    assert start.books_watchers in start.widgets()
+    start.choose("host")
+    cfg = app.server.server.config
+    assert cfg.open_books and cfg.books_to_watchers
+    assert app.settings.host_books_to_watchers

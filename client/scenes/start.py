@@ -46,6 +46,9 @@ class StartScene(Scene):
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
         )
+        self.books_watchers = Checkbox(
+            "books_watchers", "… and to watchers", st.host_books_to_watchers
+        )
         self.histories = Button("histories", "Hand histories", "R")
         self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
@@ -70,7 +73,8 @@ class StartScene(Scene):
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.host_hands, self.host_computers,
-                self.four, self.sound, self.open_books]  # fmt: skip
+                self.four, self.sound, self.open_books,
+                *([self.books_watchers] if self.open_books.value else [])]  # fmt: skip
 
     def buttons(self) -> list[Button]:
         return [self.play, self.host, self.join, self.watch, self.quit, self.histories,
@@ -113,7 +117,7 @@ class StartScene(Scene):
         self.host_hands.rect = R(x0[1], 398, 322, 42)
         self.host_computers.rect = R(x0[1], 466, 322, 42)
         self.host_password.rect = R(x0[1], 534, 322, 38)
-        self.host.rect = R(x0[1], 584, 322, 50)
+        self.host.rect = R(x0[1], 580, 322, 48)
         self.found.rect = R(x0[2], 336, 322, 150)
         self.found.row_h = round(50 * s)
         self.found.size = max(13, round(21 * s))
@@ -127,7 +131,8 @@ class StartScene(Scene):
         self.quit.rect = R(1100, 706, 120, 48)
         self.rules.rect = R(1080, 24, 160, 48)
         self.histories.rect = R(890, 706, 196, 48)
-        self.open_books.rect = R(x0[1], 644, 322, 26)
+        self.open_books.rect = R(x0[1], 634, 322, 22)
+        self.books_watchers.rect = R(x0[1] + 30, 657, 292, 20)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
         for wdg in (self.table_name, self.address, self.port, self.join_password):
@@ -135,6 +140,7 @@ class StartScene(Scene):
         for b in self.buttons():
             b.size = max(14, round(26 * s))
         self.open_books.size = self.histories.size = max(14, round(21 * s))
+        self.books_watchers.size = max(13, round(18 * s))
         self.recent = []
         for i, addr in enumerate(self.app.settings.recent[:2]):
             size = max(12, round(18 * s))
@@ -243,6 +249,7 @@ class StartScene(Scene):
         st.host_password = self.host_password.value
         st.table_name = self.table_name.value.strip()
         st.host_open_books = self.open_books.value
+        st.host_books_to_watchers = self.books_watchers.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         st.join_address = self.address.value.strip()
         with contextlib.suppress(AddressError):  # a port that is not one is not kept
@@ -292,6 +299,7 @@ class StartScene(Scene):
                 password=self.host_password.value,
                 name=self.table_name.value,
                 open_books=self.open_books.value,
+                books_to_watchers=self.books_watchers.value,
             )
         elif what in ("join", "watch"):
             found = self.where()
