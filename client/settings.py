@@ -34,9 +34,11 @@ class Settings:
     computers: int = 2
     hands: int = 8
     host_computers: int = 0
+    host_hands: int = 8
     host_password: str = ""
     table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     host_open_books: bool = False  # open the books after each match (off by default)
+    host_books_to_watchers: bool = False  # ... to watchers too (only with host_open_books)
     host_turn_time: int = 30  # R-C4: 0 is no turn clock
     host_time_bank: int = 90
     host_stand_in: bool = False
@@ -45,7 +47,8 @@ class Settings:
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
     seen_panel: bool = True  # the cards-seen panel at the table (key S)
-    sound: bool = True
+    sound: bool = True  # False: muted
+    volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])
 
     @classmethod
@@ -67,10 +70,13 @@ class Settings:
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
+        out.volume = min(100, max(0, out.volume))
         out.host_turn_time = min(600, max(0, out.host_turn_time))
         out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
+        if out.host_hands not in HAND_COUNTS:
+            out.host_hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints
         return out

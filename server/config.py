@@ -50,6 +50,8 @@ class ServerConfig:
     """Mean pause before a computer seat acts, so people can follow; 0 in tests."""
     hand_pause: float = 4.0
     """Pause between the end of a hand and the next deal, to see the showdown."""
+    final_pause: float | None = None
+    """Pause between the last hand's end and the standings; ``None``: ``hand_pause``."""
     max_frame: int = MAX_FRAME
     max_connections: int = 32
     """Connections that have said hello; a seat's comeback with its token is let in
@@ -93,6 +95,8 @@ class ServerConfig:
         if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
             raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
         object.__setattr__(self, "name", " ".join(self.name.split())[:MAX_TABLE_NAME])
+        if self.hand_pause < 0 or (self.final_pause is not None and self.final_pause < 0):
+            raise ValueError("pauses cannot be negative")
         if self.turn_time == 0:
             object.__setattr__(self, "turn_time", None)  # 0: the clock is off (R-C4)
         if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:

@@ -96,7 +96,7 @@ class Table(TableControls):
             current=self._current_hand,
             apply=self.apply,
         )
-        self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
+        self._deal_timer: asyncio.TimerHandle | None = None  # the pause after a hand
         self.door = Door(
             DoorLimits(
                 max_connections=config.max_connections,
@@ -436,6 +436,9 @@ class Table(TableControls):
     def _next_hand(self) -> None:
         self._deal_timer = None
         match = self.match
+        if match is not None and match.is_over and self.running and not self.closing:
+            self._end_match()  # the last hand's pause was held by a pause (R-C3)
+            return
         if match is None or self.closing or match.is_over:
             return
         self.hand_no = match.hands_played + 1
@@ -540,13 +543,22 @@ class Table(TableControls):
                 )
             )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
+        cfg = self.config
         if self.match.is_over:
-            self._end_match()
+            # The last showdown stays on the table as long as every other one before
+            # the standings cover it (and, paused, until the host resumes: R-C3).
+            pause = cfg.hand_pause if cfg.final_pause is None else cfg.final_pause
+            if self.paused:
+                self._deal_pending = True  # resume calls _next_hand, which ends the match
+            else:
+                self._deal_timer = asyncio.get_running_loop().call_later(pause, self._end_match)
         else:
             self._schedule_deal()
 
     def _end_match(self) -> None:
-        assert self.match is not None
+        self._deal_timer = None
+        if self.closing or self.match is None:
+            return
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
         now = datetime.now().astimezone()
