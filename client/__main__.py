@@ -23,7 +23,11 @@ def _parser() -> argparse.ArgumentParser:
     way.add_argument("--host", action="store_true", help="host a friends' table")
     ap.add_argument("--name", help="your name at the table (remembered)")
     ap.add_argument("--hands", type=int, choices=(4, 8, 12), help="hands in the match")
-    ap.add_argument("--password", default="", help="table password (to join or to host)")
+    ap.add_argument(
+        "--password",
+        default=os.environ.get("SEVENTH_STREET_PASSWORD", ""),
+        help="table password, to join or to host (default: $SEVENTH_STREET_PASSWORD)",
+    )
     ap.add_argument("--watch", action="store_true", help="with --join: watch without a seat")
     ap.add_argument("--four-color", action="store_true", help="four-colour deck")
     ap.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")

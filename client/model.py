@@ -514,6 +514,8 @@ class Session:
 
     def _on_chat(self, msg: dict[str, Any], now: float) -> None:
         name = as_str(msg.get("name"), "?", 20)
+        if msg.get("watching") is True or ("watching" not in msg and msg.get("seat") is None):
+            name += " (watching)"
         text = as_str(msg.get("text"), "", 200)
         if text:
             self.log.append(LogLine(f"{name}: {text}", "chat"))

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from common.linkopts import tune_link
 from common.protocol import FrameDecoder, Ping, encode_frame
 
 __all__ = ["Connection", "Status"]
@@ -51,7 +52,7 @@ class Connection:
         retry_every: float = 1.0,
         connect_timeout: float = 5.0,
         ping_every: float = 5.0,
-        silence_limit: float = 16.0,
+        silence_limit: float = 15.0,
     ) -> None:
         self.host, self.port = host, port
         self.hello = hello
@@ -67,6 +68,7 @@ class Connection:
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._run, name="stud-net", daemon=True)
         self._stale_token = False  # the server forgot our seat: come back as a newcomer
+        self._sent_at = 0.0
 
     def start(self) -> None:
         self._thread.start()
@@ -82,6 +84,7 @@ class Connection:
                 return False
             try:
                 sock.sendall(data)
+                self._sent_at = time.monotonic()
                 return True
             except OSError as exc:
                 log.info("send failed: %s", exc)
@@ -167,10 +170,14 @@ class Connection:
             sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
         except OSError as exc:
             return "down", f"could not connect: {exc.strerror or exc}", False
-        # Wake every few seconds to ping: a home network can drop a link without
-        # the OS noticing for minutes, and silence is how we find out.
-        sock.settimeout(self.ping_every)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # A home network can drop a link without the OS noticing for minutes.  The
+        # server writes at least every 7.5 s (a heartbeat when nothing else) and we
+        # ping when we have sent nothing for ``ping_every``: silence past
+        # ``silence_limit`` means the server is gone, and the socket itself gives
+        # up on data that stays unacknowledged that long (common.linkopts).
+        tick = min(self.ping_every, self.silence_limit) / 2
+        sock.settimeout(tick)
+        tune_link(sock, timeout=self.silence_limit)
         with self._lock:
             self._sock = sock
         if self._closed.is_set():
@@ -179,6 +186,7 @@ class Connection:
         hello = self.hello()
         if self._stale_token:
             hello.pop("token", None)
+        hello["heartbeat"] = True  # we ping every few seconds: drop us when we go quiet
         if not self.send(hello):
             self._shut()
             return "down", "connection lost", False
@@ -188,23 +196,29 @@ class Connection:
         stale = False
         heard = time.monotonic()
         pings = 0
+        silent = False
         while True:
             try:
                 data = sock.recv(65536)
             except TimeoutError:
-                if time.monotonic() - heard > self.silence_limit:
+                data = None
+            except OSError:
+                data = b""
+            now = time.monotonic()
+            if now - self._sent_at >= self.ping_every:
+                pings += 1
+                self.send(Ping(pings).encode())
+            if data is None:
+                if now - heard > self.silence_limit:
                     log.info(
                         "no word from the server for %.0f s: the link is down", self.silence_limit
                     )
+                    silent = True
                     break
-                pings += 1
-                self.send(Ping(pings).encode())
                 continue
-            except OSError:
-                data = b""
             if not data:
                 break
-            heard = time.monotonic()
+            heard = now
             try:
                 msgs = decoder.feed(data)
             except ValueError as exc:
@@ -220,6 +234,8 @@ class Connection:
                     stale = msg.get("code") == "bad_token" and "token" in hello
                     if stale:
                         continue  # not for the player's eyes: we simply sit down again
+                elif kind == "heartbeat":
+                    continue  # it only says the link is alive; ``heard`` has noted it
                 elif kind == "bye":
                     self._put("msg", msg)
                     self._shut()
@@ -230,4 +246,6 @@ class Connection:
             return "stale", last_error, False
         if last_error and not welcomed:
             return "refused", last_error, False
+        if silent:
+            return "down", f"no word from the server for {self.silence_limit:.0f} s", welcomed
         return "down", "connection lost", welcomed

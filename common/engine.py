@@ -119,6 +119,9 @@ def _action(kind: ActionKind, put: int, to: int, all_in: bool = False) -> Action
     return action
 
 
+_LEGAL_MEMO_SIZE = 1024
+"""Buttons remembered per stakes: the first ones asked for, which are the common ones.
+Small and full after a few dozen matches, so a server that runs for weeks stays flat."""
 _LEGAL_BY_STAKES: dict[Stakes, dict[tuple[int, int, int, int, bool, bool], tuple[Action, ...]]] = {}
 """Legal-action tuples by stakes, then by (street, stack, street total, high, opened, may wager)."""
 
@@ -356,7 +359,7 @@ class Hand:
         legal = self._legal_memo.get(key)
         if legal is None:
             legal = self._buttons(stack=stack, total=total, wager=wager)
-            if len(self._legal_memo) < 100_000:
+            if len(self._legal_memo) < _LEGAL_MEMO_SIZE:
                 self._legal_memo[key] = legal
         return legal
 

@@ -9,7 +9,14 @@ the same round trip against a *floor*: a raw asyncio length-prefixed msgpack
 server that broadcasts one table-sized message to seven clients per message
 it gets.  Both servers run as subprocesses and are measured with the same
 client harness, in the same run.  Also reports the table server's resident
-memory with seven clients.  Only 127.0.0.1 is used.
+memory with seven clients.
+
+Then the same table again *under attack*: four more connections (a process
+of their own, from 127.0.0.2) send pings as fast as the kernel takes them,
+and open a new connection whenever the server closes one for flooding.  The
+act-to-every-update p50 and p99 under attack are printed next to the clean
+run's (target: p99 under attack at most twice the clean p99).  Only
+loopback addresses are used.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common.protocol import Act, FrameDecoder, Hello, Start, encode_frame  # noqa: E402
+from common.protocol import Act, FrameDecoder, Hello, Ping, Start, encode_frame  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 SEATS = 7
@@ -110,6 +117,51 @@ async def _floor_server() -> None:
     server = await asyncio.get_running_loop().create_server(Floor, LOOPBACK, 0)
     print(f"listening on port {server.sockets[0].getsockname()[1]}", file=sys.stderr, flush=True)
     await asyncio.Event().wait()
+
+
+# ------------------------------------------------------------------ the attack
+
+
+async def _flood(port: int, connections: int, source: str) -> None:
+    """``connections`` watchers that send pings as fast as they can, for ever; each one
+    the server closes is opened again at once."""
+    pings = encode_frame(Ping(1).encode()) * 4096
+    hello = encode_frame(Hello(name="flood", watch=True).encode())
+    counts = {"opened": 0, "bytes": 0}
+
+    async def drain(reader: asyncio.StreamReader) -> None:
+        while await reader.read(1 << 16):
+            pass
+
+    async def one() -> None:
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    LOOPBACK, port, local_addr=(source, 0)
+                )
+            except OSError:
+                await asyncio.sleep(0.01)
+                continue
+            counts["opened"] += 1
+            sink = asyncio.get_running_loop().create_task(drain(reader))
+            try:
+                writer.write(hello)
+                while not sink.done():
+                    writer.write(pings)
+                    counts["bytes"] += len(pings)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+                sink.cancel()
+
+    async def report() -> None:
+        while True:
+            await asyncio.sleep(1)
+            print(f"flood {counts['opened']} {counts['bytes']}", file=sys.stderr, flush=True)
+
+    await asyncio.gather(report(), *(one() for _ in range(connections)))
 
 
 # ------------------------------------------------------------------ the client harness
@@ -269,10 +321,15 @@ def main() -> int:
     ap.add_argument("--acts", type=int, default=2000)
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--bot-decisions", type=int, default=1000, help="0 to skip")
+    ap.add_argument("--flooders", type=int, default=4, help="attacking connections (0: none)")
     ap.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--flood", type=int, default=0, metavar="PORT", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.floor_server:
         asyncio.run(_floor_server())
+        return 0
+    if args.flood:
+        asyncio.run(_flood(args.flood, args.flooders, "127.0.0.2"))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         floor_proc, floor_port = _spawn([__file__, "--floor-server"])
@@ -309,6 +366,29 @@ def main() -> int:
         finally:
             proc.terminate()
             proc.wait()
+        attacked: list[float] = []
+        flood_log: list[str] = []
+        if args.flooders:
+            proc, port = _spawn(server_args)
+            flood = subprocess.Popen(
+                [sys.executable, __file__, "--flood", str(port), "--flooders", str(args.flooders)],
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+            assert flood.stderr is not None
+            threading.Thread(
+                target=lambda: flood_log.extend(flood.stderr or []), daemon=True
+            ).start()
+            try:
+                time.sleep(1.0)  # the flood is on before the seats sit down
+                attacked = asyncio.run(_measure(port, args.acts, args.warmup, floor=False))
+            finally:
+                flood.terminate()
+                flood.wait()
+                proc.terminate()
+                proc.wait()
     ms = 1000
     p50, p99 = statistics.median(table) * ms, _pct(table, 0.99) * ms
     f50, f99 = statistics.median(floor) * ms, _pct(floor, 0.99) * ms
@@ -319,6 +399,17 @@ def main() -> int:
     print(f"server RSS    {rss / 1024:.1f} MiB with seven clients", end=" ")
     print(f"({idle_rss / 1024:.1f} MiB before any client)")
     ok = p50 <= 1.0 and p99 <= 5.0 and p50 <= 3 * f50
+    if attacked:
+        a50, a99 = statistics.median(attacked) * ms, _pct(attacked, 0.99) * ms
+        last = next((line.split() for line in reversed(flood_log) if line.startswith("flood")), [])
+        opened, sent = (int(last[1]), int(last[2])) if len(last) == 3 else (0, 0)
+        print(
+            f"under attack  p50 {a50:.3f} ms  p99 {a99:.3f} ms  "
+            f"({args.flooders} connections flooding pings: {opened} opened, "
+            f"{sent / 1e6:.0f} MB sent)"
+        )
+        print(f"p99 ratio     {a99 / p99:.2f}x the clean p99 (target <= 2x)")
+        ok = ok and a99 <= 2 * p99
     if args.bot_decisions:
         bots = _bot_decisions(args.bot_decisions)
         b50, b99 = statistics.median(bots) * ms, _pct(bots, 0.99) * ms

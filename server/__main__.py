@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -16,6 +17,8 @@ from server.config import ServerConfig, default_history_dir
 from server.listen import shown_address
 
 log = logging.getLogger("server")
+
+PASSWORD_ENV = "SEVENTH_STREET_PASSWORD"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,7 +35,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--hands", type=int, choices=HAND_COUNTS, default=8, help="hands per match")
     ap.add_argument("--computer", type=int, default=0, metavar="N", help="computer seats to add")
-    ap.add_argument("--password", default=None, help="password people must give to join")
+    ap.add_argument(
+        "--password",
+        default=None,
+        help="password people must give to join (shows in the process list: prefer "
+        f"--password-file or the {PASSWORD_ENV} environment variable)",
+    )
+    ap.add_argument(
+        "--password-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="read the password from the first line of FILE",
+    )
     ap.add_argument(
         "--start-when",
         type=int,
@@ -126,13 +141,29 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def password_from(args: argparse.Namespace) -> str | None:
+    """``--password``, else the first line of ``--password-file``, else the environment's
+    ``SEVENTH_STREET_PASSWORD``; None (no password) when none of them says one."""
+    if args.password is not None:
+        return str(args.password)
+    if args.password_file is not None:
+        try:
+            lines = args.password_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeError) as exc:
+            raise ValueError(f"cannot read the password file: {exc}") from None
+        if not lines or not lines[0].strip():
+            raise ValueError(f"{args.password_file} has no password on its first line")
+        return lines[0].strip()
+    return os.environ.get(PASSWORD_ENV) or None
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host,
         port=args.port,
         hands=args.hands,
         computer=args.computer,
-        password=args.password,
+        password=password_from(args),
         start_when=args.start_when,
         grace=args.grace,
         turn_time=args.turn_time,
@@ -217,6 +248,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"stud-server: {exc}", file=sys.stderr)
         return 2
+    if args.password is not None:
+        log.warning(
+            "--password shows in the process list; --password-file or %s keep it private",
+            PASSWORD_ENV,
+        )
     try:
         asyncio.run(serve(config))
     except OSError as exc:

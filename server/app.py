@@ -54,6 +54,10 @@ class TableServer:
             handshake_timeout=config.handshake_timeout,
             frame_timeout=config.frame_timeout,
             queue_limit=config.queue_limit,
+            heartbeat_every=config.heartbeat_every,
+            link_timeout=config.link_timeout,
+            budget_burst=config.budget_burst,
+            budget_per_second=config.budget_per_second,
         )
         self.port = 0
         self.listening: list[str] = []

@@ -5,7 +5,8 @@ Invariants:
 - A computer seat sees only ``common.views.seat_view`` of its own seat, as a
   person's client would, and chooses with its own seat's RNG.
 - The chooser runs in a worker thread, so a slow decision never delays
-  anyone's frames; ``times`` records how long each choice took.
+  anyone's frames; ``times`` records how long the last ``KEEP_TIMES`` choices
+  took (a table that runs for weeks keeps no more).
 - A choice counts only while its turn is still the table's current one
   (``current(turn)`` returns the hand); one that isn't among the view's legal
   actions is replaced by the hand's default action (R-C1).
@@ -18,6 +19,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -30,6 +32,8 @@ __all__ = ["Chooser", "ComputerSeats", "default_chooser"]
 log = logging.getLogger("server.computer")
 
 Chooser = Callable[[dict[str, Any], random.Random], str]
+
+KEEP_TIMES = 1000
 
 
 def default_chooser() -> Chooser:
@@ -52,7 +56,7 @@ class ComputerSeats:
         apply: Callable[[int, str], None],
     ) -> None:
         self.chooser = chooser
-        self.times: list[float] = []
+        self.times: deque[float] = deque(maxlen=KEEP_TIMES)
         self._delay = delay
         self._rng = rng  # the table's: only the pause before a choice is drawn from it
         self._current = current

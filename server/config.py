@@ -54,9 +54,23 @@ class ServerConfig:
     """Pause between the last hand's end and the standings; ``None``: ``hand_pause``."""
     max_frame: int = MAX_FRAME
     max_connections: int = 32
-    handshake_timeout: float = 10.0
-    frame_timeout: float = 10.0
+    """Connections that have said hello; a seat's comeback with its token is let in
+    even past it (``server.guard``)."""
+    max_pending: int = 32
+    pending_per_address: int = 8
+    max_watchers: int = 16
+    watchers_per_address: int = 4
+    handshake_timeout: float = 5.0
+    frame_timeout: float = 5.0
     queue_limit: int = 1024 * 1024
+    heartbeat_every: float = 5.0
+    link_timeout: float = 12.0
+    """R-C1: a link silent or unacknowledged this long is gone and its seat dropped."""
+    budget_burst: float = 60.0
+    budget_per_second: float = 20.0
+    """Messages of any type a connection may send (``server.budget``)."""
+    password_backoff: float = 1.0
+    """After a wrong password an address waits this long, doubling with each miss."""
     chat_burst: int = 5
     chat_per_second: float = 1.0
     open_books: bool = False

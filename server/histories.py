@@ -8,11 +8,15 @@ Invariants:
   loses at most the hand being played.
 - Writing never stops the table: a failure is logged with its traceback and
   the match plays on without that line.
+- A history holds every hole card, so only its owner may read it: the files
+  are made 0600 and the folder that holds them 0700 (also when it was there
+  before with looser modes).  Windows keeps its own ACLs.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import random
 from collections.abc import Mapping
 from datetime import datetime
@@ -22,7 +26,7 @@ from common.engine import Hand
 from common.history import dumps, hand_record
 from common.match import SeatInfo
 
-__all__ = ["append_hand", "match_path", "new_match_id"]
+__all__ = ["append_hand", "match_path", "new_match_id", "private_dir"]
 
 log = logging.getLogger("server.histories")
 
@@ -37,6 +41,13 @@ def match_path(history_dir: Path, match_id: str) -> Path:
     return history_dir / f"{match_id}.jsonl"
 
 
+def private_dir(path: Path) -> None:
+    """Make ``path`` (and its missing parents) and leave it readable by its owner only."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
+
+
 def append_hand(
     path: Path,
     *,
@@ -49,8 +60,9 @@ def append_hand(
     """Append the finished hand to the match's file and flush it now."""
     record = hand_record(match_id=match_id, number=number, time=time, hand=hand, seats=seats)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
+        private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(dumps(record))
             f.flush()
     except OSError:

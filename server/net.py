@@ -13,21 +13,35 @@ at once, in the event loop, one at a time.  Invariants:
   holds up the table; once its unsent bytes pass ``queue_limit`` it is
   dropped as if it had disconnected.
 - A connection that does not finish its ``hello`` within the handshake timeout,
-  or leaves a frame cut short for ``frame_timeout`` seconds, is closed.
+  or does not finish a frame within ``frame_timeout`` seconds of its first
+  byte (a trickle of bytes does not restart the clock), is closed.
+- Every message costs one from the connection's budget (a token bucket of
+  ``budget_burst`` refilled at ``budget_per_second``), whatever its type; a
+  connection over budget gets an ``error`` (``flood``) and is closed.  A frame's
+  nesting and number of values are checked before it is decoded.
+- Once greeted, a connection is written to at least every 1.5 ``heartbeat_every``
+  seconds (a ``heartbeat`` after ``heartbeat_every`` with nothing else), and its socket gives
+  up on a peer that acknowledges nothing for ``link_timeout`` seconds
+  (``common.linkopts``), so a vanished peer is found whoever's turn it is.  A
+  client that said it beats (``hello`` with ``heartbeat``) and then sends
+  nothing for ``link_timeout`` seconds is dropped too: that also sees through
+  a box that acknowledges for a peer that is gone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
-import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from common.events import ProtocolError
+from common.linkopts import tune_link
 from common.protocol import MAX_FRAME, Error, FrameDecoder, FrameError, MessageError, encode_frame
+from server.budget import TokenBucket
 
 __all__ = ["Connection", "Handler", "Limits"]
 
@@ -35,17 +49,10 @@ log = logging.getLogger("server.net")
 _ids = itertools.count(1)
 
 
-def _keep_alive(sock: socket.socket | None) -> None:
-    """TCP keepalive, so that a player whose Wi-Fi vanished is found out in about
-    half a minute (and dropped, R-C1) instead of hours later, without asking any
-    client to ping: a client written from the wire contract may never send one."""
-    if sock is None:
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 10)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 5)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 4)
+_HEARTBEAT = encode_frame({"type": "heartbeat"})
+_LINGER_BYTES = 256 * 1024
+"""What a closing connection reads and drops before it gives up waiting for the peer
+to close; a flood past it is cut off at once (a reset)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +60,26 @@ class Limits:
     """Per-connection limits; the defaults suit a friends' night on a LAN."""
 
     max_frame: int = MAX_FRAME
-    handshake_timeout: float = 10.0
-    frame_timeout: float = 10.0
-    """How long a frame may stay cut short before the connection is closed."""
+    max_depth: int = 16
+    """Containers in a client frame nest at most this deep (client messages are flat)."""
+    max_items: int = 2048
+    """Values in one client frame, all levels together."""
+    handshake_timeout: float = 5.0
+    frame_timeout: float = 5.0
+    """How long a frame may take from its first byte to its last."""
     queue_limit: int = 1024 * 1024
     """Unsent bytes a connection may have before it is dropped.  About 400 table
     snapshots: far more than a live client ever lags, small enough to bound memory."""
     close_timeout: float = 2.0
+    heartbeat_every: float = 5.0
+    link_timeout: float = 12.0
+    """A link with nothing acknowledged, or a beating client with nothing heard, for
+    this long is dropped (R-C1): with a frame out at least every 7.5 s (a heartbeat
+    after 5 s of nothing, checked every 2.5 s) a vanished peer is found within 20 s."""
+    budget_burst: float = 60.0
+    budget_per_second: float = 20.0
+    """Messages a connection may send: far above a person's clicks and a client's
+    pings, far below what slows the table for everyone."""
 
 
 class Handler(Protocol):
@@ -75,9 +95,18 @@ class Connection(asyncio.Protocol):
         self.id = next(_ids)
         self.handler = handler
         self.limits = limits
-        self.decoder = FrameDecoder(limits.max_frame)
+        self.decoder = FrameDecoder(
+            limits.max_frame, max_depth=limits.max_depth, max_items=limits.max_items
+        )
+        self.budget = TokenBucket(limits.budget_burst, limits.budget_per_second)
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
+        self.address = "?"
+        """The peer's IP address alone: per-address limits count by it."""
+        self.flooded = False
+        """Closed for going over its message budget (the table cuts its address off)."""
+        self.beats = False
+        """The client said (``hello`` ``heartbeat``) it sends a frame every few seconds."""
         self.closed = False
         # Set by the table once the hello is accepted.
         self.greeted = False
@@ -87,7 +116,10 @@ class Connection(asyncio.Protocol):
         self.chat_checked = 0.0
         self._handshake_timer: asyncio.TimerHandle | None = None
         self._frame_timer: asyncio.TimerHandle | None = None
+        self._beat_timer: asyncio.TimerHandle | None = None
         self._notified = False
+        self._sent_at = self._heard_at = time.monotonic()
+        self._discarded = 0
 
     def __repr__(self) -> str:
         return f"<conn {self.id} {self.peer} seat={self.seat}>"
@@ -99,7 +131,8 @@ class Connection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
-        _keep_alive(transport.get_extra_info("socket"))
+        self.address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        tune_link(transport.get_extra_info("socket"), timeout=self.limits.link_timeout)
         loop = asyncio.get_running_loop()
         self._handshake_timer = loop.call_later(
             self.limits.handshake_timeout, self._handshake_expired
@@ -109,15 +142,33 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.closed:
+            # Closing (``close``): what still comes is dropped unread, up to a point.
+            self._discarded += len(data)
+            if self._discarded > _LINGER_BYTES and self.transport is not None:
+                self.transport.abort()
             return
-        try:
-            messages = self.decoder.feed(data)
-        except FrameError as exc:
-            log.info("%r: %s", self, exc)
-            self.fail(exc.code, str(exc))
-            return
-        for msg in messages:
-            if self.closed:
+        self._heard_at = time.monotonic()
+        decoder = self.decoder
+        decoder.push(data)
+        finished = False
+        while not self.closed:
+            try:
+                msg = decoder.pop()
+            except FrameError as exc:
+                log.info("%r: %s", self, exc)
+                self.fail(exc.code, str(exc))
+                return
+            if msg is None:
+                break
+            finished = True
+            if not self.budget.spend(self._heard_at):
+                log.warning("%r: over its message budget; closing", self)
+                self.flooded = True
+                self.fail(
+                    "flood",
+                    f"too many messages: at most {self.limits.budget_per_second:g} a second",
+                    msg["type"][:20] if isinstance(msg.get("type"), str) else None,
+                )
                 return
             try:
                 self.handler.on_message(self, msg)
@@ -129,7 +180,7 @@ class Connection(asyncio.Protocol):
                 log.exception("%r: unexpected error; closing this connection only", self)
                 self.fail("server_error", "the server could not handle that message")
                 return
-        self._watch_partial_frame()
+        self._watch_partial_frame(restart=finished)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
@@ -144,6 +195,7 @@ class Connection(asyncio.Protocol):
         if self.closed or transport is None:
             return
         transport.write(frame)
+        self._sent_at = time.monotonic()
         if transport.get_write_buffer_size() > self.limits.queue_limit:
             log.warning(
                 "%r: not reading (over %d bytes unsent); dropping", self, self.limits.queue_limit
@@ -158,6 +210,54 @@ class Connection(asyncio.Protocol):
         if self._handshake_timer is not None:
             self._handshake_timer.cancel()
             self._handshake_timer = None
+        if self._beat_timer is None and not self.closed:
+            self._beat_timer = asyncio.get_running_loop().call_later(
+                self.limits.heartbeat_every / 2, self._beat
+            )
+
+    def tarpit(self) -> None:
+        """Read nothing from now on; the handshake timer closes the connection."""
+        if self.transport is not None and not self.closed:
+            self.transport.pause_reading()
+
+    def hold(self, delay: float, then: Callable[[], None]) -> None:
+        """Read nothing more for ``delay`` seconds, then call ``then`` (unless closed by
+        then): a hello waiting out its address's password back-off.  It stands in for
+        the handshake timer, which the hello has already beaten."""
+        if self.closed or self.transport is None:
+            return
+        if self._handshake_timer is not None:
+            self._handshake_timer.cancel()
+        self.transport.pause_reading()
+
+        def resume() -> None:
+            self._handshake_timer = None
+            if self.closed or self.transport is None:
+                return
+            self.transport.resume_reading()
+            then()
+
+        self._handshake_timer = asyncio.get_running_loop().call_later(delay, resume)
+
+    def _beat(self) -> None:
+        """Every half heartbeat: write a ``heartbeat`` if nothing went out for a while,
+        and drop a beating client that has gone silent (R-C1)."""
+        self._beat_timer = None
+        if self.closed:
+            return
+        now = time.monotonic()
+        if self.beats and now - self._heard_at > self.limits.link_timeout:
+            log.info("%r: nothing heard for %.0f s; the link is gone", self, now - self._heard_at)
+            self.abort()
+            return
+        # Only after a whole period of nothing: a client that has just been sent
+        # something is not sent a heartbeat in the middle of a request and its answer.
+        if now - self._sent_at >= self.limits.heartbeat_every:
+            self.send(_HEARTBEAT)
+        if not self.closed:
+            self._beat_timer = asyncio.get_running_loop().call_later(
+                self.limits.heartbeat_every / 2, self._beat
+            )
 
     # ------------------------------------------------------------ closing
 
@@ -167,15 +267,23 @@ class Connection(asyncio.Protocol):
         self.close()
 
     def close(self) -> None:
-        """Close after what is queued has gone out (or ``close_timeout`` passes)."""
+        """Close after what is queued has gone out (or ``close_timeout`` passes).
+
+        The last ``error`` must reach the peer even when it has sent more than we
+        read (a flood): closing a socket with unread input sends a reset, which
+        throws away what was still on its way.  So only our side is shut (FIN after
+        the queued frames) and what still comes is read and dropped until the peer
+        closes, or ``close_timeout`` passes."""
         if self.closed or self.transport is None:
             return
         self.closed = True
         self._cancel_timers()
         transport = self.transport
-        transport.close()
-        if transport.get_write_buffer_size():
-            asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
+        try:
+            transport.write_eof()
+        except (OSError, NotImplementedError, RuntimeError):
+            transport.close()  # the peer is already gone, or this transport cannot
+        asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
         self._notify_closed()
 
     def abort(self) -> None:
@@ -198,10 +306,10 @@ class Connection(asyncio.Protocol):
             log.exception("%r: error while closing", self)
 
     def _cancel_timers(self) -> None:
-        for timer in (self._handshake_timer, self._frame_timer):
+        for timer in (self._handshake_timer, self._frame_timer, self._beat_timer):
             if timer is not None:
                 timer.cancel()
-        self._handshake_timer = self._frame_timer = None
+        self._handshake_timer = self._frame_timer = self._beat_timer = None
 
     def _handshake_expired(self) -> None:
         self._handshake_timer = None
@@ -209,11 +317,15 @@ class Connection(asyncio.Protocol):
             log.info("%r: no hello within %.1fs", self, self.limits.handshake_timeout)
             self.fail("handshake_timeout", "no hello in time")
 
-    def _watch_partial_frame(self) -> None:
-        if self._frame_timer is not None:
+    def _watch_partial_frame(self, *, restart: bool) -> None:
+        """Time a frame from its first byte: more bytes of the same frame do not
+        restart the clock (a trickle of one byte every few seconds is cut off)."""
+        if self.closed:
+            return
+        if (not self.decoder.pending or restart) and self._frame_timer is not None:
             self._frame_timer.cancel()
             self._frame_timer = None
-        if self.decoder.pending and not self.closed:
+        if self.decoder.pending and self._frame_timer is None:
             self._frame_timer = asyncio.get_running_loop().call_later(
                 self.limits.frame_timeout, self._frame_expired
             )

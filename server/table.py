@@ -40,11 +40,13 @@ from common.history import hand_record
 from common.match import Match, SeatKind
 from server import books, frames, histories
 from server.announce import short_hostname
-from server.chat import spend_line
+from server.chat import clean_text, spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.controls import TableControls
+from server.guard import Door, DoorLimits
+from server.names import taken_by
 from server.net import Connection
 from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
@@ -52,6 +54,10 @@ from server.seats import Seat, computer_seats, first_free, next_host, public_sea
 __all__ = ["Table"]
 
 log = logging.getLogger("server.table")
+
+_MAX_HOLD = 8.0
+"""A hello in its address's password back-off waits at most this long for its answer;
+past it, the hello is refused (``password_wait``) without its password being looked at."""
 
 
 class Table(TableControls):
@@ -91,6 +97,16 @@ class Table(TableControls):
             apply=self.apply,
         )
         self._deal_timer: asyncio.TimerHandle | None = None  # the pause after a hand
+        self.door = Door(
+            DoorLimits(
+                max_connections=config.max_connections,
+                max_pending=config.max_pending,
+                pending_per_address=config.pending_per_address,
+                max_watchers=config.max_watchers,
+                watchers_per_address=config.watchers_per_address,
+                first_backoff=config.password_backoff,
+            )
+        )
         self._init_controls()
         for seat in computer_seats(config.computer, config.computer_names, self.rng):
             self.seats[seat.seat] = seat
@@ -101,14 +117,22 @@ class Table(TableControls):
         if self.closing:
             conn.send_message(p.Bye("server shutting down").encode())
             return False
-        if len(self.conns) >= self.config.max_connections:
-            conn.send_message(p.Error("server_busy", "too many connections").encode())
+        refused = self.door.admit(conn, self.conns)
+        if refused is not None:
+            conn.send_message(p.Error("server_busy", refused).encode())
             return False
+        if self.door.cut_off(conn.address):
+            # A flooder back at once is held, unread, until its handshake time is up:
+            # it waits on a full socket instead of reconnecting as fast as it can.
+            conn.tarpit()
         self.conns.add(conn)
         return True
 
     def on_close(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        if conn.flooded:
+            wait = self.door.flooded(conn.address)
+            log.warning("%s flooded; its new connections are cut off for %.0f s", conn.peer, wait)
         self.proto1.discard(conn)
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         if seat is None or seat.conn is not conn:
@@ -172,13 +196,31 @@ class Table(TableControls):
             return
         if hello.protocol == 1:
             self.proto1.add(conn)
-        if cfg.password is not None and not hmac.compare_digest(
-            (hello.password or "").encode(), cfg.password.encode()
-        ):
-            conn.fail("bad_password", "wrong password", "hello")
-            return
+        seat = None
         if hello.token is not None:
             seat = next((s for s in self.seats.values() if s.token == hello.token), None)
+        # A seat's own token skips the back-off: a stranger's misses at the same
+        # address must not keep a seated player out.
+        wait = self.door.wait_left(conn.address) if cfg.password is not None else 0.0
+        if wait > 0 and seat is None:
+            if wait > _MAX_HOLD:
+                conn.fail(
+                    "password_wait",
+                    f"too many wrong passwords from your address: try again in {wait:.0f} s",
+                    "hello",
+                )
+            else:  # answered once the wait is over, as if the hello came then
+                conn.hold(wait, lambda: self._hello(conn, hello))
+            return
+        if cfg.password is not None:
+            if not hmac.compare_digest((hello.password or "").encode(), cfg.password.encode()):
+                wait = self.door.password_failed(conn.address)
+                log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
+                conn.fail("bad_password", "wrong password", "hello")
+                return
+            self.door.password_ok(conn.address)
+        conn.beats = hello.heartbeat
+        if hello.token is not None:
             if seat is None:
                 conn.fail(
                     "bad_token", "no seat has that token (it ends when the seat is freed)", "hello"
@@ -202,6 +244,10 @@ class Table(TableControls):
                 self._broadcast(self._lobby(), but=conn)  # it has just had its own
             return
         if hello.watch:
+            refused = self.door.may_watch(conn, self.conns)
+            if refused is not None:
+                conn.fail("server_busy", refused, "hello")
+                return
             conn.mark_greeted()
             conn.name = hello.name
             conn.send_message(
@@ -211,6 +257,16 @@ class Table(TableControls):
             return
         if first_free(self.seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
+            return
+        clash = taken_by(hello.name, (s.name for s in self.seats.values()))
+        if clash is not None:
+            conn.fail(
+                "name_taken", f"{clash} is already at the table: choose another name", "hello"
+            )
+            return
+        refused = self.door.may_seat(conn, self.conns)
+        if refused is not None:
+            conn.fail("server_busy", refused, "hello")
             return
         self._seat_newcomer(conn, hello.name)
         if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
@@ -242,6 +298,11 @@ class Table(TableControls):
             raise p.MessageError("already_seated", "you have a seat", "sit")
         if first_free(self.seats) is None:
             raise p.MessageError("table_full", "all seven seats are taken", "sit")
+        clash = taken_by(conn.name or "Player", (s.name for s in self.seats.values()))
+        if clash is not None:
+            raise p.MessageError(
+                "name_taken", f"{clash} is already at the table: watch under another name", "sit"
+            )
         self._seat_newcomer(conn, conn.name or "Player")
 
     def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
@@ -330,13 +391,16 @@ class Table(TableControls):
         return conn.seat
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
-        text = chat.text.strip()
+        # Stripped of escape sequences and control characters before anyone sees it.
+        text = clean_text(chat.text, limit=p.MAX_CHAT)
         if not text:
             raise p.MessageError("bad_message", "chat text is empty", "chat")
         cfg = self.config
         if not spend_line(conn, burst=cfg.chat_burst, per_second=cfg.chat_per_second):
             raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
-        self._broadcast(p.ChatSaid(conn.seat, conn.name, text).encode())
+        # A watcher's line says so, so that no one mistakes it for a seat's.
+        said = p.ChatSaid(conn.seat, conn.name, text, watching=conn.seat is None)
+        self._broadcast(said.encode())
 
     # ------------------------------------------------------------ the match
 
@@ -455,6 +519,7 @@ class Table(TableControls):
             self.apply(conn.seat, act.action)
         except IllegalAction as exc:
             raise p.MessageError("illegal_action", str(exc), "act") from None
+        conn.budget.refund()  # the table asked for it: its pace is the table's, not a flood
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
@@ -533,8 +598,8 @@ class Table(TableControls):
 
     @property
     def bot_times(self) -> list[float]:
-        """How long each computer seat's choice took, in seconds."""
-        return self.computers.times
+        """How long the computer seats' last choices took, in seconds."""
+        return list(self.computers.times)
 
     def _current_hand(self, turn: int) -> Hand | None:
         """The hand while ``turn`` is still the one being asked for, else None."""

@@ -72,7 +72,13 @@ class ContractClient:
             self.buf += chunk
 
     def recv(self, timeout: float = 5.0) -> dict:
+        """The next message, past any ``heartbeat`` (the document: ignore it)."""
         deadline = time.monotonic() + timeout
+        while (msg := self._recv_one(deadline)).get("type") == "heartbeat":
+            pass
+        return msg
+
+    def _recv_one(self, deadline: float) -> dict:
         self._fill(4, deadline)
         (n,) = struct.unpack(">I", self.buf[:4])
         assert n <= MAX_FRAME * 16, f"absurd frame length {n}"

@@ -227,6 +227,19 @@ def test_a_wrong_password_is_refused(make_app) -> None:
     assert "password" in guest.notice
 
 
+def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_app) -> None:
+    host = make_app("Hana")
+    host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    guest = make_app(" hana ", offscreen=True)
+    guest.connect("127.0.0.1", host.server.port)
+    assert run([host, guest], lambda: guest.session is None)
+    assert guest.top().name == "start"
+    assert "Hana is already at the table" in guest.notice and "another name" in guest.notice
+    guest.draw()
+    assert [p.name for p in host.session.lobby_seats if p.kind == "human"] == ["Hana"]
+
+
 def test_watching_without_a_seat(make_app) -> None:
     host = make_app("Hana")
     host.play_computer(2, 4)

@@ -63,6 +63,9 @@ ERROR_CODES = {
     "chat_rate",
     "too_long",
     "server_error",
+    "password_wait",
+    "name_taken",
+    "flood",
 }
 CLOSING = {
     "bad_frame",
@@ -76,6 +79,9 @@ CLOSING = {
     "server_busy",
     "taken_over",
     "server_error",
+    "password_wait",
+    "name_taken",
+    "flood",
 }
 
 INT = (int,)
@@ -129,6 +135,7 @@ SCHEMA = {
     "chat": {"seat": (int, NONE), "name": (str,), "text": (str,)},
     "pong": {"id": INT},
     "bye": {"reason": (str,)},
+    "heartbeat": {},
     "books": {"match": (str,), "hand": INT, "hands": INT, "record": (dict,)},
 }
 VIEW = {
@@ -1208,7 +1215,7 @@ def test_bad_frames_close_only_that_connection(lobby_server, raw):
 
 @pytest.fixture(scope="module", autouse=True)
 def slow_clocks():
-    """The 10 s clocks (handshake, a frame cut short) run while the other tests run."""
+    """The 5 s clocks (handshake, a frame cut short) run while the other tests run."""
     srv = Server(computer=1)
     results: dict = {}
     silent = srv.client()
@@ -1241,9 +1248,9 @@ def test_handshake_timeout_and_cut_short_frame(slow_clocks):
     for t in threads:
         t.join(15)
     m, dt, closed = results["silent"]
-    assert m["code"] == "handshake_timeout" and 8 < dt < 12.5 and closed, results
+    assert m["code"] == "handshake_timeout" and 4 < dt < 7.5 and closed, results
     m, dt, closed = results["cut"]
-    assert m["code"] == "bad_frame" and 8 < dt < 12.5 and closed, results
+    assert m["code"] == "bad_frame" and 4 < dt < 7.5 and closed, results
 
 
 def test_cut_short_frame_before_hello_meets_the_handshake_timeout(slow_clocks):

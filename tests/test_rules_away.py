@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from common.protocol import Act
+from common.protocol import Act, Ping
 from server.app import TableServer
+from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
 from tests.serverkit import UNIT, Client, _random_choice, config, running
 
@@ -442,15 +443,33 @@ def test_friends_night_away_for_three_hands_a_pause_and_a_drop_history_is_valid(
     tmp_path: Path,
 ) -> None:
     """Issue 8's "done when": two people, one computer seat and a watcher play a whole match;
-    Bob stays away for three hands, the host pauses once, Bob's link drops mid-hand and he
-    comes back by token; the history file passes ``tests/hhcheck.py``."""
+    Bob stays away for three hands, the host pauses once, Bob's link goes black mid-hand
+    (no close: a proxy swallows everything, R-C1) and he comes back by token; the
+    history file passes ``tests/hhcheck.py``."""
 
     async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, hands=8, turn_time=600, grace=4 * UNIT)
+        cfg = config(
+            tmp_path,
+            computer=1,
+            hands=8,
+            turn_time=600,
+            grace=4 * UNIT,
+            heartbeat_every=2 * UNIT,
+            link_timeout=12 * UNIT,
+        )
         async with running(cfg) as (_server, port):
+            proxy = BlackHoleProxy(port)
+            proxy_port = await proxy.start()
             ann, bob, cy = Client("ann"), Client("bob"), Client("cy")
             await ann.hello(port)
-            await bob.hello(port)
+            await bob.hello(proxy_port, heartbeat=True)  # pings while its link lives
+
+            async def bob_pings() -> None:
+                while True:
+                    bob.send(Ping(1).encode())
+                    await asyncio.sleep(UNIT)
+
+            pinger = asyncio.create_task(bob_pings())
             await cy.hello(port, watch=True)
             ann.send({"type": "start"})
             stop = asyncio.Event()
@@ -465,10 +484,20 @@ def test_friends_night_away_for_three_hands_a_pause_and_a_drop_history_is_valid(
                     if msg["type"] == "turn":
                         who.send(Act(msg["turn"], msg["legal"][0]["action"]).encode())
 
-            # Hand 1: Bob plays; his link goes mid-hand and he comes back with his token.
+            # Hand 1: Bob plays; his link goes black mid-hand, the server finds it
+            # gone (R-C1), and he comes back with his token.
             turn = await bob.expect("turn", timeout=200 * UNIT)
             bob.send(Act(turn["turn"], turn["legal"][-1]["action"]).encode())
-            await bob.close()
+            while True:  # until the act has landed and it is someone else's turn
+                msg = await bob.expect("table", "turn", timeout=200 * UNIT)
+                if msg["type"] == "turn":
+                    bob.send(Act(msg["turn"], msg["legal"][-1]["action"]).encode())
+                elif msg["view"]["to_act"] != bob.seat:
+                    break
+            proxy.swallow()
+            await cy.seen("presence", seat=bob.seat, connected=False, timeout=200 * UNIT)
+            pinger.cancel()
+            await proxy.stop()
             bob2 = Client("bob")
             await bob2.hello(port, token=bob.token)
             # The host pauses once, during hand 2, and resumes once it is over.

@@ -220,7 +220,8 @@ async def stops_reading(t: Table) -> None:
 
 
 async def too_many_connections(t: Table) -> None:
-    room = t.server.config.max_connections - len(t.server.table.conns)
+    """More connections still to say hello than one address may have: refused at once."""
+    room = t.server.config.pending_per_address
     extra = [await Client(f"x{i}").connect(t.port) for i in range(room)]
     await asyncio.sleep(UNIT)
     late = await Client("late").connect(t.port)

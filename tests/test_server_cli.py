@@ -32,6 +32,7 @@ def test_help_names_every_option() -> None:
         "--hands",
         "--computer",
         "--password",
+        "--password-file",
         "--start-when",
         "--grace",
         "--turn-time",

@@ -113,19 +113,23 @@ def test_stale_turn_is_rejected_not_applied_to_the_next(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_connections_use_tcp_keepalive_to_find_vanished_players(tmp_path: Path) -> None:
-    """A player whose network vanished without a FIN is found out by TCP keepalive, so
-    R-C1's grace period starts in about half a minute whatever the client sends."""
+def test_R_C1_links_give_up_on_a_peer_that_acknowledges_nothing(tmp_path: Path) -> None:
+    """A player whose network vanished without a FIN is found out by the socket itself:
+    keepalive probes an idle link, and TCP_USER_TIMEOUT (Linux) closes one whose
+    heartbeats stay unacknowledged, so R-C1's grace starts within 20 s whatever the
+    client sends."""
     import socket
 
     async def scenario() -> None:
-        async with running(config(tmp_path)) as (server, port):
+        async with running(config(tmp_path, link_timeout=15.0)) as (server, port):
             ann = Client("ann")
             await ann.hello(port)
             (conn,) = server.table.conns
             sock = conn.transport.get_extra_info("socket")
             assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
-            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 10
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 5
+            if hasattr(socket, "TCP_USER_TIMEOUT"):
+                assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 15000
             await ann.close()
 
     asyncio.run(scenario())

@@ -838,7 +838,8 @@ class TableScene(Scene):
         if st.state not in ("retrying", "connecting"):
             return
         lay = self.lay
-        msg = "Connection lost: reconnecting" + (f" (try {st.attempt})" if st.attempt else "") + "…"
+        lost = "The server went silent" if st.message.startswith("no word") else "Connection lost"
+        msg = f"{lost}: reconnecting" + (f" (try {st.attempt})" if st.attempt else "") + "…"
         img = text(msg, lay.font(28), (30, 20, 0), bold=True)
         box = img.get_rect().inflate(lay.px(40), lay.px(20))
         box.midtop = (lay.area.centerx, lay.px(12))

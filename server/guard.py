@@ -1,0 +1,149 @@
+"""Who may come in: connection limits per address and in all, and password back-off.
+
+The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
+``Table._hello`` asks ``may_watch``/``may_seat`` and reports passwords to
+``password_failed``/``password_ok``.  Invariants:
+
+- A seat's comeback with its token is never refused here: no limit below
+  counts it, so whatever else is connected a seated player gets back in.
+- Connections that have not said ``hello`` yet (*pending*) are at most
+  ``pending_per_address`` from one address and ``max_pending`` in all.  A new
+  connection over the first is refused at once (``server_busy``); over the
+  second, the oldest pending connection of the busiest address is closed to
+  make room, so a burst from many addresses cannot keep a comeback out.
+  Pending connections also end after the handshake timeout (``server.net``).
+- Watchers are at most ``watchers_per_address`` from one address and
+  ``max_watchers`` in all; a newcomer's seat or a watcher is refused once
+  ``max_connections`` connections have said hello (seats keep their room).
+- After a wrong password an address must wait 1 s before it may try again,
+  then 2, 4, 8 … up to ``max_backoff``; a right password clears the wait.
+- An address one of whose connections was closed for flooding is cut off for
+  1 s, then 2, 4 … up to ``max_flood_wait``: its new connections meanwhile are
+  held unread until their handshake time is up, so a flooder that reconnects
+  at once waits on a full socket and costs the table nothing more.
+- Only the most recent ``_MAX_ADDRESSES`` addresses of each kind are remembered.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from server.net import Connection
+
+__all__ = ["Door", "DoorLimits"]
+
+_MAX_ADDRESSES = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class DoorLimits:
+    max_connections: int = 32
+    max_pending: int = 32
+    pending_per_address: int = 8
+    max_watchers: int = 16
+    watchers_per_address: int = 4
+    first_backoff: float = 1.0
+    max_backoff: float = 300.0
+    first_flood_wait: float = 1.0
+    max_flood_wait: float = 60.0
+
+
+@dataclass(slots=True)
+class _Failures:
+    count: int
+    until: float
+
+
+class Door:
+    """Counts connections by address and remembers wrong passwords."""
+
+    def __init__(self, limits: DoorLimits) -> None:
+        self.limits = limits
+        self._failures: OrderedDict[str, _Failures] = OrderedDict()
+        self._floods: OrderedDict[str, _Failures] = OrderedDict()
+
+    # ---- connections
+
+    def admit(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
+        """None if ``conn`` (just opened) may wait for its hello, else why not.  May close
+        the oldest pending connection of the busiest address to make room."""
+        pending = [c for c in conns if not c.greeted and not c.closed and c is not conn]
+        here = sum(1 for c in pending if c.address == conn.address)
+        if here >= self.limits.pending_per_address:
+            return "too many connections from your address are still to say hello"
+        if len(pending) >= self.limits.max_pending:
+            busiest, _ = Counter(c.address for c in pending).most_common(1)[0]
+            oldest = min((c for c in pending if c.address == busiest), key=lambda c: c.id)
+            oldest.fail("server_busy", "too many connections waiting: try again")
+        return None
+
+    def may_watch(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
+        """None if ``conn`` may watch, else why not."""
+        greeted = [c for c in conns if c.greeted and c is not conn]
+        watchers = [c for c in greeted if c.seat is None]
+        if len(watchers) >= self.limits.max_watchers:
+            return f"the table has all the watchers it takes ({self.limits.max_watchers})"
+        if sum(1 for c in watchers if c.address == conn.address) >= (
+            self.limits.watchers_per_address
+        ):
+            return "too many watchers from your address"
+        if len(greeted) >= self.limits.max_connections:
+            return "too many connections"
+        return None
+
+    def may_seat(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
+        """None if a newcomer on ``conn`` may take a free seat, else why not."""
+        greeted = [c for c in conns if c.greeted and c is not conn]
+        if len(greeted) >= self.limits.max_connections:
+            return "too many connections"
+        return None
+
+    def flooded(self, address: str, now: float | None = None) -> float:
+        """Note a connection closed for flooding; return how long ``address`` is cut off."""
+        limits = self.limits
+        return _miss(self._floods, address, limits.first_flood_wait, limits.max_flood_wait, now)
+
+    def cut_off(self, address: str, now: float | None = None) -> bool:
+        """True while ``address``'s new connections are refused for its flooding."""
+        entry = self._floods.get(address)
+        return entry is not None and entry.until > (time.monotonic() if now is None else now)
+
+    # ---- passwords
+
+    def wait_left(self, address: str, now: float | None = None) -> float:
+        """Seconds ``address`` must still wait before its next password is heard."""
+        entry = self._failures.get(address)
+        if entry is None:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        return max(0.0, entry.until - now)
+
+    def password_failed(self, address: str, now: float | None = None) -> float:
+        """Note a wrong password from ``address``; return the wait it now has."""
+        limits = self.limits
+        return _miss(self._failures, address, limits.first_backoff, limits.max_backoff, now)
+
+    def password_ok(self, address: str) -> None:
+        self._failures.pop(address, None)
+
+
+def _miss(
+    book: OrderedDict[str, _Failures],
+    address: str,
+    first: float,
+    most: float,
+    now: float | None,
+) -> float:
+    """One more miss for ``address`` in ``book``: its wait doubles from ``first`` up to
+    ``most``; it is forgiven once it has missed nothing for a whole longest wait."""
+    now = time.monotonic() if now is None else now
+    entry = book.pop(address, None)
+    count = entry.count + 1 if entry and now < entry.until + most else 1
+    wait = min(most, first * 2 ** (count - 1))
+    book[address] = _Failures(count, now + wait)
+    while len(book) > _MAX_ADDRESSES:
+        book.popitem(last=False)
+    return wait

@@ -1,0 +1,242 @@
+"""Vanished links (R-C1): a laptop that sleeps mid-hand, a server that goes silent.
+
+The links go through ``tests.blackhole``: a proxy that forwards and then
+swallows everything both ways without closing anything.  Every delay is a
+multiple of ``UNIT``; the server's heartbeat and link timeout are scaled down
+the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.net import Connection as ClientLink
+from common.protocol import Act, Hello
+from tests.blackhole import BlackHoleProxy
+from tests.hhcheck import problems
+from tests.serverkit import UNIT, Client, config, running
+
+
+class Driven:
+    """The game's own connection thread (``client.net``), driven from the event loop:
+    it answers its turns unless ``acting`` is off, and comes back with its token."""
+
+    def __init__(self, name: str, port: int, **link: Any) -> None:
+        self.name = name
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.msgs: list[dict[str, Any]] = []
+        self.states: list[Any] = []
+        self.acting = True
+        self.rng = random.Random(name)
+        self.link = ClientLink("127.0.0.1", port, self._hello, **link)
+        self._task: asyncio.Task[None] | None = None
+
+    def _hello(self) -> dict[str, Any]:
+        return Hello(name=self.name, token=self.token).encode()
+
+    def start(self) -> None:
+        self.link.start()
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _pump(self) -> None:
+        while True:
+            for kind, item in self.link.poll():
+                if kind == "status":
+                    self.states.append(item)
+                    continue
+                self.msgs.append(item)
+                if item.get("type") == "welcome":
+                    self.token, self.seat = item["token"], item["seat"]
+                if item.get("type") == "turn" and self.acting:
+                    names = [a["action"] for a in item["legal"]]
+                    pick = "call" if "call" in names else self.rng.choice(names)
+                    self.link.send(Act(item["turn"], pick).encode())
+            await asyncio.sleep(UNIT / 5)
+
+    async def until(self, test: Any, timeout: float = 60 * UNIT) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            found = test(self)
+            if found:
+                return found
+            await asyncio.sleep(UNIT / 5)
+        raise TimeoutError(f"{self.name}: not in time: {self.states[-3:]}")
+
+    async def close(self) -> None:
+        self.link.close()
+        if self._task is not None:
+            self._task.cancel()
+
+
+def _said_silent(d: Driven) -> Any:
+    return next(
+        (s for s in d.states if s.state == "retrying" and s.message.startswith("no word")), None
+    )
+
+
+def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
+    tmp_path: Path,
+) -> None:
+    """Not its turn, no FIN, no RST: the server finds the link gone within its link
+    timeout (well inside 20 s at the defaults) and drops the seat; the seat plays by
+    default meanwhile, comes back with its token and the match ends with a good file."""
+
+    async def scenario() -> None:
+        cfg = config(
+            tmp_path,
+            computer=1,
+            start_when=3,
+            hands=4,
+            bot_delay=UNIT,
+            heartbeat_every=2 * UNIT,
+            link_timeout=12 * UNIT,
+        )
+        async with running(cfg) as (_server, port):
+            proxy = BlackHoleProxy(port)
+            proxy_port = await proxy.start()
+            bob = Client("Bob")
+            await bob.hello(port)
+            # Ann's own client notices the silence later than the server does.
+            ann = Driven(
+                "Ann", proxy_port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
+                retry_every=2 * UNIT, retry_for=400 * UNIT,
+            )  # fmt: skip
+            ann.start()
+            try:
+                await ann.until(lambda d: d.seat is not None)
+                turn = await bob.expect("turn", timeout=200 * UNIT)  # Bob's turn, not Ann's
+                proxy.swallow()
+                _, gone = await bob.seen("presence", seat=ann.seat, connected=False)
+                assert gone["grace"] == cfg.grace
+                assert proxy.swallowed > 0, "the server kept writing into the black hole"
+                # Her client finds the silence too, says so, and comes back with its token.
+                said = await ann.until(_said_silent)
+                assert "no word from the server" in said.message
+                await bob.seen("presence", seat=ann.seat, connected=True)
+                await ann.until(lambda d: sum(m["type"] == "welcome" for m in d.msgs) == 2)
+                bob.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+                await bob.play()
+                await ann.until(lambda d: any(m["type"] == "standings" for m in d.msgs))
+            finally:
+                await ann.close()
+                await proxy.stop()
+        (path,) = tmp_path.glob("*.jsonl")
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        assert len(records) == 4
+        assert [p for r in records if (p := problems(r))] == []
+
+    asyncio.run(scenario())
+
+
+def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> None:
+    """A server that vanishes (black hole, no close) is found by the client's silence
+    check; it says so, keeps retrying, and is back once the network is."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, heartbeat_every=2 * UNIT, link_timeout=200 * UNIT)
+        async with running(cfg) as (server, port):
+            proxy = BlackHoleProxy(port)
+            proxy_port = await proxy.start()
+            ann = Driven(
+                "Ann", proxy_port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
+                retry_every=2 * UNIT, retry_for=400 * UNIT,
+            )  # fmt: skip
+            ann.start()
+            try:
+                await ann.until(lambda d: d.seat is not None)
+                proxy.swallow()
+                said = await ann.until(_said_silent)
+                assert "no word from the server" in said.message
+                # The link after it forwards again: a second welcome, the same name.
+                await ann.until(lambda d: sum(m["type"] == "welcome" for m in d.msgs) == 2)
+                assert ann.msgs[-1]["type"] in ("lobby", "welcome")
+                assert {c.name for c in server.table.conns if c.greeted} >= {"Ann"}
+            finally:
+                await ann.close()
+                await proxy.stop()
+
+    asyncio.run(scenario())
+
+
+def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Path) -> None:
+    """A client written from the version-1 contract may never send a thing while it
+    waits: it is not dropped for that, and the heartbeats it is sent every few seconds
+    are frames it may ignore."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, heartbeat_every=UNIT, link_timeout=3 * UNIT)
+        async with running(cfg) as (server, port):
+            quiet = Client("Quiet")
+            assert (await quiet.hello(port))["type"] == "welcome"
+            await quiet.seen("heartbeat")
+            await asyncio.sleep(10 * UNIT)  # over three link timeouts of saying nothing
+            beats = quiet.of_type("heartbeat")
+            assert len(beats) >= 3 and all(b == {"type": "heartbeat"} for b in beats)
+            assert not quiet.closed
+            assert [c.name for c in server.table.conns] == ["Quiet"]
+
+    asyncio.run(scenario())
+
+
+_NAMESPACE_SCRIPT = """
+import asyncio, subprocess, sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from common.protocol import Hello, encode_frame
+from server.app import TableServer
+from server.config import ServerConfig
+
+async def main():
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    cfg = ServerConfig(host="127.0.0.1", port=0, history_dir=Path(tempfile.mkdtemp()),
+                       heartbeat_every=0.5, link_timeout=2.0, computer=1)
+    server = TableServer(cfg)
+    port = await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(encode_frame(Hello(name="Ann").encode()))  # protocol 1, no heartbeat
+    while not any(s.conn for s in server.table.seats.values()):
+        await asyncio.sleep(0.05)
+    subprocess.run(["ip", "link", "set", "lo", "down"], check=True)  # nothing gets through
+    started = time.monotonic()
+    while any(s.kind.value == "human" for s in server.table.seats.values()):
+        if time.monotonic() - started > 60:
+            print("STILL SEATED")
+            return
+        await asyncio.sleep(0.05)
+    print("DROPPED")
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or shutil.which("unshare") is None or shutil.which("ip") is None,
+    reason="needs Linux network namespaces (unshare, ip)",
+)
+def test_R_C1_a_quiet_protocol_1_clients_vanished_link_is_closed_by_the_socket() -> None:
+    """In a network namespace of its own, a protocol-1 client that never sends a thing
+    is seated, then its network goes (``lo`` down: nothing is acknowledged any more).
+    The server's heartbeats stay unacknowledged and TCP_USER_TIMEOUT closes the link,
+    so its seat is let go in seconds rather than the kernel's quarter of an hour."""
+    root = str(Path(__file__).resolve().parent.parent)
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot make a network namespace here")
+    out = subprocess.run(
+        ["unshare", "--net", sys.executable, "-c", _NAMESPACE_SCRIPT.format(root=root)],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert out.stdout.strip() == "DROPPED", (out.stdout, out.stderr[-2000:])
