@@ -370,13 +370,18 @@ class App:
         cfg = {**kwargs, **self.server_overrides}
         return run_in_thread(ServerConfig(**cfg))
 
-    def play_computer(self, computers: int, hands: int) -> None:
+    def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
         """A computer table: our own server on 127.0.0.1, started as soon as we sit down."""
         self.leave_table(notice="", send_leave=True)
         computers = min(3, max(1, computers))
         try:
             self.server = self._start_server(
-                host="127.0.0.1", port=0, computer=computers, hands=hands, start_when=computers + 1
+                host="127.0.0.1",
+                port=0,
+                computer=computers,
+                computer_levels=(level,),
+                hands=hands,
+                start_when=computers + 1,
             )
         except Exception as exc:
             log.exception("could not start the computer table")
@@ -393,6 +398,7 @@ class App:
         password: str,
         port: int = DEFAULT_PORT,
         bind: str | None = None,
+        level: str = "regular",
     ) -> None:
         """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
         self.leave_table(notice="", send_leave=True)
@@ -400,7 +406,12 @@ class App:
         for p in (port, 0):
             try:
                 self.server = self._start_server(
-                    host=bind, port=p, computer=computers, hands=hands, password=password or None
+                    host=bind,
+                    port=p,
+                    computer=computers,
+                    computer_levels=(level,),
+                    hands=hands,
+                    password=password or None,
                 )
                 break
             except OSError as exc:

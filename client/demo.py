@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mid_hand", "showdown"]
+__all__ = ["lobby", "mid_hand", "showdown"]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
+LEVELS = {1: ("shark", "Shark"), 2: ("regular", "Regular"), 4: ("newcomer", "Newcomer"),
+          5: ("regular", "Regular")}  # fmt: skip
 
 
 def _players(n: int = 7) -> list[dict[str, Any]]:
-    return [
-        {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 3, "host": s == 0}
-        for s in range(n)
-    ]
+    out = []
+    for s in range(n):
+        p = {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 3, "host": s == 0}
+        if s in LEVELS:
+            p["level"], p["level_name"] = LEVELS[s]
+        out.append(p)
+    return out
 
 
 def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) -> dict[str, Any]:
@@ -26,6 +31,18 @@ def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) 
              "all_in": False, "up": up, "down": down, "last_action": None}  # fmt: skip
     entry.update(kw)
     return entry
+
+
+def lobby() -> list[dict[str, Any]]:
+    """The host's lobby: two friends in, three computer seats of different levels."""
+    seats = [p for p in _players() if p["seat"] in (0, 3, 4, 5, 1)]
+    seats[2]["connected"] = True
+    return [
+        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
+         "host": True, "watch": False, "hands": 8},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
+         "start_when": None, "running": False},
+    ]  # fmt: skip
 
 
 def mid_hand() -> list[dict[str, Any]]:

@@ -40,6 +40,8 @@ class Player:
     kind: str = "human"  # "human" or "computer"
     connected: bool = True
     host: bool = False
+    level: str = ""  # a computer seat's level id ("" when the server does not say)
+    level_name: str = ""
 
 
 # ------------------------------------------------------------------ the session
@@ -166,6 +168,8 @@ class Session:
                     kind="computer" if kind == "computer" else "human",
                     connected=item.get("connected") is not False,
                     host=item.get("host") is True,
+                    level=as_str(item.get("level"), "", 20) if kind == "computer" else "",
+                    level_name=as_str(item.get("level_name"), "", 20) if kind == "computer" else "",
                 )
             )
         return out

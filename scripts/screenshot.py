@@ -23,6 +23,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--four-color", action="store_true")
+    ap.add_argument("--lobby", action="store_true", help="also the host's lobby (lobby.png)")
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -47,7 +48,10 @@ def main() -> int:
         print("wrote", args.out / name)
 
     shot("start.png")
-    for name, msgs in (("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())):
+    shots = [("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())]
+    if args.lobby:
+        shots.append(("lobby.png", demo.lobby()))
+    for name, msgs in shots:
         app.session = Session("Ann")
         for m in msgs:
             app.on_message(m)

@@ -36,12 +36,14 @@ from common import protocol as p
 from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
+from common.views import seat_view
 from server import frames, histories
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.net import Connection
+from server.levels import brain, level_id
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
 __all__ = ["Table"]
@@ -79,8 +81,18 @@ class Table:
             apply=self.apply,
         )
         self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
-        for seat in computer_seats(config.computer, config.computer_names, self.rng):
+        # A chooser passed in plays every computer seat (tests); otherwise each seat
+        # gets a brain of its own level, which remembers its rivals for one match.
+        self._own_brains = chooser is None
+        for seat in computer_seats(
+            config.computer, config.computer_names, self.rng, config.computer_levels
+        ):
+            self._give_brain(seat)
             self.seats[seat.seat] = seat
+
+    def _give_brain(self, seat: Seat) -> None:
+        if self._own_brains and seat.level is not None:
+            seat.brain = brain(seat.level)
 
     # ------------------------------------------------------------ connections
 
@@ -125,6 +137,8 @@ class Table:
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
+        elif isinstance(msg, p.SetLevel):
+            self._set_level(conn, msg)
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and not self.running:
                 self._free(conn.seat)
@@ -264,7 +278,29 @@ class Table:
             self.hands = start.hands
         self._start_match()
 
+    def _set_level(self, conn: Connection, msg: p.SetLevel) -> None:
+        """The host picks a computer seat's level in the lobby."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host sets computer levels", "level")
+        if self.running:
+            raise p.MessageError("match_running", "a match is already running", "level")
+        seat = self.seats.get(msg.seat)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError("bad_message", f"seat {msg.seat} is not a computer seat", "level")
+        try:
+            level = level_id(msg.level)
+        except ValueError as exc:
+            raise p.MessageError("bad_message", str(exc), "level") from None
+        seat.level = level
+        self._give_brain(seat)
+        log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
+        self._broadcast_lobby()
+
     def _start_match(self) -> None:
+        for seat in self.seats.values():
+            reset = getattr(seat.brain, "reset", None)
+            if reset is not None:
+                reset()  # a new match: the opponent model starts empty
         self.match = Match(
             seats={s: seat.info() for s, seat in self.seats.items()},
             rng=self.rng,
@@ -361,6 +397,10 @@ class Table:
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
+        for seat in self.seats.values():
+            observe = getattr(seat.brain, "observe", None)
+            if observe is not None:  # what this seat sees of the hand's end, nothing more
+                observe(seat_view(self.match.hand, seat.seat))
         if self.history_path is not None:
             histories.append_hand(
                 self.history_path,

@@ -24,6 +24,7 @@ PLATE_TURN = (64, 52, 18)
 GREEN = (90, 210, 120)
 ORANGE = (245, 150, 60)
 RED_TAG = (200, 60, 50)
+LEVEL_TAG = (140, 190, 215)  # a computer seat's level
 
 
 class TablePainter:
@@ -164,6 +165,8 @@ class TablePainter:
         recent = session.recent.get(spot.seat)
         if recent and now - recent[1] < 4.0 and not (sv and sv.folded):
             tags.append((recent[0], (170, 220, 250)))
+        if player is not None and player.kind == "computer" and (player.level_name or player.level):
+            tags.append((player.level_name or player.level, LEVEL_TAG))
         if turn and spot.own:
             left = session.seconds_left(now)
             tags.insert(0, (f"your turn {int(left)}s" if left is not None else "your turn", GOLD))

@@ -1,6 +1,8 @@
 """Before a match: connecting, and the lobby (who has joined, the host's Start button).
 
-When we host, the lobby shows, large, the address and port friends must type.
+When we host, the lobby shows, large, the address and port friends must type,
+and each computer seat's level as a button: a click moves that seat to the
+next level (the ``level`` message), so every computer seat may differ.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, Start
+from common.levels import LEVEL_IDS, level_info
+from common.protocol import MAX_CHAT, Chat, SetLevel, Start
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -82,6 +85,18 @@ class LobbyScene(Scene):
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.addresses: list[str] = []
+        self.level_chips: list[tuple[int, pygame.Rect]] = []
+
+    def cycle_level(self, seat: int) -> bool:
+        """Host only: move computer seat ``seat`` to the next level, weakest after strongest."""
+        s = self.app.session
+        if s is None or not s.host:
+            return False
+        p = next((p for p in s.lobby_seats if p.seat == seat and p.kind == "computer"), None)
+        if p is None:
+            return False
+        i = LEVEL_IDS.index(p.level) if p.level in LEVEL_IDS else 0
+        return self.app.send(SetLevel(seat, LEVEL_IDS[(i + 1) % len(LEVEL_IDS)]).encode())
 
     def enter(self) -> None:
         self.addresses = []
@@ -133,6 +148,11 @@ class LobbyScene(Scene):
         if s is not None and s.host and self.hands.handle_event(event):
             self.app.settings.hands = int(self.hands.value)
             return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for seat, rect in self.level_chips:
+                if rect.collidepoint(event.pos):
+                    self.cycle_level(seat)
+                    return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -206,11 +226,23 @@ class LobbyScene(Scene):
             bold=True,
         )
         y = box.y + f(60)
+        self.level_chips = []
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
-            row = blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
-            if mark:
+            row = blit_text(surf, fit(who, f(28), box.w - f(260)), f(28), (box.x + f(24), y), INK)
+            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
+            if p.kind == "computer" and level:
+                chip = pygame.Rect(0, 0, f(120), f(30))
+                chip.midright = (box.right - f(20), row.centery)
+                if s.host:
+                    pygame.draw.rect(surf, (52, 66, 78), chip, border_radius=f(8))
+                    pygame.draw.rect(surf, GOLD, chip, 2, border_radius=f(8))
+                    self.level_chips.append((p.seat, chip))
+                blit_text(surf, level, f(22), chip.center, INK, bold=True, anchor="center")
+                at = (chip.x - f(10), row.centery)
+                blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
+            elif mark:
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
@@ -219,6 +251,8 @@ class LobbyScene(Scene):
             note = "You are watching."
         elif s.host:
             note = "You are the host: pick the hands and start when everyone is in."
+            if self.level_chips:
+                note += " Click a computer seat's level to change it."
         else:
             host = next((p.name for p in s.lobby_seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"

@@ -1,7 +1,8 @@
 """The start screen: your name and the three ways to a table.
 
-Play the computer (1-3 computer seats, 4/8/12 hands), host a friends' table
-(hands, computer seats, optional password) or join one (address with the
+Play the computer (1-3 computer seats, 4/8/12 hands, their level), host a
+friends' table (hands, computer seats and their level, optional password;
+each seat's level can be changed in the lobby) or join one (address with the
 recent ones offered, port, password; or watch).  Settings are saved as soon
 as a way in is chosen.
 """
@@ -16,6 +17,7 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from common.levels import LEVEL_INFO, level_info
 from common.protocol import DEFAULT_PORT
 
 __all__ = ["StartScene", "parse_address"]
@@ -45,6 +47,15 @@ def _port_or(text: str, default: int) -> int:
     return int(text) if text.isdigit() and 0 < int(text) < 65536 else default
 
 
+def _name_of(level: str) -> str:
+    info = level_info(level)
+    return info.name if info else LEVEL_INFO[1].name
+
+
+def _id_of(name: object) -> str:
+    return next((lv.id for lv in LEVEL_INFO if lv.name == name), LEVEL_INFO[1].id)
+
+
 class StartScene(Scene):
     name = "start"
 
@@ -54,9 +65,12 @@ class StartScene(Scene):
         self.name_in = TextInput("name", st.name, "Your name", max_len=20)
         self.computers = Choice("computers", [1, 2, 3], st.computers)
         self.hands = Choice("hands", [4, 8, 12], st.hands)
+        names = [lv.name for lv in LEVEL_INFO]
+        self.level = Choice("level", names, _name_of(st.level))
         self.play = Button("play", "Play the computer", "P", style="primary")
         self.host_hands = Choice("host_hands", [4, 8, 12], st.hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
+        self.host_level = Choice("host_level", names, _name_of(st.host_level))
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
         self.host = Button("host", "Host a table", "H", style="primary")
         self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
@@ -77,8 +91,8 @@ class StartScene(Scene):
         return [self.name_in, self.host_password, self.address, self.port, self.join_password]
 
     def widgets(self) -> list[Any]:
-        return [*self.inputs(), self.computers, self.hands, self.host_hands, self.host_computers,
-                self.four, self.sound]  # fmt: skip
+        return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
+                self.host_computers, self.host_level, self.four, self.sound]  # fmt: skip
 
     def buttons(self) -> list[Button]:
         return [self.play, self.host, self.join, self.watch, self.quit, *self.recent]
@@ -99,13 +113,15 @@ class StartScene(Scene):
         cols = [R(60 + i * 395, 250, 370, 430) for i in range(3)]
         self.columns = cols
         x0 = [60 + i * 395 + 24 for i in range(3)]
-        self.computers.rect = R(x0[0], 350, 322, 48)
-        self.hands.rect = R(x0[0], 450, 322, 48)
-        self.play.rect = R(x0[0], 590, 322, 62)
-        self.host_hands.rect = R(x0[1], 350, 322, 48)
-        self.host_computers.rect = R(x0[1], 450, 322, 48)
-        self.host_password.rect = R(x0[1], 530, 322, 44)
-        self.host.rect = R(x0[1], 598, 322, 54)
+        self.computers.rect = R(x0[0], 340, 322, 46)
+        self.hands.rect = R(x0[0], 418, 322, 46)
+        self.level.rect = R(x0[0], 496, 322, 46)
+        self.play.rect = R(x0[0], 604, 322, 56)
+        self.host_hands.rect = R(x0[1], 340, 322, 46)
+        self.host_computers.rect = R(x0[1], 418, 322, 46)
+        self.host_level.rect = R(x0[1], 496, 322, 46)
+        self.host_password.rect = R(x0[1], 570, 322, 40)
+        self.host.rect = R(x0[1], 620, 322, 46)
         self.address.rect = R(x0[2], 330, 322, 44)
         self.port.rect = R(x0[2], 500, 110, 44)
         self.join_password.rect = R(x0[2] + 122, 500, 200, 44)
@@ -116,6 +132,8 @@ class StartScene(Scene):
         self.quit.rect = R(1100, 706, 120, 48)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
+        for wdg in (self.level, self.host_level):
+            wdg.size = max(12, round(21 * s))
         for b in self.buttons():
             b.size = max(14, round(26 * s))
         self.recent = []
@@ -174,6 +192,8 @@ class StartScene(Scene):
         st.computers = int(self.computers.value)
         st.hands = int(self.hands.value)
         st.host_computers = int(self.host_computers.value)
+        st.level = _id_of(self.level.value)
+        st.host_level = _id_of(self.host_level.value)
         st.host_password = self.host_password.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         host, port = parse_address(self.address.value, self._port())
@@ -199,12 +219,15 @@ class StartScene(Scene):
 
         sound.init(enabled=self.sound.value)
         if what == "play":
-            self.app.play_computer(int(self.computers.value), int(self.hands.value))
+            self.app.play_computer(
+                int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
+            )
         elif what == "host":
             self.app.host_table(
                 hands=int(self.host_hands.value),
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
+                level=_id_of(self.host_level.value),
             )
         elif what in ("join", "watch"):
             if not self.address.value.strip():
@@ -267,8 +290,9 @@ class StartScene(Scene):
                 anchor="center",
             )
         labels = [
-            (self.computers, "Computer seats"), (self.hands, "Hands"),
+            (self.computers, "Computer seats"), (self.hands, "Hands"), (self.level, "Level"),
             (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
+            (self.host_level, "Their level (change each seat in the lobby)"),
             (self.host_password, "Password (optional)"), (self.address, "Address"),
             (self.port, "Port"), (self.join_password, "Password"),
         ]  # fmt: skip
@@ -281,14 +305,13 @@ class StartScene(Scene):
                 (190, 210, 200),
                 anchor="bottomleft",
             )
-        blit_text(
-            surf,
-            "against 1 to 3 computer seats",
-            f(20),
-            (self.play.rect.centerx, self.play.rect.top - round(24 * s)),
-            MUTED,
-            anchor="center",
-        )
+        from client.render.text import wrap
+
+        info = level_info(_id_of(self.level.value))
+        yy = self.level.rect.bottom + round(8 * s)
+        for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
+            blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
+            yy += f(21)
         for wdg in self.widgets():
             wdg.draw(surf)
         for b in self.buttons():
