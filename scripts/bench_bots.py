@@ -10,6 +10,10 @@ are reset to 600 before every hand (R-T3).  The result of a deal is the
 level's average net over its seats; the table shows small bets (10 chips) per
 100 hands and a 95% confidence interval from those per-deal results.
 
+The match-ups the targets are about (each level against the one below it,
+the strongest against the tight-aggressive player) get ``--deals`` deals, the
+others ``--minor``; four-handed ones half as many deals (of four hands each).
+
 Each seat's player keeps its memory (an opponent model) from deal to deal of
 one run of deals, as over a long match; a new chunk of deals is a new match.
 
@@ -172,9 +176,15 @@ def measure_time(name: str, decisions: int, seed: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=3000, help="deals per heads-up match-up")
     parser.add_argument(
-        "--deals4", type=int, default=None, help="deals per four-handed match-up (deals / 2)"
+        "--deals",
+        type=int,
+        default=3000,
+        help="deals for the match-ups with targets: each level against the one below, "
+        "the strongest against the tight-aggressive reference (four-handed: half as many)",
+    )
+    parser.add_argument(
+        "--minor", type=int, default=None, help="deals for the other match-ups (deals / 6)"
     )
     parser.add_argument("--chunk", type=int, default=250, help="deals per match (memory reset)")
     parser.add_argument("--decisions", type=int, default=2000)
@@ -185,7 +195,7 @@ def main() -> None:
     parser.add_argument("--seats", nargs="*", type=int, default=[2, 4])
     parser.add_argument("--pair", nargs=2, default=None, metavar=("PLAYER", "OPPONENT"))
     args = parser.parse_args()
-    deals4 = args.deals4 if args.deals4 is not None else args.deals // 2
+    minor = args.minor if args.minor is not None else args.deals // 6
     levels = list(LEVELS)
     strongest = levels[-1]
 
@@ -219,7 +229,9 @@ def main() -> None:
     jobs: dict[tuple[str, str, int], list[Any]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for name, opp, n in setups:
-            total = args.deals if n == 2 else deals4
+            key = opp in LEVELS or (name == strongest and opp == "tag") or args.pair
+            total = args.deals if key else minor
+            total = total if n == 2 else total // 2
             chunks = []
             for first in range(0, total, args.chunk):
                 count = min(args.chunk, total - first)
