@@ -18,7 +18,8 @@ Each seat's player keeps its memory (an opponent model) from deal to deal of
 one run of deals, as over a long match; a new chunk of deals is a new match.
 
 Speed: median and 99th percentile of a decision of the strongest level with
-seven seats filled (that level in every seat), measured here.
+seven seats filled (that level in every seat), and the same for the single
+style that came before levels (``old``), as a baseline measured in the same run.
 
     nice -n 10 .venv/bin/python scripts/bench_bots.py                  # the full table
     nice -n 10 .venv/bin/python scripts/bench_bots.py --deals 300 --only shark
@@ -200,13 +201,18 @@ def main() -> None:
     strongest = levels[-1]
 
     if args.decisions:
-        timings = sorted(measure_time(strongest, args.decisions, args.seed))
-        median = statistics.median(timings) * 1000
-        p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))] * 1000
-        print(
-            f"{strongest}, seven seats: {len(timings)} decisions, median {median:.2f} ms, "
-            f"p99 {p99:.2f} ms, max {timings[-1] * 1000:.2f} ms"
-        )
+        # The baseline, measured in the same run: the single style before levels.
+        for name in (strongest, "old"):
+            timings = sorted(measure_time(name, args.decisions, args.seed))
+            median = statistics.median(timings) * 1000
+            p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))] * 1000
+            if name == strongest:
+                top = (median, p99)
+            print(
+                f"{name:<6} seven seats: {len(timings)} decisions, median {median:.2f} ms, "
+                f"p99 {p99:.2f} ms, max {timings[-1] * 1000:.2f} ms"
+            )
+        print(f"{strongest} / old: median x{top[0] / median:.2f}, p99 x{top[1] / p99:.2f}")
 
     if args.pair:
         setups = [(args.pair[0], args.pair[1], n) for n in args.seats]

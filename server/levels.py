@@ -21,9 +21,10 @@ The levels, weakest first:
 
 - ``newcomer``: a gentle first opponent.  Plays too many hands, calls too
   much, bets only good hands and raises only great ones, never bluffs.
-- ``regular``: the solid club player (the single style before levels): sound
-  starting hands and equity-based betting, but fold-prone heads-up and blind
-  to how its rivals play.
+- ``regular``: the solid club player (the single style before levels, made
+  more honest): sound starting hands and equity-based betting, but it bets
+  only when well ahead, never bluffs or semi-bluffs, gives up a lot to
+  aggression and on third street heads-up, and is blind to how its rivals play.
 - ``shark``: the strongest.  Defends heads-up against steals, reads each
   rival's range from how they entered and bet, counts the seventh street
   exactly heads-up, value-bets thinly against callers, never bluffs them,
@@ -96,11 +97,25 @@ NEWCOMER = Level(
         bluff=0.0,
         steal=0.0,
         max_raises=2,
+        defend_class=1,
+        loose_entry=True,
     ),
 )
 REGULAR = Level(
     *_info("regular"),
-    replace(SOLID, name="regular", evaluations=1200, min_samples=150, max_samples=400),
+    replace(
+        SOLID,
+        name="regular",
+        evaluations=1200,
+        min_samples=150,
+        max_samples=400,
+        bet_margin=0.16,
+        call_factor=1.1,
+        respect=0.14,
+        semi_bluff=0.0,
+        bluff=0.0,
+        steal=0.1,
+    ),
 )
 SHARK = Level(
     *_info("shark"),
@@ -135,7 +150,7 @@ def brain(level: str = DEFAULT_LEVEL) -> Brain:
 _RIVER_BASE = (0.174, 0.438, 0.235, 0.048, 0.105)
 """How often a random seven-card hand is of each group."""
 _RIVER_PRIOR = {
-    "wager": (0.02, 0.16, 0.36, 0.14, 0.32),
+    "wager": (0.04, 0.26, 0.36, 0.12, 0.22),
     "check": (0.25, 0.47, 0.19, 0.05, 0.04),
     "call": (0.05, 0.45, 0.30, 0.10, 0.10),
 }
@@ -173,7 +188,7 @@ class RivalModel:
         prior = _RIVER_PRIOR[bucket]
         counts = self.river.get(bucket, [0] * 5)
         n = sum(counts)
-        a = 6.0
+        a = 4.0
         groups = [(counts[g] + a * prior[g]) / (n + a) / _RIVER_BASE[g] for g in range(5)]
         return tuple(groups[min(c, 4)] for c in range(9))
 
@@ -190,7 +205,7 @@ class RivalModel:
 
     @property
     def aggression(self) -> float:
-        """Wagers per action seen (prior 0.35)."""
+        """Wagers per action seen before our turn (checks and calls the others; prior 0.35)."""
         return (self.wagers + 0.35 * 8) / (self.wagers + self.calls + 8)
 
     @property
@@ -240,7 +255,10 @@ class Brain:
         if len(names) == 1:
             return names[0]
         if not self.level.shark:
-            return choose_action(view, rng, self.level.style)
+            choice = choose_action(view, rng, self.level.style)
+            if choice == "fold" and _unbeatable(view):
+                choice = "call"  # no level folds a hand no rival can beat
+            return choice
         choice = _SharkDecision(view, rng, self.level.style, self.memory).choose()
         if choice == "fold" and "check" in names:
             choice = "check"  # R-B5
@@ -259,7 +277,7 @@ class Brain:
         for e in view["seats"]:
             s = e["seat"]
             act = e.get("last_action")
-            if s == me or act is None or act in ("bring_in", "fold", "check"):
+            if s == me or act is None or act in ("bring_in", "fold"):
                 continue
             key = (mem.hands, street, s, int(e.get("bet", 0)))
             if key in mem.seen:
@@ -268,7 +286,7 @@ class Brain:
             m = mem.rival(s)
             if act in _WAGERS:
                 m.wagers += 1
-            elif act == "call":
+            else:  # a check or a call: it could have wagered and did not
                 m.calls += 1
 
     def observe(self, view: Mapping[str, Any]) -> None:
@@ -307,6 +325,26 @@ class Brain:
             mem.seen.clear()
 
 
+def _unbeatable(view: Mapping[str, Any]) -> bool:
+    """Seventh street: no way the live rivals' unseen cards beat this seat's hand."""
+    if view["street"] != 7:
+        return False
+    me = view["you"]
+    mine_e = next(e for e in view["seats"] if e["seat"] == me)
+    mine = [Card(c) for c in mine_e.get("hole", []) + mine_e["up"]]
+    if len(mine) != 7:
+        return False
+    others = [e for e in view["seats"] if e["seat"] != me]
+    dead = [Card(c) for e in others for c in e["up"]]
+    for e in others:
+        if e["folded"] or len(e["up"]) != 4:
+            continue
+        rival = _Range([Card(c) for c in e["up"]], 3, False, False, 1.0, 1.0)
+        if exact_seventh(mine, rival, dead)[1]:
+            return False
+    return True
+
+
 def _is_trash(three: Sequence[Card]) -> bool:
     """Third-street cards a sound player folds: no pair, no three-flush or three-straight,
     fewer than two cards queen or better."""
@@ -326,7 +364,7 @@ def _is_trash(three: Sequence[Card]) -> bool:
 class _Range:
     """How likely a rival's hidden cards are, given how it played: a weight per deal."""
 
-    __slots__ = ("up", "n_down", "entered", "aggressive", "w_trash", "w_bluff", "river")
+    __slots__ = ("up", "n_down", "entered", "aggressive", "w_trash", "w_bluff", "river", "trash")
 
     def __init__(
         self,
@@ -343,14 +381,20 @@ class _Range:
         self.aggressive = aggressive
         self.w_trash = w_trash
         self.w_bluff = w_bluff
+        self.trash: dict[int, bool] = {}
         self.river: tuple[float, ...] | None = None
         """Seventh street, once the rival has acted: the weight of each kind of hand."""
 
     def weight(self, hidden: Sequence[Card]) -> float:
         """``hidden`` are the rival's unknown cards: its current down cards first."""
         w = 1.0
-        if self.entered and self.up and _is_trash((hidden[0], hidden[1], self.up[0])):
-            w *= self.w_trash
+        if self.entered and self.up:
+            key = hidden[0] + hidden[1]  # the pair's ranks and suits are all that matter
+            trash = self.trash.get(key)
+            if trash is None:
+                trash = self.trash[key] = _is_trash((hidden[0], hidden[1], self.up[0]))
+            if trash:
+                w *= self.w_trash
         if self.river is not None and len(self.up) == 4:
             w *= self.river[evaluate(self.up + list(hidden)) >> 20]
         elif self.aggressive:
@@ -405,9 +449,16 @@ def ranged_equity(
         raise ValueError("not enough unseen cards for the seats in the hand")
     won = 0.0
     weight_sum = 0.0
-    sample = rng.sample
+    rnd = rng.random
+    pool = unseen
+    n_pool = len(pool)
     for _ in range(samples):
-        drawn = sample(unseen, total)
+        # A partial Fisher-Yates shuffle of the pool: its first ``total`` cards are a
+        # uniform draw whatever order the pool was left in by the last one.
+        for i in range(total):
+            j = i + int(rnd() * (n_pool - i))
+            pool[i], pool[j] = pool[j], pool[i]
+        drawn = pool[:total]
         w = 1.0
         for r, lo, hi in slots:
             w *= r.weight(drawn[lo:hi])
@@ -619,8 +670,8 @@ class _SharkDecision(_Decision):
                 return wager
             return "check"
         need_raise = fair + style.raise_margin + style.raise_step * self.wagers
-        if river and self.heads_up:
-            need_raise = 0.72 + 0.04 * max(self.wagers - 1, 0)
+        if self.heads_up:
+            need_raise = (0.72 if river else 0.66) + 0.05 * max(self.wagers - 1, 0)
         if wager and eq >= need_raise:
             return wager
         if (
@@ -631,9 +682,10 @@ class _SharkDecision(_Decision):
             and rng.random() < style.semi_bluff / 2
         ):
             return wager
-        factor = 1.0 if river else 1.08
+        # Bets still to come cost more on the middle streets than the pot odds say.
+        factor = {4: 1.1, 5: 1.2, 6: 1.15}.get(self.street, 1.0)
         if eq >= self._pot_odds() * factor:
-            if self.street >= 6 and not self._have_something() and eq < 0.45:
+            if self.street >= 5 and not self._have_something() and eq < 0.4:
                 return "fold"  # no pair and no draw: don't call down
             return "call"
         return "fold"

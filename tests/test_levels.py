@@ -125,6 +125,23 @@ def test_no_level_folds_the_nuts_on_seventh_street(level: str) -> None:
         assert brain(level)(v, random.Random(seed)) in ("call", "raise")
 
 
+@pytest.mark.parametrize("level", LEVEL_IDS)
+def test_no_level_folds_the_nuts_after_many_raises(level: str) -> None:
+    """Heads-up raising is not capped (R-B6): ten raises still never fold a royal flush."""
+    v = view(
+        street=7,
+        seats=[
+            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=180, last_action="raise"),
+            seat(1, up="9s 9d 9c 4h", down=3, bet=200, last_action="raise"),
+        ],
+        legal=[("fold", 0, 180), ("call", 20, 200), ("raise", 40, 220)],
+        pot=800,
+        high=200,
+    )
+    for seed in range(5):
+        assert brain(level)(v, random.Random(seed)) in ("call", "raise")
+
+
 def test_exact_seventh_street_knows_the_nuts() -> None:
     from server.levels import _Range
 
