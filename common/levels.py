@@ -28,7 +28,7 @@ LEVEL_INFO: tuple[LevelInfo, ...] = (
     LevelInfo(
         "regular",
         "Regular",
-        "A solid club player: good starting hands, bets for value, a little predictable.",
+        "A solid club player: good starting hands and honest bets, but pays off too often.",
     ),
     LevelInfo(
         "shark",

@@ -73,6 +73,8 @@ class Style:
     """Third street: the least starting class that calls a completion."""
     loose_entry: bool = False
     """Third street: call the bring-in with any jack or better too (a newcomer's habit)."""
+    dead_cards: bool = True
+    """Count the folded seats' up cards as out of the pack (weaker players forget them)."""
 
 
 SOLID = Style()
@@ -248,7 +250,9 @@ class _Decision:
         self.up = [Card(c) for c in self.seat["up"]]
         others = [e for e in view["seats"] if e["seat"] != me]
         self.rivals = [[Card(c) for c in e["up"]] for e in others if not e["folded"]]
-        self.dead = [Card(c) for e in others for c in e["up"]]
+        self.dead = [
+            Card(c) for e in others for c in e["up"] if style.dead_cards or not e["folded"]
+        ]
         self.pot: int = view["pot"]
         self.high: int = view["high"]
         self.bring_in_seat = view.get("bring_in")

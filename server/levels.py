@@ -23,8 +23,9 @@ The levels, weakest first:
   much, bets only good hands and raises only great ones, never bluffs.
 - ``regular``: the solid club player (the single style before levels, made
   more honest): sound starting hands and equity-based betting, but it bets
-  only when well ahead, never bluffs or semi-bluffs, gives up a lot to
-  aggression and on third street heads-up, and is blind to how its rivals play.
+  only when well ahead, never bluffs or semi-bluffs, pays off bets too often,
+  folds a lot on third street heads-up, forgets folded cards, and is blind to
+  how its rivals play.
 - ``shark``: the strongest.  Defends heads-up against steals, reads each
   rival's range from how they entered and bet, counts the seventh street
   exactly heads-up, value-bets thinly against callers, never bluffs them,
@@ -99,6 +100,7 @@ NEWCOMER = Level(
         max_raises=2,
         defend_class=1,
         loose_entry=True,
+        dead_cards=False,
     ),
 )
 REGULAR = Level(
@@ -110,8 +112,9 @@ REGULAR = Level(
         min_samples=150,
         max_samples=400,
         bet_margin=0.16,
-        call_factor=1.1,
-        respect=0.14,
+        call_factor=0.95,
+        respect=0.08,
+        dead_cards=False,
         semi_bluff=0.0,
         bluff=0.0,
         steal=0.1,
@@ -658,16 +661,13 @@ class _SharkDecision(_Decision):
                 return wager
             if wager and self.street <= 5 and eq >= fair * 0.9 and self._drawing():
                 return wager if rng.random() < style.semi_bluff else "check"
-            if (
-                wager
-                and self.heads_up
-                and self.street >= 5
-                and eq < 0.25
-                and folds > 0.45
-                and station < 0.3
-                and rng.random() < 0.25
-            ):
-                return wager
+            if wager and self.heads_up and folds >= 0.45:
+                # A rival that often lays down to a bet: take a stab when checked to,
+                # never on the river with a hand that can win a showdown.
+                if self.street < 7 and rng.random() < folds - 0.25:
+                    return wager
+                if self.street == 7 and eq < 0.2 and rng.random() < folds - 0.3:
+                    return wager
             return "check"
         need_raise = fair + style.raise_margin + style.raise_step * self.wagers
         if self.heads_up:
