@@ -246,6 +246,18 @@ class App:
     def top(self) -> Scene:
         return self.scenes[-1]
 
+    def push(self, scene: Scene) -> None:
+        """Open a scene over the others (the replayer, the recap, the file list); it stays
+        on top while the session moves on, until it closes itself with ``pop``."""
+        scene.overlay = True  # type: ignore[attr-defined]
+        self.scenes.append(scene)
+        self._enter_top()
+
+    def pop(self, scene: Scene) -> None:
+        if scene in self.scenes[1:]:
+            self.scenes.remove(scene)
+            self._enter_top()
+
     def find(self, name: str) -> Scene | None:
         return next((s for s in self.scenes if s.name == name), None)
 
@@ -265,11 +277,12 @@ class App:
                 "playing": [TableScene],
                 "standings": [TableScene, ResultsScene],
             }[phase]
-        have = self.scenes[1:]
+        overlays = [s for s in self.scenes[1:] if getattr(s, "overlay", False)]
+        have = [s for s in self.scenes[1:] if s not in overlays]
         if [type(s) for s in have] == want:
             return
         keep = {type(s): s for s in have}
-        self.scenes = self.scenes[:1] + [keep.get(cls) or cls(self) for cls in want]
+        self.scenes = self.scenes[:1] + [keep.get(cls) or cls(self) for cls in want] + overlays
         self._enter_top()
 
     # ------------------------------------------------------------ network
@@ -375,6 +388,7 @@ class App:
         self.leave_table(notice="", send_leave=True)
         computers = min(3, max(1, computers))
         try:
+            # Alone with the computer no one waits on you: no turn clock (R-C4).
             self.server = self._start_server(
                 host="127.0.0.1",
                 port=0,
@@ -382,6 +396,7 @@ class App:
                 computer_levels=(level,),
                 hands=hands,
                 start_when=computers + 1,
+                turn_time=None,
             )
         except Exception as exc:
             log.exception("could not start the computer table")
@@ -399,12 +414,14 @@ class App:
         port: int = DEFAULT_PORT,
         bind: str | None = None,
         level: str = "regular",
+        open_books: bool = False,
     ) -> None:
         """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
         self.leave_table(notice="", send_leave=True)
         last: Exception | None = None
         for p in (port, 0):
             try:
+                st = self.settings
                 self.server = self._start_server(
                     host=bind,
                     port=p,
@@ -412,6 +429,10 @@ class App:
                     computer_levels=(level,),
                     hands=hands,
                     password=password or None,
+                    open_books=open_books,
+                    turn_time=st.host_turn_time or None,
+                    time_bank=st.host_time_bank,
+                    stand_in=st.host_stand_in,
                 )
                 break
             except OSError as exc:

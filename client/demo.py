@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["lobby", "mid_hand", "showdown"]
+__all__ = ["away_and_clock", "host_lobby", "mid_hand", "paused", "showdown", "you_are_away"]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
@@ -31,18 +31,6 @@ def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) 
              "all_in": False, "up": up, "down": down, "last_action": None}  # fmt: skip
     entry.update(kw)
     return entry
-
-
-def lobby() -> list[dict[str, Any]]:
-    """The host's lobby: two friends in, three computer seats of different levels."""
-    seats = [p for p in _players() if p["seat"] in (0, 3, 4, 5, 1)]
-    seats[2]["connected"] = True
-    return [
-        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
-         "host": True, "watch": False, "hands": 8},
-        {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
-         "start_when": None, "running": False},
-    ]  # fmt: skip
 
 
 def mid_hand() -> list[dict[str, Any]]:
@@ -151,3 +139,60 @@ def showdown() -> list[dict[str, Any]]:
         {"ev": "award", "seat": 3, "amount": 180, "pot": 0},
         {"ev": "award", "seat": 1, "amount": 126, "pot": 1}]})  # fmt: skip
     return msgs
+
+
+OPTIONS = {"turn_time": 30.0, "time_bank": 90.0, "stand_in": True}
+
+
+def _lobby(running: bool, **kw: Any) -> dict[str, Any]:
+    return {"type": "lobby", "seats": _players(), "host": 0, "hands": 8, "can_start": not running,
+            "start_when": None, "running": running, "max_seats": 7, "options": OPTIONS,
+            "paused": False, **kw}  # fmt: skip
+
+
+def away_and_clock() -> list[dict[str, Any]]:
+    """Protocol 2 at the table: our turn on the time bank (R-C4), Cy away with a computer
+    standing in, Eve stepped away (R-C2), and the host's controls (R-C3)."""
+    msgs = mid_hand()
+    msgs.insert(1, _lobby(True))
+    msgs = [m for m in msgs if m["type"] not in ("presence", "turn")]
+    msgs += [
+        {"type": "seat_away", "seat": 3, "away": True, "why": "dropped", "stand_in": True},
+        {"type": "seat_away", "seat": 6, "away": True, "why": "asked", "stand_in": True},
+        {"type": "turn", "turn": 41, "seat": 0, "legal": msgs[3]["view"]["legal"],
+         "time_left": 0.0, "bank": 62.0},
+        {"type": "clock", "seat": 0, "turn": 9, "time_left": 0.0, "bank": 62.0, "running": True},
+    ]  # fmt: skip
+    return msgs
+
+
+def paused() -> list[dict[str, Any]]:
+    """The host paused mid-hand (R-C3): the hand is played out, Eve's clock stands still."""
+    msgs = away_and_clock()[:4]  # welcome, lobby, match_start, table
+    table = dict(msgs[3])
+    view = dict(table["view"])
+    view.update(to_act=6, legal=[], turn=10)
+    table["view"] = view
+    msgs[3] = table
+    msgs += [
+        {"type": "paused", "paused": True, "name": "Ann"},
+        {"type": "clock", "seat": 6, "turn": 10, "time_left": 17.0, "bank": 90.0,
+         "running": False},
+    ]  # fmt: skip
+    return msgs
+
+
+def you_are_away() -> list[dict[str, Any]]:
+    """We stepped away (R-C2): the bar says so and offers "I'm back"."""
+    msgs = paused()[:4]
+    table = dict(msgs[3])
+    table["view"] = {**table["view"], "to_act": 5, "turn": 11}
+    msgs[3] = table
+    msgs.append({"type": "seat_away", "seat": 0, "away": True, "why": "asked", "stand_in": False})
+    return msgs
+
+
+def host_lobby() -> list[dict[str, Any]]:
+    """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
+    welcome = mid_hand()[0]
+    return [welcome, _lobby(False)]

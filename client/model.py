@@ -12,7 +12,7 @@ The model is pure: no pygame, no sockets, no clock (``now`` is passed in).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from client.checks import (
@@ -25,6 +25,7 @@ from client.checks import (
     as_str,
     opt_int,
 )
+from client.handbook import HandBook
 from client.view import Legal, TableView, parse_legal, parse_view
 from client.wording import STREET_NAMES, LogLine, act_line, act_words, describe_event
 
@@ -42,6 +43,29 @@ class Player:
     host: bool = False
     level: str = ""  # a computer seat's level id ("" when the server does not say)
     level_name: str = ""
+    away: bool = False  # R-C2
+    away_why: str | None = None  # asked, clock, dropped or taken (R-C3)
+    stand_in: bool = False  # a computer plays the seat while it is away (R-C3)
+
+
+AWAY_WORDS = {
+    "asked": "stepped away",
+    "clock": "ran out of time and is away",
+    "dropped": "is away (connection lost)",
+    "taken": "had the seat taken away by the host",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """A person's turn clock as the server last said it (R-C4)."""
+
+    seat: int
+    turn: int
+    time_left: float
+    bank: float
+    running: bool
+    at: float  # when it was said (the session's clock)
 
 
 # ------------------------------------------------------------------ the session
@@ -75,12 +99,20 @@ class Session:
         self.hands_played = 0
         # Dropped seats only: the grace the server announced (None: unknown) and when.
         self.presence: dict[int, tuple[float | None, float]] = {}
+        self.clock: SeatClock | None = None  # the seat to act's turn clock, if it has one
+        self.bank: float | None = None  # our own bank, as our last ``turn`` said
+        self.paused = False
+        self.paused_by = ""
+        self.options: dict[str, Any] = {}  # the table's clock and stand-in (lobby)
         self.log: deque[LogLine] = deque(maxlen=MAX_LOG)
         self.recent: dict[int, tuple[str, float]] = {}
         self.error: tuple[str, str] | None = None
         self.bye: str | None = None
         self._street_logged = (0, 0)
         self._hand_logged = 0
+        self.book = HandBook()  # this match's hands for the replayer and the recap
+        self.open_books = False  # the host opens the books after the match (lobby)
+        self.books_to_watchers = False
 
     # ---- queries
 
@@ -120,6 +152,35 @@ class Session:
             return None
         return max(0.0, self.time_left - (now - self.turn_at))
 
+    def clock_left(self, seat: int, now: float) -> tuple[float, float] | None:
+        """(decision seconds, bank seconds) left to ``seat``, the seat to act, or None.
+
+        The decision's seconds go first, then the bank (R-C4); both stand still
+        while the table is paused (R-C3)."""
+        c = self.clock
+        v = self.view
+        if (
+            c is None
+            or c.seat != seat
+            or v is None
+            or v.to_act != seat
+            or v.over
+            or c.turn != v.turn
+        ):
+            return None
+        spent = (now - c.at) if c.running and not self.paused else 0.0
+        decision = c.time_left - spent
+        bank = c.bank + min(0.0, decision)
+        return max(0.0, decision), max(0.0, bank)
+
+    def me(self) -> Player | None:
+        return self.players.get(self.seat) if self.seat is not None else None
+
+    def away(self) -> bool:
+        """Our seat is away (R-C2): the server plays its turns until we are back."""
+        me = self.me()
+        return bool(me and me.away)
+
     def grace_left(self, seat: int, now: float) -> float | None:
         """Seconds until a dropped seat's person loses the turn; None while connected."""
         grace, at = self.presence.get(seat, (None, now))
@@ -137,6 +198,7 @@ class Session:
         if handler is None:
             raise BadMessage(f"unknown message type {kind[:30]!r}")
         handler(msg, now)
+        self.book.take(kind, msg)
         return kind
 
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
@@ -170,6 +232,9 @@ class Session:
                     host=item.get("host") is True,
                     level=as_str(item.get("level"), "", 20) if kind == "computer" else "",
                     level_name=as_str(item.get("level_name"), "", 20) if kind == "computer" else "",
+                    away=item.get("away") is True,
+                    away_why=as_str(item.get("away_why"), limit=12) or None,
+                    stand_in=item.get("stand_in") is True,
                 )
             )
         return out
@@ -183,7 +248,17 @@ class Session:
             "running": msg.get("running") is True,
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
+        self.open_books = msg.get("open_books") is True
+        self.books_to_watchers = msg.get("books_to_watchers") is True
         self.running = self.lobby["running"]
+        opts: dict[str, Any] = msg["options"] if isinstance(msg.get("options"), dict) else {}
+        self.options = {
+            "turn_time": as_seconds(opts.get("turn_time")),
+            "time_bank": as_seconds(opts.get("time_bank")) or 0.0,
+            "stand_in": opts.get("stand_in") is True,
+        }
+        if "paused" in msg:
+            self.paused = msg.get("paused") is True and self.running
         if not self.running and self.view is not None and self.standings is None:
             self.view = None  # a match ended without standings (e.g. cancelled)
 
@@ -203,6 +278,7 @@ class Session:
         self.legal = []
         self.recent.clear()
         self._hand_logged = 0
+        self.clock = None
         self.log.append(LogLine(f"A match of {self.hands} hands begins", "street"))
 
     def _on_table(self, msg: dict[str, Any], now: float) -> None:
@@ -239,7 +315,14 @@ class Session:
         self.turn = as_int(msg.get("turn"))
         self.legal = parse_legal(msg.get("legal"))
         self.time_left = as_seconds(msg.get("time_left"))
+        self.bank = as_seconds(msg.get("bank"))
         self.turn_at = now
+        if self.time_left is not None and self.view is not None:
+            # A protocol 2 server also says it in a ``clock``; this one is our own,
+            # keyed like a ``clock`` by the view's turn id.
+            self.clock = SeatClock(
+                seat, self.view.turn, self.time_left, self.bank or 0.0, not self.paused, now
+            )
 
     def _log_hand(self, hand: int) -> None:
         if hand != self._hand_logged and hand > 0:
@@ -304,6 +387,8 @@ class Session:
         self.standings = rows
         self.hands_played = as_int(msg.get("hands_played"), self.hand, lo=0)
         self.running = False
+        self.paused = False
+        self.clock = None
         self.turn, self.legal = None, []
         winners = [r["name"] for r in rows if r["winner"]]
         if winners:
@@ -322,6 +407,54 @@ class Session:
         word = "is back" if connected else "dropped"
         self.log.append(LogLine(f"{self.name_of(seat)} {word}", "info"))
 
+    def _on_seat_away(self, msg: dict[str, Any], now: float) -> None:
+        seat = as_seat(msg.get("seat"))
+        if seat is None:
+            raise BadMessage("seat_away without a seat")
+        away = msg.get("away") is True
+        why = (as_str(msg.get("why"), limit=12) or None) if away else None
+        stand_in = away and msg.get("stand_in") is True
+        p = self.players.get(seat) or next((q for q in self.lobby_seats if q.seat == seat), None)
+        if p is not None:
+            self.players[seat] = replace(p, away=away, away_why=why, stand_in=stand_in)
+        name = self.name_of(seat)
+        if away:
+            words = AWAY_WORDS.get(why or "", "is away")
+            extra = " — a computer plays the seat" if stand_in else ""
+            self.log.append(LogLine(f"{name} {words}{extra}", "info"))
+        else:
+            self.log.append(LogLine(f"{name} is back", "info"))
+
+    def _on_paused(self, msg: dict[str, Any], now: float) -> None:
+        paused = msg.get("paused") is True
+        by = as_str(msg.get("name"), "", 20)
+        if paused == self.paused:
+            return
+        c = self.clock
+        if c is not None:  # stop (or restart) our idea of the clock where it stands
+            left = self.clock_left(c.seat, now)
+            if left is not None:
+                self.clock = SeatClock(c.seat, c.turn, left[0], left[1], not paused, now)
+        self.paused, self.paused_by = paused, by
+        who = by or "The host"
+        self.log.append(
+            LogLine(f"{who} paused the table" if paused else f"{who} resumed the table", "info")
+        )
+
+    def _on_clock(self, msg: dict[str, Any], now: float) -> None:
+        seat = as_seat(msg.get("seat"))
+        left = as_seconds(msg.get("time_left"))
+        if seat is None or left is None:
+            raise BadMessage("clock without a seat or time")
+        self.clock = SeatClock(
+            seat,
+            as_int(msg.get("turn"), 0),
+            left,
+            as_seconds(msg.get("bank")) or 0.0,
+            msg.get("running") is not False,
+            now,
+        )
+
     def _on_chat(self, msg: dict[str, Any], now: float) -> None:
         name = as_str(msg.get("name"), "?", 20)
         text = as_str(msg.get("text"), "", 200)
@@ -330,6 +463,11 @@ class Session:
 
     def _on_pong(self, msg: dict[str, Any], now: float) -> None:
         pass
+
+    def _on_books(self, msg: dict[str, Any], now: float) -> None:
+        """Open the books: a hand's full record, after the match (``HandBook`` keeps it)."""
+        if not isinstance(msg.get("record"), dict):
+            raise BadMessage("books without a record")
 
     def _on_bye(self, msg: dict[str, Any], now: float) -> None:
         self.bye = as_str(msg.get("reason"), "the server closed", 200) or "the server closed"

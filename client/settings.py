@@ -39,10 +39,15 @@ class Settings:
     """Computer seats' level at the computer table (``server.levels``)."""
     host_level: str = "regular"
     host_password: str = ""
+    host_open_books: bool = False  # open the books after each match (off by default)
+    host_turn_time: int = 30  # R-C4: 0 is no turn clock
+    host_time_bank: int = 90
+    host_stand_in: bool = False
     join_address: str = "127.0.0.1"
     join_port: int = 7777
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
+    seen_panel: bool = True  # the cards-seen panel at the table (key S)
     sound: bool = True
     window: list[int] = field(default_factory=lambda: [1280, 800])
 
@@ -69,6 +74,8 @@ class Settings:
             out.level = "regular"
         if out.host_level not in LEVEL_IDS:
             out.host_level = "regular"
+        out.host_turn_time = min(600, max(0, out.host_turn_time))
+        out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):

@@ -172,7 +172,9 @@ class Hand:
         self.full_count = 0
         self.opened = False
         self._first_on_seventh: int | None = None
-        self._last_aggressor_on_seventh: int | None = None
+        self._full_wagers_on_seventh: list[int] = []
+        """Seats that made a full bet or raise on seventh street, in order (R-S5)."""
+        self._chips_on_seventh = False
         self._legal_cache: tuple[Action, ...] | None = None
         self._legal_memo = _LEGAL_BY_STAKES.setdefault(stakes, {})
         self._paid = 0
@@ -378,8 +380,8 @@ class Hand:
             else:
                 kind = _RAISE
                 target = self.high + bet  # R-B4, R-B5, R-B7
-            # Short all-ins that add up to the full bet (4 -> 7 -> 10) leave nothing to
-            # complete: the completion would only call, and no raise comes before it.
+            # An all-in that reaches ``target`` is full (R-A2), so before the street
+            # opens ``high`` stays below the full bet; the guard is for odd stakes.
             if target > self.high:
                 need = target - total
                 put = min(need, stack)
@@ -415,17 +417,22 @@ class Hand:
         elif action.put:
             self._put(st, action.put)
             st.street_total = action.to
+            if self.street == 7:
+                self._chips_on_seventh = True
         if kind is _COMPLETE or kind is _BET or kind is _RAISE:
-            lift = action.to - self.high
-            half = (self.stakes.bet_for(self.street) + 1) // 2
-            # R-A2: only a lift of half a bet or more makes an all-in a full wager;
-            # each all-in is judged on its own, so short ones never add up.
-            if not action.all_in or lift >= half:
+            bet = self.stakes.bet_for(self.street)
+            # R-A2: an all-in is a full wager when it lifts the highest total by half a
+            # bet or more, or when it reaches the full amount a seat with more chips
+            # would have made: the completion or bet (``bet``) before the street is
+            # opened, the raise-to of R-B7 after.  Each all-in is judged on its own
+            # (4 -> 7 is short, then 7 -> 10 reaches the completion and is full).
+            full_to = self.high + bet if self.opened else bet
+            if not action.all_in or action.to - self.high >= (bet + 1) // 2 or action.to >= full_to:
                 self.full_count += 1
                 self.opened = True
                 if self.street == 7:
                     # R-S5 with R-A2: a short all-in is not a bet or raise.
-                    self._last_aggressor_on_seventh = st.seat
+                    self._full_wagers_on_seventh.append(st.seat)
             self.high = action.to
         elif kind is _BRING_IN:
             self.high = action.to
@@ -513,12 +520,20 @@ class Hand:
         self.is_over = True
 
     def _showing_order(self, live: list[int]) -> list[int]:
-        """R-S5: last bettor or raiser on seventh street first, else the first to act on it,
-        else the best showing hand; then clockwise."""
-        first = self._last_aggressor_on_seventh
-        if first is None or first not in live:
-            first = self._first_on_seventh
-        if first is None or first not in live:
+        """R-S5: who shows first, then clockwise from that seat.
+
+        The last seat still in that made a full bet or raise on seventh street
+        (an earlier one if a later full bettor folded; R-A2: short all-ins are
+        none); where no seat still in made one but chips went in, the first seat
+        still in clockwise from the seat that acted first on seventh street,
+        itself included; where there was no betting at all (everyone checked, or
+        no betting round, R-D5), the best showing hand (R-O2).
+        """
+        first = next((s for s in reversed(self._full_wagers_on_seventh) if s in live), None)
+        if first is None and self._chips_on_seventh and self._first_on_seventh is not None:
+            after = self._after[self._first_on_seventh]
+            first = next(o.seat for o in (after[-1], *after) if o.seat in live)
+        if first is None:
             first = max(live, key=lambda s: showing_value(self.seats[s].up))
         return [first, *clockwise([s for s in live if s != first], after=first)]
 

@@ -1,4 +1,4 @@
-"""The wire protocol, version 1 (``docs/protocol.md``): framing and every message.
+"""The wire protocol, version 2 (``docs/protocol.md``): framing and every message.
 
 Both the server and the client import this module; it does no I/O.
 
@@ -43,12 +43,18 @@ __all__ = [
     "MAX_CHAT",
     "MAX_FRAME",
     "MAX_NAME",
+    "PROTOCOLS",
     "PROTOCOL_VERSION",
     "Act",
+    "Books",
+    "Away",
+    "Back",
     "Bye",
     "Chat",
     "ChatSaid",
     "ClientMessage",
+    "Clock",
+    "CONTROL_MESSAGES",
     "Error",
     "Events",
     "FrameDecoder",
@@ -59,20 +65,30 @@ __all__ = [
     "Lobby",
     "MatchStart",
     "MessageError",
+    "Options",
+    "Pause",
+    "Paused",
     "Ping",
     "Pong",
     "Presence",
+    "Resume",
+    "SeatAway",
     "SetLevel",
     "Standings",
     "Start",
     "Table",
+    "TakeSeat",
     "Turn",
     "Welcome",
     "decode_client",
     "encode_frame",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+PROTOCOLS = (1, 2)
+"""Versions a server accepts in ``hello``; version 2 adds away, the host's controls and
+the turn clock's bank (R-C2..R-C4), and a protocol 1 connection is sent none of its
+new message types."""
 DEFAULT_PORT = 7777
 MAX_FRAME = 64 * 1024
 """Largest frame body either side accepts.  A full table snapshot is ~2 KiB,
@@ -81,6 +97,8 @@ MAX_NAME = 20
 MAX_CHAT = 200
 MAX_TOKEN = 64
 ACTIONS = frozenset(kind.value for kind in ActionKind)
+MAX_TURN_TIME = 600
+MAX_TIME_BANK = 3600
 HAND_COUNTS = (4, 8, 12)
 """``common.match.HAND_COUNTS`` (R-T4) again, so that the client need not import the engine."""
 
@@ -237,6 +255,59 @@ class Ping(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Away(_Message):
+    """Step away (R-C2): the seat acts at once by the default until ``back``."""
+
+    TYPE: ClassVar[str] = "away"
+
+
+@dataclass(frozen=True, slots=True)
+class Back(_Message):
+    """\"I'm back\" (R-C2): the seat is its person's again from its next turn."""
+
+    TYPE: ClassVar[str] = "back"
+
+
+@dataclass(frozen=True, slots=True)
+class Pause(_Message):
+    """The host pauses the table (R-C3): the hand in play ends, no new hand is dealt."""
+
+    TYPE: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(_Message):
+    TYPE: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(_Message):
+    """The host takes ``seat`` away from its person for the rest of the match (R-C3)."""
+
+    TYPE: ClassVar[str] = "take_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Options(_Message):
+    """The host sets the table between matches; a field left out stays as it is.
+
+    ``turn_time`` 0 turns the turn clock off (R-C4)."""
+
+    TYPE: ClassVar[str] = "options"
+    turn_time: float | None = None
+    time_bank: float | None = None
+    stand_in: bool | None = None
+
+    def encode(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "options"}
+        for key in ("turn_time", "time_bank", "stand_in"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class SetLevel(_Message):
     """The host sets a computer seat's level in the lobby (``docs/protocol.md``)."""
 
@@ -245,7 +316,23 @@ class SetLevel(_Message):
     level: str
 
 
-ClientMessage = Hello | Act | Start | Chat | Leave | Ping | SetLevel
+ClientMessage = (
+    Hello
+    | Act
+    | Start
+    | Chat
+    | Leave
+    | Ping
+    | Away
+    | Back
+    | Pause
+    | Resume
+    | TakeSeat
+    | Options
+    | SetLevel
+)
+CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
+"""The messages of R-C2 and R-C3 (``server.controls`` answers them)."""
 
 
 def _field(
@@ -267,6 +354,24 @@ def _field(
     if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
         raise MessageError("bad_message", f"'{key}' of {ref} is too long", ref)
     return value
+
+
+_BARE: dict[str, type[Away | Back | Pause | Resume]] = {
+    "away": Away,
+    "back": Back,
+    "pause": Pause,
+    "resume": Resume,
+}
+
+
+def _seconds(msg: Mapping[str, Any], key: str, most: int) -> float | None:
+    """An optional number of seconds from 0 to ``most`` (a bool is not a number)."""
+    value = _field(msg, key, (int, float), required=False)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not 0 <= value <= most:
+        raise MessageError("bad_message", f"'{key}' must be 0 to {most} seconds", msg["type"])
+    return float(value)
 
 
 def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
@@ -319,6 +424,19 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         return Leave()
     if kind == "ping":
         return Ping(id=_field(msg, "id", int, required=False) or 0)
+    if kind in _BARE:
+        return _BARE[kind]()
+    if kind == "take_seat":
+        seat = _field(msg, "seat", int, required=True)
+        if not 0 <= seat <= 6:
+            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
+        return TakeSeat(seat=seat)
+    if kind == "options":
+        return Options(
+            turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),
+            time_bank=_seconds(msg, "time_bank", MAX_TIME_BANK),
+            stand_in=_field(msg, "stand_in", bool, required=False),
+        )
     raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
 
 
@@ -362,6 +480,10 @@ class Lobby(_Message):
     start_when: int | None
     running: bool
     max_seats: int = 7
+    open_books: bool = False
+    books_to_watchers: bool = False
+    options: dict[str, Any] | None = None
+    paused: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +522,7 @@ class Turn(_Message):
     seat: int
     legal: list[dict[str, Any]]
     time_left: float | None = None
+    bank: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +552,42 @@ class Presence(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatAway(_Message):
+    """A seat went away or came back (R-C2, R-C3).  ``why``: ``asked`` (its person said
+    so), ``clock`` (its turn clock and bank ran out), ``dropped`` (gone past the
+    grace), ``taken`` (the host took the seat away); None when ``away`` is false.
+    ``stand_in``: a computer plays the seat while it is away."""
+
+    TYPE: ClassVar[str] = "seat_away"
+    seat: int
+    away: bool
+    why: str | None = None
+    stand_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Paused(_Message):
+    """The host paused (``paused`` true) or resumed the table (R-C3)."""
+
+    TYPE: ClassVar[str] = "paused"
+    paused: bool
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Clock(_Message):
+    """A person's turn clock, to everyone: decision seconds and time bank left (R-C4);
+    ``running`` is false while the table is paused."""
+
+    TYPE: ClassVar[str] = "clock"
+    seat: int
+    turn: int
+    time_left: float
+    bank: float
+    running: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class ChatSaid(_Message):
     """A chat line relayed to everyone; ``seat`` is ``None`` for a spectator."""
 
@@ -450,6 +609,18 @@ class Bye(_Message):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Books(_Message):
+    """One hand's full ``stud-hh/1`` record, every hole card in it: sent only once a
+    match with the host's *open the books* option is over (``docs/protocol.md``)."""
+
+    TYPE: ClassVar[str] = "books"
+    match: str
+    hand: int
+    hands: int
+    record: dict[str, Any]
+
+
 # Kept for readers that want to look a server message class up by its type.
 SERVER_MESSAGES: dict[str, type[_Message]] = {
     cls.TYPE: cls
@@ -467,5 +638,9 @@ SERVER_MESSAGES: dict[str, type[_Message]] = {
         ChatSaid,
         Pong,
         Bye,
+        Books,
+        SeatAway,
+        Paused,
+        Clock,
     )
 }

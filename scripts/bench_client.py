@@ -50,6 +50,7 @@ def main() -> int:
 
     # Idle: the real loop with nothing moving (no clock on screen, no animation).
     app.session.time_left = None
+    app.session.clock = None
     app.session.presence.clear()
     app.session.recent.clear()
     app.step(max_wait=0.01)

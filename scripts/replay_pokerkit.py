@@ -161,16 +161,22 @@ class Table:
     def full_wagers(self) -> tuple[int, int]:
         """(full bets/completions/raises, short all-in wagers) on this street (R-A2, R-B6)."""
         high, full, short = 0, 0, 0
-        half = 5 if self.street <= 4 else 10
         for a in self.acts:
             if a["action"] in ("complete", "bet", "raise"):
-                if a["all_in"] and a["to"] - high < half:
-                    short += 1
-                else:
+                if self.is_full(a, high, full > 0):
                     full += 1
+                else:
+                    short += 1
             if a["action"] != "fold":
                 high = max(high, a["to"])
         return full, short
+
+    def is_full(self, a: dict, high: int, opened: bool) -> bool:
+        """R-A2: a wager is full unless it is an all-in that lifts ``high`` by less than half
+        a bet and does not reach the full amount (the bet or completion, or high + a bet)."""
+        bet = 10 if self.street <= 4 else 20
+        full_to = high + bet if opened else bet
+        return not a["all_in"] or 2 * (a["to"] - high) >= bet or a["to"] >= full_to
 
     def short_all_in_before_completion(self) -> bool:
         """A short all-in over the bring-in that did not complete (R-B3)."""
@@ -346,22 +352,32 @@ def classify_act(table: Table, ev: dict, err: str, state) -> tuple[str, str, str
             )
         return UNCLASSIFIED, f"{action} amount", f"pokerkit's only amount is {mn}"
     if "Short all-in cannot be raised" in err or "non-full all-in" in err:
+        # R-A2 reopens the betting for the seat when any all-in wager since its last
+        # action was full (half a bet or more, or the full amount); pokerkit reopens
+        # only on a full-sized raise.
         wagers = ("complete", "bet", "raise")
-        last = next(
-            (a for a in reversed(table.acts) if a["all_in"] and a["action"] in wagers), None
-        )
-        before = table.acts[: table.acts.index(last)] if last else []
-        prev_high = max((a["to"] for a in before if a["action"] != "fold"), default=0)
+        mine = [i for i, a in enumerate(table.acts) if a["seat"] == ev["seat"]]
+        since = mine[-1] + 1 if mine else 0
+        last, prev_high, hi, opened = None, 0, 0, False
+        for i, a in enumerate(table.acts):
+            if a["action"] in wagers:
+                full = table.is_full(a, hi, opened)
+                if i >= since and a["all_in"] and full:
+                    last, prev_high = a, hi
+                opened = opened or full
+            if a["action"] != "fold":
+                hi = max(hi, a["to"])
         lift = last["to"] - prev_high if last else 0
-        if last and lift * 2 >= bet:
+        if last:
             return (
                 PK_DIFFERS,
                 "raise after half-bet all-in",
                 (
                     f"s{last['seat']} went all in to {last['to']}, lifting {prev_high} by {lift} "
-                    f">= half a bet ({bet // 2}); pokerkit only reopens on a full raise, R-A2: "
-                    "'An all-in that lifts the highest total by half a bet or more counts as a "
-                    "full bet or raise' (Robert's Rules' limit half-bet rule agrees)"
+                    f"(half a bet is {bet // 2}; or it reached the full amount); pokerkit only "
+                    "reopens on a full raise, R-A2: 'An all-in that lifts the highest total by "
+                    "half a bet or more, or that reaches the full amount ... counts as a full "
+                    "bet, completion or raise' (Robert's Rules' limit half-bet rule agrees)"
                 ),
             )
         return (

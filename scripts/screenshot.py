@@ -1,4 +1,7 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand, a showdown.
+"""Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
+cards-seen panel), a showdown, the replayer on a showdown, the recap, opened books, the turn
+clock's bank with away seats and the host's controls, a paused table, our own seat away, and
+the host's lobby.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -23,7 +26,6 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--four-color", action="store_true")
-    ap.add_argument("--lobby", action="store_true", help="also the host's lobby (lobby.png)")
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -48,10 +50,15 @@ def main() -> int:
         print("wrote", args.out / name)
 
     shot("start.png")
-    shots = [("table.png", demo.mid_hand()), ("showdown.png", demo.showdown())]
-    if args.lobby:
-        shots.append(("lobby.png", demo.lobby()))
-    for name, msgs in shots:
+    moments = (
+        ("table.png", demo.mid_hand()),
+        ("showdown.png", demo.showdown()),
+        ("away.png", demo.away_and_clock()),  # R-C2..R-C4: bank, away seats, host controls
+        ("paused.png", demo.paused()),
+        ("you-away.png", demo.you_are_away()),
+        ("host-lobby.png", demo.host_lobby()),
+    )
+    for name, msgs in moments:
         app.session = Session("Ann")
         for m in msgs:
             app.on_message(m)
@@ -61,8 +68,40 @@ def main() -> int:
                 scene.anims.clear()
         shot(name)
     app.session = None
+    _replays(app, shot)
     pygame.quit()
     return 0
+
+
+def _replays(app, shot) -> None:
+    """The replayer, the recap and the opened books, over a seeded match of the bots."""
+    from client.demo_hands import demo_match
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from common.replay import seen_record
+
+    records = demo_match()
+    ann = 0
+    mine = [seen_record(r, ann) for r in records]
+    # The replayer on a showdown, as Ann's seat saw the hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 3)
+    rep = ReplayerScene(app, mine, viewer=ann, start=k)
+    rep.goto(k, -1)
+    app.push(rep)
+    shot("replayer.png")
+    app.pop(rep)
+    recap = RecapScene(app, mine, viewer=ann)
+    app.push(recap)
+    shot("recap.png")
+    app.pop(recap)
+    # Opened books: the same match with every hole card, folded hands too, mid-hand.
+    k = next(i for i, r in enumerate(records) if r["hand"] == 1)
+    books = ReplayerScene(app, records, viewer=ann, start=k)
+    stops = books.stops
+    books.goto(k, next(i for i, p in enumerate(stops) if p.street == 5))
+    app.push(books)
+    shot("books.png")
+    app.pop(books)
 
 
 if __name__ == "__main__":

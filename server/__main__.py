@@ -58,9 +58,22 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--turn-time",
         type=float,
-        default=None,
+        default=30.0,
         metavar="SECONDS",
-        help="turn clock for everyone (default: off)",
+        help="R-C4: seconds for each of a person's decisions (default 30, 0 turns the clock off)",
+    )
+    ap.add_argument(
+        "--time-bank",
+        type=float,
+        default=90.0,
+        metavar="SECONDS",
+        help="R-C4: a person's time bank for the match, spent after a decision's seconds"
+        " (default 90, 0 for none); when both run out the seat is away (R-C2)",
+    )
+    ap.add_argument(
+        "--stand-in",
+        action="store_true",
+        help="R-C3: a computer plays away seats, with their chips, until their person is back",
     )
     ap.add_argument(
         "--history-dir",
@@ -90,6 +103,16 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BYTES",
         help=f"largest frame accepted (default {MAX_FRAME})",
     )
+    ap.add_argument(
+        "--open-books",
+        action="store_true",
+        help="when a match ends, everyone seated may replay it with every hole card shown",
+    )
+    ap.add_argument(
+        "--books-to-watchers",
+        action="store_true",
+        help="with --open-books: watchers may too",
+    )
     ap.add_argument("--seed", type=int, default=None, help="fixed shuffle seed (tests only)")
     ap.add_argument(
         "--log-level",
@@ -111,12 +134,16 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         start_when=args.start_when,
         grace=args.grace,
         turn_time=args.turn_time,
+        time_bank=args.time_bank,
+        stand_in=args.stand_in,
         history_dir=args.history_dir or default_history_dir(),
         seed=args.seed,
         bot_delay=args.bot_delay,
         hand_pause=args.hand_pause,
         max_connections=args.max_connections,
         max_frame=args.max_frame,
+        open_books=args.open_books,
+        books_to_watchers=args.books_to_watchers and args.open_books,
     )
 
 
@@ -134,6 +161,7 @@ async def serve(config: ServerConfig) -> None:
     log.info("hand histories go to %s", config.history_dir)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    _listen_to_terminal(server, loop)
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
             loop.add_signal_handler(sig, stop.set)
@@ -142,6 +170,33 @@ async def serve(config: ServerConfig) -> None:
     await stop.wait()
     log.info("shutting down")
     await server.stop()
+
+
+def _listen_to_terminal(server: TableServer, loop: asyncio.AbstractEventLoop) -> None:
+    """The host's controls from the terminal (R-C3): a line such as ``pause`` on stdin
+    goes to ``Table.console``.  Only when stdin is a terminal, and where the event loop
+    can watch it (not on Windows)."""
+    try:
+        if not sys.stdin.isatty():
+            return
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+
+    def ready() -> None:
+        line = sys.stdin.readline()
+        if not line:  # end of input: stop listening
+            loop.remove_reader(fd)
+            return
+        reply = server.table.console(line)
+        if reply:
+            log.info("%s", reply)
+
+    try:
+        loop.add_reader(fd, ready)
+    except (NotImplementedError, RuntimeError, OSError):
+        return
+    log.info("host commands on this terminal: pause, resume, take SEAT, stand-in on|off, status")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,14 +1,22 @@
-"""The turn clock: one timer for the seat to act, its turn clock or its grace (R-C1).
+"""The turn clock: one timer for the seat to act, a person's clock and bank (R-C4) or
+a dropped seat's grace (R-C1).
 
 Invariants:
 
 - At most one timer is armed, and it belongs to the turn it was armed for;
-  arming again, cancelling or firing clears the last one first.
+  arming again, starting, cancelling, stopping or firing clears the last one
+  first.
+- A person's clock (``start``) runs the decision seconds first, then the
+  seat's time bank; it fires once both are gone.  ``stop`` says how much of
+  the bank is left, so the table keeps it for the seat's next turn.
+- ``freeze``/``thaw`` stop and restart a person's clock where it stood (the
+  table is paused, R-C3); a clock started while frozen does not run until it
+  is thawed.  A grace timer (``arm``) is not a turn clock and is never frozen.
 - ``deadline`` is the armed timer's ``time.monotonic()`` deadline, and None
-  whenever no timer is armed.
+  whenever no timer is running.
 - The clock only keeps time: when a timer fires it calls ``on_time_up`` with
   the turn it was armed for, and the table decides whether that turn is still
-  the current one and plays the default action for it.
+  the current one and what follows.
 """
 
 from __future__ import annotations
@@ -25,30 +33,101 @@ class TurnClock:
 
     def __init__(self, on_time_up: Callable[[int], None]) -> None:
         self.deadline: float | None = None
+        self.frozen = False
         self._on_time_up = on_time_up
         self._timer: asyncio.TimerHandle | None = None
+        # A person's clock: the turn it is for, and what was left when it last (re)started.
+        self._turn: int | None = None
+        self._decision = 0.0
+        self._bank = 0.0
+        self._since: float | None = None  # monotonic time it last started running
+
+    # ---- a plain timer (the grace of a dropped seat, R-C1)
 
     def arm(self, seconds: float | None, turn: int) -> None:
         """Give ``turn`` ``seconds`` from now (None: no limit), replacing any timer."""
         self.cancel()
         if seconds is None:
             return
+        self._run(seconds, turn)
+
+    # ---- a person's clock (R-C4)
+
+    def start(self, turn: int, decision: float, bank: float) -> None:
+        """A person's clock for ``turn``: ``decision`` seconds, then ``bank`` seconds."""
+        self.cancel()
+        self._turn, self._decision, self._bank = turn, decision, max(0.0, bank)
+        if not self.frozen:
+            self._since = time.monotonic()
+            self._run(decision + self._bank, turn)
+
+    def left(self) -> tuple[float, float] | None:
+        """(decision seconds, bank seconds) left on a person's clock, or None if none runs."""
+        if self._turn is None:
+            return None
+        spent = 0.0 if self._since is None else time.monotonic() - self._since
+        decision = self._decision - spent
+        bank = self._bank + min(0.0, decision)
+        return max(0.0, decision), max(0.0, bank)
+
+    def stop(self) -> float | None:
+        """End a person's clock; the bank left for the seat's next turns (None: none ran)."""
+        left = self.left()
+        self.cancel()
+        return None if left is None else left[1]
+
+    def freeze(self) -> None:
+        """Stop the clock where it stands (the table is paused, R-C3)."""
+        if self.frozen:
+            return
+        self.frozen = True
+        left = self.left()
+        if left is not None and self._since is not None:
+            self._decision, self._bank = left
+            self._since = None
+            self._cancel_timer()
+
+    def thaw(self) -> None:
+        """Let a frozen clock run on from where it stood."""
+        if not self.frozen:
+            return
+        self.frozen = False
+        if self._turn is not None and self._since is None:
+            self._since = time.monotonic()
+            self._run(self._decision + self._bank, self._turn)
+
+    # ---- both
+
+    def cancel(self) -> None:
+        self._cancel_timer()
+        self._turn = None
+        self._since = None
+
+    def time_left(self) -> float | None:
+        """Seconds left, to a tenth, as ``turn`` says it (None: no limit).
+
+        For a person's clock this is the decision seconds only; ``left()`` adds the bank.
+        """
+        left = self.left()
+        if left is not None:
+            return round(left[0], 1)
+        if self.deadline is None:
+            return None
+        return round(max(0.0, self.deadline - time.monotonic()), 1)
+
+    def _run(self, seconds: float, turn: int) -> None:
         self.deadline = time.monotonic() + seconds
         self._timer = asyncio.get_running_loop().call_later(seconds, self._fire, turn)
 
-    def cancel(self) -> None:
+    def _cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self.deadline = None
 
-    def time_left(self) -> float | None:
-        """Seconds left to the deadline, to a tenth, as ``turn`` says it (None: no limit)."""
-        if self.deadline is None:
-            return None
-        return round(max(0.0, self.deadline - time.monotonic()), 1)
-
     def _fire(self, turn: int) -> None:
         self._timer = None
         self.deadline = None
+        self._turn = None
+        self._since = None
         self._on_time_up(turn)

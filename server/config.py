@@ -39,7 +39,12 @@ class ServerConfig:
     start_when: int | None = None
     grace: float = 30.0
     """R-C1: how long a dropped seat's turn waits before it checks or folds."""
-    turn_time: float | None = None
+    turn_time: float | None = 30.0
+    """R-C4: seconds for each of a person's decisions; None or 0 turns the clock off."""
+    time_bank: float = 90.0
+    """R-C4: a person's time bank for the match, spent once a decision's seconds run out."""
+    stand_in: bool = False
+    """R-C3: a computer plays away seats, with the seat's chips."""
     history_dir: Path = field(default_factory=default_history_dir)
     seed: int | None = None
     bot_delay: float = 0.8
@@ -53,6 +58,10 @@ class ServerConfig:
     queue_limit: int = 1024 * 1024
     chat_burst: int = 5
     chat_per_second: float = 1.0
+    open_books: bool = False
+    """After a match, send everyone seated the full hand histories, every hole card."""
+    books_to_watchers: bool = False
+    """With ``open_books``: watchers get them too."""
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
 
     def __post_init__(self) -> None:
@@ -70,5 +79,7 @@ class ServerConfig:
         object.__setattr__(self, "computer_levels", levels)
         if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
             raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
-        if self.grace < 0 or (self.turn_time is not None and self.turn_time <= 0):
-            raise ValueError("times must be positive")
+        if self.turn_time == 0:
+            object.__setattr__(self, "turn_time", None)  # 0: the clock is off (R-C4)
+        if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:
+            raise ValueError("times must be positive (0 turns the turn clock off)")

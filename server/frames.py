@@ -91,8 +91,13 @@ def lobby(
     hands: int,
     start_when: int | None,
     running: bool,
+    open_books: bool = False,
+    books_to_watchers: bool = False,
+    options: dict[str, Any] | None = None,
+    paused: bool = False,
 ) -> dict[str, Any]:
-    """The lobby message; a match may start with two seats or more, one a person's."""
+    """The lobby message; a match may start with two seats or more, one a person's.
+    ``options``: the table's clock and stand-in (R-C3, R-C4)."""
     people = any(s["kind"] == "human" for s in players)
     return p.Lobby(
         seats=players,
@@ -101,6 +106,10 @@ def lobby(
         can_start=not running and people and len(players) >= 2,
         start_when=start_when,
         running=running,
+        open_books=open_books,
+        books_to_watchers=books_to_watchers,
+        options=options,
+        paused=paused,
     ).encode()
 
 

@@ -41,6 +41,10 @@ class Seat:
     """A computer seat's level (``server.levels``); ``None`` for a person."""
     brain: Any = None
     """A computer seat's player for its level (``server.levels.Brain``), if the table made one."""
+    away: str | None = None
+    """R-C2: why the seat is away (``asked``, ``clock``, ``dropped``, ``taken``), or None."""
+    bank: float = 0.0
+    """R-C4: the person's time bank left in this match, in seconds."""
 
     @property
     def connected(self) -> bool:
@@ -49,13 +53,16 @@ class Seat:
     def info(self) -> SeatInfo:
         return SeatInfo(self.name, self.kind)
 
-    def public(self, host: int | None) -> dict[str, Any]:
+    def public(self, host: int | None, stand_in: bool = False) -> dict[str, Any]:
         out = {
             "seat": self.seat,
             "name": self.name,
             "kind": self.kind.value,
             "connected": self.connected,
             "host": self.seat == host,
+            "away": self.away is not None,
+            "away_why": self.away,
+            "stand_in": stand_in and self.away is not None,
         }
         if self.level is not None:  # ignorable: protocol-1 clients skip unknown keys
             out["level"] = self.level
@@ -102,6 +109,9 @@ def next_host(seats: Mapping[int, Seat]) -> int | None:
     return min(people) if people else None
 
 
-def public_seats(seats: Mapping[int, Seat], host: int | None) -> list[dict[str, Any]]:
-    """Every filled seat as the lobby and the table show it, in seat order."""
-    return [seats[s].public(host) for s in sorted(seats)]
+def public_seats(
+    seats: Mapping[int, Seat], host: int | None, stand_in: bool = False
+) -> list[dict[str, Any]]:
+    """Every filled seat as the lobby and the table show it, in seat order; ``stand_in``:
+    a computer plays the away seats (R-C3)."""
+    return [seats[s].public(host, stand_in) for s in sorted(seats)]

@@ -12,7 +12,8 @@ limit).  Invariants:
   number.  A person's seat has a secret ``token``; whoever presents it owns
   the seat, and a seat has at most one live connection (``conn``).
 - While a match runs no seat is added or freed; a seat whose connection is
-  gone is *dropped* (R-C1) and plays on by the default action after ``grace``.
+  gone is *dropped* (R-C1) and plays on by the default action after ``grace``,
+  then is away (R-C2, ``server.controls``) until its person comes back.
 - ``turn_id`` grows by one for every decision the table asks for, across
   hands and matches; an ``act`` counts only if it names the current one, and
   so do a timer's default action and a computer seat's choice.
@@ -35,13 +36,15 @@ from typing import Any
 from common import protocol as p
 from common.engine import Hand
 from common.events import Event, IllegalAction
+from common.history import hand_record
 from common.match import Match, SeatKind
 from common.views import seat_view
-from server import frames, histories
+from server import books, frames, histories
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
+from server.controls import TableControls
 from server.net import Connection
 from server.levels import brain, level_id
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
@@ -51,8 +54,11 @@ __all__ = ["Table"]
 log = logging.getLogger("server.table")
 
 
-class Table:
-    """Seats people as they connect, runs matches and sends each seat its view."""
+class Table(TableControls):
+    """Seats people as they connect, runs matches and sends each seat its view.
+
+    Away and back, the host's controls and the turn clock's bank (R-C2..R-C4)
+    are ``server.controls.TableControls``."""
 
     def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
         self.config = config
@@ -60,11 +66,13 @@ class Table:
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
         self.conns: set[Connection] = set()
+        self.proto1: set[Connection] = set()  # said protocol 1: sent no message type of 2
         self.host: int | None = None
         self.hands = config.hands
         self.match: Match | None = None
         self.match_id = ""
         self.history_path: Path | None = None
+        self.records: list[dict[str, Any]] = []  # this match's hands, kept for open books
         self.hand_no = 0
         self.hand_time = ""
         self.step = 0
@@ -81,6 +89,7 @@ class Table:
             apply=self.apply,
         )
         self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
+        self._init_controls()
         # A chooser passed in plays every computer seat (tests); otherwise each seat
         # gets a brain of its own level, which remembers its rivals for one match.
         self._own_brains = chooser is None
@@ -108,6 +117,7 @@ class Table:
 
     def on_close(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        self.proto1.discard(conn)
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         if seat is None or seat.conn is not conn:
             return
@@ -115,7 +125,8 @@ class Table:
         if self.running:
             log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
             self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
-            if self.turn_seat == seat.seat:
+            if self.turn_seat == seat.seat and seat.away is None:
+                self._stop_clock(seat.seat)
                 self.clock.arm(self.config.grace, self.turn_id)
         else:
             self._free(seat.seat)
@@ -129,7 +140,10 @@ class Table:
         if not conn.greeted:
             assert isinstance(msg, p.Hello)
             self._hello(conn, msg)
-        elif isinstance(msg, p.Act):
+            return
+        if conn in self.proto1:
+            self._proto1_alive(conn)  # it cannot say "back": anything it says will do
+        if isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
             self._chat(conn, msg)
@@ -139,10 +153,14 @@ class Table:
             self._start(conn, msg)
         elif isinstance(msg, p.SetLevel):
             self._set_level(conn, msg)
+        elif isinstance(msg, p.CONTROL_MESSAGES):
+            self._control(conn, msg)
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and not self.running:
                 self._free(conn.seat)
                 conn.seat = None
+            elif conn.seat is not None:
+                self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
@@ -151,11 +169,15 @@ class Table:
 
     def _hello(self, conn: Connection, hello: p.Hello) -> None:
         cfg = self.config
-        if hello.protocol != p.PROTOCOL_VERSION:
+        if hello.protocol not in p.PROTOCOLS:
             conn.fail(
-                "protocol_version", f"this server speaks protocol {p.PROTOCOL_VERSION}", "hello"
+                "protocol_version",
+                f"this server speaks protocol 1 or {p.PROTOCOL_VERSION}",
+                "hello",
             )
             return
+        if hello.protocol == 1:
+            self.proto1.add(conn)
         if cfg.password is not None and not hmac.compare_digest(
             (hello.password or "").encode(), cfg.password.encode()
         ):
@@ -175,11 +197,12 @@ class Table:
                 old.fail("taken_over", "another connection took this seat with its token")
             if self.running:  # tell the others first: the comeback's own state says it
                 self._broadcast(p.Presence(seat.seat, True, None).encode())
+                self._back_from_drop(seat)
             self._seat_conn(conn, seat)
             log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
             if self.running:
-                if self.turn_seat == seat.seat:
-                    self.clock.arm(cfg.turn_time, self.turn_id)
+                if self.turn_seat == seat.seat and seat.away is None:
+                    self._start_clock(seat)
                     self._send_turn(seat)
             else:
                 self._broadcast(self._lobby(), but=conn)  # it has just had its own
@@ -187,7 +210,9 @@ class Table:
         if hello.watch:
             conn.mark_greeted()
             conn.name = hello.name
-            conn.send_message(p.Welcome(None, "", hello.name, False, True, self.hands).encode())
+            conn.send_message(
+                p.Welcome(None, "", hello.name, False, True, self.hands, hello.protocol).encode()
+            )
             self._send_state(conn)
             return
         if self.running:
@@ -217,7 +242,13 @@ class Table:
         assert seat.token is not None
         conn.send_message(
             p.Welcome(
-                seat.seat, seat.token, seat.name, seat.seat == self.host, False, self.hands
+                seat.seat,
+                seat.token,
+                seat.name,
+                seat.seat == self.host,
+                False,
+                self.hands,
+                1 if conn in self.proto1 else p.PROTOCOL_VERSION,
             ).encode()
         )
         self._send_state(conn)
@@ -239,10 +270,14 @@ class Table:
             hands=self.hands,
             start_when=self.config.start_when,
             running=self.running,
+            open_books=self.config.open_books,
+            books_to_watchers=self.config.books_to_watchers,
+            options=self.options.to_dict(),
+            paused=self.paused,
         )
 
     def _players(self) -> list[dict[str, Any]]:
-        return public_seats(self.seats, self.host)
+        return public_seats(self.seats, self.host, self.options.stand_in)
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(self._lobby())
@@ -255,6 +290,7 @@ class Table:
         conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
         out = self._step_frames(self.match.hand.events, {conn.seat})
         conn.send(out[conn.seat])
+        self._send_controls(conn)
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
         text = chat.text.strip()
@@ -301,6 +337,7 @@ class Table:
             reset = getattr(seat.brain, "reset", None)
             if reset is not None:
                 reset()  # a new match: the opponent model starts empty
+        self._controls_match_start()
         self.match = Match(
             seats={s: seat.info() for s, seat in self.seats.items()},
             rng=self.rng,
@@ -308,6 +345,7 @@ class Table:
         )
         self.match_id = histories.new_match_id(self.rng)
         self.history_path = histories.match_path(self.config.history_dir, self.match_id)
+        self.records = []
         self.running = True
         log.info("match %s starts: %d seats, %d hands", self.match_id, len(self.seats), self.hands)
         self._broadcast_lobby()
@@ -330,7 +368,7 @@ class Table:
         """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
-        self.clock.cancel()
+        self._stop_clock(seat)
         self._after_step(events)
 
     def _after_step(self, events: list[Event]) -> None:
@@ -352,11 +390,8 @@ class Table:
         self.turn_seat = seat.seat
         if seat.kind is SeatKind.COMPUTER:
             self.computers.play(seat, self.turn_id)
-        elif seat.conn is not None:
-            self.clock.arm(self.config.turn_time, self.turn_id)
-            self._send_turn(seat)
         else:
-            self.clock.arm(self.config.grace, self.turn_id)
+            self._person_turn(seat)
 
     def _step_frames(
         self, events: list[Event], viewers: set[int | None]
@@ -377,13 +412,19 @@ class Table:
     def _send_turn(self, seat: Seat) -> None:
         assert self.match is not None and self.match.hand is not None and seat.conn is not None
         legal = [a.to_dict() for a in self.match.hand.legal_actions(seat.seat)]
-        left = self.clock.time_left()
-        seat.conn.send_message(p.Turn(self.turn_id, seat.seat, legal, left).encode())
+        left, bank = self._turn_clock()
+        seat.conn.send_message(p.Turn(self.turn_id, seat.seat, legal, left, bank).encode())
 
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:
             raise p.MessageError("not_seated", "a spectator cannot act", "act")
         hand = self.match.hand if self.running and self.match else None
+        seat = self.seats.get(conn.seat)
+        if seat is not None and seat.away == "taken":
+            code = "not_your_turn" if conn in self.proto1 else "seat_taken"  # a code v1 knows
+            raise p.MessageError(code, "the host took this seat away for the match", "act")
+        if seat is not None and seat.away is not None:  # R-C2: its turns are played for it
+            raise p.MessageError("not_your_turn", "this seat is away: send back first", "act")
         if hand is None or hand.to_act != conn.seat or self.turn_seat != conn.seat:
             raise p.MessageError("not_your_turn", f"it is not seat {conn.seat}'s turn", "act")
         if act.turn != self.turn_id:
@@ -410,13 +451,21 @@ class Table:
                 hand=self.match.hand,
                 seats={s: seat.info() for s, seat in self.seats.items()},
             )
+        if self.config.open_books:
+            self.records.append(
+                hand_record(
+                    match_id=self.match_id,
+                    number=self.hand_no,
+                    time=self.hand_time,
+                    hand=self.match.hand,
+                    seats={s: seat.info() for s, seat in self.seats.items()},
+                )
+            )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
         if self.match.is_over:
             self._end_match()
         else:
-            self._deal_timer = asyncio.get_running_loop().call_later(
-                self.config.hand_pause, self._next_hand
-            )
+            self._schedule_deal()
 
     def _end_match(self) -> None:
         assert self.match is not None
@@ -425,11 +474,23 @@ class Table:
         self._broadcast(frames.standings(match, self.match_id, self.history_path))
         self.running = False
         self.turn_seat = None
+        self._controls_match_end()
         # _free passes the host on to the lowest connected person, so every person
         # left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
+        if self.config.open_books and self.records:
+            self._open_books(match)
+
+    def _open_books(self, match: Match) -> None:
+        """The match is over: its full histories to those who may have them (``books``)."""
+        out = books.book_frames(self.records, self.match_id)
+        for conn in list(self.conns):
+            if conn.greeted and books.may_open(
+                conn.seat, seated=match.seats, watchers=self.config.books_to_watchers
+            ):
+                conn.send(out)
 
     # ------------------------------------------------------------ timers and computer seats
 
@@ -444,23 +505,16 @@ class Table:
             return None
         return self.match.hand
 
-    def _time_up(self, turn: int) -> None:
-        """R-C1: the seat to act is played by its default action when its time runs out."""
-        if turn != self.turn_id or self.turn_seat is None or self.match is None:
-            return
-        hand = self.match.hand
-        assert hand is not None
-        seat = self.turn_seat
-        action = hand.default_action(seat)
-        log.info("seat %d's time is up: %s (R-C1)", seat, action.value)
-        self.apply(seat, action.value)
-
     # ------------------------------------------------------------ broadcast and shutdown
 
-    def _broadcast(self, msg: dict[str, Any], *, but: Connection | None = None) -> None:
+    def _broadcast(
+        self, msg: dict[str, Any], *, but: Connection | None = None, newer: bool = False
+    ) -> None:
+        """``msg`` to every greeted connection; ``newer``: a protocol 2 message type, which
+        protocol 1 connections are not sent."""
         frame = p.encode_frame(msg)
         for conn in list(self.conns):
-            if conn.greeted and conn is not but:
+            if conn.greeted and conn is not but and not (newer and conn in self.proto1):
                 conn.send(frame)
 
     def shutdown(self, reason: str = "the host closed the table") -> None:

@@ -171,6 +171,9 @@ def problems(rec: dict[str, Any]) -> list[str]:  # noqa: C901 - one pass over on
             if evaluate(parse_many(sh["best"])) != value or not set(sh["best"]) <= set(mine):
                 out.append(f"show {sh['seat']}: best five")
         out.extend(_check_pots(rec, order, folded, put_total, shows, awards))
+        want = _showing_order(rec, order, live, acts_by_street.get(7, []))
+        if [sh["seat"] for sh in shows] != want:
+            out.append(f"order of showing {[sh['seat'] for sh in shows]}, expected {want} (R-S5)")
     elif shows:
         out.append("a seat shows although everyone else folded (R-S4)")
     return out
@@ -217,6 +220,36 @@ def _first_can_bet(
         if s not in gone and _chips_before_street(rec, s, street) > 0:
             return s
     return -1
+
+
+def _showing_order(
+    rec: dict[str, Any], order: list[int], live: list[int], acts: list[dict[str, Any]]
+) -> list[int]:
+    """R-S5, read from the seventh street's ``act`` events.
+
+    The last seat still in with a full bet or raise (R-A2: an all-in is full
+    when it lifts the highest total by half a bet or more, or reaches the full
+    bet, or the raise-to of R-B7); else, if chips went in, the first seat still
+    in clockwise from the first to act (itself included); else the best
+    showing hand (R-O2).  Then clockwise.
+    """
+    bet = rec["stakes"]["big_bet"]
+    high, opened, full_by = 0, False, []
+    for a in acts:
+        if a["action"] in ("complete", "bet", "raise"):
+            full_to = high + bet if opened else bet
+            if not a["all_in"] or a["to"] - high >= (bet + 1) // 2 or a["to"] >= full_to:
+                full_by.append(a["seat"])
+                opened = True
+        if a["action"] != "fold":
+            high = max(high, a["to"])
+    first = next((s for s in reversed(full_by) if s in live), None)
+    if first is None and any(a["put"] > 0 for a in acts):
+        opener = acts[0]["seat"]
+        first = next(s for s in [opener, *_clockwise_from(order, opener)] if s in live)
+    if first is None:
+        first = max(live, key=lambda s: showing_value(up_cards(rec, s, 7)))
+    return [first, *_clockwise_from([s for s in live if s != first], first)]
 
 
 def _check_pots(

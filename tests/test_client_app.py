@@ -168,7 +168,7 @@ def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_app) -> None:
     assert player.turns > 0
     assert len(s.standings) == 4 and sum(r["net"] for r in s.standings) == 0
     assert any(r["winner"] for r in s.standings)
-    assert [b.id for b in app.top().buttons()] == ["rematch", "leave"]
+    assert [b.id for b in app.top().buttons()] == ["rematch", "leave", "replay", "recap"]
     log = [line.text for line in s.log]
     assert any(t.startswith("Tess ") for t in log) and any("brings in for" in t for t in log)
     first = s.match_id
@@ -213,7 +213,7 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_app) -> None:
         players,
     )
     assert host.session.standings == guest.session.standings
-    assert [b.id for b in guest.top().buttons()] == ["lobby", "leave"]
+    assert [b.id for b in guest.top().buttons()] == ["lobby", "leave", "replay", "recap"]
     press(guest, "l")
     assert run([host, guest], lambda: guest.top().name == "lobby")
 

@@ -103,6 +103,8 @@ SCHEMA = {
         "start_when": (int, NONE),
         "running": (bool,),
         "max_seats": INT,
+        "open_books": (bool,),
+        "books_to_watchers": (bool,),
     },
     "match_start": {
         "match": (str,),
@@ -127,6 +129,7 @@ SCHEMA = {
     "chat": {"seat": (int, NONE), "name": (str,), "text": (str,)},
     "pong": {"id": INT},
     "bye": {"reason": (str,)},
+    "books": {"match": (str,), "hand": INT, "hands": INT, "record": (dict,)},
 }
 VIEW = {
     "street": INT,
@@ -870,13 +873,14 @@ def test_hello_welcome_then_lobby(lobby_server):
     lob = c.recv()
     assert lob["type"] == "lobby" and validate(lob) == []
     assert lob["host"] == w["seat"] and lob["running"] is False and lob["start_when"] is None
+    # Protocol 2 adds keys to a seat entry (away, away_why, stand_in); these five stay.
     assert {
         "seat": w["seat"],
         "name": "Ann",
         "kind": "human",
         "connected": True,
         "host": True,
-    } in lob["seats"]
+    } in [{k: s[k] for k in SEAT_ENTRY} for s in lob["seats"]]
 
 
 def test_hello_name_trimmed_and_cut(lobby_server):
@@ -908,7 +912,7 @@ def test_bad_name_keeps_connection(lobby_server, name):
 
 def test_protocol_version(lobby_server):
     c = lobby_server.client()
-    e = c.hello("Ann", **{"protocol": 2})  # hello() puts protocol 1 first; the extra wins
+    e = c.hello("Ann", **{"protocol": 99})  # hello() puts protocol 1 first; the extra wins
     assert e["type"] == "error" and e["code"] == "protocol_version" and validate(e) == []
     assert refused(c) == []
 
@@ -955,7 +959,7 @@ def test_error_ref_on_refused_handshake():
     try:
         refs = {}
         for label, msg in [
-            ("protocol_version", {"type": "hello", "protocol": 2, "name": "A", "password": "pw"}),
+            ("protocol_version", {"type": "hello", "protocol": 99, "name": "A", "password": "pw"}),
             (
                 "bad_token",
                 {"type": "hello", "protocol": 1, "name": "A", "token": "x", "password": "pw"},

@@ -193,15 +193,117 @@ def test_R_A2_short_all_in_over_bring_in_does_not_reopen_for_seats_that_acted(
     check_record(hand)
 
 
-def test_R_A2_two_short_all_ins_reaching_the_full_completion() -> None:
-    # 4 -> 7 (all in, lifts 3) -> 10 (all in, lifts 3).  R-A2: each all-in is
-    # judged on its own and short ones never add up, so neither completes the
-    # bet (R-B3).  Completing to 10 would only call, and no one may raise before
-    # the completion: the seats after may only call or fold.
-    hand = table({2: 8, 3: 11}, n=4)
-    play(hand, "1:bring_in 2:complete 3:complete")
-    assert acts(hand, 3)[-1] == (3, "complete", 10, 10)
-    assert legal(hand) == [("fold", 0, 0), ("call", 10, 10)]
+# R-A2: an all-in that reaches the full amount (the completion to 10, the bet
+# of 10 or 20) is full even when it lifts the highest total by less than half
+# a bet: it opens the street, reopens it for seats that had acted and counts
+# toward the cap.  One chip short of it stays short.  Five seats, seat 1 brings
+# in (third street) or acts first (later streets); stacks are set so that the
+# short seats are all in for the amounts named.
+@pytest.mark.parametrize(
+    ("street", "stacks", "steps", "tos", "buttons"),
+    [
+        (
+            3,
+            {2: 8, 3: 11},
+            "1:bring_in 2:complete 3:complete",
+            [4, 7, 10],
+            [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)],
+        ),
+        (
+            3,
+            {2: 7, 3: 11},
+            "1:bring_in 2:complete 3:complete",
+            [4, 6, 10],
+            [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)],
+        ),
+        (
+            3,
+            {2: 8, 3: 10},
+            "1:bring_in 2:complete 3:complete",
+            [4, 7, 9],
+            [("fold", 0, 0), ("call", 9, 9), ("complete", 10, 10)],
+        ),
+        (
+            4,
+            {2: 8, 3: 12, 4: 15},
+            "1:check 2:bet 3:bet 4:bet",
+            [0, 3, 7, 10],
+            [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)],
+        ),
+        (
+            4,
+            {2: 9, 3: 15},
+            "1:check 2:bet 3:bet",
+            [0, 4, 10],
+            [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)],
+        ),
+        (
+            4,
+            {2: 8, 3: 12, 4: 14},
+            "1:check 2:bet 3:bet 4:bet",
+            [0, 3, 7, 9],
+            [("fold", 0, 0), ("call", 9, 9), ("bet", 10, 10)],
+        ),
+        (
+            5,
+            {2: 14, 3: 23, 4: 25},
+            "1:check 2:bet 3:bet 4:bet",
+            [0, 9, 18, 20],
+            [("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
+        ),
+        (
+            5,
+            {2: 14, 3: 23, 4: 24},
+            "1:check 2:bet 3:bet 4:bet",
+            [0, 9, 18, 19],
+            [("fold", 0, 0), ("call", 19, 19), ("bet", 20, 20)],
+        ),
+    ],
+    ids=[
+        "third-4-7-10-reaches-the-completion",
+        "third-4-6-10-reaches-the-completion",
+        "third-4-7-9-one-short-stays-short",
+        "fourth-3-7-10-reaches-the-bet",
+        "fourth-4-10-is-the-bet",
+        "fourth-3-7-9-one-short-stays-short",
+        "fifth-9-18-20-reaches-the-bet",
+        "fifth-9-18-19-one-short-stays-short",
+    ],
+)
+def test_R_A2_all_in_reaching_the_full_amount_is_full(
+    street: int,
+    stacks: dict[int, int],
+    steps: str,
+    tos: list[int],
+    buttons: list[tuple[str, int, int]],
+) -> None:
+    hand = on_street(street, stacks, n=5)
+    play(hand, steps)
+    assert [a[3] for a in acts(hand, street)] == tos
+    nxt = len(tos) + 1  # seats 1, 2, ... acted in turn
+    assert hand.to_act == nxt
+    assert legal(hand) == buttons
+    play(hand, " ".join(f"{s}:call" for s in range(nxt, 6)))
+    # Seat 1 has acted: a full wager since reopens it (R-A2), a short one does not.
+    bet = 10 if street < 5 else 20
+    high, mine = tos[-1], tos[0]
+    want = [("fold", 0, mine), ("call", high - mine, high)]
+    if high == bet:
+        want.append(("raise", high + bet - mine, high + bet))
+    assert hand.to_act == 1
+    assert legal(hand) == want
+    passive(hand)
+    check_record(hand)
+
+
+def test_R_A2_R_B6_all_in_completion_counts_toward_the_cap() -> None:
+    # 4 -> 7 -> 10 all in: the completion (1 of 4), then three raises reach the cap.
+    hand = table({2: 8, 3: 11}, n=5)
+    play(hand, "1:bring_in 2:complete 3:complete 4:raise 5:raise")
+    assert legal(hand) == [("fold", 0, 4), ("call", 26, 30), ("raise", 36, 40)]
+    play(hand, "1:raise")
+    assert hand.to_act == 4
+    assert legal(hand) == [("fold", 0, 20), ("call", 20, 40)]
     passive(hand)
     check_record(hand)
 

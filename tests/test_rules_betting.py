@@ -443,3 +443,30 @@ def test_R_B9_later_street_other_seat_all_in_for_less_than_a_bet() -> None:
     assert hand.is_over  # run out: the bet of 10 was called for 6, 4 went back
     assert acts(hand, 5) == []
     check_record(hand)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "buttons"),
+    [
+        ({2: 5, 3: 5}, [("bring_in", 4, 4)]),
+        ({2: 5, 3: 6}, [("bring_in", 4, 4), ("complete", 10, 10)]),
+        ({2: 6, 3: 2}, [("bring_in", 4, 4), ("complete", 10, 10)]),
+        ({2: 3, 3: 4}, [("bring_in", 4, 4)]),
+    ],
+    ids=[
+        "others-have-4-only-bring-in",
+        "one-other-has-5-may-complete",
+        "one-other-has-5-other-short-may-complete",
+        "others-short-of-the-bring-in-only-bring-in",
+    ],
+)
+def test_R_B9_bring_in_seat_only_brings_in_when_no_one_could_put_in_more(
+    stacks: dict[int, int], buttons: list[tuple[str, int, int]]
+) -> None:
+    # R-B9: for the bring-in seat the level is the bring-in (4); stacks here
+    # are before the ante of 1.
+    hand = table(stacks)
+    assert hand.to_act == 1
+    assert legal(hand) == buttons
+    passive(hand)
+    check_record(hand)

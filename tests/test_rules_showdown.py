@@ -258,3 +258,71 @@ def test_R_S5_R_A2_short_all_in_on_seventh_is_not_a_bet(
     assert short in acts(hand, 7)
     check_record(hand)
     assert shows(hand) == order
+
+
+# R-S5 as settled: the last seat *still in* that made a full bet or raise shows
+# first; with none still in but chips put in, the first seat still in clockwise
+# from the seat that acted first on seventh street; the best showing hand only
+# when no chip went in on seventh street.  Seat 1 (pair of twos) acts first.
+_ALLIN_CARDS = {
+    1: "?? ?? 2c 2d 3c 4d",
+    2: "?? ?? Kd 5h 7c 8d",
+    3: "?? ?? Ah 6h 9c Td",
+    4: "?? ?? Qs 7s Jc 3h",
+}
+
+
+@pytest.mark.parametrize(
+    ("stacks", "seventh", "order"),
+    [
+        ({2: 68}, "1:bet 2:raise 3:raise 1:call 2:raise 3:fold 1:call", [2, 1]),
+        ({2: 68}, "1:bet 2:raise 3:raise 1:call 2:raise 3:call 1:call", [3, 1, 2]),
+        ({1: 50}, "1:bet 2:raise 3:call 1:raise 2:call 3:fold", [2, 1]),
+        ({2: 9, 4: 600}, "1:check 2:bet 3:call 4:call 1:fold", [2, 3, 4]),
+        ({2: 9, 4: 600}, "1:check 2:bet 3:call 4:call 1:call", [1, 2, 3, 4]),
+        ({2: 9, 4: 600}, "1:check 2:bet 3:bet 4:call 1:fold", [3, 4, 2]),
+        ({2: 9, 4: 600}, "1:check 2:check 3:check 4:check", [1, 2, 3, 4]),
+    ],
+    ids=[
+        "last-full-raiser-folds-earlier-raiser-still-in-first",
+        "last-full-raiser-still-in-first",
+        "short-all-in-after-raise-then-raiser-folds",
+        "only-a-short-all-in-first-to-act-folded-next-still-in",
+        "only-a-short-all-in-first-to-act-still-in",
+        "full-bet-after-short-all-in-first",
+        "no-betting-best-showing-hand-first",
+    ],
+)
+def test_R_S5_R_A2_last_full_wager_still_in_else_first_to_act(
+    stacks: dict[int, int], seventh: str, order: list[int]
+) -> None:
+    seats = (1, 2, 3, 4) if 4 in stacks else (1, 2, 3)
+    hand = new_hand(0, {s: _ALLIN_CARDS[s] for s in seats}, stacks=stacks)
+    to_street(hand, 7)
+    assert hand.to_act == 1
+    play(hand, seventh)
+    assert hand.is_over
+    assert shows(hand) == order
+    check_record(hand)
+
+
+@pytest.mark.parametrize(
+    ("seventh", "order"),
+    [
+        ("3:check 1:check", [2, 3, 1]),
+        ("3:bet 1:call", [3, 1, 2]),
+        ("3:check 1:bet 3:call", [1, 2, 3]),
+    ],
+    ids=["all-check-all-in-best-showing-first", "bettor-first", "bettor-after-check-first"],
+)
+def test_R_S5_best_showing_hand_all_in_shows_first_only_without_betting(
+    seventh: str, order: list[int]
+) -> None:
+    # Seat 2 (pair of nines showing) is all in on third street; seat 3 acts
+    # first on seventh street (R-O3).
+    hand = new_hand(0, _SHOW_CARDS, stacks={2: 5})
+    to_street(hand, 7)
+    assert hand.seats[2].all_in and hand.to_act == 3
+    play(hand, seventh)
+    assert shows(hand) == order
+    check_record(hand)

@@ -122,7 +122,7 @@ async def wrong_password(t: Table) -> None:
 
 
 async def wrong_protocol_version(t: Table) -> None:
-    hello = Hello(name="x", protocol=2, password=PASSWORD).encode()
+    hello = Hello(name="x", protocol=99, password=PASSWORD).encode()
     await _refused(t, "protocol_version", closes=True, data=encode_frame(hello))
 
 

@@ -35,6 +35,8 @@ def test_help_names_every_option() -> None:
         "--start-when",
         "--grace",
         "--turn-time",
+        "--time-bank",
+        "--stand-in",
         "--history-dir",
         "--seed",
         "--bot-delay",
@@ -107,7 +109,7 @@ def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) ->
 
 def test_turn_clock_plays_the_default_for_a_connected_seat(tmp_path: Path) -> None:
     async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, start_when=2, turn_time=2 * UNIT)
+        cfg = config(tmp_path, computer=1, start_when=2, turn_time=2 * UNIT, time_bank=0)
         async with running(cfg) as (_server, port):
             me = Client("slow")
             await me.hello(port)

@@ -7,6 +7,8 @@ cached per window size, cards per card size, text per string.
 
 from __future__ import annotations
 
+from math import ceil
+
 import pygame
 
 from client.model import Player, Session
@@ -25,6 +27,12 @@ GREEN = (90, 210, 120)
 ORANGE = (245, 150, 60)
 RED_TAG = (200, 60, 50)
 LEVEL_TAG = (140, 190, 215)  # a computer seat's level
+STAND_IN = (120, 200, 240)
+
+
+def icon_room(lay: TableLayout) -> int:
+    """The plate's width taken by the padding and the kind icon before the name."""
+    return lay.px(10) + lay.px(18) + lay.px(6)
 
 
 class TablePainter:
@@ -126,11 +134,13 @@ class TablePainter:
         pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
         name = player.name if player else session.name_of(spot.seat)
         fs = lay.font(24 if spot.own else 22)
+        room = r.w - icon_room(lay) - lay.px(100)
         pad = lay.px(10)
         icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
-        self._kind_icon(surf, icon, player.kind if player else "human", folded)
+        kind = "computer" if player is not None and player.stand_in else None
+        self._kind_icon(surf, icon, kind or (player.kind if player else "human"), folded)
         name_color = MUTED if folded else INK
-        name = fit(name + (" (you)" if spot.own else ""), fs, r.w - icon.w - lay.px(100), bold=True)
+        name = fit(name + (" (you)" if spot.own else ""), fs, room, bold=True)
         blit_text(
             surf,
             name,
@@ -153,8 +163,14 @@ class TablePainter:
         # Second line: state tags.
         tags: list[tuple[str, tuple[int, int, int]]] = []
         grace = session.grace_left(spot.seat, now)
-        if spot.seat in session.presence:
+        if spot.seat in session.presence and not (player is not None and player.away):
             tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
+        if player is not None and player.away:
+            taken = player.away_why == "taken"
+            if player.stand_in:  # R-C3: a computer stands in for this person
+                tags.append(("away — computer playing", STAND_IN))
+            else:
+                tags.append(("seat taken away" if taken else "away", RED_TAG if taken else ORANGE))
         if sv is not None:
             if sv.folded:
                 tags.append(("folded", MUTED))
@@ -167,11 +183,16 @@ class TablePainter:
             tags.append((recent[0], (170, 220, 250)))
         if player is not None and player.kind == "computer" and (player.level_name or player.level):
             tags.append((player.level_name or player.level, LEVEL_TAG))
-        if turn and spot.own:
-            left = session.seconds_left(now)
-            tags.insert(0, (f"your turn {int(left)}s" if left is not None else "your turn", GOLD))
-        elif turn:
-            tags.insert(0, ("to act", GOLD))
+        clock = session.clock_left(spot.seat, now) if turn else None
+        if turn:
+            label = "your turn" if spot.own else "to act"
+            if clock is not None:
+                label += f" {ceil(clock[0])}s" if clock[0] > 0 else f" · bank {ceil(clock[1])}s"
+            elif spot.own and session.seconds_left(now) is not None:
+                label += f" {ceil(session.seconds_left(now) or 0)}s"
+            tags.insert(0, (label, ORANGE if clock is not None and clock[0] <= 0 else GOLD))
+        if clock is not None:
+            self._clock_bar(surf, lay, r, clock, session)
         x = r.x + pad
         y = r.bottom - lay.px(8)
         ts = lay.font(20)
@@ -181,6 +202,31 @@ class TablePainter:
                 break
             surf.blit(img, img.get_rect(bottomleft=(x, y)))
             x += img.get_width() + lay.px(12)
+
+    def _clock_bar(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        r: pygame.Rect,
+        clock: tuple[float, float],
+        session: Session,
+    ) -> None:
+        """A thin bar along the plate's foot: the decision's seconds (gold), then the bank
+        draining (orange), R-C4; grey while the table is paused."""
+        turn_time = session.options.get("turn_time") or 0.0
+        bank_time = session.options.get("time_bank") or 0.0
+        decision, bank = clock
+        if decision > 0:
+            frac, col = (decision / turn_time if turn_time else 1.0), GOLD
+        else:
+            frac, col = (bank / bank_time if bank_time else 0.0), ORANGE
+        if session.paused:
+            col = MUTED
+        bar = pygame.Rect(r.x + lay.px(8), r.bottom - lay.px(5), r.w - lay.px(16), lay.px(3))
+        pygame.draw.rect(surf, (40, 46, 50), bar)
+        fill = bar.copy()
+        fill.w = round(bar.w * max(0.0, min(1.0, frac)))
+        pygame.draw.rect(surf, col, fill)
 
     def _kind_icon(self, surf: pygame.Surface, r: pygame.Rect, kind: str, dim: bool) -> None:
         c = (150, 150, 150) if dim else ((120, 200, 240) if kind == "computer" else (240, 220, 160))

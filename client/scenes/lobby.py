@@ -12,11 +12,24 @@ from typing import Any
 import pygame
 
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit
-from client.render.widgets import GOLD, INK, MUTED, Button, Choice, TextInput, panel
+from client.render.text import blit_text, fit, wrap
+from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_IDS, level_info
-from common.protocol import MAX_CHAT, Chat, SetLevel, Start
+from common.protocol import MAX_CHAT, Chat, Options, SetLevel, Start
+
+TURN_TIMES: list[object] = ["off", 15, 30, 60]
+TIME_BANKS: list[object] = [0, 30, 90, 180]
+
+
+def options_words(opts: dict[str, Any]) -> str:
+    """The table's clock and stand-in in a line: ``"Turn clock 30 s + 90 s bank"``."""
+    turn, bank = opts.get("turn_time"), opts.get("time_bank") or 0
+    words = "No turn clock" if not turn else f"Turn clock {turn:g} s + {bank:g} s bank"
+    if opts.get("stand_in"):
+        words += " · a computer stands in for away seats"
+    return words
+
 
 __all__ = ["ConnectingScene", "LobbyScene"]
 
@@ -82,6 +95,11 @@ class LobbyScene(Scene):
         self.leave = Button("leave", "Leave", style="danger")
         self.hands = Choice("hands", [4, 8, 12], app.settings.hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
+        # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
+        st = app.settings
+        self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
+        self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
+        self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.addresses: list[str] = []
@@ -112,6 +130,46 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None and s.lobby is not None:
             self.hands.value = s.lobby["hands"]
+        self._sync_options()
+
+    def _sync_options(self) -> None:
+        """Show the table's options as the server last said them."""
+        s = self.app.session
+        if s is None or not s.options:
+            return
+        turn = s.options.get("turn_time")
+        bank = s.options.get("time_bank") or 0
+        for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
+                                    (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip
+            if value in base:
+                choice.options = list(base)
+            else:  # a value set elsewhere (--turn-time 45) joins the row in its place
+                words = [o for o in base if not isinstance(o, int)]
+                choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
+            choice.value = value
+        self.stand_in.value = bool(s.options.get("stand_in"))
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "lobby":
+            self._sync_options()
+
+    def send_options(self) -> bool:
+        """The host's choices to the server (it answers with a lobby that shows them)."""
+        s = self.app.session
+        if s is None or not s.host:
+            return False
+        turn = self.turn_time.value
+        st = self.app.settings
+        st.host_turn_time = int(turn) if isinstance(turn, int) else 0
+        st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
+        st.host_stand_in = self.stand_in.value
+        return self.app.send(
+            Options(
+                turn_time=float(st.host_turn_time),
+                time_bank=float(st.host_time_bank),
+                stand_in=st.host_stand_in,
+            ).encode()
+        )
 
     def buttons(self) -> list[Button]:
         return [self.start, self.leave]
@@ -126,10 +184,16 @@ class LobbyScene(Scene):
         self.s, self.ox, self.oy = _scale(size)
         self.start.rect = self._R(760, 610, 380, 70)
         self.leave.rect = self._R(140, 610, 200, 70)
-        self.hands.rect = self._R(760, 520, 380, 52)
+        self.turn_time.rect = self._R(760, 372, 380, 42)
+        self.time_bank.rect = self._R(760, 442, 380, 42)
+        self.hands.rect = self._R(760, 512, 380, 42)
+        self.stand_in.rect = self._R(760, 562, 380, 34)
         self.chat.rect = self._R(140, 700, 1000, 46)
         for w in (self.start, self.leave, self.hands, self.chat):
             w.size = max(14, round(28 * self.s))
+        for w in (self.turn_time, self.time_bank, self.hands):
+            w.size = max(14, round(24 * self.s))
+        self.stand_in.size = max(14, round(22 * self.s))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         s = self.app.session
@@ -152,6 +216,11 @@ class LobbyScene(Scene):
             for seat, rect in self.level_chips:
                 if rect.collidepoint(event.pos):
                     self.cycle_level(seat)
+                    return
+        if s is not None and s.host:
+            for w in (self.turn_time, self.time_bank, self.stand_in):
+                if w.handle_event(event):
+                    self.send_options()
                     return
         if self.start.handle_event(event):
             self.press_start()
@@ -246,33 +315,40 @@ class LobbyScene(Scene):
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
-        side = self._R(760, 290, 380, 200)
+        if self.level_chips:
+            hint = "click a level to change it"
+            at = (box.right - f(20), box.y + f(16) + f(14))
+            blit_text(surf, hint, f(20), at, MUTED, anchor="midright")
+        side = self._R(760, 284, 380, 60)
         if s.watch:
             note = "You are watching."
         elif s.host:
-            note = "You are the host: pick the hands and start when everyone is in."
-            if self.level_chips:
-                note += " Click a computer seat's level to change it."
+            note = "You are the host: set the table and start when everyone is in."
         else:
             host = next((p.name for p in s.lobby_seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
-        from client.render.text import wrap
-
         yy = side.y
         for line in wrap(note, f(26), side.w):
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
+        if s.open_books:  # the host's open-the-books option, for everyone to know
+            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
+            for line in wrap(books, f(22), side.w):
+                blit_text(surf, line, f(22), (side.x, yy + f(6)), GOLD)
+                yy += f(26)
         if s.host:
-            blit_text(
-                surf,
-                "Hands",
-                f(22),
-                (self.hands.rect.x, self.hands.rect.y - f(6)),
-                MUTED,
-                anchor="bottomleft",
-            )
-            self.hands.draw(surf)
+            for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
+                             (self.time_bank, "Time bank (seconds a match)"),
+                             (self.hands, "Hands")):  # fmt: skip
+                blit_text(surf, label, f(20), (w.rect.x, w.rect.y - f(4)), MUTED,
+                          anchor="bottomleft")  # fmt: skip
+                w.draw(surf)
+            self.stand_in.draw(surf)
             self.start.draw(surf)
+        elif s.options:
+            for i, line in enumerate(wrap(options_words(s.options), f(22), side.w)):
+                blit_text(surf, line, f(22), (side.x, self.turn_time.rect.y + i * f(28)), MUTED)
         self.leave.draw(surf)
         chats = [line.text for line in s.log if line.kind in ("chat", "info")][-3:]
         yy = self.chat.rect.y - f(8) - len(chats) * f(26)

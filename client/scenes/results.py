@@ -23,17 +23,19 @@ class ResultsScene(Scene):
         self.again = Button("rematch", "Rematch", "R", style="primary")
         self.lobby = Button("lobby", "Back to the lobby", "L", style="primary")
         self.leave = Button("leave", "Leave", "Esc", style="danger")
+        self.replay = Button("replay", "Replay the hands", "H")
+        self.recap = Button("recap", "Recap", "M")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.s = 1.0
 
     def buttons(self) -> list[Button]:
         first = self.again if self.app.server_kind == "computer" else self.lobby
-        return [first, self.leave]
+        return [first, self.leave, self.replay, self.recap]
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
         s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
-        self.box = pygame.Rect(0, 0, round(720 * s), round(560 * s))
+        self.box = pygame.Rect(0, 0, round(720 * s), round(660 * s))
         self.box.center = (min(w // 2, round(w - 300 * s) // 2 + 10), h // 2)
         bw, bh = round(290 * s), round(60 * s)
         for b in (self.again, self.lobby):
@@ -45,6 +47,15 @@ class ResultsScene(Scene):
             self.box.right - round(40 * s) - bw, self.box.bottom - bh - round(30 * s), bw, bh
         )
         self.leave.size = max(14, round(26 * s))
+        for i, b in enumerate((self.replay, self.recap)):
+            b.rect = pygame.Rect(
+                self.box.x + round(40 * s) + i * (bw + round(60 * s)),
+                self.box.bottom - 2 * bh - round(46 * s),
+                bw + (round(60 * s) if i == 0 else 0) - (round(60 * s) if i == 1 else 0),
+                round(48 * s),
+            )
+            b.size = max(14, round(22 * s))
+        self.recap.rect.right = self.box.right - round(40 * s)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for b in self.buttons():
@@ -66,6 +77,20 @@ class ResultsScene(Scene):
             self.app.back_to_lobby()
         elif what == "leave":
             self.app.leave_table(notice="", send_leave=True)
+        elif what in ("replay", "recap"):
+            s = self.app.session
+            records = s.book.best() if s is not None else []
+            if not records:
+                return
+            if what == "replay":
+                from client.scenes.replayer import ReplayerScene
+
+                scene: Scene = ReplayerScene(self.app, records, viewer=s.seat)
+            else:
+                from client.scenes.recap import RecapScene
+
+                scene = RecapScene(self.app, records, viewer=s.seat)
+            self.app.push(scene)
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.app.session
@@ -135,5 +160,14 @@ class ResultsScene(Scene):
                 anchor="topright",
             )
             y += f(36)
+        if s.open_books:
+            books = s.book.opened()
+            note = (
+                f"The books are open: every hole card of all {len(books)} hands"
+                if books and len(books) >= s.book.books_expected
+                else "The books are opening…"
+            )
+            blit_text(surf, note, f(22), (box.centerx, self.replay.rect.top - f(18)), GOLD,
+                      anchor="center")  # fmt: skip
         for b in self.buttons():
             b.draw(surf)

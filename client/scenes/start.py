@@ -73,6 +73,10 @@ class StartScene(Scene):
         self.host_level = Choice("host_level", names, _name_of(st.host_level))
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
         self.host = Button("host", "Host a table", "H", style="primary")
+        self.open_books = Checkbox(
+            "open_books", "Open the books after the match", st.host_open_books
+        )
+        self.histories = Button("histories", "Hand histories", "R")
         self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
         self.join_password = TextInput(
@@ -92,10 +96,12 @@ class StartScene(Scene):
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
-                self.host_computers, self.host_level, self.four, self.sound]  # fmt: skip
+                self.host_computers, self.host_level, self.four, self.sound,
+                self.open_books]  # fmt: skip
 
     def buttons(self) -> list[Button]:
-        return [self.play, self.host, self.join, self.watch, self.quit, *self.recent]
+        return [self.play, self.host, self.join, self.watch, self.quit, self.histories,
+                *self.recent]  # fmt: skip
 
     def enter(self) -> None:
         pygame.key.start_text_input()
@@ -117,11 +123,11 @@ class StartScene(Scene):
         self.hands.rect = R(x0[0], 418, 322, 46)
         self.level.rect = R(x0[0], 496, 322, 46)
         self.play.rect = R(x0[0], 604, 322, 56)
-        self.host_hands.rect = R(x0[1], 340, 322, 46)
-        self.host_computers.rect = R(x0[1], 418, 322, 46)
-        self.host_level.rect = R(x0[1], 496, 322, 46)
-        self.host_password.rect = R(x0[1], 570, 322, 40)
-        self.host.rect = R(x0[1], 620, 322, 46)
+        self.host_hands.rect = R(x0[1], 332, 322, 42)
+        self.host_computers.rect = R(x0[1], 402, 322, 42)
+        self.host_level.rect = R(x0[1], 472, 322, 42)
+        self.host_password.rect = R(x0[1], 548, 322, 36)
+        self.host.rect = R(x0[1], 594, 322, 44)
         self.address.rect = R(x0[2], 330, 322, 44)
         self.port.rect = R(x0[2], 500, 110, 44)
         self.join_password.rect = R(x0[2] + 122, 500, 200, 44)
@@ -130,12 +136,15 @@ class StartScene(Scene):
         self.four.rect = R(60, 712, 260, 34)
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
+        self.histories.rect = R(890, 706, 196, 48)
+        self.open_books.rect = R(x0[1], 646, 322, 26)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
         for wdg in (self.level, self.host_level):
             wdg.size = max(12, round(21 * s))
         for b in self.buttons():
             b.size = max(14, round(26 * s))
+        self.open_books.size = self.histories.size = max(14, round(21 * s))
         self.recent = []
         for i, addr in enumerate(self.app.settings.recent[:2]):
             size = max(14, round(20 * s))
@@ -166,7 +175,8 @@ class StartScene(Scene):
                     self.choose("host")
                 return
             if focused is None:
-                keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join"}
+                keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join",
+                        pygame.K_r: "histories"}  # fmt: skip
                 if event.key in keys:
                     self.choose(keys[event.key])
                 elif event.key == pygame.K_ESCAPE:
@@ -195,6 +205,7 @@ class StartScene(Scene):
         st.level = _id_of(self.level.value)
         st.host_level = _id_of(self.host_level.value)
         st.host_password = self.host_password.value
+        st.host_open_books = self.open_books.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         host, port = parse_address(self.address.value, self._port())
         st.join_address = self.address.value.strip()
@@ -214,6 +225,11 @@ class StartScene(Scene):
         if what == "quit":
             self.app.running = False
             return
+        if what == "histories":
+            from client.scenes.histories import HistoriesScene
+
+            self.app.push(HistoriesScene(self.app))
+            return
         self.remember()
         from client import sound
 
@@ -228,6 +244,7 @@ class StartScene(Scene):
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
                 level=_id_of(self.host_level.value),
+                open_books=self.open_books.value,
             )
         elif what in ("join", "watch"):
             if not self.address.value.strip():

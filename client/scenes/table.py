@@ -10,19 +10,21 @@ scrolled back (``client.render.logview``).  Buttons are exactly the
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from math import ceil
 from typing import Any
 
 import pygame
 
 from client.render.layout import TableLayout
 from client.render.logview import LogView
-from client.render.tablepaint import TablePainter
+from client.render.seenpanel import SeenPanel
+from client.render.tablepaint import ORANGE, TablePainter
 from client.render.text import blit_text, text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
 from client.view import Legal, TableView
-from common.protocol import MAX_CHAT, Act, Chat
+from common.protocol import MAX_CHAT, Act, Away, Back, Chat, Pause, Resume, TakeSeat
 
 __all__ = ["TableScene"]
 
@@ -75,6 +77,20 @@ class TableScene(Scene):
         self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
         self.log = LogView()
         self._buttons: list[Button] = []
+        # The cards-seen panel and the way to the replayer (client.render.seenpanel).
+        self.seen = SeenPanel()
+        self.seen_box = Checkbox("seen", "Cards seen (S)", value=app.settings.seen_panel, size=20)
+        self.replay = Button("replay", "Replay (H)", size=20)
+        self.seen_rect = pygame.Rect(0, 0, 0, 0)
+        # Away and back (R-C2) and the host's controls at the table (R-C3).
+        self.away = Button("away", "Step away", "A", size=22)
+        self.back = Button("back", "I'm back", "A", style="primary")
+        self.pause = Button("pause", "Pause", "P", size=22)
+        self.take = Button("take", "Take a seat…", size=22)
+        self.taking = False  # the host is choosing a seat to take away
+        self.confirm: int | None = None  # the seat a second press takes away
+        self._take_buttons: list[Button] = []
+        self._controls_pic: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -102,7 +118,20 @@ class TableScene(Scene):
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
         self.chat.size = lay.font(22)
-        top = p.y + lay.px(64)
+        self.seen_box.rect = pygame.Rect(
+            p.x + lay.px(14), p.y + lay.px(58), lay.px(150), lay.px(30)
+        )
+        self.seen_box.size = lay.font(20)
+        self.replay.rect = pygame.Rect(
+            p.right - lay.px(130), p.y + lay.px(56), lay.px(118), lay.px(34)
+        )
+        self.replay.size = lay.font(20)
+        top = self._layout_controls(p.y + lay.px(100))
+        self.seen_rect = pygame.Rect(
+            p.x + lay.px(10), top, p.w - lay.px(20), SeenPanel.height(lay.s)
+        )
+        if self.app.settings.seen_panel:
+            top = self.seen_rect.bottom + lay.px(12)
         self.log.area = p
         self.log.rect = pygame.Rect(
             p.x + lay.px(14), top, p.w - lay.px(28), self.chat.rect.top - lay.px(10) - top
@@ -117,6 +146,110 @@ class TableScene(Scene):
         for cb in (self.pre_fold, self.pre_call):
             cb.size = lay.font(22)
         self._layout_buttons()
+
+    # ---- away, back and the host's controls
+
+    def _seated(self) -> bool:
+        s = self.app.session
+        return bool(s is not None and s.seat is not None and not s.watch and s.running)
+
+    def _hosting(self) -> bool:
+        s = self.app.session
+        return bool(self._seated() and s is not None and s.host)
+
+    def _takeable(self) -> list[Any]:
+        """People's seats the host may take away: not its own, not taken already."""
+        s = self.app.session
+        if s is None:
+            return []
+        return [
+            p
+            for seat, p in sorted(s.players.items())
+            if p.kind == "human" and seat != s.seat and p.away_why != "taken"
+        ]
+
+    def _layout_controls(self, y: int) -> int:
+        """Place the panel's away and host rows from ``y`` down; returns where they end."""
+        lay = self.lay
+        p = lay.panel
+        s = self.app.session
+        x, w = p.x + lay.px(12), p.w - lay.px(24)
+        self.away.rect = pygame.Rect(x, y, w, lay.px(38))
+        self.away.label = "I'm back" if s is not None and s.away() else "Step away"
+        self.away.style = "primary" if s is not None and s.away() else "normal"
+        self.away.size = self.pause.size = self.take.size = lay.font(22)
+        if self._seated():
+            y += lay.px(46)
+        if self._hosting():
+            half = (w - lay.px(8)) // 2
+            self.pause.rect = pygame.Rect(x, y, half, lay.px(38))
+            self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
+            self.pause.label = "Resume" if s is not None and s.paused else "Pause"
+            self.pause.style = "primary" if s is not None and s.paused else "normal"
+            y += lay.px(46)
+            old = {b.id: b for b in self._take_buttons}
+            self._take_buttons = []
+            if self.taking:
+                for player in [*self._takeable(), None]:
+                    if player is None:
+                        b = Button("take:cancel", "Cancel", size=lay.font(20))
+                    elif self.confirm == player.seat:
+                        b = Button(f"take:{player.seat}", f"Take {player.name}'s seat?",
+                                   style="danger", size=lay.font(20))  # fmt: skip
+                    else:
+                        b = Button(f"take:{player.seat}", player.name, size=lay.font(20))
+                    if b.id in old:
+                        b.hover = old[b.id].hover
+                    b.rect = pygame.Rect(x, y, w, lay.px(34))
+                    self._take_buttons.append(b)
+                    y += lay.px(40)
+        else:
+            self.taking, self.confirm, self._take_buttons = False, None, []
+        back_w = lay.px(200)
+        self.back.rect = pygame.Rect(
+            lay.bar.right - back_w - lay.px(24), lay.bar.centery - lay.px(27), back_w, lay.px(54)
+        )
+        self.back.size = lay.font(26)
+        return y + lay.px(4)
+
+    def _control_buttons(self) -> list[Button]:
+        s = self.app.session
+        out: list[Button] = []
+        if self._seated() and s is not None:
+            me = s.me()
+            if me is None or me.away_why != "taken":
+                out.append(self.away)
+                if s.away():
+                    out.append(self.back)
+        if self._hosting():
+            out += [self.pause, self.take, *self._take_buttons]
+        return out
+
+    def control(self, what: str) -> bool:
+        """Press one of the away or host buttons (also what tests call)."""
+        s = self.app.session
+        if s is None:
+            return False
+        sent = False
+        me = s.me()
+        if what in ("away", "back"):
+            if self._seated() and (me is None or me.away_why != "taken"):
+                sent = self.app.send((Back() if s.away() else Away()).encode())
+        elif what == "pause" and self._hosting():
+            sent = self.app.send((Resume() if s.paused else Pause()).encode())
+        elif what == "take" and self._hosting():
+            self.taking, self.confirm = not self.taking, None
+        elif what == "take:cancel":
+            self.taking, self.confirm = False, None
+        elif what.startswith("take:") and self._hosting():
+            seat = int(what.split(":", 1)[1])
+            if self.confirm != seat:
+                self.confirm = seat
+            else:
+                sent = self.app.send(TakeSeat(seat).encode())
+                self.taking, self.confirm = False, None
+        self.resize(self.lay.size)
+        return sent
 
     def _layout_buttons(self) -> None:
         s = self.app.session
@@ -164,9 +297,24 @@ class TableScene(Scene):
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.chat.focused = True
                 return
+            if event.key == pygame.K_s:
+                self.toggle_seen()
+                return
+            if event.key == pygame.K_h:
+                self.open_replayer()
+                return
             if self.log.handle_event(event):
                 return
             name = pygame.key.name(event.key).upper()
+            if name == "A" and self._seated():
+                self.control("away")
+                return
+            if name == "P" and self._hosting():
+                self.control("pause")
+                return
+            if name == "ESCAPE" and self.taking:
+                self.control("take:cancel")
+                return
             for i, b in enumerate(self._buttons):
                 if name == b.key or name == str(i + 1):
                     self.press(b.id)
@@ -180,16 +328,45 @@ class TableScene(Scene):
             if b.handle_event(event):
                 self.press(b.id)
                 return
+        for b in self._control_buttons():
+            if b.handle_event(event):
+                self.control(b.id)
+                return
         if self.leave.handle_event(event):
             self.app.leave_table(notice="You left the table.", send_leave=True)
             return
         if self.four.handle_event(event):
             self.app.set_four_color(self.four.value)
             return
+        if self.seen_box.handle_event(event):
+            self.seen_box.value = not self.seen_box.value  # toggle_seen flips it back
+            self.toggle_seen()
+            return
+        if self.replay.handle_event(event):
+            self.open_replayer()
+            return
         if self.pre_fold.handle_event(event):
             self.pre_call.value = self.pre_call.value and not self.pre_fold.value
         elif self.pre_call.handle_event(event):
             self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
+
+    def toggle_seen(self) -> None:
+        """Show or hide the cards-seen panel; the setting is remembered."""
+        st = self.app.settings
+        st.seen_panel = not st.seen_panel
+        self.seen_box.value = st.seen_panel
+        if self.app.save_settings:
+            st.save()
+        self.resize(self.lay.size)
+
+    def open_replayer(self) -> None:
+        """The replayer over the table: this match's hands, the last one first."""
+        from client.scenes.replayer import ReplayerScene
+
+        s = self.app.session
+        records = s.book.best() if s is not None else []
+        if records:
+            self.app.push(ReplayerScene(self.app, records, viewer=s.seat, start=len(records) - 1))
 
     def press(self, action: str) -> bool:
         """Send ``action`` for the current turn if it was offered (once per turn)."""
@@ -222,6 +399,8 @@ class TableScene(Scene):
             self._seats()
         ):
             self.resize(self.lay.size)
+        if kind == "table":
+            self.seen.update(s.view)
         if kind == "table" and s.view is not None:
             self._animate(self.prev if s.hand == self.prev_hand else None, s.view)
             self.prev, self.prev_hand = s.view, s.hand
@@ -229,6 +408,8 @@ class TableScene(Scene):
             self.app.notify_turn()
         if kind in ("table", "turn", "events", "hand_end", "standings"):
             self._layout_buttons()
+        if kind in ("seat_away", "paused", "lobby", "match_start", "welcome", "standings"):
+            self.resize(self.lay.size)  # the away and host rows follow the state
 
     def _pre_act(self) -> bool:
         s = self.app.session
@@ -315,6 +496,9 @@ class TableScene(Scene):
     def update(self, dt: float) -> None:
         # The setting may change elsewhere (start screen, App.set_four_color).
         self.four.value = self.app.settings.four_color
+        s = self.app.session
+        self.replay.enabled = bool(s is not None and s.book.best())
+        self.seen.update(s.view if s is not None else None)
         self._sync_log()
         for a in self.anims:
             a.t += dt
@@ -333,6 +517,9 @@ class TableScene(Scene):
             return None
         now = time.monotonic()
         if s.my_turn() and s.time_left is not None:
+            return 0.25
+        view = s.view
+        if s.clock is not None and view is not None and view.to_act == s.clock.seat:
             return 0.25
         if s.presence:
             return 0.5
@@ -395,19 +582,27 @@ class TableScene(Scene):
     def _draw_bar(self, surf: pygame.Surface, s: Any, now: float) -> None:
         lay = self.lay
         if self._buttons:
-            left = s.seconds_left(now)
             for b in self._buttons:
                 b.draw(surf)
-            if left is not None:
-                blit_text(
-                    surf,
-                    f"{int(left)}s",
-                    lay.font(30),
-                    (lay.bar.right - lay.px(20), lay.bar.centery),
-                    GOLD,
-                    bold=True,
-                    anchor="midright",
-                )
+            self._draw_clock(surf, s, now)
+            return
+        me = s.me()
+        if me is not None and me.away and not s.watch:
+            if me.away_why == "taken":
+                msg = "The host took your seat away for this match: you are watching"
+                blit_text(surf, msg, lay.font(24), lay.bar.center, ORANGE, anchor="center")
+                return
+            doing = "a computer plays your seat" if me.stand_in else "your seat checks or folds"
+            blit_text(
+                surf,
+                f"You are away: {doing}",
+                lay.font(26),
+                (lay.bar.x + lay.px(30), lay.bar.centery),
+                ORANGE,
+                bold=True,
+                anchor="midleft",
+            )
+            self.back.draw(surf)
             return
         view = s.view
         me = view.seats.get(s.seat) if view and s.seat is not None else None
@@ -439,11 +634,59 @@ class TableScene(Scene):
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
 
+    def _draw_clock(self, surf: pygame.Surface, s: Any, now: float) -> None:
+        """Our turn's clock at the bar's right: the decision's seconds, then the bank (R-C4)."""
+        lay = self.lay
+        at = (lay.bar.right - lay.px(20), lay.bar.centery)
+        left = s.clock_left(s.seat, now) if s.seat is not None else None
+        if left is None:
+            secs = s.seconds_left(now)
+            if secs is not None:
+                blit_text(surf, f"{ceil(secs)}s", lay.font(30), at, GOLD, bold=True,
+                          anchor="midright")  # fmt: skip
+            return
+        decision, bank = left
+        if decision > 0:
+            main, col = f"{ceil(decision)}s", GOLD
+            # (a protocol 1 server says nothing of a bank)
+            sub = (
+                f"bank {ceil(bank)}s" if bank > 0 else "no bank left" if s.bank is not None else ""
+            )
+        else:
+            main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
+        if s.paused:
+            col, sub = MUTED, "paused"
+        r = blit_text(surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True,
+                      anchor="midright")  # fmt: skip
+        blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")
+
+    def _draw_controls(self, surf: pygame.Surface) -> None:
+        """The panel's away and host buttons, drawn once into a cached picture: they change
+        only when pressed, hovered or relabelled, and the table draws 60 times a second."""
+        buttons = [b for b in self._control_buttons() if b is not self.back]
+        if not buttons:
+            return
+        area = buttons[0].rect.unionall([b.rect for b in buttons]).inflate(0, 8)
+        key = (tuple(area),) + tuple(
+            (b.id, b.label, b.style, b.hover, b.enabled, b.size, tuple(b.rect)) for b in buttons
+        )
+        if self._controls_pic is None or self._controls_pic[0] != key:
+            pic = pygame.Surface(area.size, pygame.SRCALPHA)
+            for b in buttons:
+                replace(b, rect=b.rect.move(-area.x, -area.y)).draw(pic)
+            self._controls_pic = (key, pic)
+        surf.blit(self._controls_pic[1], area.topleft)
+
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
         p = lay.panel
         self.four.draw(surf)
         self.leave.draw(surf)
+        self.seen_box.draw(surf)
+        self.replay.draw(surf)
+        self._draw_controls(surf)
+        if self.app.settings.seen_panel:
+            self.seen.draw(surf, self.seen_rect, self.lay.s, four=self.app.settings.four_color)
         top = self.log.rect.top
         pygame.draw.line(
             surf,
@@ -454,7 +697,25 @@ class TableScene(Scene):
         self.log.draw(surf)
         self.chat.draw(surf)
 
+    def _draw_paused(self, surf: pygame.Surface, s: Any) -> None:
+        """R-C3: the table is paused; the hand in play is played out first."""
+        lay = self.lay
+        view = s.view
+        who = s.paused_by or "the host"
+        if view is not None and not view.over:
+            msg = f"Paused by {who}: this hand is played out, then the table waits"
+        else:
+            msg = f"Paused by {who}: no new hand until the host resumes"
+        img = text(msg, lay.font(26), (20, 20, 30), bold=True)
+        box = img.get_rect().inflate(lay.px(40), lay.px(18))
+        box.center = (lay.center[0], lay.center[1] + lay.px(100))
+        panel(surf, box, (170, 200, 250, 235), lay.px(10))
+        surf.blit(img, img.get_rect(center=box.center))
+
     def _draw_banner(self, surf: pygame.Surface) -> None:
+        s = self.app.session
+        if s is not None and s.paused:
+            self._draw_paused(surf, s)
         st = self.app.status
         if st.state not in ("retrying", "connecting"):
             return

@@ -1,0 +1,156 @@
+"""The cards-seen panel: every card this seat has seen this hand, and its live outs.
+
+A 52-card grid, ranks across (ace first) and suits down: our own cards in
+gold, every other card seen (up cards, a folded seat's too, and hands shown)
+greyed out as dead, the live cards our draws want outlined in green, the
+rest dark.  Under it, our best flush, straight and trips
+draws with how many of the cards they need are still live
+(``common.seen.draws``).  Everything comes from the table view through
+``common.seen.cards_seen``: the panel never knows a card the view did not
+hold, and a watcher's view holds only up cards and shown hands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.render.cards import FOUR, TWO, draw_suit
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, panel
+from client.view import TableView
+from common.seen import RANKS, cards_seen, draws, viewer_cards
+
+__all__ = ["SeenPanel", "view_dict"]
+
+GRID_RANKS = RANKS[::-1]  # A K Q ... 2
+GRID_SUITS = "shdc"
+DEAD = (128, 134, 130)
+OUT = (90, 210, 120)
+
+
+def view_dict(view: TableView) -> dict[str, Any]:
+    """The part of a typed view that ``common.seen`` reads, in the wire's shape."""
+    seats = []
+    for s in view.seats.values():
+        entry: dict[str, Any] = {"seat": s.seat, "up": list(s.up)}
+        if s.hole is not None:
+            entry["hole"] = list(s.hole)
+        if s.shown is not None:
+            entry["shown"] = {"cards": list(s.shown.cards)}
+        seats.append(entry)
+    return {"you": view.you, "seats": seats}
+
+
+class SeenPanel:
+    """Computes the panel's contents from a view; ``draw`` draws them into a rect."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.mine: list[str] = []
+        self.lines: list[str] = []
+        self.outs: set[str] = set()
+        self._view: TableView | None = None
+        self._picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
+
+    def update(self, view: TableView | None) -> None:
+        if view is self._view and view is not None:
+            return  # views are immutable: the same one says the same
+        self._view = view
+        if view is None:
+            self.seen, self.mine, self.lines, self.outs = set(), [], [], set()
+            return
+        v = view_dict(view)
+        self.seen = cards_seen(v)
+        self.mine = viewer_cards(v)
+        me = view.seats.get(view.you) if view.you is not None else None
+        self.outs = set()
+        if view.you is None or me is None:
+            self.lines = ["Watching: up cards and shown hands only"]
+            return
+        to_come = 0 if me.folded or view.over else max(0, 7 - len(self.mine))
+        found = draws(self.mine, self.seen, to_come)
+        self.lines = [d.words() for d in found]
+        self.outs = {c for d in found if d.need for c in d.wanted}
+        if not self.lines:
+            self.lines = [
+                "The hand is over"
+                if view.over
+                else "Folded"
+                if me.folded
+                else "No flush, straight or trips draw"
+            ]
+        dead = len(self.seen) - len(self.mine)
+        outs = ", green: live outs" if self.outs else ""
+        self.lines.insert(0, f"{dead} other cards seen{outs}")
+
+    @staticmethod
+    def height(s: float) -> int:
+        return round((28 + 4 * 24 + 10 + 4 * 21 + 8) * s)
+
+    def draw(self, surf: pygame.Surface, rect: pygame.Rect, s: float, *, four: bool) -> None:
+        """Blit the panel; its picture is drawn again only when what it shows changes
+        (52 cells of text each frame would cost a quarter of the table's frame)."""
+        key = (rect.size, s, four, frozenset(self.seen), tuple(self.mine),
+               frozenset(self.outs), tuple(self.lines))  # fmt: skip
+        if self._picture is None or self._picture[0] != key:
+            picture = pygame.Surface(rect.size, pygame.SRCALPHA)
+            self._paint(picture, picture.get_rect(), s, four=four)
+            self._picture = (key, picture)
+        surf.blit(self._picture[1], rect.topleft)
+
+    def _paint(self, surf: pygame.Surface, rect: pygame.Rect, s: float, *, four: bool) -> None:
+        def px(v: float) -> int:
+            return max(1, round(v * s))
+
+        panel(surf, rect, (20, 32, 30, 235), px(10))
+        pygame.draw.rect(surf, (70, 96, 88), rect, 1, border_radius=px(10))
+        blit_text(
+            surf,
+            "Cards seen this hand",
+            max(12, px(20)),
+            (rect.x + px(10), rect.y + px(14)),
+            GOLD,
+            bold=True,
+            anchor="midleft",
+        )
+        colors = FOUR if four else TWO
+        top = rect.y + px(28)
+        label_w = px(18)
+        cw = (rect.w - px(14) - label_w) / 13
+        ch = px(24)
+        mine = set(self.mine)
+        for row, suit in enumerate(GRID_SUITS):
+            y = top + row * ch
+            suit_col = colors[suit] if suit in "hd" or four else (230, 230, 226)
+            draw_suit(surf, suit, rect.x + px(7) + label_w / 2, y + ch / 2, px(14), suit_col)
+            for col, rank in enumerate(GRID_RANKS):
+                code = rank + suit
+                cell = pygame.Rect(
+                    round(rect.x + px(7) + label_w + col * cw), y + 1, round(cw) - 2, ch - 2
+                )
+                label = "10" if rank == "T" else rank
+                if code in mine:
+                    pygame.draw.rect(surf, (250, 240, 205), cell, border_radius=px(4))
+                    pygame.draw.rect(surf, GOLD, cell, 2, border_radius=px(4))
+                    color = colors[suit]
+                elif code in self.seen:
+                    pygame.draw.rect(surf, DEAD, cell, border_radius=px(4))
+                    color = (40, 40, 44)
+                else:
+                    pygame.draw.rect(surf, (34, 48, 46), cell, border_radius=px(4))
+                    color = (92, 110, 106)
+                    if code in self.outs:
+                        pygame.draw.rect(surf, OUT, cell, 2, border_radius=px(4))
+                        color = (190, 235, 200)
+                blit_text(surf, label, max(11, px(17)), cell.center, color, bold=True,
+                          anchor="center")  # fmt: skip
+        y = top + 4 * ch + px(8)
+        size = max(12, px(18))
+        for i, line in enumerate(self.lines[:4]):
+            color = MUTED if i == 0 and len(self.lines) > 1 else INK
+            if "made" in line:
+                color = GOLD
+            blit_text(surf, fit(line, size, rect.w - px(20)), size, (rect.x + px(10), y), color)
+            y += px(21)

@@ -1,0 +1,176 @@
+"""The hand histories on this machine: pick a match to replay or to see its recap.
+
+Lists the ``stud-hh/1`` files of the histories folder (where a table hosted
+here writes them), newest first, with their players and hand count.  A file
+holds every hole card, so its replay shows them all.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from client.handbook import clean_record
+from client.render.layout import BASE_H, BASE_W
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.base import Scene
+from common.history import load
+
+__all__ = ["HistoriesScene", "MatchFile", "history_dir", "list_matches"]
+
+log = logging.getLogger("client.histories")
+MAX_FILES = 200
+MAX_BYTES = 16 * 1024 * 1024  # a 12-hand match is ~60 KB; anything this big is not ours
+
+
+def history_dir(app: Any) -> Path:
+    from server.config import default_history_dir
+
+    return Path(app.server_overrides.get("history_dir") or default_history_dir())
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFile:
+    path: Path
+    records: tuple[dict[str, Any], ...]
+
+    @property
+    def names(self) -> list[str]:
+        seen: dict[int, str] = {}
+        for r in self.records:
+            for s in r["seats"]:
+                seen.setdefault(s["seat"], s["name"])
+        return [seen[s] for s in sorted(seen)]
+
+
+def list_matches(folder: Path) -> list[MatchFile]:
+    """The match files in ``folder`` that hold at least one good hand, newest first."""
+    out: list[MatchFile] = []
+    try:
+        files = sorted(folder.glob("*.jsonl"), key=lambda p: p.name, reverse=True)[:MAX_FILES]
+    except OSError:
+        return out
+    for path in files:
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        records = []
+        for raw in load(text):
+            try:
+                records.append(clean_record(raw))
+            except ValueError:
+                continue
+        if records:
+            out.append(MatchFile(path, tuple(records)))
+    return out
+
+
+class HistoriesScene(Scene):
+    name = "histories"
+
+    def __init__(self, app: Any, folder: Path | None = None) -> None:
+        super().__init__(app)
+        self.folder = folder or history_dir(app)
+        self.matches = list_matches(self.folder)
+        self.first = 0
+        self.rows: list[tuple[int, pygame.Rect, Button, Button]] = []
+        self.close = Button("close", "Back", "Esc", style="danger")
+        self.s = 1.0
+
+    def buttons(self) -> list[Button]:
+        return [b for _, _, r, c in self.rows for b in (r, c)] + [self.close]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
+
+        def px(v: float) -> int:
+            return max(1, round(v * s))
+
+        self.close.rect = pygame.Rect(w - px(220), h - px(76), px(180), px(54))
+        self.close.size = max(14, px(24))
+        top, row = px(130), px(58)
+        room = max(1, (h - px(100) - top) // row)
+        self.first = max(0, min(self.first, len(self.matches) - room))
+        self.rows = []
+        for k in range(self.first, min(len(self.matches), self.first + room)):
+            r = pygame.Rect(px(60), top + (k - self.first) * row, w - px(120), row - px(8))
+            replay = Button(f"replay:{k}", "Replay", style="primary", size=max(14, px(22)))
+            recap = Button(f"recap:{k}", "Recap", size=max(14, px(22)))
+            replay.rect = pygame.Rect(r.right - px(290), r.y + px(6), px(140), r.h - px(12))
+            recap.rect = pygame.Rect(r.right - px(140), r.y + px(6), px(130), r.h - px(12))
+            self.rows.append((k, r, replay, recap))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.choose("close")
+            return
+        if event.type == pygame.MOUSEWHEEL:
+            self.first = max(0, self.first - event.y)
+            self.resize(self.app.screen.get_size() if self.app.screen else self.app.size)
+            return
+        for b in self.buttons():
+            if b.handle_event(event):
+                self.choose(b.id)
+                return
+
+    def _viewer(self, m: MatchFile) -> int | None:
+        """Our seat in that match, found by name, so the replay puts us at the bottom."""
+        me = self.app.settings.name
+        for s in m.records[0]["seats"]:
+            if s["name"] == me:
+                return int(s["seat"])
+        return None
+
+    def choose(self, what: str) -> None:
+        if what == "close":
+            self.app.pop(self)
+            return
+        kind, _, k = what.partition(":")
+        m = self.matches[int(k)]
+        records = list(m.records)
+        if kind == "replay":
+            from client.scenes.replayer import ReplayerScene
+
+            self.app.push(
+                ReplayerScene(self.app, records, viewer=self._viewer(m), title=m.path.name)
+            )
+        elif kind == "recap":
+            from client.scenes.recap import RecapScene
+
+            self.app.push(RecapScene(self.app, records, viewer=self._viewer(m)))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        s = self.s
+
+        def px(v: float) -> int:
+            return max(1, round(v * s))
+
+        surf.fill((14, 40, 30))
+        blit_text(surf, "Hand histories", max(14, px(44)), (px(60), px(56)), GOLD, bold=True,
+                  anchor="midleft")  # fmt: skip
+        blit_text(surf, fit(str(self.folder), max(12, px(20)), surf.get_width() - px(120)),
+                  max(12, px(20)), (px(60), px(96)), MUTED, anchor="midleft")  # fmt: skip
+        if not self.matches:
+            empty = "No hand histories yet: every match played or hosted here is written here."
+            blit_text(surf, empty, max(14, px(24)), (px(60), px(160)), INK)
+        for k, r, replay, recap in self.rows:
+            m = self.matches[k]
+            panel(surf, r, (8, 22, 18, 220), px(10))
+            pygame.draw.rect(surf, (70, 110, 90), r, 1, border_radius=px(10))
+            n = len(m.records)
+            title = f"{m.path.stem}  ·  {n} hand{'s' if n != 1 else ''}"
+            blit_text(surf, title, max(14, px(24)), (r.x + px(16), r.y + px(8)), INK, bold=True)
+            who = fit(", ".join(m.names), max(12, px(19)), replay.rect.x - r.x - px(30))
+            blit_text(surf, who, max(12, px(19)), (r.x + px(16), r.y + px(32)), MUTED)
+            replay.draw(surf)
+            recap.draw(surf)
+        self.close.draw(surf)

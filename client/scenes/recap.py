@@ -1,0 +1,197 @@
+"""The recap of a match: every seat's chips hand by hand, and the match's moments.
+
+Figures come from ``common.recap`` over the hands given (this match as our
+seat saw it, the opened books, or a history file).  Each moment, and each
+hand on the chart, is a click away from the replayer at that hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.render.layout import BASE_H, BASE_W
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.base import Scene
+from common.recap import chip_lines, moments
+
+__all__ = ["RecapScene"]
+
+LINE_COLORS = [(236, 196, 92), (120, 200, 240), (240, 120, 110), (130, 220, 140),
+               (200, 150, 240), (245, 160, 70), (230, 230, 225)]  # fmt: skip
+
+
+class RecapScene(Scene):
+    name = "recap"
+
+    def __init__(self, app: Any, records: list[dict[str, Any]], *, viewer: int | None) -> None:
+        super().__init__(app)
+        self.records = records
+        self.viewer = viewer
+        self.lines = chip_lines(records)
+        self.moments = moments(records)
+        self.s = 1.0
+        self.chart = pygame.Rect(0, 0, 10, 10)
+        self.moment_buttons = [
+            Button(f"moment:{i}", "Replay", style="primary") for i in range(len(self.moments))
+        ]
+        self.close = Button("close", "Close", "Esc", style="danger")
+        self.replay_all = Button("replay", "Replay the hands", "H")
+        self.moment_rows: list[pygame.Rect] = []
+
+    def buttons(self) -> list[Button]:
+        return [*self.moment_buttons, self.replay_all, self.close]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
+
+        def px(v: float) -> int:
+            return max(1, round(v * s))
+
+        self.chart = pygame.Rect(px(70), px(100), w - px(70) - px(330), h - px(100) - px(210))
+        self.moment_rows = []
+        y = self.chart.bottom + px(56)
+        for b in self.moment_buttons:
+            row = pygame.Rect(px(40), y, self.chart.right - px(40), px(40))
+            self.moment_rows.append(row)
+            b.rect = pygame.Rect(row.right - px(120), row.y + px(2), px(120), px(36))
+            b.size = max(14, px(20))
+            y += px(46)
+        self.close.rect = pygame.Rect(w - px(290), h - px(70), px(250), px(50))
+        self.replay_all.rect = pygame.Rect(w - px(290), h - px(132), px(250), px(50))
+        for b in (self.close, self.replay_all):
+            b.size = max(14, px(22))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.choose("close")
+            elif event.key == pygame.K_h:
+                self.choose("replay")
+            return
+        for b in self.buttons():
+            if b.handle_event(event):
+                self.choose(b.id)
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            k = self.hand_at(event.pos)
+            if k is not None:
+                self.replay_hand(k)
+
+    def hand_at(self, pos: tuple[int, int]) -> int | None:
+        """The record index of the hand under ``pos`` on the chart, if any."""
+        c = self.chart
+        n = len(self.records)
+        if not n or not c.inflate(0, 20).collidepoint(pos):
+            return None
+        step = c.w / n
+        k = int((pos[0] - c.x) / step)
+        return k if 0 <= k < n else None
+
+    def choose(self, what: str) -> None:
+        if what == "close":
+            self.app.pop(self)
+        elif what == "replay":
+            self.replay_hand(0)
+        elif what.startswith("moment:"):
+            moment = self.moments[int(what[7:])]
+            k = next(
+                (i for i, r in enumerate(self.records) if int(r.get("hand", 0)) == moment.hand), 0
+            )
+            self.replay_hand(k)
+
+    def replay_hand(self, k: int) -> None:
+        from client.scenes.replayer import ReplayerScene
+
+        # One replayer at a time: a replayer under this recap goes to the hand asked for.
+        below = [sc for sc in self.app.scenes if isinstance(sc, ReplayerScene)]
+        self.app.pop(self)
+        if below and below[-1].records is self.records:
+            below[-1].goto(k, 0)
+        else:
+            self.app.push(ReplayerScene(self.app, self.records, viewer=self.viewer, start=k))
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, surf: pygame.Surface) -> None:
+        s = self.s
+
+        def px(v: float) -> int:
+            return max(1, round(v * s))
+
+        def f(v: float) -> int:
+            return max(12, round(v * s))
+
+        w, h = surf.get_size()
+        surf.fill((14, 30, 26))
+        blit_text(surf, "Match recap", f(40), (px(40), px(44)), GOLD, bold=True, anchor="midleft")
+        n = len(self.records)
+        match = str(self.records[0].get("match", "")) if self.records else ""
+        blit_text(surf, f"{n} hands  ·  {match}", f(22), (px(300), px(48)), MUTED,
+                  anchor="midleft")  # fmt: skip
+        c = self.chart
+        panel(surf, c.inflate(px(20), px(20)), (8, 20, 16, 230), px(10))
+        # The chip scale: from a round number under the lowest stack to one over the highest.
+        hi = max((max(line.chips) for line in self.lines), default=1)
+        lo = min((min(line.chips) for line in self.lines), default=0)
+        hi = ((hi + 99) // 100) * 100
+        lo = max(0, (lo // 100) * 100 - 100) if lo > 200 else 0
+        span = max(1, hi - lo)
+        for k in range(5):  # grid lines and chip labels
+            y = c.bottom - round(c.h * k / 4)
+            pygame.draw.line(surf, (40, 60, 54), (c.x, y), (c.right, y))
+            label = str(lo + span * k // 4)
+            blit_text(surf, label, f(17), (c.x - px(8), y), MUTED, anchor="midright")
+        step = c.w / max(1, n)
+        for k in range(n):  # each hand: a label under the chart (click to replay)
+            x = c.x + round(step * (k + 1))
+            pygame.draw.line(surf, (30, 46, 42), (x, c.y), (x, c.bottom))
+            label = (
+                f"hand {self.records[k].get('hand', k + 1)}"
+                if k == 0
+                else str(self.records[k].get("hand", k + 1))
+            )
+            blit_text(surf, label, f(19), (x - round(step / 2), c.bottom + px(16)), MUTED,
+                      anchor="center")  # fmt: skip
+        for i, line in enumerate(self.lines):
+            color = LINE_COLORS[i % len(LINE_COLORS)]
+            pts = [
+                (c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
+                for k, v in enumerate(line.chips)
+            ]
+            if len(pts) > 1:
+                pygame.draw.lines(surf, color, False, pts, px(4 if line.seat == self.viewer else 3))
+            for pt in pts:
+                pygame.draw.circle(surf, color, pt, px(4))
+        # The legend: names and final chips, most first.
+        ly = c.y
+        lx = c.right + px(40)
+        blit_text(surf, "Chips", f(24), (lx, ly), GOLD, bold=True)
+        ly += px(36)
+        order = sorted(range(len(self.lines)), key=lambda i: -self.lines[i].chips[-1])
+        for i in order:
+            line = self.lines[i]
+            color = LINE_COLORS[i % len(LINE_COLORS)]
+            pygame.draw.rect(surf, color, (lx, ly + px(4), px(18), px(18)), border_radius=px(4))
+            name = line.name + (" (you)" if line.seat == self.viewer else "")
+            blit_text(surf, fit(name, f(22), px(170)), f(22), (lx + px(28), ly), INK)
+            blit_text(surf, str(line.chips[-1]), f(22), (w - px(40), ly), color, bold=True,
+                      anchor="topright")  # fmt: skip
+            ly += px(32)
+        # The moments, each with a click to replay its hand.
+        blit_text(surf, "Moments of the match", f(26), (px(40), c.bottom + px(40)), GOLD,
+                  bold=True, anchor="midleft")  # fmt: skip
+        for m, row, b in zip(self.moments, self.moment_rows, self.moment_buttons, strict=True):
+            blit_text(surf, m.title, f(22), (row.x, row.centery), MUTED, bold=True,
+                      anchor="midleft")  # fmt: skip
+            text = fit(m.text, f(22), b.rect.x - row.x - px(200))
+            blit_text(surf, text, f(22), (row.x + px(180), row.centery), INK, anchor="midleft")
+            b.draw(surf)
+        if not self.moments:
+            blit_text(surf, "No hand was played to the end.", f(22), (px(40), c.bottom + px(80)),
+                      MUTED)  # fmt: skip
+        self.replay_all.draw(surf)
+        self.close.draw(surf)

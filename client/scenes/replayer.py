@@ -1,0 +1,417 @@
+"""The hand replayer: step through a hand action by action and street by street.
+
+It draws with the live table's painter (``client.render.tablepaint``) from
+``common.replay.table_after``, which has the very shape of the live view, so
+a replayed hand looks as it did at the table, with the pot and each seat's
+chips as they were.  What it replays is what it was given: during a match
+the hands as our seat saw them (``client.handbook``), after an open-books
+match or from a history file the full hands, every hole card shown.
+
+Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
+end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
+hand before and after, E export the hands to PHH, R the recap, Esc close.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from client.model import Player, Session
+from client.render.layout import TableLayout
+from client.render.tablepaint import TablePainter
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.base import Scene
+from client.view import parse_view
+from client.wording import act_words
+from common.phh import phh_name, to_phh, to_pokerstars
+from common.replay import Position, hand_label, positions, street_starts, table_after
+
+__all__ = ["ReplayerScene", "export_dir"]
+
+log = logging.getLogger("client.replayer")
+PLAY_STEP = 1.0  # seconds per stop while playing
+
+
+def export_dir() -> Path:
+    """Where exported ``.phh`` files go: ``exports`` next to the histories folder."""
+    from server.config import default_history_dir
+
+    return default_history_dir().parent / "exports"
+
+
+class ReplayerScene(Scene):
+    name = "replayer"
+
+    def __init__(
+        self,
+        app: Any,
+        records: list[dict[str, Any]],
+        *,
+        viewer: int | None = None,
+        start: int = 0,
+        title: str = "",
+    ) -> None:
+        super().__init__(app)
+        assert app.art is not None and records
+        self.records = records
+        self.viewer = viewer
+        self.title = title or self._default_title()
+        self.painter = TablePainter(app.art)
+        self.lay = TableLayout(app.size, [], None)
+        self.hand_i = 0
+        self.pos_i = 0
+        self.stops: list[Position] = []
+        self.starts: list[int] = []
+        self.shown = Session("")
+        self.notice = ""
+        self.bar_buttons = [
+            Button("street_back", "Prev street", "Up"),
+            Button("back", "Back", "Left"),
+            Button("play", "Play", "P"),
+            Button("next", "Next", "Right", style="primary"),
+            Button("street_next", "Next street", "Down"),
+        ]
+        self.playing = False
+        self.clock = 0.0
+        self.panel_buttons = [
+            Button("prev_hand", "Prev hand", "["),
+            Button("next_hand", "Next hand", "]"),
+            Button("export", "Export PHH", "E"),
+            Button("recap", "Recap", "R"),
+            Button("close", "Close", "Esc", style="danger"),
+        ]
+        self.hand_rows: list[tuple[int, pygame.Rect]] = []
+        self.steps_rect = pygame.Rect(0, 0, 0, 0)
+        self.goto(min(max(0, start), len(records) - 1), 0)
+
+    def _default_title(self) -> str:
+        full = all(
+            all("card" in e for e in r["events"] if e.get("ev") == "deal") for r in self.records
+        )
+        return "Every hole card shown" if full else "As your seat saw it"
+
+    # ------------------------------------------------------------ moving
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return self.records[self.hand_i]
+
+    def goto(self, hand_i: int, pos_i: int) -> None:
+        """Show hand ``hand_i`` (index into the records) at stop ``pos_i`` (-1: the last)."""
+        hand_i = max(0, min(hand_i, len(self.records) - 1))
+        if hand_i != self.hand_i or not self.stops:
+            self.hand_i = hand_i
+            self.stops = positions(self.record)
+            self.starts = street_starts(self.stops)
+            self._layout()
+        if not self.stops:
+            self.pos_i = 0
+        else:
+            self.pos_i = (
+                len(self.stops) - 1 if pos_i < 0 else max(0, min(pos_i, len(self.stops) - 1))
+            )
+        self._build()
+
+    def _build(self) -> None:
+        """The session the painter reads: the replayed view, the names, the last action."""
+        rec = self.record
+        upto = self.stops[self.pos_i].upto if self.stops else 0
+        s = Session("")
+        s.players = {
+            x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human")) for x in rec["seats"]
+        }
+        s.view = parse_view(table_after(rec, upto, self.viewer))
+        s.hand = int(rec.get("hand", 0))
+        s.hands = max(int(r.get("hand", 0)) for r in self.records)
+        s.seat = self.viewer
+        last = rec["events"][upto - 1] if upto else None
+        if last is not None and last.get("ev") == "act":
+            s.recent[last["seat"]] = (act_words(last), float("inf"))  # stays up while shown
+        self.shown = s
+
+    def pause(self) -> None:
+        self.playing = False
+        self.bar_buttons[2].label = "Play"
+
+    def update(self, dt: float) -> None:
+        if not self.playing:
+            return
+        self.clock += dt
+        if self.clock >= PLAY_STEP - 1e-6:  # sixty 1/60 s steps make a second
+            self.clock = 0.0
+            if self.pos_i >= len(self.stops) - 1:
+                self.pause()
+            else:
+                self.step(1)
+
+    def animating(self) -> bool:
+        return self.playing
+
+    def step(self, d: int) -> None:
+        self.goto(self.hand_i, self.pos_i + d)
+
+    def street(self, d: int) -> None:
+        if d > 0:
+            nxt = [k for k in self.starts if k > self.pos_i]
+            self.goto(self.hand_i, nxt[0] if nxt else len(self.stops) - 1)
+        else:
+            before = [k for k in self.starts if k < self.pos_i]
+            self.goto(self.hand_i, before[-1] if before else 0)
+
+    def hand(self, d: int) -> None:
+        self.goto(self.hand_i + d, 0)
+
+    def choose(self, what: str) -> None:
+        if what != "play":
+            self.pause()
+        if what == "play":
+            self.playing = not self.playing and bool(self.stops)
+            self.clock = 0.0
+            if self.playing and self.pos_i == len(self.stops) - 1:
+                self.goto(self.hand_i, 0)  # from the start again
+            self.bar_buttons[2].label = "Pause" if self.playing else "Play"
+        elif what == "next":
+            self.step(1)
+        elif what == "back":
+            self.step(-1)
+        elif what == "street_next":
+            self.street(1)
+        elif what == "street_back":
+            self.street(-1)
+        elif what == "prev_hand":
+            self.hand(-1)
+        elif what == "next_hand":
+            self.hand(1)
+        elif what == "export":
+            self.export()
+        elif what == "recap":
+            from client.scenes.recap import RecapScene
+
+            self.app.push(RecapScene(self.app, self.records, viewer=self.viewer))
+        elif what == "close":
+            self.app.pop(self)
+        elif what.startswith("hand:"):
+            self.goto(int(what[5:]), 0)
+
+    def export(self, where: Path | None = None) -> Path | None:
+        """Write every hand here to ``where`` (default ``export_dir()``): one .phh each,
+        and the lot as PokerStars-style text in one .txt for tracking software."""
+        where = where or export_dir()
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+            for rec in self.records:
+                (where / phh_name(rec)).write_text(to_phh(rec), encoding="utf-8")
+            text = "".join(to_pokerstars(rec) for rec in self.records)
+            match = phh_name(self.records[0]).rsplit("-", 1)[0]  # the name without the hand
+            (where / f"{match}.txt").write_text(text, encoding="utf-8")
+        except OSError as exc:
+            log.warning("export failed: %s", exc)
+            self.notice = f"Could not export: {exc}"
+            return None
+        self.notice = f"Wrote {len(self.records)} .phh files and a .txt to {where}"
+        return where
+
+    # ------------------------------------------------------------ layout and input
+
+    def buttons(self) -> list[Button]:
+        return [*self.bar_buttons, *self.panel_buttons]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self._layout(size)
+
+    def _layout(self, size: tuple[int, int] | None = None) -> None:
+        size = size or self.lay.size
+        seats = [s["seat"] for s in self.record["seats"]]
+        self.lay = lay = TableLayout(size, seats, self.viewer)
+        w, h, gap = lay.px(150), lay.px(52), lay.px(12)
+        x = lay.bar.centerx - (5 * w + 4 * gap) // 2
+        for b in self.bar_buttons:
+            b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
+            b.size = lay.font(22)
+            x += w + gap
+        p = lay.panel
+        bw = (p.w - lay.px(36)) // 2
+        y = p.y + lay.px(58)
+        for i, b in enumerate(self.panel_buttons[:4]):
+            b.rect = pygame.Rect(
+                p.x + lay.px(12) + (i % 2) * (bw + lay.px(12)),
+                y + (i // 2) * lay.px(46),
+                bw,
+                lay.px(38),
+            )
+            b.size = lay.font(20)
+        close = self.panel_buttons[4]
+        close.rect = pygame.Rect(
+            p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
+        )
+        close.size = lay.font(22)
+        self.hand_rows = []
+        top = y + lay.px(100)
+        row = lay.px(30)
+        # The hands take at most half the room; the rest lists this hand's stops.
+        room = max(1, min(len(self.records), (close.rect.top - lay.px(10) - top) // row // 2))
+        first = max(0, min(self.hand_i - room // 2, len(self.records) - room))
+        self.steps_rect = pygame.Rect(
+            p.x + lay.px(12),
+            top + room * row + lay.px(14),
+            p.w - lay.px(24),
+            close.rect.top - lay.px(12) - (top + room * row + lay.px(14)),
+        )
+        for k in range(first, min(len(self.records), first + room)):
+            r = pygame.Rect(p.x + lay.px(12), top + (k - first) * row, p.w - lay.px(24), row - 2)
+            self.hand_rows.append((k, r))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            keys = {
+                pygame.K_RIGHT: "next",
+                pygame.K_SPACE: "next",
+                pygame.K_LEFT: "back",
+                pygame.K_DOWN: "street_next",
+                pygame.K_UP: "street_back",
+                pygame.K_PAGEUP: "prev_hand",
+                pygame.K_LEFTBRACKET: "prev_hand",
+                pygame.K_PAGEDOWN: "next_hand",
+                pygame.K_RIGHTBRACKET: "next_hand",
+                pygame.K_e: "export",
+                pygame.K_p: "play",
+                pygame.K_r: "recap",
+                pygame.K_ESCAPE: "close",
+            }
+            if event.key == pygame.K_HOME:
+                self.pause()
+                self.goto(self.hand_i, 0)
+            elif event.key == pygame.K_END:
+                self.pause()
+                self.goto(self.hand_i, -1)
+            elif event.key in keys:
+                self.choose(keys[event.key])
+            return
+        for b in self.buttons():
+            if b.handle_event(event):
+                self.choose(b.id)
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for k, r in self.hand_rows:
+                if r.collidepoint(event.pos):
+                    self.choose(f"hand:{k}")
+                    return
+            if self.steps_rect.collidepoint(event.pos):  # a stop in the list: go there
+                line, first, _ = self._steps_window()
+                k = first + (event.pos[1] - self.steps_rect.y) // line
+                if 0 <= k < len(self.stops):
+                    self.pause()
+                    self.goto(self.hand_i, k)
+                return
+        if event.type == pygame.MOUSEWHEEL:
+            self.step(-event.y)
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        s = self.shown
+        view = s.view
+        surf.blit(self.painter.background(lay), (0, 0))
+        self.painter.centre(surf, lay, s, pot_hidden=False)
+        showdown = bool(view and view.over)
+        # At the showdown the last street's bets are in the pot, as the live table sweeps them.
+        swept = showdown or bool(self.stops and self.stops[self.pos_i].street == 8)
+        winners = {seat for seat, _, _ in view.awards} if view else set()
+        for seat, spot in lay.spots.items():
+            sv = view.seats.get(seat) if view else None
+            if sv is not None:
+                self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown)
+                if sv.hole and not spot.own and not showdown:
+                    self._mark_hole(surf, spot, sv)
+            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), session=s, now=0.0)
+            if sv is not None and sv.shown is not None and showdown:
+                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
+            if view is not None and view.button == seat:
+                self.painter.dealer_button(surf, lay, spot)
+            if sv is not None and sv.bet and not swept:
+                self.painter.chips(surf, lay, spot.bet_at, sv.bet)
+        # What just happened, over the table.
+        if self.stops:
+            stop = self.stops[self.pos_i]
+            words = f"{self.pos_i + 1}/{len(self.stops)}  ·  {stop.label}"
+            img_size = lay.font(26)
+            box = pygame.Rect(0, 0, min(lay.area.w - lay.px(40), lay.px(640)), lay.px(40))
+            box.midtop = (lay.area.centerx, lay.px(8))
+            panel(surf, box, (8, 20, 16, 225), lay.px(10))
+            pygame.draw.rect(surf, GOLD, box, 2, border_radius=lay.px(10))
+            blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
+                      box.center, INK, bold=True, anchor="center")  # fmt: skip
+        for b in self.bar_buttons:
+            b.draw(surf)
+        self._draw_panel(surf)
+        session = self.app.session
+        if session is not None and session.my_turn():
+            msg = "Your turn at the table: Esc to go back"
+            size = lay.font(24)
+            box = pygame.Rect(0, 0, lay.px(480), lay.px(36))
+            box.midtop = (lay.area.centerx, lay.px(54))
+            panel(surf, box, (250, 190, 80, 240), lay.px(10))
+            blit_text(surf, msg, size, box.center, (30, 20, 0), bold=True, anchor="center")
+
+    def _steps_window(self) -> tuple[int, int, int]:
+        """(line height, first stop shown, stops shown) of the panel's list of stops."""
+        line = self.lay.px(22)
+        room = max(1, self.steps_rect.h // line)
+        first = max(0, min(self.pos_i - room + 2, len(self.stops) - room))
+        return line, first, room
+
+    def _draw_steps(self, surf: pygame.Surface) -> None:
+        """This hand's stops around the current one: where we are, what came, what comes."""
+        lay = self.lay
+        r = self.steps_rect
+        if r.h < lay.px(60) or not self.stops:
+            return
+        pygame.draw.line(surf, (60, 70, 70), (r.x, r.y - lay.px(6)), (r.right, r.y - lay.px(6)))
+        size = lay.font(18)
+        line, first, room = self._steps_window()
+        y = r.y
+        for k in range(first, min(len(self.stops), first + room)):
+            stop = self.stops[k]
+            color = GOLD if k == self.pos_i else (INK if k < self.pos_i else MUTED)
+            words = fit(stop.label, size, r.w - lay.px(10), bold=k == self.pos_i)
+            blit_text(surf, words, size, (r.x + lay.px(4), y), color, bold=k == self.pos_i)
+            y += line
+
+    def _mark_hole(self, surf: pygame.Surface, spot: Any, sv: Any) -> None:
+        """Open books: others' down cards get the mark our own carry at the table."""
+        cards = sv.cards()
+        for (code, hole), r in zip(cards, spot.card_rects(len(cards)), strict=True):
+            if hole and code is not None:
+                surf.blit(self.app.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
+
+    def _draw_panel(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        p = lay.panel
+        blit_text(surf, "Hand replayer", lay.font(28), (p.x + lay.px(14), p.y + lay.px(18)),
+                  GOLD, bold=True, anchor="midleft")  # fmt: skip
+        blit_text(surf, fit(self.title, lay.font(19), p.w - lay.px(28)), lay.font(19),
+                  (p.x + lay.px(14), p.y + lay.px(42)), MUTED, anchor="midleft")  # fmt: skip
+        for b in self.panel_buttons:
+            b.draw(surf)
+        size = lay.font(19)
+        for k, r in self.hand_rows:
+            current = k == self.hand_i
+            if current:
+                pygame.draw.rect(surf, (60, 78, 60), r, border_radius=lay.px(6))
+                pygame.draw.rect(surf, GOLD, r, 1, border_radius=lay.px(6))
+            label = hand_label(self.records[k])
+            blit_text(surf, fit(label, size, r.w - lay.px(12)), size,
+                      (r.x + lay.px(6), r.centery), GOLD if current else INK,
+                      anchor="midleft")  # fmt: skip
+        self._draw_steps(surf)
+        if self.notice:
+            close = self.panel_buttons[4].rect
+            blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
+                      (p.x + lay.px(12), close.top - lay.px(12)), (220, 200, 150),
+                      anchor="midleft")  # fmt: skip

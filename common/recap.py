@@ -1,0 +1,138 @@
+"""The recap of a match, computed from its ``stud-hh/1`` hands alone.
+
+``chip_lines(records)`` is every seat's chips before the first hand and after
+each hand (the chart), and ``moments(records)`` the match's moments: the
+biggest pot (who won it, with what), the best hand shown and the most hands
+won, each naming the hand to replay.  Works on full records and on the
+records a seat saw (``common.replay.seen_record``): it reads only stacks,
+awards and shows, which every seat sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from common.cards import parse_many
+from common.hands import evaluate
+
+__all__ = ["ChipLine", "Moment", "chip_lines", "moments"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChipLine:
+    """One seat's chips: ``chips[0]`` before hand 1, ``chips[k]`` after hand ``hands[k - 1]``."""
+
+    seat: int
+    name: str
+    chips: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A moment of the match worth replaying: ``hand`` is its hand number."""
+
+    title: str
+    text: str
+    hand: int
+    seat: int
+
+
+def _names(records: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for rec in records:
+        for s in rec["seats"]:
+            names[s["seat"]] = str(s.get("name") or f"Seat {s['seat'] + 1}")
+    return names
+
+
+def chip_lines(records: Sequence[Mapping[str, Any]]) -> list[ChipLine]:
+    """Each seat's chips over the match, seat order.  A seat out of chips (R-T5) is
+    dealt no more hands; its line stays at 0."""
+    names = _names(records)
+    now: dict[int, int] = {}
+    for rec in records:  # a seat's first stack is the one it was first dealt in with
+        for s in rec["seats"]:
+            now.setdefault(s["seat"], s["stack"])
+    lines: dict[int, list[int]] = {s: [now[s]] for s in sorted(now)}
+    for rec in records:
+        for f in rec["final"]:
+            now[f["seat"]] = f["stack"]
+        for s in lines:
+            lines[s].append(now[s])
+    return [ChipLine(s, names[s], tuple(v)) for s, v in lines.items()]
+
+
+def _won(rec: Mapping[str, Any]) -> dict[int, int]:
+    won: dict[int, int] = {}
+    for e in rec["events"]:
+        if e.get("ev") == "award":
+            won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
+    return won
+
+
+def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
+    """The biggest pot, the best hand shown and the most hands won (when there are any)."""
+    names = _names(records)
+    out: list[Moment] = []
+    if not records:
+        return out
+    # The biggest pot: the most chips awarded in one hand; the first such hand on a tie.
+    big = max(records, key=lambda r: (sum(_won(r).values()), -int(r["hand"])))
+    won = _won(big)
+    if won:
+        shows = {e["seat"]: e["hand"] for e in big["events"] if e.get("ev") == "show"}
+        top = max(won, key=lambda s: won[s])
+        who = " and ".join(names[s] for s in won)
+        how = f"with {shows[top]}" if top in shows else "uncontested"
+        out.append(
+            Moment(
+                "Biggest pot",
+                f"{sum(won.values())} chips, hand {big['hand']}: {who} {how}",
+                int(big["hand"]),
+                top,
+            )
+        )
+    # The best hand shown at a showdown.
+    best: tuple[int, int, Mapping[str, Any]] | None = None
+    for rec in records:
+        for e in rec["events"]:
+            if e.get("ev") == "show":
+                value = evaluate(parse_many(e["cards"]))
+                if best is None or value > best[0]:
+                    best = (value, e["seat"], rec)
+    if best is not None:
+        value, seat, rec = best
+        hand_name = next(
+            e["hand"] for e in rec["events"] if e.get("ev") == "show" and e["seat"] == seat
+        )
+        out.append(
+            Moment(
+                "Best hand shown",
+                f"{names[seat]}: {hand_name}, hand {rec['hand']}",
+                int(rec["hand"]),
+                seat,
+            )
+        )
+    # The most hands won (a split pot counts for each winner); replay that seat's biggest.
+    count: dict[int, int] = {}
+    for rec in records:
+        for s in _won(rec):
+            count[s] = count.get(s, 0) + 1
+    if count:
+        most = max(count.values())
+        leaders = [s for s in sorted(count) if count[s] == most]
+        lead = leaders[0]
+        their = max(records, key=lambda r: (_won(r).get(lead, 0), -int(r["hand"])))
+        who = " and ".join(names[s] for s in leaders)
+        plural = "hand" if most == 1 else "hands"
+        out.append(
+            Moment(
+                "Most hands won",
+                f"{who}: {most} {plural} of {len(records)}",
+                int(their["hand"]),
+                lead,
+            )
+        )
+    return out

@@ -1,0 +1,186 @@
+"""Cards seen this hand and what they mean for a seat's draws: plain data, no I/O.
+
+``cards_seen(view)`` takes a ``seat_view``-shaped table (the wire's ``view``,
+or a replay's ``common.replay.table_after``) and returns every card in it:
+the viewer's own hole cards, every up card (a folded seat's too: they stay on
+the table and in the view) and every hand shown.  It reads nothing else, so it
+can never know more than the view; a property test holds it to the cards the
+seat may see.
+
+``draws(mine, seen, to_come)`` says, for the seat's best flush, straight and
+trips draws, which cards it still needs and how many of them are live (not
+among the cards seen).  A card in another seat's hole is unknown, so it counts
+as live: that is what a player at the table can count.
+
+>>> d = draws(["Ah", "Kh", "7h", "2c"], {"Ah", "Kh", "7h", "2c", "9h", "Qh"}, 3)
+>>> d[0].kind, d[0].need, d[0].live
+('flush', 2, 8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["RANKS", "SUITS", "Draw", "cards_seen", "draws", "viewer_cards"]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+_RANK_WORDS = {"2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
+               "7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "jacks",
+               "Q": "queens", "K": "kings", "A": "aces"}  # fmt: skip
+_SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 2 and value[0] in RANKS and value[1] in SUITS
+
+
+def _cards(values: Any) -> list[str]:
+    return [c for c in values if _is_card(c)] if isinstance(values, list) else []
+
+
+def viewer_cards(view: Mapping[str, Any]) -> list[str]:
+    """The viewer's own cards (hole and up) in ``view``; none for a watcher."""
+    you = view.get("you")
+    for entry in view.get("seats") or []:
+        if isinstance(entry, dict) and entry.get("seat") == you and you is not None:
+            return _cards(entry.get("hole")) + _cards(entry.get("up"))
+    return []
+
+
+def cards_seen(view: Mapping[str, Any]) -> set[str]:
+    """Every card ``view`` shows: the viewer's hole cards, all up cards, hands shown."""
+    seen: set[str] = set()
+    you = view.get("you")
+    for entry in view.get("seats") or []:
+        if not isinstance(entry, dict):
+            continue
+        seen.update(_cards(entry.get("up")))
+        if entry.get("seat") == you and you is not None:
+            seen.update(_cards(entry.get("hole")))
+        shown = entry.get("shown")
+        if isinstance(shown, dict):
+            seen.update(_cards(shown.get("cards")))
+    return seen
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A draw: ``need`` more cards from ``wanted``, of which ``live`` are not seen.
+
+    ``made`` says the hand is already there (a flush made, trips made); then
+    ``wanted`` is what would improve it the same way and ``need`` is 0.
+    """
+
+    kind: str  # flush, straight or trips
+    name: str  # "hearts", "5 to 9", "kings"
+    need: int
+    wanted: tuple[str, ...]  # card codes still live that help
+    live: int
+    made: bool = False
+
+    def words(self) -> str:
+        """``"Flush (hearts): 2 to come, 7 live"``."""
+        title = {"flush": "Flush", "straight": "Straight", "trips": "Trips"}[self.kind]
+        if self.made:
+            return f"{title} ({self.name}): made"
+        need = "1 card" if self.need == 1 else f"{self.need} cards"
+        what = f"a {self.name}" if self.kind == "straight" and self.need == 1 else self.name
+        return f"{title} ({what}): needs {need}, {self.live} live"
+
+
+def _all_cards() -> list[str]:
+    return [r + s for r in RANKS for s in SUITS]
+
+
+def _flush(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw | None:
+    best: Draw | None = None
+    for suit in SUITS:
+        have = sum(c[1] == suit for c in mine)
+        need = max(0, 5 - have)
+        if need > min(to_come, 2) and need:  # three of a suit or better: a real draw
+            continue
+        wanted = tuple(c for c in _all_cards() if c[1] == suit and c not in seen)
+        d = Draw("flush", _SUIT_WORDS[suit], need, wanted, len(wanted), made=need == 0)
+        if best is None or (d.need, -d.live) < (best.need, -best.live):
+            best = d
+    return best
+
+
+def _straight(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw | None:
+    """The straight needing the fewest cards; with one card to find, every rank that
+    fills some straight counts (an open-ended draw has two)."""
+    ranks = {c[0] for c in mine}
+    # Windows of five ranks: the wheel (A-2-3-4-5), then 2-6 up to T-A.
+    windows = [["A", "2", "3", "4", "5"]] + [list(RANKS[i : i + 5]) for i in range(9)]
+    found: list[tuple[int, int, list[str], tuple[str, ...]]] = []
+    for top, window in enumerate(windows):
+        missing = [r for r in window if r not in ranks]
+        need = len(missing)
+        if need > min(to_come, 2) and need:
+            continue
+        wanted = tuple(r + s for r in missing for s in SUITS if r + s not in seen)
+        # Dead when a rank it needs has no live card left.
+        if any(not any(c[0] == r for c in wanted) for r in missing):
+            continue
+        found.append((need, top, window, wanted))
+    if not found:
+        return None
+    need = min(f[0] for f in found)
+    best = [f for f in found if f[0] == need]
+    if need == 0:
+        window = max(best, key=lambda f: f[1])[2]
+        return Draw("straight", _span(window), 0, (), 0, made=True)
+    if need == 1:
+        wanted = tuple(sorted({c for f in best for c in f[3]}, key=_order))
+        ranks_needed = sorted({c[0] for c in wanted}, key=RANKS.index)
+        name = " or ".join(_rank_word(r) for r in ranks_needed)
+        return Draw("straight", name, 1, wanted, len(wanted))
+    _, _, window, wanted = max(best, key=lambda f: (len(f[3]), f[1]))
+    return Draw("straight", _span(window), need, wanted, len(wanted))
+
+
+def _rank_word(rank: str) -> str:
+    return "10" if rank == "T" else rank
+
+
+def _span(window: list[str]) -> str:
+    return f"{_rank_word(window[0])} to {_rank_word(window[-1])}"
+
+
+def _order(card: str) -> tuple[int, int]:
+    return RANKS.index(card[0]), SUITS.index(card[1])
+
+
+def _trips(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw | None:
+    counts: dict[str, int] = {}
+    for c in mine:
+        counts[c[0]] = counts.get(c[0], 0) + 1
+    best: Draw | None = None
+    for rank, n in sorted(counts.items(), key=lambda kv: -RANKS.index(kv[0])):
+        need = max(0, 3 - n)
+        if need > min(to_come, 1) and need:  # a pair or better
+            continue
+        wanted = tuple(rank + s for s in SUITS if rank + s not in seen)
+        if need and len(wanted) < need:
+            continue
+        d = Draw("trips", _RANK_WORDS[rank], need, wanted, len(wanted), made=need == 0)
+        # A pair beats no pair; then the more live cards, then the higher rank (sorted).
+        if best is None or (d.need, -d.live) < (best.need, -best.live):
+            best = d
+    return best
+
+
+def draws(mine: Iterable[str], seen: Collection[str], to_come: int) -> list[Draw]:
+    """The seat's best flush, straight and trips draws that can still come in
+    with ``to_come`` cards; each counts the cards it needs that are live."""
+    own = [c for c in mine if _is_card(c)]
+    seen_all = set(seen) | set(own)
+    out = []
+    for find in (_flush, _straight, _trips):
+        d = find(own, seen_all, to_come)
+        if d is not None:
+            out.append(d)
+    return out

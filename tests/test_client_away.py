@@ -1,0 +1,169 @@
+"""The client's side of R-C2..R-C4, headless (SDL_VIDEODRIVER=dummy), against a real
+in-process server on 127.0.0.1: the host's clock options in the lobby, the clock and bank
+at the table, the away button and "I'm back", and the host's pause and take-a-seat-away.
+
+Input goes through the real loop (keys posted to the app, buttons pressed through the
+scene); assertions look at sessions, scenes and buttons, and every state is drawn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pygame
+import pytest
+
+from client import demo
+from client.app import App
+from client.checks import BadMessage
+from client.model import Session
+from client.settings import Settings
+from tests.test_client_app import Player, press, run
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def make_app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    apps: list[App] = []
+
+    def make(name: str, *, offscreen: bool = False, **over) -> App:
+        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
+        app = App(Settings(name=name), size=(1280, 800), server_overrides=overrides, retry_for=8.0)
+        app.init_display(offscreen=offscreen)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in reversed(apps):
+        app.leave_table(notice="", send_leave=True)
+    pygame.quit()
+
+
+def ids(app: App) -> list[str]:
+    return [b.id for b in app.top()._control_buttons()]
+
+
+def drawn(*apps: App) -> None:
+    for app in apps:
+        app.draw()
+        assert not app._faults, app._faults
+
+
+def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_app) -> None:
+    host = make_app("Hana")
+    host.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    guest = make_app("Gus", offscreen=True)
+    guest.connect("127.0.0.1", host.server.port)
+    assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.options)
+    # The lobby: the host's clock choices are the table's (R-C4); the guest reads them.
+    lobby = host.top()
+    assert lobby.turn_time.value == 30 and lobby.time_bank.value == 90
+    assert guest.session.options == {"turn_time": 30.0, "time_bank": 90.0, "stand_in": False}
+    lobby.time_bank.value = 30
+    lobby.stand_in.value = True
+    assert lobby.send_options()
+    assert run([host, guest], lambda: guest.session.options["time_bank"] == 30.0)
+    assert guest.session.options["stand_in"] is True
+    assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
+    drawn(host, guest)
+    press(host, "s")
+    assert run([host, guest], lambda: host.top().name == "table" and guest.top().name == "table")
+    gus = Player(guest, 2)
+
+    # Our turn: the clock and the bank show, and count down from the table's settings.
+    assert run([host, guest], lambda: host.session.my_turn(), [gus])
+    s = host.session
+    decision, bank = s.clock_left(s.seat, time.monotonic())
+    assert 0 < decision <= 30 and bank == 30
+    # ... the guest sees the host's clock on its plate too (a ``clock`` message).
+    assert run([host, guest], lambda: guest.session.clock is not None, [gus])
+    assert guest.session.clock.seat == s.seat
+    drawn(host, guest)
+    # The host has the away button and the host's controls; the guest only the away one.
+    assert ids(host) == ["away", "pause", "take"]
+    assert ids(guest) == ["away"]
+
+    # R-C2: step away by key; everyone sees it; the bar offers "I'm back".
+    press(host, "a")
+    assert run([host, guest], lambda: guest.session.players[0].away and host.session.away(), [gus])
+    assert host.session.away() and "back" in ids(host)
+    assert host.top().away.label == "I'm back"
+    assert guest.session.players[0].stand_in  # the host chose a stand-in
+    drawn(host, guest)
+    hand = host.session.hand
+    assert run([host, guest], lambda: host.session.hand > hand, [gus])  # the table plays on
+    press(host, "a")
+    assert run(
+        [host, guest], lambda: not guest.session.players[0].away and not host.session.away(), [gus]
+    )
+    assert not host.session.away() and host.top().away.label == "Step away"
+
+    # R-C3: the host pauses by key; the guest sees it; no new hand until resume.
+    hana = Player(host, 1)
+    press(host, "p")
+    assert run([host, guest], lambda: guest.session.paused and host.session.paused, [gus, hana])
+    assert host.top().pause.label == "Resume"
+    drawn(host, guest)
+    assert run([host, guest], lambda: guest.session.view.over, [gus, hana])
+    hand = guest.session.hand
+    run([host, guest], lambda: False, [gus, hana], timeout=0.5)
+    assert guest.session.hand == hand and guest.session.view.over
+    press(host, "p")
+    assert run(
+        [host, guest], lambda: not guest.session.paused and not host.session.paused, [gus, hana]
+    )
+    assert run([host, guest], lambda: guest.session.hand > hand, [gus, hana])
+
+    # R-C3: the host takes Gus's seat away (pressed twice: a mistake is cheap to undo).
+    scene = host.top()
+    scene.control("take")
+    assert [b.id for b in scene._take_buttons] == ["take:1", "take:cancel"]
+    drawn(host)
+    scene.control("take:1")
+    assert scene._take_buttons[0].label == "Take Gus's seat?"
+    scene.control("take:1")
+    assert run([host, guest], lambda: guest.session.players[1].away_why == "taken", [gus, hana])
+    assert ids(guest) == []  # Gus can only watch now
+    drawn(host, guest)
+    assert run([host, guest], lambda: host.top().name == "results", [hana], timeout=90)
+    assert sum(r["stack"] for r in host.session.standings) == 3 * 600
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"type": "clock", "seat": 0, "turn": 41, "time_left": float("inf"), "bank": 1.0},
+        {"type": "clock", "seat": 9, "turn": 41, "time_left": 3.0, "bank": 1.0},
+        {"type": "clock", "seat": 0, "turn": "x", "time_left": float("nan")},
+        {"type": "seat_away", "seat": "0", "away": True},
+        {"type": "seat_away", "seat": 6, "away": "yes", "why": 7, "stand_in": []},
+        {"type": "paused", "paused": "no", "name": 12},
+        {"type": "lobby", "seats": [], "options": {"turn_time": float("inf"), "time_bank": -3}},
+    ],
+)
+def test_odd_values_in_the_new_messages_never_reach_the_drawing(msg, tmp_path, monkeypatch) -> None:
+    """A bad ``clock``, ``seat_away``, ``paused`` or lobby ``options`` is dropped or read as
+    harmless values; the table still draws."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    s = Session("Ann")
+    for m in demo.away_and_clock():
+        s.apply(m, now=1.0)
+    with contextlib.suppress(BadMessage):  # dropped whole, or read as harmless values
+        s.apply(msg, now=2.0)
+    left = s.clock_left(0, now=3.0)
+    assert left is None or all(0 <= v < 10**6 for v in left)
+    app = App(Settings(name="Ann"), size=(1024, 640), save_settings=False)
+    app.init_display()
+    try:
+        app.session = Session("Ann")
+        for m in [*demo.away_and_clock(), msg]:
+            app.on_message(m)
+        app.draw()
+        assert not app._faults
+    finally:
+        app.session = None
+        pygame.quit()

@@ -1,0 +1,237 @@
+"""The replayer, the recap, the histories list and the cards-seen panel, headless.
+
+Scenes are driven by key presses and clicks through the real loop
+(``App.step``); assertions look at their state, not at pixels.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pygame
+import pytest
+
+from client import demo
+from client.app import App
+from client.model import Session
+from client.scenes.histories import HistoriesScene, list_matches
+from client.scenes.recap import RecapScene
+from client.scenes.replayer import ReplayerScene
+from client.settings import Settings
+from client.view import parse_view
+from common.history import load
+from common.recap import moments
+from common.replay import positions, seen_record, street_starts, table_after
+from scripts.simulate import simulate
+from tests.test_client_app import Player, make_app, press, run  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _records(seed: int = 2) -> list[dict]:
+    out = io.StringIO()
+    simulate(seats=4, hands=8, seed=seed, out=out)
+    recs = load(out.getvalue())
+    return [r for r in recs if r["match"] == recs[0]["match"]]
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    a = App(Settings(name="Sim 1"), size=(1280, 800), save_settings=False,
+            server_overrides={"history_dir": tmp_path / "hh"})  # fmt: skip
+    a.init_display()
+    yield a
+    a.session = None
+    pygame.quit()
+
+
+def key(app: App, k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(max_wait=0.001)
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+    app.step(max_wait=0.001)
+
+
+def test_the_replayer_shows_the_table_as_it_was_at_every_stop(app: App) -> None:
+    records = [seen_record(r, 0) for r in _records()]
+    scene = ReplayerScene(app, records, viewer=0)
+    app.push(scene)
+    assert app.top() is scene
+    for k, rec in enumerate(records):
+        stops = positions(rec)
+        for i, stop in enumerate(stops):
+            assert (scene.hand_i, scene.pos_i) == (k, i)
+            assert scene.shown.view == parse_view(table_after(rec, stop.upto, 0))
+            app.draw()  # every stop draws
+            key(app, pygame.K_RIGHT)
+        assert scene.pos_i == len(stops) - 1  # Right stops at the end of the hand
+        key(app, pygame.K_LEFT)
+        assert scene.pos_i == len(stops) - 2
+        key(app, pygame.K_HOME)
+        for start in street_starts(stops)[1:]:  # Down: street by street
+            key(app, pygame.K_DOWN)
+            assert scene.pos_i == start
+        key(app, pygame.K_UP)
+        assert scene.pos_i == street_starts(stops)[-2]
+        key(app, pygame.K_PAGEDOWN)
+    assert scene.hand_i == len(records) - 1
+    key(app, pygame.K_ESCAPE)
+    assert app.top().name == "start"
+
+
+def test_the_replayer_exports_every_hand_to_phh(app: App, tmp_path) -> None:
+    records = _records()
+    scene = ReplayerScene(app, records)
+    where = scene.export(tmp_path / "out")
+    files = sorted(p.name for p in where.glob("*.phh"))
+    assert len(files) == len(records) and "Wrote" in scene.notice
+    (text,) = where.glob("*.txt")
+    assert text.read_text().count("PokerStars Hand #") == len(records)
+    assert scene.title == "Every hole card shown"
+
+
+def test_the_recap_replays_the_hand_of_each_moment(app: App) -> None:
+    records = _records(5)
+    recap = RecapScene(app, records, viewer=0)
+    app.push(recap)
+    assert [b.id for b in recap.buttons()][: len(moments(records))] == [
+        f"moment:{i}" for i in range(len(moments(records)))
+    ]
+    for i, m in enumerate(moments(records)):
+        click(app, recap.moment_buttons[i].rect.center)
+        top = app.top()
+        assert isinstance(top, ReplayerScene) and int(top.record["hand"]) == m.hand
+        key(app, pygame.K_r)  # the recap again, over the replayer
+        recap = app.top()
+        assert isinstance(recap, RecapScene)
+    # A click on the chart replays the hand under it.
+    x = recap.chart.x + recap.chart.w * 2.5 / len(records)
+    click(app, (round(x), recap.chart.centery))
+    assert isinstance(app.top(), ReplayerScene) and app.top().hand_i == 2
+    assert sum(isinstance(s, ReplayerScene) for s in app.scenes) == 1
+
+
+def test_the_start_screen_lists_the_histories_and_replays_a_file(app: App, tmp_path) -> None:
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    records = _records()
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    (folder / "2026-11-30-201500-0001.jsonl").write_text(text + "not json\n", encoding="utf-8")
+    (folder / "junk.jsonl").write_text('{"format": "other"}\n', encoding="utf-8")
+    assert len(list_matches(folder)) == 1
+    key(app, pygame.K_r)  # from the start screen
+    scene = app.top()
+    assert isinstance(scene, HistoriesScene) and len(scene.matches) == 1
+    assert [b.id for b in scene.buttons()] == ["replay:0", "recap:0", "close"]
+    click(app, scene.buttons()[0].rect.center)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and len(rep.records) == len(records)
+    assert rep.viewer == 0  # "Sim 1" sits in seat 0: the replay puts it at the bottom
+    # A file shows every hole card: every seat's down cards are faces.
+    assert all(sv.hole for sv in rep.shown.view.seats.values())
+
+
+def test_the_cards_seen_panel_toggles_with_s_and_shows_only_what_the_seat_saw(app) -> None:
+    app.session = Session("Ann")
+    for msg in demo.mid_hand():
+        app.on_message(msg)
+    app.step(max_wait=0.001)
+    table = app.top()
+    assert table.name == "table" and app.settings.seen_panel
+    seen = table.seen.seen
+    view = app.session.view
+    allowed = {c for sv in view.seats.values() for c in sv.up} | set(view.seats[0].hole or [])
+    assert seen == allowed  # every up card (folded seats' too) and our hole cards
+    assert set(table.seen.mine) == {"Ac", "Qs", "Kh", "Kd", "7s"}
+    assert any(line.startswith("Trips (kings)") for line in table.seen.lines)
+    log_top = table.log.rect.top
+    key(app, pygame.K_s)
+    assert app.settings.seen_panel is False and table.log.rect.top < log_top
+    key(app, pygame.K_s)
+    assert app.settings.seen_panel is True
+
+
+def test_a_watcher_panel_holds_up_cards_only(app) -> None:
+    app.session = Session("Zed")
+    for msg in demo.mid_hand():
+        if msg.get("type") == "table":
+            msg = json.loads(json.dumps(msg))
+            msg["view"]["you"] = None
+            for s in msg["view"]["seats"]:
+                s.pop("hole", None)
+        if msg.get("type") == "welcome":
+            msg = {**msg, "seat": None, "watch": True}
+        app.on_message(msg)
+    app.step(max_wait=0.001)
+    panel = app.top().seen
+    ups = {c for sv in app.session.view.seats.values() for c in sv.up}
+    assert panel.seen == ups and panel.mine == []
+    assert panel.lines == ["Watching: up cards and shown hands only"]
+
+
+def test_replay_at_the_table_then_the_opened_books_after_the_match(make_app) -> None:  # noqa: F811
+    """During the match H replays what our seat saw; after it, with open books, everything."""
+    app = make_app(open_books=True)
+    app.play_computer(3, 4)
+    player = Player(app)
+    assert run([app], lambda: app.session and len(app.session.book.finished()) >= 2, [player])
+    press(app, "h")
+    app.step(max_wait=0.01)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.viewer == app.session.seat
+    me = app.session.seat
+    for rec in rep.records:  # only our own hole cards, and hands shown
+        for ev in rec["events"]:
+            if ev["ev"] == "deal" and not ev["up"] and ev["seat"] != me:
+                assert "card" not in ev
+    for k in range(len(rep.records)):
+        rep.goto(k, -1)
+        for seat, sv in rep.shown.view.seats.items():
+            assert sv.hole is None or seat == me
+    press(app, "escape")
+    app.step(max_wait=0.01)
+    assert app.top().name == "table"
+    assert run([app], lambda: app.top().name == "results" and len(app.session.book.opened()) == 4,
+               [player])  # fmt: skip
+    assert app.session.open_books
+    press(app, "h")
+    app.step(max_wait=0.01)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
+    assert all(sv.hole for sv in rep.shown.view.seats.values())
+    press(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
+    app.step(max_wait=0.01)
+    assert app.top().name in ("replayer", "recap")
+
+
+def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
+    records = _records()
+    scene = ReplayerScene(app, records)
+    app.push(scene)
+    key(app, pygame.K_p)
+    assert scene.playing and scene.animating() and scene.pos_i == 0
+    for i in range(1, len(scene.stops)):
+        for _ in range(60):  # one second of fixed steps
+            scene.update(1 / 60)
+        assert scene.pos_i == i
+    scene.update(1.0)
+    assert not scene.playing and scene.pos_i == len(scene.stops) - 1
+    key(app, pygame.K_p)  # at the end, Play starts the hand again
+    assert scene.playing and scene.pos_i == 0
+    key(app, pygame.K_LEFT)
+    assert not scene.playing
+
+
+def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
+    scene = ReplayerScene(app, _records())
+    app.push(scene)
+    line, first, room = scene._steps_window()
+    k = min(len(scene.stops), first + room) - 1
+    click(app, (scene.steps_rect.x + 10, scene.steps_rect.y + (k - first) * line + line // 2))
+    assert scene.pos_i == k
