@@ -21,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from client import sound
+from client import sound, window
 from client.model import Session
 from client.net import Connection, Status
 from client.render import text as textcache
@@ -37,7 +37,7 @@ log = logging.getLogger("client")
 TITLE = "Seventh Street"
 STEP = 1 / 60
 NAP = 0.025  # idle polling interval: ~0.1 ms of CPU per nap
-MIN_SIZE = (1024, 640)
+MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
 
 
 class App:
@@ -78,6 +78,7 @@ class App:
         self.inbox: list[pygame.event.Event] = []
         self._password = ""  # what the next hello says: set by connect()
         self._watch = False
+        self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
 
     # ------------------------------------------------------------ setup
 
@@ -94,12 +95,13 @@ class App:
             self.offscreen = True
             self.screen = pygame.Surface((w, h))
         else:
-            self.screen = pygame.display.set_mode((max(320, w), max(240, h)), pygame.RESIZABLE)
+            self.screen = pygame.display.set_mode(window.clamp((w, h)), pygame.RESIZABLE)
+            window.ask_minimum()
             pygame.display.set_caption(TITLE)
             pygame.key.set_repeat(400, 40)
         self.art = CardArt()
         self.art.four_color = self.settings.four_color
-        sound.init(enabled=self.settings.sound)
+        sound.init(enabled=self.settings.sound, volume=self.settings.volume)
         from client.scenes.start import StartScene
 
         self.scenes = [StartScene(self)]
@@ -107,6 +109,9 @@ class App:
 
     def shutdown(self) -> None:
         self.leave_table(notice="", send_leave=True)
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
         if self.save_settings and self.screen is not None:
             self.settings.window = list(self.screen.get_size())
             self.settings.save()
@@ -210,6 +215,9 @@ class App:
             return
         surf = None if self.offscreen else pygame.display.get_surface()
         if surf is not None:
+            if window.clamp(surf.get_size()) != surf.get_size():
+                # The window manager let it shrink past the minimum: grow it back.
+                surf = pygame.display.set_mode(window.clamp(surf.get_size()), pygame.RESIZABLE)
             self.screen = surf
         for scene in self.scenes:
             scene.resize(self.screen.get_size())
@@ -396,6 +404,7 @@ class App:
                 computer_levels=(level,),
                 hands=hands,
                 start_when=computers + 1,
+                name="Computer table",  # its own night, apart from any friends' table's
                 turn_time=None,
             )
         except Exception as exc:
@@ -414,9 +423,11 @@ class App:
         port: int = DEFAULT_PORT,
         bind: str | None = None,
         level: str = "regular",
+        name: str = "",
         open_books: bool = False,
     ) -> None:
-        """A friends' table: our server on every interface (``bind`` narrows it, for tests)."""
+        """A friends' table: our server on every interface (``bind`` narrows it, for tests),
+        announced on the network as ``name`` (default "<your name>'s table")."""
         self.leave_table(notice="", send_leave=True)
         last: Exception | None = None
         for p in (port, 0):
@@ -429,6 +440,8 @@ class App:
                     computer_levels=(level,),
                     hands=hands,
                     password=password or None,
+                    name=name.strip() or f"{self.settings.name}'s table",
+                    announce=True,
                     open_books=open_books,
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
@@ -444,10 +457,15 @@ class App:
         self.connect("127.0.0.1", self.server.port, password=password)
 
     def rematch(self) -> None:
+        """One key for everyone: the host starts the same seats again; a guest goes to the
+        lobby, ready, and the host's start brings everyone to the table."""
         s = self.session
         if s is None:
             return
-        self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        if s.host:
+            self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
+        else:
+            self.back_to_lobby()
 
     def back_to_lobby(self) -> None:
         s = self.session

@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["away_and_clock", "host_lobby", "mid_hand", "paused", "showdown", "you_are_away"]
+__all__ = [
+    "away_and_clock",
+    "DemoFinder",
+    "final_showdown",
+    "found_tables",
+    "host_lobby",
+    "mid_hand",
+    "night_lobby",
+    "paused",
+    "river_end",
+    "showdown",
+    "you_are_away",
+]
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
@@ -132,12 +144,89 @@ def showdown() -> list[dict[str, Any]]:
     msgs.append({"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 9,
                  "view": view, "players": _players()})  # fmt: skip
     msgs.append({"type": "events", "hand": 3, "step": 9, "events": [
+        {"ev": "show", "seat": 3, "cards": seats[3]["shown"]["cards"],
+         "best": seats[3]["shown"]["best"], "hand": "straight flush, eight high"},
         {"ev": "show", "seat": 0, "cards": seats[0]["shown"]["cards"],
          "best": seats[0]["shown"]["best"], "hand": "two pair, kings and fives"},
         {"ev": "show", "seat": 1, "cards": seats[1]["shown"]["cards"],
          "best": seats[1]["shown"]["best"], "hand": "full house, nines full of fours"},
         {"ev": "award", "seat": 3, "amount": 180, "pot": 0},
         {"ev": "award", "seat": 1, "amount": 126, "pot": 1}]})  # fmt: skip
+    return msgs
+
+
+def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
+    """Seventh street: Ada bets, Eve calls, then our call ends the hand at a showdown.
+
+    The last ``table`` is what the server sends at a hand's end: the street's bets
+    are still in the view (``bet``), the pot is whole and the awards are listed.
+    """
+
+    def shown(cards: str, best: str, name: str) -> dict[str, Any]:
+        return {"cards": cards.split(), "best": best.split(), "hand": name}
+
+    folded = [
+        _seat(2, 575, 0, ["2h", "Jd"], 2, folded=True, last_action="fold"),
+        _seat(3, 560, 0, ["5s", "6s", "8s"], 2, folded=True, last_action="fold"),
+        _seat(4, 590, 0, ["Tc"], 2, folded=True, last_action="fold"),
+        _seat(5, 531, 0, ["Qd", "Jc", "Th"], 2, folded=True, last_action="fold"),
+    ]
+    ann = dict(hole=["Ac", "Qs", "5h"])
+    before = [
+        _seat(0, 452, 0, ["Kh", "Kd", "7s", "5c"], 3, **ann),
+        _seat(1, 432, 20, ["9c", "9s", "4d", "4c"], 3, last_action="bet"),
+        *folded,
+        _seat(6, 461, 20, ["Ah", "3c", "3d", "Js"], 3, last_action="call"),
+    ]
+    after = [
+        _seat(0, 432, 20, ["Kh", "Kd", "7s", "5c"], 3, last_action="call", **ann,
+              shown=shown("Ac Qs Kh Kd 7s 5c 5h", "Kh Kd 5c 5h Ac", "two pair, kings and fives")),
+        _seat(1, 596, 20, ["9c", "9s", "4d", "4c"], 3, last_action="bet",
+              shown=shown("9d 2s 9c 9s 4d 4c Jh", "9d 9c 9s 4d 4c",
+                          "full house, nines full of fours")),
+        *folded,
+        _seat(6, 441, 20, ["Ah", "3c", "3d", "Js"], 3, last_action="call"),
+    ]  # fmt: skip
+    legal = [{"action": "fold", "put": 0, "to": 0, "all_in": False},
+             {"action": "call", "put": 20, "to": 20, "all_in": False},
+             {"action": "raise", "put": 40, "to": 40, "all_in": False}]  # fmt: skip
+
+    def view(seats: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+        v = {"street": 7, "button": 4, "order": [5, 6, 0, 1, 2, 3, 4], "bring_in": 2,
+             "to_act": 0, "turn": 30, "high": 20, "pot": 144,
+             "pots": [{"amount": 144, "seats": [0, 1, 6]}], "over": False, "seats": seats,
+             "awards": [], "you": 0, "legal": legal}  # fmt: skip
+        v.update(kw)
+        return v
+
+    def msg(kind: str, step: int, **kw: Any) -> dict[str, Any]:
+        return {"type": kind, "match": "demo", "hand": hand, "hands": hands, "step": step, **kw}
+
+    act = {"ev": "act", "street": 7, "all_in": False}
+    return [
+        *mid_hand()[:2],
+        msg("events", 20, events=[{**act, "seat": 1, "action": "bet", "put": 20, "to": 20},
+                                  {**act, "seat": 6, "action": "call", "put": 20, "to": 20}]),
+        msg("table", 20, view=view(before), players=_players()),
+        {"type": "turn", "turn": 30, "seat": 0, "legal": legal, "time_left": None},
+        msg("events", 21, events=[
+            {**act, "seat": 0, "action": "call", "put": 20, "to": 20},
+            {"ev": "show", "seat": 1, **after[1]["shown"]},
+            {"ev": "show", "seat": 0, **after[0]["shown"]},
+            {"ev": "award", "seat": 1, "amount": 164, "pot": 0}]),
+        msg("table", 21, view=view(after, to_act=None, turn=None, pot=164, pots=[], over=True,
+                                   awards=[{"ev": "award", "seat": 1, "amount": 164, "pot": 0}],
+                                   legal=[]), players=_players()),
+        {"type": "hand_end", "hand": hand, "awards": [{"ev": "award", "seat": 1, "amount": 164,
+                                                        "pot": 0}],
+         "shows": [], "stacks": [{"seat": sv["seat"], "stack": sv["stack"]} for sv in after]},
+    ]  # fmt: skip
+
+
+def final_showdown() -> list[dict[str, Any]]:
+    """The match's last hand at its showdown, before the standings come."""
+    msgs = river_end(hand=8, hands=8)
+    msgs[0] = {**msgs[0], "hands": 8}
     return msgs
 
 
@@ -196,3 +285,67 @@ def host_lobby() -> list[dict[str, Any]]:
     """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
     welcome = mid_hand()[0]
     return [welcome, _lobby(False)]
+
+
+def night_lobby() -> list[dict[str, Any]]:
+    """The lobby between matches on a friends' night: three matches played, a late
+    arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
+    seats = [
+        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
+        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
+        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False, "next": True},
+        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+    ]
+    night = {
+        "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,
+        "matches": [
+            {"number": 1, "match": "2026-11-27-203015-3fa2", "hands": 8, "winners": ["Cy"]},
+            {"number": 2, "match": "2026-11-27-211502-09c1", "hands": 8, "winners": ["Ann"]},
+            {"number": 3, "match": "2026-11-27-220148-77d0", "hands": 8, "winners": ["Ann"]},
+        ],
+        "totals": [
+            {"name": "Ann", "kind": "human", "matches": 3, "wins": 2, "net": 312},
+            {"name": "Cy", "kind": "human", "matches": 3, "wins": 1, "net": 145},
+            {"name": "Ada", "kind": "computer", "matches": 3, "wins": 0, "net": -96},
+            {"name": "Eve", "kind": "human", "matches": 3, "wins": 0, "net": -361},
+        ],
+    }  # fmt: skip
+    return [
+        {"type": "welcome", "seat": 0, "token": "demo", "name": "Ann", "host": True,
+         "watch": False, "hands": 8, "protocol": 1},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
+         "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
+    ]  # fmt: skip
+
+
+def found_tables() -> list[Any]:
+    """Two tables as the Join panel lists them: one mid-match, one with a password."""
+    from client.discovery import FoundTable
+    from common.protocol import PROTOCOL_VERSION
+
+    return [
+        FoundTable("Friday._seventh-street._tcp.local.", "Friday", "192.168.1.20", 7777,
+                   seats=5, free=2, people=3, password=False, running=True, hand=3, hands=8,
+                   protocol=PROTOCOL_VERSION, version="0.1.0"),
+        FoundTable("Den of Cards._seventh-street._tcp.local.", "Den of Cards", "192.168.1.31",
+                   7777, seats=2, free=5, people=1, password=True, running=False, hand=0,
+                   hands=12, protocol=PROTOCOL_VERSION, version="0.1.0"),
+    ]  # fmt: skip
+
+
+class DemoFinder:
+    """Stands in for ``client.discovery.TableFinder`` in pictures: still looking (no
+    tables yet), or the two tables of ``found_tables``."""
+
+    running = True
+    error = ""
+
+    def __init__(self, found: bool = True) -> None:
+        self.found = found
+
+    def tables(self) -> list[Any]:
+        return found_tables() if self.found else []
+
+    def close(self) -> None:
+        pass

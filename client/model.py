@@ -26,8 +26,16 @@ from client.checks import (
     opt_int,
 )
 from client.handbook import HandBook
+from client.night import Night, parse_night
 from client.view import Legal, TableView, parse_legal, parse_view
-from client.wording import STREET_NAMES, LogLine, act_line, act_words, describe_event
+from client.wording import (
+    STREET_NAMES,
+    LogLine,
+    act_line,
+    act_words,
+    award_lines,
+    describe_event,
+)
 
 __all__ = ["Player", "Session"]
 
@@ -43,6 +51,7 @@ class Player:
     host: bool = False
     level: str = ""  # a computer seat's level id ("" when the server does not say)
     level_name: str = ""
+    next: bool = False  # taken during a match: plays from the next one
     away: bool = False  # R-C2
     away_why: str | None = None  # asked, clock, dropped or taken (R-C3)
     stand_in: bool = False  # a computer plays the seat while it is away (R-C3)
@@ -82,6 +91,7 @@ class Session:
         self.watch = False
         self.hands = 8
         self.welcomed = False
+        self.welcomed_once = False
         self.lobby: dict[str, Any] | None = None
         self.lobby_seats: list[Player] = []
         self.running = False
@@ -108,8 +118,15 @@ class Session:
         self.recent: dict[int, tuple[str, float]] = {}
         self.error: tuple[str, str] | None = None
         self.bye: str | None = None
+        self.table_name = ""
+        self.night: Night | None = None  # the night's scoreboard (client.night)
         self._street_logged = (0, 0)
         self._hand_logged = 0
+        # (hand, how many of its events were applied): a comeback's replay of the hand
+        # so far skips what the log already holds.
+        self._seen = (0, 0)
+        self._rejoining = False
+        self._shown_hands: dict[int, str] = {}  # this hand's shows, for the winner lines
         self.book = HandBook()  # this match's hands for the replayer and the recap
         self.open_books = False  # the host opens the books after the match (lobby)
         self.books_to_watchers = False
@@ -132,6 +149,13 @@ class Session:
         if self.lobby is not None:
             return "lobby"
         return "lobby" if self.welcomed else "connecting"
+
+    def sits_out(self) -> bool:
+        """Seated for the next match while this one is played without us."""
+        v = self.view
+        return bool(
+            self.seat is not None and v is not None and v.seats and self.seat not in v.seats
+        )
 
     def my_turn(self) -> bool:
         v = self.view
@@ -210,7 +234,9 @@ class Session:
         self.host = msg.get("host") is True
         self.watch = msg.get("watch") is True
         self.hands = as_int(msg.get("hands"), self.hands, lo=1, hi=99)
-        self.welcomed = True
+        if self._rejoining and self.welcomed_once:
+            self.log.append(LogLine("Reconnected: back at the table", "info"))
+        self.welcomed = self.welcomed_once = True
         self.error = None
 
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
@@ -232,6 +258,7 @@ class Session:
                     host=item.get("host") is True,
                     level=as_str(item.get("level"), "", 20) if kind == "computer" else "",
                     level_name=as_str(item.get("level_name"), "", 20) if kind == "computer" else "",
+                    next=item.get("next") is True,
                     away=item.get("away") is True,
                     away_why=as_str(item.get("away_why"), limit=12) or None,
                     stand_in=item.get("stand_in") is True,
@@ -248,9 +275,13 @@ class Session:
             "running": msg.get("running") is True,
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
+        self.table_name = as_str(msg.get("table"), self.table_name, 40)
+        self.night = parse_night(msg.get("night")) or self.night
         self.open_books = msg.get("open_books") is True
         self.books_to_watchers = msg.get("books_to_watchers") is True
         self.running = self.lobby["running"]
+        if not self.running:
+            self._rejoining = False  # no hand to replay
         opts: dict[str, Any] = msg["options"] if isinstance(msg.get("options"), dict) else {}
         self.options = {
             "turn_time": as_seconds(opts.get("turn_time")),
@@ -263,10 +294,16 @@ class Session:
             self.view = None  # a match ended without standings (e.g. cancelled)
 
     def _on_match_start(self, msg: dict[str, Any], now: float) -> None:
-        self.match_id = as_str(msg.get("match"), "", 80)
+        match = as_str(msg.get("match"), "", 80)
+        same = self._rejoining and bool(match) and match == self.match_id
+        self.match_id = match
         self.hands = as_int(msg.get("hands"), self.hands, lo=1, hi=99)
         players = self._players_from(msg.get("seats"))
         self.players = {p.seat: p for p in players}
+        self.running = True
+        if same:
+            self.clock = None  # the comeback's own ``clock`` (or ``table``) says it again
+            return  # a comeback to the match we were in: its log goes on where it stopped
         stack = as_int(msg.get("stack"), 600, lo=0)
         self.start_stacks = {p.seat: stack for p in players}
         self.running = True
@@ -278,6 +315,7 @@ class Session:
         self.legal = []
         self.recent.clear()
         self._hand_logged = 0
+        self._seen = (0, 0)
         self.clock = None
         self.log.append(LogLine(f"A match of {self.hands} hands begins", "street"))
 
@@ -294,8 +332,7 @@ class Session:
                 elif not p.connected and p.seat not in self.presence:
                     self.presence[p.seat] = (None, now)
         if hand != self.hand:
-            self.hand_end = None
-            self.recent.clear()
+            self.hand_end = None  # (``recent`` was renewed by this step's ``events``)
         self._log_hand(hand)
         self.hand = hand
         self.running = True
@@ -331,8 +368,21 @@ class Session:
 
     def _on_events(self, msg: dict[str, Any], now: float) -> None:
         hand = as_int(msg.get("hand"), self.hand)
+        events = as_list(msg.get("events"))[:200]
+        seen_hand, seen = self._seen
+        if hand != seen_hand:
+            seen = 0
+            self._shown_hands = {}
+            self.recent.clear()
+        if self._rejoining:
+            # A comeback's first ``events`` is the whole hand so far: only what came
+            # while we were away is new.
+            self._rejoining = False
+            events = events[seen:] if hand == seen_hand else events
+        self._seen = (hand, seen + len(events))
         self._log_hand(hand)
-        for ev in as_list(msg.get("events"))[:200]:
+        awards: list[tuple[int, int, int]] = []
+        for ev in events:
             if not isinstance(ev, dict):
                 continue
             street = opt_int(ev.get("street"))
@@ -342,9 +392,17 @@ class Session:
                 and (hand, street) != self._street_logged
             ):
                 self._street_logged = (hand, street)
+                self.recent.clear()  # each street starts clean: no last street's words
                 if street in STREET_NAMES:
                     self.log.append(LogLine(STREET_NAMES[street], "street"))
             seat = as_seat(ev.get("seat"))
+            if ev.get("ev") == "show" and seat is not None:
+                self._shown_hands[seat] = as_str(ev.get("hand"), "", 60)
+            if ev.get("ev") == "award":
+                if seat is not None:
+                    awards.append((seat, as_int(ev.get("amount"), 0, lo=0),
+                                   as_int(ev.get("pot"), 0, lo=0)))  # fmt: skip
+                continue
             if ev.get("ev") == "act":
                 # One set of words for the log line and the label over the seat.
                 words = act_words(ev)
@@ -359,6 +417,8 @@ class Session:
                     self.log.append(line)
             if ev.get("ev") == "act" and seat == self.seat:
                 self.turn, self.legal = None, []
+        for line in award_lines(awards, self._shown_hands, self.name_of):
+            self.log.append(LogLine(line, "win"))
 
     def _on_hand_end(self, msg: dict[str, Any], now: float) -> None:
         awards = []
@@ -385,6 +445,7 @@ class Session:
                 }
             )
         self.standings = rows
+        self.night = parse_night(msg.get("night")) or self.night
         self.hands_played = as_int(msg.get("hands_played"), self.hand, lo=0)
         self.running = False
         self.paused = False
@@ -473,5 +534,10 @@ class Session:
         self.bye = as_str(msg.get("reason"), "the server closed", 200) or "the server closed"
 
     def reset_for_reconnect(self) -> None:
-        """Forget the handshake but keep token, name, view and log for the way back."""
+        """Forget the handshake but keep token, name, view and log for the way back.
+
+        The server greets a comeback with the match and the hand so far; the log
+        takes only what is new from them (``_on_match_start``, ``_on_events``).
+        """
         self.welcomed = False
+        self._rejoining = True

@@ -39,6 +39,7 @@ class Settings:
     """Computer seats' level at the computer table (``server.levels``)."""
     host_level: str = "regular"
     host_password: str = ""
+    table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     host_open_books: bool = False  # open the books after each match (off by default)
     host_turn_time: int = 30  # R-C4: 0 is no turn clock
     host_time_bank: int = 90
@@ -48,7 +49,8 @@ class Settings:
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
     seen_panel: bool = True  # the cards-seen panel at the table (key S)
-    sound: bool = True
+    sound: bool = True  # False: muted
+    volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])
 
     @classmethod
@@ -74,6 +76,7 @@ class Settings:
             out.level = "regular"
         if out.host_level not in LEVEL_IDS:
             out.host_level = "regular"
+        out.volume = min(100, max(0, out.volume))
         out.host_turn_time = min(600, max(0, out.host_turn_time))
         out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:

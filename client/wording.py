@@ -16,7 +16,15 @@ from typing import Any
 
 from client.checks import as_int, as_seat, as_str
 
-__all__ = ["STREET_NAMES", "LogLine", "act_line", "act_words", "describe_event"]
+__all__ = [
+    "STREET_NAMES",
+    "LogLine",
+    "act_line",
+    "act_words",
+    "award_lines",
+    "describe_event",
+    "with_hand",
+]
 
 STREET_NAMES = {3: "Third street", 4: "Fourth street", 5: "Fifth street", 6: "Sixth street",
                 7: "Seventh street"}  # fmt: skip
@@ -68,3 +76,62 @@ def describe_event(ev: Any, name_of: Any) -> LogLine | None:
         where = "the pot" if pot == 0 else f"side pot {pot}"
         return LogLine(f"{who} wins {as_int(ev.get('amount'), 0)} from {where}", "win")
     return None
+
+
+# Hand names (``common.hands``) that read "with a …": "with a full house, nines full of fours"
+# but "with two pair, kings and fives".
+_TAKES_A = ("royal flush", "straight flush", "full house", "flush", "straight")
+
+
+def with_hand(name: str) -> str:
+    """``" with a full house, nines full of fours"``; empty when the hand was not shown."""
+    name = name.strip()
+    if not name:
+        return ""
+    kind = name.split(",")[0]
+    return f" with {'a ' if kind in _TAKES_A else ''}{name}"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def award_lines(
+    awards: list[tuple[int, int, int]], hands: dict[int, str], name_of: Any
+) -> list[str]:
+    """The winner lines of a hand, one per pot, naming every winner and the hand (R-S3).
+
+    ``awards`` are (seat, amount, pot) in the server's order; ``hands`` the shown
+    hand names by seat (none when the pot went uncontested, R-S4).
+
+    >>> award_lines([(1, 164, 0)], {1: "full house, nines full of fours"}, "Ada".format)
+    ['Ada wins 164 with a full house, nines full of fours']
+    >>> award_lines([(1, 41, 0), (3, 40, 0)], {1: "flush, ace high", 3: "flush, ace high"},
+    ...             {1: "Ada", 3: "Cy"}.get)
+    ['Ada and Cy split 81 (Ada 41, Cy 40) with a flush, ace high']
+    """
+    pots: dict[int, list[tuple[int, int]]] = {}
+    for seat, amount, pot in awards:
+        pots.setdefault(pot, []).append((seat, amount))
+    lines = []
+    for pot, wins in sorted(pots.items()):
+        where = ""
+        if len(pots) > 1:
+            where = "Main pot: " if pot == 0 else f"Side pot {pot}: "
+        names = [str(name_of(seat)) for seat, _ in wins]
+        shown = [hands[seat] for seat, _ in wins if hands.get(seat)]
+        hand = with_hand(shown[0]) if shown else ""
+        if len(wins) == 1:
+            amount = wins[0][1]
+            tail = hand or (" uncontested" if not hands else "")
+            lines.append(f"{where}{names[0]} wins {amount}{tail}")
+            continue
+        total = sum(a for _, a in wins)
+        amounts = {a for _, a in wins}
+        each = (
+            f"{amounts.pop()} each"
+            if len(amounts) == 1
+            else ", ".join(f"{n} {a}" for n, (_, a) in zip(names, wins, strict=True))
+        )
+        lines.append(f"{where}{_names(names)} split {total} ({each}){hand}")
+    return lines

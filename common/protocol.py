@@ -45,6 +45,7 @@ __all__ = [
     "MAX_NAME",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
+    "SERVER_VERSION",
     "Act",
     "Books",
     "Away",
@@ -57,6 +58,7 @@ __all__ = [
     "CONTROL_MESSAGES",
     "Error",
     "Events",
+    "FreeSeat",
     "FrameDecoder",
     "FrameError",
     "HandEnd",
@@ -71,6 +73,7 @@ __all__ = [
     "Ping",
     "Pong",
     "Presence",
+    "Sit",
     "Resume",
     "SeatAway",
     "SetLevel",
@@ -86,6 +89,7 @@ __all__ = [
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
+SERVER_VERSION = "0.1.0"
 """Versions a server accepts in ``hello``; version 2 adds away, the host's controls and
 the turn clock's bank (R-C2..R-C4), and a protocol 1 connection is sent none of its
 new message types."""
@@ -249,6 +253,21 @@ class Leave(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Sit(_Message):
+    """A spectator asks for a free seat (for the next match, while one runs)."""
+
+    TYPE: ClassVar[str] = "sit"
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSeat(_Message):
+    """The host frees a computer seat between matches, so that a person can sit there."""
+
+    TYPE: ClassVar[str] = "free_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(_Message):
     TYPE: ClassVar[str] = "ping"
     id: int = 0
@@ -330,6 +349,8 @@ ClientMessage = (
     | TakeSeat
     | Options
     | SetLevel
+    | Sit
+    | FreeSeat
 )
 CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
 """The messages of R-C2 and R-C3 (``server.controls`` answers them)."""
@@ -422,6 +443,13 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         return SetLevel(seat=_field(msg, "seat", int, required=True), level=level)
     if kind == "leave":
         return Leave()
+    if kind == "sit":
+        return Sit()
+    if kind == "free_seat":
+        seat = _field(msg, "seat", int, required=True)
+        if not 0 <= seat <= 6:
+            raise MessageError("bad_message", "seat must be 0 to 6", kind)
+        return FreeSeat(seat=seat)
     if kind == "ping":
         return Ping(id=_field(msg, "id", int, required=False) or 0)
     if kind in _BARE:
@@ -453,7 +481,7 @@ class Welcome(_Message):
     watch: bool
     hands: int
     protocol: int = PROTOCOL_VERSION
-    server: str = "seventh-street 0.1.0"
+    server: str = f"seventh-street {SERVER_VERSION}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,6 +512,8 @@ class Lobby(_Message):
     books_to_watchers: bool = False
     options: dict[str, Any] | None = None
     paused: bool = False
+    table: str = ""
+    night: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,6 +571,7 @@ class Standings(_Message):
     standings: list[dict[str, Any]]
     hands_played: int
     history: str | None = None
+    night: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()
+    os.environ["STUD_MDNS"] = "off"  # measures drawing: nothing browsed or announced
     from client import demo
     from client.app import App
     from client.model import Session

@@ -1,12 +1,16 @@
-"""Write the README's screenshots: the start screen, a seven-seat table mid-hand (with the
-cards-seen panel), a showdown, the replayer on a showdown, the recap, opened books, the turn
-clock's bank with away seats and the host's controls, a paused table, our own seat away, and
-the host's lobby.
+"""Write the README's screenshots: the start screen, the Join panel listing two tables found
+on the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
+replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
+the host's controls, a paused table, our own seat away, the host's lobby, the lobby with the
+night's scoreboard, a hand's end with the bets swept and the pot paid, the match's last
+showdown before the standings, and a table in the smallest window (800x500).
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
 Uses the dummy video driver unless a display is set up; the table pictures
-come from hand-made server messages (``client.demo``) fed through the model.
+come from hand-made server messages (``client.demo``) fed through the model,
+and the tables found from ``client.demo.DemoFinder`` (nothing is announced or
+browsed: ``STUD_MDNS=off``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ def main() -> int:
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ["STUD_MDNS"] = "off"  # pictures only: nothing goes on the network
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()  # default settings, nothing saved
     import pygame
 
@@ -49,7 +54,28 @@ def main() -> int:
         pygame.image.save(app.screen, str(args.out / name))
         print("wrote", args.out / name)
 
+    app.finder = demo.DemoFinder(found=False)  # looking, nothing found yet
+    app.scenes[0].enter()
+    app.scenes[0].update(0)
     shot("start.png")
+    app.finder = demo.DemoFinder()  # two tables "found on the network"
+    app.scenes[0].update(0)
+    shot("join.png")
+
+    def table(msgs: list[dict], *, settle: float = 0.0) -> None:
+        """Feed ``msgs`` to a fresh session; ``settle``: let that many seconds of animation
+        play out (bets swept, the pot paid), else show the table with nothing in flight."""
+        app.session = Session("Ann")
+        for m in msgs:
+            app.on_message(m)
+        for scene in app.scenes:
+            scene.resize(app.screen.get_size())
+            if hasattr(scene, "anims") and not settle:
+                scene.anims.clear()
+        for _ in range(round(settle * 60)):
+            for scene in app.scenes:
+                scene.update(1 / 60)
+
     moments = (
         ("table.png", demo.mid_hand()),
         ("showdown.png", demo.showdown()),
@@ -59,16 +85,35 @@ def main() -> int:
         ("host-lobby.png", demo.host_lobby()),
     )
     for name, msgs in moments:
-        app.session = Session("Ann")
-        for m in msgs:
-            app.on_message(m)
-        for scene in app.scenes:
-            scene.resize(app.screen.get_size())
-            if hasattr(scene, "anims"):
-                scene.anims.clear()
+        table(msgs)
         shot(name)
+    # The lobby between matches on a friends' night, as the host sees it.
+    from types import SimpleNamespace
+
+    app.session = Session("Ann")
+    app.server_kind = "host"
+    app.server = SimpleNamespace(port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1))
+    for m in demo.night_lobby():
+        app.on_message(m)
+    app.top().addresses = ["192.168.1.20"]
+    app.top().update(0)
+    shot("lobby.png")
+    app.server = None
+    # A hand's end: the last bets swept into the pot, the pot paid in front of the
+    # winner (off the name plates) and the winner line naming the hand.
+    table(demo.river_end(), settle=4.0)
+    shot("hand-end.png")
+    # The match's last showdown, left on the table before the standings.
+    table(demo.final_showdown(), settle=4.0)
+    shot("final-showdown.png")
     app.session = None
     _replays(app, shot)
+    # The smallest window the game allows.
+    if not app.offscreen:
+        app.screen = pygame.display.set_mode((800, 500), pygame.RESIZABLE)
+    table(demo.mid_hand())
+    shot("table-800x500.png")
+    app.session = None
     pygame.quit()
     return 0
 

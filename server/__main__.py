@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
-from server.app import TableServer, lan_addresses
+from server.app import TableServer
 from server.config import ServerConfig, default_history_dir
 from server.levels import LEVELS
 
@@ -93,7 +93,18 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=4.0,
         metavar="SECONDS",
-        help="pause between hands, to read the showdown (default 4)",
+        help="pause after each hand, the last one too, to read the showdown (default 4)",
+    )
+    ap.add_argument(
+        "--name",
+        default="",
+        metavar="TEXT",
+        help="the table's name on the network (default: \"<this machine>'s table\")",
+    )
+    ap.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the network (DNS-SD/mDNS); friends type the address",
     )
     ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
     ap.add_argument(
@@ -144,6 +155,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_frame=args.max_frame,
         open_books=args.open_books,
         books_to_watchers=args.books_to_watchers and args.open_books,
+        name=args.name,
+        announce=not args.no_announce,
     )
 
 
@@ -151,10 +164,8 @@ async def serve(config: ServerConfig) -> None:
     """Run until SIGINT or SIGTERM, then say bye to everyone and return."""
     server = TableServer(config)
     port = await server.start()
-    if config.host in (None, "", "0.0.0.0", "::"):
-        addresses = lan_addresses() or ["127.0.0.1"]
-    else:
-        addresses = [config.host]
+    addresses = server.addresses()
+    log.info("table %r", server.table.name)
     log.info("listening on port %d; friends join with one of:", port)
     for addr in addresses:
         log.info("    %s", f"[{addr}]:{port}" if ":" in addr else f"{addr}:{port}")

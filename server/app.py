@@ -31,6 +31,7 @@ import subprocess
 import threading
 from dataclasses import dataclass
 
+from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
 from server.net import Connection, Limits
@@ -55,6 +56,7 @@ class TableServer:
         )
         self.port = 0
         self._server: asyncio.Server | None = None
+        self.announcer: Announcer | None = None
 
     async def start(self) -> int:
         """Listen and return the bound port."""
@@ -66,12 +68,27 @@ class TableServer:
             reuse_address=True,
         )
         self.port = self._server.sockets[0].getsockname()[1]
+        if self.config.announce:
+            self.announcer = Announcer(
+                lambda: table_facts(self.table), port=self.port, addresses=self.addresses()
+            )
+            if not self.announcer.start():
+                self.announcer = None
         return self.port
+
+    def addresses(self) -> list[str]:
+        """The addresses friends type: the bound one, or this host's LAN addresses."""
+        if self.config.host in (None, "", "0.0.0.0", "::"):
+            return lan_addresses() or ["127.0.0.1"]
+        return [self.config.host]
 
     async def stop(self, reason: str = "the host closed the table") -> None:
         """Send ``bye`` to everyone, close every connection and stop listening."""
         if self._server is None:
             return
+        if self.announcer is not None:  # gone from every Join panel first
+            await self.announcer.stop()
+            self.announcer = None
         self._server.close()
         self.table.shutdown(reason)
         # Give the bye frames a moment to leave; slow readers are cut off.

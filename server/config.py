@@ -9,7 +9,9 @@ from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 
-__all__ = ["ServerConfig", "default_history_dir"]
+__all__ = ["MAX_TABLE_NAME", "ServerConfig", "default_history_dir"]
+
+MAX_TABLE_NAME = 40
 
 
 def default_history_dir() -> Path:
@@ -51,6 +53,8 @@ class ServerConfig:
     """Mean pause before a computer seat acts, so people can follow; 0 in tests."""
     hand_pause: float = 4.0
     """Pause between the end of a hand and the next deal, to see the showdown."""
+    final_pause: float | None = None
+    """Pause between the last hand's end and the standings; ``None``: ``hand_pause``."""
     max_frame: int = MAX_FRAME
     max_connections: int = 32
     handshake_timeout: float = 10.0
@@ -63,6 +67,12 @@ class ServerConfig:
     books_to_watchers: bool = False
     """With ``open_books``: watchers get them too."""
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
+    name: str = ""
+    """The table's name, as the lobby and the network announcement show it."""
+    announce: bool = False
+    """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
+    so that tests and embedders never multicast by accident; ``stud-server`` and the
+    client's *Host* turn it on (``--no-announce`` turns it off)."""
 
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
@@ -79,6 +89,9 @@ class ServerConfig:
         object.__setattr__(self, "computer_levels", levels)
         if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
             raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
+        object.__setattr__(self, "name", " ".join(self.name.split())[:MAX_TABLE_NAME])
+        if self.hand_pause < 0 or (self.final_pause is not None and self.final_pause < 0):
+            raise ValueError("pauses cannot be negative")
         if self.turn_time == 0:
             object.__setattr__(self, "turn_time", None)  # 0: the clock is off (R-C4)
         if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:

@@ -95,11 +95,15 @@ def lobby(
     books_to_watchers: bool = False,
     options: dict[str, Any] | None = None,
     paused: bool = False,
+    table: str = "",
+    night: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
     ``options``: the table's clock and stand-in (R-C3, R-C4)."""
     people = any(s["kind"] == "human" for s in players)
     return p.Lobby(
+        table=table,
+        night=night,
         seats=players,
         host=host,
         hands=hands,
@@ -114,10 +118,11 @@ def lobby(
 
 
 def match_start(match: Match, match_id: str, players: list[dict[str, Any]]) -> dict[str, Any]:
+    """The match's seats only: a late arrival waiting for the next match is not in it."""
     return p.MatchStart(
         match=match_id,
         hands=match.hands,
-        seats=players,
+        seats=[pl for pl in players if pl["seat"] in match.seats],
         stakes=match.stakes.to_dict(),
         stack=match.start_stack,
     ).encode()
@@ -133,10 +138,13 @@ def hand_end(match: Match, hand_no: int) -> dict[str, Any]:
     return p.HandEnd(hand_no, awards, shows, stacks).encode()
 
 
-def standings(match: Match, match_id: str, history_path: Path | None) -> dict[str, Any]:
+def standings(
+    match: Match, match_id: str, history_path: Path | None, night: dict[str, Any] | None = None
+) -> dict[str, Any]:
     return p.Standings(
         match_id,
         [s.to_dict() for s in match.standings()],
         match.hands_played,
         history_path.name if history_path else None,
+        night,
     ).encode()

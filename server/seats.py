@@ -41,6 +41,9 @@ class Seat:
     """A computer seat's level (``server.levels``); ``None`` for a person."""
     brain: Any = None
     """A computer seat's player for its level (``server.levels.Brain``), if the table made one."""
+    waiting: bool = False
+    """Taken after the table's first match began: it plays from the next match on (and
+    watches the one running, if any)."""
     away: str | None = None
     """R-C2: why the seat is away (``asked``, ``clock``, ``dropped``, ``taken``), or None."""
     bank: float = 0.0
@@ -67,6 +70,8 @@ class Seat:
         if self.level is not None:  # ignorable: protocol-1 clients skip unknown keys
             out["level"] = self.level
             out["level_name"] = level_name(self.level)
+        if self.waiting:  # only then: a seat's usual keys stay as they were
+            out["next"] = True
         return out
 
 

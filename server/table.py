@@ -40,6 +40,7 @@ from common.history import hand_record
 from common.match import Match, SeatKind
 from common.views import seat_view
 from server import books, frames, histories
+from server.announce import short_hostname
 from server.chat import spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
@@ -47,6 +48,7 @@ from server.config import ServerConfig
 from server.controls import TableControls
 from server.net import Connection
 from server.levels import brain, level_id
+from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
 __all__ = ["Table"]
@@ -62,6 +64,8 @@ class Table(TableControls):
 
     def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
         self.config = config
+        self.name = config.name or f"{short_hostname()}'s table"
+        self.night = Night.load(config.history_dir, self.name, datetime.now().astimezone())
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
@@ -88,7 +92,7 @@ class Table(TableControls):
             current=self._current_hand,
             apply=self.apply,
         )
-        self._deal_timer: asyncio.TimerHandle | None = None  # the pause between hands
+        self._deal_timer: asyncio.TimerHandle | None = None  # the pause after a hand
         self._init_controls()
         # A chooser passed in plays every computer seat (tests); otherwise each seat
         # gets a brain of its own level, which remembers its rivals for one match.
@@ -122,7 +126,7 @@ class Table(TableControls):
         if seat is None or seat.conn is not conn:
             return
         seat.conn = None
-        if self.running:
+        if self.running and not seat.waiting:
             log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
             self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
             if self.turn_seat == seat.seat and seat.away is None:
@@ -153,10 +157,14 @@ class Table(TableControls):
             self._start(conn, msg)
         elif isinstance(msg, p.SetLevel):
             self._set_level(conn, msg)
+        elif isinstance(msg, p.Sit):
+            self._sit(conn)
+        elif isinstance(msg, p.FreeSeat):
+            self._free_seat(conn, msg)
         elif isinstance(msg, p.CONTROL_MESSAGES):
             self._control(conn, msg)
         elif isinstance(msg, p.Leave):
-            if conn.seat is not None and not self.running:
+            if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
             elif conn.seat is not None:
@@ -215,24 +223,51 @@ class Table(TableControls):
             )
             self._send_state(conn)
             return
-        if self.running:
-            conn.fail(
-                "match_running", "a match is being played: watch, or wait for the next", "hello"
-            )
-            return
-        free = first_free(self.seats)
-        if free is None:
+        if first_free(self.seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
-        seat = Seat(free, hello.name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        self._seat_newcomer(conn, hello.name)
+        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
+            self._start_match()
+
+    def _seat_newcomer(self, conn: Connection, name: str) -> None:
+        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
+        seat is marked for the next match (``next`` in the lobby): during a match it
+        watches until then."""
+        free = first_free(self.seats)
+        assert free is not None
+        seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        seat.waiting = self.match is not None
         self.seats[seat.seat] = seat
         if self.host is None:
             self.host = seat.seat
         self._seat_conn(conn, seat)
-        log.info("%s sits in seat %d from %s", seat.name, seat.seat, conn.peer)
+        when = " for the next match" if seat.waiting else ""
+        log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
         self._broadcast(self._lobby(), but=conn)  # it has just had its own
-        if cfg.start_when is not None and self.match is None and len(self.seats) >= cfg.start_when:
-            self._start_match()
+
+    def _waiting(self, seat_no: int) -> bool:
+        seat = self.seats.get(seat_no)
+        return seat is not None and seat.waiting
+
+    def _sit(self, conn: Connection) -> None:
+        """A spectator takes a free seat (for the next match if one is running)."""
+        if conn.seat is not None:
+            raise p.MessageError("already_seated", "you have a seat", "sit")
+        if first_free(self.seats) is None:
+            raise p.MessageError("table_full", "all seven seats are taken", "sit")
+        self._seat_newcomer(conn, conn.name or "Player")
+
+    def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
+        """The host lets a computer seat give its chair to a person, between matches."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host frees a computer seat", "free_seat")
+        if self.running:
+            raise p.MessageError("match_running", "wait for the match to end", "free_seat")
+        seat = self.seats.get(msg.seat)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError("bad_seat", f"seat {msg.seat} is not a computer seat", "free_seat")
+        self._free(msg.seat)
 
     def _seat_conn(self, conn: Connection, seat: Seat) -> None:
         conn.mark_greeted()
@@ -274,7 +309,16 @@ class Table(TableControls):
             books_to_watchers=self.config.books_to_watchers,
             options=self.options.to_dict(),
             paused=self.paused,
+            table=self.name,
+            night=self._night().summary(),
         )
+
+    def _night(self) -> Night:
+        """Tonight's scoreboard; between matches a new evening starts a new one."""
+        now = datetime.now().astimezone()
+        if not self.running and evening_of(now) != self.night.evening:
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        return self.night
 
     def _players(self) -> list[dict[str, Any]]:
         return public_seats(self.seats, self.host, self.options.stand_in)
@@ -288,9 +332,16 @@ class Table(TableControls):
         if not self.running or self.match is None or self.match.hand is None:
             return
         conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
-        out = self._step_frames(self.match.hand.events, {conn.seat})
-        conn.send(out[conn.seat])
+        viewer = self._viewer(conn)
+        out = self._step_frames(self.match.hand.events, {viewer})
+        conn.send(out[viewer])
         self._send_controls(conn)
+
+    def _viewer(self, conn: Connection) -> int | None:
+        """Whose cards ``conn`` may see: its seat if that seat plays this match, else none."""
+        if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
+            return None
+        return conn.seat
 
     def _chat(self, conn: Connection, chat: p.Chat) -> None:
         text = chat.text.strip()
@@ -338,6 +389,8 @@ class Table(TableControls):
             if reset is not None:
                 reset()  # a new match: the opponent model starts empty
         self._controls_match_start()
+        for seat in self.seats.values():
+            seat.waiting = False  # late arrivals play from this match on
         self.match = Match(
             seats={s: seat.info() for s, seat in self.seats.items()},
             rng=self.rng,
@@ -355,6 +408,9 @@ class Table(TableControls):
     def _next_hand(self) -> None:
         self._deal_timer = None
         match = self.match
+        if match is not None and match.is_over and self.running and not self.closing:
+            self._end_match()  # the last hand's pause was held by a pause (R-C3)
+            return
         if match is None or self.closing or match.is_over:
             return
         self.hand_no = match.hands_played + 1
@@ -378,10 +434,10 @@ class Table(TableControls):
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        out = self._step_frames(events, {c.seat for c in self.conns if c.greeted})
+        out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
-                conn.send(out[conn.seat])
+                conn.send(out[self._viewer(conn)])
         if hand.is_over:
             self._end_hand()
             return
@@ -462,16 +518,37 @@ class Table(TableControls):
                 )
             )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
+        cfg = self.config
         if self.match.is_over:
-            self._end_match()
+            # The last showdown stays on the table as long as every other one before
+            # the standings cover it (and, paused, until the host resumes: R-C3).
+            pause = cfg.hand_pause if cfg.final_pause is None else cfg.final_pause
+            if self.paused:
+                self._deal_pending = True  # resume calls _next_hand, which ends the match
+            else:
+                self._deal_timer = asyncio.get_running_loop().call_later(pause, self._end_match)
         else:
             self._schedule_deal()
 
     def _end_match(self) -> None:
-        assert self.match is not None
+        self._deal_timer = None
+        if self.closing or self.match is None:
+            return
         match = self.match
         log.info("match %s is over after %d hands", self.match_id, match.hands_played)
-        self._broadcast(frames.standings(match, self.match_id, self.history_path))
+        now = datetime.now().astimezone()
+        if evening_of(now) != self.night.evening:  # the first match of a new evening
+            self.night = Night.load(self.config.history_dir, self.name, now)
+        self.night.add(
+            match_id=self.match_id,
+            ended=now,
+            hands=match.hands_played,
+            standings=match.standings(),
+            kind_of=lambda s: match.seats[s].kind.value,
+        )
+        self._broadcast(
+            frames.standings(match, self.match_id, self.history_path, self.night.summary())
+        )
         self.running = False
         self.turn_seat = None
         self._controls_match_end()

@@ -213,7 +213,7 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_app) -> None:
         players,
     )
     assert host.session.standings == guest.session.standings
-    assert [b.id for b in guest.top().buttons()] == ["lobby", "leave", "replay", "recap"]
+    assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
     press(guest, "l")
     assert run([host, guest], lambda: guest.top().name == "lobby")
 

@@ -132,8 +132,18 @@ async def bad_token(t: Table) -> None:
 
 
 async def seat_while_match_runs(t: Table) -> None:
-    hello = Hello(name="late", password=PASSWORD).encode()
-    await _refused(t, "match_running", closes=True, data=encode_frame(hello))
+    """A late arrival sits in at the next match: it watches this one and cannot act in it."""
+    late = Client("late")
+    welcome = await late.hello(t.port, password=PASSWORD)
+    assert welcome["seat"] is not None and not welcome["watch"]
+    lobby = await late.expect("lobby")
+    (mine,) = [s for s in lobby["seats"] if s["seat"] == welcome["seat"]]
+    assert mine.get("next") is True and lobby["running"] is True
+    table = await late.expect("table")
+    assert table["view"]["you"] is None and "hole" not in str(table["view"])
+    late.send(Act(t.turn["turn"], "fold").encode())
+    assert (await late.expect("error"))["code"] == "not_your_turn"
+    await late.close()
 
 
 async def second_hello(t: Table) -> None:

@@ -40,6 +40,8 @@ def test_help_names_every_option() -> None:
         "--history-dir",
         "--seed",
         "--bot-delay",
+        "--name",
+        "--no-announce",
     ):
         assert option in out.stdout
 
@@ -60,6 +62,9 @@ def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
             str(tmp_path),
             "--bot-delay",
             "0",
+            "--no-announce",  # (and STUD_MDNS=off from conftest): nothing multicast
+            "--name",
+            "Friday",
         ],
         stderr=subprocess.PIPE,
         text=True,

@@ -7,6 +7,7 @@ the others follow clockwise (R-T0) around the oval.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -70,6 +71,7 @@ class TableLayout:
         self.felt.center = (a.centerx, a.centery + round(4 * s))
         self.center = self.felt.center
         self.deck_at = (self.center[0], self.center[1] - round(40 * s))
+        self.pot_at = (self.center[0] - round(60 * s), self.center[1] - round(20 * s))
         self.spots: dict[int, SeatSpot] = {}
         seats = sorted(seats)
         if not seats:
@@ -104,6 +106,36 @@ class TableLayout:
                 bet_at=(round(bx), round(by)),
                 top=y < a.centery - 60 * s,
             )
+        self._clear_bets()
+
+    def chip_box(self, at: tuple[float, float]) -> pygame.Rect:
+        """Room for a stack of chips at ``at`` with a three-digit amount beside it."""
+        return pygame.Rect(
+            round(at[0] - 36 * self.s), round(at[1] - 22 * self.s), self.px(82), self.px(38)
+        )
+
+    def seat_box(self, seat: int) -> pygame.Rect:
+        """A seat's plate and the room for all seven of its cards, up cards lifted."""
+        spot = self.spots[seat]
+        cards = spot.card_rects(7)
+        r = spot.plate_rect().union(cards[0].union(cards[-1]))
+        lift = round(spot.card_h() * 0.1) if spot.own else 0
+        return r.inflate(self.px(6), self.px(6) + 2 * lift)
+
+    def _clear_bets(self) -> None:
+        """Move each seat's bet toward the centre until it covers no seat's plate or cards."""
+        boxes = [self.seat_box(seat) for seat in self.spots]
+        for seat, spot in list(self.spots.items()):
+            x, y = spot.bet_at
+            step = pygame.math.Vector2(self.center[0] - x, self.center[1] - y)
+            if step.length() < 1:
+                continue
+            step.scale_to_length(4 * self.s)
+            for _ in range(60):
+                if self.chip_box((round(x), round(y))).collidelist(boxes) < 0:
+                    break
+                x, y = x + step.x, y + step.y
+            self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
 
     def px(self, v: float) -> int:
         """A design size in pixels at this scale."""
@@ -112,3 +144,29 @@ class TableLayout:
     def font(self, v: float) -> int:
         """A font size; never under 14 px at the default size."""
         return max(12, round(v * self.s))
+
+    def won_at(self, seat: int) -> tuple[int, int]:
+        """Where a pot won by ``seat`` rests: toward the centre, past its cards and the
+        showdown's hand-name label, and clear of every seat's plate and cards."""
+        spot = self.spots[seat]
+        cards = spot.card_rects(7)
+        block = cards[0].union(cards[-1])
+        lift = round(spot.card_h() * 0.2)
+        label_h = self.font(22) + self.px(8)
+        gap = self.px(20)  # half a chip and a little air
+        x = spot.center[0] + (self.center[0] - spot.center[0]) * 0.25
+        y = block.bottom + lift + label_h + gap if spot.top else block.top - lift - label_h - gap
+        label = pygame.Rect(block.x, 0, block.w, label_h + lift)
+        if spot.top:
+            label.top = block.bottom
+        else:
+            label.bottom = block.top
+        boxes = [self.seat_box(s) for s in self.spots] + [label]
+        step = pygame.math.Vector2(self.center[0] - x, self.center[1] - y)
+        if step.length() >= 1:
+            step.scale_to_length(4 * self.s)
+            for _ in range(60):
+                if self.chip_box((round(x), round(y))).collidelist(boxes) < 0:
+                    break
+                x, y = x + step.x, y + step.y
+        return round(x), round(y)

@@ -14,12 +14,12 @@ import pygame
 from client.model import Player, Session
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
-from client.render.text import blit_text, fit, text
+from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.view import SeatView
-from client.wording import STREET_NAMES
+from client.wording import STREET_NAMES, award_lines
 
-__all__ = ["TablePainter"]
+__all__ = ["TablePainter", "seat_tags"]
 
 PLATE = (22, 30, 34)
 PLATE_TURN = (64, 52, 18)
@@ -33,6 +33,63 @@ STAND_IN = (120, 200, 240)
 def icon_room(lay: TableLayout) -> int:
     """The plate's width taken by the padding and the kind icon before the name."""
     return lay.px(10) + lay.px(18) + lay.px(6)
+
+
+def seat_tags(
+    session: Session, seat: int, now: float, *, own: bool, clock: bool = True
+) -> list[tuple[str, tuple[int, int, int]]]:
+    """The words under a seat's name: whose turn (and its clock), dropped or away,
+    folded, all in, and what it did.
+
+    What a seat did shows for the rest of its street only: each street starts
+    clean (the session forgets them at a new street's deal), and the bring-in
+    shows once it is made, in the action's own words ("brings in for 4").
+    ``clock`` False leaves our "your turn" out while our cards are still landing.
+    """
+    view = session.view
+    sv = view.seats.get(seat) if view is not None else None
+    player = session.players.get(seat)
+    turn = view is not None and view.to_act == seat and not view.over and (clock or not own)
+    tags: list[tuple[str, tuple[int, int, int]]] = []
+    grace = session.grace_left(seat, now)
+    if sv is None and player is not None and player.next:
+        tags.append(("next match", (120, 200, 150)))  # a late arrival's seat
+    if seat in session.presence and not (player is not None and player.away):
+        tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
+    if player is not None and player.away:
+        taken = player.away_why == "taken"
+        if player.stand_in:  # R-C3: a computer stands in for this person
+            tags.append(("away — computer playing", STAND_IN))
+        else:
+            tags.append(("seat taken away" if taken else "away", RED_TAG if taken else ORANGE))
+    if sv is not None:
+        if sv.folded:
+            tags.append(("folded", MUTED))
+        if sv.all_in:
+            tags.append(("ALL IN", RED_TAG))
+    recent = session.recent.get(seat)
+    if recent and not (sv and sv.folded):
+        tags.append((recent[0], (170, 220, 250)))
+    if player is not None and player.kind == "computer" and (player.level_name or player.level):
+        tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
+    left = session.clock_left(seat, now) if turn else None
+    if turn:
+        label = "your turn" if own else "to act"
+        if left is not None:
+            label += f" {ceil(left[0])}s" if left[0] > 0 else f" · bank {ceil(left[1])}s"
+        elif own and session.seconds_left(now) is not None:
+            label += f" {ceil(session.seconds_left(now) or 0)}s"
+        tags.insert(0, (label, ORANGE if left is not None and left[0] <= 0 else GOLD))
+    return tags
+
+
+def _wrap_award(line: str, size: int, width: int) -> list[str]:
+    """A winner line on one row, or broken before its hand ("… wins 126" / "with a …")."""
+    if font(size, bold=True).size(line)[0] <= width:
+        return [line]
+    head, sep, hand = line.partition(" with ")
+    parts = [head, sep.strip() + " " + hand] if sep else [line]
+    return [row for part in parts for row in wrap(part, size, width)]
 
 
 class TablePainter:
@@ -122,10 +179,16 @@ class TablePainter:
         *,
         session: Session,
         now: float,
+        clock: bool = True,
     ) -> None:
         r = spot.plate_rect()
         view = session.view
-        turn = view is not None and view.to_act == spot.seat and not view.over
+        turn = (
+            view is not None
+            and view.to_act == spot.seat
+            and not view.over
+            and (clock or not spot.own)
+        )
         folded = sv is not None and sv.folded
         color = PLATE_TURN if turn else PLATE
         pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
@@ -161,38 +224,10 @@ class TablePainter:
                 anchor="midright",
             )
         # Second line: state tags.
-        tags: list[tuple[str, tuple[int, int, int]]] = []
-        grace = session.grace_left(spot.seat, now)
-        if spot.seat in session.presence and not (player is not None and player.away):
-            tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
-        if player is not None and player.away:
-            taken = player.away_why == "taken"
-            if player.stand_in:  # R-C3: a computer stands in for this person
-                tags.append(("away — computer playing", STAND_IN))
-            else:
-                tags.append(("seat taken away" if taken else "away", RED_TAG if taken else ORANGE))
-        if sv is not None:
-            if sv.folded:
-                tags.append(("folded", MUTED))
-            if sv.all_in:
-                tags.append(("ALL IN", RED_TAG))
-        if view is not None and view.bring_in == spot.seat and view.street == 3:
-            tags.append(("brought in", (120, 170, 230)))
-        recent = session.recent.get(spot.seat)
-        if recent and now - recent[1] < 4.0 and not (sv and sv.folded):
-            tags.append((recent[0], (170, 220, 250)))
-        if player is not None and player.kind == "computer" and (player.level_name or player.level):
-            tags.append((player.level_name or player.level, LEVEL_TAG))
-        clock = session.clock_left(spot.seat, now) if turn else None
-        if turn:
-            label = "your turn" if spot.own else "to act"
-            if clock is not None:
-                label += f" {ceil(clock[0])}s" if clock[0] > 0 else f" · bank {ceil(clock[1])}s"
-            elif spot.own and session.seconds_left(now) is not None:
-                label += f" {ceil(session.seconds_left(now) or 0)}s"
-            tags.insert(0, (label, ORANGE if clock is not None and clock[0] <= 0 else GOLD))
-        if clock is not None:
-            self._clock_bar(surf, lay, r, clock, session)
+        tags = seat_tags(session, spot.seat, now, own=spot.own, clock=clock)
+        left = session.clock_left(spot.seat, now) if turn else None
+        if left is not None:
+            self._clock_bar(surf, lay, r, left, session)
         x = r.x + pad
         y = r.bottom - lay.px(8)
         ts = lay.font(20)
@@ -328,39 +363,66 @@ class TablePainter:
             blit_text(
                 surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"
             )
-        if v.awards:
-            y = cy + lay.px(40)
-            for seat, amount, pot in v.awards[:4]:
-                where = (
-                    ""
-                    if pot == 0 and len(v.awards) == 1
-                    else (" (main pot)" if pot == 0 else f" (side pot {pot})")
-                )
+        if v.awards and pot_hidden:
+            # The winner lines name each winner and the hand (R-S3), split and side pots too.
+            hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
+            size = lay.font(24)
+            width = round(lay.felt.w * 0.6)
+            lines = [
+                part
+                for line in award_lines(v.awards, hands, session.name_of)
+                for part in _wrap_award(line, size, width)
+            ]
+            step = round(size * 1.05)
+            y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
+            for line in lines[:6]:
                 blit_text(
                     surf,
-                    f"{session.name_of(seat)} wins {amount}{where}",
-                    lay.font(24),
+                    fit(line, size, width, bold=True),
+                    size,
                     (cx, y),
                     GOLD,
                     bold=True,
                     anchor="center",
                     shadow=True,
                 )
-                y += lay.px(26)
+                y += step
 
-    def shown_name(
-        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
-    ) -> None:
-        if sv.shown is None or not sv.shown.hand:
-            return
-        rects = spot.card_rects(max(1, len(sv.shown.cards)))
+    def chips_rect(
+        self, lay: TableLayout, at: tuple[int, int], amount: int, *, label: bool = True
+    ) -> pygame.Rect:
+        """Everything ``chips`` draws for this stack, the amount included."""
+        d = lay.px(26)
+        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
+        left = at[0] - lay.px(6) * (n - 1) // 2 - d
+        r = pygame.Rect(left, at[1] - d // 2 - (n - 1) * lay.px(3), 0, 0)
+        r.w = at[0] - left + lay.px(6) * n
+        r.h = d + (n - 1) * lay.px(3)
+        if label:
+            img = text(str(amount), lay.font(22), INK, bold=True)
+            r.w = max(r.w, at[0] + lay.px(4) + img.get_width() + 2 - left)
+            r.h = max(r.h, img.get_height())
+        return r
+
+    def shown_box(self, lay: TableLayout, spot: SeatSpot, sv: SeatView) -> pygame.Rect:
+        """Where a shown hand's name goes: on the centre's side of the lifted best five."""
+        rects = spot.card_rects(max(1, len(sv.shown.cards) if sv.shown else 1))
         r = rects[0].union(rects[-1])
-        img = text(sv.shown.hand, lay.font(22), (20, 20, 20), bold=True)
+        img = text(sv.shown.hand if sv.shown else "", lay.font(22), (20, 20, 20), bold=True)
         box = img.get_rect().inflate(lay.px(14), lay.px(6))
         lift = round(spot.card_h() * 0.2)
         if spot.top:
             box.midtop = (r.centerx, r.bottom + lift + lay.px(2))
         else:
             box.midbottom = (r.centerx, r.top - lift - lay.px(2))
+        return box
+
+    def shown_name(
+        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
+    ) -> None:
+        if sv.shown is None or not sv.shown.hand:
+            return
+        box = self.shown_box(lay, spot, sv)
+        img = text(sv.shown.hand, lay.font(22), (20, 20, 20), bold=True)
         pygame.draw.rect(surf, GOLD if winner else (225, 225, 215), box, border_radius=lay.px(8))
         surf.blit(img, img.get_rect(center=box.center))

@@ -16,7 +16,7 @@ from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_IDS, level_info
-from common.protocol import MAX_CHAT, Chat, Options, SetLevel, Start
+from common.protocol import MAX_CHAT, Chat, FreeSeat, Options, SetLevel, Sit, Start
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
@@ -103,6 +103,8 @@ class LobbyScene(Scene):
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.addresses: list[str] = []
+        self.sit = Button("sit", "Take a seat", style="primary")
+        self.give: list[Button] = []  # the host's "give seat" per computer seat
         self.level_chips: list[tuple[int, pygame.Rect]] = []
 
     def cycle_level(self, seat: int) -> bool:
@@ -172,7 +174,36 @@ class LobbyScene(Scene):
         )
 
     def buttons(self) -> list[Button]:
-        return [self.start, self.leave]
+        return [self.start, self.leave, *self.night_buttons()]
+
+    def night_buttons(self) -> list[Button]:
+        """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
+        s = self.app.session
+        if s is None:
+            return []
+        out = []
+        if s.watch and s.seat is None and len(s.lobby_seats) < 7:
+            out.append(self.sit)
+        if s.host and not s.running:
+            out += self.give
+        return out
+
+    def _layout_give(self) -> None:
+        """One small button on each computer seat's row of the seat list."""
+        s = self.app.session
+        self.give = []
+        if s is None:
+            return
+        box = self._R(140, 290, 580, 300)
+        y = box.y + round(60 * self.s)
+        for p in s.lobby_seats:
+            if p.kind == "computer":
+                b = Button(f"give:{p.seat}", "Give seat", size=max(12, round(18 * self.s)))
+                b.rect = pygame.Rect(box.right - round(270 * self.s), y - round(2 * self.s),
+                                     round(130 * self.s),
+                                     round(30 * self.s))  # fmt: skip
+                self.give.append(b)
+            y += round(34 * self.s)
 
     def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         s = self.s
@@ -189,6 +220,9 @@ class LobbyScene(Scene):
         self.hands.rect = self._R(760, 512, 380, 42)
         self.stand_in.rect = self._R(760, 562, 380, 34)
         self.chat.rect = self._R(140, 700, 1000, 46)
+        self.sit.rect = self._R(760, 610, 380, 70)
+        self.sit.size = max(14, round(26 * self.s))
+        self._layout_give()
         for w in (self.start, self.leave, self.hands, self.chat):
             w.size = max(14, round(28 * self.s))
         for w in (self.turn_time, self.time_bank, self.hands):
@@ -217,6 +251,13 @@ class LobbyScene(Scene):
                 if rect.collidepoint(event.pos):
                     self.cycle_level(seat)
                     return
+        for b in self.night_buttons():
+            if b.handle_event(event):
+                if b is self.sit:
+                    self.app.send(Sit().encode())
+                else:
+                    self.app.send(FreeSeat(int(b.id.split(":")[1])).encode())
+                return
         if s is not None and s.host:
             for w in (self.turn_time, self.time_bank, self.stand_in):
                 if w.handle_event(event):
@@ -237,6 +278,9 @@ class LobbyScene(Scene):
         s = self.app.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+            computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
+            if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
+                self._layout_give()
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
@@ -248,12 +292,19 @@ class LobbyScene(Scene):
         w = surf.get_width()
         conn = self.app.conn
         server = self.app.server
+        night = s.night if s.night is not None and s.night.played else None
+        cx, big = w // 2, f(76)
+        if night is not None:  # the night so far, top right; the address moves left
+            from client.render.nightboard import draw_night
+
+            draw_night(surf, self._R(760, 24, 380, 244), night, me=s.name, size=f(24))
+            cx, big = self._R(430, 0, 0, 0).x, f(56)
         if self.app.server_kind == "host" and server is not None:
             blit_text(
                 surf,
                 "Friends join at",
                 f(30),
-                (w // 2, self._R(0, 60, 0, 0).y),
+                (cx, self._R(0, 60, 0, 0).y),
                 INK,
                 anchor="center",
             )
@@ -263,23 +314,30 @@ class LobbyScene(Scene):
                 blit_text(
                     surf,
                     f"{a}  port {server.port}",
-                    f(76),
-                    (w // 2, y),
+                    big,
+                    (cx, y),
                     GOLD,
                     bold=True,
                     anchor="center",
                     shadow=True,
                 )
-                y += f(78)
+                y += big + f(2)
+            announced = getattr(getattr(server, "server", None), "announcer", None) is not None
+            if s.table_name and announced:
+                found = f'or pick "{s.table_name}" under Join a table'
+                blit_text(surf, found, f(26), (cx, y - f(18)), MUTED, anchor="center")
+                y += f(30)
             pw = self.app.settings.host_password if self.app._password else ""
             if pw:
-                blit_text(surf, f"password: {pw}", f(28), (w // 2, y), INK, anchor="center")
+                blit_text(surf, f"password: {pw}", f(28), (cx, y), INK, anchor="center")
         elif conn is not None:
             blit_text(
                 surf,
-                f"Table at {conn.host}:{conn.port}",
+                f"{s.table_name}  ·  {conn.host}:{conn.port}"
+                if s.table_name
+                else f"Table at {conn.host}:{conn.port}",
                 f(44),
-                (w // 2, self._R(0, 100, 0, 0).y),
+                (cx, self._R(0, 100, 0, 0).y),
                 GOLD,
                 bold=True,
                 anchor="center",
@@ -299,7 +357,11 @@ class LobbyScene(Scene):
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
-            row = blit_text(surf, fit(who, f(28), box.w - f(260)), f(28), (box.x + f(24), y), INK)
+            if p.next:
+                mark = "next match"
+            giving = s.host and not s.running and p.kind == "computer"
+            name_w = box.w - f(310 if giving else 260)
+            row = blit_text(surf, fit(who, f(28), name_w), f(28), (box.x + f(24), y), INK)
             level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
             if p.kind == "computer" and level:
                 chip = pygame.Rect(0, 0, f(120), f(30))
@@ -309,8 +371,9 @@ class LobbyScene(Scene):
                     pygame.draw.rect(surf, GOLD, chip, 2, border_radius=f(8))
                     self.level_chips.append((p.seat, chip))
                 blit_text(surf, level, f(22), chip.center, INK, bold=True, anchor="center")
-                at = (chip.x - f(10), row.centery)
-                blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
+                if not giving:  # the host's Give seat button sits there
+                    at = (chip.x - f(10), row.centery)
+                    blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             elif mark:
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
@@ -328,7 +391,9 @@ class LobbyScene(Scene):
             host = next((p.name for p in s.lobby_seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
         yy = side.y
-        for line in wrap(note, f(26), side.w):
+        if s.watch and self.sit in self.night_buttons():
+            note += " A seat is free:"
+        for line in wrap(note, f(26), side.w) if note else []:
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
         if s.open_books:  # the host's open-the-books option, for everyone to know
@@ -337,6 +402,8 @@ class LobbyScene(Scene):
             for line in wrap(books, f(22), side.w):
                 blit_text(surf, line, f(22), (side.x, yy + f(6)), GOLD)
                 yy += f(26)
+        for b in self.night_buttons():
+            b.draw(surf)
         if s.host:
             for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
                              (self.time_bank, "Time bank (seconds a match)"),

@@ -29,24 +29,23 @@ class ResultsScene(Scene):
         self.s = 1.0
 
     def buttons(self) -> list[Button]:
-        first = self.again if self.app.server_kind == "computer" else self.lobby
-        return [first, self.leave, self.replay, self.recap]
+        first = [self.again] if self.app.server_kind == "computer" else [self.again, self.lobby]
+        return [*first, self.leave, self.replay, self.recap]  # friends may talk in the lobby
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
         s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
         self.box = pygame.Rect(0, 0, round(720 * s), round(660 * s))
         self.box.center = (min(w // 2, round(w - 300 * s) // 2 + 10), h // 2)
-        bw, bh = round(290 * s), round(60 * s)
-        for b in (self.again, self.lobby):
-            b.rect = pygame.Rect(
-                self.box.x + round(40 * s), self.box.bottom - bh - round(30 * s), bw, bh
-            )
+        self.lobby.label = "Lobby"
+        bh, y = round(60 * s), self.box.bottom - round(90 * s)
+        row = [b for b in self.buttons() if b not in (self.replay, self.recap)]
+        gap = round(20 * s)
+        rw = (self.box.w - round(80 * s) - gap * (len(row) - 1)) // len(row)
+        for i, b in enumerate(row):
+            b.rect = pygame.Rect(self.box.x + round(40 * s) + i * (rw + gap), y, rw, bh)
             b.size = max(14, round(26 * s))
-        self.leave.rect = pygame.Rect(
-            self.box.right - round(40 * s) - bw, self.box.bottom - bh - round(30 * s), bw, bh
-        )
-        self.leave.size = max(14, round(26 * s))
+        bw = round(290 * s)
         for i, b in enumerate((self.replay, self.recap)):
             b.rect = pygame.Rect(
                 self.box.x + round(40 * s) + i * (bw + round(60 * s)),
@@ -129,9 +128,12 @@ class ResultsScene(Scene):
             anchor="center",
         )
         y = box.y + f(160)
-        cols = (box.x + f(50), box.x + f(110), box.right - f(220), box.right - f(60))
+        night = s.night
+        cols = (box.x + f(50), box.x + f(110), box.right - f(330), box.right - f(190),
+                box.right - f(50))  # fmt: skip
         heads = (("#", cols[0], "topleft"), ("Seat", cols[1], "topleft"),
-                 ("Chips", cols[2], "topright"), ("Won / lost", cols[3], "topright"))  # fmt: skip
+                 ("Chips", cols[2], "topright"), ("Won / lost", cols[3], "topright"),
+                 ("Tonight", cols[4], "topright"))  # fmt: skip
         for label, x, anchor in heads:
             blit_text(surf, label, f(22), (x, y), MUTED, anchor=anchor)
         y += f(34)
@@ -159,7 +161,22 @@ class ResultsScene(Scene):
                 bold=True,
                 anchor="topright",
             )
+            total = night.total_of(r["name"]) if night is not None else None
+            if total is not None:
+                tcol = (
+                    (110, 220, 130)
+                    if total.net > 0
+                    else (235, 110, 100)
+                    if total.net < 0
+                    else MUTED
+                )
+                night_net = f"{total.net:+d}" if total.net else "0"
+                blit_text(surf, night_net, f(28), (cols[4], y), tcol, anchor="topright")
             y += f(36)
+        if night is not None and night.played:
+            line = f"Match {night.played} of the night · {night.label}"
+            at = (box.centerx, y + f(6))
+            blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
         if s.open_books:
             books = s.book.opened()
             note = (

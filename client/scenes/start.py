@@ -1,10 +1,11 @@
 """The start screen: your name and the three ways to a table.
 
 Play the computer (1-3 computer seats, 4/8/12 hands, their level), host a
-friends' table (hands, computer seats and their level, optional password;
-each seat's level can be changed in the lobby) or join one (address with the
-recent ones offered, port, password; or watch).  Settings are saved as soon
-as a way in is chosen.
+friends' table (its name, hands, computer seats, optional password; each
+computer seat's level is set in the lobby) or join one: a table found on the
+network with a click (``client.discovery``; its password asked if it needs
+one), or an address typed (the recent ones offered), port, password; or
+watch.  Settings are saved as soon as a way in is chosen.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import pygame
 
 from client.render.layout import BASE_H, BASE_W
+from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
@@ -70,8 +72,10 @@ class StartScene(Scene):
         self.play = Button("play", "Play the computer", "P", style="primary")
         self.host_hands = Choice("host_hands", [4, 8, 12], st.hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
-        self.host_level = Choice("host_level", names, _name_of(st.host_level))
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
+        self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
+        self.found = TableList("found")
+        self.prompt: PasswordPrompt | None = None
         self.host = Button("host", "Host a table", "H", style="primary")
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
@@ -92,11 +96,12 @@ class StartScene(Scene):
         self.columns: list[pygame.Rect] = []
 
     def inputs(self) -> list[TextInput]:
-        return [self.name_in, self.host_password, self.address, self.port, self.join_password]
+        return [self.name_in, self.table_name, self.host_password, self.address, self.port,
+                self.join_password]  # fmt: skip
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
-                self.host_computers, self.host_level, self.four, self.sound,
+                self.host_computers, self.four, self.sound,
                 self.open_books]  # fmt: skip
 
     def buttons(self) -> list[Button]:
@@ -105,6 +110,20 @@ class StartScene(Scene):
 
     def enter(self) -> None:
         pygame.key.start_text_input()
+        self.prompt = None
+        if self.app.finder is None:
+            from client.discovery import TableFinder
+
+            self.app.finder = TableFinder(wake=self.app._wake)
+            self.app.finder.start()
+        self._found_note()
+
+    def _found_note(self) -> None:
+        finder = self.app.finder
+        if finder is not None and finder.running:
+            self.found.empty = "Looking for tables… (none yet)"
+        else:
+            self.found.empty = "Not looking: type the address below"
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -123,38 +142,52 @@ class StartScene(Scene):
         self.hands.rect = R(x0[0], 418, 322, 46)
         self.level.rect = R(x0[0], 496, 322, 46)
         self.play.rect = R(x0[0], 604, 322, 56)
-        self.host_hands.rect = R(x0[1], 332, 322, 42)
-        self.host_computers.rect = R(x0[1], 402, 322, 42)
-        self.host_level.rect = R(x0[1], 472, 322, 42)
-        self.host_password.rect = R(x0[1], 548, 322, 36)
-        self.host.rect = R(x0[1], 594, 322, 44)
-        self.address.rect = R(x0[2], 330, 322, 44)
-        self.port.rect = R(x0[2], 500, 110, 44)
-        self.join_password.rect = R(x0[2] + 122, 500, 200, 44)
-        self.join.rect = R(x0[2], 598, 200, 54)
-        self.watch.rect = R(x0[2] + 212, 598, 110, 54)
+        self.table_name.rect = R(x0[1], 334, 322, 38)
+        self.host_hands.rect = R(x0[1], 398, 322, 42)
+        self.host_computers.rect = R(x0[1], 466, 322, 42)
+        self.host_password.rect = R(x0[1], 534, 322, 38)
+        self.host.rect = R(x0[1], 584, 322, 50)
+        self.found.rect = R(x0[2], 336, 322, 150)
+        self.found.row_h = round(50 * s)
+        self.found.size = max(13, round(21 * s))
+        self.address.rect = R(x0[2], 510, 212, 38)
+        self.port.rect = R(x0[2] + 222, 510, 100, 38)
+        self.join_password.rect = R(x0[2], 588, 322, 34)
+        self.join.rect = R(x0[2], 630, 200, 42)
+        self.watch.rect = R(x0[2] + 212, 630, 110, 42)
         self.four.rect = R(60, 712, 260, 34)
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
         self.histories.rect = R(890, 706, 196, 48)
-        self.open_books.rect = R(x0[1], 646, 322, 26)
+        self.open_books.rect = R(x0[1], 644, 322, 26)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
-        for wdg in (self.level, self.host_level):
-            wdg.size = max(12, round(21 * s))
+        self.level.size = max(12, round(21 * s))
+        for wdg in (self.table_name, self.address, self.port, self.join_password):
+            wdg.size = max(14, round(22 * s))
         for b in self.buttons():
             b.size = max(14, round(26 * s))
         self.open_books.size = self.histories.size = max(14, round(21 * s))
         self.recent = []
         for i, addr in enumerate(self.app.settings.recent[:2]):
-            size = max(14, round(20 * s))
+            size = max(12, round(18 * s))
             b = Button("recent:" + addr, fit(addr, size, round(140 * s)), size=size)
-            b.rect = R(x0[2] + i * 166, 392, 156, 40)
+            b.rect = R(x0[2] + i * 166, 554, 156, 28)
             self.recent.append(b)
+        if self.prompt is not None:
+            self.prompt.layout(pygame.Rect((0, 0), size), s)
 
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if self.prompt is not None:
+            answer = self.prompt.handle_event(event)
+            if answer == "join":
+                prompt, self.prompt = self.prompt, None
+                self.join_found(prompt.table, password=prompt.input.value)
+            elif answer == "cancel":
+                self.prompt = None
+            return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
             ins = self.inputs()
             cur = next((i for i, t in enumerate(ins) if t.focused), -1)
@@ -191,10 +224,31 @@ class StartScene(Scene):
             if b.handle_event(event):
                 self.choose(b.id)
                 return
+        clicked = self.found.handle_event(event)
+        if clicked is not None:
+            self.join_found(clicked)
 
     def update(self, dt: float) -> None:
         # The deck can be switched at a table too: show the setting as it is now.
         self.four.value = self.app.settings.four_color
+        finder = self.app.finder
+        self.found.tables = finder.tables() if finder is not None else []
+
+    def join_found(self, table: Any, *, password: str | None = None) -> None:
+        """Join a table found on the network (also what tests call): its password asked
+        first if it needs one; a full table is watched."""
+        self.app.notice = ""
+        if not table.compatible:
+            self.app.notice = (
+                f"{table.name} runs another version of the game (protocol {table.protocol})."
+            )
+            return
+        if table.password and password is None:
+            self.prompt = PasswordPrompt(table)
+            self.prompt.layout(self.app.screen.get_rect(), self.s)
+            return
+        self.remember()
+        self.app.connect(table.host, table.port, password=password or "", watch=table.free == 0)
 
     def remember(self) -> None:
         st = self.app.settings
@@ -203,8 +257,8 @@ class StartScene(Scene):
         st.hands = int(self.hands.value)
         st.host_computers = int(self.host_computers.value)
         st.level = _id_of(self.level.value)
-        st.host_level = _id_of(self.host_level.value)
         st.host_password = self.host_password.value
+        st.table_name = self.table_name.value.strip()
         st.host_open_books = self.open_books.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
         host, port = parse_address(self.address.value, self._port())
@@ -243,7 +297,8 @@ class StartScene(Scene):
                 hands=int(self.host_hands.value),
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
-                level=_id_of(self.host_level.value),
+                name=self.table_name.value,
+                level=self.app.settings.host_level,
                 open_books=self.open_books.value,
             )
         elif what in ("join", "watch"):
@@ -309,9 +364,9 @@ class StartScene(Scene):
         labels = [
             (self.computers, "Computer seats"), (self.hands, "Hands"), (self.level, "Level"),
             (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
-            (self.host_level, "Their level (change each seat in the lobby)"),
-            (self.host_password, "Password (optional)"), (self.address, "Address"),
-            (self.port, "Port"), (self.join_password, "Password"),
+            (self.host_password, "Password (optional)"), (self.table_name, "Table name"),
+            (self.address, "Or type the host's address"), (self.port, "Port"),
+            (self.found, "Tables on your network"),
         ]  # fmt: skip
         for wdg, label in labels:
             blit_text(
@@ -329,8 +384,11 @@ class StartScene(Scene):
         for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
             blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
             yy += f(21)
+        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
+        self.join_password.placeholder = "password, if any"
         for wdg in self.widgets():
             wdg.draw(surf)
+        self.found.draw(surf)
         for b in self.buttons():
             b.draw(surf)
         if self.app.notice:
@@ -343,3 +401,5 @@ class StartScene(Scene):
                 bold=True,
                 anchor="center",
             )
+        if self.prompt is not None:
+            self.prompt.draw(surf)

@@ -10,17 +10,20 @@ scrolled back (``client.render.logview``).  Buttons are exactly the
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from math import ceil
 from typing import Any
 
 import pygame
 
+from client import sound
 from client.render.layout import TableLayout
 from client.render.logview import LogView
+from client.render.motion import Anim
 from client.render.seenpanel import SeenPanel
 from client.render.tablepaint import ORANGE, TablePainter
 from client.render.text import blit_text, text
+from client.render.volume import VolumeControl
 from client.render.widgets import GOLD, MUTED, Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
 from client.view import Legal, TableView
@@ -33,29 +36,17 @@ DEAL_TIME = 0.28
 CHIP_TIME = 0.45
 
 
-@dataclass
-class Anim:
-    kind: str  # card or chips
-    seat: int
-    index: int
-    start: tuple[float, float]
-    end: tuple[float, float]
-    delay: float
-    dur: float
-    amount: int = 0
-    t: float = 0.0
+def _fresh_deal(view: TableView) -> bool:
+    """Whether ``view`` is a hand's first deal, before anyone has acted (R-D1, R-D2).
 
-    @property
-    def progress(self) -> float:
-        if self.t < self.delay:
-            return -1.0
-        return min(1.0, (self.t - self.delay) / self.dur)
-
-    def pos(self) -> tuple[float, float]:
-        p = max(0.0, self.progress)
-        e = 1 - (1 - p) ** 3  # ease out
-        return (self.start[0] + (self.end[0] - self.start[0]) * e,
-                self.start[1] + (self.end[1] - self.start[1]) * e)  # fmt: skip
+    The first hand of a match is shown dealt like every other; a hand already
+    under way when we arrive is shown as it is.
+    """
+    return (
+        view.street == 3
+        and not view.over
+        and all(sv.last_action is None and not sv.bet for sv in view.seats.values())
+    )
 
 
 class TableScene(Scene):
@@ -76,7 +67,10 @@ class TableScene(Scene):
         self.leave = Button("leave", "Leave", size=22, style="danger")
         self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
         self.log = LogView()
+        self.volume = VolumeControl(value=app.settings.volume, muted=not app.settings.sound)
         self._buttons: list[Button] = []
+        self._landing = False  # our cards are still flying in: no buttons, no clock yet
+        self._notify_on_landing = False
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
         self.seen_box = Checkbox("seen", "Cards seen (S)", value=app.settings.seen_panel, size=20)
@@ -126,7 +120,10 @@ class TableScene(Scene):
             p.right - lay.px(130), p.y + lay.px(56), lay.px(118), lay.px(34)
         )
         self.replay.size = lay.font(20)
-        top = self._layout_controls(p.y + lay.px(100))
+        self.volume.rect = pygame.Rect(
+            p.x + lay.px(14), p.y + lay.px(98), p.w - lay.px(28), lay.px(26)
+        )
+        top = self._layout_controls(p.y + lay.px(134))
         self.seen_rect = pygame.Rect(
             p.x + lay.px(10), top, p.w - lay.px(20), SeenPanel.height(lay.s)
         )
@@ -145,6 +142,8 @@ class TableScene(Scene):
         self.pre_call.rect = self.pre_fold.rect.move(lay.px(200), 0)
         for cb in (self.pre_fold, self.pre_call):
             cb.size = lay.font(22)
+        for a in self.anims:
+            a.place(lay)  # whatever is in flight lands where it belongs in the new window
         self._layout_buttons()
 
     # ---- away, back and the host's controls
@@ -215,7 +214,7 @@ class TableScene(Scene):
     def _control_buttons(self) -> list[Button]:
         s = self.app.session
         out: list[Button] = []
-        if self._seated() and s is not None:
+        if self._seated() and s is not None and not s.sits_out():  # not for a late arrival
             me = s.me()
             if me is None or me.away_why != "taken":
                 out.append(self.away)
@@ -256,6 +255,8 @@ class TableScene(Scene):
         legal: list[Legal] = s.actions() if s is not None else []
         if s is not None and s.turn is not None and s.turn == self.sent_turn:
             legal = []
+        if self._landing:
+            legal = []  # decide once you have seen your cards
         lay = self.lay
         old = {b.id: b for b in self._buttons}
         buttons = []
@@ -305,6 +306,10 @@ class TableScene(Scene):
                 return
             if self.log.handle_event(event):
                 return
+            if event.key == pygame.K_m:
+                self.volume.toggle()
+                self._sound_changed()
+                return
             name = pygame.key.name(event.key).upper()
             if name == "A" and self._seated():
                 self.control("away")
@@ -322,6 +327,9 @@ class TableScene(Scene):
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.chat.focused = False
+        if self.volume.handle_event(event):
+            self._sound_changed()
+            return
         if self.log.handle_event(event):
             return
         for b in self._buttons:
@@ -349,6 +357,15 @@ class TableScene(Scene):
             self.pre_call.value = self.pre_call.value and not self.pre_fold.value
         elif self.pre_call.handle_event(event):
             self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
+
+    def _sound_changed(self) -> None:
+        """One volume and a mute for every sound, remembered in the settings."""
+        st = self.app.settings
+        st.volume, st.sound = self.volume.value, not self.volume.muted
+        sound.set_volume(st.volume)
+        sound.set_muted(not st.sound)
+        if self.app.save_settings:
+            st.save()
 
     def toggle_seen(self) -> None:
         """Show or hide the cards-seen panel; the setting is remembered."""
@@ -404,8 +421,14 @@ class TableScene(Scene):
         if kind == "table" and s.view is not None:
             self._animate(self.prev if s.hand == self.prev_hand else None, s.view)
             self.prev, self.prev_hand = s.view, s.hand
+        if kind == "events":
+            self._act_sound(msg)
+        self._landing = self._cards_landing()
         if kind == "turn" and s.my_turn() and not self._pre_act():
-            self.app.notify_turn()
+            if self._landing:
+                self._notify_on_landing = True
+            else:
+                self.app.notify_turn()
         if kind in ("table", "turn", "events", "hand_end", "standings"):
             self._layout_buttons()
         if kind in ("seat_away", "paused", "lobby", "match_start", "welcome", "standings"):
@@ -422,36 +445,52 @@ class TableScene(Scene):
         self.pre_fold.value = self.pre_call.value = False
         return bool(choice and self.press(choice))
 
+    def _act_sound(self, msg: dict[str, Any]) -> None:
+        """The sound of one action as it happens (a comeback's replay of many stays quiet)."""
+        events = msg.get("events")
+        acts = (
+            [e for e in events if isinstance(e, dict) and e.get("ev") == "act"]
+            if isinstance(events, list)
+            else []
+        )
+        if len(acts) != 1:
+            return
+        action = acts[0].get("action")
+        if action in ("check", "fold"):
+            sound.play(str(action))
+        elif action in ("bring_in", "complete", "bet", "raise", "call"):
+            sound.play("chips")
+
+    def _cards_landing(self) -> bool:
+        """Whether any of our own cards is still flying in from the deck."""
+        s = self.app.session
+        me = s.seat if s is not None else None
+        return me is not None and any(
+            a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims
+        )
+
+    def _add(self, anim: Anim) -> None:
+        self.anims.append(anim.place(self.lay))
+
     def _animate(self, prev: TableView | None, view: TableView) -> None:
         lay = self.lay
         if prev is None and self.prev_hand != -1:
             # A new hand: clear the last hand's chips, keep nothing flying.
             self.anims = [a for a in self.anims if a.kind == "card" and a.progress < 1]
-        if prev is None and self.prev is None:
-            return  # first sight of the table (joining, reconnecting): no replay
+        if prev is None and self.prev is None and not _fresh_deal(view):
+            return  # first sight of a hand under way (joining, reconnecting): no replay
         order = [s for s in view.order if s in lay.spots]
         base = 0.0
-        # Bets swept into the pot at the end of a street.
-        if (
-            prev is not None
-            and any(sv.bet for sv in prev.seats.values())
-            and (view.street != prev.street or view.over)
-        ):
-            for seat, sv in prev.seats.items():
+        # Bets swept into the pot when a betting round ends (the street or the hand).
+        if prev is not None and (view.street != prev.street or (view.over and not prev.over)):
+            # At a hand's end the view still holds its last street's bets; a new street's
+            # view has none, so the round's bets are the previous view's.
+            bets = view.seats if view.over else prev.seats
+            for seat, sv in bets.items():
                 if sv.bet and seat in lay.spots:
-                    self.anims.append(
-                        Anim(
-                            "chips",
-                            seat,
-                            0,
-                            lay.spots[seat].bet_at,
-                            lay.center,
-                            0.0,
-                            CHIP_TIME,
-                            sv.bet,
-                        )
-                    )
-            base = CHIP_TIME * 0.6
+                    self._add(Anim("chips", seat, 0, ("bet", seat), ("pot",), 0, CHIP_TIME, sv.bet))
+            if any(sv.bet for sv in bets.values()):
+                base = CHIP_TIME * 0.6
         # New cards fly from the deck, one at a time in deal order (R-D2).
         counts = {
             s: (len(prev.seats[s].cards()) if prev is not None and s in prev.seats else 0)
@@ -465,27 +504,27 @@ class TableScene(Scene):
                 if n0 <= rnd < n1 and not (
                     view.seats[seat].shown and prev is not None and seat in prev.seats
                 ):
-                    spot = lay.spots[seat]
-                    rect = spot.card_rects(n1)[rnd]
-                    self.anims.append(
+                    self._add(
                         Anim(
                             "card",
                             seat,
                             rnd,
-                            lay.deck_at,
-                            rect.topleft,
+                            ("deck",),
+                            ("card", seat, rnd, n1),
                             base + k * DEAL_GAP,
                             DEAL_TIME,
                         )
                     )
                     k += 1
-        # The pot goes to the winners.
+        # The pot goes to the winners, to rest in front of them (not on their plates).
         if view.awards and (prev is None or not prev.awards):
             delay = base + k * DEAL_GAP + 0.5
+            won: dict[int, int] = {}
             for seat, amount, _pot in view.awards:
                 if seat in lay.spots and amount:
-                    end = lay.spots[seat].plate_rect().center
-                    self.anims.append(Anim("chips", seat, 1, lay.center, end, delay, 0.7, amount))
+                    won[seat] = won.get(seat, 0) + amount
+            for seat, amount in won.items():
+                self._add(Anim("chips", seat, 1, ("pot",), ("won", seat), delay, 0.7, amount))
 
     # ------------------------------------------------------------ time
 
@@ -496,17 +535,35 @@ class TableScene(Scene):
     def update(self, dt: float) -> None:
         # The setting may change elsewhere (start screen, App.set_four_color).
         self.four.value = self.app.settings.four_color
+        if not self.volume.dragging:
+            self.volume.value = self.app.settings.volume
+            self.volume.muted = not self.app.settings.sound
         s = self.app.session
         self.replay.enabled = bool(s is not None and s.book.best())
         self.seen.update(s.view if s is not None else None)
         self._sync_log()
+        me = self.app.session.seat if self.app.session is not None else None
+        sounds: list[str] = []  # each at most once a step: three bets swept make one sound
         for a in self.anims:
             a.t += dt
-        self.anims = [
-            a
-            for a in self.anims
-            if a.t < a.delay + a.dur + (0.6 if a.index == 1 and a.kind == "chips" else 0)
-        ]
+            if a.started and not a.heard:
+                a.heard = True
+                if a.kind == "card":
+                    sounds.append("card")
+                else:
+                    sounds.append("win" if a.index == 1 and a.seat == me else "chips")
+        for name in dict.fromkeys(sounds):
+            sound.play(name)
+        self.anims = [a for a in self.anims if a.t < a.delay + a.dur]
+        landing = self._cards_landing()
+        if landing != self._landing:
+            self._landing = landing
+            self._layout_buttons()
+            if not landing and self._notify_on_landing:
+                self._notify_on_landing = False
+                s = self.app.session
+                if s is not None and s.my_turn():
+                    self.app.notify_turn()
 
     def animating(self) -> bool:
         return bool(self.anims)
@@ -515,7 +572,6 @@ class TableScene(Scene):
         s = self.app.session
         if s is None:
             return None
-        now = time.monotonic()
         if s.my_turn() and s.time_left is not None:
             return 0.25
         view = s.view
@@ -523,11 +579,49 @@ class TableScene(Scene):
             return 0.25
         if s.presence:
             return 0.5
-        if any(now - t < 4.0 for _, t in s.recent.values()):
-            return 0.5
         return None
 
     # ------------------------------------------------------------ drawing
+
+    def pot_paid(self) -> bool:
+        """The hand is over and its pot has left the middle for the winners."""
+        view = self.app.session.view if self.app.session is not None else None
+        return bool(
+            view
+            and view.over
+            and not any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
+        )
+
+    def felt_chips(self) -> list[tuple[tuple[int, int], int]]:
+        """The chips lying still on the felt (not the pot's): where and how many.
+
+        During a street, each seat's bet in front of it.  Once a hand is over its
+        bets have been swept into the pot, and once the pot is paid each winner's
+        chips rest in front of it, past its hand's name and off its name plate,
+        until the next deal.
+        """
+        s = self.app.session
+        view = s.view if s is not None else None
+        if view is None:
+            return []
+        lay = self.lay
+        if not view.over:
+            return [
+                (lay.spots[seat].bet_at, sv.bet)
+                for seat, sv in view.seats.items()
+                if sv.bet and seat in lay.spots
+            ]
+        if not self.pot_paid():
+            return []
+        flying = {a.seat for a in self.anims if a.kind == "chips" and a.index == 1}
+        won: dict[int, int] = {}
+        for seat, amount, _pot in view.awards:
+            won[seat] = won.get(seat, 0) + amount
+        return [
+            (lay.won_at(seat), amount)
+            for seat, amount in won.items()
+            if amount and seat in lay.spots and seat not in flying
+        ]
 
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay
@@ -541,7 +635,7 @@ class TableScene(Scene):
         for a in self.anims:
             if a.kind == "card" and a.progress < 1:
                 hidden.setdefault(a.seat, set()).add(a.index)
-        self.painter.centre(surf, lay, s, pot_hidden=False)
+        self.painter.centre(surf, lay, s, pot_hidden=self.pot_paid())
         if any(a.kind == "card" and a.progress < 0 for a in self.anims):
             back = self.app.art.back(lay.px(50))
             for i in range(3):
@@ -550,7 +644,6 @@ class TableScene(Scene):
                 )
         showdown = bool(view and view.over)
         winners = {seat for seat, _, _ in view.awards} if view else set()
-        sweeping = {a.seat for a in self.anims if a.kind == "chips" and a.index == 0}
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
             player = s.players.get(seat)
@@ -558,13 +651,15 @@ class TableScene(Scene):
                 self.painter.seat_cards(
                     surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
                 )
-            self.painter.plate(surf, lay, spot, sv, player, session=s, now=now)
+            self.painter.plate(
+                surf, lay, spot, sv, player, session=s, now=now, clock=not self._landing
+            )
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
                 self.painter.dealer_button(surf, lay, spot)
-            if sv is not None and sv.bet and seat not in sweeping:
-                self.painter.chips(surf, lay, spot.bet_at, sv.bet)
+        for at, amount in self.felt_chips():
+            self.painter.chips(surf, lay, at, amount)
         for a in self.anims:
             if a.progress < 0:
                 continue
@@ -610,12 +705,16 @@ class TableScene(Scene):
             msg = "Watching"
         elif view is None:
             msg = "Waiting for the first deal…"
+        elif s.sits_out():
+            msg = "You sit in at the next match: watching this one"
         elif view.over:
-            msg = "Next hand soon…"
+            msg = self.between_hands()
         elif me is None or me.folded:
             msg = "You are out of this hand"
         elif me.all_in:
             msg = "You are all in"
+        elif s.my_turn() and self._landing:
+            msg = "Your cards are coming…"  # the buttons follow once they are down
         else:
             self.pre_fold.draw(surf)
             self.pre_call.draw(surf)
@@ -633,6 +732,15 @@ class TableScene(Scene):
                 )
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
+
+    def between_hands(self) -> str:
+        """The bar's words while a hand's end shows: the next hand, or the standings."""
+        s = self.app.session
+        if s is not None and s.standings is not None:
+            return "The match is over"
+        if s is not None and s.hand >= s.hands:
+            return "That was the last hand: the standings come next…"
+        return "Next hand soon…"
 
     def _draw_clock(self, surf: pygame.Surface, s: Any, now: float) -> None:
         """Our turn's clock at the bar's right: the decision's seconds, then the bank (R-C4)."""
@@ -682,6 +790,7 @@ class TableScene(Scene):
         p = lay.panel
         self.four.draw(surf)
         self.leave.draw(surf)
+        self.volume.draw(surf)
         self.seen_box.draw(surf)
         self.replay.draw(surf)
         self._draw_controls(surf)

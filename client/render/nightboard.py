@@ -1,0 +1,82 @@
+"""The night's scoreboard, drawn: matches played, who won each, each player's night.
+
+``draw_night(surf, rect, night, me=name, size=...)`` fills ``rect`` with a
+panel: the title (``Tonight · 3 matches``), one row per player (matches
+won, chips won or lost over the night) best first, and the winners of the
+latest matches on the last line.  Rows that do not fit are left out, the
+player's own row kept.  Draws only; changes nothing.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from client.night import Night
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, panel
+
+__all__ = ["draw_night"]
+
+WON = (110, 220, 130)
+LOST = (235, 110, 100)
+
+
+def draw_night(
+    surf: pygame.Surface, rect: pygame.Rect, night: Night, *, me: str = "", size: int = 24
+) -> None:
+    panel(surf, rect, (8, 22, 18, 210), max(6, size // 2))
+    pad = max(8, size * 2 // 3)
+    x, y = rect.x + pad, rect.y + pad
+    played = f"{night.played} match" + ("" if night.played == 1 else "es")
+    blit_text(surf, f"Tonight · {played}", size, (x, y), GOLD, bold=True)
+    if night.label:
+        blit_text(
+            surf,
+            night.label,
+            max(12, size * 3 // 4),
+            (rect.right - pad, y + size // 6),
+            MUTED,
+            anchor="topright",
+        )
+    y += round(size * 1.5)
+    small = max(12, size * 4 // 5)
+    line_h = round(small * 1.35)
+    footer = round(small * 1.5) if night.matches else 0
+    room = max(0, (rect.bottom - pad - footer - y) // line_h)
+    rows = list(night.totals)
+    if len(rows) > room:
+        mine = next((r for r in rows if r.name == me), None)
+        rows = rows[:room]
+        if mine is not None and mine not in rows and room:
+            rows[-1] = mine
+    for r in rows:
+        color = GOLD if r.name == me else INK
+        label = r.name + (" (computer)" if r.computer else "")
+        stars = f"{r.wins} win" + ("" if r.wins == 1 else "s") if r.wins else ""
+        net_x = rect.right - pad
+        blit_text(
+            surf,
+            f"{r.net:+d}" if r.net else "0",
+            small,
+            (net_x, y),
+            WON if r.net > 0 else LOST if r.net < 0 else MUTED,
+            bold=True,
+            anchor="topright",
+        )
+        star_x = rect.right - pad - small * 4
+        if stars:
+            blit_text(surf, stars, small, (star_x, y), GOLD, anchor="topright")
+        name_w = star_x - x - small * 4
+        blit_text(surf, fit(label, small, max(20, name_w)), small, (x, y), color)
+        y += line_h
+    if night.matches:
+        latest = list(night.matches)[-4:]
+        won = "  ".join(f"{m.number}: {' & '.join(m.winners) or '—'}" for m in latest)
+        blit_text(
+            surf,
+            fit(f"Won: {won}", small, rect.w - 2 * pad),
+            small,
+            (x, rect.bottom - pad),
+            MUTED,
+            anchor="bottomleft",
+        )

@@ -1,0 +1,192 @@
+"""The tables found on the network, as a clickable list, and the password box a click may open.
+
+``TableList`` shows ``client.discovery.FoundTable`` rows (name, seats, match,
+whether a password is needed) and returns the row clicked; the wheel scrolls
+when there are more than fit.  ``PasswordPrompt`` asks for one table's
+password over the start screen.  Both follow ``client.render.widgets``:
+``handle_event`` uses an event or not, ``draw`` changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from client.discovery import FoundTable
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
+
+__all__ = ["PasswordPrompt", "TableList"]
+
+GREEN = (120, 210, 140)
+ORANGE = (250, 170, 90)
+
+
+@dataclass
+class TableList:
+    id: str
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
+    tables: list[FoundTable] = field(default_factory=list)
+    empty: str = "Looking for tables…"
+    row_h: int = 50
+    size: int = 22
+    scroll: int = 0
+    hover: int | None = None
+
+    def visible(self) -> int:
+        return max(1, self.rect.h // max(1, self.row_h))
+
+    def rows(self) -> list[tuple[FoundTable, pygame.Rect]]:
+        """The rows on screen now, with their rects."""
+        self.scroll = max(0, min(self.scroll, len(self.tables) - self.visible()))
+        shown = self.tables[self.scroll : self.scroll + self.visible()]
+        return [
+            (t, pygame.Rect(self.rect.x, self.rect.y + i * self.row_h, self.rect.w, self.row_h - 4))
+            for i, t in enumerate(shown)
+        ]
+
+    def handle_event(self, event: pygame.event.Event) -> FoundTable | None:
+        """The table clicked, if this event clicked one."""
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = next(
+                (i for i, (_, r) in enumerate(self.rows()) if r.collidepoint(event.pos)), None
+            )
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.rect.collidepoint(pygame.mouse.get_pos()):
+                self.scroll -= event.y
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return next((t for t, r in self.rows() if r.collidepoint(event.pos)), None)
+        return None
+
+    def draw(self, surf: pygame.Surface) -> None:
+        r = self.rect
+        panel(surf, r.inflate(8, 8), (0, 0, 0, 90), 10)
+        rows = self.rows()
+        if not rows:
+            blit_text(
+                surf,
+                fit(self.empty, self.size, r.w - 16),
+                self.size,
+                r.center,
+                MUTED,
+                anchor="center",
+            )
+            return
+        small = max(12, round(self.size * 0.8))
+        for i, (t, row) in enumerate(rows):
+            hover = i == self.hover and t.compatible
+            base = (40, 76, 60) if hover else (26, 52, 42)
+            pygame.draw.rect(surf, base, row, border_radius=8)
+            pygame.draw.rect(surf, GOLD if hover else (70, 110, 90), row, 2, border_radius=8)
+            pad = max(6, row.h // 6)
+            if not t.compatible:
+                action, color = "other version", MUTED
+            elif t.free == 0:
+                action, color = "full: watch", ORANGE
+            elif t.running:
+                action, color = "next match ›", GREEN
+            else:
+                action, color = "Join ›", GOLD
+            act = blit_text(
+                surf,
+                action,
+                small,
+                (row.right - pad, row.y + pad),
+                color,
+                bold=True,
+                anchor="topright",
+            )
+            blit_text(
+                surf,
+                fit(t.name, self.size, act.left - row.x - 3 * pad, bold=True),
+                self.size,
+                (row.x + pad, row.y + pad - 2),
+                INK if t.compatible else MUTED,
+                bold=True,
+            )
+            facts = t.summary() + (" · password" if t.password else "")
+            blit_text(
+                surf,
+                fit(facts, small, row.w - 2 * pad),
+                small,
+                (row.x + pad, row.bottom - pad + 2),
+                MUTED,
+                anchor="bottomleft",
+            )
+        if len(self.tables) > len(rows):
+            more = f"{self.scroll + 1}–{self.scroll + len(rows)} of {len(self.tables)} (wheel)"
+            blit_text(surf, more, small, (r.right, r.bottom + 4), MUTED, anchor="topright")
+
+
+class PasswordPrompt:
+    """A box over the start screen: one table's password, Join or Cancel."""
+
+    def __init__(self, table: FoundTable) -> None:
+        self.table = table
+        self.input = TextInput("prompt_password", "", "password", max_len=40, secret=True)
+        self.input.focused = True
+        self.join = Button("prompt_join", "Join", "Enter", style="primary")
+        self.cancel = Button("prompt_cancel", "Cancel", "Esc")
+        self.box = pygame.Rect(0, 0, 10, 10)
+        self.size = 26
+
+    def layout(self, screen: pygame.Rect, s: float) -> None:
+        self.box = pygame.Rect(0, 0, round(520 * s), round(250 * s))
+        self.box.center = screen.center
+        b = self.box
+        self.size = max(14, round(26 * s))
+        self.input.rect = pygame.Rect(
+            b.x + round(30 * s), b.y + round(96 * s), b.w - round(60 * s), round(46 * s)
+        )
+        bw, bh = round(200 * s), round(52 * s)
+        self.join.rect = pygame.Rect(b.x + round(30 * s), b.bottom - bh - round(24 * s), bw, bh)
+        self.cancel.rect = pygame.Rect(b.right - round(30 * s) - bw, self.join.rect.y, bw, bh)
+        for w in (self.input, self.join, self.cancel):
+            w.size = self.size
+
+    def handle_event(self, event: pygame.event.Event) -> str | None:
+        """``"join"`` or ``"cancel"`` when chosen; every event is the prompt's while it is up."""
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return "join"
+            if event.key == pygame.K_ESCAPE:
+                return "cancel"
+        if self.join.handle_event(event):
+            return "join"
+        if self.cancel.handle_event(event):
+            return "cancel"
+        if event.type == pygame.MOUSEBUTTONDOWN and not self.box.collidepoint(event.pos):
+            return "cancel"
+        self.input.handle_event(event)
+        self.input.focused = True
+        return None
+
+    def draw(self, surf: pygame.Surface) -> None:
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 140))
+        surf.blit(shade, (0, 0))
+        b = self.box
+        panel(surf, b, (10, 24, 20, 245), 16)
+        pygame.draw.rect(surf, GOLD, b, 3, border_radius=16)
+        title = fit(f"{self.table.name} needs a password", self.size, b.w - 40, bold=True)
+        blit_text(
+            surf,
+            title,
+            self.size,
+            (b.centerx, b.y + round(self.size * 1.5)),
+            GOLD,
+            bold=True,
+            anchor="center",
+        )
+        blit_text(
+            surf,
+            self.table.address,
+            round(self.size * 0.8),
+            (b.centerx, b.y + round(self.size * 2.7)),
+            MUTED,
+            anchor="center",
+        )
+        self.input.draw(surf)
+        self.join.draw(surf)
+        self.cancel.draw(surf)

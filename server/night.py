@@ -1,0 +1,213 @@
+"""The night's scoreboard: every match a table plays in one evening, and each player's total.
+
+How a night is named, and when a new one starts:
+
+- A night is an *evening*: it runs from noon to the next noon, local time, so
+  a match played at 1 a.m. still counts to the evening before.  Its id is
+  that evening's date (``2026-11-27``), and the lobby calls it by the table's
+  name and the day (``Friday · Friday 27 November``).
+- A new night starts with the first match that ends on a later evening than
+  the last one; matches never move between nights.
+- The scoreboard is a JSON file beside the hand histories,
+  ``<history_dir>/night-<evening>-<table name>.json``, rewritten whole (to a
+  temporary file, then renamed) after every match.  A server restarted the
+  same evening with the same table name and history folder reads it and
+  carries the night on; another table name keeps a night of its own.
+
+Players are told apart by name (people and computer seats alike): someone who
+leaves and comes back under the same name keeps their total.  A file that
+cannot be read is logged and set aside (a new night starts); writing never
+stops the table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from common.match import Standing
+
+__all__ = ["FORMAT", "Night", "evening_of", "night_path"]
+
+log = logging.getLogger("server.night")
+
+FORMAT = "seventh-street-night/1"
+MAX_SHOWN_MATCHES = 30  # the lobby message lists the latest ones; the file keeps all
+MAX_SHOWN_TOTALS = 40
+
+
+def evening_of(when: datetime) -> str:
+    """The evening ``when`` belongs to: the date of ``when`` minus twelve hours.
+
+    >>> evening_of(datetime(2026, 11, 28, 1, 30)), evening_of(datetime(2026, 11, 28, 20, 0))
+    ('2026-11-27', '2026-11-28')
+    """
+    return (when - timedelta(hours=12)).date().isoformat()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "table"
+
+
+def night_path(history_dir: Path, evening: str, table: str) -> Path:
+    return history_dir / f"night-{evening}-{_slug(table)}.json"
+
+
+@dataclass
+class Night:
+    """One evening of one table: the matches in the order they ended."""
+
+    evening: str
+    table: str
+    path: Path
+    matches: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, history_dir: Path, table: str, now: datetime) -> Night:
+        """The night ``now`` belongs to, carried on from its file when there is one."""
+        evening = evening_of(now)
+        path = night_path(history_dir, evening, table)
+        night = cls(evening, table, path)
+        try:
+            if not path.is_file():
+                return night
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT or data.get("evening") != evening:
+                raise ValueError(f"not a {FORMAT} file for {evening}")
+            night.matches = [_checked_match(m) for m in data["matches"]]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            bad = path.with_suffix(".unreadable")
+            log.warning(
+                "cannot read the night's scoreboard %s (%s); set aside as %s and a "
+                "new night starts",
+                path,
+                exc,
+                bad.name,
+            )
+            with contextlib.suppress(OSError):
+                path.replace(bad)
+            night.matches = []
+        else:
+            log.info("carrying on the night of %s: %d matches so far", evening, len(night.matches))
+        return night
+
+    # ---- what happened
+
+    def add(
+        self,
+        *,
+        match_id: str,
+        ended: datetime,
+        hands: int,
+        standings: Sequence[Standing],
+        kind_of: Callable[[int], str],
+    ) -> None:
+        """Record a finished match and save the night (a write failure is only logged)."""
+        self.matches.append(
+            {
+                "match": match_id,
+                "ended": ended.isoformat(timespec="seconds"),
+                "hands": hands,
+                "results": [
+                    {
+                        "name": s.name,
+                        "kind": kind_of(s.seat),
+                        "place": s.place,
+                        "net": s.net,
+                        "winner": s.winner,
+                    }
+                    for s in standings
+                ],
+            }
+        )
+        self.save()
+
+    def totals(self) -> list[dict[str, Any]]:
+        """Each player's night: matches played, wins and chips won or lost, best first."""
+        rows: dict[str, dict[str, Any]] = {}
+        for m in self.matches:
+            for r in m["results"]:
+                row = rows.setdefault(
+                    r["name"],
+                    {"name": r["name"], "kind": r["kind"], "matches": 0, "wins": 0, "net": 0},
+                )
+                row["matches"] += 1
+                row["wins"] += 1 if r["winner"] else 0
+                row["net"] += r["net"]
+        return sorted(rows.values(), key=lambda r: (-r["net"], -r["wins"], r["name"].lower()))
+
+    def label(self) -> str:
+        """``Friday 27 November``: the evening as people say it."""
+        day = datetime.fromisoformat(self.evening)
+        return f"{day:%A} {day.day} {day:%B}"
+
+    def summary(self) -> dict[str, Any]:
+        """The ``night`` object of the ``lobby`` and ``standings`` messages."""
+        shown = self.matches[-MAX_SHOWN_MATCHES:]
+        first = len(self.matches) - len(shown) + 1
+        return {
+            "night": self.evening,
+            "label": self.label(),
+            "table": self.table,
+            "played": len(self.matches),
+            "matches": [
+                {
+                    "number": first + i,
+                    "match": m["match"],
+                    "hands": m["hands"],
+                    "winners": [r["name"] for r in m["results"] if r["winner"]],
+                }
+                for i, m in enumerate(shown)
+            ],
+            "totals": self.totals()[:MAX_SHOWN_TOTALS],
+        }
+
+    # ---- the file
+
+    def save(self) -> None:
+        data = {
+            "format": FORMAT,
+            "evening": self.evening,
+            "table": self.table,
+            "matches": self.matches,
+        }
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            log.exception("could not write the night's scoreboard to %s", self.path)
+
+
+def _checked_match(m: Any) -> dict[str, Any]:
+    """One match record from the file, with every field the right type (else ValueError)."""
+    if not isinstance(m, dict) or not isinstance(m.get("results"), list):
+        raise ValueError("a match without results")
+    out = {
+        "match": str(m["match"]),
+        "ended": str(m.get("ended", "")),
+        "hands": int(m["hands"]),
+        "results": [],
+    }
+    for r in m["results"]:
+        if not isinstance(r, dict) or not isinstance(r.get("name"), str):
+            raise ValueError("a result without a name")
+        out["results"].append(
+            {
+                "name": r["name"][:20],
+                "kind": "computer" if r.get("kind") == "computer" else "human",
+                "place": int(r["place"]),
+                "net": int(r["net"]),
+                "winner": r.get("winner") is True,
+            }
+        )
+    return out

@@ -1,0 +1,82 @@
+"""Run a test inside a private network namespace, where multicast DNS reaches nothing.
+
+A test that announces or browses tables starts with::
+
+    def test_x(request):
+        if not in_netns(request):
+            return          # it was run, and passed, in a namespace of its own
+        ...                 # here STUD_MDNS is on, bound to 127.0.0.1 of a lo-only namespace
+
+Outside, ``in_netns`` re-runs that one test under ``scripts/netns`` (``unshare --net``,
+loopback up with multicast and a 224.0.0.0/4 route) and fails if it failed there.
+Where no namespace can be made the test is skipped, saying why: mDNS never runs
+on the real network from a test.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NETNS = ROOT / "scripts" / "netns"
+
+
+def only_loopback() -> bool:
+    """True when this process's network namespace has no link but ``lo``."""
+    try:
+        out = subprocess.run(
+            ["ip", "-o", "link", "show"], capture_output=True, text=True, timeout=5, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    links = [line.split(":")[1].strip() for line in out.splitlines() if line.strip()]
+    return links == ["lo"]
+
+
+def _can_unshare() -> str:
+    """Empty when a namespace can be made here, else why not."""
+    try:
+        proc = subprocess.run([str(NETNS), "true"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    return "" if proc.returncode == 0 else (proc.stderr.strip() or f"exit {proc.returncode}")
+
+
+def in_netns(request: pytest.FixtureRequest) -> bool:
+    if os.environ.get("STUD_NETNS") == "1":
+        if not only_loopback():
+            pytest.fail("STUD_NETNS=1 outside a private network namespace: refusing to multicast")
+        os.environ["STUD_MDNS"] = "on"
+        os.environ["STUD_MDNS_IFACES"] = "127.0.0.1"
+        return True
+    why = _can_unshare()
+    if why:
+        pytest.skip(
+            "multicast DNS is tested only inside a private network namespace, and none can be "
+            f"made here ({why})"
+        )
+    proc = subprocess.run(
+        [
+            str(NETNS),
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            request.node.nodeid,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
+    out = proc.stdout[-6000:] + proc.stderr[-3000:]
+    assert proc.returncode == 0, out
+    assert "1 passed" in proc.stdout, out
+    return False

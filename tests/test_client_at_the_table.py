@@ -1,0 +1,590 @@
+"""Issue 9, "At the table": what a player sees through a hand, headless (SDL dummy driver).
+
+Tables are built from ``client.demo``'s hand-made server messages (shaped as
+``docs/protocol.md`` says the server sends them) or from a real server on
+127.0.0.1, and driven through the real loop; assertions look at the scene's
+state (chips on the felt, flights, buttons, tags, the log), not at pixels.
+Each test names the point of the issue it covers.
+"""
+
+from __future__ import annotations
+
+import array
+import random
+import re
+
+import pygame
+import pytest
+
+from client import demo, sound
+from client.app import App
+from client.model import Session
+from client.render.tablepaint import seat_tags
+from client.settings import Settings
+from client.wording import award_lines, with_hand
+
+pytestmark = pytest.mark.timeout(90)
+
+STEP = 1 / 60
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
+    a.init_display()
+    a.session = Session("Ann")
+    yield a
+    a.session = None
+    pygame.quit()
+
+
+@pytest.fixture
+def played(monkeypatch) -> list[str]:
+    """The names of the sounds the table played, in order."""
+    names: list[str] = []
+    monkeypatch.setattr(sound, "play", lambda name: names.append(name) or True)
+    return names
+
+
+def feed(app: App, msgs: list[dict]) -> None:
+    for m in msgs:
+        app.on_message(m)
+
+
+def advance(app: App, seconds: float) -> None:
+    """Animation time, in the app's fixed steps, without waiting for the clock."""
+    for _ in range(round(seconds / STEP)):
+        for scene in list(app.scenes):
+            scene.update(STEP)
+
+
+def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
+    """The first step of a match's first hand: antes and third street, nobody has acted.
+
+    ``to_act`` shows the lowest up card, the two of clubs, and so brings in (R-O1).
+    """
+    up = {0: "8h", 1: "Kh", 6: "9c"}
+    up[to_act] = "2c"
+    seats = [
+        {"seat": 0, "stack": 599, "bet": 0, "in_pot": 1, "folded": False, "all_in": False,
+         "up": [up[0]], "down": 2, "last_action": None, "hole": ["6c", "Qd"]},
+        {"seat": 1, "stack": 599, "bet": 0, "in_pot": 1, "folded": False, "all_in": False,
+         "up": [up[1]], "down": 2, "last_action": None},
+        {"seat": 6, "stack": 599, "bet": 0, "in_pot": 1, "folded": False, "all_in": False,
+         "up": [up[6]], "down": 2, "last_action": None},
+    ]  # fmt: skip
+    legal = [{"action": "bring_in", "put": 4, "to": 4, "all_in": False},
+             {"action": "complete", "put": 10, "to": 10, "all_in": False}]  # fmt: skip
+    view = {"street": 3, "button": 0, "order": [1, 6, 0], "bring_in": to_act, "to_act": to_act,
+            "turn": 1, "high": 0, "pot": 3, "pots": [{"amount": 3, "seats": [0, 1, 6]}],
+            "over": False, "seats": seats, "awards": [], "you": 0,
+            "legal": legal if to_act == 0 else []}  # fmt: skip
+    players = [{"seat": s, "name": n, "kind": k, "connected": True, "host": s == 0}
+               for s, n, k in ((0, "Ann", "human"), (1, "Ada", "computer"),
+                               (6, "Cray", "computer"))]  # fmt: skip
+    events = [{"ev": "ante", "seat": s, "amount": 1, "all_in": False} for s in (1, 6, 0)]
+    for rnd in range(3):
+        for s in (1, 6, 0):
+            ev = {"ev": "deal", "seat": s, "street": 3, "up": rnd == 2}
+            card = {0: ["6c", "Qd", up[0]], 1: [None, None, up[1]], 6: [None, None, up[6]]}[s][rnd]
+            events.append({**ev, "card": card} if card else ev)
+    msgs = [
+        {"type": "welcome", "protocol": 1, "seat": 0, "token": "t", "name": "Ann",
+         "host": True, "watch": False, "hands": 4},
+        {"type": "match_start", "match": "m1", "hands": 4, "seats": players,
+         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        {"type": "events", "hand": hand, "step": 1, "events": events},
+        {"type": "table", "match": "m1", "hand": hand, "hands": 4, "step": 1, "view": view,
+         "players": players},
+    ]  # fmt: skip
+    if to_act == 0:
+        msgs.append({"type": "turn", "turn": 1, "seat": 0, "legal": legal, "time_left": 20.0})
+    return msgs
+
+
+def key(k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+
+
+def act(seat: int, action: str, put: int = 0, to: int = 0, street: int = 3) -> dict:
+    return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
+            "to": to, "all_in": False}  # fmt: skip
+
+
+# ------------------------------------------------------------------ 6: bets and the pot
+
+
+def test_6_bets_are_swept_into_the_pot_when_the_hand_ends(app) -> None:
+    msgs = demo.river_end()
+    feed(app, msgs[:-3])
+    scene = app.top()
+    scene.anims.clear()
+    assert sorted(amount for _, amount in scene.felt_chips()) == [20, 20]  # Ada bet, Eve called
+    feed(app, msgs[-3:])  # our call ends the hand: the view still holds the street's bets
+    sweeps = [a for a in scene.anims if a.kind == "chips" and a.index == 0]
+    assert sorted(a.seat for a in sweeps) == [0, 1, 6]
+    assert all(a.src == ("bet", a.seat) and a.dst == ("pot",) for a in sweeps)
+    assert scene.felt_chips() == []  # in flight to the pot, not also lying on the felt
+    advance(app, 4.0)
+    assert not scene.anims
+    lay = scene.lay
+    # Nothing is left at anyone's bet: only the pot won, in front of its winner.
+    assert scene.felt_chips() == [(lay.won_at(1), 164)]
+    assert scene.pot_paid()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500), (1920, 1080)], ids=str)
+@pytest.mark.parametrize("which", ["river_end", "showdown"])
+def test_6_won_chips_cover_no_name_plate_and_no_hand_name(app, size, which) -> None:
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    app.resized()
+    feed(app, getattr(demo, which)())
+    scene = app.top()
+    advance(app, 4.0)
+    lay, painter, view = scene.lay, scene.painter, app.session.view
+    chips = scene.felt_chips()
+    assert chips and {amount for _, amount in chips} <= {a for _, a, _ in view.awards} | {
+        sum(a for s, a, _ in view.awards if s == seat) for seat, _, _ in view.awards
+    }
+    for at, amount in chips:
+        r = painter.chips_rect(lay, at, amount)
+        assert lay.area.contains(r)
+        for seat, spot in lay.spots.items():
+            assert not r.colliderect(spot.plate_rect()), (at, seat)
+            sv = view.seats.get(seat)
+            if sv is not None and sv.shown is not None:
+                assert not r.colliderect(painter.shown_box(lay, spot, sv)), (at, seat)
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1000, 900), (2560, 1440)], ids=str)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+def test_6_bets_in_front_of_seats_cover_no_plate_and_no_cards(app, size, seats) -> None:
+    from client.render.layout import TableLayout
+    from client.render.tablepaint import TablePainter
+
+    lay = TableLayout(size, list(range(seats)), 0)
+    painter = TablePainter(app.art)
+    for spot in lay.spots.values():
+        r = painter.chips_rect(lay, spot.bet_at, 120)
+        assert lay.felt.inflate(lay.px(40), lay.px(40)).contains(r)
+        for other in lay.spots.values():
+            assert not r.colliderect(other.plate_rect()), (spot.seat, other.seat)
+            cards = other.card_rects(7)
+            assert not r.colliderect(cards[0].union(cards[-1])), (spot.seat, other.seat)
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080), (2560, 1440)], ids=str)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("you", [0, None], ids=["seated", "watching"])
+def test_6_a_pot_won_rests_clear_of_every_plate_and_card(size, seats, you) -> None:
+    from client.render.layout import TableLayout
+
+    lay = TableLayout(size, list(range(seats)), you)
+    for seat in lay.spots:
+        box = lay.chip_box(lay.won_at(seat))
+        assert lay.felt.contains(box)
+        assert box.collidelist([lay.seat_box(other) for other in lay.spots]) < 0, seat
+
+
+# ------------------------------------------------------------------ 7, 8: the words on the plates
+
+
+def words(app: App, seat: int) -> list[str]:
+    return [w for w, _ in seat_tags(app.session, seat, 0.0, own=seat == app.session.seat)]
+
+
+def test_7_each_street_starts_clean(app) -> None:
+    feed(app, demo.mid_hand())
+    assert "bets 20" in words(app, 1)  # fifth street: Ada bet
+    deal = [{"ev": "deal", "seat": s, "street": 6, "up": True, "card": c}
+            for s, c in ((5, "2d"), (6, "4s"), (0, "9h"), (1, "Jc"))]  # fmt: skip
+    app.on_message({"type": "events", "hand": 3, "step": 2, "events": deal})
+    for seat in (0, 1, 3, 5, 6):
+        assert not [w for w in words(app, seat) if w.split()[0] in ("bets", "calls", "checks")]
+    app.on_message({"type": "events", "hand": 3, "step": 3,
+                    "events": [act(6, "check", street=6)]})  # fmt: skip
+    assert "checks" in words(app, 6) and "bets 20" not in words(app, 1)
+
+
+def test_8_the_bring_in_is_named_once_and_only_when_made(app) -> None:
+    feed(app, first_deal(to_act=6))
+    assert app.session.view.bring_in == 6
+    assert not [w for w in words(app, 6) if "bring" in w or "brought" in w]
+    assert words(app, 6) == ["to act"]
+    app.on_message({"type": "events", "hand": 1, "step": 2,
+                    "events": [act(6, "bring_in", 4, 4)]})  # fmt: skip
+    assert [w for w in words(app, 6) if "bring" in w or "brought" in w] == ["brings in for 4"]
+
+
+# ------------------------------------------------------------------ 9, 15: dealing
+
+
+def test_15_the_first_hand_of_a_match_is_dealt_too(app) -> None:
+    feed(app, first_deal(to_act=1))
+    scene = app.top()
+    cards = [a for a in scene.anims if a.kind == "card"]
+    assert sorted((a.seat, a.index) for a in cards) == [(s, i) for s in (0, 1, 6) for i in range(3)]
+    assert all(a.src == ("deck",) for a in cards)
+
+
+def test_15_a_hand_under_way_is_shown_as_it_is(app) -> None:
+    feed(app, demo.mid_hand())  # joining (or coming back) mid-hand: nothing replayed
+    assert not [a for a in app.top().anims if a.kind == "card"]
+
+
+def test_9_buttons_and_clock_wait_until_our_cards_have_landed(app, played) -> None:
+    feed(app, first_deal(to_act=0))
+    scene = app.top()
+    s = app.session
+    assert s.my_turn() and [a.action for a in s.actions()] == ["bring_in", "complete"]
+    assert scene.buttons() == []  # our cards are still in the air
+    assert "your turn" not in " ".join(words_with_clock(app, scene))
+    key(pygame.K_b)
+    app.step(max_wait=0.001)
+    assert scene.sent_turn is None  # a key in the dark does nothing
+    assert "turn" not in played
+    advance(app, 3.0)
+    assert [b.id for b in scene.buttons()] == ["bring_in", "complete"]
+    clock = [w for w in words_with_clock(app, scene) if w.startswith("your turn")]
+    assert re.fullmatch(r"your turn \d+s", clock[0])  # the clock, once the cards are down
+    assert played.count("turn") == 1  # the chime comes with the buttons
+
+
+def words_with_clock(app: App, scene) -> list[str]:
+    import time
+
+    return [
+        w
+        for w, _ in seat_tags(
+            app.session, 0, time.monotonic(), own=True, clock=not scene._cards_landing()
+        )
+    ]
+
+
+# ------------------------------------------------------------------ 10: the final showdown
+
+
+def test_10_the_last_hand_says_the_standings_come_next(app) -> None:
+    feed(app, demo.river_end())
+    assert app.top().between_hands() == "Next hand soon…"
+    app.session = Session("Ann")
+    feed(app, demo.final_showdown())
+    table = app.top()
+    assert table.name == "table"
+    assert "standings come next" in table.between_hands()
+    app.on_message(
+        {
+            "type": "standings",
+            "match": "demo",
+            "hands_played": 8,
+            "standings": [
+                {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+            ],
+        }
+    )
+    assert app.top().name == "results" and table.between_hands() == "The match is over"
+
+
+# ------------------------------------------------------------------ 11: the log after a comeback
+
+
+def comeback(app_or_session, msgs: list[dict]) -> None:
+    s = app_or_session
+    s.reset_for_reconnect()
+    for m in msgs:
+        s.apply(m)
+
+
+def test_11_a_comeback_continues_the_log_where_it_stopped() -> None:
+    s = Session("Ann")
+    msgs = first_deal(to_act=1)
+    for m in msgs:
+        s.apply(m)
+    s.apply({"type": "events", "hand": 1, "step": 2, "events": [act(1, "bring_in", 4, 4)]})
+    before = [line.text for line in s.log]
+    assert before.count("A match of 4 hands begins") == 1
+    # The link goes; meanwhile Cray completes.  Back: welcome, lobby, the match, the
+    # whole hand so far in one ``events``, the table.
+    whole = msgs[2]["events"] + [act(1, "bring_in", 4, 4), act(6, "complete", 10, 10)]
+    comeback(s, [msgs[0], {"type": "lobby", "seats": [], "host": 0, "hands": 4,
+                           "can_start": False, "start_when": None, "running": True},
+                 msgs[1], {"type": "events", "hand": 1, "step": 3, "events": whole},
+                 {**msgs[3], "step": 3}])  # fmt: skip
+    after = [line.text for line in s.log]
+    assert after[: len(before)] == before
+    assert after[len(before) :] == ["Reconnected: back at the table", "Cray completes to 10"]
+    assert s.recent[6][0] == "completes to 10" and s.recent[1][0] == "brings in for 4"
+
+
+def test_11_a_comeback_into_a_later_hand_logs_that_hand_once() -> None:
+    s = Session("Ann")
+    msgs = first_deal(to_act=1)
+    for m in msgs:
+        s.apply(m)
+    hand2 = first_deal(hand=2, to_act=1)
+    whole = hand2[2]["events"] + [act(1, "bring_in", 4, 4)]
+    comeback(s, [msgs[0], msgs[1], {"type": "events", "hand": 2, "step": 9, "events": whole}])
+    log = [line.text for line in s.log]
+    assert log.count("A match of 4 hands begins") == 1
+    assert log.count("Hand 1 of 4") == 1 and log.count("Hand 2 of 4") == 1
+    assert log[-1] == "Ada brings in for 4"
+
+
+# ------------------------------------------------------------------ 12: resizing
+
+
+def test_12_chips_in_flight_are_re_laid_after_a_resize(app) -> None:
+    msgs = demo.river_end()
+    feed(app, msgs[:-3])
+    scene = app.top()
+    scene.anims.clear()
+    feed(app, msgs[-3:])
+    advance(app, 0.1)
+    assert scene.anims
+    size = (1920, 1200)
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.step(max_wait=0.001)
+    lay = scene.lay
+    assert lay.size == size
+    for a in scene.anims:
+        if a.kind == "chips" and a.index == 0:
+            assert a.start == lay.spots[a.seat].bet_at and a.end == lay.pot_at
+        elif a.kind == "chips":
+            assert a.start == lay.pot_at and a.end == lay.won_at(a.seat)
+
+
+def test_12_cards_in_flight_are_re_laid_after_a_resize(app) -> None:
+    feed(app, first_deal(to_act=1))
+    scene = app.top()
+    size = (1024, 640)
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.step(max_wait=0.001)
+    for a in scene.anims:
+        assert a.kind == "card"
+        assert a.end == scene.lay.spots[a.seat].card_rects(3)[a.index].topleft
+
+
+def test_12_the_window_keeps_a_minimum_size_and_stays_legible_there(app) -> None:
+    feed(app, demo.mid_hand())
+    table = app.top()
+    pygame.display.set_mode((640, 400), pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(640, 400), w=640, h=400))
+    app.step(max_wait=0.001)
+    assert app.screen.get_size() == (800, 500)
+    lay = table.lay
+    assert lay.size == (800, 500)
+    window = pygame.Rect(0, 0, 800, 500)
+    for spot in lay.spots.values():
+        assert spot.card_w >= 30  # a card's corner index stays readable
+        assert window.contains(spot.plate_rect())
+        for r in spot.card_rects(7):
+            assert window.contains(r)
+    assert lay.font(20) >= 12 and table.log.size >= 12
+    assert [b.label for b in table.buttons()] == ["Fold", "Call 20", "Raise to 40"]
+    for b in table.buttons():
+        assert lay.bar.contains(b.rect)
+    assert lay.panel.contains(table.volume.rect) and lay.panel.contains(table.chat.rect)
+
+
+# ------------------------------------------------------------------ 13: the winner line
+
+
+@pytest.mark.parametrize(
+    ("awards", "hands", "want"),
+    [
+        ([(1, 164, 0)], {1: "full house, nines full of fours", 0: "two pair, kings and fives"},
+         ["Ada wins 164 with a full house, nines full of fours"]),
+        ([(0, 20, 0)], {}, ["Ann wins 20 uncontested"]),
+        ([(0, 41, 0), (3, 40, 0)], {0: "flush, ace high", 3: "flush, ace high"},
+         ["Ann and Cy split 81 (Ann 41, Cy 40) with a flush, ace high"]),
+        ([(0, 40, 0), (3, 40, 0), (6, 40, 0)], {0: "straight, ten high", 3: "straight, ten high",
+                                                6: "straight, ten high"},
+         ["Ann, Cy and Eve split 120 (40 each) with a straight, ten high"]),
+        ([(3, 180, 0), (1, 126, 1)], {3: "straight flush, eight high",
+                                      1: "full house, nines full of fours"},
+         ["Main pot: Cy wins 180 with a straight flush, eight high",
+          "Side pot 1: Ada wins 126 with a full house, nines full of fours"]),
+        ([(3, 90, 0), (1, 90, 0), (1, 60, 1)], {3: "two pair, kings and fives",
+                                                1: "two pair, kings and fives"},
+         ["Main pot: Cy and Ada split 180 (90 each) with two pair, kings and fives",
+          "Side pot 1: Ada wins 60 with two pair, kings and fives"]),
+    ],
+    ids=["one", "uncontested", "split-odd-chip", "three-way", "side-pot", "split-and-side"],
+)  # fmt: skip
+def test_13_R_S3_winner_lines_name_the_hand_and_every_winner(awards, hands, want) -> None:
+    names = dict(enumerate(demo.NAMES))
+    assert award_lines(awards, hands, names.get) == want
+
+
+@pytest.mark.parametrize(
+    ("name", "want"),
+    [("royal flush", " with a royal flush"),
+     ("four of a kind, nines", " with four of a kind, nines"),
+     ("one pair, queens", " with one pair, queens"), ("high card, ace", " with high card, ace"),
+     ("straight, five high", " with a straight, five high"), ("", "")],
+)  # fmt: skip
+def test_13_hand_names_read_as_words(name, want) -> None:
+    assert with_hand(name) == want
+
+
+def test_13_the_log_and_the_table_say_who_won_with_what(app) -> None:
+    feed(app, demo.river_end())
+    assert app.session.log[-1].text == "Ada wins 164 with a full house, nines full of fours"
+    app.session = Session("Ann")
+    feed(app, demo.showdown())
+    log = [line.text for line in app.session.log]
+    assert log[-2:] == [
+        "Main pot: Cy wins 180 with a straight flush, eight high",
+        "Side pot 1: Ada wins 126 with a full house, nines full of fours",
+    ]
+
+
+# ------------------------------------------------------------------ 14: sounds
+
+
+@pytest.mark.parametrize("name", sorted(sound.SOUNDS))
+def test_14_each_sound_is_short_and_audible(name) -> None:
+    pcm = array.array("h", sound.samples(name, 22050, 1))
+    assert 0.03 < len(pcm) / 22050 < 1.0
+    assert max(abs(v) for v in pcm) > 3000
+    assert sound.samples(name, 22050, 2)[:4] == bytes(pcm[:1]) * 2  # both channels alike
+
+
+def test_14_the_table_plays_cards_chips_check_fold_and_a_win(app, played) -> None:
+    feed(app, first_deal(to_act=1))
+    advance(app, 3.0)
+    assert played.count("card") == 9
+    played.clear()
+    for step, ev in enumerate([act(1, "bring_in", 4, 4), act(6, "fold"), act(0, "call", 4, 4)]):
+        app.on_message({"type": "events", "hand": 1, "step": 2 + step, "events": [ev]})
+    assert played == ["chips", "fold", "chips"]
+    played.clear()
+    app.on_message({"type": "events", "hand": 1, "step": 9,
+                    "events": [act(0, "check", street=4)]})  # fmt: skip
+    assert played == ["check"]
+    # A pot we win.
+    app.session = Session("Ann")
+    msgs = demo.river_end()
+    for m in msgs[:-3]:
+        app.on_message(m)
+    app.top().anims.clear()
+    last = msgs[-2]
+    won = {**last, "view": {**last["view"], "awards": [{"seat": 0, "amount": 164, "pot": 0}]}}
+    played.clear()
+    for m in (msgs[-3], won):
+        app.on_message(m)
+    advance(app, 4.0)
+    assert "win" in played and played[0] == "chips"
+
+
+def test_14_volume_and_mute_are_set_at_the_table_and_remembered(app, tmp_path) -> None:
+    app.save_settings = True
+    feed(app, demo.mid_hand())
+    table = app.top()
+    track = table.volume.track
+    pos = (track.x + track.w // 4, track.centery)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    app.step(max_wait=0.001)
+    assert 20 <= app.settings.volume <= 30
+    assert sound.state()[0] == app.settings.volume
+    key(pygame.K_m)
+    app.step(max_wait=0.001)
+    assert app.settings.sound is False and sound.state()[1] is True
+    assert sound.play("chips") is False  # muted: nothing plays
+    saved = Settings.load()
+    assert saved.volume == app.settings.volume and saved.sound is False
+    sp = table.volume.speaker.center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=sp, button=1))
+    app.step(max_wait=0.001)
+    assert Settings.load().sound is True and sound.state()[1] is False
+
+
+def test_14_a_volume_out_of_range_in_the_file_is_clamped(tmp_path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text('{"volume": 250, "sound": false}')
+    s = Settings.load(path)
+    assert s.volume == 100 and s.sound is False
+
+
+# ------------------------------------------------------------------ a whole deal, randomly
+
+
+def test_draw_changes_nothing_through_a_hand_end(app) -> None:
+    feed(app, demo.river_end())
+    scene = app.top()
+    rng = random.Random(3)
+    for _ in range(20):
+        advance(app, rng.random() * 0.3)
+        state = ([(a.t, a.start, a.end) for a in scene.anims], scene.felt_chips())
+        app.draw()
+        assert ([(a.t, a.start, a.end) for a in scene.anims], scene.felt_chips()) == state
+
+
+# ------------------------------------------------------------------ against a real server
+
+
+@pytest.fixture
+def make_app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    apps: list[App] = []
+
+    def make(**over) -> App:
+        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
+        a = App(Settings(name="Tess"), size=(1280, 800), server_overrides=overrides, retry_for=8.0)
+        a.init_display()
+        apps.append(a)
+        return a
+
+    yield make
+    for a in reversed(apps):
+        a.leave_table(notice="", send_leave=True)
+    pygame.quit()
+
+
+def play_along(app: App) -> None:
+    """Answer our turn (once the buttons show) with check or call."""
+    scene = app.top()
+    if scene.name != "table" or not scene.buttons() or scene.sent_turn == app.session.turn:
+        return
+    ids = [b.id for b in scene.buttons()]
+    scene.press(next((i for i in ("check", "call", "bring_in") if i in ids), ids[0]))
+
+
+def run(app: App, done, timeout: float = 40.0) -> bool:
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        app.step(max_wait=0.02)
+        play_along(app)
+        if done():
+            return True
+    return False
+
+
+def test_10_the_final_showdown_stays_until_the_standings_come(make_app) -> None:
+    app = make_app(final_pause=600.0)
+    app.play_computer(1, 4)
+    s = lambda: app.session  # noqa: E731
+    assert run(app, lambda: s() is not None and (s().hand_end or {}).get("hand") == 4)
+    run(app, lambda: False, timeout=0.5)
+    assert app.top().name == "table" and s().standings is None
+    assert s().view.over and "standings" in app.top().between_hands()
+
+
+def test_11_the_log_does_not_repeat_itself_after_a_comeback(make_app) -> None:
+    app = make_app(grace=5.0)
+    app.play_computer(2, 4)
+    assert run(app, lambda: app.session is not None and app.session.hand >= 2)
+    app.conn.sever()  # the network goes away under us
+    assert run(app, lambda: app.status.state == "retrying", timeout=10)
+    assert run(app, lambda: app.status.state == "connected", timeout=10)
+    assert run(app, lambda: app.top().name == "results")
+    log = [line.text for line in app.session.log]
+    assert log.count("A match of 4 hands begins") == 1
+    for hand in range(1, 5):
+        assert log.count(f"Hand {hand} of 4") == 1, log
+    assert log.count("Reconnected: back at the table") == 1

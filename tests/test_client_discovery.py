@@ -1,0 +1,123 @@
+"""The Join panel lists the tables announced on the network and joins one with a click.
+
+These tests multicast, so each runs in a private network namespace of its own
+(``tests.netns``); the client runs headless (SDL_VIDEODRIVER=dummy) and the
+clicks go through pygame's event queue and the real loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from client.app import App
+from client.render.tablelist import TableList
+from client.settings import Settings
+from server.app import run_in_thread
+from tests.netns import in_netns
+from tests.serverkit import config
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _app(tmp_path: Path, monkeypatch, name: str = "Gus", *, offscreen: bool = False) -> App:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = App(Settings(name=name), size=(1280, 800), save_settings=False, retry_for=5.0)
+    app.init_display(offscreen=offscreen)
+    return app
+
+
+def _click(pos: tuple[int, int]) -> None:
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    )
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+
+
+def _row_of(found: TableList, name: str) -> pygame.Rect:
+    return next(r for t, r in found.rows() if t.name == name)
+
+
+def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
+    request, tmp_path: Path, monkeypatch
+) -> None:
+    if not in_netns(request):
+        return
+    den = run_in_thread(config(tmp_path / "den", name="Den", announce=True, computer=2))
+    friday = run_in_thread(
+        config(tmp_path / "fri", name="Friday", announce=True, password="swordfish", computer=1)
+    )
+    app = _app(tmp_path, monkeypatch)
+    try:
+        start = app.top()
+        assert start.name == "start" and app.finder is not None and app.finder.running
+        assert app.run_until(lambda: len(start.found.tables) == 2, timeout=30)
+        app.draw()
+        assert [t.name for t in start.found.tables] == ["Den", "Friday"]
+        d, f = start.found.tables
+        assert (d.port, d.seats, d.free, d.password) == (den.port, 2, 5, False)
+        assert (f.port, f.seats, f.password) == (friday.port, 1, True)
+        # Friday needs a password: the click asks for it, Esc takes the box away.
+        _click(_row_of(start.found, "Friday").center)
+        assert app.run_until(lambda: start.prompt is not None, timeout=5)
+        app.draw()
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
+        )
+        assert app.run_until(lambda: start.prompt is None, timeout=5)
+        assert app.session is None
+        # Den needs none: one click and we sit at Den.
+        _click(_row_of(start.found, "Den").center)
+        assert app.run_until(
+            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
+        )
+        assert (app.conn.host, app.conn.port) == ("127.0.0.1", den.port)
+        assert app.session.table_name == "Den"
+        assert [p.name for p in app.session.lobby_seats if p.kind == "human"] == ["Gus"]
+        app.draw()
+        # Back at the start screen, Den's entry follows the seat we took while we sat there.
+        app.leave_table(notice="", send_leave=True)
+        assert app.run_until(lambda: app.top().name == "start", timeout=5)
+        # Friday, with its password typed in the box.
+        _click(_row_of(start.found, "Friday").center)
+        assert app.run_until(lambda: start.prompt is not None, timeout=5)
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="swordfish"))
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+        )
+        assert app.run_until(
+            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
+        )
+        assert app.conn.port == friday.port and app.session.table_name == "Friday"
+        # A table that goes away goes from the list.
+        den.stop()
+        assert app.run_until(lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20)
+    finally:
+        app.shutdown()
+        den.stop()
+        friday.stop()
+
+
+def test_a_hosted_table_is_announced_under_its_name(request, tmp_path: Path, monkeypatch) -> None:
+    if not in_netns(request):
+        return
+    host = _app(tmp_path, monkeypatch, "Hana")
+    guest = _app(tmp_path, monkeypatch, "Gus", offscreen=True)  # a second client, no window
+    try:
+        start = host.top()
+        start.table_name.value = ""
+        host.server_overrides = {"history_dir": tmp_path / "hh", "bot_delay": 0.0}
+        host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
+        assert host.run_until(lambda: host.top().name == "lobby", timeout=10)
+        finder = guest.finder
+        assert finder is not None
+        assert guest.run_until(
+            lambda: [t.seats for t in finder.tables() if t.port == host.server.port] == [1],
+            timeout=30,
+        )
+        assert [t.name for t in finder.tables()] == ["Hana's table"]
+    finally:
+        guest.shutdown()
+        host.shutdown()

@@ -1,0 +1,196 @@
+"""Tables announce themselves with DNS-SD and the client's finder lists them.
+
+Every test here multicasts, so each runs in a private network namespace of its
+own (``tests.netns``): loopback only, zeroconf bound to 127.0.0.1.  Servers
+run in threads (``run_in_thread``) as the pygame client hosts them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from client.discovery import FoundTable, TableFinder, parse_facts
+from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
+from server.app import run_in_thread
+from tests.netns import in_netns
+from tests.serverkit import Client, config
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def wait_for(
+    finder: TableFinder, done: Callable[[list[FoundTable]], bool], what: str, timeout: float = 20.0
+) -> list[FoundTable]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        tables = finder.tables()
+        if done(tables):
+            return tables
+        time.sleep(0.05)
+    raise AssertionError(f"no {what} in {timeout}s; the finder has {finder.tables()}")
+
+
+def named(tables: list[FoundTable], name: str) -> FoundTable | None:
+    return next((t for t in tables if t.name == name), None)
+
+
+def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) -> None:
+    if not in_netns(request):
+        return
+    handle = run_in_thread(
+        config(
+            tmp_path,
+            name="Friday",
+            announce=True,
+            password="swordfish",
+            hands=8,
+            computer=1,
+            hand_pause=30,
+        )
+    )
+    finder = TableFinder()
+    assert finder.start()
+    try:
+        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
+        t = named(tables, "Friday")
+        assert t is not None
+        assert (t.host, t.port) == ("127.0.0.1", handle.port)
+        assert (t.seats, t.free, t.people) == (1, 6, 0)  # the computer seat
+        assert t.password and not t.running and (t.hand, t.hands) == (0, 8)
+        assert (t.protocol, t.version) == (PROTOCOL_VERSION, SERVER_VERSION) and t.compatible
+
+        async def sit_and_start() -> None:
+            ann = Client("Ann")
+            await ann.hello(handle.port, password="swordfish")
+            await asyncio.to_thread(
+                wait_for,
+                finder,
+                lambda ts: getattr(named(ts, "Friday"), "seats", 0) == 2,
+                "a second seat",
+            )
+            t = named(finder.tables(), "Friday")
+            assert t is not None and (t.seats, t.free, t.people, t.running) == (2, 5, 1, False)
+            ann.send({"type": "start"})
+            await ann.expect("match_start")
+            await asyncio.to_thread(
+                wait_for,
+                finder,
+                lambda ts: getattr(named(ts, "Friday"), "running", False),
+                "a running match",
+            )
+            t = named(finder.tables(), "Friday")
+            assert t is not None and t.running and t.hand == 1 and t.hands == 8
+            await ann.close()
+
+        asyncio.run(sit_and_start())
+        handle.stop()
+        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
+    finally:
+        handle.stop()
+        finder.close()
+
+
+def test_two_tables_are_both_listed(request, tmp_path: Path) -> None:
+    if not in_netns(request):
+        return
+    a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
+    b = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
+    finder = TableFinder()
+    assert finder.start()
+    try:
+        tables = wait_for(finder, lambda ts: {t.name for t in ts} >= {"Friday", "Den"}, "both")
+        assert [t.name for t in tables] == ["Den", "Friday"]  # sorted by name
+        den, friday = named(tables, "Den"), named(tables, "Friday")
+        assert den is not None and friday is not None
+        assert (den.port, den.seats, den.free) == (b.port, 3, 4)
+        assert (friday.port, friday.seats, friday.password) == (a.port, 0, False)
+        a.stop()
+        tables = wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
+        assert [t.name for t in tables] == ["Den"]
+    finally:
+        a.stop()
+        b.stop()
+        finder.close()
+
+
+def test_same_name_tables_stay_apart(request, tmp_path: Path) -> None:
+    if not in_netns(request):
+        return
+    a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
+    b = run_in_thread(config(tmp_path / "b", name="Friday", announce=True))
+    finder = TableFinder()
+    assert finder.start()
+    try:
+        tables = wait_for(finder, lambda ts: len(ts) == 2, "two tables")
+        assert {t.name for t in tables} == {"Friday"}
+        assert {t.port for t in tables} == {a.port, b.port}
+    finally:
+        a.stop()
+        b.stop()
+        finder.close()
+
+
+def test_malformed_announcements_are_skipped() -> None:
+    good = {b"name": b"Friday", b"seats": b"2", b"free": b"5", b"hands": b"8", b"proto": b"1"}
+    t = parse_facts("Friday._seventh-street._tcp.local.", good, ["127.0.0.1"], 7777)
+    assert t is not None and t.name == "Friday" and not t.password and not t.running
+    assert parse_facts("x", {**good, b"seats": b"lots"}, ["127.0.0.1"], 7777) is None
+    assert parse_facts("x", {**good, b"free": b"99"}, ["127.0.0.1"], 7777) is None
+    assert parse_facts("x", {**good, b"name": b"\xff\xfe"}, ["127.0.0.1"], 7777).name == "x"
+    assert parse_facts("x", good, ["fe80::1"], 7777) is None  # no IPv4 address
+    assert parse_facts("x", good, ["127.0.0.1"], 0) is None
+    # A host on a VPN or with a container bridge: the address on our network is dialled.
+    many = ["10.8.0.1", "172.17.0.1", "192.168.1.20"]
+    assert parse_facts("x", good, many, 7777, ["192.168.1.7"]).host == "192.168.1.20"
+    assert parse_facts("x", good, many, 7777).host == "10.8.0.1"
+    assert (
+        parse_facts("x", {k: v for k, v in good.items() if k != b"proto"}, ["10.0.0.2"], 1) is None
+    )
+
+
+def test_nothing_is_announced_when_mdns_is_off(tmp_path: Path, caplog) -> None:
+    """The suite's default: a server asked to announce says why it does not, and serves."""
+    import os
+
+    assert os.environ.get("STUD_MDNS") == "off"
+    handle = run_in_thread(config(tmp_path, announce=True))
+    try:
+        assert handle.server.announcer is None
+        assert not TableFinder().start()
+    finally:
+        handle.stop()
+
+
+def test_a_headless_server_announces_by_default(request, tmp_path: Path) -> None:
+    """``stud-server --name Friday`` (announcing is its default) is found; Ctrl-C withdraws it."""
+    if not in_netns(request):
+        return
+    import signal
+    import subprocess
+    import sys
+
+    from tests.netns import ROOT
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
+         "--history-dir", str(tmp_path)],
+        cwd=ROOT, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    finder = TableFinder()
+    assert finder.start()
+    try:
+        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
+        t = named(tables, "Friday")
+        assert t is not None and (t.seats, t.free, t.password, t.running) == (2, 5, False, False)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(15) == 0
+        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
+    finally:
+        proc.kill()
+        proc.wait()
+        finder.close()
