@@ -265,6 +265,8 @@ class Brain:
         choice = _SharkDecision(view, rng, self.level.style, self.memory).choose()
         if choice == "fold" and "check" in names:
             choice = "check"  # R-B5
+        if choice == "fold" and _unbeatable(view):
+            choice = "call"
         if choice not in names:
             choice = "call" if "call" in names else names[0]
         if choice in _WAGERS:
