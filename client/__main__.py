@@ -45,8 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
+    from client.address import AddressError, joinable, parse_address
     from client.app import App
-    from client.scenes.start import parse_address
     from client.settings import Settings
 
     settings = Settings.load()
@@ -66,17 +66,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError:
             print("--size wants WxH, like 1280x800", file=sys.stderr)
             return 2
+    where = None
+    if args.join:
+        try:
+            where = parse_address(args.join)
+        except AddressError as exc:
+            print(f"stud: --join {args.join}: {exc}", file=sys.stderr)
+            return 2
     app = App(settings, size=size)
     app.init_display()
-    if args.join:
-        host, port = parse_address(args.join)
-        settings.remember_address(args.join)
-        app.connect(host, port, password=args.password, watch=args.watch)
+    if where is not None:
+        host, port = where
+        app.connect(
+            host, port, password=args.password, watch=args.watch, remember=joinable(host, port)
+        )
     elif args.computer:
         app.play_computer(args.computer, settings.hands, level=settings.level)
     elif args.host:
         app.host_table(
-            hands=settings.hands,
+            hands=args.hands or settings.host_hands,
             computers=settings.host_computers,
             password=args.password,
             level=settings.host_level,

@@ -78,6 +78,9 @@ class App:
         self.inbox: list[pygame.event.Event] = []
         self._password = ""  # what the next hello says: set by connect()
         self._watch = False
+        self._joining = ""  # the address typed to join, remembered once it works
+        self._left_seats: dict[tuple[str, int], str] = {}  # tokens of seats left mid-match
+        self.modal: Any = None  # client.overlays.Overlay over every scene (rules, "sure?")
         self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
 
     # ------------------------------------------------------------ setup
@@ -191,13 +194,23 @@ class App:
     def handle_event(self, event: pygame.event.Event) -> None:
         self.dirty = True
         if event.type == pygame.QUIT:
-            self.running = False
+            self.ask_quit()
             return
         if event.type == pygame.VIDEORESIZE or event.type == pygame.WINDOWSIZECHANGED:
             self.resized()
             return
         if event.type == self.net_event:
             return  # the queue is drained in pump_net
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
+            self.show_rules()
+            return
+        if self.modal is not None:
+            try:
+                self.modal.handle_event(event)
+            except Exception:
+                self._fault("handling an event in a dialog")
+                self.modal = None
+            return
         if self.scenes:
             try:
                 self.scenes[-1].handle_event(event)
@@ -221,6 +234,8 @@ class App:
             self.screen = surf
         for scene in self.scenes:
             scene.resize(self.screen.get_size())
+        if self.modal is not None:
+            self.modal.resize(self.screen.get_size())
 
     def draw(self) -> None:
         if self.screen is None:
@@ -236,6 +251,11 @@ class App:
                 scene.draw(self.screen)
             except Exception:  # a drawing bug must not close the window
                 self._fault(f"drawing {scene.name}")
+        if self.modal is not None:
+            try:
+                self.modal.draw(self.screen)
+            except Exception:
+                self._fault("drawing a dialog")
         if not self.offscreen:
             pygame.display.flip()
         self.frames += 1
@@ -309,9 +329,22 @@ class App:
             watch=self._watch and not s.token,
         ).encode()
 
-    def connect(self, host: str, port: int, *, password: str = "", watch: bool = False) -> None:
+    def connect(
+        self,
+        host: str,
+        port: int,
+        *,
+        password: str = "",
+        watch: bool = False,
+        remember: str = "",
+    ) -> None:
+        """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
+        among the recent ones once the table has welcomed us."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
+        self._joining = remember
         self.session = Session(self.settings.name)
+        if not watch:  # back to a seat we left mid-match (a stale token sits down anew)
+            self.session.token = self._left_seats.pop((host, port), None)
         self._password = password
         self._watch = watch
         self.status = Status("connecting")
@@ -346,6 +379,11 @@ class App:
             return
         if kind == "welcome":
             self.status = Status("connected")
+            if self._joining:  # it worked: now it is a recent address
+                self.settings.remember_address(self._joining)
+                self._joining = ""
+                if self.save_settings:
+                    self.settings.save()
         self.sync_scenes()
         for scene in list(self.scenes):
             try:
@@ -362,20 +400,28 @@ class App:
 
     def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None:
         """Hang up, stop our own server if any, and go back to the start screen."""
+        s = self.session
         if self.conn is not None:
+            mid_match = s is not None and s.running and s.standings is None
+            if self.server is None and mid_match and s is not None and s.token:
+                self._left_seats[(self.conn.host, self.conn.port)] = s.token  # R-C1
             if send_leave:
                 self.conn.send(Leave().encode())
             self.conn.close()
             self.conn = None
         if stop_server and self.server is not None:
             try:
-                self.server.stop()
+                who = s.name if s is not None and s.name else "The host"
+                self.server.stop(reason=f"{who} closed the table")
             except Exception:
                 log.exception("stopping the local server failed")
             self.server = None
             self.server_kind = ""
         self.session = None
         self.status = Status("idle")
+        self._joining = ""
+        if self.modal is not None and not self.modal.keep_off_table:
+            self.modal = None  # a question about the table that is gone
         if notice:
             self.notice = notice
         if self.scenes:
@@ -425,6 +471,7 @@ class App:
         level: str = "regular",
         name: str = "",
         open_books: bool = False,
+        books_to_watchers: bool = False,
     ) -> None:
         """A friends' table: our server on every interface (``bind`` narrows it, for tests),
         announced on the network as ``name`` (default "<your name>'s table")."""
@@ -443,6 +490,7 @@ class App:
                     name=name.strip() or f"{self.settings.name}'s table",
                     announce=True,
                     open_books=open_books,
+                    books_to_watchers=open_books and books_to_watchers,
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
                     stand_in=st.host_stand_in,
@@ -455,6 +503,33 @@ class App:
             return
         self.server_kind = "host"
         self.connect("127.0.0.1", self.server.port, password=password)
+
+    # ------------------------------------------------------------ dialogs
+
+    def show_rules(self) -> None:
+        """Open the house rules over whatever is on screen (F1 again closes them)."""
+        from client.overlays import RulesOverlay
+
+        if isinstance(self.modal, RulesOverlay):
+            self.modal.close()
+        elif self.modal is None:
+            self.modal = RulesOverlay(self)
+        self.dirty = True
+
+    def ask_leave(self) -> None:
+        """Leave the table, after a "sure?" where leaving costs something (client.leaving)."""
+        from client import leaving
+
+        leaving.ask(self, quit_after=False)
+
+    def ask_quit(self) -> None:
+        """The window's close button: the same question when it would leave a table."""
+        from client import leaving
+
+        if self.modal is not None and getattr(self.modal, "kind", "") == "quit":
+            self.running = False  # asked twice: the player means it
+            return
+        leaving.ask(self, quit_after=True)
 
     def rematch(self) -> None:
         """One key for everyone: the host starts the same seats again; a guest goes to the

@@ -38,9 +38,11 @@ class Settings:
     level: str = "regular"
     """Computer seats' level at the computer table (``server.levels``)."""
     host_level: str = "regular"
+    host_hands: int = 8
     host_password: str = ""
     table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
     host_open_books: bool = False  # open the books after each match (off by default)
+    host_books_to_watchers: bool = False  # ... to watchers too (only with host_open_books)
     host_turn_time: int = 30  # R-C4: 0 is no turn clock
     host_time_bank: int = 90
     host_stand_in: bool = False
@@ -81,6 +83,8 @@ class Settings:
         out.host_time_bank = min(3600, max(0, out.host_time_bank))
         if out.hands not in HAND_COUNTS:
             out.hands = 8
+        if out.host_hands not in HAND_COUNTS:
+            out.host_hands = 8
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints
         return out

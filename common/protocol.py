@@ -317,10 +317,12 @@ class Options(_Message):
     turn_time: float | None = None
     time_bank: float | None = None
     stand_in: bool | None = None
+    hands: int | None = None
+    """The next match's length (R-T4): the host's choice, shown in every lobby."""
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "options"}
-        for key in ("turn_time", "time_bank", "stand_in"):
+        for key in ("turn_time", "time_bank", "stand_in", "hands"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         return out
@@ -395,6 +397,14 @@ def _seconds(msg: Mapping[str, Any], key: str, most: int) -> float | None:
     return float(value)
 
 
+def _hands(msg: Mapping[str, Any]) -> int | None:
+    """An optional match length: 4, 8 or 12 hands (R-T4)."""
+    hands = _field(msg, "hands", int, required=False)
+    if hands is not None and hands not in HAND_COUNTS:
+        raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", msg["type"])
+    return None if hands is None else int(hands)
+
+
 def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
     """Check one client map's type and fields; raise ``MessageError`` naming what is wrong.
 
@@ -464,6 +474,7 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
             turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),
             time_bank=_seconds(msg, "time_bank", MAX_TIME_BANK),
             stand_in=_field(msg, "stand_in", bool, required=False),
+            hands=_hands(msg),
         )
     raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
 

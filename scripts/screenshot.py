@@ -3,7 +3,9 @@ on the network, a seven-seat table mid-hand (with the cards-seen panel), a showd
 replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
 the host's controls, a paused table, our own seat away, the host's lobby, the lobby with the
 night's scoreboard, a hand's end with the bets swept and the pot paid, the match's last
-showdown before the standings, and a table in the smallest window (800x500).
+showdown before the standings, and a table in the smallest window (800x500); and issue 9's
+moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
+question at the table, the host's "close your table?" and an address refused.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -19,10 +21,84 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+def lobby_messages() -> list[dict]:
+    """Ann hosts 4 hands; Cy and Eve have joined, and a computer seat fills one more."""
+    seats = [
+        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
+        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
+        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+    ]
+    return [
+        {"type": "welcome", "seat": 0, "token": "t", "name": "Ann", "host": True,
+         "watch": False, "hands": 4, "protocol": 1},
+        {"type": "lobby", "seats": seats, "host": 0, "hands": 4, "can_start": True,
+         "start_when": None, "running": False, "max_seats": 7},
+        {"type": "chat", "seat": 1, "name": "Cy", "text": "in! deal me in"},
+    ]  # fmt: skip
+
+
+class Hosted:
+    """What the lobby reads of our own server (``client.app.App.server``) on a home network."""
+
+    port = 7777
+    every_interface = True
+
+    def join_addresses(self) -> list[str]:
+        return ["192.168.1.20", "fd00::2"]
+
+    def stop(self, timeout: float = 5.0, *, reason: str = "") -> None:
+        pass
+
+
+def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
+    """Issue 9's pictures: a refused address, "leave?" mid-hand, the host's lobby with a
+    password, the rules over it and the host's "close your table?"."""
+    from client import demo
+    from client.model import Session
+
+    app.server, app.server_kind = None, ""
+    app.leave_table(notice="", send_leave=False)
+    start = app.top()
+    start.address.value = "127.0.0.1:99999"  # a port that is not one, said next to the box
+    start.update(0.0)
+    start.choose("join")
+    shot("start-bad-address.png")
+    start.address.value, start.port.value = "", "7777"
+    start.errors.clear()
+
+    app.session = Session("Ann")
+    for m in demo.mid_hand():
+        app.on_message(m)
+    for scene in app.scenes:
+        scene.resize(app.screen.get_size())
+        if hasattr(scene, "anims"):
+            scene.anims.clear()
+    app.ask_leave()  # a seat in a match being played: asked first
+    shot("leave.png")
+    app.modal = None
+
+    app.session = None
+    app.server, app.server_kind, app._password = Hosted(), "host", "swordfish"
+    app.session = Session("Ann")
+    for m in lobby_messages():
+        app.on_message(m)
+    shot("lobby-password.png")
+    app.show_rules()
+    shot("rules.png")
+    app.modal = None
+    app.ask_leave()  # the host: leaving closes the table for everyone
+    shot("close-table.png")
+    app.modal = None
+    app.session, app.server, app.server_kind = None, None, ""
 
 
 def main() -> int:
@@ -43,7 +119,7 @@ def main() -> int:
     from client.settings import Settings
 
     w, h = (int(v) for v in args.size.split("x"))
-    settings = Settings(name="Ann", recent=["192.168.1.20", "tablehost:7788"])
+    settings = Settings(name="Ann", recent=["192.168.1.20:7777", "tablehost:7788"])
     settings.four_color = args.four_color
     app = App(settings, size=(w, h), save_settings=False)
     app.init_display()
@@ -108,6 +184,7 @@ def main() -> int:
     shot("final-showdown.png")
     app.session = None
     _replays(app, shot)
+    hosting_moments(app, shot)
     # The smallest window the game allows.
     if not app.offscreen:
         app.screen = pygame.display.set_mode((800, 500), pygame.RESIZABLE)

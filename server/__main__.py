@@ -14,6 +14,7 @@ from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import TableServer
 from server.config import ServerConfig, default_history_dir
 from server.levels import LEVELS
+from server.listen import shown_address
 
 log = logging.getLogger("server")
 
@@ -164,11 +165,15 @@ async def serve(config: ServerConfig) -> None:
     """Run until SIGINT or SIGTERM, then say bye to everyone and return."""
     server = TableServer(config)
     port = await server.start()
-    addresses = server.addresses()
     log.info("table %r", server.table.name)
-    log.info("listening on port %d; friends join with one of:", port)
-    for addr in addresses:
-        log.info("    %s", f"[{addr}]:{port}" if ":" in addr else f"{addr}:{port}")
+    where = ", ".join(shown_address(a, port) for a in server.listening)
+    log.info("listening on port %d (%s); friends join with one of:", port, where)
+    joins = server.join_addresses()
+    for addr in joins:
+        log.info("    %s", shown_address(addr, port))
+    if all(a in ("127.0.0.1", "::1") for a in joins) and server.listening != joins:
+        log.warning("no network address found: only this machine can join for now")
+    log.info("a %d-hand match", config.hands)
     log.info("hand histories go to %s", config.history_dir)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
+from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
 from server.table import Table
 
@@ -55,41 +56,65 @@ class TableServer:
             queue_limit=config.queue_limit,
         )
         self.port = 0
-        self._server: asyncio.Server | None = None
+        self.listening: list[str] = []
+        """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::`` for every one)."""
+        self._servers: list[asyncio.Server] = []
         self.announcer: Announcer | None = None
 
     async def start(self) -> int:
-        """Listen and return the bound port."""
+        """Listen on one port for every address family and return it."""
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(
-            lambda: Connection(self.table, self.limits),
-            host=self.config.host,
-            port=self.config.port,
-            reuse_address=True,
-        )
-        self.port = self._server.sockets[0].getsockname()[1]
+        listeners = await loop.run_in_executor(None, resolve, self.config.host, self.config.port)
+        socks = listen_sockets(listeners, self.config.port)
+        try:
+            for sock in socks:
+                server = await loop.create_server(
+                    lambda: Connection(self.table, self.limits), sock=sock
+                )
+                self._servers.append(server)
+        except BaseException:
+            for sock in socks:
+                sock.close()
+            raise
+        self.port = socks[0].getsockname()[1]
+        self.listening = [sock.getsockname()[0] for sock in socks]
         if self.config.announce:
             self.announcer = Announcer(
-                lambda: table_facts(self.table), port=self.port, addresses=self.addresses()
+                lambda: table_facts(self.table), port=self.port, addresses=self.join_addresses()
             )
             if not self.announcer.start():
                 self.announcer = None
         return self.port
 
+    def join_addresses(self) -> list[str]:
+        """The addresses friends type (with ``port``), only of families that listen.
+
+        Every interface: the machine's network addresses (``lan_addresses``), or
+        the loopback ones when it has none.  One address: that one.
+        """
+        v4 = any(":" not in a for a in self.listening)
+        v6 = any(":" in a for a in self.listening)
+        wild = [a for a in self.listening if a in ("0.0.0.0", "::")]
+        if not wild:
+            return list(self.listening)
+        found = [a for a in lan_addresses() if (v6 if ":" in a else v4)]
+        if found:
+            return found
+        return (["127.0.0.1"] if v4 else []) + (["::1"] if v6 else [])
+
     def addresses(self) -> list[str]:
-        """The addresses friends type: the bound one, or this host's LAN addresses."""
-        if self.config.host in (None, "", "0.0.0.0", "::"):
-            return lan_addresses() or ["127.0.0.1"]
-        return [self.config.host]
+        """``join_addresses``, as older callers name it."""
+        return self.join_addresses()
 
     async def stop(self, reason: str = "the host closed the table") -> None:
         """Send ``bye`` to everyone, close every connection and stop listening."""
-        if self._server is None:
+        if not self._servers:
             return
         if self.announcer is not None:  # gone from every Join panel first
             await self.announcer.stop()
             self.announcer = None
-        self._server.close()
+        for server in self._servers:
+            server.close()
         self.table.shutdown(reason)
         # Give the bye frames a moment to leave; slow readers are cut off.
         for _ in range(20):
@@ -98,8 +123,9 @@ class TableServer:
             await asyncio.sleep(0.01)
         for conn in list(self.table.conns):
             conn.abort()
-        await self._server.wait_closed()
-        self._server = None
+        for server in self._servers:
+            await server.wait_closed()
+        self._servers = []
 
 
 @dataclass
@@ -111,10 +137,19 @@ class ServerHandle:
     loop: asyncio.AbstractEventLoop
     thread: threading.Thread
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def join_addresses(self) -> list[str]:
+        return self.server.join_addresses()
+
+    @property
+    def every_interface(self) -> bool:
+        """Listening on every interface (not one address the host chose)."""
+        return any(a in ("0.0.0.0", "::") for a in self.server.listening)
+
+    def stop(self, timeout: float = 5.0, *, reason: str = "the host closed the table") -> None:
+        """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread."""
         if not self.thread.is_alive():
             return
-        future = asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop)
+        future = asyncio.run_coroutine_threadsafe(self.server.stop(reason), self.loop)
         try:
             future.result(timeout)
         finally:

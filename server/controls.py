@@ -62,6 +62,7 @@ class TableControls:
 
     options: TableOptions
     paused: bool
+    hands: int
     _deal_pending: bool
     # What it uses of ``server.table.Table``:
     config: ServerConfig
@@ -147,7 +148,9 @@ class TableControls:
             opts.time_bank = msg.time_bank
         if msg.stand_in is not None:
             opts.stand_in = msg.stand_in
-        log.info("the host sets the table: %s", opts.to_dict())
+        if msg.hands is not None:
+            self.hands = msg.hands  # R-T4: the next match's length, in every lobby
+        log.info("the host sets the table: %s, %d hands", opts.to_dict(), self.hands)
         self._broadcast_lobby()
 
     def _pause(self) -> None:

@@ -18,3 +18,49 @@ from tests.netns import only_loopback  # noqa: E402
 if os.environ.get("STUD_NETNS") != "1" or not only_loopback():
     os.environ["STUD_MDNS"] = "off"
     os.environ.pop("STUD_NETNS", None)
+
+import gc  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+_pygame_quit = pygame.quit
+
+
+def _quit_closing_fonts() -> None:
+    """``pygame.quit`` that first lets go of the cached fonts: a font freed after pygame
+    has quit keeps its file open, and the tests open hundreds of windows in one process
+    (past 1024 descriptors ``select`` fails in unrelated tests)."""
+    from client.render import text
+
+    text.clear()
+    gc.collect()
+    _pygame_quit()
+
+
+pygame.quit = _quit_closing_fonts
+
+
+@pytest.fixture
+def make_client(tmp_path, monkeypatch):
+    """Make headless ``client.app.App``s against in-process servers (computer seats at once,
+    short pauses, histories in ``tmp_path``); each leaves its table afterwards."""
+    import pygame
+
+    from client.app import App
+    from client.settings import Settings
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    apps: list[App] = []
+
+    def make(name: str = "Tess", *, offscreen: bool = False, size=(1280, 800), **over) -> App:
+        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
+        app = App(Settings(name=name), size=size, server_overrides=overrides, retry_for=8.0)
+        app.init_display(offscreen=offscreen)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in reversed(apps):
+        app.leave_table(notice="", send_leave=True)
+    pygame.quit()

@@ -96,8 +96,12 @@ class TextInput:
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
     focused: bool = False
     size: int = 26
+    enabled: bool = True  # False: shown greyed, takes no typing (its value is set elsewhere)
 
     def handle_event(self, event: pygame.event.Event) -> bool:
+        if not self.enabled:
+            self.focused = False
+            return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.focused = self.rect.collidepoint(event.pos)
             return self.focused
@@ -123,7 +127,8 @@ class TextInput:
 
     def draw(self, surf: pygame.Surface) -> None:
         r = self.rect
-        pygame.draw.rect(surf, (250, 250, 246), r, border_radius=8)
+        pygame.draw.rect(surf, (250, 250, 246) if self.enabled else (190, 196, 192), r,
+                         border_radius=8)  # fmt: skip
         pygame.draw.rect(
             surf,
             GOLD if self.focused else (110, 120, 120),

@@ -11,8 +11,9 @@ from typing import Any
 
 import pygame
 
+from client.address import joinable
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit, wrap
+from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_IDS, level_info
@@ -87,13 +88,21 @@ class ConnectingScene(Scene):
 
 
 class LobbyScene(Scene):
+    """Who has joined, the match length, and (for the host) where friends join and Start.
+
+    ``layout(size)`` places everything, the header's words included, so that
+    nothing overlaps at any window size (the address lines shrink to fit);
+    ``draw`` only paints what it gives.
+    """
+
     name = "lobby"
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.start = Button("start", "Start the match", "S", style="primary")
         self.leave = Button("leave", "Leave", style="danger")
-        self.hands = Choice("hands", [4, 8, 12], app.settings.hands)
+        self.rules = Button("rules", "Rules", "F1")
+        self.hands = Choice("hands", [4, 8, 12], app.settings.host_hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
         # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
         st = app.settings
@@ -102,7 +111,9 @@ class LobbyScene(Scene):
         self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
         self.s = 1.0
         self.ox = self.oy = 0.0
+        self.size = (BASE_W, BASE_H)
         self.addresses: list[str] = []
+        self.boxes: dict[str, pygame.Rect] = {}
         self.sit = Button("sit", "Take a seat", style="primary")
         self.give: list[Button] = []  # the host's "give seat" per computer seat
         self.level_chips: list[tuple[int, pygame.Rect]] = []
@@ -120,17 +131,17 @@ class LobbyScene(Scene):
 
     def enter(self) -> None:
         self.addresses = []
-        if self.app.server_kind == "host":
+        if self.app.server_kind == "host" and self.app.server is not None:
             try:
-                from server.app import lan_addresses
-
-                self.addresses = lan_addresses()
-            except Exception:
-                self.addresses = []
-            if not self.addresses:
+                self.addresses = self.app.server.join_addresses()
+            except Exception:  # the interface table could not be read
                 self.addresses = ["127.0.0.1"]
+        self._sync_hands()
+
+    def _sync_hands(self) -> None:
+        """The choice shows the table's match length: what the server says, for everyone."""
         s = self.app.session
-        if s is not None and s.lobby is not None:
+        if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
             self.hands.value = s.lobby["hands"]
         self._sync_options()
 
@@ -153,7 +164,7 @@ class LobbyScene(Scene):
 
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
-            self._sync_options()
+            self._sync_hands()
 
     def send_options(self) -> bool:
         """The host's choices to the server (it answers with a lobby that shows them)."""
@@ -174,7 +185,7 @@ class LobbyScene(Scene):
         )
 
     def buttons(self) -> list[Button]:
-        return [self.start, self.leave, *self.night_buttons()]
+        return [self.start, self.leave, self.rules, *self.night_buttons()]
 
     def night_buttons(self) -> list[Button]:
         """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
@@ -192,9 +203,9 @@ class LobbyScene(Scene):
         """One small button on each computer seat's row of the seat list."""
         s = self.app.session
         self.give = []
-        if s is None:
+        if s is None or "seats" not in self.boxes:
             return
-        box = self._R(140, 290, 580, 300)
+        box = self.boxes["seats"]
         y = box.y + round(60 * self.s)
         for p in s.lobby_seats:
             if p.kind == "computer":
@@ -212,22 +223,98 @@ class LobbyScene(Scene):
         )
 
     def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
         self.s, self.ox, self.oy = _scale(size)
-        self.start.rect = self._R(760, 610, 380, 70)
-        self.leave.rect = self._R(140, 610, 200, 70)
-        self.turn_time.rect = self._R(760, 372, 380, 42)
-        self.time_bank.rect = self._R(760, 442, 380, 42)
-        self.hands.rect = self._R(760, 512, 380, 42)
-        self.stand_in.rect = self._R(760, 562, 380, 34)
-        self.chat.rect = self._R(140, 700, 1000, 46)
-        self.sit.rect = self._R(760, 610, 380, 70)
-        self.sit.size = max(14, round(26 * self.s))
-        self._layout_give()
-        for w in (self.start, self.leave, self.hands, self.chat):
+        self.boxes = {
+            "seats": self._R(140, 262, 580, 300),
+            "side": self._R(760, 262, 380, 64),
+        }
+        self.turn_time.rect = self._R(760, 356, 380, 38)
+        self.time_bank.rect = self._R(760, 426, 380, 38)
+        self.hands.rect = self._R(760, 496, 380, 38)
+        self.stand_in.rect = self._R(760, 542, 380, 28)
+        self.start.rect = self._R(760, 578, 380, 60)
+        self.leave.rect = self._R(140, 578, 200, 60)
+        self.rules.rect = self._R(356, 578, 170, 60)
+        self.chat.rect = self._R(140, 730, 1000, 46)
+        for w in (self.start, self.leave, self.rules, self.chat):
             w.size = max(14, round(28 * self.s))
         for w in (self.turn_time, self.time_bank, self.hands):
             w.size = max(14, round(24 * self.s))
         self.stand_in.size = max(14, round(22 * self.s))
+        self.sit.rect = self.start.rect.copy()
+        self.sit.size = max(14, round(26 * self.s))
+        self._layout_give()
+
+    # ------------------------------------------------------------ layout
+
+    def night_rect(self) -> pygame.Rect | None:
+        """The night's scoreboard, top right, once a match has been played."""
+        s = self.app.session
+        night = s.night if s is not None and s.night is not None and s.night.played else None
+        return self._R(760, 24, 380, 226) if night is not None else None
+
+    def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
+        """The words above the seats: (text, size, colour, bold, rect), fitted between the
+        window's top and the seats panel and within its width."""
+        s = self.app.session
+        w, _h = self.size
+        sc = self.s
+        items: list[tuple[str, float, tuple[int, int, int], bool]] = []
+        server = self.app.server
+        conn = self.app.conn
+        name = s.table_name if s is not None else ""
+        if self.app.server_kind == "host" and server is not None:
+            lone = getattr(server, "every_interface", False) and all(
+                a in ("127.0.0.1", "::1") for a in self.addresses
+            )
+            title = "Friends join at"
+            if lone:
+                title = "No network found: only this computer can join, at"
+            items.append((title, 30, INK, False))
+            for a in self.addresses[:2]:
+                items.append((joinable(a, server.port), 76, GOLD, True))
+            announced = getattr(getattr(server, "server", None), "announcer", None) is not None
+            if name and announced:
+                items.append((f'or pick "{name}" under Join a table', 26, MUTED, False))
+            pw = self.app._password  # the host sits down with the table's own password
+            if pw:
+                items.append((f"Password: {pw}", 30, INK, False))
+        elif conn is not None:
+            where = joinable(conn.host, conn.port)
+            items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
+        if s is not None and s.open_books:  # the host's open-the-books option, for all to know
+            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
+            items.append((books, 24, GOLD, False))
+        if s is None or not items:
+            return []
+        top = round(self.oy + 20 * sc)
+        bottom = self.boxes["seats"].top - max(6, round(14 * sc))
+        gap = max(2, round(6 * sc))
+        left, right = 0, w
+        board = self.night_rect()
+        if board is not None:  # the night so far is top right: the words keep left of it
+            left, right = self._R(20, 0, 0, 0).x, board.x - round(20 * sc)
+        room_w = right - left - max(16, round(40 * sc))
+        m = 1.0
+        for _ in range(60):
+            sizes = [max(12, round(base * sc * m)) for _t, base, _c, _b in items]
+            dims = [
+                font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(items, sizes, strict=True)
+            ]
+            total = sum(d[1] for d in dims) + gap * (len(items) - 1)
+            if (total <= bottom - top and all(d[0] <= room_w for d in dims)) or min(sizes) <= 12:
+                break
+            m *= 0.93
+        out = []
+        y = top + max(0, (bottom - top - total) // 2)  # the block sits midway in its room
+        for (t, _x, c, b), sz, (tw, th) in zip(items, sizes, dims, strict=True):
+            out.append((t, sz, c, b, pygame.Rect((left + right) // 2 - tw // 2, y, tw, th)))
+            y += th + gap
+        return out
+
+    # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
         s = self.app.session
@@ -244,7 +331,7 @@ class LobbyScene(Scene):
                 self.press_start()
             return
         if s is not None and s.host and self.hands.handle_event(event):
-            self.app.settings.hands = int(self.hands.value)
+            self.choose_hands(int(self.hands.value))
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for seat, rect in self.level_chips:
@@ -266,7 +353,18 @@ class LobbyScene(Scene):
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
-            self.app.leave_table(notice="", send_leave=True)
+            self.app.ask_leave()
+        elif self.rules.handle_event(event):
+            self.app.show_rules()
+
+    def choose_hands(self, hands: int) -> bool:
+        """The host picks the match length: the table (and so every guest's lobby) follows."""
+        s = self.app.session
+        if s is None or not s.host or hands not in self.hands.options:
+            return False
+        self.hands.value = hands
+        self.app.settings.host_hands = hands
+        return self.app.send(Options(hands=hands).encode())
 
     def press_start(self) -> bool:
         s = self.app.session
@@ -282,67 +380,62 @@ class LobbyScene(Scene):
             if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
                 self._layout_give()
 
+    # ------------------------------------------------------------ drawing
+
+    def side_lines(self) -> list[str]:
+        s = self.app.session
+        if s is None:
+            return []
+        if s.watch:
+            note = "You are watching."
+        elif s.host:
+            note = "You are the host: set the table and start when everyone is in."
+        else:
+            host = next((p.name for p in s.lobby_seats if p.host), "the host")
+            note = f"Waiting for {host} to start the match…"
+        if s.watch and self.sit in self.night_buttons():
+            note += " A seat is free:"
+        lines = wrap(note, self._f(26), self.boxes["side"].w)
+        if not s.host and s.lobby is not None:
+            lines += ["", f"A match of {s.lobby['hands']} hands."]
+        if not s.host and s.options:
+            lines += wrap(options_words(s.options), self._f(26), self.boxes["side"].w)
+        return lines
+
+    def _f(self, v: float) -> int:
+        return max(14, round(v * self.s))
+
+    def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
+        s = self.app.session
+        if s is None:
+            return []
+        f = self._f
+        room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
+        n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
+        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-n:] if n else []
+        out = []
+        yy = self.chat.rect.y - f(6) - len(chats) * f(26)
+        for c in chats:
+            t = fit(c, f(22), self.chat.rect.w)
+            tw, th = font(f(22)).size(t)
+            out.append((t, pygame.Rect(self.chat.rect.x, yy, tw, th)))
+            yy += f(26)
+        return out
+
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
         s = self.app.session
-        sc = self.s
-        f = lambda v: max(14, round(v * sc))  # noqa: E731
+        f = self._f
         if s is None:
             return
-        w = surf.get_width()
-        conn = self.app.conn
-        server = self.app.server
-        night = s.night if s.night is not None and s.night.played else None
-        cx, big = w // 2, f(76)
-        if night is not None:  # the night so far, top right; the address moves left
+        for t, size, color, bold, rect in self.header():
+            blit_text(surf, t, size, rect.topleft, color, bold=bold, shadow=bold)
+        board = self.night_rect()
+        if board is not None and s.night is not None:  # the night so far, top right
             from client.render.nightboard import draw_night
 
-            draw_night(surf, self._R(760, 24, 380, 244), night, me=s.name, size=f(24))
-            cx, big = self._R(430, 0, 0, 0).x, f(56)
-        if self.app.server_kind == "host" and server is not None:
-            blit_text(
-                surf,
-                "Friends join at",
-                f(30),
-                (cx, self._R(0, 60, 0, 0).y),
-                INK,
-                anchor="center",
-            )
-            addrs = self.addresses[:2]
-            y = self._R(0, 125, 0, 0).y
-            for a in addrs:
-                blit_text(
-                    surf,
-                    f"{a}  port {server.port}",
-                    big,
-                    (cx, y),
-                    GOLD,
-                    bold=True,
-                    anchor="center",
-                    shadow=True,
-                )
-                y += big + f(2)
-            announced = getattr(getattr(server, "server", None), "announcer", None) is not None
-            if s.table_name and announced:
-                found = f'or pick "{s.table_name}" under Join a table'
-                blit_text(surf, found, f(26), (cx, y - f(18)), MUTED, anchor="center")
-                y += f(30)
-            pw = self.app.settings.host_password if self.app._password else ""
-            if pw:
-                blit_text(surf, f"password: {pw}", f(28), (cx, y), INK, anchor="center")
-        elif conn is not None:
-            blit_text(
-                surf,
-                f"{s.table_name}  ·  {conn.host}:{conn.port}"
-                if s.table_name
-                else f"Table at {conn.host}:{conn.port}",
-                f(44),
-                (cx, self._R(0, 100, 0, 0).y),
-                GOLD,
-                bold=True,
-                anchor="center",
-            )
-        box = self._R(140, 290, 580, 300)
+            draw_night(surf, board, s.night, me=s.name, size=f(24))
+        box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
         blit_text(
             surf,
@@ -382,50 +475,24 @@ class LobbyScene(Scene):
             hint = "click a level to change it"
             at = (box.right - f(20), box.y + f(16) + f(14))
             blit_text(surf, hint, f(20), at, MUTED, anchor="midright")
-        side = self._R(760, 284, 380, 60)
-        if s.watch:
-            note = "You are watching."
-        elif s.host:
-            note = "You are the host: set the table and start when everyone is in."
-        else:
-            host = next((p.name for p in s.lobby_seats if p.host), "the host")
-            note = f"Waiting for {host} to start the match…"
+        side = self.boxes["side"]
         yy = side.y
-        if s.watch and self.sit in self.night_buttons():
-            note += " A seat is free:"
-        for line in wrap(note, f(26), side.w) if note else []:
+        for line in self.side_lines():
             blit_text(surf, line, f(26), (side.x, yy), INK)
             yy += f(30)
-        if s.open_books:  # the host's open-the-books option, for everyone to know
-            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
-            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
-            for line in wrap(books, f(22), side.w):
-                blit_text(surf, line, f(22), (side.x, yy + f(6)), GOLD)
-                yy += f(26)
         for b in self.night_buttons():
             b.draw(surf)
         if s.host:
             for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
                              (self.time_bank, "Time bank (seconds a match)"),
-                             (self.hands, "Hands")):  # fmt: skip
+                             (self.hands, "Hands in the match")):  # fmt: skip
                 blit_text(surf, label, f(20), (w.rect.x, w.rect.y - f(4)), MUTED,
                           anchor="bottomleft")  # fmt: skip
                 w.draw(surf)
             self.stand_in.draw(surf)
             self.start.draw(surf)
-        elif s.options:
-            for i, line in enumerate(wrap(options_words(s.options), f(22), side.w)):
-                blit_text(surf, line, f(22), (side.x, self.turn_time.rect.y + i * f(28)), MUTED)
         self.leave.draw(surf)
-        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-3:]
-        yy = self.chat.rect.y - f(8) - len(chats) * f(26)
-        for c in chats:
-            blit_text(
-                surf,
-                fit(c, f(22), self.chat.rect.w),
-                f(22),
-                (self.chat.rect.x, yy),
-                (170, 210, 250),
-            )
-            yy += f(26)
+        self.rules.draw(surf)
+        for t, rect in self.chat_lines():
+            blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)

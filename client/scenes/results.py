@@ -75,7 +75,7 @@ class ResultsScene(Scene):
         elif what == "lobby":
             self.app.back_to_lobby()
         elif what == "leave":
-            self.app.leave_table(notice="", send_leave=True)
+            self.app.ask_leave()
         elif what in ("replay", "recap"):
             s = self.app.session
             records = s.book.best() if s is not None else []

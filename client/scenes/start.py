@@ -10,43 +10,22 @@ watch.  Settings are saved as soon as a way in is chosen.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pygame
 
+from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.render.layout import BASE_H, BASE_W
 from client.render.tablelist import PasswordPrompt, TableList
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_INFO, level_info
-from common.protocol import DEFAULT_PORT
 
 __all__ = ["StartScene", "parse_address"]
 
-
-def parse_address(text: str, port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``"host[:port]"`` to (host, port); a bad port keeps the default.
-
-    >>> parse_address("192.168.1.20:7788")
-    ('192.168.1.20', 7788)
-    >>> parse_address("tablehost")
-    ('tablehost', 7777)
-    """
-    text = text.strip()
-    host, sep, tail = text.rpartition(":")
-    if sep and host and tail.isdigit() and "]" not in tail and host.count(":") == 0:
-        return host, _port_or(tail, port)
-    if text.startswith("[") and "]:" in text:
-        h, _, t = text[1:].partition("]:")
-        return h, _port_or(t, port)
-    return text.strip("[]"), port
-
-
-def _port_or(text: str, default: int) -> int:
-    """``text`` as a TCP port, or ``default`` if it is not one.  The socket layer wraps
-    70000 round to 4464 and raises ``OverflowError`` (not ``OSError``) for longer digits."""
-    return int(text) if text.isdigit() and 0 < int(text) < 65536 else default
+WARN = (255, 190, 120)
 
 
 def _name_of(level: str) -> str:
@@ -70,7 +49,7 @@ class StartScene(Scene):
         names = [lv.name for lv in LEVEL_INFO]
         self.level = Choice("level", names, _name_of(st.level))
         self.play = Button("play", "Play the computer", "P", style="primary")
-        self.host_hands = Choice("host_hands", [4, 8, 12], st.hands)
+        self.host_hands = Choice("host_hands", [4, 8, 12], st.host_hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
         self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
@@ -80,8 +59,11 @@ class StartScene(Scene):
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
         )
+        self.books_watchers = Checkbox(
+            "books_watchers", "… and to watchers", st.host_books_to_watchers
+        )
         self.histories = Button("histories", "Hand histories", "R")
-        self.address = TextInput("address", st.join_address, "address of the host", max_len=80)
+        self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
         self.join_password = TextInput(
             "join_password", "", "password, if any", max_len=40, secret=True
@@ -91,7 +73,10 @@ class StartScene(Scene):
         self.four = Checkbox("four", "Four-colour deck", st.four_color)
         self.sound = Checkbox("sound", "Sound", st.sound)
         self.quit = Button("quit", "Quit", style="danger")
+        self.rules = Button("rules", "Rules", "F1")
         self.recent: list[Button] = []
+        self.errors: dict[str, str] = {}  # box id -> what is wrong with it, shown next to it
+        self._seen = (self.address.value, self.port.value)
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
 
@@ -101,12 +86,12 @@ class StartScene(Scene):
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
-                self.host_computers, self.four, self.sound,
-                self.open_books]  # fmt: skip
+                self.host_computers, self.four, self.sound, self.open_books,
+                *([self.books_watchers] if self.open_books.value else [])]  # fmt: skip
 
     def buttons(self) -> list[Button]:
         return [self.play, self.host, self.join, self.watch, self.quit, self.histories,
-                *self.recent]  # fmt: skip
+                self.rules, *([] if self.errors else self.recent)]  # fmt: skip
 
     def enter(self) -> None:
         pygame.key.start_text_input()
@@ -146,7 +131,7 @@ class StartScene(Scene):
         self.host_hands.rect = R(x0[1], 398, 322, 42)
         self.host_computers.rect = R(x0[1], 466, 322, 42)
         self.host_password.rect = R(x0[1], 534, 322, 38)
-        self.host.rect = R(x0[1], 584, 322, 50)
+        self.host.rect = R(x0[1], 580, 322, 48)
         self.found.rect = R(x0[2], 336, 322, 150)
         self.found.row_h = round(50 * s)
         self.found.size = max(13, round(21 * s))
@@ -158,8 +143,10 @@ class StartScene(Scene):
         self.four.rect = R(60, 712, 260, 34)
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
+        self.rules.rect = R(1080, 24, 160, 48)
         self.histories.rect = R(890, 706, 196, 48)
-        self.open_books.rect = R(x0[1], 644, 322, 26)
+        self.open_books.rect = R(x0[1], 634, 322, 22)
+        self.books_watchers.rect = R(x0[1] + 30, 657, 292, 20)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
         self.level.size = max(12, round(21 * s))
@@ -168,6 +155,7 @@ class StartScene(Scene):
         for b in self.buttons():
             b.size = max(14, round(26 * s))
         self.open_books.size = self.histories.size = max(14, round(21 * s))
+        self.books_watchers.size = max(13, round(18 * s))
         self.recent = []
         for i, addr in enumerate(self.app.settings.recent[:2]):
             size = max(12, round(18 * s))
@@ -189,7 +177,7 @@ class StartScene(Scene):
                 self.prompt = None
             return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
-            ins = self.inputs()
+            ins = [t for t in self.inputs() if t.enabled]
             cur = next((i for i, t in enumerate(ins) if t.focused), -1)
             for t in ins:
                 t.focused = False
@@ -233,6 +221,22 @@ class StartScene(Scene):
         self.four.value = self.app.settings.four_color
         finder = self.app.finder
         self.found.tables = finder.tables() if finder is not None else []
+        # One port: one written in the address is the port, shown (locked) in the port box.
+        _host, in_address = split_port(self.address.value)
+        self.port.enabled = in_address is None
+        if in_address is not None:
+            self.port.focused = False
+            try:
+                self.port.value = str(parse_port(in_address, "address"))
+            except AddressError:
+                self.port.value = in_address.strip()[:5]  # what is wrong is said at the address
+        seen = (self.address.value, self.port.value)
+        if seen != self._seen:  # an edit takes back what was said about that box
+            if seen[0] != self._seen[0]:
+                self.errors.pop("address", None)
+            if seen[1] != self._seen[1]:
+                self.errors.pop("port", None)
+            self._seen = seen
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
         """Join a table found on the network (also what tests call): its password asked
@@ -257,18 +261,29 @@ class StartScene(Scene):
         st.hands = int(self.hands.value)
         st.host_computers = int(self.host_computers.value)
         st.level = _id_of(self.level.value)
+        st.host_hands = int(self.host_hands.value)
         st.host_password = self.host_password.value
         st.table_name = self.table_name.value.strip()
         st.host_open_books = self.open_books.value
+        st.host_books_to_watchers = self.books_watchers.value
         st.sound = self.sound.value  # (four_color is saved as it is toggled, here or at a table)
-        host, port = parse_address(self.address.value, self._port())
         st.join_address = self.address.value.strip()
-        st.join_port = port
+        with contextlib.suppress(AddressError):  # a port that is not one is not kept
+            st.join_port = parse_port(self.port.value)
         if self.app.save_settings:
             st.save()
 
-    def _port(self) -> int:
-        return _port_or(self.port.value, DEFAULT_PORT)
+    def where(self) -> tuple[str, int] | None:
+        """The table to join, from the address and port boxes; None (and the words next to
+        the box that is wrong) when they don't make one."""
+        try:
+            found = parse_address(self.address.value, self.port.value)
+        except AddressError as exc:
+            self.errors[exc.field] = str(exc)[:1].upper() + str(exc)[1:] + "."
+            self._seen = (self.address.value, self.port.value)  # said of these very words
+            return None
+        self.errors.clear()
+        return found
 
     def choose(self, what: str) -> None:
         """Take one of the ways in (also what tests call)."""
@@ -278,6 +293,9 @@ class StartScene(Scene):
             return
         if what == "quit":
             self.app.running = False
+            return
+        if what == "rules":
+            self.app.show_rules()
             return
         if what == "histories":
             from client.scenes.histories import HistoriesScene
@@ -300,18 +318,31 @@ class StartScene(Scene):
                 name=self.table_name.value,
                 level=self.app.settings.host_level,
                 open_books=self.open_books.value,
+                books_to_watchers=self.books_watchers.value,
             )
         elif what in ("join", "watch"):
-            if not self.address.value.strip():
-                self.app.notice = "Type the address the host shows on their screen."
+            found = self.where()
+            if found is None:
                 return
-            host, port = parse_address(self.address.value, self._port())
-            self.app.settings.remember_address(self.address.value.strip())
-            if self.app.save_settings:
-                self.app.settings.save()
-            self.app.connect(host, port, password=self.join_password.value, watch=what == "watch")
+            host, port = found
+            # Kept among the recent addresses only once the table has welcomed us.
+            self.app.connect(
+                host,
+                port,
+                password=self.join_password.value,
+                watch=what == "watch",
+                remember=joinable(host, port),
+            )
 
     # ------------------------------------------------------------ drawing
+
+    def error_spot(self) -> tuple[int, int, int]:
+        """Where what is wrong with the address or the port is said: (x, y, width), just
+        under the two boxes (the recent addresses make way meanwhile)."""
+        s = self.s
+        col = self.columns[2] if self.columns else self.address.rect
+        pad = round(24 * s)
+        return col.x + pad, self.address.rect.bottom + round(3 * s), col.w - 2 * pad
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.s
@@ -391,6 +422,13 @@ class StartScene(Scene):
         self.found.draw(surf)
         for b in self.buttons():
             b.draw(surf)
+        said = self.errors.get("address") or self.errors.get("port")
+        if said:
+            x, y_at, width = self.error_spot()
+            size = max(12, round(17 * s))
+            for line in wrap(said, size, width)[:2]:
+                blit_text(surf, line, size, (x, y_at), WARN)
+                y_at += round(size * 1.05)
         if self.app.notice:
             blit_text(
                 surf,

@@ -65,7 +65,8 @@ class TableScene(Scene):
         self.pre_call = Checkbox("pre_call", "Call any")
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
         self.leave = Button("leave", "Leave", size=22, style="danger")
-        self.four = Checkbox("four", "4-colour deck", value=app.settings.four_color, size=20)
+        self.four = Checkbox("four", "4 colours", value=app.settings.four_color, size=20)
+        self.rules = Button("rules", "Rules", size=20)  # the house rules (also F1)
         self.log = LogView()
         self.volume = VolumeControl(value=app.settings.volume, muted=not app.settings.sound)
         self._buttons: list[Button] = []
@@ -108,6 +109,10 @@ class TableScene(Scene):
         self.four.rect = pygame.Rect(p.x + lay.px(14), p.y + lay.px(16), lay.px(170), lay.px(30))
         self.four.size = lay.font(20)
         self.leave.size = lay.font(22)
+        self.rules.rect = pygame.Rect(0, 0, lay.px(68), self.leave.rect.h)
+        self.rules.rect.topright = (self.leave.rect.x - lay.px(8), self.leave.rect.y)
+        self.rules.size = lay.font(20)
+        self.four.rect.w = min(self.four.rect.w, self.rules.rect.x - lay.px(6) - self.four.rect.x)
         self.chat.rect = pygame.Rect(
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
@@ -341,10 +346,13 @@ class TableScene(Scene):
                 self.control(b.id)
                 return
         if self.leave.handle_event(event):
-            self.app.leave_table(notice="You left the table.", send_leave=True)
+            self.app.ask_leave()
             return
         if self.four.handle_event(event):
             self.app.set_four_color(self.four.value)
+            return
+        if self.rules.handle_event(event):
+            self.app.show_rules()
             return
         if self.seen_box.handle_event(event):
             self.seen_box.value = not self.seen_box.value  # toggle_seen flips it back
@@ -789,6 +797,7 @@ class TableScene(Scene):
         lay = self.lay
         p = lay.panel
         self.four.draw(surf)
+        self.rules.draw(surf)
         self.leave.draw(surf)
         self.volume.draw(surf)
         self.seen_box.draw(surf)

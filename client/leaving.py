@@ -1,0 +1,118 @@
+"""Leaving a table (the Leave buttons, Esc on the results, the window's close button).
+
+Where leaving costs something the player is asked first, in words that say
+what it does:
+
+- the host of a table hosted from this client: leaving closes it for
+  everyone (the server runs in this window), naming who is cut off;
+- a seat in a match being played: the match goes on, the seat keeps its
+  chips and plays by the default at once (R-C2) until its person comes back;
+- the computer table during a match: the match ends unfinished.
+
+A watcher, a seat in the lobby of someone else's table, or anyone after the
+standings of a computer match leaves at once: nothing is lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.overlays import ConfirmDialog
+
+__all__ = ["ask", "needs_asking", "words"]
+
+
+def _others(app: Any) -> list[str]:
+    """The names of the other people at our table (computer seats are not cut off)."""
+    s = app.session
+    if s is None:
+        return []
+    seats = {p.seat: p for p in s.lobby_seats}
+    if s.running:
+        seats.update(s.players)
+    return [
+        p.name
+        for p in seats.values()
+        if p.kind == "human" and p.seat != s.seat and p.connected and p.seat not in s.presence
+    ]
+
+
+def _playing(app: Any) -> bool:
+    s = app.session
+    return bool(s is not None and s.running and s.standings is None)
+
+
+def needs_asking(app: Any) -> bool:
+    s = app.session
+    if s is None or not s.welcomed:
+        return False
+    if app.server_kind == "host" and app.server is not None:
+        return bool(_others(app)) or _playing(app)
+    if s.seat is None:  # watching
+        return False
+    return _playing(app)
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
+    """(title, what leaving does, the yes button's label) for the table we are at."""
+    s = app.session
+    what = "Closing the window" if quitting else "Leaving"
+    if app.server_kind == "host" and app.server is not None:
+        others = _others(app)
+        who = _names(others)
+        body = f"You are hosting this table. {what} closes it for everyone"
+        body += f": {who} will be disconnected" if who else ""
+        body += "."
+        if _playing(app):
+            body += " The match in play ends here, unfinished, with no winner."
+        return "Close your table?", body, "Quit and close" if quitting else "Close the table"
+    if app.server_kind == "computer":
+        body = f"{what} ends this match here, unfinished"
+        if s is not None and s.hand:
+            body += f", in hand {s.hand} of {s.hands}"
+        body += ". Its chips are not kept."
+        return "Leave the match?", body, "Quit" if quitting else "Leave"
+    body = "The match goes on without you. Your seat keeps its chips and antes, and "
+    if s is not None and s.options.get("stand_in"):
+        body += "a computer plays it for you from its next turn (R-C2, R-C3)."
+    else:
+        body += "at each of its turns it checks, or folds when it cannot check (R-C2)."
+    if quitting:
+        body += " Join this table again before the match ends to take your seat back."
+    else:
+        body += " Join this table again before the match ends to take your seat back, cards too."
+    return "Leave the match?", body, "Quit" if quitting else "Leave"
+
+
+def ask(app: Any, *, quit_after: bool) -> None:
+    """Leave (and quit, for the window's close button), asking first if it costs something."""
+
+    def go() -> None:
+        notice = ""
+        if app.server_kind == "host" and app.server is not None:
+            notice = "You closed your table."
+        elif _playing(app):
+            notice = "You left the table."
+        app.leave_table(notice="" if quit_after else notice, send_leave=True)
+        if quit_after:
+            app.running = False
+
+    if not needs_asking(app):
+        go()
+        return
+    title, _body, yes = words(app, quitting=quit_after)
+    app.modal = ConfirmDialog(
+        app,
+        title=title,
+        body=lambda: words(app, quitting=quit_after)[1] if app.session is not None else "",
+        yes=yes,
+        on_yes=go,
+        kind="quit" if quit_after else "leave",
+    )
+    app.dirty = True

@@ -1,0 +1,389 @@
+"""Windows over every scene: the house rules (F1, a "Rules" button) and "are you sure?".
+
+The app holds at most one overlay (``App.modal``); while it is open it gets
+every event and is drawn over the scenes, whose game goes on underneath
+(the network is still read, the table still updates).
+
+``RulesOverlay`` shows ``docs/rules.md`` (the rules for players, with their
+ids), laid out from a small part of Markdown: ``#`` and ``##`` headings,
+paragraphs and ``- **R-XX** ...`` items.  It scrolls with the wheel, the
+arrow keys, Page Up/Down, Home and End.
+
+``ConfirmDialog`` asks one question with two buttons: Enter (or Y) does
+it, Esc (or N) keeps things as they are.  Its words are computed at each
+draw, so they follow the game (a hand that starts while it is open).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from client.render.layout import BASE_H, BASE_W
+from client.render.text import blit_text, font, text, wrap
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+
+__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "rules_path"]
+
+
+class Overlay:
+    """One modal window; ``close()`` asks the app to take it away."""
+
+    keep_off_table = True
+    """Stays open when the table goes (the rules); a question about the table does not."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def close(self) -> None:
+        if self.app.modal is self:
+            self.app.modal = None
+            self.app.dirty = True
+
+    def resize(self, size: tuple[int, int]) -> None:
+        pass
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        pass
+
+    def draw(self, surf: pygame.Surface) -> None:
+        pass
+
+    def buttons(self) -> list[Button]:
+        return []
+
+
+def _scale(size: tuple[int, int]) -> float:
+    w, h = size
+    return max(0.5, min(w / BASE_W, h / BASE_H))
+
+
+def _shade(surf: pygame.Surface, alpha: int = 150) -> None:
+    shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, alpha))
+    surf.blit(shade, (0, 0))
+
+
+# ------------------------------------------------------------------ the rules
+
+
+def rules_path() -> Path:
+    """``docs/rules.md`` of the game's folder: the one text, for the README and the client."""
+    return Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    kind: str  # "title", "heading", "para", "item"
+    text: str
+    rid: str = ""  # the rule id of an item ("R-B6")
+
+
+_INLINE = re.compile(r"\*\*|`|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
+
+
+def _plain(s: str) -> str:
+    """Markdown emphasis and code marks taken out: the words as a player reads them."""
+    return _INLINE.sub("", s).strip()
+
+
+def load_rules(path: Path | None = None) -> list[Block]:
+    """The rules as blocks, in order.  A missing file gives a block saying where it should be."""
+    path = path or rules_path()
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError:
+        return [
+            Block("title", "The house rules"),
+            Block("para", f"The rules file is missing: {path}"),
+        ]
+    blocks: list[Block] = []
+    cur: list[str] = []
+    kind = ""
+
+    def flush() -> None:
+        nonlocal cur, kind
+        if cur:
+            joined = " ".join(cur)
+            rid = ""
+            if kind == "item":
+                m = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined)
+                if m:
+                    rid, joined = m.group(1), m.group(2)
+            blocks.append(Block(kind, _plain(joined), rid))
+        cur, kind = [], ""
+
+    for raw in source.splitlines():
+        line = raw.rstrip()
+        if not line.strip():
+            flush()
+        elif line.startswith("## "):
+            flush()
+            blocks.append(Block("heading", _plain(line[3:])))
+        elif line.startswith("# "):
+            flush()
+            blocks.append(Block("title", _plain(line[2:])))
+        elif line.startswith("- "):
+            flush()
+            kind, cur = "item", [line[2:].strip()]
+        else:
+            if not kind:
+                kind = "para"
+            cur.append(line.strip())
+    flush()
+    return blocks
+
+
+Line = tuple[str, int, tuple[int, int, int], bool, int, int]
+"""(text, font size, colour, bold, x offset, y offset) of one line of the laid-out rules."""
+
+
+class RulesOverlay(Overlay):
+    """The house rules in a scrolled panel."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.blocks = load_rules()
+        self.close_button = Button("close", "Close", "Esc", style="primary")
+        self.box = pygame.Rect(0, 0, 10, 10)
+        self.view = pygame.Rect(0, 0, 10, 10)  # the scrolled text area
+        self.lines: list[Line] = []
+        self.height = 0  # of all the laid-out text
+        self.offset = 0  # pixels scrolled
+        self.body = 22
+        self.resize(app.screen.get_size() if app.screen is not None else app.size)
+
+    def buttons(self) -> list[Button]:
+        return [self.close_button]
+
+    @property
+    def max_offset(self) -> int:
+        return max(0, self.height - self.view.h)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = _scale(size)
+        # Legible first: the body never goes under 18 px, the line under ~95 characters.
+        self.body = max(18, round(25 * s))
+        margin = max(8, round(24 * s))
+        bw = min(w - 2 * margin, self.body * 40)
+        self.box = pygame.Rect(0, 0, bw, h - 2 * margin)
+        self.box.center = (w // 2, h // 2)
+        pad = max(10, round(24 * s))
+        bh = max(36, round(self.body * 2.0))
+        self.close_button.rect = pygame.Rect(0, 0, max(120, self.body * 6), bh)
+        self.close_button.rect.bottomright = (self.box.right - pad, self.box.bottom - pad // 2)
+        self.close_button.size = self.body
+        self.view = pygame.Rect(
+            self.box.x + pad,
+            self.box.y + pad // 2,
+            self.box.w - 2 * pad - 14,
+            self.close_button.rect.top - pad // 2 - (self.box.y + pad // 2),
+        )
+        old = self.height
+        self._layout()
+        if old:
+            self.offset = round(self.offset * self.height / old)
+        self.offset = min(max(0, self.offset), self.max_offset)
+
+    def _layout(self) -> None:
+        body = self.body
+        lines: list[Line] = []
+        y = 0
+        width = self.view.w
+        id_w = font(body, bold=True).size("R-B9")[0] + body
+        for block in self.blocks:
+            if block.kind == "title":
+                size = round(body * 1.7)
+                for part in wrap(block.text, size, width):
+                    lines.append((part, size, GOLD, True, 0, y))
+                    y += round(size * 1.05)
+                y += body // 2
+            elif block.kind == "heading":
+                size = round(body * 1.3)
+                y += body // 2
+                for part in wrap(block.text, size, width):
+                    lines.append((part, size, GOLD, True, 0, y))
+                    y += round(size * 1.05)
+                y += body // 4
+            elif block.kind == "item":
+                indent = id_w if block.rid else body
+                if block.rid:
+                    lines.append((block.rid, body, GOLD, True, 0, y))
+                else:
+                    lines.append(("•", body, GOLD, True, body // 3, y))
+                for part in wrap(block.text, body, width - indent):
+                    lines.append((part, body, INK, False, indent, y))
+                    y += round(body * 1.15)
+                y += body // 3
+            else:
+                for part in wrap(block.text, body, width):
+                    lines.append((part, body, INK, False, 0, y))
+                    y += round(body * 1.15)
+                y += body // 2
+        self.lines = lines
+        self.height = y
+
+    def scroll(self, pixels: int) -> None:
+        self.offset = min(max(0, self.offset + pixels), self.max_offset)
+        self.app.dirty = True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        step = round(self.body * 1.15)
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll(-event.y * 3 * step)
+        elif event.type == pygame.KEYDOWN:
+            page = max(step, self.view.h - 2 * step)
+            moves = {
+                pygame.K_UP: -step,
+                pygame.K_DOWN: step,
+                pygame.K_PAGEUP: -page,
+                pygame.K_PAGEDOWN: page,
+                pygame.K_SPACE: page,
+                pygame.K_HOME: -self.height,
+                pygame.K_END: self.height,
+            }
+            if event.key in moves:
+                self.scroll(moves[event.key])
+            elif event.key in (pygame.K_ESCAPE, pygame.K_F1, pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.close()
+        elif self.close_button.handle_event(event):
+            self.close()
+
+    def visible(self) -> list[Line]:
+        """The lines on screen now (wholly inside the text area)."""
+        top, bottom = self.offset, self.offset + self.view.h
+        return [ln for ln in self.lines if ln[5] >= top and ln[5] + ln[1] <= bottom]
+
+    def draw(self, surf: pygame.Surface) -> None:
+        _shade(surf)
+        radius = max(8, self.body // 2)
+        panel(surf, self.box, (10, 26, 21, 255), radius)
+        pygame.draw.rect(surf, GOLD, self.box, 2, border_radius=radius)
+        clip = surf.get_clip()
+        surf.set_clip(self.view)
+        top = self.offset
+        for s, size, color, bold, dx, dy in self.lines:
+            y = self.view.y + dy - top
+            if y + size < self.view.y or y > self.view.bottom:
+                continue
+            surf.blit(text(s, size, color, bold=bold), (self.view.x + dx, y))
+        surf.set_clip(clip)
+        if self.max_offset:  # the scroll bar
+            track = pygame.Rect(self.view.right + 6, self.view.y, 8, self.view.h)
+            pygame.draw.rect(surf, (40, 60, 52), track, border_radius=4)
+            th = max(24, track.h * self.view.h // max(1, self.height))
+            ty = track.y + (track.h - th) * self.offset // self.max_offset
+            pygame.draw.rect(surf, GOLD, (track.x, ty, track.w, th), border_radius=4)
+        hint = "scroll: wheel, arrows, Page Up/Down"
+        blit_text(
+            surf,
+            hint,
+            max(14, self.body - 4),
+            (self.view.x, self.close_button.rect.centery),
+            MUTED,
+            anchor="midleft",
+        )
+        self.close_button.draw(surf)
+
+
+# ------------------------------------------------------------------ are you sure?
+
+
+class ConfirmDialog(Overlay):
+    """A question with a yes (Enter/Y) and a no (Esc/N); ``on_yes`` runs on yes."""
+
+    keep_off_table = False
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        title: str,
+        body: Callable[[], str],
+        yes: str,
+        on_yes: Callable[[], None],
+        no: str = "Stay",
+        kind: str = "",
+    ) -> None:
+        super().__init__(app)
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.on_yes = on_yes
+        self.yes = Button("yes", yes, "Enter", style="danger")
+        self.no = Button("no", no, "Esc", style="primary")
+        self.box = pygame.Rect(0, 0, 10, 10)
+        self.s = 1.0
+        self.size = (BASE_W, BASE_H)
+        self._words = ""
+        self.resize(app.screen.get_size() if app.screen is not None else app.size)
+
+    def buttons(self) -> list[Button]:
+        return [self.yes, self.no]
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        w, h = size
+        s = self.s = _scale(size)
+        bw = min(w - 20, max(420, round(720 * s)))
+        pad = max(14, round(30 * s))
+        btn_h = max(40, round(60 * s))
+        size_t, size_b = max(18, round(36 * s)), max(18, round(25 * s))
+        lines = len(wrap(self.body(), size_b, bw - 2 * pad))
+        words_h = round(size_t * 1.4) + lines * round(size_b * 1.2)
+        bh = min(h - 20, pad + words_h + pad + btn_h + pad)
+        self.box = pygame.Rect(0, 0, bw, bh)
+        self.box.center = (w // 2, h // 2)
+        self._words = self.body()
+        btn_w = (bw - 3 * pad) // 2
+        self.yes.rect = pygame.Rect(self.box.x + pad, self.box.bottom - pad - btn_h, btn_w, btn_h)
+        self.no.rect = pygame.Rect(
+            self.box.right - pad - btn_w, self.box.bottom - pad - btn_h, btn_w, btn_h
+        )
+        for b in (self.yes, self.no):
+            b.size = max(18, round(26 * s))
+
+    def answer(self, yes: bool) -> None:
+        self.close()
+        if yes:
+            self.on_yes()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y):
+                self.answer(True)
+            elif event.key in (pygame.K_ESCAPE, pygame.K_n):
+                self.answer(False)
+            return
+        if self.yes.handle_event(event):
+            self.answer(True)
+        elif self.no.handle_event(event):
+            self.answer(False)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        if self.body() != self._words:  # the game went on: fit the box to the new words
+            self.resize(self.size)
+        _shade(surf)
+        s = self.s
+        f = lambda v: max(18, round(v * s))  # noqa: E731
+        box = self.box
+        radius = f(16)
+        panel(surf, box, (12, 28, 23, 250), radius)
+        pygame.draw.rect(surf, GOLD, box, 3, border_radius=radius)
+        pad = max(14, round(30 * s))
+        blit_text(surf, self.title, f(36), (box.x + pad, box.y + pad), GOLD, bold=True)
+        y = box.y + pad + round(f(36) * 1.4)
+        size = f(25)
+        for line in wrap(self.body(), size, box.w - 2 * pad):
+            if y + size > self.yes.rect.top - pad // 2:
+                break
+            blit_text(surf, line, size, (box.x + pad, y), INK)
+            y += round(size * 1.2)
+        self.yes.draw(surf)
+        self.no.draw(surf)

@@ -1,0 +1,123 @@
+"""docs/rules.md: the house rules for players, in the repository, with the ids tests cite,
+and the same text in the client (a Rules button and F1), scrollable and legible.
+
+Issue 9, "The rules, for players": the README sent readers to ../shared/RULES.md,
+a file outside the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from client.overlays import RulesOverlay, load_rules, rules_path
+from client.render.text import font
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules.md"
+ID = re.compile(r"\bR-[A-Z]\d+\b")
+
+
+def _doc_ids() -> list[str]:
+    return re.findall(r"^- \*\*(R-[A-Z]\d+)\*\*", RULES.read_text(encoding="utf-8"), re.M)
+
+
+def test_every_rule_id_cited_in_the_code_and_tests_is_in_docs_rules() -> None:
+    ids = _doc_ids()
+    assert len(ids) == len(set(ids)) == 40  # each rule once: T0-T7, D1-D6, O1-O4, B1-B9, ...
+    cited: set[str] = set()
+    for folder in ("common", "server", "client", "tests", "scripts"):
+        for path in (ROOT / folder).rglob("*.py"):
+            cited |= set(ID.findall(path.read_text(encoding="utf-8")))
+    assert cited <= set(ids), sorted(cited - set(ids))
+
+
+def test_the_readme_links_the_rules_in_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/rules.md)" in readme
+    assert "../shared" not in readme
+    assert rules_path() == RULES
+
+
+def test_the_rules_say_what_a_first_night_asks() -> None:
+    text = " ".join(RULES.read_text(encoding="utf-8").split())
+    for words in (
+        "lowest card showing must start the betting",  # who brings in (R-O1)
+        "best hand showing",
+        "acts first",  # who opens (R-O2)
+        "The cap",
+        "three raises",  # R-B6
+        "The half rule",  # R-A2
+        "If your connection drops",
+        "grace period",  # R-C1
+        "*away*",
+        "I'm back",
+        "pause the table",
+        "turn clock",
+        "time bank",
+    ):  # R-C2-4
+        assert words in text, words
+
+
+def test_the_client_shows_the_same_text() -> None:
+    blocks = load_rules()
+    assert [b.rid for b in blocks if b.rid] == _doc_ids()
+    r_b6 = next(b for b in blocks if b.rid == "R-B6")
+    assert r_b6.text.startswith("The cap: while more than two players") and "**" not in r_b6.text
+    assert blocks[0].kind == "title" and blocks[0].text == "The house rules"
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (2560, 1440)])
+def test_the_rules_window_is_legible_and_scrolls_to_the_end(make_client, size) -> None:
+    app = make_client(size=size)
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    app.resized()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode=""))
+    app.step(max_wait=0.01)
+    rules = app.modal
+    assert isinstance(rules, RulesOverlay)
+    assert rules.body >= 18  # never small print
+    window = pygame.Rect(0, 0, *size)
+    assert window.contains(rules.box) and rules.box.contains(rules.view)
+    assert rules.box.contains(rules.close_button.rect)
+    for s, px, _color, bold, dx, _dy in rules.lines:
+        assert dx + font(px, bold=bold).size(s)[0] <= rules.view.w, s  # no line runs off
+    shown = [ln[0] for ln in rules.visible()]
+    assert "The house rules" in shown and "R-C4" not in shown
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode=""))
+    app.step(max_wait=0.01)
+    assert rules.offset == rules.max_offset > 0
+    assert "R-C4" in [ln[0] for ln in rules.visible()]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
+    app.step(max_wait=0.01)
+    assert 0 < rules.offset < rules.max_offset
+    app.draw()
+    assert not app._faults
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
+    app.step(max_wait=0.01)
+    assert app.modal is None and app.top().name == "start"  # Esc closed the rules, not the game
+
+
+def test_the_rules_button_on_the_start_screen_and_at_the_table(make_client) -> None:
+    app = make_client()
+    start = app.top()
+    start.choose("rules")
+    assert isinstance(app.modal, RulesOverlay)
+    app.modal.close()
+    app.play_computer(1, 4)
+    from tests.test_client_app import run
+
+    assert run([app], lambda: app.top().name == "table")
+    table = app.top()
+    assert (
+        table.rules.rect.w > 0
+        and table.rules.rect.collidelist([table.leave.rect, table.four.rect]) == -1
+    )
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(kind, pos=table.rules.rect.center, button=1))
+    app.step(max_wait=0.01)
+    assert isinstance(app.modal, RulesOverlay)
+    assert app.top().name == "table"
