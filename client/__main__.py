@@ -12,6 +12,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from common.levels import LEVEL_IDS
+
 __all__ = ["main"]
 
 
@@ -21,6 +23,11 @@ def _parser() -> argparse.ArgumentParser:
     way.add_argument("--join", metavar="HOST[:PORT]", help="join the table at this address")
     way.add_argument("--computer", type=int, choices=(1, 2, 3), help="play 1 to 3 computer seats")
     way.add_argument("--host", action="store_true", help="host a friends' table")
+    ap.add_argument(
+        "--level",
+        choices=LEVEL_IDS,
+        help="computer seats' level with --computer or --host (remembered)",
+    )
     ap.add_argument("--name", help="your name at the table (remembered)")
     ap.add_argument("--hands", type=int, choices=(4, 8, 12), help="hands in the match")
     ap.add_argument(
@@ -53,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings.four_color = True
     if args.hands:
         settings.hands = args.hands
+    if args.level:
+        settings.level = settings.host_level = args.level
     size = None
     if args.size:
         try:
@@ -76,12 +85,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             host, port, password=args.password, watch=args.watch, remember=joinable(host, port)
         )
     elif args.computer:
-        app.play_computer(args.computer, settings.hands)
+        app.play_computer(args.computer, settings.hands, level=settings.level)
     elif args.host:
         app.host_table(
             hands=args.hands or settings.host_hands,
             computers=settings.host_computers,
             password=args.password,
+            level=settings.host_level,
         )
     app.run()
     return 0

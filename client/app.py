@@ -437,7 +437,7 @@ class App:
         cfg = {**kwargs, **self.server_overrides}
         return run_in_thread(ServerConfig(**cfg))
 
-    def play_computer(self, computers: int, hands: int) -> None:
+    def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
         """A computer table: our own server on 127.0.0.1, started as soon as we sit down."""
         self.leave_table(notice="", send_leave=True)
         computers = min(3, max(1, computers))
@@ -447,6 +447,7 @@ class App:
                 host="127.0.0.1",
                 port=0,
                 computer=computers,
+                computer_levels=(level,),
                 hands=hands,
                 start_when=computers + 1,
                 name="Computer table",  # its own night, apart from any friends' table's
@@ -467,6 +468,7 @@ class App:
         password: str,
         port: int = DEFAULT_PORT,
         bind: str | None = None,
+        level: str = "regular",
         name: str = "",
         open_books: bool = False,
         books_to_watchers: bool = False,
@@ -482,6 +484,7 @@ class App:
                     host=bind,
                     port=p,
                     computer=computers,
+                    computer_levels=(level,),
                     hands=hands,
                     password=password or None,
                     name=name.strip() or f"{self.settings.name}'s table",

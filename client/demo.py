@@ -24,13 +24,18 @@ __all__ = [
 
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
+LEVELS = {1: ("shark", "Shark"), 2: ("regular", "Regular"), 4: ("newcomer", "Newcomer"),
+          5: ("regular", "Regular")}  # fmt: skip
 
 
 def _players(n: int = 7) -> list[dict[str, Any]]:
-    return [
-        {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 3, "host": s == 0}
-        for s in range(n)
-    ]
+    out = []
+    for s in range(n):
+        p = {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 3, "host": s == 0}
+        if s in LEVELS:
+            p["level"], p["level_name"] = LEVELS[s]
+        out.append(p)
+    return out
 
 
 def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) -> dict[str, Any]:

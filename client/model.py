@@ -49,6 +49,8 @@ class Player:
     kind: str = "human"  # "human" or "computer"
     connected: bool = True
     host: bool = False
+    level: str = ""  # a computer seat's level id ("" when the server does not say)
+    level_name: str = ""
     next: bool = False  # taken during a match: plays from the next one
     away: bool = False  # R-C2
     away_why: str | None = None  # asked, clock, dropped or taken (R-C3)
@@ -254,6 +256,8 @@ class Session:
                     kind="computer" if kind == "computer" else "human",
                     connected=item.get("connected") is not False,
                     host=item.get("host") is True,
+                    level=as_str(item.get("level"), "", 20) if kind == "computer" else "",
+                    level_name=as_str(item.get("level_name"), "", 20) if kind == "computer" else "",
                     next=item.get("next") is True,
                     away=item.get("away") is True,
                     away_why=as_str(item.get("away_why"), limit=12) or None,

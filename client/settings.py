@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from common.levels import LEVEL_IDS
 from common.protocol import HAND_COUNTS
 
 __all__ = ["Settings", "config_path"]
@@ -34,6 +35,9 @@ class Settings:
     computers: int = 2
     hands: int = 8
     host_computers: int = 0
+    level: str = "regular"
+    """Computer seats' level at the computer table (``server.levels``)."""
+    host_level: str = "regular"
     host_hands: int = 8
     host_password: str = ""
     table_name: str = ""  # the name a hosted table announces ("" : "<name>'s table")
@@ -70,6 +74,10 @@ class Settings:
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
         out.computers = min(3, max(1, out.computers))
         out.host_computers = min(5, max(0, out.host_computers))
+        if out.level not in LEVEL_IDS:
+            out.level = "regular"
+        if out.host_level not in LEVEL_IDS:
+            out.host_level = "regular"
         out.volume = min(100, max(0, out.volume))
         out.host_turn_time = min(600, max(0, out.host_turn_time))
         out.host_time_bank = min(3600, max(0, out.host_time_bank))

@@ -76,6 +76,7 @@ __all__ = [
     "Sit",
     "Resume",
     "SeatAway",
+    "SetLevel",
     "Standings",
     "Start",
     "Table",
@@ -431,6 +432,15 @@ class Options(_Message):
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class SetLevel(_Message):
+    """The host sets a computer seat's level in the lobby (``docs/protocol.md``)."""
+
+    TYPE: ClassVar[str] = "level"
+    seat: int
+    level: str
+
+
 ClientMessage = (
     Hello
     | Act
@@ -444,6 +454,7 @@ ClientMessage = (
     | Resume
     | TakeSeat
     | Options
+    | SetLevel
     | Sit
     | FreeSeat
 )
@@ -540,6 +551,11 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         if len(text) > MAX_CHAT:
             raise MessageError("too_long", f"chat is at most {MAX_CHAT} characters", kind)
         return Chat(text=text)
+    if kind == "level":
+        level = _field(msg, "level", str, required=True)
+        if len(level) > 40:
+            raise MessageError("bad_message", "'level' of level is too long", kind)
+        return SetLevel(seat=_field(msg, "seat", int, required=True), level=level)
     if kind == "leave":
         return Leave()
     if kind == "sit":

@@ -1,15 +1,29 @@
 #!/usr/bin/env python3
-"""Time the computer seats and check that they play well.
+"""How strong and how fast the computer seats are, by duplicate play.
 
-Timing: median and 99th percentile of ``choose_action`` over decisions taken
-from real games (2 to 7 seats, the bot against itself and random players).
-Strength: the bot against random-legal players and against always-call
-players, heads-up and four-handed, in chips won per 100 hands.  Every pack is
-dealt once with the bot in each seat ("duplicate"), so the cards even out;
-stacks are reset to 600 before every hand (R-T3).
+Strength: every level against each reference opponent of ``scripts/stud_refs.py``
+(tight-aggressive chart player, calling station, maniac) and against the level
+below it, heads-up and four-handed.  Each deal is played once for every seat
+the level can sit in, with the same cards for each seat *position* (the pack
+is fixed per seat, so a fold never shifts anyone's later cards), and stacks
+are reset to 600 before every hand (R-T3).  The result of a deal is the
+level's average net over its seats; the table shows small bets (10 chips) per
+100 hands and a 95% confidence interval from those per-deal results.
 
-    .venv/bin/python scripts/bench_bots.py            # everything, about a few minutes
-    .venv/bin/python scripts/bench_bots.py --hands 400 --decisions 500
+The match-ups the targets are about (each level against the one below it,
+the strongest against the tight-aggressive player) get ``--deals`` deals, the
+others ``--minor``; four-handed ones half as many deals (of four hands each).
+
+Each seat's player keeps its memory (an opponent model) from deal to deal of
+one run of deals, as over a long match; a new chunk of deals is a new match.
+
+Speed: median and 99th percentile of a decision of the strongest level with
+seven seats filled (that level in every seat), and the same for the single
+style that came before levels (``old``), as a baseline measured in the same run.
+
+    nice -n 10 .venv/bin/python scripts/bench_bots.py                  # the full table
+    nice -n 10 .venv/bin/python scripts/bench_bots.py --deals 300 --only shark
+    nice -n 10 .venv/bin/python scripts/bench_bots.py --pair shark tag --seats 2
 """
 
 from __future__ import annotations
@@ -19,134 +33,226 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common.cards import shuffled_deck  # noqa: E402
+from common.cards import Card, full_deck  # noqa: E402
 from common.engine import Hand  # noqa: E402
+from common.events import Event  # noqa: E402
 from common.views import seat_view  # noqa: E402
+from scripts.stud_refs import REFERENCES  # noqa: E402
 from server.bots import choose_action  # noqa: E402
+from server.levels import LEVELS, brain  # noqa: E402
 
 Player = Callable[[Mapping[str, Any], random.Random], str]
 START = 600
+SMALL_BET = 10
+_DECK = tuple(full_deck())
 
 
-def random_legal(view: Mapping[str, Any], rng: random.Random) -> str:
-    """Any legal button, uniformly."""
-    return str(rng.choice(view["legal"])["action"])
+def make_player(name: str) -> Player:
+    """A fresh player (with an empty memory) for ``name``: a level, a reference or "old"."""
+    if name in LEVELS:
+        return brain(name)
+    if name in REFERENCES:
+        return REFERENCES[name]()
+    if name == "old":  # the single style before levels existed, for comparison
+        return choose_action
+    raise SystemExit(f"no player {name!r}: levels {list(LEVELS)}, references {list(REFERENCES)}")
 
 
-def always_call(view: Mapping[str, Any], rng: random.Random) -> str:
-    """Call anything, never bet: check if free, else call (or bring in)."""
-    names = [a["action"] for a in view["legal"]]
-    for name in ("check", "call", "bring_in"):
-        if name in names:
-            return name
-    return names[0]
+class SeatDeckHand(Hand):
+    """A hand whose cards are fixed per seat: seat s always gets ``cards[s]`` in order,
+    whoever folds.  Only the benchmark needs this; the table deals from one pack (R-D2)."""
+
+    def __init__(self, *, cards: Mapping[int, Sequence[Card]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._by_seat = cards
+
+    def _deal_street(self, street: int, out: list[Event]) -> None:
+        from common.events import Deal
+
+        self.street = street
+        live = [st for st in self._after[self._last_in_order] if not st.folded]
+        rounds = (False, False, True) if street == 3 else (street != 7,)
+        for up in rounds:
+            for st in live:
+                card = self._by_seat[st.seat][len(st.down) + len(st.up)]
+                (st.up if up else st.down).append(card)
+                out.append(Deal(st.seat, street, card, up))
 
 
 def play_hand(
     players: Mapping[int, Player],
     *,
     button: int,
-    deck_seed: int,
+    cards: Mapping[int, Sequence[Card]],
     rngs: Mapping[int, random.Random],
+    timed: int | None = None,
     timings: list[float] | None = None,
 ) -> dict[int, int]:
-    """One hand from fresh 600-chip stacks; returns each seat's net chips."""
-    deck = shuffled_deck(random.Random(deck_seed))
-    hand = Hand(stacks={s: START for s in players}, button=button, deck=deck)
+    """One hand from fresh 600-chip stacks; returns each seat's net chips.
+
+    Players with an ``observe`` method are shown their seat's view of the end.
+    """
+    hand = SeatDeckHand(
+        cards=cards, stacks={s: START for s in players}, button=button, deck=_DECK[: 7 * len(players)]
+    )
     hand.start()
     while not hand.is_over:
         seat = hand.to_act
         assert seat is not None
         view = seat_view(hand, seat)
-        player = players[seat]
-        if timings is not None and player is choose_action:
+        if timings is not None and (timed is None or seat == timed):
             t0 = time.perf_counter()
-            action = player(view, rngs[seat])
+            action = players[seat](view, rngs[seat])
             timings.append(time.perf_counter() - t0)
         else:
-            action = player(view, rngs[seat])
+            action = players[seat](view, rngs[seat])
         hand.apply(seat, action)
+    for s, player in players.items():
+        observe = getattr(player, "observe", None)
+        if observe is not None:
+            observe(seat_view(hand, s))
     return {s: stack - START for s, stack in hand.final_stacks().items()}
 
 
-def measure_time(decisions: int, seed: int = 7) -> list[float]:
-    """Seconds per bot decision over ``decisions`` decisions from random real games."""
-    rng = random.Random(seed)
+def deal_cards(seed: int, deal: int, seats: int) -> dict[int, list[Card]]:
+    rng = random.Random(seed * 1_000_003 + deal)
+    cards = rng.sample(_DECK, 7 * seats)
+    return {s: cards[7 * s : 7 * s + 7] for s in range(seats)}
+
+
+def run_chunk(name: str, opponent: str, seats: int, seed: int, first: int, count: int) -> list[float]:
+    """Deals ``first`` .. ``first + count - 1``: the level's mean net chips for each deal.
+
+    Rotation r puts ``name`` in seat r and ``opponent`` in the others; each rotation is its
+    own match with its own players, who remember across the chunk's deals.
+    """
+    tables = []
+    for r in range(seats):
+        players = {s: make_player(name if s == r else opponent) for s in range(seats)}
+        rngs = {s: random.Random(seed * 7919 + first * 131 + r * 17 + s) for s in range(seats)}
+        tables.append((r, players, rngs))
+    out = []
+    for deal in range(first, first + count):
+        cards = deal_cards(seed, deal, seats)
+        total = 0
+        for r, players, rngs in tables:
+            net = play_hand(players, button=deal % seats, cards=cards, rngs=rngs)
+            total += net[r]
+        out.append(total / seats)
+    return out
+
+
+def summary(per_deal: Sequence[float]) -> tuple[float, float]:
+    """(mean, 95% CI half-width) in small bets per 100 hands."""
+    k = 100 / SMALL_BET
+    mean = statistics.fmean(per_deal) * k
+    half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5 * k if len(per_deal) > 1 else 0
+    return mean, half
+
+
+def measure_time(name: str, decisions: int, seed: int) -> list[float]:
+    """Seconds per decision of ``name`` with seven seats, that level in every seat."""
     timings: list[float] = []
-    game = 0
+    players = {s: make_player(name) for s in range(7)}
+    rngs = {s: random.Random(seed * 31 + s) for s in range(7)}
+    deal = 0
     while len(timings) < decisions:
-        n = rng.randint(2, 7)
-        seats = rng.sample(range(7), n)
-        players: dict[int, Player] = {
-            s: choose_action if rng.random() < 0.6 else random_legal for s in seats
-        }
-        players[seats[0]] = choose_action
-        rngs = {s: random.Random(seed * 1000 + game * 10 + s) for s in seats}
         play_hand(
             players,
-            button=rng.choice(seats),
-            deck_seed=rng.getrandbits(32),
+            button=deal % 7,
+            cards=deal_cards(seed + 99, deal, 7),
             rngs=rngs,
             timings=timings,
         )
-        game += 1
+        deal += 1
     return timings[:decisions]
-
-
-def match(opponent_name: str, seats: int, hands: int, seed: int) -> tuple[str, int, float, float]:
-    """Bot against ``seats - 1`` opponents; each pack is played with the bot in every seat.
-
-    Returns (label, hands, bot chips per 100 hands, its standard error).
-    """
-    opponent: Player = {"random": random_legal, "caller": always_call}[opponent_name]
-    packs = max(hands // seats, 1)
-    per_pack: list[float] = []
-    for p in range(packs):
-        total = 0
-        for bot_seat in range(seats):
-            players: dict[int, Player] = {s: opponent for s in range(seats)}
-            players[bot_seat] = choose_action
-            rngs = {s: random.Random(seed * 7919 + p * 31 + bot_seat * 7 + s) for s in range(seats)}
-            net = play_hand(players, button=p % seats, deck_seed=seed * 100003 + p, rngs=rngs)
-            total += net[bot_seat]
-        per_pack.append(total / seats)
-    mean = statistics.fmean(per_pack) * 100
-    err = statistics.stdev(per_pack) / len(per_pack) ** 0.5 * 100 if len(per_pack) > 1 else 0.0
-    label = f"vs {opponent_name:<6} {'heads-up' if seats == 2 else f'{seats}-handed'}"
-    return label, packs * seats, mean, err
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=3000,
+        help="deals for the match-ups with targets: each level against the one below, "
+        "the strongest against the tight-aggressive reference (four-handed: half as many)",
+    )
+    parser.add_argument(
+        "--minor", type=int, default=None, help="deals for the other match-ups (deals / 6)"
+    )
+    parser.add_argument("--chunk", type=int, default=250, help="deals per match (memory reset)")
     parser.add_argument("--decisions", type=int, default=2000)
-    parser.add_argument("--hands", type=int, default=2000, help="hands per match-up")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="*", default=None, help="levels to measure")
+    parser.add_argument("--against", nargs="*", default=None, help="opponents to measure")
+    parser.add_argument("--seats", nargs="*", type=int, default=[2, 4])
+    parser.add_argument("--pair", nargs=2, default=None, metavar=("PLAYER", "OPPONENT"))
     args = parser.parse_args()
+    minor = args.minor if args.minor is not None else args.deals // 6
+    levels = list(LEVELS)
+    strongest = levels[-1]
 
     if args.decisions:
-        timings = sorted(measure_time(args.decisions, seed=args.seed))
-        median = statistics.median(timings) * 1000
-        p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))] * 1000
-        print(
-            f"decision time over {len(timings)} decisions: "
-            f"median {median:.2f} ms, p99 {p99:.2f} ms, max {timings[-1] * 1000:.2f} ms"
-        )
+        # The baseline, measured in the same run: the single style before levels.
+        for name in (strongest, "old"):
+            timings = sorted(measure_time(name, args.decisions, args.seed))
+            median = statistics.median(timings) * 1000
+            p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))] * 1000
+            if name == strongest:
+                top = (median, p99)
+            print(
+                f"{name:<6} seven seats: {len(timings)} decisions, median {median:.2f} ms, "
+                f"p99 {p99:.2f} ms, max {timings[-1] * 1000:.2f} ms"
+            )
+        print(f"{strongest} / old: median x{top[0] / median:.2f}, p99 x{top[1] / p99:.2f}")
 
-    if args.hands:
-        setups = [(o, n) for o in ("random", "caller") for n in (2, 4)]
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(match, o, n, args.hands, args.seed) for o, n in setups]
-            for future in futures:
-                label, hands, mean, err = future.result()
-                print(f"{label}: {hands} hands, bot {mean:+.1f} chips/100 hands (+/- {err:.1f})")
+    if args.pair:
+        setups = [(args.pair[0], args.pair[1], n) for n in args.seats]
+    else:
+        setups = []
+        for i, name in enumerate(levels):
+            if args.only is not None and name not in args.only:
+                continue
+            opponents = [*REFERENCES, *(levels[i - 1 : i] if i else [])]
+            if args.against is not None:
+                opponents = [o for o in opponents if o in args.against]
+            for opp in opponents:
+                for n in args.seats:
+                    if n != 2 and opp in LEVELS:
+                        continue  # level against level: heads-up only
+                    setups.append((name, opp, n))
+    if not setups or not args.deals:
+        return
+    started = time.perf_counter()
+    jobs: dict[tuple[str, str, int], list[Any]] = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for name, opp, n in setups:
+            key = opp in LEVELS or (name == strongest and opp == "tag") or args.pair
+            total = args.deals if key else minor
+            total = total if n == 2 else total // 2
+            chunks = []
+            for first in range(0, total, args.chunk):
+                count = min(args.chunk, total - first)
+                chunks.append(pool.submit(run_chunk, name, opp, n, args.seed, first, count))
+            jobs[(name, opp, n)] = chunks
+        hands = 0
+        print(f"\n{'level':<9}{'opponent':<10}{'seats':>6}{'hands':>8}   sb/100 (95% CI)")
+        for (name, opp, n), chunks in jobs.items():
+            per_deal = [x for c in chunks for x in c.result()]
+            played = len(per_deal) * n
+            hands += played
+            mean, half = summary(per_deal)
+            flag = "" if mean - half > 0 else ("   (not above 0)" if mean + half > 0 else "   LOSES")
+            print(f"{name:<9}{opp:<10}{n:>6}{played:>8}   {mean:+7.1f} ± {half:4.1f}{flag}")
+    print(f"\n{hands} hands in {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

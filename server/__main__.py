@@ -14,6 +14,7 @@ from pathlib import Path
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import TableServer
 from server.config import ServerConfig, default_history_dir
+from server.levels import LEVELS
 from server.listen import shown_address
 
 log = logging.getLogger("server")
@@ -35,6 +36,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--hands", type=int, choices=HAND_COUNTS, default=8, help="hands per match")
     ap.add_argument("--computer", type=int, default=0, metavar="N", help="computer seats to add")
+    ap.add_argument(
+        "--computer-level",
+        default="regular",
+        metavar="LEVEL[,LEVEL...]",
+        help="computer seats' level: "
+        + "; ".join(f"{lv.id} ({lv.description.rstrip('.')})" for lv in LEVELS.values())
+        + ". A comma list sets each seat in turn, seat 6 first (default regular)",
+    )
     ap.add_argument(
         "--password",
         default=None,
@@ -163,6 +172,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         hands=args.hands,
         computer=args.computer,
+        computer_levels=tuple(lv for lv in args.computer_level.split(",") if lv.strip()),
         password=password_from(args),
         start_when=args.start_when,
         grace=args.grace,

@@ -3,7 +3,9 @@
 Invariants:
 
 - A computer seat sees only ``common.views.seat_view`` of its own seat, as a
-  person's client would, and chooses with its own seat's RNG.
+  person's client would, and chooses with its own seat's RNG: with the
+  seat's own brain (its level, ``server.levels``) when it has one, else with
+  the table's chooser.  Any ``Chooser(view, rng) -> action`` works.
 - The chooser runs in a worker thread, so a slow decision never delays
   anyone's frames; ``times`` records how long the last ``KEEP_TIMES`` choices
   took (a table that runs for weeks keeps no more).
@@ -92,7 +94,8 @@ class ComputerSeats:
         started = time.perf_counter()
         try:
             # Off the event loop: a slow decision must not delay anyone's frames.
-            choice = await asyncio.to_thread(self.chooser, view, seat.rng)
+            chooser = seat.brain if seat.brain is not None else self.chooser
+            choice = await asyncio.to_thread(chooser, view, seat.rng)
         except Exception:
             log.exception("computer seat %d failed to choose; playing the default", seat.seat)
             choice = ""

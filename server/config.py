@@ -34,6 +34,9 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     hands: int = 8
     computer: int = 0
+    computer_levels: tuple[str, ...] = ("regular",)
+    """Level of each computer seat, seat 6 first (``server.levels``); the last one
+    repeats for the seats after it."""
     password: str | None = None
     start_when: int | None = None
     grace: float = 30.0
@@ -92,6 +95,12 @@ class ServerConfig:
             raise ValueError("hands must be 4, 8 or 12 (R-T4)")
         if not 0 <= self.computer <= 6:
             raise ValueError("computer seats: 0 to 6")
+        from server.levels import level_id
+
+        if isinstance(self.computer_levels, str):
+            object.__setattr__(self, "computer_levels", (self.computer_levels,))
+        levels = tuple(level_id(lv) for lv in self.computer_levels) or ("regular",)
+        object.__setattr__(self, "computer_levels", levels)
         if self.start_when is not None and not max(2, self.computer + 1) <= self.start_when <= 7:
             raise ValueError("--start-when must be 2 to 7 and leave a seat for a person")
         object.__setattr__(self, "name", " ".join(self.name.split())[:MAX_TABLE_NAME])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.match import SeatInfo, SeatKind
+from server.levels import DEFAULT_LEVEL, LEVELS
 from server.net import Connection
 
 __all__ = ["MAX_SEATS", "Seat", "computer_seats", "first_free", "next_host", "public_seats"]
@@ -36,6 +37,10 @@ class Seat:
     token: str | None = None
     conn: Connection | None = None
     rng: random.Random | None = None
+    level: str | None = None
+    """A computer seat's level (``server.levels``); ``None`` for a person."""
+    brain: Any = None
+    """A computer seat's player for its level (``server.levels.Brain``), if the table made one."""
     waiting: bool = False
     """Taken after the table's first match began: it plays from the next match on (and
     watches the one running, if any)."""
@@ -62,23 +67,40 @@ class Seat:
             "away_why": self.away,
             "stand_in": stand_in and self.away is not None,
         }
+        if self.level is not None:  # ignorable: protocol-1 clients skip unknown keys
+            out["level"] = self.level
+            out["level_name"] = level_name(self.level)
         if self.waiting:  # only then: a seat's usual keys stay as they were
             out["next"] = True
         return out
 
 
-def computer_seats(count: int, names: Sequence[str], rng: random.Random) -> list[Seat]:
+def computer_seats(
+    count: int,
+    names: Sequence[str],
+    rng: random.Random,
+    levels: Sequence[str] = (DEFAULT_LEVEL,),
+) -> list[Seat]:
     """``count`` computer seats from seat 6 down, named in turn, each with an RNG drawn
-    from ``rng`` (so a seeded table replays the same computer choices)."""
+    from ``rng`` (so a seeded table replays the same computer choices).  Seat ``i`` plays
+    ``levels[i]``, or the last of ``levels`` when there are fewer."""
+    levels = tuple(levels) or (DEFAULT_LEVEL,)
     return [
         Seat(
             MAX_SEATS - 1 - i,
             names[i % len(names)],
             SeatKind.COMPUTER,
             rng=random.Random(rng.getrandbits(64)),
+            level=levels[min(i, len(levels) - 1)],
         )
         for i in range(count)
     ]
+
+
+def level_name(level: str) -> str:
+    """The name a person reads for a level id."""
+    lv = LEVELS.get(level)
+    return lv.name if lv is not None else level
 
 
 def first_free(seats: Mapping[int, Seat]) -> int | None:

@@ -38,6 +38,7 @@ from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.history import hand_record
 from common.match import Match, SeatKind
+from common.views import seat_view
 from server import books, frames, histories
 from server.announce import short_hostname
 from server.chat import clean_text, spend_line
@@ -48,6 +49,7 @@ from server.controls import TableControls
 from server.guard import Door, DoorLimits
 from server.names import taken_by
 from server.net import Connection
+from server.levels import brain, level_id
 from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 
@@ -108,8 +110,18 @@ class Table(TableControls):
             )
         )
         self._init_controls()
-        for seat in computer_seats(config.computer, config.computer_names, self.rng):
+        # A chooser passed in plays every computer seat (tests); otherwise each seat
+        # gets a brain of its own level, which remembers its rivals for one match.
+        self._own_brains = chooser is None
+        for seat in computer_seats(
+            config.computer, config.computer_names, self.rng, config.computer_levels
+        ):
+            self._give_brain(seat)
             self.seats[seat.seat] = seat
+
+    def _give_brain(self, seat: Seat) -> None:
+        if self._own_brains and seat.level is not None:
+            seat.brain = brain(seat.level)
 
     # ------------------------------------------------------------ connections
 
@@ -167,6 +179,8 @@ class Table(TableControls):
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
+        elif isinstance(msg, p.SetLevel):
+            self._set_level(conn, msg)
         elif isinstance(msg, p.Sit):
             self._sit(conn)
         elif isinstance(msg, p.FreeSeat):
@@ -415,7 +429,29 @@ class Table(TableControls):
             self.hands = start.hands
         self._start_match()
 
+    def _set_level(self, conn: Connection, msg: p.SetLevel) -> None:
+        """The host picks a computer seat's level in the lobby."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host sets computer levels", "level")
+        if self.running:
+            raise p.MessageError("match_running", "a match is already running", "level")
+        seat = self.seats.get(msg.seat)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError("bad_message", f"seat {msg.seat} is not a computer seat", "level")
+        try:
+            level = level_id(msg.level)
+        except ValueError as exc:
+            raise p.MessageError("bad_message", str(exc), "level") from None
+        seat.level = level
+        self._give_brain(seat)
+        log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
+        self._broadcast_lobby()
+
     def _start_match(self) -> None:
+        for seat in self.seats.values():
+            reset = getattr(seat.brain, "reset", None)
+            if reset is not None:
+                reset()  # a new match: the opponent model starts empty
         self._controls_match_start()
         for seat in self.seats.values():
             seat.waiting = False  # late arrivals play from this match on
@@ -523,6 +559,10 @@ class Table(TableControls):
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
+        for seat in self.seats.values():
+            observe = getattr(seat.brain, "observe", None)
+            if observe is not None:  # what this seat sees of the hand's end, nothing more
+                observe(seat_view(self.match.hand, seat.seat))
         if self.history_path is not None:
             histories.append_hand(
                 self.history_path,

@@ -26,6 +26,7 @@ PLATE_TURN = (64, 52, 18)
 GREEN = (90, 210, 120)
 ORANGE = (245, 150, 60)
 RED_TAG = (200, 60, 50)
+LEVEL_TAG = (140, 190, 215)  # a computer seat's level
 STAND_IN = (120, 200, 240)
 
 
@@ -69,6 +70,8 @@ def seat_tags(
     recent = session.recent.get(seat)
     if recent and not (sv and sv.folded):
         tags.append((recent[0], (170, 220, 250)))
+    if player is not None and player.kind == "computer" and (player.level_name or player.level):
+        tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
     left = session.clock_left(seat, now) if turn else None
     if turn:
         label = "your turn" if own else "to act"

@@ -1,6 +1,8 @@
 """Before a match: connecting, and the lobby (who has joined, the host's Start button).
 
-When we host, the lobby shows, large, the address and port friends must type.
+When we host, the lobby shows, large, the address and port friends must type,
+and each computer seat's level as a button: a click moves that seat to the
+next level (the ``level`` message), so every computer seat may differ.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
-from common.protocol import MAX_CHAT, Chat, FreeSeat, Options, Sit, Start
+from common.levels import LEVEL_IDS, level_info
+from common.protocol import MAX_CHAT, Chat, FreeSeat, Options, SetLevel, Sit, Start
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
@@ -113,6 +116,18 @@ class LobbyScene(Scene):
         self.boxes: dict[str, pygame.Rect] = {}
         self.sit = Button("sit", "Take a seat", style="primary")
         self.give: list[Button] = []  # the host's "give seat" per computer seat
+        self.level_chips: list[tuple[int, pygame.Rect]] = []
+
+    def cycle_level(self, seat: int) -> bool:
+        """Host only: move computer seat ``seat`` to the next level, weakest after strongest."""
+        s = self.app.session
+        if s is None or not s.host:
+            return False
+        p = next((p for p in s.lobby_seats if p.seat == seat and p.kind == "computer"), None)
+        if p is None:
+            return False
+        i = LEVEL_IDS.index(p.level) if p.level in LEVEL_IDS else 0
+        return self.app.send(SetLevel(seat, LEVEL_IDS[(i + 1) % len(LEVEL_IDS)]).encode())
 
     def enter(self) -> None:
         self.addresses = []
@@ -318,6 +333,11 @@ class LobbyScene(Scene):
         if s is not None and s.host and self.hands.handle_event(event):
             self.choose_hands(int(self.hands.value))
             return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for seat, rect in self.level_chips:
+                if rect.collidepoint(event.pos):
+                    self.cycle_level(seat)
+                    return
         for b in self.night_buttons():
             if b.handle_event(event):
                 if b is self.sit:
@@ -426,16 +446,35 @@ class LobbyScene(Scene):
             bold=True,
         )
         y = box.y + f(60)
+        self.level_chips = []
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
             if p.next:
                 mark = "next match"
-            row = blit_text(surf, fit(who, f(28), box.w - f(200)), f(28), (box.x + f(24), y), INK)
-            if mark:
+            giving = s.host and not s.running and p.kind == "computer"
+            name_w = box.w - f(310 if giving else 260)
+            row = blit_text(surf, fit(who, f(28), name_w), f(28), (box.x + f(24), y), INK)
+            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
+            if p.kind == "computer" and level:
+                chip = pygame.Rect(0, 0, f(120), f(30))
+                chip.midright = (box.right - f(20), row.centery)
+                if s.host:
+                    pygame.draw.rect(surf, (52, 66, 78), chip, border_radius=f(8))
+                    pygame.draw.rect(surf, GOLD, chip, 2, border_radius=f(8))
+                    self.level_chips.append((p.seat, chip))
+                blit_text(surf, level, f(22), chip.center, INK, bold=True, anchor="center")
+                if not giving:  # the host's Give seat button sits there
+                    at = (chip.x - f(10), row.centery)
+                    blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
+            elif mark:
                 at = (box.right - f(20), row.centery)
                 blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
             y += f(34)
+        if self.level_chips:
+            hint = "click a level to change it"
+            at = (box.right - f(20), box.y + f(16) + f(14))
+            blit_text(surf, hint, f(20), at, MUTED, anchor="midright")
         side = self.boxes["side"]
         yy = side.y
         for line in self.side_lines():

@@ -1,10 +1,11 @@
 """The start screen: your name and the three ways to a table.
 
-Play the computer (1-3 computer seats, 4/8/12 hands), host a friends' table
-(its name, hands, computer seats, optional password) or join one: a table
-found on the network with a click (``client.discovery``; its password asked
-if it needs one), or an address typed (the recent ones offered), port,
-password; or watch.  Settings are saved as soon as a way in is chosen.
+Play the computer (1-3 computer seats, 4/8/12 hands, their level), host a
+friends' table (its name, hands, computer seats, optional password; each
+computer seat's level is set in the lobby) or join one: a table found on the
+network with a click (``client.discovery``; its password asked if it needs
+one), or an address typed (the recent ones offered), port, password; or
+watch.  Settings are saved as soon as a way in is chosen.
 """
 
 from __future__ import annotations
@@ -20,10 +21,20 @@ from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from common.levels import LEVEL_INFO, level_info
 
 __all__ = ["StartScene", "parse_address"]
 
 WARN = (255, 190, 120)
+
+
+def _name_of(level: str) -> str:
+    info = level_info(level)
+    return info.name if info else LEVEL_INFO[1].name
+
+
+def _id_of(name: object) -> str:
+    return next((lv.id for lv in LEVEL_INFO if lv.name == name), LEVEL_INFO[1].id)
 
 
 class StartScene(Scene):
@@ -35,6 +46,8 @@ class StartScene(Scene):
         self.name_in = TextInput("name", st.name, "Your name", max_len=20)
         self.computers = Choice("computers", [1, 2, 3], st.computers)
         self.hands = Choice("hands", [4, 8, 12], st.hands)
+        names = [lv.name for lv in LEVEL_INFO]
+        self.level = Choice("level", names, _name_of(st.level))
         self.play = Button("play", "Play the computer", "P", style="primary")
         self.host_hands = Choice("host_hands", [4, 8, 12], st.host_hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
@@ -72,8 +85,8 @@ class StartScene(Scene):
                 self.join_password]  # fmt: skip
 
     def widgets(self) -> list[Any]:
-        return [*self.inputs(), self.computers, self.hands, self.host_hands, self.host_computers,
-                self.four, self.sound, self.open_books,
+        return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
+                self.host_computers, self.four, self.sound, self.open_books,
                 *([self.books_watchers] if self.open_books.value else [])]  # fmt: skip
 
     def buttons(self) -> list[Button]:
@@ -110,9 +123,10 @@ class StartScene(Scene):
         cols = [R(60 + i * 395, 250, 370, 430) for i in range(3)]
         self.columns = cols
         x0 = [60 + i * 395 + 24 for i in range(3)]
-        self.computers.rect = R(x0[0], 350, 322, 48)
-        self.hands.rect = R(x0[0], 450, 322, 48)
-        self.play.rect = R(x0[0], 590, 322, 62)
+        self.computers.rect = R(x0[0], 340, 322, 46)
+        self.hands.rect = R(x0[0], 418, 322, 46)
+        self.level.rect = R(x0[0], 496, 322, 46)
+        self.play.rect = R(x0[0], 604, 322, 56)
         self.table_name.rect = R(x0[1], 334, 322, 38)
         self.host_hands.rect = R(x0[1], 398, 322, 42)
         self.host_computers.rect = R(x0[1], 466, 322, 42)
@@ -135,6 +149,7 @@ class StartScene(Scene):
         self.books_watchers.rect = R(x0[1] + 30, 657, 292, 20)
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
+        self.level.size = max(12, round(21 * s))
         for wdg in (self.table_name, self.address, self.port, self.join_password):
             wdg.size = max(14, round(22 * s))
         for b in self.buttons():
@@ -245,6 +260,7 @@ class StartScene(Scene):
         st.computers = int(self.computers.value)
         st.hands = int(self.hands.value)
         st.host_computers = int(self.host_computers.value)
+        st.level = _id_of(self.level.value)
         st.host_hands = int(self.host_hands.value)
         st.host_password = self.host_password.value
         st.table_name = self.table_name.value.strip()
@@ -291,13 +307,16 @@ class StartScene(Scene):
 
         sound.init(enabled=self.sound.value)
         if what == "play":
-            self.app.play_computer(int(self.computers.value), int(self.hands.value))
+            self.app.play_computer(
+                int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
+            )
         elif what == "host":
             self.app.host_table(
                 hands=int(self.host_hands.value),
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
                 name=self.table_name.value,
+                level=self.app.settings.host_level,
                 open_books=self.open_books.value,
                 books_to_watchers=self.books_watchers.value,
             )
@@ -374,7 +393,7 @@ class StartScene(Scene):
                 anchor="center",
             )
         labels = [
-            (self.computers, "Computer seats"), (self.hands, "Hands"),
+            (self.computers, "Computer seats"), (self.hands, "Hands"), (self.level, "Level"),
             (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
             (self.host_password, "Password (optional)"), (self.table_name, "Table name"),
             (self.address, "Or type the host's address"), (self.port, "Port"),
@@ -389,14 +408,13 @@ class StartScene(Scene):
                 (190, 210, 200),
                 anchor="bottomleft",
             )
-        blit_text(
-            surf,
-            "against 1 to 3 computer seats",
-            f(20),
-            (self.play.rect.centerx, self.play.rect.top - round(24 * s)),
-            MUTED,
-            anchor="center",
-        )
+        from client.render.text import wrap
+
+        info = level_info(_id_of(self.level.value))
+        yy = self.level.rect.bottom + round(8 * s)
+        for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
+            blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
+            yy += f(21)
         self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
         self.join_password.placeholder = "password, if any"
         for wdg in self.widgets():

@@ -1,0 +1,258 @@
+"""Reference opponents for ``scripts/bench_bots.py``, written from published stud strategy.
+
+They are deliberately independent of ``server.bots``: only the view and
+``common.hands`` are used, so a computer seat cannot win by sharing their code.
+
+- ``TightAggressive``: the chart player of the stud primers (Roy West's
+  *7 Card Stud: The Waiting Game*, Sklansky and Malmuth's *Seven-Card Stud
+  for Advanced Players*): enters with rolled-up trips, any pair ten or better,
+  smaller pairs with a live high kicker, live three-flushes and
+  three-straights with a high card; completes big pairs and steals with a high
+  door card when it is folded to it; on later streets bets made hands, calls
+  with a pair or a four-card draw while it is not beaten on board, raises two
+  pair or better, and folds the rest.
+- ``CallingStation``: checks or calls every time, never bets or folds.
+- ``Maniac``: completes, bets and raises most of the time with anything, and
+  almost never folds.
+
+Every player is a callable ``player(view, rng) -> action name`` drawing its
+random numbers from ``rng`` only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from common.cards import Card
+
+__all__ = ["REFERENCES", "CallingStation", "Maniac", "TightAggressive"]
+
+_WAGERS = ("complete", "bet", "raise")
+_TEN, _JACK, _QUEEN, _KING, _ACE = 8, 9, 10, 11, 12
+
+
+def _names(view: Mapping[str, Any]) -> list[str]:
+    return [str(a["action"]) for a in view["legal"]]
+
+
+def _wager(names: Sequence[str]) -> str | None:
+    return next((n for n in _WAGERS if n in names), None)
+
+
+def _passive(names: Sequence[str]) -> str:
+    for n in ("check", "bring_in", "call"):
+        if n in names:
+            return n
+    return names[0]
+
+
+class _Read:
+    """The view read once: my cards, rivals' up cards, what is out."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        me = view["you"]
+        self.names = _names(view)
+        self.street: int = view["street"]
+        mine = next(e for e in view["seats"] if e["seat"] == me)
+        self.hole = [Card(c) for c in mine.get("hole", [])]
+        self.up = [Card(c) for c in mine["up"]]
+        self.cards = self.hole + self.up
+        others = [e for e in view["seats"] if e["seat"] != me]
+        self.rivals = [e for e in others if not e["folded"]]
+        self.rival_up = [[Card(c) for c in e["up"]] for e in self.rivals]
+        self.out = [Card(c) for e in others for c in e["up"]]
+        self.bring_in = view.get("bring_in")
+        self.me = me
+        self.high: int = view["high"]
+        self.my_bet: int = mine["bet"]
+        self.raised = any(e["last_action"] in _WAGERS for e in others if not e["folded"])
+        self.raises = self.high // (10 if self.street <= 4 else 20)
+        self.pot: int = view["pot"]
+
+
+def _made(cards: Sequence[Card]) -> tuple[int, int]:
+    """(kind, rank) of what the cards make now: 0 high card, 1 pair, 2 two pair,
+    3 trips, 4 straight, 5 flush, 6 full house or better; rank of the top group."""
+    counts = Counter(c.rank for c in cards)
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    suits = Counter(c.suit for c in cards)
+    if groups[0][0] >= 4 or (groups[0][0] == 3 and len(groups) > 1 and groups[1][0] >= 2):
+        return 6, groups[0][1]
+    if suits and max(suits.values()) >= 5:
+        return 5, max(c.rank for c in cards)
+    if _straight(cards, 5):
+        return 4, max(c.rank for c in cards)
+    if groups[0][0] == 3:
+        return 3, groups[0][1]
+    if groups[0][0] == 2:
+        if len(groups) > 1 and groups[1][0] == 2:
+            return 2, groups[0][1]
+        return 1, groups[0][1]
+    return 0, groups[0][1]
+
+
+def _straight(cards: Sequence[Card], need: int) -> bool:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.rank
+    mask = (mask << 1) | (mask >> 12)
+    return any(bin((mask >> lo) & 0b11111).count("1") >= need for lo in range(10))
+
+
+def _draw(cards: Sequence[Card]) -> bool:
+    """Four to a flush or to a straight."""
+    if len(cards) >= 7:
+        return False
+    suits = Counter(c.suit for c in cards)
+    return max(suits.values()) >= 4 or _straight(cards, 4)
+
+
+def _board(up: Sequence[Card]) -> tuple[int, int]:
+    """What the up cards show: (kind, rank) with the kinds of ``_made``, pairs and trips only."""
+    if not up:
+        return 0, -1
+    counts = Counter(c.rank for c in up)
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    if groups[0][0] >= 3:
+        return 3, groups[0][1]
+    if groups[0][0] == 2:
+        two = len(groups) > 1 and groups[1][0] == 2
+        return (2 if two else 1), groups[0][1]
+    return 0, groups[0][1]
+
+
+class TightAggressive:
+    """The chart player: few hands, played hard; folds when beaten on board."""
+
+    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+        names = _names(view)
+        if len(names) == 1:
+            return names[0]
+        r = _Read(view)
+        choice = self._third(r, rng) if r.street == 3 else self._later(r, rng)
+        if choice == "fold" and "check" in names:
+            choice = "check"
+        return choice if choice in names else _passive(names)
+
+    def _third(self, r: _Read, rng: random.Random) -> str:
+        cards = r.cards
+        ranks = sorted((c.rank for c in cards), reverse=True)
+        counts = Counter(ranks)
+        out = Counter(c.rank for c in r.out)
+        out_suits = Counter(c.suit for c in r.out)
+        wager = _wager(r.names)
+        top_up = max((u[0].rank for u in r.rival_up if u), default=-1)
+        strength = 0  # 0 fold, 1 call the bring-in, 2 call a completion, 3 complete / re-raise
+        if ranks[0] == ranks[2]:
+            strength = 4
+        elif ranks[0] == ranks[1] or ranks[1] == ranks[2]:
+            pair = ranks[1]
+            kicker = ranks[2] if pair == ranks[0] else ranks[0]
+            live = out[pair] == 0
+            if pair >= _TEN and live:
+                strength = 3
+            elif pair >= _TEN:
+                strength = 2
+            elif live and (kicker >= _KING or kicker > top_up):
+                strength = 2
+            elif live:
+                strength = 1
+        else:
+            suits = Counter(c.suit for c in cards)
+            if len(suits) == 1 and out_suits[cards[0].suit] <= 2 and ranks[0] >= _TEN:
+                strength = 2
+            elif len(suits) == 1 and out_suits[cards[0].suit] <= 1:
+                strength = 1
+            elif ranks[0] - ranks[2] <= 4 and len(counts) == 3 and ranks[2] >= 4:
+                dead = sum(out[x] for x in range(ranks[2], ranks[0] + 1) if x not in counts)
+                strength = 2 if dead <= 1 and ranks[0] >= _TEN else (1 if dead <= 2 else 0)
+            elif ranks[1] >= _QUEEN and out[ranks[0]] + out[ranks[1]] == 0:
+                strength = 1
+        if "bring_in" in r.names:
+            return "complete" if strength >= 3 else "bring_in"
+        if not r.raised or r.raises == 0:  # facing at most the bring-in
+            if strength >= 3 and wager:
+                return wager
+            if strength >= 1:
+                return _passive(r.names)
+            if wager and self._steal(r) and rng.random() < 0.6:
+                return wager
+            return "fold"
+        if r.raises <= 1:  # a completion
+            if strength >= 4 and wager:
+                return wager
+            return "call" if strength >= 2 else "fold"
+        return "call" if strength >= 3 else "fold"
+
+    def _steal(self, r: _Read) -> bool:
+        """Folded to me with only the bring-in behind, and my door card beats every other."""
+        if not r.up or r.up[0].rank < _TEN:
+            return False
+        live = [e for e in r.rivals if e["seat"] != r.bring_in]
+        if any(e["last_action"] is None for e in live):
+            return False
+        return all(u[0].rank < r.up[0].rank for u in r.rival_up if u)
+
+    def _later(self, r: _Read, rng: random.Random) -> str:
+        kind, rank = _made(r.cards)
+        draw = _draw(r.cards)
+        wager = _wager(r.names)
+        boards = [_board(u) for u in r.rival_up]
+        best_board = max(boards, default=(0, -1))
+        beaten = best_board > (kind, rank) and best_board[0] >= 1
+        top_rival_card = max((c.rank for u in r.rival_up for c in u), default=-1)
+        big_pair = kind == 1 and rank >= top_rival_card and not beaten
+        facing = "call" in r.names
+        if kind >= 3 or (kind == 2 and not beaten):
+            if wager and (not facing or r.raises <= 2 or kind >= 4):
+                return wager
+            return _passive(r.names)
+        if not facing:
+            if wager and (big_pair and r.street <= 5 or kind == 2):
+                return wager
+            return "check"
+        if beaten and not draw:
+            return "fold"
+        if r.street == 7:
+            if kind == 2 or (kind == 1 and (rank >= top_rival_card or r.raises <= 1)):
+                return "call"
+            return "fold"
+        if kind >= 1 or draw:
+            if big_pair and wager and r.street == 4 and r.raises <= 1:
+                return wager
+            return "call"
+        return "fold"
+
+
+class CallingStation:
+    """Checks when it can, else calls (or brings in); never bets, raises or folds."""
+
+    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+        return _passive(_names(view))
+
+
+class Maniac:
+    """Wagers most of the time with anything and hardly ever folds."""
+
+    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+        names = _names(view)
+        if len(names) == 1:
+            return names[0]
+        wager = _wager(names)
+        if wager and rng.random() < 0.65:
+            return wager
+        if "call" in names and view["street"] == 7 and rng.random() < 0.15:
+            r = _Read(view)
+            if _made(r.cards)[0] == 0:
+                return "fold"
+        return _passive(names)
+
+
+REFERENCES: dict[str, type] = {
+    "tag": TightAggressive,
+    "caller": CallingStation,
+    "maniac": Maniac,
+}

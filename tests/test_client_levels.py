@@ -1,0 +1,40 @@
+"""Computer levels in the window: picked on the start screen, changed per seat in the
+host's lobby, and shown on the seat plates (issue 10)."""
+
+from __future__ import annotations
+
+from client.render.tablepaint import seat_tags
+from tests.test_client_app import make_app, run  # noqa: F401  (make_app is a fixture)
+
+
+def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:  # noqa: F811
+    app = make_app("Ann")
+    start = app.top()
+    assert start.name == "start" and start.level.value == "Regular"
+    start.level.value = "Shark"
+    start.computers.value = 2
+    start.choose("play")
+    assert run([app], lambda: app.top().name == "table")
+    table = app.server.server.table
+    assert sorted(s.level for s in table.seats.values() if s.level) == ["shark", "shark"]
+    computers = [p for p in app.session.players.values() if p.kind == "computer"]
+    assert [p.level_name for p in computers] == ["Shark", "Shark"]
+    seat = computers[0].seat
+    assert ("Shark", (140, 190, 215)) in seat_tags(app.session, seat, 0.0, own=False)
+    assert app.settings.level == "shark"  # remembered for next time
+
+
+def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_app) -> None:  # noqa: F811
+    host = make_app("Hana")
+    host.host_table(hands=4, computers=2, password="", port=0, bind="127.0.0.1")
+    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 3)
+    lobby = host.top()
+    assert lobby.cycle_level(6)  # regular -> shark
+
+    def levels() -> dict[int, str]:
+        return {p.seat: p.level for p in host.session.lobby_seats if p.kind == "computer"}
+
+    assert run([host], lambda: levels() == {5: "regular", 6: "shark"}), levels()
+    host.draw()  # the lobby draws its level buttons for the host
+    assert {seat for seat, _ in lobby.level_chips} == {5, 6}
+    assert host.server.server.table.seats[6].brain.level.id == "shark"

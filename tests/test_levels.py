@@ -1,0 +1,302 @@
+"""Computer-seat levels: legal and sensible at every level, deterministic, and each
+seat's opponent model reset per match and fed only with what that seat saw."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from common.cards import full_deck, parse_many
+from common.engine import Hand
+from common.levels import LEVEL_IDS
+from common.protocol import MessageError, SetLevel, decode_client
+from common.views import seat_view
+from server.__main__ import _parser, config_from_args
+from server.computer import default_chooser
+from server.config import ServerConfig
+from server.levels import LEVELS, Brain, brain, exact_seventh, level_id
+from server.seats import computer_seats
+from tests.test_bots import seat, view
+
+# ---------------------------------------------------------------- helpers
+
+
+def random_point(seed: int) -> tuple[Hand, int]:
+    """A real hand, 2 to 7 seats, played by random legal moves to a random decision."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 7)
+    seats = sorted(rng.sample(range(7), n))
+    stacks = {s: rng.choice([600, 600, 600, 45, 12, 3]) for s in seats}
+    deck = full_deck()
+    rng.shuffle(deck)
+    hand = Hand(stacks=stacks, button=rng.choice(seats), deck=deck)
+    hand.start()
+    stop = rng.randint(0, 25)
+    steps = 0
+    while not hand.is_over and steps < stop:
+        s = hand.to_act
+        assert s is not None
+        hand.apply(s, rng.choice(hand.legal_actions(s)).kind)
+        steps += 1
+    return hand, rng.randint(0, 2**32)
+
+
+def play_match(players: dict[int, Any], deals: int, seed: int) -> list[tuple[int, str]]:
+    """``deals`` hands from 600 chips each, every player shown its view of each end."""
+    rng = random.Random(seed)
+    rngs = {s: random.Random(seed * 100 + s) for s in players}
+    log: list[tuple[int, str]] = []
+    for d in range(deals):
+        deck = full_deck()
+        rng.shuffle(deck)
+        hand = Hand(stacks={s: 600 for s in players}, button=d % len(players), deck=deck)
+        hand.start()
+        while not hand.is_over:
+            s = hand.to_act
+            assert s is not None
+            action = players[s](seat_view(hand, s), rngs[s])
+            log.append((s, action))
+            hand.apply(s, action)
+        for s, p in players.items():
+            if hasattr(p, "observe"):
+                p.observe(seat_view(hand, s))
+    return log
+
+
+# ---------------------------------------------------------------- every level is legal
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), level=st.sampled_from(LEVEL_IDS))
+def test_every_level_returns_a_legal_action_never_folding_a_free_check(
+    seed: int, level: str
+) -> None:
+    """R-B1, R-B5: only an offered button, and never a fold when checking is free."""
+    hand, rng_seed = random_point(seed)
+    if hand.is_over:
+        return
+    s = hand.to_act
+    assert s is not None
+    v = seat_view(hand, s)
+    before = copy.deepcopy(v)
+    player = brain(level)
+    choice = player(v, random.Random(rng_seed))
+    names = [a["action"] for a in v["legal"]]
+    assert choice in names
+    if "check" in names:
+        assert choice != "fold"
+    assert v == before  # the view is read, never changed
+    hand.apply(s, choice)  # and the engine takes it
+
+
+@pytest.mark.parametrize("level", LEVEL_IDS)
+def test_same_view_and_rng_state_same_choice(level: str) -> None:
+    for seed in range(25):
+        hand, rng_seed = random_point(seed)
+        if hand.is_over:
+            continue
+        v = seat_view(hand, hand.to_act)
+        a = brain(level)(v, random.Random(rng_seed))
+        b = brain(level)(copy.deepcopy(v), random.Random(rng_seed))
+        assert a == b
+
+
+@pytest.mark.parametrize("level", LEVEL_IDS)
+def test_no_level_folds_the_nuts_on_seventh_street(level: str) -> None:
+    """A royal flush facing a bet and a raise: no rival can beat it, so never a fold."""
+    v = view(
+        street=7,
+        seats=[
+            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=0),
+            seat(1, up="9s 9d 9c 4h", down=3, bet=40, last_action="raise"),
+        ],
+        legal=[("fold", 0, 0), ("call", 40, 40), ("raise", 60, 60)],
+        pot=300,
+        high=40,
+    )
+    for seed in range(10):
+        assert brain(level)(v, random.Random(seed)) in ("call", "raise")
+
+
+@pytest.mark.parametrize("level", LEVEL_IDS)
+def test_no_level_folds_the_nuts_after_many_raises(level: str) -> None:
+    """Heads-up raising is not capped (R-B6): ten raises still never fold a royal flush."""
+    v = view(
+        street=7,
+        seats=[
+            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=180, last_action="raise"),
+            seat(1, up="9s 9d 9c 4h", down=3, bet=200, last_action="raise"),
+        ],
+        legal=[("fold", 0, 180), ("call", 20, 200), ("raise", 40, 220)],
+        pot=800,
+        high=200,
+    )
+    for seed in range(5):
+        assert brain(level)(v, random.Random(seed)) in ("call", "raise")
+
+
+def test_exact_seventh_street_knows_the_nuts() -> None:
+    from server.levels import _Range
+
+    mine = parse_many("Ah Kh Qh Jh Th 2c 3d")
+    rival = _Range(parse_many("9s 9d 9c 4h"), 3, True, True, 0.3, 0.3)
+    eq, beatable = exact_seventh(mine, rival, [])
+    assert eq == 1.0 and not beatable
+    weak = parse_many("2h 3h 5d 7c 9h Jc Kd")
+    eq, beatable = exact_seventh(weak, rival, [])
+    assert eq == 0.0 and beatable  # trip nines showing beat king high
+
+
+def test_shark_defends_heads_up_against_a_completion() -> None:
+    """Heads-up, a completion from any door card is often a steal: Ts 2d [Ks] calls."""
+    v = view(
+        street=3,
+        seats=[
+            seat(0, up="Ks", hole="Ts 2d", bet=4, last_action="bring_in"),
+            seat(1, up="5s", bet=10, last_action="complete"),
+        ],
+        legal=[("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)],
+        pot=16,
+        high=10,
+        bring_in=0,
+    )
+    assert brain("shark")(v, random.Random(1)) in ("call", "raise")
+
+
+# ---------------------------------------------------------------- matches and memory
+
+
+def test_a_seeded_match_replays_identically() -> None:
+    def run() -> list[tuple[int, str]]:
+        players = {0: brain("shark"), 1: brain("regular"), 2: brain("newcomer")}
+        return play_match(players, deals=6, seed=11)
+
+    assert run() == run()
+
+
+def test_opponent_model_learns_and_resets_per_match() -> None:
+    shark = brain("shark")
+    play_match({0: shark, 1: brain("newcomer")}, deals=8, seed=3)
+    model = shark.memory.rivals[1]
+    assert model.dealt == 8
+    shark.reset()
+    assert shark.memory.rivals == {} and shark.memory.hands == 0
+
+
+def test_opponent_model_learns_only_what_the_seat_saw() -> None:
+    """Two hands alike in everything seat 0 can see, with different hidden cards for the
+    rival who folds without showing: seat 0's memory ends the same."""
+
+    def memory_after(rival_hole: str) -> Any:
+        me = parse_many("As Ad Kc")
+        rival = parse_many(rival_hole)
+        rest = [c for c in full_deck() if c not in me and c not in rival]
+        # Deal order with button 1: seat 0 first (R-D2); down, down, up.
+        deck = [me[0], rival[0], me[1], rival[1], me[2], rival[2], *rest]
+        hand = Hand(stacks={0: 600, 1: 600}, button=1, deck=deck)
+        hand.start()
+        shark = brain("shark")
+        rng = random.Random(5)
+        while not hand.is_over:
+            s = hand.to_act
+            assert s is not None
+            if s == 0:
+                action = shark(seat_view(hand, 0), rng)
+            else:
+                names = [a.kind.value for a in hand.legal_actions(1)]
+                action = "fold" if "fold" in names else names[0]
+            hand.apply(s, action)
+        shark.observe(seat_view(hand, 0))
+        return shark.memory
+
+    a = memory_after("2c 3c 4h")
+    b = memory_after("7d 8d 4h")
+    assert a.rivals == b.rivals and a.hands == b.hands == 1
+
+
+# ---------------------------------------------------------------- picking levels
+
+
+def test_levels_have_names_and_descriptions() -> None:
+    assert len(LEVELS) >= 3 and tuple(LEVELS) == LEVEL_IDS
+    for lv in LEVELS.values():
+        assert lv.name and lv.description and len(lv.description) < 100
+    assert level_id("Shark") == "shark" and level_id(None) == "regular"
+    with pytest.raises(ValueError):
+        level_id("godlike")
+
+
+def test_command_line_sets_each_computer_seats_level() -> None:
+    args = _parser().parse_args(["--computer", "3", "--computer-level", "shark,newcomer"])
+    cfg = config_from_args(args)
+    assert cfg.computer_levels == ("shark", "newcomer")
+    seats = computer_seats(3, cfg.computer_names, random.Random(1), cfg.computer_levels)
+    assert [(s.seat, s.level) for s in seats] == [(6, "shark"), (5, "newcomer"), (4, "newcomer")]
+    assert seats[0].public(None)["level"] == "shark"
+    assert seats[0].public(None)["level_name"] == "Shark"
+    with pytest.raises(ValueError):
+        ServerConfig(computer=1, computer_levels=("godlike",))
+
+
+def test_level_message_decodes_and_checks_its_fields() -> None:
+    assert decode_client({"type": "level", "seat": 6, "level": "shark"}) == SetLevel(6, "shark")
+    with pytest.raises(MessageError):
+        decode_client({"type": "level", "seat": "6", "level": "shark"})
+    with pytest.raises(MessageError):
+        decode_client({"type": "level", "seat": 6})
+
+
+def test_the_old_chooser_interface_still_works() -> None:
+    """Stand-in seats and older callers use ``choose(view, rng)``: it still plays."""
+    chooser = default_chooser()
+    hand, rng_seed = random_point(4)
+    while hand.is_over:
+        hand, rng_seed = random_point(rng_seed % 1000)
+    v = seat_view(hand, hand.to_act)
+    assert chooser(v, random.Random(1)) in [a["action"] for a in v["legal"]]
+    assert isinstance(brain("shark"), Brain)
+
+
+def test_host_sets_levels_in_the_lobby_and_the_table_resets_models(tmp_path: Path) -> None:
+    from server.app import TableServer
+    from tests.serverkit import Client, config
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=2, computer_levels=("newcomer",))
+        server = TableServer(cfg)  # real brains, one per computer seat
+        port = await server.start()
+        try:
+            table = server.table
+            assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
+            host = Client("Ann")
+            await host.hello(port)
+            host.send({"type": "level", "seat": 6, "level": "Shark"})
+            while True:
+                lobby = await host.expect("lobby")
+                levels = {p["seat"]: p.get("level") for p in lobby["seats"]}
+                if levels[6] == "shark":
+                    break
+            assert levels == {0: None, 5: "newcomer", 6: "shark"}
+            host.send({"type": "level", "seat": 0, "level": "shark"})
+            err = await host.expect("error")
+            assert err["code"] == "bad_message" and err["ref"] == "level"
+            shark = table.seats[6].brain
+            assert isinstance(shark, Brain) and shark.level.id == "shark"
+            shark.memory.rival(0).dealt = 99
+            host.send({"type": "start", "hands": 4})
+            await host.expect("match_start")
+            assert shark.memory.rivals.get(0) is None or shark.memory.rivals[0].dealt < 99
+            host.send({"type": "level", "seat": 6, "level": "regular"})
+            err = await host.expect("error")
+            assert err["code"] == "match_running"
+        finally:
+            await server.stop()
+
+    asyncio.run(scenario())
