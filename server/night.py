@@ -10,7 +10,10 @@ How a night is named, and when a new one starts:
   the last one; matches never move between nights.
 - The scoreboard is a JSON file beside the hand histories,
   ``<history_dir>/night-<evening>-<table name>.json``, rewritten whole (to a
-  temporary file, then renamed) after every match.  A server restarted the
+  temporary file, then renamed) after every match.  It holds how many matches
+  were played, everyone's totals and the latest ``KEPT_MATCHES`` matches (the
+  hand histories keep every match), so neither the file nor the server's
+  memory grows without bound however long the night.  A server restarted the
   same evening with the same table name and history folder reads it and
   carries the night on; another table name keeps a night of its own.
 
@@ -40,7 +43,8 @@ __all__ = ["FORMAT", "Night", "evening_of", "night_path"]
 log = logging.getLogger("server.night")
 
 FORMAT = "seventh-street-night/1"
-MAX_SHOWN_MATCHES = 30  # the lobby message lists the latest ones; the file keeps all
+MAX_SHOWN_MATCHES = 30  # the lobby message lists the latest ones
+KEPT_MATCHES = 100  # the file and the server keep the latest ones, and everyone's totals
 MAX_SHOWN_TOTALS = 40
 
 
@@ -63,12 +67,15 @@ def night_path(history_dir: Path, evening: str, table: str) -> Path:
 
 @dataclass
 class Night:
-    """One evening of one table: the matches in the order they ended."""
+    """One evening of one table: how many matches were played, each player's totals
+    and the latest ``KEPT_MATCHES`` matches in the order they ended."""
 
     evening: str
     table: str
     path: Path
     matches: list[dict[str, Any]] = field(default_factory=list)
+    played: int = 0
+    tallies: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, history_dir: Path, table: str, now: datetime) -> Night:
@@ -82,7 +89,15 @@ class Night:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT or data.get("evening") != evening:
                 raise ValueError(f"not a {FORMAT} file for {evening}")
-            night.matches = [_checked_match(m) for m in data["matches"]]
+            matches = [_checked_match(m) for m in data["matches"]]
+            if "totals" in data:
+                night.tallies = {t["name"]: t for t in map(_checked_total, data["totals"])}
+                night.played = max(int(data["played"]), len(matches))
+            else:  # a file that kept every match and no totals: add them up
+                for m in matches:
+                    night._tally(m)
+                night.played = len(matches)
+            night.matches = matches[-KEPT_MATCHES:]
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             bad = path.with_suffix(".unreadable")
             log.warning(
@@ -94,9 +109,9 @@ class Night:
             )
             with contextlib.suppress(OSError):
                 path.replace(bad)
-            night.matches = []
+            night.matches, night.played, night.tallies = [], 0, {}
         else:
-            log.info("carrying on the night of %s: %d matches so far", evening, len(night.matches))
+            log.info("carrying on the night of %s: %d matches so far", evening, night.played)
         return night
 
     # ---- what happened
@@ -111,38 +126,41 @@ class Night:
         kind_of: Callable[[int], str],
     ) -> None:
         """Record a finished match and save the night (a write failure is only logged)."""
-        self.matches.append(
-            {
-                "match": match_id,
-                "ended": ended.isoformat(timespec="seconds"),
-                "hands": hands,
-                "results": [
-                    {
-                        "name": s.name,
-                        "kind": kind_of(s.seat),
-                        "place": s.place,
-                        "net": s.net,
-                        "winner": s.winner,
-                    }
-                    for s in standings
-                ],
-            }
-        )
+        match = {
+            "match": match_id,
+            "ended": ended.isoformat(timespec="seconds"),
+            "hands": hands,
+            "results": [
+                {
+                    "name": s.name,
+                    "kind": kind_of(s.seat),
+                    "place": s.place,
+                    "net": s.net,
+                    "winner": s.winner,
+                }
+                for s in standings
+            ],
+        }
+        self.matches.append(match)
+        del self.matches[:-KEPT_MATCHES]
+        self.played += 1
+        self._tally(match)
         self.save()
+
+    def _tally(self, match: dict[str, Any]) -> None:
+        for r in match["results"]:
+            row = self.tallies.setdefault(
+                r["name"],
+                {"name": r["name"], "kind": r["kind"], "matches": 0, "wins": 0, "net": 0},
+            )
+            row["matches"] += 1
+            row["wins"] += 1 if r["winner"] else 0
+            row["net"] += r["net"]
 
     def totals(self) -> list[dict[str, Any]]:
         """Each player's night: matches played, wins and chips won or lost, best first."""
-        rows: dict[str, dict[str, Any]] = {}
-        for m in self.matches:
-            for r in m["results"]:
-                row = rows.setdefault(
-                    r["name"],
-                    {"name": r["name"], "kind": r["kind"], "matches": 0, "wins": 0, "net": 0},
-                )
-                row["matches"] += 1
-                row["wins"] += 1 if r["winner"] else 0
-                row["net"] += r["net"]
-        return sorted(rows.values(), key=lambda r: (-r["net"], -r["wins"], r["name"].lower()))
+        rows = [dict(row) for row in self.tallies.values()]
+        return sorted(rows, key=lambda r: (-r["net"], -r["wins"], r["name"].lower()))
 
     def label(self) -> str:
         """``Friday 27 November``: the evening as people say it."""
@@ -152,12 +170,12 @@ class Night:
     def summary(self) -> dict[str, Any]:
         """The ``night`` object of the ``lobby`` and ``standings`` messages."""
         shown = self.matches[-MAX_SHOWN_MATCHES:]
-        first = len(self.matches) - len(shown) + 1
+        first = self.played - len(shown) + 1
         return {
             "night": self.evening,
             "label": self.label(),
             "table": self.table,
-            "played": len(self.matches),
+            "played": self.played,
             "matches": [
                 {
                     "number": first + i,
@@ -177,6 +195,8 @@ class Night:
             "format": FORMAT,
             "evening": self.evening,
             "table": self.table,
+            "played": self.played,
+            "totals": self.totals(),
             "matches": self.matches,
         }
         tmp = self.path.with_name(self.path.name + ".tmp")
@@ -211,3 +231,16 @@ def _checked_match(m: Any) -> dict[str, Any]:
             }
         )
     return out
+
+
+def _checked_total(t: Any) -> dict[str, Any]:
+    """One player's totals from the file, with every field the right type (else ValueError)."""
+    if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+        raise ValueError("a total without a name")
+    return {
+        "name": t["name"][:20],
+        "kind": "computer" if t.get("kind") == "computer" else "human",
+        "matches": int(t["matches"]),
+        "wins": int(t["wins"]),
+        "net": int(t["net"]),
+    }

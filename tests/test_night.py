@@ -236,3 +236,31 @@ def test_the_host_frees_a_computer_seat_for_a_person(tmp_path: Path) -> None:
                 await c.close()
 
     asyncio.run(scenario())
+
+
+def test_a_long_night_keeps_its_totals_and_only_the_latest_matches(tmp_path: Path) -> None:
+    # Nothing grows without bound (issue 8, point 10): past KEPT_MATCHES the oldest
+    # matches leave memory and the file, the count and everyone's totals stay whole,
+    # and a restart carries them on.
+    from server.night import KEPT_MATCHES
+
+    friday = datetime(2026, 11, 27, 21, 0)
+    night = Night.load(tmp_path, "Friday", friday)
+    n = KEPT_MATCHES + 25
+    for i in range(n):
+        night.add(
+            match_id=f"m{i}",
+            ended=friday,
+            hands=4,
+            standings=[_standing(0, "Ann", 10, True), _standing(1, "Ada", -10, False)],
+            kind_of=lambda seat: "human" if seat == 0 else "computer",
+        )
+    assert len(night.matches) == KEPT_MATCHES and night.matches[0]["match"] == "m25"
+    again = Night.load(tmp_path, "Friday", friday)
+    for carried in (night, again):
+        summary = carried.summary()
+        assert summary["played"] == n
+        assert summary["matches"][-1]["number"] == n
+        ann = next(t for t in summary["totals"] if t["name"] == "Ann")
+        assert (ann["matches"], ann["wins"], ann["net"]) == (n, n, 10 * n)
+    assert len(again.matches) == KEPT_MATCHES
