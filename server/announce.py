@@ -115,7 +115,13 @@ class Announcer:
     def _service(self, facts: Mapping[str, str]) -> Any:
         from zeroconf import ServiceInfo
 
-        instance = self.name or (facts.get("name") or "Seventh Street table")[:63]
+        # The instance name carries the machine and port as well as the table's name:
+        # two tables of the same name started at the same moment would otherwise probe
+        # for one name together, and zeroconf does not always part them.  People see
+        # the TXT record's ``name``; the instance name only has to be unique.
+        table = (facts.get("name") or "Seventh Street table")[:40]
+        where = f" ({_label(short_hostname())[:12]}:{self.port})"
+        instance = self.name or table + where
         return ServiceInfo(
             SERVICE_TYPE,
             f"{instance}.{SERVICE_TYPE}",
