@@ -100,7 +100,10 @@ def play_hand(
     Players with an ``observe`` method are shown their seat's view of the end.
     """
     hand = SeatDeckHand(
-        cards=cards, stacks={s: START for s in players}, button=button, deck=_DECK[: 7 * len(players)]
+        cards=cards,
+        stacks={s: START for s in players},
+        button=button,
+        deck=_DECK[: 7 * len(players)],
     )
     hand.start()
     while not hand.is_over:
@@ -127,7 +130,9 @@ def deal_cards(seed: int, deal: int, seats: int) -> dict[int, list[Card]]:
     return {s: cards[7 * s : 7 * s + 7] for s in range(seats)}
 
 
-def run_chunk(name: str, opponent: str, seats: int, seed: int, first: int, count: int) -> list[float]:
+def run_chunk(
+    name: str, opponent: str, seats: int, seed: int, first: int, count: int
+) -> list[float]:
     """Deals ``first`` .. ``first + count - 1``: the level's mean net chips for each deal.
 
     Rotation r puts ``name`` in seat r and ``opponent`` in the others; each rotation is its
@@ -250,7 +255,9 @@ def main() -> None:
             played = len(per_deal) * n
             hands += played
             mean, half = summary(per_deal)
-            flag = "" if mean - half > 0 else ("   (not above 0)" if mean + half > 0 else "   LOSES")
+            flag = (
+                "" if mean - half > 0 else ("   (not above 0)" if mean + half > 0 else "   LOSES")
+            )
             print(f"{name:<9}{opp:<10}{n:>6}{played:>8}   {mean:+7.1f} ± {half:4.1f}{flag}")
     print(f"\n{hands} hands in {time.perf_counter() - started:.0f} s")
 

@@ -154,9 +154,7 @@ class TightAggressive:
             live = out[pair] == 0
             if pair >= _TEN and live:
                 strength = 3
-            elif pair >= _TEN:
-                strength = 2
-            elif live and (kicker >= _KING or kicker > top_up):
+            elif pair >= _TEN or live and (kicker >= _KING or kicker > top_up):
                 strength = 2
             elif live:
                 strength = 1

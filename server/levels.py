@@ -40,8 +40,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from common.cards import SUIT_BITS, Card, full_deck
-from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
 from common.hands import _FLUSH_SUIT, _FLUSH_VALUE, _RANK_VALUE, evaluate
+from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
 from server.bots import SOLID, Style, _Decision, choose_action, starting_class
 
 __all__ = [
@@ -563,7 +563,9 @@ class _SharkDecision(_Decision):
     def _ranges(self) -> list[_Range]:
         out = []
         for e, m, up in zip(self.live, self.models, self.rivals, strict=True):
-            entered = e["seat"] != self.bring_in_seat or self.street == 3 and e["last_action"] in _WAGERS
+            entered = (
+                e["seat"] != self.bring_in_seat or self.street == 3 and e["last_action"] in _WAGERS
+            )
             aggressive = e["last_action"] in _WAGERS
             w_trash = min(1.0, 0.15 + m.trash)
             w_bluff = min(1.0, 0.12 + 0.9 * max(0.0, m.aggression - 0.2))

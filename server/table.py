@@ -47,9 +47,9 @@ from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.controls import TableControls
 from server.guard import Door, DoorLimits
+from server.levels import brain, level_id
 from server.names import taken_by
 from server.net import Connection
-from server.levels import brain, level_id
 from server.night import Night, evening_of
 from server.seats import Seat, computer_seats, first_free, next_host, public_seats
 

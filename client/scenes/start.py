@@ -408,7 +408,6 @@ class StartScene(Scene):
                 (190, 210, 200),
                 anchor="bottomleft",
             )
-        from client.render.text import wrap
 
         info = level_info(_id_of(self.level.value))
         yy = self.level.rect.bottom + round(8 * s)
