@@ -14,10 +14,16 @@ def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:  # n
     start.level.value = "Shark"
     start.computers.value = 2
     start.choose("play")
-    assert run([app], lambda: app.top().name == "table")
+
+    def seated() -> list:
+        s = app.session
+        return [p for p in s.players.values() if p.kind == "computer"] if s is not None else []
+
+    # The table scene can come before the seats' message: wait for both.
+    assert run([app], lambda: app.top().name == "table" and len(seated()) == 2)
     table = app.server.server.table
     assert sorted(s.level for s in table.seats.values() if s.level) == ["shark", "shark"]
-    computers = [p for p in app.session.players.values() if p.kind == "computer"]
+    computers = seated()
     assert [p.level_name for p in computers] == ["Shark", "Shark"]
     seat = computers[0].seat
     assert ("Shark", (140, 190, 215)) in seat_tags(app.session, seat, 0.0, own=False)
