@@ -64,3 +64,9 @@ def make_client(tmp_path, monkeypatch):
     for app in reversed(apps):
         app.leave_table(notice="", send_leave=True)
     pygame.quit()
+
+
+@pytest.fixture
+def make_app(make_client):
+    """The client tests' older name for ``make_client``."""
+    return make_client

@@ -24,24 +24,6 @@ from client.settings import Settings
 pytestmark = pytest.mark.timeout(90)
 
 
-@pytest.fixture
-def make_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    apps: list[App] = []
-
-    def make(name: str = "Tess", *, offscreen: bool = False, size=(1280, 800), **over) -> App:
-        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
-        app = App(Settings(name=name), size=size, server_overrides=overrides, retry_for=8.0)
-        app.init_display(offscreen=offscreen)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in reversed(apps):
-        app.leave_table(notice="", send_leave=True)
-    pygame.quit()
-
-
 def press(app: App, letter: str) -> None:
     """A key press as the player makes it: into the app's event queue."""
     key = pygame.key.key_code(letter.lower())

@@ -526,24 +526,6 @@ def test_draw_changes_nothing_through_a_hand_end(app) -> None:
 # ------------------------------------------------------------------ against a real server
 
 
-@pytest.fixture
-def make_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    apps: list[App] = []
-
-    def make(**over) -> App:
-        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
-        a = App(Settings(name="Tess"), size=(1280, 800), server_overrides=overrides, retry_for=8.0)
-        a.init_display()
-        apps.append(a)
-        return a
-
-    yield make
-    for a in reversed(apps):
-        a.leave_table(notice="", send_leave=True)
-    pygame.quit()
-
-
 def play_along(app: App) -> None:
     """Answer our turn (once the buttons show) with check or call."""
     scene = app.top()

@@ -24,24 +24,6 @@ from tests.test_client_app import Player, press, run
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def make_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    apps: list[App] = []
-
-    def make(name: str, *, offscreen: bool = False, **over) -> App:
-        overrides = {"bot_delay": 0.0, "hand_pause": 0.02, "history_dir": tmp_path / "hh", **over}
-        app = App(Settings(name=name), size=(1280, 800), server_overrides=overrides, retry_for=8.0)
-        app.init_display(offscreen=offscreen)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in reversed(apps):
-        app.leave_table(notice="", send_leave=True)
-    pygame.quit()
-
-
 def ids(app: App) -> list[str]:
     return [b.id for b in app.top()._control_buttons()]
 

@@ -4,10 +4,10 @@ host's lobby, and shown on the seat plates (issue 10)."""
 from __future__ import annotations
 
 from client.render.tablepaint import seat_tags
-from tests.test_client_app import make_app, run  # noqa: F401  (make_app is a fixture)
+from tests.test_client_app import run
 
 
-def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:  # noqa: F811
+def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:
     app = make_app("Ann")
     start = app.top()
     assert start.name == "start" and start.level.value == "Regular"
@@ -30,7 +30,7 @@ def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:  # n
     assert app.settings.level == "shark"  # remembered for next time
 
 
-def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_app) -> None:  # noqa: F811
+def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_app) -> None:
     host = make_app("Hana")
     host.host_table(hands=4, computers=2, password="", port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 3)

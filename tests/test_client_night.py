@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_client_app import Player, make_app, press, run  # noqa: F401 (fixture)
+from tests.test_client_app import Player, press, run
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_a_late_arrival_watches_then_plays_the_rematch(make_app) -> None:  # noqa: F811
+def test_a_late_arrival_watches_then_plays_the_rematch(make_app) -> None:
     host = make_app("Hana")
     host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1", name="Friday")
     assert run([host], lambda: host.top().name == "lobby" and host.session.lobby is not None)
@@ -79,7 +79,7 @@ def _click(app, rect) -> None:
             pygame.event.post(event)
 
 
-def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_app) -> None:  # noqa: F811
+def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_app) -> None:
     host = make_app("Hana")
     host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 7)
@@ -110,7 +110,7 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_app) -> None
     assert s.seat == 6 and not s.watch and s.token
 
 
-def test_a_full_or_foreign_table_found_on_the_network(make_app) -> None:  # noqa: F811
+def test_a_full_or_foreign_table_found_on_the_network(make_app) -> None:
     from client.discovery import FoundTable
     from common.protocol import PROTOCOL_VERSION
 

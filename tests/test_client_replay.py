@@ -24,7 +24,7 @@ from common.history import load
 from common.recap import moments
 from common.replay import positions, seen_record, street_starts, table_after
 from scripts.simulate import simulate
-from tests.test_client_app import Player, make_app, press, run  # noqa: F401 (a fixture)
+from tests.test_client_app import Player, press, run
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -175,7 +175,7 @@ def test_a_watcher_panel_holds_up_cards_only(app) -> None:
     assert panel.lines == ["Watching: up cards and shown hands only"]
 
 
-def test_replay_at_the_table_then_the_opened_books_after_the_match(make_app) -> None:  # noqa: F811
+def test_replay_at_the_table_then_the_opened_books_after_the_match(make_app) -> None:
     """During the match H replays what our seat saw; after it, with open books, everything."""
     app = make_app(open_books=True)
     app.play_computer(3, 4)
