@@ -357,6 +357,7 @@ def main() -> int:
             tmp,
             "--log-level",
             "INFO",
+            "--no-announce",  # a benchmark on loopback: nothing goes on the network
         ]
         proc, port = _spawn(server_args)
         idle_rss = _rss_kib(proc.pid)

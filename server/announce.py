@@ -24,7 +24,7 @@ import logging
 import os
 import re
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -59,13 +59,19 @@ def mdns_allowed() -> bool:
     return os.environ.get("STUD_MDNS", "on").strip().lower() not in ("off", "0", "no", "false")
 
 
-def mdns_interfaces() -> Any:
-    """The zeroconf ``interfaces`` argument: every interface, or only the addresses in
-    ``STUD_MDNS_IFACES`` (comma-separated, e.g. ``127.0.0.1`` inside a namespace)."""
+def mdns_interfaces(listening: Sequence[str] = ()) -> Any:
+    """The zeroconf ``interfaces`` argument: the addresses in ``STUD_MDNS_IFACES``
+    (comma-separated, e.g. ``127.0.0.1`` inside a namespace); else, for a server that
+    listens on chosen IPv4 addresses (``--host 127.0.0.1``), those only, so a table
+    no one else can reach is never announced beyond them; else every interface."""
     from zeroconf import InterfaceChoice
 
     chosen = [a.strip() for a in os.environ.get("STUD_MDNS_IFACES", "").split(",") if a.strip()]
-    return chosen or InterfaceChoice.All
+    if chosen:
+        return chosen
+    if listening and not any(a in ("0.0.0.0", "::") for a in listening):
+        return [a for a in listening if ":" not in a] or ["127.0.0.1"]
+    return InterfaceChoice.All
 
 
 def short_hostname() -> str:
@@ -100,9 +106,11 @@ class Announcer:
         *,
         port: int,
         addresses: list[str],
+        listening: Sequence[str] = (),
         interval: float = 0.5,
     ) -> None:
         self.facts = facts
+        self.listening = list(listening)
         self.port = port
         self.addresses = addresses
         self.interval = interval
@@ -146,7 +154,9 @@ class Announcer:
             from zeroconf import IPVersion
             from zeroconf.asyncio import AsyncZeroconf
 
-            self._zc = AsyncZeroconf(interfaces=mdns_interfaces(), ip_version=IPVersion.V4Only)
+            self._zc = AsyncZeroconf(
+                interfaces=mdns_interfaces(self.listening), ip_version=IPVersion.V4Only
+            )
             self._shown = dict(self.facts())
             info = self._service(self._shown)
             # Each async_* call returns a task that finishes once the packets are out.

@@ -84,7 +84,10 @@ class TableServer:
         self.listening = [sock.getsockname()[0] for sock in socks]
         if self.config.announce:
             self.announcer = Announcer(
-                lambda: table_facts(self.table), port=self.port, addresses=self.join_addresses()
+                lambda: table_facts(self.table),
+                port=self.port,
+                addresses=self.join_addresses(),
+                listening=self.listening,
             )
             if not self.announcer.start():
                 self.announcer = None

@@ -194,3 +194,18 @@ def test_a_headless_server_announces_by_default(request, tmp_path: Path) -> None
         proc.kill()
         proc.wait()
         finder.close()
+
+
+def test_a_server_on_chosen_addresses_announces_on_those_only(monkeypatch) -> None:
+    # A table bound to 127.0.0.1 (tests, benchmarks, --host) is never announced on
+    # the machine's other interfaces; only one on every interface announces on all.
+    from zeroconf import InterfaceChoice
+
+    from server.announce import mdns_interfaces
+
+    monkeypatch.delenv("STUD_MDNS_IFACES", raising=False)
+    assert mdns_interfaces(["127.0.0.1"]) == ["127.0.0.1"]
+    assert mdns_interfaces(["::1"]) == ["127.0.0.1"]
+    assert mdns_interfaces(["0.0.0.0", "::"]) == InterfaceChoice.All
+    monkeypatch.setenv("STUD_MDNS_IFACES", "127.0.0.1")
+    assert mdns_interfaces(["0.0.0.0"]) == ["127.0.0.1"]
