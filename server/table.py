@@ -321,14 +321,25 @@ class Table(TableControls):
 
     def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
         """The host lets a computer seat give its chair to a person, between matches."""
-        if conn.seat is None or conn.seat != self.host:
-            raise p.MessageError("not_host", "only the host frees a computer seat", "free_seat")
-        if self.running:
-            raise p.MessageError("match_running", "wait for the match to end", "free_seat")
-        seat = self.seats.get(msg.seat)
-        if seat is None or seat.kind is not SeatKind.COMPUTER:
-            raise p.MessageError("bad_seat", f"seat {msg.seat} is not a computer seat", "free_seat")
+        self._hosts_computer_seat(
+            conn, msg.seat, "free_seat", "frees a computer seat", "wait for the match to end",
+            bad="bad_seat",
+        )  # fmt: skip
         self._free(msg.seat)
+
+    def _hosts_computer_seat(
+        self, conn: Connection, number: int, ref: str, what: str, running: str, *, bad: str
+    ) -> Seat:
+        """The computer seat ``number`` for a lobby change only the host may make between
+        matches; otherwise a ``MessageError`` (``not_host``, ``match_running``, ``bad``)."""
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", f"only the host {what}", ref)
+        if self.running:
+            raise p.MessageError("match_running", running, ref)
+        seat = self.seats.get(number)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError(bad, f"seat {number} is not a computer seat", ref)
+        return seat
 
     def _seat_conn(self, conn: Connection, seat: Seat) -> None:
         conn.mark_greeted()
@@ -431,13 +442,10 @@ class Table(TableControls):
 
     def _set_level(self, conn: Connection, msg: p.SetLevel) -> None:
         """The host picks a computer seat's level in the lobby."""
-        if conn.seat is None or conn.seat != self.host:
-            raise p.MessageError("not_host", "only the host sets computer levels", "level")
-        if self.running:
-            raise p.MessageError("match_running", "a match is already running", "level")
-        seat = self.seats.get(msg.seat)
-        if seat is None or seat.kind is not SeatKind.COMPUTER:
-            raise p.MessageError("bad_message", f"seat {msg.seat} is not a computer seat", "level")
+        seat = self._hosts_computer_seat(
+            conn, msg.seat, "level", "sets computer levels", "a match is already running",
+            bad="bad_message",
+        )  # fmt: skip
         try:
             level = level_id(msg.level)
         except ValueError as exc:
