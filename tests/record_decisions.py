@@ -34,8 +34,7 @@ from common.cards import full_deck
 from common.engine import Hand
 from common.match import Match, SeatInfo, SeatKind
 from common.views import seat_view
-from server.bots import SOLID, choose_action
-from server.levels import brain
+from server.brain import SOLID, brain, choose_action
 
 __all__ = [
     "FIXTURE",
