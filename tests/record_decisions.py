@@ -13,11 +13,12 @@ so the hands reach spots the players would not steer into; the chosen action is 
 the one recorded.  *Points* are single decisions from random spots of random hands
 (short stacks, all-ins), each asked of a fresh player of every kind.
 
-Per decision the fixture keeps the chosen action (one letter), a CRC of the view it was
-given and a CRC of the seat RNG's state after the choice (so a rewrite must draw the
-same random numbers, not only pick the same action); per hand end a CRC of every
-level's memory.  The views themselves are not stored: the same seeds deal the same
-hands, and their CRCs say whether they did.
+The fixture names each session's seed, players and lengths (and the points' count),
+and keeps per decision the chosen action (one letter), a CRC of the view it was given
+and a CRC of the seat RNG's state after the choice (so a rewrite must draw the same
+random numbers, not only pick the same action); per hand end a CRC of every level's
+memory.  The views themselves are not stored: the same seeds deal the same hands, and
+their CRCs say whether they did.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import json
 import random
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ __all__ = [
     "play_points",
     "play_session",
     "record",
+    "session_of",
 ]
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "decisions.json"
@@ -182,6 +184,18 @@ POINTS = 250
 POINT_KINDS = ("newcomer", "regular", "shark", "solid")
 
 
+def session_of(entry: Mapping[str, Any]) -> Session:
+    """The ``Session`` a fixture entry was recorded from."""
+    return Session(
+        name=entry["name"],
+        seed=entry["seed"],
+        players=tuple((int(s), str(kind)) for s, kind in entry["players"]),
+        matches=entry["matches"],
+        hands=entry["hands"],
+        detour=entry["detour"],
+    )
+
+
 def play_session(session: Session) -> Iterator[tuple[str, Any, str, random.Random | None]]:
     """Play ``session``; yields ("turn", view, action, seat rng after the choice) at every
     decision and ("end", players, "", None) once every player has observed a hand's end."""
@@ -235,7 +249,9 @@ def random_point(seed: int) -> tuple[Hand, int]:
     return hand, rng.randint(0, 2**32)
 
 
-def play_points(count: int = POINTS) -> Iterator[tuple[Any, str, str, random.Random]]:
+def play_points(
+    count: int = POINTS, kinds: Sequence[str] = POINT_KINDS
+) -> Iterator[tuple[Any, str, str, random.Random]]:
     """(view, kind, action, rng after) for each decision point and kind of player."""
     seed = 0
     made = 0
@@ -248,7 +264,7 @@ def play_points(count: int = POINTS) -> Iterator[tuple[Any, str, str, random.Ran
         s = hand.to_act
         assert s is not None
         view = seat_view(hand, s)
-        for kind in POINT_KINDS:
+        for kind in kinds:
             rng = random.Random(rng_seed)
             yield view, kind, make_player(kind)(view, rng), rng
 
@@ -268,6 +284,11 @@ def record() -> dict[str, Any]:
         sessions.append(
             {
                 "name": session.name,
+                "seed": session.seed,
+                "players": [list(p) for p in session.players],
+                "matches": session.matches,
+                "hands": session.hands,
+                "detour": session.detour,
                 "actions": "".join(actions),
                 "views": "".join(views),
                 "rngs": "".join(rngs),
@@ -283,12 +304,13 @@ def record() -> dict[str, Any]:
         actions.append(letter(action))
         rngs.append(f"{rng_crc(rng):08x}")
     points = {
+        "count": POINTS,
         "kinds": list(POINT_KINDS),
         "actions": "".join(actions),
         "views": "".join(views),
         "rngs": "".join(rngs),
     }
-    return {"format": 1, "sessions": sessions, "points": points}
+    return {"format": 2, "sessions": sessions, "points": points}
 
 
 def main() -> None:

@@ -12,34 +12,38 @@ import json
 
 import pytest
 
+from common.levels import LEVEL_IDS
 from tests.record_decisions import (
     FIXTURE,
-    SESSIONS,
-    Session,
     letter,
     memory_crc,
     play_points,
     play_session,
     rng_crc,
+    session_of,
     view_crc,
 )
 
 RECORDED = json.loads(FIXTURE.read_text())
+SESSIONS = [session_of(entry) for entry in RECORDED["sessions"]]
 
 
 def _chunks(text: str) -> list[str]:
     return [text[i : i + 8] for i in range(0, len(text), 8)]
 
 
-def test_the_fixture_is_a_few_thousand_decisions() -> None:
+def test_the_fixture_is_a_few_thousand_decisions_of_every_kind() -> None:
     turns = sum(len(s["actions"]) for s in RECORDED["sessions"])
     assert turns + len(RECORDED["points"]["actions"]) > 3000
-    assert [s["name"] for s in RECORDED["sessions"]] == [s.name for s in SESSIONS]
+    assert {len(s.players) for s in SESSIONS} == {2, 4, 7}
+    kinds = {kind for s in SESSIONS for _, kind in s.players}
+    assert kinds == {*LEVEL_IDS, "solid", "blunder"}
+    assert all(s.matches >= 2 for s in SESSIONS if len(s.players) < 7)  # memory is reset
 
 
-@pytest.mark.parametrize("session", SESSIONS, ids=lambda s: s.name)
-def test_seeded_matches_replay_every_choice(session: Session) -> None:
-    want = next(s for s in RECORDED["sessions"] if s["name"] == session.name)
+@pytest.mark.parametrize("index", range(len(SESSIONS)), ids=[s.name for s in SESSIONS])
+def test_seeded_matches_replay_every_choice(index: int) -> None:
+    session, want = SESSIONS[index], RECORDED["sessions"][index]
     views, rngs, memories = _chunks(want["views"]), _chunks(want["rngs"]), _chunks(want["memories"])
     turn = hand = 0
     for what, obj, action, rng in play_session(session):
@@ -61,7 +65,7 @@ def test_random_points_replay_every_choice() -> None:
     views, rngs = _chunks(want["views"]), _chunks(want["rngs"])
     i = point = 0
     last = None
-    for view, kind, action, rng in play_points():
+    for view, kind, action, rng in play_points(want["count"], want["kinds"]):
         if view is not last:
             assert f"{view_crc(view):08x}" == views[point], f"point {point}: not the recorded view"
             point += 1
