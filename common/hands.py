@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
@@ -47,6 +47,7 @@ __all__ = [
     "bring_in_key",
     "category_of",
     "evaluate",
+    "evaluator_tables",
     "hand_name",
     "lowest_card",
     "rank_hand",
@@ -224,6 +225,18 @@ def evaluate(cards: Collection[Card]) -> int:
         if card & suit:
             flushed += card
     return _FLUSH_VALUE[flushed >> SUIT_BITS]
+
+
+def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, int]]:
+    """The three tables ``evaluate`` looks values up in, for loops that sum cards themselves.
+
+    ``(flush_suit, rank_value, flush_value)``: with ``s`` the sum of 5-7 distinct
+    cards, ``flush_suit[s & 0xFFF]`` is the suit bit of a flush (0 for none); without
+    one the value is ``rank_value[s >> SUIT_BITS]``, with one it is
+    ``flush_value[f >> SUIT_BITS]`` where ``f`` sums only the cards of that suit
+    (``card & suit``).  Read only: they are ``evaluate``'s own.
+    """
+    return _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE
 
 
 def category_of(value: int) -> Category:

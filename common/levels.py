@@ -2,7 +2,7 @@
 
 The ids are what ``stud-server --computer-level``, the ``level`` client message
 and the ``level`` field of ``players`` carry (``docs/protocol.md``); the
-strategy behind each one lives in ``server.levels``.  Weakest first.
+strategy behind each one lives in ``server.brain``.  Weakest first.
 """
 
 from __future__ import annotations

@@ -45,8 +45,7 @@ from common.engine import Hand  # noqa: E402
 from common.events import Event  # noqa: E402
 from common.views import seat_view  # noqa: E402
 from scripts.stud_refs import REFERENCES  # noqa: E402
-from server.bots import choose_action  # noqa: E402
-from server.levels import LEVELS, brain  # noqa: E402
+from server.brain import LEVELS, brain, choose_action  # noqa: E402
 
 Player = Callable[[Mapping[str, Any], random.Random], str]
 START = 600

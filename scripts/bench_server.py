@@ -298,7 +298,7 @@ def _bot_decisions(decisions: int) -> list[float]:
     """Seconds per ``server.bots.choose_action`` call on real seat views (no sockets)."""
     from common.match import Match, SeatInfo, SeatKind
     from common.views import seat_view
-    from server.bots import choose_action
+    from server.brain import choose_action
 
     rng = random.Random(5)
     times: list[float] = []

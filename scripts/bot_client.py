@@ -4,7 +4,7 @@
     scripts/bot_client.py --host 127.0.0.1 --port 7777 --name Zed
 
 It says hello, keeps the latest ``table`` view, and answers each ``turn`` with
-one of the offered actions (with ``server.bots`` when it can, else at random).
+one of the offered actions (with ``server.brain`` when it can, else at random).
 It exits 0 after the match's ``standings`` (or plays on with --matches N,
 starting the next match when it is the host), 1 on an error that closes it.
 For tests, filling a table over the network, and load.
@@ -37,7 +37,7 @@ log = logging.getLogger("bot_client")
 
 def _chooser() -> Any:
     try:
-        from server.bots import choose_action
+        from server.brain import choose_action
     except ImportError:
         return None
     return choose_action

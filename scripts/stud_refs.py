@@ -1,6 +1,6 @@
 """Reference opponents for ``scripts/bench_bots.py``, written from published stud strategy.
 
-They are deliberately independent of ``server.bots``: only the view and
+They are deliberately independent of ``server.brain``: only the view and
 ``common.hands`` are used, so a computer seat cannot win by sharing their code.
 
 - ``TightAggressive``: the chart player of the stud primers (Roy West's

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import TableServer
+from server.brain import LEVELS
 from server.config import ServerConfig, default_history_dir
-from server.levels import LEVELS
 from server.listen import shown_address
 
 log = logging.getLogger("server")

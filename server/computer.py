@@ -40,7 +40,7 @@ KEEP_TIMES = 1000
 
 def default_chooser() -> Chooser:
     """``server.bots.choose_action``, imported only when a table is made."""
-    from server.bots import choose_action
+    from server.brain import choose_action
 
     return choose_action
 

@@ -95,7 +95,7 @@ class ServerConfig:
             raise ValueError("hands must be 4, 8 or 12 (R-T4)")
         if not 0 <= self.computer <= 6:
             raise ValueError("computer seats: 0 to 6")
-        from server.levels import level_id
+        from server.brain import level_id
 
         if isinstance(self.computer_levels, str):
             object.__setattr__(self, "computer_levels", (self.computer_levels,))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.match import SeatInfo, SeatKind
-from server.levels import DEFAULT_LEVEL, LEVELS
+from server.brain import DEFAULT_LEVEL, LEVELS
 from server.net import Connection
 
 __all__ = ["MAX_SEATS", "Seat", "computer_seats", "first_free", "next_host", "public_seats"]

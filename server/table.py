@@ -41,13 +41,13 @@ from common.match import Match, SeatKind
 from common.views import seat_view
 from server import books, frames, histories
 from server.announce import short_hostname
+from server.brain import brain, level_id
 from server.chat import clean_text, spend_line
 from server.clock import TurnClock
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.controls import TableControls
 from server.guard import Door, DoorLimits
-from server.levels import brain, level_id
 from server.names import taken_by
 from server.net import Connection
 from server.night import Night, evening_of

@@ -19,9 +19,9 @@ from common.levels import LEVEL_IDS
 from common.protocol import MessageError, SetLevel, decode_client
 from common.views import seat_view
 from server.__main__ import _parser, config_from_args
+from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.computer import default_chooser
 from server.config import ServerConfig
-from server.levels import LEVELS, Brain, brain, exact_seventh, level_id
 from server.seats import computer_seats
 from tests.test_bots import seat, view
 
@@ -143,10 +143,10 @@ def test_no_level_folds_the_nuts_after_many_raises(level: str) -> None:
 
 
 def test_exact_seventh_street_knows_the_nuts() -> None:
-    from server.levels import _Range
+    from server.brain import Range
 
     mine = parse_many("Ah Kh Qh Jh Th 2c 3d")
-    rival = _Range(parse_many("9s 9d 9c 4h"), 3, True, True, 0.3, 0.3)
+    rival = Range(parse_many("9s 9d 9c 4h"), 3, True, True, 0.3, 0.3)
     eq, beatable = exact_seventh(mine, rival, [])
     assert eq == 1.0 and not beatable
     weak = parse_many("2h 3h 5d 7c 9h Jc Kd")

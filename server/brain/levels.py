@@ -1,0 +1,196 @@
+"""Computer-seat levels: what a person picks, and the brain that plays each one.
+
+A *level* has an id (on the wire and the command line), a name and one line
+saying how it plays (``common.levels``), and a ``Style``: the parameters of the
+one policy (``server.brain.policy``).  ``brain(level)`` makes a fresh player for
+one seat: a callable ``brain(view, rng) -> action name``, the same shape as
+``choose_action``, so anything that takes a chooser takes a brain.
+
+Invariants:
+
+- A brain reads nothing but the views of its own seat (``choose`` at its turns,
+  ``observe`` with the seat's view when a hand ends) and draws every random
+  number from the ``rng`` it is given: the same view, the same memory and the
+  same RNG state give the same choice.
+- Its memory is a model of each rival, from what that seat saw: how often each
+  rival enters, bets and shows down weak or trash hands
+  (``server.brain.rivals``).  ``reset()`` (a new match) forgets it all.
+- It returns only one of the view's legal actions, never folds when checking is
+  free (R-B5), and never folds a hand that no rival can beat.
+
+The levels, weakest first:
+
+- ``newcomer``: a gentle first opponent.  Plays too many hands, calls too
+  much, bets only good hands and raises only great ones, never bluffs.
+- ``regular``: the solid club player (the single style before levels, made
+  more honest): sound starting hands and equity-based betting, but it bets
+  only when well ahead, never bluffs or semi-bluffs, pays off bets too often,
+  folds a lot on third street heads-up, forgets folded cards, and is blind to
+  how its rivals play.
+- ``shark``: the strongest.  Defends heads-up against steals, reads each
+  rival's range from how they entered and bet, counts the seventh street
+  exactly heads-up, value-bets thinly against callers, never bluffs them,
+  and adapts to each rival over the match.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
+from server.brain.equity import unbeatable
+from server.brain.policy import play
+from server.brain.reading import WAGERS, Reading, read
+from server.brain.rivals import Memory, learn, watch
+from server.brain.style import SOLID, Reads, Style
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Brain", "Level", "brain", "level_id"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level a person can pick."""
+
+    id: str
+    name: str
+    description: str
+    style: Style
+
+    def public(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "description": self.description}
+
+
+def _level(level: str, style: Style) -> Level:
+    info = level_info(level)
+    assert info is not None
+    return Level(info.id, info.name, info.description, style)
+
+
+NEWCOMER = _level(
+    "newcomer",
+    replace(
+        SOLID,
+        name="newcomer",
+        evaluations=900,
+        min_samples=120,
+        max_samples=300,
+        bet_margin=0.24,
+        raise_margin=0.36,
+        call_factor=0.72,
+        respect=0.0,
+        semi_bluff=0.0,
+        bluff=0.0,
+        steal=0.0,
+        max_raises=2,
+        defend_class=1,
+        loose_entry=True,
+        dead_cards=False,
+    ),
+)
+REGULAR = _level(
+    "regular",
+    replace(
+        SOLID,
+        name="regular",
+        evaluations=1200,
+        min_samples=150,
+        max_samples=400,
+        bet_margin=0.16,
+        call_factor=0.95,
+        respect=0.08,
+        dead_cards=False,
+        semi_bluff=0.0,
+        bluff=0.0,
+        steal=0.1,
+    ),
+)
+SHARK = _level(
+    "shark",
+    replace(
+        SOLID,
+        name="shark",
+        evaluations=1600,
+        min_samples=200,
+        max_samples=450,
+        respect=0.0,  # its ranges credit bettors instead
+        street_call_factors=(1.1, 1.2, 1.15, 1.0),
+        call_down=False,
+        semi_bluff_share=0.9,
+        complete_bring_in=0.35,
+        loose_call=1.2,
+        reads=Reads(),
+    ),
+)
+
+LEVELS: dict[str, Level] = {lv.id: lv for lv in (NEWCOMER, REGULAR, SHARK)}
+assert tuple(LEVELS) == LEVEL_IDS
+
+
+def level_id(text: str | None) -> str:
+    """The id of a level given by id or name, case-insensitive; ``ValueError`` if none."""
+    if text is None:
+        return DEFAULT_LEVEL
+    key = str(text).strip().lower()
+    for lv in LEVELS.values():
+        if key in (lv.id, lv.name.lower()):
+            return lv.id
+    raise ValueError(f"no computer level {text!r}: choose one of {', '.join(LEVELS)}")
+
+
+def brain(level: str = DEFAULT_LEVEL) -> Brain:
+    """A fresh player for one seat at ``level`` (an id or a name)."""
+    return Brain(LEVELS[level_id(level)])
+
+
+class Brain:
+    """One computer seat's player at one level; call it like ``choose_action``."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.memory = Memory()
+
+    def reset(self) -> None:
+        """A new match: forget every rival."""
+        self.memory = Memory()
+
+    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+        return self.choose(view, rng)
+
+    def choose(self, view: Mapping[str, Any], rng: random.Random) -> str:
+        """One of the view's legal actions (``ValueError`` if it offers none)."""
+        r = read(view)
+        names = r.names
+        if not names:
+            raise ValueError(f"seat {r.you} has no legal action in this view")
+        watch(self.memory, r)
+        if len(names) == 1:
+            return names[0]
+        style = self.level.style
+        choice = play(r, rng, style, self.memory)
+        if choice == "fold" and _unbeatable(r):
+            choice = "call"  # no level folds a hand no rival can beat
+        if style.reads and choice in WAGERS:  # to learn who folds to our wagers
+            wagered = self.memory.wagered_on
+            wagered[r.street] = wagered.get(r.street, 0) + 1
+        return choice
+
+    def observe(self, view: Mapping[str, Any]) -> None:
+        """The seat's view once a hand is over: learn who entered, folded and showed what."""
+        learn(self.memory, read(view))
+
+
+def _unbeatable(r: Reading) -> bool:
+    """Seventh street: no way the live rivals' unseen cards beat this seat's hand."""
+    if r.street != 7:
+        return False
+    me = r.me
+    mine = list(me.hole + me.up)
+    if len(mine) != 7:
+        return False
+    others = r.others
+    dead = [c for e in others for c in e.up]
+    live = [e.up for e in others if not e.folded and len(e.up) == 4]
+    return unbeatable(mine, live, dead)

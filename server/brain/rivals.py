@@ -1,0 +1,258 @@
+"""What a seat learns of its rivals over a match, and the ranges it reads from it.
+
+Invariants:
+
+- ``Memory`` is filled only from the seat's own readings: ``watch`` at each of
+  its turns (every rival action it can see, counted once per hand, street,
+  rival and street total) and ``learn`` with its view of a hand's end (who
+  entered, who folded to its wager, what was shown down).  Cards a rival never
+  showed are never read (R-S1), so two hands alike in all the seat could see
+  leave the same memory.
+- Every rate of ``RivalModel`` starts at a prior and moves toward what was
+  seen; none is ever 0 or 1 from a few hands.
+- A ``Range`` weight is a product of factors in (0, 1] for the kinds of hidden
+  cards a rival who played as it did is less likely to hold; it never rules a
+  holding out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from common.cards import Card
+from common.hands import evaluate
+from server.brain.reading import WAGERS, Reading, SeatSeen
+from server.brain.starting import RANK_OF, SUIT_OF, is_trash
+
+__all__ = ["Memory", "Range", "RivalModel", "learn", "ranges_for", "river_bucket", "watch"]
+
+# Seventh-street hand kinds in five groups: high card, pair, two pair, trips, better.
+_RIVER_BASE = (0.174, 0.438, 0.235, 0.048, 0.105)
+"""How often a random seven-card hand is of each group."""
+_RIVER_PRIOR = {
+    "wager": (0.04, 0.26, 0.36, 0.12, 0.22),
+    "check": (0.25, 0.47, 0.19, 0.05, 0.04),
+    "call": (0.05, 0.45, 0.30, 0.10, 0.10),
+}
+"""What a sound player shows after each seventh-street action, before we know better."""
+
+
+def river_bucket(action: str | None) -> str | None:
+    """The seventh-street action group (wager, check, call) of ``action``, if any."""
+    if action in WAGERS:
+        return "wager"
+    if action in ("check", "call"):
+        return action
+    return None
+
+
+@dataclass(slots=True)
+class RivalModel:
+    """What one seat has seen of one rival this match."""
+
+    dealt: int = 0
+    entered: int = 0
+    shown: int = 0
+    shown_trash: int = 0
+    shown_weak: int = 0
+    wagers: int = 0
+    calls: int = 0
+    faced: int = 0
+    folded_to_us: int = 0
+    river: dict[str, list[int]] = field(default_factory=dict)
+    """Hands it showed, by its last seventh-street action (wager, check, call) and kind."""
+
+    def river_weights(self, bucket: str) -> tuple[float, ...]:
+        """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
+        seventh-street action was ``bucket`` than for a random hand: what it showed
+        this match, smoothed toward a sound player's habits."""
+        prior = _RIVER_PRIOR[bucket]
+        counts = self.river.get(bucket, [0] * 5)
+        n = sum(counts)
+        a = 4.0
+        groups = [(counts[g] + a * prior[g]) / (n + a) / _RIVER_BASE[g] for g in range(5)]
+        return tuple(groups[min(c, 4)] for c in range(9))
+
+    @property
+    def loose(self) -> float:
+        """Share of hands it plays past third street (prior: a tight player's 0.3)."""
+        return (self.entered + 0.3 * 6) / (self.dealt + 6)
+
+    @property
+    def trash(self) -> float:
+        """How likely an entered hand is trash (prior 0.15)."""
+        base = (self.shown_trash + 0.15 * 4) / (self.shown + 4)
+        return min(1.0, max(base, (self.loose - 0.3) * 1.6))
+
+    @property
+    def aggression(self) -> float:
+        """Wagers per action seen before our turn (checks and calls the others; prior 0.35)."""
+        return (self.wagers + 0.35 * 8) / (self.wagers + self.calls + 8)
+
+    @property
+    def station(self) -> float:
+        """How often it shows down a weak hand (one pair or less) (prior 0.25)."""
+        return (self.shown_weak + 0.25 * 4) / (self.shown + 4)
+
+    @property
+    def folds(self) -> float:
+        """How often it folds when we wager and it must answer (prior 0.3)."""
+        return (self.folded_to_us + 0.3 * 5) / (self.faced + 5)
+
+
+@dataclass(slots=True)
+class Memory:
+    """One seat's memory for one match: a model per rival seat."""
+
+    rivals: dict[int, RivalModel] = field(default_factory=dict)
+    hands: int = 0
+    seen: set[tuple[int, int, int, int]] = field(default_factory=set)
+    """(hand, street, rival, its street total) of each rival action already counted."""
+    wagered_on: dict[int, int] = field(default_factory=dict)
+    """Street -> our own wagers this hand (kept by players that read their rivals)."""
+
+    def rival(self, seat: int) -> RivalModel:
+        """The model of ``seat`` (an empty one the first time)."""
+        m = self.rivals.get(seat)
+        if m is None:
+            m = self.rivals[seat] = RivalModel()
+        return m
+
+
+def watch(mem: Memory, r: Reading) -> None:
+    """Count each rival action this seat sees at its turn, once per hand and street."""
+    for e in r.seats:
+        s = e.seat
+        act = e.last_action
+        if s == r.you or act is None or act in ("bring_in", "fold"):
+            continue
+        key = (mem.hands, r.street, s, e.bet)
+        if key in mem.seen:
+            continue
+        mem.seen.add(key)
+        m = mem.rival(s)
+        if act in WAGERS:
+            m.wagers += 1
+        else:  # a check or a call: it could have wagered and did not
+            m.calls += 1
+
+
+def learn(mem: Memory, r: Reading) -> None:
+    """The seat's reading of a finished hand: who entered, folded and showed what."""
+    we_wagered_last = mem.wagered_on.get(r.street, 0) > 0
+    for e in r.seats:
+        s = e.seat
+        if s == r.you:
+            continue
+        m = mem.rival(s)
+        m.dealt += 1
+        up = e.up
+        if len(up) >= 2 or (not e.folded and s != r.bring_in):
+            m.entered += 1
+        if we_wagered_last and len(up) >= 2:
+            m.faced += 1
+            if e.folded and e.last_action == "fold":
+                m.folded_to_us += 1
+        cards = e.shown
+        if cards is not None:
+            m.shown += 1
+            if len(cards) >= 3 and is_trash(cards[:3]):
+                m.shown_trash += 1
+            if len(cards) >= 5 and evaluate(cards) >> 20 <= 1:
+                m.shown_weak += 1
+            bucket = river_bucket(e.last_action)
+            if len(cards) == 7 and bucket is not None:
+                counts = m.river.setdefault(bucket, [0] * 5)
+                counts[min(evaluate(cards) >> 20, 4)] += 1
+    mem.hands += 1
+    mem.wagered_on.clear()
+    if len(mem.seen) > 4096:
+        mem.seen.clear()
+
+
+class Range:
+    """How likely a rival's hidden cards are, given how it played: a weight per deal."""
+
+    __slots__ = ("up", "n_down", "entered", "aggressive", "w_trash", "w_bluff", "river", "trash")
+
+    def __init__(
+        self,
+        up: list[Card],
+        n_down: int,
+        entered: bool,
+        aggressive: bool,
+        w_trash: float,
+        w_bluff: float,
+    ) -> None:
+        self.up = up
+        self.n_down = n_down
+        self.entered = entered
+        """It came in past third street of its own will: its first three cards are
+        rarely trash (weight ``w_trash`` when they are)."""
+        self.aggressive = aggressive
+        """It wagered on this street: a hand that is nothing yet weighs ``w_bluff``."""
+        self.w_trash = w_trash
+        self.w_bluff = w_bluff
+        self.trash: dict[int, bool] = {}
+        self.river: tuple[float, ...] | None = None
+        """Seventh street, once the rival has acted: the weight of each kind of hand."""
+
+    def weight(self, hidden: Sequence[Card]) -> float:
+        """``hidden`` are the rival's unknown cards: its current down cards first."""
+        w = 1.0
+        if self.entered and self.up:
+            key = hidden[0] + hidden[1]  # the pair's ranks and suits are all that matter
+            trash = self.trash.get(key)
+            if trash is None:
+                trash = self.trash[key] = is_trash((hidden[0], hidden[1], self.up[0]))
+            if trash:
+                w *= self.w_trash
+        if self.river is not None and len(self.up) == 4:
+            w *= self.river[evaluate(self.up + list(hidden)) >> 20]
+        elif self.aggressive:
+            now = list(hidden[: self.n_down]) + self.up
+            if not _strong_now(now):
+                w *= self.w_bluff
+        return w
+
+
+def ranges_for(
+    live: Sequence[SeatSeen],
+    models: Sequence[RivalModel],
+    rivals_up: Sequence[list[Card]],
+    street: int,
+    bring_in: int | None,
+) -> list[Range]:
+    """The range of each live rival (``live``, its model and its up cards, in order)."""
+    out = []
+    for e, m, up in zip(live, models, rivals_up, strict=True):
+        entered = e.seat != bring_in or street == 3 and e.last_action in WAGERS
+        aggressive = e.last_action in WAGERS
+        w_trash = min(1.0, 0.15 + m.trash)
+        w_bluff = min(1.0, 0.12 + 0.9 * max(0.0, m.aggression - 0.2))
+        r = Range(up, e.down, entered and street >= 4, aggressive, w_trash, w_bluff)
+        bucket = river_bucket(e.last_action) if street == 7 else None
+        if bucket is not None:
+            r.river = m.river_weights(bucket)
+        out.append(r)
+    return out
+
+
+def _strong_now(cards: Sequence[Card]) -> bool:
+    """A pair or better, or four to a flush or straight (with cards to come)."""
+    ranks = [RANK_OF[c] for c in cards]
+    if len(set(ranks)) < len(ranks):
+        return True
+    if len(cards) <= 3:
+        return len({SUIT_OF[c] for c in cards}) == 1 or max(ranks) >= 10
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        suits[SUIT_OF[c]] += 1
+    if max(suits) >= 4 and len(cards) < 7:
+        return True
+    mask = 0
+    for r in ranks:
+        mask |= 1 << r
+    mask = (mask << 1) | (mask >> 12)
+    return len(cards) < 7 and any(bin((mask >> lo) & 31).count("1") >= 4 for lo in range(10))

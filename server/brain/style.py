@@ -1,0 +1,97 @@
+"""The knobs of the computer seats' policy (``server.brain.policy``): a ``Style``.
+
+The plain player is ``SOLID``; each level (``server.brain.levels``) is a ``Style``
+made from it with ``dataclasses.replace``.  A style with ``Reads`` models its
+rivals; ``Reads`` holds the numbers it uses them with.
+
+Invariants: styles are frozen values; every default is ``SOLID``'s, and a knob
+that only a style with ``Reads`` uses says so.  Equity margins are shares of the
+pot, factors multiply the pot odds, chances are per decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["SOLID", "STYLES", "Reads", "Style"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """How a player that models its rivals uses what it read (the shark's numbers).
+
+    Rates such as ``folds`` and ``station`` are ``RivalModel``'s, per rival."""
+
+    steal_base: float = 0.35
+    """Third street, first in: steal with trash at this chance plus the bring-in's fold rate."""
+    steal_read: float = 0.5
+    """Heads-up: a rival more aggressive or looser than this is read as stealing."""
+    defend: tuple[float, float] = (1.05, 1.1)
+    """Heads-up third street: call a completion / a raise with trash when equity beats
+    the pot odds times this."""
+    thin_value: float = 0.08
+    """Checked to: the bet margin shrinks by twice this per unit of the rivals' calling
+    (``station``) over a sound player's 0.25."""
+    river_margin: tuple[float, float] = (0.14, 0.25)
+    """Heads-up seventh street, checked to: bet with equity over a fair share plus
+    first - second x (station - 0.25)."""
+    stab_folds: float = 0.45
+    """Heads-up, checked to: stab at the pot against a rival that folds this often."""
+    stab: tuple[float, float, float] = (0.25, 0.3, 0.2)
+    """Stab before the river at (folds - first); on the river at (folds - second) and
+    only with equity under the third (a hand that cannot win a showdown)."""
+    raise_heads_up: tuple[float, float, float] = (0.66, 0.72, 0.05)
+    """Heads-up, facing a wager: raise with equity over the first (the river: the
+    second) plus the third for each wager past the first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a computer seat plays: the policy's knobs.  Equity margins are shares of the pot."""
+
+    name: str = "solid"
+    evaluations: int = 3000
+    """Monte Carlo budget: seven-card evaluations per decision (sets the time)."""
+    min_samples: int = 250
+    max_samples: int = 800
+    bet_margin: float = 0.10
+    """Bet when equity beats a fair share (1 / seats in the hand) by this much."""
+    raise_margin: float = 0.20
+    raise_step: float = 0.06
+    """Extra equity wanted for each wager already made on the street."""
+    call_factor: float = 1.05
+    """Call when equity >= pot odds x this (a little over 1: bets still to come)."""
+    street_call_factors: tuple[float, float, float, float] | None = None
+    """The same for streets 4..7 one by one (instead of ``call_factor``)."""
+    call_down: bool = True
+    """From fifth street, call with no pair and no draw (else fold under 0.4 equity)."""
+    respect: float = 0.07
+    """Equity discount per rival wager on the street: bettors hold better than random."""
+    semi_bluff: float = 0.35
+    semi_bluff_share: float = 1.0
+    """Checked to with a draw: semi-bluff with equity over this share of a fair share."""
+    bluff: float = 0.05
+    """Heads-up from fifth street, checked to with under 0.3 equity (without ``reads``)."""
+    steal: float = 0.30
+    """First in, all folded to us but the bring-in we beat: steal this often (no ``reads``)."""
+    max_raises: int = 6
+    """Stop re-raising after this many wagers on one street, whatever the equity."""
+    blunder: float = 0.0
+    """Chance of a random legal action instead (for easier levels)."""
+    complete_bring_in: float = 0.3
+    """Third street, the bring-in seat: complete a middling hand (class 2) this often."""
+    defend_class: int = 2
+    """Third street: the least starting class that calls a completion."""
+    loose_call: float = 1.3
+    """Third street, a weak hand (class 1) facing a completion with at most two rivals:
+    call when equity >= pot odds x this."""
+    loose_entry: bool = False
+    """Third street: call the bring-in with any jack or better too (a newcomer's habit)."""
+    dead_cards: bool = True
+    """Count the folded seats' up cards as out of the pack (weaker players forget them)."""
+    reads: Reads | None = None
+    """Model each rival (ranges, folds, calls) and count heads-up seventh street exactly."""
+
+
+SOLID = Style()
+STYLES: dict[str, Style] = {"solid": SOLID}
