@@ -12,6 +12,7 @@ from typing import Any
 import pygame
 
 from client.address import joinable
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
@@ -44,8 +45,8 @@ def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
 class ConnectingScene(Scene):
     name = "connecting"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.cancel = Button("cancel", "Cancel", "Esc", style="danger")
         self.s = 1.0
 
@@ -64,14 +65,14 @@ class ConnectingScene(Scene):
         if self.cancel.handle_event(event) or (
             event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
         ):
-            self.app.leave_table(notice="", send_leave=True)
+            self.host.leave_table(notice="", send_leave=True)
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
         w, h = surf.get_size()
-        conn = self.app.conn
-        where = f"{conn.host}:{conn.port}" if conn else ""
-        st = self.app.status
+        at = self.host.address
+        where = f"{at[0]}:{at[1]}" if at else ""
+        st = self.host.status
         msg = "Connecting to " + where + "…"
         if st.state == "retrying":
             msg = f"Trying {where} again ({st.attempt})…"
@@ -97,15 +98,15 @@ class LobbyScene(Scene):
 
     name = "lobby"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.start = Button("start", "Start the match", "S", style="primary")
         self.leave = Button("leave", "Leave", style="danger")
         self.rules = Button("rules", "Rules", "F1")
-        self.hands = Choice("hands", [4, 8, 12], app.settings.host_hands)
+        self.hands = Choice("hands", [4, 8, 12], host.settings.host_hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
         # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
-        st = app.settings
+        st = host.settings
         self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
         self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
         self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
@@ -120,34 +121,34 @@ class LobbyScene(Scene):
 
     def cycle_level(self, seat: int) -> bool:
         """Host only: move computer seat ``seat`` to the next level, weakest after strongest."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host:
             return False
         p = next((p for p in s.lobby_seats if p.seat == seat and p.kind == "computer"), None)
         if p is None:
             return False
         i = LEVEL_IDS.index(p.level) if p.level in LEVEL_IDS else 0
-        return self.app.send(SetLevel(seat, LEVEL_IDS[(i + 1) % len(LEVEL_IDS)]).encode())
+        return self.host.send(SetLevel(seat, LEVEL_IDS[(i + 1) % len(LEVEL_IDS)]).encode())
 
     def enter(self) -> None:
         self.addresses = []
-        if self.app.server_kind == "host" and self.app.server is not None:
+        if self.host.server_kind == "host" and self.host.server is not None:
             try:
-                self.addresses = self.app.server.join_addresses()
+                self.addresses = self.host.server.join_addresses()
             except Exception:  # the interface table could not be read
                 self.addresses = ["127.0.0.1"]
         self._sync_hands()
 
     def _sync_hands(self) -> None:
         """The choice shows the table's match length: what the server says, for everyone."""
-        s = self.app.session
+        s = self.host.session
         if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
             self.hands.value = s.lobby["hands"]
         self._sync_options()
 
     def _sync_options(self) -> None:
         """Show the table's options as the server last said them."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.options:
             return
         turn = s.options.get("turn_time")
@@ -168,15 +169,15 @@ class LobbyScene(Scene):
 
     def send_options(self) -> bool:
         """The host's choices to the server (it answers with a lobby that shows them)."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host:
             return False
         turn = self.turn_time.value
-        st = self.app.settings
+        st = self.host.settings
         st.host_turn_time = int(turn) if isinstance(turn, int) else 0
         st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
         st.host_stand_in = self.stand_in.value
-        return self.app.send(
+        return self.host.send(
             Options(
                 turn_time=float(st.host_turn_time),
                 time_bank=float(st.host_time_bank),
@@ -189,7 +190,7 @@ class LobbyScene(Scene):
 
     def night_buttons(self) -> list[Button]:
         """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         out = []
@@ -201,7 +202,7 @@ class LobbyScene(Scene):
 
     def _layout_give(self) -> None:
         """One small button on each computer seat's row of the seat list."""
-        s = self.app.session
+        s = self.host.session
         self.give = []
         if s is None or "seats" not in self.boxes:
             return
@@ -250,21 +251,21 @@ class LobbyScene(Scene):
 
     def night_rect(self) -> pygame.Rect | None:
         """The night's scoreboard, top right, once a match has been played."""
-        s = self.app.session
+        s = self.host.session
         night = s.night if s is not None and s.night is not None and s.night.played else None
         return self._R(760, 24, 380, 226) if night is not None else None
 
     def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
         """The words above the seats: (text, size, colour, bold, rect), fitted between the
         window's top and the seats panel and within its width."""
-        s = self.app.session
+        s = self.host.session
         w, _h = self.size
         sc = self.s
         items: list[tuple[str, float, tuple[int, int, int], bool]] = []
-        server = self.app.server
-        conn = self.app.conn
+        server = self.host.server
+        at = self.host.address
         name = s.table_name if s is not None else ""
-        if self.app.server_kind == "host" and server is not None:
+        if self.host.server_kind == "host" and server is not None:
             lone = getattr(server, "every_interface", False) and all(
                 a in ("127.0.0.1", "::1") for a in self.addresses
             )
@@ -277,11 +278,11 @@ class LobbyScene(Scene):
             announced = getattr(getattr(server, "server", None), "announcer", None) is not None
             if name and announced:
                 items.append((f'or pick "{name}" under Join a table', 26, MUTED, False))
-            pw = self.app._password  # the host sits down with the table's own password
+            pw = self.host.password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
-        elif conn is not None:
-            where = joinable(conn.host, conn.port)
+        elif at is not None:
+            where = joinable(*at)
             items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
         if s is not None and s.open_books:  # the host's open-the-books option, for all to know
             who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
@@ -317,13 +318,13 @@ class LobbyScene(Scene):
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        s = self.app.session
+        s = self.host.session
         if self.chat.handle_event(event):
             return
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 if self.chat.focused and self.chat.value.strip():
-                    self.app.send(Chat(self.chat.value.strip()[:MAX_CHAT]).encode())
+                    self.host.send(Chat(self.chat.value.strip()[:MAX_CHAT]).encode())
                     self.chat.value = ""
                 self.chat.focused = not self.chat.focused and not self.chat.value
                 return
@@ -341,9 +342,9 @@ class LobbyScene(Scene):
         for b in self.night_buttons():
             if b.handle_event(event):
                 if b is self.sit:
-                    self.app.send(Sit().encode())
+                    self.host.send(Sit().encode())
                 else:
-                    self.app.send(FreeSeat(int(b.id.split(":")[1])).encode())
+                    self.host.send(FreeSeat(int(b.id.split(":")[1])).encode())
                 return
         if s is not None and s.host:
             for w in (self.turn_time, self.time_bank, self.stand_in):
@@ -353,27 +354,27 @@ class LobbyScene(Scene):
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
-            self.app.ask_leave()
+            self.host.ask_leave()
         elif self.rules.handle_event(event):
-            self.app.show_rules()
+            self.host.show_rules()
 
     def choose_hands(self, hands: int) -> bool:
         """The host picks the match length: the table (and so every guest's lobby) follows."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host or hands not in self.hands.options:
             return False
         self.hands.value = hands
-        self.app.settings.host_hands = hands
-        return self.app.send(Options(hands=hands).encode())
+        self.host.settings.host_hands = hands
+        return self.host.send(Options(hands=hands).encode())
 
     def press_start(self) -> bool:
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host or not (s.lobby and s.lobby["can_start"]):
             return False
-        return self.app.send(Start(int(self.hands.value)).encode())
+        return self.host.send(Start(int(self.hands.value)).encode())
 
     def update(self, dt: float) -> None:
-        s = self.app.session
+        s = self.host.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
             computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
@@ -383,7 +384,7 @@ class LobbyScene(Scene):
     # ------------------------------------------------------------ drawing
 
     def side_lines(self) -> list[str]:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         if s.watch:
@@ -406,7 +407,7 @@ class LobbyScene(Scene):
         return max(14, round(v * self.s))
 
     def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         f = self._f
@@ -424,7 +425,7 @@ class LobbyScene(Scene):
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
-        s = self.app.session
+        s = self.host.session
         f = self._f
         if s is None:
             return

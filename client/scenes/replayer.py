@@ -20,6 +20,7 @@ from typing import Any
 
 import pygame
 
+from client.host import Host
 from client.model import Player, Session
 from client.render.layout import TableLayout
 from client.render.tablepaint import TablePainter
@@ -49,20 +50,20 @@ class ReplayerScene(Scene):
 
     def __init__(
         self,
-        app: Any,
+        host: Host,
         records: list[dict[str, Any]],
         *,
         viewer: int | None = None,
         start: int = 0,
         title: str = "",
     ) -> None:
-        super().__init__(app)
-        assert app.art is not None and records
+        super().__init__(host)
+        assert records
         self.records = records
         self.viewer = viewer
         self.title = title or self._default_title()
-        self.painter = TablePainter(app.art)
-        self.lay = TableLayout(app.size, [], None)
+        self.painter = TablePainter(host.art)
+        self.lay = TableLayout(host.window_size, [], None)
         self.hand_i = 0
         self.pos_i = 0
         self.stops: list[Position] = []
@@ -190,11 +191,9 @@ class ReplayerScene(Scene):
         elif what == "export":
             self.export()
         elif what == "recap":
-            from client.scenes.recap import RecapScene
-
-            self.app.push(RecapScene(self.app, self.records, viewer=self.viewer))
+            self.host.open("recap", records=self.records, viewer=self.viewer)
         elif what == "close":
-            self.app.pop(self)
+            self.host.pop(self)
         elif what.startswith("hand:"):
             self.goto(int(what[5:]), 0)
 
@@ -350,7 +349,7 @@ class ReplayerScene(Scene):
         for b in self.bar_buttons:
             b.draw(surf)
         self._draw_panel(surf)
-        session = self.app.session
+        session = self.host.session
         if session is not None and session.my_turn():
             msg = "Your turn at the table: Esc to go back"
             size = lay.font(24)
@@ -388,7 +387,7 @@ class ReplayerScene(Scene):
         cards = sv.cards()
         for (code, hole), r in zip(cards, spot.card_rects(len(cards)), strict=True):
             if hole and code is not None:
-                surf.blit(self.app.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
+                surf.blit(self.host.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay

@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from client import sound
+from client.host import Host
 from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.motion import Anim
@@ -52,11 +53,10 @@ def _fresh_deal(view: TableView) -> bool:
 class TableScene(Scene):
     name = "table"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
-        assert app.art is not None
-        self.painter = TablePainter(app.art)
-        self.lay = TableLayout(app.size, [], None)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
+        self.painter = TablePainter(host.art)
+        self.lay = TableLayout(host.window_size, [], None)
         self.anims: list[Anim] = []
         self.prev: TableView | None = None
         self.prev_hand = -1
@@ -65,16 +65,16 @@ class TableScene(Scene):
         self.pre_call = Checkbox("pre_call", "Call any")
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
         self.leave = Button("leave", "Leave", size=22, style="danger")
-        self.four = Checkbox("four", "4 colours", value=app.settings.four_color, size=20)
+        self.four = Checkbox("four", "4 colours", value=host.settings.four_color, size=20)
         self.rules = Button("rules", "Rules", size=20)  # the house rules (also F1)
         self.log = LogView()
-        self.volume = VolumeControl(value=app.settings.volume, muted=not app.settings.sound)
+        self.volume = VolumeControl(value=host.settings.volume, muted=not host.settings.sound)
         self._buttons: list[Button] = []
         self._landing = False  # our cards are still flying in: no buttons, no clock yet
         self._notify_on_landing = False
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        self.seen_box = Checkbox("seen", "Cards seen (S)", value=app.settings.seen_panel, size=20)
+        self.seen_box = Checkbox("seen", "Cards seen (S)", value=host.settings.seen_panel, size=20)
         self.replay = Button("replay", "Replay (H)", size=20)
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         # Away and back (R-C2) and the host's controls at the table (R-C3).
@@ -90,7 +90,7 @@ class TableScene(Scene):
     # ------------------------------------------------------------ layout
 
     def _seats(self) -> list[int]:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         if s.view is not None and s.view.seats:
@@ -98,7 +98,7 @@ class TableScene(Scene):
         return sorted(s.players)
 
     def resize(self, size: tuple[int, int]) -> None:
-        s = self.app.session
+        s = self.host.session
         you = s.seat if s is not None else None
         self.lay = TableLayout(size, self._seats(), you)
         lay = self.lay
@@ -132,7 +132,7 @@ class TableScene(Scene):
         self.seen_rect = pygame.Rect(
             p.x + lay.px(10), top, p.w - lay.px(20), SeenPanel.height(lay.s)
         )
-        if self.app.settings.seen_panel:
+        if self.host.settings.seen_panel:
             top = self.seen_rect.bottom + lay.px(12)
         self.log.area = p
         self.log.rect = pygame.Rect(
@@ -154,16 +154,16 @@ class TableScene(Scene):
     # ---- away, back and the host's controls
 
     def _seated(self) -> bool:
-        s = self.app.session
+        s = self.host.session
         return bool(s is not None and s.seat is not None and not s.watch and s.running)
 
     def _hosting(self) -> bool:
-        s = self.app.session
+        s = self.host.session
         return bool(self._seated() and s is not None and s.host)
 
     def _takeable(self) -> list[Any]:
         """People's seats the host may take away: not its own, not taken already."""
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         return [
@@ -176,7 +176,7 @@ class TableScene(Scene):
         """Place the panel's away and host rows from ``y`` down; returns where they end."""
         lay = self.lay
         p = lay.panel
-        s = self.app.session
+        s = self.host.session
         x, w = p.x + lay.px(12), p.w - lay.px(24)
         self.away.rect = pygame.Rect(x, y, w, lay.px(38))
         self.away.label = "I'm back" if s is not None and s.away() else "Step away"
@@ -217,7 +217,7 @@ class TableScene(Scene):
         return y + lay.px(4)
 
     def _control_buttons(self) -> list[Button]:
-        s = self.app.session
+        s = self.host.session
         out: list[Button] = []
         if self._seated() and s is not None and not s.sits_out():  # not for a late arrival
             me = s.me()
@@ -231,16 +231,16 @@ class TableScene(Scene):
 
     def control(self, what: str) -> bool:
         """Press one of the away or host buttons (also what tests call)."""
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return False
         sent = False
         me = s.me()
         if what in ("away", "back"):
             if self._seated() and (me is None or me.away_why != "taken"):
-                sent = self.app.send((Back() if s.away() else Away()).encode())
+                sent = self.host.send((Back() if s.away() else Away()).encode())
         elif what == "pause" and self._hosting():
-            sent = self.app.send((Resume() if s.paused else Pause()).encode())
+            sent = self.host.send((Resume() if s.paused else Pause()).encode())
         elif what == "take" and self._hosting():
             self.taking, self.confirm = not self.taking, None
         elif what == "take:cancel":
@@ -250,13 +250,13 @@ class TableScene(Scene):
             if self.confirm != seat:
                 self.confirm = seat
             else:
-                sent = self.app.send(TakeSeat(seat).encode())
+                sent = self.host.send(TakeSeat(seat).encode())
                 self.taking, self.confirm = False, None
         self.resize(self.lay.size)
         return sent
 
     def _layout_buttons(self) -> None:
-        s = self.app.session
+        s = self.host.session
         legal: list[Legal] = s.actions() if s is not None else []
         if s is not None and s.turn is not None and s.turn == self.sent_turn:
             legal = []
@@ -346,13 +346,13 @@ class TableScene(Scene):
                 self.control(b.id)
                 return
         if self.leave.handle_event(event):
-            self.app.ask_leave()
+            self.host.ask_leave()
             return
         if self.four.handle_event(event):
-            self.app.set_four_color(self.four.value)
+            self.host.set_four_color(self.four.value)
             return
         if self.rules.handle_event(event):
-            self.app.show_rules()
+            self.host.show_rules()
             return
         if self.seen_box.handle_event(event):
             self.seen_box.value = not self.seen_box.value  # toggle_seen flips it back
@@ -368,39 +368,37 @@ class TableScene(Scene):
 
     def _sound_changed(self) -> None:
         """One volume and a mute for every sound, remembered in the settings."""
-        st = self.app.settings
+        st = self.host.settings
         st.volume, st.sound = self.volume.value, not self.volume.muted
         sound.set_volume(st.volume)
         sound.set_muted(not st.sound)
-        if self.app.save_settings:
+        if self.host.save_settings:
             st.save()
 
     def toggle_seen(self) -> None:
         """Show or hide the cards-seen panel; the setting is remembered."""
-        st = self.app.settings
+        st = self.host.settings
         st.seen_panel = not st.seen_panel
         self.seen_box.value = st.seen_panel
-        if self.app.save_settings:
+        if self.host.save_settings:
             st.save()
         self.resize(self.lay.size)
 
     def open_replayer(self) -> None:
         """The replayer over the table: this match's hands, the last one first."""
-        from client.scenes.replayer import ReplayerScene
-
-        s = self.app.session
+        s = self.host.session
         records = s.book.best() if s is not None else []
         if records:
-            self.app.push(ReplayerScene(self.app, records, viewer=s.seat, start=len(records) - 1))
+            self.host.open("replayer", records=records, viewer=s.seat, start=len(records) - 1)
 
     def press(self, action: str) -> bool:
         """Send ``action`` for the current turn if it was offered (once per turn)."""
-        s = self.app.session
+        s = self.host.session
         if s is None or s.turn is None or s.turn == self.sent_turn:
             return False
         if action not in {a.action for a in s.actions()}:
             return False
-        if self.app.send(Act(s.turn, action).encode()):
+        if self.host.send(Act(s.turn, action).encode()):
             self.sent_turn = s.turn
             self._layout_buttons()
             return True
@@ -409,14 +407,14 @@ class TableScene(Scene):
     def _send_chat(self) -> None:
         msg = self.chat.value.strip()
         if msg:
-            self.app.send(Chat(msg[:MAX_CHAT]).encode())
+            self.host.send(Chat(msg[:MAX_CHAT]).encode())
         self.chat.value = ""
         self.chat.focused = False
 
     # ------------------------------------------------------------ messages
 
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return
         self._sync_log()  # now, not at the next update: draw may come first
@@ -436,14 +434,14 @@ class TableScene(Scene):
             if self._landing:
                 self._notify_on_landing = True
             else:
-                self.app.notify_turn()
+                self.host.notify_turn()
         if kind in ("table", "turn", "events", "hand_end", "standings"):
             self._layout_buttons()
         if kind in ("seat_away", "paused", "lobby", "match_start", "welcome", "standings"):
             self.resize(self.lay.size)  # the away and host rows follow the state
 
     def _pre_act(self) -> bool:
-        s = self.app.session
+        s = self.host.session
         offered = {a.action for a in s.actions()}
         choice = None
         if self.pre_fold.value:
@@ -471,7 +469,7 @@ class TableScene(Scene):
 
     def _cards_landing(self) -> bool:
         """Whether any of our own cards is still flying in from the deck."""
-        s = self.app.session
+        s = self.host.session
         me = s.seat if s is not None else None
         return me is not None and any(
             a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims
@@ -537,20 +535,20 @@ class TableScene(Scene):
     # ------------------------------------------------------------ time
 
     def _sync_log(self) -> None:
-        s = self.app.session
+        s = self.host.session
         self.log.sync(s.log if s is not None else ())
 
     def update(self, dt: float) -> None:
         # The setting may change elsewhere (start screen, App.set_four_color).
-        self.four.value = self.app.settings.four_color
+        self.four.value = self.host.settings.four_color
         if not self.volume.dragging:
-            self.volume.value = self.app.settings.volume
-            self.volume.muted = not self.app.settings.sound
-        s = self.app.session
+            self.volume.value = self.host.settings.volume
+            self.volume.muted = not self.host.settings.sound
+        s = self.host.session
         self.replay.enabled = bool(s is not None and s.book.best())
         self.seen.update(s.view if s is not None else None)
         self._sync_log()
-        me = self.app.session.seat if self.app.session is not None else None
+        me = self.host.session.seat if self.host.session is not None else None
         sounds: list[str] = []  # each at most once a step: three bets swept make one sound
         for a in self.anims:
             a.t += dt
@@ -569,15 +567,15 @@ class TableScene(Scene):
             self._layout_buttons()
             if not landing and self._notify_on_landing:
                 self._notify_on_landing = False
-                s = self.app.session
+                s = self.host.session
                 if s is not None and s.my_turn():
-                    self.app.notify_turn()
+                    self.host.notify_turn()
 
     def animating(self) -> bool:
         return bool(self.anims)
 
     def wake_in(self) -> float | None:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return None
         if s.my_turn() and s.time_left is not None:
@@ -593,7 +591,7 @@ class TableScene(Scene):
 
     def pot_paid(self) -> bool:
         """The hand is over and its pot has left the middle for the winners."""
-        view = self.app.session.view if self.app.session is not None else None
+        view = self.host.session.view if self.host.session is not None else None
         return bool(
             view
             and view.over
@@ -608,7 +606,7 @@ class TableScene(Scene):
         chips rest in front of it, past its hand's name and off its name plate,
         until the next deal.
         """
-        s = self.app.session
+        s = self.host.session
         view = s.view if s is not None else None
         if view is None:
             return []
@@ -633,7 +631,7 @@ class TableScene(Scene):
 
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay
-        s = self.app.session
+        s = self.host.session
         surf.blit(self.painter.background(lay), (0, 0))
         if s is None:
             return
@@ -645,7 +643,7 @@ class TableScene(Scene):
                 hidden.setdefault(a.seat, set()).add(a.index)
         self.painter.centre(surf, lay, s, pot_hidden=self.pot_paid())
         if any(a.kind == "card" and a.progress < 0 for a in self.anims):
-            back = self.app.art.back(lay.px(50))
+            back = self.host.art.back(lay.px(50))
             for i in range(3):
                 surf.blit(
                     back, back.get_rect(center=(lay.deck_at[0] + i * 2, lay.deck_at[1] - i * 2))
@@ -674,7 +672,7 @@ class TableScene(Scene):
             if a.kind == "card" and a.progress < 1:
                 spot = lay.spots.get(a.seat)
                 if spot is not None:
-                    surf.blit(self.app.art.back(spot.card_w), a.pos())
+                    surf.blit(self.host.art.back(spot.card_w), a.pos())
             elif a.kind == "chips":
                 x, y = a.pos()
                 self.painter.chips(surf, lay, (round(x), round(y)), a.amount, label=a.index == 1)
@@ -743,7 +741,7 @@ class TableScene(Scene):
 
     def between_hands(self) -> str:
         """The bar's words while a hand's end shows: the next hand, or the standings."""
-        s = self.app.session
+        s = self.host.session
         if s is not None and s.standings is not None:
             return "The match is over"
         if s is not None and s.hand >= s.hands:
@@ -803,8 +801,8 @@ class TableScene(Scene):
         self.seen_box.draw(surf)
         self.replay.draw(surf)
         self._draw_controls(surf)
-        if self.app.settings.seen_panel:
-            self.seen.draw(surf, self.seen_rect, self.lay.s, four=self.app.settings.four_color)
+        if self.host.settings.seen_panel:
+            self.seen.draw(surf, self.seen_rect, self.lay.s, four=self.host.settings.four_color)
         top = self.log.rect.top
         pygame.draw.line(
             surf,
@@ -831,10 +829,10 @@ class TableScene(Scene):
         surf.blit(img, img.get_rect(center=box.center))
 
     def _draw_banner(self, surf: pygame.Surface) -> None:
-        s = self.app.session
+        s = self.host.session
         if s is not None and s.paused:
             self._draw_paused(surf, s)
-        st = self.app.status
+        st = self.host.status
         if st.state not in ("retrying", "connecting"):
             return
         lay = self.lay
