@@ -7,6 +7,7 @@ next level (the ``level`` message), so every computer seat may differ.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -14,7 +15,7 @@ import pygame
 from client.address import joinable
 from client.host import Host
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit, font, wrap
+from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_IDS, level_info
@@ -33,7 +34,20 @@ def options_words(opts: dict[str, Any]) -> str:
     return words
 
 
-__all__ = ["ConnectingScene", "LobbyScene"]
+__all__ = ["ConnectingScene", "LobbyScene", "SeatRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One row of the lobby's seat list, laid out: the name as fitted and where it goes,
+    the mark on the right, a computer seat's level and its chip."""
+
+    who: str
+    rect: pygame.Rect
+    mark: str
+    level: str
+    chip: pygame.Rect | None
+    giving: bool  # the host's Give seat button sits on this row
 
 
 def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
@@ -91,9 +105,10 @@ class ConnectingScene(Scene):
 class LobbyScene(Scene):
     """Who has joined, the match length, and (for the host) where friends join and Start.
 
-    ``layout(size)`` places everything, the header's words included, so that
-    nothing overlaps at any window size (the address lines shrink to fit);
-    ``draw`` only paints what it gives.
+    ``resize`` places everything, the header's words included, so that nothing
+    overlaps at any window size (the address lines shrink to fit); the seat
+    rows and their level chips (click targets) are laid out again whenever the
+    lobby changes (``on_message``, ``update``); ``draw`` only paints them.
     """
 
     name = "lobby"
@@ -117,7 +132,8 @@ class LobbyScene(Scene):
         self.boxes: dict[str, pygame.Rect] = {}
         self.sit = Button("sit", "Take a seat", style="primary")
         self.give: list[Button] = []  # the host's "give seat" per computer seat
-        self.level_chips: list[tuple[int, pygame.Rect]] = []
+        self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
+        self.seat_rows: list[SeatRow] = []
 
     def cycle_level(self, seat: int) -> bool:
         """Host only: move computer seat ``seat`` to the next level, weakest after strongest."""
@@ -166,6 +182,7 @@ class LobbyScene(Scene):
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
             self._sync_hands()
+        self._layout_seats()
 
     def send_options(self) -> bool:
         """The host's choices to the server (it answers with a lobby that shows them)."""
@@ -246,6 +263,36 @@ class LobbyScene(Scene):
         self.sit.rect = self.start.rect.copy()
         self.sit.size = max(14, round(26 * self.s))
         self._layout_give()
+        self._layout_seats()
+
+    def _layout_seats(self) -> None:
+        """The seat list's rows, and each computer seat's level chip (a click target for
+        the host, to change its level): laid out here, painted by ``draw``."""
+        s = self.host.session
+        self.seat_rows, self.level_chips = [], []
+        if s is None or "seats" not in self.boxes:
+            return
+        f = self._f
+        box = self.boxes["seats"]
+        y = box.y + f(60)
+        for p in s.lobby_seats:
+            who = p.name + ("  (you)" if p.seat == s.seat else "")
+            mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            if p.next:
+                mark = "next match"
+            giving = s.host and not s.running and p.kind == "computer"
+            name_w = box.w - f(310 if giving else 260)
+            who = fit(who, f(28), name_w)
+            row = text(who, f(28), INK).get_rect(topleft=(box.x + f(24), y))
+            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
+            chip = None
+            if p.kind == "computer" and level:
+                chip = pygame.Rect(0, 0, f(120), f(30))
+                chip.midright = (box.right - f(20), row.centery)
+                if s.host:
+                    self.level_chips.append((p.seat, chip))
+            self.seat_rows.append(SeatRow(who, row, mark, level, chip, giving))
+            y += f(34)
 
     # ------------------------------------------------------------ layout
 
@@ -380,6 +427,7 @@ class LobbyScene(Scene):
             computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
             if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
                 self._layout_give()
+            self._layout_seats()
 
     # ------------------------------------------------------------ drawing
 
@@ -446,32 +494,19 @@ class LobbyScene(Scene):
             INK,
             bold=True,
         )
-        y = box.y + f(60)
-        self.level_chips = []
-        for p in s.lobby_seats:
-            who = p.name + ("  (you)" if p.seat == s.seat else "")
-            mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
-            if p.next:
-                mark = "next match"
-            giving = s.host and not s.running and p.kind == "computer"
-            name_w = box.w - f(310 if giving else 260)
-            row = blit_text(surf, fit(who, f(28), name_w), f(28), (box.x + f(24), y), INK)
-            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
-            if p.kind == "computer" and level:
-                chip = pygame.Rect(0, 0, f(120), f(30))
-                chip.midright = (box.right - f(20), row.centery)
+        for r in self.seat_rows:
+            row = blit_text(surf, r.who, f(28), r.rect.topleft, INK)
+            if r.chip is not None:
                 if s.host:
-                    pygame.draw.rect(surf, (52, 66, 78), chip, border_radius=f(8))
-                    pygame.draw.rect(surf, GOLD, chip, 2, border_radius=f(8))
-                    self.level_chips.append((p.seat, chip))
-                blit_text(surf, level, f(22), chip.center, INK, bold=True, anchor="center")
-                if not giving:  # the host's Give seat button sits there
-                    at = (chip.x - f(10), row.centery)
-                    blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
-            elif mark:
+                    pygame.draw.rect(surf, (52, 66, 78), r.chip, border_radius=f(8))
+                    pygame.draw.rect(surf, GOLD, r.chip, 2, border_radius=f(8))
+                blit_text(surf, r.level, f(22), r.chip.center, INK, bold=True, anchor="center")
+                if not r.giving:  # the host's Give seat button sits there
+                    at = (r.chip.x - f(10), row.centery)
+                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
+            elif r.mark:
                 at = (box.right - f(20), row.centery)
-                blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
-            y += f(34)
+                blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
         if self.level_chips:
             hint = "click a level to change it"
             at = (box.right - f(20), box.y + f(16) + f(14))

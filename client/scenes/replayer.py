@@ -21,8 +21,9 @@ from typing import Any
 import pygame
 
 from client.host import Host
-from client.model import Player, Session
+from client.model import Player
 from client.render.layout import TableLayout
+from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -68,7 +69,7 @@ class ReplayerScene(Scene):
         self.pos_i = 0
         self.stops: list[Position] = []
         self.starts: list[int] = []
-        self.shown = Session("")
+        self.shown = TablePicture(None)
         self.notice = ""
         self.bar_buttons = [
             Button("street_back", "Prev street", "Up"),
@@ -119,21 +120,23 @@ class ReplayerScene(Scene):
         self._build()
 
     def _build(self) -> None:
-        """The session the painter reads: the replayed view, the names, the last action."""
+        """The picture the painter reads: the replayed view, the names, the last action."""
         rec = self.record
         upto = self.stops[self.pos_i].upto if self.stops else 0
-        s = Session("")
-        s.players = {
-            x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human")) for x in rec["seats"]
-        }
-        s.view = parse_view(table_after(rec, upto, self.viewer))
-        s.hand = int(rec.get("hand", 0))
-        s.hands = max(int(r.get("hand", 0)) for r in self.records)
-        s.seat = self.viewer
         last = rec["events"][upto - 1] if upto else None
+        recent = {}
         if last is not None and last.get("ev") == "act":
-            s.recent[last["seat"]] = (act_words(last), float("inf"))  # stays up while shown
-        self.shown = s
+            recent[last["seat"]] = act_words(last)  # stays up while shown
+        self.shown = TablePicture(
+            view=parse_view(table_after(rec, upto, self.viewer)),
+            players={
+                x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
+                for x in rec["seats"]
+            },
+            hand=int(rec.get("hand", 0)),
+            hands=max(int(r.get("hand", 0)) for r in self.records),
+            recent=recent,
+        )
 
     def pause(self) -> None:
         self.playing = False
@@ -328,7 +331,7 @@ class ReplayerScene(Scene):
                 self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown)
                 if sv.hole and not spot.own and not showdown:
                     self._mark_hole(surf, spot, sv)
-            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), session=s, now=0.0)
+            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), pic=s)
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:

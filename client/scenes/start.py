@@ -80,6 +80,12 @@ class StartScene(Scene):
         self._seen = (self.address.value, self.port.value)
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
+        self._placeholders()
+
+    def _placeholders(self) -> None:
+        """The table's name follows ours until one is typed (laid out in ``update``)."""
+        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
+        self.join_password.placeholder = "password, if any"
 
     def inputs(self) -> list[TextInput]:
         return [self.name_in, self.table_name, self.host_password, self.address, self.port,
@@ -132,6 +138,7 @@ class StartScene(Scene):
         self.found.rect = R(x0[2], 336, 322, 150)
         self.found.row_h = round(50 * s)
         self.found.size = max(13, round(21 * s))
+        self.found.clamp()
         self.address.rect = R(x0[2], 510, 212, 38)
         self.port.rect = R(x0[2] + 222, 510, 100, 38)
         self.join_password.rect = R(x0[2], 588, 322, 34)
@@ -217,7 +224,8 @@ class StartScene(Scene):
         # The deck can be switched at a table too: show the setting as it is now.
         self.four.value = self.host.settings.four_color
         finder = self.host.finder
-        self.found.tables = finder.tables() if finder is not None else []
+        self.found.show(finder.tables() if finder is not None else [])
+        self._placeholders()
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
         self.port.enabled = in_address is None
@@ -409,8 +417,6 @@ class StartScene(Scene):
         for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
             blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
             yy += f(21)
-        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
-        self.join_password.placeholder = "password, if any"
         for wdg in self.widgets():
             wdg.draw(surf)
         self.found.draw(surf)

@@ -21,6 +21,7 @@ from client.host import Host
 from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.motion import Anim
+from client.render.picture import picture_of
 from client.render.seenpanel import SeenPanel
 from client.render.tablepaint import ORANGE, TablePainter
 from client.render.text import blit_text, text
@@ -641,7 +642,8 @@ class TableScene(Scene):
         for a in self.anims:
             if a.kind == "card" and a.progress < 1:
                 hidden.setdefault(a.seat, set()).add(a.index)
-        self.painter.centre(surf, lay, s, pot_hidden=self.pot_paid())
+        pic = picture_of(s, now)
+        self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
         if any(a.kind == "card" and a.progress < 0 for a in self.anims):
             back = self.host.art.back(lay.px(50))
             for i in range(3):
@@ -657,9 +659,7 @@ class TableScene(Scene):
                 self.painter.seat_cards(
                     surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
                 )
-            self.painter.plate(
-                surf, lay, spot, sv, player, session=s, now=now, clock=not self._landing
-            )
+            self.painter.plate(surf, lay, spot, sv, player, pic=pic, clock=not self._landing)
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
