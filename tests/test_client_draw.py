@@ -238,7 +238,9 @@ def test_a_dialog_draw_changes_nothing(app, make) -> None:
 
 def click(app: App, pos: tuple[int, int]) -> None:
     for kind in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        extra = {"button": 1} if kind != pygame.MOUSEMOTION else {"rel": (0, 0), "buttons": (0,) * 3}
+        extra = (
+            {"button": 1} if kind != pygame.MOUSEMOTION else {"rel": (0, 0), "buttons": (0,) * 3}
+        )
         app.handle_event(pygame.event.Event(kind, pos=pos, **extra))
 
 
