@@ -1,8 +1,8 @@
 """The window: the scene stack, the events and the main loop, frame by frame.
 
-``App.run()`` is the whole client.  The loop sleeps in ``pygame.event.wait``
-while nothing moves (near-zero CPU) and ticks at 60 fps only while a scene
-animates; animation advances in fixed 1/60 s steps.  Server messages arrive
+``App.run()`` is the whole client.  The loop sleeps while nothing moves
+(near-zero CPU) and ticks at 60 fps only while a scene animates; animation
+advances in fixed 1/60 s steps (``client.pacing``).  Server messages arrive
 through the table link's queue (``client.link.TableLink``); each one is
 applied to the ``Session`` (a bad one is logged and dropped) and then shown
 to the scenes.  The server we run ourselves, for the computer table or a
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,6 +32,7 @@ from client.localserver import LocalServer
 from client.model import Session
 from client.net import Connection, Status
 from client.overlays import RulesOverlay
+from client.pacing import STEP, Pacer
 from client.registry import Registry
 from client.render import text as textcache
 from client.render.cards import CardArt
@@ -45,8 +45,6 @@ __all__ = ["App"]
 log = logging.getLogger("client")
 
 TITLE = "Seventh Street"
-STEP = 1 / 60
-NAP = 0.025  # idle polling interval: ~0.1 ms of CPU per nap
 MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
 
 # The scenes that fit each phase of the session, over the start screen.
@@ -86,11 +84,9 @@ class App:
         self.frames = 0
         self.dirty = True
         self._flash_until = 0.0
-        self._last = time.monotonic()
-        self._acc = 0.0
+        self.pacer = Pacer()  # frame pacing: client.pacing
         self._faults: set[str] = set()
         self.offscreen = False
-        self._wake_flag = threading.Event()
         self.caption = self._shown_caption = TITLE
         self.inbox: list[pygame.event.Event] = []
         self.modal: Modal | None = None  # client.overlays over every scene (rules, "sure?")
@@ -221,55 +217,29 @@ class App:
             events = pygame.event.get()
         else:
             wake = [s.wake_in() for s in self.scenes]
-            events = self._idle_wait(min([max_wait] + [w for w in wake if w is not None]))
+            events = self.pacer.idle_wait(min([max_wait] + [w for w in wake if w is not None]))
         self.pump_net()
         for event in events:
             self.handle_event(event)
         now = time.monotonic()
-        dt = min(0.25, now - self._last)
-        self._last = now
-        self._acc += dt
-        steps = 0
-        while self._acc >= STEP and steps < 8:
-            for scene in list(self.scenes):
-                try:
-                    scene.update(STEP)
-                except Exception:
-                    self._fault(f"updating {scene.name}")
-            if self.modal is not None:
-                try:
-                    self.modal.update(STEP)
-                except Exception:
-                    self._fault("updating a dialog")
-            self._acc -= STEP
-            steps += 1
-        if steps == 8:
-            self._acc = 0.0
+        for _ in range(self.pacer.steps(now)):
+            self._update(STEP)
         self._flash_title(now)
         self.draw()
         if self.animating() and not self.offscreen:
-            self.clock_tick()
+            self.pacer.rest()
 
-    def _idle_wait(self, seconds: float) -> list[pygame.event.Event]:
-        """Sleep until input, a server message or ``seconds`` pass.
-
-        ``pygame.event.wait`` polls every millisecond on some SDL video drivers;
-        napping on the network thread's flag between cheap event polls costs
-        less CPU and still answers a key within NAP (25 ms).
-        """
-        deadline = time.monotonic() + seconds
-        while True:
-            events = pygame.event.get()
-            if events or self._wake_flag.is_set() or time.monotonic() >= deadline:
-                self._wake_flag.clear()
-                return events
-            self._wake_flag.wait(min(NAP, max(0.0, deadline - time.monotonic())))
-
-    def clock_tick(self) -> None:
-        # Sleep off the rest of a 1/60 s frame.
-        spent = time.monotonic() - self._last
-        if spent < STEP:
-            time.sleep(STEP - spent)
+    def _update(self, dt: float) -> None:
+        for scene in list(self.scenes):
+            try:
+                scene.update(dt)
+            except Exception:
+                self._fault(f"updating {scene.name}")
+        if self.modal is not None:
+            try:
+                self.modal.update(dt)
+            except Exception:
+                self._fault("updating a dialog")
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.dirty = True
@@ -390,8 +360,8 @@ class App:
     # ------------------------------------------------------------ the table link
 
     def _wake(self) -> None:
-        """Called from the network thread: wake the idle loop (see ``_idle_wait``)."""
-        self._wake_flag.set()
+        """Called from the network thread: wake the idle loop (``client.pacing``)."""
+        self.pacer.wake()
 
     def look_for_tables(self) -> Any:
         if self.finder is None:
@@ -546,8 +516,8 @@ class App:
 
     def set_four_color(self, on: bool) -> None:
         self.settings.four_color = on
-        if self.art is not None:
-            self.art.four_color = on
+        if self._art is not None:
+            self._art.four_color = on
 
     def run_until(
         self, done: Callable[[], bool], timeout: float = 30.0, max_wait: float = 0.05
