@@ -176,3 +176,27 @@ def test_a_circle_is_named() -> None:
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert strongly_connected(graph) == [["a", "b", "c"]]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_imports_resolve_as_python_does(tmp_path) -> None:
+    """``from . import x``, ``from ..y import z`` and ``from a.b import c`` (a module or a
+    name), wherever they are written."""
+    files = {
+        "p/__init__.py": "from p.sub import thing\n",
+        "p/sub.py": "def f():\n    from . import other\n    from ..q import mod\n",
+        "p/other.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import q.mod\n",
+        "q/__init__.py": "",
+        "q/mod.py": "from q import mod as again\nfrom p.sub import f\n",
+    }
+    modules = {}
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+        name = rel[:-3].replace("/", ".").removesuffix(".__init__")
+        modules[name] = path
+    found = {n: set(_imports(n, p, modules)) & set(modules) for n, p in modules.items()}
+    assert found["p"] == {"p.sub"}
+    assert found["p.sub"] == {"p.other", "q.mod"}
+    assert found["p.other"] == {"q.mod"}
+    assert found["q.mod"] == {"q.mod", "p.sub"}
