@@ -1,46 +1,64 @@
-"""The window, the scene stack, the main loop and the way to a table.
+"""The window: the scene stack, the events and the main loop, frame by frame.
 
-``App.run()`` is the whole client.  The loop sleeps in ``pygame.event.wait``
-while nothing moves (near-zero CPU) and ticks at 60 fps only while a scene
-animates; animation advances in fixed 1/60 s steps.  Server messages arrive
-through ``client.net.Connection``'s queue; each one is applied to the
-``Session`` (a bad one is logged and dropped) and then shown to the scenes.
+``App.run()`` is the whole client.  The loop sleeps while nothing moves
+(near-zero CPU) and ticks at 60 fps only while a scene animates; animation
+advances in fixed 1/60 s steps (``client.pacing``).  Server messages arrive
+through the table link's queue (``client.link.TableLink``); each one is
+applied to the ``Session`` (a bad one is logged and dropped) and then shown
+to the scenes.  The server we run ourselves, for the computer table or a
+friends' table, is ``client.localserver.LocalServer``.
 
 Which scene sits on top follows the session: connecting, lobby, table, and
 the results over the table.  The start screen is always at the bottom.
+Scenes are made by name from ``client.scenes.register_scenes`` and see the
+app only as a ``client.host.Host``.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pygame
 
-from client import sound, window
+from client import leaving, sound, window
+from client.discovery import TableFinder
+from client.host import Modal, Room
+from client.link import TableLink
+from client.localserver import LocalServer
 from client.model import Session
 from client.net import Connection, Status
+from client.overlays import RulesOverlay
+from client.pacing import STEP, Pacer
+from client.registry import Registry
 from client.render import text as textcache
 from client.render.cards import CardArt
-from client.scenes.base import Scene
+from client.scenes import register_scenes
 from client.settings import Settings
-from common.protocol import DEFAULT_PORT, HAND_COUNTS, Hello, Leave, Start
+from common.protocol import HAND_COUNTS, Start
 
 __all__ = ["App"]
 
 log = logging.getLogger("client")
 
 TITLE = "Seventh Street"
-STEP = 1 / 60
-NAP = 0.025  # idle polling interval: ~0.1 ms of CPU per nap
 MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
+
+# The scenes that fit each phase of the session, over the start screen.
+PHASE_SCENES = {
+    "connecting": ["connecting"],
+    "lobby": ["lobby"],
+    "playing": ["table"],
+    "standings": ["table", "results"],
+}
 
 
 class App:
+    """The window and its loop; the ``client.host.Host`` every scene knows."""
+
     def __init__(
         self,
         settings: Settings | None = None,
@@ -52,36 +70,91 @@ class App:
     ) -> None:
         self.settings = settings or Settings.load()
         self.save_settings = save_settings
-        self.server_overrides = dict(server_overrides or {})
-        self.retry_for = retry_for
+        self.local = LocalServer(server_overrides)
+        self.server_overrides = self.local.overrides
+        self.link = TableLink(self.settings, retry_for=retry_for, wake=self._wake)
+        self.registry = register_scenes(Registry())
         self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
-        self.scenes: list[Scene] = []
-        self.session: Session | None = None
-        self.conn: Connection | None = None
-        self.server: Any = None  # server.app.ServerHandle when we host
-        self.server_kind = ""  # "computer" or "host"
-        self.status = Status("idle")
+        self.scenes: list[Room] = []
         self.notice = ""  # shown on the start screen after a table ends
         self.running = False
-        self.art: CardArt | None = None
+        self._art: CardArt | None = None
         self.screen: pygame.Surface | None = None
         self.net_event = 0
         self.frames = 0
         self.dirty = True
         self._flash_until = 0.0
-        self._last = time.monotonic()
-        self._acc = 0.0
+        self.pacer = Pacer()  # frame pacing: client.pacing
         self._faults: set[str] = set()
         self.offscreen = False
-        self._wake_flag = threading.Event()
         self.caption = self._shown_caption = TITLE
         self.inbox: list[pygame.event.Event] = []
-        self._password = ""  # what the next hello says: set by connect()
-        self._watch = False
-        self._joining = ""  # the address typed to join, remembered once it works
-        self._left_seats: dict[tuple[str, int], str] = {}  # tokens of seats left mid-match
-        self.modal: Any = None  # client.overlays.Overlay over every scene (rules, "sure?")
+        self.modal: Modal | None = None  # client.overlays over every scene (rules, "sure?")
         self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
+
+    # ------------------------------------------------------------ what the host shows
+
+    @property
+    def art(self) -> CardArt:
+        assert self._art is not None, "the display is not open yet"
+        return self._art
+
+    @art.setter
+    def art(self, art: CardArt) -> None:
+        self._art = art
+
+    @property
+    def window_size(self) -> tuple[int, int]:
+        return self.screen.get_size() if self.screen is not None else self.size
+
+    @property
+    def session(self) -> Session | None:
+        return self.link.session
+
+    @session.setter
+    def session(self, session: Session | None) -> None:
+        self.link.session = session
+
+    @property
+    def conn(self) -> Connection | None:
+        return self.link.conn
+
+    @property
+    def status(self) -> Status:
+        return self.link.status
+
+    @property
+    def address(self) -> tuple[str, int] | None:
+        return self.link.address
+
+    @property
+    def password(self) -> str:
+        return self.link.password
+
+    @property
+    def _password(self) -> str:  # the older name (scripts)
+        return self.link.password
+
+    @_password.setter
+    def _password(self, password: str) -> None:
+        self.link.password = password
+
+    @property
+    def server(self) -> Any:
+        """Our own server (``server.app.ServerHandle``) while we run one."""
+        return self.local.handle
+
+    @server.setter
+    def server(self, handle: Any) -> None:
+        self.local.handle = handle
+
+    @property
+    def server_kind(self) -> str:
+        return self.local.kind
+
+    @server_kind.setter
+    def server_kind(self, kind: str) -> None:
+        self.local.kind = kind
 
     # ------------------------------------------------------------ setup
 
@@ -105,9 +178,7 @@ class App:
         self.art = CardArt()
         self.art.four_color = self.settings.four_color
         sound.init(enabled=self.settings.sound, volume=self.settings.volume)
-        from client.scenes.start import StartScene
-
-        self.scenes = [StartScene(self)]
+        self.scenes = [self.registry.make("start", self)]
         self._enter_top()
 
     def shutdown(self) -> None:
@@ -146,50 +217,29 @@ class App:
             events = pygame.event.get()
         else:
             wake = [s.wake_in() for s in self.scenes]
-            events = self._idle_wait(min([max_wait] + [w for w in wake if w is not None]))
+            events = self.pacer.idle_wait(min([max_wait] + [w for w in wake if w is not None]))
         self.pump_net()
         for event in events:
             self.handle_event(event)
         now = time.monotonic()
-        dt = min(0.25, now - self._last)
-        self._last = now
-        self._acc += dt
-        steps = 0
-        while self._acc >= STEP and steps < 8:
-            for scene in list(self.scenes):
-                try:
-                    scene.update(STEP)
-                except Exception:
-                    self._fault(f"updating {scene.name}")
-            self._acc -= STEP
-            steps += 1
-        if steps == 8:
-            self._acc = 0.0
+        for _ in range(self.pacer.steps(now)):
+            self._update(STEP)
         self._flash_title(now)
         self.draw()
         if self.animating() and not self.offscreen:
-            self.clock_tick()
+            self.pacer.rest()
 
-    def _idle_wait(self, seconds: float) -> list[pygame.event.Event]:
-        """Sleep until input, a server message or ``seconds`` pass.
-
-        ``pygame.event.wait`` polls every millisecond on some SDL video drivers;
-        napping on the network thread's flag between cheap event polls costs
-        less CPU and still answers a key within NAP (25 ms).
-        """
-        deadline = time.monotonic() + seconds
-        while True:
-            events = pygame.event.get()
-            if events or self._wake_flag.is_set() or time.monotonic() >= deadline:
-                self._wake_flag.clear()
-                return events
-            self._wake_flag.wait(min(NAP, max(0.0, deadline - time.monotonic())))
-
-    def clock_tick(self) -> None:
-        # Sleep off the rest of a 1/60 s frame.
-        spent = time.monotonic() - self._last
-        if spent < STEP:
-            time.sleep(STEP - spent)
+    def _update(self, dt: float) -> None:
+        for scene in list(self.scenes):
+            try:
+                scene.update(dt)
+            except Exception:
+                self._fault(f"updating {scene.name}")
+        if self.modal is not None:
+            try:
+                self.modal.update(dt)
+            except Exception:
+                self._fault("updating a dialog")
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.dirty = True
@@ -271,63 +321,53 @@ class App:
             self.scenes[-1].enter()
         self.dirty = True
 
-    def top(self) -> Scene:
+    def top(self) -> Any:
         return self.scenes[-1]
 
-    def push(self, scene: Scene) -> None:
+    def push(self, scene: Room) -> None:
         """Open a scene over the others (the replayer, the recap, the file list); it stays
         on top while the session moves on, until it closes itself with ``pop``."""
         scene.overlay = True  # type: ignore[attr-defined]
         self.scenes.append(scene)
         self._enter_top()
 
-    def pop(self, scene: Scene) -> None:
+    def open(self, name: str, **kw: Any) -> Room:
+        """Push a new scene made by name (``client.registry``)."""
+        scene = self.registry.make(name, self, **kw)
+        self.push(scene)
+        return scene
+
+    def pop(self, scene: Room) -> None:
         if scene in self.scenes[1:]:
             self.scenes.remove(scene)
             self._enter_top()
 
-    def find(self, name: str) -> Scene | None:
-        return next((s for s in self.scenes if s.name == name), None)
+    def opened(self, name: str) -> list[Room]:
+        return [s for s in self.scenes if s.name == name]
 
     def sync_scenes(self) -> None:
-        """Put the scene that fits the session on top of the start screen."""
-        from client.scenes.lobby import ConnectingScene, LobbyScene
-        from client.scenes.results import ResultsScene
-        from client.scenes.table import TableScene
-
-        if self.session is None:
-            want: list[type[Scene]] = []
-        else:
-            phase = self.session.phase
-            want = {
-                "connecting": [ConnectingScene],
-                "lobby": [LobbyScene],
-                "playing": [TableScene],
-                "standings": [TableScene, ResultsScene],
-            }[phase]
+        """Put the scenes that fit the session on top of the start screen."""
+        want = [] if self.session is None else PHASE_SCENES[self.session.phase]
         overlays = [s for s in self.scenes[1:] if getattr(s, "overlay", False)]
         have = [s for s in self.scenes[1:] if s not in overlays]
-        if [type(s) for s in have] == want:
+        if [s.name for s in have] == want:
             return
-        keep = {type(s): s for s in have}
-        self.scenes = self.scenes[:1] + [keep.get(cls) or cls(self) for cls in want] + overlays
+        keep = {s.name: s for s in have}
+        made = [keep.get(name) or self.registry.make(name, self) for name in want]
+        self.scenes = self.scenes[:1] + made + overlays
         self._enter_top()
 
-    # ------------------------------------------------------------ network
+    # ------------------------------------------------------------ the table link
 
     def _wake(self) -> None:
-        """Called from the network thread: wake the idle loop (see ``_idle_wait``)."""
-        self._wake_flag.set()
+        """Called from the network thread: wake the idle loop (``client.pacing``)."""
+        self.pacer.wake()
 
-    def hello(self) -> dict[str, Any]:
-        s = self.session
-        assert s is not None
-        return Hello(
-            name=s.name,
-            token=s.token or None,
-            password=self._password or None,
-            watch=self._watch and not s.token,
-        ).encode()
+    def look_for_tables(self) -> Any:
+        if self.finder is None:
+            self.finder = TableFinder(wake=self._wake)
+            self.finder.start()
+        return self.finder
 
     def connect(
         self,
@@ -341,49 +381,31 @@ class App:
         """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
         among the recent ones once the table has welcomed us."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
-        self._joining = remember
-        self.session = Session(self.settings.name)
-        if not watch:  # back to a seat we left mid-match (a stale token sits down anew)
-            self.session.token = self._left_seats.pop((host, port), None)
-        self._password = password
-        self._watch = watch
-        self.status = Status("connecting")
-        self.conn = Connection(host, port, self.hello, wake=self._wake, retry_for=self.retry_for)
-        self.conn.start()
+        self.link.connect(host, port, password=password, watch=watch, remember=remember)
         self.sync_scenes()
 
     def send(self, msg: dict[str, Any]) -> bool:
-        return self.conn.send(msg) if self.conn is not None else False
+        return self.link.send(msg)
 
     def pump_net(self) -> None:
-        conn = self.conn
+        conn = self.link.conn
         if conn is None:
             return
         for kind, item in conn.poll():
             self.dirty = True
             if kind == "status":
                 self.on_status(item)
-                if self.conn is not conn:
+                if self.link.conn is not conn:
                     return
                 continue
             self.on_message(item)
 
     def on_message(self, msg: Any) -> None:
-        session = self.session
-        if session is None:
+        kind = self.link.apply(msg)
+        if kind is None:
             return
-        try:
-            kind = session.apply(msg, time.monotonic())
-        except Exception as exc:  # malformed or unknown: log it and go on (STYLE)
-            log.warning("ignored a server message: %s (%.200r)", exc, msg)
-            return
-        if kind == "welcome":
-            self.status = Status("connected")
-            if self._joining:  # it worked: now it is a recent address
-                self.settings.remember_address(self._joining)
-                self._joining = ""
-                if self.save_settings:
-                    self.settings.save()
+        if kind == "welcome" and self.link.remember_joined() and self.save_settings:
+            self.settings.save()  # it worked: now it is a recent address
         self.sync_scenes()
         for scene in list(self.scenes):
             try:
@@ -392,34 +414,15 @@ class App:
                 log.exception("scene %s failed on a %s message", scene.name, kind)
 
     def on_status(self, status: Status) -> None:
-        self.status = status
-        if status.state == "retrying" and self.session is not None:
-            self.session.reset_for_reconnect()
-        if status.state in ("failed", "gone"):
+        if self.link.on_status(status):
             self.leave_table(notice=status.message or "the connection ended", send_leave=False)
 
     def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None:
         """Hang up, stop our own server if any, and go back to the start screen."""
-        s = self.session
-        if self.conn is not None:
-            mid_match = s is not None and s.running and s.standings is None
-            if self.server is None and mid_match and s is not None and s.token:
-                self._left_seats[(self.conn.host, self.conn.port)] = s.token  # R-C1
-            if send_leave:
-                self.conn.send(Leave().encode())
-            self.conn.close()
-            self.conn = None
-        if stop_server and self.server is not None:
-            try:
-                who = s.name if s is not None and s.name else "The host"
-                self.server.stop(reason=f"{who} closed the table")
-            except Exception:
-                log.exception("stopping the local server failed")
-            self.server = None
-            self.server_kind = ""
-        self.session = None
-        self.status = Status("idle")
-        self._joining = ""
+        ours = self.local.handle is not None
+        s = self.link.hang_up(send_leave=send_leave, keep_seat=not ours)
+        if stop_server and ours:
+            self.local.stop(s.name if s is not None and s.name else "The host")
         if self.modal is not None and not self.modal.keep_off_table:
             self.modal = None  # a question about the table that is gone
         if notice:
@@ -430,86 +433,33 @@ class App:
 
     # ------------------------------------------------------------ ways in
 
-    def _start_server(self, **kwargs: Any) -> Any:
-        from server.app import run_in_thread
-        from server.config import ServerConfig
-
-        cfg = {**kwargs, **self.server_overrides}
-        return run_in_thread(ServerConfig(**cfg))
-
     def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
         """A computer table: our own server on 127.0.0.1, started as soon as we sit down."""
         self.leave_table(notice="", send_leave=True)
-        computers = min(3, max(1, computers))
         try:
-            # Alone with the computer no one waits on you: no turn clock (R-C4).
-            self.server = self._start_server(
-                host="127.0.0.1",
-                port=0,
-                computer=computers,
-                computer_levels=(level,),
-                hands=hands,
-                start_when=computers + 1,
-                name="Computer table",  # its own night, apart from any friends' table's
-                turn_time=None,
-            )
+            handle = self.local.start_computer(computers, hands, level)
         except Exception as exc:
             log.exception("could not start the computer table")
             self.notice = f"could not start the computer table: {exc}"
             return
-        self.server_kind = "computer"
-        self.connect("127.0.0.1", self.server.port)
+        self.connect("127.0.0.1", handle.port)
 
-    def host_table(
-        self,
-        *,
-        hands: int,
-        computers: int,
-        password: str,
-        port: int = DEFAULT_PORT,
-        bind: str | None = None,
-        level: str = "regular",
-        name: str = "",
-        open_books: bool = False,
-        books_to_watchers: bool = False,
-    ) -> None:
+    def host_table(self, **kw: Any) -> None:
         """A friends' table: our server on every interface (``bind`` narrows it, for tests),
-        announced on the network as ``name`` (default "<your name>'s table")."""
+        announced on the network as ``name`` (default "<your name>'s table"); the keywords
+        are ``LocalServer.start_host``'s: hands, computers, password, port, bind, level,
+        name, open_books, books_to_watchers."""
         self.leave_table(notice="", send_leave=True)
-        last: Exception | None = None
-        for p in (port, 0):
-            try:
-                st = self.settings
-                self.server = self._start_server(
-                    host=bind,
-                    port=p,
-                    computer=computers,
-                    computer_levels=(level,),
-                    hands=hands,
-                    password=password or None,
-                    name=name.strip() or f"{self.settings.name}'s table",
-                    announce=True,
-                    open_books=open_books,
-                    books_to_watchers=open_books and books_to_watchers,
-                    turn_time=st.host_turn_time or None,
-                    time_bank=st.host_time_bank,
-                    stand_in=st.host_stand_in,
-                )
-                break
-            except OSError as exc:
-                last = exc
-        if self.server is None:
-            self.notice = f"could not host: {last}"
+        failed = self.local.start_host(self.settings, **kw)
+        if self.local.handle is None:
+            self.notice = f"could not host: {failed}"
             return
-        self.server_kind = "host"
-        self.connect("127.0.0.1", self.server.port, password=password)
+        self.connect("127.0.0.1", self.local.handle.port, password=kw.get("password", ""))
 
     # ------------------------------------------------------------ dialogs
 
     def show_rules(self) -> None:
         """Open the house rules over whatever is on screen (F1 again closes them)."""
-        from client.overlays import RulesOverlay
-
         if isinstance(self.modal, RulesOverlay):
             self.modal.close()
         elif self.modal is None:
@@ -518,14 +468,10 @@ class App:
 
     def ask_leave(self) -> None:
         """Leave the table, after a "sure?" where leaving costs something (client.leaving)."""
-        from client import leaving
-
         leaving.ask(self, quit_after=False)
 
     def ask_quit(self) -> None:
         """The window's close button: the same question when it would leave a table."""
-        from client import leaving
-
         if self.modal is not None and getattr(self.modal, "kind", "") == "quit":
             self.running = False  # asked twice: the player means it
             return
@@ -570,8 +516,8 @@ class App:
 
     def set_four_color(self, on: bool) -> None:
         self.settings.four_color = on
-        if self.art is not None:
-            self.art.four_color = on
+        if self._art is not None:
+            self._art.four_color = on
 
     def run_until(
         self, done: Callable[[], bool], timeout: float = 30.0, max_wait: float = 0.05

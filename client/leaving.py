@@ -15,14 +15,13 @@ standings of a computer match leaves at once: nothing is lost.
 
 from __future__ import annotations
 
-from typing import Any
-
+from client.host import Host
 from client.overlays import ConfirmDialog
 
 __all__ = ["ask", "needs_asking", "words"]
 
 
-def _others(app: Any) -> list[str]:
+def _others(app: Host) -> list[str]:
     """The names of the other people at our table (computer seats are not cut off)."""
     s = app.session
     if s is None:
@@ -37,12 +36,12 @@ def _others(app: Any) -> list[str]:
     ]
 
 
-def _playing(app: Any) -> bool:
+def _playing(app: Host) -> bool:
     s = app.session
     return bool(s is not None and s.running and s.standings is None)
 
 
-def needs_asking(app: Any) -> bool:
+def needs_asking(app: Host) -> bool:
     s = app.session
     if s is None or not s.welcomed:
         return False
@@ -59,7 +58,7 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
+def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
     """(title, what leaving does, the yes button's label) for the table we are at."""
     s = app.session
     what = "Closing the window" if quitting else "Leaving"
@@ -90,7 +89,7 @@ def words(app: Any, *, quitting: bool = False) -> tuple[str, str, str]:
     return "Leave the match?", body, "Quit" if quitting else "Leave"
 
 
-def ask(app: Any, *, quit_after: bool) -> None:
+def ask(app: Host, *, quit_after: bool) -> None:
     """Leave (and quit, for the window's close button), asking first if it costs something."""
 
     def go() -> None:

@@ -11,7 +11,8 @@ arrow keys, Page Up/Down, Home and End.
 
 ``ConfirmDialog`` asks one question with two buttons: Enter (or Y) does
 it, Esc (or N) keeps things as they are.  Its words are computed at each
-draw, so they follow the game (a hand that starts while it is open).
+draw, so they follow the game (a hand that starts while it is open); its box
+fits them again at the next ``update`` (``draw`` changes nothing).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pygame
 
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -37,15 +38,20 @@ class Overlay:
     keep_off_table = True
     """Stays open when the table goes (the rules); a question about the table does not."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
+    kind = ""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
 
     def close(self) -> None:
-        if self.app.modal is self:
-            self.app.modal = None
-            self.app.dirty = True
+        if self.host.modal is self:
+            self.host.modal = None
+            self.host.dirty = True
 
     def resize(self, size: tuple[int, int]) -> None:
+        pass
+
+    def update(self, dt: float) -> None:
         pass
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -146,8 +152,8 @@ Line = tuple[str, int, tuple[int, int, int], bool, int, int]
 class RulesOverlay(Overlay):
     """The house rules in a scrolled panel."""
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.blocks = load_rules()
         self.close_button = Button("close", "Close", "Esc", style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
@@ -156,7 +162,7 @@ class RulesOverlay(Overlay):
         self.height = 0  # of all the laid-out text
         self.offset = 0  # pixels scrolled
         self.body = 22
-        self.resize(app.screen.get_size() if app.screen is not None else app.size)
+        self.resize(host.window_size)
 
     def buttons(self) -> list[Button]:
         return [self.close_button]
@@ -231,7 +237,7 @@ class RulesOverlay(Overlay):
 
     def scroll(self, pixels: int) -> None:
         self.offset = min(max(0, self.offset + pixels), self.max_offset)
-        self.app.dirty = True
+        self.host.dirty = True
 
     def handle_event(self, event: pygame.event.Event) -> None:
         step = round(self.body * 1.15)
@@ -302,7 +308,7 @@ class ConfirmDialog(Overlay):
 
     def __init__(
         self,
-        app: Any,
+        host: Host,
         *,
         title: str,
         body: Callable[[], str],
@@ -311,7 +317,7 @@ class ConfirmDialog(Overlay):
         no: str = "Stay",
         kind: str = "",
     ) -> None:
-        super().__init__(app)
+        super().__init__(host)
         self.kind = kind
         self.title = title
         self.body = body
@@ -322,7 +328,7 @@ class ConfirmDialog(Overlay):
         self.s = 1.0
         self.size = (BASE_W, BASE_H)
         self._words = ""
-        self.resize(app.screen.get_size() if app.screen is not None else app.size)
+        self.resize(host.window_size)
 
     def buttons(self) -> list[Button]:
         return [self.yes, self.no]
@@ -366,9 +372,11 @@ class ConfirmDialog(Overlay):
         elif self.no.handle_event(event):
             self.answer(False)
 
-    def draw(self, surf: pygame.Surface) -> None:
+    def update(self, dt: float) -> None:
         if self.body() != self._words:  # the game went on: fit the box to the new words
             self.resize(self.size)
+
+    def draw(self, surf: pygame.Surface) -> None:
         _shade(surf)
         s = self.s
         f = lambda v: max(18, round(v * s))  # noqa: E731

@@ -19,6 +19,7 @@ import pytest
 from client import demo, sound
 from client.app import App
 from client.model import Session
+from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
 from client.settings import Settings
 from client.wording import award_lines, with_hand
@@ -191,7 +192,9 @@ def test_6_a_pot_won_rests_clear_of_every_plate_and_card(size, seats, you) -> No
 
 
 def words(app: App, seat: int) -> list[str]:
-    return [w for w, _ in seat_tags(app.session, seat, 0.0, own=seat == app.session.seat)]
+    return [
+        w for w, _ in seat_tags(picture_of(app.session, 0.0), seat, own=seat == app.session.seat)
+    ]
 
 
 def test_7_each_street_starts_clean(app) -> None:
@@ -257,7 +260,7 @@ def words_with_clock(app: App, scene) -> list[str]:
     return [
         w
         for w, _ in seat_tags(
-            app.session, 0, time.monotonic(), own=True, clock=not scene._cards_landing()
+            picture_of(app.session, time.monotonic()), 0, own=True, clock=not scene._cards_landing()
         )
     ]
 

@@ -3,6 +3,7 @@ host's lobby, and shown on the seat plates (issue 10)."""
 
 from __future__ import annotations
 
+from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
 from tests.test_client_app import run
 
@@ -26,7 +27,7 @@ def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:
     computers = seated()
     assert [p.level_name for p in computers] == ["Shark", "Shark"]
     seat = computers[0].seat
-    assert ("Shark", (140, 190, 215)) in seat_tags(app.session, seat, 0.0, own=False)
+    assert ("Shark", (140, 190, 215)) in seat_tags(picture_of(app.session, 0.0), seat, own=False)
     assert app.settings.level == "shark"  # remembered for next time
 
 

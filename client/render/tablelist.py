@@ -37,9 +37,16 @@ class TableList:
     def visible(self) -> int:
         return max(1, self.rect.h // max(1, self.row_h))
 
-    def rows(self) -> list[tuple[FoundTable, pygame.Rect]]:
-        """The rows on screen now, with their rects."""
+    def show(self, tables: list[FoundTable]) -> None:
+        """The tables found now; the scroll stays within them (here, not in ``draw``)."""
+        self.tables = tables
+        self.clamp()
+
+    def clamp(self) -> None:
         self.scroll = max(0, min(self.scroll, len(self.tables) - self.visible()))
+
+    def rows(self) -> list[tuple[FoundTable, pygame.Rect]]:
+        """The rows on screen now, with their rects (``draw`` reads them: changes nothing)."""
         shown = self.tables[self.scroll : self.scroll + self.visible()]
         return [
             (t, pygame.Rect(self.rect.x, self.rect.y + i * self.row_h, self.rect.w, self.row_h - 4))
@@ -55,6 +62,7 @@ class TableList:
         elif event.type == pygame.MOUSEWHEEL:
             if self.rect.collidepoint(pygame.mouse.get_pos()):
                 self.scroll -= event.y
+                self.clamp()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             return next((t for t, r in self.rows() if r.collidepoint(event.pos)), None)
         return None

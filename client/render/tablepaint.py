@@ -1,6 +1,7 @@
 """Drawing the table: felt, seats, cards, bets, pots and showdown hands.
 
-``TablePainter.draw`` only reads the session and the scene's animation state;
+The painter reads a ``client.render.picture.TablePicture`` (the live table's
+session at one moment, or a replayed hand) and the scene's animation state;
 it changes neither (STYLE: draw changes nothing).  The felt background is
 cached per window size, cards per card size, text per string.
 """
@@ -11,9 +12,10 @@ from math import ceil
 
 import pygame
 
-from client.model import Player, Session
+from client.model import Player
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
+from client.render.picture import TablePicture
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.view import SeatView
@@ -36,7 +38,7 @@ def icon_room(lay: TableLayout) -> int:
 
 
 def seat_tags(
-    session: Session, seat: int, now: float, *, own: bool, clock: bool = True
+    pic: TablePicture, seat: int, *, own: bool, clock: bool = True
 ) -> list[tuple[str, tuple[int, int, int]]]:
     """The words under a seat's name: whose turn (and its clock), dropped or away,
     folded, all in, and what it did.
@@ -46,15 +48,15 @@ def seat_tags(
     shows once it is made, in the action's own words ("brings in for 4").
     ``clock`` False leaves our "your turn" out while our cards are still landing.
     """
-    view = session.view
+    view = pic.view
     sv = view.seats.get(seat) if view is not None else None
-    player = session.players.get(seat)
+    player = pic.players.get(seat)
     turn = view is not None and view.to_act == seat and not view.over and (clock or not own)
     tags: list[tuple[str, tuple[int, int, int]]] = []
-    grace = session.grace_left(seat, now)
+    grace = pic.dropped.get(seat)
     if sv is None and player is not None and player.next:
         tags.append(("next match", (120, 200, 150)))  # a late arrival's seat
-    if seat in session.presence and not (player is not None and player.away):
+    if seat in pic.dropped and not (player is not None and player.away):
         tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
     if player is not None and player.away:
         taken = player.away_why == "taken"
@@ -67,18 +69,17 @@ def seat_tags(
             tags.append(("folded", MUTED))
         if sv.all_in:
             tags.append(("ALL IN", RED_TAG))
-    recent = session.recent.get(seat)
-    if recent and not (sv and sv.folded):
-        tags.append((recent[0], (170, 220, 250)))
+    if seat in pic.recent and not (sv and sv.folded):
+        tags.append((pic.recent[seat], (170, 220, 250)))
     if player is not None and player.kind == "computer" and (player.level_name or player.level):
         tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
-    left = session.clock_left(seat, now) if turn else None
+    left = pic.clocks.get(seat) if turn else None
     if turn:
         label = "your turn" if own else "to act"
         if left is not None:
             label += f" {ceil(left[0])}s" if left[0] > 0 else f" · bank {ceil(left[1])}s"
-        elif own and session.seconds_left(now) is not None:
-            label += f" {ceil(session.seconds_left(now) or 0)}s"
+        elif own and pic.seconds_left is not None:
+            label += f" {ceil(pic.seconds_left or 0)}s"
         tags.insert(0, (label, ORANGE if left is not None and left[0] <= 0 else GOLD))
     return tags
 
@@ -177,12 +178,11 @@ class TablePainter:
         sv: SeatView | None,
         player: Player | None,
         *,
-        session: Session,
-        now: float,
+        pic: TablePicture,
         clock: bool = True,
     ) -> None:
         r = spot.plate_rect()
-        view = session.view
+        view = pic.view
         turn = (
             view is not None
             and view.to_act == spot.seat
@@ -195,7 +195,7 @@ class TablePainter:
         pygame.draw.rect(surf, color, r, border_radius=lay.px(10))
         border = GOLD if turn else (80, 96, 96)
         pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
-        name = player.name if player else session.name_of(spot.seat)
+        name = player.name if player else pic.name_of(spot.seat)
         fs = lay.font(24 if spot.own else 22)
         room = r.w - icon_room(lay) - lay.px(100)
         pad = lay.px(10)
@@ -224,10 +224,10 @@ class TablePainter:
                 anchor="midright",
             )
         # Second line: state tags.
-        tags = seat_tags(session, spot.seat, now, own=spot.own, clock=clock)
-        left = session.clock_left(spot.seat, now) if turn else None
+        tags = seat_tags(pic, spot.seat, own=spot.own, clock=clock)
+        left = pic.clocks.get(spot.seat) if turn else None
         if left is not None:
-            self._clock_bar(surf, lay, r, left, session)
+            self._clock_bar(surf, lay, r, left, pic)
         x = r.x + pad
         y = r.bottom - lay.px(8)
         ts = lay.font(20)
@@ -244,18 +244,18 @@ class TablePainter:
         lay: TableLayout,
         r: pygame.Rect,
         clock: tuple[float, float],
-        session: Session,
+        pic: TablePicture,
     ) -> None:
         """A thin bar along the plate's foot: the decision's seconds (gold), then the bank
         draining (orange), R-C4; grey while the table is paused."""
-        turn_time = session.options.get("turn_time") or 0.0
-        bank_time = session.options.get("time_bank") or 0.0
+        turn_time = pic.turn_time
+        bank_time = pic.time_bank
         decision, bank = clock
         if decision > 0:
             frac, col = (decision / turn_time if turn_time else 1.0), GOLD
         else:
             frac, col = (bank / bank_time if bank_time else 0.0), ORANGE
-        if session.paused:
+        if pic.paused:
             col = MUTED
         bar = pygame.Rect(r.x + lay.px(8), r.bottom - lay.px(5), r.w - lay.px(16), lay.px(3))
         pygame.draw.rect(surf, (40, 46, 50), bar)
@@ -321,11 +321,11 @@ class TablePainter:
         surf.blit(img, pos)
 
     def centre(
-        self, surf: pygame.Surface, lay: TableLayout, session: Session, *, pot_hidden: bool
+        self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *, pot_hidden: bool
     ) -> None:
-        v = session.view
+        v = pic.view
         cx, cy = lay.center
-        top = f"Hand {session.hand} of {session.hands}"
+        top = f"Hand {pic.hand} of {pic.hands}"
         if v is not None and v.street in STREET_NAMES and not v.over:
             top += " · " + STREET_NAMES[v.street]
         elif v is not None and v.over:
@@ -370,7 +370,7 @@ class TablePainter:
             width = round(lay.felt.w * 0.6)
             lines = [
                 part
-                for line in award_lines(v.awards, hands, session.name_of)
+                for line in award_lines(v.awards, hands, pic.name_of)
                 for part in _wrap_award(line, size, width)
             ]
             step = round(size * 1.05)

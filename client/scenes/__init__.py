@@ -1,0 +1,29 @@
+"""The game's scenes, registered by name (``client.registry``).
+
+No scene imports another or the app: each knows a ``client.host.Host`` and
+opens the others by these names.  Importing this package imports no scene;
+``register_scenes`` does, when the app is built.
+"""
+
+from __future__ import annotations
+
+from client.registry import Registry
+
+__all__ = ["register_scenes"]
+
+
+def register_scenes(registry: Registry) -> Registry:
+    """Every scene of the game under its name: the start screen, connecting, the lobby,
+    the table, the results, the replayer, the recap and the hand histories."""
+    from client.scenes.histories import HistoriesScene
+    from client.scenes.lobby import ConnectingScene, LobbyScene
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from client.scenes.results import ResultsScene
+    from client.scenes.start import StartScene
+    from client.scenes.table import TableScene
+
+    for cls in (StartScene, ConnectingScene, LobbyScene, TableScene, ResultsScene,
+                ReplayerScene, RecapScene, HistoriesScene):  # fmt: skip
+        registry.register(cls.name, cls)
+    return registry

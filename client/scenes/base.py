@@ -1,13 +1,18 @@
-"""The scene interface: the app keeps scenes on a stack and talks to the top one."""
+"""The scene interface: the app keeps scenes on a stack and talks to the top one.
+
+A scene knows its host (``client.host.Host``), never the app; it opens other
+scenes by name (``host.open("recap", ...)``).  ``draw`` changes nothing: click
+targets are laid out in ``resize``, ``update`` or when a message changes the
+state, so ``handle_event`` finds them whether or not a frame was drawn.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
-if TYPE_CHECKING:
-    from client.app import App
+from client.host import Host
 
 __all__ = ["Scene"]
 
@@ -17,9 +22,10 @@ class Scene:
 
     name = "scene"
     opaque = True  # False: the scene below is drawn first (overlays)
+    overlay = False  # True: opened over the others with ``Host.open``, closed with ``pop``
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, host: Host) -> None:
+        self.host = host
 
     def enter(self) -> None:
         """Called when the scene becomes the top of the stack."""

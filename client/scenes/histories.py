@@ -15,6 +15,7 @@ from typing import Any
 import pygame
 
 from client.handbook import clean_record
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -28,10 +29,10 @@ MAX_FILES = 200
 MAX_BYTES = 16 * 1024 * 1024  # a 12-hand match is ~60 KB; anything this big is not ours
 
 
-def history_dir(app: Any) -> Path:
+def history_dir(host: Host) -> Path:
     from server.config import default_history_dir
 
-    return Path(app.server_overrides.get("history_dir") or default_history_dir())
+    return Path(host.server_overrides.get("history_dir") or default_history_dir())
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +77,9 @@ def list_matches(folder: Path) -> list[MatchFile]:
 class HistoriesScene(Scene):
     name = "histories"
 
-    def __init__(self, app: Any, folder: Path | None = None) -> None:
-        super().__init__(app)
-        self.folder = folder or history_dir(app)
+    def __init__(self, host: Host, folder: Path | None = None) -> None:
+        super().__init__(host)
+        self.folder = folder or history_dir(host)
         self.matches = list_matches(self.folder)
         self.first = 0
         self.rows: list[tuple[int, pygame.Rect, Button, Button]] = []
@@ -115,7 +116,7 @@ class HistoriesScene(Scene):
             return
         if event.type == pygame.MOUSEWHEEL:
             self.first = max(0, self.first - event.y)
-            self.resize(self.app.screen.get_size() if self.app.screen else self.app.size)
+            self.resize(self.host.window_size)
             return
         for b in self.buttons():
             if b.handle_event(event):
@@ -124,7 +125,7 @@ class HistoriesScene(Scene):
 
     def _viewer(self, m: MatchFile) -> int | None:
         """Our seat in that match, found by name, so the replay puts us at the bottom."""
-        me = self.app.settings.name
+        me = self.host.settings.name
         for s in m.records[0]["seats"]:
             if s["name"] == me:
                 return int(s["seat"])
@@ -132,21 +133,15 @@ class HistoriesScene(Scene):
 
     def choose(self, what: str) -> None:
         if what == "close":
-            self.app.pop(self)
+            self.host.pop(self)
             return
         kind, _, k = what.partition(":")
         m = self.matches[int(k)]
         records = list(m.records)
         if kind == "replay":
-            from client.scenes.replayer import ReplayerScene
-
-            self.app.push(
-                ReplayerScene(self.app, records, viewer=self._viewer(m), title=m.path.name)
-            )
+            self.host.open("replayer", records=records, viewer=self._viewer(m), title=m.path.name)
         elif kind == "recap":
-            from client.scenes.recap import RecapScene
-
-            self.app.push(RecapScene(self.app, records, viewer=self._viewer(m)))
+            self.host.open("recap", records=records, viewer=self._viewer(m))
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.s

@@ -7,13 +7,15 @@ next level (the ``level`` message), so every computer seat may differ.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from client.address import joinable
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
-from client.render.text import blit_text, fit, font, wrap
+from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_IDS, level_info
@@ -32,7 +34,20 @@ def options_words(opts: dict[str, Any]) -> str:
     return words
 
 
-__all__ = ["ConnectingScene", "LobbyScene"]
+__all__ = ["ConnectingScene", "LobbyScene", "SeatRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One row of the lobby's seat list, laid out: the name as fitted and where it goes,
+    the mark on the right, a computer seat's level and its chip."""
+
+    who: str
+    rect: pygame.Rect
+    mark: str
+    level: str
+    chip: pygame.Rect | None
+    giving: bool  # the host's Give seat button sits on this row
 
 
 def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
@@ -44,8 +59,8 @@ def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
 class ConnectingScene(Scene):
     name = "connecting"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.cancel = Button("cancel", "Cancel", "Esc", style="danger")
         self.s = 1.0
 
@@ -64,14 +79,14 @@ class ConnectingScene(Scene):
         if self.cancel.handle_event(event) or (
             event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
         ):
-            self.app.leave_table(notice="", send_leave=True)
+            self.host.leave_table(notice="", send_leave=True)
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
         w, h = surf.get_size()
-        conn = self.app.conn
-        where = f"{conn.host}:{conn.port}" if conn else ""
-        st = self.app.status
+        at = self.host.address
+        where = f"{at[0]}:{at[1]}" if at else ""
+        st = self.host.status
         msg = "Connecting to " + where + "…"
         if st.state == "retrying":
             msg = f"Trying {where} again ({st.attempt})…"
@@ -90,22 +105,23 @@ class ConnectingScene(Scene):
 class LobbyScene(Scene):
     """Who has joined, the match length, and (for the host) where friends join and Start.
 
-    ``layout(size)`` places everything, the header's words included, so that
-    nothing overlaps at any window size (the address lines shrink to fit);
-    ``draw`` only paints what it gives.
+    ``resize`` places everything, the header's words included, so that nothing
+    overlaps at any window size (the address lines shrink to fit); the seat
+    rows and their level chips (click targets) are laid out again whenever the
+    lobby changes (``on_message``, ``update``); ``draw`` only paints them.
     """
 
     name = "lobby"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.start = Button("start", "Start the match", "S", style="primary")
         self.leave = Button("leave", "Leave", style="danger")
         self.rules = Button("rules", "Rules", "F1")
-        self.hands = Choice("hands", [4, 8, 12], app.settings.host_hands)
+        self.hands = Choice("hands", [4, 8, 12], host.settings.host_hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
         # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
-        st = app.settings
+        st = host.settings
         self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
         self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
         self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
@@ -116,38 +132,39 @@ class LobbyScene(Scene):
         self.boxes: dict[str, pygame.Rect] = {}
         self.sit = Button("sit", "Take a seat", style="primary")
         self.give: list[Button] = []  # the host's "give seat" per computer seat
-        self.level_chips: list[tuple[int, pygame.Rect]] = []
+        self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
+        self.seat_rows: list[SeatRow] = []
 
     def cycle_level(self, seat: int) -> bool:
         """Host only: move computer seat ``seat`` to the next level, weakest after strongest."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host:
             return False
         p = next((p for p in s.lobby_seats if p.seat == seat and p.kind == "computer"), None)
         if p is None:
             return False
         i = LEVEL_IDS.index(p.level) if p.level in LEVEL_IDS else 0
-        return self.app.send(SetLevel(seat, LEVEL_IDS[(i + 1) % len(LEVEL_IDS)]).encode())
+        return self.host.send(SetLevel(seat, LEVEL_IDS[(i + 1) % len(LEVEL_IDS)]).encode())
 
     def enter(self) -> None:
         self.addresses = []
-        if self.app.server_kind == "host" and self.app.server is not None:
+        if self.host.server_kind == "host" and self.host.server is not None:
             try:
-                self.addresses = self.app.server.join_addresses()
+                self.addresses = self.host.server.join_addresses()
             except Exception:  # the interface table could not be read
                 self.addresses = ["127.0.0.1"]
         self._sync_hands()
 
     def _sync_hands(self) -> None:
         """The choice shows the table's match length: what the server says, for everyone."""
-        s = self.app.session
+        s = self.host.session
         if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
             self.hands.value = s.lobby["hands"]
         self._sync_options()
 
     def _sync_options(self) -> None:
         """Show the table's options as the server last said them."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.options:
             return
         turn = s.options.get("turn_time")
@@ -165,18 +182,19 @@ class LobbyScene(Scene):
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
             self._sync_hands()
+        self._layout_seats()
 
     def send_options(self) -> bool:
         """The host's choices to the server (it answers with a lobby that shows them)."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host:
             return False
         turn = self.turn_time.value
-        st = self.app.settings
+        st = self.host.settings
         st.host_turn_time = int(turn) if isinstance(turn, int) else 0
         st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
         st.host_stand_in = self.stand_in.value
-        return self.app.send(
+        return self.host.send(
             Options(
                 turn_time=float(st.host_turn_time),
                 time_bank=float(st.host_time_bank),
@@ -189,7 +207,7 @@ class LobbyScene(Scene):
 
     def night_buttons(self) -> list[Button]:
         """A spectator's "Take a seat" when one is free; the host's "give seat" buttons."""
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         out = []
@@ -201,7 +219,7 @@ class LobbyScene(Scene):
 
     def _layout_give(self) -> None:
         """One small button on each computer seat's row of the seat list."""
-        s = self.app.session
+        s = self.host.session
         self.give = []
         if s is None or "seats" not in self.boxes:
             return
@@ -245,26 +263,56 @@ class LobbyScene(Scene):
         self.sit.rect = self.start.rect.copy()
         self.sit.size = max(14, round(26 * self.s))
         self._layout_give()
+        self._layout_seats()
+
+    def _layout_seats(self) -> None:
+        """The seat list's rows, and each computer seat's level chip (a click target for
+        the host, to change its level): laid out here, painted by ``draw``."""
+        s = self.host.session
+        self.seat_rows, self.level_chips = [], []
+        if s is None or "seats" not in self.boxes:
+            return
+        f = self._f
+        box = self.boxes["seats"]
+        y = box.y + f(60)
+        for p in s.lobby_seats:
+            who = p.name + ("  (you)" if p.seat == s.seat else "")
+            mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            if p.next:
+                mark = "next match"
+            giving = s.host and not s.running and p.kind == "computer"
+            name_w = box.w - f(310 if giving else 260)
+            who = fit(who, f(28), name_w)
+            row = text(who, f(28), INK).get_rect(topleft=(box.x + f(24), y))
+            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
+            chip = None
+            if p.kind == "computer" and level:
+                chip = pygame.Rect(0, 0, f(120), f(30))
+                chip.midright = (box.right - f(20), row.centery)
+                if s.host:
+                    self.level_chips.append((p.seat, chip))
+            self.seat_rows.append(SeatRow(who, row, mark, level, chip, giving))
+            y += f(34)
 
     # ------------------------------------------------------------ layout
 
     def night_rect(self) -> pygame.Rect | None:
         """The night's scoreboard, top right, once a match has been played."""
-        s = self.app.session
+        s = self.host.session
         night = s.night if s is not None and s.night is not None and s.night.played else None
         return self._R(760, 24, 380, 226) if night is not None else None
 
     def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
         """The words above the seats: (text, size, colour, bold, rect), fitted between the
         window's top and the seats panel and within its width."""
-        s = self.app.session
+        s = self.host.session
         w, _h = self.size
         sc = self.s
         items: list[tuple[str, float, tuple[int, int, int], bool]] = []
-        server = self.app.server
-        conn = self.app.conn
+        server = self.host.server
+        at = self.host.address
         name = s.table_name if s is not None else ""
-        if self.app.server_kind == "host" and server is not None:
+        if self.host.server_kind == "host" and server is not None:
             lone = getattr(server, "every_interface", False) and all(
                 a in ("127.0.0.1", "::1") for a in self.addresses
             )
@@ -277,11 +325,11 @@ class LobbyScene(Scene):
             announced = getattr(getattr(server, "server", None), "announcer", None) is not None
             if name and announced:
                 items.append((f'or pick "{name}" under Join a table', 26, MUTED, False))
-            pw = self.app._password  # the host sits down with the table's own password
+            pw = self.host.password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
-        elif conn is not None:
-            where = joinable(conn.host, conn.port)
+        elif at is not None:
+            where = joinable(*at)
             items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
         if s is not None and s.open_books:  # the host's open-the-books option, for all to know
             who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
@@ -317,13 +365,13 @@ class LobbyScene(Scene):
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        s = self.app.session
+        s = self.host.session
         if self.chat.handle_event(event):
             return
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 if self.chat.focused and self.chat.value.strip():
-                    self.app.send(Chat(self.chat.value.strip()[:MAX_CHAT]).encode())
+                    self.host.send(Chat(self.chat.value.strip()[:MAX_CHAT]).encode())
                     self.chat.value = ""
                 self.chat.focused = not self.chat.focused and not self.chat.value
                 return
@@ -341,9 +389,9 @@ class LobbyScene(Scene):
         for b in self.night_buttons():
             if b.handle_event(event):
                 if b is self.sit:
-                    self.app.send(Sit().encode())
+                    self.host.send(Sit().encode())
                 else:
-                    self.app.send(FreeSeat(int(b.id.split(":")[1])).encode())
+                    self.host.send(FreeSeat(int(b.id.split(":")[1])).encode())
                 return
         if s is not None and s.host:
             for w in (self.turn_time, self.time_bank, self.stand_in):
@@ -353,37 +401,38 @@ class LobbyScene(Scene):
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
-            self.app.ask_leave()
+            self.host.ask_leave()
         elif self.rules.handle_event(event):
-            self.app.show_rules()
+            self.host.show_rules()
 
     def choose_hands(self, hands: int) -> bool:
         """The host picks the match length: the table (and so every guest's lobby) follows."""
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host or hands not in self.hands.options:
             return False
         self.hands.value = hands
-        self.app.settings.host_hands = hands
-        return self.app.send(Options(hands=hands).encode())
+        self.host.settings.host_hands = hands
+        return self.host.send(Options(hands=hands).encode())
 
     def press_start(self) -> bool:
-        s = self.app.session
+        s = self.host.session
         if s is None or not s.host or not (s.lobby and s.lobby["can_start"]):
             return False
-        return self.app.send(Start(int(self.hands.value)).encode())
+        return self.host.send(Start(int(self.hands.value)).encode())
 
     def update(self, dt: float) -> None:
-        s = self.app.session
+        s = self.host.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
             computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
             if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
                 self._layout_give()
+            self._layout_seats()
 
     # ------------------------------------------------------------ drawing
 
     def side_lines(self) -> list[str]:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         if s.watch:
@@ -406,7 +455,7 @@ class LobbyScene(Scene):
         return max(14, round(v * self.s))
 
     def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
-        s = self.app.session
+        s = self.host.session
         if s is None:
             return []
         f = self._f
@@ -424,7 +473,7 @@ class LobbyScene(Scene):
 
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
-        s = self.app.session
+        s = self.host.session
         f = self._f
         if s is None:
             return
@@ -445,32 +494,19 @@ class LobbyScene(Scene):
             INK,
             bold=True,
         )
-        y = box.y + f(60)
-        self.level_chips = []
-        for p in s.lobby_seats:
-            who = p.name + ("  (you)" if p.seat == s.seat else "")
-            mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
-            if p.next:
-                mark = "next match"
-            giving = s.host and not s.running and p.kind == "computer"
-            name_w = box.w - f(310 if giving else 260)
-            row = blit_text(surf, fit(who, f(28), name_w), f(28), (box.x + f(24), y), INK)
-            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
-            if p.kind == "computer" and level:
-                chip = pygame.Rect(0, 0, f(120), f(30))
-                chip.midright = (box.right - f(20), row.centery)
+        for r in self.seat_rows:
+            row = blit_text(surf, r.who, f(28), r.rect.topleft, INK)
+            if r.chip is not None:
                 if s.host:
-                    pygame.draw.rect(surf, (52, 66, 78), chip, border_radius=f(8))
-                    pygame.draw.rect(surf, GOLD, chip, 2, border_radius=f(8))
-                    self.level_chips.append((p.seat, chip))
-                blit_text(surf, level, f(22), chip.center, INK, bold=True, anchor="center")
-                if not giving:  # the host's Give seat button sits there
-                    at = (chip.x - f(10), row.centery)
-                    blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
-            elif mark:
+                    pygame.draw.rect(surf, (52, 66, 78), r.chip, border_radius=f(8))
+                    pygame.draw.rect(surf, GOLD, r.chip, 2, border_radius=f(8))
+                blit_text(surf, r.level, f(22), r.chip.center, INK, bold=True, anchor="center")
+                if not r.giving:  # the host's Give seat button sits there
+                    at = (r.chip.x - f(10), row.centery)
+                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
+            elif r.mark:
                 at = (box.right - f(20), row.centery)
-                blit_text(surf, mark, f(22), at, MUTED, anchor="midright")
-            y += f(34)
+                blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
         if self.level_chips:
             hint = "click a level to change it"
             at = (box.right - f(20), box.y + f(16) + f(14))

@@ -11,6 +11,7 @@ from typing import Any
 
 import pygame
 
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -26,8 +27,8 @@ LINE_COLORS = [(236, 196, 92), (120, 200, 240), (240, 120, 110), (130, 220, 140)
 class RecapScene(Scene):
     name = "recap"
 
-    def __init__(self, app: Any, records: list[dict[str, Any]], *, viewer: int | None) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host, records: list[dict[str, Any]], *, viewer: int | None) -> None:
+        super().__init__(host)
         self.records = records
         self.viewer = viewer
         self.lines = chip_lines(records)
@@ -93,7 +94,7 @@ class RecapScene(Scene):
 
     def choose(self, what: str) -> None:
         if what == "close":
-            self.app.pop(self)
+            self.host.pop(self)
         elif what == "replay":
             self.replay_hand(0)
         elif what.startswith("moment:"):
@@ -104,15 +105,13 @@ class RecapScene(Scene):
             self.replay_hand(k)
 
     def replay_hand(self, k: int) -> None:
-        from client.scenes.replayer import ReplayerScene
-
         # One replayer at a time: a replayer under this recap goes to the hand asked for.
-        below = [sc for sc in self.app.scenes if isinstance(sc, ReplayerScene)]
-        self.app.pop(self)
+        below: list[Any] = self.host.opened("replayer")
+        self.host.pop(self)
         if below and below[-1].records is self.records:
             below[-1].goto(k, 0)
         else:
-            self.app.push(ReplayerScene(self.app, self.records, viewer=self.viewer, start=k))
+            self.host.open("replayer", records=self.records, viewer=self.viewer, start=k)
 
     # ------------------------------------------------------------ drawing
 

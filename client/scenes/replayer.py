@@ -20,8 +20,10 @@ from typing import Any
 
 import pygame
 
-from client.model import Player, Session
+from client.host import Host
+from client.model import Player
 from client.render.layout import TableLayout
+from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -49,25 +51,25 @@ class ReplayerScene(Scene):
 
     def __init__(
         self,
-        app: Any,
+        host: Host,
         records: list[dict[str, Any]],
         *,
         viewer: int | None = None,
         start: int = 0,
         title: str = "",
     ) -> None:
-        super().__init__(app)
-        assert app.art is not None and records
+        super().__init__(host)
+        assert records
         self.records = records
         self.viewer = viewer
         self.title = title or self._default_title()
-        self.painter = TablePainter(app.art)
-        self.lay = TableLayout(app.size, [], None)
+        self.painter = TablePainter(host.art)
+        self.lay = TableLayout(host.window_size, [], None)
         self.hand_i = 0
         self.pos_i = 0
         self.stops: list[Position] = []
         self.starts: list[int] = []
-        self.shown = Session("")
+        self.shown = TablePicture(None)
         self.notice = ""
         self.bar_buttons = [
             Button("street_back", "Prev street", "Up"),
@@ -118,21 +120,23 @@ class ReplayerScene(Scene):
         self._build()
 
     def _build(self) -> None:
-        """The session the painter reads: the replayed view, the names, the last action."""
+        """The picture the painter reads: the replayed view, the names, the last action."""
         rec = self.record
         upto = self.stops[self.pos_i].upto if self.stops else 0
-        s = Session("")
-        s.players = {
-            x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human")) for x in rec["seats"]
-        }
-        s.view = parse_view(table_after(rec, upto, self.viewer))
-        s.hand = int(rec.get("hand", 0))
-        s.hands = max(int(r.get("hand", 0)) for r in self.records)
-        s.seat = self.viewer
         last = rec["events"][upto - 1] if upto else None
+        recent = {}
         if last is not None and last.get("ev") == "act":
-            s.recent[last["seat"]] = (act_words(last), float("inf"))  # stays up while shown
-        self.shown = s
+            recent[last["seat"]] = act_words(last)  # stays up while shown
+        self.shown = TablePicture(
+            view=parse_view(table_after(rec, upto, self.viewer)),
+            players={
+                x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
+                for x in rec["seats"]
+            },
+            hand=int(rec.get("hand", 0)),
+            hands=max(int(r.get("hand", 0)) for r in self.records),
+            recent=recent,
+        )
 
     def pause(self) -> None:
         self.playing = False
@@ -190,11 +194,9 @@ class ReplayerScene(Scene):
         elif what == "export":
             self.export()
         elif what == "recap":
-            from client.scenes.recap import RecapScene
-
-            self.app.push(RecapScene(self.app, self.records, viewer=self.viewer))
+            self.host.open("recap", records=self.records, viewer=self.viewer)
         elif what == "close":
-            self.app.pop(self)
+            self.host.pop(self)
         elif what.startswith("hand:"):
             self.goto(int(what[5:]), 0)
 
@@ -329,7 +331,7 @@ class ReplayerScene(Scene):
                 self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown)
                 if sv.hole and not spot.own and not showdown:
                     self._mark_hole(surf, spot, sv)
-            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), session=s, now=0.0)
+            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), pic=s)
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
@@ -350,7 +352,7 @@ class ReplayerScene(Scene):
         for b in self.bar_buttons:
             b.draw(surf)
         self._draw_panel(surf)
-        session = self.app.session
+        session = self.host.session
         if session is not None and session.my_turn():
             msg = "Your turn at the table: Esc to go back"
             size = lay.font(24)
@@ -388,7 +390,7 @@ class ReplayerScene(Scene):
         cards = sv.cards()
         for (code, hole), r in zip(cards, spot.card_rects(len(cards)), strict=True):
             if hole and code is not None:
-                surf.blit(self.app.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
+                surf.blit(self.host.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay

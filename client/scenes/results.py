@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -18,8 +17,8 @@ class ResultsScene(Scene):
     name = "results"
     opaque = False  # the table stays visible behind the standings
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.again = Button("rematch", "Rematch", "R", style="primary")
         self.lobby = Button("lobby", "Back to the lobby", "L", style="primary")
         self.leave = Button("leave", "Leave", "Esc", style="danger")
@@ -29,7 +28,7 @@ class ResultsScene(Scene):
         self.s = 1.0
 
     def buttons(self) -> list[Button]:
-        first = [self.again] if self.app.server_kind == "computer" else [self.again, self.lobby]
+        first = [self.again] if self.host.server_kind == "computer" else [self.again, self.lobby]
         return [*first, self.leave, self.replay, self.recap]  # friends may talk in the lobby
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -71,28 +70,21 @@ class ResultsScene(Scene):
 
     def choose(self, what: str) -> None:
         if what == "rematch":
-            self.app.rematch()
+            self.host.rematch()
         elif what == "lobby":
-            self.app.back_to_lobby()
+            self.host.back_to_lobby()
         elif what == "leave":
-            self.app.ask_leave()
+            self.host.ask_leave()
         elif what in ("replay", "recap"):
-            s = self.app.session
+            s = self.host.session
             records = s.book.best() if s is not None else []
             if not records:
                 return
-            if what == "replay":
-                from client.scenes.replayer import ReplayerScene
-
-                scene: Scene = ReplayerScene(self.app, records, viewer=s.seat)
-            else:
-                from client.scenes.recap import RecapScene
-
-                scene = RecapScene(self.app, records, viewer=s.seat)
-            self.app.push(scene)
+            self.host.open("replayer" if what == "replay" else "recap", records=records,
+                           viewer=s.seat)  # fmt: skip
 
     def draw(self, surf: pygame.Surface) -> None:
-        s = self.app.session
+        s = self.host.session
         if s is None or s.standings is None:
             return
         f = lambda v: max(14, round(v * self.s))  # noqa: E731

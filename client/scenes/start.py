@@ -16,6 +16,7 @@ from typing import Any
 import pygame
 
 from client.address import AddressError, joinable, parse_address, parse_port, split_port
+from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, wrap
@@ -40,9 +41,9 @@ def _id_of(name: object) -> str:
 class StartScene(Scene):
     name = "start"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
-        st = app.settings
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
+        st = host.settings
         self.name_in = TextInput("name", st.name, "Your name", max_len=20)
         self.computers = Choice("computers", [1, 2, 3], st.computers)
         self.hands = Choice("hands", [4, 8, 12], st.hands)
@@ -55,7 +56,7 @@ class StartScene(Scene):
         self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
         self.found = TableList("found")
         self.prompt: PasswordPrompt | None = None
-        self.host = Button("host", "Host a table", "H", style="primary")
+        self.host_button = Button("host", "Host a table", "H", style="primary")
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
         )
@@ -79,6 +80,12 @@ class StartScene(Scene):
         self._seen = (self.address.value, self.port.value)
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
+        self._placeholders()
+
+    def _placeholders(self) -> None:
+        """The table's name follows ours until one is typed (laid out in ``update``)."""
+        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
+        self.join_password.placeholder = "password, if any"
 
     def inputs(self) -> list[TextInput]:
         return [self.name_in, self.table_name, self.host_password, self.address, self.port,
@@ -90,21 +97,17 @@ class StartScene(Scene):
                 *([self.books_watchers] if self.open_books.value else [])]  # fmt: skip
 
     def buttons(self) -> list[Button]:
-        return [self.play, self.host, self.join, self.watch, self.quit, self.histories,
+        return [self.play, self.host_button, self.join, self.watch, self.quit, self.histories,
                 self.rules, *([] if self.errors else self.recent)]  # fmt: skip
 
     def enter(self) -> None:
         pygame.key.start_text_input()
         self.prompt = None
-        if self.app.finder is None:
-            from client.discovery import TableFinder
-
-            self.app.finder = TableFinder(wake=self.app._wake)
-            self.app.finder.start()
+        self.host.look_for_tables()
         self._found_note()
 
     def _found_note(self) -> None:
-        finder = self.app.finder
+        finder = self.host.finder
         if finder is not None and finder.running:
             self.found.empty = "Looking for tables… (none yet)"
         else:
@@ -131,10 +134,11 @@ class StartScene(Scene):
         self.host_hands.rect = R(x0[1], 398, 322, 42)
         self.host_computers.rect = R(x0[1], 466, 322, 42)
         self.host_password.rect = R(x0[1], 534, 322, 38)
-        self.host.rect = R(x0[1], 580, 322, 48)
+        self.host_button.rect = R(x0[1], 580, 322, 48)
         self.found.rect = R(x0[2], 336, 322, 150)
         self.found.row_h = round(50 * s)
         self.found.size = max(13, round(21 * s))
+        self.found.clamp()
         self.address.rect = R(x0[2], 510, 212, 38)
         self.port.rect = R(x0[2] + 222, 510, 100, 38)
         self.join_password.rect = R(x0[2], 588, 322, 34)
@@ -157,7 +161,7 @@ class StartScene(Scene):
         self.open_books.size = self.histories.size = max(14, round(21 * s))
         self.books_watchers.size = max(13, round(18 * s))
         self.recent = []
-        for i, addr in enumerate(self.app.settings.recent[:2]):
+        for i, addr in enumerate(self.host.settings.recent[:2]):
             size = max(12, round(18 * s))
             b = Button("recent:" + addr, fit(addr, size, round(140 * s)), size=size)
             b.rect = R(x0[2] + i * 166, 554, 156, 28)
@@ -201,12 +205,12 @@ class StartScene(Scene):
                 if event.key in keys:
                     self.choose(keys[event.key])
                 elif event.key == pygame.K_ESCAPE:
-                    self.app.running = False
+                    self.host.running = False
             return
         for wdg in self.widgets():
             if not isinstance(wdg, TextInput) and wdg.handle_event(event):
                 if wdg is self.four:
-                    self.app.set_four_color(self.four.value)
+                    self.host.set_four_color(self.four.value)
                 return
         for b in self.buttons():
             if b.handle_event(event):
@@ -218,9 +222,10 @@ class StartScene(Scene):
 
     def update(self, dt: float) -> None:
         # The deck can be switched at a table too: show the setting as it is now.
-        self.four.value = self.app.settings.four_color
-        finder = self.app.finder
-        self.found.tables = finder.tables() if finder is not None else []
+        self.four.value = self.host.settings.four_color
+        finder = self.host.finder
+        self.found.show(finder.tables() if finder is not None else [])
+        self._placeholders()
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
         self.port.enabled = in_address is None
@@ -241,21 +246,21 @@ class StartScene(Scene):
     def join_found(self, table: Any, *, password: str | None = None) -> None:
         """Join a table found on the network (also what tests call): its password asked
         first if it needs one; a full table is watched."""
-        self.app.notice = ""
+        self.host.notice = ""
         if not table.compatible:
-            self.app.notice = (
+            self.host.notice = (
                 f"{table.name} runs another version of the game (protocol {table.protocol})."
             )
             return
         if table.password and password is None:
             self.prompt = PasswordPrompt(table)
-            self.prompt.layout(self.app.screen.get_rect(), self.s)
+            self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
             return
         self.remember()
-        self.app.connect(table.host, table.port, password=password or "", watch=table.free == 0)
+        self.host.connect(table.host, table.port, password=password or "", watch=table.free == 0)
 
     def remember(self) -> None:
-        st = self.app.settings
+        st = self.host.settings
         st.name = self.name_in.value.strip()[:20] or "Player"
         st.computers = int(self.computers.value)
         st.hands = int(self.hands.value)
@@ -270,7 +275,7 @@ class StartScene(Scene):
         st.join_address = self.address.value.strip()
         with contextlib.suppress(AddressError):  # a port that is not one is not kept
             st.join_port = parse_port(self.port.value)
-        if self.app.save_settings:
+        if self.host.save_settings:
             st.save()
 
     def where(self) -> tuple[str, int] | None:
@@ -287,36 +292,34 @@ class StartScene(Scene):
 
     def choose(self, what: str) -> None:
         """Take one of the ways in (also what tests call)."""
-        self.app.notice = ""
+        self.host.notice = ""
         if what.startswith("recent:"):
             self.address.value = what.split(":", 1)[1]
             return
         if what == "quit":
-            self.app.running = False
+            self.host.running = False
             return
         if what == "rules":
-            self.app.show_rules()
+            self.host.show_rules()
             return
         if what == "histories":
-            from client.scenes.histories import HistoriesScene
-
-            self.app.push(HistoriesScene(self.app))
+            self.host.open("histories")
             return
         self.remember()
         from client import sound
 
         sound.init(enabled=self.sound.value)
         if what == "play":
-            self.app.play_computer(
+            self.host.play_computer(
                 int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
             )
         elif what == "host":
-            self.app.host_table(
+            self.host.host_table(
                 hands=int(self.host_hands.value),
                 computers=int(self.host_computers.value),
                 password=self.host_password.value,
                 name=self.table_name.value,
-                level=self.app.settings.host_level,
+                level=self.host.settings.host_level,
                 open_books=self.open_books.value,
                 books_to_watchers=self.books_watchers.value,
             )
@@ -326,7 +329,7 @@ class StartScene(Scene):
                 return
             host, port = found
             # Kept among the recent addresses only once the table has welcomed us.
-            self.app.connect(
+            self.host.connect(
                 host,
                 port,
                 password=self.join_password.value,
@@ -414,8 +417,6 @@ class StartScene(Scene):
         for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
             blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
             yy += f(21)
-        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
-        self.join_password.placeholder = "password, if any"
         for wdg in self.widgets():
             wdg.draw(surf)
         self.found.draw(surf)
@@ -428,10 +429,10 @@ class StartScene(Scene):
             for line in wrap(said, size, width)[:2]:
                 blit_text(surf, line, size, (x, y_at), WARN)
                 y_at += round(size * 1.05)
-        if self.app.notice:
+        if self.host.notice:
             blit_text(
                 surf,
-                self.app.notice,
+                self.host.notice,
                 f(24),
                 (cx, y(696)),
                 (255, 190, 120),

@@ -1,0 +1,133 @@
+"""What a scene may ask of the window that holds it: the host interface.
+
+Scenes, overlays and ``client.leaving`` know a ``Host``, never ``client.app.App``
+(STYLE: scenes know a host, not the App; Tuxemon's ``StateManager``).  A scene
+sends a message, reads the session and the settings, opens another scene by
+its registered name (``open("replayer", records=...)``, see ``client.registry``)
+and closes itself with ``pop``; it never imports another scene.
+
+This module imports no scene and no app, so it sits at the bottom of the
+client's import graph (``tests/test_import_graph.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+import pygame
+
+if TYPE_CHECKING:
+    from client.discovery import TableFinder
+    from client.model import Session
+    from client.net import Status
+    from client.render.cards import CardArt
+    from client.settings import Settings
+
+__all__ = ["Host", "Modal", "Room", "ServerInfo"]
+
+
+class Room(Protocol):
+    """One scene on the stack, as the host sees it (``client.scenes.base.Scene``)."""
+
+    name: str
+    opaque: bool
+
+    def enter(self) -> None: ...
+    def resize(self, size: tuple[int, int]) -> None: ...
+    def handle_event(self, event: pygame.event.Event) -> None: ...
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None: ...
+    def update(self, dt: float) -> None: ...
+    def animating(self) -> bool: ...
+    def wake_in(self) -> float | None: ...
+    def draw(self, surface: pygame.Surface) -> None: ...
+    def buttons(self) -> list[Any]: ...
+
+
+class Modal(Protocol):
+    """The one window over every scene (``client.overlays``): the rules, "are you sure?"."""
+
+    keep_off_table: bool
+    kind: str
+
+    def resize(self, size: tuple[int, int]) -> None: ...
+    def handle_event(self, event: pygame.event.Event) -> None: ...
+    def update(self, dt: float) -> None: ...
+    def draw(self, surf: pygame.Surface) -> None: ...
+    def close(self) -> None: ...
+    def buttons(self) -> list[Any]: ...
+
+
+class ServerInfo(Protocol):
+    """What the lobby shows of the server we run ourselves (``server.app.ServerHandle``)."""
+
+    port: int
+
+    def join_addresses(self) -> list[str]: ...
+    def stop(self, timeout: float = 5.0, *, reason: str = "") -> None: ...
+
+
+class Host(Protocol):
+    """The window as the scenes see it: ``client.app.App`` is one."""
+
+    settings: Settings
+    save_settings: bool  # False in tests and scripts: settings stay in memory
+    server_overrides: dict[str, Any]  # the local server's config (tests: history_dir)
+    notice: str  # said on the start screen (why the last table ended)
+    running: bool  # False closes the window at the end of the step
+    dirty: bool  # True: draw at the next step even if nothing moves
+    modal: Modal | None
+    finder: TableFinder | None  # the tables found on the network, once looked for
+
+    # ---- what the scenes read
+
+    @property
+    def session(self) -> Session | None: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def art(self) -> CardArt: ...
+    @property
+    def window_size(self) -> tuple[int, int]: ...
+    @property
+    def address(self) -> tuple[str, int] | None:
+        """The table we talk to (host, port), None when at none."""
+
+    @property
+    def server(self) -> ServerInfo | None: ...
+    @property
+    def server_kind(self) -> str:
+        """ "computer", "host" (our own server) or "" (someone else's table)."""
+
+    @property
+    def password(self) -> str:
+        """What our hello says (the host sits down with the table's own password)."""
+
+    # ---- scenes
+
+    def open(self, name: str, **kw: Any) -> Room:
+        """Make the scene registered as ``name`` and push it over the others."""
+
+    def pop(self, scene: Room) -> None: ...
+    def opened(self, name: str) -> list[Room]:
+        """The scenes named ``name`` on the stack, bottom first."""
+
+    # ---- the table
+
+    def send(self, msg: dict[str, Any]) -> bool: ...
+    def connect(
+        self, host: str, port: int, *, password: str = "", watch: bool = False, remember: str = ""
+    ) -> None: ...
+    def play_computer(self, computers: int, hands: int, level: str = "regular") -> None: ...
+    def host_table(self, **kw: Any) -> None: ...
+    def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None: ...
+    def rematch(self) -> None: ...
+    def back_to_lobby(self) -> None: ...
+
+    # ---- the window
+
+    def ask_leave(self) -> None: ...
+    def show_rules(self) -> None: ...
+    def notify_turn(self) -> None: ...
+    def set_four_color(self, on: bool) -> None: ...
+    def look_for_tables(self) -> TableFinder | None:
+        """Start browsing the network for tables (once); the finder, or None."""

@@ -1,0 +1,64 @@
+"""What the table painter draws from: one frozen picture of the table at one moment.
+
+``TablePainter`` reads a ``TablePicture``, never a ``Session``: the live
+table builds one from its session for each frame (``picture_of``, the clocks
+read at that frame's ``now``), the replayer builds one from a hand-history
+record (``client.scenes.replayer``).  Everything the painter shows is here:
+the view, the players, the hand's number, what each seat just did, who is
+dropped and for how long, the turn clock, the table's clock options and
+whether it is paused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from client.model import Player, Session
+from client.view import TableView
+
+__all__ = ["TablePicture", "picture_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class TablePicture:
+    view: TableView | None
+    players: Mapping[int, Player] = field(default_factory=dict)
+    hand: int = 0
+    hands: int = 0
+    recent: Mapping[int, str] = field(default_factory=dict)  # what a seat did this street
+    dropped: Mapping[int, float | None] = field(default_factory=dict)  # seat -> grace left
+    clocks: Mapping[int, tuple[float, float]] = field(default_factory=dict)  # R-C4
+    seconds_left: float | None = None  # our turn's seconds (a server without clocks)
+    turn_time: float = 0.0
+    time_bank: float = 0.0
+    paused: bool = False  # R-C3
+
+    def name_of(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        p = self.players.get(seat)
+        return p.name if p else f"Seat {seat + 1}"
+
+
+def picture_of(session: Session, now: float) -> TablePicture:
+    """The live table as ``session`` has it at ``now`` (the clocks run down with it)."""
+    view = session.view
+    clocks: dict[int, tuple[float, float]] = {}
+    if view is not None and view.to_act is not None:
+        left = session.clock_left(view.to_act, now)
+        if left is not None:
+            clocks[view.to_act] = left
+    return TablePicture(
+        view=view,
+        players=session.players,
+        hand=session.hand,
+        hands=session.hands,
+        recent={seat: words for seat, (words, _at) in session.recent.items()},
+        dropped={seat: session.grace_left(seat, now) for seat in session.presence},
+        clocks=clocks,
+        seconds_left=session.seconds_left(now),
+        turn_time=session.options.get("turn_time") or 0.0,
+        time_bank=session.options.get("time_bank") or 0.0,
+        paused=session.paused,
+    )

@@ -1,0 +1,224 @@
+"""The bar under the table: our turn's buttons, the pre-action boxes and the turn clock.
+
+Buttons are exactly the ``legal`` list of our ``turn`` (R-B1); pressing one
+(or its key, or its number) sends ``act`` once: after that the turn is
+``sent_turn`` and the bar waits for the server.  While our own cards are
+still landing there are no buttons yet.  Out of our turn the bar says what
+we wait for: the others, the next hand, the standings; while we are away it
+says so, with the "I'm back" button (``controls``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import ceil
+from typing import Any
+
+import pygame
+
+from client.model import Session
+from client.render.layout import TableLayout
+from client.render.tablepaint import ORANGE
+from client.render.text import blit_text
+from client.render.widgets import GOLD, MUTED, Button, Checkbox
+from client.view import Legal
+from common.protocol import Act
+
+__all__ = ["ActionBar", "between_hands"]
+
+Send = Callable[[dict[str, Any]], bool]
+
+
+def between_hands(s: Session | None) -> str:
+    """The bar's words while a hand's end shows: the next hand, or the standings."""
+    if s is not None and s.standings is not None:
+        return "The match is over"
+    if s is not None and s.hand >= s.hands:
+        return "That was the last hand: the standings come next…"
+    return "Next hand soon…"
+
+
+class ActionBar:
+    def __init__(self) -> None:
+        self.buttons: list[Button] = []
+        self.sent_turn: int | None = None  # the turn we have answered
+        self.pre_fold = Checkbox("pre_fold", "Check/Fold")
+        self.pre_call = Checkbox("pre_call", "Call any")
+
+    def resize(self, lay: TableLayout) -> None:
+        bar = lay.bar
+        self.pre_fold.rect = pygame.Rect(
+            bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180), lay.px(32)
+        )
+        self.pre_call.rect = self.pre_fold.rect.move(lay.px(200), 0)
+        for cb in (self.pre_fold, self.pre_call):
+            cb.size = lay.font(22)
+
+    def layout(self, lay: TableLayout, s: Session | None, *, landing: bool) -> None:
+        """One button per legal action, centred in the bar; none once answered or while
+        our cards are landing (decide once you have seen them)."""
+        legal: list[Legal] = s.actions() if s is not None else []
+        if s is not None and s.turn is not None and s.turn == self.sent_turn:
+            legal = []
+        if landing:
+            legal = []
+        old = {b.id: b for b in self.buttons}
+        buttons = []
+        for a in legal:
+            style = (
+                "danger"
+                if a.action == "fold"
+                else "primary"
+                if a.action in ("call", "check")
+                else "normal"
+            )
+            b = Button(a.action, a.label, a.key, style=style, size=lay.font(26))
+            if a.action in old:
+                b.hover = old[a.action].hover
+            buttons.append(b)
+        w, h, gap = lay.px(215), lay.px(56), lay.px(14)
+        total = len(buttons) * w + max(0, len(buttons) - 1) * gap
+        x = lay.bar.centerx - total // 2
+        for b in buttons:
+            b.rect = pygame.Rect(x, lay.bar.centery - h // 2 - lay.px(4), w, h)
+            x += w + gap
+        self.buttons = buttons
+
+    # ------------------------------------------------------------ acting
+
+    def press(self, action: str, s: Session | None, send: Send) -> bool:
+        """Send ``action`` for the current turn if it was offered (once per turn).  The
+        caller lays the bar out again when this is True."""
+        if s is None or s.turn is None or s.turn == self.sent_turn:
+            return False
+        if action not in {a.action for a in s.actions()}:
+            return False
+        if send(Act(s.turn, action).encode()):
+            self.sent_turn = s.turn
+            return True
+        return False
+
+    def pre_choice(self, s: Session) -> str | None:
+        """What a ticked pre-action box answers to the turn that came (the boxes clear)."""
+        offered = {a.action for a in s.actions()}
+        choice = None
+        if self.pre_fold.value:
+            choice = "check" if "check" in offered else "fold"
+        elif self.pre_call.value:
+            choice = "call" if "call" in offered else "check" if "check" in offered else None
+        self.pre_fold.value = self.pre_call.value = False
+        return choice
+
+    def key(self, name: str) -> str | None:
+        """The action whose key (or place, 1, 2, ...) ``name`` is."""
+        for i, b in enumerate(self.buttons):
+            if name == b.key or name == str(i + 1):
+                return b.id
+        return None
+
+    def handle_event(self, event: pygame.event.Event) -> str | None:
+        """A button clicked (its action), or a pre-action box ticked (None)."""
+        for b in self.buttons:
+            if b.handle_event(event):
+                return b.id
+        return None
+
+    def handle_boxes(self, event: pygame.event.Event) -> None:
+        if self.pre_fold.handle_event(event):
+            self.pre_call.value = self.pre_call.value and not self.pre_fold.value
+        elif self.pre_call.handle_event(event):
+            self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        s: Session,
+        now: float,
+        *,
+        landing: bool,
+        back: Button,
+    ) -> None:
+        if self.buttons:
+            for b in self.buttons:
+                b.draw(surf)
+            self._draw_clock(surf, lay, s, now)
+            return
+        me = s.me()
+        if me is not None and me.away and not s.watch:
+            if me.away_why == "taken":
+                msg = "The host took your seat away for this match: you are watching"
+                blit_text(surf, msg, lay.font(24), lay.bar.center, ORANGE, anchor="center")
+                return
+            doing = "a computer plays your seat" if me.stand_in else "your seat checks or folds"
+            blit_text(
+                surf,
+                f"You are away: {doing}",
+                lay.font(26),
+                (lay.bar.x + lay.px(30), lay.bar.centery),
+                ORANGE,
+                bold=True,
+                anchor="midleft",
+            )
+            back.draw(surf)
+            return
+        view = s.view
+        mine = view.seats.get(s.seat) if view and s.seat is not None else None
+        if s.watch or s.seat is None:
+            msg = "Watching"
+        elif view is None:
+            msg = "Waiting for the first deal…"
+        elif s.sits_out():
+            msg = "You sit in at the next match: watching this one"
+        elif view.over:
+            msg = between_hands(s)
+        elif mine is None or mine.folded:
+            msg = "You are out of this hand"
+        elif mine.all_in:
+            msg = "You are all in"
+        elif s.my_turn() and landing:
+            msg = "Your cards are coming…"  # the buttons follow once they are down
+        else:
+            self.pre_fold.draw(surf)
+            self.pre_call.draw(surf)
+            waiting = s.name_of(view.to_act) if view.to_act is not None else ""
+            if s.turn is not None and s.turn == self.sent_turn:
+                waiting = "the server"
+            if waiting:
+                blit_text(
+                    surf,
+                    f"Waiting for {waiting}…",
+                    lay.font(24),
+                    (lay.bar.right - lay.px(24), lay.bar.centery),
+                    MUTED,
+                    anchor="midright",
+                )
+            return
+        blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
+
+    def _draw_clock(self, surf: pygame.Surface, lay: TableLayout, s: Session, now: float) -> None:
+        """Our turn's clock at the bar's right: the decision's seconds, then the bank (R-C4)."""
+        at = (lay.bar.right - lay.px(20), lay.bar.centery)
+        left = s.clock_left(s.seat, now) if s.seat is not None else None
+        if left is None:
+            secs = s.seconds_left(now)
+            if secs is not None:
+                blit_text(surf, f"{ceil(secs)}s", lay.font(30), at, GOLD, bold=True,
+                          anchor="midright")  # fmt: skip
+            return
+        decision, bank = left
+        if decision > 0:
+            main, col = f"{ceil(decision)}s", GOLD
+            # (a protocol 1 server says nothing of a bank)
+            sub = (
+                f"bank {ceil(bank)}s" if bank > 0 else "no bank left" if s.bank is not None else ""
+            )
+        else:
+            main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
+        if s.paused:
+            col, sub = MUTED, "paused"
+        r = blit_text(surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True,
+                      anchor="midright")  # fmt: skip
+        blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")

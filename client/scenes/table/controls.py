@@ -1,0 +1,153 @@
+"""The side panel's rows for away and back (R-C2) and the host's controls (R-C3).
+
+A seated player may step away and come back; the host may pause the table
+and take a person's seat away for the match (a second press confirms).
+``Controls`` lays its buttons out from a height down, says which are on
+offer, turns a press into the message to send, and draws the rows from one
+cached picture (the table draws 60 times a second; they change only when
+pressed, hovered or relabelled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pygame
+
+from client.model import Player, Session
+from client.render.layout import TableLayout
+from client.render.widgets import Button
+from common.protocol import Away, Back, Pause, Resume, TakeSeat
+
+__all__ = ["Controls", "hosting", "seated"]
+
+Send = Callable[[dict[str, Any]], bool]
+
+
+def seated(s: Session | None) -> bool:
+    """Playing a seat in the match under way (not watching, not only in the lobby)."""
+    return bool(s is not None and s.seat is not None and not s.watch and s.running)
+
+
+def hosting(s: Session | None) -> bool:
+    return bool(seated(s) and s is not None and s.host)
+
+
+def _takeable(s: Session | None) -> list[Player]:
+    """People's seats the host may take away: not its own, not taken already."""
+    if s is None:
+        return []
+    return [
+        p
+        for seat, p in sorted(s.players.items())
+        if p.kind == "human" and seat != s.seat and p.away_why != "taken"
+    ]
+
+
+class Controls:
+    def __init__(self) -> None:
+        self.away = Button("away", "Step away", "A", size=22)
+        self.back = Button("back", "I'm back", "A", style="primary")  # drawn in the bar
+        self.pause = Button("pause", "Pause", "P", size=22)
+        self.take = Button("take", "Take a seat…", size=22)
+        self.taking = False  # the host is choosing a seat to take away
+        self.confirm: int | None = None  # the seat a second press takes away
+        self.take_buttons: list[Button] = []
+        self._pic: tuple[tuple[Any, ...], pygame.Surface] | None = None
+
+    def layout(self, lay: TableLayout, y: int, s: Session | None) -> int:
+        """Place the panel's away and host rows from ``y`` down; returns where they end."""
+        p = lay.panel
+        x, w = p.x + lay.px(12), p.w - lay.px(24)
+        self.away.rect = pygame.Rect(x, y, w, lay.px(38))
+        self.away.label = "I'm back" if s is not None and s.away() else "Step away"
+        self.away.style = "primary" if s is not None and s.away() else "normal"
+        self.away.size = self.pause.size = self.take.size = lay.font(22)
+        if seated(s):
+            y += lay.px(46)
+        if hosting(s):
+            half = (w - lay.px(8)) // 2
+            self.pause.rect = pygame.Rect(x, y, half, lay.px(38))
+            self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
+            self.pause.label = "Resume" if s is not None and s.paused else "Pause"
+            self.pause.style = "primary" if s is not None and s.paused else "normal"
+            y += lay.px(46)
+            old = {b.id: b for b in self.take_buttons}
+            self.take_buttons = []
+            if self.taking:
+                for player in [*_takeable(s), None]:
+                    if player is None:
+                        b = Button("take:cancel", "Cancel", size=lay.font(20))
+                    elif self.confirm == player.seat:
+                        b = Button(f"take:{player.seat}", f"Take {player.name}'s seat?",
+                                   style="danger", size=lay.font(20))  # fmt: skip
+                    else:
+                        b = Button(f"take:{player.seat}", player.name, size=lay.font(20))
+                    if b.id in old:
+                        b.hover = old[b.id].hover
+                    b.rect = pygame.Rect(x, y, w, lay.px(34))
+                    self.take_buttons.append(b)
+                    y += lay.px(40)
+        else:
+            self.taking, self.confirm, self.take_buttons = False, None, []
+        back_w = lay.px(200)
+        self.back.rect = pygame.Rect(
+            lay.bar.right - back_w - lay.px(24), lay.bar.centery - lay.px(27), back_w, lay.px(54)
+        )
+        self.back.size = lay.font(26)
+        return y + lay.px(4)
+
+    def buttons(self, s: Session | None) -> list[Button]:
+        """The away and host buttons on offer now (the bar's "I'm back" among them)."""
+        out: list[Button] = []
+        if seated(s) and s is not None and not s.sits_out():  # not for a late arrival
+            me = s.me()
+            if me is None or me.away_why != "taken":
+                out.append(self.away)
+                if s.away():
+                    out.append(self.back)
+        if hosting(s):
+            out += [self.pause, self.take, *self.take_buttons]
+        return out
+
+    def press(self, what: str, s: Session, send: Send) -> bool:
+        """Press one of the buttons: True when a message went to the server.  The caller
+        lays the rows out again (they follow the choice)."""
+        sent = False
+        me = s.me()
+        if what in ("away", "back"):
+            if seated(s) and (me is None or me.away_why != "taken"):
+                sent = send((Back() if s.away() else Away()).encode())
+        elif what == "pause" and hosting(s):
+            sent = send((Resume() if s.paused else Pause()).encode())
+        elif what == "take" and hosting(s):
+            self.taking, self.confirm = not self.taking, None
+        elif what == "take:cancel":
+            self.taking, self.confirm = False, None
+        elif what.startswith("take:") and hosting(s):
+            seat = int(what.split(":", 1)[1])
+            if self.confirm != seat:
+                self.confirm = seat
+            else:
+                sent = send(TakeSeat(seat).encode())
+                self.taking, self.confirm = False, None
+        return sent
+
+    def draw(self, surf: pygame.Surface, s: Session | None) -> None:
+        """The rows, drawn once into a cached picture (a picture, not state: it is drawn
+        again whenever a button's look changes)."""
+        buttons = [b for b in self.buttons(s) if b is not self.back]
+        if not buttons:
+            return
+        area = buttons[0].rect.unionall([b.rect for b in buttons]).inflate(0, 8)
+        key = (tuple(area),) + tuple(
+            (b.id, b.label, b.style, b.hover, b.enabled, b.size, tuple(b.rect)) for b in buttons
+        )
+        if self._pic is None or self._pic[0] != key:
+            pic = pygame.Surface(area.size, pygame.SRCALPHA)
+            for b in buttons:
+                replace(b, rect=b.rect.move(-area.x, -area.y)).draw(pic)
+            self._pic = (key, pic)
+        surf.blit(self._pic[1], area.topleft)

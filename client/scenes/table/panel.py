@@ -1,0 +1,89 @@
+"""The table's side panel: the deck and sound settings, the rules, leaving, the replayer,
+the cards seen, the log and the chat line, with the away and host rows (``controls``).
+
+``SidePanel`` owns the widgets, places them (``layout``), keeps the log in
+step with the session and draws them; the scene decides what a click on
+one of them does.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from client.model import Session
+from client.render.layout import TableLayout
+from client.render.logview import LogView
+from client.render.seenpanel import SeenPanel
+from client.render.volume import VolumeControl
+from client.render.widgets import Button, Checkbox, TextInput
+from client.scenes.table.controls import Controls
+from client.scenes.table.layout import lower_panel, panel_places
+from client.settings import Settings
+from common.protocol import MAX_CHAT
+
+__all__ = ["SidePanel"]
+
+
+class SidePanel:
+    def __init__(self, settings: Settings) -> None:
+        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
+        self.leave = Button("leave", "Leave", size=22, style="danger")
+        self.four = Checkbox("four", "4 colours", value=settings.four_color, size=20)
+        self.rules = Button("rules", "Rules", size=20)  # the house rules (also F1)
+        self.log = LogView()
+        self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
+        # The cards-seen panel and the way to the replayer (client.render.seenpanel).
+        self.seen = SeenPanel()
+        self.seen_box = Checkbox("seen", "Cards seen (S)", value=settings.seen_panel, size=20)
+        self.replay = Button("replay", "Replay (H)", size=20)
+        self.seen_rect = pygame.Rect(0, 0, 0, 0)
+        self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
+
+    def layout(self, lay: TableLayout, s: Session | None, *, seen_shown: bool) -> None:
+        at = panel_places(lay)
+        self.leave.rect, self.leave.size = at.leave, lay.font(22)
+        self.four.rect, self.four.size = at.four, lay.font(20)
+        self.rules.rect, self.rules.size = at.rules, lay.font(20)
+        self.chat.rect, self.chat.size = at.chat, lay.font(22)
+        self.seen_box.rect, self.seen_box.size = at.seen_box, lay.font(20)
+        self.replay.rect, self.replay.size = at.replay, lay.font(20)
+        self.volume.rect = at.volume
+        top = self.controls.layout(lay, at.controls_top, s)
+        self.seen_rect, self.log.rect = lower_panel(lay, top, at.chat, seen_shown=seen_shown)
+        self.log.area = lay.panel
+        self.log.size = lay.font(21)
+        self.sync_log(s)
+
+    def sync_log(self, s: Session | None) -> None:
+        self.log.sync(s.log if s is not None else ())
+
+    def follow(self, settings: Settings) -> None:
+        """Show the settings as they are now (they may change elsewhere: the start
+        screen, ``Host.set_four_color``)."""
+        self.four.value = settings.four_color
+        if not self.volume.dragging:
+            self.volume.value = settings.volume
+            self.volume.muted = not settings.sound
+
+    def draw(
+        self, surf: pygame.Surface, lay: TableLayout, s: Session | None, settings: Settings
+    ) -> None:
+        p = lay.panel
+        self.four.draw(surf)
+        self.rules.draw(surf)
+        self.leave.draw(surf)
+        self.volume.draw(surf)
+        self.seen_box.draw(surf)
+        self.replay.draw(surf)
+        self.controls.draw(surf, s)
+        if settings.seen_panel:
+            self.seen.draw(surf, self.seen_rect, lay.s, four=settings.four_color)
+        top = self.log.rect.top
+        pygame.draw.line(
+            surf,
+            (60, 70, 70),
+            (p.x + lay.px(10), top - lay.px(6)),
+            (p.right - lay.px(10), top - lay.px(6)),
+        )
+        self.log.draw(surf)
+        self.chat.draw(surf)

@@ -1,0 +1,437 @@
+"""The table scene: the hand as our seat sees it, the action buttons, the log and chat.
+
+The scene keeps only what the server's messages do not: animations (cards
+flying from the deck, chips sliding to the pot and to the winners:
+``motion``), the pre-action checkboxes and the turn we answered
+(``actionbar``), the chat line being typed and how far the log is scrolled
+back (``panel``), and the host's half-made choice of a seat to take
+(``controls``).  It turns events and messages into calls on those parts and
+draws the seats and the centre with the painter, from a ``TablePicture``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pygame
+
+from client import sound
+from client.host import Host
+from client.render.layout import TableLayout
+from client.render.logview import LogView
+from client.render.motion import Anim
+from client.render.picture import picture_of
+from client.render.seenpanel import SeenPanel
+from client.render.tablepaint import TablePainter
+from client.render.text import text
+from client.render.volume import VolumeControl
+from client.render.widgets import Button, Checkbox, TextInput, panel
+from client.scenes.base import Scene
+from client.scenes.table.actionbar import ActionBar, between_hands
+from client.scenes.table.controls import hosting, seated
+from client.scenes.table.motion import Motion
+from client.scenes.table.panel import SidePanel
+from common.protocol import MAX_CHAT, Chat
+
+__all__ = ["TableScene"]
+
+
+class TableScene(Scene):
+    name = "table"
+
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
+        self.painter = TablePainter(host.art)
+        self.lay = TableLayout(host.window_size, [], None)
+        self.motion = Motion()
+        self.bar = ActionBar()
+        self.panel = SidePanel(host.settings)
+        self.controls = self.panel.controls
+        self._landing = False  # our cards are still flying in: no buttons, no clock yet
+        self._notify_on_landing = False
+
+    # ---- the parts' widgets, by the names tests and scripts know them
+
+    @property
+    def anims(self) -> list[Anim]:
+        return self.motion.anims
+
+    @property
+    def sent_turn(self) -> int | None:
+        return self.bar.sent_turn
+
+    @property
+    def log(self) -> LogView:
+        return self.panel.log
+
+    @property
+    def chat(self) -> TextInput:
+        return self.panel.chat
+
+    @property
+    def four(self) -> Checkbox:
+        return self.panel.four
+
+    @property
+    def volume(self) -> VolumeControl:
+        return self.panel.volume
+
+    @property
+    def seen(self) -> SeenPanel:
+        return self.panel.seen
+
+    @property
+    def leave(self) -> Button:
+        return self.panel.leave
+
+    @property
+    def rules(self) -> Button:
+        return self.panel.rules
+
+    @property
+    def replay(self) -> Button:
+        return self.panel.replay
+
+    @property
+    def away(self) -> Button:
+        return self.controls.away
+
+    @property
+    def pause(self) -> Button:
+        return self.controls.pause
+
+    @property
+    def _take_buttons(self) -> list[Button]:
+        return self.controls.take_buttons
+
+    # ------------------------------------------------------------ layout
+
+    def _seats(self) -> list[int]:
+        s = self.host.session
+        if s is None:
+            return []
+        if s.view is not None and s.view.seats:
+            return sorted(set(s.view.seats) | set(s.players))
+        return sorted(s.players)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        s = self.host.session
+        you = s.seat if s is not None else None
+        self.lay = TableLayout(size, self._seats(), you)
+        self.panel.layout(self.lay, s, seen_shown=self.host.settings.seen_panel)
+        self.bar.resize(self.lay)
+        self.motion.place(self.lay)
+        self._layout_buttons()
+
+    def _layout_buttons(self) -> None:
+        self.bar.layout(self.lay, self.host.session, landing=self._landing)
+
+    def buttons(self) -> list[Button]:
+        return list(self.bar.buttons)
+
+    def _control_buttons(self) -> list[Button]:
+        return self.controls.buttons(self.host.session)
+
+    def control(self, what: str) -> bool:
+        """Press one of the away or host buttons (also what tests call)."""
+        s = self.host.session
+        if s is None:
+            return False
+        sent = self.controls.press(what, s, self.host.send)
+        self.resize(self.lay.size)
+        return sent
+
+    # ------------------------------------------------------------ input
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        chat = self.panel.chat
+        if chat.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            chat.focused = False
+        p = self.panel
+        if p.volume.handle_event(event):
+            self._sound_changed()
+            return
+        if p.log.handle_event(event):
+            return
+        action = self.bar.handle_event(event)
+        if action is not None:
+            self.press(action)
+            return
+        for b in self._control_buttons():
+            if b.handle_event(event):
+                self.control(b.id)
+                return
+        if p.leave.handle_event(event):
+            self.host.ask_leave()
+            return
+        if p.four.handle_event(event):
+            self.host.set_four_color(p.four.value)
+            return
+        if p.rules.handle_event(event):
+            self.host.show_rules()
+            return
+        if p.seen_box.handle_event(event):
+            p.seen_box.value = not p.seen_box.value  # toggle_seen flips it back
+            self.toggle_seen()
+            return
+        if p.replay.handle_event(event):
+            self.open_replayer()
+            return
+        self.bar.handle_boxes(event)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        chat = self.panel.chat
+        if chat.focused:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self._send_chat()
+            elif event.key == pygame.K_ESCAPE:
+                chat.focused = False
+            return
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            chat.focused = True
+            return
+        if event.key == pygame.K_s:
+            self.toggle_seen()
+            return
+        if event.key == pygame.K_h:
+            self.open_replayer()
+            return
+        if self.panel.log.handle_event(event):
+            return
+        if event.key == pygame.K_m:
+            self.panel.volume.toggle()
+            self._sound_changed()
+            return
+        name = pygame.key.name(event.key).upper()
+        s = self.host.session
+        if name == "A" and seated(s):
+            self.control("away")
+            return
+        if name == "P" and hosting(s):
+            self.control("pause")
+            return
+        if name == "ESCAPE" and self.controls.taking:
+            self.control("take:cancel")
+            return
+        action = self.bar.key(name)
+        if action is not None:
+            self.press(action)
+
+    def _sound_changed(self) -> None:
+        """One volume and a mute for every sound, remembered in the settings."""
+        st = self.host.settings
+        st.volume, st.sound = self.panel.volume.value, not self.panel.volume.muted
+        sound.set_volume(st.volume)
+        sound.set_muted(not st.sound)
+        if self.host.save_settings:
+            st.save()
+
+    def toggle_seen(self) -> None:
+        """Show or hide the cards-seen panel; the setting is remembered."""
+        st = self.host.settings
+        st.seen_panel = not st.seen_panel
+        self.panel.seen_box.value = st.seen_panel
+        if self.host.save_settings:
+            st.save()
+        self.resize(self.lay.size)
+
+    def open_replayer(self) -> None:
+        """The replayer over the table: this match's hands, the last one first."""
+        s = self.host.session
+        records = s.book.best() if s is not None else []
+        if records:
+            self.host.open("replayer", records=records, viewer=s.seat, start=len(records) - 1)
+
+    def press(self, action: str) -> bool:
+        """Send ``action`` for the current turn if it was offered (once per turn)."""
+        if self.bar.press(action, self.host.session, self.host.send):
+            self._layout_buttons()
+            return True
+        return False
+
+    def _send_chat(self) -> None:
+        chat = self.panel.chat
+        msg = chat.value.strip()
+        if msg:
+            self.host.send(Chat(msg[:MAX_CHAT]).encode())
+        chat.value = ""
+        chat.focused = False
+
+    # ------------------------------------------------------------ messages
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        s = self.host.session
+        if s is None:
+            return
+        self.panel.sync_log(s)  # now, not at the next update: draw may come first
+        if kind in ("table", "match_start", "welcome") and set(self.lay.spots) != set(
+            self._seats()
+        ):
+            self.resize(self.lay.size)
+        if kind == "table":
+            self.panel.seen.update(s.view)
+        if kind == "table" and s.view is not None:
+            self.motion.on_view(s.view, s.hand, self.lay)
+        if kind == "events":
+            _act_sound(msg)
+        self._landing = self._cards_landing()
+        if kind == "turn" and s.my_turn() and not self._pre_act():
+            if self._landing:
+                self._notify_on_landing = True
+            else:
+                self.host.notify_turn()
+        if kind in ("table", "turn", "events", "hand_end", "standings"):
+            self._layout_buttons()
+        if kind in ("seat_away", "paused", "lobby", "match_start", "welcome", "standings"):
+            self.resize(self.lay.size)  # the away and host rows follow the state
+
+    def _pre_act(self) -> bool:
+        s = self.host.session
+        assert s is not None
+        choice = self.bar.pre_choice(s)
+        return bool(choice and self.press(choice))
+
+    def _cards_landing(self) -> bool:
+        """Whether any of our own cards is still flying in from the deck."""
+        s = self.host.session
+        return self.motion.landing(s.seat if s is not None else None)
+
+    # ------------------------------------------------------------ time
+
+    def update(self, dt: float) -> None:
+        settings = self.host.settings
+        self.panel.follow(settings)
+        s = self.host.session
+        self.panel.replay.enabled = bool(s is not None and s.book.best())
+        self.panel.seen.update(s.view if s is not None else None)
+        self.panel.sync_log(s)
+        for name in self.motion.step(dt, s.seat if s is not None else None):
+            sound.play(name)
+        landing = self._cards_landing()
+        if landing != self._landing:
+            self._landing = landing
+            self._layout_buttons()
+            if not landing and self._notify_on_landing:
+                self._notify_on_landing = False
+                s = self.host.session
+                if s is not None and s.my_turn():
+                    self.host.notify_turn()
+
+    def animating(self) -> bool:
+        return self.motion.moving()
+
+    def wake_in(self) -> float | None:
+        s = self.host.session
+        if s is None:
+            return None
+        if s.my_turn() and s.time_left is not None:
+            return 0.25
+        view = s.view
+        if s.clock is not None and view is not None and view.to_act == s.clock.seat:
+            return 0.25
+        if s.presence:
+            return 0.5
+        return None
+
+    # ------------------------------------------------------------ drawing
+
+    def between_hands(self) -> str:
+        """The bar's words while a hand's end shows: the next hand, or the standings."""
+        return between_hands(self.host.session)
+
+    def pot_paid(self) -> bool:
+        """The hand is over and its pot has left the middle for the winners."""
+        s = self.host.session
+        return self.motion.pot_paid(s.view if s is not None else None)
+
+    def felt_chips(self) -> list[tuple[tuple[int, int], int]]:
+        """The chips lying still on the felt (not the pot's): where and how many."""
+        s = self.host.session
+        return self.motion.felt_chips(s.view if s is not None else None, self.lay)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        s = self.host.session
+        surf.blit(self.painter.background(lay), (0, 0))
+        if s is None:
+            return
+        now = time.monotonic()
+        view = s.view
+        hidden = self.motion.hidden()
+        pic = picture_of(s, now)
+        self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
+        self.motion.draw_deck(surf, lay, self.host.art)
+        showdown = bool(view and view.over)
+        winners = {seat for seat, _, _ in view.awards} if view else set()
+        for seat, spot in lay.spots.items():
+            sv = view.seats.get(seat) if view else None
+            player = s.players.get(seat)
+            if sv is not None:
+                self.painter.seat_cards(
+                    surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
+                )
+            self.painter.plate(surf, lay, spot, sv, player, pic=pic, clock=not self._landing)
+            if sv is not None and sv.shown is not None and showdown:
+                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
+            if view is not None and view.button == seat:
+                self.painter.dealer_button(surf, lay, spot)
+        for at, amount in self.felt_chips():
+            self.painter.chips(surf, lay, at, amount)
+        self.motion.draw_flying(surf, lay, self.painter, self.host.art)
+        self.bar.draw(surf, lay, s, now, landing=self._landing, back=self.controls.back)
+        self.panel.draw(surf, lay, s, self.host.settings)
+        self._draw_banner(surf)
+
+    def _draw_paused(self, surf: pygame.Surface, s: Any) -> None:
+        """R-C3: the table is paused; the hand in play is played out first."""
+        lay = self.lay
+        view = s.view
+        who = s.paused_by or "the host"
+        if view is not None and not view.over:
+            msg = f"Paused by {who}: this hand is played out, then the table waits"
+        else:
+            msg = f"Paused by {who}: no new hand until the host resumes"
+        img = text(msg, lay.font(26), (20, 20, 30), bold=True)
+        box = img.get_rect().inflate(lay.px(40), lay.px(18))
+        box.center = (lay.center[0], lay.center[1] + lay.px(100))
+        panel(surf, box, (170, 200, 250, 235), lay.px(10))
+        surf.blit(img, img.get_rect(center=box.center))
+
+    def _draw_banner(self, surf: pygame.Surface) -> None:
+        s = self.host.session
+        if s is not None and s.paused:
+            self._draw_paused(surf, s)
+        st = self.host.status
+        if st.state not in ("retrying", "connecting"):
+            return
+        lay = self.lay
+        lost = "The server went silent" if st.message.startswith("no word") else "Connection lost"
+        msg = f"{lost}: reconnecting" + (f" (try {st.attempt})" if st.attempt else "") + "…"
+        img = text(msg, lay.font(28), (30, 20, 0), bold=True)
+        box = img.get_rect().inflate(lay.px(40), lay.px(20))
+        box.midtop = (lay.area.centerx, lay.px(12))
+        panel(surf, box, (250, 190, 80, 240), lay.px(10))
+        surf.blit(img, img.get_rect(center=box.center))
+
+
+def _act_sound(msg: dict[str, Any]) -> None:
+    """The sound of one action as it happens (a comeback's replay of many stays quiet)."""
+    events = msg.get("events")
+    acts = (
+        [e for e in events if isinstance(e, dict) and e.get("ev") == "act"]
+        if isinstance(events, list)
+        else []
+    )
+    if len(acts) != 1:
+        return
+    action = acts[0].get("action")
+    if action in ("check", "fold"):
+        sound.play(str(action))
+    elif action in ("bring_in", "complete", "bet", "raise", "call"):
+        sound.play("chips")

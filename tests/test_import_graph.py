@@ -1,0 +1,202 @@
+"""No import circle among the modules of ``common``, ``server`` and ``client`` (issue 15).
+
+Every ``import`` statement counts, wherever it is: at the top of a module, inside a
+function (the old way of hiding a circle) and under ``if TYPE_CHECKING:``.  An edge is
+resolved the way Python resolves it:
+
+- ``import a.b.c`` is an edge to the module ``a.b.c``;
+- ``from a.b import c`` is an edge to ``a.b.c`` when that is a module, else to ``a.b``;
+- relative imports (``from . import x``, ``from ..y import z``) are resolved against the
+  importing module's package first.
+
+The one rule about packages: a package's ``__init__`` that imports its own submodules
+(to re-export their names) is the package's face, not a dependency of its own, so those
+edges are left out; a module outside the package importing it counts as importing the
+``__init__`` and every submodule the ``__init__`` imports.  A submodule importing its own
+package's ``__init__`` keeps that edge, so a package can never depend on itself through
+something outside it without the test seeing the circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("common", "server", "client")
+
+__all__ = ["find_cycle", "import_graph"]
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the three packages: dotted name -> file."""
+    out: dict[str, Path] = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+def _is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> Iterator[str]:
+    """The modules of ours that ``name`` imports, anywhere in its file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = name if _is_package(path) else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            for alias in node.names:
+                sub = f"{mod}.{alias.name}"
+                yield sub if sub in modules else mod
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports, with the package rule of the docstring."""
+    modules = _modules()
+    raw: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        raw[name] = {m for m in _imports(name, path, modules) if m in modules and m != name}
+
+    def inside(mod: str, pkg: str) -> bool:
+        return mod.startswith(pkg + ".")
+
+    packages = {n for n, p in modules.items() if _is_package(p)}
+    # What each package's face re-exports: the submodules its __init__ imports.
+    faces = {p: {m for m in raw[p] if inside(m, p)} for p in packages}
+    graph: dict[str, set[str]] = {}
+    for name, deps in raw.items():
+        out: set[str] = set()
+        for dep in deps:
+            if name in packages and inside(dep, name):
+                continue  # the package's own face
+            out.add(dep)
+            if dep in packages and not inside(name, dep):
+                out |= faces[dep]
+        graph[name] = out
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of ``graph`` as a path that ends where it starts, or None."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    color = dict.fromkeys(graph, WHITE)
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        color[node] = GREY
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if color.get(nxt) == GREY:
+                return stack[stack.index(nxt) :] + [nxt]
+            if color.get(nxt) == WHITE:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        color[node] = BLACK
+        return None
+
+    for node in sorted(graph):
+        if color[node] == WHITE:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other (Tarjan), largest first."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(groups, key=len, reverse=True)
+
+
+def test_the_graph_sees_every_kind_of_import() -> None:
+    """The walk itself: imports in functions and under TYPE_CHECKING are edges too."""
+    graph = import_graph()
+    assert "client.app" in graph and "common.engine" in graph and "server.table" in graph
+    assert any(deps for deps in graph.values())
+
+
+def test_no_import_circle() -> None:
+    """Issue 15: no module of ours reaches itself through its imports."""
+    graph = import_graph()
+    cycle = find_cycle(graph)
+    groups = strongly_connected(graph)
+    detail = "\n".join(f"  {len(g)} modules: {', '.join(g)}" for g in groups)
+    assert cycle is None, f"import circle: {' -> '.join(cycle or [])}\n{detail}"
+
+
+def test_a_circle_is_named() -> None:
+    """The check itself: a circle hidden in a function is found and named."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert strongly_connected(graph) == [["a", "b", "c"]]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_imports_resolve_as_python_does(tmp_path) -> None:
+    """``from . import x``, ``from ..y import z`` and ``from a.b import c`` (a module or a
+    name), wherever they are written."""
+    files = {
+        "p/__init__.py": "from p.sub import thing\n",
+        "p/sub.py": "def f():\n    from . import other\n    from ..q import mod\n",
+        "p/other.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import q.mod\n",
+        "q/__init__.py": "",
+        "q/mod.py": "from q import mod as again\nfrom p.sub import f\n",
+    }
+    modules = {}
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+        name = rel[:-3].replace("/", ".").removesuffix(".__init__")
+        modules[name] = path
+    found = {n: set(_imports(n, p, modules)) & set(modules) for n, p in modules.items()}
+    assert found["p"] == {"p.sub"}
+    assert found["p.sub"] == {"p.other", "q.mod"}
+    assert found["p.other"] == {"q.mod"}
+    assert found["q.mod"] == {"q.mod", "p.sub"}
