@@ -13,6 +13,7 @@ Invariants:
   (``current(turn)`` returns the hand); one that isn't among the view's legal
   actions is replaced by the hand's default action (R-C1).
 - Each turn is one task, kept until it ends; ``cancel()`` stops them all.
+- The pause before a choice runs off the table's clock (``server.timers``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from common.engine import Hand
 from common.views import seat_view
 from server.seats import Seat
+from server.timers import Clock, LoopClock
 
 __all__ = ["Chooser", "ComputerSeats", "default_chooser"]
 
@@ -56,6 +58,7 @@ class ComputerSeats:
         rng: random.Random,
         current: Callable[[int], Hand | None],
         apply: Callable[[int, str], None],
+        clock: Clock | None = None,
     ) -> None:
         self.chooser = chooser
         self.times: deque[float] = deque(maxlen=KEEP_TIMES)
@@ -64,6 +67,7 @@ class ComputerSeats:
         self._current = current
         self._apply = apply
         self._tasks: set[asyncio.Task[None]] = set()
+        self._clock: Clock = clock if clock is not None else LoopClock()
 
     def play(self, seat: Seat, turn: int) -> None:
         """Start ``seat``'s turn ``turn`` in a task of its own."""
@@ -85,7 +89,7 @@ class ComputerSeats:
 
     async def _turn(self, seat: Seat, turn: int) -> None:
         delay = self._delay
-        await asyncio.sleep(delay * self._rng.uniform(0.6, 1.4) if delay > 0 else 0)
+        await self._clock.sleep(delay * self._rng.uniform(0.6, 1.4) if delay > 0 else 0)
         hand = self._current(turn)
         if hand is None:
             return
