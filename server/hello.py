@@ -87,7 +87,7 @@ class Reception:
         self._start_match = start_match
 
     def hello(self, conn: Connection, hello: p.Hello) -> None:
-        table, cfg = self._table, self._table.config
+        table = self._table
         if hello.protocol not in p.PROTOCOLS:
             conn.fail(
                 "protocol_version",
@@ -191,7 +191,8 @@ class Reception:
             conn.fail("server_busy", refused, "hello")
             return
         self.seat_newcomer(conn, name)
-        if cfg.start_when is not None and table.match is None and len(table.seats) >= cfg.start_when:
+        start_when = cfg.start_when
+        if start_when is not None and table.match is None and len(table.seats) >= start_when:
             self._start_match()
 
     def sit(self, conn: Connection) -> None:

@@ -213,9 +213,7 @@ class Connection(asyncio.Protocol):
             self._handshake_timer.cancel()
             self._handshake_timer = None
         if self._beat_timer is None and not self.closed:
-            self._beat_timer = self.clock.call_later(
-                self.limits.heartbeat_every / 2, self._beat
-            )
+            self._beat_timer = self.clock.call_later(self.limits.heartbeat_every / 2, self._beat)
 
     def tarpit(self) -> None:
         """Read nothing from now on; the handshake timer closes the connection."""
@@ -257,9 +255,7 @@ class Connection(asyncio.Protocol):
         if now - self._sent_at >= self.limits.heartbeat_every:
             self.send(_HEARTBEAT)
         if not self.closed:
-            self._beat_timer = self.clock.call_later(
-                self.limits.heartbeat_every / 2, self._beat
-            )
+            self._beat_timer = self.clock.call_later(self.limits.heartbeat_every / 2, self._beat)
 
     # ------------------------------------------------------------ closing
 

@@ -485,7 +485,7 @@ class Table:
             raise p.MessageError("not_seated", "a spectator cannot act", "act")
         hand = self.match.hand if self.running and self.match else None
         seat = self.seats.get(conn.seat)
-        refused = None if seat is None else act_refusal(seat.presence, protocol=self._protocol(conn))
+        refused = act_refusal(seat.presence, protocol=self._protocol(conn)) if seat else None
         if refused is not None:  # taken (R-C3), or away: its turns are played for it (R-C2)
             raise p.MessageError(refused.code, str(refused), "act")
         if hand is None or hand.to_act != conn.seat or self.turn_seat != conn.seat:

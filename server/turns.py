@@ -133,11 +133,11 @@ class Turns:
         if turn != table.turn_id or table.turn_seat is None or table.match is None:
             return
         seat = table.seats[table.turn_seat]
-        dropped = seat.presence is Presence.DROPPED
-        if not dropped:
+        move = Move.GRACE_OVER if seat.presence is Presence.DROPPED else Move.CLOCK_OUT
+        if move is Move.CLOCK_OUT:
             seat.bank = 0.0
-        log.info("seat %d's time is up (%s): it is away", seat.seat, "dropped" if dropped else "clock")
-        self.move(seat, Move.GRACE_OVER if dropped else Move.CLOCK_OUT)
+        log.info("seat %d's time is up (%s): it is away", seat.seat, move.value)
+        self.move(seat, move)
 
     # ------------------------------------------------------------ whose turn
 
