@@ -68,6 +68,8 @@ class ComputerSeats:
         self._apply = apply
         self._tasks: set[asyncio.Task[None]] = set()
         self._clock: Clock = clock if clock is not None else LoopClock()
+        self.thinking = 0
+        """Choices being made in a worker thread right now."""
 
     def play(self, seat: Seat, turn: int) -> None:
         """Start ``seat``'s turn ``turn`` in a task of its own."""
@@ -99,7 +101,11 @@ class ComputerSeats:
         try:
             # Off the event loop: a slow decision must not delay anyone's frames.
             chooser = seat.brain if seat.brain is not None else self.chooser
-            choice = await asyncio.to_thread(chooser, view, seat.rng)
+            self.thinking += 1
+            try:
+                choice = await asyncio.to_thread(chooser, view, seat.rng)
+            finally:
+                self.thinking -= 1
         except Exception:
             log.exception("computer seat %d failed to choose; playing the default", seat.seat)
             choice = ""
