@@ -17,12 +17,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from common.protocol import Act, FrameDecoder, Hello, encode_frame
+from common.protocol import Act, FrameDecoder, Hello, Ping, encode_frame
 from server.app import TableServer
 from server.config import ServerConfig
 from server.net import Connection, Limits
 from server.table import Table
-from server.timers import FakeClock
+from server.timers import Clock, FakeClock
 
 UNIT = 0.05 * float(os.environ.get("STUD_TEST_SCALE", "1"))
 LOOPBACK = "127.0.0.1"
@@ -47,15 +47,49 @@ def config(tmp: Path, **overrides: Any) -> ServerConfig:
 
 @contextlib.asynccontextmanager
 async def running(
-    cfg: ServerConfig, *, real_bots: bool = False
+    cfg: ServerConfig, *, real_bots: bool = False, clock: Clock | None = None
 ) -> AsyncIterator[tuple[TableServer, int]]:
-    """A server on loopback; computer seats use ``server.bots`` only if ``real_bots``."""
-    server = TableServer(cfg, chooser=None if real_bots else _random_choice)
+    """A server on loopback; computer seats use ``server.bots`` only if ``real_bots``;
+    every timer of the server runs off ``clock`` (see ``fake_clock``) if one is given."""
+    server = TableServer(cfg, chooser=None if real_bots else _random_choice, clock=clock)
     port = await server.start()
     try:
         yield server, port
     finally:
         await server.stop()
+
+
+def fake_clock() -> FakeClock:
+    """A fake clock for a server over real sockets: what is due at once runs on the
+    running loop, and nothing else happens until the test advances it."""
+    return FakeClock(pump=asyncio.get_running_loop().call_soon)
+
+
+async def roundtrip(client: Client) -> None:
+    """A ``ping`` answered: every frame the server sent the client before it has come."""
+    mark = len(client.log)
+    client.send(Ping(0).encode())
+    await client.seen("pong", mark)
+
+
+async def ticking(
+    clock: FakeClock,
+    client: Client,
+    *types: str,
+    step: float,
+    limit: float = 600.0,
+    **match: Any,
+) -> dict[str, Any]:
+    """``client.expect(*types, **match)`` while the server's fake clock moves on ``step``
+    seconds whenever nothing has come (at most ``limit`` seconds of it)."""
+    until = clock.now() + limit
+    while True:
+        try:
+            return await client.expect(*types, timeout=UNIT / 2, **match)
+        except TimeoutError:
+            if clock.now() >= until:
+                raise
+            clock.advance(step)
 
 
 def _random_choice(view: dict[str, Any], rng: random.Random) -> str:

@@ -1,8 +1,10 @@
 """R-C2 (away), R-C3 (pause, taking a seat away, a computer standing in) and R-C4 (the turn
 clock and time bank), over real sockets on loopback.
 
-No test measures how long something took: each waits for what must happen, and the
-clock tests only use that an ``act`` sent after a sleep reaches the server after it.
+No test measures how long something took: each waits for what must happen.  Where a
+test must let time pass (a clock running out, a pause that holds), the server runs off
+a fake clock (``tests.serverkit.fake_clock``) that the test advances instead of sleeping.
+The exact clock, bank, grace and pause times are in ``tests/test_server_clocked.py``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from common.protocol import Act, Ping
 from server.app import TableServer
 from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, _random_choice, config, running
+from tests.serverkit import (
+    UNIT,
+    Client,
+    _random_choice,
+    config,
+    fake_clock,
+    roundtrip,
+    running,
+    ticking,
+)
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -235,7 +246,8 @@ def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path:
     async def scenario() -> None:
         # A clock of 2 units and no bank: if it ran while paused, Ann would be away.
         cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=2 * UNIT, time_bank=0)
-        async with running(cfg) as (_server, port):
+        clock = fake_clock()  # the server's time moves only when this test says so
+        async with running(cfg, clock=clock) as (_server, port):
             ann, bob = Client("ann"), Client("bob")
             await ann.hello(port)
             await bob.hello(port)
@@ -247,7 +259,8 @@ def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path:
             assert paused == {"type": "paused", "paused": True, "name": "ann"}
             _, frozen = await bob.seen("clock", running=False)
             assert frozen["seat"] == ann.seat and frozen["turn"] == turn["turn"]
-            await asyncio.sleep(10 * UNIT)
+            clock.advance(10 * UNIT)  # five times her clock
+            await roundtrip(bob)
             assert not acts_of(bob, ann.seat), "the clock ran while paused"
             assert not [m for m in ann.log if m["type"] == "seat_away"]
             # She plays on while paused; the hand in play is finished, and no new one comes.
@@ -260,7 +273,8 @@ def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path:
                     continue
                 if t["type"] == "turn":
                     ann.send(Act(t["turn"], t["legal"][0]["action"]).encode())
-            await asyncio.sleep(10 * UNIT)  # hand_pause is 0: an unpaused table deals at once
+            clock.advance(10 * UNIT)  # hand_pause is 0: an unpaused table deals at once
+            await roundtrip(ann)
             assert {m["hand"] for m in ann.of_type("table")} == {1}
             lobby = await _lobby_of(port)
             assert lobby["paused"] is True
@@ -625,18 +639,22 @@ def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> N
 def test_r_c3_pause_between_hands_holds_the_next_deal_until_resume(tmp_path: Path) -> None:
     async def scenario() -> None:
         cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=20 * UNIT)
-        async with running(cfg) as (_server, port):
+        clock = fake_clock()  # the server's time moves only when this test says so
+        async with running(cfg, clock=clock) as (_server, port):
             ann = Client("ann")
             await ann.hello(port)
             ann.send({"type": "away"})  # her seat plays itself: hands end on their own
             await ann.expect("hand_end", hand=1, timeout=200 * UNIT)
             ann.send({"type": "pause"})  # during the pause between hands
             await ann.seen("paused", paused=True)
-            await asyncio.sleep(40 * UNIT)  # twice the pause between hands
+            clock.advance(40 * UNIT)  # twice the pause between hands
+            await roundtrip(ann)
             assert {m["hand"] for m in ann.of_type("table")} == {1}
             ann.send({"type": "resume"})
+            await ann.seen("paused", paused=False)
+            clock.advance(min(1.0, 20 * UNIT))  # a held deal comes a moment after the resume
             await ann.seen("table", hand=2, timeout=200 * UNIT)
-            result = await ann.expect("standings", timeout=400 * UNIT)
+            result = await ticking(clock, ann, "standings", step=20 * UNIT)
             assert result["hands_played"] == 4
 
     asyncio.run(scenario())
