@@ -29,6 +29,7 @@ from tests.serverkit import (
     fake_clock,
     roundtrip,
     running,
+    ticker,
     ticking,
 )
 
@@ -88,7 +89,8 @@ def test_r_c4_turn_clock_then_bank_drain_then_the_seat_is_away(tmp_path: Path) -
             time_bank=30 * UNIT,
             bot_delay=2 * UNIT,  # so that the match is not over before she is back
         )
-        async with running(cfg) as (_server, port):
+        time = fake_clock()  # the server's clock moves only when this test says so
+        async with running(cfg, clock=time) as (_server, port):
             ann = Client("ann")
             await ann.hello(port)
             lobby = await ann.expect("lobby")
@@ -96,41 +98,49 @@ def test_r_c4_turn_clock_then_bank_drain_then_the_seat_is_away(tmp_path: Path) -
                 "turn_time": 2 * UNIT, "time_bank": 30 * UNIT, "stand_in": False
             }  # fmt: skip
             # Each turn says how much of each is left: the whole decision and the whole bank.
-            turn = await ann.expect("turn")
+            turn = await ticking(time, ann, "turn", step=UNIT / 2)
             assert turn["time_left"] == pytest.approx(2 * UNIT, abs=UNIT)
             assert turn["bank"] == pytest.approx(30 * UNIT, abs=UNIT)
             clock = (await ann.seen("clock", seat=ann.seat))[1]
             assert clock["turn"] == turn["turn"] and clock["running"] is True
             # Acting after the decision's seconds are gone spends the bank.
-            await asyncio.sleep(8 * UNIT)
+            time.advance(8 * UNIT)
             ann.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-            turn2 = await ann.expect("turn")
+            turn2 = await ticking(time, ann, "turn", step=UNIT / 2)
             assert turn2["time_left"] == pytest.approx(2 * UNIT, abs=UNIT)
             assert turn2["bank"] < 30 * UNIT - 5 * UNIT  # at least the 6 units over were spent
             # Now she does nothing: the decision, then the bank, run out and she is away.
-            at, away = await ann.seen("seat_away", seat=ann.seat, timeout=200 * UNIT)
+            away = await ticking(time, ann, "seat_away", start=0, step=2 * UNIT, seat=ann.seat)
+            at = ann.log.index(away)
             assert away == {"type": "seat_away", "seat": ann.seat, "away": True, "why": "clock",
                             "stand_in": False}  # fmt: skip
-            acts = await until_acts(ann, ann.seat, 2)
-            assert acts[1]["action"] in DEFAULTS
-            # Away, she is sent no turn: her seat acts at once by the default (R-C2).
-            turns_before = len(ann.of_type("turn"))
-            acts = await until_acts(ann, ann.seat, 4)
-            assert all(a["action"] in DEFAULTS for a in acts[1:])
-            assert len(ann.of_type("turn")) == turns_before
-            table = [m for m in ann.log[at:] if m["type"] == "table"][-1]
-            assert player(table, ann.seat)["away"] is True
-            assert player(table, ann.seat)["away_why"] == "clock"
-            # "I'm back": from her next turn she plays again, with the bank she has left (none).
-            ann.send({"type": "back"})
-            back = (await ann.seen("seat_away", at + 1, seat=ann.seat))[1]
-            assert back["away"] is False
-            turn3 = await ann.expect("turn", timeout=200 * UNIT)
-            assert turn3["bank"] == 0
-            ann.send(Act(turn3["turn"], turn3["legal"][0]["action"]).encode())
+            async with ticker(time, step=UNIT, every=UNIT / 10):  # the rest, ten times faster
+                await _the_rest_of_r_c4(ann, at)
             await ann.close()
 
     asyncio.run(scenario())
+
+
+async def _the_rest_of_r_c4(ann: Client, at: int) -> None:
+    """Away by her clock, her turns are played for her until she is back (R-C2)."""
+    assert ann.seat is not None
+    acts = await until_acts(ann, ann.seat, 2)
+    assert acts[1]["action"] in DEFAULTS
+    # Away, she is sent no turn: her seat acts at once by the default (R-C2).
+    turns_before = len(ann.of_type("turn"))
+    acts = await until_acts(ann, ann.seat, 4)
+    assert all(a["action"] in DEFAULTS for a in acts[1:])
+    assert len(ann.of_type("turn")) == turns_before
+    table = [m for m in ann.log[at:] if m["type"] == "table"][-1]
+    assert player(table, ann.seat)["away"] is True
+    assert player(table, ann.seat)["away_why"] == "clock"
+    # "I'm back": from her next turn she plays again, with the bank she has left (none).
+    ann.send({"type": "back"})
+    back = (await ann.seen("seat_away", at + 1, seat=ann.seat))[1]
+    assert back["away"] is False
+    turn3 = await ann.expect("turn", timeout=200 * UNIT)
+    assert turn3["bank"] == 0
+    ann.send(Act(turn3["turn"], turn3["legal"][0]["action"]).encode())
 
 
 def test_r_c4_clock_off_with_turn_time_zero(tmp_path: Path) -> None:
