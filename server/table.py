@@ -37,17 +37,15 @@ import logging
 import random
 import secrets
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from common import protocol as p
 from common.engine import Hand
 from common.events import Event, IllegalAction
-from common.history import hand_record
 from common.match import Match, SeatKind
 from common.presence import Presence
 from common.views import seat_view
-from server import books, frames, histories
+from server import books, frames
 from server.announce import short_hostname
 from server.chat import clean_text, spend_line
 from server.computer import Chooser, ComputerSeats, default_chooser
@@ -59,8 +57,8 @@ from server.hello import Reception
 from server.hostctl import HostControls
 from server.levels import brain, level_id
 from server.net import Connection
-from server.night import Night, evening_of
 from server.presence import Move, act_refusal
+from server.records import MatchRecords
 from server.seats import Seat, computer_seats, next_host, public_seats
 from server.timers import Clock, LoopClock
 from server.turns import TableOptions, Turns
@@ -79,7 +77,7 @@ class Table:
         self.config = config
         self.timers: Clock = clock if clock is not None else LoopClock()
         self.name = config.name or f"{short_hostname()}'s table"
-        self.night = Night.load(config.history_dir, self.name, datetime.now().astimezone())
+        self.records = MatchRecords(config.history_dir, self.name, open_books=config.open_books)
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
@@ -88,9 +86,6 @@ class Table:
         self.host: int | None = None
         self.hands = config.hands
         self.match: Match | None = None
-        self.match_id = ""
-        self.history_path: Path | None = None
-        self.records: list[dict[str, Any]] = []  # this match's hands, kept for open books
         self.hand_no = 0
         self.hand_time = ""
         self.step = 0
@@ -320,15 +315,8 @@ class Table:
             options=self.turns.options.to_dict(),
             paused=self.paused,
             table=self.name,
-            night=self._night().summary(),
+            night=self.records.tonight(running=self.running).summary(),
         )
-
-    def _night(self) -> Night:
-        """Tonight's scoreboard; between matches a new evening starts a new one."""
-        now = datetime.now().astimezone()
-        if not self.running and evening_of(now) != self.night.evening:
-            self.night = Night.load(self.config.history_dir, self.name, now)
-        return self.night
 
     def _players(self) -> list[dict[str, Any]]:
         return public_seats(self.seats, self.host, self.turns.options.stand_in)
@@ -341,7 +329,7 @@ class Table:
         conn.send_message(self._lobby())
         if not self.running or self.match is None or self.match.hand is None:
             return
-        conn.send_message(frames.match_start(self.match, self.match_id, self._players()))
+        conn.send_message(frames.match_start(self.match, self.records.match_id, self._players()))
         viewer = self._viewer(conn)
         out = self._step_frames(self.match.hand.events, {viewer})
         conn.send(out[viewer])
@@ -408,13 +396,11 @@ class Table:
             rng=self.rng,
             hands=self.hands,
         )
-        self.match_id = histories.new_match_id(self.rng)
-        self.history_path = histories.match_path(self.config.history_dir, self.match_id)
-        self.records = []
+        match_id = self.records.match_starts(self.rng)
         self.running = True
-        log.info("match %s starts: %d seats, %d hands", self.match_id, len(self.seats), self.hands)
+        log.info("match %s starts: %d seats, %d hands", match_id, len(self.seats), self.hands)
         self._broadcast_lobby()
-        self._broadcast(frames.match_start(self.match, self.match_id, self._players()))
+        self._broadcast(frames.match_start(self.match, match_id, self._players()))
         self._next_hand()
 
     def _next_hand(self) -> None:
@@ -469,7 +455,7 @@ class Table:
             self.match,
             events,
             viewers,
-            match_id=self.match_id,
+            match_id=self.records.match_id,
             hand_no=self.hand_no,
             step=self.step,
             turn_id=self.turn_id,
@@ -506,25 +492,12 @@ class Table:
             observe = getattr(seat.brain, "observe", None)
             if observe is not None:  # what this seat sees of the hand's end, nothing more
                 observe(seat_view(self.match.hand, seat.seat))
-        if self.history_path is not None:
-            histories.append_hand(
-                self.history_path,
-                match_id=self.match_id,
-                number=self.hand_no,
-                time=self.hand_time,
-                hand=self.match.hand,
-                seats={s: seat.info() for s, seat in self.seats.items()},
-            )
-        if self.config.open_books:
-            self.records.append(
-                hand_record(
-                    match_id=self.match_id,
-                    number=self.hand_no,
-                    time=self.hand_time,
-                    hand=self.match.hand,
-                    seats={s: seat.info() for s, seat in self.seats.items()},
-                )
-            )
+        self.records.hand_over(
+            self.match.hand,
+            number=self.hand_no,
+            time=self.hand_time,
+            seats={s: seat.info() for s, seat in self.seats.items()},
+        )
         self._broadcast(frames.hand_end(self.match, self.hand_no))
         cfg = self.config
         if self.match.is_over:
@@ -540,19 +513,11 @@ class Table:
         if self.closing or self.match is None:
             return
         match = self.match
-        log.info("match %s is over after %d hands", self.match_id, match.hands_played)
-        now = datetime.now().astimezone()
-        if evening_of(now) != self.night.evening:  # the first match of a new evening
-            self.night = Night.load(self.config.history_dir, self.name, now)
-        self.night.add(
-            match_id=self.match_id,
-            ended=now,
-            hands=match.hands_played,
-            standings=match.standings(),
-            kind_of=lambda s: match.seats[s].kind.value,
-        )
+        records = self.records
+        log.info("match %s is over after %d hands", records.match_id, match.hands_played)
+        records.match_over(match)
         self._broadcast(
-            frames.standings(match, self.match_id, self.history_path, self.night.summary())
+            frames.standings(match, records.match_id, records.history_path, records.night.summary())
         )
         self.running = False
         self.turn_seat = None
@@ -564,12 +529,12 @@ class Table:
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
-        if self.config.open_books and self.records:
+        if self.config.open_books and self.records.hands:
             self._open_books(match)
 
     def _open_books(self, match: Match) -> None:
         """The match is over: its full histories to those who may have them (``books``)."""
-        out = books.book_frames(self.records, self.match_id)
+        out = books.book_frames(self.records.hands, self.records.match_id)
         for conn in list(self.conns):
             if conn.greeted and books.may_open(
                 conn.seat, seated=match.seats, watchers=self.config.books_to_watchers
