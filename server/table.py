@@ -10,9 +10,11 @@ is a façade: each job is a module with a narrow interface that it calls.
   presence (``server.presence``, R-C1..R-C3);
 - ``server.hostctl``: the host's controls and away/back; ``server.console``: the
   headless server's terminal;
-- ``server.dealing``: the pause between hands; ``server.computer``: computer seats;
-- ``server.seats``, ``server.frames`` (what each seat is sent), ``server.histories``,
-  ``server.books``, ``server.night``, ``server.chat``.
+- ``server.dealing``: the pause between hands; ``server.computer``: computer seats'
+  turns; ``server.lobby``: their brains and the host's changes to them;
+- ``server.records``: the hand histories, the open books' hands and the night;
+- ``server.seats`` (the seat record), ``server.frames`` (what each seat is sent),
+  ``server.books``, ``server.chat``.
 
 Every timer runs off one clock (``server.timers``), given as ``clock=`` (the real one by
 default), so tests advance time instead of sleeping.  Invariants:
@@ -55,7 +57,7 @@ from server.dealing import DealTimer
 from server.guard import Door, DoorLimits
 from server.hello import Reception
 from server.hostctl import HostControls
-from server.levels import brain, level_id
+from server.lobby import ComputerChairs
 from server.net import Connection
 from server.presence import Move, act_refusal
 from server.records import MatchRecords
@@ -145,18 +147,15 @@ class Table:
             send_turn=self._send_turn,
             start_match=self._start_match,
         )
-        # A chooser passed in plays every computer seat (tests); otherwise each seat
-        # gets a brain of its own level, which remembers its rivals for one match.
-        self._own_brains = chooser is None
-        for seat in computer_seats(
-            config.computer, config.computer_names, self.rng, config.computer_levels
-        ):
-            self._give_brain(seat)
-            self.seats[seat.seat] = seat
-
-    def _give_brain(self, seat: Seat) -> None:
-        if self._own_brains and seat.level is not None:
-            seat.brain = brain(seat.level)
+        self.chairs = ComputerChairs(
+            self.seats,
+            own_brains=chooser is None,
+            host=lambda: self.host,
+            running=lambda: self.running,
+        )
+        self.chairs.seat(
+            computer_seats(config.computer, config.computer_names, self.rng, config.computer_levels)
+        )
 
     # ------------------------------------------------------------ connections
 
@@ -213,11 +212,13 @@ class Table:
         elif isinstance(msg, p.Start):
             self._start(conn, msg)
         elif isinstance(msg, p.SetLevel):
-            self._set_level(conn, msg)
+            self.chairs.set_level(conn, msg)
+            self._broadcast_lobby()
         elif isinstance(msg, p.Sit):
             self.reception.sit(conn)
         elif isinstance(msg, p.FreeSeat):
-            self._free_seat(conn, msg)
+            self.chairs.may_free(conn, msg)
+            self._free(msg.seat)
         elif isinstance(msg, p.CONTROL_MESSAGES):
             self.controls.control(conn, msg)
         elif isinstance(msg, p.Leave):
@@ -251,28 +252,6 @@ class Table:
     def _waiting(self, seat_no: int) -> bool:
         seat = self.seats.get(seat_no)
         return seat is not None and seat.presence is Presence.NEXT_MATCH
-
-    def _free_seat(self, conn: Connection, msg: p.FreeSeat) -> None:
-        """The host lets a computer seat give its chair to a person, between matches."""
-        self._hosts_computer_seat(
-            conn, msg.seat, "free_seat", "frees a computer seat", "wait for the match to end",
-            bad="bad_seat",
-        )  # fmt: skip
-        self._free(msg.seat)
-
-    def _hosts_computer_seat(
-        self, conn: Connection, number: int, ref: str, what: str, running: str, *, bad: str
-    ) -> Seat:
-        """The computer seat ``number`` for a lobby change only the host may make between
-        matches; otherwise a ``MessageError`` (``not_host``, ``match_running``, ``bad``)."""
-        if conn.seat is None or conn.seat != self.host:
-            raise p.MessageError("not_host", f"only the host {what}", ref)
-        if self.running:
-            raise p.MessageError("match_running", running, ref)
-        seat = self.seats.get(number)
-        if seat is None or seat.kind is not SeatKind.COMPUTER:
-            raise p.MessageError(bad, f"seat {number} is not a computer seat", ref)
-        return seat
 
     def _seat_conn(self, conn: Connection, seat: Seat) -> None:
         conn.mark_greeted()
@@ -368,26 +347,8 @@ class Table:
             self.hands = start.hands
         self._start_match()
 
-    def _set_level(self, conn: Connection, msg: p.SetLevel) -> None:
-        """The host picks a computer seat's level in the lobby."""
-        seat = self._hosts_computer_seat(
-            conn, msg.seat, "level", "sets computer levels", "a match is already running",
-            bad="bad_message",
-        )  # fmt: skip
-        try:
-            level = level_id(msg.level)
-        except ValueError as exc:
-            raise p.MessageError("bad_message", str(exc), "level") from None
-        seat.level = level
-        self._give_brain(seat)
-        log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
-        self._broadcast_lobby()
-
     def _start_match(self) -> None:
-        for seat in self.seats.values():
-            reset = getattr(seat.brain, "reset", None)
-            if reset is not None:
-                reset()  # a new match: the opponent model starts empty
+        self.chairs.match_starts()
         self.paused = False
         self.deals.reset()
         self.turns.match_start(list(self.seats.values()))  # late arrivals play from now on
