@@ -76,7 +76,7 @@ class TableServer:
         try:
             for sock in socks:
                 server = await loop.create_server(
-                    lambda: Connection(self.table, self.limits, self.table.timers), sock=sock
+                    lambda: Connection(self.table, self.limits, self.table.clock), sock=sock
                 )
                 self._servers.append(server)
         except BaseException:

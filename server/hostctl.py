@@ -139,7 +139,7 @@ class HostControls:
         if table.paused:
             raise p.MessageError("already_paused", "the table is already paused", "pause")
         table.paused = True
-        self._turns.clock.freeze()
+        self._turns.turn_clock.freeze()
         self._deals.hold()  # between hands: hold the next deal
         log.info("the host pauses the table (R-C3)")
         self._broadcast(p.Paused(True, self.host_name()).encode(), newer=True)
@@ -150,11 +150,11 @@ class HostControls:
         if not table.paused:
             raise p.MessageError("not_paused", "the table is not paused", "resume")
         table.paused = False
-        self._turns.clock.thaw()
+        self._turns.turn_clock.thaw()
         log.info("the host resumes the table")
         self._broadcast(p.Paused(False, self.host_name()).encode(), newer=True)
         seat = table.seats.get(table.turn_seat) if table.turn_seat is not None else None
-        if seat is not None and seat.conn is not None and self._turns.clock.left() is not None:
+        if seat is not None and seat.conn is not None and self._turns.turn_clock.left() is not None:
             self._turns.broadcast_clock()
             self._send_turn(seat)  # the same turn, with the clock running again
         self._deals.resume(self._hand_pause, self._next_hand)

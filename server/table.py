@@ -77,7 +77,7 @@ class Table:
         self, config: ServerConfig, *, chooser: Chooser | None = None, clock: Clock | None = None
     ) -> None:
         self.config = config
-        self.timers: Clock = clock if clock is not None else LoopClock()
+        self.clock: Clock = clock if clock is not None else LoopClock()
         self.name = config.name or f"{short_hostname()}'s table"
         self.records = MatchRecords(config.history_dir, self.name, open_books=config.open_books)
         seeded = config.seed is not None
@@ -102,19 +102,19 @@ class Table:
             rng=self.rng,
             current=self._current_hand,
             apply=self.apply,
-            clock=self.timers,
+            clock=self.clock,
         )
         self.turns = Turns(
             self,
             TableOptions(config.turn_time, config.time_bank, config.stand_in),
             grace=config.grace,
-            clock=self.timers,
+            clock=self.clock,
             rng=self.rng,
             broadcast=self._broadcast,
             apply=self.apply,
             stand_in=self.computers.play,
         )
-        self.deals = DealTimer(self.timers)  # the pause after a hand
+        self.deals = DealTimer(self.clock)  # the pause after a hand
         self.controls = HostControls(
             self,
             self.turns,
@@ -139,7 +139,7 @@ class Table:
             self,
             self.door,
             self.turns,
-            clock=self.timers,
+            clock=self.clock,
             broadcast=self._broadcast,
             lobby=self._lobby,
             seat_conn=self._seat_conn,
@@ -167,7 +167,7 @@ class Table:
         if refused is not None:
             conn.send_message(p.Error("server_busy", refused).encode())
             return False
-        if self.door.cut_off(conn.address, self.timers.now()):
+        if self.door.cut_off(conn.address, self.clock.now()):
             # A flooder back at once is held, unread, until its handshake time is up:
             # it waits on a full socket instead of reconnecting as fast as it can.
             conn.tarpit()
@@ -177,7 +177,7 @@ class Table:
     def on_close(self, conn: Connection) -> None:
         self.conns.discard(conn)
         if conn.flooded:
-            wait = self.door.flooded(conn.address, self.timers.now())
+            wait = self.door.flooded(conn.address, self.clock.now())
             log.warning("%s flooded; its new connections are cut off for %.0f s", conn.peer, wait)
         self.proto1.discard(conn)
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
@@ -541,7 +541,7 @@ class Table:
     def shutdown(self, reason: str = "the host closed the table") -> None:
         """Tell everyone, stop timers and computer seats, close every connection."""
         self.closing = True
-        self.turns.clock.cancel()
+        self.turns.turn_clock.cancel()
         self.deals.cancel()
         self.computers.cancel()
         bye = p.encode_frame(p.Bye(reason).encode())

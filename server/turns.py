@@ -78,7 +78,7 @@ class Turns:
         self._table = table
         self.options = options
         self.grace = grace
-        self.clock = TurnClock(self._time_up, clock)
+        self.turn_clock = TurnClock(self._time_up, clock)
         self._timers = clock
         self._rng = rng
         self._broadcast = broadcast
@@ -95,16 +95,16 @@ class Turns:
         except Refused as exc:
             raise p.MessageError(exc.code, str(exc), ref) from None
         seat.presence = after
-        if after.away != before.away or (after.away and after is not before):
+        if after is not before and (after.away or before.away):  # away began, ended or changed why
             why = after.away_why
             stand_in = after.away and self.options.stand_in
             self._broadcast(p.SeatAway(seat.seat, after.away, why, stand_in).encode(), newer=True)
         waiting = self._table.turn_seat == seat.seat and not before.away
         if waiting and after.away:  # its turn was waiting on its person: play it now (R-C2)
-            bank = self.clock.stop()
+            bank = self.turn_clock.stop()
             if bank is not None and move is not Move.CLOCK_OUT:
                 seat.bank = bank
-            self.clock.cancel()
+            self.turn_clock.cancel()
             self._away_turn(seat)
         return after
 
@@ -114,7 +114,7 @@ class Turns:
         self.move(seat, Move.DROP)
         if self._table.turn_seat == seat.seat and before is Presence.PLAYING:
             self.stop_clock(seat.seat)
-            self.clock.arm(self.grace, self._table.turn_id)
+            self.turn_clock.arm(self.grace, self._table.turn_id)
 
     def match_start(self, seats: list[Seat]) -> None:
         for seat in seats:
@@ -122,7 +122,7 @@ class Turns:
             seat.presence = step(seat.presence, Move.MATCH_START)
 
     def match_end(self, seats: list[Seat]) -> None:
-        self.clock.frozen = False
+        self.turn_clock.frozen = False
         for seat in seats:  # an away spell, and a seat taken away, last the match only
             seat.presence = step(seat.presence, Move.MATCH_END)
 
@@ -149,7 +149,7 @@ class Turns:
             self.start_clock(seat)
             send_turn(seat)
         elif who is Actor.GRACE:
-            self.clock.arm(self.grace, self._table.turn_id)  # R-C1
+            self.turn_clock.arm(self.grace, self._table.turn_id)  # R-C1
         else:
             self._away_turn(seat)
 
@@ -178,20 +178,20 @@ class Turns:
     def start_clock(self, seat: Seat) -> None:
         """A person's clock for this turn: the decision seconds, then its bank (R-C4)."""
         if self.options.turn_time is None:
-            self.clock.cancel()
+            self.turn_clock.cancel()
             return
-        self.clock.start(self._table.turn_id, self.options.turn_time, seat.bank)
+        self.turn_clock.start(self._table.turn_id, self.options.turn_time, seat.bank)
         self.broadcast_clock()
 
     def stop_clock(self, seat_no: int) -> None:
         """``seat_no`` acted: keep what is left of its bank."""
-        bank = self.clock.stop()
+        bank = self.turn_clock.stop()
         seat = self._table.seats.get(seat_no)
         if bank is not None and seat is not None:
             seat.bank = bank
 
     def clock_message(self) -> dict[str, Any] | None:
-        left = self.clock.left()
+        left = self.turn_clock.left()
         table = self._table
         if left is None or table.turn_seat is None:
             return None
@@ -209,9 +209,9 @@ class Turns:
         table = self._table
         assert table.match is not None and table.match.hand is not None
         legal = [a.to_dict() for a in table.match.hand.legal_actions(seat.seat)]
-        left = self.clock.left()
+        left = self.turn_clock.left()
         if left is None:
-            time_left, bank = self.clock.time_left(), None
+            time_left, bank = self.turn_clock.time_left(), None
         else:
             time_left, bank = round(left[0], 1), round(left[1], 1)
         return p.Turn(table.turn_id, seat.seat, legal, time_left, bank).encode()

@@ -310,7 +310,7 @@ class Link:
     def __init__(self, table: Table, name: str = "p", *, limits: Limits | None = None) -> None:
         self.name = name
         self.transport = FakeTransport()
-        self.conn = Connection(table, limits or Limits(), table.timers)
+        self.conn = Connection(table, limits or Limits(), table.clock)
         self.decoder = FrameDecoder()
         self._read = 0
         self._log: list[dict[str, Any]] = []
