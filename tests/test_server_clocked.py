@@ -227,3 +227,36 @@ def test_computer_seats_pause_before_they_choose(tmp_path: Path) -> None:
         table.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_seat_for_the_next_match_has_nothing_to_step_away_from_or_take(
+    tmp_path: Path,
+) -> None:
+    """A seat taken once a match has begun watches it and plays from the next one: it is
+    in no away spell of this match, so ``away`` and the host's ``take_seat`` are refused
+    (R-C2, R-C3), ``back`` finds it not away, and its lobby entry still says ``next``."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=1, start_when=2, hands=4, bot_delay=1)
+        table, clock = await clocked_table(cfg)
+        ann = Link(table, "ann")
+        ann.hello()
+        await settle(table, ann)
+        assert table.running
+        dan = Link(table, "dan")
+        dan.hello()
+        await settle(table, ann, dan)
+        for msg, code in (({"type": "away"}, "no_match"), ({"type": "back"}, "not_away")):
+            dan.send(msg)
+            assert dan.last("error")["code"] == code
+        ann.send({"type": "take_seat", "seat": dan.seat})
+        assert ann.last("error") == {
+            "type": "error", "code": "bad_seat", "ref": "take_seat",
+            "message": "this seat plays from the next match: it has nothing to take away yet",
+        }  # fmt: skip
+        assert not ann.of_type("seat_away") and not dan.of_type("seat_away")
+        entry = next(s for s in ann.last("lobby")["seats"] if s["seat"] == dan.seat)
+        assert entry["next"] is True and entry["away"] is False
+        table.shutdown()
+
+    asyncio.run(scenario())
