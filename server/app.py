@@ -45,7 +45,8 @@ log = logging.getLogger("server")
 
 
 class TableServer:
-    """An asyncio TCP server in front of one ``Table``."""
+    """An asyncio TCP server in front of one ``Table``; every timer of the table and of
+    its connections runs off ``clock`` (``server.timers``; the real one by default)."""
 
     def __init__(
         self, config: ServerConfig, *, chooser: Chooser | None = None, clock: Clock | None = None
