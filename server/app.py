@@ -37,6 +37,7 @@ from server.config import ServerConfig
 from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
 from server.table import Table
+from server.timers import Clock
 
 __all__ = ["ServerHandle", "TableServer", "lan_addresses", "run_in_thread"]
 
@@ -44,11 +45,14 @@ log = logging.getLogger("server")
 
 
 class TableServer:
-    """An asyncio TCP server in front of one ``Table``."""
+    """An asyncio TCP server in front of one ``Table``; every timer of the table and of
+    its connections runs off ``clock`` (``server.timers``; the real one by default)."""
 
-    def __init__(self, config: ServerConfig, *, chooser: Chooser | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, *, chooser: Chooser | None = None, clock: Clock | None = None
+    ) -> None:
         self.config = config
-        self.table = Table(config, chooser=chooser)
+        self.table = Table(config, chooser=chooser, clock=clock)
         self.limits = Limits(
             max_frame=config.max_frame,
             handshake_timeout=config.handshake_timeout,
@@ -73,7 +77,7 @@ class TableServer:
         try:
             for sock in socks:
                 server = await loop.create_server(
-                    lambda: Connection(self.table, self.limits), sock=sock
+                    lambda: Connection(self.table, self.limits, self.table.clock), sock=sock
                 )
                 self._servers.append(server)
         except BaseException:

@@ -7,14 +7,13 @@ Invariants:
 - Each line said spends one; a line refused spends nothing, so a connection
   that keeps talking is refused until the bucket refills.
 - The bucket lives on the ``Connection`` (``chat_allowance`` and
-  ``chat_checked``, the ``time.monotonic()`` of its last line, 0.0 before
-  any), so it ends with the connection.
+  ``chat_checked``, the time of its last line on the connection's clock,
+  ``server.timers``, 0.0 before any), so it ends with the connection.
 """
 
 from __future__ import annotations
 
 import re
-import time
 
 from server.net import Connection
 
@@ -23,7 +22,7 @@ __all__ = ["clean_text", "spend_line"]
 
 def spend_line(conn: Connection, *, burst: float, per_second: float) -> bool:
     """Spend one of ``conn``'s chat lines; False when it has none left just now."""
-    now = time.monotonic()
+    now = conn.clock.now()
     allowance = min(burst, conn.chat_allowance + (now - conn.chat_checked) * per_second)
     if conn.chat_checked == 0.0:
         allowance = burst

@@ -12,8 +12,9 @@ Invariants:
 - ``freeze``/``thaw`` stop and restart a person's clock where it stood (the
   table is paused, R-C3); a clock started while frozen does not run until it
   is thawed.  A grace timer (``arm``) is not a turn clock and is never frozen.
-- ``deadline`` is the armed timer's ``time.monotonic()`` deadline, and None
-  whenever no timer is running.
+- ``deadline`` is the armed timer's deadline on the table's clock
+  (``server.timers``), and None whenever no timer is running.  The turn clock reads
+  no time of its own: the clock it is given is the only one.
 - The clock only keeps time: when a timer fires it calls ``on_time_up`` with
   the turn it was armed for, and the table decides whether that turn is still
   the current one and what follows.
@@ -21,9 +22,9 @@ Invariants:
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
+
+from server.timers import Clock, Handle, LoopClock
 
 __all__ = ["TurnClock"]
 
@@ -31,16 +32,17 @@ __all__ = ["TurnClock"]
 class TurnClock:
     """Calls ``on_time_up(turn)`` when the armed turn's time runs out."""
 
-    def __init__(self, on_time_up: Callable[[int], None]) -> None:
+    def __init__(self, on_time_up: Callable[[int], None], clock: Clock | None = None) -> None:
         self.deadline: float | None = None
         self.frozen = False
         self._on_time_up = on_time_up
-        self._timer: asyncio.TimerHandle | None = None
+        self._clock: Clock = clock if clock is not None else LoopClock()
+        self._timer: Handle | None = None
         # A person's clock: the turn it is for, and what was left when it last (re)started.
         self._turn: int | None = None
         self._decision = 0.0
         self._bank = 0.0
-        self._since: float | None = None  # monotonic time it last started running
+        self._since: float | None = None  # the clock's time it last started running
 
     # ---- a plain timer (the grace of a dropped seat, R-C1)
 
@@ -58,14 +60,14 @@ class TurnClock:
         self.cancel()
         self._turn, self._decision, self._bank = turn, decision, max(0.0, bank)
         if not self.frozen:
-            self._since = time.monotonic()
+            self._since = self._clock.now()
             self._run(decision + self._bank, turn)
 
     def left(self) -> tuple[float, float] | None:
         """(decision seconds, bank seconds) left on a person's clock, or None if none runs."""
         if self._turn is None:
             return None
-        spent = 0.0 if self._since is None else time.monotonic() - self._since
+        spent = 0.0 if self._since is None else self._clock.now() - self._since
         decision = self._decision - spent
         bank = self._bank + min(0.0, decision)
         return max(0.0, decision), max(0.0, bank)
@@ -93,7 +95,7 @@ class TurnClock:
             return
         self.frozen = False
         if self._turn is not None and self._since is None:
-            self._since = time.monotonic()
+            self._since = self._clock.now()
             self._run(self._decision + self._bank, self._turn)
 
     # ---- both
@@ -113,11 +115,11 @@ class TurnClock:
             return round(left[0], 1)
         if self.deadline is None:
             return None
-        return round(max(0.0, self.deadline - time.monotonic()), 1)
+        return round(max(0.0, self.deadline - self._clock.now()), 1)
 
     def _run(self, seconds: float, turn: int) -> None:
-        self.deadline = time.monotonic() + seconds
-        self._timer = asyncio.get_running_loop().call_later(seconds, self._fire, turn)
+        self.deadline = self._clock.now() + seconds
+        self._timer = self._clock.call_later(seconds, self._fire, turn)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

@@ -4,7 +4,7 @@ Invariants:
 
 - A computer seat sees only ``common.views.seat_view`` of its own seat, as a
   person's client would, and chooses with its own seat's RNG: with the
-  seat's own brain (its level, ``server.levels``) when it has one, else with
+  seat's own brain (its level, ``server.brain``) when it has one, else with
   the table's chooser.  Any ``Chooser(view, rng) -> action`` works.
 - The chooser runs in a worker thread, so a slow decision never delays
   anyone's frames; ``times`` records how long the last ``KEEP_TIMES`` choices
@@ -13,6 +13,7 @@ Invariants:
   (``current(turn)`` returns the hand); one that isn't among the view's legal
   actions is replaced by the hand's default action (R-C1).
 - Each turn is one task, kept until it ends; ``cancel()`` stops them all.
+- The pause before a choice runs off the table's clock (``server.timers``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from common.engine import Hand
 from common.views import seat_view
 from server.seats import Seat
+from server.timers import Clock, LoopClock
 
 __all__ = ["Chooser", "ComputerSeats", "default_chooser"]
 
@@ -39,7 +41,7 @@ KEEP_TIMES = 1000
 
 
 def default_chooser() -> Chooser:
-    """``server.bots.choose_action``, imported only when a table is made."""
+    """``server.brain.choose_action``, imported only when a table is made."""
     from server.brain import choose_action
 
     return choose_action
@@ -56,6 +58,7 @@ class ComputerSeats:
         rng: random.Random,
         current: Callable[[int], Hand | None],
         apply: Callable[[int, str], None],
+        clock: Clock | None = None,
     ) -> None:
         self.chooser = chooser
         self.times: deque[float] = deque(maxlen=KEEP_TIMES)
@@ -64,6 +67,9 @@ class ComputerSeats:
         self._current = current
         self._apply = apply
         self._tasks: set[asyncio.Task[None]] = set()
+        self._clock: Clock = clock if clock is not None else LoopClock()
+        self.thinking = 0
+        """Choices being made in a worker thread right now."""
 
     def play(self, seat: Seat, turn: int) -> None:
         """Start ``seat``'s turn ``turn`` in a task of its own."""
@@ -85,7 +91,7 @@ class ComputerSeats:
 
     async def _turn(self, seat: Seat, turn: int) -> None:
         delay = self._delay
-        await asyncio.sleep(delay * self._rng.uniform(0.6, 1.4) if delay > 0 else 0)
+        await self._clock.sleep(delay * self._rng.uniform(0.6, 1.4) if delay > 0 else 0)
         hand = self._current(turn)
         if hand is None:
             return
@@ -95,7 +101,11 @@ class ComputerSeats:
         try:
             # Off the event loop: a slow decision must not delay anyone's frames.
             chooser = seat.brain if seat.brain is not None else self.chooser
-            choice = await asyncio.to_thread(chooser, view, seat.rng)
+            self.thinking += 1
+            try:
+                choice = await asyncio.to_thread(chooser, view, seat.rng)
+            finally:
+                self.thinking -= 1
         except Exception:
             log.exception("computer seat %d failed to choose; playing the default", seat.seat)
             choice = ""

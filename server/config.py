@@ -35,7 +35,7 @@ class ServerConfig:
     hands: int = 8
     computer: int = 0
     computer_levels: tuple[str, ...] = ("regular",)
-    """Level of each computer seat, seat 6 first (``server.levels``); the last one
+    """Level of each computer seat, seat 6 first (``server.brain``); the last one
     repeats for the seats after it."""
     password: str | None = None
     start_when: int | None = None

@@ -26,6 +26,8 @@ at once, in the event loop, one at a time.  Invariants:
   client that said it beats (``hello`` with ``heartbeat``) and then sends
   nothing for ``link_timeout`` seconds is dropped too: that also sees through
   a box that acknowledges for a peer that is gone.
+- Every timer and every reading of the time is the given clock's
+  (``server.timers``; the real one by default).
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -42,6 +43,7 @@ from common.events import ProtocolError
 from common.linkopts import tune_link
 from common.protocol import MAX_FRAME, Error, FrameDecoder, FrameError, MessageError, encode_frame
 from server.budget import TokenBucket
+from server.timers import Clock, Handle, LoopClock
 
 __all__ = ["Connection", "Handler", "Limits"]
 
@@ -91,8 +93,9 @@ class Handler(Protocol):
 class Connection(asyncio.Protocol):
     """The server's end of one client connection."""
 
-    def __init__(self, handler: Handler, limits: Limits) -> None:
+    def __init__(self, handler: Handler, limits: Limits, clock: Clock | None = None) -> None:
         self.id = next(_ids)
+        self.clock: Clock = clock if clock is not None else LoopClock()
         self.handler = handler
         self.limits = limits
         self.decoder = FrameDecoder(
@@ -114,11 +117,11 @@ class Connection(asyncio.Protocol):
         self.name = ""
         self.chat_allowance = 0.0
         self.chat_checked = 0.0
-        self._handshake_timer: asyncio.TimerHandle | None = None
-        self._frame_timer: asyncio.TimerHandle | None = None
-        self._beat_timer: asyncio.TimerHandle | None = None
+        self._handshake_timer: Handle | None = None
+        self._frame_timer: Handle | None = None
+        self._beat_timer: Handle | None = None
         self._notified = False
-        self._sent_at = self._heard_at = time.monotonic()
+        self._sent_at = self._heard_at = self.clock.now()
         self._discarded = 0
 
     def __repr__(self) -> str:
@@ -133,8 +136,7 @@ class Connection(asyncio.Protocol):
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         tune_link(transport.get_extra_info("socket"), timeout=self.limits.link_timeout)
-        loop = asyncio.get_running_loop()
-        self._handshake_timer = loop.call_later(
+        self._handshake_timer = self.clock.call_later(
             self.limits.handshake_timeout, self._handshake_expired
         )
         if not self.handler.on_open(self):
@@ -147,7 +149,7 @@ class Connection(asyncio.Protocol):
             if self._discarded > _LINGER_BYTES and self.transport is not None:
                 self.transport.abort()
             return
-        self._heard_at = time.monotonic()
+        self._heard_at = self.clock.now()
         decoder = self.decoder
         decoder.push(data)
         finished = False
@@ -195,7 +197,7 @@ class Connection(asyncio.Protocol):
         if self.closed or transport is None:
             return
         transport.write(frame)
-        self._sent_at = time.monotonic()
+        self._sent_at = self.clock.now()
         if transport.get_write_buffer_size() > self.limits.queue_limit:
             log.warning(
                 "%r: not reading (over %d bytes unsent); dropping", self, self.limits.queue_limit
@@ -211,9 +213,7 @@ class Connection(asyncio.Protocol):
             self._handshake_timer.cancel()
             self._handshake_timer = None
         if self._beat_timer is None and not self.closed:
-            self._beat_timer = asyncio.get_running_loop().call_later(
-                self.limits.heartbeat_every / 2, self._beat
-            )
+            self._beat_timer = self.clock.call_later(self.limits.heartbeat_every / 2, self._beat)
 
     def tarpit(self) -> None:
         """Read nothing from now on; the handshake timer closes the connection."""
@@ -237,7 +237,7 @@ class Connection(asyncio.Protocol):
             self.transport.resume_reading()
             then()
 
-        self._handshake_timer = asyncio.get_running_loop().call_later(delay, resume)
+        self._handshake_timer = self.clock.call_later(delay, resume)
 
     def _beat(self) -> None:
         """Every half heartbeat: write a ``heartbeat`` if nothing went out for a while,
@@ -245,7 +245,7 @@ class Connection(asyncio.Protocol):
         self._beat_timer = None
         if self.closed:
             return
-        now = time.monotonic()
+        now = self.clock.now()
         if self.beats and now - self._heard_at > self.limits.link_timeout:
             log.info("%r: nothing heard for %.0f s; the link is gone", self, now - self._heard_at)
             self.abort()
@@ -255,9 +255,7 @@ class Connection(asyncio.Protocol):
         if now - self._sent_at >= self.limits.heartbeat_every:
             self.send(_HEARTBEAT)
         if not self.closed:
-            self._beat_timer = asyncio.get_running_loop().call_later(
-                self.limits.heartbeat_every / 2, self._beat
-            )
+            self._beat_timer = self.clock.call_later(self.limits.heartbeat_every / 2, self._beat)
 
     # ------------------------------------------------------------ closing
 
@@ -283,7 +281,7 @@ class Connection(asyncio.Protocol):
             transport.write_eof()
         except (OSError, NotImplementedError, RuntimeError):
             transport.close()  # the peer is already gone, or this transport cannot
-        asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
+        self.clock.call_later(self.limits.close_timeout, transport.abort)
         self._notify_closed()
 
     def abort(self) -> None:
@@ -326,7 +324,7 @@ class Connection(asyncio.Protocol):
             self._frame_timer.cancel()
             self._frame_timer = None
         if self.decoder.pending and self._frame_timer is None:
-            self._frame_timer = asyncio.get_running_loop().call_later(
+            self._frame_timer = self.clock.call_later(
                 self.limits.frame_timeout, self._frame_expired
             )
 

@@ -9,6 +9,8 @@ Invariants:
 - A person's seat carries a secret ``token`` and at most one live ``conn``; a
   computer seat has neither, counts as connected, and has its own ``rng``.
 - The host is a connected person or nobody.
+- A seat's ``presence`` (``common.presence.Presence``) changes only through
+  ``server.presence.step``; a computer seat is always ``PLAYING``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.match import SeatInfo, SeatKind
+from common.presence import Presence
 from server.brain import DEFAULT_LEVEL, LEVELS
 from server.net import Connection
 
@@ -38,14 +41,12 @@ class Seat:
     conn: Connection | None = None
     rng: random.Random | None = None
     level: str | None = None
-    """A computer seat's level (``server.levels``); ``None`` for a person."""
+    """A computer seat's level (``server.brain``); ``None`` for a person."""
     brain: Any = None
-    """A computer seat's player for its level (``server.levels.Brain``), if the table made one."""
-    waiting: bool = False
-    """Taken after the table's first match began: it plays from the next match on (and
-    watches the one running, if any)."""
-    away: str | None = None
-    """R-C2: why the seat is away (``asked``, ``clock``, ``dropped``, ``taken``), or None."""
+    """A computer seat's player for its level (``server.brain.Brain``), if the table made one."""
+    presence: Presence = Presence.PLAYING
+    """Where its person is (R-C1..R-C3): ``NEXT_MATCH`` for a seat taken after the
+    table's first match began, which plays from the next match on."""
     bank: float = 0.0
     """R-C4: the person's time bank left in this match, in seconds."""
 
@@ -63,14 +64,14 @@ class Seat:
             "kind": self.kind.value,
             "connected": self.connected,
             "host": self.seat == host,
-            "away": self.away is not None,
-            "away_why": self.away,
-            "stand_in": stand_in and self.away is not None,
+            "away": self.presence.away,
+            "away_why": self.presence.away_why,
+            "stand_in": stand_in and self.presence.away,
         }
         if self.level is not None:  # ignorable: protocol-1 clients skip unknown keys
             out["level"] = self.level
             out["level_name"] = level_name(self.level)
-        if self.waiting:  # only then: a seat's usual keys stay as they were
+        if self.presence is Presence.NEXT_MATCH:  # only then: a seat's usual keys stay as they were
             out["next"] = True
         return out
 

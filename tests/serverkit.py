@@ -1,7 +1,8 @@
 """Helpers for the server tests: a real server on 127.0.0.1 port 0 and socket clients.
 
 Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to
-stretch them all on a slow machine.
+stretch them all on a slow machine.  A table on a fake clock (``clocked_table``, with
+``Link`` clients and no sockets) needs no delays at all: tests ``advance`` its clock.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from common.protocol import Act, FrameDecoder, Hello, encode_frame
+from common.protocol import Act, FrameDecoder, Hello, Ping, encode_frame
 from server.app import TableServer
 from server.config import ServerConfig
+from server.net import Connection, Limits
+from server.table import Table
+from server.timers import Clock, FakeClock
 
 UNIT = 0.05 * float(os.environ.get("STUD_TEST_SCALE", "1"))
 LOOPBACK = "127.0.0.1"
@@ -43,15 +47,71 @@ def config(tmp: Path, **overrides: Any) -> ServerConfig:
 
 @contextlib.asynccontextmanager
 async def running(
-    cfg: ServerConfig, *, real_bots: bool = False
+    cfg: ServerConfig, *, real_bots: bool = False, clock: Clock | None = None
 ) -> AsyncIterator[tuple[TableServer, int]]:
-    """A server on loopback; computer seats use ``server.bots`` only if ``real_bots``."""
-    server = TableServer(cfg, chooser=None if real_bots else _random_choice)
+    """A server on loopback; computer seats use ``server.bots`` only if ``real_bots``;
+    every timer of the server runs off ``clock`` (see ``fake_clock``) if one is given."""
+    server = TableServer(cfg, chooser=None if real_bots else _random_choice, clock=clock)
     port = await server.start()
     try:
         yield server, port
     finally:
         await server.stop()
+
+
+def fake_clock() -> FakeClock:
+    """A fake clock for a server over real sockets: what is due at once runs on the
+    running loop, and nothing else happens until the test advances it."""
+    return FakeClock(pump=asyncio.get_running_loop().call_soon)
+
+
+async def roundtrip(client: Client) -> None:
+    """A ``ping`` answered: every frame the server sent the client before it has come."""
+    mark = len(client.log)
+    client.send(Ping(0).encode())
+    await client.seen("pong", mark)
+
+
+async def ticking(
+    clock: FakeClock,
+    client: Client,
+    *types: str,
+    step: float,
+    start: int | None = None,
+    limit: float = 600.0,
+    **match: Any,
+) -> dict[str, Any]:
+    """``client.expect(*types, **match)`` (or, given ``start``, ``client.seen`` from there)
+    while the server's fake clock moves on ``step`` seconds whenever nothing has come for
+    a moment (at most ``limit`` seconds of it)."""
+    until = clock.now() + limit
+    while True:
+        try:
+            if start is None:
+                return await client.expect(*types, timeout=UNIT / 2, **match)
+            return (await client.seen(types[0], start, timeout=UNIT / 2, **match))[1]
+        except TimeoutError:
+            if clock.now() >= until:
+                raise
+            clock.advance(step)
+
+
+@contextlib.asynccontextmanager
+async def ticker(clock: FakeClock, *, step: float, every: float) -> AsyncIterator[None]:
+    """The fake clock moves on ``step`` seconds every ``every`` real seconds while inside."""
+
+    async def tick() -> None:
+        while True:
+            await asyncio.sleep(every)
+            clock.advance(step)
+
+    task = asyncio.get_running_loop().create_task(tick())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def _random_choice(view: dict[str, Any], rng: random.Random) -> str:
@@ -200,3 +260,137 @@ def cards_in(obj: Any) -> set[str]:
         elif isinstance(item, str) and CARD.match(item):
             found.add(item)
     return found
+
+
+# ------------------------------------------------------------------ a table on a fake clock
+
+
+class FakeTransport(asyncio.Transport):
+    """What a ``Connection`` writes to, kept in memory: no socket."""
+
+    def __init__(self, address: str = LOOPBACK) -> None:
+        super().__init__()
+        self.address = address
+        self.written: list[bytes] = []
+        self.closed = False
+        self.reading = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return (self.address, 40000) if name == "peername" else default
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.written.append(bytes(data))
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def write_eof(self) -> None:
+        self.closed = True
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+
+class Link:
+    """One client of a table on a fake clock: a real ``Connection`` over a
+    ``FakeTransport``, whose every message is kept, in order, in ``log``."""
+
+    def __init__(self, table: Table, name: str = "p", *, limits: Limits | None = None) -> None:
+        self.name = name
+        self.transport = FakeTransport()
+        self.conn = Connection(table, limits or Limits(), table.clock)
+        self.decoder = FrameDecoder()
+        self._read = 0
+        self._log: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.token = ""
+        self.conn.connection_made(self.transport)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        while self._read < len(self.transport.written):
+            self._log.extend(self.decoder.feed(self.transport.written[self._read]))
+            self._read += 1
+        return self._log
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.conn.data_received(encode_frame(msg))
+
+    def hello(self, **kw: Any) -> dict[str, Any]:
+        self.send(Hello(name=kw.pop("name", self.name), **kw).encode())
+        msg = next(m for m in self.log if m["type"] in ("welcome", "error"))
+        if msg["type"] == "welcome":
+            self.seat, self.token = msg["seat"], msg["token"]
+        return msg
+
+    def drop(self) -> None:
+        """The link is gone, as if the socket closed (R-C1)."""
+        self.conn.connection_lost(None)
+
+    def of_type(self, kind: str, **match: Any) -> list[dict[str, Any]]:
+        return [
+            m
+            for m in self.log
+            if m.get("type") == kind and all(m.get(k) == v for k, v in match.items())
+        ]
+
+    def last(self, kind: str, **match: Any) -> dict[str, Any]:
+        found = self.of_type(kind, **match)
+        assert found, f"{self.name}: no {kind} {match}"
+        return found[-1]
+
+    def acts(self, seat: int) -> list[dict[str, Any]]:
+        """Every ``act`` event of ``seat`` this link was sent."""
+        return [
+            e
+            for m in self.of_type("events")
+            for e in m["events"]
+            if e["ev"] == "act" and e["seat"] == seat
+        ]
+
+
+async def clocked_table(cfg: ServerConfig, *, chooser: Any = None) -> tuple[Table, FakeClock]:
+    """A table whose every timer runs off a ``FakeClock``; what is due "at once" runs on
+    the running loop (so ``settle`` plays it), the rest waits for ``advance``."""
+    clock = FakeClock(pump=asyncio.get_running_loop().call_soon)
+    return Table(cfg, chooser=chooser or _random_choice, clock=clock), clock
+
+
+async def settle(table: Table, *links: Link) -> None:
+    """Let everything that is due now happen (frames, defaults played at once, computer
+    seats choosing in their threads), without moving the fake clock."""
+    quiet = 0
+    seen = -1
+    while quiet < 5:
+        await asyncio.sleep(0)
+        if table.computers.thinking:
+            await asyncio.sleep(0.001)  # a worker thread is choosing: not a timer
+            quiet = 0
+            continue
+        now = sum(len(link.transport.written) for link in links)
+        quiet = quiet + 1 if now == seen else 0
+        seen = now
+
+
+async def advance(table: Table, clock: FakeClock, seconds: float, *links: Link) -> None:
+    """Move the fake clock on by ``seconds``, one due timer at a time, letting what each
+    one sets off happen before the next."""
+    until = clock.now() + seconds
+    await settle(table, *links)
+    while (due := clock.next_due()) is not None and due <= until:
+        clock.advance(due - clock.now())
+        await settle(table, *links)
+    clock.advance(until - clock.now())
+    await settle(table, *links)

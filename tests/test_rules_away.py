@@ -1,8 +1,10 @@
 """R-C2 (away), R-C3 (pause, taking a seat away, a computer standing in) and R-C4 (the turn
 clock and time bank), over real sockets on loopback.
 
-No test measures how long something took: each waits for what must happen, and the
-clock tests only use that an ``act`` sent after a sleep reaches the server after it.
+No test measures how long something took: each waits for what must happen.  Where a
+test must let time pass (a clock running out, a pause that holds), the server runs off
+a fake clock (``tests.serverkit.fake_clock``) that the test advances instead of sleeping.
+The exact clock, bank, grace and pause times are in ``tests/test_server_clocked.py``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,17 @@ from common.protocol import Act, Ping
 from server.app import TableServer
 from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, _random_choice, config, running
+from tests.serverkit import (
+    UNIT,
+    Client,
+    _random_choice,
+    config,
+    fake_clock,
+    roundtrip,
+    running,
+    ticker,
+    ticking,
+)
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -77,7 +89,8 @@ def test_r_c4_turn_clock_then_bank_drain_then_the_seat_is_away(tmp_path: Path) -
             time_bank=30 * UNIT,
             bot_delay=2 * UNIT,  # so that the match is not over before she is back
         )
-        async with running(cfg) as (_server, port):
+        time = fake_clock()  # the server's clock moves only when this test says so
+        async with running(cfg, clock=time) as (_server, port):
             ann = Client("ann")
             await ann.hello(port)
             lobby = await ann.expect("lobby")
@@ -85,41 +98,49 @@ def test_r_c4_turn_clock_then_bank_drain_then_the_seat_is_away(tmp_path: Path) -
                 "turn_time": 2 * UNIT, "time_bank": 30 * UNIT, "stand_in": False
             }  # fmt: skip
             # Each turn says how much of each is left: the whole decision and the whole bank.
-            turn = await ann.expect("turn")
+            turn = await ticking(time, ann, "turn", step=UNIT / 2)
             assert turn["time_left"] == pytest.approx(2 * UNIT, abs=UNIT)
             assert turn["bank"] == pytest.approx(30 * UNIT, abs=UNIT)
             clock = (await ann.seen("clock", seat=ann.seat))[1]
             assert clock["turn"] == turn["turn"] and clock["running"] is True
             # Acting after the decision's seconds are gone spends the bank.
-            await asyncio.sleep(8 * UNIT)
+            time.advance(8 * UNIT)
             ann.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-            turn2 = await ann.expect("turn")
+            turn2 = await ticking(time, ann, "turn", step=UNIT / 2)
             assert turn2["time_left"] == pytest.approx(2 * UNIT, abs=UNIT)
             assert turn2["bank"] < 30 * UNIT - 5 * UNIT  # at least the 6 units over were spent
             # Now she does nothing: the decision, then the bank, run out and she is away.
-            at, away = await ann.seen("seat_away", seat=ann.seat, timeout=200 * UNIT)
+            away = await ticking(time, ann, "seat_away", start=0, step=2 * UNIT, seat=ann.seat)
+            at = ann.log.index(away)
             assert away == {"type": "seat_away", "seat": ann.seat, "away": True, "why": "clock",
                             "stand_in": False}  # fmt: skip
-            acts = await until_acts(ann, ann.seat, 2)
-            assert acts[1]["action"] in DEFAULTS
-            # Away, she is sent no turn: her seat acts at once by the default (R-C2).
-            turns_before = len(ann.of_type("turn"))
-            acts = await until_acts(ann, ann.seat, 4)
-            assert all(a["action"] in DEFAULTS for a in acts[1:])
-            assert len(ann.of_type("turn")) == turns_before
-            table = [m for m in ann.log[at:] if m["type"] == "table"][-1]
-            assert player(table, ann.seat)["away"] is True
-            assert player(table, ann.seat)["away_why"] == "clock"
-            # "I'm back": from her next turn she plays again, with the bank she has left (none).
-            ann.send({"type": "back"})
-            back = (await ann.seen("seat_away", at + 1, seat=ann.seat))[1]
-            assert back["away"] is False
-            turn3 = await ann.expect("turn", timeout=200 * UNIT)
-            assert turn3["bank"] == 0
-            ann.send(Act(turn3["turn"], turn3["legal"][0]["action"]).encode())
+            async with ticker(time, step=UNIT, every=UNIT / 10):  # the rest, ten times faster
+                await _the_rest_of_r_c4(ann, at)
             await ann.close()
 
     asyncio.run(scenario())
+
+
+async def _the_rest_of_r_c4(ann: Client, at: int) -> None:
+    """Away by her clock, her turns are played for her until she is back (R-C2)."""
+    assert ann.seat is not None
+    acts = await until_acts(ann, ann.seat, 2)
+    assert acts[1]["action"] in DEFAULTS
+    # Away, she is sent no turn: her seat acts at once by the default (R-C2).
+    turns_before = len(ann.of_type("turn"))
+    acts = await until_acts(ann, ann.seat, 4)
+    assert all(a["action"] in DEFAULTS for a in acts[1:])
+    assert len(ann.of_type("turn")) == turns_before
+    table = [m for m in ann.log[at:] if m["type"] == "table"][-1]
+    assert player(table, ann.seat)["away"] is True
+    assert player(table, ann.seat)["away_why"] == "clock"
+    # "I'm back": from her next turn she plays again, with the bank she has left (none).
+    ann.send({"type": "back"})
+    back = (await ann.seen("seat_away", at + 1, seat=ann.seat))[1]
+    assert back["away"] is False
+    turn3 = await ann.expect("turn", timeout=200 * UNIT)
+    assert turn3["bank"] == 0
+    ann.send(Act(turn3["turn"], turn3["legal"][0]["action"]).encode())
 
 
 def test_r_c4_clock_off_with_turn_time_zero(tmp_path: Path) -> None:
@@ -235,7 +256,8 @@ def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path:
     async def scenario() -> None:
         # A clock of 2 units and no bank: if it ran while paused, Ann would be away.
         cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=2 * UNIT, time_bank=0)
-        async with running(cfg) as (_server, port):
+        clock = fake_clock()  # the server's time moves only when this test says so
+        async with running(cfg, clock=clock) as (_server, port):
             ann, bob = Client("ann"), Client("bob")
             await ann.hello(port)
             await bob.hello(port)
@@ -247,7 +269,8 @@ def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path:
             assert paused == {"type": "paused", "paused": True, "name": "ann"}
             _, frozen = await bob.seen("clock", running=False)
             assert frozen["seat"] == ann.seat and frozen["turn"] == turn["turn"]
-            await asyncio.sleep(10 * UNIT)
+            clock.advance(10 * UNIT)  # five times her clock
+            await roundtrip(bob)
             assert not acts_of(bob, ann.seat), "the clock ran while paused"
             assert not [m for m in ann.log if m["type"] == "seat_away"]
             # She plays on while paused; the hand in play is finished, and no new one comes.
@@ -260,7 +283,8 @@ def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path:
                     continue
                 if t["type"] == "turn":
                     ann.send(Act(t["turn"], t["legal"][0]["action"]).encode())
-            await asyncio.sleep(10 * UNIT)  # hand_pause is 0: an unpaused table deals at once
+            clock.advance(10 * UNIT)  # hand_pause is 0: an unpaused table deals at once
+            await roundtrip(ann)
             assert {m["hand"] for m in ann.of_type("table")} == {1}
             lobby = await _lobby_of(port)
             assert lobby["paused"] is True
@@ -625,18 +649,22 @@ def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> N
 def test_r_c3_pause_between_hands_holds_the_next_deal_until_resume(tmp_path: Path) -> None:
     async def scenario() -> None:
         cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=20 * UNIT)
-        async with running(cfg) as (_server, port):
+        clock = fake_clock()  # the server's time moves only when this test says so
+        async with running(cfg, clock=clock) as (_server, port):
             ann = Client("ann")
             await ann.hello(port)
             ann.send({"type": "away"})  # her seat plays itself: hands end on their own
             await ann.expect("hand_end", hand=1, timeout=200 * UNIT)
             ann.send({"type": "pause"})  # during the pause between hands
             await ann.seen("paused", paused=True)
-            await asyncio.sleep(40 * UNIT)  # twice the pause between hands
+            clock.advance(40 * UNIT)  # twice the pause between hands
+            await roundtrip(ann)
             assert {m["hand"] for m in ann.of_type("table")} == {1}
             ann.send({"type": "resume"})
+            await ann.seen("paused", paused=False)
+            clock.advance(min(1.0, 20 * UNIT))  # a held deal comes a moment after the resume
             await ann.seen("table", hand=2, timeout=200 * UNIT)
-            result = await ann.expect("standings", timeout=400 * UNIT)
+            result = await ticking(clock, ann, "standings", step=20 * UNIT)
             assert result["hands_played"] == 4
 
     asyncio.run(scenario())

@@ -2,8 +2,8 @@
 
 R-T6 ends the match after its last hand; the server pauses after that hand as after
 every other (``hand_pause``, or ``final_pause`` when set) before sending ``standings``.
-No timing is measured: a pause far longer than the test is set, and the standings must
-not have come while the table waits; then the server is stopped.
+No timing is measured: the server runs off a fake clock (``tests.serverkit.fake_clock``)
+that the test advances, and the standings must not have come while the table waits.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serverkit import UNIT, Client, config, running
+from tests.serverkit import UNIT, Client, config, fake_clock, roundtrip, running, ticking
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -37,11 +37,13 @@ async def _play_until_last_hand_end(client: Client, hands: int) -> None:
 def test_r_t6_standings_wait_for_the_final_pause(tmp_path: Path) -> None:
     async def scenario() -> None:
         cfg = config(tmp_path, computer=1, start_when=2, hands=4, final_pause=600.0)
-        async with running(cfg) as (server, port):
+        clock = fake_clock()  # the server's time moves only when this test says so
+        async with running(cfg, clock=clock) as (server, port):
             ann = Client("ann")
             await ann.hello(port)
             await _play_until_last_hand_end(ann, 4)
-            await asyncio.sleep(10 * UNIT)  # standings sent at once would be here by now
+            clock.advance(599.9)  # standings sent before the pause is over would be here
+            await roundtrip(ann)
             assert ann.of_type("standings") == []
             assert server.table.running  # the match is still on: the showdown shows
             # A comeback during the pause still gets the table, with the last hand.
@@ -56,11 +58,12 @@ def test_r_t6_standings_wait_for_the_final_pause(tmp_path: Path) -> None:
 def test_r_t6_standings_follow_after_the_pause(tmp_path: Path) -> None:
     async def scenario() -> None:
         cfg = config(tmp_path, computer=1, start_when=2, hands=4, final_pause=2 * UNIT)
-        async with running(cfg) as (_server, port):
+        clock = fake_clock()
+        async with running(cfg, clock=clock) as (_server, port):
             ann = Client("ann")
             await ann.hello(port)
             await _play_until_last_hand_end(ann, 4)
-            standings = await ann.expect("standings")
+            standings = await ticking(clock, ann, "standings", step=UNIT)
             assert standings["hands_played"] == 4
             await ann.expect("lobby", running=False)
 
@@ -72,7 +75,8 @@ def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path: Path)
 
     async def scenario() -> None:
         cfg = config(tmp_path, computer=1, start_when=2, hands=4, final_pause=2 * UNIT)
-        async with running(cfg) as (server, port):
+        clock = fake_clock()  # the server's time moves only when this test says so
+        async with running(cfg, clock=clock) as (server, port):
             ann = Client("ann")
             await ann.hello(port)
             paused = False
@@ -89,7 +93,8 @@ def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path: Path)
                 names = [a["action"] for a in msg["legal"]]
                 ann.send(Act(msg["turn"], "call" if "call" in names else names[0]).encode())
             assert paused
-            await asyncio.sleep(10 * UNIT)  # five times the final pause
+            clock.advance(10 * UNIT)  # five times the final pause
+            await roundtrip(ann)
             assert ann.of_type("standings") == [] and server.table.running
             ann.send({"type": "resume"})
             standings = await ann.expect("standings")

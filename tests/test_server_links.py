@@ -23,7 +23,7 @@ from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
 from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, running
+from tests.serverkit import UNIT, Client, config, fake_clock, running
 
 
 class Driven:
@@ -176,11 +176,17 @@ def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Pa
 
     async def scenario() -> None:
         cfg = config(tmp_path, heartbeat_every=UNIT, link_timeout=3 * UNIT)
-        async with running(cfg) as (server, port):
+        clock = fake_clock()  # the server's heartbeat timers move when this test says so
+        async with running(cfg, clock=clock) as (server, port):
             quiet = Client("Quiet")
             assert (await quiet.hello(port))["type"] == "welcome"
+            clock.advance(2 * UNIT)  # over a whole heartbeat period of nothing
             await quiet.seen("heartbeat")
-            await asyncio.sleep(10 * UNIT)  # over three link timeouts of saying nothing
+            clock.advance(10 * UNIT)  # over three link timeouts of saying nothing
+            at = 0
+            for _ in range(3):  # the beats of those ten units come, one after the other
+                at, _beat = await quiet.seen("heartbeat", at)
+                at += 1
             beats = quiet.of_type("heartbeat")
             assert len(beats) >= 3 and all(b == {"type": "heartbeat"} for b in beats)
             assert not quiet.closed

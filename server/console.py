@@ -1,0 +1,55 @@
+"""The host's terminal: one command line of a headless server's stdin (R-C3).
+
+``console(controls, seats, line)`` reads ``pause``, ``resume``, ``take N`` (a seat
+number), ``stand-in on|off``, ``status`` or ``help`` and returns what to print.  A refused
+command changes nothing and says why; the commands are the host's controls
+(``server.hostctl``), so they are refused for the same reasons as the messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from common import protocol as p
+from server.hostctl import HostControls
+from server.seats import Seat
+
+__all__ = ["console"]
+
+HELP = "commands: pause, resume, take SEAT, stand-in on|off, status"
+
+
+def console(
+    controls: HostControls, seats: Mapping[int, Seat], line: str, *, running: bool, paused: bool
+) -> str:
+    """One command from the host's terminal; returns what to print."""
+    words = line.split()
+    if not words:
+        return ""
+    cmd, args = words[0].lower(), words[1:]
+    try:
+        if cmd in ("pause", "resume", "take"):
+            if not running:
+                raise p.MessageError("no_match", "no match is being played")
+            if cmd == "pause":
+                controls.pause()
+            elif cmd == "resume":
+                controls.resume()
+            else:
+                if len(args) != 1 or not args[0].isdigit():
+                    return "usage: take SEAT (a seat number, 0 to 6)"
+                controls.take_seat(int(args[0]))
+            return "ok"
+        if cmd == "stand-in" and args and args[0] in ("on", "off"):
+            controls.set_stand_in(args[0] == "on")
+            return "ok"
+    except p.MessageError as exc:
+        return f"refused: {exc}"
+    if cmd == "status":
+        state = "paused" if paused else "playing" if running else "in the lobby"
+        listed = ", ".join(
+            f"{s.seat} {s.name}" + (f" (away: {why})" if (why := s.presence.away_why) else "")
+            for s in sorted(seats.values(), key=lambda s: s.seat)
+        )
+        return f"{state}; options {controls.options.to_dict()}; seats: {listed or 'none'}"
+    return HELP

@@ -1,0 +1,228 @@
+"""The way in: a connection's ``hello``, and a watcher's ``sit``.
+
+``Reception.hello`` checks, in this order: the protocol version; a seat's token (a
+comeback, R-C1, which skips the password back-off); the password and its back-off
+(``server.guard``); then a watcher's room, or a newcomer's free seat, name
+(``server.names``) and room.  Invariants:
+
+- Every refusal of a hello is an ``error`` naming ``hello`` and a close
+  (``Connection.fail``); a refused ``sit`` raises ``MessageError`` and keeps the watcher.
+- A comeback takes its seat back from any connection still holding it, tells everyone
+  first (``presence``), and ends the away spell its drop began (``server.presence``).
+- A hello in its address's password back-off waits for its answer at most
+  ``MAX_HOLD`` seconds, on the table's clock.
+- A newcomer sits in the lowest free seat; once a match has been played here it plays
+  from the next match (``NEXT_MATCH``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from common import protocol as p
+from common.match import Match, SeatKind
+from common.presence import Presence
+from server.config import ServerConfig
+from server.guard import Door
+from server.names import taken_by
+from server.net import Connection
+from server.presence import Move
+from server.seats import Seat, first_free
+from server.timers import Clock
+from server.turns import Turns
+
+__all__ = ["MAX_HOLD", "Reception"]
+
+log = logging.getLogger("server.table")
+
+MAX_HOLD = 8.0
+"""A hello in its address's password back-off waits at most this long for its answer;
+past it, the hello is refused (``password_wait``) without its password being looked at."""
+
+
+class DoorTable(Protocol):
+    """What the way in reads and sets of the table."""
+
+    config: ServerConfig
+    seats: dict[int, Seat]
+    conns: set[Connection]
+    proto1: set[Connection]
+    host: int | None
+    match: Match | None
+    running: bool
+    hands: int
+    turn_seat: int | None
+
+
+class Reception:
+    """Greets connections: seats them, takes them back to their seats, or lets them watch."""
+
+    def __init__(
+        self,
+        table: DoorTable,
+        door: Door,
+        turns: Turns,
+        *,
+        clock: Clock,
+        broadcast: Callable[..., None],
+        lobby: Callable[[], dict[str, Any]],
+        seat_conn: Callable[[Connection, Seat], None],
+        send_state: Callable[[Connection], None],
+        send_turn: Callable[[Seat], None],
+        start_match: Callable[[], None],
+    ) -> None:
+        self._table = table
+        self._door = door
+        self._turns = turns
+        self._clock = clock
+        self._broadcast = broadcast
+        self._lobby = lobby
+        self._seat_conn = seat_conn
+        self._send_state = send_state
+        self._send_turn = send_turn
+        self._start_match = start_match
+
+    def hello(self, conn: Connection, hello: p.Hello) -> None:
+        table = self._table
+        if hello.protocol not in p.PROTOCOLS:
+            conn.fail(
+                "protocol_version",
+                f"this server speaks protocol 1 or {p.PROTOCOL_VERSION}",
+                "hello",
+            )
+            return
+        if hello.protocol == 1:
+            table.proto1.add(conn)
+        seat = None
+        if hello.token is not None:
+            seat = next((s for s in table.seats.values() if s.token == hello.token), None)
+        if not self._password_ok(conn, hello, comeback=seat is not None):
+            return
+        conn.beats = hello.heartbeat
+        if hello.token is not None:
+            if seat is None:
+                conn.fail(
+                    "bad_token", "no seat has that token (it ends when the seat is freed)", "hello"
+                )
+                return
+            self._comeback(conn, seat)
+        elif hello.watch:
+            self._watch(conn, hello)
+        else:
+            self._newcomer(conn, hello.name)
+
+    def _password_ok(self, conn: Connection, hello: p.Hello, *, comeback: bool) -> bool:
+        """The password, and its address's back-off; False once refused or held."""
+        password = self._table.config.password
+        if password is None:
+            return True
+        now = self._clock.now()
+        # A seat's own token skips the back-off: a stranger's misses at the same
+        # address must not keep a seated player out.
+        wait = self._door.wait_left(conn.address, now)
+        if wait > 0 and not comeback:
+            if wait > MAX_HOLD:
+                conn.fail(
+                    "password_wait",
+                    f"too many wrong passwords from your address: try again in {wait:.0f} s",
+                    "hello",
+                )
+            else:  # answered once the wait is over, as if the hello came then
+                conn.hold(wait, lambda: self.hello(conn, hello))
+            return False
+        if not hmac.compare_digest((hello.password or "").encode(), password.encode()):
+            wait = self._door.password_failed(conn.address, now)
+            log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
+            conn.fail("bad_password", "wrong password", "hello")
+            return False
+        self._door.password_ok(conn.address)
+        return True
+
+    def _comeback(self, conn: Connection, seat: Seat) -> None:
+        """R-C1: the seat's person is back with its token, cards included."""
+        table = self._table
+        old = seat.conn
+        seat.conn = None
+        if old is not None:
+            old.seat = None
+            old.fail("taken_over", "another connection took this seat with its token")
+        if table.running:  # tell the others first: the comeback's own state says it
+            self._broadcast(p.Presence(seat.seat, True, None).encode())
+            self._turns.move(seat, Move.RECONNECT)
+        self._seat_conn(conn, seat)
+        log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
+        if table.running:
+            if table.turn_seat == seat.seat and seat.presence is Presence.PLAYING:
+                self._turns.start_clock(seat)
+                self._send_turn(seat)
+        else:
+            self._broadcast(self._lobby(), but=conn)  # it has just had its own
+
+    def _watch(self, conn: Connection, hello: p.Hello) -> None:
+        table = self._table
+        refused = self._door.may_watch(conn, table.conns)
+        if refused is not None:
+            conn.fail("server_busy", refused, "hello")
+            return
+        conn.mark_greeted()
+        conn.name = hello.name
+        conn.send_message(
+            p.Welcome(None, "", hello.name, False, True, table.hands, hello.protocol).encode()
+        )
+        self._send_state(conn)
+
+    def _newcomer(self, conn: Connection, name: str) -> None:
+        table, cfg = self._table, self._table.config
+        if first_free(table.seats) is None:
+            conn.fail("table_full", "all seven seats are taken", "hello")
+            return
+        clash = taken_by(name, (s.name for s in table.seats.values()))
+        if clash is not None:
+            conn.fail(
+                "name_taken", f"{clash} is already at the table: choose another name", "hello"
+            )
+            return
+        refused = self._door.may_seat(conn, table.conns)
+        if refused is not None:
+            conn.fail("server_busy", refused, "hello")
+            return
+        self.seat_newcomer(conn, name)
+        start_when = cfg.start_when
+        if start_when is not None and table.match is None and len(table.seats) >= start_when:
+            self._start_match()
+
+    def sit(self, conn: Connection) -> None:
+        """A spectator takes a free seat (for the next match if one is running)."""
+        table = self._table
+        if conn.seat is not None:
+            raise p.MessageError("already_seated", "you have a seat", "sit")
+        if first_free(table.seats) is None:
+            raise p.MessageError("table_full", "all seven seats are taken", "sit")
+        clash = taken_by(conn.name or "Player", (s.name for s in table.seats.values()))
+        if clash is not None:
+            raise p.MessageError(
+                "name_taken", f"{clash} is already at the table: watch under another name", "sit"
+            )
+        self.seat_newcomer(conn, conn.name or "Player")
+
+    def seat_newcomer(self, conn: Connection, name: str) -> None:
+        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
+        seat is marked for the next match (``next`` in the lobby): during a match it
+        watches until then."""
+        table = self._table
+        free = first_free(table.seats)
+        assert free is not None
+        seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
+        if table.match is not None:
+            seat.presence = Presence.NEXT_MATCH
+        table.seats[seat.seat] = seat
+        if table.host is None:
+            table.host = seat.seat
+        self._seat_conn(conn, seat)
+        when = " for the next match" if seat.presence is Presence.NEXT_MATCH else ""
+        log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
+        self._broadcast(self._lobby(), but=conn)  # it has just had its own

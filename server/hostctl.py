@@ -1,0 +1,193 @@
+"""The host's controls (R-C3) and a seat's own away and back (R-C2), as messages.
+
+``HostControls`` answers ``p.CONTROL_MESSAGES`` (``options``, ``away``, ``back``,
+``pause``, ``resume``, ``take_seat``) and the headless server's terminal
+(``server.console``).  Invariants:
+
+- A refused control raises ``MessageError`` and changes nothing.
+- Only the host pauses, resumes, takes a seat away or sets the table; the table is set
+  between matches only, and paused, resumed or taken from during one only.
+- While ``paused`` the hand in play is finished, no new hand is dealt
+  (``server.dealing``) and a person's clock stands still; ``resume`` starts the clock
+  where it stood and deals the next hand if the last one is over.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from common import protocol as p
+from common.match import SeatKind
+from server.dealing import DealTimer
+from server.net import Connection
+from server.presence import Move
+from server.seats import Seat
+from server.turns import TableOptions, Turns
+
+__all__ = ["HostControls"]
+
+log = logging.getLogger("server.table")
+
+
+class HostTable(Protocol):
+    """What the host's controls read and set of the table."""
+
+    seats: dict[int, Seat]
+    host: int | None
+    running: bool
+    hands: int
+    turn_seat: int | None
+    paused: bool
+
+
+class HostControls:
+    """Pause, resume, take a seat away, set the table; away and back."""
+
+    def __init__(
+        self,
+        table: HostTable,
+        turns: Turns,
+        deals: DealTimer,
+        *,
+        hand_pause: float,
+        broadcast: Callable[..., None],
+        broadcast_lobby: Callable[[], None],
+        send_turn: Callable[[Seat], None],
+        next_hand: Callable[[], None],
+    ) -> None:
+        self._table = table
+        self._turns = turns
+        self._deals = deals
+        self._hand_pause = hand_pause
+        self._broadcast = broadcast
+        self._broadcast_lobby = broadcast_lobby
+        self._send_turn = send_turn
+        self._next_hand = next_hand
+
+    @property
+    def options(self) -> TableOptions:
+        return self._turns.options
+
+    # ------------------------------------------------------------ messages
+
+    def control(self, conn: Connection, msg: p.ClientMessage) -> None:
+        """One of ``p.CONTROL_MESSAGES``."""
+        table = self._table
+        if isinstance(msg, p.Options):
+            self._set_options(conn, msg)
+            return
+        ref = msg.TYPE
+        if conn.seat is None or conn.seat not in table.seats:
+            raise p.MessageError("not_seated", "a spectator has no seat to do that with", ref)
+        if isinstance(msg, p.Away | p.Back):
+            self._away_or_back(table.seats[conn.seat], back=isinstance(msg, p.Back), ref=ref)
+            return
+        if conn.seat != table.host:
+            raise p.MessageError("not_host", f"only the host may {ref.replace('_', ' ')}", ref)
+        if not table.running:
+            raise p.MessageError("no_match", "no match is being played", ref)
+        if isinstance(msg, p.Pause):
+            self.pause()
+        elif isinstance(msg, p.Resume):
+            self.resume()
+        elif isinstance(msg, p.TakeSeat):
+            self.take_seat(msg.seat)
+
+    def _away_or_back(self, seat: Seat, *, back: bool, ref: str) -> None:
+        if back:
+            self._turns.move(seat, Move.BACK, ref=ref)
+            log.info("seat %d (%s) is back (R-C2)", seat.seat, seat.name)
+            return
+        if not self._table.running:
+            raise p.MessageError(
+                "no_match", "no match is being played: nothing to step away from", ref
+            )
+        self._turns.move(seat, Move.STEP_AWAY, ref=ref)
+        log.info("seat %d (%s) steps away (R-C2)", seat.seat, seat.name)
+
+    def _set_options(self, conn: Connection, msg: p.Options) -> None:
+        table = self._table
+        if conn.seat is None or conn.seat != table.host:
+            raise p.MessageError("not_host", "only the host sets the table", "options")
+        if table.running:
+            raise p.MessageError("match_running", "the table is set between matches", "options")
+        opts = self.options
+        if msg.turn_time is not None:
+            opts.turn_time = msg.turn_time or None
+        if msg.time_bank is not None:
+            opts.time_bank = msg.time_bank
+        if msg.stand_in is not None:
+            opts.stand_in = msg.stand_in
+        if msg.hands is not None:
+            table.hands = msg.hands  # R-T4: the next match's length, in every lobby
+        log.info("the host sets the table: %s, %d hands", opts.to_dict(), table.hands)
+        self._broadcast_lobby()
+
+    def set_stand_in(self, on: bool) -> None:
+        """The terminal's ``stand-in on|off``, between matches only."""
+        if self._table.running:
+            raise p.MessageError("match_running", "the table is set between matches")
+        self.options.stand_in = on
+        self._broadcast_lobby()
+
+    # ------------------------------------------------------------ R-C3
+
+    def pause(self) -> None:
+        table = self._table
+        if table.paused:
+            raise p.MessageError("already_paused", "the table is already paused", "pause")
+        table.paused = True
+        self._turns.turn_clock.freeze()
+        self._deals.hold()  # between hands: hold the next deal
+        log.info("the host pauses the table (R-C3)")
+        self._broadcast(p.Paused(True, self.host_name()).encode(), newer=True)
+        self._turns.broadcast_clock()
+
+    def resume(self) -> None:
+        table = self._table
+        if not table.paused:
+            raise p.MessageError("not_paused", "the table is not paused", "resume")
+        table.paused = False
+        self._turns.turn_clock.thaw()
+        log.info("the host resumes the table")
+        self._broadcast(p.Paused(False, self.host_name()).encode(), newer=True)
+        seat = table.seats.get(table.turn_seat) if table.turn_seat is not None else None
+        if seat is not None and seat.conn is not None and self._turns.turn_clock.left() is not None:
+            self._turns.broadcast_clock()
+            self._send_turn(seat)  # the same turn, with the clock running again
+        self._deals.resume(self._hand_pause, self._next_hand)
+
+    def take_seat(self, seat_no: int) -> None:
+        table = self._table
+        seat = table.seats.get(seat_no)
+        if seat is None or seat.kind is not SeatKind.HUMAN:
+            raise p.MessageError("bad_seat", f"seat {seat_no} is not a person's seat", "take_seat")
+        if seat_no == table.host:
+            raise p.MessageError("bad_seat", "the host cannot take its own seat away", "take_seat")
+        try:
+            self._turns.move(seat, Move.TAKE, ref="take_seat")
+        except p.MessageError as exc:
+            if exc.code == "seat_taken":
+                raise p.MessageError(
+                    "seat_taken", f"seat {seat_no} is already taken away", "take_seat"
+                ) from None
+            raise
+        log.info("the host takes seat %d (%s) away for the match (R-C3)", seat_no, seat.name)
+
+    def host_name(self) -> str:
+        table = self._table
+        host = table.seats.get(table.host) if table.host is not None else None
+        return host.name if host is not None else ""
+
+    def rejoin_messages(self) -> list[dict[str, Any]]:
+        """What a (re)joining protocol 2 connection needs besides the match: the pause
+        and the clock."""
+        out = []
+        if self._table.paused:
+            out.append(p.Paused(True, self.host_name()).encode())
+        msg = self._turns.clock_message()
+        if msg is not None:
+            out.append(msg)
+        return out

@@ -1,0 +1,96 @@
+"""The computer seats of the lobby: their brains, and the host's changes to them between
+matches (a seat's level, a seat freed for a person).
+
+Invariants:
+
+- A chooser given to the table plays every computer seat (tests); otherwise each
+  computer seat has a brain of its own level (``server.brain``), which remembers its
+  rivals for one match: ``match_starts`` makes them forget.
+- Only the host changes a computer seat, and only between matches; a refused change
+  raises ``MessageError`` (``not_host``, ``match_running``, or the change's own code)
+  and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+
+from common import protocol as p
+from common.match import SeatKind
+from server.brain import brain, level_id
+from server.net import Connection
+from server.seats import Seat
+
+__all__ = ["ComputerChairs"]
+
+log = logging.getLogger("server.table")
+
+
+class ComputerChairs:
+    """The host's say over the computer seats, and their brains."""
+
+    def __init__(
+        self,
+        seats: dict[int, Seat],
+        *,
+        own_brains: bool,
+        host: Callable[[], int | None],
+        running: Callable[[], bool],
+    ) -> None:
+        self._seats = seats
+        self._own_brains = own_brains
+        self._host = host
+        self._running = running
+
+    def seat(self, chairs: Iterable[Seat]) -> None:
+        """Seat the table's first computer seats, each with its brain."""
+        for chair in chairs:
+            self._give_brain(chair)
+            self._seats[chair.seat] = chair
+
+    def match_starts(self) -> None:
+        for seat in self._seats.values():
+            reset = getattr(seat.brain, "reset", None)
+            if reset is not None:
+                reset()  # a new match: the opponent model starts empty
+
+    def set_level(self, conn: Connection, msg: p.SetLevel) -> None:
+        """The host picks a computer seat's level in the lobby."""
+        seat = self._hosts(
+            conn, msg.seat, "level", "sets computer levels", "a match is already running",
+            bad="bad_message",
+        )  # fmt: skip
+        try:
+            level = level_id(msg.level)
+        except ValueError as exc:
+            raise p.MessageError("bad_message", str(exc), "level") from None
+        seat.level = level
+        self._give_brain(seat)
+        log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
+
+    def may_free(self, conn: Connection, msg: p.FreeSeat) -> None:
+        """The host may let computer seat ``msg.seat`` give its chair to a person (the
+        table frees it), between matches."""
+        self._hosts(
+            conn, msg.seat, "free_seat", "frees a computer seat", "wait for the match to end",
+            bad="bad_seat",
+        )  # fmt: skip
+
+    def _give_brain(self, seat: Seat) -> None:
+        if self._own_brains and seat.level is not None:
+            seat.brain = brain(seat.level)
+
+    def _hosts(
+        self, conn: Connection, number: int, ref: str, what: str, running: str, *, bad: str
+    ) -> Seat:
+        """The computer seat ``number`` for a lobby change only the host may make between
+        matches; otherwise a ``MessageError`` (``not_host``, ``match_running``, ``bad``)."""
+        if conn.seat is None or conn.seat != self._host():
+            raise p.MessageError("not_host", f"only the host {what}", ref)
+        if self._running():
+            raise p.MessageError("match_running", running, ref)
+        seat = self._seats.get(number)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError(bad, f"seat {number} is not a computer seat", ref)
+        return seat

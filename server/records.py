@@ -1,0 +1,90 @@
+"""What a match leaves behind: its hand-history file, its hands kept for open books,
+and tonight's scoreboard.
+
+``MatchRecords`` is the table's clerk: told that a match starts, that a hand is over
+and that the match is over, it writes the history (``server.histories``), keeps the
+hands the books open with (``server.books``) and adds the match to the night
+(``server.night``).  Invariants:
+
+- ``match_id`` and ``history_path`` name the match being played, or the last one.
+- ``hands`` holds this match's hand records only when the table opens its books, and
+  is emptied when a match starts.
+- Between matches, a new evening starts a new night; a match ending adds to the night
+  of its end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from common.engine import Hand
+from common.history import hand_record
+from common.match import Match, SeatInfo
+from server import histories
+from server.night import Night, evening_of
+
+__all__ = ["MatchRecords"]
+
+
+class MatchRecords:
+    """The hand histories, the open books' hands and the night of one table."""
+
+    def __init__(self, history_dir: Path, table: str, *, open_books: bool) -> None:
+        self._dir = history_dir
+        self._table = table
+        self._open_books = open_books
+        self.night = Night.load(history_dir, table, datetime.now().astimezone())
+        self.match_id = ""
+        self.history_path: Path | None = None
+        self.hands: list[dict[str, Any]] = []  # this match's hands, kept for open books
+
+    def tonight(self, *, running: bool) -> Night:
+        """Tonight's scoreboard; between matches a new evening starts a new one."""
+        now = datetime.now().astimezone()
+        if not running and evening_of(now) != self.night.evening:
+            self.night = Night.load(self._dir, self._table, now)
+        return self.night
+
+    def match_starts(self, rng: random.Random) -> str:
+        """A new match's id (drawn from ``rng``), its history file, and no hands yet."""
+        self.match_id = histories.new_match_id(rng)
+        self.history_path = histories.match_path(self._dir, self.match_id)
+        self.hands = []
+        return self.match_id
+
+    def hand_over(
+        self, hand: Hand, *, number: int, time: str, seats: Mapping[int, SeatInfo]
+    ) -> None:
+        """Append the hand to the match's history (and keep it for the open books)."""
+        if self.history_path is not None:
+            histories.append_hand(
+                self.history_path,
+                match_id=self.match_id,
+                number=number,
+                time=time,
+                hand=hand,
+                seats=seats,
+            )
+        if self._open_books:
+            self.hands.append(
+                hand_record(
+                    match_id=self.match_id, number=number, time=time, hand=hand, seats=seats
+                )
+            )
+
+    def match_over(self, match: Match) -> None:
+        """Add the match to the night it ends in."""
+        now = datetime.now().astimezone()
+        if evening_of(now) != self.night.evening:  # the first match of a new evening
+            self.night = Night.load(self._dir, self._table, now)
+        self.night.add(
+            match_id=self.match_id,
+            ended=now,
+            hands=match.hands_played,
+            standings=match.standings(),
+            kind_of=lambda s: match.seats[s].kind.value,
+        )
