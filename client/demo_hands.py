@@ -1,6 +1,6 @@
 """A seeded match played by the computer seats' brain: records for screenshots and tests.
 
-``demo_match(seed)`` plays a whole match with ``server.bots.choose_action`` for
+``demo_match(seed)`` plays a whole match with ``server.brain.choose_action`` for
 every seat and returns its ``stud-hh/1`` hands, every hole card in them, as the
 server would write them.  Same seed, same match.
 """

@@ -36,7 +36,7 @@ class Settings:
     hands: int = 8
     host_computers: int = 0
     level: str = "regular"
-    """Computer seats' level at the computer table (``server.levels``)."""
+    """Computer seats' level at the computer table (``server.brain``)."""
     host_level: str = "regular"
     host_hands: int = 8
     host_password: str = ""

@@ -295,7 +295,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def _bot_decisions(decisions: int) -> list[float]:
-    """Seconds per ``server.bots.choose_action`` call on real seat views (no sockets)."""
+    """Seconds per ``server.brain.choose_action`` call on real seat views (no sockets)."""
     from common.match import Match, SeatInfo, SeatKind
     from common.views import seat_view
     from server.brain import choose_action

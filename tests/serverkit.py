@@ -49,7 +49,7 @@ def config(tmp: Path, **overrides: Any) -> ServerConfig:
 async def running(
     cfg: ServerConfig, *, real_bots: bool = False, clock: Clock | None = None
 ) -> AsyncIterator[tuple[TableServer, int]]:
-    """A server on loopback; computer seats use ``server.bots`` only if ``real_bots``;
+    """A server on loopback; computer seats use ``server.brain`` only if ``real_bots``;
     every timer of the server runs off ``clock`` (see ``fake_clock``) if one is given."""
     server = TableServer(cfg, chooser=None if real_bots else _random_choice, clock=clock)
     port = await server.start()
