@@ -77,7 +77,7 @@ class LegalAction:
         return cls(action.kind, action.put, action.to, action.all_in)
 
     def encode(self) -> dict[str, Any]:
-        return {"action": self.action.value, "put": self.put, "to": self.to, "all_in": self.all_in}
+        return {"action": str(self.action), "put": self.put, "to": self.to, "all_in": self.all_in}
 
     @classmethod
     def decode(cls, value: Any) -> LegalAction:
