@@ -325,11 +325,12 @@ class SeatView:
         out["turn"] = self.turn_id
         out["you"] = self.you
         out["legal"] = [a.encode() for a in self.legal]
-        if self.seats is not base.seats:
-            shared = base.seats
+        if self.seats is not base.seats:  # the same seats in the same order (``_shares``)
             out["seats"] = [
-                wire if shared.get(s.seat) is s else s.encode()
-                for s, wire in zip(self.seats.values(), base_wire["seats"], strict=True)
+                wire if s is b else s.encode()
+                for s, b, wire in zip(
+                    self.seats.values(), base.seats.values(), base_wire["seats"], strict=True
+                )
             ]
         return out
 

@@ -28,9 +28,10 @@ from common.match import Match
 from common.schema import LegalAction, LobbySeat, SeatView
 from common.views import event_view, seat_view
 
-Players = Sequence[Mapping[str, Any] | LobbySeat]
-
 __all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
+
+Players = Sequence[Mapping[str, Any] | LobbySeat]
+"""Lobby seats as the table has them: ``Seat.public()`` dicts or typed ones."""
 
 
 def view_for(hand: Hand, public: SeatView, seat: int) -> SeatView:
