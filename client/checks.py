@@ -1,20 +1,25 @@
-"""Checking one value of a server message: the client's only way to read the wire.
+"""Checking one value of a server message: ``common.reading``'s helpers, by their old names.
 
-Each helper takes whatever the decoder produced and returns a value of one
-type.  Invariants:
-
-- A helper never raises anything but ``BadMessage``, and only ``as_int``
-  without a default and ``as_dict`` raise at all; the rest fall back to an
-  empty or ``None`` value, so one odd field cannot drop a whole message.
-- Numbers come back clamped and strings cut to a limit with unprintable
-  characters removed: what the scenes draw stays bounded.
-- Card codes match ``CARD_RE``; seats are 0 to 6 (R-T1's seven seats).
+The checks live in ``common.reading`` now, beside the typed schema that uses them
+(``common.schema``); this module keeps the names the client's modules import.
+``BadMessage`` is ``common.events.ProtocolError``: what ``common.schema`` raises for a
+value it cannot read is what ``Session.apply`` raises for a message.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from common.events import ProtocolError as BadMessage
+from common.reading import (
+    CARD_RE,
+    as_cards,
+    as_dict,
+    as_int,
+    as_list,
+    as_seat,
+    as_seconds,
+    as_str,
+    opt_int,
+)
 
 __all__ = [
     "CARD_RE",
@@ -28,58 +33,3 @@ __all__ = [
     "as_str",
     "opt_int",
 ]
-
-CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
-
-
-class BadMessage(ValueError):
-    """A server message that does not have the shape the protocol promises."""
-
-
-def as_int(value: Any, default: int | None = None, *, lo: int = -(10**9), hi: int = 10**9) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if default is None:
-            raise BadMessage(f"expected an int, got {type(value).__name__}")
-        return default
-    return max(lo, min(hi, value))
-
-
-def opt_int(value: Any, *, lo: int = -(10**9), hi: int = 10**9) -> int | None:
-    if value is None or isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return max(lo, min(hi, value))
-
-
-def as_seat(value: Any) -> int | None:
-    s = opt_int(value)
-    return s if s is not None and 0 <= s <= 6 else None
-
-
-def as_str(value: Any, default: str = "", limit: int = 200) -> str:
-    if not isinstance(value, str):
-        return default
-    return "".join(ch for ch in value[:limit] if ch.isprintable())
-
-
-def as_cards(value: Any) -> list[str]:
-    if not isinstance(value, list):
-        return []
-    return [c for c in value[:7] if isinstance(c, str) and CARD_RE.match(c)]
-
-
-def as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def as_seconds(value: Any) -> float | None:
-    """A finite, non-negative number of seconds, else ``None``: ``int(inf)`` or ``int(nan)``
-    in the drawing code would raise on every frame."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if 0 <= value < 10**6 else None
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise BadMessage(f"expected a map, got {type(value).__name__}")
-    return value

@@ -1,12 +1,17 @@
 """Hand-made server messages for a seven-seat table: screenshots, the benchmark, tests.
 
 They go through ``Session.apply`` like real ones, so what they show is what a
-player would see from the same messages.
+player would see from the same messages.  The views, seats and actions in them are
+``common.schema`` values' ``encode()``, as the server sends them.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from common.events import ActionKind
+from common.schema import Award, LegalAction, LobbySeat, Pot, SeatView, Shown, TableSeat
 
 __all__ = [
     "away_and_clock",
@@ -28,21 +33,41 @@ LEVELS = {1: ("shark", "Shark"), 2: ("regular", "Regular"), 4: ("newcomer", "New
           5: ("regular", "Regular")}  # fmt: skip
 
 
+def _lobby_seat(seat: int, name: str, kind: str = "human", **kw: Any) -> dict[str, Any]:
+    fields: dict[str, Any] = dict(connected=True, host=False, away=False, away_why=None,
+                                  stand_in=False)  # fmt: skip
+    fields.update(kw)
+    return LobbySeat(seat, name, kind, **fields).encode()
+
+
 def _players(n: int = 7) -> list[dict[str, Any]]:
     out = []
     for s in range(n):
-        p = {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 3, "host": s == 0}
-        if s in LEVELS:
-            p["level"], p["level_name"] = LEVELS[s]
-        out.append(p)
+        level, level_name = LEVELS.get(s, (None, None))
+        out.append(_lobby_seat(s, NAMES[s], KINDS[s], connected=s != 3, host=s == 0,
+                               level=level, level_name=level_name))  # fmt: skip
     return out
 
 
-def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) -> dict[str, Any]:
-    entry = {"seat": seat, "stack": stack, "bet": bet, "in_pot": bet + 15, "folded": False,
-             "all_in": False, "up": up, "down": down, "last_action": None}  # fmt: skip
-    entry.update(kw)
-    return entry
+def _seat(seat: int, stack: int, bet: int, up: list[str], down: int, **kw: Any) -> TableSeat:
+    return TableSeat(seat, stack, bet, bet + 15, up=up, down=down, **kw)
+
+
+def _shown(cards: str, best: str, hand: str) -> Shown:
+    return Shown(cards.split(), best.split(), hand)
+
+
+def _legal(*actions: tuple[str, int]) -> list[LegalAction]:
+    """Actions by word and chips put (``to`` is the same on a fresh street)."""
+    return [LegalAction(ActionKind(word), put, put) for word, put in actions]
+
+
+def _view(seats: list[TableSeat], **kw: Any) -> dict[str, Any]:
+    """A seven-seat view with seat 0 ours (``you``), encoded as the server sends it."""
+    fields: dict[str, Any] = dict(button=4, order=[5, 6, 0, 1, 2, 3, 4], bring_in=2, awards=[],
+                                  you=0, legal=[])  # fmt: skip
+    fields.update(kw)
+    return SeatView(seats={sv.seat: sv for sv in seats}, **fields).encode()
 
 
 def mid_hand() -> list[dict[str, Any]]:
@@ -56,15 +81,11 @@ def mid_hand() -> list[dict[str, Any]]:
         _seat(5, 431, 20, ["Qd", "Jc", "Th"], 2, last_action="call"),
         _seat(6, 541, 0, ["Ah", "3c", "3d"], 2),
     ]
-    view = {
-        "street": 5, "button": 4, "order": [5, 6, 0, 1, 2, 3, 4], "bring_in": 2,
-        "to_act": 0, "turn": 9, "high": 20, "pot": 246,
-        "pots": [{"amount": 180, "seats": [0, 1, 3, 5, 6]}, {"amount": 66, "seats": [0, 1, 5, 6]}],
-        "over": False, "seats": seats, "awards": [], "you": 0,
-        "legal": [{"action": "fold", "put": 0, "to": 0, "all_in": False},
-                  {"action": "call", "put": 20, "to": 20, "all_in": False},
-                  {"action": "raise", "put": 40, "to": 40, "all_in": False}],
-    }  # fmt: skip
+    view = _view(
+        seats, street=5, to_act=0, turn_id=9, high=20, pot=246, over=False,
+        pots=[Pot(180, [0, 1, 3, 5, 6]), Pot(66, [0, 1, 5, 6])],
+        legal=_legal(("fold", 0), ("call", 20), ("raise", 40)),
+    )  # fmt: skip
 
     def act(seat: int, street: int, action: str, put: int, to: int, all_in: bool = False) -> dict:
         return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
@@ -95,10 +116,7 @@ def mid_hand() -> list[dict[str, Any]]:
 
 def showdown() -> list[dict[str, Any]]:
     """The end of a hand: three seats show, the best five lifted, the pot awarded."""
-
-    def shown(cards: str, best: str, hand: str) -> dict[str, Any]:
-        return {"cards": cards.split(), "best": best.split(), "hand": hand}
-
+    shown = _shown
     seats = [
         _seat(
             0,
@@ -133,25 +151,16 @@ def showdown() -> list[dict[str, Any]]:
         _seat(5, 431, 0, ["Qd", "Jc", "Th"], 2, folded=True),
         _seat(6, 541, 0, ["Ah", "3c", "3d"], 2, folded=True),
     ]
-    view = {
-        "street": 7, "button": 4, "order": [5, 6, 0, 1, 2, 3, 4], "bring_in": 2,
-        "to_act": None, "turn": 20, "high": 0, "pot": 0, "pots": [], "over": True,
-        "seats": seats, "awards": [{"seat": 3, "amount": 180, "pot": 0},
-                                   {"seat": 1, "amount": 126, "pot": 1}],
-        "you": 0, "legal": [],
-    }  # fmt: skip
+    awards = [Award(3, 180, 0), Award(1, 126, 1)]
+    view = _view(seats, street=7, to_act=None, turn_id=20, high=0, pot=0, pots=[], over=True,
+                 awards=awards)  # fmt: skip
     msgs = mid_hand()[:2]
     msgs.append({"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 9,
                  "view": view, "players": _players()})  # fmt: skip
-    msgs.append({"type": "events", "hand": 3, "step": 9, "events": [
-        {"ev": "show", "seat": 3, "cards": seats[3]["shown"]["cards"],
-         "best": seats[3]["shown"]["best"], "hand": "straight flush, eight high"},
-        {"ev": "show", "seat": 0, "cards": seats[0]["shown"]["cards"],
-         "best": seats[0]["shown"]["best"], "hand": "two pair, kings and fives"},
-        {"ev": "show", "seat": 1, "cards": seats[1]["shown"]["cards"],
-         "best": seats[1]["shown"]["best"], "hand": "full house, nines full of fours"},
-        {"ev": "award", "seat": 3, "amount": 180, "pot": 0},
-        {"ev": "award", "seat": 1, "amount": 126, "pot": 1}]})  # fmt: skip
+    shows = [{"ev": "show", "seat": s, **sh.encode()}
+             for s in (3, 0, 1) if (sh := seats[s].shown) is not None]  # fmt: skip
+    msgs.append({"type": "events", "hand": 3, "step": 9,
+                 "events": shows + [a.encode() for a in awards]})  # fmt: skip
     return msgs
 
 
@@ -162,16 +171,14 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     are still in the view (``bet``), the pot is whole and the awards are listed.
     """
 
-    def shown(cards: str, best: str, name: str) -> dict[str, Any]:
-        return {"cards": cards.split(), "best": best.split(), "hand": name}
-
+    shown = _shown
     folded = [
         _seat(2, 575, 0, ["2h", "Jd"], 2, folded=True, last_action="fold"),
         _seat(3, 560, 0, ["5s", "6s", "8s"], 2, folded=True, last_action="fold"),
         _seat(4, 590, 0, ["Tc"], 2, folded=True, last_action="fold"),
         _seat(5, 531, 0, ["Qd", "Jc", "Th"], 2, folded=True, last_action="fold"),
     ]
-    ann = dict(hole=["Ac", "Qs", "5h"])
+    ann: dict[str, Any] = dict(hole=["Ac", "Qs", "5h"])
     before = [
         _seat(0, 452, 0, ["Kh", "Kd", "7s", "5c"], 3, **ann),
         _seat(1, 432, 20, ["9c", "9s", "4d", "4c"], 3, last_action="bet"),
@@ -187,17 +194,16 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
         *folded,
         _seat(6, 441, 20, ["Ah", "3c", "3d", "Js"], 3, last_action="call"),
     ]  # fmt: skip
-    legal = [{"action": "fold", "put": 0, "to": 0, "all_in": False},
-             {"action": "call", "put": 20, "to": 20, "all_in": False},
-             {"action": "raise", "put": 40, "to": 40, "all_in": False}]  # fmt: skip
+    legal = _legal(("fold", 0), ("call", 20), ("raise", 40))
 
-    def view(seats: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
-        v = {"street": 7, "button": 4, "order": [5, 6, 0, 1, 2, 3, 4], "bring_in": 2,
-             "to_act": 0, "turn": 30, "high": 20, "pot": 144,
-             "pots": [{"amount": 144, "seats": [0, 1, 6]}], "over": False, "seats": seats,
-             "awards": [], "you": 0, "legal": legal}  # fmt: skip
-        v.update(kw)
-        return v
+    def view(seats: list[TableSeat], **kw: Any) -> dict[str, Any]:
+        fields: dict[str, Any] = dict(street=7, to_act=0, turn_id=30, high=20, pot=144,
+                                      pots=[Pot(144, [0, 1, 6])], over=False,
+                                      legal=legal)  # fmt: skip
+        fields.update(kw)
+        return _view(seats, **fields)
+
+    won = Award(1, 164, 0)
 
     def msg(kind: str, step: int, **kw: Any) -> dict[str, Any]:
         return {"type": kind, "match": "demo", "hand": hand, "hands": hands, "step": step, **kw}
@@ -208,19 +214,22 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
         msg("events", 20, events=[{**act, "seat": 1, "action": "bet", "put": 20, "to": 20},
                                   {**act, "seat": 6, "action": "call", "put": 20, "to": 20}]),
         msg("table", 20, view=view(before), players=_players()),
-        {"type": "turn", "turn": 30, "seat": 0, "legal": legal, "time_left": None},
+        {"type": "turn", "turn": 30, "seat": 0, "legal": [a.encode() for a in legal],
+         "time_left": None},
         msg("events", 21, events=[
             {**act, "seat": 0, "action": "call", "put": 20, "to": 20},
-            {"ev": "show", "seat": 1, **after[1]["shown"]},
-            {"ev": "show", "seat": 0, **after[0]["shown"]},
-            {"ev": "award", "seat": 1, "amount": 164, "pot": 0}]),
-        msg("table", 21, view=view(after, to_act=None, turn=None, pot=164, pots=[], over=True,
-                                   awards=[{"ev": "award", "seat": 1, "amount": 164, "pot": 0}],
-                                   legal=[]), players=_players()),
-        {"type": "hand_end", "hand": hand, "awards": [{"ev": "award", "seat": 1, "amount": 164,
-                                                        "pot": 0}],
-         "shows": [], "stacks": [{"seat": sv["seat"], "stack": sv["stack"]} for sv in after]},
+            {"ev": "show", "seat": 1, **_encoded(after[1].shown)},
+            {"ev": "show", "seat": 0, **_encoded(after[0].shown)},
+            won.encode()]),
+        msg("table", 21, view=view(after, to_act=None, turn_id=None, pot=164, pots=[], over=True,
+                                   awards=[won], legal=[]), players=_players()),
+        {"type": "hand_end", "hand": hand, "awards": [won.encode()],
+         "shows": [], "stacks": [{"seat": sv.seat, "stack": sv.stack} for sv in after]},
     ]  # fmt: skip
+
+
+def _encoded(shown: Shown | None) -> dict[str, Any]:
+    return shown.encode() if shown is not None else {}
 
 
 def final_showdown() -> list[dict[str, Any]]:
@@ -259,9 +268,7 @@ def paused() -> list[dict[str, Any]]:
     """The host paused mid-hand (R-C3): the hand is played out, Eve's clock stands still."""
     msgs = away_and_clock()[:4]  # welcome, lobby, match_start, table
     table = dict(msgs[3])
-    view = dict(table["view"])
-    view.update(to_act=6, legal=[], turn=10)
-    table["view"] = view
+    table["view"] = replace(SeatView.decode(table["view"]), to_act=6, legal=[], turn_id=10).encode()
     msgs[3] = table
     msgs += [
         {"type": "paused", "paused": True, "name": "Ann"},
@@ -275,7 +282,7 @@ def you_are_away() -> list[dict[str, Any]]:
     """We stepped away (R-C2): the bar says so and offers "I'm back"."""
     msgs = paused()[:4]
     table = dict(msgs[3])
-    table["view"] = {**table["view"], "to_act": 5, "turn": 11}
+    table["view"] = replace(SeatView.decode(table["view"]), to_act=5, turn_id=11).encode()
     msgs[3] = table
     msgs.append({"type": "seat_away", "seat": 0, "away": True, "why": "asked", "stand_in": False})
     return msgs
@@ -291,11 +298,11 @@ def night_lobby() -> list[dict[str, Any]]:
     """The lobby between matches on a friends' night: three matches played, a late
     arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
     seats = [
-        {"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
-        {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False},
-        {"seat": 2, "name": "Eve", "kind": "human", "connected": True, "host": False},
-        {"seat": 3, "name": "Dan", "kind": "human", "connected": True, "host": False, "next": True},
-        {"seat": 6, "name": "Ada", "kind": "computer", "connected": True, "host": False},
+        _lobby_seat(0, "Ann", host=True),
+        _lobby_seat(1, "Cy"),
+        _lobby_seat(2, "Eve"),
+        _lobby_seat(3, "Dan", next=True),
+        _lobby_seat(6, "Ada", "computer"),
     ]
     night = {
         "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,

@@ -3,8 +3,9 @@
 ``Session.apply(msg)`` takes one decoded server message (a dict) and updates
 the session; anything malformed raises ``BadMessage`` and changes nothing the
 drawing code relies on.  Every value the scenes read has been type-checked
-(``client.checks``, ``client.view``), so nothing the server sends can make the
-drawing code crash.  The log's words come from ``client.wording``.
+(the table view and the seats by ``common.schema``'s ``decode``, the rest by
+``client.checks``), so nothing the server sends can make the drawing code crash.
+The log's words come from ``client.wording``.
 
 The model is pure: no pygame, no sockets, no clock (``now`` is passed in).
 """
@@ -36,6 +37,8 @@ from client.wording import (
     award_lines,
     describe_event,
 )
+from common.presence import Presence, from_wire
+from common.schema import LobbySeat, decode_lobby_seats
 
 __all__ = ["Player", "Session"]
 
@@ -44,17 +47,54 @@ MAX_LOG = 300
 
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A filled seat as the client knows it (a ``common.schema.LobbySeat`` read)."""
+
     seat: int
     name: str
     kind: str = "human"  # "human" or "computer"
-    connected: bool = True
     host: bool = False
     level: str = ""  # a computer seat's level id ("" when the server does not say)
     level_name: str = ""
-    next: bool = False  # taken during a match: plays from the next one
-    away: bool = False  # R-C2
-    away_why: str | None = None  # asked, clock, dropped or taken (R-C3)
-    stand_in: bool = False  # a computer plays the seat while it is away (R-C3)
+    presence: Presence = Presence.PLAYING
+    """Where its person is (``common.presence``), read from the seat's wire fields."""
+    stand_in: bool = False
+    """A computer plays the seat while it is away: the table's stand-in option (R-C3)
+    applied to an away presence, as the server says it."""
+
+    @classmethod
+    def of(cls, seat: LobbySeat) -> Player:
+        computer = seat.kind == "computer"
+        return cls(
+            seat=seat.seat,
+            name=seat.name,
+            kind=seat.kind,
+            host=seat.host,
+            level=(seat.level or "") if computer else "",
+            level_name=(seat.level_name or "") if computer else "",
+            presence=seat.presence,
+            stand_in=seat.stand_in,
+        )
+
+    @property
+    def away(self) -> bool:
+        """Its turns are played for it (R-C2, R-C3)."""
+        return self.presence.away
+
+    @property
+    def away_why(self) -> str | None:
+        """``asked``, ``clock``, ``dropped`` or ``taken`` while away, else None."""
+        return self.presence.away_why
+
+    @property
+    def next(self) -> bool:
+        """Seated during a match: plays from the next one."""
+        return self.presence is Presence.NEXT_MATCH
+
+    @property
+    def connected(self) -> bool:
+        """Not known to be cut off: neither dropped nor away after a drop (an away seat's
+        link is not in its presence; ``Session.presence`` has every seat said dropped)."""
+        return self.presence is not Presence.DROPPED and self.presence is not Presence.AWAY_DROPPED
 
 
 AWAY_WORDS = {
@@ -189,7 +229,7 @@ class Session:
             or v is None
             or v.to_act != seat
             or v.over
-            or c.turn != v.turn
+            or c.turn != (v.turn_id or 0)
         ):
             return None
         spent = (now - c.at) if c.running and not self.paused else 0.0
@@ -244,27 +284,7 @@ class Session:
         self.log.append(LogLine(f"Server: {self.error[1] or self.error[0]}", "info"))
 
     def _players_from(self, items: Any) -> list[Player]:
-        out = []
-        for item in as_list(items)[:7]:
-            if not isinstance(item, dict) or as_seat(item.get("seat")) is None:
-                continue
-            kind = item.get("kind")
-            out.append(
-                Player(
-                    seat=item["seat"],
-                    name=as_str(item.get("name"), f"Seat {item['seat'] + 1}", 20),
-                    kind="computer" if kind == "computer" else "human",
-                    connected=item.get("connected") is not False,
-                    host=item.get("host") is True,
-                    level=as_str(item.get("level"), "", 20) if kind == "computer" else "",
-                    level_name=as_str(item.get("level_name"), "", 20) if kind == "computer" else "",
-                    next=item.get("next") is True,
-                    away=item.get("away") is True,
-                    away_why=as_str(item.get("away_why"), limit=12) or None,
-                    stand_in=item.get("stand_in") is True,
-                )
-            )
-        return out
+        return [Player.of(seat) for seat in decode_lobby_seats(items)]
 
     def _on_lobby(self, msg: dict[str, Any], now: float) -> None:
         self.lobby = {
@@ -323,13 +343,13 @@ class Session:
         view = parse_view(msg.get("view"))
         hand = as_int(msg.get("hand"), self.hand)
         self.hands = as_int(msg.get("hands"), self.hands, lo=1, hi=99)
-        players = self._players_from(msg.get("players"))
-        if players:
-            self.players = {p.seat: p for p in players}
-            for p in players:
+        seats = decode_lobby_seats(msg.get("players"))
+        if seats:
+            self.players = {p.seat: Player.of(p) for p in seats}
+            for p in seats:  # the wire's own word on the link, whatever the presence
                 if p.connected:
                     self.presence.pop(p.seat, None)
-                elif not p.connected and p.seat not in self.presence:
+                elif p.seat not in self.presence:
                     self.presence[p.seat] = (None, now)
         if hand != self.hand:
             self.hand_end = None  # (``recent`` was renewed by this step's ``events``)
@@ -357,8 +377,9 @@ class Session:
         if self.time_left is not None and self.view is not None:
             # A protocol 2 server also says it in a ``clock``; this one is our own,
             # keyed like a ``clock`` by the view's turn id.
+            turn_id = self.view.turn_id or 0
             self.clock = SeatClock(
-                seat, self.view.turn, self.time_left, self.bank or 0.0, not self.paused, now
+                seat, turn_id, self.time_left, self.bank or 0.0, not self.paused, now
             )
 
     def _log_hand(self, hand: int) -> None:
@@ -477,7 +498,10 @@ class Session:
         stand_in = away and msg.get("stand_in") is True
         p = self.players.get(seat) or next((q for q in self.lobby_seats if q.seat == seat), None)
         if p is not None:
-            self.players[seat] = replace(p, away=away, away_why=why, stand_in=stand_in)
+            presence = from_wire(
+                connected=seat not in self.presence, away=away, away_why=why, next_match=p.next
+            )
+            self.players[seat] = replace(p, presence=presence, stand_in=stand_in)
         name = self.name_of(seat)
         if away:
             words = AWAY_WORDS.get(why or "", "is away")

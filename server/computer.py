@@ -27,7 +27,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from common.engine import Hand
-from common.views import seat_view
+from common.views import seat_view_dict as seat_view
 from server.seats import Seat
 from server.timers import Clock, LoopClock
 

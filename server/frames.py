@@ -7,38 +7,46 @@ clock.  Invariants:
   for a spectator): another seat's down card never appears in them.
 - ``view_for(hand, seat_view(hand, None), seat) == seat_view(hand, seat)``;
   a test holds the two equal at every step of many hands.
-- The ``turn`` in a step's table view is the wire's turn id, the one an
-  ``act`` must name, and ``None`` once no seat is to act.
+- The ``turn`` in a step's table view is the wire's turn id (``SeatView.turn_id``),
+  the one an ``act`` must name, and ``None`` once no seat is to act; not the
+  hand's own count of decisions (``Hand.turn``).
+- ``players`` are lobby seats (``server.seats.Seat.public`` dicts, or
+  ``common.schema.LobbySeat``), sent as the lobby lists them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from common import protocol as p
 from common.engine import Hand
-from common.events import Deal, Event, Show
+from common.events import Award, Deal, Event, Show
 from common.match import Match
+from common.schema import LegalAction, LobbySeat, SeatView
 from common.views import event_view, seat_view
 
 __all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
 
+Players = Sequence[Mapping[str, Any] | LobbySeat]
+"""Lobby seats as the table has them: ``Seat.public()`` dicts or typed ones."""
 
-def view_for(hand: Hand, public: dict[str, Any], seat: int) -> dict[str, Any]:
+
+def view_for(hand: Hand, public: SeatView, seat: int) -> SeatView:
     """``seat_view(hand, seat)`` made from the public view: add the seat's own down cards,
     ``you`` and its legal actions.  Seven full ``seat_view`` calls per step cost more
-    than the rest of the step together."""
-    view = dict(public)
-    view["you"] = seat
-    view["legal"] = [a.to_dict() for a in hand.legal_actions(seat)]
-    view["seats"] = [
-        entry
-        if entry["seat"] != seat
-        else {**entry, "hole": [str(c) for c in hand.seats[seat].down]}
-        for entry in public["seats"]
-    ]
-    return view
+    than the rest of the step together; every other seat's entry is shared."""
+    seats = public.seats
+    if seat in seats:
+        own = seats[seat].with_hole([str(c) for c in hand.seats[seat].down])
+        seats = {s: own if s == seat else entry for s, entry in seats.items()}
+    return public.seen_by(seat, [LegalAction.of(a) for a in hand.legal_actions(seat)], seats)
+
+
+def _lobby_seats(players: Players) -> list[Any]:
+    return [pl.encode() if isinstance(pl, LobbySeat) else pl for pl in players]
 
 
 def step_frames(
@@ -50,21 +58,23 @@ def step_frames(
     hand_no: int,
     step: int,
     turn_id: int,
-    players: list[dict[str, Any]],
+    players: Players,
 ) -> dict[int | None, bytes]:
     """One ``events`` + ``table`` frame pair per viewing seat; spectators share one.
 
     The public parts are built once: an event differs between viewers only when it
     deals a down card, and a seat's view differs from the public one only by its
-    own down cards, ``you`` and ``legal`` (``view_for``).
+    own down cards, ``you`` and ``legal`` (``view_for``), and is encoded over the
+    public one (``SeatView.encode_over``).
     """
     assert match.hand is not None
     hand = match.hand
     shared = [None if isinstance(e, Deal) and not e.up else event_view(e, None) for e in events]
-    public = seat_view(hand, None)
     # The wire's turn id, not the hand's own count, so that a client may answer
     # from the snapshot as well as from the ``turn`` message.
-    public["turn"] = turn_id if hand.to_act is not None else None
+    public = replace(seat_view(hand, None), turn_id=turn_id if hand.to_act is not None else None)
+    public_wire = public.encode()
+    seats = _lobby_seats(players)
     out: dict[int | None, bytes] = {}
     for viewer in viewers:
         seen = [
@@ -77,15 +87,17 @@ def step_frames(
             hand=hand_no,
             hands=match.hands,
             step=step,
-            view=public if viewer is None else view_for(hand, public, viewer),
-            players=players,
+            view=public_wire
+            if viewer is None
+            else view_for(hand, public, viewer).encode_over(public, public_wire),
+            players=seats,
         )
         out[viewer] = p.encode_frame(ev.encode()) + p.encode_frame(table.encode())
     return out
 
 
 def lobby(
-    players: list[dict[str, Any]],
+    players: Players,
     *,
     host: int | None,
     hands: int,
@@ -100,11 +112,12 @@ def lobby(
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
     ``options``: the table's clock and stand-in (R-C3, R-C4)."""
-    people = any(s["kind"] == "human" for s in players)
+    seats = _lobby_seats(players)
+    people = any(s["kind"] == "human" for s in seats)
     return p.Lobby(
         table=table,
         night=night,
-        seats=players,
+        seats=seats,
         host=host,
         hands=hands,
         can_start=not running and people and len(players) >= 2,
@@ -117,12 +130,12 @@ def lobby(
     ).encode()
 
 
-def match_start(match: Match, match_id: str, players: list[dict[str, Any]]) -> dict[str, Any]:
+def match_start(match: Match, match_id: str, players: Players) -> dict[str, Any]:
     """The match's seats only: a late arrival waiting for the next match is not in it."""
     return p.MatchStart(
         match=match_id,
         hands=match.hands,
-        seats=[pl for pl in players if pl["seat"] in match.seats],
+        seats=[pl for pl in _lobby_seats(players) if pl["seat"] in match.seats],
         stakes=match.stakes.to_dict(),
         stack=match.start_stack,
     ).encode()
@@ -133,7 +146,7 @@ def hand_end(match: Match, hand_no: int) -> dict[str, Any]:
     assert match.hand is not None
     events = match.hand.events
     shows = [e.to_dict() for e in events if isinstance(e, Show)]
-    awards = [e.to_dict() for e in events if e.ev == "award"]
+    awards = [e.to_dict() for e in events if isinstance(e, Award)]
     stacks = [{"seat": s, "stack": c} for s, c in sorted(match.stacks.items())]
     return p.HandEnd(hand_no, awards, shows, stacks).encode()
 

@@ -13,6 +13,7 @@ from client.model import Session
 from client.settings import Settings
 from client.view import Legal, parse_view
 from client.wording import describe_event
+from common.presence import Presence
 
 
 def session_from(msgs: list[dict]) -> Session:
@@ -218,3 +219,25 @@ def test_settings_with_a_window_size_that_cannot_open_give_the_default(
     path.write_text(json.dumps({"name": "Zoë", "window": window}))
     back = Settings.load(path)
     assert back.name == "Zoë" and back.window == Settings().window
+
+
+def test_R_C2_a_player_holds_one_presence_read_from_its_lobby_seat() -> None:
+    seat = {"seat": 1, "name": "Cy", "kind": "human", "connected": True, "host": False,
+            "away": False, "away_why": None, "stand_in": False}  # fmt: skip
+    s = Session("Ann")
+    s.apply({"type": "lobby", "seats": [
+        seat,
+        {**seat, "seat": 2, "connected": False},
+        {**seat, "seat": 3, "away": True, "away_why": "taken", "stand_in": True},
+        {**seat, "seat": 4, "away": True, "away_why": "dropped", "connected": False},
+        {**seat, "seat": 5, "next": True},
+    ], "host": None, "hands": 8, "can_start": False, "start_when": None,
+        "running": False})  # fmt: skip
+    got = {p.seat: p for p in s.lobby_seats}
+    assert [got[n].presence for n in (1, 2, 3, 4, 5)] == [
+        Presence.PLAYING, Presence.DROPPED, Presence.TAKEN, Presence.AWAY_DROPPED,
+        Presence.NEXT_MATCH,
+    ]  # fmt: skip
+    assert got[3].away and got[3].away_why == "taken" and got[3].stand_in and got[3].connected
+    assert not got[2].connected and not got[4].connected and got[4].away_why == "dropped"
+    assert got[5].next and not got[5].away and not got[1].next

@@ -19,7 +19,8 @@ from common.engine import Hand
 from common.events import ActionKind, Deal, IllegalAction, Show
 from common.history import hand_record
 from common.match import SeatInfo
-from common.views import event_view, seat_view, spectator_view
+from common.views import event_view, spectator_view
+from common.views import seat_view_dict as seat_view
 from tests.hhcheck import problems
 
 STACKS = st.one_of(st.integers(1, 30), st.integers(1, 700))
@@ -71,7 +72,7 @@ def _check_step(hand: Hand, total: int) -> None:
     if ActionKind.CHECK in kinds:
         assert ActionKind.FOLD not in kinds, "no fold when checking is free (R-B5)"
     for viewer in [*hand.seats, None]:
-        view = seat_view(hand, viewer) if viewer is not None else spectator_view(hand)
+        view = seat_view(hand, viewer) if viewer is not None else spectator_view(hand).encode()
         allowed = _visible_cards(hand, viewer)
         assert _cards_in(view) <= allowed, f"seat {viewer} sees a card it may not"
         for event in hand.events:

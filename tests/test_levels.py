@@ -17,7 +17,7 @@ from common.cards import full_deck, parse_many
 from common.engine import Hand
 from common.levels import LEVEL_IDS
 from common.protocol import MessageError, SetLevel, decode_client
-from common.views import seat_view
+from common.views import seat_view_dict as seat_view
 from server.__main__ import _parser, config_from_args
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.computer import default_chooser

@@ -24,7 +24,7 @@ from common.history import hand_record
 from common.match import SeatInfo
 from common.replay import hand_label, positions, seen_record, street_starts, table_after
 from common.seen import cards_seen, draws, viewer_cards
-from common.views import seat_view
+from common.views import seat_view_dict as seat_view
 from tests.test_engine_properties import _cards_in, _visible_cards, tables
 
 

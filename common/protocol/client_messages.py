@@ -1,0 +1,325 @@
+"""The messages a client sends, as frozen dataclasses, and ``decode_client``.
+
+``decode_client`` turns one client map into one of them or raises ``MessageError``
+with an error ``code`` the server sends back as it is.  ``encode()`` leaves out the
+optional fields a message does not use, as the wire always has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from common.protocol.base import (
+    ACTIONS,
+    HAND_COUNTS,
+    MAX_CHAT,
+    MAX_NAME,
+    MAX_TIME_BANK,
+    MAX_TURN_TIME,
+    PROTOCOL_VERSION,
+    MessageError,
+    _Message,
+)
+
+__all__ = [
+    "CONTROL_MESSAGES",
+    "Act",
+    "Away",
+    "Back",
+    "Chat",
+    "ClientMessage",
+    "FreeSeat",
+    "Hello",
+    "Leave",
+    "Options",
+    "Pause",
+    "Ping",
+    "Resume",
+    "SetLevel",
+    "Sit",
+    "Start",
+    "TakeSeat",
+    "decode_client",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(_Message):
+    TYPE: ClassVar[str] = "hello"
+    name: str
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = None
+    password: str | None = None
+    watch: bool = False
+    heartbeat: bool = False
+    """The client sends a frame at least every 5 s; the server may drop it after 15 s
+    of silence (a vanished link seen through anything that acknowledges for it)."""
+
+    def encode(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "hello", "protocol": self.protocol, "name": self.name}
+        if self.token is not None:
+            out["token"] = self.token
+        if self.password is not None:
+            out["password"] = self.password
+        if self.watch:
+            out["watch"] = True
+        if self.heartbeat:
+            out["heartbeat"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Act(_Message):
+    TYPE: ClassVar[str] = "act"
+    turn: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start(_Message):
+    TYPE: ClassVar[str] = "start"
+    hands: int | None = None
+
+    def encode(self) -> dict[str, Any]:
+        return {"type": "start"} if self.hands is None else {"type": "start", "hands": self.hands}
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(_Message):
+    TYPE: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(_Message):
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Sit(_Message):
+    """A spectator asks for a free seat (for the next match, while one runs)."""
+
+    TYPE: ClassVar[str] = "sit"
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSeat(_Message):
+    """The host frees a computer seat between matches, so that a person can sit there."""
+
+    TYPE: ClassVar[str] = "free_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(_Message):
+    TYPE: ClassVar[str] = "ping"
+    id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Away(_Message):
+    """Step away (R-C2): the seat acts at once by the default until ``back``."""
+
+    TYPE: ClassVar[str] = "away"
+
+
+@dataclass(frozen=True, slots=True)
+class Back(_Message):
+    """\"I'm back\" (R-C2): the seat is its person's again from its next turn."""
+
+    TYPE: ClassVar[str] = "back"
+
+
+@dataclass(frozen=True, slots=True)
+class Pause(_Message):
+    """The host pauses the table (R-C3): the hand in play ends, no new hand is dealt."""
+
+    TYPE: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(_Message):
+    TYPE: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(_Message):
+    """The host takes ``seat`` away from its person for the rest of the match (R-C3)."""
+
+    TYPE: ClassVar[str] = "take_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Options(_Message):
+    """The host sets the table between matches; a field left out stays as it is.
+
+    ``turn_time`` 0 turns the turn clock off (R-C4)."""
+
+    TYPE: ClassVar[str] = "options"
+    turn_time: float | None = None
+    time_bank: float | None = None
+    stand_in: bool | None = None
+    hands: int | None = None
+    """The next match's length (R-T4): the host's choice, shown in every lobby."""
+
+    def encode(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "options"}
+        for key in ("turn_time", "time_bank", "stand_in", "hands"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SetLevel(_Message):
+    """The host sets a computer seat's level in the lobby (``docs/protocol.md``)."""
+
+    TYPE: ClassVar[str] = "level"
+    seat: int
+    level: str
+
+
+ClientMessage = (
+    Hello
+    | Act
+    | Start
+    | Chat
+    | Leave
+    | Ping
+    | Away
+    | Back
+    | Pause
+    | Resume
+    | TakeSeat
+    | Options
+    | SetLevel
+    | Sit
+    | FreeSeat
+)
+CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
+"""The messages of R-C2 and R-C3 (``server.controls`` answers them)."""
+
+
+def _field(
+    msg: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, required: bool
+) -> Any:
+    """``msg[key]`` checked against ``kind``; ``None`` when optional and absent."""
+    kind_name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+    ref = msg.get("type") if isinstance(msg.get("type"), str) else None
+    if key not in msg or msg[key] is None:
+        if required:
+            raise MessageError("bad_message", f"{ref} needs '{key}' ({kind_name})", ref)
+        return None
+    value = msg[key]
+    # bool is an int in Python; a true/false where a number belongs is still wrong.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise MessageError(
+            "bad_message", f"'{key}' of {ref} must be {kind_name}, not {type(value).__name__}", ref
+        )
+    if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
+        raise MessageError("bad_message", f"'{key}' of {ref} is too long", ref)
+    return value
+
+
+_BARE: dict[str, type[Away | Back | Pause | Resume]] = {
+    "away": Away,
+    "back": Back,
+    "pause": Pause,
+    "resume": Resume,
+}
+
+
+def _seconds(msg: Mapping[str, Any], key: str, most: int) -> float | None:
+    """An optional number of seconds from 0 to ``most`` (a bool is not a number)."""
+    value = _field(msg, key, (int, float), required=False)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not 0 <= value <= most:
+        raise MessageError("bad_message", f"'{key}' must be 0 to {most} seconds", msg["type"])
+    return float(value)
+
+
+def _hands(msg: Mapping[str, Any]) -> int | None:
+    """An optional match length: 4, 8 or 12 hands (R-T4)."""
+    hands = _field(msg, "hands", int, required=False)
+    if hands is not None and hands not in HAND_COUNTS:
+        raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", msg["type"])
+    return None if hands is None else int(hands)
+
+
+def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
+    """Check one client map's type and fields; raise ``MessageError`` naming what is wrong.
+
+    >>> decode_client({"type": "act", "turn": 4, "action": "fold"})
+    Act(turn=4, action='fold')
+    >>> decode_client({"type": "act", "turn": "4", "action": "fold"})
+    Traceback (most recent call last):
+    ...
+    common.protocol.MessageError: 'turn' of act must be int, not str
+    """
+    kind = msg.get("type")
+    if kind is None:
+        raise MessageError("bad_message", "message has no 'type'")
+    if not isinstance(kind, str):
+        raise MessageError("bad_message", "'type' must be a string")
+    if kind == "hello":
+        name = _field(msg, "name", str, required=True).strip()[:MAX_NAME].strip()
+        if not name or not name.isprintable():
+            raise MessageError("bad_name", "name must be 1 to 20 printable characters", kind)
+        return Hello(
+            name=name,
+            protocol=_field(msg, "protocol", int, required=True),
+            token=_field(msg, "token", str, required=False),
+            password=_field(msg, "password", str, required=False),
+            watch=bool(_field(msg, "watch", bool, required=False)),
+            heartbeat=bool(_field(msg, "heartbeat", bool, required=False)),
+        )
+    if kind == "act":
+        action = _field(msg, "action", str, required=True)
+        if action not in ACTIONS:
+            raise MessageError("bad_message", f"no action '{action[:20]}'", kind)
+        return Act(turn=_field(msg, "turn", int, required=True), action=action)
+    if kind == "start":
+        hands = _field(msg, "hands", int, required=False)
+        if hands is not None and hands not in HAND_COUNTS:
+            raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", kind)
+        return Start(hands=hands)
+    if kind == "chat":
+        text = _field(msg, "text", str, required=True)
+        if len(text) > MAX_CHAT:
+            raise MessageError("too_long", f"chat is at most {MAX_CHAT} characters", kind)
+        return Chat(text=text)
+    if kind == "level":
+        level = _field(msg, "level", str, required=True)
+        if len(level) > 40:
+            raise MessageError("bad_message", "'level' of level is too long", kind)
+        return SetLevel(seat=_field(msg, "seat", int, required=True), level=level)
+    if kind == "leave":
+        return Leave()
+    if kind == "sit":
+        return Sit()
+    if kind == "free_seat":
+        seat = _field(msg, "seat", int, required=True)
+        if not 0 <= seat <= 6:
+            raise MessageError("bad_message", "seat must be 0 to 6", kind)
+        return FreeSeat(seat=seat)
+    if kind == "ping":
+        return Ping(id=_field(msg, "id", int, required=False) or 0)
+    if kind in _BARE:
+        return _BARE[kind]()
+    if kind == "take_seat":
+        seat = _field(msg, "seat", int, required=True)
+        if not 0 <= seat <= 6:
+            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
+        return TakeSeat(seat=seat)
+    if kind == "options":
+        return Options(
+            turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),
+            time_bank=_seconds(msg, "time_bank", MAX_TIME_BANK),
+            stand_in=_field(msg, "stand_in", bool, required=False),
+            hands=_hands(msg),
+        )
+    raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
