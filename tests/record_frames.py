@@ -34,6 +34,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from common import protocol as p
 from common.match import Match, SeatInfo, SeatKind
+from common.presence import Presence
 from server import frames
 from server.seats import Seat
 
@@ -53,6 +54,17 @@ _NIGHT = {
 }
 
 
+_AWAY = {
+    None: Presence.PLAYING,
+    "asked": Presence.AWAY_ASKED,
+    "clock": Presence.AWAY_CLOCK,
+    "dropped": Presence.AWAY_DROPPED,
+    "taken": Presence.TAKEN,
+}
+"""The away words of the recording's seats, as presence states (what they were called when
+the frames were recorded)."""
+
+
 class _Conn:
     """Enough of a connection for ``Seat.connected``."""
 
@@ -66,7 +78,7 @@ def _seats(numbers: list[int], hand_no: int) -> dict[int, Seat]:
             continue
         seat = Seat(s, f"P{s}", SeatKind.HUMAN, token=f"t{s}", conn=_Conn())  # type: ignore[arg-type]
         why = [None, "asked", "clock", "dropped", "taken"][(s + hand_no) % 5]
-        seat.away = why
+        seat.presence = _AWAY[why]
         if why == "dropped" or (s + hand_no) % 4 == 1:
             seat.conn = None
         out[s] = seat
@@ -76,7 +88,10 @@ def _seats(numbers: list[int], hand_no: int) -> dict[int, Seat]:
 def _players(numbers: list[int], hand_no: int, *, late: int | None) -> list[dict[str, Any]]:
     seats = _seats(numbers, hand_no)
     if late is not None:
-        seats[late] = Seat(late, "Late", SeatKind.HUMAN, token="tl", conn=_Conn(), waiting=True)  # type: ignore[arg-type]
+        seats[late] = Seat(
+            late, "Late", SeatKind.HUMAN, token="tl", conn=_Conn(),  # type: ignore[arg-type]
+            presence=Presence.NEXT_MATCH,
+        )  # fmt: skip
     stand_in = hand_no % 2 == 1
     host = numbers[0] if hand_no % 3 else None
     return [seats[s].public(host, stand_in) for s in sorted(seats)]
