@@ -14,7 +14,7 @@ from typing import Any
 
 from common.history import hand_record
 from common.match import Match, SeatInfo, SeatKind
-from common.views import seat_view_dict as seat_view
+from common.views import seat_view
 from server.brain import choose_action
 
 __all__ = ["DEMO_NAMES", "demo_match"]

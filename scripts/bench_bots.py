@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common.cards import Card, full_deck  # noqa: E402
 from common.engine import Hand  # noqa: E402
 from common.events import Event  # noqa: E402
-from common.views import seat_view_dict as seat_view  # noqa: E402
+from common.views import seat_view  # noqa: E402
 from scripts.stud_refs import REFERENCES  # noqa: E402
 from server.brain import LEVELS, brain, choose_action  # noqa: E402
 

@@ -297,7 +297,7 @@ def _pct(values: list[float], q: float) -> float:
 def _bot_decisions(decisions: int) -> list[float]:
     """Seconds per ``server.brain.choose_action`` call on real seat views (no sockets)."""
     from common.match import Match, SeatInfo, SeatKind
-    from common.views import seat_view_dict as seat_view
+    from common.views import seat_view
     from server.brain import choose_action
 
     rng = random.Random(5)

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from common.cards import Card
+from server.brain.reading import View, read
 
 __all__ = ["REFERENCES", "CallingStation", "Maniac", "TightAggressive"]
 
@@ -34,8 +34,8 @@ _WAGERS = ("complete", "bet", "raise")
 _TEN, _JACK, _QUEEN, _KING, _ACE = 8, 9, 10, 11, 12
 
 
-def _names(view: Mapping[str, Any]) -> list[str]:
-    return [str(a["action"]) for a in view["legal"]]
+def _names(view: View) -> list[str]:
+    return read(view).names
 
 
 def _wager(names: Sequence[str]) -> str | None:
@@ -52,25 +52,26 @@ def _passive(names: Sequence[str]) -> str:
 class _Read:
     """The view read once: my cards, rivals' up cards, what is out."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        me = view["you"]
-        self.names = _names(view)
-        self.street: int = view["street"]
-        mine = next(e for e in view["seats"] if e["seat"] == me)
-        self.hole = [Card(c) for c in mine.get("hole", [])]
-        self.up = [Card(c) for c in mine["up"]]
+    def __init__(self, view: View) -> None:
+        r = read(view)
+        me = r.you
+        self.names = r.names
+        self.street: int = r.street
+        mine = r.me
+        self.hole = list(mine.hole)
+        self.up = list(mine.up)
         self.cards = self.hole + self.up
-        others = [e for e in view["seats"] if e["seat"] != me]
-        self.rivals = [e for e in others if not e["folded"]]
-        self.rival_up = [[Card(c) for c in e["up"]] for e in self.rivals]
-        self.out = [Card(c) for e in others for c in e["up"]]
-        self.bring_in = view.get("bring_in")
+        others = r.others
+        self.rivals = [e for e in others if not e.folded]
+        self.rival_up = [list(e.up) for e in self.rivals]
+        self.out = [c for e in others for c in e.up]
+        self.bring_in = r.bring_in
         self.me = me
-        self.high: int = view["high"]
-        self.my_bet: int = mine["bet"]
-        self.raised = any(e["last_action"] in _WAGERS for e in others if not e["folded"])
+        self.high: int = r.high
+        self.my_bet: int = mine.bet
+        self.raised = any(e.last_action in _WAGERS for e in others if not e.folded)
         self.raises = self.high // (10 if self.street <= 4 else 20)
-        self.pot: int = view["pot"]
+        self.pot: int = r.pot
 
 
 def _made(cards: Sequence[Card]) -> tuple[int, int]:
@@ -127,7 +128,7 @@ def _board(up: Sequence[Card]) -> tuple[int, int]:
 class TightAggressive:
     """The chart player: few hands, played hard; folds when beaten on board."""
 
-    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+    def __call__(self, view: View, rng: random.Random) -> str:
         names = _names(view)
         if len(names) == 1:
             return names[0]
@@ -189,8 +190,8 @@ class TightAggressive:
         """Folded to me with only the bring-in behind, and my door card beats every other."""
         if not r.up or r.up[0].rank < _TEN:
             return False
-        live = [e for e in r.rivals if e["seat"] != r.bring_in]
-        if any(e["last_action"] is None for e in live):
+        live = [e for e in r.rivals if e.seat != r.bring_in]
+        if any(e.last_action is None for e in live):
             return False
         return all(u[0].rank < r.up[0].rank for u in r.rival_up if u)
 
@@ -228,21 +229,21 @@ class TightAggressive:
 class CallingStation:
     """Checks when it can, else calls (or brings in); never bets, raises or folds."""
 
-    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+    def __call__(self, view: View, rng: random.Random) -> str:
         return _passive(_names(view))
 
 
 class Maniac:
     """Wagers most of the time with anything and hardly ever folds."""
 
-    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+    def __call__(self, view: View, rng: random.Random) -> str:
         names = _names(view)
         if len(names) == 1:
             return names[0]
         wager = _wager(names)
         if wager and rng.random() < 0.65:
             return wager
-        if "call" in names and view["street"] == 7 and rng.random() < 0.15:
+        if "call" in names and read(view).street == 7 and rng.random() < 0.15:
             r = _Read(view)
             if _made(r.cards)[0] == 0:
                 return "fold"

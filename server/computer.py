@@ -27,7 +27,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from common.engine import Hand
-from common.views import seat_view_dict as seat_view
+from common.schema import SeatView
+from common.views import seat_view
 from server.seats import Seat
 from server.timers import Clock, LoopClock
 
@@ -35,7 +36,8 @@ __all__ = ["Chooser", "ComputerSeats", "default_chooser"]
 
 log = logging.getLogger("server.computer")
 
-Chooser = Callable[[dict[str, Any], random.Random], str]
+Chooser = Callable[[SeatView, random.Random], str]
+"""A computer seat's player: its seat's view and its own RNG in, one legal action's name out."""
 
 KEEP_TIMES = 1000
 
@@ -114,7 +116,7 @@ class ComputerSeats:
         hand = self._current(turn)
         if hand is None:
             return
-        if choice not in {a["action"] for a in view["legal"]}:
+        if choice not in {str(a.action) for a in view.legal}:
             log.error("computer seat %d chose %r, not offered; default instead", seat.seat, choice)
             choice = hand.default_action(seat.seat).value
         self._apply(seat.seat, choice)

@@ -46,7 +46,7 @@ from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from common.presence import Presence
-from common.views import seat_view_dict as seat_view
+from common.views import seat_view
 from server import books, frames
 from server.announce import short_hostname
 from server.chat import clean_text, spend_line

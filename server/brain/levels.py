@@ -36,14 +36,12 @@ The levels, weakest first:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
 from server.brain.equity import unbeatable
 from server.brain.policy import play
-from server.brain.reading import WAGERS, Reading, read
+from server.brain.reading import WAGERS, Reading, View, read
 from server.brain.rivals import Memory, learn, watch
 from server.brain.style import SOLID, Reads, Style
 
@@ -156,10 +154,10 @@ class Brain:
         """A new match: forget every rival."""
         self.memory = Memory()
 
-    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> str:
+    def __call__(self, view: View, rng: random.Random) -> str:
         return self.choose(view, rng)
 
-    def choose(self, view: Mapping[str, Any], rng: random.Random) -> str:
+    def choose(self, view: View, rng: random.Random) -> str:
         """One of the view's legal actions (``ValueError`` if it offers none)."""
         r = read(view)
         names = r.names
@@ -177,7 +175,7 @@ class Brain:
             wagered[r.street] = wagered.get(r.street, 0) + 1
         return choice
 
-    def observe(self, view: Mapping[str, Any]) -> None:
+    def observe(self, view: View) -> None:
         """The seat's view once a hand is over: learn who entered, folded and showed what."""
         learn(self.memory, read(view))
 

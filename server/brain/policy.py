@@ -32,11 +32,9 @@ How it plays:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
 from server.brain.equity import equity, exact_seventh
-from server.brain.reading import WAGERS, Reading, read
+from server.brain.reading import WAGERS, Reading, View, read
 from server.brain.rivals import Memory, RivalModel, ranges_for
 from server.brain.starting import starting_class
 from server.brain.style import SOLID, Reads, Style
@@ -46,7 +44,7 @@ __all__ = ["choose_action", "play"]
 _JACK = 9
 
 
-def choose_action(view: Mapping[str, Any], rng: random.Random, style: Style = SOLID) -> str:
+def choose_action(view: View, rng: random.Random, style: Style = SOLID) -> str:
     """One action name from the view's legal actions, for the seat the view is for.
 
     ``ValueError`` if the view offers no action (not this seat's turn).

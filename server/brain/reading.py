@@ -1,9 +1,9 @@
 """Reading a seat's view: the one place in the brain that knows the view's shape.
 
 Every chooser and every memory of the brain reads a view through ``read(view)``
-and then only looks at the ``Reading`` it returns.  Today the view is the dict
-of ``common.views.seat_view`` (or that dict after a trip through JSON or
-msgpack); to feed the brain a typed view instead, change this module alone.
+and then only looks at the ``Reading`` it returns.  The view is the typed
+``common.schema.SeatView`` of ``common.views.seat_view``; its wire dict (built by
+hand, or after a trip through JSON or msgpack) is decoded to one first.
 
 Invariants:
 
@@ -17,13 +17,17 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from common.cards import Card
+from common.schema import SeatView, TableSeat
 
-__all__ = ["WAGERS", "Button", "Reading", "SeatSeen", "read"]
+__all__ = ["WAGERS", "Button", "Reading", "SeatSeen", "View", "read"]
+
+View = SeatView | Mapping[str, Any]
+"""What a chooser is given: the table's typed view, or its wire dict (``read``)."""
 
 WAGERS = ("complete", "bet", "raise")
 """The actions that put in a new full bet (R-B3, R-B4); in the order a chooser offers them."""
@@ -89,35 +93,35 @@ class Reading:
         return [e for e in self.seats if e.seat != self.you]
 
 
-def _cards(codes: Any) -> tuple[Card, ...]:
+def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
     return tuple(Card(c) for c in codes)
 
 
-def _seat(e: Mapping[str, Any]) -> SeatSeen:
-    shown = e.get("shown")
+def _seat(e: TableSeat) -> SeatSeen:
     return SeatSeen(
-        seat=e["seat"],
-        up=_cards(e["up"]),
-        hole=_cards(e.get("hole", ())),
-        down=int(e.get("down", 2)),
-        folded=bool(e["folded"]),
-        bet=int(e.get("bet", 0)),
-        last_action=e.get("last_action"),
-        shown=_cards(shown["cards"]) if shown else None,
+        seat=e.seat,
+        up=_cards(e.up),
+        hole=_cards(e.hole or ()),
+        down=e.down,
+        folded=e.folded,
+        bet=e.bet,
+        last_action=e.last_action,
+        shown=_cards(e.shown.cards) if e.shown is not None else None,
     )
 
 
-def read(view: Mapping[str, Any]) -> Reading:
-    """The ``Reading`` of a ``common.views.seat_view`` dict."""
+def read(view: View) -> Reading:
+    """The ``Reading`` of a seat's view: the ``common.schema.SeatView`` the table gives a
+    computer seat, or its wire dict (a hand-built view, or one that came over a socket),
+    which is decoded and checked first."""
+    if not isinstance(view, SeatView):
+        view = SeatView.decode(view)
     return Reading(
-        you=view.get("you"),
-        street=int(view.get("street") or 0),
-        pot=int(view.get("pot", 0)),
-        high=int(view.get("high", 0)),
-        bring_in=view.get("bring_in"),
-        legal=tuple(
-            Button(str(a["action"]), int(a["put"]), int(a["to"]), bool(a["all_in"]))
-            for a in view["legal"]
-        ),
-        seats=tuple(_seat(e) for e in view["seats"]),
+        you=view.you,
+        street=view.street,
+        pot=view.pot,
+        high=view.high,
+        bring_in=view.bring_in,
+        legal=tuple(Button(str(a.action), a.put, a.to, a.all_in) for a in view.legal),
+        seats=tuple(_seat(e) for e in view.seats.values()),
     )
