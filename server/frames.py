@@ -10,13 +10,13 @@ clock.  Invariants:
 - The ``turn`` in a step's table view is the wire's turn id (``SeatView.turn_id``),
   the one an ``act`` must name, and ``None`` once no seat is to act; not the
   hand's own count of decisions (``Hand.turn``).
-- ``players`` are lobby seats (``server.seats.Seat.public`` dicts, or
-  ``common.schema.LobbySeat``), sent as the lobby lists them.
+- ``players`` are ``common.schema.LobbySeat`` values (``server.seats.Seat.public``),
+  sent as the lobby lists them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,8 @@ from common.views import event_view, seat_view
 
 __all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
 
-Players = Sequence[Mapping[str, Any] | LobbySeat]
-"""Lobby seats as the table has them: ``Seat.public()`` dicts or typed ones."""
+Players = Sequence[LobbySeat]
+"""Lobby seats as the table lists them (``server.seats.Seat.public``)."""
 
 
 def view_for(hand: Hand, public: SeatView, seat: int) -> SeatView:
@@ -45,8 +45,8 @@ def view_for(hand: Hand, public: SeatView, seat: int) -> SeatView:
     return public.seen_by(seat, [LegalAction.of(a) for a in hand.legal_actions(seat)], seats)
 
 
-def _lobby_seats(players: Players) -> list[Any]:
-    return [pl.encode() if isinstance(pl, LobbySeat) else pl for pl in players]
+def _lobby_seats(players: Players) -> list[dict[str, Any]]:
+    return [pl.encode() for pl in players]
 
 
 def step_frames(
@@ -112,12 +112,11 @@ def lobby(
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
     ``options``: the table's clock and stand-in (R-C3, R-C4)."""
-    seats = _lobby_seats(players)
-    people = any(s["kind"] == "human" for s in seats)
+    people = any(pl.kind == "human" for pl in players)
     return p.Lobby(
         table=table,
         night=night,
-        seats=seats,
+        seats=_lobby_seats(players),
         host=host,
         hands=hands,
         can_start=not running and people and len(players) >= 2,
@@ -135,7 +134,7 @@ def match_start(match: Match, match_id: str, players: Players) -> dict[str, Any]
     return p.MatchStart(
         match=match_id,
         hands=match.hands,
-        seats=[pl for pl in _lobby_seats(players) if pl["seat"] in match.seats],
+        seats=_lobby_seats([pl for pl in players if pl.seat in match.seats]),
         stakes=match.stakes.to_dict(),
         stack=match.start_stack,
     ).encode()

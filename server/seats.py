@@ -22,6 +22,7 @@ from typing import Any
 
 from common.match import SeatInfo, SeatKind
 from common.presence import Presence
+from common.schema import LobbySeat
 from server.brain import DEFAULT_LEVEL, LEVELS
 from server.net import Connection
 
@@ -57,23 +58,23 @@ class Seat:
     def info(self) -> SeatInfo:
         return SeatInfo(self.name, self.kind)
 
-    def public(self, host: int | None, stand_in: bool = False) -> dict[str, Any]:
-        out = {
-            "seat": self.seat,
-            "name": self.name,
-            "kind": self.kind.value,
-            "connected": self.connected,
-            "host": self.seat == host,
-            "away": self.presence.away,
-            "away_why": self.presence.away_why,
-            "stand_in": stand_in and self.presence.away,
-        }
-        if self.level is not None:  # ignorable: protocol-1 clients skip unknown keys
-            out["level"] = self.level
-            out["level_name"] = level_name(self.level)
-        if self.presence is Presence.NEXT_MATCH:  # only then: a seat's usual keys stay as they were
-            out["next"] = True
-        return out
+    def public(self, host: int | None, stand_in: bool = False) -> LobbySeat:
+        """The seat as the lobby and the table list it; ``stand_in``: a computer plays the
+        table's away seats (R-C3)."""
+        away = self.presence.away
+        return LobbySeat(
+            seat=self.seat,
+            name=self.name,
+            kind=self.kind.value,
+            connected=self.connected,
+            host=self.seat == host,
+            away=away,
+            away_why=self.presence.away_why,
+            stand_in=stand_in and away,
+            level=self.level,
+            level_name=None if self.level is None else level_name(self.level),
+            next=self.presence is Presence.NEXT_MATCH,
+        )
 
 
 def computer_seats(
@@ -117,7 +118,7 @@ def next_host(seats: Mapping[int, Seat]) -> int | None:
 
 def public_seats(
     seats: Mapping[int, Seat], host: int | None, stand_in: bool = False
-) -> list[dict[str, Any]]:
+) -> list[LobbySeat]:
     """Every filled seat as the lobby and the table show it, in seat order; ``stand_in``:
     a computer plays the away seats (R-C3)."""
     return [seats[s].public(host, stand_in) for s in sorted(seats)]

@@ -46,6 +46,7 @@ from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from common.presence import Presence
+from common.schema import LobbySeat
 from common.views import seat_view
 from server import books, frames
 from server.announce import short_hostname
@@ -297,7 +298,7 @@ class Table:
             night=self.records.tonight(running=self.running).summary(),
         )
 
-    def _players(self) -> list[dict[str, Any]]:
+    def _players(self) -> list[LobbySeat]:
         return public_seats(self.seats, self.host, self.turns.options.stand_in)
 
     def _broadcast_lobby(self) -> None:

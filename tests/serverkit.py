@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from common.protocol import Act, FrameDecoder, Hello, Ping, encode_frame
+from common.schema import SeatView, decode_legal
 from server.app import TableServer
 from server.config import ServerConfig
 from server.net import Connection, Limits
@@ -114,9 +115,11 @@ async def ticker(clock: FakeClock, *, step: float, every: float) -> AsyncIterato
             await task
 
 
-def _random_choice(view: dict[str, Any], rng: random.Random) -> str:
-    """A quick stand-in for the computer brain: the tests here are about the server."""
-    names = [a["action"] for a in view["legal"]]
+def _random_choice(view: SeatView | dict[str, Any], rng: random.Random) -> str:
+    """A quick stand-in for the computer brain: the tests here are about the server.
+    Also answers a person's ``turn`` message (a dict with the same ``legal``)."""
+    legal = view.legal if isinstance(view, SeatView) else decode_legal(view["legal"])
+    names = [str(a.action) for a in legal]
     return "call" if "call" in names and rng.random() < 0.6 else rng.choice(names)
 
 

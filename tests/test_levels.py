@@ -239,8 +239,8 @@ def test_command_line_sets_each_computer_seats_level() -> None:
     assert cfg.computer_levels == ("shark", "newcomer")
     seats = computer_seats(3, cfg.computer_names, random.Random(1), cfg.computer_levels)
     assert [(s.seat, s.level) for s in seats] == [(6, "shark"), (5, "newcomer"), (4, "newcomer")]
-    assert seats[0].public(None)["level"] == "shark"
-    assert seats[0].public(None)["level_name"] == "Shark"
+    assert seats[0].public(None).encode()["level"] == "shark"
+    assert seats[0].public(None).encode()["level_name"] == "Shark"
     with pytest.raises(ValueError):
         ServerConfig(computer=1, computer_levels=("godlike",))
 

@@ -142,7 +142,7 @@ def test_the_wire_reads_back_the_same_state(state: Presence) -> None:
     """A lobby seat's fields, as ``Seat.public`` writes them, read back by ``from_wire``
     (a dropped seat is the one whose connection is gone)."""
     seat = Seat(0, "ann", kind=SeatKind.HUMAN, presence=state)
-    public = seat.public(host=None)
+    public = seat.public(host=None).encode()
     assert list(public)[:8] == [
         "seat", "name", "kind", "connected", "host", "away", "away_why", "stand_in"
     ]  # fmt: skip

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from common.protocol import Act, Ping
+from common.schema import SeatView
 from server.app import TableServer
 from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
@@ -345,8 +346,9 @@ def test_r_c3_host_takes_a_seat_away_for_the_rest_of_the_match(tmp_path: Path) -
 def test_r_c3_stand_in_plays_an_away_seat_and_gives_it_back(tmp_path: Path) -> None:
     asked: list[int] = []
 
-    def chooser(view: dict[str, Any], rng: random.Random) -> str:
-        asked.append(view["you"])
+    def chooser(view: SeatView, rng: random.Random) -> str:
+        assert view.you is not None
+        asked.append(view.you)
         return _random_choice(view, rng)
 
     async def scenario() -> None:

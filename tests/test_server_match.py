@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from common.protocol import Chat, Start
+from common.schema import SeatView
 from server.app import TableServer
 from tests.hhcheck import problems
 from tests.serverkit import UNIT, Client, cards_in, config, running
@@ -195,9 +196,9 @@ def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
     """A computer seat is a function of the same view a person at that seat gets."""
     views: list[dict[str, Any]] = []
 
-    def recording(view: dict[str, Any], rng: random.Random) -> str:
-        views.append(view)
-        return rng.choice([a["action"] for a in view["legal"]])
+    def recording(view: SeatView, rng: random.Random) -> str:
+        views.append(view.encode())  # as a person's client at that seat gets it
+        return rng.choice([str(a.action) for a in view.legal])
 
     async def scenario() -> None:
         server = TableServer(config(tmp_path, computer=3, start_when=4), chooser=recording)
