@@ -1,21 +1,24 @@
 """The player's remembered settings: name, last addresses, deck colours, table sizes.
 
-Kept as JSON in ``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or
-``~/.config/...``).  A missing or broken file gives the defaults; a file that
-cannot be written is not an error (the game goes on, it just forgets).
+Kept as JSON in the user's config folder (``common.folders``): on Linux
+``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or ``~/.config/...``).  A file an older
+version left elsewhere on this platform moves there at first use.  A missing or broken
+file gives the defaults; a file that cannot be written is not an error (the game goes
+on, it just forgets).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from common import folders
 from common.levels import LEVEL_IDS
 from common.protocol import HAND_COUNTS
+from common.relocate import move_once
 
 __all__ = ["Settings", "config_path"]
 
@@ -25,8 +28,7 @@ MAX_RECENT = 6
 
 
 def config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
-    return Path(base) / "seventh-street" / "settings.json"
+    return folders.settings_path()
 
 
 @dataclass(slots=True)
@@ -57,7 +59,9 @@ class Settings:
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
-        path = path or config_path()
+        if path is None:
+            path = config_path()
+            move_once(folders.old_settings_path(), path)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

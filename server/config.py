@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from common import folders
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
+from common.relocate import move_once
 
 __all__ = ["MAX_TABLE_NAME", "ServerConfig", "default_history_dir"]
 
@@ -15,14 +15,13 @@ MAX_TABLE_NAME = 40
 
 
 def default_history_dir() -> Path:
-    """A ``histories`` folder in the user's data directory, per platform convention."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "seventh-street" / "histories"
+    """A ``histories`` folder in the user's data folder (``common.folders``).
+
+    At first use, histories an older version kept elsewhere on this platform move here.
+    """
+    path = folders.history_dir()
+    move_once(folders.old_history_dir(), path)
+    return path
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ on the real network from a test.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -38,8 +39,9 @@ def only_loopback() -> bool:
     return links == ["lo"]
 
 
+@functools.cache
 def _can_unshare() -> str:
-    """Empty when a namespace can be made here, else why not."""
+    """Empty when a namespace can be made here, else why not (asked once per process)."""
     try:
         proc = subprocess.run([str(NETNS), "true"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -69,9 +71,12 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             "-q",
             "-p",
             "no:cacheprovider",
+            "-p",
+            "no:xdist",  # one test, in this one namespace: no workers of its own
             request.node.nodeid,
         ],
         cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")},
         capture_output=True,
         text=True,
         timeout=110,

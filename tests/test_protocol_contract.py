@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import random
 import re
 import signal
@@ -25,12 +26,14 @@ import msgpack
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from contract_client import Closed, ContractClient, encode, free_port, poll, wait_port  # noqa: E402
+from contract_client import Closed, ContractClient, encode, poll, wait_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / ".venv" / "bin" / "stud-server"
 
-pytestmark = pytest.mark.timeout(60)
+# One xdist worker runs the whole file: its module fixtures (a played match, the slow
+# clocks) are set up once, not once per worker.
+pytestmark = [pytest.mark.timeout(60), pytest.mark.xdist_group("contract")]
 
 # --------------------------------------------------------------------------
 # What the document says
@@ -397,16 +400,46 @@ class Privacy:
 # --------------------------------------------------------------------------
 
 
+_LISTENING = re.compile(r"listening on port (\d+)")
+
+
+def said_port(proc: subprocess.Popen, timeout: float = 20.0) -> int:
+    """The port a ``stud-server --port 0`` says in its log that it listens on.
+
+    Its own choice, so no other test (another xdist worker's) can take the port between a
+    free one being picked here and the server binding it.  The rest of its log is drained.
+    """
+    told: queue.Queue[int | None] = queue.Queue()
+
+    def read() -> None:
+        port = None
+        for line in proc.stderr:
+            if port is None and (m := _LISTENING.search(line)):
+                port = int(m.group(1))
+                told.put(port)
+        if port is None:
+            told.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        port = told.get(timeout=timeout)
+    except queue.Empty:
+        port = None
+    if port is None:
+        proc.kill()
+        raise RuntimeError("stud-server did not say which port it listens on")
+    return port
+
+
 class Server:
     def __init__(self, *extra, computer=1, start_when=None, hands=4, seed=None):
-        self.port = free_port()
         self.hist = tempfile.mkdtemp(prefix="contract-hh-")
         args = [
             str(SERVER),
             "--host",
             "127.0.0.1",
             "--port",
-            str(self.port),
+            "0",
             "--computer",
             str(computer),
         ]
@@ -420,13 +453,16 @@ class Server:
             "--history-dir",
             self.hist,
         ]
-        args += ["--log-level", "ERROR"]
+        args += ["--log-level", "INFO"]  # for the port it says; nothing else is read
         if start_when is not None:
             args += ["--start-when", str(start_when)]
         if seed is not None:
             args += ["--seed", str(seed)]
         args += list(extra)
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        self.port = said_port(self.proc)
         wait_port(self.port)
 
     def client(self) -> ContractClient:

@@ -1,0 +1,59 @@
+"""Move a file or folder once from where an older version kept it (``common.folders``).
+
+Never overwrites: when something is already at the new place it wins, and the old copy
+is left where it is, untouched.  A move that fails is logged and the game goes on with
+the new place.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from pathlib import Path
+
+__all__ = ["move_once"]
+
+log = logging.getLogger(__name__)
+
+_seen: set[tuple[Path, Path]] = set()
+
+
+def move_once(old: Path | None, new: Path) -> bool:
+    """Move ``old`` to ``new`` if ``old`` exists and ``new`` does not; True if it moved.
+
+    Looks once per process for each pair, so calling it at every use costs nothing.
+    """
+    if old is None or old == new or (old, new) in _seen:
+        return False
+    _seen.add((old, new))
+    if not old.exists():
+        return False
+    if new.exists():
+        log.info("kept %s; an older copy stays at %s", new, old)
+        return False
+    try:
+        new.parent.mkdir(parents=True, exist_ok=True)
+        _move(old, new)
+    except OSError as exc:
+        log.warning("could not move %s to %s: %s", old, new, exc)
+        return False
+    log.info("moved %s to %s, where this platform keeps it now", old, new)
+    return True
+
+
+def _move(old: Path, new: Path) -> None:
+    if old.is_dir():
+        try:
+            os.rename(old, new)  # refuses a non-empty folder at ``new``
+        except OSError:
+            shutil.copytree(old, new)  # another disk; refuses any ``new`` that exists
+            shutil.rmtree(old)
+        return
+    try:
+        os.link(old, new)  # unlike a rename, never replaces a file at ``new``
+    except OSError:
+        with old.open("rb") as src, new.open("xb") as dst:  # "x": never replaces either
+            shutil.copyfileobj(src, dst)
+        shutil.copystat(old, new)
+    old.unlink()
