@@ -15,10 +15,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from client.relocate import move_once
 from common import folders
 from common.levels import LEVEL_IDS
 from common.protocol import HAND_COUNTS
-from common.relocate import move_once
 
 __all__ = ["Settings", "config_path"]
 

@@ -1,6 +1,7 @@
 """Where the game keeps a player's files: one answer for the client and the server.
 
-Paths only, no I/O: ``common.relocate`` moves a file from where an older version kept it.
+Paths only, no I/O: ``client.relocate`` moves the settings from where an older version
+kept them.
 The folders come from platformdirs, the same on Linux, macOS and Windows:
 
 - ``settings_path()``: the client's settings, in the user *config* folder.
@@ -9,15 +10,14 @@ The folders come from platformdirs, the same on Linux, macOS and Windows:
 
 On Linux these are what they always were: ``$XDG_CONFIG_HOME/seventh-street/settings.json``
 (or ``~/.config/...``) and ``$XDG_DATA_HOME/seventh-street/histories`` (or
-``~/.local/share/...``).  ``old_settings_path()`` and ``old_history_dir()`` name where an
-older version kept them when that differs from today's place (the client's settings on
-macOS and Windows were under ``~/.config``).
+``~/.local/share/...``), and the histories are where the server always kept them on
+macOS and Windows too.  ``old_settings_path()`` names where an older client kept its
+settings when that differs from today's place (under ``~/.config`` on macOS and Windows).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import platformdirs
@@ -28,7 +28,6 @@ __all__ = [
     "data_dir",
     "exports_dir",
     "history_dir",
-    "old_history_dir",
     "old_settings_path",
     "settings_path",
 ]
@@ -72,24 +71,7 @@ def _old_settings_path() -> Path:
     return Path(base) / APP / "settings.json"
 
 
-def _old_history_dir() -> Path:
-    # What the server wrote to before platformdirs.
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / APP / "histories"
-
-
 def old_settings_path() -> Path | None:
     """Where an older version kept the settings, when that is not ``settings_path()``."""
     old = _old_settings_path()
     return None if old == settings_path() else old
-
-
-def old_history_dir() -> Path | None:
-    """Where an older version kept the histories, when that is not ``history_dir()``."""
-    old = _old_history_dir()
-    return None if old == history_dir() else old

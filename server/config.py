@@ -7,7 +7,6 @@ from pathlib import Path
 
 from common import folders
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
-from common.relocate import move_once
 
 __all__ = ["MAX_TABLE_NAME", "ServerConfig", "default_history_dir"]
 
@@ -15,13 +14,9 @@ MAX_TABLE_NAME = 40
 
 
 def default_history_dir() -> Path:
-    """A ``histories`` folder in the user's data folder (``common.folders``).
-
-    At first use, histories an older version kept elsewhere on this platform move here.
-    """
-    path = folders.history_dir()
-    move_once(folders.old_history_dir(), path)
-    return path
+    """A ``histories`` folder in the user's data folder (``common.folders``): where the
+    server has always kept them, on every platform."""
+    return folders.history_dir()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The per-user folders (``common.folders``) and the one-time move (``common.relocate``).
+"""The per-user folders (``common.folders``) and the settings' one-time move (``client.relocate``).
 
 Linux keeps exactly the paths it always had (XDG honoured); macOS and Windows are run
 here through platformdirs' own classes for those platforms, with HOME and the Windows
@@ -21,8 +21,9 @@ import platformdirs.unix
 import platformdirs.windows
 import pytest
 
+from client import relocate
 from client.settings import Settings, config_path
-from common import folders, relocate
+from common import folders
 from server.config import ServerConfig, default_history_dir
 
 linux_only = pytest.mark.skipif(
@@ -85,14 +86,14 @@ def test_linux_honours_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert default_history_dir() == tmp_path / "data" / "seventh-street" / "histories"
     assert ServerConfig().history_dir == tmp_path / "data" / "seventh-street" / "histories"
     assert folders.exports_dir() == tmp_path / "data" / "seventh-street" / "exports"
-    assert folders.old_settings_path() is None and folders.old_history_dir() is None
+    assert folders.old_settings_path() is None
 
 
 @linux_only
 def test_linux_defaults_under_home(home: Path) -> None:
     assert str(config_path()) == f"{home}/.config/seventh-street/settings.json"
     assert str(default_history_dir()) == f"{home}/.local/share/seventh-street/histories"
-    assert folders.old_settings_path() is None and folders.old_history_dir() is None
+    assert folders.old_settings_path() is None
 
 
 @linux_only
@@ -121,7 +122,6 @@ def test_macos_folders(home: Path, macos: None) -> None:
     assert config_path() == support / "settings.json"
     assert default_history_dir() == support / "histories"
     assert folders.old_settings_path() == home / ".config" / "seventh-street" / "settings.json"
-    assert folders.old_history_dir() is None  # the server always used Application Support
 
 
 def test_windows_folders_are_roaming(home: Path, windows: Path) -> None:
@@ -129,7 +129,6 @@ def test_windows_folders_are_roaming(home: Path, windows: Path) -> None:
     assert config_path() == roaming / "settings.json"
     assert default_history_dir() == roaming / "histories"
     assert folders.old_settings_path() == home / ".config" / "seventh-street" / "settings.json"
-    assert folders.old_history_dir() is None  # the server always used %APPDATA%
 
 
 def test_windows_old_settings_path_honoured_xdg(
@@ -155,7 +154,7 @@ def test_old_settings_move_over_once(
 ) -> None:
     request.getfixturevalue(platform)
     old = _write_old(home, "Ann")
-    with caplog.at_level(logging.INFO, logger="common.relocate"):
+    with caplog.at_level(logging.INFO, logger="client.relocate"):
         loaded = Settings.load()
     assert (loaded.name, loaded.hands) == ("Ann", 12)
     assert not old.exists()
@@ -163,7 +162,7 @@ def test_old_settings_move_over_once(
     moved = [r for r in caplog.records if r.getMessage().startswith("moved ")]
     assert len(moved) == 1 and str(old) in moved[0].getMessage()
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="common.relocate"):
+    with caplog.at_level(logging.INFO, logger="client.relocate"):
         assert Settings.load().name == "Ann"
     assert caplog.records == []  # once: nothing more to move, nothing said
 
@@ -173,7 +172,7 @@ def test_a_newer_settings_file_is_never_overwritten(
 ) -> None:
     old = _write_old(home, "Old")
     Settings(name="New").save()
-    with caplog.at_level(logging.INFO, logger="common.relocate"):
+    with caplog.at_level(logging.INFO, logger="client.relocate"):
         assert Settings.load().name == "New"
     assert json.loads(old.read_text(encoding="utf-8"))["name"] == "Old"  # left as it was
     assert any(r.getMessage().startswith("kept ") for r in caplog.records)
@@ -193,52 +192,18 @@ def test_no_old_file_nothing_happens(home: Path, macos: None) -> None:
     assert not config_path().exists()
 
 
-def test_old_histories_folder_moves_with_its_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    old = tmp_path / "old" / "histories"
-    new = tmp_path / "new" / "seventh-street" / "histories"
-    old.mkdir(parents=True)
-    (old / "m1.jsonl").write_text("{}\n", encoding="utf-8")
-    (old / "night-2026-01-01-t.json").write_text("{}", encoding="utf-8")
-    monkeypatch.setattr(folders, "history_dir", lambda: new)
-    monkeypatch.setattr(folders, "old_history_dir", lambda: old)
-    with caplog.at_level(logging.INFO, logger="common.relocate"):
-        assert default_history_dir() == new
-    assert sorted(p.name for p in new.iterdir()) == ["m1.jsonl", "night-2026-01-01-t.json"]
-    assert not old.exists()
-    assert any(r.getMessage().startswith("moved ") for r in caplog.records)
-
-
-def test_a_histories_folder_in_the_new_place_wins(tmp_path: Path) -> None:
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    (old / "a.jsonl").write_text("old", encoding="utf-8")
-    new.mkdir()
-    (new / "b.jsonl").write_text("new", encoding="utf-8")
-    assert relocate.move_once(old, new) is False
-    assert [p.name for p in new.iterdir()] == ["b.jsonl"]
-    assert (old / "a.jsonl").read_text(encoding="utf-8") == "old"
-
-
-@pytest.mark.parametrize("kind", ["file", "folder"])
-def test_move_to_another_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+def test_move_to_another_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def cross(*_: object) -> None:
         raise OSError(errno.EXDEV, "Invalid cross-device link")
 
     monkeypatch.setattr(os, "link", cross)
     monkeypatch.setattr(os, "rename", cross)
     old, new = tmp_path / "a" / "x", tmp_path / "b" / "c" / "x"
-    if kind == "folder":
-        old.mkdir(parents=True)
-        (old / "m.jsonl").write_text("hand", encoding="utf-8")
-    else:
-        old.parent.mkdir()
-        old.write_text("hand", encoding="utf-8")
+    old.parent.mkdir()
+    old.write_text("hand", encoding="utf-8")
     assert relocate.move_once(old, new) is True
     assert not old.exists()
-    got = new / "m.jsonl" if kind == "folder" else new
-    assert got.read_text(encoding="utf-8") == "hand"
+    assert new.read_text(encoding="utf-8") == "hand"
 
 
 def test_a_failed_move_is_logged_and_leaves_the_old_file(
@@ -250,7 +215,7 @@ def test_a_failed_move_is_logged_and_leaves_the_old_file(
     monkeypatch.setattr(relocate, "_move", fail)
     old = tmp_path / "old.json"
     old.write_text("{}", encoding="utf-8")
-    with caplog.at_level(logging.INFO, logger="common.relocate"):
+    with caplog.at_level(logging.INFO, logger="client.relocate"):
         assert relocate.move_once(old, tmp_path / "new" / "s.json") is False
     assert old.exists()
     assert any(r.levelno == logging.WARNING for r in caplog.records)

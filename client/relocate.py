@@ -1,4 +1,5 @@
-"""Move a file or folder once from where an older version kept it (``common.folders``).
+"""Move a file once from where an older version kept it (``common.folders``): today the
+client's settings, which were under ``~/.config`` on macOS and Windows too.
 
 Never overwrites: when something is already at the new place it wins, and the old copy
 is left where it is, untouched.  A move that fails is logged and the game goes on with
@@ -43,13 +44,6 @@ def move_once(old: Path | None, new: Path) -> bool:
 
 
 def _move(old: Path, new: Path) -> None:
-    if old.is_dir():
-        try:
-            os.rename(old, new)  # refuses a non-empty folder at ``new``
-        except OSError:
-            shutil.copytree(old, new)  # another disk; refuses any ``new`` that exists
-            shutil.rmtree(old)
-        return
     try:
         os.link(old, new)  # unlike a rename, never replaces a file at ``new``
     except OSError:
