@@ -84,8 +84,11 @@ def test_R_C1_no_one_can_lock_a_seated_player_out(tmp_path: Path) -> None:
             computer=1,
             hands=12,
             grace=1000 * UNIT,  # the seats never act: the match stays running
-            handshake_timeout=4 * UNIT,
-            frame_timeout=4 * UNIT,
+            # Long enough that a friend's hello is read in time while 200 hostile tasks
+            # share this test's event loop on a busy machine; the caps, not the timeout,
+            # are what keep the door open.
+            handshake_timeout=20 * UNIT,
+            frame_timeout=20 * UNIT,
             heartbeat_every=4 * UNIT,
         )
         async with running(cfg) as (server, port):
