@@ -28,7 +28,6 @@ from client.checks import (
 )
 from client.handbook import HandBook
 from client.night import Night, parse_night
-from client.view import Legal, TableView, parse_legal, parse_view
 from client.wording import (
     STREET_NAMES,
     LogLine,
@@ -38,7 +37,7 @@ from client.wording import (
     describe_event,
 )
 from common.presence import Presence, from_wire
-from common.schema import LobbySeat, decode_lobby_seats
+from common.schema import LegalAction, LobbySeat, SeatView, decode_legal, decode_lobby_seats
 
 __all__ = ["Player", "Session"]
 
@@ -138,10 +137,10 @@ class Session:
         self.match_id: str | None = None
         self.players: dict[int, Player] = {}
         self.start_stacks: dict[int, int] = {}
-        self.view: TableView | None = None
+        self.view: SeatView | None = None
         self.hand = 0
         self.turn: int | None = None
-        self.legal: list[Legal] = []
+        self.legal: list[LegalAction] = []
         self.time_left: float | None = None
         self.turn_at = 0.0
         self.hand_end: dict[str, Any] | None = None
@@ -207,7 +206,7 @@ class Session:
             and self.legal
         )
 
-    def actions(self) -> list[Legal]:
+    def actions(self) -> list[LegalAction]:
         """The buttons to show: exactly what the server offered for our turn."""
         return list(self.legal) if self.my_turn() else []
 
@@ -340,7 +339,7 @@ class Session:
         self.log.append(LogLine(f"A match of {self.hands} hands begins", "street"))
 
     def _on_table(self, msg: dict[str, Any], now: float) -> None:
-        view = parse_view(msg.get("view"))
+        view = SeatView.decode(msg.get("view"))
         hand = as_int(msg.get("hand"), self.hand)
         self.hands = as_int(msg.get("hands"), self.hands, lo=1, hi=99)
         seats = decode_lobby_seats(msg.get("players"))
@@ -370,7 +369,7 @@ class Session:
         if seat is None or seat != self.seat:
             return
         self.turn = as_int(msg.get("turn"))
-        self.legal = parse_legal(msg.get("legal"))
+        self.legal = decode_legal(msg.get("legal"))
         self.time_left = as_seconds(msg.get("time_left"))
         self.bank = as_seconds(msg.get("bank"))
         self.turn_at = now

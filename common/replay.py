@@ -1,8 +1,9 @@
 """Replaying a ``stud-hh/1`` hand: the table as it stood after each event.
 
 ``table_after(record, n, viewer)`` is the table after the first ``n`` events
-of ``record``, in the very shape of ``common.views.seat_view`` (so the client
-draws a replay with the code that draws live play), and ``positions(record)``
+of ``record``, a ``common.schema.SeatView`` as ``common.views.seat_view`` makes
+one (so the client draws a replay with the code that draws live play, and the
+view's shape is written once, in ``common.schema``), and ``positions(record)``
 is the list of places a replayer steps through.  ``seen_record(record, seat)``
 cuts a full record down to what one seat saw at the table.
 
@@ -13,8 +14,9 @@ Invariants:
   stays a face-down count; a seat's ``hole`` list appears only when every one
   of its down cards is known, and ``shown`` only after its ``show`` event.
 - At every point where the engine stops (a seat must decide, or the hand is
-  over) ``table_after`` equals ``seat_view(hand, viewer)`` except ``turn`` and
-  ``legal``, which a replay has no use for; a test holds them equal.
+  over) ``table_after`` equals ``seat_view(hand, viewer)`` except ``turn_id``
+  (``None``) and ``legal`` (empty), which a replay has no use for; a test holds
+  them equal, the seats in the same order.
 - Nothing here raises on a well-formed record; ``ValueError`` names what is
   wrong with a broken one.
 """
@@ -24,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from common.schema import Award, Pot, SeatView, Shown, TableSeat
 
 __all__ = [
     "Position",
@@ -52,15 +56,15 @@ class _Seat:
     folded: bool = False
     all_in: bool = False
     last_action: str | None = None
-    shown: dict[str, Any] | None = None
+    shown: Shown | None = None
 
 
-def _pots(seats: Sequence[_Seat]) -> list[dict[str, Any]]:
+def _pots(seats: Sequence[_Seat]) -> list[Pot]:
     """The pots as ``Hand.pots`` makes them (R-A3): a level per all-in total still in."""
     totals = {s.seat: s.in_pot for s in seats}
     live = [s for s in seats if not s.folded]
     levels = sorted({s.in_pot for s in live if s.all_in})
-    pots: list[dict[str, Any]] = []
+    pots: list[Pot] = []
     prev = 0
     for level in [*levels, None]:
         if level is None:
@@ -70,10 +74,10 @@ def _pots(seats: Sequence[_Seat]) -> list[dict[str, Any]]:
             amount = sum(min(t, level) - min(t, prev) for t in totals.values())
             contenders = sorted(s.seat for s in live if s.in_pot >= level)
         if amount > 0 and contenders:
-            if pots and pots[-1]["seats"] == contenders:
-                pots[-1]["amount"] += amount
+            if pots and pots[-1].seats == contenders:
+                pots[-1] = Pot(pots[-1].amount + amount, contenders)
             else:
-                pots.append({"amount": amount, "seats": contenders})
+                pots.append(Pot(amount, contenders))
         if level is not None:
             prev = level
     return pots
@@ -86,8 +90,9 @@ def _events(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     return events
 
 
-def table_after(record: Mapping[str, Any], n: int, viewer: int | None = None) -> dict[str, Any]:
-    """The table after the first ``n`` events, shaped like ``seat_view`` (``you`` = ``viewer``).
+def table_after(record: Mapping[str, Any], n: int, viewer: int | None = None) -> SeatView:
+    """The table after the first ``n`` events, a ``SeatView`` as ``seat_view`` makes one
+    (``you`` = ``viewer``; no ``turn_id``, no ``legal``).
 
     Raises ``ValueError`` naming the problem when the record is not well formed.
     """
@@ -97,7 +102,7 @@ def table_after(record: Mapping[str, Any], n: int, viewer: int | None = None) ->
         raise ValueError(f"not a well-formed stud-hh/1 hand: {exc!r}") from None
 
 
-def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> dict[str, Any]:
+def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> SeatView:
     events = _events(record)
     n = max(0, min(n, len(events)))
     try:
@@ -109,7 +114,7 @@ def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> dict[
     high = 0
     paid = 0
     bring_in: int | None = None
-    awards: list[dict[str, Any]] = []
+    awards: list[Award] = []
     for ev in events[:n]:
         kind = ev.get("ev")
         st = seats.get(ev.get("seat"))
@@ -152,54 +157,50 @@ def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> dict[
             if st.stack:
                 st.all_in = False
         elif kind == "show":
-            st.shown = {"cards": list(ev["cards"]), "best": list(ev["best"]), "hand": ev["hand"]}
+            st.shown = Shown(list(ev["cards"]), list(ev["best"]), ev["hand"])
         elif kind == "award":
             st.stack += ev["amount"]
             paid += ev["amount"]
-            awards.append(
-                {"ev": "award", "seat": st.seat, "amount": ev["amount"], "pot": ev["pot"]}
-            )
+            awards.append(Award(st.seat, ev["amount"], ev["pot"]))
     nxt = events[n] if n < len(events) else None
     to_act = nxt["seat"] if nxt is not None and nxt.get("ev") == "act" else None
     if bring_in is None and to_act is not None and nxt is not None and nxt["street"] == 3:
         bring_in = to_act  # third street's first act is the bring-in seat's (R-O1)
     over = n == len(events) and any(e.get("ev") == "award" for e in events)
-    out_seats = []
+    table: dict[int, TableSeat] = {}
     for s in order:
         st = seats[s]
-        entry: dict[str, Any] = {
-            "seat": s,
-            "stack": st.stack,
-            "bet": st.bet,
-            "in_pot": st.in_pot,
-            "folded": st.folded,
-            "all_in": st.all_in,
-            "up": list(st.up),
-            "down": len(st.down),
-            "last_action": st.last_action,
-        }
-        if st.down and all(c is not None for c in st.down):
-            entry["hole"] = list(st.down)
-        if st.shown is not None:
-            entry["shown"] = st.shown
-        out_seats.append(entry)
+        hole = [c for c in st.down if c is not None]
+        table[s] = TableSeat(
+            seat=s,
+            stack=st.stack,
+            bet=st.bet,
+            in_pot=st.in_pot,
+            folded=st.folded,
+            all_in=st.all_in,
+            up=list(st.up),
+            down=len(st.down),
+            last_action=st.last_action,
+            shown=st.shown,
+            hole=hole if st.down and len(hole) == len(st.down) else None,
+        )
     in_order = [seats[s] for s in order]
-    return {
-        "street": street,
-        "button": record.get("button"),
-        "order": order,
-        "bring_in": bring_in,
-        "to_act": to_act,
-        "turn": None,
-        "high": high,
-        "pot": sum(st.in_pot for st in in_order) - paid,
-        "pots": _pots(in_order) if not over else [],
-        "over": over,
-        "seats": out_seats,
-        "awards": awards,
-        "you": viewer,
-        "legal": [],
-    }
+    return SeatView(
+        street=street,
+        button=record.get("button"),
+        order=order,
+        bring_in=bring_in,
+        to_act=to_act,
+        turn_id=None,
+        high=high,
+        pot=sum(st.in_pot for st in in_order) - paid,
+        pots=_pots(in_order) if not over else [],
+        over=over,
+        seats=table,
+        awards=awards,
+        you=viewer,
+        legal=[],
+    )
 
 
 @dataclass(frozen=True, slots=True)

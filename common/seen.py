@@ -1,11 +1,11 @@
 """Cards seen this hand and what they mean for a seat's draws: plain data, no I/O.
 
-``cards_seen(view)`` takes a ``seat_view``-shaped table (the wire's ``view``,
-or a replay's ``common.replay.table_after``) and returns every card in it:
-the viewer's own hole cards, every up card (a folded seat's too: they stay on
-the table and in the view) and every hand shown.  It reads nothing else, so it
-can never know more than the view; a property test holds it to the cards the
-seat may see.
+``cards_seen(view)`` takes a ``common.schema.SeatView`` (the wire's ``view``
+decoded, ``common.views.seat_view``, or a replay's ``common.replay.table_after``)
+and returns every card in it: the viewer's own hole cards, every up card (a
+folded seat's too: they stay on the table and in the view) and every hand
+shown.  It reads nothing else, so it can never know more than the view; a
+property test holds it to the cards the seat may see.
 
 ``draws(mine, seen, to_come)`` says, for the seat's best flush, straight and
 trips draws, which cards it still needs and how many of them are live (not
@@ -19,9 +19,11 @@ as live: that is what a player at the table can count.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from common.schema import SeatView
 
 __all__ = ["RANKS", "SUITS", "Draw", "cards_seen", "draws", "viewer_cards"]
 
@@ -37,32 +39,27 @@ def _is_card(value: Any) -> bool:
     return isinstance(value, str) and len(value) == 2 and value[0] in RANKS and value[1] in SUITS
 
 
-def _cards(values: Any) -> list[str]:
-    return [c for c in values if _is_card(c)] if isinstance(values, list) else []
+def _cards(values: Iterable[str] | None) -> list[str]:
+    return [c for c in values if _is_card(c)] if values is not None else []
 
 
-def viewer_cards(view: Mapping[str, Any]) -> list[str]:
+def viewer_cards(view: SeatView) -> list[str]:
     """The viewer's own cards (hole and up) in ``view``; none for a watcher."""
-    you = view.get("you")
-    for entry in view.get("seats") or []:
-        if isinstance(entry, dict) and entry.get("seat") == you and you is not None:
-            return _cards(entry.get("hole")) + _cards(entry.get("up"))
-    return []
+    me = view.seats.get(view.you) if view.you is not None else None
+    if me is None:
+        return []
+    return _cards(me.hole) + _cards(me.up)
 
 
-def cards_seen(view: Mapping[str, Any]) -> set[str]:
+def cards_seen(view: SeatView) -> set[str]:
     """Every card ``view`` shows: the viewer's hole cards, all up cards, hands shown."""
     seen: set[str] = set()
-    you = view.get("you")
-    for entry in view.get("seats") or []:
-        if not isinstance(entry, dict):
-            continue
-        seen.update(_cards(entry.get("up")))
-        if entry.get("seat") == you and you is not None:
-            seen.update(_cards(entry.get("hole")))
-        shown = entry.get("shown")
-        if isinstance(shown, dict):
-            seen.update(_cards(shown.get("cards")))
+    for entry in view.seats.values():
+        seen.update(_cards(entry.up))
+        if entry.seat == view.you and view.you is not None:
+            seen.update(_cards(entry.hole))
+        if entry.shown is not None:
+            seen.update(_cards(entry.shown.cards))
     return seen
 
 

@@ -11,9 +11,9 @@ from client.address import AddressError, parse_address
 from client.checks import BadMessage
 from client.model import Session
 from client.settings import Settings
-from client.view import Legal, parse_view
 from client.wording import describe_event
 from common.presence import Presence
+from common.schema import LegalAction, SeatView
 
 
 def session_from(msgs: list[dict]) -> Session:
@@ -26,18 +26,18 @@ def session_from(msgs: list[dict]) -> Session:
 @pytest.mark.parametrize(
     ("legal", "label", "key"),
     [
-        (Legal("bring_in", 4, 4), "Bring in 4", "B"),
-        (Legal("complete", 10, 10), "Complete to 10", "R"),
-        (Legal("call", 10, 10), "Call 10", "C"),
-        (Legal("raise", 26, 30), "Raise to 30", "R"),
-        (Legal("check", 0, 0), "Check", "C"),
-        (Legal("bet", 20, 20), "Bet 20", "B"),
-        (Legal("fold", 0, 0), "Fold", "F"),
-        (Legal("call", 7, 7, all_in=True), "Call 7 (all in)", "C"),
+        (LegalAction("bring_in", 4, 4), "Bring in 4", "B"),
+        (LegalAction("complete", 10, 10), "Complete to 10", "R"),
+        (LegalAction("call", 10, 10), "Call 10", "C"),
+        (LegalAction("raise", 26, 30), "Raise to 30", "R"),
+        (LegalAction("check", 0, 0), "Check", "C"),
+        (LegalAction("bet", 20, 20), "Bet 20", "B"),
+        (LegalAction("fold", 0, 0), "Fold", "F"),
+        (LegalAction("call", 7, 7, all_in=True), "Call 7 (all in)", "C"),
     ],
     ids=lambda v: v if isinstance(v, str) else None,
 )
-def test_R_B1_buttons_name_their_amount(legal: Legal, label: str, key: str) -> None:
+def test_R_B1_buttons_name_their_amount(legal: LegalAction, label: str, key: str) -> None:
     assert legal.label == label
     assert legal.key == key
 
@@ -74,7 +74,7 @@ def test_cards_in_deal_order_with_backs_and_marked_hole_cards() -> None:
 
 
 def test_R_D3_seventh_street_card_goes_last() -> None:
-    view = parse_view({"seats": [{"seat": 2, "up": ["2c", "3c", "4c", "5c"], "down": 3}]})
+    view = SeatView.decode({"seats": [{"seat": 2, "up": ["2c", "3c", "4c", "5c"], "down": 3}]})
     cards = view.seats[2].cards()
     assert [c for c, _ in cards] == [None, None, "2c", "3c", "4c", "5c", None]
 
@@ -123,7 +123,7 @@ def test_malformed_messages_raise_BadMessage_and_change_nothing(msg: object) -> 
 
 
 def test_odd_fields_are_cleaned_not_trusted() -> None:
-    view = parse_view({
+    view = SeatView.decode({
         "street": "five", "seats": [
             {"seat": 9, "up": ["Ah"]},  # no such seat
             {"seat": 1, "up": ["Zz", 5, "Ah"], "down": 99, "stack": -5, "hole": "AcKd"},

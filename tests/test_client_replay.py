@@ -19,7 +19,6 @@ from client.scenes.histories import HistoriesScene, list_matches
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
 from client.settings import Settings
-from client.view import parse_view
 from common.history import load
 from common.recap import moments
 from common.replay import positions, seen_record, street_starts, table_after
@@ -67,7 +66,7 @@ def test_the_replayer_shows_the_table_as_it_was_at_every_stop(app: App) -> None:
         stops = positions(rec)
         for i, stop in enumerate(stops):
             assert (scene.hand_i, scene.pos_i) == (k, i)
-            assert scene.shown.view == parse_view(table_after(rec, stop.upto, 0))
+            assert scene.shown.view == table_after(rec, stop.upto, 0)
             app.draw()  # every stop draws
             key(app, pygame.K_RIGHT)
         assert scene.pos_i == len(stops) - 1  # Right stops at the end of the hand

@@ -3,7 +3,7 @@
 Random hands are played on the engine; after every engine step the replay of
 the finished ``stud-hh/1`` record, cut to the same number of events and to
 what the viewer saw (``seen_record``), must equal ``seat_view`` for that
-viewer (``turn`` and ``legal`` aside).  The cards-seen panel's cards
+viewer (``turn_id`` and ``legal`` aside).  The cards-seen panel's cards
 (``common.seen.cards_seen``) and every replay view hold only cards the viewer
 may see (R-S1: down cards are private until shown).
 """
@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from client.render.seenpanel import view_dict
-from client.view import parse_view
 from common.cards import shuffled_deck
 from common.engine import Hand
 from common.history import hand_record
 from common.match import SeatInfo
 from common.replay import hand_label, positions, seen_record, street_starts, table_after
+from common.schema import SeatView
 from common.seen import cards_seen, draws, viewer_cards
-from common.views import seat_view_dict as seat_view
+from common.views import seat_view
 from tests.test_engine_properties import _cards_in, _visible_cards, tables
 
 
@@ -57,8 +57,9 @@ def _play(stacks: dict[int, int], button: int, seed: int, data: st.DataObject) -
     return hand, json.loads(json.dumps(record)), steps
 
 
-def _strip(view: dict) -> dict:
-    return {k: v for k, v in view.items() if k not in ("turn", "legal")}
+def _strip(view: SeatView) -> tuple[SeatView, list[int]]:
+    """The view without its turn id and legal actions, and its seats' order."""
+    return replace(view, turn_id=None, legal=[]), list(view.seats)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -70,27 +71,30 @@ def test_replay_matches_the_live_table_event_by_event(table, data) -> None:
         seen = seen_record(record, viewer)
         for upto, views, allowed in steps:
             replayed = table_after(seen, upto, viewer)
-            assert _strip(replayed) == _strip(views[viewer]), (viewer, upto)
+            live = views[viewer]
+            assert _strip(replayed) == _strip(live), (viewer, upto)
+            assert replayed.encode() == {**live.encode(), "turn": None, "legal": []}
             # R-S1: nothing in the replay or the cards-seen panel the viewer may not see.
-            assert _cards_in(replayed) <= allowed[viewer]
+            assert _cards_in(replayed.encode()) <= allowed[viewer]
             assert cards_seen(replayed) <= allowed[viewer]
-            assert cards_seen(views[viewer]) <= allowed[viewer]
-            # The client's panel reads the typed view the same way.
-            panel = cards_seen(view_dict(parse_view(views[viewer])))
-            assert panel == cards_seen(views[viewer])
+            assert cards_seen(live) <= allowed[viewer]
+            # The client's panel reads the view as the wire brings it the same way.
+            panel = cards_seen(SeatView.decode(live.encode()))
+            assert panel == cards_seen(live)
             for d in draws(viewer_cards(replayed), cards_seen(replayed), 7):
                 assert not set(d.wanted) & cards_seen(replayed), "a seen card is never live"
         # Every event's replay holds only what the viewer saw by then.
         for n in range(len(seen["events"]) + 1):
-            assert _cards_in(table_after(seen, n, viewer)) <= _cards_in(seen["events"][:n]) | {
+            cards = _cards_in(table_after(seen, n, viewer).encode())
+            assert cards <= _cards_in(seen["events"][:n]) | {
                 c for s in seen["events"][:n] if s.get("ev") == "show" for c in s["cards"]
             }
     # The full record replays to the final stacks.
     end = table_after(record, len(record["events"]))
-    assert {s["seat"]: s["stack"] for s in end["seats"]} == {
+    assert {s.seat: s.stack for s in end.seats.values()} == {
         f["seat"]: f["stack"] for f in record["final"]
     }
-    assert end["over"] and end["pot"] == 0
+    assert end.over and end.pot == 0
 
 
 def _stacked_record() -> dict:
@@ -128,7 +132,7 @@ def test_positions_step_street_by_street_and_action_by_action() -> None:
     who = {0: "Ann", 2: "Bo", 4: "Cy"}[acts[0]["seat"]]
     assert first_act.label == f"{who} brings in 4"
     view = table_after(rec, first_act.upto)
-    assert view["pot"] == 3 + 4 and view["to_act"] == acts[1]["seat"]
+    assert view.pot == 3 + 4 and view.to_act == acts[1]["seat"]
     assert hand_label(rec).startswith("Hand 3: ")
 
 
@@ -141,9 +145,9 @@ def test_a_seat_replays_only_what_it_saw() -> None:
     hidden = [e for e in mine["events"] if e["ev"] == "deal" and not e["up"] and e["seat"] != 0]
     assert hidden and all("card" not in e for e in hidden)
     mid = table_after(mine, positions(mine)[1].upto, 0)
-    seats = {s["seat"]: s for s in mid["seats"]}
-    assert "hole" in seats[0] and "hole" not in seats[2] and "hole" not in seats[4]
-    assert not set(folded_hole) & _cards_in(mid)
+    seats = mid.seats
+    assert seats[0].hole is not None and seats[2].hole is None and seats[4].hole is None
+    assert not set(folded_hole) & _cards_in(mid.encode())
     # The full record (open books, a file) shows every hole card.
     full = table_after(rec, positions(rec)[1].upto, 0)
-    assert all("hole" in s for s in full["seats"])
+    assert all(s.hole is not None for s in full.seats.values())

@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from client.model import Player, Session
-from client.view import TableView
+from common.schema import SeatView
 
 __all__ = ["TablePicture", "picture_of"]
 
 
 @dataclass(frozen=True, slots=True)
 class TablePicture:
-    view: TableView | None
+    view: SeatView | None
     players: Mapping[int, Player] = field(default_factory=dict)
     hand: int = 0
     hands: int = 0

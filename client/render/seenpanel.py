@@ -19,28 +19,15 @@ import pygame
 from client.render.cards import FOUR, TWO, draw_suit
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, panel
-from client.view import TableView
+from common.schema import SeatView
 from common.seen import RANKS, cards_seen, draws, viewer_cards
 
-__all__ = ["SeenPanel", "view_dict"]
+__all__ = ["SeenPanel"]
 
 GRID_RANKS = RANKS[::-1]  # A K Q ... 2
 GRID_SUITS = "shdc"
 DEAD = (128, 134, 130)
 OUT = (90, 210, 120)
-
-
-def view_dict(view: TableView) -> dict[str, Any]:
-    """The part of a typed view that ``common.seen`` reads, in the wire's shape."""
-    seats = []
-    for s in view.seats.values():
-        entry: dict[str, Any] = {"seat": s.seat, "up": list(s.up)}
-        if s.hole is not None:
-            entry["hole"] = list(s.hole)
-        if s.shown is not None:
-            entry["shown"] = {"cards": list(s.shown.cards)}
-        seats.append(entry)
-    return {"you": view.you, "seats": seats}
 
 
 class SeenPanel:
@@ -51,19 +38,18 @@ class SeenPanel:
         self.mine: list[str] = []
         self.lines: list[str] = []
         self.outs: set[str] = set()
-        self._view: TableView | None = None
+        self._view: SeatView | None = None
         self._picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
-    def update(self, view: TableView | None) -> None:
+    def update(self, view: SeatView | None) -> None:
         if view is self._view and view is not None:
             return  # views are immutable: the same one says the same
         self._view = view
         if view is None:
             self.seen, self.mine, self.lines, self.outs = set(), [], [], set()
             return
-        v = view_dict(view)
-        self.seen = cards_seen(v)
-        self.mine = viewer_cards(v)
+        self.seen = cards_seen(view)
+        self.mine = viewer_cards(view)
         me = view.seats.get(view.you) if view.you is not None else None
         self.outs = set()
         if view.you is None or me is None:

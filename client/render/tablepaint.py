@@ -18,8 +18,8 @@ from client.render.layout import SeatSpot, TableLayout
 from client.render.picture import TablePicture
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
-from client.view import SeatView
 from client.wording import STREET_NAMES, award_lines
+from common.schema import TableSeat
 
 __all__ = ["TablePainter", "seat_tags"]
 
@@ -142,7 +142,7 @@ class TablePainter:
         self,
         surf: pygame.Surface,
         spot: SeatSpot,
-        sv: SeatView,
+        sv: TableSeat,
         *,
         hidden: set[int],
         showdown: bool,
@@ -175,7 +175,7 @@ class TablePainter:
         surf: pygame.Surface,
         lay: TableLayout,
         spot: SeatSpot,
-        sv: SeatView | None,
+        sv: TableSeat | None,
         player: Player | None,
         *,
         pic: TablePicture,
@@ -404,7 +404,7 @@ class TablePainter:
             r.h = max(r.h, img.get_height())
         return r
 
-    def shown_box(self, lay: TableLayout, spot: SeatSpot, sv: SeatView) -> pygame.Rect:
+    def shown_box(self, lay: TableLayout, spot: SeatSpot, sv: TableSeat) -> pygame.Rect:
         """Where a shown hand's name goes: on the centre's side of the lifted best five."""
         rects = spot.card_rects(max(1, len(sv.shown.cards) if sv.shown else 1))
         r = rects[0].union(rects[-1])
@@ -418,7 +418,7 @@ class TablePainter:
         return box
 
     def shown_name(
-        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: SeatView, winner: bool
+        self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: TableSeat, winner: bool
     ) -> None:
         if sv.shown is None or not sv.shown.hand:
             return

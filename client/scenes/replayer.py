@@ -1,11 +1,13 @@
 """The hand replayer: step through a hand action by action and street by street.
 
 It draws with the live table's painter (``client.render.tablepaint``) from
-``common.replay.table_after``, which has the very shape of the live view, so
+``common.replay.table_after``, a ``common.schema.SeatView`` like the live one, so
 a replayed hand looks as it did at the table, with the pot and each seat's
 chips as they were.  What it replays is what it was given: during a match
 the hands as our seat saw them (``client.handbook``), after an open-books
-match or from a history file the full hands, every hole card shown.
+match or from a history file the full hands, every hole card shown.  Every
+record comes through ``client.handbook.clean_record`` (seats, events and card
+codes checked), so the view it draws holds only what the painter can draw.
 
 Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
 end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
@@ -28,7 +30,6 @@ from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
-from client.view import parse_view
 from client.wording import act_words
 from common.phh import phh_name, to_phh, to_pokerstars
 from common.replay import Position, hand_label, positions, street_starts, table_after
@@ -128,7 +129,7 @@ class ReplayerScene(Scene):
         if last is not None and last.get("ev") == "act":
             recent[last["seat"]] = act_words(last)  # stays up while shown
         self.shown = TablePicture(
-            view=parse_view(table_after(rec, upto, self.viewer)),
+            view=table_after(rec, upto, self.viewer),
             players={
                 x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
                 for x in rec["seats"]

@@ -21,8 +21,8 @@ from client.render.layout import TableLayout
 from client.render.tablepaint import ORANGE
 from client.render.text import blit_text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox
-from client.view import Legal
 from common.protocol import Act
+from common.schema import LegalAction
 
 __all__ = ["ActionBar", "between_hands"]
 
@@ -57,7 +57,7 @@ class ActionBar:
     def layout(self, lay: TableLayout, s: Session | None, *, landing: bool) -> None:
         """One button per legal action, centred in the bar; none once answered or while
         our cards are landing (decide once you have seen them)."""
-        legal: list[Legal] = s.actions() if s is not None else []
+        legal: list[LegalAction] = s.actions() if s is not None else []
         if s is not None and s.turn is not None and s.turn == self.sent_turn:
             legal = []
         if landing:

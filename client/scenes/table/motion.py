@@ -15,7 +15,7 @@ from client.render.cards import CardArt
 from client.render.layout import TableLayout
 from client.render.motion import Anim
 from client.render.tablepaint import TablePainter
-from client.view import TableView
+from common.schema import SeatView
 
 __all__ = ["CHIP_TIME", "DEAL_GAP", "DEAL_TIME", "Motion", "fresh_deal"]
 
@@ -24,7 +24,7 @@ DEAL_TIME = 0.28
 CHIP_TIME = 0.45
 
 
-def fresh_deal(view: TableView) -> bool:
+def fresh_deal(view: SeatView) -> bool:
     """Whether ``view`` is a hand's first deal, before anyone has acted (R-D1, R-D2).
 
     The first hand of a match is shown dealt like every other; a hand already
@@ -40,12 +40,12 @@ def fresh_deal(view: TableView) -> bool:
 class Motion:
     def __init__(self) -> None:
         self.anims: list[Anim] = []
-        self.prev: TableView | None = None
+        self.prev: SeatView | None = None
         self.prev_hand = -1
 
     # ------------------------------------------------------------ new views
 
-    def on_view(self, view: TableView, hand: int, lay: TableLayout) -> None:
+    def on_view(self, view: SeatView, hand: int, lay: TableLayout) -> None:
         """A ``table`` message's view: animate what changed since the last one."""
         self._animate(self.prev if hand == self.prev_hand else None, view, lay)
         self.prev, self.prev_hand = view, hand
@@ -57,7 +57,7 @@ class Motion:
     def _add(self, anim: Anim, lay: TableLayout) -> None:
         self.anims.append(anim.place(lay))
 
-    def _animate(self, prev: TableView | None, view: TableView, lay: TableLayout) -> None:
+    def _animate(self, prev: SeatView | None, view: SeatView, lay: TableLayout) -> None:
         if prev is None and self.prev_hand != -1:
             # A new hand: clear the last hand's chips, keep nothing flying.
             self.anims = [a for a in self.anims if a.kind == "card" and a.progress < 1]
@@ -131,7 +131,7 @@ class Motion:
 
     # ------------------------------------------------------------ what lies where
 
-    def pot_paid(self, view: TableView | None) -> bool:
+    def pot_paid(self, view: SeatView | None) -> bool:
         """The hand is over and its pot has left the middle for the winners."""
         return bool(
             view
@@ -140,7 +140,7 @@ class Motion:
         )
 
     def felt_chips(
-        self, view: TableView | None, lay: TableLayout
+        self, view: SeatView | None, lay: TableLayout
     ) -> list[tuple[tuple[int, int], int]]:
         """The chips lying still on the felt (not the pot's): where and how many.
 
