@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.checks import BadMessage, as_int, as_list, as_seat, as_str
+from common.events import ProtocolError
 from common.history import FORMAT
+from common.reading import as_int, as_list, as_seat, as_str
 
 __all__ = ["HandBook", "clean_record"]
 
@@ -96,9 +97,9 @@ def clean_event(ev: Any) -> dict[str, Any] | None:
 
 
 def clean_record(value: Any) -> dict[str, Any]:
-    """A ``stud-hh/1`` hand with every field checked; raises ``BadMessage`` if it is not one."""
+    """A ``stud-hh/1`` hand with every field checked; raises ``ProtocolError`` if it is not one."""
     if not isinstance(value, dict) or value.get("format") != FORMAT:
-        raise BadMessage("not a stud-hh/1 hand")
+        raise ProtocolError("not a stud-hh/1 hand")
     seats = []
     for s in as_list(value.get("seats"))[:7]:
         if isinstance(s, dict) and as_seat(s.get("seat")) is not None:
@@ -111,7 +112,7 @@ def clean_record(value: Any) -> dict[str, Any]:
                 }
             )
     if len(seats) < 2 or len({s["seat"] for s in seats}) != len(seats):
-        raise BadMessage("a hand needs two seats or more")
+        raise ProtocolError("a hand needs two seats or more")
     dealt = {s["seat"] for s in seats}
     events = []
     for ev in as_list(value.get("events"))[:MAX_EVENTS]:
@@ -257,7 +258,7 @@ class HandBook:
                 self.seen[hand] = clean_record(
                     {**rec, "final": [{"seat": s, "stack": stacks[s]} for s in dealt]}
                 )
-            except BadMessage:
+            except ProtocolError:
                 self.seen.pop(hand, None)
 
     def _on_books(self, msg: dict[str, Any]) -> None:

@@ -1,10 +1,10 @@
 """What the client knows of its table: the server's last messages, checked and typed.
 
 ``Session.apply(msg)`` takes one decoded server message (a dict) and updates
-the session; anything malformed raises ``BadMessage`` and changes nothing the
+the session; anything malformed raises ``ProtocolError`` and changes nothing the
 drawing code relies on.  Every value the scenes read has been type-checked
 (the table view and the seats by ``common.schema``'s ``decode``, the rest by
-``client.checks``), so nothing the server sends can make the drawing code crash.
+``common.reading``), so nothing the server sends can make the drawing code crash.
 The log's words come from ``client.wording``.
 
 The model is pure: no pygame, no sockets, no clock (``now`` is passed in).
@@ -16,16 +16,6 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any
 
-from client.checks import (
-    BadMessage,
-    as_dict,
-    as_int,
-    as_list,
-    as_seat,
-    as_seconds,
-    as_str,
-    opt_int,
-)
 from client.handbook import HandBook
 from client.night import Night, parse_night
 from client.wording import (
@@ -36,7 +26,9 @@ from client.wording import (
     award_lines,
     describe_event,
 )
+from common.events import ProtocolError
 from common.presence import Presence, from_wire
+from common.reading import as_dict, as_int, as_list, as_seat, as_seconds, as_str, opt_int
 from common.schema import LegalAction, LobbySeat, SeatView, decode_legal, decode_lobby_seats
 
 __all__ = ["Player", "Session"]
@@ -252,14 +244,14 @@ class Session:
     # ---- applying messages
 
     def apply(self, msg: Any, now: float = 0.0) -> str:
-        """Take one server message; returns its type.  Raises ``BadMessage``."""
+        """Take one server message; returns its type.  Raises ``ProtocolError``."""
         msg = as_dict(msg)
         kind = msg.get("type")
         if not isinstance(kind, str):
-            raise BadMessage("message without a type")
+            raise ProtocolError("message without a type")
         handler = getattr(self, f"_on_{kind}", None)
         if handler is None:
-            raise BadMessage(f"unknown message type {kind[:30]!r}")
+            raise ProtocolError(f"unknown message type {kind[:30]!r}")
         handler(msg, now)
         self.book.take(kind, msg)
         return kind
@@ -478,7 +470,7 @@ class Session:
     def _on_presence(self, msg: dict[str, Any], now: float) -> None:
         seat = as_seat(msg.get("seat"))
         if seat is None:
-            raise BadMessage("presence without a seat")
+            raise ProtocolError("presence without a seat")
         connected = msg.get("connected") is not False
         grace = as_seconds(msg.get("grace"))
         if connected:
@@ -491,7 +483,7 @@ class Session:
     def _on_seat_away(self, msg: dict[str, Any], now: float) -> None:
         seat = as_seat(msg.get("seat"))
         if seat is None:
-            raise BadMessage("seat_away without a seat")
+            raise ProtocolError("seat_away without a seat")
         away = msg.get("away") is True
         why = (as_str(msg.get("why"), limit=12) or None) if away else None
         stand_in = away and msg.get("stand_in") is True
@@ -529,7 +521,7 @@ class Session:
         seat = as_seat(msg.get("seat"))
         left = as_seconds(msg.get("time_left"))
         if seat is None or left is None:
-            raise BadMessage("clock without a seat or time")
+            raise ProtocolError("clock without a seat or time")
         self.clock = SeatClock(
             seat,
             as_int(msg.get("turn"), 0),
@@ -553,7 +545,7 @@ class Session:
     def _on_books(self, msg: dict[str, Any], now: float) -> None:
         """Open the books: a hand's full record, after the match (``HandBook`` keeps it)."""
         if not isinstance(msg.get("record"), dict):
-            raise BadMessage("books without a record")
+            raise ProtocolError("books without a record")
 
     def _on_bye(self, msg: dict[str, Any], now: float) -> None:
         self.bye = as_str(msg.get("reason"), "the server closed", 200) or "the server closed"

@@ -2,7 +2,7 @@
 
 ``parse_night(value)`` returns a ``Night`` (or None when the server sent none
 or sent something unusable); every field is type-checked and bounded like the
-rest of the wire (``client.checks``).  Pure: no pygame.
+rest of the wire (``common.reading``).  Pure: no pygame.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from client.checks import as_int, as_list, as_str
+from common.reading import as_int, as_list, as_str
 
 __all__ = ["Night", "NightMatch", "NightTotal", "parse_night"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from client.checks import as_int, as_seat, as_str
+from common.reading import as_int, as_seat, as_str
 
 __all__ = [
     "STREET_NAMES",

@@ -8,10 +8,10 @@ import pytest
 
 from client import demo
 from client.address import AddressError, parse_address
-from client.checks import BadMessage
 from client.model import Session
 from client.settings import Settings
 from client.wording import describe_event
+from common.events import ProtocolError
 from common.presence import Presence
 from common.schema import LegalAction, SeatView
 
@@ -114,10 +114,10 @@ GARBAGE = [
 
 
 @pytest.mark.parametrize("msg", GARBAGE, ids=[repr(m)[:30] for m in GARBAGE])
-def test_malformed_messages_raise_BadMessage_and_change_nothing(msg: object) -> None:
+def test_malformed_messages_raise_ProtocolError_and_change_nothing(msg: object) -> None:
     s = session_from(demo.mid_hand())
     before = s.view
-    with pytest.raises(BadMessage):
+    with pytest.raises(ProtocolError):
         s.apply(msg)
     assert s.view is before
 
