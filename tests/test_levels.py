@@ -23,29 +23,10 @@ from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
+from tests.record_decisions import random_point
 from tests.test_bots import seat, view
 
 # ---------------------------------------------------------------- helpers
-
-
-def random_point(seed: int) -> tuple[Hand, int]:
-    """A real hand, 2 to 7 seats, played by random legal moves to a random decision."""
-    rng = random.Random(seed)
-    n = rng.randint(2, 7)
-    seats = sorted(rng.sample(range(7), n))
-    stacks = {s: rng.choice([600, 600, 600, 45, 12, 3]) for s in seats}
-    deck = full_deck()
-    rng.shuffle(deck)
-    hand = Hand(stacks=stacks, button=rng.choice(seats), deck=deck)
-    hand.start()
-    stop = rng.randint(0, 25)
-    steps = 0
-    while not hand.is_over and steps < stop:
-        s = hand.to_act
-        assert s is not None
-        hand.apply(s, rng.choice(hand.legal_actions(s)).kind)
-        steps += 1
-    return hand, rng.randint(0, 2**32)
 
 
 def play_match(players: dict[int, Any], deals: int, seed: int) -> list[tuple[int, str]]:

@@ -31,6 +31,7 @@ from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from client.wording import act_words
+from common import folders
 from common.phh import phh_name, to_phh, to_pokerstars
 from common.replay import Position, hand_label, positions, street_starts, table_after
 
@@ -42,9 +43,7 @@ PLAY_STEP = 1.0  # seconds per stop while playing
 
 def export_dir() -> Path:
     """Where exported ``.phh`` files go: ``exports`` next to the histories folder."""
-    from server.config import default_history_dir
-
-    return default_history_dir().parent / "exports"
+    return folders.exports_dir()
 
 
 class ReplayerScene(Scene):
