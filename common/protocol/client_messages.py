@@ -200,7 +200,7 @@ ClientMessage = (
     | FreeSeat
 )
 CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
-"""The messages of R-C2 and R-C3 (``server.controls`` answers them)."""
+"""The messages of R-C2 and R-C3 (``server.hostctl`` answers them)."""
 
 
 def _field(
