@@ -132,14 +132,6 @@ class App:
         return self.link.password
 
     @property
-    def _password(self) -> str:  # the older name (scripts)
-        return self.link.password
-
-    @_password.setter
-    def _password(self, password: str) -> None:
-        self.link.password = password
-
-    @property
     def server(self) -> Any:
         """Our own server (``server.app.ServerHandle``) while we run one."""
         return self.local.handle

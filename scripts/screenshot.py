@@ -87,7 +87,7 @@ def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
     app.modal = None
 
     app.session = None
-    app.server, app.server_kind, app._password = Hosted(), "host", "swordfish"
+    app.server, app.server_kind, app.link.password = Hosted(), "host", "swordfish"
     app.session = Session("Ann")
     for m in lobby_messages():
         app.on_message(m)
