@@ -26,16 +26,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from common.cards import Card
-from server.brain.reading import View, read
+from server.brain.reading import Reading, View, read
 
 __all__ = ["REFERENCES", "CallingStation", "Maniac", "TightAggressive"]
 
 _WAGERS = ("complete", "bet", "raise")
 _TEN, _JACK, _QUEEN, _KING, _ACE = 8, 9, 10, 11, 12
-
-
-def _names(view: View) -> list[str]:
-    return read(view).names
 
 
 def _wager(names: Sequence[str]) -> str | None:
@@ -52,8 +48,7 @@ def _passive(names: Sequence[str]) -> str:
 class _Read:
     """The view read once: my cards, rivals' up cards, what is out."""
 
-    def __init__(self, view: View) -> None:
-        r = read(view)
+    def __init__(self, r: Reading) -> None:
         me = r.you
         self.names = r.names
         self.street: int = r.street
@@ -129,10 +124,10 @@ class TightAggressive:
     """The chart player: few hands, played hard; folds when beaten on board."""
 
     def __call__(self, view: View, rng: random.Random) -> str:
-        names = _names(view)
+        r = _Read(read(view))
+        names = r.names
         if len(names) == 1:
             return names[0]
-        r = _Read(view)
         choice = self._third(r, rng) if r.street == 3 else self._later(r, rng)
         if choice == "fold" and "check" in names:
             choice = "check"
@@ -230,23 +225,23 @@ class CallingStation:
     """Checks when it can, else calls (or brings in); never bets, raises or folds."""
 
     def __call__(self, view: View, rng: random.Random) -> str:
-        return _passive(_names(view))
+        return _passive(read(view).names)
 
 
 class Maniac:
     """Wagers most of the time with anything and hardly ever folds."""
 
     def __call__(self, view: View, rng: random.Random) -> str:
-        names = _names(view)
+        reading = read(view)
+        names = reading.names
         if len(names) == 1:
             return names[0]
         wager = _wager(names)
         if wager and rng.random() < 0.65:
             return wager
-        if "call" in names and read(view).street == 7 and rng.random() < 0.15:
-            r = _Read(view)
-            if _made(r.cards)[0] == 0:
-                return "fold"
+        street7_call = "call" in names and reading.street == 7
+        if street7_call and rng.random() < 0.15 and _made(_Read(reading).cards)[0] == 0:
+            return "fold"
         return _passive(names)
 
 
