@@ -147,7 +147,9 @@ class TableServer:
         """``join_addresses``, as older callers name it."""
         return self.join_addresses()
 
-    async def stop(self, reason: str = "the host closed the table", *, forget: bool = False) -> None:
+    async def stop(
+        self, reason: str = "the host closed the table", *, forget: bool = False
+    ) -> None:
         """Send ``bye`` to everyone, close every connection and stop listening.  The
         match in play stays in its journal (started again, the table resumes it) unless
         ``forget``: the host closed the table for good."""
@@ -191,13 +193,19 @@ class ServerHandle:
         return any(a in ("0.0.0.0", "::") for a in self.server.listening)
 
     def stop(
-        self, timeout: float = 5.0, *, reason: str = "the host closed the table", forget: bool = False
+        self,
+        timeout: float = 5.0,
+        *,
+        reason: str = "the host closed the table",
+        forget: bool = False,
     ) -> None:
         """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread;
         ``forget``: the match in play is not to be resumed (``TableServer.stop``)."""
         if not self.thread.is_alive():
             return
-        future = asyncio.run_coroutine_threadsafe(self.server.stop(reason, forget=forget), self.loop)
+        future = asyncio.run_coroutine_threadsafe(
+            self.server.stop(reason, forget=forget), self.loop
+        )
         try:
             future.result(timeout)
         finally:

@@ -240,7 +240,9 @@ def resume(table: Table) -> Rebuilt | None:
     table.hands = got.hands
     table.turns.options = got.options
     table.match = got.match
-    table.records.resume(got.match_id, got.history)
+    # The history beside the journal, wherever the folder is now.
+    history = None if got.history is None else table.config.history_dir / got.history.name
+    table.records.resume(got.match_id, history)
     table.turns.match_start(list(table.seats.values()))
     for n, bank in got.banks.items():
         table.seats[n].bank = bank

@@ -237,7 +237,9 @@ def kill_points(draw: st.DrawFn) -> tuple[Recording, int, int, int, int]:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(kill_points())
-def test_a_table_killed_anywhere_resumes_exactly(point: tuple[Recording, int, int, int, int]) -> None:
+def test_a_table_killed_anywhere_resumes_exactly(
+    point: tuple[Recording, int, int, int, int],
+) -> None:
     """R-C1, issue 16 items 3 and 6: the replay rebuilds the engine state exactly."""
     rec, k, cut, hist_kind, hcut = point
     asyncio.run(_resume_and_finish(rec, k, cut, hist_kind, hcut))

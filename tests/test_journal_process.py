@@ -1,0 +1,259 @@
+"""Issue 16 items 3 and 6 over real processes: ``python -m server`` killed with SIGKILL
+at several points of a match and started again on the same history folder resumes the
+match; its people come back with their tokens and see the very same table (their own
+``table`` frame, field by field; presence may differ), and the match plays to the end
+with a valid history, each hand once, the chips adding up and the standings right.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from common.match import START_STACK
+from common.protocol import Act
+from tests import hhcheck
+from tests.serverkit import LOOPBACK, Client, _random_choice
+
+ROOT = Path(__file__).resolve().parent.parent
+NAME = "Kill table"
+PRESENCE = {"connected", "away", "away_why", "stand_in"}
+
+pytestmark = pytest.mark.timeout(120)
+
+TIMES: dict[str, float] = {}
+"""Seconds from the server started again to the first comeback let in, by kill point."""
+
+
+class Server:
+    """``python -m server`` on loopback with fast options, its log read as it comes."""
+
+    def __init__(self, tmp: Path, *, port: int = 0, hand_pause: float = 0.2) -> None:
+        env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
+               "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--host",
+                LOOPBACK,
+                "--port",
+                str(port),
+                "--computer",
+                "1",
+                "--start-when",
+                "3",
+                "--hands",
+                "4",
+                "--history-dir",
+                str(tmp / "histories"),
+                "--name",
+                NAME,
+                "--bot-delay",
+                "0",
+                "--hand-pause",
+                str(hand_pause),
+                "--turn-time",
+                "0",
+                "--grace",
+                "30",
+                "--no-announce",
+                "--seed",
+                "5",
+            ],  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        self.lines: list[str] = []
+        self._port = threading.Event()
+        self.port = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self._port.wait(30), "".join(self.lines)
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.append(line)
+            if found := re.search(r"listening on port (\d+)", line):
+                self.port = int(found.group(1))
+                self._port.set()
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+
+def last_table(client: Client) -> dict[str, Any]:
+    return client.of_type("table")[-1]
+
+
+def same_table(got: dict[str, Any], want: dict[str, Any]) -> None:
+    """The seat's own ``table`` frame, field by field; presence fields may differ."""
+    for key in ("match", "hand", "hands", "step"):
+        assert got[key] == want[key], key
+    for key, value in want["view"].items():
+        assert got["view"][key] == value, f"view.{key}: {got['view'][key]!r} != {value!r}"
+    assert got["view"].keys() == want["view"].keys()
+    for mine, theirs in zip(got["players"], want["players"], strict=True):
+        for key, value in theirs.items():
+            if key not in PRESENCE:
+                assert mine[key] == value, f"players.{key}"
+
+
+class Player:
+    """A person at the table: answers its turns at random until told to stop."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.client = Client(name)
+        self.token = ""
+        self.seat: int | None = None
+
+
+async def expect_or_none(c: Client, *types: str, timeout: float) -> dict[str, Any] | None:
+    try:
+        return await c.expect(*types, timeout=timeout)
+    except TimeoutError:
+        return None
+
+
+async def answer(players: list[Player], stop: Any) -> Player | None:
+    while True:
+        for p in players:
+            msg = await expect_or_none(p.client, "turn", "standings", timeout=0.02)
+            if msg is None:
+                continue
+            if msg["type"] == "standings":
+                return None
+            if stop(p, msg):
+                return p
+            p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
+
+
+async def comeback(players: list[Player], port: int, started: float) -> float:
+    """Every person back with its token; seconds from ``started`` (the server process
+    started again) until the first was let in."""
+    first = 0.0
+    for p in players:
+        p.client = Client(p.name)
+        welcome = await p.client.hello(port, token=p.token, name=p.name)
+        assert welcome["type"] == "welcome" and welcome["seat"] == p.seat, welcome
+        first = first or time.monotonic() - started
+    return first
+
+
+def check_history(tmp: Path, standings: dict[str, Any]) -> None:
+    files = list((tmp / "histories").glob("*.jsonl"))
+    assert len(files) == 1
+    hands = [json.loads(line) for line in files[0].read_text().splitlines()]
+    assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))
+    assert standings["hands_played"] == len(hands)
+    for h in hands:
+        assert hhcheck.problems(h) == []
+        assert sum(s["stack"] for s in h["final"]) == sum(s["stack"] for s in h["seats"])
+    final = {s["seat"]: s["stack"] for s in hands[-1]["final"]}
+    for row in standings["standings"]:
+        assert final.get(row["seat"], 0) == row["stack"]
+    assert sum(row["stack"] for row in standings["standings"]) == 3 * START_STACK
+    assert not list((tmp / "histories").glob("*.journal"))  # finished: no journal left
+
+
+async def _killed_at(tmp: Path, where: str) -> dict[str, float]:
+    pause = 1.5 if where == "during a showdown's pause" else 0.2
+    server = Server(tmp, hand_pause=pause)
+    players = [Player("Ann", 1), Player("Bob", 2)]
+    try:
+        for p in players:
+            welcome = await p.client.hello(server.port, name=p.name)
+            p.token, p.seat = welcome["token"], welcome["seat"]
+        acted = [0, 1]  # persons' actions this hand; the hand number
+
+        def stop(p: Player, turn: dict[str, Any]) -> bool:
+            hand = last_table(p.client)["hand"]
+            if hand != acted[1]:
+                acted[:] = [0, hand]
+            if where == "mid-street":
+                hit = hand == 2 and acted[0] >= 3
+            elif where == "right after an action":
+                other = next(o for o in players if o is not p)
+                last = [e for m in p.client.of_type("events") for e in m["events"]][-1:]
+                hit = (
+                    hand == 1 and acted[0] >= 2 and bool(last) and last[0].get("seat") == other.seat
+                )
+            elif where == "during the last hand":
+                hit = hand == 4 and acted[0] >= 1
+            else:
+                hit = False
+            if not hit:
+                acted[0] += 1
+            return hit
+
+        if where == "during a showdown's pause":
+            await answer_until_showdown(players)
+        else:
+            stopped = await answer(players, stop)
+            assert stopped is not None, f"the match ended before the kill point {where}"
+        await asyncio.sleep(0.1)
+        before = {p.name: last_table(p.client) for p in players}
+        server.kill()
+        # Started again on the same folder, asked for any port: it takes its old one.
+        again = Server(tmp, hand_pause=pause)
+        assert again.port == server.port
+        took = await comeback(players, again.port, again.started)
+        assert again.said(f"resumed match {before['Ann']['match']} at hand")
+        await asyncio.sleep(0.1)
+        for p in players:
+            same_table(last_table(p.client), before[p.name])
+        end = await answer(players, lambda p, t: False)
+        assert end is None
+        standings = players[0].client.of_type("standings")[-1]
+        check_history(tmp, standings)
+        again.kill()
+        TIMES[where] = took
+        return {"comeback": took}
+    finally:
+        for p in players:
+            await p.client.close()
+        for s in (server, locals().get("again")):
+            if s is not None and s.proc.poll() is None:
+                s.kill()
+
+
+async def answer_until_showdown(players: list[Player]) -> None:
+    """Play until a hand ends in a showdown (its pause is on, the cards on the table)."""
+    while not any(m["shows"] for m in players[0].client.of_type("hand_end")):
+        assert not players[0].client.of_type("standings"), "no showdown in the match"
+        for p in players:
+            msg = await expect_or_none(p.client, "turn", timeout=0.02)
+            if msg is not None:
+                p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["mid-street", "right after an action", "during a showdown's pause", "during the last hand"],
+)
+def test_a_killed_server_resumes_the_match(tmp_path: Path, where: str) -> None:
+    took = asyncio.run(_killed_at(tmp_path, where))
+    print(f"comeback after a kill {where}: {took['comeback']:.2f} s")
