@@ -29,7 +29,6 @@ Invariants:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -112,11 +111,12 @@ class Journal:
         self.path = journal_path(history_dir, table)
         self.table = table
         self.enabled = enabled
-        self._fd: int | None = None
+        self._live = False
+        """A match's journal is being written (``begin`` done, no failure since)."""
 
     @property
     def open(self) -> bool:
-        return self._fd is not None
+        return self._live
 
     def load(self) -> list[dict[str, Any]]:
         """The records of an unfinished match's journal (none when there is none); a
@@ -177,27 +177,30 @@ class Journal:
                 os.close(fd)
             os.replace(tmp, self.path)
             _sync_dir(self.path.parent)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._live = True
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
-            self._fd = None
+            self._live = False
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """One record, on disk (``fsync``) when this returns."""
-        if self._fd is None:
+        """One record, on disk (``fsync``) when this returns.  The file is opened for each
+        record, so that no descriptor stays open between a table's steps."""
+        if not self._live:
             return
         try:
-            _write_all(self._fd, _dumps(record))
-            os.fsync(self._fd)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            try:
+                _write_all(fd, _dumps(record))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
-            self.close()
+            self._live = False
 
     def close(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
+        """Write no more (the file stays, for a table started again to resume)."""
+        self._live = False
 
     def remove(self) -> None:
         """The match is over: no journal is left behind."""

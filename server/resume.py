@@ -26,22 +26,49 @@ import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from common.cards import Card
 from common.engine import Hand
 from common.events import IllegalAction
 from common.match import Match, SeatInfo, SeatKind
-from server.journal import JournalError
+from server.config import ServerConfig
+from server.journal import Journal, JournalError
+from server.lobby import ComputerChairs
+from server.records import MatchRecords
 from server.seats import Seat, token_digest
-from server.turns import TableOptions
+from server.turns import TableOptions, Turns
 
-if TYPE_CHECKING:
-    from server.table import Table
-
-__all__ = ["Rebuilt", "SeatRecord", "match_record", "rebuild", "resume"]
+__all__ = ["Rebuilt", "ResumeTable", "SeatRecord", "match_record", "rebuild", "resume"]
 
 log = logging.getLogger("server.table")
+
+
+class ResumeTable(Protocol):
+    """What a resume reads and sets of the table (``server.table.Table``)."""
+
+    config: ServerConfig
+    journal: Journal
+    records: MatchRecords
+    chairs: ComputerChairs
+    turns: Turns
+    rng: random.Random
+    seats: dict[int, Seat]
+    match: Match | None
+    hands: int
+    turn_id: int
+    step: int
+    hand_no: int
+    hand_time: str
+    running: bool
+    port: int | None
+
+    @property
+    def host(self) -> int | None: ...
+    @host.setter
+    def host(self, seat: int | None) -> None: ...
+    def _dropped(self, seat: Seat) -> None: ...
+    def play_on(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +105,7 @@ class Rebuilt:
     """The match record and every record after it, as read."""
 
 
-def match_record(table: Table) -> dict[str, Any]:
+def match_record(table: ResumeTable) -> dict[str, Any]:
     """The ``match`` record of the match ``table`` has just started."""
     match = table.match
     assert match is not None
@@ -217,7 +244,7 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
     return out
 
 
-def resume(table: Table) -> Rebuilt | None:
+def resume(table: ResumeTable) -> Rebuilt | None:
     """Rebuild ``table``'s unfinished match from its journal and play on from the exact
     decision it stopped at; None when there is none (or it was set aside)."""
     records = table.journal.load()
@@ -248,9 +275,9 @@ def resume(table: Table) -> Rebuilt | None:
         table.seats[n].bank = bank
     table.turn_id, table.step = got.turn_id, got.step
     table.hand_no, table.hand_time = got.hand_no, got.hand_time
+    table.host = got.host if got.host in table.seats else None  # before: no record of it
     table.running = True
     table.journal.begin(got.records[0], keep=got.records[1:])  # whole lines only, again
-    table.host = got.host if got.host in table.seats else None
     info = {s: seat.info() for s, seat in table.seats.items()}
     hand = got.match.hand
     for number, time, done in got.finished:

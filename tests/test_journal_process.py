@@ -257,3 +257,87 @@ async def answer_until_showdown(players: list[Player]) -> None:
 def test_a_killed_server_resumes_the_match(tmp_path: Path, where: str) -> None:
     took = asyncio.run(_killed_at(tmp_path, where))
     print(f"comeback after a kill {where}: {took['comeback']:.2f} s")
+
+
+async def _host_again(tmp: Path) -> None:
+    """The game hosting a friends' table dies mid-hand and hosts it again."""
+    from client.localserver import LocalServer
+    from client.settings import Settings
+    from common.protocol import Start
+
+    over = {"history_dir": tmp / "histories", "announce": False, "bot_delay": 0,
+            "hand_pause": 0.2, "seed": 4}  # fmt: skip
+    settings = Settings(name="Ann", host_turn_time=0)
+
+    def host() -> LocalServer:
+        local = LocalServer(over)
+        failed = local.start_host(
+            settings, hands=4, computers=1, password="", port=0, bind=LOOPBACK, name="Night"
+        )
+        assert failed is None
+        return local
+
+    local = host()
+    players = [Player("Ann", 3), Player("Bob", 4)]
+    try:
+        for p in players:
+            welcome = await p.client.hello(local.handle.port, name=p.name)
+            p.token, p.seat = welcome["token"], welcome["seat"]
+        players[0].client.send(Start().encode())
+        turns = [0]
+
+        def stop(p: Player, turn: dict[str, Any]) -> bool:
+            turns[0] += 1
+            return turns[0] > 6
+
+        assert await answer(players, stop) is not None
+        await asyncio.sleep(0.1)
+        before = {p.name: last_table(p.client) for p in players}
+        port = local.handle.port
+        # The game dies: its server thread goes without ending the match (no forget).
+        await asyncio.to_thread(local.handle.stop, reason="crash")
+        local = host()
+        assert local.handle.server.resumed and local.handle.port == port
+        await comeback(players, port, time.monotonic())
+        await asyncio.sleep(0.1)
+        for p in players:
+            same_table(last_table(p.client), before[p.name])
+        assert await answer(players, lambda p, t: False) is None
+        check_history(tmp, players[0].client.of_type("standings")[-1])
+    finally:
+        for p in players:
+            await p.client.close()
+        await asyncio.to_thread(local.stop, "Ann")
+
+
+def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
+    asyncio.run(_host_again(tmp_path))
+
+
+def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
+    from client.localserver import LocalServer
+    from client.settings import Settings
+    from common.protocol import Start
+
+    async def scenario() -> None:
+        over = {"history_dir": tmp_path, "announce": False, "bot_delay": 0}
+        local = LocalServer(over)
+        assert local.start_host(Settings(name="Ann"), hands=4, computers=1, password="",
+                                port=0, bind=LOOPBACK, name="Night") is None  # fmt: skip
+        ann = Client("Ann")
+        await ann.hello(local.handle.port)
+        ann.send(Start().encode())
+        await ann.expect("turn", timeout=10)
+        assert list(tmp_path.glob("*.journal"))
+        await asyncio.to_thread(local.stop, "Ann")
+        await ann.close()
+        assert not list(tmp_path.glob("*.journal"))
+        again = LocalServer(over)
+        assert again.start_host(Settings(name="Ann"), hands=4, computers=1, password="",
+                                port=0, bind=LOOPBACK, name="Night") is None  # fmt: skip
+        try:
+            assert not again.handle.server.resumed
+        finally:
+            await asyncio.to_thread(again.stop, "Ann")
+
+    asyncio.run(scenario())
