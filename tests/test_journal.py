@@ -11,18 +11,20 @@ import os
 import random
 import stat
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from common.match import SeatKind
+from common.protocol import Act
 from server import histories
 from server.journal import FORMAT, VERSION, Journal, journal_path, parse, recorded_port
 from server.resume import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
-from tests.serverkit import Link, clocked_table, config, drive
+from tests.serverkit import Link, clocked_table, config, drive, settle
 
 NAME = "Friday's table"
 
@@ -216,3 +218,42 @@ def test_a_history_cut_short_is_mended_before_the_next_hand(tmp_path: Path) -> N
     assert histories.hand_numbers(path, "m") == {1, 2}
     assert path.read_bytes().endswith(b"2}\n")
     assert histories.hand_numbers(tmp_path / "none.jsonl", "m") == set()
+
+
+@run
+async def test_a_resumed_seat_has_the_bank_it_had_left(tmp_path: Path) -> None:
+    """R-C4: the banks are journaled with each action; a resumed seat's clock restarts
+    with the decision's seconds and the bank it had when its turn began."""
+    cfg = config(tmp_path, name=NAME, start_when=2, turn_time=10, time_bank=20, grace=30)
+    table, clock = await clocked_table(cfg)
+    links = [Link(table, "Ann"), Link(table, "Bob")]
+    for link in links:
+        link.hello()
+    await settle(table, *links)
+    slow = next(lk for lk in links if lk.seat == table.turn_seat)
+    clock.advance(14)  # four seconds of its bank spent
+    slow.send(Act(table.turn_id, _first(table)).encode())
+    await settle(table, *links)
+    assert table.seats[slow.seat].bank == pytest.approx(16)
+    other = tmp_path / "again"
+    other.mkdir()
+    journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())
+    again, clock2 = await clocked_table(replace(cfg, history_dir=other))
+    assert again.resume()
+    assert again.seats[slow.seat].bank == pytest.approx(16)
+    assert again.seats[1 - slow.seat].bank == pytest.approx(20)
+    back = [Link(again, "x"), Link(again, "y")]
+    for link, old in zip(back, links, strict=True):
+        assert link.hello(token=old.token)["seat"] == old.seat
+    await settle(again, *back)
+    to_act = next(lk for lk in back if lk.seat == again.turn_seat)
+    turn = to_act.last("turn")
+    assert turn["turn"] == again.turn_id == table.turn_id
+    want = 16 if to_act.seat == slow.seat else 20
+    assert turn["bank"] == pytest.approx(want)
+
+
+def _first(table: Table) -> str:
+    assert table.match is not None and table.match.hand is not None
+    kinds = [str(a.kind) for a in table.match.hand.legal_actions()]
+    return "call" if "call" in kinds else kinds[0]
