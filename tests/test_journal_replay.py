@@ -55,6 +55,7 @@ class Recording:
     tokens: dict[int, str]
     people: int
     computers: int
+    hands: int
 
 
 def state(table: Table) -> dict[str, Any]:
@@ -105,10 +106,14 @@ def _read(path: Path | None) -> bytes:
     return path.read_bytes() if path is not None and path.exists() else b""
 
 
-async def _record(seed: int, computers: int) -> Recording:
+async def _record(seed: int, computers: int, hands: int, drop_at: int | None) -> Recording:
+    """A match played to its end, every record watched; ``drop_at``: Bob's link goes at
+    that step and never comes back (his grace, then the defaults, R-C1/R-C2)."""
     tmp = Path(tempfile.mkdtemp(prefix="journal-rec-"))
     try:
-        cfg = config(tmp, name=NAME, computer=computers, start_when=2 + computers, seed=seed)
+        cfg = config(
+            tmp, name=NAME, computer=computers, start_when=2 + computers, seed=seed, hands=hands
+        )
         table, clock = await clocked_table(cfg)
         points: list[Point] = []
         history_after: list[bytes] = []
@@ -139,7 +144,11 @@ async def _record(seed: int, computers: int) -> Recording:
         links = [Link(table, "Ann"), Link(table, "Bob")]
         for link in links:
             assert link.hello()["type"] == "welcome"
-        await drive(table, clock, links, random.Random(seed))
+        rng = random.Random(seed)
+        if drop_at is not None:
+            await drive(table, clock, links, rng, until=lambda: table.step >= drop_at)
+            links[1].drop()
+        await drive(table, clock, links, rng)
         assert not table.running and not journal.path.exists()
         path = hist()
         assert path is not None
@@ -151,14 +160,15 @@ async def _record(seed: int, computers: int) -> Recording:
             tokens={lk.seat: lk.token for lk in links if lk.seat is not None},
             people=2,
             computers=computers,
+            hands=hands,
         )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 @cache
-def recording(seed: int, computers: int) -> Recording:
-    return asyncio.run(_record(seed, computers))
+def recording(seed: int, computers: int, hands: int = 4, drop_at: int | None = None) -> Recording:
+    return asyncio.run(_record(seed, computers, hands, drop_at))
 
 
 def hands_of(data: bytes) -> list[dict[str, Any]]:
@@ -184,7 +194,7 @@ async def _resume_and_finish(rec: Recording, k: int, cut: int, hist_kind: int, h
         path.write_bytes(journal)
         if history:
             (tmp / rec.history_name).write_bytes(history)
-        cfg = config(tmp, name=NAME, computer=rec.computers, seed=12345)
+        cfg = config(tmp, name=NAME, computer=rec.computers, seed=12345, hands=rec.hands)
         table, clock = await clocked_table(cfg)
         assert table.resume()
         assert_same(state(table), point.state) if "views" in point.state else None
@@ -220,10 +230,13 @@ async def _resume_and_finish(rec: Recording, k: int, cut: int, hist_kind: int, h
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+MATCHES = [(3, 1), (11, 0), (29, 2, 8), (17, 1, 4, 9)]
+"""Seed, computer seats, hands, the step Bob's link goes at (if it does)."""
+
+
 @st.composite
 def kill_points(draw: st.DrawFn) -> tuple[Recording, int, int, int, int]:
-    seed, computers = draw(st.sampled_from([(3, 1), (11, 0), (29, 2)]))
-    rec = recording(seed, computers)
+    rec = recording(*draw(st.sampled_from(MATCHES)))
     k = draw(st.integers(0, len(rec.points) - 1))
     cut = draw(st.integers(0, 10**6))
     hist_kind = draw(st.integers(0, 2))
