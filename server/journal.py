@@ -100,7 +100,10 @@ def recorded_port(history_dir: Path, table: str) -> int | None:
         records = parse(journal_path(history_dir, table).read_bytes(), table)
     except (OSError, JournalError):
         return None
-    port = records[0].get("port") if records and records[0].get("t") == "match" else None
+    port = None
+    for record in records:  # the match's, or a later one's (it had to take another)
+        if record.get("t") in ("match", "port"):
+            port = record.get("port")
     return port if isinstance(port, int) and not isinstance(port, bool) and port > 0 else None
 
 

@@ -9,6 +9,7 @@ import functools
 import logging
 import os
 import random
+import socket
 import stat
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -18,13 +19,13 @@ from typing import Any
 import pytest
 
 from common.match import SeatKind
-from common.protocol import Act
+from common.protocol import Act, FrameDecoder
 from server import histories
 from server.journal import FORMAT, VERSION, Journal, journal_path, parse, recorded_port
 from server.resume import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
-from tests.serverkit import Link, clocked_table, config, drive, settle
+from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, settle
 
 NAME = "Friday's table"
 
@@ -257,3 +258,62 @@ def _first(table: Table) -> str:
     assert table.match is not None and table.match.hand is not None
     kinds = [str(a.kind) for a in table.match.hand.legal_actions()]
     return "call" if "call" in kinds else kinds[0]
+
+
+@run
+async def test_every_step_is_on_disk_before_any_frame_of_it_leaves(tmp_path: Path) -> None:
+    """Issue 16 item 3: a client never sees a step the journal could lose."""
+    table, clock = await clocked_table(config(tmp_path, name=NAME, computer=1, start_when=3))
+    links = [Link(table, "Ann"), Link(table, "Bob")]
+    checked = [0]
+    for link in links:
+        decoder = FrameDecoder()
+        write = link.transport.write
+
+        def watch(
+            data: bytes | bytearray | memoryview, write: Any = write, d: Any = decoder
+        ) -> None:
+            for msg in d.feed(bytes(data)):
+                if msg["type"] in ("match_start", "table", "events"):
+                    records = parse(table.journal.path.read_bytes(), NAME)
+                    steps = {r.get("step") for r in records if r["t"] in ("hand", "act")}
+                    assert msg["type"] == "match_start" or msg["step"] in steps
+                    checked[0] += 1
+            write(data)
+
+        link.transport.write = watch  # type: ignore[method-assign]
+    for link in links:
+        link.hello()
+    await drive(table, clock, links, random.Random(2), until=lambda: table.hand_no >= 3)
+    assert checked[0] > 20
+
+
+@run
+async def test_a_resumed_table_takes_its_old_port_or_any(tmp_path: Path) -> None:
+    from server.app import TableServer
+
+    cfg = config(tmp_path, name=NAME, computer=1, start_when=3)
+    first = TableServer(cfg)
+    port = await first.start()
+    clients = [Client("Ann"), Client("Bob")]
+    for c in clients:
+        assert (await c.hello(port))["type"] == "welcome"
+    await clients[0].expect("match_start")
+    await first.stop()
+    for c in clients:
+        await c.close()
+    assert recorded_port(tmp_path, NAME) == port
+    again = TableServer(cfg)
+    assert await again.start() == port and again.resumed
+    await again.stop()
+    with socket.socket() as busy:  # someone else has it now: any free port will do
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
+        busy.bind((LOOPBACK, port))
+        busy.listen()
+        third = TableServer(cfg)
+        other = await third.start()
+        try:
+            assert third.resumed and other != port
+            assert recorded_port(tmp_path, NAME) == other
+        finally:
+            await third.stop()
