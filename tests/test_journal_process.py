@@ -179,7 +179,7 @@ def check_history(tmp: Path, standings: dict[str, Any]) -> None:
 async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
     """Play a match, killing the server at each of ``wheres`` in turn and starting it
     again; the seconds from each start to the first comeback let in."""
-    pause = 1.5 if "during a showdown's pause" in wheres else 0.2
+    pause = 1.0 if "during a showdown's pause" in wheres else 0.2
     servers = [Server(tmp, hand_pause=pause)]
     players = [Player("Ann", 1), Player("Bob", 2)]
     took: list[float] = []
