@@ -16,7 +16,9 @@ result to a new ``Table`` before it listens.  Invariants:
   ones are appended.
 - Every person's seat is dropped (R-C1) until its person comes back with the token
   whose hash the journal kept; computer seats play on with fresh brains and an RNG
-  drawn from the table's.
+  drawn from the table's.  A person seated for the next match (``sit``, until its
+  ``free``) waits for it again, unconnected, and is freed at the match's end unless
+  back by then.
 - The paused state is not journaled: a resumed table is not paused.
 """
 
@@ -32,6 +34,7 @@ from common.cards import Card
 from common.engine import Hand
 from common.events import IllegalAction
 from common.match import Match, SeatInfo, SeatKind
+from common.presence import Presence
 from server.config import ServerConfig
 from server.journal import Journal, JournalError
 from server.lobby import ComputerChairs
@@ -101,6 +104,8 @@ class Rebuilt:
     banks: dict[int, float] = field(default_factory=dict)
     finished: list[tuple[int, str, Hand]] = field(default_factory=list)
     """Every finished hand: its number, time string and the hand."""
+    waiting: dict[int, SeatRecord] = field(default_factory=dict)
+    """People seated during the match for the next one (``NEXT_MATCH``)."""
     records: list[dict[str, Any]] = field(default_factory=list)
     """The match record and every record after it, as read."""
 
@@ -219,10 +224,22 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
                 if int(seat) in out.banks:
                     out.banks[int(seat)] = max(0.0, float(bank))
         elif kind == "token":
-            seat = by_seat[_int(record, "seat")]
-            by_seat[seat.seat] = SeatRecord(
-                seat.seat, seat.name, seat.kind, seat.level, str(record["token_sha256"])
+            number, digest = _int(record, "seat"), str(record["token_sha256"])
+            for seats_now in (by_seat, out.waiting):
+                if number in seats_now:
+                    was = seats_now[number]
+                    seats_now[number] = SeatRecord(number, was.name, was.kind, was.level, digest)
+            continue
+        elif kind == "sit":  # a person seated for the next match
+            number = _int(record, "seat")
+            if number in by_seat:
+                raise JournalError(f"seat {number} sits but plays in the match")
+            out.waiting[number] = SeatRecord(
+                number, str(record["name"]), SeatKind.HUMAN, None, str(record["token_sha256"])
             )
+            continue
+        elif kind == "free":
+            out.waiting.pop(_int(record, "seat"), None)
             continue
         elif kind == "host":
             out.host = _opt_int(record, "seat")
@@ -273,6 +290,10 @@ def resume(table: ResumeTable) -> Rebuilt | None:
     table.turns.match_start(list(table.seats.values()))
     for n, bank in got.banks.items():
         table.seats[n].bank = bank
+    for s in got.waiting.values():  # they play from the next match, as before
+        table.seats[s.seat] = Seat(
+            s.seat, s.name, s.kind, token_hash=s.token_sha256, presence=Presence.NEXT_MATCH
+        )
     table.turn_id, table.step = got.turn_id, got.step
     table.hand_no, table.hand_time = got.hand_no, got.hand_time
     table.host = got.host if got.host in table.seats else None  # before: no record of it
@@ -284,7 +305,7 @@ def resume(table: ResumeTable) -> Rebuilt | None:
         if done is not hand:  # the hand in play, over, is written by the table's own end
             table.records.hand_over(done, number=number, time=time, seats=info)
     for seat in table.seats.values():
-        if seat.kind is SeatKind.HUMAN:
+        if seat.kind is SeatKind.HUMAN and seat.presence is not Presence.NEXT_MATCH:
             table._dropped(seat)
     log.info(
         "resumed match %s at hand %d, turn %d: %d seats, %d of %d hands played, %s",

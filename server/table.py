@@ -295,6 +295,10 @@ class Table:
         conn.name = seat.name
         seat.conn = conn
         assert seat.token is not None
+        if self.running and seat.presence is Presence.NEXT_MATCH:  # for the next match
+            digest = token_digest(seat.token)
+            self.journal.append({"t": "sit", "seat": seat.seat, "name": seat.name,
+                                 "token_sha256": digest})  # fmt: skip
         conn.send_message(
             p.Welcome(
                 seat.seat,
@@ -313,6 +317,8 @@ class Table:
         if seat is None:
             return
         log.info("seat %d (%s) is free", seat_no, seat.name)
+        if self.running and seat.presence is Presence.NEXT_MATCH:
+            self.journal.append({"t": "free", "seat": seat_no})
         if self.host == seat_no:
             self.host = next_host(self.seats)
         if not self.closing:  # a shutdown's last word to everyone is its bye

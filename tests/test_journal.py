@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from common.match import SeatKind
-from common.protocol import Act, FrameDecoder
+from common.presence import Presence
+from common.protocol import Act, FrameDecoder, Start
 from server import histories
 from server.journal import FORMAT, VERSION, Journal, journal_path, parse, recorded_port
 from server.resume import rebuild
@@ -317,3 +318,36 @@ async def test_a_resumed_table_takes_its_old_port_or_any(tmp_path: Path) -> None
             assert recorded_port(tmp_path, NAME) == other
         finally:
             await third.stop()
+
+
+@run
+async def test_a_seat_for_the_next_match_is_kept_until_freed(tmp_path: Path) -> None:
+    """Someone seated during the match for the next one waits for it again after a
+    resume, back with its token; one that left before the kill is gone."""
+    table, links = await _half_match(tmp_path)
+    cy, di = Link(table, "Cy"), Link(table, "Di")
+    assert cy.hello()["type"] == "welcome" and di.hello()["type"] == "welcome"
+    assert table.seats[cy.seat].presence is Presence.NEXT_MATCH
+    di.drop()  # a waiting seat whose link goes is freed (as before)
+    await settle(table, *links)
+    assert di.seat not in table.seats
+    other = tmp_path / "again"
+    other.mkdir()
+    journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())
+    again, clock = await clocked_table(config(other, name=NAME, computer=1))
+    assert again.resume()
+    assert again.seats[cy.seat].presence is Presence.NEXT_MATCH
+    assert di.seat not in again.seats
+    assert again.seats[cy.seat].name == "Cy" and not again.seats[cy.seat].connected
+    back = Link(again, "again")
+    assert back.hello(token=cy.token)["seat"] == cy.seat
+    people = [Link(again, "x"), Link(again, "y")]
+    for link, old in zip(people, links, strict=True):
+        assert link.hello(token=old.token)["seat"] == old.seat
+    await drive(again, clock, [*people, back], random.Random(3))
+    assert not again.running
+    assert again.seats[cy.seat].connected  # kept at the match's end: it plays the next
+    people[0].send(Start().encode())  # the host (back too) starts it
+    await settle(again, *people, back)
+    assert again.running and cy.seat in again.match.seats
+    assert again.seats[cy.seat].presence is Presence.PLAYING

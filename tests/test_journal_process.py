@@ -201,7 +201,7 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
             for p in players:
                 same_table(last_table(p.client), before[p.name])
         assert await answer(players, lambda p, t: False) is None
-        check_history(tmp, players[0].client.of_type("standings")[-1])
+        check_history(tmp, (await players[0].client.seen("standings", timeout=10))[1])
         return took
     finally:
         for p in players:
@@ -309,7 +309,7 @@ async def _host_again(tmp: Path) -> None:
         for p in players:
             same_table(last_table(p.client), before[p.name])
         assert await answer(players, lambda p, t: False) is None
-        check_history(tmp, players[0].client.of_type("standings")[-1])
+        check_history(tmp, (await players[0].client.seen("standings", timeout=10))[1])
     finally:
         for p in players:
             await p.client.close()
