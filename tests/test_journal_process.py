@@ -92,6 +92,10 @@ class Server:
                 self.port = int(found.group(1))
                 self._port.set()
 
+    def freeze(self) -> None:
+        """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
@@ -189,6 +193,7 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
             p.token, p.seat = welcome["token"], welcome["seat"]
         for where in wheres:
             await _reach(players, where)
+            servers[-1].freeze()  # a showdown's pause must not run out meanwhile
             await asyncio.sleep(0.1)  # every frame of the last step has come
             before = {p.name: last_table(p.client) for p in players}
             servers[-1].kill()
@@ -302,9 +307,11 @@ async def _host_again(tmp: Path) -> None:
         port = local.handle.port
         # The game dies: its server thread goes without ending the match (no forget).
         await asyncio.to_thread(local.handle.stop, reason="crash")
+        started = time.monotonic()
         local = host()
         assert local.handle.server.resumed and local.handle.port == port
-        await comeback(players, port, time.monotonic())
+        took = await comeback(players, port, started)
+        print(f"comeback after hosting again: {took:.2f} s")
         await asyncio.sleep(0.1)
         for p in players:
             same_table(last_table(p.client), before[p.name])
