@@ -9,7 +9,9 @@ programs read every ``*.jsonl`` there as a hand history), JSON lines:
   level and the sha256 of a person's token: never the token itself);
 - ``hand``: each hand's shuffled deck and its time string;
 - ``act``: every action applied (seat, action) with every person's time bank after it;
-- ``token``: a seat's new token hash; ``host``: the host changed.
+- ``token``: a seat's new token hash; ``host``: the host changed; ``port``: the port a
+  resumed table had to take instead of its old one;
+- ``sit`` / ``free``: a person seated during the match for the next one, and freed.
 
 ``hand`` and ``act`` records carry the table's ``turn`` and ``step`` counters after them.
 
