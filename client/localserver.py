@@ -3,11 +3,18 @@
 Both are a ``server.app`` server on a thread of this process
 (``run_in_thread``), stopped when we leave.  ``overrides`` (tests, scripts)
 are laid over every config: short pauses, a histories folder.
+
+A hosted table keeps its match in play in a journal (``server.journal``): if the game
+dies mid-match, hosting the same table again (same name, same histories folder) resumes
+it, on the port it had when that port is free, so friends' games find it again.  Closing
+the table on purpose (``stop``) ends the match for good.  The computer table keeps no
+journal: each one is a new game.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from client.settings import Settings
@@ -45,6 +52,7 @@ class LocalServer:
             start_when=computers + 1,
             name="Computer table",  # its own night, apart from any friends' table's
             turn_time=None,
+            journal=False,
         )
         self.kind = "computer"
         return self.handle
@@ -64,9 +72,19 @@ class LocalServer:
         books_to_watchers: bool = False,
     ) -> Exception | None:
         """A friends' table on every interface (``bind`` narrows it), on ``port`` or, if
-        that is taken, any free one; the last error if neither could be had."""
+        that is taken, any free one; the last error if neither could be had.  A match
+        this table left unfinished resumes, first trying the port it was played on."""
+        from server.config import MAX_TABLE_NAME, default_history_dir
+        from server.journal import recorded_port
+
         last: Exception | None = None
-        for p in (port, 0):
+        table = " ".join((name.strip() or f"{settings.name}'s table").split())[:MAX_TABLE_NAME]
+        folder = self.overrides.get("history_dir") or default_history_dir()
+        ports: list[int] = []
+        for q in (recorded_port(Path(folder), table), port, 0):
+            if q is not None and q not in ports:
+                ports.append(q)
+        for p in ports:
             try:
                 st = settings
                 self.handle = self._start(
@@ -76,7 +94,7 @@ class LocalServer:
                     computer_levels=(level,),
                     hands=hands,
                     password=password or None,
-                    name=name.strip() or f"{settings.name}'s table",
+                    name=table,
                     announce=True,
                     open_books=open_books,
                     books_to_watchers=open_books and books_to_watchers,
@@ -97,7 +115,7 @@ class LocalServer:
         if self.handle is None:
             return
         try:
-            self.handle.stop(reason=f"{who} closed the table")
+            self.handle.stop(reason=f"{who} closed the table", forget=True)
         except Exception:
             log.exception("stopping the local server failed")
         self.handle = None

@@ -206,6 +206,9 @@ async def serve(config: ServerConfig) -> None:
         log.warning("no network address found: only this machine can join for now")
     log.info("a %d-hand match", config.hands)
     log.info("hand histories go to %s", config.history_dir)
+    if config.journal:
+        log.info("the match in play is kept in %s (killed, the table resumes it)",
+                 server.table.journal.path)  # fmt: skip
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     _listen_to_terminal(server, loop)

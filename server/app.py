@@ -29,11 +29,13 @@ import shutil
 import socket
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 
 from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
+from server.journal import recorded_port
 from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
 from server.table import Table
@@ -68,24 +70,32 @@ class TableServer:
         """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::`` for every one)."""
         self._servers: list[asyncio.Server] = []
         self.announcer: Announcer | None = None
+        self.resumed = False
+        """The table resumed an unfinished match from its journal."""
 
     async def start(self) -> int:
-        """Listen on one port for every address family and return it."""
-        loop = asyncio.get_running_loop()
-        listeners = await loop.run_in_executor(None, resolve, self.config.host, self.config.port)
-        socks = listen_sockets(listeners, self.config.port)
-        try:
-            for sock in socks:
-                server = await loop.create_server(
-                    lambda: Connection(self.table, self.limits, self.table.clock), sock=sock
-                )
-                self._servers.append(server)
-        except BaseException:
-            for sock in socks:
-                sock.close()
-            raise
-        self.port = socks[0].getsockname()[1]
-        self.listening = [sock.getsockname()[0] for sock in socks]
+        """Resume the table's unfinished match if its journal holds one (``server.resume``),
+        then listen on one port for every address family and return it.  Asked for any
+        port (0), a resumed match's table takes the one it had when it can, so that its
+        players' games find it again."""
+        cfg = self.config
+        had = recorded_port(cfg.history_dir, self.table.name) if cfg.journal else None
+        started = time.monotonic()
+        self.resumed = self.table.resume()
+        if self.resumed:
+            log.info("the match was rebuilt in %.3f s", time.monotonic() - started)
+        ports = [had, 0] if cfg.port == 0 and self.resumed and had else [cfg.port]
+        for i, port in enumerate(ports):
+            try:
+                await self._listen(port)
+                break
+            except OSError as exc:
+                if i == len(ports) - 1:
+                    raise
+                log.warning("cannot have port %d again (%s): any free port instead", port, exc)
+        if self.resumed and self.port != had:
+            self.table.journal.append({"t": "port", "port": self.port})
+        self.table.port = self.port
         if self.config.announce:
             self.announcer = Announcer(
                 lambda: table_facts(self.table),
@@ -96,6 +106,26 @@ class TableServer:
             if not self.announcer.start():
                 self.announcer = None
         return self.port
+
+    async def _listen(self, port: int) -> None:
+        loop = asyncio.get_running_loop()
+        listeners = await loop.run_in_executor(None, resolve, self.config.host, port)
+        socks = listen_sockets(listeners, port)
+        try:
+            for sock in socks:
+                server = await loop.create_server(
+                    lambda: Connection(self.table, self.limits, self.table.clock), sock=sock
+                )
+                self._servers.append(server)
+        except BaseException:
+            for sock in socks:
+                sock.close()
+            for server in self._servers:
+                server.close()
+            self._servers = []
+            raise
+        self.port = socks[0].getsockname()[1]
+        self.listening = [sock.getsockname()[0] for sock in socks]
 
     def join_addresses(self) -> list[str]:
         """The addresses friends type (with ``port``), only of families that listen.
@@ -117,8 +147,14 @@ class TableServer:
         """``join_addresses``, as older callers name it."""
         return self.join_addresses()
 
-    async def stop(self, reason: str = "the host closed the table") -> None:
-        """Send ``bye`` to everyone, close every connection and stop listening."""
+    async def stop(
+        self, reason: str = "the host closed the table", *, forget: bool = False
+    ) -> None:
+        """Send ``bye`` to everyone, close every connection and stop listening.  The
+        match in play stays in its journal (started again, the table resumes it) unless
+        ``forget``: the host closed the table for good."""
+        if forget:
+            self.table.journal.remove()
         if not self._servers:
             return
         if self.announcer is not None:  # gone from every Join panel first
@@ -156,11 +192,20 @@ class ServerHandle:
         """Listening on every interface (not one address the host chose)."""
         return any(a in ("0.0.0.0", "::") for a in self.server.listening)
 
-    def stop(self, timeout: float = 5.0, *, reason: str = "the host closed the table") -> None:
-        """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread."""
+    def stop(
+        self,
+        timeout: float = 5.0,
+        *,
+        reason: str = "the host closed the table",
+        forget: bool = False,
+    ) -> None:
+        """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread;
+        ``forget``: the match in play is not to be resumed (``TableServer.stop``)."""
         if not self.thread.is_alive():
             return
-        future = asyncio.run_coroutine_threadsafe(self.server.stop(reason), self.loop)
+        future = asyncio.run_coroutine_threadsafe(
+            self.server.stop(reason, forget=forget), self.loop
+        )
         try:
             future.result(timeout)
         finally:

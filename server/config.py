@@ -77,6 +77,9 @@ class ServerConfig:
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
     name: str = ""
     """The table's name, as the lobby and the network announcement show it."""
+    journal: bool = True
+    """Keep the match in play in a journal beside the histories (``server.journal``), so
+    that a table started again with the same ``history_dir`` and ``name`` resumes it."""
     announce: bool = False
     """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
     so that tests and embedders never multicast by accident; ``stud-server`` and the

@@ -99,7 +99,7 @@ class Reception:
             table.proto1.add(conn)
         seat = None
         if hello.token is not None:
-            seat = next((s for s in table.seats.values() if s.token == hello.token), None)
+            seat = next((s for s in table.seats.values() if s.owns(hello.token)), None)
         if not self._password_ok(conn, hello, comeback=seat is not None):
             return
         conn.beats = hello.heartbeat
@@ -109,6 +109,7 @@ class Reception:
                     "bad_token", "no seat has that token (it ends when the seat is freed)", "hello"
                 )
                 return
+            seat.token = seat.token or hello.token  # a seat rebuilt from the journal
             self._comeback(conn, seat)
         elif hello.watch:
             self._watch(conn, hello)

@@ -6,6 +6,9 @@ Invariants:
   with the local date and time, so the files sort by when they were played.
 - Each finished hand is appended as one line and flushed at once, so a crash
   loses at most the hand being played.
+- ``hand_numbers`` says which hands a file holds (a resumed match appends only the
+  missing ones); a last line a crash cut short is cut off first, so the next hand
+  starts on a line of its own.
 - Writing never stops the table: a failure is logged with its traceback and
   the match plays on without that line.
 - A history holds every hole card, so only its owner may read it: the files
@@ -15,6 +18,7 @@ Invariants:
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -26,7 +30,7 @@ from common.engine import Hand
 from common.history import dumps, hand_record
 from common.match import SeatInfo
 
-__all__ = ["append_hand", "match_path", "new_match_id", "private_dir"]
+__all__ = ["append_hand", "hand_numbers", "match_path", "new_match_id", "private_dir"]
 
 log = logging.getLogger("server.histories")
 
@@ -67,3 +71,34 @@ def append_hand(
             f.flush()
     except OSError:
         log.exception("could not write the hand history to %s", path)
+
+
+def hand_numbers(path: Path, match_id: str) -> set[int]:
+    """The numbers of match ``match_id``'s hands that ``path`` holds, whole lines only.
+    A last line without its newline (a crash while it was written) is cut off."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return set()
+    except OSError:
+        log.exception("cannot read the hand history %s", path)
+        return set()
+    whole = data[: data.rfind(b"\n") + 1]
+    if len(whole) != len(data):
+        log.warning("%s ends in a line cut short: cut off (%d bytes)", path, len(data) - len(whole))
+        try:
+            with open(path, "r+b") as f:
+                f.truncate(len(whole))
+        except OSError:
+            log.exception("cannot cut the hand history %s", path)
+    found: set[int] = set()
+    for line in whole.decode("utf-8", "replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("match") == match_id:
+            number = record.get("hand")
+            if isinstance(number, int):
+                found.add(number)
+    return found

@@ -7,6 +7,8 @@ hands the books open with (``server.books``) and adds the match to the night
 (``server.night``).  Invariants:
 
 - ``match_id`` and ``history_path`` name the match being played, or the last one.
+- Each hand is written to the history once: a resumed match (``resume``) reads which
+  hands its file holds and writes only the others.
 - ``hands`` holds this match's hand records only when the table opens its books, and
   is emptied when a match starts.
 - Between matches, a new evening starts a new night; a match ending adds to the night
@@ -41,6 +43,7 @@ class MatchRecords:
         self.match_id = ""
         self.history_path: Path | None = None
         self.hands: list[dict[str, Any]] = []  # this match's hands, kept for open books
+        self._written: set[int] = set()  # the hand numbers in this match's history file
 
     def tonight(self, *, running: bool) -> Night:
         """Tonight's scoreboard; between matches a new evening starts a new one."""
@@ -54,13 +57,25 @@ class MatchRecords:
         self.match_id = histories.new_match_id(rng)
         self.history_path = histories.match_path(self._dir, self.match_id)
         self.hands = []
+        self._written = set()
         return self.match_id
+
+    def resume(self, match_id: str, history_path: Path | None) -> None:
+        """A match resumed from its journal: its id, its history file, and the hands that
+        file already holds (``hand_over`` writes only the others)."""
+        self.match_id = match_id
+        self.history_path = history_path
+        self.hands = []
+        if history_path is not None:
+            self._written = histories.hand_numbers(history_path, match_id)
 
     def hand_over(
         self, hand: Hand, *, number: int, time: str, seats: Mapping[int, SeatInfo]
     ) -> None:
-        """Append the hand to the match's history (and keep it for the open books)."""
-        if self.history_path is not None:
+        """Append the hand to the match's history, unless the file holds it already (a
+        resumed match), and keep it for the open books."""
+        if self.history_path is not None and number not in self._written:
+            self._written.add(number)
             histories.append_hand(
                 self.history_path,
                 match_id=self.match_id,

@@ -7,7 +7,9 @@ Invariants:
 - People fill from seat 0 up and computer seats from seat 6 down, so the two
   meet only when the table is full.
 - A person's seat carries a secret ``token`` and at most one live ``conn``; a
-  computer seat has neither, counts as connected, and has its own ``rng``.
+  computer seat has neither, counts as connected, and has its own ``rng``.  A seat
+  rebuilt from the journal (``server.journal``) knows only its token's ``token_hash``
+  until its person comes back with the token itself (``owns``).
 - The host is a connected person or nobody.
 - A seat's ``presence`` (``common.presence.Presence``) changes only through
   ``server.presence.step``; a computer seat is always ``PLAYING``.
@@ -15,6 +17,8 @@ Invariants:
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +30,15 @@ from common.schema import LobbySeat
 from server.brain import DEFAULT_LEVEL, LEVELS
 from server.net import Connection
 
-__all__ = ["MAX_SEATS", "Seat", "computer_seats", "first_free", "next_host", "public_seats"]
+__all__ = [
+    "MAX_SEATS",
+    "Seat",
+    "computer_seats",
+    "first_free",
+    "next_host",
+    "public_seats",
+    "token_digest",
+]
 
 MAX_SEATS = 7
 
@@ -50,6 +62,18 @@ class Seat:
     table's first match began, which plays from the next match on."""
     bank: float = 0.0
     """R-C4: the person's time bank left in this match, in seconds."""
+    token_hash: str | None = None
+    """``token_digest`` of the token, for a seat rebuilt from the journal whose token
+    is not known (the journal keeps no token, only its hash)."""
+
+    def owns(self, token: str) -> bool:
+        """``token`` is this seat's: its token, else its token's hash (constant time)."""
+        given = token.encode("utf-8", "surrogatepass")
+        if self.token is not None:
+            return hmac.compare_digest(given, self.token.encode("utf-8", "surrogatepass"))
+        if self.token_hash is not None:
+            return hmac.compare_digest(token_digest(token), self.token_hash)
+        return False
 
     @property
     def connected(self) -> bool:
@@ -122,3 +146,8 @@ def public_seats(
     """Every filled seat as the lobby and the table show it, in seat order; ``stand_in``:
     a computer plays the away seats (R-C3)."""
     return [seats[s].public(host, stand_in) for s in sorted(seats)]
+
+
+def token_digest(token: str) -> str:
+    """The hex sha256 of a seat's token: what the journal keeps to check a comeback."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

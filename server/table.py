@@ -13,6 +13,8 @@ is a façade: each job is a module with a narrow interface that it calls.
 - ``server.dealing``: the pause between hands; ``server.computer``: computer seats'
   turns; ``server.lobby``: their brains and the host's changes to them;
 - ``server.records``: the hand histories, the open books' hands and the night;
+- ``server.journal``: the match in play on disk, each record before any frame of it
+  leaves; ``server.resume``: a killed table's match rebuilt from it (``resume``);
 - ``server.seats`` (the seat record), ``server.frames`` (what each seat is sent),
   ``server.books``, ``server.chat``.
 
@@ -28,6 +30,9 @@ default), so tests advance time instead of sleeping.  Invariants:
 - ``turn_id`` grows by one for every decision the table asks for, across
   hands and matches; an ``act`` counts only if it names the current one, and
   so do a timer's default action and a computer seat's choice.
+- Every step of a match (its start, a hand's deck, an action, a token or host change)
+  is in the journal, ``fsync``ed, before any client is sent a frame of it; a match that
+  ends leaves none.
 - Each connection is sent only ``common.views`` output for its own seat
   (``None`` for a spectator, built by ``server.frames``), so a card it may
   not see never leaves here.
@@ -42,13 +47,14 @@ from datetime import datetime
 from typing import Any
 
 from common import protocol as p
+from common.cards import deal_cards
 from common.engine import Hand
 from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from common.presence import Presence
 from common.schema import LobbySeat
 from common.views import seat_view
-from server import books, frames
+from server import books, frames, resume
 from server.announce import short_hostname
 from server.chat import clean_text, spend_line
 from server.computer import Chooser, ComputerSeats, default_chooser
@@ -58,11 +64,12 @@ from server.dealing import DealTimer
 from server.guard import Door, DoorLimits
 from server.hello import Reception
 from server.hostctl import HostControls
+from server.journal import Journal
 from server.lobby import ComputerChairs
 from server.net import Connection
 from server.presence import Move, act_refusal
 from server.records import MatchRecords
-from server.seats import Seat, computer_seats, next_host, public_seats
+from server.seats import Seat, computer_seats, next_host, public_seats, token_digest
 from server.timers import Clock, LoopClock
 from server.turns import TableOptions, Turns
 
@@ -81,12 +88,14 @@ class Table:
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.name = config.name or f"{short_hostname()}'s table"
         self.records = MatchRecords(config.history_dir, self.name, open_books=config.open_books)
+        self.journal = Journal(config.history_dir, self.name, enabled=config.journal)
+        self.port: int | None = None  # the port listened on, once known (the journal's)
         seeded = config.seed is not None
         self.rng: random.Random = random.Random(config.seed) if seeded else secrets.SystemRandom()
         self.seats: dict[int, Seat] = {}
         self.conns: set[Connection] = set()
         self.proto1: set[Connection] = set()  # said protocol 1: sent no message type of 2
-        self.host: int | None = None
+        self._host: int | None = None
         self.hands = config.hands
         self.match: Match | None = None
         self.hand_no = 0
@@ -186,11 +195,37 @@ class Table:
             return
         seat.conn = None
         if self.running and seat.presence is not Presence.NEXT_MATCH:
-            log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
-            self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
-            self.turns.dropped(seat)
+            self._dropped(seat)
         else:
             self._free(seat.seat)
+
+    def _dropped(self, seat: Seat) -> None:
+        """A seated person's connection is gone during a match (or the match was resumed
+        from its journal and its person is not back yet): R-C1 keeps the seat."""
+        log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
+        self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
+        self.turns.dropped(seat)
+
+    @property
+    def host(self) -> int | None:
+        return self._host
+
+    @host.setter
+    def host(self, seat: int | None) -> None:
+        """The host changes; during a match the journal keeps it."""
+        if seat != self._host and self.running:
+            self.journal.append({"t": "host", "seat": seat})
+        self._host = seat
+
+    def token_changed(self, seat: Seat) -> None:
+        """``seat``'s token was replaced (a reclaim the host gave): the journal keeps its
+        hash, so the new token is the one a resumed table takes back."""
+        assert seat.token is not None
+        log.info("seat %d (%s) has a new token", seat.seat, seat.name)
+        if self.running:
+            self.journal.append(
+                {"t": "token", "seat": seat.seat, "token_sha256": token_digest(seat.token)}
+            )
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
         if not conn.greeted and raw.get("type") != "hello":
@@ -260,6 +295,10 @@ class Table:
         conn.name = seat.name
         seat.conn = conn
         assert seat.token is not None
+        if self.running and seat.presence is Presence.NEXT_MATCH:  # for the next match
+            digest = token_digest(seat.token)
+            self.journal.append({"t": "sit", "seat": seat.seat, "name": seat.name,
+                                 "token_sha256": digest})  # fmt: skip
         conn.send_message(
             p.Welcome(
                 seat.seat,
@@ -278,6 +317,8 @@ class Table:
         if seat is None:
             return
         log.info("seat %d (%s) is free", seat_no, seat.name)
+        if self.running and seat.presence is Presence.NEXT_MATCH:
+            self.journal.append({"t": "free", "seat": seat_no})
         if self.host == seat_no:
             self.host = next_host(self.seats)
         if not self.closing:  # a shutdown's last word to everyone is its bye
@@ -359,6 +400,7 @@ class Table:
             hands=self.hands,
         )
         match_id = self.records.match_starts(self.rng)
+        self.journal.begin(resume.match_record(self))
         self.running = True
         log.info("match %s starts: %d seats, %d hands", match_id, len(self.seats), self.hands)
         self._broadcast_lobby()
@@ -374,29 +416,49 @@ class Table:
             return
         self.hand_no = match.hands_played + 1
         # R-T2: shuffle from the secure source unless a seed was asked for.
-        hand = match.next_hand(rng=self.rng)
+        deck = deal_cards(self.rng, 7 * len(match.seats_in))
+        hand = match.next_hand(deck)
         self.hand_time = datetime.now().astimezone().isoformat(timespec="seconds")
         log.debug("hand %d: button %d", self.hand_no, hand.button)
-        self._after_step(list(hand.events))
+        note = {"t": "hand", "no": self.hand_no, "time": self.hand_time}
+        self._after_step(list(hand.events), {**note, "deck": [c.code for c in deck]})
 
     def apply(self, seat: int, action: str) -> None:
         """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
         self.turns.stop_clock(seat)
-        self._after_step(events)
+        self._after_step(events, {"t": "act", "seat": seat, "action": str(action)})
 
-    def _after_step(self, events: list[Event]) -> None:
+    def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
+        """The engine has moved on (``note`` says how): the journal first, then every
+        screen, then the next decision."""
         assert self.match is not None and self.match.hand is not None
         hand = self.match.hand
         self.step += 1
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
+        banks = {str(s.seat): s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
+        self.journal.append({**note, "turn": self.turn_id, "step": self.step, "banks": banks})
         out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
                 conn.send(out[self._viewer(conn)])
+        self.play_on()
+
+    def resume(self) -> bool:
+        """Before listening: resume the unfinished match the journal holds, if any."""
+        return resume.resume(self) is not None
+
+    def play_on(self) -> None:
+        """After a step (or a resume): the first hand, the hand's end, or its next
+        decision asked for."""
+        assert self.match is not None
+        hand = self.match.hand
+        if hand is None:
+            self._next_hand()
+            return
         if hand.is_over:
             self._end_hand()
             return
@@ -477,6 +539,7 @@ class Table:
         match = self.match
         records = self.records
         log.info("match %s is over after %d hands", records.match_id, match.hands_played)
+        self.journal.remove()  # every hand is in the history: nothing to resume
         records.match_over(match)
         self._broadcast(
             frames.standings(match, records.match_id, records.history_path, records.night.summary())

@@ -397,3 +397,41 @@ async def advance(table: Table, clock: FakeClock, seconds: float, *links: Link) 
         await settle(table, *links)
     clock.advance(until - clock.now())
     await settle(table, *links)
+
+
+async def drive(
+    table: Table,
+    clock: FakeClock,
+    links: list[Link],
+    rng: random.Random,
+    *,
+    until: Any = None,
+    limit: int = 20000,
+) -> None:
+    """Random legal play at a table on a fake clock: each linked person acts at once on
+    its turn, computer seats choose in their threads, and the clock moves on to the next
+    timer whenever no one can act; until the match is over (or ``until()`` is true)."""
+    for _ in range(limit):
+        await settle(table, *links)
+        if until is not None and until():
+            return
+        if table.match is not None and not table.running:
+            return  # the standings are out
+        hand = table.match.hand if table.match is not None else None
+        seat = table.turn_seat
+        link = next((lk for lk in links if lk.seat == seat and lk.conn.seat == seat), None)
+        mine = seat is not None and link is not None and table.seats[seat].conn is link.conn
+        playing = mine and seat is not None and not table.seats[seat].presence.away
+        if hand is not None and not hand.is_over and playing and not table.computers.thinking:
+            assert seat is not None and link is not None
+            legal = [str(a.kind) for a in hand.legal_actions(seat)]
+            link.send(Act(table.turn_id, rng.choice(legal)).encode())
+            continue
+        due = clock.next_due()
+        if due is None:
+            if table.computers.thinking or table.computers._tasks:
+                await asyncio.sleep(0.001)
+                continue
+            raise AssertionError("the table waits on nothing")
+        clock.advance(max(0.0, due - clock.now()))
+    raise AssertionError("the match did not end")

@@ -1,0 +1,237 @@
+"""The journal of the match in play: what a killed server needs to resume it exactly.
+
+One file per table, ``<history_dir>/<table slug>.journal`` (not ``.jsonl``: other
+programs read every ``*.jsonl`` there as a hand history), JSON lines:
+
+- a header ``{"format": "stud-journal", "version": 1, "table": NAME}``;
+- ``match``: its settings (hands, the table options), id, history file, the button
+  drawn, the host, the port, the ``turn``/``step`` counters and the seats (name, kind,
+  level and the sha256 of a person's token: never the token itself);
+- ``hand``: each hand's shuffled deck and its time string;
+- ``act``: every action applied (seat, action) with every person's time bank after it;
+- ``token``: a seat's new token hash; ``host``: the host changed; ``port``: the port a
+  resumed table had to take instead of its old one;
+- ``sit`` / ``free``: a person seated during the match for the next one, and freed.
+
+``hand`` and ``act`` records carry the table's ``turn`` and ``step`` counters after them.
+
+Invariants:
+
+- A record is written as one line, newline last, and ``fsync``ed before the table sends
+  any frame of it; so a crash at any byte leaves whole lines and at most one torn last
+  line, which reading drops.
+- The folder is 0700 (``server.histories.private_dir``) and the file 0600.
+- A file that cannot be read (a bad line before the end, another format or version, or
+  another table's) is moved aside to ``<name>.broken-<time>`` with a warning, and the
+  table starts clean.
+- Writing never stops the table: a failure is logged and the journal stops (the match
+  plays on, but cannot be resumed).
+- A match that ends leaves no journal: ``remove`` deletes it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from server.histories import private_dir
+
+__all__ = ["FORMAT", "VERSION", "Journal", "JournalError", "journal_path", "recorded_port"]
+
+log = logging.getLogger("server.journal")
+
+FORMAT = "stud-journal"
+VERSION = 1
+SUFFIX = ".journal"
+
+
+class JournalError(ValueError):
+    """A journal that cannot be read or replayed: it is set aside."""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "table"
+
+
+def journal_path(history_dir: Path, table: str) -> Path:
+    """Where table ``table``'s journal lives."""
+    return Path(history_dir) / f"{_slug(table)}{SUFFIX}"
+
+
+def _dumps(record: Mapping[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def parse(data: bytes, table: str) -> list[dict[str, Any]]:
+    """The records of a journal's bytes, header checked and left out; a torn last line
+    (no newline) is dropped.  Raises ``JournalError`` for anything else amiss.  An empty
+    list: nothing whole was written (not even the header)."""
+    lines = data.split(b"\n")
+    lines.pop()  # after the last newline: empty, or a line the crash cut short
+    records: list[dict[str, Any]] = []
+    for i, line in enumerate(lines):
+        try:
+            record = json.loads(line.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise JournalError(f"line {i + 1} is not JSON") from None
+        if not isinstance(record, dict):
+            raise JournalError(f"line {i + 1} is not a record")
+        records.append(record)
+    if not records:
+        return []
+    head = records[0]
+    if head.get("format") != FORMAT:
+        raise JournalError(f"not a {FORMAT} file")
+    if head.get("version") != VERSION:
+        raise JournalError(f"version {head.get('version')!r}, this server reads {VERSION}")
+    if head.get("table") != table:
+        raise JournalError(f"the journal of table {head.get('table')!r}, not {table!r}")
+    return records[1:]
+
+
+def recorded_port(history_dir: Path, table: str) -> int | None:
+    """The port a table's unfinished match was played on, if its journal says one (read
+    only: nothing is set aside here)."""
+    try:
+        records = parse(journal_path(history_dir, table).read_bytes(), table)
+    except (OSError, JournalError):
+        return None
+    port = None
+    for record in records:  # the match's, or a later one's (it had to take another)
+        if record.get("t") in ("match", "port"):
+            port = record.get("port")
+    return port if isinstance(port, int) and not isinstance(port, bool) and port > 0 else None
+
+
+class Journal:
+    """The append-only journal of one table's match in play."""
+
+    def __init__(self, history_dir: Path, table: str, *, enabled: bool = True) -> None:
+        self.path = journal_path(history_dir, table)
+        self.table = table
+        self.enabled = enabled
+        self._live = False
+        """A match's journal is being written (``begin`` done, no failure since)."""
+
+    @property
+    def open(self) -> bool:
+        return self._live
+
+    def load(self) -> list[dict[str, Any]]:
+        """The records of an unfinished match's journal (none when there is none); a
+        broken one is set aside first."""
+        if not self.enabled:
+            return []
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            log.warning("cannot read the journal %s (%s): the table starts clean", self.path, exc)
+            return []
+        try:
+            records = parse(data, self.table)
+        except JournalError as exc:
+            self.set_aside(str(exc))
+            return []
+        if not records:
+            self.remove()  # a crash before the first line was whole: nothing to resume
+        return records
+
+    def set_aside(self, why: str) -> Path | None:
+        """Move the journal out of the way (``<name>.broken-<time>``) and say why."""
+        self.close()
+        stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
+        broken = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        try:
+            os.replace(self.path, broken)
+        except OSError as exc:
+            log.warning("the journal %s is unreadable (%s) and cannot be moved: %s",
+                        self.path, why, exc)  # fmt: skip
+            return None
+        log.warning(
+            "the journal %s is unreadable (%s): set aside as %s; the table starts clean",
+            self.path,
+            why,
+            broken.name,
+        )
+        return broken
+
+    def begin(self, match: Mapping[str, Any], *, keep: list[dict[str, Any]] | None = None) -> None:
+        """A new journal: the header and the ``match`` record (and, resuming, the records
+        already played, ``keep``), written to a new file that replaces any old one."""
+        self.close()
+        if not self.enabled:
+            return
+        lines = [{"format": FORMAT, "version": VERSION, "table": self.table}, dict(match)]
+        data = b"".join(_dumps(r) for r in [*lines, *(keep or [])])
+        tmp = self.path.with_name(self.path.name + ".new")
+        try:
+            private_dir(self.path.parent)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, self.path)
+            _sync_dir(self.path.parent)
+            self._live = True
+        except OSError:
+            log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
+            self._live = False
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        """One record, on disk (``fsync``) when this returns.  The file is opened for each
+        record, so that no descriptor stays open between a table's steps."""
+        if not self._live:
+            return
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            try:
+                _write_all(fd, _dumps(record))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
+            self._live = False
+
+    def close(self) -> None:
+        """Write no more (the file stays, for a table started again to resume)."""
+        self._live = False
+
+    def remove(self) -> None:
+        """The match is over: no journal is left behind."""
+        self.close()
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError:
+            log.exception("cannot remove the journal %s", self.path)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _sync_dir(path: Path) -> None:
+    """The new file's name on disk too (where the system lets a folder be synced)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
