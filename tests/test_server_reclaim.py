@@ -6,6 +6,10 @@ R-C3: a seat the host took away may not be asked for.  A table on a fake clock, 
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +17,16 @@ import pytest
 
 from common.protocol import Act
 from server.asks import ASK_TIMEOUT
-from tests.serverkit import Link, advance, cards_in, clocked_table, config, settle
+from tests.serverkit import (
+    Client,
+    Link,
+    advance,
+    cards_in,
+    clocked_table,
+    config,
+    roundtrip,
+    settle,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -294,3 +307,75 @@ def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
         assert two.last("welcome")["seat"] == 1
 
     asyncio.run(scenario())
+
+
+def test_over_real_processes_a_reclaim_goes_through_on_the_hosts_give(tmp_path: Path) -> None:
+    """A ``stud-server`` process on loopback: Bob's link and token are lost mid-hand; "Bob"
+    watching asks, sees no hole card of his seat, and gets it back on Ann's give."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
+         "--computer", "1", "--start-when", "3", "--grace", "600", "--bot-delay", "0",
+         "--hand-pause", "0", "--history-dir", str(tmp_path / "hh"), "--no-announce"],
+        stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "c"),
+             "XDG_DATA_HOME": str(tmp_path / "d"), "STUD_MDNS": "off"},
+    )  # fmt: skip
+
+    async def scenario(port: int) -> float:
+        ann, bob = Client("Ann"), Client("Bob")
+        await ann.hello(port)
+        await bob.hello(port)
+
+        async def ann_plays() -> None:
+            while True:
+                msg = await ann.expect("turn", timeout=60)
+                names = [a["action"] for a in msg["legal"]]
+                ann.send(Act(msg["turn"], "call" if "call" in names else names[0]).encode())
+
+        playing = asyncio.get_running_loop().create_task(ann_plays())
+        turn = await bob.expect("turn", timeout=20)
+        table = [m for m in bob.of_type("table") if m["view"]["to_act"] == bob.seat][-1]
+        (mine,) = [s for s in table["view"]["seats"] if s["seat"] == bob.seat]
+        hole = set(mine["hole"])
+        old_token = bob.token
+        await bob.close()  # his game and his token are gone: his turn waits (R-C1)
+        await ann.seen("presence", 0, seat=1, connected=False)
+        lost = Client("Bob")
+        refused = await lost.hello(port)
+        assert refused["code"] == "name_taken" and refused["seat"] == 1
+        asker = Client("Bob")
+        assert (await asker.hello(port, watch=True))["seat"] is None
+        asker.send({"type": "ask_seat", "seat": 1})
+        assert (await asker.expect("ask_answer"))["answer"] == "waiting"
+        await ann.seen("seat_asked", 0, seat=1, open=True)
+        await roundtrip(asker)
+        assert not [c for m in asker.log for c in cards_in(m) if c in hole], "a hole card leaked"
+        started = asyncio.get_running_loop().time()
+        ann.send({"type": "give_seat", "seat": 1})
+        welcome = await asker.expect("welcome")
+        took = asyncio.get_running_loop().time() - started
+        assert welcome["seat"] == 1 and welcome["token"] not in ("", old_token)
+        back = await asker.expect("table")
+        (seat_view,) = [s for s in back["view"]["seats"] if s["seat"] == 1]
+        assert set(seat_view["hole"]) == hole  # the same hand, his own cards
+        again = await asker.expect("turn")
+        assert again["turn"] == turn["turn"]  # the decision that waited for him
+        stale = Client("Bob")
+        assert (await stale.hello(port, token=old_token))["code"] == "bad_token"
+        playing.cancel()
+        for c in (ann, lost, asker, stale):
+            await c.close()
+        return took
+
+    try:
+        assert proc.stderr is not None
+        port = 0
+        for line in proc.stderr:
+            if found := re.search(r"listening on port (\d+)", line):
+                port = int(found.group(1))
+                break
+        took = asyncio.run(scenario(port))
+        print(f"seat given back in {took:.3f} s")
+    finally:
+        proc.terminate()
+        proc.wait(10)
