@@ -116,9 +116,15 @@ def next_host(
 ) -> int | None:
     """Who hosts when the host leaves, is freed, or is dropped past the grace: the next
     connected person clockwise from seat ``after`` (R-T0), or the lowest one without
-    ``after``; never seat ``but`` (a host that is leaving).  None if there is nobody."""
+    ``after``; never seat ``but`` (a host that is leaving) nor a seat the host took away
+    (R-C3: its person may only watch).  None if there is nobody."""
     people = [
-        s.seat for s in seats.values() if s.kind is SeatKind.HUMAN and s.conn and s.seat != but
+        s.seat
+        for s in seats.values()
+        if s.kind is SeatKind.HUMAN
+        and s.conn
+        and s.seat != but
+        and s.presence is not Presence.TAKEN
     ]
     if not people:
         return None

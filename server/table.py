@@ -296,8 +296,12 @@ class Table:
         self.asks.seat_back(seat.seat)  # back by its token: nobody need ask for it now
         if seat.seat == self.host:
             self._cancel_host_timer()  # back within its grace: still the host
-        took_role = self.host is None and seat.kind is SeatKind.HUMAN
-        if took_role:  # the role waited for the first person to connect or come back
+        took_role = (  # the role waited for the first person to connect or come back
+            self.host is None
+            and seat.kind is SeatKind.HUMAN
+            and seat.presence is not Presence.TAKEN
+        )
+        if took_role:  # (not one whose seat the host took away: it may only watch, R-C3)
             self.host = seat.seat
             log.info("seat %d (%s) is the host now", seat.seat, seat.name)
         conn.send_message(
@@ -369,6 +373,8 @@ class Table:
         seat = self.seats.get(seat_no)
         if seat is None or seat.kind is not SeatKind.HUMAN or seat.conn is None:
             raise p.MessageError("bad_seat", f"seat {seat_no} is not a connected person", ref)
+        if seat.presence is Presence.TAKEN:
+            raise p.MessageError("seat_taken", f"seat {seat_no} was taken away (R-C3)", ref)
         if seat_no == self.host:
             raise p.MessageError("bad_seat", f"seat {seat_no} is the host already", ref)
         self._set_host(seat_no)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from common.match import SeatKind
+from common.presence import Presence
 from server.seats import Seat, next_host
 from tests.serverkit import Link, advance, clocked_table, config, settle
 from tests.test_server_reclaim import Night
@@ -53,6 +54,9 @@ def test_next_host_goes_clockwise_from_the_old_host() -> None:
     assert next_host(seats, 5, but=5) == 0  # wrapping from 6 to 0, past a computer seat
     seats[0].conn = None
     assert next_host(seats, 5, but=5) == 2  # a dropped person is passed over
+    seats[2].presence = Presence.TAKEN
+    assert next_host(seats, 5, but=5) is None  # and one whose seat was taken away (R-C3)
+    seats[2].presence = Presence.PLAYING
     assert next_host({5: person(5)}, 5, but=5) is None
     assert next_host(seats) == 2  # without ``after``: the lowest, as before
 
