@@ -285,8 +285,9 @@ class Session:
         self.log.append(LogLine(f"Server: {self.error[1] or self.error[0]}", "info"))
         if self.error[0] == "name_taken" and not self.welcomed:
             self.lost_seat = as_seat(msg.get("seat"))  # that seat may be asked back (v2)
-        if self.error[0] != "name_taken" and msg.get("ref") == "ask_seat" and self.ask is None:
-            self.ask = (self.asking or 0, "failed", self.error[1] or self.error[0])
+        if msg.get("ref") == "ask_seat":  # our ask was refused outright: say why
+            seat = self.ask[0] if self.ask is not None else (self.asking or 0)
+            self.ask = (seat, "failed", self.error[1] or self.error[0])
 
     def _on_seat_asked(self, msg: dict[str, Any], now: float) -> None:
         """To the host: someone asks for a lost seat back (``open``), or that ask is over."""

@@ -150,6 +150,11 @@ def test_the_asker_is_offered_to_ask_then_waits_and_reads_the_answer(app, monkey
                     "message": "The host did not give the seat back"})  # fmt: skip
     assert scene.panel.asks.lines == ["The host did not give the seat back"]
     assert scene.control("ask:ok") is False and not scene.panel.asks.lines
+    # An ask the server refuses outright (the seat came back meanwhile) says why.
+    app.session.ask = (3, "waiting", "")
+    app.on_message({"type": "error", "code": "seat_connected", "ref": "ask_seat",
+                    "message": "seat 3 is connected: it is not lost"})  # fmt: skip
+    assert scene.panel.asks.lines == ["seat 3 is connected: it is not lost"]
 
 
 def test_a_plain_name_clash_offers_nothing(app, monkeypatch) -> None:

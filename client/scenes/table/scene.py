@@ -300,6 +300,7 @@ class TableScene(Scene):
         if kind == "welcome":
             ask_once_welcomed(s, self.host.send)
         back = kind == "presence" and self.host.session is not None and self.host.session.host
+        back = back or (kind == "error" and msg.get("ref") == "ask_seat")  # the asker's word
         if back or kind in ("seat_away", "paused", "lobby", "match_start", "welcome",
                             "standings", "seat_asked", "ask_answer"):  # fmt: skip
             self.resize(self.lay.size)  # the away, host and ask rows follow the state
