@@ -66,7 +66,8 @@ def old_host(s: Session | None) -> Player | None:
     if s is None or not s.host or s.host_from is None or s.host_from == s.seat:
         return None
     p = s.players.get(s.host_from)
-    return p if p is not None and p.kind == "human" and p.connected else None
+    back = p is not None and p.kind == "human" and p.connected and p.seat not in s.presence
+    return p if back else None
 
 
 class AskRows:
