@@ -24,7 +24,7 @@ from typing import Any
 
 import pygame
 
-from client import leaving, sound, window
+from client import asking, leaving, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
 from client.link import TableLink
@@ -406,8 +406,11 @@ class App:
                 log.exception("scene %s failed on a %s message", scene.name, kind)
 
     def on_status(self, status: Status) -> None:
+        lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
         if self.link.on_status(status):
             self.leave_table(notice=status.message or "the connection ended", send_leave=False)
+            if lost is not None and where is not None and s is not None:  # ask for it back?
+                asking.offer(self, where, self.link.password, lost, s.name)
 
     def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None:
         """Hang up, stop our own server if any, and go back to the start screen."""

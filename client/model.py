@@ -161,6 +161,16 @@ class Session:
         self.book = HandBook()  # this match's hands for the replayer and the recap
         self.open_books = False  # the host opens the books after the match (lobby)
         self.books_to_watchers = False
+        # A seat asked back by name (docs/protocol.md): the host's open asks (seat ->
+        # name); a refused join's lost seat, which may be asked for; the seat to ask for
+        # once welcomed as a watcher; and our own ask's (seat, answer, words).
+        self.asks: dict[int, str] = {}
+        self.lost_seat: int | None = None
+        self.asking: int | None = None
+        self.ask: tuple[int, str, str] | None = None
+        self._lobby_host: int | None = None
+        self._lobby_seen = False  # a lobby came: a change of host after it is news
+        self.host_from: int | None = None  # the seat the host's role came to us from
 
     # ---- queries
 
@@ -273,6 +283,36 @@ class Session:
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
         self.error = (as_str(msg.get("code"), "error", 40), as_str(msg.get("message"), "", 200))
         self.log.append(LogLine(f"Server: {self.error[1] or self.error[0]}", "info"))
+        if self.error[0] == "name_taken" and not self.welcomed:
+            self.lost_seat = as_seat(msg.get("seat"))  # that seat may be asked back (v2)
+        if msg.get("ref") == "ask_seat":  # our ask was refused outright: say why
+            seat = self.ask[0] if self.ask is not None else (self.asking or 0)
+            self.ask = (seat, "failed", self.error[1] or self.error[0])
+
+    def _on_seat_asked(self, msg: dict[str, Any], now: float) -> None:
+        """To the host: someone asks for a lost seat back (``open``), or that ask is over."""
+        seat = as_seat(msg.get("seat"))
+        if seat is None:
+            raise ProtocolError("seat_asked without a seat")
+        name = as_str(msg.get("name"), "", 20) or self.name_of(seat)
+        if msg.get("open") is not False:
+            if seat not in self.asks:
+                self.log.append(LogLine(f"{name} asks for the seat back", "info"))
+            self.asks[seat] = name
+        else:
+            self.asks.pop(seat, None)
+
+    def _on_ask_answer(self, msg: dict[str, Any], now: float) -> None:
+        """Our own ask for a seat back: waiting, given, refused or unanswered."""
+        seat = as_seat(msg.get("seat"))
+        answer = as_str(msg.get("answer"), "", 20)
+        if seat is None or answer not in ("waiting", "given", "refused", "unanswered"):
+            raise ProtocolError("ask_answer without a seat or an answer")
+        words = as_str(msg.get("message"), "", 200)
+        self.ask = (seat, answer, words)
+        self.asking = None
+        if words:
+            self.log.append(LogLine(words, "info"))
 
     def _players_from(self, items: Any) -> list[Player]:
         return [Player.of(seat) for seat in decode_lobby_seats(items)]
@@ -286,6 +326,7 @@ class Session:
             "running": msg.get("running") is True,
         }
         self.lobby_seats = self._players_from(msg.get("seats"))
+        self._follow_host(self.lobby["host"])
         self.table_name = as_str(msg.get("table"), self.table_name, 40)
         self.night = parse_night(msg.get("night")) or self.night
         self.open_books = msg.get("open_books") is True
@@ -303,6 +344,22 @@ class Session:
             self.paused = msg.get("paused") is True and self.running
         if not self.running and self.view is not None and self.standings is None:
             self.view = None  # a match ended without standings (e.g. cancelled)
+
+    def _follow_host(self, host: int | None) -> None:
+        """The host's role as every lobby says it: our controls come and go with it."""
+        before, self._lobby_host = self._lobby_host, host
+        seen, self._lobby_seen = self._lobby_seen, True
+        self.host = host is not None and host == self.seat
+        if not self.host:
+            self.asks.clear()
+            self.host_from = None
+        if not seen or before == host or host is None:
+            return
+        if self.host:
+            self.host_from = before
+        name = next((p.name for p in self.lobby_seats if p.seat == host), self.name_of(host))
+        who = "You are" if self.host else f"{name} is"
+        self.log.append(LogLine(f"{who} the host now", "info"))
 
     def _on_match_start(self, msg: dict[str, Any], now: float) -> None:
         match = as_str(msg.get("match"), "", 80)

@@ -15,6 +15,7 @@ from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import TableServer
 from server.brain import LEVELS
 from server.config import ServerConfig, default_history_dir
+from server.console import HELP
 from server.listen import shown_address
 
 log = logging.getLogger("server")
@@ -246,7 +247,7 @@ def _listen_to_terminal(server: TableServer, loop: asyncio.AbstractEventLoop) ->
         loop.add_reader(fd, ready)
     except (NotImplementedError, RuntimeError, OSError):
         return
-    log.info("host commands on this terminal: pause, resume, take SEAT, stand-in on|off, status")
+    log.info("host commands on this terminal: %s", HELP.removeprefix("commands: "))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

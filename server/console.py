@@ -1,26 +1,38 @@
 """The host's terminal: one command line of a headless server's stdin (R-C3).
 
 ``console(controls, seats, line)`` reads ``pause``, ``resume``, ``take N`` (a seat
-number), ``stand-in on|off``, ``status`` or ``help`` and returns what to print.  A refused
-command changes nothing and says why; the commands are the host's controls
-(``server.hostctl``), so they are refused for the same reasons as the messages.
+number), ``give N`` / ``refuse N`` (an ask for a seat back, ``server.asks``), ``host N``
+(the host's role to a connected person), ``stand-in on|off``, ``status`` or ``help`` and
+returns what to print.  A refused command changes nothing and says why; the commands are
+the host's controls (``server.hostctl``), so they are refused for the same reasons as the
+messages.  The terminal keeps them whoever is host, and with no host at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from common import protocol as p
+from server.asks import SeatAsks
 from server.hostctl import HostControls
 from server.seats import Seat
 
-__all__ = ["console"]
+__all__ = ["HELP", "console"]
 
-HELP = "commands: pause, resume, take SEAT, stand-in on|off, status"
+HELP = (
+    "commands: pause, resume, take SEAT, give SEAT, refuse SEAT, host SEAT, stand-in on|off, status"
+)
 
 
 def console(
-    controls: HostControls, seats: Mapping[int, Seat], line: str, *, running: bool, paused: bool
+    controls: HostControls,
+    seats: Mapping[int, Seat],
+    line: str,
+    *,
+    running: bool,
+    paused: bool,
+    asks: SeatAsks | None = None,
+    make_host: Callable[[int], None] | None = None,
 ) -> str:
     """One command from the host's terminal; returns what to print."""
     words = line.split()
@@ -28,6 +40,17 @@ def console(
         return ""
     cmd, args = words[0].lower(), words[1:]
     try:
+        if cmd in ("give", "refuse", "host") and (asks is not None or cmd == "host"):
+            if len(args) != 1 or not args[0].isdigit():
+                return f"usage: {cmd} SEAT (a seat number, 0 to 6)"
+            if cmd == "host":
+                if make_host is None:
+                    return HELP
+                make_host(int(args[0]))
+            else:
+                assert asks is not None
+                asks.decide(int(args[0]), give=cmd == "give")
+            return "ok"
         if cmd in ("pause", "resume", "take"):
             if not running:
                 raise p.MessageError("no_match", "no match is being played")
@@ -51,5 +74,7 @@ def console(
             f"{s.seat} {s.name}" + (f" (away: {why})" if (why := s.presence.away_why) else "")
             for s in sorted(seats.values(), key=lambda s: s.seat)
         )
-        return f"{state}; options {controls.options.to_dict()}; seats: {listed or 'none'}"
+        asked = "; ".join(asks.lines()) if asks is not None else ""
+        out = f"{state}; options {controls.options.to_dict()}; seats: {listed or 'none'}"
+        return f"{out}; {asked}" if asked else out
     return HELP

@@ -11,6 +11,8 @@ comeback, R-C1, which skips the password back-off); the password and its back-of
   first (``presence``), and ends the away spell its drop began (``server.presence``).
 - A hello in its address's password back-off waits for its answer at most
   ``MAX_HOLD`` seconds, on the table's clock.
+- A protocol 2 newcomer whose name is a lost seat's (``server.asks.askable``) is told
+  that seat in its ``name_taken`` error, so that it may watch and ask for it back.
 - A newcomer sits in the lowest free seat; once a match has been played here it plays
   from the next match (``NEXT_MATCH``).
 """
@@ -26,6 +28,7 @@ from typing import Any, Protocol
 from common import protocol as p
 from common.match import Match, SeatKind
 from common.presence import Presence
+from server.asks import askable
 from server.config import ServerConfig
 from server.guard import Door
 from server.names import taken_by
@@ -143,6 +146,11 @@ class Reception:
         self._door.password_ok(conn.address)
         return True
 
+    def take_back(self, conn: Connection, seat: Seat) -> None:
+        """``seat`` to ``conn`` as a token's comeback would have it: the host gave the seat
+        back to a connection that asked for it by name (``server.asks``)."""
+        self._comeback(conn, seat)
+
     def _comeback(self, conn: Connection, seat: Seat) -> None:
         """R-C1: the seat's person is back with its token, cards included."""
         table = self._table
@@ -181,11 +189,14 @@ class Reception:
         if first_free(table.seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
-        clash = taken_by(name, (s.name for s in table.seats.values()))
+        clash = next((s for s in table.seats.values() if taken_by(name, [s.name])), None)
         if clash is not None:
-            conn.fail(
-                "name_taken", f"{clash} is already at the table: choose another name", "hello"
-            )
+            # Protocol 2: a seat of that name whose person is gone may be asked back.
+            lost = conn not in table.proto1 and askable(clash, running=table.running)
+            text = f"{clash.name} is already at the table: choose another name"
+            error = p.Error("name_taken", text, "hello", clash.seat if lost else None)
+            conn.send_message(error.encode())
+            conn.close()
             return
         refused = self._door.may_seat(conn, table.conns)
         if refused is not None:

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from common.engine import clockwise
 from common.match import SeatInfo, SeatKind
 from common.presence import Presence
 from common.schema import LobbySeat
@@ -134,10 +135,24 @@ def first_free(seats: Mapping[int, Seat]) -> int | None:
     return next((s for s in range(MAX_SEATS) if s not in seats), None)
 
 
-def next_host(seats: Mapping[int, Seat]) -> int | None:
-    """The lowest connected person's seat: who hosts when the host's seat is freed."""
-    people = [s.seat for s in seats.values() if s.kind is SeatKind.HUMAN and s.conn]
-    return min(people) if people else None
+def next_host(
+    seats: Mapping[int, Seat], after: int | None = None, *, but: int | None = None
+) -> int | None:
+    """Who hosts when the host leaves, is freed, or is dropped past the grace: the next
+    connected person clockwise from seat ``after`` (R-T0), or the lowest one without
+    ``after``; never seat ``but`` (a host that is leaving) nor a seat the host took away
+    (R-C3: its person may only watch).  None if there is nobody."""
+    people = [
+        s.seat
+        for s in seats.values()
+        if s.kind is SeatKind.HUMAN
+        and s.conn
+        and s.seat != but
+        and s.presence is not Presence.TAKEN
+    ]
+    if not people:
+        return None
+    return clockwise(people, after=after)[0] if after is not None else min(people)
 
 
 def public_seats(

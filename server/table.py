@@ -9,7 +9,8 @@ is a façade: each job is a module with a narrow interface that it calls.
 - ``server.turns``: a person's turn, its clock and bank (R-C4), and each seat's
   presence (``server.presence``, R-C1..R-C3);
 - ``server.hostctl``: the host's controls and away/back; ``server.console``: the
-  headless server's terminal;
+  headless server's terminal; ``server.asks``: a seat asked back by name, given or
+  refused by the host;
 - ``server.dealing``: the pause between hands; ``server.computer``: computer seats'
   turns; ``server.lobby``: their brains and the host's changes to them;
 - ``server.records``: the hand histories, the open books' hands and the night;
@@ -33,6 +34,12 @@ default), so tests advance time instead of sleeping.  Invariants:
 - Every step of a match (its start, a hand's deck, an action, a token or host change)
   is in the journal, ``fsync``ed, before any client is sent a frame of it; a match that
   ends leaves none.
+- The host is a connected person, a dropped one within its grace, or nobody.  It
+  passes on (``_set_host``, a lobby to everyone) at once when the host leaves or is
+  freed, and once a dropped host's grace is over (a timer on the table's clock that
+  its comeback cancels): to the next connected person clockwise (R-T0,
+  ``server.seats.next_host``); with nobody there, to the first person who connects or
+  comes back.  The host may hand it on (``make_host``).
 - Each connection is sent only ``common.views`` output for its own seat
   (``None`` for a spectator, built by ``server.frames``), so a card it may
   not see never leaves here.
@@ -56,6 +63,7 @@ from common.schema import LobbySeat
 from common.views import seat_view
 from server import books, frames, resume
 from server.announce import short_hostname
+from server.asks import SeatAsks
 from server.chat import clean_text, spend_line
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
@@ -70,7 +78,7 @@ from server.net import Connection
 from server.presence import Move, act_refusal
 from server.records import MatchRecords
 from server.seats import Seat, computer_seats, next_host, public_seats, token_digest
-from server.timers import Clock, LoopClock
+from server.timers import Clock, Handle, LoopClock
 from server.turns import TableOptions, Turns
 
 __all__ = ["Table"]
@@ -157,6 +165,10 @@ class Table:
             send_turn=self._send_turn,
             start_match=self._start_match,
         )
+        self.asks = SeatAsks(
+            self, clock=self.clock, give=self._give_seat, is_proto1=self.proto1.__contains__
+        )
+        self._host_timer: Handle | None = None  # a dropped host's grace (R-C1)
         self.chairs = ComputerChairs(
             self.seats,
             own_brains=chooser is None,
@@ -190,6 +202,7 @@ class Table:
             wait = self.door.flooded(conn.address, self.clock.now())
             log.warning("%s flooded; its new connections are cut off for %.0f s", conn.peer, wait)
         self.proto1.discard(conn)
+        self.asks.conn_gone(conn)
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         if seat is None or seat.conn is not conn:
             return
@@ -201,10 +214,16 @@ class Table:
 
     def _dropped(self, seat: Seat) -> None:
         """A seated person's connection is gone during a match (or the match was resumed
-        from its journal and its person is not back yet): R-C1 keeps the seat."""
+        from its journal and its person is not back yet): R-C1 keeps the seat; a host's
+        role waits out the grace, then passes on."""
         log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
         self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
         self.turns.dropped(seat)
+        if seat.seat == self.host:
+            self._cancel_host_timer()
+            self._host_timer = self.clock.call_later(
+                self.config.grace, self._host_grace_over, seat.seat
+            )
 
     @property
     def host(self) -> int | None:
@@ -221,6 +240,7 @@ class Table:
         """``seat``'s token was replaced (a reclaim the host gave): the journal keeps its
         hash, so the new token is the one a resumed table takes back."""
         assert seat.token is not None
+        seat.token_hash = None  # a resumed seat's old hash is no way back either
         log.info("seat %d (%s) has a new token", seat.seat, seat.name)
         if self.running:
             self.journal.append(
@@ -238,6 +258,8 @@ class Table:
             self.reception.hello(conn, msg)
             return
         if conn in self.proto1:
+            if isinstance(msg, p.NEWER_MESSAGES):  # not a type of protocol 1
+                raise p.MessageError("unknown_type", f"unknown message type '{msg.TYPE}'", msg.TYPE)
             self._proto1_alive(conn)  # it cannot say "back": anything it says will do
         if isinstance(msg, p.Act):
             self._act(conn, msg)
@@ -257,12 +279,20 @@ class Table:
             self._free(msg.seat)
         elif isinstance(msg, p.CONTROL_MESSAGES):
             self.controls.control(conn, msg)
+        elif isinstance(msg, p.AskSeat):
+            self.asks.ask(conn, msg)
+        elif isinstance(msg, p.GiveSeat | p.RefuseSeat):
+            self.asks.answer(conn, msg)
+        elif isinstance(msg, p.MakeHost):
+            self._make_host(conn, msg)
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
             elif conn.seat is not None:
                 self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
+                if conn.seat == self.host:  # a goodbye waits no grace: the role passes now
+                    self._set_host(next_host(self.seats, conn.seat, but=conn.seat))
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
@@ -299,6 +329,17 @@ class Table:
             digest = token_digest(seat.token)
             self.journal.append({"t": "sit", "seat": seat.seat, "name": seat.name,
                                  "token_sha256": digest})  # fmt: skip
+        self.asks.seat_back(seat.seat)  # back by its token: nobody need ask for it now
+        if seat.seat == self.host:
+            self._cancel_host_timer()  # back within its grace: still the host
+        took_role = (  # the role waited for the first person to connect or come back
+            self.host is None
+            and seat.kind is SeatKind.HUMAN
+            and seat.presence is not Presence.TAKEN
+        )
+        if took_role:  # (not one whose seat the host took away: it may only watch, R-C3)
+            self.host = seat.seat
+            log.info("seat %d (%s) is the host now", seat.seat, seat.name)
         conn.send_message(
             p.Welcome(
                 seat.seat,
@@ -311,6 +352,11 @@ class Table:
             ).encode()
         )
         self._send_state(conn)
+        if seat.seat == self.host and conn not in self.proto1:
+            for msg in self.asks.open_messages():
+                conn.send_message(msg)
+        if took_role and self.running:
+            self._broadcast(self._lobby(), but=conn)  # it has just had its own
 
     def _free(self, seat_no: int) -> None:
         seat = self.seats.pop(seat_no, None)
@@ -319,10 +365,66 @@ class Table:
         log.info("seat %d (%s) is free", seat_no, seat.name)
         if self.running and seat.presence is Presence.NEXT_MATCH:
             self.journal.append({"t": "free", "seat": seat_no})
+        self.asks.seat_back(seat_no, "the seat is free now")
         if self.host == seat_no:
-            self.host = next_host(self.seats)
+            self._cancel_host_timer()
+            self.host = next_host(self.seats, seat_no)  # R-T0: the next one clockwise
+            self.asks.tell_new_host()
         if not self.closing:  # a shutdown's last word to everyone is its bye
             self._broadcast_lobby()
+
+    # ------------------------------------------------------------ the host's role
+
+    def _set_host(self, seat_no: int | None) -> None:
+        """The host's role to ``seat_no`` (or nobody): everyone's lobby says so, and the
+        new host is told of every open ask for a seat."""
+        self._cancel_host_timer()
+        if seat_no == self.host:
+            return
+        self.host = seat_no
+        who = self.seats[seat_no].name if seat_no in self.seats else "nobody"
+        log.info("the host is now %s (seat %s)", who, seat_no)
+        if not self.closing:
+            self._broadcast_lobby()
+        self.asks.tell_new_host()
+
+    def _host_grace_over(self, seat_no: int) -> None:
+        """A dropped host is still gone after the grace (R-C1): the role passes on."""
+        self._host_timer = None
+        seat = self.seats.get(seat_no)
+        if self.host == seat_no and (seat is None or seat.conn is None):
+            self._set_host(next_host(self.seats, seat_no))
+
+    def _cancel_host_timer(self) -> None:
+        if self._host_timer is not None:
+            self._host_timer.cancel()
+            self._host_timer = None
+
+    def _make_host(self, conn: Connection, msg: p.MakeHost) -> None:
+        if conn.seat is None or conn.seat != self.host:
+            raise p.MessageError("not_host", "only the host hands the host's role on", msg.TYPE)
+        self.make_host(msg.seat, ref=msg.TYPE)
+
+    def make_host(self, seat_no: int, *, ref: str | None = None) -> None:
+        """The host's role to the connected person in ``seat_no`` (the host's
+        ``make_host``, or the terminal's ``host SEAT``)."""
+        seat = self.seats.get(seat_no)
+        if seat is None or seat.kind is not SeatKind.HUMAN or seat.conn is None:
+            raise p.MessageError("bad_seat", f"seat {seat_no} is not a connected person", ref)
+        if seat.presence is Presence.TAKEN:
+            raise p.MessageError("seat_taken", f"seat {seat_no} was taken away (R-C3)", ref)
+        if seat_no == self.host:
+            raise p.MessageError("bad_seat", f"seat {seat_no} is the host already", ref)
+        self._set_host(seat_no)
+
+    # ------------------------------------------------------------ a seat asked back
+
+    def _give_seat(self, conn: Connection, seat: Seat) -> None:
+        """The host gave ``seat`` to ``conn``, which asked for it by name: a new token, and
+        the way back of a token's comeback (R-C1); the old token is dead."""
+        seat.token = secrets.token_urlsafe(18)
+        self.token_changed(seat)
+        self.reception.take_back(conn, seat)
 
     def _lobby(self) -> dict[str, Any]:
         return frames.lobby(
@@ -549,8 +651,9 @@ class Table:
         self.paused = False
         self.deals.reset()
         self.turns.match_end(list(self.seats.values()))
-        # _free passes the host on to the lowest connected person, so every person
-        # left is connected and the host is one of them (or there is none).
+        self.asks.end_all("The match is over")
+        # _free passes the host on to the next connected person clockwise, so every
+        # person left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
@@ -572,7 +675,15 @@ class Table:
         """One command from the host's terminal (a headless server's stdin): ``pause``,
         ``resume``, ``take N`` (seat number), ``stand-in on|off``, ``status`` or ``help``.
         Returns what to print; a refused command changes nothing."""
-        return console(self.controls, self.seats, line, running=self.running, paused=self.paused)
+        return console(
+            self.controls,
+            self.seats,
+            line,
+            running=self.running,
+            paused=self.paused,
+            asks=self.asks,
+            make_host=self.make_host,
+        )
 
     # ------------------------------------------------------------ computer seats
 
@@ -608,6 +719,8 @@ class Table:
         self.turns.turn_clock.cancel()
         self.deals.cancel()
         self.computers.cancel()
+        self.asks.cancel()
+        self._cancel_host_timer()
         bye = p.encode_frame(p.Bye(reason).encode())
         for conn in list(self.conns):
             conn.send(bye)

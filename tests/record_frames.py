@@ -4,6 +4,7 @@ Run from the repository root to remake the fixture (only when the wire is meant 
 change, which it is not)::
 
     python -m tests.record_frames
+    python -m tests.record_frames --scripted   # the real server's recording kept
 
 Two kinds of recording go into ``tests/fixtures/wire_frames.msgpack.gz``:
 
@@ -211,6 +212,12 @@ def _messages() -> list[tuple[Any, bytes]]:
         p.Pong(5),
         p.Bye("the server closed"),
         p.Books("m-1", 1, 4, {"format": "stud-hh/1", "hand": 1}),
+        # Protocol 2's seat asked back (issue 16): recorded after the frames above.
+        p.Error("name_taken", "Bob is already at the table: choose another name", "hello", 1),
+        p.SeatAsked(1, "Bob"),
+        p.SeatAsked(1, "Bob", False),
+        p.AskAnswer(1, "waiting", "Waiting for the host to give the seat back"),
+        p.AskAnswer(1, "refused"),
     ]
     return [("all", p.encode_frame(m.encode())) for m in msgs]
 
@@ -360,9 +367,11 @@ def all_frames() -> Iterator[tuple[str, bytes]]:
             yield f"server {name}[{i}]", data
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Record everything again; ``--scripted``: only the scripted frames, keeping the real
+    server's recording as it is (for a wire that grew new message types)."""
     scripted = scripted_frames()
-    server = server_frames()
+    server = load()[1] if "--scripted" in (argv or []) else server_frames()
     FIXTURE.parent.mkdir(exist_ok=True)
     FIXTURE.write_bytes(_pack(scripted, server))
     count = sum(len(r) for r in scripted.values()) + sum(len(r) for r in server.values())
@@ -370,4 +379,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

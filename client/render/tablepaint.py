@@ -73,6 +73,8 @@ def seat_tags(
         tags.append((pic.recent[seat], (170, 220, 250)))
     if player is not None and player.kind == "computer" and (player.level_name or player.level):
         tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
+    elif player is not None and player.host:
+        tags.append(("host", LEVEL_TAG))  # who hosts: the role passes on (docs/protocol.md)
     left = pic.clocks.get(seat) if turn else None
     if turn:
         label = "your turn" if own else "to act"

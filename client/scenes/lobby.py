@@ -13,13 +13,14 @@ from typing import Any
 import pygame
 
 from client.address import joinable
+from client.asking import ask_once_welcomed
 from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_IDS, level_info
-from common.protocol import MAX_CHAT, Chat, FreeSeat, Options, SetLevel, Sit, Start
+from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, Options, SetLevel, Sit, Start
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
@@ -133,6 +134,7 @@ class LobbyScene(Scene):
         self.sit = Button("sit", "Take a seat", style="primary")
         self.give: list[Button] = []  # the host's "give seat" per computer seat
         self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
+        self.host_chips: list[tuple[int, pygame.Rect]] = []  # "make host" on people's rows
         self.seat_rows: list[SeatRow] = []
 
     def cycle_level(self, seat: int) -> bool:
@@ -182,6 +184,8 @@ class LobbyScene(Scene):
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
             self._sync_hands()
+        if kind == "welcome":  # a watcher come to ask for a lost seat back asks now
+            ask_once_welcomed(self.host.session, self.host.send)
         self._layout_seats()
 
     def send_options(self) -> bool:
@@ -269,7 +273,7 @@ class LobbyScene(Scene):
         """The seat list's rows, and each computer seat's level chip (a click target for
         the host, to change its level): laid out here, painted by ``draw``."""
         s = self.host.session
-        self.seat_rows, self.level_chips = [], []
+        self.seat_rows, self.level_chips, self.host_chips = [], [], []
         if s is None or "seats" not in self.boxes:
             return
         f = self._f
@@ -291,6 +295,17 @@ class LobbyScene(Scene):
                 chip.midright = (box.right - f(20), row.centery)
                 if s.host:
                     self.level_chips.append((p.seat, chip))
+            elif (
+                s.host
+                and not s.running
+                and p.kind == "human"
+                and p.seat != s.seat
+                and (p.connected)
+            ):  # the host hands its role on with one click
+                level = "make host"
+                chip = pygame.Rect(0, 0, f(120), f(30))
+                chip.midright = (box.right - f(20), row.centery)
+                self.host_chips.append((p.seat, chip))
             self.seat_rows.append(SeatRow(who, row, mark, level, chip, giving))
             y += f(34)
 
@@ -385,6 +400,10 @@ class LobbyScene(Scene):
             for seat, rect in self.level_chips:
                 if rect.collidepoint(event.pos):
                     self.cycle_level(seat)
+                    return
+            for seat, rect in self.host_chips:
+                if rect.collidepoint(event.pos):
+                    self.host.send(MakeHost(seat).encode())
                     return
         for b in self.night_buttons():
             if b.handle_event(event):

@@ -25,17 +25,22 @@ from common.protocol.base import (
 
 __all__ = [
     "CONTROL_MESSAGES",
+    "NEWER_MESSAGES",
     "Act",
+    "AskSeat",
     "Away",
     "Back",
     "Chat",
     "ClientMessage",
     "FreeSeat",
+    "GiveSeat",
     "Hello",
     "Leave",
+    "MakeHost",
     "Options",
     "Pause",
     "Ping",
+    "RefuseSeat",
     "Resume",
     "SetLevel",
     "Sit",
@@ -182,6 +187,40 @@ class SetLevel(_Message):
     level: str
 
 
+@dataclass(frozen=True, slots=True)
+class AskSeat(_Message):
+    """A watcher asks for ``seat`` back by the name it said hello with: the seat's
+    person lost its token (another laptop, a wiped folder).  Only the host's
+    ``give_seat`` gives it (``docs/protocol.md``)."""
+
+    TYPE: ClassVar[str] = "ask_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveSeat(_Message):
+    """The host gives ``seat`` to the connection that asked for it, with a new token."""
+
+    TYPE: ClassVar[str] = "give_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RefuseSeat(_Message):
+    """The host refuses the ask for ``seat``: the asker watches on."""
+
+    TYPE: ClassVar[str] = "refuse_seat"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MakeHost(_Message):
+    """The host hands the host's role to the connected person in ``seat``."""
+
+    TYPE: ClassVar[str] = "make_host"
+    seat: int
+
+
 ClientMessage = (
     Hello
     | Act
@@ -198,9 +237,19 @@ ClientMessage = (
     | SetLevel
     | Sit
     | FreeSeat
+    | AskSeat
+    | GiveSeat
+    | RefuseSeat
+    | MakeHost
 )
 CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
 """The messages of R-C2 and R-C3 (``server.hostctl`` answers them)."""
+NEWER_MESSAGES = (AskSeat, GiveSeat, RefuseSeat, MakeHost)
+"""Protocol 2's asking for a seat back and handing the host's role on: a protocol 1
+connection that sends one is told ``unknown_type``, as protocol 1 always did."""
+_SEATED: dict[str, type[AskSeat | GiveSeat | RefuseSeat | MakeHost]] = {
+    cls.TYPE: cls for cls in NEWER_MESSAGES
+}
 
 
 def _field(
@@ -315,6 +364,11 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         if not 0 <= seat <= 6:
             raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
         return TakeSeat(seat=seat)
+    if kind in _SEATED:
+        seat = _field(msg, "seat", int, required=True)
+        if not 0 <= seat <= 6:
+            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
+        return _SEATED[kind](seat=seat)
     if kind == "options":
         return Options(
             turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),

@@ -16,6 +16,7 @@ from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION, _Message
 __all__ = [
     "SERVER_MESSAGES",
     "Books",
+    "AskAnswer",
     "Bye",
     "ChatSaid",
     "Clock",
@@ -27,6 +28,7 @@ __all__ = [
     "Paused",
     "Pong",
     "Presence",
+    "SeatAsked",
     "SeatAway",
     "Standings",
     "Table",
@@ -54,11 +56,16 @@ class Error(_Message):
     code: str
     message: str
     ref: str | None = None
+    seat: int | None = None
+    """Protocol 2, ``name_taken`` only: the seat of that name is dropped or away, so its
+    person may watch and ask for it back (``ask_seat``)."""
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.ref is not None:
             out["ref"] = self.ref
+        if self.seat is not None:
+            out["seat"] = self.seat
         return out
 
 
@@ -224,6 +231,31 @@ class Books(_Message):
     record: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class SeatAsked(_Message):
+    """To the host only: ``name`` asks for ``seat`` back (``open`` true), or that ask is
+    over (``open`` false: answered, withdrawn, the seat back by its token, the match
+    over, or unanswered in time)."""
+
+    TYPE: ClassVar[str] = "seat_asked"
+    seat: int
+    name: str
+    open: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AskAnswer(_Message):
+    """To the connection that asked for ``seat`` back: ``answer`` is ``waiting`` (the
+    host has been asked), ``given`` (a ``welcome`` to the seat follows), ``refused``
+    or ``unanswered`` (the seat came back by its token, the match ended, or no answer
+    came in time); ``message`` says it in words."""
+
+    TYPE: ClassVar[str] = "ask_answer"
+    seat: int
+    answer: str
+    message: str = ""
+
+
 # Kept for readers that want to look a server message class up by its type.
 SERVER_MESSAGES: dict[str, type[_Message]] = {
     cls.TYPE: cls
@@ -245,5 +277,7 @@ SERVER_MESSAGES: dict[str, type[_Message]] = {
         SeatAway,
         Paused,
         Clock,
+        SeatAsked,
+        AskAnswer,
     )
 }

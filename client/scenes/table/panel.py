@@ -16,7 +16,8 @@ from client.render.logview import LogView
 from client.render.seenpanel import SeenPanel
 from client.render.volume import VolumeControl
 from client.render.widgets import Button, Checkbox, TextInput
-from client.scenes.table.controls import Controls
+from client.scenes.table.asks import AskRows
+from client.scenes.table.controls import Controls, hosting
 from client.scenes.table.layout import lower_panel, panel_places
 from client.settings import Settings
 from common.protocol import MAX_CHAT
@@ -38,6 +39,7 @@ class SidePanel:
         self.replay = Button("replay", "Replay (H)", size=20)
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
+        self.asks = AskRows()  # a seat asked back, the host's role handed on
 
     def layout(self, lay: TableLayout, s: Session | None, *, seen_shown: bool) -> None:
         at = panel_places(lay)
@@ -49,6 +51,7 @@ class SidePanel:
         self.replay.rect, self.replay.size = at.replay, lay.font(20)
         self.volume.rect = at.volume
         top = self.controls.layout(lay, at.controls_top, s)
+        top = self.asks.layout(lay, top, s, hosting=hosting(s))
         self.seen_rect, self.log.rect = lower_panel(lay, top, at.chat, seen_shown=seen_shown)
         self.log.area = lay.panel
         self.log.size = lay.font(21)
@@ -76,6 +79,7 @@ class SidePanel:
         self.seen_box.draw(surf)
         self.replay.draw(surf)
         self.controls.draw(surf, s)
+        self.asks.draw(surf, lay, s)
         if settings.seen_panel:
             self.seen.draw(surf, self.seen_rect, lay.s, four=settings.four_color)
         top = self.log.rect.top

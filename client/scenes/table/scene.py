@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from client import sound
+from client.asking import ask_once_welcomed
 from client.host import Host
 from client.render.layout import TableLayout
 from client.render.logview import LogView
@@ -131,14 +132,18 @@ class TableScene(Scene):
         return list(self.bar.buttons)
 
     def _control_buttons(self) -> list[Button]:
-        return self.controls.buttons(self.host.session)
+        s = self.host.session
+        return self.controls.buttons(s) + self.panel.asks.buttons(s)
 
     def control(self, what: str) -> bool:
         """Press one of the away or host buttons (also what tests call)."""
         s = self.host.session
         if s is None:
             return False
-        sent = self.controls.press(what, s, self.host.send)
+        if what.startswith(("ask:", "host:")):  # a seat asked back, the host's role
+            sent = self.panel.asks.press(what, s, self.host.send)
+        else:
+            sent = self.controls.press(what, s, self.host.send)
         self.resize(self.lay.size)
         return sent
 
@@ -216,6 +221,10 @@ class TableScene(Scene):
         if name == "P" and hosting(s):
             self.control("pause")
             return
+        asked = self.panel.asks.key(name, s)
+        if asked is not None:
+            self.control(asked)
+            return
         if name == "ESCAPE" and self.controls.taking:
             self.control("take:cancel")
             return
@@ -288,8 +297,13 @@ class TableScene(Scene):
                 self.host.notify_turn()
         if kind in ("table", "turn", "events", "hand_end", "standings"):
             self._layout_buttons()
-        if kind in ("seat_away", "paused", "lobby", "match_start", "welcome", "standings"):
-            self.resize(self.lay.size)  # the away and host rows follow the state
+        if kind == "welcome":
+            ask_once_welcomed(s, self.host.send)
+        back = kind == "presence" and self.host.session is not None and self.host.session.host
+        back = back or (kind == "error" and msg.get("ref") == "ask_seat")  # the asker's word
+        if back or kind in ("seat_away", "paused", "lobby", "match_start", "welcome",
+                            "standings", "seat_asked", "ask_answer"):  # fmt: skip
+            self.resize(self.lay.size)  # the away, host and ask rows follow the state
 
     def _pre_act(self) -> bool:
         s = self.host.session

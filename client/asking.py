@@ -1,0 +1,60 @@
+"""The asker's way to a lost seat: a join refused with ``name_taken`` for a seat that is
+dropped or away (the server names it) offers "Ask for your seat back".
+
+Yes: the game joins the same table again to watch under the same name
+(``Session.asking``), and once welcomed sends ``ask_seat`` (``ask_once_welcomed``, which
+the lobby and the table scenes call on ``welcome``).  It watches meanwhile (a watcher is
+sent no hole card) and reads "Waiting for the host…", then the answer
+(``client.scenes.table.asks``); given, the server's ``welcome`` seats it with a new token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from client.host import Host
+from client.model import Session
+from client.overlays import ConfirmDialog
+from common.protocol import AskSeat
+
+__all__ = ["ask_once_welcomed", "lost_seat", "offer"]
+
+
+def lost_seat(s: Session | None) -> int | None:
+    """The seat a refused join may ask back, or None."""
+    return s.lost_seat if s is not None and not s.welcomed else None
+
+
+def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: str) -> None:
+    """Ask the player whether to ask the host for seat ``seat`` back."""
+
+    def ask() -> None:
+        host.connect(where[0], where[1], password=password, watch=True)
+        if host.session is not None:
+            host.session.asking = seat
+
+    dialog = ConfirmDialog(
+        host,
+        title="Ask for your seat back",
+        body=lambda: (
+            f"{name}'s seat is waiting for its player. If it is yours, ask the host to"
+            " give it back: you watch the table until the host answers."
+        ),
+        yes="Ask for your seat back",
+        no="Not now",
+        on_yes=ask,
+        kind="ask_seat",
+    )
+    dialog.yes.style, dialog.no.style = "primary", "normal"  # asking is no danger
+    host.modal = dialog
+    host.dirty = True
+
+
+def ask_once_welcomed(s: Session | None, send: Callable[[dict[str, Any]], bool]) -> bool:
+    """A watcher welcomed to ask for a lost seat (``Session.asking``) asks, once."""
+    if s is None or s.asking is None or not s.watch or s.ask is not None:
+        return False
+    seat, s.asking = s.asking, None
+    s.ask = (seat, "waiting", "")
+    return send(AskSeat(seat).encode())

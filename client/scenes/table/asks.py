@@ -1,0 +1,174 @@
+"""The side panel's rows for a seat asked back by name, and for handing the host's role on.
+
+Three things, each shown only when it applies, stacked from a height down in the side
+panel (below the away and host rows, so they never cover a card or a plate):
+
+- the host's question, one ask at a time: "Bob asks for the seat back" (and that a name
+  is no proof) with *Give it back* (G) and *Refuse* (N), sending ``give_seat`` /
+  ``refuse_seat``;
+- the asker's word while it watches: "Waiting for the host…", then the answer, with
+  *OK* to put it away;
+- once the role passed to us from a host who dropped or left, and that person is back:
+  *Make Ann host again*, one click (``make_host``; the lobby's rows hand the role to
+  anyone between matches).
+
+``AskRows`` lays its rows out, says which buttons are on offer, turns a press or a key
+into the message to send and draws the rows.  The asker's own way in is ``client.asking``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from client.model import Player, Session
+from client.render.layout import TableLayout
+from client.render.text import blit_text, wrap
+from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from common.protocol import GiveSeat, MakeHost, RefuseSeat
+
+__all__ = ["AskRows", "asker_words", "host_question", "old_host"]
+
+Send = Callable[[dict[str, Any]], bool]
+
+WAITING = "Waiting for the host…"
+
+
+def host_question(s: Session | None) -> tuple[int, str] | None:
+    """(seat, words) of the first open ask the host is to answer, or None."""
+    if s is None or not s.host or not s.asks:
+        return None
+    seat = min(s.asks)
+    return seat, f"{s.asks[seat]} asks for the seat back"
+
+
+NO_PROOF = "Give it only if it is really them: a name is no proof."
+
+
+def asker_words(s: Session | None) -> str:
+    """What the asker reads while it watches: the wait, then the answer ("" for none)."""
+    if s is None or s.ask is None or s.seat is not None:
+        return ""
+    seat, answer, words = s.ask
+    if answer == "waiting":
+        return WAITING
+    if answer == "refused":
+        return words or "The host did not give the seat back"
+    if answer == "unanswered":
+        return words or "Nobody answered: the seat stays as it is"
+    return words
+
+
+def old_host(s: Session | None) -> Player | None:
+    """The person the host's role passed to us from, if it is connected again."""
+    if s is None or not s.host or s.host_from is None or s.host_from == s.seat:
+        return None
+    p = s.players.get(s.host_from)
+    back = p is not None and p.kind == "human" and p.connected and p.seat not in s.presence
+    return p if back else None
+
+
+class AskRows:
+    def __init__(self) -> None:
+        self.give = Button("ask:give", "Give it back", "G", style="primary", size=20)
+        self.refuse = Button("ask:refuse", "Refuse", "N", size=20)
+        self.ok = Button("ask:ok", "OK", size=20)
+        self.hand_back = Button("host:back", "Make them host again", size=20)
+        self.box = pygame.Rect(0, 0, 0, 0)  # the question's or the answer's box
+        self.lines: list[str] = []
+        self.line_size = 20
+        self.notes: list[str] = []
+        self.note_size = 17
+        self.hosting = False  # as the last layout found it (``controls.hosting``)
+
+    def layout(self, lay: TableLayout, y: int, s: Session | None, *, hosting: bool) -> int:
+        """Place the rows from ``y`` down; returns where they end."""
+        self.hosting = hosting
+        p = lay.panel
+        x, w = p.x + lay.px(12), p.w - lay.px(24)
+        size = self.line_size = lay.font(20)
+        self.note_size = lay.font(17)
+        for b in (self.give, self.refuse, self.ok, self.hand_back):
+            b.size = lay.font(20)
+        question = host_question(s)
+        words = question[1] if question else asker_words(s)
+        self.lines = wrap(words, size, w - lay.px(20)) if words else []
+        self.notes = []  # the smaller words under them
+        if question is not None or words == WAITING:
+            note = NO_PROOF if question is not None else "You watch until the host answers."
+            self.notes = wrap(note, self.note_size, w - lay.px(20))
+        self.box = pygame.Rect(x, y, w, 0)
+        if self.lines:
+            top = y + lay.px(8)
+            text_h = len(self.lines) * round(size * 1.2)
+            text_h += len(self.notes) * round(self.note_size * 1.2)
+            btn_y = top + text_h + lay.px(6)
+            half = (w - lay.px(28)) // 2
+            btn_h = lay.px(34)
+            if question is not None:
+                self.give.rect = pygame.Rect(x + lay.px(10), btn_y, half, btn_h)
+                self.refuse.rect = pygame.Rect(x + lay.px(18) + half, btn_y, half, btn_h)
+            elif s is not None and s.ask is not None and s.ask[1] != "waiting":
+                self.ok.rect = pygame.Rect(x + w - lay.px(10) - half, btn_y, half, btn_h)
+            else:
+                btn_h = -lay.px(6)  # waiting: words only
+            self.box.h = btn_y + btn_h + lay.px(10) - y
+            y = self.box.bottom + lay.px(8)
+        back = old_host(s) if hosting else None
+        if back is not None:
+            self.hand_back.label = f"Make {back.name} host again"
+            self.hand_back.rect = pygame.Rect(x, y, w, lay.px(34))
+            y += lay.px(40)
+        return y
+
+    def buttons(self, s: Session | None) -> list[Button]:
+        out: list[Button] = []
+        if host_question(s) is not None:
+            out += [self.give, self.refuse]
+        elif asker_words(s) and s is not None and s.ask is not None and s.ask[1] != "waiting":
+            out.append(self.ok)
+        if self.hosting and old_host(s) is not None:
+            out.append(self.hand_back)
+        return out
+
+    def press(self, what: str, s: Session, send: Send) -> bool:
+        """Press one of the buttons: True when a message went to the server.  The caller
+        lays the rows out again."""
+        question = host_question(s)
+        if what in ("ask:give", "ask:refuse"):
+            if question is None:
+                return False
+            seat = question[0]
+            s.asks.pop(seat, None)  # answered: the next one, if any, shows
+            return send((GiveSeat(seat) if what == "ask:give" else RefuseSeat(seat)).encode())
+        if what == "ask:ok":
+            s.ask = None
+        elif what == "host:back":
+            back = old_host(s)
+            return back is not None and send(MakeHost(back.seat).encode())
+        return False
+
+    def key(self, name: str, s: Session | None) -> str | None:
+        """The button a key presses (G gives the seat back, N refuses), if it is shown."""
+        if host_question(s) is None:
+            return None
+        return {"G": "ask:give", "N": "ask:refuse"}.get(name)
+
+    def draw(self, surf: pygame.Surface, lay: TableLayout, s: Session | None) -> None:
+        if self.lines:
+            question = host_question(s) is not None
+            panel(surf, self.box, (26, 44, 40, 235), lay.px(10))
+            edge = GOLD if question else (110, 130, 130)
+            pygame.draw.rect(surf, edge, self.box, 2, border_radius=lay.px(10))
+            yy = self.box.y + lay.px(8)
+            x = self.box.x + lay.px(10)
+            for line in self.lines:
+                blit_text(surf, line, self.line_size, (x, yy), INK, bold=question)
+                yy += round(self.line_size * 1.2)
+            for line in self.notes:
+                blit_text(surf, line, self.note_size, (x, yy), MUTED)
+                yy += round(self.note_size * 1.2)
+        for b in self.buttons(s):
+            b.draw(surf)

@@ -1,0 +1,224 @@
+"""Asking for a seat back by name, and the host's answer (issue: a lost token).
+
+A person whose token is lost (another laptop, a wiped folder) watches the table under
+the seat's name and sends ``ask_seat``; the host (its connection, or a headless
+server's terminal) answers ``give_seat`` or ``refuse_seat``.  Which seats may be asked
+for, as a cardroom would have it:
+
+- a person's seat of the match in play whose connection is gone: dropped (R-C1) or away
+  with nobody connected (R-C2).  Not a computer seat, not a connected seat (its person
+  is there: ask them), not a seat the host took away (R-C3: its person may only watch
+  for the rest of the match), and never between matches (a seat that is gone is freed
+  then, and a free seat needs no asking);
+- only by a protocol 2 watcher whose hello name is the seat's name (``server.names``).
+
+Invariants:
+
+- A name alone is not a proof: the seat changes hands only on the host's ``give``.
+  Until then the asker is a watcher, sent what every watcher is sent (no hole card).
+- At most one ask is pending per seat and per connection; a refused ask is an
+  ``error`` to its sender only and changes nothing.
+- Every ask ends exactly once, with a word to the asker (``ask_answer``) and, while it
+  is open, to the host (``seat_asked`` with ``open`` false): given, refused, the asker
+  gone, the seat back by its token or freed, the match over, or ``ASK_TIMEOUT``
+  seconds on the table's clock without an answer.
+- With no host connected the ask waits for one (the host's role passes on, and the new
+  host is told of every open ask), or for the terminal's ``give SEAT`` / ``refuse SEAT``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from common import protocol as p
+from common.match import SeatKind
+from common.presence import Presence
+from server.names import taken_by
+from server.net import Connection
+from server.seats import Seat
+from server.timers import Clock, Handle
+
+__all__ = ["ASK_TIMEOUT", "Ask", "SeatAsks", "askable"]
+
+log = logging.getLogger("server.table")
+
+ASK_TIMEOUT = 180.0
+"""Seconds an ask waits for the host's word before it ends unanswered."""
+
+
+class AskTable(Protocol):
+    """What the asks read of the table."""
+
+    seats: dict[int, Seat]
+    host: int | None
+    running: bool
+
+
+@dataclass(slots=True)
+class Ask:
+    """One pending ask: who asked for which seat, and its timeout."""
+
+    seat: int
+    name: str
+    conn: Connection
+    timer: Handle | None = None
+
+
+def askable(seat: Seat | None, *, running: bool) -> bool:
+    """Whether ``seat``'s person may ask for it back by name (see the module)."""
+    return (
+        running
+        and seat is not None
+        and seat.kind is SeatKind.HUMAN
+        and seat.conn is None
+        and seat.presence not in (Presence.TAKEN, Presence.NEXT_MATCH)
+    )
+
+
+class SeatAsks:
+    """The pending asks and their answers."""
+
+    def __init__(
+        self,
+        table: AskTable,
+        *,
+        clock: Clock,
+        give: Callable[[Connection, Seat], None],
+        is_proto1: Callable[[Connection], bool],
+        timeout: float = ASK_TIMEOUT,
+    ) -> None:
+        self._table = table
+        self._clock = clock
+        self._give = give
+        self._is_proto1 = is_proto1
+        self._timeout = timeout
+        self.pending: dict[int, Ask] = {}
+
+    # ------------------------------------------------------------ the asker
+
+    def ask(self, conn: Connection, msg: p.AskSeat) -> None:
+        """A watcher's ``ask_seat``; raises ``MessageError`` (to it only) when refused."""
+        table, ref, n = self._table, "ask_seat", msg.seat
+        if conn.seat is not None:
+            raise p.MessageError("already_seated", "you have a seat", ref)
+        if not table.running:
+            raise p.MessageError("no_match", "no match is being played: take a free seat", ref)
+        seat = table.seats.get(n)
+        if seat is None or seat.kind is not SeatKind.HUMAN:
+            raise p.MessageError("bad_seat", f"seat {n} is not a person's seat", ref)
+        if seat.presence is Presence.TAKEN:
+            raise p.MessageError(
+                "seat_taken", f"the host took seat {n} away for this match (R-C3)", ref
+            )
+        if not askable(seat, running=True):
+            raise p.MessageError("seat_connected", f"seat {n} is connected: it is not lost", ref)
+        if taken_by(conn.name or "", [seat.name]) is None:
+            raise p.MessageError(
+                "wrong_name", f"seat {n} is {seat.name}'s: watch under that name to ask", ref
+            )
+        if n in self.pending:
+            raise p.MessageError("already_asked", f"seat {n} is already asked for", ref)
+        if any(a.conn is conn for a in self.pending.values()):
+            raise p.MessageError("already_asked", "you are already asking for a seat", ref)
+        ask = Ask(n, seat.name, conn)
+        ask.timer = self._clock.call_later(self._timeout, self._timed_out, n, conn)
+        self.pending[n] = ask
+        log.warning("%s asks for seat %d back: give %d / refuse %d", seat.name, n, n, n)
+        conn.send_message(
+            p.AskAnswer(n, "waiting", "Waiting for the host to give the seat back").encode()
+        )
+        self._tell_host(p.SeatAsked(n, seat.name, True).encode())
+
+    # ------------------------------------------------------------ the host's word
+
+    def answer(self, conn: Connection, msg: p.GiveSeat | p.RefuseSeat) -> None:
+        """The host's ``give_seat`` or ``refuse_seat``; raises ``MessageError`` otherwise."""
+        ref = msg.TYPE
+        if conn.seat is None or conn.seat != self._table.host:
+            raise p.MessageError("not_host", "only the host gives a seat back", ref)
+        self.decide(msg.seat, give=isinstance(msg, p.GiveSeat), ref=ref)
+
+    def decide(self, n: int, *, give: bool, ref: str | None = None) -> None:
+        """Give or refuse the ask for seat ``n`` (the host's message or the terminal)."""
+        ask = self.pending.get(n)
+        if ask is None:
+            raise p.MessageError("no_ask", f"nobody is asking for seat {n}", ref)
+        seat = self._table.seats.get(n)
+        if give and not askable(seat, running=self._table.running):
+            self._end(ask, "unanswered", "the seat is no longer lost")
+            raise p.MessageError("no_ask", f"seat {n} is no longer lost", ref)
+        if not give:
+            log.info("the host refuses seat %d to %s", n, ask.name)
+            self._end(ask, "refused", "The host did not give the seat back")
+            return
+        assert seat is not None
+        log.info("the host gives seat %d back to %s on %s", n, ask.name, ask.conn.peer)
+        self._end(ask, "given", "The host gave the seat back")
+        self._give(ask.conn, seat)
+
+    # ------------------------------------------------------------ asks that end by themselves
+
+    def seat_back(self, n: int, why: str = "the seat came back with its own token") -> None:
+        """Seat ``n`` is connected again by its token, or freed: its ask is over."""
+        ask = self.pending.get(n)
+        if ask is not None:
+            self._end(ask, "unanswered", why)
+
+    def conn_gone(self, conn: Connection) -> None:
+        """The asker's connection closed: its ask is withdrawn."""
+        for ask in [a for a in self.pending.values() if a.conn is conn]:
+            self._end(ask, None, "")
+
+    def end_all(self, why: str) -> None:
+        for ask in list(self.pending.values()):
+            self._end(ask, "unanswered", why)
+
+    def _timed_out(self, n: int, conn: Connection) -> None:
+        ask = self.pending.get(n)
+        if ask is not None and ask.conn is conn:
+            log.info("nobody answered %s's ask for seat %d", ask.name, n)
+            self._end(ask, "unanswered", "Nobody answered in time")
+
+    def _end(self, ask: Ask, answer: str | None, message: str) -> None:
+        if self.pending.get(ask.seat) is not ask:
+            return
+        del self.pending[ask.seat]
+        if ask.timer is not None:
+            ask.timer.cancel()
+        if answer is not None and not ask.conn.closed:
+            ask.conn.send_message(p.AskAnswer(ask.seat, answer, message).encode())
+        self._tell_host(p.SeatAsked(ask.seat, ask.name, False).encode())
+
+    # ------------------------------------------------------------ the host
+
+    def _host_conn(self) -> Connection | None:
+        table = self._table
+        seat = table.seats.get(table.host) if table.host is not None else None
+        conn = seat.conn if seat is not None else None
+        return None if conn is None or self._is_proto1(conn) else conn
+
+    def _tell_host(self, msg: dict[str, Any]) -> None:
+        conn = self._host_conn()
+        if conn is not None:
+            conn.send_message(msg)
+
+    def open_messages(self) -> list[dict[str, Any]]:
+        """The ``seat_asked`` of every open ask, for a new host or one back."""
+        return [p.SeatAsked(a.seat, a.name, True).encode() for a in self.pending.values()]
+
+    def tell_new_host(self) -> None:
+        for msg in self.open_messages():
+            self._tell_host(msg)
+
+    def cancel(self) -> None:
+        for ask in self.pending.values():
+            if ask.timer is not None:
+                ask.timer.cancel()
+        self.pending.clear()
+
+    def lines(self) -> list[str]:
+        """The open asks, for the terminal's ``status``."""
+        return [f"{a.name} asks for seat {a.seat}" for a in self.pending.values()]

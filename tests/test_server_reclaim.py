@@ -1,0 +1,381 @@
+"""A seat asked back by name (issue 16, item 2): only on the host's word, never a hole card
+before it.  R-C1: a dropped seat stays its person's; R-C2: away until its person is back;
+R-C3: a seat the host took away may not be asked for.  A table on a fake clock, no sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from common.protocol import Act
+from server.asks import ASK_TIMEOUT
+from tests.serverkit import (
+    Client,
+    Link,
+    advance,
+    cards_in,
+    clocked_table,
+    config,
+    roundtrip,
+    settle,
+)
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class Night:
+    """Ann (the host, seat 0), Bob (seat 1) and a computer seat; Ann plays her turns."""
+
+    def __init__(self, table: Any, clock: Any, *links: Link) -> None:
+        self.table, self.clock, self.links = table, clock, list(links)
+        self.bob_down: dict[int, set[str]] = {}  # Bob's seat's down cards, by hand
+        self.answered: set[int] = set()
+
+    def add(self, link: Link) -> Link:
+        self.links.append(link)
+        return link
+
+    def note(self) -> None:
+        match = self.table.match
+        if match is not None and match.hand is not None and 1 in match.hand.seats:
+            held = self.bob_down.setdefault(self.table.hand_no, set())
+            held.update(str(c) for c in match.hand.seats[1].down)
+
+    async def step(self, seconds: float = 0.5) -> None:
+        """Every link whose turn it is plays its first offered action; then time moves."""
+        for link in self.links:
+            turns = link.of_type("turn")
+            if turns and not link.conn.closed and link.seat == self.table.turn_seat:
+                turn = turns[-1]
+                if turn["turn"] == self.table.turn_id and turn["turn"] not in self.answered:
+                    self.answered.add(turn["turn"])
+                    names = [a["action"] for a in turn["legal"]]
+                    link.send(Act(turn["turn"], "call" if "call" in names else names[0]).encode())
+        self.note()
+        await advance(self.table, self.clock, seconds, *self.links)
+        self.note()
+
+    async def until(self, done: Any, *, limit: int = 2000) -> None:
+        for _ in range(limit):
+            if done():
+                return
+            await self.step()
+        raise AssertionError("it never happened")
+
+
+async def night(tmp_path: Path, **kw: Any) -> tuple[Night, Link, Link]:
+    cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0, **kw)
+    table, clock = await clocked_table(cfg)
+    ann, bob = Link(table, "Ann"), Link(table, "Bob")
+    ann.hello()
+    bob.hello()
+    n = Night(table, clock, ann, bob)
+    await settle(table, ann, bob)
+    await n.until(lambda: table.match is not None and table.match.hand is not None)
+    return n, ann, bob
+
+
+def leaked(asker: Link, down: dict[int, set[str]], upto: int | None = None) -> set[str]:
+    """Bob's down cards in any frame sent to ``asker`` (before index ``upto``), hand by
+    hand, except those shown to everyone at that hand's showdown."""
+    log = asker.log[:upto]
+    shown: dict[int, set[str]] = {}
+    for m in log:
+        if m["type"] == "hand_end":
+            shown.setdefault(m["hand"], set()).update(cards_in(m["shows"]))
+        if m["type"] == "events":
+            shows = [e for e in m["events"] if e["ev"] == "show"]
+            shown.setdefault(m["hand"], set()).update(cards_in(shows))
+    every = set().union(*down.values()) if down else set()
+    out: set[str] = set()
+    for m in log:
+        hand = m.get("hand") if m["type"] in ("events", "table", "hand_end") else None
+        if hand is None:
+            out |= cards_in(m) & every  # no hand of its own: no card at all
+        else:
+            out |= (cards_in(m) & down.get(hand, set())) - shown.get(hand, set())
+    return out
+
+
+async def asker_waits(n: Night, bob: Link) -> Link:
+    """Bob's link drops; "Bob" from another laptop meets name_taken, watches, asks."""
+    bob.drop()
+    await n.step()
+    new = n.add(Link(n.table, "Bob"))
+    refused = new.hello(name="Bob")
+    assert refused["code"] == "name_taken" and refused["seat"] == 1
+    again = n.add(Link(n.table, "Bob"))
+    welcome = again.hello(name="Bob", watch=True)
+    assert welcome["watch"] is True and welcome["seat"] is None
+    again.send({"type": "ask_seat", "seat": 1})
+    await settle(n.table, *n.links)
+    assert again.last("ask_answer") == {
+        "type": "ask_answer",
+        "seat": 1,
+        "answer": "waiting",
+        "message": "Waiting for the host to give the seat back",
+    }
+    return again
+
+
+def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        n, ann, bob = await night(tmp_path)
+        old_token = bob.token
+        asker = await asker_waits(n, bob)
+        assert ann.last("seat_asked") == {"type": "seat_asked", "seat": 1, "name": "Bob",
+                                          "open": True}  # fmt: skip
+        # The host thinks it over while hands are played: the asker only watches.
+        await n.until(lambda: n.table.hand_no >= 3)
+        assert not asker.of_type("welcome")[1:]
+        assert n.table.seats[1].conn is None
+        before = len(asker.log)
+        assert not leaked(asker, n.bob_down), "a hole card went to the asker before the give"
+        ann.send({"type": "give_seat", "seat": 1})
+        await settle(n.table, *n.links)
+        assert leaked(asker, n.bob_down, before) == set()
+        assert asker.log[before]["type"] == "ask_answer" and asker.log[before]["answer"] == "given"
+        (welcome,) = [m for m in asker.log[before:] if m["type"] == "welcome"]
+        assert welcome["seat"] == 1
+        assert welcome["token"] != old_token and welcome["token"]
+        assert ann.last("seat_asked")["open"] is False
+        assert ann.last("presence", seat=1)["connected"] is True
+        # Its state, its own cards included, now that the host said so (R-C1).
+        table = [m for m in asker.log[before:] if m["type"] == "table"][-1]
+        (mine,) = [s for s in table["view"]["seats"] if s["seat"] == 1]
+        hand = n.table.match.hand
+        assert mine["hole"][:2] == [str(c) for c in hand.seats[1].down[:2]]
+        # The old token is dead; the new one works.
+        stale = Link(n.table, "Bob")
+        assert stale.hello(token=old_token)["code"] == "bad_token"
+        asker.seat = 1
+        await n.until(lambda: n.table.turn_seat == 1 and asker.of_type("turn"))
+
+    asyncio.run(scenario())
+
+
+def test_the_terminal_gives_a_seat_back(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        n, ann, bob = await night(tmp_path)
+        asker = await asker_waits(n, bob)
+        status = n.table.console("status")
+        assert "Bob asks for seat 1" in status
+        assert n.table.console("give 5").startswith("refused: nobody is asking for seat 5")
+        assert n.table.console("give 1") == "ok"
+        await settle(n.table, *n.links)
+        assert asker.last("welcome")["seat"] == 1
+        assert n.table.seats[1].conn is asker.conn
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("how", ["refused", "terminal", "timeout", "asker_leaves", "token"])
+def test_an_ask_refused_or_unanswered_gets_nothing(tmp_path: Path, how: str) -> None:
+    async def scenario() -> None:
+        n, ann, bob = await night(tmp_path, hand_pause=30)  # a match longer than the wait
+        old_token = bob.token
+        asker = await asker_waits(n, bob)
+        await n.step()
+        if how == "refused":
+            ann.send({"type": "refuse_seat", "seat": 1})
+        elif how == "terminal":
+            assert n.table.console("refuse 1") == "ok"
+        elif how == "timeout":
+            for _ in range(int(ASK_TIMEOUT / 0.5) - 4):
+                await n.step()
+            assert n.table.asks.pending and n.table.running
+            for _ in range(6):
+                await n.step()
+        elif how == "asker_leaves":
+            asker.drop()
+        else:
+            back = n.add(Link(n.table, "Bob"))
+            assert back.hello(token=old_token)["seat"] == 1
+        await settle(n.table, *n.links)
+        assert not n.table.asks.pending
+        assert ann.last("seat_asked")["open"] is False
+        if how != "asker_leaves":
+            answer = asker.last("ask_answer")
+            refusal = how in ("refused", "terminal")
+            assert answer["answer"] == ("refused" if refusal else "unanswered")
+            assert answer["message"]
+        # Nothing else: it watches on, with no seat and no hole card of Bob's.
+        for _ in range(20):
+            await n.step()
+        assert len(asker.of_type("welcome")) == 1 and asker.of_type("welcome")[0]["seat"] is None
+        assert not asker.of_type("turn")
+        assert not leaked(asker, n.bob_down)
+        if how != "token":
+            assert n.table.seats[1].conn is None and n.table.seats[1].token == old_token
+        # A give after the end is refused to the host only.
+        mark = len(asker.log)
+        if how != "token":
+            ann.send({"type": "give_seat", "seat": 1})
+            await settle(n.table, *n.links)
+            assert ann.last("error")["code"] == "no_ask"
+            assert n.table.seats[1].conn is None
+        assert not [m for m in asker.log[mark:] if m["type"] in ("welcome", "error")]
+
+    asyncio.run(scenario())
+
+
+def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        n, ann, bob = await night(tmp_path)
+        carl = n.add(Link(n.table, "Carl"))
+        carl.hello(watch=True)
+
+        async def refused(link: Link, msg: dict[str, Any]) -> str:
+            marks = {id(x): len(x.log) for x in n.links}
+            link.send(msg)
+            await settle(n.table, *n.links)
+            for other in n.links:
+                if other is not link:
+                    new = other.log[marks[id(other)] :]
+                    assert not [m for m in new if m["type"] in ("error", "seat_asked")], other.name
+            return str(link.last("error")["code"])
+
+        ask = {"type": "ask_seat", "seat": 1}
+        assert await refused(carl, {"type": "ask_seat", "seat": 9}) == "bad_seat"
+        assert await refused(carl, {"type": "ask_seat", "seat": 6}) == "bad_seat"  # a computer
+        assert await refused(carl, {"type": "ask_seat", "seat": 3}) == "bad_seat"  # empty
+        assert await refused(carl, ask) == "seat_connected"  # Bob is there
+        assert await refused(bob, {"type": "ask_seat", "seat": 0}) == "already_seated"
+        assert await refused(carl, {"type": "ask_seat", "seat": "1"}) == "bad_message"
+        bob.drop()
+        await n.step()
+        assert await refused(carl, ask) == "wrong_name"  # a name that isn't the seat's
+        bobs = n.add(Link(n.table, "bob"))
+        bobs.hello(watch=True)
+        bobs.send(ask)
+        await settle(n.table, *n.links)
+        assert bobs.last("ask_answer")["answer"] == "waiting"
+        other = n.add(Link(n.table, "BOB"))
+        other.hello(watch=True)
+        assert await refused(other, ask) == "already_asked"  # one pending ask per seat
+        assert await refused(bobs, ask) == "already_asked"
+        assert await refused(bobs, {"type": "give_seat", "seat": 1}) == "not_host"
+        assert await refused(ann, {"type": "give_seat", "seat": 2}) == "no_ask"
+        # R-C3: once the host takes Bob's seat away, nobody may ask for it.
+        ann.send({"type": "refuse_seat", "seat": 1})
+        await n.step()
+        ann.send({"type": "take_seat", "seat": 1})
+        await n.step()
+        assert await refused(other, ask) == "seat_taken"
+        # The table plays on.
+        hand = n.table.hand_no
+        await n.until(lambda: n.table.hand_no > hand)
+
+    asyncio.run(scenario())
+
+
+def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0)
+        table, clock = await clocked_table(cfg)
+        ann, bob = Link(table, "Ann"), Link(table, "Bob")
+        ann.hello(protocol=1)
+        bob.hello()
+        n = Night(table, clock, ann, bob)
+        await n.until(lambda: table.match is not None and table.match.hand is not None)
+        bob.drop()
+        await n.step()
+        one = n.add(Link(table, "Bob"))
+        refused = one.hello(name="Bob", protocol=1)
+        assert refused["code"] == "name_taken" and "seat" not in refused
+        watcher = n.add(Link(table, "Bob"))
+        watcher.hello(name="Bob", watch=True, protocol=1)
+        watcher.send({"type": "ask_seat", "seat": 1})
+        await settle(table, *n.links)
+        assert watcher.last("error")["code"] == "unknown_type"
+        two = n.add(Link(table, "Bob"))
+        two.hello(name="Bob", watch=True)
+        two.send({"type": "ask_seat", "seat": 1})
+        await n.step()
+        # Ann, the host, speaks protocol 1: she is never sent a seat_asked; the terminal answers.
+        assert not ann.of_type("seat_asked") and not ann.of_type("ask_answer")
+        assert table.console("give 1") == "ok"
+        await settle(table, *n.links)
+        assert two.last("welcome")["seat"] == 1
+
+    asyncio.run(scenario())
+
+
+def test_over_real_processes_a_reclaim_goes_through_on_the_hosts_give(tmp_path: Path) -> None:
+    """A ``stud-server`` process on loopback: Bob's link and token are lost mid-hand; "Bob"
+    watching asks, sees no hole card of his seat, and gets it back on Ann's give."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
+         "--computer", "1", "--start-when", "3", "--grace", "600", "--bot-delay", "0",
+         "--hand-pause", "0", "--history-dir", str(tmp_path / "hh"), "--no-announce"],
+        stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "c"),
+             "XDG_DATA_HOME": str(tmp_path / "d"), "STUD_MDNS": "off"},
+    )  # fmt: skip
+
+    async def scenario(port: int) -> float:
+        ann, bob = Client("Ann"), Client("Bob")
+        await ann.hello(port)
+        await bob.hello(port)
+
+        async def ann_plays() -> None:
+            while True:
+                msg = await ann.expect("turn", timeout=60)
+                names = [a["action"] for a in msg["legal"]]
+                ann.send(Act(msg["turn"], "call" if "call" in names else names[0]).encode())
+
+        playing = asyncio.get_running_loop().create_task(ann_plays())
+        turn = await bob.expect("turn", timeout=20)
+        table = [m for m in bob.of_type("table") if m["view"]["to_act"] == bob.seat][-1]
+        (mine,) = [s for s in table["view"]["seats"] if s["seat"] == bob.seat]
+        hole = set(mine["hole"])
+        old_token = bob.token
+        await bob.close()  # his game and his token are gone: his turn waits (R-C1)
+        await ann.seen("presence", 0, seat=1, connected=False)
+        lost = Client("Bob")
+        refused = await lost.hello(port)
+        assert refused["code"] == "name_taken" and refused["seat"] == 1
+        asker = Client("Bob")
+        assert (await asker.hello(port, watch=True))["seat"] is None
+        asker.send({"type": "ask_seat", "seat": 1})
+        assert (await asker.expect("ask_answer"))["answer"] == "waiting"
+        await ann.seen("seat_asked", 0, seat=1, open=True)
+        await roundtrip(asker)
+        assert not [c for m in asker.log for c in cards_in(m) if c in hole], "a hole card leaked"
+        started = asyncio.get_running_loop().time()
+        ann.send({"type": "give_seat", "seat": 1})
+        welcome = await asker.expect("welcome")
+        took = asyncio.get_running_loop().time() - started
+        assert welcome["seat"] == 1 and welcome["token"] not in ("", old_token)
+        back = await asker.expect("table")
+        (seat_view,) = [s for s in back["view"]["seats"] if s["seat"] == 1]
+        assert set(seat_view["hole"]) == hole  # the same hand, his own cards
+        again = await asker.expect("turn")
+        assert again["turn"] == turn["turn"]  # the decision that waited for him
+        stale = Client("Bob")
+        assert (await stale.hello(port, token=old_token))["code"] == "bad_token"
+        playing.cancel()
+        for c in (ann, lost, asker, stale):
+            await c.close()
+        return took
+
+    try:
+        assert proc.stderr is not None
+        port = 0
+        for line in proc.stderr:
+            if found := re.search(r"listening on port (\d+)", line):
+                port = int(found.group(1))
+                break
+        took = asyncio.run(scenario(port))
+        print(f"seat given back in {took:.3f} s")
+    finally:
+        proc.terminate()
+        proc.wait(10)
