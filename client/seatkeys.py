@@ -98,10 +98,10 @@ class SeatKey:
         """A key from the file, or None when it is not one."""
         if not isinstance(item, dict):
             return None
-        host, ip, name, token = (item.get(k) for k in ("host", "ip", "name", "token"))
+        host, ip, name, token = (_text(item, k) for k in ("host", "ip", "name", "token"))
         port, match, seat = item.get("port"), item.get("match"), item.get("seat")
-        password, saved, own = item.get("password", ""), item.get("saved", 0.0), item.get("own")
-        if not all(isinstance(v, str) for v in (host, ip, name, token, password)):
+        password, saved, own = _text(item, "password", ""), item.get("saved", 0.0), item.get("own")
+        if host is None or ip is None or name is None or token is None or password is None:
             return None
         if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
             return None
@@ -125,6 +125,11 @@ class SeatKey:
             password=password[:200],
             saved=float(saved),
         )
+
+
+def _text(item: dict[str, Any], key: str, default: str | None = None) -> str | None:
+    value = item.get(key, default)
+    return value if isinstance(value, str) else None
 
 
 def _same_name(a: str, b: str) -> bool:

@@ -8,6 +8,7 @@ servers on 127.0.0.1; the Stop trying button is clicked through the app's event 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -583,3 +584,108 @@ def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
     # The clock: the same decision, with no more time than was left.
     assert after["turn"] == before["turn"]
     assert after["time_left"] <= before["time_left"] + 0.01
+
+
+def test_a_bot_client_killed_and_started_again_comes_back_to_its_seat(tmp_path) -> None:
+    from server.app import run_in_thread
+    from tests.serverkit import config
+
+    cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=120.0, turn_time=0)
+    handle = run_in_thread(cfg)
+    table = handle.server.table
+    keep = tmp_path / "zed-seats.json"
+    bot = str(ROOT / "scripts" / "bot_client.py")
+    args = [sys.executable, bot, "--port", str(handle.port), "--name", "Zed",
+            "--keep-token", str(keep), "--delay", "60", "--seed", "1", "-q"]  # fmt: skip
+    procs: list[subprocess.Popen] = []
+
+    def zed() -> Any:
+        return next((s for s in table.seats.values() if s.name == "Zed"), None)
+
+    try:
+        procs.append(subprocess.Popen(args, cwd=ROOT, stderr=subprocess.PIPE))
+        seat = _wait(lambda: zed() and zed().conn is not None and zed(), what="Zed seated")
+        _wait(lambda: table.running and table.turn_seat == seat.seat, what="Zed thinking")
+        old, token = seat.conn, seat.token
+        assert [k.token for k in SeatKeys(keep).entries()] == [token]
+        assert stat_mode(keep) == 0o600
+        procs[0].kill()
+        procs[0].wait(10)
+        _wait(lambda: seat.conn is None, what="the drop")
+        procs.append(subprocess.Popen(args, cwd=ROOT, stderr=subprocess.PIPE))
+        _wait(lambda: seat.conn is not None and seat.conn is not old, what="Zed back")
+        back = (seat.token, len([s for s in table.seats.values() if s.name == "Zed"]))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+        handle.stop()
+    assert back == (token, 1)  # the same seat, no second Zed
+
+
+def stat_mode(path: Path) -> int:
+    import stat
+
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
+    make_client, tmp_path
+) -> None:
+    """A bye mid-match keeps the game trying (with the bye's words on the banner); the
+    server started again on the same port gets the token at once (a server without the
+    match, as here, does not know it: the game sits down anew, quietly)."""
+    from client.seatkeys import default_path
+    from server.app import run_in_thread
+    from tests.serverkit import config
+    from tests.test_client_app import run
+
+    cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=60.0, turn_time=0)
+    first = run_in_thread(cfg)
+    port = first.port
+    bob = make_client("Bob")
+    bob.connect("127.0.0.1", port)
+    assert run([bob], lambda: bob.session and bob.session.running and bob.session.view)
+    old = bob.session.token
+    first.stop(reason="the server is shutting down")
+    assert run([bob], lambda: bob.status.state == "retrying", timeout=10)
+    assert bob.top().name == "table" and bob.session is not None
+    words = reconnect.words(bob.status, time.monotonic())
+    assert re.fullmatch(r"The server is shutting down — trying again… 0:0[0-8]", words), words
+    bob.step(max_wait=0.0)  # drawn with its banner
+    second = run_in_thread(replace_port(cfg, port))
+    try:
+        assert run([bob], lambda: bob.status.state == "connected", timeout=20)
+        s = bob.session
+        assert s.seat is not None and s.token not in (None, old)
+        assert [k.token for k in SeatKeys(default_path()).entries() if k.name == "Bob"] == [s.token]
+    finally:
+        bob.leave_table(notice="", send_leave=True)
+        second.stop()
+
+
+def replace_port(cfg: Any, port: int) -> Any:
+    from dataclasses import replace
+
+    return replace(cfg, port=port)
+
+
+def test_our_own_computer_table_keeps_the_token_too(make_client) -> None:
+    """The game's own server may be started again (and resume its match): its seat's
+    token is kept whatever port it gets; a server that does not know it seats us anew."""
+    from client.seatkeys import default_path
+    from tests.test_client_app import run
+
+    app = make_client("Ann")
+    app.play_computer(1, 4)
+    assert run([app], lambda: app.session and app.session.running and app.session.view)
+    token = app.session.token
+    (key,) = SeatKeys(default_path()).entries()
+    assert (key.own, key.token, key.port) == (True, token, app.server.port)
+    app.leave_table(notice="", send_leave=True)  # mid-match: kept
+    assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
+    app.play_computer(1, 4)  # a new server (another port): the old token, then anew
+    assert run([app], lambda: app.session and app.session.running and app.session.view)
+    (key,) = SeatKeys(default_path()).entries()
+    assert key.own and key.token == app.session.token != token
