@@ -607,7 +607,8 @@ def test_a_bot_client_killed_and_started_again_comes_back_to_its_seat(tmp_path) 
         seat = _wait(lambda: zed() and zed().conn is not None and zed(), what="Zed seated")
         _wait(lambda: table.running and table.turn_seat == seat.seat, what="Zed thinking")
         old, token = seat.conn, seat.token
-        assert [k.token for k in SeatKeys(keep).entries()] == [token]
+        kept = _wait(lambda: SeatKeys(keep).entries(), what="the token kept")
+        assert [k.token for k in kept] == [token]
         assert stat_mode(keep) == 0o600
         procs[0].kill()
         procs[0].wait(10)

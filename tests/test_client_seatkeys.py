@@ -144,3 +144,78 @@ def test_old_keys_go_at_the_next_write(path) -> None:
     clock[0] += MAX_AGE + 1
     keys.keep(replace(KEY, port=7778, token="tok-2"))
     assert [k.token for k in keys.entries()] == ["tok-2"]
+
+
+# ------------------------------------------------------------------ the link's rules
+
+
+def _link(tmp_path):
+    from client.link import TableLink
+    from client.model import Session
+    from client.net import Connection
+    from client.settings import Settings
+
+    keys = SeatKeys(tmp_path / "seats.json")
+    link = TableLink(Settings(name="Bob"), retry_for=120.0, wake=lambda: None, keys=keys)
+    link.session = Session("Bob")
+    link.conn = Connection("Table.Local", 7777, lambda: {})  # never started
+    link.conn.peer = "::ffff:192.168.1.20"
+    return link, keys
+
+
+WELCOME = {"type": "welcome", "seat": 2, "token": "tok", "name": "Bob", "host": False,
+           "watch": False, "hands": 4, "protocol": 2}  # fmt: skip
+SEATS = [{"seat": 0, "name": "Ann", "kind": "human", "connected": True, "host": True},
+         {"seat": 2, "name": "Bob", "kind": "human", "connected": True, "host": False}]  # fmt: skip
+
+
+def _lobby(seats, *, running: bool) -> dict:
+    return {"type": "lobby", "seats": seats, "host": 0, "hands": 4, "can_start": True,
+            "start_when": None, "running": running, "max_seats": 7}  # fmt: skip
+
+
+def test_the_link_keeps_the_key_from_welcome_and_names_the_match(tmp_path) -> None:
+    link, keys = _link(tmp_path)
+    link.apply(WELCOME)
+    (key,) = keys.entries()
+    assert (key.host, key.ip, key.port, key.name, key.token, key.seat, key.match) == (
+        "table.local",
+        "192.168.1.20",
+        7777,
+        "Bob",
+        "tok",
+        2,
+        None,
+    )
+    link.apply(_lobby(SEATS, running=True))
+    link.apply({"type": "match_start", "match": "m-7", "hands": 4, "stakes": {}, "stack": 600,
+                "seats": [{"seat": 0, "name": "Ann", "kind": "human"},
+                          {"seat": 2, "name": "Bob", "kind": "human"}]})  # fmt: skip
+    assert [k.match for k in keys.entries()] == ["m-7"]
+    # The next game finds it by the address connected, under our name, whatever was typed.
+    assert keys.find(host="192.168.1.20", ip="192.168.1.20", port=7777, name="Bob")
+    link.apply({"type": "standings", "match": "m-7", "hands_played": 4, "standings": []})
+    assert keys.entries() == []  # the match is over
+
+
+def test_the_link_forgets_a_freed_seat_and_a_leave_between_matches(tmp_path) -> None:
+    link, keys = _link(tmp_path)
+    link.apply(WELCOME)
+    link.apply(_lobby(SEATS, running=False))
+    assert len(keys.entries()) == 1
+    link.apply(_lobby(SEATS[:1], running=False))  # our seat is gone from the table
+    assert keys.entries() == []
+    link.apply(WELCOME)
+    link.conn.close()
+    link.hang_up(send_leave=False)  # left in the lobby
+    assert keys.entries() == []
+
+
+def test_the_first_hello_takes_the_kept_token_and_password(tmp_path) -> None:
+    link, keys = _link(tmp_path)
+    keys.keep(SeatKey(host="x", ip="192.168.1.20", port=7777, name="bob", token="kept",
+                      password="pw"))  # fmt: skip
+    hello = link.hello()
+    assert (hello["token"], hello["password"], hello.get("watch", False)) == ("kept", "pw", False)
+    link.watch = True  # watching asks for no seat: no token
+    assert "token" not in link.hello() or link.hello()["token"] is None
