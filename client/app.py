@@ -8,6 +8,11 @@ applied to the ``Session`` (a bad one is logged and dropped) and then shown
 to the scenes.  The server we run ourselves, for the computer table or a
 friends' table, is ``client.localserver.LocalServer``.
 
+A seat's token is kept on disk (``client.seatkeys``, through the link) so that
+every way of joining takes the seat back after a crash; while the connection
+retries a lost table, the table and the lobby show ``client.scenes.reconnect``'s
+banner, whose *Stop trying* is ``stop_trying``.
+
 Which scene sits on top follows the session: connecting, lobby, table, and
 the results over the table.  The start screen is always at the bottom.
 Scenes are made by name from ``client.scenes.register_scenes`` and see the
