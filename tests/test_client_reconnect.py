@@ -690,3 +690,24 @@ def test_our_own_computer_table_keeps_the_token_too(make_client) -> None:
     assert run([app], lambda: app.session and app.session.running and app.session.view)
     (key,) = SeatKeys(default_path()).entries()
     assert key.own and key.token == app.session.token != token
+
+
+def test_stop_trying_on_a_really_lost_table_keeps_the_seat_for_later(make_client, tmp_path) -> None:
+    from client.seatkeys import default_path
+    from server.app import run_in_thread
+    from tests.serverkit import config
+    from tests.test_client_app import run
+
+    cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=60.0, turn_time=0)
+    server = run_in_thread(cfg)
+    bob = make_client("Bob")
+    bob.connect("127.0.0.1", server.port)
+    assert run([bob], lambda: bob.session and bob.session.running and bob.session.view)
+    token = bob.session.token
+    server.stop(reason="the server is shutting down")  # and it does not come back
+    assert run([bob], lambda: bob.status.state == "retrying", timeout=10)
+    bob.step(max_wait=0.0)
+    _click(bob, bob.top().lost.stop.rect.center)
+    assert run([bob], lambda: bob.top().name == "start", timeout=5)
+    assert "Stopped trying" in bob.notice and "shutting down" in bob.notice
+    assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
