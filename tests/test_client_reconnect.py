@@ -293,9 +293,14 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
         assert scene.name == where
         button = scene.lost.stop.rect
         assert button.w > 40 and pygame.Rect((0, 0), app.window_size).contains(button)
-        _click(app, (button.x - 30, button.centery))  # the banner's words: nothing happens
+        sent = scene.sent_turn if where == "table" else None
+        under = scene.buttons()[0].rect.center if where == "table" else scene.lost.box.center
+        assert where == "lobby" or scene.lost.box.collidepoint(under)  # Fold, under the banner
+        assert not button.collidepoint(under)
+        _click(app, under)
         app.step(max_wait=0.0)
-        assert app.top().name == where
+        assert app.top().name == where  # nothing happens, and nothing under it is pressed
+        assert where == "lobby" or scene.sent_turn == sent
         _click(app, button.center)
         app.step(max_wait=0.0)
     finally:
@@ -711,3 +716,33 @@ def test_stop_trying_on_a_really_lost_table_keeps_the_seat_for_later(make_client
     assert run([bob], lambda: bob.top().name == "start", timeout=5)
     assert "Stopped trying" in bob.notice and "shutting down" in bob.notice
     assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500), (1920, 1080), (1024, 768)])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+def test_the_banner_fits_clear_of_every_seat_at_every_table(size, seats) -> None:
+    from client.render.layout import TableLayout
+
+    lay = TableLayout(size, list(range(seats)), 0)
+    banner = reconnect.ReconnectBanner()
+    banner.layout(lay.bar, lay.s)  # as the table scene lays it out
+    clear = [lay.seat_box(n) for n in lay.spots] + [lay.chip_box(lay.pot_at), lay.panel]
+    assert banner.box.collidelist(clear) < 0, (banner.box, clear)
+    assert lay.bar.contains(banner.box) and banner.box.contains(banner.stop.rect)
+    assert banner.stop.rect.h >= 20 and banner.font >= 13
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_the_lobby_banner_stays_above_the_seats_and_left_of_the_night(make_client, size) -> None:
+    from client import demo
+    from client.model import Session
+
+    app = make_client("Ann", size=size)
+    app.session = Session("Ann")
+    for m in demo.night_lobby():
+        app.on_message(m)
+    app.step(max_wait=0.0)
+    lobby = app.top()
+    assert lobby.name == "lobby"
+    box = lobby.lost.box
+    assert box.bottom <= lobby.boxes["seats"].top and not box.colliderect(lobby.night_rect())

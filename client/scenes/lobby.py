@@ -378,8 +378,9 @@ class LobbyScene(Scene):
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if self.lost.handle_event(event, self.host.status):
-            self.host.stop_trying()
+        if lost := self.lost.handle_event(event, self.host.status):
+            if lost == "stop":
+                self.host.stop_trying()
             return
         s = self.host.session
         if self.chat.handle_event(event):

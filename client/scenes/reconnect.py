@@ -3,13 +3,15 @@
 While the connection's thread retries (``client.net``: status ``retrying``, its
 ``until`` the moment it gives up), the table and the lobby show this banner;
 its button, or Esc, gives up at once (``Host.stop_trying``).  The scene lays
-the banner out on resize, away from every rect it names (seats' plates and
-cards, the pot), and draws it last.
+the banner out on resize in an area of its choosing, away from every rect it
+names (the table puts it over its action bar, where no card or plate is and
+whose buttons cannot reach a lost table anyway; the lobby above its seats,
+clear of the header's words), and draws it last.
 
 Invariants: the words and the countdown are pure functions of the status and
 ``now`` (the same clock as ``Status.until``); the box and the button's rect
 change only in ``layout``, never in ``draw``; the banner takes events only
-while it is shown.
+while it is shown, and then every click on it (nothing under it gets one).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ __all__ = ["ReconnectBanner", "countdown", "shown", "wake_in", "words"]
 
 INK = (30, 20, 0)
 MIN_H = 40  # design pixels: the button's words stay readable
-FILL = (250, 190, 80, 242)
+FILL = (250, 190, 80, 255)
 
 
 def shown(status: Status) -> bool:
@@ -83,7 +85,10 @@ class ReconnectBanner:
         h = px(50)
         box = pygame.Rect(0, 0, w, h)
         box.midtop = (area.centerx, area.top + px(6))
-        for y in range(box.y, area.centery - h + 1, px(4)):
+        if area.h <= 2 * h:  # a strip (the table's action bar): the banner fills it
+            box = area.inflate(-px(16), -px(12))
+            blocks = []
+        for y in range(box.y, max(box.y, area.centery - h) + 1, px(4)):
             trial = box.move(0, y - box.y)
             if trial.inflate(0, px(4)).collidelist(blocks) < 0:
                 box = trial
@@ -96,18 +101,24 @@ class ReconnectBanner:
                 box.h = max(px(MIN_H), min(h, min(tops) - px(3) - box.top))
         self.box = box
         h = box.h
-        self.font = max(13, min(round(22 * scale), round(h * 0.5)))
+        self.font = max(13, min(round(24 * scale), round(h * 0.5)))
         bw, bh = px(150), h - max(4, round(h * 0.22))
         self.stop.rect = pygame.Rect(box.right - bw - px(8), box.centery - bh // 2, bw, bh)
         self.stop.size = max(12, min(round(20 * scale), round(bh * 0.55)))
 
-    def handle_event(self, event: pygame.event.Event, status: Status) -> bool:
-        """True when the player asked to stop trying (a click on the button, or Esc)."""
+    def handle_event(self, event: pygame.event.Event, status: Status) -> str | None:
+        """``"stop"`` when the player asks to stop trying (a click on the button, or Esc),
+        ``"taken"`` for any other click on the banner, else None (not ours)."""
         if not shown(status):
-            return False
+            return None
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            return True
-        return self.stop.handle_event(event)
+            return "stop"
+        if self.stop.handle_event(event):
+            return "stop"
+        pos = getattr(event, "pos", None)
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and pos is not None:
+            return "taken" if self.box.collidepoint(pos) else None
+        return None
 
     def draw(self, surf: pygame.Surface, status: Status, now: float) -> None:
         if not shown(status):

@@ -125,10 +125,7 @@ class TableScene(Scene):
         self.bar.resize(self.lay)
         self.motion.place(self.lay)
         self._layout_buttons()
-        lay = self.lay
-        clear = [lay.seat_box(n) for n in lay.spots] + [lay.chip_box(lay.pot_at)]
-        clear += [lay.chip_box(spot.bet_at) for spot in lay.spots.values()]
-        self.lost.layout(lay.area, lay.s, clear)  # the lost-table banner, clear of them
+        self.lost.layout(self.lay.bar, self.lay.s)  # the lost-table banner: over the bar
 
     def _layout_buttons(self) -> None:
         self.bar.layout(self.lay, self.host.session, landing=self._landing)
@@ -151,8 +148,9 @@ class TableScene(Scene):
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if self.lost.handle_event(event, self.host.status):
-            self.host.stop_trying()
+        if lost := self.lost.handle_event(event, self.host.status):
+            if lost == "stop":
+                self.host.stop_trying()
             return
         chat = self.panel.chat
         if chat.handle_event(event):
