@@ -1,7 +1,9 @@
 """``stud`` / ``python -m client``: open the Seventh Street window.
 
 ``stud`` opens the start screen; ``stud --join HOST[:PORT] --name NAME`` and
-``stud --computer 2 --hands 8`` go straight to a table.
+``stud --computer 2 --hands 8`` go straight to a table.  Joining a table where a
+seat's token is kept under that name (``client.seatkeys``: the game crashed or
+was closed mid-match) takes that seat back, cards, chips and clock, asking nothing.
 """
 
 from __future__ import annotations

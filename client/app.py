@@ -8,6 +8,11 @@ applied to the ``Session`` (a bad one is logged and dropped) and then shown
 to the scenes.  The server we run ourselves, for the computer table or a
 friends' table, is ``client.localserver.LocalServer``.
 
+A seat's token is kept on disk (``client.seatkeys``, through the link) so that
+every way of joining takes the seat back after a crash; while the connection
+retries a lost table, the table and the lobby show ``client.scenes.reconnect``'s
+banner, whose *Stop trying* is ``stop_trying``.
+
 Which scene sits on top follows the session: connecting, lobby, table, and
 the results over the table.  The start screen is always at the bottom.
 Scenes are made by name from ``client.scenes.register_scenes`` and see the
@@ -36,7 +41,8 @@ from client.pacing import STEP, Pacer
 from client.registry import Registry
 from client.render import text as textcache
 from client.render.cards import CardArt
-from client.scenes import register_scenes
+from client.scenes import reconnect, register_scenes
+from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from common.protocol import HAND_COUNTS, Start
 
@@ -66,13 +72,18 @@ class App:
         size: tuple[int, int] | None = None,
         save_settings: bool = True,
         server_overrides: dict[str, Any] | None = None,
-        retry_for: float = 30.0,
+        retry_for: float = 120.0,
+        seat_keys: SeatKeys | None = None,
     ) -> None:
         self.settings = settings or Settings.load()
         self.save_settings = save_settings
         self.local = LocalServer(server_overrides)
         self.server_overrides = self.local.overrides
-        self.link = TableLink(self.settings, retry_for=retry_for, wake=self._wake)
+        # The seats' tokens (client.seatkeys): on disk beside the settings, unless this
+        # window keeps nothing (tests' save_settings=False).
+        if seat_keys is None:
+            seat_keys = SeatKeys(default_path() if save_settings else None)
+        self.link = TableLink(self.settings, retry_for=retry_for, wake=self._wake, keys=seat_keys)
         self.registry = register_scenes(Registry())
         self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
         self.scenes: list[Room] = []
@@ -209,6 +220,7 @@ class App:
             events = pygame.event.get()
         else:
             wake = [s.wake_in() for s in self.scenes]
+            wake.append(reconnect.wake_in(self.status, time.monotonic()))  # its countdown
             events = self.pacer.idle_wait(min([max_wait] + [w for w in wake if w is not None]))
         self.pump_net()
         for event in events:
@@ -373,8 +385,21 @@ class App:
         """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
         among the recent ones once the table has welcomed us."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
-        self.link.connect(host, port, password=password, watch=watch, remember=remember)
+        own = self.local.handle is not None and self.local.handle.port == port
+        self.link.connect(host, port, password=password, watch=watch, remember=remember, own=own)
         self.sync_scenes()
+
+    def seat_key(self, host: str, port: int) -> SeatKey | None:
+        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``)."""
+        return self.link.key_for(host, port)
+
+    def stop_trying(self) -> None:
+        """The player gives up on a lost table (the banner's *Stop trying*): back to the
+        start screen; a seat in the middle of a match keeps its token for later."""
+        if self.status.state != "retrying":
+            return
+        why = self.status.message or "the connection was lost"
+        self.leave_table(notice=f"Stopped trying to reach the table ({why}).", send_leave=False)
 
     def send(self, msg: dict[str, Any]) -> bool:
         return self.link.send(msg)
@@ -415,7 +440,7 @@ class App:
     def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None:
         """Hang up, stop our own server if any, and go back to the start screen."""
         ours = self.local.handle is not None
-        s = self.link.hang_up(send_leave=send_leave, keep_seat=not ours)
+        s = self.link.hang_up(send_leave=send_leave)
         if stop_server and ours:
             self.local.stop(s.name if s is not None and s.name else "The host")
         if self.modal is not None and not self.modal.keep_off_table:

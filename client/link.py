@@ -5,10 +5,18 @@
 the ``Session`` the server's messages build, and what the next hello says
 (our name, the seat's token, the password, watching or not).
 
-A seat left in the middle of a match keeps its token here, by address, so
-that joining that table again sits down in the same seat, cards too (R-C1);
-a stale token just sits down anew.  Nothing here touches the window or the
-scenes: the app asks the link to apply a message and then shows it.
+Each seat's token is kept on disk (``client.seatkeys``) from the moment its
+``welcome`` arrives, with the match once ``match_start`` names it, so that
+joining that table again, by any way and even after the game crashed, sits
+down in the same seat, cards too (R-C1).  The first ``hello`` of a join looks
+the key up by the address actually connected to (``Connection.peer``), the
+host as typed and our name.  A key is forgotten when the match ends
+(``standings``), when the seat is freed (a ``welcome`` without it, a ``lobby``
+without it), when we leave between matches, and when the server no longer
+knows the token (``bad_token``: the join goes on as a newcomer).  Leaving, or
+losing the table, in the middle of a match keeps it.  Nothing here touches
+the window or the scenes: the app asks the link to apply a message and then
+shows it.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import Any
 
 from client.model import Session
 from client.net import Connection, Status
+from client.seatkeys import SeatKey, SeatKeys, normal_ip
 from client.settings import Settings
 from common.protocol import Hello, Leave
 
@@ -29,43 +38,134 @@ log = logging.getLogger("client")
 
 
 class TableLink:
-    def __init__(self, settings: Settings, *, retry_for: float, wake: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        retry_for: float,
+        wake: Callable[[], None],
+        keys: SeatKeys | None = None,
+    ) -> None:
         self.settings = settings
         self.retry_for = retry_for
         self.wake = wake  # called from the network thread when something arrives
+        self.keys = keys or SeatKeys(None)  # the seats' tokens (on disk: the app's)
         self.session: Session | None = None
         self.conn: Connection | None = None
         self.status = Status("idle")
         self.password = ""  # what the next hello says: set by connect()
         self.watch = False
+        self.own = False  # the table is our own server's
         self.joining = ""  # the address typed to join, remembered once it works
-        self.left_seats: dict[tuple[str, int], str] = {}  # tokens of seats left mid-match
+        self.found: SeatKey | None = None  # the key the first hello took its token from
 
     @property
     def address(self) -> tuple[str, int] | None:
         return (self.conn.host, self.conn.port) if self.conn is not None else None
 
-    def hello(self) -> dict[str, Any]:
+    def key_for(self, host: str, port: int, *, own: bool = False) -> SeatKey | None:
+        """Our seat's key at ``host``:``port`` (an address as found or typed), if any."""
+        name = self.settings.name
+        return self.keys.find(host=host, ip=normal_ip(host), port=port, name=name, own=own)
+
+    def _hello(self, conn: Connection) -> dict[str, Any]:
+        """The hello for ``conn`` (called from its thread, once connected): the session's
+        token, or on the first try the one kept on disk for this table."""
         s = self.session
         assert s is not None
+        token = s.token
+        password = self.password
+        if not token and not self.watch and s.name:
+            ip = normal_ip(conn.peer) or normal_ip(conn.host)
+            key = self.keys.find(host=conn.host, ip=ip, port=conn.port, name=s.name, own=self.own)
+            if key is not None:
+                self.found = key
+                token = key.token
+                password = password or key.password
         return Hello(
             name=s.name,
-            token=s.token or None,
-            password=self.password or None,
-            watch=self.watch and not s.token,
+            token=token or None,
+            password=password or None,
+            watch=self.watch and not token,
         ).encode()
 
-    def connect(self, host: str, port: int, *, password: str, watch: bool, remember: str) -> None:
-        """Start talking to ``host``:``port`` with a fresh session (hang up first)."""
+    def hello(self) -> dict[str, Any]:
+        assert self.conn is not None
+        return self._hello(self.conn)
+
+    def connect(
+        self,
+        host: str,
+        port: int,
+        *,
+        password: str,
+        watch: bool,
+        remember: str,
+        own: bool = False,
+    ) -> None:
+        """Start talking to ``host``:``port`` with a fresh session (hang up first); ``own``:
+        the server is ours (its port may differ from the last run's)."""
         self.joining = remember
         self.session = Session(self.settings.name)
-        if not watch:  # back to a seat we left mid-match (a stale token sits down anew)
-            self.session.token = self.left_seats.pop((host, port), None)
         self.password = password
         self.watch = watch
+        self.own = own
+        self.found = None
         self.status = Status("connecting")
-        self.conn = Connection(host, port, self.hello, wake=self.wake, retry_for=self.retry_for)
-        self.conn.start()
+        conn = Connection(
+            host,
+            port,
+            lambda: self._hello(conn),
+            wake=self.wake,
+            retry_for=self.retry_for,
+            resume_after_bye=not own,  # our own server stopped: nobody starts it again
+            on_stale=self._stale,
+        )
+        self.conn = conn
+        conn.start()
+
+    def _stale(self, token: str) -> None:
+        """The server does not know ``token`` (network thread): drop its key quietly."""
+        if self.keys.forget(token):
+            log.info("the table no longer knows our seat's token: joining anew")
+
+    # ---- the keys, as the messages come
+
+    def _key(self, s: Session) -> SeatKey | None:
+        conn = self.conn
+        if conn is None or s.seat is None or not s.token or s.watch:
+            return None
+        return SeatKey(
+            host=conn.host,
+            ip=normal_ip(conn.peer) or normal_ip(conn.host),
+            port=conn.port,
+            name=s.name,
+            token=s.token,
+            match=s.match_id if s.running else None,
+            seat=s.seat,
+            own=self.own,
+            password=self.password or (self.found.password if self.found else ""),
+        )
+
+    def _keep_keys(self, kind: str, s: Session) -> None:
+        if kind == "welcome":
+            if self.found is not None and self.found.token != s.token:
+                self.keys.forget(self.found.token)  # a newcomer after all
+            key = self._key(s)
+            if key is not None:
+                self.keys.keep(key)
+            elif self.found is not None:
+                self.keys.forget(self.found.token)
+        elif kind == "match_start":
+            key = self._key(s)  # the match is known now (a new match keeps it again)
+            if key is not None:
+                self.keys.keep(key)
+        elif kind == "standings" and s.token:
+            self.keys.forget(s.token, match=s.match_id)  # the match is over (R-T6)
+        elif kind == "lobby" and s.token and s.seat is not None and s.welcomed:
+            mine = any(p.seat == s.seat and p.name == s.name for p in s.lobby_seats)
+            if not mine:
+                self.keys.forget(s.token)  # our seat was freed
 
     def send(self, msg: dict[str, Any]) -> bool:
         return self.conn.send(msg) if self.conn is not None else False
@@ -83,6 +183,10 @@ class TableLink:
             return None
         if kind == "welcome":
             self.status = Status("connected")
+        try:
+            self._keep_keys(kind, session)
+        except Exception:  # the tokens on disk must never stop the game
+            log.exception("keeping the seat's token failed")
         return kind
 
     def remember_joined(self) -> bool:
@@ -100,14 +204,15 @@ class TableLink:
             self.session.reset_for_reconnect()
         return status.state in ("failed", "gone")
 
-    def hang_up(self, *, send_leave: bool, keep_seat: bool) -> Session | None:
-        """Close the connection and forget the session (returned).  ``keep_seat``: a seat
-        left mid-match keeps its token for a comeback (not at our own server)."""
+    def hang_up(self, *, send_leave: bool) -> Session | None:
+        """Close the connection and forget the session (returned).  A seat left in the
+        middle of a match keeps its token on disk for a comeback (R-C1); between matches
+        it is forgotten."""
         s = self.session
         if self.conn is not None:
             mid_match = s is not None and s.running and s.standings is None
-            if keep_seat and mid_match and s is not None and s.token:
-                self.left_seats[(self.conn.host, self.conn.port)] = s.token  # R-C1
+            if s is not None and s.token and not mid_match:
+                self.keys.forget(s.token)
             if send_leave:
                 self.conn.send(Leave().encode())
             self.conn.close()
@@ -115,4 +220,5 @@ class TableLink:
         self.session = None
         self.status = Status("idle")
         self.joining = ""
+        self.found = None
         return s

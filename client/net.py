@@ -6,11 +6,17 @@ The thread connects, says ``hello``, decodes frames and puts each message in a
 main loop, asleep in ``pygame.event.wait``, wakes up.  Sending is a locked
 ``sendall`` from the main thread (messages are tiny).
 
-When the link drops without a ``bye``, the thread retries for ``retry_for``
-seconds, each time with the latest ``hello`` (which carries the seat's token,
-R-C1).  A refused ``hello`` (bad password, table full) or a ``bye`` ends it,
-except ``bad_token``: a seat dropped in the lobby is freed, so the thread says
-``hello`` once more without the token and sits down again as a newcomer.
+When the link drops without a ``bye`` (closed, or silent past
+``silence_limit``), the thread retries for ``retry_for`` seconds (two minutes
+by default), each time with the latest ``hello`` (which carries the seat's
+token, R-C1); each ``retrying`` status says why the link was lost and when the
+thread gives up (``until``, on the injected ``clock``).  A ``bye`` in the
+middle of a match (a server shutting down, which resumes the match when it
+starts again) is retried the same way when ``resume_after_bye``; a ``bye``
+between matches, a refused ``hello`` (bad password, table full) or our seat
+taken over by another connection (``taken_over``) ends it, except
+``bad_token``: the server no longer knows the seat, so the thread tells
+``on_stale`` and says ``hello`` once more without the token, as a newcomer.
 """
 
 from __future__ import annotations
@@ -36,8 +42,9 @@ log = logging.getLogger("client.net")
 @dataclass(frozen=True, slots=True)
 class Status:
     state: str  # connecting, connected, retrying, failed, gone, closed
-    message: str = ""
+    message: str = ""  # retrying: why the link was lost (the first reason of this outage)
     attempt: int = 0
+    until: float | None = None  # retrying: when the thread gives up (``Connection.clock``)
 
 
 class Connection:
@@ -48,13 +55,17 @@ class Connection:
         hello: Callable[[], dict[str, Any]],
         *,
         wake: Callable[[], None] = lambda: None,
-        retry_for: float = 30.0,
+        retry_for: float = 120.0,
         retry_every: float = 1.0,
         connect_timeout: float = 5.0,
         ping_every: float = 5.0,
         silence_limit: float = 15.0,
+        clock: Callable[[], float] = time.monotonic,
+        resume_after_bye: bool = True,
+        on_stale: Callable[[str], None] = lambda token: None,
     ) -> None:
         self.host, self.port = host, port
+        self.peer = ""  # the address connected to, once connected (``getpeername``)
         self.hello = hello
         self.wake = wake
         self.retry_for = retry_for
@@ -62,6 +73,10 @@ class Connection:
         self.connect_timeout = connect_timeout
         self.ping_every = ping_every
         self.silence_limit = silence_limit
+        self.clock = clock
+        self.resume_after_bye = resume_after_bye
+        self.on_stale = on_stale
+        self.mid_match = False  # a match runs, as the messages so far say (a bye is retried)
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
@@ -128,15 +143,19 @@ class Connection:
         except Exception:  # the window may be gone; the queue still has it
             log.debug("wake failed", exc_info=True)
 
-    def _status(self, state: str, message: str = "", attempt: int = 0) -> None:
-        self._put("status", Status(state, message, attempt))
+    def _status(
+        self, state: str, message: str = "", attempt: int = 0, until: float | None = None
+    ) -> None:
+        self._put("status", Status(state, message, attempt, until))
 
     def _run(self) -> None:
         welcomed_once = False
         attempt = 0
         down_since: float | None = None
+        lost = ""  # why the link went, for every status of this outage
         while not self._closed.is_set():
-            self._status("connecting" if not welcomed_once else "retrying", "", attempt)
+            until = None if down_since is None else down_since + self.retry_for
+            self._status("connecting" if not welcomed_once else "retrying", lost, attempt, until)
             outcome = self._session()
             if self._closed.is_set():
                 break
@@ -151,15 +170,13 @@ class Connection:
             if not welcomed_once:
                 self._status("failed", text or f"could not reach {self.host}:{self.port}")
                 break
-            if welcomed:
-                down_since, attempt = time.monotonic(), 0
-            if down_since is None:
-                down_since = time.monotonic()
-            if time.monotonic() - down_since > self.retry_for:
+            if welcomed or down_since is None:
+                down_since, attempt, lost = self.clock(), 0, text or "connection lost"
+            if self.clock() - down_since > self.retry_for:
                 self._status("gone", "the table is gone: no answer from the server")
                 break
             attempt += 1
-            self._status("retrying", text or "connection lost", attempt)
+            self._status("retrying", lost, attempt, down_since + self.retry_for)
             self._closed.wait(self.retry_every if attempt > 1 else 0.2)
         self._shut()
         self._status("closed")
@@ -180,6 +197,8 @@ class Connection:
         tune_link(sock, timeout=self.silence_limit)
         with self._lock:
             self._sock = sock
+        with contextlib.suppress(OSError, IndexError):
+            self.peer = str(sock.getpeername()[0])
         if self._closed.is_set():
             self._shut()
             return "down", "", False
@@ -233,13 +252,26 @@ class Connection:
                     last_error = str(msg.get("message") or msg.get("code") or "refused")[:200]
                     stale = msg.get("code") == "bad_token" and "token" in hello
                     if stale:
+                        self._stale(str(hello.get("token")))
                         continue  # not for the player's eyes: we simply sit down again
+                elif kind == "error" and msg.get("code") == "taken_over":
+                    self._put("msg", msg)  # another window of ours has the seat: not a drop
+                    self._shut()
+                    return (
+                        "bye",
+                        str(msg.get("message") or "another connection took the seat")[:200],
+                        welcomed,
+                    )
                 elif kind == "heartbeat":
                     continue  # it only says the link is alive; ``heard`` has noted it
                 elif kind == "bye":
                     self._put("msg", msg)
                     self._shut()
-                    return "bye", str(msg.get("reason") or "the server closed")[:200], welcomed
+                    reason = str(msg.get("reason") or "the server closed")[:200]
+                    if self.resume_after_bye and self.mid_match:
+                        return "down", reason, welcomed  # it resumes the match: try again
+                    return "bye", reason, welcomed
+                self._note_match(kind, msg)
                 self._put("msg", msg)
         self._shut()
         if stale and not welcomed:
@@ -249,3 +281,18 @@ class Connection:
         if silent:
             return "down", f"no word from the server for {self.silence_limit:.0f} s", welcomed
         return "down", "connection lost", welcomed
+
+    def _note_match(self, kind: Any, msg: dict[str, Any]) -> None:
+        """Follow whether a match runs (a ``bye`` then means a server that will resume it)."""
+        if kind in ("match_start", "table"):
+            self.mid_match = True
+        elif kind == "standings":
+            self.mid_match = False
+        elif kind == "lobby":
+            self.mid_match = msg.get("running") is True
+
+    def _stale(self, token: str) -> None:
+        try:
+            self.on_stale(token)
+        except Exception:
+            log.exception("forgetting a stale token failed")

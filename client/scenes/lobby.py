@@ -7,6 +7,7 @@ next level (the ``level`` message), so every computer seat may differ.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from client.scenes.reconnect import ReconnectBanner
 from common.levels import LEVEL_IDS, level_info
 from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, Options, SetLevel, Sit, Start
 
@@ -136,6 +138,7 @@ class LobbyScene(Scene):
         self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
         self.host_chips: list[tuple[int, pygame.Rect]] = []  # "make host" on people's rows
         self.seat_rows: list[SeatRow] = []
+        self.lost = ReconnectBanner()  # the link is lost: the countdown and Stop trying
 
     def cycle_level(self, seat: int) -> bool:
         """Host only: move computer seat ``seat`` to the next level, weakest after strongest."""
@@ -187,6 +190,7 @@ class LobbyScene(Scene):
         if kind == "welcome":  # a watcher come to ask for a lost seat back asks now
             ask_once_welcomed(self.host.session, self.host.send)
         self._layout_seats()
+        self._layout_lost()
 
     def send_options(self) -> bool:
         """The host's choices to the server (it answers with a lobby that shows them)."""
@@ -268,6 +272,15 @@ class LobbyScene(Scene):
         self.sit.size = max(14, round(26 * self.s))
         self._layout_give()
         self._layout_seats()
+        self._layout_lost()
+
+    def _layout_lost(self) -> None:
+        """The lost-table banner: above the seats, left of the night's scoreboard, clear of
+        the header's words if it can be."""
+        area, board = self._R(140, 0, 1000, 262), self.night_rect()
+        if board is not None:
+            area.w = board.x - round(12 * self.s) - area.x
+        self.lost.layout(area, self.s, [r[4] for r in self.header()])
 
     def _layout_seats(self) -> None:
         """The seat list's rows, and each computer seat's level chip (a click target for
@@ -380,6 +393,10 @@ class LobbyScene(Scene):
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if lost := self.lost.handle_event(event, self.host.status):
+            if lost == "stop":
+                self.host.stop_trying()
+            return
         s = self.host.session
         if self.chat.handle_event(event):
             return
@@ -551,3 +568,4 @@ class LobbyScene(Scene):
         for t, rect in self.chat_lines():
             blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)
+        self.lost.draw(surf, self.host.status, time.monotonic())

@@ -245,19 +245,23 @@ class StartScene(Scene):
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
         """Join a table found on the network (also what tests call): its password asked
-        first if it needs one; a full table is watched."""
+        first if it needs one; a full table is watched; a table where we keep a seat's
+        token takes us back to that seat."""
         self.host.notice = ""
         if not table.compatible:
             self.host.notice = (
                 f"{table.name} runs another version of the game (protocol {table.protocol})."
             )
             return
-        if table.password and password is None:
+        self.remember()
+        # Our seat's token kept for this table (client.seatkeys): back to it, asking nothing.
+        key = self.host.seat_key(table.host, table.port)
+        if table.password and password is None and key is None:
             self.prompt = PasswordPrompt(table)
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
             return
-        self.remember()
-        self.host.connect(table.host, table.port, password=password or "", watch=table.free == 0)
+        watch = table.free == 0 and key is None
+        self.host.connect(table.host, table.port, password=password or "", watch=watch)
 
     def remember(self) -> None:
         st = self.host.settings

@@ -29,6 +29,7 @@ from client.render.text import text
 from client.render.volume import VolumeControl
 from client.render.widgets import Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
+from client.scenes.reconnect import ReconnectBanner
 from client.scenes.table.actionbar import ActionBar, between_hands
 from client.scenes.table.controls import hosting, seated
 from client.scenes.table.motion import Motion
@@ -50,6 +51,7 @@ class TableScene(Scene):
         self.panel = SidePanel(host.settings)
         self.controls = self.panel.controls
         self._landing = False  # our cards are still flying in: no buttons, no clock yet
+        self.lost = ReconnectBanner()  # the link is lost: the countdown and Stop trying
         self._notify_on_landing = False
 
     # ---- the parts' widgets, by the names tests and scripts know them
@@ -124,6 +126,7 @@ class TableScene(Scene):
         self.bar.resize(self.lay)
         self.motion.place(self.lay)
         self._layout_buttons()
+        self.lost.layout(self.lay.bar, self.lay.s)  # the lost-table banner: over the bar
 
     def _layout_buttons(self) -> None:
         self.bar.layout(self.lay, self.host.session, landing=self._landing)
@@ -150,6 +153,10 @@ class TableScene(Scene):
     # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if lost := self.lost.handle_event(event, self.host.status):
+            if lost == "stop":
+                self.host.stop_trying()
+            return
         chat = self.panel.chat
         if chat.handle_event(event):
             return
@@ -421,17 +428,7 @@ class TableScene(Scene):
         s = self.host.session
         if s is not None and s.paused:
             self._draw_paused(surf, s)
-        st = self.host.status
-        if st.state not in ("retrying", "connecting"):
-            return
-        lay = self.lay
-        lost = "The server went silent" if st.message.startswith("no word") else "Connection lost"
-        msg = f"{lost}: reconnecting" + (f" (try {st.attempt})" if st.attempt else "") + "…"
-        img = text(msg, lay.font(28), (30, 20, 0), bold=True)
-        box = img.get_rect().inflate(lay.px(40), lay.px(20))
-        box.midtop = (lay.area.centerx, lay.px(12))
-        panel(surf, box, (250, 190, 80, 240), lay.px(10))
-        surf.blit(img, img.get_rect(center=box.center))
+        self.lost.draw(surf, self.host.status, time.monotonic())
 
 
 def _act_sound(msg: dict[str, Any]) -> None:

@@ -1,0 +1,262 @@
+"""The seats' tokens, kept on disk: a seat comes back to its person after any client crash.
+
+The server gives a seat's person a token in ``welcome``; whoever says ``hello``
+with it takes that seat back, cards, chips and clock (R-C1).  ``SeatKeys``
+keeps each token in the user config folder (``seats.json``), so that the game
+started again after a crash (or after a deliberate leave in the middle of a
+match) sits down in the same seat by any way of joining.
+
+Invariants:
+
+- The file is 0600 and always whole: it is written to a temporary file in the
+  same folder whose mode is set before any data lands, then ``os.replace``-d.
+- A missing, unreadable or corrupt file reads as empty; nothing here raises
+  on bad contents, and a folder that cannot be written turns the store into a
+  memory-only one for the rest of the run (logged once), as the game was before.
+- A key belongs to a table and a name: ``port`` plus the address connected to
+  (``ip``, normalised: IPv4-mapped addresses unwrapped, every loopback address
+  the same) or the host as typed; ``name`` is the seat's.  A lookup finds only
+  a key of our own name, so two windows of one computer never take each
+  other's seats.  At our own server (``own``) the port may change from one run
+  to the next: the latest own key is found whatever the port.
+- The match id (``match``) is kept with the key once known; ``forget`` by
+  token drops a key, ``forget(match=...)`` only a key of that match (or none).
+- Keys older than ``MAX_AGE`` seconds, and all but the ``MAX_KEYS`` latest,
+  are dropped at each write.
+- Thread-safe: the network thread looks keys up while the main thread writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import json
+import logging
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from common.folders import config_dir
+
+__all__ = ["MAX_AGE", "MAX_KEYS", "SeatKey", "SeatKeys", "default_path", "normal_ip"]
+
+log = logging.getLogger("client")
+
+MAX_KEYS = 32
+MAX_AGE = 3 * 24 * 3600.0  # a night's match lasts hours, not days
+VERSION = 1
+
+
+def default_path() -> Path:
+    return config_dir() / "seats.json"
+
+
+def normal_ip(host: str) -> str:
+    """``host`` as one spelling of its address when it is an IP literal, else "".
+
+    ``::ffff:10.0.0.5`` is ``10.0.0.5``; 127.0.0.1, ::1 and every loopback address
+    are ``loopback`` (``localhost`` may resolve to either)."""
+    text = host.strip().strip("[]").split("%", 1)[0]
+    try:
+        addr = ipaddress.ip_address(text)
+    except ValueError:
+        return ""
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return "loopback" if addr.is_loopback else str(addr)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKey:
+    """One seat's token at one table."""
+
+    host: str  # the host as typed (or found), lower case
+    ip: str  # the address connected to, ``normal_ip``; "" when not known
+    port: int
+    name: str  # the seat's name
+    token: str
+    match: str | None = None
+    seat: int | None = None
+    own: bool = False  # at our own server (the computer table, a table we host)
+    password: str = ""  # the table's password, for a comeback that asks nothing
+    saved: float = 0.0  # wall-clock time of the last write
+
+    def same_table(self, other: SeatKey) -> bool:
+        if self.own and other.own:
+            return True
+        if self.port != other.port:
+            return False
+        return bool(self.ip and self.ip == other.ip) or bool(self.host and self.host == other.host)
+
+    @classmethod
+    def read(cls, item: Any) -> SeatKey | None:
+        """A key from the file, or None when it is not one."""
+        if not isinstance(item, dict):
+            return None
+        host, ip, name, token = (_text(item, k) for k in ("host", "ip", "name", "token"))
+        port, match, seat = item.get("port"), item.get("match"), item.get("seat")
+        password, saved, own = _text(item, "password", ""), item.get("saved", 0.0), item.get("own")
+        if host is None or ip is None or name is None or token is None or password is None:
+            return None
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+            return None
+        if not token or len(token) > 128 or not isinstance(own, bool):
+            return None
+        if match is not None and not isinstance(match, str):
+            return None
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            return None
+        if not isinstance(saved, (int, float)) or isinstance(saved, bool):
+            return None
+        return cls(
+            host=host[:255],
+            ip=ip[:64],
+            port=port,
+            name=name[:40],
+            token=token,
+            match=match[:80] if match else None,
+            seat=seat,
+            own=own,
+            password=password[:200],
+            saved=float(saved),
+        )
+
+
+def _text(item: dict[str, Any], key: str, default: str | None = None) -> str | None:
+    value = item.get(key, default)
+    return value if isinstance(value, str) else None
+
+
+def _same_name(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+class SeatKeys:
+    """The seats' tokens in ``path`` (0600); ``path=None``: in memory only (tests)."""
+
+    def __init__(self, path: Path | None, *, now: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.now = now
+        self._lock = threading.Lock()
+        self._memory: list[SeatKey] = []
+        self._disk = path is not None
+
+    # ---- queries
+
+    def entries(self) -> list[SeatKey]:
+        with self._lock:
+            return list(self._load())
+
+    def find(
+        self, *, host: str, ip: str, port: int, name: str, own: bool = False
+    ) -> SeatKey | None:
+        """The key for our seat at this table under ``name``, or None."""
+        probe = SeatKey(host=host.strip().lower(), ip=ip, port=port, name=name, token="-", own=own)
+        with self._lock:
+            found = [
+                k
+                for k in self._load()
+                if _same_name(k.name, name) and k.own == own and k.same_table(probe)
+            ]
+        return max(found, key=lambda k: k.saved) if found else None
+
+    # ---- changes
+
+    def keep(self, key: SeatKey) -> None:
+        """Write ``key``, replacing any key for the same table and name (or token)."""
+        key = replace(key, host=key.host.strip().lower(), saved=self.now())
+        with self._lock:
+            keys = [
+                k
+                for k in self._load()
+                if k.token != key.token
+                and not (_same_name(k.name, key.name) and k.own == key.own and k.same_table(key))
+            ]
+            self._save([key, *keys])
+
+    def set_match(self, token: str, match: str | None) -> None:
+        """The match the seat of ``token`` plays in, once known."""
+        with self._lock:
+            keys = self._load()
+            if not any(k.token == token and k.match != match for k in keys):
+                return
+            self._save(
+                [replace(k, match=match, saved=self.now()) if k.token == token else k for k in keys]
+            )
+
+    def forget(self, token: str, *, match: str | None = None) -> bool:
+        """Drop the key of ``token`` (with ``match``: only if it is that match's or has none);
+        True if one was dropped."""
+        with self._lock:
+            keys = self._load()
+            left = [
+                k
+                for k in keys
+                if k.token != token or (match is not None and k.match not in (None, match))
+            ]
+            if len(left) == len(keys):
+                return False
+            self._save(left)
+            return True
+
+    # ---- the file
+
+    def _load(self) -> list[SeatKey]:
+        if not self._disk or self.path is None:
+            return list(self._memory)
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("could not read the seats' tokens (%s): starting without them", exc)
+            return []
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            log.warning("the seats' tokens file %s is not JSON: starting without them", self.path)
+            return []
+        items = data.get("seats") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return []
+        return [k for k in (SeatKey.read(item) for item in items[: MAX_KEYS * 2]) if k]
+
+    def _save(self, keys: list[SeatKey]) -> None:
+        now = self.now()
+        keys = sorted(
+            (k for k in keys if now - k.saved < MAX_AGE), key=lambda k: k.saved, reverse=True
+        )[:MAX_KEYS]
+        self._memory = keys
+        if not self._disk or self.path is None:
+            return
+        data = json.dumps({"version": VERSION, "seats": [asdict(k) for k in keys]}, indent=1)
+        try:
+            _write_private(self.path, data)
+        except OSError as exc:
+            log.warning(
+                "could not keep the seats' tokens in %s (%s): in memory only", self.path, exc
+            )
+            self._disk = False
+
+
+def _write_private(path: Path, data: str) -> None:
+    """Write ``data`` to ``path`` whole or not at all, readable by its owner only."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".seats-", suffix=".tmp", dir=path.parent)
+    try:
+        with contextlib.suppress(AttributeError, NotImplementedError):
+            os.fchmod(fd, 0o600)  # (mkstemp makes it 0600 already; said before the data)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
