@@ -14,6 +14,7 @@ import pytest
 from client import demo
 from client.app import App
 from client.model import Session
+from client.seatkeys import SeatKeys, default_path
 from client.settings import Settings
 from common.schema import SeatView
 from tests.test_client_app import Player, run
@@ -179,8 +180,10 @@ def test_a_lost_seat_comes_back_on_the_hosts_click_over_a_real_table(make_client
     host.top().press_start()
     hana = Player(host, 3)
     assert run([host, gus], lambda: gus.top().name == "table" and gus.session.view, [hana])
-    # Gus's game goes, token and all (another laptop).
+    # Gus's game goes, token and all (another laptop: nothing of his on this one's disk).
+    token = gus.session.token
     gus.leave_table(notice="", send_leave=False)
+    assert SeatKeys(default_path()).forget(token)
     assert run([host], lambda: 1 in host.session.presence, [hana])  # dropped, R-C1
     again = make_client("Gus", offscreen=True)
     again.connect("127.0.0.1", host.server.port)

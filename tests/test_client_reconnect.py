@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -636,12 +637,15 @@ def stat_mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+@pytest.mark.parametrize("resumes", [True, False], ids=["resumes", "forgot"])
 def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
-    make_client, tmp_path
+    make_client, tmp_path, resumes: bool
 ) -> None:
-    """A bye mid-match keeps the game trying (with the bye's words on the banner); the
-    server started again on the same port gets the token at once (a server without the
-    match, as here, does not know it: the game sits down anew, quietly)."""
+    """A bye mid-match keeps the game trying (with the bye's words on the banner).  The
+    server started again on the same port with the same history folder resumes the match
+    from its journal and the token takes the seat back, same match, same seat; a server
+    without the match (another folder) does not know the token: the game sits down anew,
+    quietly."""
     from client.seatkeys import default_path
     from server.app import run_in_thread
     from tests.serverkit import config
@@ -653,18 +657,25 @@ def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
     bob = make_client("Bob")
     bob.connect("127.0.0.1", port)
     assert run([bob], lambda: bob.session and bob.session.running and bob.session.view)
-    old = bob.session.token
+    old, seat, match = bob.session.token, bob.session.seat, bob.session.match_id
     first.stop(reason="the server is shutting down")
     assert run([bob], lambda: bob.status.state == "retrying", timeout=10)
     assert bob.top().name == "table" and bob.session is not None
     words = reconnect.words(bob.status, time.monotonic())
     assert re.fullmatch(r"The server is shutting down — trying again… 0:0[0-8]", words), words
     bob.step(max_wait=0.0)  # drawn with its banner
-    second = run_in_thread(replace_port(cfg, port))
+    again = replace_port(cfg, port)
+    if not resumes:
+        again = replace(again, history_dir=tmp_path / "elsewhere")
+    second = run_in_thread(again)
     try:
         assert run([bob], lambda: bob.status.state == "connected", timeout=20)
         s = bob.session
-        assert s.seat is not None and s.token not in (None, old)
+        if resumes:
+            assert run([bob], lambda: bob.session.view is not None, timeout=10)
+            assert (s.seat, s.token, s.match_id) == (seat, old, match)
+        else:
+            assert s.seat is not None and s.token not in (None, old)
         assert [k.token for k in SeatKeys(default_path()).entries() if k.name == "Bob"] == [s.token]
     finally:
         bob.leave_table(notice="", send_leave=True)
