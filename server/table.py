@@ -382,8 +382,10 @@ class Table:
         if seat_no == self.host:
             return
         self.host = seat_no
-        who = self.seats[seat_no].name if seat_no in self.seats else "nobody"
-        log.info("the host is now %s (seat %s)", who, seat_no)
+        if seat_no in self.seats:
+            log.info("%s (seat %d) is the host now", self.seats[seat_no].name, seat_no)
+        else:
+            log.info("nobody is the host now: the first person back will be")
         if not self.closing:
             self._broadcast_lobby()
         self.asks.tell_new_host()
