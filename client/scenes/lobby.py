@@ -532,7 +532,15 @@ class LobbyScene(Scene):
         )
         for r in self.seat_rows:
             row = blit_text(surf, r.who, f(28), r.rect.topleft, INK)
-            if r.chip is not None:
+            quiet = any(rect is r.chip for _, rect in self.host_chips)
+            if r.chip is not None and quiet:  # "make host": there, but not a call to action
+                pygame.draw.rect(surf, (40, 52, 62), r.chip, border_radius=f(8))
+                pygame.draw.rect(surf, (92, 108, 120), r.chip, 1, border_radius=f(8))
+                blit_text(surf, r.level, f(20), r.chip.center, MUTED, anchor="center")
+                if r.mark:
+                    at = (r.chip.x - f(10), row.centery)
+                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
+            elif r.chip is not None:
                 if s.host:
                     pygame.draw.rect(surf, (52, 66, 78), r.chip, border_radius=f(8))
                     pygame.draw.rect(surf, GOLD, r.chip, 2, border_radius=f(8))
