@@ -5,7 +5,8 @@ the host's controls, a paused table, our own seat away, the host's lobby, the lo
 night's scoreboard, a hand's end with the bets swept and the pot paid, the match's last
 showdown before the standings, and a table in the smallest window (800x500); and issue 9's
 moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
-question at the table, the host's "close your table?" and an address refused.
+question at the table, the host's "close your table?" and an address refused; and issue 16's:
+a lost seat asked back, and a table whose link is lost.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -163,6 +164,20 @@ def main() -> int:
     for name, msgs in moments:
         table(msgs)
         shot(name)
+    # Issue 16: the host asked for a lost seat back, and a table whose link is lost.
+    import time
+
+    from client.net import Status
+
+    table(demo.away_and_clock())
+    app.on_message({"type": "seat_asked", "seat": 2, "name": "Eve", "open": True})
+    shot("seat-asked.png")
+    table(demo.mid_hand())
+    app.link.status = Status("retrying", "connection lost", 3, until=time.monotonic() + 107.5)
+    for scene in app.scenes:
+        scene.resize(app.screen.get_size())
+    shot("lost-table.png")
+    app.link.status = Status("idle")
     # The lobby between matches on a friends' night, as the host sees it.
     from types import SimpleNamespace
 
