@@ -213,6 +213,12 @@ class SeatAsks:
         for msg in self.open_messages():
             self._tell_host(msg)
 
+    def tell(self, conn: Connection) -> None:
+        """Every open ask to ``conn``, the host just welcomed (unless it speaks protocol 1)."""
+        if not self._is_proto1(conn):
+            for msg in self.open_messages():
+                conn.send_message(msg)
+
     def cancel(self) -> None:
         for ask in self.pending.values():
             if ask.timer is not None:

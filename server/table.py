@@ -9,8 +9,8 @@ is a façade: each job is a module with a narrow interface that it calls.
 - ``server.turns``: a person's turn, its clock and bank (R-C4), and each seat's
   presence (``server.presence``, R-C1..R-C3);
 - ``server.hostctl``: the host's controls and away/back; ``server.console``: the
-  headless server's terminal; ``server.asks``: a seat asked back by name, given or
-  refused by the host;
+  headless server's terminal; ``server.hostrole``: who is host, and the role passed on;
+  ``server.asks``: a seat asked back by name, given or refused by the host;
 - ``server.dealing``: the pause between hands; ``server.computer``: computer seats'
   turns; ``server.lobby``: their brains and the host's changes to them;
 - ``server.records``: the hand histories, the open books' hands and the night;
@@ -34,12 +34,6 @@ default), so tests advance time instead of sleeping.  Invariants:
 - Every step of a match (its start, a hand's deck, an action, a token or host change)
   is in the journal, ``fsync``ed, before any client is sent a frame of it; a match that
   ends leaves none.
-- The host is a connected person, a dropped one within its grace, or nobody.  It
-  passes on (``_set_host``, a lobby to everyone) at once when the host leaves or is
-  freed, and once a dropped host's grace is over (a timer on the table's clock that
-  its comeback cancels): to the next connected person clockwise (R-T0,
-  ``server.seats.next_host``); with nobody there, to the first person who connects or
-  comes back.  The host may hand it on (``make_host``).
 - Each connection is sent only ``common.views`` output for its own seat
   (``None`` for a spectator, built by ``server.frames``), so a card it may
   not see never leaves here.
@@ -72,13 +66,14 @@ from server.dealing import DealTimer
 from server.guard import Door, DoorLimits
 from server.hello import Reception
 from server.hostctl import HostControls
+from server.hostrole import HostRole
 from server.journal import Journal
 from server.lobby import ComputerChairs
 from server.net import Connection
 from server.presence import Move, act_refusal
 from server.records import MatchRecords
-from server.seats import Seat, computer_seats, next_host, public_seats, token_digest
-from server.timers import Clock, Handle, LoopClock
+from server.seats import Seat, computer_seats, public_seats, token_digest
+from server.timers import Clock, LoopClock
 from server.turns import TableOptions, Turns
 
 __all__ = ["Table"]
@@ -103,7 +98,6 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.conns: set[Connection] = set()
         self.proto1: set[Connection] = set()  # said protocol 1: sent no message type of 2
-        self._host: int | None = None
         self.hands = config.hands
         self.match: Match | None = None
         self.hand_no = 0
@@ -168,7 +162,15 @@ class Table:
         self.asks = SeatAsks(
             self, clock=self.clock, give=self._give_seat, is_proto1=self.proto1.__contains__
         )
-        self._host_timer: Handle | None = None  # a dropped host's grace (R-C1)
+        self.role = HostRole(
+            self,
+            clock=self.clock,
+            grace=config.grace,
+            journal=self.journal,
+            asks=self.asks,
+            broadcast=self._broadcast,
+            lobby=self._lobby,
+        )
         self.chairs = ComputerChairs(
             self.seats,
             own_brains=chooser is None,
@@ -219,22 +221,16 @@ class Table:
         log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
         self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
         self.turns.dropped(seat)
-        if seat.seat == self.host:
-            self._cancel_host_timer()
-            self._host_timer = self.clock.call_later(
-                self.config.grace, self._host_grace_over, seat.seat
-            )
+        self.role.dropped(seat)
 
     @property
     def host(self) -> int | None:
-        return self._host
+        """The host's seat (``server.hostrole``); setting it journals the change."""
+        return self.role.seat
 
     @host.setter
     def host(self, seat: int | None) -> None:
-        """The host changes; during a match the journal keeps it."""
-        if seat != self._host and self.running:
-            self.journal.append({"t": "host", "seat": seat})
-        self._host = seat
+        self.role.seat = seat
 
     def token_changed(self, seat: Seat) -> None:
         """``seat``'s token was replaced (a reclaim the host gave): the journal keeps its
@@ -284,15 +280,14 @@ class Table:
         elif isinstance(msg, p.GiveSeat | p.RefuseSeat):
             self.asks.answer(conn, msg)
         elif isinstance(msg, p.MakeHost):
-            self._make_host(conn, msg)
+            self.role.asked(conn, msg)
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
             elif conn.seat is not None:
                 self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
-                if conn.seat == self.host:  # a goodbye waits no grace: the role passes now
-                    self._set_host(next_host(self.seats, conn.seat, but=conn.seat))
+                self.role.left(conn.seat)  # a goodbye waits no grace: the role passes now
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
@@ -330,16 +325,7 @@ class Table:
             self.journal.append({"t": "sit", "seat": seat.seat, "name": seat.name,
                                  "token_sha256": digest})  # fmt: skip
         self.asks.seat_back(seat.seat)  # back by its token: nobody need ask for it now
-        if seat.seat == self.host:
-            self._cancel_host_timer()  # back within its grace: still the host
-        took_role = (  # the role waited for the first person to connect or come back
-            self.host is None
-            and seat.kind is SeatKind.HUMAN
-            and seat.presence is not Presence.TAKEN
-        )
-        if took_role:  # (not one whose seat the host took away: it may only watch, R-C3)
-            self.host = seat.seat
-            log.info("seat %d (%s) is the host now", seat.seat, seat.name)
+        took_role = self.role.seated(seat)
         conn.send_message(
             p.Welcome(
                 seat.seat,
@@ -352,11 +338,7 @@ class Table:
             ).encode()
         )
         self._send_state(conn)
-        if seat.seat == self.host and conn not in self.proto1:
-            for msg in self.asks.open_messages():
-                conn.send_message(msg)
-        if took_role and self.running:
-            self._broadcast(self._lobby(), but=conn)  # it has just had its own
+        self.role.welcomed(conn, seat, took_role=took_role)
 
     def _free(self, seat_no: int) -> None:
         seat = self.seats.pop(seat_no, None)
@@ -366,58 +348,9 @@ class Table:
         if self.running and seat.presence is Presence.NEXT_MATCH:
             self.journal.append({"t": "free", "seat": seat_no})
         self.asks.seat_back(seat_no, "the seat is free now")
-        if self.host == seat_no:
-            self._cancel_host_timer()
-            self.host = next_host(self.seats, seat_no)  # R-T0: the next one clockwise
-            self.asks.tell_new_host()
+        self.role.freed(seat_no)  # R-T0: a host's role to the next one clockwise
         if not self.closing:  # a shutdown's last word to everyone is its bye
             self._broadcast_lobby()
-
-    # ------------------------------------------------------------ the host's role
-
-    def _set_host(self, seat_no: int | None) -> None:
-        """The host's role to ``seat_no`` (or nobody): everyone's lobby says so, and the
-        new host is told of every open ask for a seat."""
-        self._cancel_host_timer()
-        if seat_no == self.host:
-            return
-        self.host = seat_no
-        if seat_no in self.seats:
-            log.info("%s (seat %d) is the host now", self.seats[seat_no].name, seat_no)
-        else:
-            log.info("nobody is the host now: the first person back will be")
-        if not self.closing:
-            self._broadcast_lobby()
-        self.asks.tell_new_host()
-
-    def _host_grace_over(self, seat_no: int) -> None:
-        """A dropped host is still gone after the grace (R-C1): the role passes on."""
-        self._host_timer = None
-        seat = self.seats.get(seat_no)
-        if self.host == seat_no and (seat is None or seat.conn is None):
-            self._set_host(next_host(self.seats, seat_no))
-
-    def _cancel_host_timer(self) -> None:
-        if self._host_timer is not None:
-            self._host_timer.cancel()
-            self._host_timer = None
-
-    def _make_host(self, conn: Connection, msg: p.MakeHost) -> None:
-        if conn.seat is None or conn.seat != self.host:
-            raise p.MessageError("not_host", "only the host hands the host's role on", msg.TYPE)
-        self.make_host(msg.seat, ref=msg.TYPE)
-
-    def make_host(self, seat_no: int, *, ref: str | None = None) -> None:
-        """The host's role to the connected person in ``seat_no`` (the host's
-        ``make_host``, or the terminal's ``host SEAT``)."""
-        seat = self.seats.get(seat_no)
-        if seat is None or seat.kind is not SeatKind.HUMAN or seat.conn is None:
-            raise p.MessageError("bad_seat", f"seat {seat_no} is not a connected person", ref)
-        if seat.presence is Presence.TAKEN:
-            raise p.MessageError("seat_taken", f"seat {seat_no} was taken away (R-C3)", ref)
-        if seat_no == self.host:
-            raise p.MessageError("bad_seat", f"seat {seat_no} is the host already", ref)
-        self._set_host(seat_no)
 
     # ------------------------------------------------------------ a seat asked back
 
@@ -684,7 +617,7 @@ class Table:
             running=self.running,
             paused=self.paused,
             asks=self.asks,
-            make_host=self.make_host,
+            make_host=self.role.make_host,
         )
 
     # ------------------------------------------------------------ computer seats
@@ -722,7 +655,7 @@ class Table:
         self.deals.cancel()
         self.computers.cancel()
         self.asks.cancel()
-        self._cancel_host_timer()
+        self.role.cancel()
         bye = p.encode_frame(p.Bye(reason).encode())
         for conn in list(self.conns):
             conn.send(bye)
