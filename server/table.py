@@ -160,7 +160,11 @@ class Table:
             start_match=self._start_match,
         )
         self.asks = SeatAsks(
-            self, clock=self.clock, give=self._give_seat, is_proto1=self.proto1.__contains__
+            self,
+            clock=self.clock,
+            give=self.reception.take_back,
+            token_changed=self.token_changed,
+            is_proto1=self.proto1.__contains__,
         )
         self.role = HostRole(
             self,
@@ -351,15 +355,6 @@ class Table:
         self.role.freed(seat_no)  # R-T0: a host's role to the next one clockwise
         if not self.closing:  # a shutdown's last word to everyone is its bye
             self._broadcast_lobby()
-
-    # ------------------------------------------------------------ a seat asked back
-
-    def _give_seat(self, conn: Connection, seat: Seat) -> None:
-        """The host gave ``seat`` to ``conn``, which asked for it by name: a new token, and
-        the way back of a token's comeback (R-C1); the old token is dead."""
-        seat.token = secrets.token_urlsafe(18)
-        self.token_changed(seat)
-        self.reception.take_back(conn, seat)
 
     def _lobby(self) -> dict[str, Any]:
         return frames.lobby(
