@@ -26,7 +26,7 @@ from common import protocol as p
 from common.match import SeatKind
 from common.presence import Presence
 from server.asks import SeatAsks
-from server.journal import Journal
+from server.journal import Journal, host_record
 from server.net import Connection
 from server.seats import Seat, next_host
 from server.timers import Clock, Handle
@@ -76,7 +76,7 @@ class HostRole:
     def seat(self, seat: int | None) -> None:
         """The host changes; during a match the journal keeps it."""
         if seat != self._seat and self._table.running:
-            self._journal.append({"t": "host", "seat": seat})
+            self._journal.append(host_record(seat))
         self._seat = seat
 
     # ------------------------------------------------------------ the table's moments

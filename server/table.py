@@ -55,7 +55,7 @@ from common.match import Match, SeatKind
 from common.presence import Presence
 from common.schema import LobbySeat
 from common.views import seat_view
-from server import books, frames, resume
+from server import books, frames, journal, resume
 from server.announce import short_hostname
 from server.asks import SeatAsks
 from server.chat import clean_text, spend_line
@@ -243,9 +243,7 @@ class Table:
         seat.token_hash = None  # a resumed seat's old hash is no way back either
         log.info("seat %d (%s) has a new token", seat.seat, seat.name)
         if self.running:
-            self.journal.append(
-                {"t": "token", "seat": seat.seat, "token_sha256": token_digest(seat.token)}
-            )
+            self.journal.append(journal.token_record(seat.seat, token_digest(seat.token)))
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
         if not conn.greeted and raw.get("type") != "hello":
@@ -325,9 +323,7 @@ class Table:
         seat.conn = conn
         assert seat.token is not None
         if self.running and seat.presence is Presence.NEXT_MATCH:  # for the next match
-            digest = token_digest(seat.token)
-            self.journal.append({"t": "sit", "seat": seat.seat, "name": seat.name,
-                                 "token_sha256": digest})  # fmt: skip
+            self.journal.append(journal.sit_record(seat.seat, seat.name, token_digest(seat.token)))
         self.asks.seat_back(seat.seat)  # back by its token: nobody need ask for it now
         took_role = self.role.seated(seat)
         conn.send_message(
@@ -350,7 +346,7 @@ class Table:
             return
         log.info("seat %d (%s) is free", seat_no, seat.name)
         if self.running and seat.presence is Presence.NEXT_MATCH:
-            self.journal.append({"t": "free", "seat": seat_no})
+            self.journal.append(journal.free_record(seat_no))
         self.asks.seat_back(seat_no, "the seat is free now")
         self.role.freed(seat_no)  # R-T0: a host's role to the next one clockwise
         if not self.closing:  # a shutdown's last word to everyone is its bye
@@ -452,15 +448,15 @@ class Table:
         hand = match.next_hand(deck)
         self.hand_time = datetime.now().astimezone().isoformat(timespec="seconds")
         log.debug("hand %d: button %d", self.hand_no, hand.button)
-        note = {"t": "hand", "no": self.hand_no, "time": self.hand_time}
-        self._after_step(list(hand.events), {**note, "deck": [c.code for c in deck]})
+        note = journal.hand_record(self.hand_no, self.hand_time, (c.code for c in deck))
+        self._after_step(list(hand.events), note)
 
     def apply(self, seat: int, action: str) -> None:
         """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
         self.turns.stop_clock(seat)
-        self._after_step(events, {"t": "act", "seat": seat, "action": str(action)})
+        self._after_step(events, journal.act_record(seat, str(action)))
 
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
         """The engine has moved on (``note`` says how): the journal first, then every
@@ -471,8 +467,8 @@ class Table:
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        banks = {str(s.seat): s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-        self.journal.append({**note, "turn": self.turn_id, "step": self.step, "banks": banks})
+        banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
+        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
         out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
