@@ -58,7 +58,7 @@ from common.views import seat_view
 from server import books, frames, journal, resume
 from server.announce import short_hostname
 from server.asks import SeatAsks
-from server.chat import clean_text, spend_line
+from server.chat import said
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.console import console
@@ -262,7 +262,9 @@ class Table:
         if isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
-            self._chat(conn, msg)
+            cfg = self.config
+            line = said(conn, msg, burst=cfg.chat_burst, per_second=cfg.chat_per_second)
+            self._broadcast(line.encode())
         elif isinstance(msg, p.Ping):
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
@@ -391,18 +393,6 @@ class Table:
         if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
             return None
         return conn.seat
-
-    def _chat(self, conn: Connection, chat: p.Chat) -> None:
-        # Stripped of escape sequences and control characters before anyone sees it.
-        text = clean_text(chat.text, limit=p.MAX_CHAT)
-        if not text:
-            raise p.MessageError("bad_message", "chat text is empty", "chat")
-        cfg = self.config
-        if not spend_line(conn, burst=cfg.chat_burst, per_second=cfg.chat_per_second):
-            raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
-        # A watcher's line says so, so that no one mistakes it for a seat's.
-        said = p.ChatSaid(conn.seat, conn.name, text, watching=conn.seat is None)
-        self._broadcast(said.encode())
 
     # ------------------------------------------------------------ the match
 
