@@ -54,7 +54,6 @@ from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from common.presence import Presence
 from common.schema import LobbySeat
-from common.views import seat_view
 from server import books, frames, journal, resume
 from server.announce import short_hostname
 from server.asks import SeatAsks
@@ -530,10 +529,7 @@ class Table:
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
-        for seat in self.seats.values():
-            observe = getattr(seat.brain, "observe", None)
-            if observe is not None:  # what this seat sees of the hand's end, nothing more
-                observe(seat_view(self.match.hand, seat.seat))
+        self.chairs.hand_over(self.match.hand)
         self.records.hand_over(
             self.match.hand,
             number=self.hand_no,
