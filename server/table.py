@@ -136,16 +136,7 @@ class Table:
             send_turn=self._send_turn,
             next_hand=self._next_hand,
         )
-        self.door = Door(
-            DoorLimits(
-                max_connections=config.max_connections,
-                max_pending=config.max_pending,
-                pending_per_address=config.pending_per_address,
-                max_watchers=config.max_watchers,
-                watchers_per_address=config.watchers_per_address,
-                first_backoff=config.password_backoff,
-            )
-        )
+        self.door = Door(DoorLimits.of(config))
         self.reception = Reception(
             self,
             self.door,
