@@ -555,22 +555,16 @@ class Table:
         self.deals.reset()
         self.turns.match_end(list(self.seats.values()))
         self.asks.end_all("The match is over")
-        # _free passes the host on to the next connected person clockwise, so every
-        # person left is connected and the host is one of them (or there is none).
+        # _free passes the host's role on to the next connected person clockwise, so
+        # every person left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
         if self.config.open_books and self.records.hands:
-            self._open_books(match)
-
-    def _open_books(self, match: Match) -> None:
-        """The match is over: its full histories to those who may have them (``books``)."""
-        out = books.book_frames(self.records.hands, self.records.match_id)
-        for conn in list(self.conns):
-            if conn.greeted and books.may_open(
-                conn.seat, seated=match.seats, watchers=self.config.books_to_watchers
-            ):
-                conn.send(out)
+            watchers = self.config.books_to_watchers
+            books.open_books(
+                self.conns, records.hands, records.match_id, seated=match.seats, watchers=watchers
+            )
 
     # ------------------------------------------------------------ the host's terminal
 
