@@ -69,7 +69,7 @@ from server.hostrole import HostRole
 from server.journal import Journal
 from server.lobby import ComputerChairs
 from server.net import Connection
-from server.presence import Move, act_refusal
+from server.presence import act_refusal
 from server.records import MatchRecords
 from server.seats import Seat, computer_seats, public_seats, token_digest
 from server.timers import Clock, LoopClock
@@ -248,7 +248,7 @@ class Table:
         if conn in self.proto1:
             if isinstance(msg, p.NEWER_MESSAGES):  # not a type of protocol 1
                 raise p.MessageError("unknown_type", f"unknown message type '{msg.TYPE}'", msg.TYPE)
-            self._proto1_alive(conn)  # it cannot say "back": anything it says will do
+            self.turns.alive_v1(conn)  # it cannot say "back": anything it says will do
         if isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
@@ -280,27 +280,11 @@ class Table:
                 self._free(conn.seat)
                 conn.seat = None
             elif conn.seat is not None:
-                self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
+                self.turns.left(conn.seat)  # R-C2: gone on purpose, so away at once
                 self.role.left(conn.seat)  # a goodbye waits no grace: the role passes now
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
-
-    def _proto1_alive(self, conn: Connection) -> None:
-        """A protocol 1 connection said something.  It has no ``back`` and is never told
-        its seat is away, so any message from it (a ``ping`` will do) is its person's
-        "I'm back" after its clock ran out or its drop (R-C2); a seat taken or stepped
-        away stays."""
-        seat = self.seats.get(conn.seat) if conn.seat is not None else None
-        if seat is not None and seat.conn is conn:
-            self.turns.move(seat, Move.ALIVE_V1)
-
-    def _leave_match(self, seat_no: int) -> None:
-        """A person says ``leave`` during a match: no grace is waited for someone who said
-        goodbye, so the seat is away now (R-C2) and stays in the match (R-C1)."""
-        seat = self.seats.get(seat_no)
-        if seat is not None:
-            self.turns.move(seat, Move.LEAVE)
 
     # ------------------------------------------------------------ lobby
 
