@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
-from server.journal import recorded_port
+from server.journal import port_record, recorded_port
 from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
 from server.table import Table
@@ -94,7 +94,7 @@ class TableServer:
                     raise
                 log.warning("cannot have port %d again (%s): any free port instead", port, exc)
         if self.resumed and self.port != had:
-            self.table.journal.append({"t": "port", "port": self.port})
+            self.table.journal.append(port_record(self.port))
         self.table.port = self.port
         if self.config.announce:
             self.announcer = Announcer(

@@ -16,6 +16,8 @@ Invariants:
 
 - A name alone is not a proof: the seat changes hands only on the host's ``give``.
   Until then the asker is a watcher, sent what every watcher is sent (no hole card).
+  A seat given gets a new token (``token_changed`` journals it) and the old one is dead;
+  the asker takes it as a token's comeback would (R-C1).
 - At most one ask is pending per seat and per connection; a refused ask is an
   ``error`` to its sender only and changes nothing.
 - Every ask ends exactly once, with a word to the asker (``ask_answer``) and, while it
@@ -29,6 +31,7 @@ Invariants:
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -87,12 +90,14 @@ class SeatAsks:
         *,
         clock: Clock,
         give: Callable[[Connection, Seat], None],
+        token_changed: Callable[[Seat], None],
         is_proto1: Callable[[Connection], bool],
         timeout: float = ASK_TIMEOUT,
     ) -> None:
         self._table = table
         self._clock = clock
         self._give = give
+        self._token_changed = token_changed
         self._is_proto1 = is_proto1
         self._timeout = timeout
         self.pending: dict[int, Ask] = {}
@@ -157,6 +162,8 @@ class SeatAsks:
         assert seat is not None
         log.info("the host gives seat %d back to %s on %s", n, ask.name, ask.conn.peer)
         self._end(ask, "given", "The host gave the seat back")
+        seat.token = secrets.token_urlsafe(18)
+        self._token_changed(seat)
         self._give(ask.conn, seat)
 
     # ------------------------------------------------------------ asks that end by themselves
@@ -212,6 +219,12 @@ class SeatAsks:
     def tell_new_host(self) -> None:
         for msg in self.open_messages():
             self._tell_host(msg)
+
+    def tell(self, conn: Connection) -> None:
+        """Every open ask to ``conn``, the host just welcomed (unless it speaks protocol 1)."""
+        if not self._is_proto1(conn):
+            for msg in self.open_messages():
+                conn.send_message(msg)
 
     def cancel(self) -> None:
         for ask in self.pending.values():

@@ -14,12 +14,29 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from common import protocol as p
+from server.net import Connection
 
-__all__ = ["book_frames", "may_open"]
+__all__ = ["book_frames", "may_open", "open_books"]
+
+
+def open_books(
+    conns: Iterable[Connection],
+    records: Sequence[dict[str, Any]],
+    match_id: str,
+    *,
+    seated: Collection[int],
+    watchers: bool,
+) -> None:
+    """The match is over: its full histories to every greeted connection that may have
+    them (``may_open``)."""
+    out = book_frames(records, match_id)
+    for conn in list(conns):
+        if conn.greeted and may_open(conn.seat, seated=seated, watchers=watchers):
+            conn.send(out)
 
 
 def may_open(seat: int | None, *, seated: Collection[int], watchers: bool) -> bool:

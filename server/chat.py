@@ -1,6 +1,10 @@
-"""Chat lines' rate limit: a token bucket per connection.
+"""A chat line: cleaned, rate limited by a token bucket per connection, and said.
 
 Invariants:
+
+- A line is stripped of escape sequences and control characters before anyone sees
+  it (``clean_text``); an empty one is refused.
+- A watcher's line says so (``watching``), so that no one mistakes it for a seat's.
 
 - A connection's bucket holds at most ``burst`` lines and refills at
   ``per_second`` lines a second; its first line finds the bucket full.
@@ -15,9 +19,21 @@ from __future__ import annotations
 
 import re
 
+from common import protocol as p
 from server.net import Connection
 
-__all__ = ["clean_text", "spend_line"]
+__all__ = ["clean_text", "said", "spend_line"]
+
+
+def said(conn: Connection, chat: p.Chat, *, burst: float, per_second: float) -> p.ChatSaid:
+    """What everyone is told of ``conn``'s ``chat``; raises ``MessageError`` (to it only)
+    for an empty line or one over its rate."""
+    text = clean_text(chat.text, limit=p.MAX_CHAT)
+    if not text:
+        raise p.MessageError("bad_message", "chat text is empty", "chat")
+    if not spend_line(conn, burst=burst, per_second=per_second):
+        raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
+    return p.ChatSaid(conn.seat, conn.name, text, watching=conn.seat is None)
 
 
 def spend_line(conn: Connection, *, burst: float, per_second: float) -> bool:

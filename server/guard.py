@@ -31,6 +31,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from server.config import ServerConfig
 from server.net import Connection
 
 __all__ = ["Door", "DoorLimits"]
@@ -49,6 +50,19 @@ class DoorLimits:
     max_backoff: float = 300.0
     first_flood_wait: float = 1.0
     max_flood_wait: float = 60.0
+
+    @classmethod
+    def of(cls, config: ServerConfig) -> DoorLimits:
+        """The limits a server's settings ask for (the flood waits and the longest
+        back-off are not settings)."""
+        return cls(
+            max_connections=config.max_connections,
+            max_pending=config.max_pending,
+            pending_per_address=config.pending_per_address,
+            max_watchers=config.max_watchers,
+            watchers_per_address=config.watchers_per_address,
+            first_backoff=config.password_backoff,
+        )
 
 
 @dataclass(slots=True)

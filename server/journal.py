@@ -13,7 +13,10 @@ programs read every ``*.jsonl`` there as a hand history), JSON lines:
   resumed table had to take instead of its old one;
 - ``sit`` / ``free``: a person seated during the match for the next one, and freed.
 
-``hand`` and ``act`` records carry the table's ``turn`` and ``step`` counters after them.
+``hand`` and ``act`` records carry the table's ``turn`` and ``step`` counters after them
+(``stepped``).  The functions ``*_record`` build each record the table appends, so each
+shape has one writer here (the ``match`` record's is ``server.resume.match_record``) and
+one reader (``server.resume.rebuild``).
 
 Invariants:
 
@@ -35,14 +38,29 @@ import json
 import logging
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from server.histories import private_dir
 
-__all__ = ["FORMAT", "VERSION", "Journal", "JournalError", "journal_path", "recorded_port"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Journal",
+    "JournalError",
+    "act_record",
+    "free_record",
+    "hand_record",
+    "host_record",
+    "journal_path",
+    "port_record",
+    "recorded_port",
+    "sit_record",
+    "stepped",
+    "token_record",
+]
 
 log = logging.getLogger("server.journal")
 
@@ -62,6 +80,50 @@ def _slug(text: str) -> str:
 def journal_path(history_dir: Path, table: str) -> Path:
     """Where table ``table``'s journal lives."""
     return Path(history_dir) / f"{_slug(table)}{SUFFIX}"
+
+
+Record = dict[str, Any]
+
+
+def hand_record(no: int, time: str, deck: Iterable[str]) -> Record:
+    """Hand ``no`` is dealt at ``time`` from ``deck`` (card codes, as shuffled)."""
+    return {"t": "hand", "no": no, "time": time, "deck": list(deck)}
+
+
+def act_record(seat: int, action: str) -> Record:
+    """``seat`` played ``action``."""
+    return {"t": "act", "seat": seat, "action": action}
+
+
+def stepped(note: Record, *, turn: int, step: int, banks: Mapping[int, float]) -> Record:
+    """A ``hand`` or ``act`` record with the table's counters after it and every
+    person's time bank (R-C4)."""
+    return {**note, "turn": turn, "step": step, "banks": {str(s): b for s, b in banks.items()}}
+
+
+def sit_record(seat: int, name: str, token_sha256: str) -> Record:
+    """A person sits in ``seat`` during the match, for the next one."""
+    return {"t": "sit", "seat": seat, "name": name, "token_sha256": token_sha256}
+
+
+def free_record(seat: int) -> Record:
+    """``seat``, seated for the next match, is free again."""
+    return {"t": "free", "seat": seat}
+
+
+def token_record(seat: int, token_sha256: str) -> Record:
+    """``seat`` has a new token (a reclaim the host gave): its hash, never the token."""
+    return {"t": "token", "seat": seat, "token_sha256": token_sha256}
+
+
+def host_record(seat: int | None) -> Record:
+    """The host is ``seat`` now (or nobody)."""
+    return {"t": "host", "seat": seat}
+
+
+def port_record(port: int) -> Record:
+    """A resumed table listens on ``port``, not the one its match record says."""
+    return {"t": "port", "port": port}
 
 
 def _dumps(record: Mapping[str, Any]) -> bytes:

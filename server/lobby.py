@@ -5,7 +5,8 @@ Invariants:
 
 - A chooser given to the table plays every computer seat (tests); otherwise each
   computer seat has a brain of its own level (``server.brain``), which remembers its
-  rivals for one match: ``match_starts`` makes them forget.
+  rivals for one match: ``match_starts`` makes them forget.  At each hand's end a brain
+  observes only what its own seat may see of it (``common.views``).
 - Only the host changes a computer seat, and only between matches; a refused change
   raises ``MessageError`` (``not_host``, ``match_running``, or the change's own code)
   and changes nothing.
@@ -17,7 +18,9 @@ import logging
 from collections.abc import Callable, Iterable
 
 from common import protocol as p
+from common.engine import Hand
 from common.match import SeatKind
+from common.views import seat_view
 from server.brain import brain, level_id
 from server.net import Connection
 from server.seats import Seat
@@ -54,6 +57,13 @@ class ComputerChairs:
             reset = getattr(seat.brain, "reset", None)
             if reset is not None:
                 reset()  # a new match: the opponent model starts empty
+
+    def hand_over(self, hand: Hand) -> None:
+        """The hand is over: each brain that observes sees its seat's view of the end."""
+        for seat in self._seats.values():
+            observe = getattr(seat.brain, "observe", None)
+            if observe is not None:  # what this seat sees of the hand's end, nothing more
+                observe(seat_view(hand, seat.seat))
 
     def set_level(self, conn: Connection, msg: p.SetLevel) -> None:
         """The host picks a computer seat's level in the lobby."""

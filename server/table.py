@@ -9,8 +9,8 @@ is a façade: each job is a module with a narrow interface that it calls.
 - ``server.turns``: a person's turn, its clock and bank (R-C4), and each seat's
   presence (``server.presence``, R-C1..R-C3);
 - ``server.hostctl``: the host's controls and away/back; ``server.console``: the
-  headless server's terminal; ``server.asks``: a seat asked back by name, given or
-  refused by the host;
+  headless server's terminal; ``server.hostrole``: who is host, and the role passed on;
+  ``server.asks``: a seat asked back by name, given or refused by the host;
 - ``server.dealing``: the pause between hands; ``server.computer``: computer seats'
   turns; ``server.lobby``: their brains and the host's changes to them;
 - ``server.records``: the hand histories, the open books' hands and the night;
@@ -34,12 +34,6 @@ default), so tests advance time instead of sleeping.  Invariants:
 - Every step of a match (its start, a hand's deck, an action, a token or host change)
   is in the journal, ``fsync``ed, before any client is sent a frame of it; a match that
   ends leaves none.
-- The host is a connected person, a dropped one within its grace, or nobody.  It
-  passes on (``_set_host``, a lobby to everyone) at once when the host leaves or is
-  freed, and once a dropped host's grace is over (a timer on the table's clock that
-  its comeback cancels): to the next connected person clockwise (R-T0,
-  ``server.seats.next_host``); with nobody there, to the first person who connects or
-  comes back.  The host may hand it on (``make_host``).
 - Each connection is sent only ``common.views`` output for its own seat
   (``None`` for a spectator, built by ``server.frames``), so a card it may
   not see never leaves here.
@@ -60,11 +54,10 @@ from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from common.presence import Presence
 from common.schema import LobbySeat
-from common.views import seat_view
-from server import books, frames, resume
+from server import books, frames, journal, resume
 from server.announce import short_hostname
 from server.asks import SeatAsks
-from server.chat import clean_text, spend_line
+from server.chat import said
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
 from server.console import console
@@ -72,13 +65,14 @@ from server.dealing import DealTimer
 from server.guard import Door, DoorLimits
 from server.hello import Reception
 from server.hostctl import HostControls
+from server.hostrole import HostRole
 from server.journal import Journal
 from server.lobby import ComputerChairs
 from server.net import Connection
-from server.presence import Move, act_refusal
+from server.presence import act_refusal
 from server.records import MatchRecords
-from server.seats import Seat, computer_seats, next_host, public_seats, token_digest
-from server.timers import Clock, Handle, LoopClock
+from server.seats import Seat, computer_seats, public_seats, token_digest
+from server.timers import Clock, LoopClock
 from server.turns import TableOptions, Turns
 
 __all__ = ["Table"]
@@ -103,7 +97,6 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.conns: set[Connection] = set()
         self.proto1: set[Connection] = set()  # said protocol 1: sent no message type of 2
-        self._host: int | None = None
         self.hands = config.hands
         self.match: Match | None = None
         self.hand_no = 0
@@ -143,16 +136,7 @@ class Table:
             send_turn=self._send_turn,
             next_hand=self._next_hand,
         )
-        self.door = Door(
-            DoorLimits(
-                max_connections=config.max_connections,
-                max_pending=config.max_pending,
-                pending_per_address=config.pending_per_address,
-                max_watchers=config.max_watchers,
-                watchers_per_address=config.watchers_per_address,
-                first_backoff=config.password_backoff,
-            )
-        )
+        self.door = Door(DoorLimits.of(config))
         self.reception = Reception(
             self,
             self.door,
@@ -166,9 +150,21 @@ class Table:
             start_match=self._start_match,
         )
         self.asks = SeatAsks(
-            self, clock=self.clock, give=self._give_seat, is_proto1=self.proto1.__contains__
+            self,
+            clock=self.clock,
+            give=self.reception.take_back,
+            token_changed=self.token_changed,
+            is_proto1=self.proto1.__contains__,
         )
-        self._host_timer: Handle | None = None  # a dropped host's grace (R-C1)
+        self.role = HostRole(
+            self,
+            clock=self.clock,
+            grace=config.grace,
+            journal=self.journal,
+            asks=self.asks,
+            broadcast=self._broadcast,
+            lobby=self._lobby,
+        )
         self.chairs = ComputerChairs(
             self.seats,
             own_brains=chooser is None,
@@ -219,22 +215,16 @@ class Table:
         log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
         self._broadcast(p.Presence(seat.seat, False, self.config.grace).encode())
         self.turns.dropped(seat)
-        if seat.seat == self.host:
-            self._cancel_host_timer()
-            self._host_timer = self.clock.call_later(
-                self.config.grace, self._host_grace_over, seat.seat
-            )
+        self.role.dropped(seat)
 
     @property
     def host(self) -> int | None:
-        return self._host
+        """The host's seat (``server.hostrole``); setting it journals the change."""
+        return self.role.seat
 
     @host.setter
     def host(self, seat: int | None) -> None:
-        """The host changes; during a match the journal keeps it."""
-        if seat != self._host and self.running:
-            self.journal.append({"t": "host", "seat": seat})
-        self._host = seat
+        self.role.seat = seat
 
     def token_changed(self, seat: Seat) -> None:
         """``seat``'s token was replaced (a reclaim the host gave): the journal keeps its
@@ -243,9 +233,7 @@ class Table:
         seat.token_hash = None  # a resumed seat's old hash is no way back either
         log.info("seat %d (%s) has a new token", seat.seat, seat.name)
         if self.running:
-            self.journal.append(
-                {"t": "token", "seat": seat.seat, "token_sha256": token_digest(seat.token)}
-            )
+            self.journal.append(journal.token_record(seat.seat, token_digest(seat.token)))
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
         if not conn.greeted and raw.get("type") != "hello":
@@ -260,11 +248,13 @@ class Table:
         if conn in self.proto1:
             if isinstance(msg, p.NEWER_MESSAGES):  # not a type of protocol 1
                 raise p.MessageError("unknown_type", f"unknown message type '{msg.TYPE}'", msg.TYPE)
-            self._proto1_alive(conn)  # it cannot say "back": anything it says will do
+            self.turns.alive_v1(conn)  # it cannot say "back": anything it says will do
         if isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
-            self._chat(conn, msg)
+            cfg = self.config
+            line = said(conn, msg, burst=cfg.chat_burst, per_second=cfg.chat_per_second)
+            self._broadcast(line.encode())
         elif isinstance(msg, p.Ping):
             conn.send_message(p.Pong(msg.id).encode())
         elif isinstance(msg, p.Start):
@@ -284,34 +274,17 @@ class Table:
         elif isinstance(msg, p.GiveSeat | p.RefuseSeat):
             self.asks.answer(conn, msg)
         elif isinstance(msg, p.MakeHost):
-            self._make_host(conn, msg)
+            self.role.asked(conn, msg)
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)
                 conn.seat = None
             elif conn.seat is not None:
-                self._leave_match(conn.seat)  # R-C2: gone on purpose, so away at once
-                if conn.seat == self.host:  # a goodbye waits no grace: the role passes now
-                    self._set_host(next_host(self.seats, conn.seat, but=conn.seat))
+                self.turns.left(conn.seat)  # R-C2: gone on purpose, so away at once
+                self.role.left(conn.seat)  # a goodbye waits no grace: the role passes now
             conn.close()
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
-
-    def _proto1_alive(self, conn: Connection) -> None:
-        """A protocol 1 connection said something.  It has no ``back`` and is never told
-        its seat is away, so any message from it (a ``ping`` will do) is its person's
-        "I'm back" after its clock ran out or its drop (R-C2); a seat taken or stepped
-        away stays."""
-        seat = self.seats.get(conn.seat) if conn.seat is not None else None
-        if seat is not None and seat.conn is conn:
-            self.turns.move(seat, Move.ALIVE_V1)
-
-    def _leave_match(self, seat_no: int) -> None:
-        """A person says ``leave`` during a match: no grace is waited for someone who said
-        goodbye, so the seat is away now (R-C2) and stays in the match (R-C1)."""
-        seat = self.seats.get(seat_no)
-        if seat is not None:
-            self.turns.move(seat, Move.LEAVE)
 
     # ------------------------------------------------------------ lobby
 
@@ -326,20 +299,9 @@ class Table:
         seat.conn = conn
         assert seat.token is not None
         if self.running and seat.presence is Presence.NEXT_MATCH:  # for the next match
-            digest = token_digest(seat.token)
-            self.journal.append({"t": "sit", "seat": seat.seat, "name": seat.name,
-                                 "token_sha256": digest})  # fmt: skip
+            self.journal.append(journal.sit_record(seat.seat, seat.name, token_digest(seat.token)))
         self.asks.seat_back(seat.seat)  # back by its token: nobody need ask for it now
-        if seat.seat == self.host:
-            self._cancel_host_timer()  # back within its grace: still the host
-        took_role = (  # the role waited for the first person to connect or come back
-            self.host is None
-            and seat.kind is SeatKind.HUMAN
-            and seat.presence is not Presence.TAKEN
-        )
-        if took_role:  # (not one whose seat the host took away: it may only watch, R-C3)
-            self.host = seat.seat
-            log.info("seat %d (%s) is the host now", seat.seat, seat.name)
+        took_role = self.role.seated(seat)
         conn.send_message(
             p.Welcome(
                 seat.seat,
@@ -352,11 +314,7 @@ class Table:
             ).encode()
         )
         self._send_state(conn)
-        if seat.seat == self.host and conn not in self.proto1:
-            for msg in self.asks.open_messages():
-                conn.send_message(msg)
-        if took_role and self.running:
-            self._broadcast(self._lobby(), but=conn)  # it has just had its own
+        self.role.welcomed(conn, seat, took_role=took_role)
 
     def _free(self, seat_no: int) -> None:
         seat = self.seats.pop(seat_no, None)
@@ -364,69 +322,11 @@ class Table:
             return
         log.info("seat %d (%s) is free", seat_no, seat.name)
         if self.running and seat.presence is Presence.NEXT_MATCH:
-            self.journal.append({"t": "free", "seat": seat_no})
+            self.journal.append(journal.free_record(seat_no))
         self.asks.seat_back(seat_no, "the seat is free now")
-        if self.host == seat_no:
-            self._cancel_host_timer()
-            self.host = next_host(self.seats, seat_no)  # R-T0: the next one clockwise
-            self.asks.tell_new_host()
+        self.role.freed(seat_no)  # R-T0: a host's role to the next one clockwise
         if not self.closing:  # a shutdown's last word to everyone is its bye
             self._broadcast_lobby()
-
-    # ------------------------------------------------------------ the host's role
-
-    def _set_host(self, seat_no: int | None) -> None:
-        """The host's role to ``seat_no`` (or nobody): everyone's lobby says so, and the
-        new host is told of every open ask for a seat."""
-        self._cancel_host_timer()
-        if seat_no == self.host:
-            return
-        self.host = seat_no
-        if seat_no in self.seats:
-            log.info("%s (seat %d) is the host now", self.seats[seat_no].name, seat_no)
-        else:
-            log.info("nobody is the host now: the first person back will be")
-        if not self.closing:
-            self._broadcast_lobby()
-        self.asks.tell_new_host()
-
-    def _host_grace_over(self, seat_no: int) -> None:
-        """A dropped host is still gone after the grace (R-C1): the role passes on."""
-        self._host_timer = None
-        seat = self.seats.get(seat_no)
-        if self.host == seat_no and (seat is None or seat.conn is None):
-            self._set_host(next_host(self.seats, seat_no))
-
-    def _cancel_host_timer(self) -> None:
-        if self._host_timer is not None:
-            self._host_timer.cancel()
-            self._host_timer = None
-
-    def _make_host(self, conn: Connection, msg: p.MakeHost) -> None:
-        if conn.seat is None or conn.seat != self.host:
-            raise p.MessageError("not_host", "only the host hands the host's role on", msg.TYPE)
-        self.make_host(msg.seat, ref=msg.TYPE)
-
-    def make_host(self, seat_no: int, *, ref: str | None = None) -> None:
-        """The host's role to the connected person in ``seat_no`` (the host's
-        ``make_host``, or the terminal's ``host SEAT``)."""
-        seat = self.seats.get(seat_no)
-        if seat is None or seat.kind is not SeatKind.HUMAN or seat.conn is None:
-            raise p.MessageError("bad_seat", f"seat {seat_no} is not a connected person", ref)
-        if seat.presence is Presence.TAKEN:
-            raise p.MessageError("seat_taken", f"seat {seat_no} was taken away (R-C3)", ref)
-        if seat_no == self.host:
-            raise p.MessageError("bad_seat", f"seat {seat_no} is the host already", ref)
-        self._set_host(seat_no)
-
-    # ------------------------------------------------------------ a seat asked back
-
-    def _give_seat(self, conn: Connection, seat: Seat) -> None:
-        """The host gave ``seat`` to ``conn``, which asked for it by name: a new token, and
-        the way back of a token's comeback (R-C1); the old token is dead."""
-        seat.token = secrets.token_urlsafe(18)
-        self.token_changed(seat)
-        self.reception.take_back(conn, seat)
 
     def _lobby(self) -> dict[str, Any]:
         return frames.lobby(
@@ -467,18 +367,6 @@ class Table:
         if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
             return None
         return conn.seat
-
-    def _chat(self, conn: Connection, chat: p.Chat) -> None:
-        # Stripped of escape sequences and control characters before anyone sees it.
-        text = clean_text(chat.text, limit=p.MAX_CHAT)
-        if not text:
-            raise p.MessageError("bad_message", "chat text is empty", "chat")
-        cfg = self.config
-        if not spend_line(conn, burst=cfg.chat_burst, per_second=cfg.chat_per_second):
-            raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
-        # A watcher's line says so, so that no one mistakes it for a seat's.
-        said = p.ChatSaid(conn.seat, conn.name, text, watching=conn.seat is None)
-        self._broadcast(said.encode())
 
     # ------------------------------------------------------------ the match
 
@@ -524,15 +412,15 @@ class Table:
         hand = match.next_hand(deck)
         self.hand_time = datetime.now().astimezone().isoformat(timespec="seconds")
         log.debug("hand %d: button %d", self.hand_no, hand.button)
-        note = {"t": "hand", "no": self.hand_no, "time": self.hand_time}
-        self._after_step(list(hand.events), {**note, "deck": [c.code for c in deck]})
+        note = journal.hand_record(self.hand_no, self.hand_time, (c.code for c in deck))
+        self._after_step(list(hand.events), note)
 
     def apply(self, seat: int, action: str) -> None:
         """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
         self.turns.stop_clock(seat)
-        self._after_step(events, {"t": "act", "seat": seat, "action": str(action)})
+        self._after_step(events, journal.act_record(seat, str(action)))
 
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
         """The engine has moved on (``note`` says how): the journal first, then every
@@ -543,8 +431,8 @@ class Table:
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        banks = {str(s.seat): s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-        self.journal.append({**note, "turn": self.turn_id, "step": self.step, "banks": banks})
+        banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
+        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
         out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
         for conn in list(self.conns):
             if conn.greeted:
@@ -616,10 +504,7 @@ class Table:
 
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
-        for seat in self.seats.values():
-            observe = getattr(seat.brain, "observe", None)
-            if observe is not None:  # what this seat sees of the hand's end, nothing more
-                observe(seat_view(self.match.hand, seat.seat))
+        self.chairs.hand_over(self.match.hand)
         self.records.hand_over(
             self.match.hand,
             number=self.hand_no,
@@ -654,22 +539,16 @@ class Table:
         self.deals.reset()
         self.turns.match_end(list(self.seats.values()))
         self.asks.end_all("The match is over")
-        # _free passes the host on to the next connected person clockwise, so every
-        # person left is connected and the host is one of them (or there is none).
+        # _free passes the host's role on to the next connected person clockwise, so
+        # every person left is connected and the host is one of them (or there is none).
         for seat in [s for s in self.seats.values() if not s.connected]:
             self._free(seat.seat)
         self._broadcast_lobby()
         if self.config.open_books and self.records.hands:
-            self._open_books(match)
-
-    def _open_books(self, match: Match) -> None:
-        """The match is over: its full histories to those who may have them (``books``)."""
-        out = books.book_frames(self.records.hands, self.records.match_id)
-        for conn in list(self.conns):
-            if conn.greeted and books.may_open(
-                conn.seat, seated=match.seats, watchers=self.config.books_to_watchers
-            ):
-                conn.send(out)
+            watchers = self.config.books_to_watchers
+            books.open_books(
+                self.conns, records.hands, records.match_id, seated=match.seats, watchers=watchers
+            )
 
     # ------------------------------------------------------------ the host's terminal
 
@@ -684,7 +563,7 @@ class Table:
             running=self.running,
             paused=self.paused,
             asks=self.asks,
-            make_host=self.make_host,
+            make_host=self.role.make_host,
         )
 
     # ------------------------------------------------------------ computer seats
@@ -722,7 +601,7 @@ class Table:
         self.deals.cancel()
         self.computers.cancel()
         self.asks.cancel()
-        self._cancel_host_timer()
+        self.role.cancel()
         bye = p.encode_frame(p.Bye(reason).encode())
         for conn in list(self.conns):
             conn.send(bye)

@@ -28,6 +28,7 @@ from common import protocol as p
 from common.match import Match
 from common.presence import Presence
 from server.clock import TurnClock
+from server.net import Connection
 from server.presence import Actor, Move, Refused, actor, step
 from server.seats import Seat
 from server.timers import Clock
@@ -115,6 +116,22 @@ class Turns:
         if self._table.turn_seat == seat.seat and before is Presence.PLAYING:
             self.stop_clock(seat.seat)
             self.turn_clock.arm(self.grace, self._table.turn_id)
+
+    def alive_v1(self, conn: Connection) -> None:
+        """A protocol 1 connection said something.  It has no ``back`` and is never told
+        its seat is away, so any message from it (a ``ping`` will do) is its person's
+        "I'm back" after its clock ran out or its drop (R-C2); a seat taken or stepped
+        away stays."""
+        seat = self._table.seats.get(conn.seat) if conn.seat is not None else None
+        if seat is not None and seat.conn is conn:
+            self.move(seat, Move.ALIVE_V1)
+
+    def left(self, seat_no: int) -> None:
+        """A person says ``leave`` during a match: no grace is waited for someone who said
+        goodbye, so the seat is away now (R-C2) and stays in the match (R-C1)."""
+        seat = self._table.seats.get(seat_no)
+        if seat is not None:
+            self.move(seat, Move.LEAVE)
 
     def match_start(self, seats: list[Seat]) -> None:
         for seat in seats:
