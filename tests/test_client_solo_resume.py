@@ -4,13 +4,18 @@ by the token kept on disk, and a new match drops it on purpose.
 
 The crash is made in process: the game's link closes without a ``leave`` and its server
 thread stops without ending the match (no ``forget``), as a killed process leaves it.
-Only 127.0.0.1 is used.
+One test kills the real game (`stud --computer 3`, headless, its own folders) with
+SIGKILL instead.  Only 127.0.0.1 is used.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,7 @@ from client.scenes.start import offer_words
 from client.seatkeys import SeatKeys, default_path
 from common.match import SeatKind
 from server.journal import journal_path, unfinished
+from server.seats import token_digest
 from tests.test_client_app import press, run
 from tests.test_client_hosting import SIZES, click
 from tests.test_journal import NAME, _half_match
@@ -308,3 +314,59 @@ def test_the_offer_never_overlaps_the_start_screen(make_client) -> None:
             for b, rb in parts[i + 1 :]:
                 assert not ra.colliderect(rb), (size, a, ra, b, rb)
     assert not app._faults
+
+
+# ------------------------------------------------------------------ a real process
+
+
+def test_the_game_killed_mid_match_offers_it_and_resumes_it(tmp_path, monkeypatch) -> None:
+    """``stud --computer 3`` killed with SIGKILL in its first hand: the game started again
+    on the same folders offers the match, and *Resume* sits us in the same seat by the
+    token the killed game kept, in the same hand, every chip there."""
+    from client.app import App
+    from client.settings import Settings
+    from common import folders
+    from tests.test_client_reconnect import ROOT
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}  # fmt: skip
+    monkeypatch.setenv("XDG_CONFIG_HOME", env["XDG_CONFIG_HOME"])
+    monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
+    game = subprocess.Popen(
+        [sys.executable, "-m", "client", "--computer", "3", "--name", "Ann", "--hands", "4"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    keys = SeatKeys(default_path())
+
+    def seated() -> Any:
+        found = unfinished(folders.history_dir(), COMPUTER_TABLE)
+        key = next((k for k in keys.entries() if k.match), None)
+        return found is not None and key is not None and found.match == key.match and key
+
+    try:
+        end = time.monotonic() + 30
+        while not (key := seated()) and time.monotonic() < end and game.poll() is None:
+            time.sleep(0.05)
+        assert key, "the game never sat down at its computer table"
+    finally:
+        game.send_signal(signal.SIGKILL)
+        game.wait(10)
+    found = unfinished(folders.history_dir(), COMPUTER_TABLE)
+    assert found is not None and found.match == key.match
+    assert token_digest(key.token) in {s.token_sha256 for s in found.people}
+    app = App(Settings(name="Ann"), size=(1280, 800), save_settings=False, seat_keys=keys,
+              server_overrides={"bot_delay": 0.0, "hand_pause": 0.02}, retry_for=8.0)  # fmt: skip
+    app.init_display()
+    try:
+        start = app.top()
+        assert start.offer == found
+        click(app, start.resume.rect)
+        assert run([app], lambda: app.session and app.session.view and app.session.welcomed)
+        s = app.session
+        assert (s.seat, s.token, s.match_id) == (key.seat, key.token, key.match)
+        assert s.hand == found.hand and s.view.seats[s.seat].hole
+        assert sum(t.stack + t.in_pot for t in s.view.seats.values()) == 4 * 600
+    finally:
+        app.leave_table(notice="", send_leave=True)
+        pygame.quit()
