@@ -226,6 +226,32 @@ def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> 
     assert found is not None and found.match == s.match_id  # the new match's own journal
 
 
+def test_stud_computer_stops_at_the_offer_of_an_unfinished_match(
+    make_client, monkeypatch, tmp_path
+) -> None:
+    import client.__main__ as cli
+    import client.app
+
+    _players, before = _crashed_match(make_client)
+    made: list[Any] = []
+    orig = client.app.App.__init__
+
+    def init(self, *a, **kw):
+        orig(self, *a, **kw, server_overrides={"history_dir": tmp_path / "hh"})
+        made.append(self)
+
+    monkeypatch.setattr(client.app.App, "__init__", init)
+    monkeypatch.setattr(client.app.App, "run", lambda self: None)
+    assert cli.main(["--computer", "1", "--name", "Ann"]) == 0
+    (app,) = made
+    try:
+        assert app.server is None and app.top().name == "start"
+        assert app.top().offer is not None and app.top().offer.match == before[2]
+        assert "unfinished" in app.notice
+    finally:
+        app.leave_table(notice="", send_leave=True)
+
+
 def test_the_game_going_down_by_an_exception_keeps_the_match(make_client, monkeypatch) -> None:
     app = make_client("Ann")
     app.play_computer(2, 8)
