@@ -4,6 +4,9 @@
 ``stud --computer 2 --hands 8`` go straight to a table.  Joining a table where a
 seat's token is kept under that name (``client.seatkeys``: the game crashed or
 was closed mid-match) takes that seat back, cards, chips and clock, asking nothing.
+With a computer match left unfinished, ``--computer`` stops at the start screen,
+which offers it (``client.scenes.start``): a new match is never started over it
+unasked.
 """
 
 from __future__ import annotations
@@ -86,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         app.connect(
             host, port, password=args.password, watch=args.watch, remember=joinable(host, port)
         )
+    elif args.computer and app.unfinished_match() is not None:
+        app.notice = "Your match against the computer is unfinished: Resume it, or a New match."
     elif args.computer:
         app.play_computer(args.computer, settings.hands, level=settings.level)
     elif args.host:

@@ -11,7 +11,10 @@ friends' table, is ``client.localserver.LocalServer``.
 A seat's token is kept on disk (``client.seatkeys``, through the link) so that
 every way of joining takes the seat back after a crash; while the connection
 retries a lost table, the table and the lobby show ``client.scenes.reconnect``'s
-banner, whose *Stop trying* is ``stop_trying``.
+banner, whose *Stop trying* is ``stop_trying``.  The computer table's match left
+unfinished by a crash is offered on the start screen (``unfinished_match``) and
+resumed by ``resume_computer``; the game going down by an exception leaves our
+table's match in its journal.
 
 Which scene sits on top follows the session: connecting, lobby, table, and
 the results over the table.  The start screen is always at the bottom.
@@ -25,7 +28,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -33,7 +36,7 @@ from client import asking, leaving, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
 from client.link import TableLink
-from client.localserver import LocalServer
+from client.localserver import LocalServer, seat_key_of
 from client.model import Session
 from client.net import Connection, Status
 from client.overlays import RulesOverlay
@@ -45,6 +48,9 @@ from client.scenes import reconnect, register_scenes
 from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from common.protocol import HAND_COUNTS, Start
+
+if TYPE_CHECKING:
+    from server.journal import Unfinished
 
 __all__ = ["App"]
 
@@ -205,6 +211,10 @@ class App:
         try:
             while self.running:
                 self.step()
+        except BaseException:
+            # Going down by accident: our table's match stays in its journal, to resume.
+            self.local.stop("The game", forget=False)
+            raise
         finally:
             self.shutdown()
 
@@ -454,10 +464,45 @@ class App:
     # ------------------------------------------------------------ ways in
 
     def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
-        """A computer table: our own server on 127.0.0.1, started as soon as we sit down."""
+        """A new computer table: our own server on 127.0.0.1, started as soon as we sit
+        down.  An unfinished computer match on disk is dropped first, its seat's key too."""
         self.leave_table(notice="", send_leave=True)
+        found = self.local.unfinished_computer()
+        key = None if found is None else seat_key_of(found, self.link.keys.entries())
+        if key is not None:
+            self.link.keys.forget(key.token)
         try:
             handle = self.local.start_computer(computers, hands, level)
+        except Exception as exc:
+            log.exception("could not start the computer table")
+            self.notice = f"could not start the computer table: {exc}"
+            return
+        self.connect("127.0.0.1", handle.port)
+
+    def unfinished_match(self) -> Unfinished | None:
+        """The computer table's unfinished match on disk, when our seat in it can be taken
+        back (a token kept for it, ``client.seatkeys``); None otherwise."""
+        found = self.local.unfinished_computer()
+        if found is None or seat_key_of(found, self.link.keys.entries()) is None:
+            return None
+        return found
+
+    def resume_computer(self) -> None:
+        """The start screen's *Resume*: the computer table started on its journal resumes
+        the unfinished match, and we sit back in our seat by its kept token, asking
+        nothing."""
+        self.leave_table(notice="", send_leave=True)
+        found = self.local.unfinished_computer()
+        key = None if found is None else seat_key_of(found, self.link.keys.entries())
+        if found is None or key is None:
+            self.notice = "That match can no longer be resumed."
+            return
+        self.settings.name = key.name  # the seat's name: its token is kept under it
+        levels = found.levels
+        try:
+            handle = self.local.start_computer(
+                len(found.computers), found.hands, levels[0] if levels else "regular", resume=True
+            )
         except Exception as exc:
             log.exception("could not start the computer table")
             self.notice = f"could not start the computer table: {exc}"

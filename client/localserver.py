@@ -7,22 +7,45 @@ are laid over every config: short pauses, a histories folder.
 A hosted table keeps its match in play in a journal (``server.journal``): if the game
 dies mid-match, hosting the same table again (same name, same histories folder) resumes
 it, on the port it had when that port is free, so friends' games find it again.  Closing
-the table on purpose (``stop``) ends the match for good.  The computer table keeps no
-journal: each one is a new game.
+the table on purpose (``stop``) ends the match for good.
+
+The computer table journals its match too, as table ``COMPUTER_TABLE`` in the same
+histories folder.  Its unfinished match (``unfinished_computer``) is resumed only when
+asked for (``start_computer(..., resume=True)``); a new computer match drops it first
+(``drop_computer``), so that new settings never bring the old match back.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from client.seatkeys import SeatKey
 from client.settings import Settings
 from common.protocol import DEFAULT_PORT
 
-__all__ = ["LocalServer"]
+if TYPE_CHECKING:
+    from server.journal import Unfinished
+
+__all__ = ["COMPUTER_TABLE", "LocalServer", "seat_key_of"]
 
 log = logging.getLogger("client")
+
+COMPUTER_TABLE = "Computer table"
+"""The computer table's name: its own night and its own journal, apart from any
+friends' table's."""
+
+
+def seat_key_of(found: Unfinished, keys: Iterable[SeatKey]) -> SeatKey | None:
+    """Our kept key for a person's seat of the unfinished match ``found``: an own
+    server's key whose token hashes to that seat's (the latest, if several)."""
+    from server.seats import token_digest
+
+    hashes = {s.token_sha256 for s in found.people if s.token_sha256}
+    fits = [k for k in keys if k.own and token_digest(k.token) in hashes]
+    return max(fits, key=lambda k: k.saved, default=None)
 
 
 class LocalServer:
@@ -38,10 +61,40 @@ class LocalServer:
         cfg = {**kwargs, **self.overrides}
         return run_in_thread(ServerConfig(**cfg))
 
-    def start_computer(self, computers: int, hands: int, level: str) -> Any:
+    def history_dir(self) -> Path:
+        """The folder of our tables' histories and journals."""
+        from server.config import default_history_dir
+
+        return Path(self.overrides.get("history_dir") or default_history_dir())
+
+    def unfinished_computer(self) -> Unfinished | None:
+        """The computer table's unfinished match on disk, if one can be resumed (read only)."""
+        from server.journal import unfinished
+
+        return unfinished(self.history_dir(), COMPUTER_TABLE)
+
+    def drop_computer(self) -> None:
+        """Remove the computer table's journal: its unfinished match is given up.  One that
+        cannot be read is left for the table to set aside (with its log line)."""
+        from server.journal import Journal, JournalError, journal_path, parse
+
+        path = journal_path(self.history_dir(), COMPUTER_TABLE)
+        try:
+            parse(path.read_bytes(), COMPUTER_TABLE)
+        except (OSError, JournalError):
+            return
+        Journal(self.history_dir(), COMPUTER_TABLE).remove()
+        log.info("the unfinished computer match was dropped for a new one")
+
+    def start_computer(
+        self, computers: int, hands: int, level: str, *, resume: bool = False
+    ) -> Any:
         """A computer table on 127.0.0.1 (``computers`` clamped to 1-3); raises if it
-        cannot start."""
+        cannot start.  ``resume``: the table resumes its unfinished match, if it has one;
+        else any unfinished one is dropped first and a new match starts."""
         computers = min(3, max(1, computers))
+        if not resume:
+            self.drop_computer()
         # Alone with the computer no one waits on you: no turn clock (R-C4).
         self.handle = self._start(
             host="127.0.0.1",
@@ -50,9 +103,8 @@ class LocalServer:
             computer_levels=(level,),
             hands=hands,
             start_when=computers + 1,
-            name="Computer table",  # its own night, apart from any friends' table's
+            name=COMPUTER_TABLE,
             turn_time=None,
-            journal=False,
         )
         self.kind = "computer"
         return self.handle
@@ -74,14 +126,13 @@ class LocalServer:
         """A friends' table on every interface (``bind`` narrows it), on ``port`` or, if
         that is taken, any free one; the last error if neither could be had.  A match
         this table left unfinished resumes, first trying the port it was played on."""
-        from server.config import MAX_TABLE_NAME, default_history_dir
+        from server.config import MAX_TABLE_NAME
         from server.journal import recorded_port
 
         last: Exception | None = None
         table = " ".join((name.strip() or f"{settings.name}'s table").split())[:MAX_TABLE_NAME]
-        folder = self.overrides.get("history_dir") or default_history_dir()
         ports: list[int] = []
-        for q in (recorded_port(Path(folder), table), port, 0):
+        for q in (recorded_port(self.history_dir(), table), port, 0):
             if q is not None and q not in ports:
                 ports.append(q)
         for p in ports:
@@ -110,12 +161,14 @@ class LocalServer:
         self.kind = "host"
         return None
 
-    def stop(self, who: str) -> None:
-        """Close our table, telling everyone at it that ``who`` did."""
+    def stop(self, who: str, *, forget: bool = True) -> None:
+        """Close our table, telling everyone at it that ``who`` did; its match in play ends
+        for good unless not ``forget`` (the game is going down by accident: the match
+        stays in its journal, to resume)."""
         if self.handle is None:
             return
         try:
-            self.handle.stop(reason=f"{who} closed the table", forget=True)
+            self.handle.stop(reason=f"{who} closed the table", forget=forget)
         except Exception:
             log.exception("stopping the local server failed")
         self.handle = None

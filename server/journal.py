@@ -30,6 +30,7 @@ Invariants:
 - Writing never stops the table: a failure is logged and the journal stops (the match
   plays on, but cannot be resumed).
 - A match that ends leaves no journal: ``remove`` deletes it.
+- ``unfinished`` only reads: it moves, writes and logs nothing, whatever the file holds.
 """
 
 from __future__ import annotations
@@ -37,12 +38,16 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from common.cards import Card
+from common.match import Match, SeatInfo, SeatKind
 from server.histories import private_dir
 
 __all__ = [
@@ -50,6 +55,8 @@ __all__ = [
     "VERSION",
     "Journal",
     "JournalError",
+    "JournalSeat",
+    "Unfinished",
     "act_record",
     "free_record",
     "hand_record",
@@ -60,6 +67,7 @@ __all__ = [
     "sit_record",
     "stepped",
     "token_record",
+    "unfinished",
 ]
 
 log = logging.getLogger("server.journal")
@@ -169,6 +177,110 @@ def recorded_port(history_dir: Path, table: str) -> int | None:
         if record.get("t") in ("match", "port"):
             port = record.get("port")
     return port if isinstance(port, int) and not isinstance(port, bool) and port > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class JournalSeat:
+    """A seat of a journaled match: its name, kind and level, and its token's hash."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    level: str | None
+    token_sha256: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unfinished:
+    """What a journal says of its unfinished match, for a player to choose to resume it."""
+
+    table: str
+    match: str
+    """The match id (the history's and the seat tokens' kept on disk)."""
+    hands: int
+    hands_played: int
+    hand: int
+    """The hand in play, or the next to be dealt when none is."""
+    in_play: bool
+    """A hand is being played (else the match stopped between two hands)."""
+    seats: tuple[JournalSeat, ...]
+
+    @property
+    def computers(self) -> tuple[JournalSeat, ...]:
+        return tuple(s for s in self.seats if s.kind is SeatKind.COMPUTER)
+
+    @property
+    def people(self) -> tuple[JournalSeat, ...]:
+        return tuple(s for s in self.seats if s.kind is SeatKind.HUMAN)
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The computer seats' levels, seat by seat (one each)."""
+        return tuple(s.level or "" for s in self.computers)
+
+
+def unfinished(history_dir: Path, table: str) -> Unfinished | None:
+    """Table ``table``'s unfinished match, if its journal holds one that replays (read
+    only: a journal that cannot be read, does not replay or whose match is over reads as
+    None and stays where it is; the table sets a broken one aside when it starts).
+
+    The hands are replayed through the engine (``common.match``), as
+    ``server.resume.rebuild`` does, to know how many are over."""
+    try:
+        records = parse(journal_path(history_dir, table).read_bytes(), table)
+    except (OSError, JournalError):
+        return None
+    try:
+        return _summary(table, records)
+    except Exception:  # whatever the file holds, reading it is not an error
+        return None
+
+
+def _summary(table: str, records: list[dict[str, Any]]) -> Unfinished | None:
+    if not records or records[0].get("t") != "match":
+        return None
+    head = records[0]
+    seats = {
+        int(s["seat"]): JournalSeat(
+            seat=int(s["seat"]),
+            name=str(s["name"]),
+            kind=SeatKind(s["kind"]),
+            level=None if s.get("level") is None else str(s["level"]),
+            token_sha256=None if s.get("token_sha256") is None else str(s["token_sha256"]),
+        )
+        for s in head["seats"]
+    }
+    match = Match(
+        seats={n: SeatInfo(s.name, s.kind) for n, s in seats.items()},
+        rng=random.Random(0),
+        hands=int(head["hands"]),
+    )
+    match.button = int(head["button"])
+    hand_no = 0
+    for record in records[1:]:
+        if record.get("t") == "hand":
+            hand_no = int(record["no"])
+            match.next_hand([Card(code) for code in record["deck"]])
+        elif record.get("t") == "act":
+            match.apply(int(record["seat"]), str(record["action"]))
+        elif record.get("t") == "token" and int(record["seat"]) in seats:  # a reclaim given
+            was = seats[int(record["seat"])]
+            seats[was.seat] = JournalSeat(
+                was.seat, was.name, was.kind, was.level, str(record["token_sha256"])
+            )
+    if match.is_over:
+        return None
+    hand = match.hand
+    in_play = hand is not None and not hand.is_over
+    return Unfinished(
+        table=table,
+        match=str(head["match"]),
+        hands=match.hands,
+        hands_played=match.hands_played,
+        hand=hand_no if in_play else match.hands_played + 1,
+        in_play=in_play,
+        seats=tuple(seats.values()),
+    )
 
 
 class Journal:

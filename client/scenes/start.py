@@ -6,25 +6,35 @@ computer seat's level is set in the lobby) or join one: a table found on the
 network with a click (``client.discovery``; its password asked if it needs
 one), or an address typed (the recent ones offered), port, password; or
 watch.  Settings are saved as soon as a way in is chosen.
+
+A computer match left unfinished by a crash (``Host.unfinished_match``, read
+each time the screen comes back) is offered in a strip under the title, in
+place of the subtitle: what it is (the hand, the computer seats) and *Resume*.
+The computer column's button is then *New match*, and it asks once before the
+unfinished match is dropped for good.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.host import Host
+from client.overlays import ConfirmDialog
 from client.render.layout import BASE_H, BASE_W
 from client.render.tablelist import PasswordPrompt, TableList
-from client.render.text import blit_text, fit, wrap
+from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from common.levels import LEVEL_INFO, level_info
 
-__all__ = ["StartScene", "parse_address"]
+if TYPE_CHECKING:
+    from server.journal import Unfinished
+
+__all__ = ["StartScene", "offer_words", "parse_address"]
 
 WARN = (255, 190, 120)
 
@@ -36,6 +46,28 @@ def _name_of(level: str) -> str:
 
 def _id_of(name: object) -> str:
     return next((lv.id for lv in LEVEL_INFO if lv.name == name), LEVEL_INFO[1].id)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _where(found: Unfinished) -> str:
+    if found.in_play:
+        return f"hand {found.hand} of {found.hands}"
+    return f"{found.hands_played} of {found.hands} hands played"
+
+
+def _computers(found: Unfinished) -> str:
+    return _and(sorted((s.name for s in found.computers), key=str.casefold) or ["nobody"])
+
+
+def offer_words(found: Unfinished) -> str:
+    """The start screen's line about an unfinished computer match (the computer seats by
+    name)."""
+    levels = list(dict.fromkeys(_name_of(lv) for lv in found.levels))
+    level = f" ({', '.join(levels)})" if levels else ""
+    return f"Your unfinished match: {_where(found)} against {_computers(found)}{level}"
 
 
 class StartScene(Scene):
@@ -50,6 +82,10 @@ class StartScene(Scene):
         names = [lv.name for lv in LEVEL_INFO]
         self.level = Choice("level", names, _name_of(st.level))
         self.play = Button("play", "Play the computer", "P", style="primary")
+        # A computer match left unfinished, offered under the title (read in ``enter``).
+        self.offer: Unfinished | None = None
+        self.resume = Button("resume", "Resume", "E", style="primary")
+        self.offer_box = pygame.Rect(0, 0, 0, 0)
         self.host_hands = Choice("host_hands", [4, 8, 12], st.host_hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
         self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
@@ -98,13 +134,36 @@ class StartScene(Scene):
 
     def buttons(self) -> list[Button]:
         return [self.play, self.host_button, self.join, self.watch, self.quit, self.histories,
-                self.rules, *([] if self.errors else self.recent)]  # fmt: skip
+                self.rules, *([self.resume] if self.offer is not None else []),
+                *([] if self.errors else self.recent)]  # fmt: skip
 
     def enter(self) -> None:
         pygame.key.start_text_input()
         self.prompt = None
         self.host.look_for_tables()
         self._found_note()
+        self.read_offer()
+
+    def read_offer(self) -> None:
+        """Look again for an unfinished computer match to offer (a journal on disk)."""
+        self.offer = self.host.unfinished_match()
+        self.play.label = "New match" if self.offer is not None else "Play the computer"
+        self.host.dirty = True
+
+    def offer_line(self) -> tuple[str, int, pygame.Rect]:
+        """The offer's words, their size and where they are drawn (left of *Resume*)."""
+        if self.offer is None:
+            return "", 0, pygame.Rect(0, 0, 0, 0)
+        words = offer_words(self.offer)
+        box, s = self.offer_box, self.s
+        pad = round(20 * s)
+        width = self.resume.rect.x - pad - (box.x + pad)
+        size = max(14, round(24 * s))
+        while size > 12 and font(size, bold=True).size(words)[0] > width:
+            size -= 1
+        words = fit(words, size, width, bold=True)
+        w, h = font(size, bold=True).size(words)
+        return words, size, pygame.Rect(box.x + pad, box.centery - h // 2, w, h)
 
     def _found_note(self) -> None:
         finder = self.host.finder
@@ -123,6 +182,8 @@ class StartScene(Scene):
             return pygame.Rect(round(ox + x * s), round(oy + y * s), round(rw * s), round(rh * s))
 
         self.name_in.rect = R(490, 170, 300, 48)
+        self.offer_box = R(60, 104, 1160, 54)
+        self.resume.rect = R(1040, 110, 164, 42)
         cols = [R(60 + i * 395, 250, 370, 430) for i in range(3)]
         self.columns = cols
         x0 = [60 + i * 395 + 24 for i in range(3)]
@@ -159,6 +220,7 @@ class StartScene(Scene):
         for b in self.buttons():
             b.size = max(14, round(26 * s))
         self.open_books.size = self.histories.size = max(14, round(21 * s))
+        self.resume.size = max(14, round(24 * s))  # (a button only while offered)
         self.books_watchers.size = max(13, round(18 * s))
         self.recent = []
         for i, addr in enumerate(self.host.settings.recent[:2]):
@@ -202,6 +264,8 @@ class StartScene(Scene):
             if focused is None:
                 keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join",
                         pygame.K_r: "histories"}  # fmt: skip
+                if self.offer is not None:
+                    keys[pygame.K_e] = "resume"
                 if event.key in keys:
                     self.choose(keys[event.key])
                 elif event.key == pygame.K_ESCAPE:
@@ -313,10 +377,12 @@ class StartScene(Scene):
         from client import sound
 
         sound.init(enabled=self.sound.value)
-        if what == "play":
-            self.host.play_computer(
-                int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
-            )
+        if what == "resume" and self.offer is not None:
+            self.host.resume_computer()
+        elif what == "play" and self.offer is not None:
+            self.ask_new_match(self.offer)
+        elif what == "play":
+            self.new_match()
         elif what == "host":
             self.host.host_table(
                 hands=int(self.host_hands.value),
@@ -340,6 +406,28 @@ class StartScene(Scene):
                 watch=what == "watch",
                 remember=joinable(host, port),
             )
+
+    def new_match(self) -> None:
+        self.host.play_computer(
+            int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
+        )
+
+    def ask_new_match(self, found: Unfinished) -> None:
+        """A new computer match drops the unfinished one for good: asked once."""
+        body = (
+            f"Your match against {_computers(found)} ({_where(found)}) is dropped for good "
+            "if a new one starts: it can no longer be resumed."
+        )
+        self.host.modal = ConfirmDialog(
+            self.host,
+            title="Drop the unfinished match?",
+            body=lambda: body,
+            yes="New match",
+            on_yes=self.new_match,
+            no="Keep it",
+            kind="new_match",
+        )
+        self.host.dirty = True
 
     # ------------------------------------------------------------ drawing
 
@@ -370,14 +458,21 @@ class StartScene(Scene):
             anchor="center",
             shadow=True,
         )
-        blit_text(
-            surf,
-            "seven card stud for a night with friends",
-            f(26),
-            (cx, y(122)),
-            (190, 215, 200),
-            anchor="center",
-        )
+        if self.offer is None:
+            blit_text(
+                surf,
+                "seven card stud for a night with friends",
+                f(26),
+                (cx, y(122)),
+                (190, 215, 200),
+                anchor="center",
+            )
+        else:
+            box = self.offer_box
+            panel(surf, box, (8, 22, 18, 220), round(12 * s))
+            pygame.draw.rect(surf, GOLD, box, 2, border_radius=round(12 * s))
+            words, size, at = self.offer_line()
+            blit_text(surf, words, size, at.topleft, INK, bold=True)
         blit_text(
             surf,
             "Your name",
