@@ -395,8 +395,12 @@ class App:
         """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
         among the recent ones once the table has welcomed us."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
-        own = self.local.handle is not None and self.local.handle.port == port
-        self.link.connect(host, port, password=password, watch=watch, remember=remember, own=own)
+        handle = self.local.handle
+        own = handle is not None and handle.port == port
+        table = handle.server.table.name if own and handle is not None else ""
+        self.link.connect(
+            host, port, password=password, watch=watch, remember=remember, own=own, own_table=table
+        )
         self.sync_scenes()
 
     def seat_key(self, host: str, port: int) -> SeatKey | None:

@@ -56,6 +56,7 @@ class TableLink:
         self.password = ""  # what the next hello says: set by connect()
         self.watch = False
         self.own = False  # the table is our own server's
+        self.own_table = ""  # and that server's table name (its keys are apart by it)
         self.joining = ""  # the address typed to join, remembered once it works
         self.found: SeatKey | None = None  # the key the first hello took its token from
 
@@ -77,7 +78,10 @@ class TableLink:
         password = self.password
         if not token and not self.watch and s.name:
             ip = normal_ip(conn.peer) or normal_ip(conn.host)
-            key = self.keys.find(host=conn.host, ip=ip, port=conn.port, name=s.name, own=self.own)
+            key = self.keys.find(
+                host=conn.host, ip=ip, port=conn.port, name=s.name, own=self.own,
+                table=self.own_table,
+            )  # fmt: skip
             if key is not None:
                 self.found = key
                 token = key.token
@@ -102,14 +106,17 @@ class TableLink:
         watch: bool,
         remember: str,
         own: bool = False,
+        own_table: str = "",
     ) -> None:
         """Start talking to ``host``:``port`` with a fresh session (hang up first); ``own``:
-        the server is ours (its port may differ from the last run's)."""
+        the server is ours (its port may differ from the last run's), its table named
+        ``own_table``."""
         self.joining = remember
         self.session = Session(self.settings.name)
         self.password = password
         self.watch = watch
         self.own = own
+        self.own_table = own_table if own else ""
         self.found = None
         self.status = Status("connecting")
         conn = Connection(
@@ -144,6 +151,7 @@ class TableLink:
             match=s.match_id if s.running else None,
             seat=s.seat,
             own=self.own,
+            table=self.own_table,
             password=self.password or (self.found.password if self.found else ""),
         )
 

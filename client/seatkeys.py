@@ -83,12 +83,13 @@ class SeatKey:
     match: str | None = None
     seat: int | None = None
     own: bool = False  # at our own server (the computer table, a table we host)
+    table: str = ""  # our own server's table name: the computer table and a hosted one differ
     password: str = ""  # the table's password, for a comeback that asks nothing
     saved: float = 0.0  # wall-clock time of the last write
 
     def same_table(self, other: SeatKey) -> bool:
-        if self.own and other.own:
-            return True
+        if self.own and other.own:  # any port: our own server may take another one
+            return self.table == other.table
         if self.port != other.port:
             return False
         return bool(self.ip and self.ip == other.ip) or bool(self.host and self.host == other.host)
@@ -101,11 +102,12 @@ class SeatKey:
         host, ip, name, token = (_text(item, k) for k in ("host", "ip", "name", "token"))
         port, match, seat = item.get("port"), item.get("match"), item.get("seat")
         password, saved, own = _text(item, "password", ""), item.get("saved", 0.0), item.get("own")
+        table = _text(item, "table", "")
         if host is None or ip is None or name is None or token is None or password is None:
             return None
         if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
             return None
-        if not token or len(token) > 128 or not isinstance(own, bool):
+        if not token or len(token) > 128 or not isinstance(own, bool) or table is None:
             return None
         if match is not None and not isinstance(match, str):
             return None
@@ -122,6 +124,7 @@ class SeatKey:
             match=match[:80] if match else None,
             seat=seat,
             own=own,
+            table=table[:80],
             password=password[:200],
             saved=float(saved),
         )
@@ -153,10 +156,13 @@ class SeatKeys:
             return list(self._load())
 
     def find(
-        self, *, host: str, ip: str, port: int, name: str, own: bool = False
+        self, *, host: str, ip: str, port: int, name: str, own: bool = False, table: str = ""
     ) -> SeatKey | None:
-        """The key for our seat at this table under ``name``, or None."""
-        probe = SeatKey(host=host.strip().lower(), ip=ip, port=port, name=name, token="-", own=own)
+        """The key for our seat at this table under ``name`` (``own``: at our own server
+        whose table is named ``table``), or None."""
+        probe = SeatKey(
+            host=host.strip().lower(), ip=ip, port=port, name=name, token="-", own=own, table=table
+        )
         with self._lock:
             found = [
                 k

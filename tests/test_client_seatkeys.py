@@ -52,6 +52,23 @@ def test_loopback_is_one_address_and_our_own_server_any_port() -> None:
     assert keys.find(host="127.0.0.1", ip="loopback", port=40002, name="Ann") is None
 
 
+def test_our_computer_table_and_our_hosted_table_keep_apart_keys(path) -> None:
+    """Both are our own server on any port, but not the same table: hosting friends after
+    a crashed computer match must not write over that match's key, nor the other way."""
+    own = SeatKey(host="127.0.0.1", ip="loopback", port=40001, name="Ann", token="solo", own=True)
+    keys = SeatKeys(path)
+    keys.keep(replace(own, table="Computer table"))
+    keys.keep(replace(own, port=7777, token="friends", table="Ann's table"))
+    assert sorted(k.token for k in SeatKeys(path).entries()) == ["friends", "solo"]
+    found = {
+        table: keys.find(host="127.0.0.1", ip="loopback", port=5, name="Ann", own=True, table=table)
+        for table in ("Computer table", "Ann's table", "Friday")
+    }
+    assert found["Computer table"] is not None and found["Computer table"].token == "solo"
+    assert found["Ann's table"] is not None and found["Ann's table"].token == "friends"
+    assert found["Friday"] is None
+
+
 def test_two_names_at_one_table_keep_their_own_keys(path) -> None:
     keys = SeatKeys(path)
     keys.keep(KEY)
