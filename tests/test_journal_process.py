@@ -9,13 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +20,7 @@ from common.match import START_STACK
 from common.protocol import Act
 from tests import hhcheck
 from tests.serverkit import LOOPBACK, Client, _random_choice
+from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "Kill table"
@@ -34,74 +29,15 @@ PRESENCE = {"connected", "away", "away_why", "stand_in"}
 pytestmark = pytest.mark.timeout(120)
 
 
-class Server:
-    """``python -m server`` on loopback with fast options, its log read as it comes."""
-
-    def __init__(self, tmp: Path, *, port: int = 0, hand_pause: float = 0.2) -> None:
-        env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
-               "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
-        self.started = time.monotonic()
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--host",
-                LOOPBACK,
-                "--port",
-                str(port),
-                "--computer",
-                "1",
-                "--start-when",
-                "3",
-                "--hands",
-                "4",
-                "--history-dir",
-                str(tmp / "histories"),
-                "--name",
-                NAME,
-                "--bot-delay",
-                "0",
-                "--hand-pause",
-                str(hand_pause),
-                "--turn-time",
-                "0",
-                "--grace",
-                "30",
-                "--no-announce",
-                "--seed",
-                "5",
-            ],  # fmt: skip
-            stdin=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env=env,
-        )
-        self.lines: list[str] = []
-        self._port = threading.Event()
-        self.port = 0
-        threading.Thread(target=self._read, daemon=True).start()
-        assert self._port.wait(30), "".join(self.lines)
-
-    def _read(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.lines.append(line)
-            if found := re.search(r"listening on port (\d+)", line):
-                self.port = int(found.group(1))
-                self._port.set()
-
-    def freeze(self) -> None:
-        """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""
-        self.proc.send_signal(signal.SIGSTOP)
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def said(self, text: str) -> bool:
-        return any(text in line for line in self.lines)
+def Server(tmp: Path, *, port: int = 0, hand_pause: float = 0.2) -> ServerProcess:  # noqa: N802
+    """The kill tests' server: fast options, seeded, one computer seat, four hands."""
+    return ServerProcess(
+        tmp,
+        "--computer", "1", "--start-when", "3", "--hands", "4",
+        "--history-dir", str(tmp / "histories"), "--name", NAME, "--bot-delay", "0",
+        "--hand-pause", str(hand_pause), "--turn-time", "0", "--grace", "30", "--seed", "5",
+        port=port,
+    )  # fmt: skip
 
 
 def last_table(client: Client) -> dict[str, Any]:

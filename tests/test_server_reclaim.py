@@ -6,10 +6,6 @@ R-C3: a seat the host took away may not be asked for.  A table on a fake clock, 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +23,7 @@ from tests.serverkit import (
     roundtrip,
     settle,
 )
+from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -312,13 +309,9 @@ def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
 def test_over_real_processes_a_reclaim_goes_through_on_the_hosts_give(tmp_path: Path) -> None:
     """A ``stud-server`` process on loopback: Bob's link and token are lost mid-hand; "Bob"
     watching asks, sees no hole card of his seat, and gets it back on Ann's give."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
-         "--computer", "1", "--start-when", "3", "--grace", "600", "--bot-delay", "0",
-         "--hand-pause", "0", "--history-dir", str(tmp_path / "hh"), "--no-announce"],
-        stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
-        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "c"),
-             "XDG_DATA_HOME": str(tmp_path / "d"), "STUD_MDNS": "off"},
+    server = ServerProcess(
+        tmp_path, "--computer", "1", "--start-when", "3", "--grace", "600", "--bot-delay", "0",
+        "--hand-pause", "0", "--history-dir", str(tmp_path / "hh"),
     )  # fmt: skip
 
     async def scenario(port: int) -> float:
@@ -368,14 +361,7 @@ def test_over_real_processes_a_reclaim_goes_through_on_the_hosts_give(tmp_path: 
         return took
 
     try:
-        assert proc.stderr is not None
-        port = 0
-        for line in proc.stderr:
-            if found := re.search(r"listening on port (\d+)", line):
-                port = int(found.group(1))
-                break
-        took = asyncio.run(scenario(port))
+        took = asyncio.run(scenario(server.port))
         print(f"seat given back in {took:.3f} s")
     finally:
-        proc.terminate()
-        proc.wait(10)
+        server.terminate()

@@ -1,0 +1,80 @@
+"""``python -m server`` as a real process on loopback, for tests that kill it or need one.
+
+``ServerProcess(tmp, *options)`` starts it on 127.0.0.1 (``--port 0`` unless an option says
+otherwise), never announced (``--no-announce`` and ``STUD_MDNS=off``), with its own config
+and data folders under ``tmp``; its log is read on a thread as it comes, and ``port`` is the
+one it says it listens on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from tests.serverkit import LOOPBACK
+
+__all__ = ["ServerProcess"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ServerProcess:
+    """One ``python -m server``; ``options`` are its command line after the address."""
+
+    def __init__(self, tmp: Path, *options: str, port: int = 0) -> None:
+        env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
+               "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--host",
+                LOOPBACK,
+                "--port",
+                str(port),
+                "--no-announce",
+                *options,
+            ],  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        self.lines: list[str] = []
+        self._port = threading.Event()
+        self.port = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self._port.wait(30), "".join(self.lines)
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.append(line)
+            if found := re.search(r"listening on port (\d+)", line):
+                self.port = int(found.group(1))
+                self._port.set()
+
+    def freeze(self) -> None:
+        """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def terminate(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
