@@ -328,17 +328,23 @@ def test_escape_stops_trying_too(make_client) -> None:
     assert app.top().name == "start"
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
-def test_the_banner_covers_no_seat_and_no_pot(make_client, size) -> None:
-    from client import demo
+def _shown(make_client: Any, size: tuple[int, int], messages: list[dict[str, Any]]) -> Any:
+    """A game of Ann's at ``size`` that has been sent ``messages``, drawn once: its scene."""
     from client.model import Session
 
     app = make_client("Ann", size=size)
     app.session = Session("Ann")
-    for m in demo.mid_hand():
+    for m in messages:
         app.on_message(m)
     app.step(max_wait=0.0)
-    scene = app.top()
+    return app.top()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_the_banner_covers_no_seat_and_no_pot(make_client, size) -> None:
+    from client import demo
+
+    scene = _shown(make_client, size, demo.mid_hand())
     lay = scene.lay
     box = scene.lost.box
     assert box.collidelist([lay.seat_box(n) for n in lay.spots]) < 0
@@ -746,14 +752,8 @@ def test_the_banner_fits_clear_of_every_seat_at_every_table(size, seats) -> None
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_lobby_banner_stays_above_the_seats_and_left_of_the_night(make_client, size) -> None:
     from client import demo
-    from client.model import Session
 
-    app = make_client("Ann", size=size)
-    app.session = Session("Ann")
-    for m in demo.night_lobby():
-        app.on_message(m)
-    app.step(max_wait=0.0)
-    lobby = app.top()
+    lobby = _shown(make_client, size, demo.night_lobby())
     assert lobby.name == "lobby"
     box = lobby.lost.box
     assert box.bottom <= lobby.boxes["seats"].top and not box.colliderect(lobby.night_rect())
