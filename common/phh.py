@@ -24,12 +24,13 @@ shown.  Our seat numbers, names and final stacks go in the optional
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-__all__ = ["phh_name", "to_phh", "to_pokerstars"]
+__all__ = ["phh_name", "pokerstars_number", "to_phh", "to_pokerstars"]
 
 
 def _toml_str(value: str) -> str:
@@ -153,11 +154,38 @@ _PS_STREETS = {3: "3rd STREET", 4: "4th STREET", 5: "5th STREET", 6: "6th STREET
                7: "RIVER"}  # fmt: skip
 
 
-def to_pokerstars(record: Mapping[str, Any], *, hand_id: int | None = None) -> str:
+def pokerstars_number(record: Mapping[str, Any]) -> int:
+    """The hand's number in PokerStars text: 15 digits from the match id and the hand.
+
+    Tracking software keys hands by this number, so it must differ between any two
+    hands of any matches on any machines and stay the same on every export: a hash of
+    the match id (its date, time and random bits) and the hand number.  Digits only,
+    no leading zero, below 2**53, so that readers that keep it as a 64-bit integer,
+    or a JavaScript number, read it exactly.
+
+    >>> pokerstars_number({"match": "2026-11-29-205404-6513", "hand": 3})
+    443471293978778
+    """
+    key = f"{record.get('match', '')}#{int(record.get('hand', 0))}".encode()
+    digest = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+    return 10**14 + digest % (9 * 10**14)
+
+
+def _ps_table(record: Mapping[str, Any], table: str | None) -> str:
+    name = table or f"Seventh Street {record.get('match', '')}"
+    # Readers take the name between the quotes: none inside it, and one line.
+    return " ".join(name.replace("'", "\u2019").split())
+
+
+def to_pokerstars(
+    record: Mapping[str, Any], *, table: str | None = None, hand_id: int | None = None
+) -> str:
     """One hand as PokerStars-style text, for tracking software that reads stud hands.
 
     Play chips, no rake; ``Seat N`` is our seat number plus one.  The cards a
     record does not know are left out, as a site leaves out the others' down cards.
+    The hand's number is ``pokerstars_number`` (``hand_id`` to choose another) and
+    the header names ``table`` (the match id when the table's name is not known).
     """
     stakes = record["stakes"]
     names = {s["seat"]: str(s.get("name") or f"Seat {s['seat'] + 1}") for s in record["seats"]}
@@ -166,11 +194,11 @@ def to_pokerstars(record: Mapping[str, Any], *, hand_id: int | None = None) -> s
         stamp = f"{when:%Y/%m/%d %H:%M:%S}"
     except ValueError:
         stamp = "1970/01/01 00:00:00"
-    number = hand_id if hand_id is not None else int(record.get("hand", 0))
+    number = hand_id if hand_id is not None else pokerstars_number(record)
     small, big = stakes["small_bet"], stakes["big_bet"]
     out = [
         f"PokerStars Hand #{number}:  7 Card Stud Limit ({small}/{big}) - {stamp}",
-        f"Table 'Seventh Street {record.get('match', '')}' 7-max",
+        f"Table '{_ps_table(record, table)}' 7-max",
     ]
     for s in sorted(record["seats"], key=lambda s: s["seat"]):
         out.append(f"Seat {s['seat'] + 1}: {names[s['seat']]} ({s['stack']} in chips)")

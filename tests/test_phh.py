@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from common.history import load
-from common.phh import phh_name, to_phh, to_pokerstars
+from common.phh import phh_name, pokerstars_number, to_phh, to_pokerstars
 from common.replay import seen_record
 from scripts.simulate import simulate
 
@@ -171,7 +171,7 @@ def test_a_seats_own_record_exports_unknown_cards_as_unknown() -> None:
 def test_pokerstars_text_names_every_action() -> None:
     rec = _hands(3, 1, 2, 600)[0]
     text = to_pokerstars(rec)
-    assert text.startswith("PokerStars Hand #1:  7 Card Stud Limit (10/20)")
+    assert text.startswith(f"PokerStars Hand #{pokerstars_number(rec)}:  7 Card Stud Limit (10/20)")
     acts = [e for e in rec["events"] if e["ev"] == "act"]
     assert sum(
         line.split(": ", 1)[-1].split(" ")[0]
