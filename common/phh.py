@@ -24,12 +24,13 @@ shown.  Our seat numbers, names and final stacks go in the optional
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-__all__ = ["phh_name", "to_phh", "to_pokerstars"]
+__all__ = ["phh_name", "pokerstars_number", "to_phh", "to_pokerstars"]
 
 
 def _toml_str(value: str) -> str:
@@ -43,14 +44,53 @@ def phh_name(record: Mapping[str, Any], ext: str = "phh") -> str:
     return f"{match or 'hand'}-{int(record.get('hand', 0)):02d}.{ext}"
 
 
+def _runout_from(events: list[Mapping[str, Any]]) -> int | None:
+    """Where the seats still in were all in with cards still to come (R-D5): the index of
+    the event after which the PHH showdown goes, or None when the hand went on to
+    seventh street's betting or was not shown down.
+
+    That is the last betting action when cards are dealt after it, or, where no one
+    could bet at all (every seat but one all in on its ante), the last card of third
+    street.
+    """
+    if not any(ev.get("ev") == "show" for ev in events):
+        return None
+    acts = [i for i, ev in enumerate(events) if ev.get("ev") == "act"]
+    if acts:
+        last = acts[-1]
+    else:
+        third = [i for i, ev in enumerate(events) if ev.get("ev") == "deal" and ev["street"] == 3]
+        if not third:
+            return None
+        last = third[-1]
+    return last if any(ev.get("ev") == "deal" for ev in events[last + 1 :]) else None
+
+
 def _actions(record: Mapping[str, Any]) -> list[str]:
+    """The PHH actions of one hand, in the order the specification reads them.
+
+    When the seats still in are all in before the last card, the specification puts
+    the showdown (``sm``) right after they are all in, before the cards still to come:
+    each shows the cards it holds then.  A face-down card dealt after that (seventh
+    street's) is shown at the end, with the whole hand.
+    """
     player = {s["seat"]: f"p{i + 1}" for i, s in enumerate(record["seats"])}
+    events = list(record["events"])
+    runout = _runout_from(events)
+    shows = [ev for ev in events if ev.get("ev") == "show"]
+    held: dict[int, int] = {}  # cards dealt so far, per seat
+    shown: set[int] = set()  # seats that showed at the runout
+    hidden: set[int] = set()  # of those, the ones dealt a down card since
     out: list[str] = []
-    for ev in record["events"]:
+    for i, ev in enumerate(events):
         kind = ev.get("ev")
         if kind == "deal":
+            seat = ev["seat"]
+            held[seat] = held.get(seat, 0) + 1
+            if seat in shown and not ev.get("up"):
+                hidden.add(seat)
             card = ev.get("card")
-            out.append(f"d dh {player[ev['seat']]} {card if isinstance(card, str) else '??'}")
+            out.append(f"d dh {player[seat]} {card if isinstance(card, str) else '??'}")
         elif kind == "act":
             p = player[ev["seat"]]
             action = ev["action"]
@@ -62,8 +102,13 @@ def _actions(record: Mapping[str, Any]) -> list[str]:
                 out.append(f"{p} cc")
             elif action == "fold":
                 out.append(f"{p} f")
-        elif kind == "show":
+        elif kind == "show" and (runout is None or ev["seat"] in hidden):
             out.append(f"{player[ev['seat']]} sm {''.join(ev['cards'])}")
+        if i == runout:
+            for show in shows:
+                seat = show["seat"]
+                shown.add(seat)
+                out.append(f"{player[seat]} sm {''.join(show['cards'][: held.get(seat, 0)])}")
     return out
 
 
@@ -109,11 +154,38 @@ _PS_STREETS = {3: "3rd STREET", 4: "4th STREET", 5: "5th STREET", 6: "6th STREET
                7: "RIVER"}  # fmt: skip
 
 
-def to_pokerstars(record: Mapping[str, Any], *, hand_id: int | None = None) -> str:
+def pokerstars_number(record: Mapping[str, Any]) -> int:
+    """The hand's number in PokerStars text: 15 digits from the match id and the hand.
+
+    Tracking software keys hands by this number, so it must differ between any two
+    hands of any matches on any machines and stay the same on every export: a hash of
+    the match id (its date, time and random bits) and the hand number.  Digits only,
+    no leading zero, below 2**53, so that readers that keep it as a 64-bit integer,
+    or a JavaScript number, read it exactly.
+
+    >>> pokerstars_number({"match": "2026-11-29-205404-6513", "hand": 3})
+    443471293978778
+    """
+    key = f"{record.get('match', '')}#{int(record.get('hand', 0))}".encode()
+    digest = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+    return 10**14 + digest % (9 * 10**14)
+
+
+def _ps_table(record: Mapping[str, Any], table: str | None) -> str:
+    name = table or f"Seventh Street {record.get('match', '')}"
+    # Readers take the name between the quotes: none inside it, and one line.
+    return " ".join(name.replace("'", "\u2019").split())
+
+
+def to_pokerstars(
+    record: Mapping[str, Any], *, table: str | None = None, hand_id: int | None = None
+) -> str:
     """One hand as PokerStars-style text, for tracking software that reads stud hands.
 
     Play chips, no rake; ``Seat N`` is our seat number plus one.  The cards a
     record does not know are left out, as a site leaves out the others' down cards.
+    The hand's number is ``pokerstars_number`` (``hand_id`` to choose another) and
+    the header names ``table`` (the match id when the table's name is not known).
     """
     stakes = record["stakes"]
     names = {s["seat"]: str(s.get("name") or f"Seat {s['seat'] + 1}") for s in record["seats"]}
@@ -122,11 +194,11 @@ def to_pokerstars(record: Mapping[str, Any], *, hand_id: int | None = None) -> s
         stamp = f"{when:%Y/%m/%d %H:%M:%S}"
     except ValueError:
         stamp = "1970/01/01 00:00:00"
-    number = hand_id if hand_id is not None else int(record.get("hand", 0))
+    number = hand_id if hand_id is not None else pokerstars_number(record)
     small, big = stakes["small_bet"], stakes["big_bet"]
     out = [
         f"PokerStars Hand #{number}:  7 Card Stud Limit ({small}/{big}) - {stamp}",
-        f"Table 'Seventh Street {record.get('match', '')}' 7-max",
+        f"Table '{_ps_table(record, table)}' 7-max",
     ]
     for s in sorted(record["seats"], key=lambda s: s["seat"]):
         out.append(f"Seat {s['seat'] + 1}: {names[s['seat']]} ({s['stack']} in chips)")

@@ -10,7 +10,8 @@ How a night is named, and when a new one starts:
   the last one; matches never move between nights.
 - The scoreboard is a JSON file beside the hand histories,
   ``<history_dir>/night-<evening>-<table name>.json``, rewritten whole (to a
-  temporary file, then renamed) after every match.  It holds how many matches
+  temporary file, then renamed) after every match, 0600 in a 0700 folder like the
+  histories (it names everyone who played).  It holds how many matches
   were played, everyone's totals and the latest ``KEPT_MATCHES`` matches (the
   hand histories keep every match), so neither the file nor the server's
   memory grows without bound however long the night.  A server restarted the
@@ -28,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +36,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from common.exports import write_private
 from common.match import Standing
 
 __all__ = ["FORMAT", "Night", "evening_of", "night_path"]
@@ -199,11 +200,8 @@ class Night:
             "totals": self.totals(),
             "matches": self.matches,
         }
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_private(self.path, json.dumps(data, ensure_ascii=False, indent=1))
         except OSError:
             log.exception("could not write the night's scoreboard to %s", self.path)
 

@@ -264,3 +264,22 @@ def test_a_long_night_keeps_its_totals_and_only_the_latest_matches(tmp_path: Pat
         ann = next(t for t in summary["totals"] if t["name"] == "Ann")
         assert (ann["matches"], ann["wins"], ann["net"]) == (n, n, 10 * n)
     assert len(again.matches) == KEPT_MATCHES
+
+
+def test_the_nights_scoreboard_is_written_0600_in_a_0700_folder(tmp_path: Path) -> None:
+    """It names everyone who played: only its owner reads it, like the histories."""
+    folder = tmp_path / "histories"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)  # there before, with looser modes
+    friday = datetime(2026, 11, 27, 21, 0)
+    night = Night.load(folder, "Friday", friday)
+    night.add(
+        match_id="m1",
+        ended=friday,
+        hands=4,
+        standings=[_standing(0, "Ann", 50, True), _standing(1, "Bob", -50, False)],
+        kind_of=lambda s: "human",
+    )
+    assert night.path.stat().st_mode & 0o777 == 0o600
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert [p.name for p in folder.iterdir()] == [night.path.name]  # no .tmp left

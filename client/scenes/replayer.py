@@ -32,7 +32,7 @@ from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from client.wording import act_words
 from common import folders
-from common.phh import phh_name, to_phh, to_pokerstars
+from common.exports import table_of, write_exports
 from common.replay import Position, hand_label, positions, street_starts, table_after
 
 __all__ = ["ReplayerScene", "export_dir"]
@@ -204,13 +204,9 @@ class ReplayerScene(Scene):
         """Write every hand here to ``where`` (default ``export_dir()``): one .phh each,
         and the lot as PokerStars-style text in one .txt for tracking software."""
         where = where or export_dir()
+        table = table_of(str(self.records[0].get("match", "")), folders.history_dir())
         try:
-            where.mkdir(parents=True, exist_ok=True)
-            for rec in self.records:
-                (where / phh_name(rec)).write_text(to_phh(rec), encoding="utf-8")
-            text = "".join(to_pokerstars(rec) for rec in self.records)
-            match = phh_name(self.records[0]).rsplit("-", 1)[0]  # the name without the hand
-            (where / f"{match}.txt").write_text(text, encoding="utf-8")
+            write_exports(self.records, where, table=table)  # 0600 files in a 0700 folder
         except OSError as exc:
             log.warning("export failed: %s", exc)
             self.notice = f"Could not export: {exc}"
