@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from client.host import Host
@@ -11,6 +13,20 @@ from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 
 __all__ = ["ResultsScene"]
+
+
+def books_note(s: Any) -> str:
+    """The line under the standings when the host opens the books: they come, they are
+    here, or (a watcher or a seat for the next match, without ``books_to_watchers``)
+    they go to the players seated at the match only, so none will come."""
+    v = s.view
+    played = v is not None and v.you is not None and v.you in v.seats
+    if not played and not s.books_to_watchers:
+        return "The books are open to the players seated at this match"
+    books = s.book.opened()
+    if books and len(books) >= s.book.books_expected:
+        return f"The books are open: every hole card of all {len(books)} hands"
+    return "The books are opening…"
 
 
 class ResultsScene(Scene):
@@ -170,12 +186,7 @@ class ResultsScene(Scene):
             at = (box.centerx, y + f(6))
             blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
         if s.open_books:
-            books = s.book.opened()
-            note = (
-                f"The books are open: every hole card of all {len(books)} hands"
-                if books and len(books) >= s.book.books_expected
-                else "The books are opening…"
-            )
+            note = books_note(s)
             blit_text(surf, note, f(22), (box.centerx, self.replay.rect.top - f(18)), GOLD,
                       anchor="center")  # fmt: skip
         for b in self.buttons():
