@@ -68,3 +68,89 @@ def test_10_paused_between_hands_the_footer_agrees_with_the_banner(app) -> None:
     assert "soon" not in words and "host" in words
     app.on_message({"type": "paused", "paused": False, "name": "Ann"})
     assert table.between_hands() == "Next hand soon…"
+
+
+# ------------------------------------------------------------------ 12: one key, one meaning
+
+
+def _key(app: App, k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(max_wait=0.001)
+
+
+def _records() -> list[dict]:
+    import io
+
+    from common.history import load
+    from scripts.simulate import simulate
+
+    out = io.StringIO()
+    simulate(seats=4, hands=4, seed=2, out=out)
+    recs = load(out.getvalue())
+    return [r for r in recs if r["match"] == recs[0]["match"]]
+
+
+def _letter(k: str) -> bool:
+    return len(k) == 1 and k.isalpha()
+
+
+def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -> None:
+    from client import keys
+    from client.overlays import RulesOverlay
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from client.scenes.start import StartScene
+
+    # Across the scenes' own tables, a letter presses one meaning only.
+    meanings: dict[str, set[str]] = {}
+    for scene, bound in keys.SCENES.items():
+        for k in bound:
+            assert k in keys.MEANING, (scene, k)
+            meanings.setdefault(k, set()).add(keys.MEANING[k])
+    assert all(len(m) == 1 for m in meanings.values())
+    # The buttons drawn show the key their scene's table gives them, and no other letter.
+    records = _records()
+    start = StartScene(app)
+    replayer = ReplayerScene(app, records, viewer=0)
+    recap = RecapScene(app, records, viewer=0)
+    feed(app, demo.final_showdown())
+    table = app.top()
+    ada = {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+    app.on_message({"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]})
+    results = app.top()
+    assert results.name == "results"
+    for name, scene in [("start", start), ("replayer", replayer), ("results", results),
+                        ("table", table), ("recap", recap)]:  # fmt: skip
+        shown = {b.id: b.key for b in scene.buttons() if _letter(b.key)}
+        if name == "start":
+            shown |= {b.id: b.key for b in (start.resume,)}
+        for bid, k in shown.items():
+            want = "away" if bid == "back" else bid
+            assert keys.SCENES[name].get(k) == want, (name, bid, k)
+    # The named clashes of issue 17 are gone.
+    assert keys.key_of("results", "recap") == keys.key_of("replayer", "recap") == "O"
+    assert keys.key_of("results", "rematch") not in ("R", "H", "M")
+    assert keys.key_of("start", "histories") == keys.key_of("results", "replay") == "H"
+    assert keys.key_of("start", "play") != keys.key_of("table", "pause")
+    # The rules overlay (F1) lists every key with its meaning.
+    overlay = RulesOverlay(app)
+    listed = [b.text for b in overlay.blocks]
+    assert "Keys" in listed
+    for k, meaning in keys.lines():
+        assert f"{k}: {meaning}" in listed
+    drawn = {line[0] for line in overlay.lines}
+    assert "O: The match's recap" in drawn
+
+
+def test_12_the_keys_press_what_their_table_says(app) -> None:
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+
+    records = _records()
+    app.push(ReplayerScene(app, records, viewer=0))
+    _key(app, pygame.K_o)
+    assert isinstance(app.top(), RecapScene)
+    _key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top(), ReplayerScene)
+    _key(app, pygame.K_r)  # R is Raise at the table: the replayer does nothing with it
+    assert isinstance(app.top(), ReplayerScene)

@@ -7,6 +7,7 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from client.keys import SCENES, key_of
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -35,11 +36,13 @@ class ResultsScene(Scene):
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.again = Button("rematch", "Rematch", "R", style="primary")
-        self.lobby = Button("lobby", "Back to the lobby", "L", style="primary")
+        self.again = Button("rematch", "Rematch", key_of("results", "rematch"), style="primary")
+        self.lobby = Button(
+            "lobby", "Back to the lobby", key_of("results", "lobby"), style="primary"
+        )
         self.leave = Button("leave", "Leave", "Esc", style="danger")
-        self.replay = Button("replay", "Replay the hands", "H")
-        self.recap = Button("recap", "Recap", "M")
+        self.replay = Button("replay", "Replay the hands", key_of("results", "replay"))
+        self.recap = Button("recap", "Recap", key_of("results", "recap"))
         self.box = pygame.Rect(0, 0, 10, 10)
         self.s = 1.0
 
@@ -80,9 +83,8 @@ class ResultsScene(Scene):
             name = pygame.key.name(event.key).upper()
             if name == "ESCAPE":
                 self.choose("leave")
-            for b in self.buttons():
-                if b.key and name == b.key:
-                    self.choose(b.id)
+            elif name in SCENES["results"]:  # one key, one meaning (client.keys)
+                self.choose(SCENES["results"][name])
 
     def choose(self, what: str) -> None:
         if what == "rematch":

@@ -16,6 +16,7 @@ from typing import Any
 
 import pygame
 
+from client.keys import key_of
 from client.model import Player, Session
 from client.render.layout import TableLayout
 from client.render.widgets import Button
@@ -48,9 +49,10 @@ def _takeable(s: Session | None) -> list[Player]:
 
 class Controls:
     def __init__(self) -> None:
-        self.away = Button("away", "Step away", "A", size=22)
-        self.back = Button("back", "I'm back", "A", style="primary")  # drawn in the bar
-        self.pause = Button("pause", "Pause", "P", size=22)
+        self.away = Button("away", "Step away", key_of("table", "away"), size=22)
+        # "I'm back" is drawn in the bar
+        self.back = Button("back", "I'm back", key_of("table", "away"), style="primary")
+        self.pause = Button("pause", "Pause", key_of("table", "pause"), size=22)
         self.take = Button("take", "Take a seat…", size=22)
         self.taking = False  # the host is choosing a seat to take away
         self.confirm: int | None = None  # the seat a second press takes away

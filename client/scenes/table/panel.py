@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
 from client.render.logview import LogView
@@ -35,8 +36,10 @@ class SidePanel:
         self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        self.seen_box = Checkbox("seen", "Cards seen (S)", value=settings.seen_panel, size=20)
-        self.replay = Button("replay", "Replay (H)", size=20)
+        self.seen_box = Checkbox(
+            "seen", f"Cards seen ({key_of('table', 'seen')})", value=settings.seen_panel, size=20
+        )
+        self.replay = Button("replay", f"Replay ({key_of('table', 'replay')})", size=20)
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
         self.asks = AskRows()  # a seat asked back, the host's role handed on

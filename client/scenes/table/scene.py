@@ -19,6 +19,7 @@ import pygame
 from client import sound
 from client.asking import ask_once_welcomed
 from client.host import Host
+from client.keys import key_of
 from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.motion import Anim
@@ -208,24 +209,24 @@ class TableScene(Scene):
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             chat.focused = True
             return
-        if event.key == pygame.K_s:
+        name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
+        if name == key_of("table", "seen"):
             self.toggle_seen()
             return
-        if event.key == pygame.K_h:
+        if name == key_of("table", "replay"):
             self.open_replayer()
             return
         if self.panel.log.handle_event(event):
             return
-        if event.key == pygame.K_m:
+        if name == key_of("table", "mute"):
             self.panel.volume.toggle()
             self._sound_changed()
             return
-        name = pygame.key.name(event.key).upper()
         s = self.host.session
-        if name == "A" and seated(s):
+        if name == key_of("table", "away") and seated(s):
             self.control("away")
             return
-        if name == "P" and hosting(s):
+        if name == key_of("table", "pause") and hosting(s):
             self.control("pause")
             return
         asked = self.panel.asks.key(name, s)
