@@ -154,3 +154,69 @@ def test_12_the_keys_press_what_their_table_says(app) -> None:
     assert isinstance(app.top(), ReplayerScene)
     _key(app, pygame.K_r)  # R is Raise at the table: the replayer does nothing with it
     assert isinstance(app.top(), ReplayerScene)
+
+
+# ------------------------------------------------------------------ 14: the name field
+
+
+def _down(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def _type(field, text: str) -> None:
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+def test_14_the_default_name_is_selected_on_first_focus_and_typing_replaces_it(
+    tmp_path, monkeypatch
+) -> None:
+    from client.scenes.start import StartScene
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    a = App(Settings(), size=(1280, 800), save_settings=False)
+    a.init_display()
+    try:
+        start = StartScene(a)
+        name = start.name_in
+        assert name.value == "Player" and name.select_first
+        a.draw()
+        click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=name.rect.center)
+        start.handle_event(click)
+        assert name.focused and name.selection() == (0, 6)
+        _type(name, "J")
+        _type(name, "o")
+        assert name.value == "Jo"
+    finally:
+        pygame.quit()
+
+
+def test_14_ctrl_a_selects_all_and_a_click_places_the_cursor(app) -> None:
+    from client.render.text import font
+    from client.render.widgets import TextInput
+
+    field = TextInput("name", "Charlotte", max_len=20, size=26)
+    field.rect = pygame.Rect(100, 100, 300, 48)
+    surf = pygame.Surface((600, 300))
+    # A click between "Char" and "lotte" puts the cursor there, not at the end.
+    x = field.rect.x + 10 + font(26).size("Char")[0]
+    field.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, 120)))
+    assert field.focused and field.at() == 4 and field.selection() == (4, 4)
+    _type(field, "X")
+    assert field.value == "CharXlotte"
+    field.handle_event(_down(pygame.K_BACKSPACE))
+    assert field.value == "Charlotte" and field.at() == 4
+    field.draw(surf)  # the cursor drawn mid-word
+    # Ctrl+A selects it all; typing replaces it; Backspace on a selection clears it.
+    assert field.handle_event(_down(pygame.K_a, pygame.KMOD_LCTRL))
+    assert field.selection() == (0, 9) and field.value == "Charlotte"  # no "a" typed
+    field.draw(surf)
+    _type(field, "Bo")
+    assert field.value == "Bo" and field.at() == 2
+    field.handle_event(_down(pygame.K_a, pygame.KMOD_LCTRL))
+    field.handle_event(_down(pygame.K_BACKSPACE))
+    assert field.value == ""
+    # A name of one's own is not selected on first focus.
+    own = TextInput("name", "Ann")
+    own.focused = True
+    own.draw(surf)
+    assert own.selection() == (3, 3)

@@ -30,6 +30,7 @@ from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ class StartScene(Scene):
         super().__init__(host)
         st = host.settings
         self.name_in = TextInput("name", st.name, "Your name", max_len=20)
+        self.name_in.select_first = st.name == Settings().name  # typing replaces "Player"
         self.computers = Choice("computers", [1, 2, 3], st.computers)
         self.hands = Choice("hands", [4, 8, 12], st.hands)
         names = [lv.name for lv in LEVEL_INFO]
