@@ -220,3 +220,27 @@ def test_14_ctrl_a_selects_all_and_a_click_places_the_cursor(app) -> None:
     own.focused = True
     own.draw(surf)
     assert own.selection() == (3, 3)
+
+
+# ------------------------------------------------------------------ 11: the computer table
+
+
+def test_11_the_computer_table_shows_only_what_means_something_there(make_client) -> None:
+    from tests.test_client_app import press, run
+
+    app = make_client("Tess", bot_delay=0.05)
+    app.play_computer(2, 4)
+    assert run([app], lambda: app.top().name == "table" and app.session.view is not None)
+    table = app.top()
+    app.draw()
+    ids = [b.id for b in table._control_buttons()]
+    assert ids == ["pause"]  # no Step away, no Take a seat… (Pause: a solo player's break)
+    assert table.panel.solo and table.controls.pause.rect.w > table.panel.leave.rect.w
+    # No chat line: Enter does not open one and typing goes nowhere.
+    press(app, "return")
+    app.step(max_wait=0.01)
+    assert not table.chat.focused
+    assert table.panel.log.rect.bottom > table.chat.rect.top  # the log has its room
+    press(app, "a")  # A, Step away, means nothing here
+    app.step(max_wait=0.01)
+    assert not app.session.away()

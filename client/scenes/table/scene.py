@@ -123,6 +123,7 @@ class TableScene(Scene):
         s = self.host.session
         you = s.seat if s is not None else None
         self.lay = TableLayout(size, self._seats(), you)
+        self.panel.solo = self.host.server_kind == "computer"
         self.panel.layout(self.lay, s, seen_shown=self.host.settings.seen_panel)
         self.bar.resize(self.lay)
         self.motion.place(self.lay)
@@ -159,7 +160,7 @@ class TableScene(Scene):
                 self.host.stop_trying()
             return
         chat = self.panel.chat
-        if chat.handle_event(event):
+        if not self.panel.solo and chat.handle_event(event):
             return
         if event.type == pygame.KEYDOWN:
             self._key(event)
@@ -207,7 +208,7 @@ class TableScene(Scene):
                 chat.focused = False
             return
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            chat.focused = True
+            chat.focused = not self.panel.solo
             return
         name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
         if name == key_of("table", "seen"):
