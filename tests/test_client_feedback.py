@@ -244,3 +244,43 @@ def test_11_the_computer_table_shows_only_what_means_something_there(make_client
     press(app, "a")  # A, Step away, means nothing here
     app.step(max_wait=0.01)
     assert not app.session.away()
+
+
+# ------------------------------------------------------------------ 8: a wrong password
+
+
+def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) -> None:
+    from client.discovery import FoundTable
+    from common.protocol import PROTOCOL_VERSION
+    from tests.test_client_app import press, run
+
+    host = make_client("Hana")
+    host.host_table(hands=4, computers=1, password="secret", port=0, bind="127.0.0.1")
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    guest = make_client("Gus", offscreen=True)
+    found = FoundTable(
+        key="Hana", name="Hana's table", host="127.0.0.1", port=host.server.port, seats=3,
+        free=1, people=1, password=True, running=False, hand=0, hands=4,
+        protocol=PROTOCOL_VERSION, version="",
+    )  # fmt: skip
+    start = guest.top()
+    assert start.name == "start"
+    start.join_found(found)  # a click on the table in the Join panel
+    prompt = start.prompt
+    assert prompt is not None and prompt.error == ""
+
+    def typed(text: str) -> None:
+        guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        guest.step(max_wait=0.01)
+        press(guest, "return")
+
+    typed("sesame")
+    assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")
+    assert start.prompt is prompt and guest.top() is start  # the same dialog, still open
+    assert "wrong password" in prompt.error and prompt.input.value == ""
+    assert guest.notice == ""  # not at the bottom of the start screen
+    guest.draw()
+    # The right one: in.
+    typed("secret")
+    assert run([host, guest], lambda: guest.top().name == "lobby")
+    assert start.prompt is None and start.asked is None

@@ -95,6 +95,7 @@ class StartScene(Scene):
         self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
         self.found = TableList("found")
         self.prompt: PasswordPrompt | None = None
+        self.asked: PasswordPrompt | None = None  # the dialog whose password is being tried
         self.host_button = Button("host", "Host a table", key_of("start", "host"), style="primary")
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
@@ -143,9 +144,21 @@ class StartScene(Scene):
     def enter(self) -> None:
         pygame.key.start_text_input()
         self.prompt = None
+        asked, self.asked = self.asked, None
+        if asked is not None and "password" in self.host.notice.lower():
+            # The password typed in the dialog was refused: say so in the dialog, kept
+            # open for another try, not at the bottom of the screen.
+            self.prompt, asked.error = asked, self.host.notice
+            asked.input.value, asked.input.focused = "", True
+            self.host.notice = ""
+            asked.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
         self._found_note()
         self.read_offer()
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "welcome":
+            self.asked = None  # the password was right
 
     def read_offer(self) -> None:
         """Look again for an unfinished computer match to offer (a journal on disk)."""
@@ -242,6 +255,7 @@ class StartScene(Scene):
             if answer == "join":
                 prompt, self.prompt = self.prompt, None
                 self.join_found(prompt.table, password=prompt.input.value)
+                self.asked = prompt  # shown again should the password be refused
             elif answer == "cancel":
                 self.prompt = None
             return
