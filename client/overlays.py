@@ -151,7 +151,7 @@ Line = tuple[str, int, tuple[int, int, int], bool, int, int]
 
 
 def key_blocks() -> list[Block]:
-    """The keys, under the rules: one key, one meaning, in every scene (client.keys)."""
+    """The keys, in the rules window: one key, one meaning, in every scene (client.keys)."""
     out = [Block("heading", "Keys")]
     out += [Block("item", f"{k}: {meaning}") for k, meaning in lines()]
     return out
@@ -162,7 +162,8 @@ class RulesOverlay(Overlay):
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.blocks = load_rules() + key_blocks()
+        rules = load_rules()  # the keys under the title, the rules after them
+        self.blocks = rules[:1] + key_blocks() + rules[1:]
         self.close_button = Button("close", "Close", "Esc", style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.view = pygame.Rect(0, 0, 10, 10)  # the scrolled text area
