@@ -25,6 +25,7 @@ from pathlib import Path
 import pygame
 
 from client.host import Host
+from client.keys import lines
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -149,12 +150,20 @@ Line = tuple[str, int, tuple[int, int, int], bool, int, int]
 """(text, font size, colour, bold, x offset, y offset) of one line of the laid-out rules."""
 
 
+def key_blocks() -> list[Block]:
+    """The keys, in the rules window: one key, one meaning, in every scene (client.keys)."""
+    out = [Block("heading", "Keys")]
+    out += [Block("item", f"{k}: {meaning}") for k, meaning in lines()]
+    return out
+
+
 class RulesOverlay(Overlay):
     """The house rules in a scrolled panel."""
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.blocks = load_rules()
+        rules = load_rules()  # the keys under the title, the rules after them
+        self.blocks = rules[:1] + key_blocks() + rules[1:]
         self.close_button = Button("close", "Close", "Esc", style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.view = pygame.Rect(0, 0, 10, 10)  # the scrolled text area

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import os
 import signal
@@ -225,29 +226,52 @@ async def serve(config: ServerConfig) -> None:
 
 def _listen_to_terminal(server: TableServer, loop: asyncio.AbstractEventLoop) -> None:
     """The host's controls from the terminal (R-C3): a line such as ``pause`` on stdin
-    goes to ``Table.console``.  Only when stdin is a terminal, and where the event loop
-    can watch it (not on Windows)."""
+    goes to ``Table.console``.  Stdin may be a terminal or a pipe (``mkfifo``, another
+    program writing to it): lines are read from the file descriptor itself, so two lines
+    arriving together are both read.  Where the event loop cannot watch stdin (a file,
+    ``/dev/null``, Windows) the log says no commands are read."""
     try:
-        if not sys.stdin.isatty():
-            return
         fd = sys.stdin.fileno()
     except (OSError, ValueError, AttributeError):
+        log.info("no host commands: this server has no standard input to read them from")
         return
+    pending = bytearray()
 
     def ready() -> None:
-        line = sys.stdin.readline()
-        if not line:  # end of input: stop listening
-            loop.remove_reader(fd)
+        try:
+            data = os.read(fd, 4096)
+        except BlockingIOError:
             return
-        reply = server.table.console(line)
-        if reply:
-            log.info("%s", reply)
+        except OSError:
+            data = b""
+        if not data:  # end of input: stop listening
+            loop.remove_reader(fd)
+            if pending:
+                _command(server, pending.decode("utf-8", "replace"))
+                pending.clear()
+            log.info("standard input closed: no more host commands are read")
+            return
+        pending.extend(data)
+        while (cut := pending.find(b"\n")) >= 0:
+            line = pending[:cut].decode("utf-8", "replace")
+            del pending[: cut + 1]
+            _command(server, line)
 
     try:
         loop.add_reader(fd, ready)
-    except (NotImplementedError, RuntimeError, OSError):
+    except (NotImplementedError, RuntimeError, OSError, ValueError):
+        log.info(
+            "no host commands: standard input is not a terminal or a pipe the server can watch"
+        )
         return
-    log.info("host commands on this terminal: %s", HELP.removeprefix("commands: "))
+    how = "on this terminal" if sys.stdin.isatty() else "one a line on standard input"
+    log.info("host commands %s: %s", how, HELP.removeprefix("commands: "))
+
+
+def _command(server: TableServer, line: str) -> None:
+    reply = server.table.console(line)
+    if reply:
+        log.info("%s", reply)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -271,6 +295,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(serve(config))
     except OSError as exc:
         log.error("cannot listen: %s", exc)
+        if exc.errno == errno.EADDRINUSE:
+            log.error(
+                "port %d is taken (another stud-server, or another program, listens on it):"
+                " start with --port 0 for any free port, or --port N for another one",
+                config.port,
+            )
         return 1
     return 0
 

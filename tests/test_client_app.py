@@ -102,7 +102,7 @@ def test_start_screen_offers_the_three_ways_in(make_app) -> None:
     start.name_in.value = ""
     for ch in "Joe":
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    press(app, "p")  # P would start a game, but the name box has focus
+    press(app, "d")  # D would start a game, but the name box has focus
     app.step(max_wait=0.01)
     assert start.name_in.value == "Joe" and app.session is None
     start.remember()
@@ -154,7 +154,7 @@ def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_app) -> None:
     log = [line.text for line in s.log]
     assert any(t.startswith("Tess ") for t in log) and any("brings in for" in t for t in log)
     first = s.match_id
-    press(app, "r")  # one-click rematch
+    press(app, "k")  # one-click rematch (K: issue 17)
     assert run([app], lambda: app.session.match_id != first and app.top().name == "table")
 
 

@@ -40,11 +40,11 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_app) -> None:
     assert guest.session.night.played == 1
     assert {t.name for t in guest.session.night.totals} == {"Hana", "Ada"}
     host.draw(), guest.draw()
-    press(guest, "r")
+    press(guest, "k")  # K, rematch (issue 17)
     assert run([host, guest], lambda: guest.top().name == "lobby")
     assert [p.next for p in guest.session.lobby_seats if p.name == "Gus"] == [True]
     guest.draw()
-    press(host, "r")
+    press(host, "k")
     assert run(
         [host, guest],
         lambda: (

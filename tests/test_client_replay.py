@@ -106,7 +106,7 @@ def test_the_recap_replays_the_hand_of_each_moment(app: App) -> None:
         click(app, recap.moment_buttons[i].rect.center)
         top = app.top()
         assert isinstance(top, ReplayerScene) and int(top.record["hand"]) == m.hand
-        key(app, pygame.K_r)  # the recap again, over the replayer
+        key(app, pygame.K_o)  # the recap again, over the replayer (O, issue 17)
         recap = app.top()
         assert isinstance(recap, RecapScene)
     # A click on the chart replays the hand under it.
@@ -124,7 +124,7 @@ def test_the_start_screen_lists_the_histories_and_replays_a_file(app: App, tmp_p
     (folder / "2026-11-30-201500-0001.jsonl").write_text(text + "not json\n", encoding="utf-8")
     (folder / "junk.jsonl").write_text('{"format": "other"}\n', encoding="utf-8")
     assert len(list_matches(folder)) == 1
-    key(app, pygame.K_r)  # from the start screen
+    key(app, pygame.K_h)  # from the start screen (H, the hands: issue 17)
     scene = app.top()
     assert isinstance(scene, HistoriesScene) and len(scene.matches) == 1
     assert [b.id for b in scene.buttons()] == ["replay:0", "recap:0", "close"]
@@ -150,9 +150,9 @@ def test_the_cards_seen_panel_toggles_with_s_and_shows_only_what_the_seat_saw(ap
     assert set(table.seen.mine) == {"Ac", "Qs", "Kh", "Kd", "7s"}
     assert any(line.startswith("Trips (kings)") for line in table.seen.lines)
     log_top = table.log.rect.top
-    key(app, pygame.K_s)
+    key(app, pygame.K_u)  # U, the cards-seen panel (issue 17)
     assert app.settings.seen_panel is False and table.log.rect.top < log_top
-    key(app, pygame.K_s)
+    key(app, pygame.K_u)  # U, the cards-seen panel (issue 17)
     assert app.settings.seen_panel is True
 
 

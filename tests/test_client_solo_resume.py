@@ -205,7 +205,7 @@ def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> 
     assert start.offer is not None
     journal = journal_path(again.local.history_dir(), COMPUTER_TABLE)
     start.computers.value = 1  # new settings for the new match
-    press(again, "p")
+    press(again, "d")  # D, play the computer (issue 17)
     again.step(max_wait=0.01)
     assert isinstance(again.modal, ConfirmDialog) and again.modal.kind == "new_match"
     assert "Your match against Ada, Babbage and Cray (hand " in again.modal.body()

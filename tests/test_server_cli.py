@@ -136,3 +136,59 @@ def test_lan_addresses_are_reachable_addresses_found_without_traffic() -> None:
     for text in lan_addresses():
         addr = ipaddress.ip_address(text)
         assert not addr.is_loopback and not addr.is_link_local and not addr.is_unspecified
+
+
+def _server(tmp_path: Path, port: int, **kw) -> subprocess.Popen:
+    args = [sys.executable, "-m", "server", "--host", LOOPBACK, "--port", str(port),
+            "--history-dir", str(tmp_path), "--no-announce", "--bot-delay", "0"]  # fmt: skip
+    return subprocess.Popen(args, stderr=subprocess.PIPE, text=True, cwd=ROOT, **kw)
+
+
+def test_a_taken_port_says_what_to_do(tmp_path: Path) -> None:
+    """Issue 17, point 15: a second server on a taken port says how to start anyway."""
+    with socket.socket() as taken:
+        taken.bind((LOOPBACK, 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        proc = _server(tmp_path, port, stdin=subprocess.DEVNULL)
+        try:
+            _, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+    assert proc.returncode == 1
+    assert f"port {port} is taken" in err and "--port 0" in err
+
+
+def test_host_commands_are_read_from_a_pipe(tmp_path: Path) -> None:
+    """Issue 17, point 15: stdin a pipe, not a terminal: ``status`` is still answered,
+    two lines written together both read, and the end of input said."""
+    proc = _server(tmp_path, 0, stdin=subprocess.PIPE)
+    try:
+        assert proc.stdin is not None and proc.stderr is not None
+        for line in proc.stderr:
+            if "host commands" in line:
+                break
+        assert "standard input" in line and "status" in line
+        proc.stdin.write("status\nbogus\n")
+        proc.stdin.flush()
+        said = [proc.stderr.readline() for _ in range(2)]
+        assert "in the lobby" in said[0] and "seats: none" in said[0]
+        assert "commands: pause" in said[1]  # the help for an unknown word
+        proc.stdin.close()
+        assert "no more host commands" in proc.stderr.readline()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_no_host_commands_without_a_pipe_or_terminal_is_said(tmp_path: Path) -> None:
+    proc = _server(tmp_path, 0, stdin=subprocess.DEVNULL)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "host commands" in line:
+                break
+        assert "no host commands" in line
+    finally:
+        proc.kill()
+        proc.wait()

@@ -138,6 +138,7 @@ class PasswordPrompt:
         self.cancel = Button("prompt_cancel", "Cancel", "Esc")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.size = 26
+        self.error = ""  # the table refused the last password: said in the box
 
     def layout(self, screen: pygame.Rect, s: float) -> None:
         self.box = pygame.Rect(0, 0, round(520 * s), round(250 * s))
@@ -196,5 +197,10 @@ class PasswordPrompt:
             anchor="center",
         )
         self.input.draw(surf)
+        if self.error:
+            small = round(self.size * 0.75)
+            words = fit(f"{self.error[:1].upper()}{self.error[1:]}: try again", small, b.w - 60)
+            mid = (self.input.rect.bottom + self.join.rect.top) // 2
+            blit_text(surf, words, small, (b.centerx, mid), (235, 110, 100), anchor="center")
         self.join.draw(surf)
         self.cancel.draw(surf)

@@ -88,6 +88,11 @@ class Button:
 
 @dataclass
 class TextInput:
+    """One line of text: a cursor placed where clicked (or moved with the arrows, Home
+    and End), a selection (Ctrl+A, Shift with the arrows) that typing replaces, and
+    ``select_first`` to select the whole value the first time the field has focus (a
+    default such as "Player" is replaced by typing, not backspaced away)."""
+
     id: str
     value: str = ""
     placeholder: str = ""
@@ -97,6 +102,60 @@ class TextInput:
     focused: bool = False
     size: int = 26
     enabled: bool = True  # False: shown greyed, takes no typing (its value is set elsewhere)
+    select_first: bool = False
+    cursor: int | None = None  # where typing goes (None: the end)
+    anchor: int | None = None  # the selection's other end (None: nothing selected)
+    _had_focus: bool = field(default=False, repr=False)
+
+    def at(self) -> int:
+        """The cursor, within the value."""
+        n = len(self.value)
+        return n if self.cursor is None else max(0, min(self.cursor, n))
+
+    def selection(self) -> tuple[int, int]:
+        """The selected span (start, end); empty when nothing is selected."""
+        at = self.at()
+        if self.anchor is None:
+            return at, at
+        other = max(0, min(self.anchor, len(self.value)))
+        return min(at, other), max(at, other)
+
+    def select_all(self) -> None:
+        self.anchor, self.cursor = 0, len(self.value)
+
+    def _first_focus(self) -> None:
+        if self.focused and not self._had_focus:
+            self._had_focus = True
+            if self.select_first and self.value:
+                self.select_all()
+
+    def _replace(self, text: str) -> None:
+        lo, hi = self.selection()
+        room = self.max_len - (len(self.value) - (hi - lo))
+        text = text[: max(0, room)]
+        self.value = self.value[:lo] + text + self.value[hi:]
+        self.cursor, self.anchor = lo + len(text), None
+
+    def _shown(self) -> tuple[str, int]:
+        """The text drawn and how many characters are scrolled off its left."""
+        shown = "•" * len(self.value) if self.secret else self.value
+        f, room, cut = font(self.size), self.rect.w - 24, 0
+        while cut < len(shown) and f.size(shown[cut:])[0] > room:
+            if cut >= self.at():  # the cursor stays in sight
+                break
+            cut += 1
+        return shown[cut:], cut
+
+    def index_at(self, x: int) -> int:
+        """The place between characters nearest to ``x`` (a click)."""
+        shown, cut = self._shown()
+        f, left = font(self.size), self.rect.x + 10
+        best, gap = 0, abs(x - left)
+        for i in range(1, len(shown) + 1):
+            d = abs(x - (left + f.size(shown[:i])[0]))
+            if d < gap:
+                best, gap = i, d
+        return cut + best
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         if not self.enabled:
@@ -104,17 +163,46 @@ class TextInput:
             return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.focused = self.rect.collidepoint(event.pos)
+            if self.focused:
+                self.cursor, self.anchor = self.index_at(event.pos[0]), None
+                self._first_focus()
             return self.focused
         if not self.focused:
             return False
+        self._first_focus()
         if event.type == pygame.TEXTINPUT:
-            room = self.max_len - len(self.value)
-            if room > 0:
-                self.value += "".join(c for c in event.text if c.isprintable())[:room]
+            self._replace("".join(c for c in event.text if c.isprintable()))
             return True
         if event.type == pygame.KEYDOWN:
+            mod = getattr(event, "mod", 0)
+            at, n = self.at(), len(self.value)
+            lo, hi = self.selection()
+            if event.key == pygame.K_a and mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.select_all()
+                return True
             if event.key == pygame.K_BACKSPACE:
-                self.value = self.value[:-1]
+                if lo == hi and lo > 0:
+                    lo -= 1
+                self.anchor, self.cursor = lo, hi
+                self._replace("")
+                return True
+            if event.key == pygame.K_DELETE:
+                if lo == hi:
+                    hi = min(n, hi + 1)
+                self.anchor, self.cursor = lo, hi
+                self._replace("")
+                return True
+            moves = {pygame.K_LEFT: at - 1, pygame.K_RIGHT: at + 1, pygame.K_HOME: 0,
+                     pygame.K_END: n}  # fmt: skip
+            if event.key in moves:
+                if mod & pygame.KMOD_SHIFT:
+                    self.anchor = at if self.anchor is None else self.anchor
+                elif lo != hi and event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                    self.cursor, self.anchor = (lo if event.key == pygame.K_LEFT else hi), None
+                    return True
+                else:
+                    self.anchor = None
+                self.cursor = max(0, min(moves[event.key], n))
                 return True
             # Typing letters must not trigger shortcuts; these keys go on to the scene.
             return event.key not in (
@@ -126,6 +214,7 @@ class TextInput:
         return False
 
     def draw(self, surf: pygame.Surface) -> None:
+        self._first_focus()
         r = self.rect
         pygame.draw.rect(surf, (250, 250, 246) if self.enabled else (190, 196, 192), r,
                          border_radius=8)  # fmt: skip
@@ -136,8 +225,7 @@ class TextInput:
             3 if self.focused else 2,
             border_radius=8,
         )
-        shown = "•" * len(self.value) if self.secret else self.value
-        if not shown and not self.focused:
+        if not self.value and not self.focused:
             blit_text(
                 surf,
                 self.placeholder,
@@ -147,14 +235,16 @@ class TextInput:
                 anchor="midleft",
             )
             return
-        f = font(self.size)
-        while shown and f.size(shown)[0] > r.w - 24:
-            shown = shown[1:]
-        rect = blit_text(
-            surf, shown, self.size, (r.x + 10, r.centery), (20, 20, 20), anchor="midleft"
-        )
+        shown, cut = self._shown()
+        f, left = font(self.size), r.x + 10
+        lo, hi = self.selection()
+        if self.focused and lo != hi:
+            x0 = left + f.size(shown[: max(0, lo - cut)])[0]
+            x1 = left + f.size(shown[: max(0, hi - cut)])[0]
+            pygame.draw.rect(surf, (170, 200, 250), pygame.Rect(x0, r.y + 7, x1 - x0, r.h - 14))
+        blit_text(surf, shown, self.size, (left, r.centery), (20, 20, 20), anchor="midleft")
         if self.focused:
-            x = rect.right + 2 if shown else r.x + 10
+            x = left + f.size(shown[: max(0, self.at() - cut)])[0] + 1
             pygame.draw.line(surf, (20, 20, 20), (x, r.y + 8), (x, r.bottom - 8), 2)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from client.keys import SCENES, key_of
 from client.model import Player
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
@@ -74,7 +75,7 @@ class ReplayerScene(Scene):
         self.bar_buttons = [
             Button("street_back", "Prev street", "Up"),
             Button("back", "Back", "Left"),
-            Button("play", "Play", "P"),
+            Button("play", "Play", key_of("replayer", "play")),
             Button("next", "Next", "Right", style="primary"),
             Button("street_next", "Next street", "Down"),
         ]
@@ -83,8 +84,8 @@ class ReplayerScene(Scene):
         self.panel_buttons = [
             Button("prev_hand", "Prev hand", "["),
             Button("next_hand", "Next hand", "]"),
-            Button("export", "Export PHH", "E"),
-            Button("recap", "Recap", "R"),
+            Button("export", "Export PHH", key_of("replayer", "export")),
+            Button("recap", "Recap", key_of("replayer", "recap")),
             Button("close", "Close", "Esc", style="danger"),
         ]
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
@@ -276,9 +277,6 @@ class ReplayerScene(Scene):
                 pygame.K_LEFTBRACKET: "prev_hand",
                 pygame.K_PAGEDOWN: "next_hand",
                 pygame.K_RIGHTBRACKET: "next_hand",
-                pygame.K_e: "export",
-                pygame.K_p: "play",
-                pygame.K_r: "recap",
                 pygame.K_ESCAPE: "close",
             }
             if event.key == pygame.K_HOME:
@@ -289,6 +287,8 @@ class ReplayerScene(Scene):
                 self.goto(self.hand_i, -1)
             elif event.key in keys:
                 self.choose(keys[event.key])
+            elif (name := pygame.key.name(event.key).upper()) in SCENES["replayer"]:
+                self.choose(SCENES["replayer"][name])  # one key, one meaning (client.keys)
             return
         for b in self.buttons():
             if b.handle_event(event):

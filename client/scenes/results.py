@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from client.host import Host
+from client.keys import SCENES, key_of
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -13,17 +16,33 @@ from client.scenes.base import Scene
 __all__ = ["ResultsScene"]
 
 
+def books_note(s: Any) -> str:
+    """The line under the standings when the host opens the books: they come, they are
+    here, or (a watcher or a seat for the next match, without ``books_to_watchers``)
+    they go to the players seated at the match only, so none will come."""
+    v = s.view
+    played = v is not None and v.you is not None and v.you in v.seats
+    if not played and not s.books_to_watchers:
+        return "The books are open to the players seated at this match"
+    books = s.book.opened()
+    if books and len(books) >= s.book.books_expected:
+        return f"The books are open: every hole card of all {len(books)} hands"
+    return "The books are opening…"
+
+
 class ResultsScene(Scene):
     name = "results"
     opaque = False  # the table stays visible behind the standings
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.again = Button("rematch", "Rematch", "R", style="primary")
-        self.lobby = Button("lobby", "Back to the lobby", "L", style="primary")
+        self.again = Button("rematch", "Rematch", key_of("results", "rematch"), style="primary")
+        self.lobby = Button(
+            "lobby", "Back to the lobby", key_of("results", "lobby"), style="primary"
+        )
         self.leave = Button("leave", "Leave", "Esc", style="danger")
-        self.replay = Button("replay", "Replay the hands", "H")
-        self.recap = Button("recap", "Recap", "M")
+        self.replay = Button("replay", "Replay the hands", key_of("results", "replay"))
+        self.recap = Button("recap", "Recap", key_of("results", "recap"))
         self.box = pygame.Rect(0, 0, 10, 10)
         self.s = 1.0
 
@@ -64,9 +83,8 @@ class ResultsScene(Scene):
             name = pygame.key.name(event.key).upper()
             if name == "ESCAPE":
                 self.choose("leave")
-            for b in self.buttons():
-                if b.key and name == b.key:
-                    self.choose(b.id)
+            elif name in SCENES["results"]:  # one key, one meaning (client.keys)
+                self.choose(SCENES["results"][name])
 
     def choose(self, what: str) -> None:
         if what == "rematch":
@@ -170,12 +188,7 @@ class ResultsScene(Scene):
             at = (box.centerx, y + f(6))
             blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
         if s.open_books:
-            books = s.book.opened()
-            note = (
-                f"The books are open: every hole card of all {len(books)} hands"
-                if books and len(books) >= s.book.books_expected
-                else "The books are opening…"
-            )
+            note = books_note(s)
             blit_text(surf, note, f(22), (box.centerx, self.replay.rect.top - f(18)), GOLD,
                       anchor="center")  # fmt: skip
         for b in self.buttons():

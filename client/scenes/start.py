@@ -23,12 +23,14 @@ import pygame
 
 from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.host import Host
+from client.keys import SCENES, key_of
 from client.overlays import ConfirmDialog
 from client.render.layout import BASE_H, BASE_W
 from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
 
 if TYPE_CHECKING:
@@ -77,14 +79,15 @@ class StartScene(Scene):
         super().__init__(host)
         st = host.settings
         self.name_in = TextInput("name", st.name, "Your name", max_len=20)
+        self.name_in.select_first = st.name == Settings().name  # typing replaces "Player"
         self.computers = Choice("computers", [1, 2, 3], st.computers)
         self.hands = Choice("hands", [4, 8, 12], st.hands)
         names = [lv.name for lv in LEVEL_INFO]
         self.level = Choice("level", names, _name_of(st.level))
-        self.play = Button("play", "Play the computer", "P", style="primary")
+        self.play = Button("play", "Play the computer", key_of("start", "play"), style="primary")
         # A computer match left unfinished, offered under the title (read in ``enter``).
         self.offer: Unfinished | None = None
-        self.resume = Button("resume", "Resume", "E", style="primary")
+        self.resume = Button("resume", "Resume", key_of("start", "resume"), style="primary")
         self.offer_box = pygame.Rect(0, 0, 0, 0)
         self.host_hands = Choice("host_hands", [4, 8, 12], st.host_hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
@@ -92,20 +95,21 @@ class StartScene(Scene):
         self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
         self.found = TableList("found")
         self.prompt: PasswordPrompt | None = None
-        self.host_button = Button("host", "Host a table", "H", style="primary")
+        self.asked: PasswordPrompt | None = None  # the dialog whose password is being tried
+        self.host_button = Button("host", "Host a table", key_of("start", "host"), style="primary")
         self.open_books = Checkbox(
             "open_books", "Open the books after the match", st.host_open_books
         )
         self.books_watchers = Checkbox(
             "books_watchers", "… and to watchers", st.host_books_to_watchers
         )
-        self.histories = Button("histories", "Hand histories", "R")
+        self.histories = Button("histories", "Hand histories", key_of("start", "histories"))
         self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
         self.join_password = TextInput(
             "join_password", "", "password, if any", max_len=40, secret=True
         )
-        self.join = Button("join", "Join", "J", style="primary")
+        self.join = Button("join", "Join", key_of("start", "join"), style="primary")
         self.watch = Button("watch", "Watch")
         self.four = Checkbox("four", "Four-colour deck", st.four_color)
         self.sound = Checkbox("sound", "Sound", st.sound)
@@ -140,9 +144,21 @@ class StartScene(Scene):
     def enter(self) -> None:
         pygame.key.start_text_input()
         self.prompt = None
+        asked, self.asked = self.asked, None
+        if asked is not None and "password" in self.host.notice.lower():
+            # The password typed in the dialog was refused: say so in the dialog, kept
+            # open for another try, not at the bottom of the screen.
+            self.prompt, asked.error = asked, self.host.notice
+            asked.input.value, asked.input.focused = "", True
+            self.host.notice = ""
+            asked.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
         self._found_note()
         self.read_offer()
+
+    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "welcome":
+            self.asked = None  # the password was right
 
     def read_offer(self) -> None:
         """Look again for an unfinished computer match to offer (a journal on disk)."""
@@ -239,6 +255,7 @@ class StartScene(Scene):
             if answer == "join":
                 prompt, self.prompt = self.prompt, None
                 self.join_found(prompt.table, password=prompt.input.value)
+                self.asked = prompt  # shown again should the password be refused
             elif answer == "cancel":
                 self.prompt = None
             return
@@ -262,12 +279,12 @@ class StartScene(Scene):
                     self.choose("host")
                 return
             if focused is None:
-                keys = {pygame.K_p: "play", pygame.K_h: "host", pygame.K_j: "join",
-                        pygame.K_r: "histories"}  # fmt: skip
-                if self.offer is not None:
-                    keys[pygame.K_e] = "resume"
-                if event.key in keys:
-                    self.choose(keys[event.key])
+                keys = dict(SCENES["start"])  # one key, one meaning (client.keys)
+                if self.offer is None:
+                    del keys[key_of("start", "resume")]
+                name = pygame.key.name(event.key).upper()
+                if name in keys:
+                    self.choose(keys[name])
                 elif event.key == pygame.K_ESCAPE:
                     self.host.running = False
             return

@@ -33,6 +33,8 @@ def between_hands(s: Session | None) -> str:
     """The bar's words while a hand's end shows: the next hand, or the standings."""
     if s is not None and s.standings is not None:
         return "The match is over"
+    if s is not None and s.paused:  # the banner says why: no new hand until the host resumes
+        return "Paused: the next hand waits for the host"
     if s is not None and s.hand >= s.hands:
         return "That was the last hand: the standings come next…"
     return "Next hand soon…"

@@ -23,6 +23,7 @@ from typing import Any
 
 import pygame
 
+from client.keys import key_of
 from client.model import Player, Session
 from client.render.layout import TableLayout
 from client.render.text import blit_text, wrap
@@ -72,8 +73,10 @@ def old_host(s: Session | None) -> Player | None:
 
 class AskRows:
     def __init__(self) -> None:
-        self.give = Button("ask:give", "Give it back", "G", style="primary", size=20)
-        self.refuse = Button("ask:refuse", "Refuse", "N", size=20)
+        self.give = Button(
+            "ask:give", "Give it back", key_of("table", "ask:give"), style="primary", size=20
+        )
+        self.refuse = Button("ask:refuse", "Refuse", key_of("table", "ask:refuse"), size=20)
         self.ok = Button("ask:ok", "OK", size=20)
         self.hand_back = Button("host:back", "Make them host again", size=20)
         self.box = pygame.Rect(0, 0, 0, 0)  # the question's or the answer's box

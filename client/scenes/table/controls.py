@@ -16,6 +16,7 @@ from typing import Any
 
 import pygame
 
+from client.keys import key_of
 from client.model import Player, Session
 from client.render.layout import TableLayout
 from client.render.widgets import Button
@@ -48,14 +49,21 @@ def _takeable(s: Session | None) -> list[Player]:
 
 class Controls:
     def __init__(self) -> None:
-        self.away = Button("away", "Step away", "A", size=22)
-        self.back = Button("back", "I'm back", "A", style="primary")  # drawn in the bar
-        self.pause = Button("pause", "Pause", "P", size=22)
+        self.away = Button("away", "Step away", key_of("table", "away"), size=22)
+        # "I'm back" is drawn in the bar
+        self.back = Button("back", "I'm back", key_of("table", "away"), style="primary")
+        self.pause = Button("pause", "Pause", key_of("table", "pause"), size=22)
         self.take = Button("take", "Take a seat…", size=22)
         self.taking = False  # the host is choosing a seat to take away
         self.confirm: int | None = None  # the seat a second press takes away
         self.take_buttons: list[Button] = []
         self._pic: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        # At the computer table (we are its only person) only what means something
+        # there: Pause, for a break (nobody else waits, but the deal does), and "I'm
+        # back" should our seat be away (a turn clock that ran out).  No Step away
+        # (Pause is the way to leave the game waiting), no Take a seat… (there is no
+        # person's seat to take); the panel shows no chat line either.
+        self.solo = False
 
     def layout(self, lay: TableLayout, y: int, s: Session | None) -> int:
         """Place the panel's away and host rows from ``y`` down; returns where they end."""
@@ -65,18 +73,18 @@ class Controls:
         self.away.label = "I'm back" if s is not None and s.away() else "Step away"
         self.away.style = "primary" if s is not None and s.away() else "normal"
         self.away.size = self.pause.size = self.take.size = lay.font(22)
-        if seated(s):
+        if seated(s) and self._offers_away(s):
             y += lay.px(46)
         if hosting(s):
             half = (w - lay.px(8)) // 2
-            self.pause.rect = pygame.Rect(x, y, half, lay.px(38))
+            self.pause.rect = pygame.Rect(x, y, w if self.solo else half, lay.px(38))
             self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
             self.pause.label = "Resume" if s is not None and s.paused else "Pause"
             self.pause.style = "primary" if s is not None and s.paused else "normal"
             y += lay.px(46)
             old = {b.id: b for b in self.take_buttons}
             self.take_buttons = []
-            if self.taking:
+            if self.taking and not self.solo:
                 for player in [*_takeable(s), None]:
                     if player is None:
                         b = Button("take:cancel", "Cancel", size=lay.font(20))
@@ -104,13 +112,17 @@ class Controls:
         out: list[Button] = []
         if seated(s) and s is not None and not s.sits_out():  # not for a late arrival
             me = s.me()
-            if me is None or me.away_why != "taken":
+            if (me is None or me.away_why != "taken") and self._offers_away(s):
                 out.append(self.away)
                 if s.away():
                     out.append(self.back)
         if hosting(s):
-            out += [self.pause, self.take, *self.take_buttons]
+            out += [self.pause] if self.solo else [self.pause, self.take, *self.take_buttons]
         return out
+
+    def _offers_away(self, s: Session | None) -> bool:
+        """Step away is for a friends' table; at the computer table only "I'm back"."""
+        return not self.solo or (s is not None and s.away())
 
     def press(self, what: str, s: Session, send: Send) -> bool:
         """Press one of the buttons: True when a message went to the server.  The caller
@@ -118,10 +130,12 @@ class Controls:
         sent = False
         me = s.me()
         if what in ("away", "back"):
-            if seated(s) and (me is None or me.away_why != "taken"):
+            if seated(s) and (me is None or me.away_why != "taken") and self._offers_away(s):
                 sent = send((Back() if s.away() else Away()).encode())
         elif what == "pause" and hosting(s):
             sent = send((Resume() if s.paused else Pause()).encode())
+        elif self.solo and what.startswith("take"):
+            pass
         elif what == "take" and hosting(s):
             self.taking, self.confirm = not self.taking, None
         elif what == "take:cancel":

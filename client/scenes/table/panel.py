@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
 from client.render.logview import LogView
@@ -35,11 +36,24 @@ class SidePanel:
         self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        self.seen_box = Checkbox("seen", "Cards seen (S)", value=settings.seen_panel, size=20)
-        self.replay = Button("replay", "Replay (H)", size=20)
+        self.seen_box = Checkbox(
+            "seen", f"Cards seen ({key_of('table', 'seen')})", value=settings.seen_panel, size=20
+        )
+        self.replay = Button("replay", f"Replay ({key_of('table', 'replay')})", size=20)
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
         self.asks = AskRows()  # a seat asked back, the host's role handed on
+
+    @property
+    def solo(self) -> bool:
+        """At the computer table: no chat line, and the controls of ``Controls.solo``."""
+        return self.controls.solo
+
+    @solo.setter
+    def solo(self, value: bool) -> None:
+        self.controls.solo = value
+        if value:
+            self.chat.focused = False
 
     def layout(self, lay: TableLayout, s: Session | None, *, seen_shown: bool) -> None:
         at = panel_places(lay)
@@ -52,7 +66,10 @@ class SidePanel:
         self.volume.rect = at.volume
         top = self.controls.layout(lay, at.controls_top, s)
         top = self.asks.layout(lay, top, s, hosting=hosting(s))
-        self.seen_rect, self.log.rect = lower_panel(lay, top, at.chat, seen_shown=seen_shown)
+        # No chat line at the computer table (nobody to read it): the log goes down to
+        # where the chat line would end.
+        below = at.chat if not self.solo else pygame.Rect(at.chat.x, at.chat.bottom, at.chat.w, 0)
+        self.seen_rect, self.log.rect = lower_panel(lay, top, below, seen_shown=seen_shown)
         self.log.area = lay.panel
         self.log.size = lay.font(21)
         self.sync_log(s)
@@ -90,4 +107,5 @@ class SidePanel:
             (p.right - lay.px(10), top - lay.px(6)),
         )
         self.log.draw(surf)
-        self.chat.draw(surf)
+        if not self.solo:
+            self.chat.draw(surf)

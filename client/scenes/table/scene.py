@@ -19,6 +19,7 @@ import pygame
 from client import sound
 from client.asking import ask_once_welcomed
 from client.host import Host
+from client.keys import key_of
 from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.motion import Anim
@@ -122,6 +123,7 @@ class TableScene(Scene):
         s = self.host.session
         you = s.seat if s is not None else None
         self.lay = TableLayout(size, self._seats(), you)
+        self.panel.solo = self.host.server_kind == "computer"
         self.panel.layout(self.lay, s, seen_shown=self.host.settings.seen_panel)
         self.bar.resize(self.lay)
         self.motion.place(self.lay)
@@ -158,7 +160,7 @@ class TableScene(Scene):
                 self.host.stop_trying()
             return
         chat = self.panel.chat
-        if chat.handle_event(event):
+        if not self.panel.solo and chat.handle_event(event):
             return
         if event.type == pygame.KEYDOWN:
             self._key(event)
@@ -206,26 +208,26 @@ class TableScene(Scene):
                 chat.focused = False
             return
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            chat.focused = True
+            chat.focused = not self.panel.solo
             return
-        if event.key == pygame.K_s:
+        name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
+        if name == key_of("table", "seen"):
             self.toggle_seen()
             return
-        if event.key == pygame.K_h:
+        if name == key_of("table", "replay"):
             self.open_replayer()
             return
         if self.panel.log.handle_event(event):
             return
-        if event.key == pygame.K_m:
+        if name == key_of("table", "mute"):
             self.panel.volume.toggle()
             self._sound_changed()
             return
-        name = pygame.key.name(event.key).upper()
         s = self.host.session
-        if name == "A" and seated(s):
+        if name == key_of("table", "away") and seated(s):
             self.control("away")
             return
-        if name == "P" and hosting(s):
+        if name == key_of("table", "pause") and hosting(s):
             self.control("pause")
             return
         asked = self.panel.asks.key(name, s)

@@ -1,0 +1,286 @@
+"""Issue 17, "Feedback": what the screens say matches what happens (points 8 to 15).
+
+Headless (SDL dummy driver); tables are built from ``client.demo``'s hand-made server
+messages or from an in-process server on 127.0.0.1.  Each test names its point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from client import demo
+from client.app import App
+from client.model import Session
+from client.scenes.results import books_note
+from client.settings import Settings
+
+pytestmark = pytest.mark.timeout(90)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
+    a.init_display()
+    a.session = Session("Ann")
+    yield a
+    a.session = None
+    pygame.quit()
+
+
+def feed(app: App, msgs: list[dict]) -> None:
+    for m in msgs:
+        app.on_message(m)
+
+
+# ------------------------------------------------------------------ 9: books for the seated
+
+
+def test_9_a_watcher_without_the_books_is_told_they_are_for_the_seated(app) -> None:
+    feed(app, demo.final_showdown())
+    s = app.session
+    assert s is not None and s.view is not None and s.view.you in s.view.seats
+    s.open_books, s.books_to_watchers = True, False
+    assert books_note(s) == "The books are opening…"  # a seated player: they come
+    s.view = replace(s.view, you=None)  # a watcher
+    assert "seated" in books_note(s) and "opening" not in books_note(s)
+    s.books_to_watchers = True  # watchers get them too: they are coming
+    assert books_note(s) == "The books are opening…"
+    s.books_to_watchers = False
+    late = max(s.view.seats) + 1  # seated for the next match, not at this one
+    s.view = replace(s.view, you=late)
+    assert "seated" in books_note(s)
+
+
+# ------------------------------------------------------------------ 10: paused between hands
+
+
+def test_10_paused_between_hands_the_footer_agrees_with_the_banner(app) -> None:
+    feed(app, demo.river_end())
+    table = app.top()
+    assert table.between_hands() == "Next hand soon…"
+    app.on_message({"type": "paused", "paused": True, "name": "Ann"})
+    assert app.session is not None and app.session.paused
+    words = table.between_hands()
+    assert "soon" not in words and "host" in words
+    app.on_message({"type": "paused", "paused": False, "name": "Ann"})
+    assert table.between_hands() == "Next hand soon…"
+
+
+# ------------------------------------------------------------------ 12: one key, one meaning
+
+
+def _key(app: App, k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(max_wait=0.001)
+
+
+def _records() -> list[dict]:
+    import io
+
+    from common.history import load
+    from scripts.simulate import simulate
+
+    out = io.StringIO()
+    simulate(seats=4, hands=4, seed=2, out=out)
+    recs = load(out.getvalue())
+    return [r for r in recs if r["match"] == recs[0]["match"]]
+
+
+def _letter(k: str) -> bool:
+    return len(k) == 1 and k.isalpha()
+
+
+def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -> None:
+    from client import keys
+    from client.overlays import RulesOverlay
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+    from client.scenes.start import StartScene
+
+    # Across the scenes' own tables, a letter presses one meaning only.
+    meanings: dict[str, set[str]] = {}
+    for scene, bound in keys.SCENES.items():
+        for k in bound:
+            assert k in keys.MEANING, (scene, k)
+            meanings.setdefault(k, set()).add(keys.MEANING[k])
+    assert all(len(m) == 1 for m in meanings.values())
+    # The buttons drawn show the key their scene's table gives them, and no other letter.
+    records = _records()
+    start = StartScene(app)
+    replayer = ReplayerScene(app, records, viewer=0)
+    recap = RecapScene(app, records, viewer=0)
+    feed(app, demo.final_showdown())
+    table = app.top()
+    ada = {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+    app.on_message({"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]})
+    results = app.top()
+    assert results.name == "results"
+    for name, scene in [("start", start), ("replayer", replayer), ("results", results),
+                        ("table", table), ("recap", recap)]:  # fmt: skip
+        shown = {b.id: b.key for b in scene.buttons() if _letter(b.key)}
+        if name == "start":
+            shown |= {b.id: b.key for b in (start.resume,)}
+        for bid, k in shown.items():
+            want = "away" if bid == "back" else bid
+            assert keys.SCENES[name].get(k) == want, (name, bid, k)
+    # The named clashes of issue 17 are gone.
+    assert keys.key_of("results", "recap") == keys.key_of("replayer", "recap") == "O"
+    assert keys.key_of("results", "rematch") not in ("R", "H", "M")
+    assert keys.key_of("start", "histories") == keys.key_of("results", "replay") == "H"
+    assert keys.key_of("start", "play") != keys.key_of("table", "pause")
+    # The rules overlay (F1) lists every key with its meaning.
+    overlay = RulesOverlay(app)
+    listed = [b.text for b in overlay.blocks]
+    assert "Keys" in listed
+    for k, meaning in keys.lines():
+        assert f"{k}: {meaning}" in listed
+    drawn = {line[0] for line in overlay.lines}
+    assert "O: The match's recap" in drawn
+
+
+def test_12_the_keys_press_what_their_table_says(app) -> None:
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+
+    records = _records()
+    app.push(ReplayerScene(app, records, viewer=0))
+    _key(app, pygame.K_o)
+    assert isinstance(app.top(), RecapScene)
+    _key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top(), ReplayerScene)
+    _key(app, pygame.K_r)  # R is Raise at the table: the replayer does nothing with it
+    assert isinstance(app.top(), ReplayerScene)
+
+
+# ------------------------------------------------------------------ 14: the name field
+
+
+def _down(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def _type(field, text: str) -> None:
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+def test_14_the_default_name_is_selected_on_first_focus_and_typing_replaces_it(
+    tmp_path, monkeypatch
+) -> None:
+    from client.scenes.start import StartScene
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    a = App(Settings(), size=(1280, 800), save_settings=False)
+    a.init_display()
+    try:
+        start = StartScene(a)
+        name = start.name_in
+        assert name.value == "Player" and name.select_first
+        a.draw()
+        click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=name.rect.center)
+        start.handle_event(click)
+        assert name.focused and name.selection() == (0, 6)
+        _type(name, "J")
+        _type(name, "o")
+        assert name.value == "Jo"
+    finally:
+        pygame.quit()
+
+
+def test_14_ctrl_a_selects_all_and_a_click_places_the_cursor(app) -> None:
+    from client.render.text import font
+    from client.render.widgets import TextInput
+
+    field = TextInput("name", "Charlotte", max_len=20, size=26)
+    field.rect = pygame.Rect(100, 100, 300, 48)
+    surf = pygame.Surface((600, 300))
+    # A click between "Char" and "lotte" puts the cursor there, not at the end.
+    x = field.rect.x + 10 + font(26).size("Char")[0]
+    field.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, 120)))
+    assert field.focused and field.at() == 4 and field.selection() == (4, 4)
+    _type(field, "X")
+    assert field.value == "CharXlotte"
+    field.handle_event(_down(pygame.K_BACKSPACE))
+    assert field.value == "Charlotte" and field.at() == 4
+    field.draw(surf)  # the cursor drawn mid-word
+    # Ctrl+A selects it all; typing replaces it; Backspace on a selection clears it.
+    assert field.handle_event(_down(pygame.K_a, pygame.KMOD_LCTRL))
+    assert field.selection() == (0, 9) and field.value == "Charlotte"  # no "a" typed
+    field.draw(surf)
+    _type(field, "Bo")
+    assert field.value == "Bo" and field.at() == 2
+    field.handle_event(_down(pygame.K_a, pygame.KMOD_LCTRL))
+    field.handle_event(_down(pygame.K_BACKSPACE))
+    assert field.value == ""
+    # A name of one's own is not selected on first focus.
+    own = TextInput("name", "Ann")
+    own.focused = True
+    own.draw(surf)
+    assert own.selection() == (3, 3)
+
+
+# ------------------------------------------------------------------ 11: the computer table
+
+
+def test_11_the_computer_table_shows_only_what_means_something_there(make_client) -> None:
+    from tests.test_client_app import press, run
+
+    app = make_client("Tess", bot_delay=0.05)
+    app.play_computer(2, 4)
+    assert run([app], lambda: app.top().name == "table" and app.session.view is not None)
+    table = app.top()
+    app.draw()
+    ids = [b.id for b in table._control_buttons()]
+    assert ids == ["pause"]  # no Step away, no Take a seat… (Pause: a solo player's break)
+    assert table.panel.solo and table.controls.pause.rect.w > table.panel.leave.rect.w
+    # No chat line: Enter does not open one and typing goes nowhere.
+    press(app, "return")
+    app.step(max_wait=0.01)
+    assert not table.chat.focused
+    assert table.panel.log.rect.bottom > table.chat.rect.top  # the log has its room
+    press(app, "a")  # A, Step away, means nothing here
+    app.step(max_wait=0.01)
+    assert not app.session.away()
+
+
+# ------------------------------------------------------------------ 8: a wrong password
+
+
+def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) -> None:
+    from client.discovery import FoundTable
+    from common.protocol import PROTOCOL_VERSION
+    from tests.test_client_app import press, run
+
+    host = make_client("Hana")
+    host.host_table(hands=4, computers=1, password="secret", port=0, bind="127.0.0.1")
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    guest = make_client("Gus", offscreen=True)
+    found = FoundTable(
+        key="Hana", name="Hana's table", host="127.0.0.1", port=host.server.port, seats=3,
+        free=1, people=1, password=True, running=False, hand=0, hands=4,
+        protocol=PROTOCOL_VERSION, version="",
+    )  # fmt: skip
+    start = guest.top()
+    assert start.name == "start"
+    start.join_found(found)  # a click on the table in the Join panel
+    prompt = start.prompt
+    assert prompt is not None and prompt.error == ""
+
+    def typed(text: str) -> None:
+        guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        guest.step(max_wait=0.01)
+        press(guest, "return")
+
+    typed("sesame")
+    assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")
+    assert start.prompt is prompt and guest.top() is start  # the same dialog, still open
+    assert "wrong password" in prompt.error and prompt.input.value == ""
+    assert guest.notice == ""  # not at the bottom of the start screen
+    guest.draw()
+    # The right one: in.
+    typed("secret")
+    assert run([host, guest], lambda: guest.top().name == "lobby")
+    assert start.prompt is None and start.asked is None
