@@ -425,3 +425,28 @@ def test_give_seat_follows_the_computer_seat_when_a_person_joins(make_client) ->
     assert give.rect.top <= row.centery <= give.rect.bottom, (give.rect, row)
     others = [r.rect for r in lobby.seat_rows if r.mark != "computer"]
     assert all(not (give.rect.top <= r.centery <= give.rect.bottom) for r in others)
+
+
+def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_client) -> None:
+    # Issue 17 point 13: back in the lobby after a match, no game-log lines in the strip.
+    from client.wording import describe_event
+
+    host, guest = host_with_guest(make_client, hands=4)
+    log = host.session.log
+    names = {0: "Hana", 6: "Ada"}.get
+    log.append(LogLine("Gus: good luck", "chat"))
+    for ev in ({"ev": "act", "seat": 6, "action": "bet", "put": 10, "to": 10},
+               {"ev": "return", "seat": 6, "amount": 10},
+               {"ev": "show", "seat": 0, "hand": "two pair"},
+               {"ev": "award", "seat": 0, "pot": 40, "amount": 40}):  # fmt: skip
+        line = describe_event(ev, lambda seat: names(seat) or "?")
+        if line is not None:
+            log.append(line)
+    assert any(line.kind == "info" for line in list(log)[-4:])  # the hand's own notices
+    log.append(LogLine("Gus is back", "info"))
+    log.append(LogLine("Gus: gg", "chat"))
+    host.top().resize((800, 500))
+    shown = [t for t, _r in host.top().chat_lines()]
+    assert shown == ["Gus: good luck", "Gus is back", "Gus: gg"][-len(shown) :] and shown
+    host.top().resize((1280, 800))
+    assert [t for t, _r in host.top().chat_lines()] == ["Gus: good luck", "Gus is back", "Gus: gg"]
