@@ -234,3 +234,31 @@ def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
     k = min(len(scene.stops), first + room) - 1
     click(app, (scene.steps_rect.x + 10, scene.steps_rect.y + (k - first) * line + line // 2))
     assert scene.pos_i == k
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6, 7])
+def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
+    # Issue 17 point 3: the banners over the table, as drawn, leave every plate in view;
+    # mid-match the hand count is the match's, not the hands in the file so far.
+    out = io.StringIO()
+    simulate(seats=seats, hands=4, seed=5, out=out)
+    records = load(out.getvalue())[:1]  # the first hand of a 4-hand match, mid-match
+    session = Session("Sim 1")
+    session.match_id, session.hands, session.seat = records[0]["match"], 4, 0
+    session.my_turn = lambda: True  # type: ignore[method-assign]  # the table waits on us
+    app.session = session
+    scene = ReplayerScene(app, records, viewer=0)
+    assert scene.shown.hand == 1 and scene.shown.hands == 4
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        scene.resize(size)
+        scene.goto(0, 3)
+        scene.draw(pygame.Surface(size))
+        assert len(scene.banners) == 2
+        window = pygame.Rect(0, 0, *size)
+        for banner in scene.banners:
+            assert window.contains(banner), (size, banner)
+            for seat, spot in scene.lay.spots.items():
+                assert not banner.colliderect(spot.plate_rect()), (size, seat, banner)
+            buttons = [b.rect for b in scene.buttons()] + [r for _k, r in scene.hand_rows]
+            assert not any(banner.colliderect(r) for r in buttons), (size, banner)
+            assert banner.w >= scene.lay.px(200), (size, banner)
