@@ -262,3 +262,45 @@ def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
             buttons = [b.rect for b in scene.buttons()] + [r for _k, r in scene.hand_rows]
             assert not any(banner.colliderect(r) for r in buttons), (size, banner)
             assert banner.w >= scene.lay.px(200), (size, banner)
+
+
+def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_points(app) -> None:
+    # Issue 17 point 6: the chip axis holds the data with a small margin; each hand's
+    # label is drawn under its point (the chips after that hand), not between two.
+    from client.scenes import recap as recap_module
+
+    records = _records(5)
+    recap = RecapScene(app, records, viewer=0)
+    chips = [v for line in recap.lines for v in line.chips]
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        recap.resize(size)
+        drawn: list[tuple[str, pygame.Rect]] = []
+        real = recap_module.blit_text
+
+        def record(surf, s, *a, **k):
+            rect = real(surf, s, *a, **k)
+            drawn.append((s, rect))
+            return rect
+
+        recap_module.blit_text = record
+        try:
+            recap.draw(pygame.Surface(size))
+        finally:
+            recap_module.blit_text = real
+        c = recap.chart
+        axis = [int(t) for t, r in drawn if t.isdigit() and r.right <= c.x]
+        assert min(axis) < min(chips) and max(axis) > max(chips), (axis, min(chips), max(chips))
+        data = max(chips) - min(chips)
+        assert max(axis) - min(axis) <= 1.5 * data + 20, (axis, min(chips), max(chips))
+        step = c.w / len(records)
+        under = [(t, r) for t, r in drawn if r.top > c.bottom and r.top < c.bottom + 40]
+        for k, rec in enumerate(records):
+            x = c.x + round(step * (k + 1))
+            t, r = under[k]
+            assert t.endswith(str(rec["hand"])), (t, rec["hand"])
+            if k:
+                assert abs(r.centerx - x) <= 1, (size, t, r, x)
+            else:
+                assert r.left <= x <= r.right + 4, (size, t, r, x)
+        rects = [r for _t, r in under]
+        assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
