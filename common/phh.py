@@ -43,53 +43,14 @@ def phh_name(record: Mapping[str, Any], ext: str = "phh") -> str:
     return f"{match or 'hand'}-{int(record.get('hand', 0)):02d}.{ext}"
 
 
-def _runout_from(events: list[Mapping[str, Any]]) -> int | None:
-    """Where the seats still in were all in with cards still to come (R-D5): the index of
-    the event after which the PHH showdown goes, or None when the hand went on to
-    seventh street's betting or was not shown down.
-
-    That is the last betting action when cards are dealt after it, or, where no one
-    could bet at all (every seat but one all in on its ante), the last card of third
-    street.
-    """
-    if not any(ev.get("ev") == "show" for ev in events):
-        return None
-    acts = [i for i, ev in enumerate(events) if ev.get("ev") == "act"]
-    if acts:
-        last = acts[-1]
-    else:
-        third = [i for i, ev in enumerate(events) if ev.get("ev") == "deal" and ev["street"] == 3]
-        if not third:
-            return None
-        last = third[-1]
-    return last if any(ev.get("ev") == "deal" for ev in events[last + 1 :]) else None
-
-
 def _actions(record: Mapping[str, Any]) -> list[str]:
-    """The PHH actions of one hand, in the order the specification reads them.
-
-    When the seats still in are all in before the last card, the specification puts
-    the showdown (``sm``) right after they are all in, before the cards still to come:
-    each shows the cards it holds then.  A face-down card dealt after that (seventh
-    street's) is shown at the end, with the whole hand.
-    """
     player = {s["seat"]: f"p{i + 1}" for i, s in enumerate(record["seats"])}
-    events = list(record["events"])
-    runout = _runout_from(events)
-    shows = [ev for ev in events if ev.get("ev") == "show"]
-    held: dict[int, int] = {}  # cards dealt so far, per seat
-    shown: set[int] = set()  # seats that showed at the runout
-    hidden: set[int] = set()  # of those, the ones dealt a down card since
     out: list[str] = []
-    for i, ev in enumerate(events):
+    for ev in record["events"]:
         kind = ev.get("ev")
         if kind == "deal":
-            seat = ev["seat"]
-            held[seat] = held.get(seat, 0) + 1
-            if seat in shown and not ev.get("up"):
-                hidden.add(seat)
             card = ev.get("card")
-            out.append(f"d dh {player[seat]} {card if isinstance(card, str) else '??'}")
+            out.append(f"d dh {player[ev['seat']]} {card if isinstance(card, str) else '??'}")
         elif kind == "act":
             p = player[ev["seat"]]
             action = ev["action"]
@@ -101,13 +62,8 @@ def _actions(record: Mapping[str, Any]) -> list[str]:
                 out.append(f"{p} cc")
             elif action == "fold":
                 out.append(f"{p} f")
-        elif kind == "show" and (runout is None or ev["seat"] in hidden):
+        elif kind == "show":
             out.append(f"{player[ev['seat']]} sm {''.join(ev['cards'])}")
-        if i == runout:
-            for show in shows:
-                seat = show["seat"]
-                shown.add(seat)
-                out.append(f"{player[seat]} sm {''.join(show['cards'][: held.get(seat, 0)])}")
     return out
 
 
