@@ -8,6 +8,7 @@ next level (the ``level`` message), so every computer seat may differ.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,22 @@ def options_words(opts: dict[str, Any]) -> str:
     return words
 
 
-__all__ = ["ConnectingScene", "LobbyScene", "SeatRow"]
+__all__ = ["ConnectingScene", "LobbyScene", "SeatRow", "lobby_words"]
+
+GAME_KINDS = ("action", "street", "win")  # a hand's own log lines
+
+
+def lobby_words(log: Iterable[Any]) -> list[str]:
+    """What the lobby's chat strip shows of the log: the chat, and the notices since the
+    last match's play (who came back, who hosts now), never the hands' own lines: a
+    match's "shows" and "uncalled goes back" are notices in the table's log, not here."""
+    lines = list(log)
+    played = max((i for i, line in enumerate(lines) if line.kind in GAME_KINDS), default=-1)
+    return [
+        line.text
+        for i, line in enumerate(lines)
+        if line.kind == "chat" or (line.kind == "info" and i > played)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,7 +540,7 @@ class LobbyScene(Scene):
         f = self._f
         room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
         n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
-        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-n:] if n else []
+        chats = lobby_words(s.log)[-n:] if n else []
         out = []
         yy = self.chat.rect.y - f(6) - len(chats) * f(26)
         for c in chats:
