@@ -335,19 +335,10 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
 
 def drawn_words(scene, module) -> list[tuple[str, pygame.Rect]]:
     """Every text the scene itself draws (its ``blit_text`` calls), with the rect drawn."""
-    drawn: list[tuple[str, pygame.Rect]] = []
-    real = module.blit_text
+    from tests.drawn import words_drawn
 
-    def record(surf, s, *a, **k):
-        rect = real(surf, s, *a, **k)
-        drawn.append((s, rect))
-        return rect
-
-    module.blit_text = record
-    try:
+    with words_drawn(module) as drawn:
         scene.draw(pygame.Surface(scene.size))
-    finally:
-        module.blit_text = real
     return drawn
 
 

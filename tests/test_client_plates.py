@@ -15,6 +15,7 @@ from client.render.cards import CardArt
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from server.config import ServerConfig
+from tests.drawn import words_drawn
 
 COMPUTER_NAMES = sorted(set(NAMES) | set(ServerConfig().computer_names))
 
@@ -34,21 +35,10 @@ def drawn_plates(size, names, stack=1000):
     painter = tablepaint.TablePainter(CardArt())
     surf = pygame.Surface(size)
     out = []
-    real = tablepaint.blit_text
     for spot in lay.spots.values():
-        drawn: list[tuple[str, pygame.Rect]] = []
-
-        def record(surf, s, *a, **k):
-            rect = real(surf, s, *a, **k)
-            drawn.append((s, rect))
-            return rect
-
-        tablepaint.blit_text = record
-        try:
-            sv = SimpleNamespace(stack=stack, folded=False, all_in=False)
+        sv = SimpleNamespace(stack=stack, folded=False, all_in=False)
+        with words_drawn(tablepaint) as drawn:
             painter.plate(surf, lay, spot, sv, players[spot.seat], pic=pic)  # type: ignore[arg-type]
-        finally:
-            tablepaint.blit_text = real
         out.append((spot, drawn))
     return out
 

@@ -268,25 +268,15 @@ def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_poi
     # Issue 17 point 6: the chip axis holds the data with a small margin; each hand's
     # label is drawn under its point (the chips after that hand), not between two.
     from client.scenes import recap as recap_module
+    from tests.drawn import words_drawn
 
     records = _records(5)
     recap = RecapScene(app, records, viewer=0)
     chips = [v for line in recap.lines for v in line.chips]
     for size in [(800, 500), (1280, 800), (1600, 1000)]:
         recap.resize(size)
-        drawn: list[tuple[str, pygame.Rect]] = []
-        real = recap_module.blit_text
-
-        def record(surf, s, *a, **k):
-            rect = real(surf, s, *a, **k)
-            drawn.append((s, rect))
-            return rect
-
-        recap_module.blit_text = record
-        try:
+        with words_drawn(recap_module) as drawn:
             recap.draw(pygame.Surface(size))
-        finally:
-            recap_module.blit_text = real
         c = recap.chart
         axis = [int(t) for t, r in drawn if t.isdigit() and r.right <= c.x]
         assert min(axis) < min(chips) and max(axis) > max(chips), (axis, min(chips), max(chips))

@@ -11,6 +11,7 @@ from client.model import Session
 from client.scenes import results as results_module
 from client.scenes.results import ResultsScene
 from client.settings import Settings
+from tests.drawn import words_drawn
 
 
 @pytest.fixture
@@ -37,19 +38,8 @@ def test_the_standings_box_holds_its_rows_without_an_empty_band(app: App, rows: 
     for size in [(800, 500), (1280, 800), (1600, 1000)]:
         scene.resize(size)
         scene.update(0.0)
-        drawn: list[tuple[str, pygame.Rect]] = []
-        real = results_module.blit_text
-
-        def record(surf, t, *a, **k):
-            rect = real(surf, t, *a, **k)
-            drawn.append((t, rect))
-            return rect
-
-        results_module.blit_text = record
-        try:
+        with words_drawn(results_module) as drawn:
             scene.draw(pygame.Surface(size))
-        finally:
-            results_module.blit_text = real
         box, f = scene.box, lambda v: max(14, round(v * scene.s))
         assert pygame.Rect(0, 0, *size).contains(box), (size, box)
         buttons = [b.rect for b in scene.buttons()]

@@ -38,6 +38,8 @@ ROW_LABEL_TWO = {"s": (230, 230, 226), "h": (235, 90, 90), "d": (235, 90, 90),
 def row_label_colour(suit: str, *, four: bool) -> tuple[int, int, int]:
     """The colour of a row's suit sign on the panel, in the deck's two or four colours."""
     return (ROW_LABEL_FOUR if four else ROW_LABEL_TWO)[suit]
+
+
 DEAD = (128, 134, 130)
 OUT = (90, 210, 120)
 

@@ -8,7 +8,6 @@ hand on the chart, is a click away from the replayer at that hand.
 from __future__ import annotations
 
 import math
-
 from typing import Any
 
 import pygame
