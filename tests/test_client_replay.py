@@ -253,9 +253,9 @@ def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
         scene.resize(size)
         scene.goto(0, 3)
         scene.draw(pygame.Surface(size))
-        assert len(scene.banners) == 2
+        assert len(scene.banners()) == 2
         window = pygame.Rect(0, 0, *size)
-        for banner in scene.banners:
+        for banner in scene.banners():
             assert window.contains(banner), (size, banner)
             for seat, spot in scene.lay.spots.items():
                 assert not banner.colliderect(spot.plate_rect()), (size, seat, banner)

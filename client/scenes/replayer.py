@@ -90,7 +90,6 @@ class ReplayerScene(Scene):
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
         self.steps_rect = pygame.Rect(0, 0, 0, 0)
         self.turn_rect = pygame.Rect(0, 0, 0, 0)
-        self.banners: list[pygame.Rect] = []  # the banners as last drawn
         self.goto(min(max(0, start), len(records) - 1), 0)
 
     def _default_title(self) -> str:
@@ -333,7 +332,6 @@ class ReplayerScene(Scene):
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay
         s = self.shown
-        self.banners = []  # the banners as drawn
         view = s.view
         surf.blit(self.painter.background(lay), (0, 0))
         self.painter.centre(surf, lay, s, pot_hidden=False)
@@ -360,7 +358,6 @@ class ReplayerScene(Scene):
             words = f"{self.pos_i + 1}/{len(self.stops)}  ·  {stop.label}"
             img_size = lay.font(26)
             box = self.stop_box()
-            self.banners.append(box)
             panel(surf, box, (8, 20, 16, 225), lay.px(10))
             pygame.draw.rect(surf, GOLD, box, 2, border_radius=lay.px(10))
             blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
@@ -374,10 +371,15 @@ class ReplayerScene(Scene):
             msg = "Your turn at the table: Esc to go back"
             box = self.turn_rect
             size = lay.font(20)
-            self.banners.append(box)
             panel(surf, box, (250, 190, 80, 240), lay.px(10))
             blit_text(surf, fit(msg, size, box.w - lay.px(12), bold=True), size, box.center,
                       (30, 20, 0), bold=True, anchor="center")  # fmt: skip
+
+    def banners(self) -> list[pygame.Rect]:
+        """The banners ``draw`` paints: what just happened, and our turn at the table."""
+        session = self.host.session
+        out = [self.stop_box()] if self.stops else []
+        return out + ([self.turn_rect] if session is not None and session.my_turn() else [])
 
     def stop_box(self) -> pygame.Rect:
         """The banner of what just happened: along the top, in the widest stretch that no
