@@ -293,8 +293,12 @@ class App:
         surf = None if self.offscreen else pygame.display.get_surface()
         if surf is not None:
             if window.clamp(surf.get_size()) != surf.get_size():
-                # The window manager let it shrink past the minimum: grow it back.
-                surf = pygame.display.set_mode(window.clamp(surf.get_size()), pygame.RESIZABLE)
+                # The window manager let it shrink past the minimum: grow the same window
+                # back (making it again with set_mode only where SDL cannot be reached).
+                size = window.clamp(surf.get_size())
+                if not window.hold(size):
+                    pygame.display.set_mode(size, pygame.RESIZABLE)
+                surf = pygame.display.get_surface()
             self.screen = surf
         for scene in self.scenes:
             scene.resize(self.screen.get_size())

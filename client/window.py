@@ -2,8 +2,9 @@
 
 ``MIN_SIZE`` is asked of the window manager through SDL's
 ``SDL_SetWindowMinimumSize`` (pygame 2 does not expose it, so it is reached
-through the SDL library pygame already loaded); where that cannot be done, the
-app sets the window back to ``clamp(size)`` when it is made smaller.
+through the SDL library pygame already loaded); where the window manager lets it
+shrink anyway, the app sizes the same window back to ``clamp(size)`` (``hold``),
+and only where SDL cannot be reached makes the window again at that size.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 
 import pygame
 
-__all__ = ["MIN_SIZE", "clamp", "ask_minimum"]
+__all__ = ["MIN_SIZE", "clamp", "ask_minimum", "hold"]
 
 log = logging.getLogger(__name__)
 
@@ -46,25 +47,52 @@ def _sdl() -> ctypes.CDLL | None:
     return None
 
 
+def _window() -> tuple[ctypes.CDLL, int] | None:
+    """SDL and pygame's window, or None where they cannot be reached."""
+    if sys.platform == "emscripten":
+        return None
+    sdl = _sdl()
+    if sdl is None or pygame.display.get_surface() is None:
+        return None
+    sdl.SDL_GetWindowFromID.restype = ctypes.c_void_p
+    sdl.SDL_GetWindowFromID.argtypes = [ctypes.c_uint32]
+    # pygame has one window; SDL numbers windows from 1.  (pygame._sdl2's Window
+    # wrapper would give the id, but it corrupts later events' window fields.)
+    for window_id in range(1, 65):
+        ptr = sdl.SDL_GetWindowFromID(window_id)
+        if ptr:
+            return sdl, ptr
+    return None
+
+
 def ask_minimum() -> bool:
     """Tell the window manager the window's minimum size; False where that is not possible."""
-    if sys.platform == "emscripten":
-        return False
     try:
-        sdl = _sdl()
-        if sdl is None or pygame.display.get_surface() is None:
+        found = _window()
+        if found is None:
             return False
-        sdl.SDL_GetWindowFromID.restype = ctypes.c_void_p
-        sdl.SDL_GetWindowFromID.argtypes = [ctypes.c_uint32]
+        sdl, ptr = found
         sdl.SDL_SetWindowMinimumSize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
-        # pygame has one window; SDL numbers windows from 1.  (pygame._sdl2's Window
-        # wrapper would give the id, but it corrupts later events' window fields.)
-        for window_id in range(1, 65):
-            ptr = sdl.SDL_GetWindowFromID(window_id)
-            if ptr:
-                sdl.SDL_SetWindowMinimumSize(ptr, *MIN_SIZE)
-                return True
-        return False
+        sdl.SDL_SetWindowMinimumSize(ptr, *MIN_SIZE)
+        return True
     except Exception as exc:  # an unusual build: the app's own clamp still holds
         log.debug("no window minimum from SDL: %s", exc)
+        return False
+
+
+def hold(size: tuple[int, int]) -> bool:
+    """Size the window to ``size`` in place (SDL_SetWindowSize): the same window and
+    display surface, grown back, where ``set_mode`` would make the window again.
+    False where SDL cannot be reached."""
+    try:
+        found = _window()
+        if found is None:
+            return False
+        sdl, ptr = found
+        sdl.SDL_SetWindowSize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        sdl.SDL_SetWindowSize(ptr, int(size[0]), int(size[1]))
+        pygame.event.pump()  # pygame's display surface follows the window's new size
+        return pygame.display.get_surface().get_size() == tuple(size)
+    except Exception as exc:
+        log.debug("could not size the window in place: %s", exc)
         return False

@@ -329,7 +329,35 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
                 assert not ra.colliderect(rb), (size, a, ra, b, rb)
         # Legible: the address lines stay big.
         assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
+        drawn_words_never_overlap(lobby, size, parts)
     assert not host._faults
+
+
+def drawn_words(scene, module) -> list[tuple[str, pygame.Rect]]:
+    """Every text the scene itself draws (its ``blit_text`` calls), with the rect drawn."""
+    from tests.drawn import words_drawn
+
+    with words_drawn(module) as drawn:
+        scene.draw(pygame.Surface(scene.size))
+    return drawn
+
+
+def drawn_words_never_overlap(lobby, size, parts) -> None:
+    """Each word the lobby draws against every other drawn word and element: inside the
+    window, clear of every widget and word unless it sits inside that element (a label
+    in its chip, a row in the seats panel)."""
+    from client.scenes import lobby as lobby_module
+
+    window = pygame.Rect(0, 0, *size)
+    words = [(t, r) for t, r in drawn_words(lobby, lobby_module) if t]
+    widgets = [(n, r) for n, r in parts if not n.startswith(("header ", "chat "))]
+    widgets += [(f"chip {r.level}", r.chip) for r in lobby.seat_rows if r.chip is not None]
+    for i, (t, r) in enumerate(words):
+        assert window.contains(r), (size, t, r)
+        for n, wr in widgets:
+            assert wr.contains(r) or not wr.colliderect(r), (size, t, r, n, wr)
+        for t2, r2 in words[i + 1 :]:
+            assert t2 == t or not r.colliderect(r2), (size, t, r, t2, r2)
 
 
 # ------------------------------------------------------------------ the rules (F1)
@@ -375,3 +403,41 @@ def test_the_host_screen_opens_the_books_and_to_watchers_only_when_chosen(make_c
     cfg = app.server.server.config
     assert cfg.open_books and cfg.books_to_watchers
     assert app.settings.host_books_to_watchers
+
+
+def test_give_seat_follows_the_computer_seat_when_a_person_joins(make_client) -> None:
+    # Issue 17 point 2: the host alone with a computer seat, then a person joins: the
+    # Give seat button moves with the computer seat's row at once.
+    host, guest = host_with_guest(make_client, hands=4, computers=1)
+    lobby = host.top()
+    rows = {r.mark: r for r in lobby.seat_rows}
+    (give,) = lobby.give
+    row = rows["computer"].rect
+    assert give.rect.top <= row.centery <= give.rect.bottom, (give.rect, row)
+    others = [r.rect for r in lobby.seat_rows if r.mark != "computer"]
+    assert all(not (give.rect.top <= r.centery <= give.rect.bottom) for r in others)
+
+
+def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_client) -> None:
+    # Issue 17 point 13: back in the lobby after a match, no game-log lines in the strip.
+    from client.wording import describe_event
+
+    host, guest = host_with_guest(make_client, hands=4)
+    log = host.session.log
+    names = {0: "Hana", 6: "Ada"}.get
+    log.append(LogLine("Gus: good luck", "chat"))
+    for ev in ({"ev": "act", "seat": 6, "action": "bet", "put": 10, "to": 10},
+               {"ev": "return", "seat": 6, "amount": 10},
+               {"ev": "show", "seat": 0, "hand": "two pair"},
+               {"ev": "award", "seat": 0, "pot": 40, "amount": 40}):  # fmt: skip
+        line = describe_event(ev, lambda seat: names(seat) or "?")
+        if line is not None:
+            log.append(line)
+    assert any(line.kind == "info" for line in list(log)[-4:])  # the hand's own notices
+    log.append(LogLine("Gus is back", "info"))
+    log.append(LogLine("Gus: gg", "chat"))
+    host.top().resize((800, 500))
+    shown = [t for t, _r in host.top().chat_lines()]
+    assert shown == ["Gus: good luck", "Gus is back", "Gus: gg"][-len(shown) :] and shown
+    host.top().resize((1280, 800))
+    assert [t for t, _r in host.top().chat_lines()] == ["Gus: good luck", "Gus is back", "Gus: gg"]

@@ -234,3 +234,63 @@ def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
     k = min(len(scene.stops), first + room) - 1
     click(app, (scene.steps_rect.x + 10, scene.steps_rect.y + (k - first) * line + line // 2))
     assert scene.pos_i == k
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6, 7])
+def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
+    # Issue 17 point 3: the banners over the table, as drawn, leave every plate in view;
+    # mid-match the hand count is the match's, not the hands in the file so far.
+    out = io.StringIO()
+    simulate(seats=seats, hands=4, seed=5, out=out)
+    records = load(out.getvalue())[:1]  # the first hand of a 4-hand match, mid-match
+    session = Session("Sim 1")
+    session.match_id, session.hands, session.seat = records[0]["match"], 4, 0
+    session.my_turn = lambda: True  # type: ignore[method-assign]  # the table waits on us
+    app.session = session
+    scene = ReplayerScene(app, records, viewer=0)
+    assert scene.shown.hand == 1 and scene.shown.hands == 4
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        scene.resize(size)
+        scene.goto(0, 3)
+        scene.draw(pygame.Surface(size))
+        assert len(scene.banners()) == 2
+        window = pygame.Rect(0, 0, *size)
+        for banner in scene.banners():
+            assert window.contains(banner), (size, banner)
+            for seat, spot in scene.lay.spots.items():
+                assert not banner.colliderect(spot.plate_rect()), (size, seat, banner)
+            buttons = [b.rect for b in scene.buttons()] + [r for _k, r in scene.hand_rows]
+            assert not any(banner.colliderect(r) for r in buttons), (size, banner)
+            assert banner.w >= scene.lay.px(200), (size, banner)
+
+
+def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_points(app) -> None:
+    # Issue 17 point 6: the chip axis holds the data with a small margin; each hand's
+    # label is drawn under its point (the chips after that hand), not between two.
+    from client.scenes import recap as recap_module
+    from tests.drawn import words_drawn
+
+    records = _records(5)
+    recap = RecapScene(app, records, viewer=0)
+    chips = [v for line in recap.lines for v in line.chips]
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        recap.resize(size)
+        with words_drawn(recap_module) as drawn:
+            recap.draw(pygame.Surface(size))
+        c = recap.chart
+        axis = [int(t) for t, r in drawn if t.isdigit() and r.right <= c.x]
+        assert min(axis) < min(chips) and max(axis) > max(chips), (axis, min(chips), max(chips))
+        data = max(chips) - min(chips)
+        assert max(axis) - min(axis) <= 1.5 * data + 20, (axis, min(chips), max(chips))
+        step = c.w / len(records)
+        under = [(t, r) for t, r in drawn if r.top > c.bottom and r.top < c.bottom + 40]
+        for k, rec in enumerate(records):
+            x = c.x + round(step * (k + 1))
+            t, r = under[k]
+            assert t.endswith(str(rec["hand"])), (t, rec["hand"])
+            if k:
+                assert abs(r.centerx - x) <= 1, (size, t, r, x)
+            else:
+                assert r.left <= x <= r.right + 4, (size, t, r, x)
+        rects = [r for _t, r in under]
+        assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])

@@ -26,6 +26,20 @@ __all__ = ["SeenPanel"]
 
 GRID_RANKS = RANKS[::-1]  # A K Q ... 2
 GRID_SUITS = "shdc"
+PANEL = (20, 32, 30)  # the panel's near-black green
+# The rows' suit signs sit on the panel, not on a card's white: the deck's colours
+# lightened until they read there (black spades are white, as on a dark table).
+ROW_LABEL_FOUR = {"s": (230, 230, 226), "h": (235, 90, 90), "d": (100, 160, 255),
+                  "c": (80, 200, 110)}  # fmt: skip
+ROW_LABEL_TWO = {"s": (230, 230, 226), "h": (235, 90, 90), "d": (235, 90, 90),
+                 "c": (230, 230, 226)}  # fmt: skip
+
+
+def row_label_colour(suit: str, *, four: bool) -> tuple[int, int, int]:
+    """The colour of a row's suit sign on the panel, in the deck's two or four colours."""
+    return (ROW_LABEL_FOUR if four else ROW_LABEL_TWO)[suit]
+
+
 DEAD = (128, 134, 130)
 OUT = (90, 210, 120)
 
@@ -90,7 +104,7 @@ class SeenPanel:
         def px(v: float) -> int:
             return max(1, round(v * s))
 
-        panel(surf, rect, (20, 32, 30, 235), px(10))
+        panel(surf, rect, (*PANEL, 235), px(10))
         pygame.draw.rect(surf, (70, 96, 88), rect, 1, border_radius=px(10))
         blit_text(
             surf,
@@ -109,7 +123,7 @@ class SeenPanel:
         mine = set(self.mine)
         for row, suit in enumerate(GRID_SUITS):
             y = top + row * ch
-            suit_col = colors[suit] if suit in "hd" or four else (230, 230, 226)
+            suit_col = row_label_colour(suit, four=four)
             draw_suit(surf, suit, rect.x + px(7) + label_w / 2, y + ch / 2, px(14), suit_col)
             for col, rank in enumerate(GRID_RANKS):
                 code = rank + suit

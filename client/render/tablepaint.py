@@ -199,8 +199,12 @@ class TablePainter:
         pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
         name = player.name if player else pic.name_of(spot.seat)
         fs = lay.font(24 if spot.own else 22)
-        room = r.w - icon_room(lay) - lay.px(100)
         pad = lay.px(10)
+        # The name has the plate's width but the icon and the stack as drawn (at small
+        # sizes the font floor makes words wider than the scale says, at large ones not).
+        digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
+        stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
+        room = r.w - icon_room(lay) - pad - stack_w
         icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
         kind = "computer" if player is not None and player.stand_in else None
         self._kind_icon(surf, icon, kind or (player.kind if player else "human"), folded)

@@ -8,6 +8,7 @@ next level (the ``level`` message), so every computer seat may differ.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, Options, SetLeve
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
+OPTION_LABELS = ("Turn clock (seconds a decision)", "Time bank (seconds a match)",
+                 "Hands in the match")  # fmt: skip
 
 
 def options_words(opts: dict[str, Any]) -> str:
@@ -37,7 +40,22 @@ def options_words(opts: dict[str, Any]) -> str:
     return words
 
 
-__all__ = ["ConnectingScene", "LobbyScene", "SeatRow"]
+__all__ = ["ConnectingScene", "LobbyScene", "SeatRow", "lobby_words"]
+
+GAME_KINDS = ("action", "street", "win")  # a hand's own log lines
+
+
+def lobby_words(log: Iterable[Any]) -> list[str]:
+    """What the lobby's chat strip shows of the log: the chat, and the notices since the
+    last match's play (who came back, who hosts now), never the hands' own lines: a
+    match's "shows" and "uncalled goes back" are notices in the table's log, not here."""
+    lines = list(log)
+    played = max((i for i, line in enumerate(lines) if line.kind in GAME_KINDS), default=-1)
+    return [
+        line.text
+        for i, line in enumerate(lines)
+        if line.kind == "chat" or (line.kind == "info" and i > played)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +156,7 @@ class LobbyScene(Scene):
         self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
         self.host_chips: list[tuple[int, pygame.Rect]] = []  # "make host" on people's rows
         self.seat_rows: list[SeatRow] = []
+        self.option_labels: list[tuple[str, pygame.Rect]] = []  # the host's choices' words
         self.lost = ReconnectBanner()  # the link is lost: the countdown and Stop trying
 
     def cycle_level(self, seat: int) -> bool:
@@ -189,6 +208,7 @@ class LobbyScene(Scene):
             self._sync_hands()
         if kind == "welcome":  # a watcher come to ask for a lost seat back asks now
             ask_once_welcomed(self.host.session, self.host.send)
+        self._layout_give()
         self._layout_seats()
         self._layout_lost()
 
@@ -226,8 +246,10 @@ class LobbyScene(Scene):
         return out
 
     def _layout_give(self) -> None:
-        """One small button on each computer seat's row of the seat list."""
+        """One small button on each computer seat's row of the seat list: laid out again
+        whenever the seats change, so it follows its seat when someone joins above it."""
         s = self.host.session
+        had = {b.id: b for b in self.give}  # kept, so a hovered button stays hovered
         self.give = []
         if s is None or "seats" not in self.boxes:
             return
@@ -235,7 +257,8 @@ class LobbyScene(Scene):
         y = box.y + round(60 * self.s)
         for p in s.lobby_seats:
             if p.kind == "computer":
-                b = Button(f"give:{p.seat}", "Give seat", size=max(12, round(18 * self.s)))
+                b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", "Give seat")
+                b.size = max(12, round(18 * self.s))
                 b.rect = pygame.Rect(box.right - round(270 * self.s), y - round(2 * self.s),
                                      round(130 * self.s),
                                      round(30 * self.s))  # fmt: skip
@@ -255,11 +278,8 @@ class LobbyScene(Scene):
             "seats": self._R(140, 262, 580, 300),
             "side": self._R(760, 262, 380, 64),
         }
-        self.turn_time.rect = self._R(760, 356, 380, 38)
-        self.time_bank.rect = self._R(760, 426, 380, 38)
-        self.hands.rect = self._R(760, 496, 380, 38)
-        self.stand_in.rect = self._R(760, 542, 380, 28)
         self.start.rect = self._R(760, 578, 380, 60)
+        self._layout_options()
         self.leave.rect = self._R(140, 578, 200, 60)
         self.rules.rect = self._R(356, 578, 170, 60)
         self.chat.rect = self._R(140, 730, 1000, 46)
@@ -273,6 +293,31 @@ class LobbyScene(Scene):
         self._layout_give()
         self._layout_seats()
         self._layout_lost()
+
+    def _layout_options(self) -> None:
+        """The host's three choices, each under its label, and the stand-in box: stacked
+        between the side note and Start, the labels measured in the font they are drawn in
+        (at small sizes the 14 px floor makes them taller than the scale says)."""
+        side, start = self.boxes["side"], self.start.rect
+        lab_h = font(self._f(20)).get_linesize()
+        pad = max(1, round(4 * self.s))
+        ch, cb = round(38 * self.s), round(28 * self.s)
+        rows = (self.turn_time, self.time_bank, self.hands)
+        need = len(rows) * (lab_h + pad + ch) + cb
+        room = start.top - side.bottom
+        if need > room:  # tight: the choices give up height, the words keep theirs
+            ch = max(lab_h, (room - cb - len(rows) * (lab_h + pad)) // len(rows))
+            need = len(rows) * (lab_h + pad + ch) + cb
+        gap = max(0, (room - need) // (len(rows) + 2))
+        y = side.bottom + gap
+        self.option_labels = []
+        for w, label in zip(rows, OPTION_LABELS, strict=True):
+            words = pygame.Rect(side.x, y, font(self._f(20)).size(label)[0], lab_h)
+            self.option_labels.append((label, words))
+            y += lab_h + pad
+            w.rect = pygame.Rect(side.x, y, side.w, ch)
+            y += ch + gap
+        self.stand_in.rect = pygame.Rect(side.x, y, side.w, cb)
 
     def _layout_lost(self) -> None:
         """The lost-table banner: above the seats, left of the night's scoreboard, clear of
@@ -460,9 +505,7 @@ class LobbyScene(Scene):
         s = self.host.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
-            computers = [p.seat for p in s.lobby_seats if p.kind == "computer"]
-            if [b.id for b in self.give] != [f"give:{c}" for c in computers]:
-                self._layout_give()
+            self._layout_give()
             self._layout_seats()
 
     # ------------------------------------------------------------ drawing
@@ -497,7 +540,7 @@ class LobbyScene(Scene):
         f = self._f
         room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
         n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
-        chats = [line.text for line in s.log if line.kind in ("chat", "info")][-n:] if n else []
+        chats = lobby_words(s.log)[-n:] if n else []
         out = []
         yy = self.chat.rect.y - f(6) - len(chats) * f(26)
         for c in chats:
@@ -563,11 +606,9 @@ class LobbyScene(Scene):
         for b in self.night_buttons():
             b.draw(surf)
         if s.host:
-            for w, label in ((self.turn_time, "Turn clock (seconds a decision)"),
-                             (self.time_bank, "Time bank (seconds a match)"),
-                             (self.hands, "Hands in the match")):  # fmt: skip
-                blit_text(surf, label, f(20), (w.rect.x, w.rect.y - f(4)), MUTED,
-                          anchor="bottomleft")  # fmt: skip
+            for label, rect in self.option_labels:
+                blit_text(surf, label, f(20), rect.topleft, MUTED)
+            for w in (self.turn_time, self.time_bank, self.hands):
                 w.draw(surf)
             self.stand_in.draw(surf)
             self.start.draw(surf)

@@ -7,6 +7,7 @@ hand on the chart, is a click away from the replayer at that hand.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pygame
@@ -22,6 +23,28 @@ __all__ = ["RecapScene"]
 
 LINE_COLORS = [(236, 196, 92), (120, 200, 240), (240, 120, 110), (130, 220, 140),
                (200, 150, 240), (245, 160, 70), (230, 230, 225)]  # fmt: skip
+
+
+NICE = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+
+
+def chip_axis(values: list[int]) -> tuple[float, float, float]:
+    """The chart's chip scale ``(low, high, tick)``: four to six round ticks that hold
+    every value with a little margin (chips between 560 and 662 get 520 to 680, not
+    400 to 700), never below zero."""
+    if not values:
+        return 0.0, 100.0, 25.0
+    vlo, vhi = min(values), max(values)
+    margin = max((vhi - vlo) * 0.05, 5.0)
+    want_lo, want_hi = max(0.0, vlo - margin), vhi + margin
+    raw = (want_hi - want_lo) / 4
+    exp = 10.0 ** math.floor(math.log10(raw))
+    for tick in [m * exp for m in NICE] + [10 * exp, 20 * exp]:
+        lo = math.floor(want_lo / tick) * tick
+        ticks = math.ceil((want_hi - lo) / tick)
+        if ticks <= 6:
+            return lo, lo + max(4, ticks) * tick, tick
+    return want_lo, want_hi, (want_hi - want_lo) / 4
 
 
 class RecapScene(Scene):
@@ -134,18 +157,15 @@ class RecapScene(Scene):
         c = self.chart
         panel(surf, c.inflate(px(20), px(20)), (8, 20, 16, 230), px(10))
         # The chip scale: from a round number under the lowest stack to one over the highest.
-        hi = max((max(line.chips) for line in self.lines), default=1)
-        lo = min((min(line.chips) for line in self.lines), default=0)
-        hi = ((hi + 99) // 100) * 100
-        lo = max(0, (lo // 100) * 100 - 100) if lo > 200 else 0
+        lo, hi, tick = chip_axis([v for line in self.lines for v in line.chips])
         span = max(1, hi - lo)
-        for k in range(5):  # grid lines and chip labels
-            y = c.bottom - round(c.h * k / 4)
+        for k in range(round((hi - lo) / tick) + 1):  # grid lines and chip labels
+            y = c.bottom - round(c.h * k * tick / span)
             pygame.draw.line(surf, (40, 60, 54), (c.x, y), (c.right, y))
-            label = str(lo + span * k // 4)
+            label = f"{lo + k * tick:g}"
             blit_text(surf, label, f(17), (c.x - px(8), y), MUTED, anchor="midright")
         step = c.w / max(1, n)
-        for k in range(n):  # each hand: a label under the chart (click to replay)
+        for k in range(n):  # each hand: its label under its point, the chips after it
             x = c.x + round(step * (k + 1))
             pygame.draw.line(surf, (30, 46, 42), (x, c.y), (x, c.bottom))
             label = (
@@ -153,8 +173,11 @@ class RecapScene(Scene):
                 if k == 0
                 else str(self.records[k].get("hand", k + 1))
             )
-            blit_text(surf, label, f(19), (x - round(step / 2), c.bottom + px(16)), MUTED,
-                      anchor="center")  # fmt: skip
+            at = (x, c.bottom + px(16))
+            if k == 0:  # the first, longer label ends under its point, clear of the axis
+                blit_text(surf, label, f(19), (x + px(4), at[1]), MUTED, anchor="midright")
+            else:
+                blit_text(surf, label, f(19), at, MUTED, anchor="center")
         for i, line in enumerate(self.lines):
             color = LINE_COLORS[i % len(LINE_COLORS)]
             pts = [

@@ -90,6 +90,7 @@ class ReplayerScene(Scene):
         ]
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
         self.steps_rect = pygame.Rect(0, 0, 0, 0)
+        self.turn_rect = pygame.Rect(0, 0, 0, 0)
         self.goto(min(max(0, start), len(records) - 1), 0)
 
     def _default_title(self) -> str:
@@ -120,6 +121,15 @@ class ReplayerScene(Scene):
             )
         self._build()
 
+    def match_hands(self) -> int:
+        """The match's length: the table's when these are the hands of the match being
+        played (mid-match the file holds only the hands so far), else the hands written."""
+        written = max(int(r.get("hand", 0)) for r in self.records)
+        s = self.host.session
+        if s is not None and s.match_id and self.record.get("match") == s.match_id:
+            return max(written, int(s.hands))
+        return written
+
     def _build(self) -> None:
         """The picture the painter reads: the replayed view, the names, the last action."""
         rec = self.record
@@ -135,7 +145,7 @@ class ReplayerScene(Scene):
                 for x in rec["seats"]
             },
             hand=int(rec.get("hand", 0)),
-            hands=max(int(r.get("hand", 0)) for r in self.records),
+            hands=self.match_hands(),
             recent=recent,
         )
 
@@ -249,6 +259,10 @@ class ReplayerScene(Scene):
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
         close.size = lay.font(22)
+        # Room above Close for the "your turn at the table" banner.
+        self.turn_rect = pygame.Rect(
+            p.x + lay.px(12), close.rect.top - lay.px(44), p.w - lay.px(24), lay.px(36)
+        )
         self.hand_rows = []
         top = y + lay.px(100)
         row = lay.px(30)
@@ -259,7 +273,7 @@ class ReplayerScene(Scene):
             p.x + lay.px(12),
             top + room * row + lay.px(14),
             p.w - lay.px(24),
-            close.rect.top - lay.px(12) - (top + room * row + lay.px(14)),
+            self.turn_rect.top - lay.px(8) - (top + room * row + lay.px(14)),
         )
         for k in range(first, min(len(self.records), first + room)):
             r = pygame.Rect(p.x + lay.px(12), top + (k - first) * row, p.w - lay.px(24), row - 2)
@@ -339,8 +353,7 @@ class ReplayerScene(Scene):
             stop = self.stops[self.pos_i]
             words = f"{self.pos_i + 1}/{len(self.stops)}  ·  {stop.label}"
             img_size = lay.font(26)
-            box = pygame.Rect(0, 0, min(lay.area.w - lay.px(40), lay.px(640)), lay.px(40))
-            box.midtop = (lay.area.centerx, lay.px(8))
+            box = self.stop_box()
             panel(surf, box, (8, 20, 16, 225), lay.px(10))
             pygame.draw.rect(surf, GOLD, box, 2, border_radius=lay.px(10))
             blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
@@ -350,12 +363,43 @@ class ReplayerScene(Scene):
         self._draw_panel(surf)
         session = self.host.session
         if session is not None and session.my_turn():
+            # In the panel, above Close: on the table it would cover a seat's plate.
             msg = "Your turn at the table: Esc to go back"
-            size = lay.font(24)
-            box = pygame.Rect(0, 0, lay.px(480), lay.px(36))
-            box.midtop = (lay.area.centerx, lay.px(54))
+            box = self.turn_rect
+            size = lay.font(20)
             panel(surf, box, (250, 190, 80, 240), lay.px(10))
-            blit_text(surf, msg, size, box.center, (30, 20, 0), bold=True, anchor="center")
+            blit_text(surf, fit(msg, size, box.w - lay.px(12), bold=True), size, box.center,
+                      (30, 20, 0), bold=True, anchor="center")  # fmt: skip
+
+    def banners(self) -> list[pygame.Rect]:
+        """The banners ``draw`` paints: what just happened, and our turn at the table."""
+        session = self.host.session
+        out = [self.stop_box()] if self.stops else []
+        return out + ([self.turn_rect] if session is not None and session.my_turn() else [])
+
+    def stop_box(self) -> pygame.Rect:
+        """The banner of what just happened: along the top, in the widest stretch that no
+        seat's plate or cards reach into, so a top seat's name and chips stay in view."""
+        lay = self.lay
+        band = pygame.Rect(lay.area.x, lay.px(8), lay.area.w, lay.px(40))
+        taken = sorted(
+            (r.left, r.right)
+            for spot in lay.spots.values()
+            for r in (spot.plate_rect(), *spot.card_rects(7))
+            if r.colliderect(band)
+        )
+        gaps, x = [], band.left
+        for left, right in taken:
+            if left > x:
+                gaps.append((x, left))
+            x = max(x, right)
+        gaps.append((x, band.right))
+        left, right = max(gaps, key=lambda g: g[1] - g[0])
+        margin = lay.px(20)
+        w = max(1, min(lay.px(640), right - left - 2 * margin))
+        box = pygame.Rect(0, band.y, w, band.h)
+        box.centerx = (left + right) // 2
+        return box
 
     def _steps_window(self) -> tuple[int, int, int]:
         """(line height, first stop shown, stops shown) of the panel's list of stops."""
@@ -409,7 +453,6 @@ class ReplayerScene(Scene):
                       anchor="midleft")  # fmt: skip
         self._draw_steps(surf)
         if self.notice:
-            close = self.panel_buttons[4].rect
             blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
-                      (p.x + lay.px(12), close.top - lay.px(12)), (220, 200, 150),
+                      (p.x + lay.px(12), self.turn_rect.centery), (220, 200, 150),
                       anchor="midleft")  # fmt: skip

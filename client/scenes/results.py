@@ -45,15 +45,18 @@ class ResultsScene(Scene):
         self.recap = Button("recap", "Recap", key_of("results", "recap"))
         self.box = pygame.Rect(0, 0, 10, 10)
         self.s = 1.0
+        self._laid: tuple[int, bool, bool] | None = None  # what the box was sized for
+        self.size = (BASE_W, BASE_H)
 
     def buttons(self) -> list[Button]:
         first = [self.again] if self.host.server_kind == "computer" else [self.again, self.lobby]
         return [*first, self.leave, self.replay, self.recap]  # friends may talk in the lobby
 
     def resize(self, size: tuple[int, int]) -> None:
-        w, h = size
+        self.size = w, h = size
+        self._laid = self._content()
         s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
-        self.box = pygame.Rect(0, 0, round(720 * s), round(660 * s))
+        self.box = pygame.Rect(0, 0, round(720 * s), self.box_height())
         self.box.center = (min(w // 2, round(w - 300 * s) // 2 + 10), h // 2)
         self.lobby.label = "Lobby"
         bh, y = round(60 * s), self.box.bottom - round(90 * s)
@@ -73,6 +76,27 @@ class ResultsScene(Scene):
             )
             b.size = max(14, round(22 * s))
         self.recap.rect.right = self.box.right - round(40 * s)
+
+    def _content(self) -> tuple[int, bool, bool]:
+        """(standings rows, the night's line, the books' line): what the box must hold."""
+        s = self.host.session
+        if s is None or s.standings is None:
+            return 7, False, False
+        night = s.night is not None and bool(s.night.played)
+        return len(s.standings), night, bool(s.open_books)
+
+    def box_height(self) -> int:
+        """As tall as its words and buttons, no taller: the header, a row per seat, the
+        night's and the books' lines when there are, the two rows of buttons."""
+        f = lambda v: max(14, round(v * self.s))  # noqa: E731  (as ``draw`` sizes them)
+        rows, night, books = self._content()
+        body = f(160) + f(34) + rows * f(36) + (f(34) if night else 0) + (f(36) if books else 0)
+        return max(round(420 * self.s), body + f(16) + 2 * round(60 * self.s) + round(46 * self.s))
+
+    def update(self, dt: float) -> None:
+        if self._laid != self._content():  # the standings came, or the books opened
+            self._laid = self._content()
+            self.resize(self.size)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for b in self.buttons():
