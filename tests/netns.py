@@ -49,12 +49,27 @@ def _can_unshare() -> str:
     return "" if proc.returncode == 0 else (proc.stderr.strip() or f"exit {proc.returncode}")
 
 
+def _set_for_this_test(request: pytest.FixtureRequest, **values: str) -> None:
+    """Set environment variables until this test ends: the later tests of the same process
+    (the whole suite run under ``scripts/netns``) find ``STUD_MDNS`` as they left it."""
+    before = {name: os.environ.get(name) for name in values}
+
+    def restore() -> None:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    request.addfinalizer(restore)
+    os.environ.update(values)
+
+
 def in_netns(request: pytest.FixtureRequest) -> bool:
     if os.environ.get("STUD_NETNS") == "1":
         if not only_loopback():
             pytest.fail("STUD_NETNS=1 outside a private network namespace: refusing to multicast")
-        os.environ["STUD_MDNS"] = "on"
-        os.environ["STUD_MDNS_IFACES"] = "127.0.0.1"
+        _set_for_this_test(request, STUD_MDNS="on", STUD_MDNS_IFACES="127.0.0.1")
         return True
     why = _can_unshare()
     if why:
