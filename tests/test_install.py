@@ -18,7 +18,7 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import IO
 
 import pytest
@@ -235,6 +235,7 @@ def test_play_py_opens_the_game_with_the_venvs_python(monkeypatch, tmp_path: Pat
 class _Request:
     def __init__(self) -> None:
         self.finalizers: list = []
+        self.node = SimpleNamespace(nodeid="")
 
     def addfinalizer(self, f) -> None:
         self.finalizers.append(f)
@@ -247,9 +248,34 @@ def test_a_namespace_test_turns_mdns_on_for_itself_only(monkeypatch) -> None:
     monkeypatch.setenv("STUD_MDNS", "off")
     monkeypatch.delenv("STUD_MDNS_IFACES", raising=False)
     monkeypatch.setattr(netns, "only_loopback", lambda: True)
+    monkeypatch.setattr(netns, "_can_unshare", lambda: "")
     request = _Request()
+    request.node = SimpleNamespace(nodeid="tests/test_x.py::test_x")
+    monkeypatch.setenv("STUD_NETNS_TEST", "tests/test_x.py::test_x")  # the re-run
     assert netns.in_netns(request)  # type: ignore[arg-type]
     assert os.environ["STUD_MDNS"] == "on" and os.environ["STUD_MDNS_IFACES"] == "127.0.0.1"
     for f in request.finalizers:
         f()
     assert os.environ["STUD_MDNS"] == "off" and "STUD_MDNS_IFACES" not in os.environ
+
+
+def test_in_the_suites_namespace_each_mdns_test_still_gets_its_own(monkeypatch) -> None:
+    """``./scripts/netns ./scripts/test``: one namespace for every worker, whose tables would
+    see each other's; so a test is re-run in a namespace of its own, told which it is."""
+    from tests import netns
+
+    monkeypatch.setenv("STUD_NETNS", "1")
+    monkeypatch.delenv("STUD_NETNS_TEST", raising=False)
+    monkeypatch.setattr(netns, "only_loopback", lambda: True)
+    monkeypatch.setattr(netns, "_can_unshare", lambda: "")
+    runs: list[dict] = []
+
+    def run(cmd, **kw):
+        runs.append(kw["env"])
+        return SimpleNamespace(returncode=0, stdout="1 passed", stderr="")
+
+    monkeypatch.setattr(netns.subprocess, "run", run)
+    request = _Request()
+    request.node = SimpleNamespace(nodeid="tests/test_x.py::test_x")
+    assert not netns.in_netns(request)  # type: ignore[arg-type]
+    assert [env["STUD_NETNS_TEST"] for env in runs] == ["tests/test_x.py::test_x"]
