@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import pygame
@@ -30,7 +32,7 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 
-__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "rules_path"]
+__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "packaged_rules", "rules_path"]
 
 
 class Overlay:
@@ -79,9 +81,19 @@ def _shade(surf: pygame.Surface, alpha: int = 150) -> None:
 # ------------------------------------------------------------------ the rules
 
 
-def rules_path() -> Path:
-    """``docs/rules.md`` of the game's folder: the one text, for the README and the client."""
-    return Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+_SOURCE_RULES = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+def packaged_rules() -> Traversable:
+    """The copy of ``docs/rules.md`` shipped in the package (``client/assets/rules.md``,
+    package data): what an installed game (``pip install .``, a wheel) reads."""
+    return resources.files("client").joinpath("assets", "rules.md")
+
+
+def rules_path() -> Path | Traversable:
+    """``docs/rules.md`` of the game's folder (the one text, for the README and the client)
+    when the game runs from its source folder, else the copy installed with the package."""
+    return _SOURCE_RULES if _SOURCE_RULES.is_file() else packaged_rules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +111,7 @@ def _plain(s: str) -> str:
     return _INLINE.sub("", s).strip()
 
 
-def load_rules(path: Path | None = None) -> list[Block]:
+def load_rules(path: Path | Traversable | None = None) -> list[Block]:
     """The rules as blocks, in order.  A missing file gives a block saying where it should be."""
     path = path or rules_path()
     try:

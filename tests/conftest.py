@@ -15,8 +15,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tests.netns import only_loopback  # noqa: E402
 
+os.environ["STUD_MDNS"] = "off"  # even under scripts/netns, which exports it on: each
+# test that multicasts turns it on for itself only (tests.netns.in_netns)
 if os.environ.get("STUD_NETNS") != "1" or not only_loopback():
-    os.environ["STUD_MDNS"] = "off"
     os.environ.pop("STUD_NETNS", None)
 
 import gc  # noqa: E402

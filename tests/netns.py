@@ -7,7 +7,7 @@ A test that announces or browses tables starts with::
             return          # it was run, and passed, in a namespace of its own
         ...                 # here STUD_MDNS is on, bound to 127.0.0.1 of a lo-only namespace
 
-Outside, ``in_netns`` re-runs that one test under ``scripts/netns`` (``unshare --net``,
+``in_netns`` re-runs that one test under ``scripts/netns`` (``unshare --net``,
 loopback up with multicast and a 224.0.0.0/4 route) and fails if it failed there.
 Where no namespace can be made the test is skipped, saying why: mDNS never runs
 on the real network from a test.
@@ -49,14 +49,35 @@ def _can_unshare() -> str:
     return "" if proc.returncode == 0 else (proc.stderr.strip() or f"exit {proc.returncode}")
 
 
+def _set_for_this_test(request: pytest.FixtureRequest, **values: str) -> None:
+    """Set environment variables until this test ends: the later tests of the same process
+    (the whole suite run under ``scripts/netns``) find ``STUD_MDNS`` as they left it."""
+    before = {name: os.environ.get(name) for name in values}
+
+    def restore() -> None:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    request.addfinalizer(restore)
+    os.environ.update(values)
+
+
 def in_netns(request: pytest.FixtureRequest) -> bool:
-    if os.environ.get("STUD_NETNS") == "1":
+    # Each test gets a namespace of its own, also when the whole suite runs in one
+    # (./scripts/netns ./scripts/test): there its workers' tables would see each other.
+    # The re-run is told which test it is; where namespaces do not nest, a test in
+    # the suite's namespace runs in that one.
+    why = _can_unshare()
+    if os.environ.get("STUD_NETNS") == "1" and (
+        os.environ.get("STUD_NETNS_TEST") == request.node.nodeid or why
+    ):
         if not only_loopback():
             pytest.fail("STUD_NETNS=1 outside a private network namespace: refusing to multicast")
-        os.environ["STUD_MDNS"] = "on"
-        os.environ["STUD_MDNS_IFACES"] = "127.0.0.1"
+        _set_for_this_test(request, STUD_MDNS="on", STUD_MDNS_IFACES="127.0.0.1")
         return True
-    why = _can_unshare()
     if why:
         pytest.skip(
             "multicast DNS is tested only inside a private network namespace, and none can be "
@@ -76,7 +97,10 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             request.node.nodeid,
         ],
         cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")},
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")},
+            "STUD_NETNS_TEST": request.node.nodeid,
+        },
         capture_output=True,
         text=True,
         timeout=110,
