@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 
 from common.engine import Hand
+from common.exports import private_dir
 from common.history import dumps, hand_record
 from common.match import SeatInfo
 
@@ -43,13 +44,6 @@ def new_match_id(rng: random.Random) -> str:
 
 def match_path(history_dir: Path, match_id: str) -> Path:
     return history_dir / f"{match_id}.jsonl"
-
-
-def private_dir(path: Path) -> None:
-    """Make ``path`` (and its missing parents) and leave it readable by its owner only."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.stat().st_mode & 0o077:
-        os.chmod(path, 0o700)
 
 
 def append_hand(
