@@ -68,6 +68,23 @@ def make_client(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def app(tmp_path, monkeypatch):
+    """Ann's game at 1280x800, headless, with an empty session and its own settings folder
+    (a test module may define its own ``app`` instead)."""
+    from client.app import App
+    from client.model import Session
+    from client.settings import Settings
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
+    a.init_display()
+    a.session = Session("Ann")
+    yield a
+    a.session = None
+    pygame.quit()
+
+
+@pytest.fixture
 def make_app(make_client):
     """The client tests' older name for ``make_client``."""
     return make_client

@@ -30,17 +30,6 @@ STEP = 1 / 60
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
-    a.init_display()
-    a.session = Session("Ann")
-    yield a
-    a.session = None
-    pygame.quit()
-
-
-@pytest.fixture
 def played(monkeypatch) -> list[str]:
     """The names of the sounds the table played, in order."""
     names: list[str] = []

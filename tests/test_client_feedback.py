@@ -13,22 +13,10 @@ import pytest
 
 from client import demo
 from client.app import App
-from client.model import Session
 from client.scenes.results import books_note
 from client.settings import Settings
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
-    a.init_display()
-    a.session = Session("Ann")
-    yield a
-    a.session = None
-    pygame.quit()
 
 
 def feed(app: App, msgs: list[dict]) -> None:

@@ -15,22 +15,10 @@ from client import demo
 from client.app import App
 from client.model import Session
 from client.seatkeys import SeatKeys, default_path
-from client.settings import Settings
 from common.schema import SeatView
 from tests.test_client_app import Player, run
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
-    a.init_display()
-    a.session = Session("Ann")
-    yield a
-    a.session = None
-    pygame.quit()
 
 
 def watching(msgs: list[dict]) -> list[dict]:
