@@ -41,7 +41,8 @@ def write_private(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.fchmod(fd, 0o600)  # a .tmp left from before keeps its mode through O_CREAT
+        if hasattr(os, "fchmod"):  # not on Windows before Python 3.13
+            os.fchmod(fd, 0o600)  # a .tmp left from before keeps its mode through O_CREAT
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
     except BaseException:
