@@ -34,7 +34,7 @@ from typing import Any
 from common.linkopts import tune_link
 from common.protocol import FrameDecoder, Ping, encode_frame
 
-__all__ = ["Connection", "Status"]
+__all__ = ["Connection", "Status", "TableKey"]
 
 log = logging.getLogger("client.net")
 
@@ -45,6 +45,23 @@ class Status:
     message: str = ""  # retrying: why the link was lost (the first reason of this outage)
     attempt: int = 0
     until: float | None = None  # retrying: when the thread gives up (``Connection.clock``)
+    code: str = ""  # failed: "key", "no_proof" or the server's error code
+
+
+@dataclass(frozen=True, slots=True)
+class TableKey:
+    """The table's key as this link met it (a stand-in until the sealed link lands)."""
+
+    fingerprint: str
+    name: str
+    host: str
+    port: int
+
+    @property
+    def short(self) -> str:
+        from common.seal import short_key
+
+        return short_key(self.fingerprint)
 
 
 class Connection:
@@ -63,6 +80,8 @@ class Connection:
         clock: Callable[[], float] = time.monotonic,
         resume_after_bye: bool = True,
         on_stale: Callable[[str], None] = lambda token: None,
+        check_key: Callable[[TableKey], str | None] | None = None,
+        sealed: bool = True,
     ) -> None:
         self.host, self.port = host, port
         self.peer = ""  # the address connected to, once connected (``getpeername``)
@@ -76,6 +95,9 @@ class Connection:
         self.clock = clock
         self.resume_after_bye = resume_after_bye
         self.on_stale = on_stale
+        self.check_key = check_key  # (not called yet: the sealed link lands apart)
+        self.sealed = sealed
+        self.key: TableKey | None = None  # the key of the current link, once met
         self.mid_match = False  # a match runs, as the messages so far say (a bye is retried)
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._sock: socket.socket | None = None
