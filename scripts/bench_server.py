@@ -115,6 +115,7 @@ async def _floor_server() -> None:
             assert isinstance(transport, asyncio.Transport)
             self.decoder = FrameDecoder()
             conns.append(transport)
+            transport.write(encode_frame({"type": "ready"}))  # it is in every broadcast now
 
         def data_received(self, data: bytes) -> None:
             nonlocal step
@@ -193,6 +194,8 @@ class Bench:
         self.done = asyncio.Event()
         self.rng = random.Random(1)
         self.host_needs_start = False
+        self.ready = asyncio.Event()  # the floor server has every client
+        self._ready = 0
 
     def client(self, index: int) -> asyncio.Protocol:
         bench = self
@@ -226,6 +229,10 @@ class Bench:
             self.transports[0].write(encode_frame(Start(hands=12).encode()))
         elif kind == "standings" and i == 0:
             self.host_needs_start = True
+        elif kind == "ready":
+            self._ready += 1
+            if self._ready == SEATS:
+                self.ready.set()
 
     def _maybe_finish_step(self) -> None:
         if self.pending is not None:
@@ -279,6 +286,8 @@ async def _seated(port: int, *, floor: bool, sealed: bool = False) -> Bench:
         await loop.create_connection(lambda i=i: bench.client(i), LOOPBACK, port, **tls)
         if not floor:
             bench.transports[i].write(encode_frame(Hello(name=f"c{i}").encode()))
+    if floor:  # an act before the floor server has all seven would wait for ever
+        await asyncio.wait_for(bench.ready.wait(), 60)
     return bench
 
 

@@ -157,6 +157,10 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
             played = game_until([app], lambda: app.top().name == "results", players=(Player(app),))
             assert played, (statuses[-3:], srv.lines[-5:])
             app.leave_table(notice="", send_leave=True)
+            seat = next(m["seat"] for m in messages if m.get("type") == "welcome")
+            lobby = next(m for m in messages if m.get("type") == "lobby")
+            mine = next(p for p in lobby["seats"] if p["seat"] == seat)
+            assert mine.get("sealed") is True  # 18.5: everyone sees it is sealed
             hidden = secrets(messages, password=PASSWORD)
             assert sum(name.startswith(("deal", "hole")) for name in hidden) >= 8  # 4 hands
             assert seen_on(tap.up + tap.down, hidden) == []
@@ -187,6 +191,8 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
                 log = play_plain(c, random.Random(18))
             finally:
                 c.close()
+            lobby = next(m for m in log if m.get("type") == "lobby")
+            assert all("sealed" not in p for p in lobby["seats"])  # protocol 1's own bytes
             hidden = secrets(log, password=PASSWORD)
             assert sum(name.startswith(("deal", "hole")) for name in hidden) >= 8
             assert seen_on(tap.up + tap.down, hidden) == list(hidden)
@@ -218,9 +224,12 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
         finally:
             c.close()
         app = make_client("Tess")
+        messages, _ = watched(app)
         app.connect("127.0.0.1", srv.port)
         assert game_until([app], lambda: app.session is not None and app.session.welcomed)
-        assert app.top().name == "lobby"
+        assert game_until([app], lambda: any(m.get("type") == "lobby" for m in messages))
+        lobby = next(m for m in messages if m.get("type") == "lobby")
+        assert lobby.get("plain") == "never"  # 18.5: everyone sees the host's choice
     finally:
         srv.terminate()
 
@@ -255,7 +264,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         assert refused.code == "key", refused
         assert short_key(old) in refused.message and short_key(new) in refused.message
         assert app.session is None and app.top().name == "start"
-        assert not second.said("Tess")  # no hello reached the table
+        assert not second.said("Tess sits")  # no hello reached the table
     finally:
         second.terminate()
 
@@ -317,6 +326,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             assert "welcome" not in [m.get("type") for m in told]
             assert PASSWORD.encode() not in middle.up + middle.down
             assert middle.up  # it did relay: the refusal is the proof's, not the link's
+        assert not srv.said("Tess sits")
     finally:
         srv.terminate()
 
