@@ -310,7 +310,12 @@ class Connection(asyncio.Protocol):
         if self._tls is not None:
             if not self.sealed:
                 return
-            frame = self._tls.write(frame)
+            try:
+                frame = self._tls.write(frame)
+            except ssl.SSLError as exc:  # the TLS state is broken: nothing more can go out
+                log.info("%r: cannot send over TLS (%s); closing", self, exc)
+                self.abort()
+                return
         transport.write(frame)
         self._sent_at = self.clock.now()
         if transport.get_write_buffer_size() > self.limits.queue_limit:
