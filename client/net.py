@@ -289,7 +289,7 @@ class Connection:
         proof: ClientProof | None = None
         if self.sealed:  # the password itself never goes out: its proof does
             password = hello.pop("password", None)
-            if isinstance(password, str):
+            if isinstance(password, str) and password:
                 proof = ClientProof(password, binding)
                 hello["pake"] = proof.start()
         proven = False
