@@ -131,7 +131,7 @@ class Reception:
         table = self._table
         if conn in self._proving:
             raise p.MessageError("already_hello", "hello only once", "hello")
-        if not _sealed(conn) and getattr(table.config, "plain", "allow") == "never":
+        if not _sealed(conn) and self._plain() == "never":
             conn.fail("tls_required", TLS_REQUIRED, "hello")
             return
         if hello.protocol not in p.PROTOCOLS:
@@ -150,6 +150,12 @@ class Reception:
         if not self._password_ok(conn, hello, comeback=self._seat_of(hello) is not None):
             return
         self._greet(conn, hello)
+
+    def _plain(self) -> str:
+        """Whether plain connections may say hello now (the host's choice, between
+        matches, in the table's options; at first the server's ``plain`` setting)."""
+        start = getattr(self._table.config, "plain", "allow")
+        return str(getattr(getattr(self._turns, "options", None), "plain", start))
 
     def proving(self, conn: Connection) -> bool:
         """Whether ``conn``'s hello waits for its client's ``proof``."""

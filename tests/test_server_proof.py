@@ -307,8 +307,9 @@ def test_a_password_field_still_works_sealed_or_plain(tmp_path: Path) -> None:
 
 def test_plain_never_refuses_a_plain_hello_and_takes_a_sealed_one(tmp_path: Path) -> None:
     async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        table.config = never(table.config)
+        cfg = never(config(tmp_path))
+        table, _ = await clocked_table(cfg)
+        table.config = cfg
         plain = Link(table, "Plain")
         error = plain.hello()
         assert (error["code"], error["ref"]) == ("tls_required", "hello")
