@@ -252,7 +252,7 @@ class TablePainter:
         right = r.right - pad
         sealed = seat_lock(pic, player)
         if sealed is not None:  # the link's padlock, bottom right; the tags keep left of it
-            lh = max(9, round(font(ts, bold=True).get_ascent() * 0.9))
+            lh = max(10, round(ts * 0.75))
             lock = pygame.Rect(0, 0, lock_width(lh), lh)
             lock.bottomright = (right, y)
             draw_lock(surf, lock, closed=sealed, color=LOCK_SEALED if sealed else LOCK_PLAIN)
