@@ -133,8 +133,8 @@ class KeyDialog(Overlay):
         else:
             self.back.rect = pygame.Rect(0, bottom - btn_h, btn_w, btn_h)
             self.back.rect.centerx = self.box.centerx
-        for b in (self.trust, self.back):
-            b.size = max(16, round(26 * s))
+        for button in (self.trust, self.back):
+            button.size = max(16, round(26 * s))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
