@@ -71,6 +71,11 @@ def refusal(statuses: list[Any]) -> Any:
     return next((s for s in statuses if s.state == "failed"), None)
 
 
+def ended(app: Any, statuses: list[Any]) -> bool:
+    """The link was refused, or (a test about to fail) welcomed."""
+    return refusal(statuses) is not None or (app.session is not None and app.session.welcomed)
+
+
 def secrets(messages: list[dict[str, Any]], *, password: str) -> dict[str, bytes]:
     """What a seat was sent that nobody else may read, each as it is framed on the wire
     (msgpack): every hole card dealt to it (the ``deal`` event with its card, face
@@ -115,17 +120,33 @@ def assert_sealed(data: bytes) -> int:
     return len(kinds) - first
 
 
-def play_plain(c: ContractClient, rng: random.Random) -> list[dict[str, Any]]:
-    """A protocol-1 client's match: each turn answered with an offered action, until the
-    standings (docs/protocol.md only)."""
-    while True:
-        msg = c.recv(timeout=60)
-        if msg["type"] == "turn":
-            names = [a["action"] for a in msg["legal"]]
-            pick = next((n for n in names if n in ("check", "call")), rng.choice(names))
-            c.send({"type": "act", "turn": msg["turn"], "action": pick})
-        elif msg["type"] == "standings":
-            return c.log
+def play_plain(port: int, rng: random.Random, *, password: str) -> list[dict[str, Any]]:
+    """A protocol-1 client's match (docs/protocol.md only): each turn answered with an
+    offered action, until the standings; after the first hand it hangs up and comes
+    back with its token (R-C1).  Every message it got, both links'."""
+    c = ContractClient(port)
+    log: list[dict[str, Any]] = []
+    try:
+        welcome = c.hello("Pat", password=password)
+        assert welcome["type"] == "welcome", welcome
+        back = False
+        while True:
+            msg = c.recv(timeout=60)
+            if msg["type"] == "turn":
+                names = [a["action"] for a in msg["legal"]]
+                pick = next((n for n in names if n in ("check", "call")), rng.choice(names))
+                c.send({"type": "act", "turn": msg["turn"], "action": pick})
+            elif msg["type"] == "hand_end" and not back:
+                back = True
+                log += c.log
+                c.close()
+                c = ContractClient(port)
+                again = c.hello("Pat", token=welcome["token"], password=password)
+                assert again["type"] == "welcome" and again["seat"] == welcome["seat"], again
+            elif msg["type"] == "standings":
+                return log + c.log
+    finally:
+        c.close()
 
 
 def game_until(
@@ -143,8 +164,9 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
     make_client, tmp_path: Path
 ) -> None:
     """A password table with computer seats; the game joins through a tap and plays the
-    match out.  Neither way does the wire show a hole card, the token, the password or
-    any frame at all: TLS records only, application data after the handshake."""
+    match out, its link cut once and taken back with its token.  Neither way does the
+    wire show a hole card, the token, the password or any frame at all: TLS records
+    only, application data after the handshake, on both links."""
     from tests.test_client_app import Player
 
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
@@ -153,9 +175,22 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
         with WireTap(srv.port) as tap:
             app = make_client("Tess")
             messages, statuses = watched(app)
+            cut: list[bool] = []
+
+            def cut_after_a_hand() -> None:
+                """The link lost after the first hand: the game comes back with its token
+                (R-C1), through the tap as well."""
+                if not cut and any(m.get("type") == "hand_end" for m in messages):
+                    cut.append(True)
+                    app.link.conn.sever()
+
             app.connect("127.0.0.1", tap.port, password=PASSWORD)
-            played = game_until([app], lambda: app.top().name == "results", players=(Player(app),))
+            players = (Player(app), cut_after_a_hand)
+            played = game_until([app], lambda: app.top().name == "results", players=players)
             assert played, (statuses[-3:], srv.lines[-5:])
+            welcomes = [m for m in messages if m.get("type") == "welcome"]
+            assert len(welcomes) == 2 and welcomes[0]["seat"] == welcomes[1]["seat"]
+            assert welcomes[0]["token"] == welcomes[1]["token"]  # the same seat, by token
             app.leave_table(notice="", send_leave=True)
             seat = next(m["seat"] for m in messages if m.get("type") == "welcome")
             lobby = next(m for m in messages if m.get("type") == "lobby")
@@ -165,7 +200,7 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
             assert sum(name.startswith(("deal", "hole")) for name in hidden) >= 8  # 4 hands
             assert seen_on(tap.up + tap.down, hidden) == []
             links = tap.links()
-            assert links
+            assert len(links) == 2
             for link in links:
                 assert assert_sealed(bytes(link.up)) > 0
                 assert assert_sealed(bytes(link.down)) > 0
@@ -179,23 +214,20 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
 ) -> None:
     """The control for the test above: the same table, the same tap, a protocol-1 client
     in plain frames (the host allows plain: the default, 18.5).  It plays the whole
-    match, and the tap reads its hole cards, its token and the password: so the test
-    above can fail."""
+    match, coming back once with its token, and the tap reads its hole cards, its
+    token both ways and the password: so the test above can fail."""
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
                 "--start-when", "3")  # fmt: skip
     try:
         with WireTap(srv.port) as tap:
-            c = ContractClient(tap.port)
-            try:
-                assert c.hello("Pat", password=PASSWORD)["type"] == "welcome"
-                log = play_plain(c, random.Random(18))
-            finally:
-                c.close()
+            log = play_plain(tap.port, random.Random(18), password=PASSWORD)
             lobby = next(m for m in log if m.get("type") == "lobby")
             assert all("sealed" not in p for p in lobby["seats"])  # protocol 1's own bytes
             hidden = secrets(log, password=PASSWORD)
             assert sum(name.startswith(("deal", "hole")) for name in hidden) >= 8
             assert seen_on(tap.up + tap.down, hidden) == list(hidden)
+            assert hidden["token"] in tap.up  # the comeback's hello (R-C1)
+            assert len(tap.links()) == 2
             with pytest.raises(ValueError):
                 list(tls_records(tap.up))
         assert srv.said(": plain")
@@ -259,7 +291,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         new = key_fingerprint(table_key(port))
         assert new != old
         app.connect("127.0.0.1", port)
-        assert game_until([app], lambda: refusal(statuses) is not None), statuses
+        assert game_until([app], lambda: ended(app, statuses)), statuses
         refused = refusal(statuses)
         assert refused.code == "key", refused
         assert short_key(old) in refused.message and short_key(new) in refused.message
@@ -288,7 +320,7 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
         app.leave_table(notice="", send_leave=True)
         with Middle(srv.port, name=TABLE) as middle:
             app.connect("127.0.0.1", middle.port)
-            assert game_until([app], lambda: refusal(statuses) is not None), statuses
+            assert game_until([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
             assert refused.code == "key", refused
             assert short_key(real) in refused.message
@@ -313,7 +345,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             app = make_client("Tess")
             messages, statuses = watched(app)
             app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert game_until([app], lambda: refusal(statuses) is not None), statuses
+            assert game_until([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
             assert refused.code == "no_proof", refused
             assert "someone may be in the middle" in refused.message
