@@ -363,6 +363,33 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
         srv.terminate()
 
 
+def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
+    make_client, tmp_path: Path
+) -> None:
+    """The middle seals with the client but speaks plain to the table, hoping for a
+    password in the clear: the client sends only its proof's start, which the table
+    refuses on a plain link; the client is not welcomed and the password crossed
+    neither link."""
+    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
+    try:
+        with Middle(srv.port, name=TABLE, sealed=False) as middle:
+            app = make_client("Tess")
+            messages, statuses = watched(app)
+            app.connect("127.0.0.1", middle.port, password=PASSWORD)
+            assert game_until([app], lambda: ended(app, statuses)), statuses
+            assert refusal(statuses) is not None
+            assert not any(m.get("type") == "welcome" for m in messages)
+            told = middle.down_frames()
+            assert "welcome" not in [m.get("type") for m in told]
+            errors = [m for m in told if m.get("type") == "error"]
+            assert errors and errors[0]["code"] == "bad_message", told
+            assert "sealed" in errors[0]["message"]
+            assert PASSWORD.encode() not in middle.up + middle.down
+        assert not srv.said("Tess sits")
+    finally:
+        srv.terminate()
+
+
 # ------------------------------------------------------------------ 18.6: the handshake
 
 
