@@ -143,6 +143,10 @@ class _Proxy:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:  # so that closing the proxy ends it
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         record = Record()
         with self._lock:
             self.records.append(record)
