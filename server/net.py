@@ -19,7 +19,6 @@ Invariants:
 - Every limit below holds the same for the plaintext inside TLS; the handshake timer
   covers the TLS handshake and the ``hello`` together, and a TLS record that has begun
   arriving is timed like a frame.
-
 - Whatever goes wrong with one connection closes only that connection: broken
   framing or an oversized frame gets an ``error`` and a close; an exception
   in the handler is logged with its traceback and closes the connection; a

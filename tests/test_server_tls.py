@@ -595,3 +595,24 @@ def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
         assert server.said("plain (unencrypted) connections are refused")
     finally:
         server.terminate()
+
+
+def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
+    """The journal keeps the match's options, not ``plain``: the table started again
+    takes its own (``--plain never``), so a resume never opens the door to plain ones."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, name="Resumed", computer=1, start_when=3)
+        table, _ = await clocked_table(cfg)
+        for name in ("Ann", "Bob"):
+            Link(table, name).hello()
+        await settle(table)
+        assert table.running
+        again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))
+        assert again.resume()
+        assert again.turns.options.plain == "never"
+        assert again.turns.options.to_dict() == table.turns.options.to_dict()
+        table.shutdown()
+        again.shutdown()
+
+    asyncio.run(scenario())
