@@ -55,12 +55,20 @@ from common.seal import (
     short_key,
 )
 
-__all__ = ["NO_PROOF", "Connection", "Status", "TableKey"]
+__all__ = ["NO_PROOF", "NO_PROOF_WELCOME", "Connection", "Status", "TableKey"]
 
 log = logging.getLogger("client.net")
 
-NO_PROOF = "the table could not prove it knows the password: someone may be in the middle"
-"""Why the thread hangs up on a table whose password proof is wrong or missing."""
+NO_PROOF = (
+    "wrong password, or someone may be in the middle:"
+    " the table could not prove it knows the password"
+)
+"""Why the thread hangs up on a table whose password proof is wrong: the link cannot
+tell a table with another password from someone in the middle who has none."""
+NO_PROOF_WELCOME = (
+    "the table let us in without proving it knows the password: someone may be in the middle"
+)
+"""Why the thread hangs up on a table that welcomes a password proof's hello unproven."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +121,7 @@ class Connection:
         clock: Callable[[], float] = time.monotonic,
         resume_after_bye: bool = True,
         on_stale: Callable[[str], None] = lambda token: None,
-        check_key: Callable[[TableKey], str | None] = lambda key: None,
+        check_key: Callable[[TableKey], str | None] | None = None,
         sealed: bool = True,
     ) -> None:
         self.host, self.port = host, port
@@ -346,7 +354,7 @@ class Connection:
                 if kind == "welcome" and proof is not None and not proven:
                     log.warning("welcomed without the table's password proof: hanging up")
                     self._shut()
-                    return "no_proof", NO_PROOF, False
+                    return "no_proof", NO_PROOF_WELCOME, False
                 if kind == "welcome":
                     welcomed = True
                     self._stale_token = False
@@ -422,7 +430,7 @@ class Connection:
         key = TableKey(fingerprint, certificate_name(cert), self.peer or self.host, port)
         self.key = key
         try:
-            refusal = self.check_key(key)
+            refusal = None if self.check_key is None else self.check_key(key)
         except Exception:
             log.exception("checking the table's key failed")
             refusal = "the table's key could not be checked"

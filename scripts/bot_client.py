@@ -169,8 +169,8 @@ class Bot:
                             mac = proof.finish(msg.get("pake"), msg.get("mac"))
                         except ProofFailed:
                             raise Refused(
-                                "the table could not prove it knows the password:"
-                                " someone may be in the middle"
+                                "wrong password, or someone may be in the middle:"
+                                " the table could not prove it knows the password"
                             ) from None
                         writer.write(encode_frame({"type": "proof", "mac": mac}))
                         proven = True

@@ -144,9 +144,10 @@ class Reception:
         if hello.protocol == 1:
             table.proto1.add(conn)
             hello = replace(hello, pake=None)  # protocol 2's: not heard from protocol 1
-        if hello.pake is not None and not _sealed(conn):
-            conn.fail("bad_message", "a password proof needs a sealed connection", "hello")
-            return
+        if hello.pake is not None and not _sealed(conn):  # a corrected hello may follow
+            raise p.MessageError(
+                "bad_message", "a password proof needs a sealed connection", "hello"
+            )
         if not self._password_ok(conn, hello, comeback=self._seat_of(hello) is not None):
             return
         self._greet(conn, hello)

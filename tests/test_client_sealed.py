@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from client.net import NO_PROOF, Connection, Status, TableKey
+from client.net import NO_PROOF, NO_PROOF_WELCOME, Connection, Status, TableKey
 from common.proof import TableProof
 from common.protocol import FrameDecoder, FrameError, encode_frame
 from common.seal import TlsPipe, short_key
@@ -227,7 +227,7 @@ def test_a_welcome_without_a_proof_is_hung_up_on() -> None:
     finally:
         conn.close()
         table.close()
-    assert failed(seen) == Status("failed", NO_PROOF, code="no_proof")
+    assert failed(seen) == Status("failed", NO_PROOF_WELCOME, code="no_proof")
     assert not welcomed(seen)
 
 

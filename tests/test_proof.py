@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-import pytest
+import hashlib
+import itertools
+from collections.abc import Callable
 
-from common.proof import MAC_SIZE, PAKE_SIZE, ClientProof, ProofFailed, TableProof
+import pytest
+import spake2  # type: ignore[import-untyped]
+
+from common.proof import (
+    CLIENT_ID,
+    MAC_SIZE,
+    PAKE_SIZE,
+    TABLE_ID,
+    ClientProof,
+    ProofFailed,
+    TableProof,
+    client_mac,
+    table_mac,
+)
 
 BINDING = bytes(range(32))
 
@@ -111,3 +126,46 @@ def test_a_relaying_man_in_the_middle_fails_on_both_sides() -> None:
     twin = TableProof("swordfish", to_proxy)  # what the client's channel would take
     answer = other.finish(*twin.answer(other.start()))
     assert not table.check(answer)
+
+
+def _stream(seed: bytes) -> Callable[[int], bytes]:
+    """A fixed stream of bytes standing in for ``os.urandom``: SHA-256 of seed + counter."""
+    count = itertools.count()
+    buffer = bytearray()
+
+    def read(n: int) -> bytes:
+        while len(buffer) < n:
+            buffer.extend(hashlib.sha256(seed + next(count).to_bytes(4, "big")).digest())
+        out = bytes(buffer[:n])
+        del buffer[:n]
+        return out
+
+    return read
+
+
+def test_the_known_answer_in_the_protocol_doc() -> None:
+    """docs/protocol.md's worked example, for other programs to check theirs against."""
+    pw = b"swordfish"
+    a = spake2.SPAKE2_A(pw, idA=CLIENT_ID, idB=TABLE_ID, entropy_f=_stream(b"A"))
+    b = spake2.SPAKE2_B(pw, idA=CLIENT_ID, idB=TABLE_ID, entropy_f=_stream(b"B"))
+    pake_a, pake_b = a.start(), b.start()
+    key = a.finish(pake_b)
+    assert key == b.finish(pake_a)
+    assert a.pw_scalar == (
+        2698204967353244359647913643928388456923870627914602657580284865583717264457
+    )
+    assert a.xy_scalar == (
+        2472799633488895958337251840567522557167566960959674312566884096036229698148
+    )
+    assert b.xy_scalar == (
+        6133280778026833821472301765693852679346484555106070182052738719863089035529
+    )
+    assert pake_a.hex() == "41d60b6e82938340531dabb14d7b234d5208651c30e7a235fcb9ac4857e3142b5f"
+    assert pake_b.hex() == "424c123f1520bedcdea93310832e8ed7a9be5f97dfdd46531e504a78f846e1f778"
+    assert key.hex() == "207ab0c5a5cf36efc915b97329f5e62b8cb5023901df6ae955f6292c8f826591"
+    assert table_mac(key, BINDING, pake_a, pake_b).hex() == (
+        "789620b574152f0b1fc0fdac1e38fc1ffaed582fd81209ffeb25c08ea3f5cdf1"
+    )
+    assert client_mac(key, BINDING, pake_a, pake_b).hex() == (
+        "7fb20e794df8a7ad8aeec4ce432f03e9212fb3602bc92ad935bfe9da6a456eba"
+    )
