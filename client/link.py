@@ -46,7 +46,7 @@ from client.settings import Settings
 from common.protocol import Hello, Leave
 from common.seal import normal_short_key, same_key, short_key
 
-__all__ = ["KeyProblem", "TableLink"]
+__all__ = ["Expect", "KeyProblem", "TableLink"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,19 @@ class KeyProblem:
     @property
     def trustable(self) -> bool:
         return self.kind == "changed"
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What one join knows of the table's key before it meets it (kept by its connection's
+    callback, so that a join made meanwhile changes nothing of it)."""
+
+    key: str  # the short key typed with the address, or ""
+    announced: str  # the short key the table's announcement gives, or ""
+    table: str  # the table's name as known for the join (the Join list), or ""
+    own: bool  # our own server
+    own_table: str
+    join: dict[str, Any]  # ``connect``'s keywords, to join again
 
 
 log = logging.getLogger("client")
@@ -96,11 +109,7 @@ class TableLink:
         self.joining = ""  # the address typed to join, remembered once it works
         self.found: SeatKey | None = None  # the key the first hello took its token from
         self.pins = pins or Pins(None)  # the tables' keys met (on disk: the app's)
-        self.expect_key = ""  # the short key this join expects (typed or announced)
-        self.expect_from = ""  # "typed" or "announced"
-        self.table_hint = ""  # the table's name as known for this join (the Join list)
         self.key_problem: KeyProblem | None = None  # the last join refused for its key
-        self._join: dict[str, Any] = {}
 
     @property
     def address(self) -> tuple[str, int] | None:
@@ -157,12 +166,10 @@ class TableLink:
         the server is ours (its port may differ from the last run's), its table named
         ``own_table``; ``key``: the table's short key as typed, ``announced``: as the
         table announces it (the Join list), ``table``: its name there."""
-        self._join = dict(host=host, port=port, password=password, watch=watch,
-                          remember=remember, key=key, announced=announced,
-                          table=table)  # fmt: skip
+        again = dict(host=host, port=port, password=password, watch=watch, remember=remember,
+                     key=key, announced=announced, table=table)  # fmt: skip
+        expect = Expect(key, announced, table.strip(), own, own_table if own else "", again)
         self.key_problem = None
-        self.expect_key, self.expect_from = (key, "typed") if key else (announced, "announced")
-        self.table_hint = table.strip()
         self.joining = remember
         self.session = Session(self.settings.name)
         self.password = password
@@ -179,37 +186,35 @@ class TableLink:
             retry_for=self.retry_for,
             resume_after_bye=not own,  # our own server stopped: nobody starts it again
             on_stale=self._stale,
-            check_key=lambda seen: self.check_key(conn, seen),
+            check_key=lambda seen: self.check_key(conn, seen, expect),
         )
         self.conn = conn
         conn.start()
 
     # ---- the table's key (network thread, after the TLS handshake, before the hello)
 
-    def table_name_for(self, conn: Connection, seen: TableKey) -> str:
+    def table_name_for(self, conn: Connection, seen: TableKey, expect: Expect) -> str:
         """The table's name for its pin: the one known for this join (the Join list, our
         own server's, a seat key's), else the certificate's."""
-        if self.table_hint:
-            return self.table_hint
-        if self.own_table:
-            return self.own_table
+        if expect.table or expect.own_table:
+            return expect.table or expect.own_table
         ip = normal_ip(conn.peer) or normal_ip(conn.host)
         key = self.keys.find(host=conn.host, ip=ip, port=conn.port, name=self.settings.name)
         return (key.table if key is not None else "") or seen.name
 
-    def check_key(self, conn: Connection, seen: TableKey) -> str | None:
+    def check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
         """None when the table's key is the one expected (pinned on first use), else the
         refusal shown to the player (``key_problem`` says it in parts)."""
         try:
-            return self._check_key(conn, seen)
+            return self._check_key(conn, seen, expect)
         except Exception:  # a bug here must not let an unchecked key through
             log.exception("checking the table's key failed")
             return "the table's key could not be checked"
 
-    def _check_key(self, conn: Connection, seen: TableKey) -> str | None:
-        if self.own:
+    def _check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
+        if expect.own:
             return None  # our own server, on this computer
-        name = self.table_name_for(conn, seen)
+        name = self.table_name_for(conn, seen, expect)
         pin = Pin(
             name=name.strip()[:80],
             host=pin_host(normal_ip(conn.peer) or seen.host or conn.host),
@@ -218,22 +223,22 @@ class TableLink:
         )
         new = short_key(seen.fingerprint)
         title = name or f"{conn.host}:{conn.port}"
-        expected = normal_short_key(self.expect_key) if self.expect_key else None
-        if self.expect_key and not same_key(self.expect_key, seen.fingerprint):
-            known = expected or self.expect_key.strip()[:40]
-            how = "typed" if self.expect_from == "typed" else "announced on the network"
-            self.key_problem = KeyProblem(self.expect_from, title, (known,), new, pin, self._join)
+        wanted, source = (expect.key, "typed") if expect.key else (expect.announced, "announced")
+        if wanted and not same_key(wanted, seen.fingerprint):
+            known = normal_short_key(wanted) or wanted.strip()[:40]
+            how = "typed" if source == "typed" else "announced on the network"
+            self._problem(conn, KeyProblem(source, title, (known,), new, pin, expect.join))
             return (
                 f"{title} shows the key {new}, not {known} as {how}: not joined."
                 " Ask the host to read their table key from their lobby."
             )
-        if self.expect_key and self.expect_from == "typed":
+        if wanted and source == "typed":
             self.pins.trust(pin)  # the person checked it against the host's screen
             return None
         verdict = self.pins.check(pin)
         if verdict.state == "mismatch":
             known_short = tuple(short_key(fp) for fp in verdict.known)
-            self.key_problem = KeyProblem("changed", title, known_short, new, pin, self._join)
+            self._problem(conn, KeyProblem("changed", title, known_short, new, pin, expect.join))
             return (
                 f"{title}'s key has changed: it was {', '.join(known_short)}, it is now {new}."
                 " Not joined."
@@ -242,6 +247,10 @@ class TableLink:
             self.pins.pin(pin)
             log.info("first meeting with %s: its key %s is kept", title, new)
         return None
+
+    def _problem(self, conn: Connection, problem: KeyProblem) -> None:
+        if conn is self.conn:  # (a join given up meanwhile says nothing)
+            self.key_problem = problem
 
     def trust_new_key(self) -> dict[str, Any] | None:
         """The person trusts the key the last join was refused for: pinned in place of the

@@ -224,3 +224,10 @@ def test_the_app_passes_the_join_lists_key_and_name(monkeypatch, tmp_path) -> No
     app.connect("10.0.0.5", 7777, announced=short_key(OLD), table="Hana's table")
     assert seen["announced"] == short_key(OLD) and seen["table"] == "Hana's table"
     assert not seen["own"]
+
+
+def test_each_join_keeps_its_own_expectations(link) -> None:
+    first = join(link, key=short_key(OTHER))
+    second = join(link)  # a new join meanwhile: the first one's check is still its own
+    assert first(key(NEW)) is not None and link.key_problem is None  # given up: says nothing
+    assert second(key(NEW)) is None

@@ -254,23 +254,26 @@ def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_
     from client.wording import LogLine
 
     host = host_lobby(make_client)
+    steps(host)  # the lobby settles (its computer seat)
     lobby = host.top()
     lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
-    host.session.open_books = True
     for _ in range(4):
         host.session.log.append(
             LogLine("Gus: hello there, a long line of chat to see it cut", "chat")
         )
-    host.session.lobby_seats = [
-        dataclasses.replace(p, sealed=True) for p in host.session.lobby_seats
-    ]
     for size in SIZES:
         pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
         host.step(max_wait=0.01)
+        # Said after the step: a lobby message meanwhile says them again as the table has them.
+        host.session.open_books = True
+        seats = host.session.lobby_seats
+        host.session.lobby_seats = [dataclasses.replace(p, sealed=True) for p in seats]
+        lobby.update(0.0)
+        assert any(r.lock is not None for r in lobby.seat_rows)
         window = pygame.Rect(0, 0, *size)
         header = lobby.header()
-        assert [t for t, *_ in header][-2] == "Password: swordfish"
+        assert [t for t, *_ in header][-2] == "Password: swordfish", (size, header)
         assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
         block = lobby.key_block()
         assert [t for t, *_ in block][1] == SHORT_OLD, size

@@ -375,7 +375,7 @@ class LobbyScene(Scene):
         f = self._f
         box = self.boxes["seats"]
         y = box.y + f(60)
-        lh = max(10, round(font(f(28)).get_height() * 0.72))
+        lh = max(10, round(font(f(28)).get_height() * 0.9))
         lock_room = lock_width(lh) + f(10)
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
