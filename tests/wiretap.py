@@ -37,6 +37,10 @@ from common.protocol import FrameDecoder
 from common.seal import client_context, key_fingerprint, server_context
 
 __all__ = [
+    "ALERT",
+    "APPLICATION_DATA",
+    "CHANGE_CIPHER_SPEC",
+    "HANDSHAKE",
     "LOOPBACK",
     "Middle",
     "Record",
@@ -310,6 +314,7 @@ def frames(data: bytes) -> list[dict[str, Any]]:
 
 
 HANDSHAKE, CHANGE_CIPHER_SPEC, ALERT, APPLICATION_DATA = 0x16, 0x14, 0x15, 0x17
+"""TLS records' content types (RFC 8446 5.1)."""
 
 
 def tls_records(data: bytes) -> Iterator[tuple[int, int]]:
