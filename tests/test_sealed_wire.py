@@ -305,6 +305,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         app.connect("127.0.0.1", port)
         assert game_until([app], lambda: ended(app, statuses)), statuses
         refused = refusal(statuses)
+        assert refused is not None, f"joined: {statuses}"
         assert refused.code == "key", refused
         assert short_key(old) in refused.message and short_key(new) in refused.message
         assert app.session is None and app.top().name == "start"
@@ -334,6 +335,7 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
             app.connect("127.0.0.1", middle.port)
             assert game_until([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
+            assert refused is not None, f"joined: {statuses}"
             assert refused.code == "key", refused
             assert short_key(real) in refused.message
             assert short_key(middle.fingerprint) in refused.message
@@ -359,6 +361,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             app.connect("127.0.0.1", middle.port, password=PASSWORD)
             assert game_until([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
+            assert refused is not None, f"joined: {statuses}"
             assert refused.code == "no_proof", refused
             assert "someone may be in the middle" in refused.message
             assert app.session is None and not any(m.get("type") == "welcome" for m in messages)
