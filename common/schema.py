@@ -419,6 +419,9 @@ class LobbySeat:
     level: str | None = None
     level_name: str | None = None
     next: bool = False
+    sealed: bool = False
+    """The seat's person is connected over TLS (``docs/protocol.md``); on the wire only
+    when true."""
 
     @property
     def presence(self) -> Presence:
@@ -443,6 +446,8 @@ class LobbySeat:
             out["level_name"] = self.level_name
         if self.next:  # only then: a seat's usual keys stay as they were
             out["next"] = True
+        if self.sealed:  # likewise
+            out["sealed"] = True
         return out
 
     @classmethod
@@ -465,6 +470,7 @@ class LobbySeat:
             level=None if level is None else as_str(level, "", 20),
             level_name=None if level is None else as_str(item.get("level_name"), "", 20),
             next=item.get("next") is True,
+            sealed=item.get("sealed") is True,
         )
 
 

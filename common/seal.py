@@ -177,7 +177,8 @@ class TlsPipe:
             except ssl.SSLZeroReturnError:
                 self.peer_closed = True
                 break
-            if not chunk:
+            if not chunk:  # what ssl.SSLObject.read gives for a close_notify
+                self.peer_closed = True
                 break
             chunks.append(chunk)
         return b"".join(chunks)

@@ -15,7 +15,7 @@ from pathlib import Path
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import TableServer
 from server.brain import LEVELS
-from server.config import ServerConfig, default_history_dir
+from server.config import PLAIN_CHOICES, ServerConfig, default_history_dir
 from server.console import HELP
 from server.listen import shown_address
 
@@ -124,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not announce the table on the network (DNS-SD/mDNS); friends type the address",
     )
+    ap.add_argument(
+        "--plain",
+        choices=PLAIN_CHOICES,
+        default="allow",
+        help="plain (unencrypted) connections: allow them, so that older clients still join"
+        " (the default), or never (the game's own client always encrypts)",
+    )
     ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
     ap.add_argument(
         "--max-frame",
@@ -191,6 +198,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         books_to_watchers=args.books_to_watchers and args.open_books,
         name=args.name,
         announce=not args.no_announce,
+        plain=args.plain,
     )
 
 
@@ -204,8 +212,14 @@ async def serve(config: ServerConfig) -> None:
     joins = server.join_addresses()
     for addr in joins:
         log.info("    %s", shown_address(addr, port))
+    if server.identity is not None:
+        log.info(
+            "table key %s: friends see it on their screen when they join", server.identity.short
+        )
     if all(a in ("127.0.0.1", "::1") for a in joins) and server.listening != joins:
         log.warning("no network address found: only this machine can join for now")
+    if config.plain == "never":
+        log.info("plain (unencrypted) connections are refused: only sealed ones join")
     log.info("a %d-hand match", config.hands)
     log.info("hand histories go to %s", config.history_dir)
     if config.journal:

@@ -51,6 +51,7 @@ FACT_KEYS = (
     "hands",
     "proto",
     "ver",
+    "key",
 )
 
 
@@ -205,8 +206,10 @@ class Announcer:
                 await zc.async_close()
 
 
-def table_facts(table: Any) -> dict[str, str]:
-    """What the announcement says of a ``server.table.Table`` now (all values are text)."""
+def table_facts(table: Any, *, key: str = "") -> dict[str, str]:
+    """What the announcement says of a ``server.table.Table`` now (all values are text);
+    ``key``: the table's short key (``server.identity``), which a client checks the
+    table's certificate against before it says hello."""
     from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
     from server.seats import MAX_SEATS
 
@@ -224,4 +227,5 @@ def table_facts(table: Any) -> dict[str, str]:
         "hands": str(table.hands),
         "proto": str(PROTOCOL_VERSION),
         "ver": SERVER_VERSION,
+        **({"key": key} if key else {}),
     }

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
+from server.identity import Identity, load_identity
 from server.journal import port_record, recorded_port
 from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
@@ -72,6 +73,9 @@ class TableServer:
         self.announcer: Announcer | None = None
         self.resumed = False
         """The table resumed an unfinished match from its journal."""
+        self.identity: Identity | None = None
+        """The table's key and this start's certificate (``server.identity``), from
+        ``start`` on: every connection may be sealed with it."""
 
     async def start(self) -> int:
         """Resume the table's unfinished match if its journal holds one (``server.resume``),
@@ -79,6 +83,10 @@ class TableServer:
         port (0), a resumed match's table takes the one it had when it can, so that its
         players' games find it again."""
         cfg = self.config
+        loop = asyncio.get_running_loop()
+        self.identity = await loop.run_in_executor(
+            None, load_identity, cfg.history_dir, self.table.name
+        )
         had = recorded_port(cfg.history_dir, self.table.name) if cfg.journal else None
         started = time.monotonic()
         self.resumed = self.table.resume()
@@ -97,8 +105,9 @@ class TableServer:
             self.table.journal.append(port_record(self.port))
         self.table.port = self.port
         if self.config.announce:
+            key = self.identity.short
             self.announcer = Announcer(
-                lambda: table_facts(self.table),
+                lambda: table_facts(self.table, key=key),
                 port=self.port,
                 addresses=self.join_addresses(),
                 listening=self.listening,
@@ -114,7 +123,10 @@ class TableServer:
         try:
             for sock in socks:
                 server = await loop.create_server(
-                    lambda: Connection(self.table, self.limits, self.table.clock), sock=sock
+                    lambda: Connection(
+                        self.table, self.limits, self.table.clock, identity=self.identity
+                    ),
+                    sock=sock,
                 )
                 self._servers.append(server)
         except BaseException:

@@ -8,9 +8,11 @@ from pathlib import Path
 from common import folders
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 
-__all__ = ["MAX_TABLE_NAME", "ServerConfig", "default_history_dir"]
+__all__ = ["MAX_TABLE_NAME", "PLAIN_CHOICES", "ServerConfig", "default_history_dir"]
 
 MAX_TABLE_NAME = 40
+PLAIN_CHOICES = ("allow", "never")
+"""``ServerConfig.plain``: whether connections without TLS may say hello."""
 
 
 def default_history_dir() -> Path:
@@ -84,6 +86,10 @@ class ServerConfig:
     """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
     so that tests and embedders never multicast by accident; ``stud-server`` and the
     client's *Host* turn it on (``--no-announce`` turns it off)."""
+    plain: str = "allow"
+    """``allow``: plain (unencrypted) connections may join, as older clients need;
+    ``never``: only sealed ones (TLS, ``server.net``).  The game's own client always
+    seals.  The host may change it between matches (the ``options`` message)."""
 
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
@@ -107,3 +113,5 @@ class ServerConfig:
             object.__setattr__(self, "turn_time", None)  # 0: the clock is off (R-C4)
         if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:
             raise ValueError("times must be positive (0 turns the turn clock off)")
+        if self.plain not in PLAIN_CHOICES:
+            raise ValueError("plain connections: allow or never")

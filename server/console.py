@@ -2,7 +2,8 @@
 
 ``console(controls, seats, line)`` reads ``pause``, ``resume``, ``take N`` (a seat
 number), ``give N`` / ``refuse N`` (an ask for a seat back, ``server.asks``), ``host N``
-(the host's role to a connected person), ``stand-in on|off``, ``status`` or ``help`` and
+(the host's role to a connected person), ``stand-in on|off``, ``plain never|allow`` (plain
+connections turned off, closing those there, or allowed), ``status`` or ``help`` and
 returns what to print.  A refused command changes nothing and says why; the commands are
 the host's controls (``server.hostctl``), so they are refused for the same reasons as the
 messages.  The terminal keeps them whoever is host, and with no host at all.
@@ -20,7 +21,8 @@ from server.seats import Seat
 __all__ = ["HELP", "console"]
 
 HELP = (
-    "commands: pause, resume, take SEAT, give SEAT, refuse SEAT, host SEAT, stand-in on|off, status"
+    "commands: pause, resume, take SEAT, give SEAT, refuse SEAT, host SEAT, stand-in on|off,"
+    " plain never|allow, status"
 )
 
 
@@ -66,6 +68,9 @@ def console(
         if cmd == "stand-in" and args and args[0] in ("on", "off"):
             controls.set_stand_in(args[0] == "on")
             return "ok"
+        if cmd == "plain" and len(args) == 1 and args[0] in ("never", "allow"):
+            controls.set_plain(args[0])
+            return "ok"
     except p.MessageError as exc:
         return f"refused: {exc}"
     if cmd == "status":
@@ -75,6 +80,7 @@ def console(
             for s in sorted(seats.values(), key=lambda s: s.seat)
         )
         asked = "; ".join(asks.lines()) if asks is not None else ""
-        out = f"{state}; options {controls.options.to_dict()}; seats: {listed or 'none'}"
+        plain = "; plain connections never" if controls.options.plain == "never" else ""
+        out = f"{state}; options {controls.options.to_dict()}{plain}; seats: {listed or 'none'}"
         return f"{out}; {asked}" if asked else out
     return HELP

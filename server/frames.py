@@ -109,9 +109,11 @@ def lobby(
     paused: bool = False,
     table: str = "",
     night: dict[str, Any] | None = None,
+    plain: str = "allow",
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
-    ``options``: the table's clock and stand-in (R-C3, R-C4)."""
+    ``options``: the table's clock and stand-in (R-C3, R-C4); ``plain``: whether plain
+    connections may join (said only when ``never``)."""
     people = any(pl.kind == "human" for pl in players)
     return p.Lobby(
         table=table,
@@ -126,6 +128,7 @@ def lobby(
         books_to_watchers=books_to_watchers,
         options=options,
         paused=paused,
+        plain="never" if plain == "never" else None,
     ).encode()
 
 

@@ -7,6 +7,9 @@
 - A refused control raises ``MessageError`` and changes nothing.
 - Only the host pauses, resumes, takes a seat away or sets the table; the table is set
   between matches only, and paused, resumed or taken from during one only.
+- With plain connections turned off (``plain`` ``never``) no plain connection stays:
+  each is sent ``tls_required`` and closed, and its seat is freed as a leave between
+  matches frees it.  The host's own connection must be sealed to turn them off.
 - While ``paused`` the hand in play is finished, no new hand is dealt
   (``server.dealing``) and a person's clock stands still; ``resume`` starts the clock
   where it stood and deals the next hand if the last one is over.
@@ -21,7 +24,7 @@ from typing import Any, Protocol
 from common import protocol as p
 from common.match import SeatKind
 from server.dealing import DealTimer
-from server.net import Connection
+from server.net import TLS_REQUIRED, Connection
 from server.presence import Move
 from server.seats import Seat
 from server.turns import TableOptions, Turns
@@ -40,6 +43,7 @@ class HostTable(Protocol):
     hands: int
     turn_seat: int | None
     paused: bool
+    conns: set[Connection]
 
 
 class HostControls:
@@ -113,6 +117,12 @@ class HostControls:
             raise p.MessageError("not_host", "only the host sets the table", "options")
         if table.running:
             raise p.MessageError("match_running", "the table is set between matches", "options")
+        if msg.plain == "never" and not conn.sealed:
+            raise p.MessageError(
+                "tls_required",
+                "your own connection is plain: it would be closed too (connect sealed first)",
+                "options",
+            )
         opts = self.options
         if msg.turn_time is not None:
             opts.turn_time = msg.turn_time or None
@@ -122,8 +132,35 @@ class HostControls:
             opts.stand_in = msg.stand_in
         if msg.hands is not None:
             table.hands = msg.hands  # R-T4: the next match's length, in every lobby
-        log.info("the host sets the table: %s, %d hands", opts.to_dict(), table.hands)
+        if msg.plain is not None:
+            opts.plain = msg.plain
+        log.info(
+            "the host sets the table: %s, %d hands, plain connections: %s",
+            opts.to_dict(),
+            table.hands,
+            opts.plain,
+        )
+        self._close_plain()
         self._broadcast_lobby()
+
+    def set_plain(self, plain: str) -> None:
+        """The terminal's ``plain never|allow``, between matches only."""
+        if self._table.running:
+            raise p.MessageError("match_running", "the table is set between matches")
+        self.options.plain = plain
+        log.info("plain connections: %s", plain)
+        self._close_plain()
+        self._broadcast_lobby()
+
+    def _close_plain(self) -> None:
+        """With ``plain`` ``never``: close every plain connection (``tls_required``); a
+        seat's is freed by the table as it closes, as a leave between matches would be."""
+        if self.options.plain != "never":
+            return
+        for conn in list(self._table.conns):
+            if conn.kind == "plain" and not conn.closed:
+                log.info("%r: plain, and the table takes only sealed connections now", conn)
+                conn.fail("tls_required", TLS_REQUIRED)
 
     def set_stand_in(self, on: bool) -> None:
         """The terminal's ``stand-in on|off``, between matches only."""

@@ -1,9 +1,24 @@
-"""One TCP connection: framing in, bounded frames out, and its timers.
+"""One TCP connection: sealed or plain, framing in, bounded frames out, and its timers.
 
-``Connection`` is an ``asyncio.Protocol``.  Bytes go through a
-``FrameDecoder``; each whole message is handed to the ``Handler`` (the table)
-at once, in the event loop, one at a time.  Invariants:
+``Connection`` is an ``asyncio.Protocol``.  Its first bytes say what it is
+(``common.seal.looks_like_tls``): a TLS ClientHello makes it *sealed*, and every byte
+after goes through a ``common.seal.TlsPipe`` inside this same Protocol (``start_tls``
+cannot be given the bytes already read); anything else is the plain protocol, as it
+always was.  The plaintext goes through a ``FrameDecoder``; each whole message is
+handed to the ``Handler`` (the table) at once, in the event loop, one at a time.
+Invariants:
 
+- A connection is sealed or plain from its first bytes on, never both: a table with
+  no ``identity`` (tests that make a ``Connection`` themselves) takes every connection
+  as plain.  ``sealed`` is True once the TLS handshake is done; ``binding`` is then
+  ``common.seal.channel_binding`` of the table's certificate (``b""`` while plain).
+- Nothing is ever written to a sealed connection in the clear: before its handshake is
+  done nothing but TLS's own records is sent (so a refusal then is a close without an
+  ``error``), and after it every frame is encrypted.  A TLS error (garbage after a
+  ClientHello, a failed handshake) aborts the connection at once.
+- Every limit below holds the same for the plaintext inside TLS; the handshake timer
+  covers the TLS handshake and the ``hello`` together, and a TLS record that has begun
+  arriving is timed like a frame.
 - Whatever goes wrong with one connection closes only that connection: broken
   framing or an oversized frame gets an ``error`` and a close; an exception
   in the handler is logged with its traceback and closes the connection; a
@@ -35,21 +50,33 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from common.events import ProtocolError
 from common.linkopts import tune_link
 from common.protocol import MAX_FRAME, Error, FrameDecoder, FrameError, MessageError, encode_frame
+from common.seal import TlsPipe, looks_like_tls
 from server.budget import TokenBucket
 from server.timers import Clock, Handle, LoopClock
 
-__all__ = ["Connection", "Handler", "Limits"]
+if TYPE_CHECKING:
+    from server.identity import Identity
+
+__all__ = ["TLS_REQUIRED", "Connection", "Handler", "Limits"]
 
 log = logging.getLogger("server.net")
 _ids = itertools.count(1)
 
+
+TLS_REQUIRED = (
+    "this table takes only sealed (encrypted) connections: use the game's own client,"
+    " or one that speaks TLS"
+)
+"""The ``tls_required`` error's message: a plain connection at a table whose host
+turned plain connections off (``ServerConfig.plain`` ``never``)."""
 
 _HEARTBEAT = encode_frame({"type": "heartbeat"})
 _LINGER_BYTES = 256 * 1024
@@ -93,7 +120,14 @@ class Handler(Protocol):
 class Connection(asyncio.Protocol):
     """The server's end of one client connection."""
 
-    def __init__(self, handler: Handler, limits: Limits, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        handler: Handler,
+        limits: Limits,
+        clock: Clock | None = None,
+        *,
+        identity: Identity | None = None,
+    ) -> None:
         self.id = next(_ids)
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.handler = handler
@@ -111,6 +145,20 @@ class Connection(asyncio.Protocol):
         self.beats = False
         """The client said (``hello`` ``heartbeat``) it sends a frame every few seconds."""
         self.closed = False
+        self.identity = identity
+        """The table's key (``server.identity``); None: this connection is plain whatever
+        it sends."""
+        self.kind: str | None = None
+        """``"tls"`` or ``"plain"`` once the first bytes have said which; None before."""
+        self.sealed = False
+        """The TLS handshake is done: everything from here on is encrypted."""
+        self.binding = b""
+        """``common.seal.channel_binding`` of the table's certificate, once sealed."""
+        self.tls_version = ""
+        """``TLSv1.3`` and the like, once sealed."""
+        self._tls: TlsPipe | None = None
+        self._first = b""
+        self._record = _RecordWatch()
         # Set by the table once the hello is accepted.
         self.greeted = False
         self.seat: int | None = None
@@ -150,6 +198,66 @@ class Connection(asyncio.Protocol):
                 self.transport.abort()
             return
         self._heard_at = self.clock.now()
+        if self.kind is None:
+            data = self._first + data
+            if not self._sniff(data):
+                self._first = data  # one byte 0x16: wait for the second
+                return
+            self._first = b""
+        if self._tls is not None:
+            self._record.feed(data)
+            data = self._open(data)
+            if self.closed:
+                return
+        self._frames(data)
+
+    def _sniff(self, data: bytes) -> bool:
+        """Tell a TLS ClientHello from a frame by the first bytes; False: need another."""
+        if self.identity is not None and looks_like_tls(data):
+            if len(data) < 2:
+                return False
+            self.kind = "tls"
+            self._tls = TlsPipe(self.identity.context, server_side=True)
+        else:
+            self.kind = "plain"
+            log.info("conn %d from %s: plain", self.id, self.peer)
+        return True
+
+    def _open(self, data: bytes) -> bytes:
+        """Ciphertext in, plaintext out; what TLS must answer is sent at once."""
+        tls = self._tls
+        assert tls is not None
+        try:
+            plain = tls.feed(data)
+        except ssl.SSLError as exc:
+            log.info(
+                "conn %d from %s: not TLS, or its handshake failed (%s)", self.id, self.peer, exc
+            )
+            self._flush()  # the alert, if TLS made one
+            self.abort()
+            return b""
+        self._flush()
+        if tls.ready and not self.sealed:
+            self.sealed = True
+            self.tls_version = tls.version
+            assert self.identity is not None
+            self.binding = self.identity.binding
+            log.info("conn %d from %s: sealed (%s)", self.id, self.peer, self.tls_version)
+        if tls.peer_closed and not self.closed:
+            self._frames(plain)
+            self.close()  # the peer said it is done: so are we
+            return b""
+        return plain
+
+    def _flush(self) -> None:
+        """Send what the TLS layer has made (handshake records, alerts)."""
+        if self._tls is not None and self.transport is not None:
+            out = self._tls.outgoing()
+            if out:
+                self.transport.write(out)
+
+    def _frames(self, data: bytes) -> None:
+        """Plaintext in: hand each whole message to the handler, within the limits."""
         decoder = self.decoder
         decoder.push(data)
         finished = False
@@ -192,10 +300,21 @@ class Connection(asyncio.Protocol):
     # ------------------------------------------------------------ sending
 
     def send(self, frame: bytes) -> None:
-        """Queue one encoded frame; drop the connection if too much is unsent."""
+        """Queue one encoded frame (encrypted, if sealed); drop the connection if too
+        much is unsent.  A sealed connection's frames before its handshake is done are
+        dropped: nothing goes into a TLS stream in the clear."""
         transport = self.transport
         if self.closed or transport is None:
             return
+        if self._tls is not None:
+            if not self.sealed:
+                return
+            try:
+                frame = self._tls.write(frame)
+            except ssl.SSLError as exc:  # the TLS state is broken: nothing more can go out
+                log.info("%r: cannot send over TLS (%s); closing", self, exc)
+                self.abort()
+                return
         transport.write(frame)
         self._sent_at = self.clock.now()
         if transport.get_write_buffer_size() > self.limits.queue_limit:
@@ -277,6 +396,10 @@ class Connection(asyncio.Protocol):
         self.closed = True
         self._cancel_timers()
         transport = self.transport
+        if self._tls is not None:
+            bye = self._tls.close()  # close_notify, after what is queued
+            if bye:
+                transport.write(bye)
         try:
             transport.write_eof()
         except (OSError, NotImplementedError, RuntimeError):
@@ -311,19 +434,25 @@ class Connection(asyncio.Protocol):
 
     def _handshake_expired(self) -> None:
         self._handshake_timer = None
-        if not self.greeted and not self.closed:
-            log.info("%r: no hello within %.1fs", self, self.limits.handshake_timeout)
-            self.fail("handshake_timeout", "no hello in time")
+        if self.greeted or self.closed:
+            return
+        if self._tls is not None and not self.sealed:
+            log.info("%r: TLS handshake not done within %.1fs", self, self.limits.handshake_timeout)
+            self.close()  # no error frame: there is no channel to send it on
+            return
+        log.info("%r: no hello within %.1fs", self, self.limits.handshake_timeout)
+        self.fail("handshake_timeout", "no hello in time")
 
     def _watch_partial_frame(self, *, restart: bool) -> None:
         """Time a frame from its first byte: more bytes of the same frame do not
         restart the clock (a trickle of one byte every few seconds is cut off)."""
         if self.closed:
             return
-        if (not self.decoder.pending or restart) and self._frame_timer is not None:
+        pending = self.decoder.pending or self._record.partial
+        if (not pending or restart) and self._frame_timer is not None:
             self._frame_timer.cancel()
             self._frame_timer = None
-        if self.decoder.pending and self._frame_timer is None:
+        if pending and self._frame_timer is None:
             self._frame_timer = self.clock.call_later(
                 self.limits.frame_timeout, self._frame_expired
             )
@@ -333,3 +462,35 @@ class Connection(asyncio.Protocol):
         if not self.closed:
             log.info("%r: frame cut short", self)
             self.fail("bad_frame", "frame cut short")
+
+
+class _RecordWatch:
+    """Where the TLS records of a sealed connection's bytes begin and end (a 5-byte
+    header whose last two bytes are the length of what follows), so that a record
+    that has begun arriving is timed like a frame: ``ssl`` keeps a half record to
+    itself and would let a trickle of it last for ever."""
+
+    __slots__ = ("_head", "_left")
+
+    def __init__(self) -> None:
+        self._head = b""
+        self._left = 0
+
+    @property
+    def partial(self) -> bool:
+        return bool(self._head) or self._left > 0
+
+    def feed(self, data: bytes) -> None:
+        i, n = 0, len(data)
+        while i < n:
+            if self._left:
+                step = min(self._left, n - i)
+                self._left -= step
+                i += step
+                continue
+            need = 5 - len(self._head)
+            self._head += data[i : i + need]
+            i += need
+            if len(self._head) == 5:
+                self._left = int.from_bytes(self._head[3:5], "big")
+                self._head = b""

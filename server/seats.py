@@ -99,6 +99,7 @@ class Seat:
             level=self.level,
             level_name=None if self.level is None else level_name(self.level),
             next=self.presence is Presence.NEXT_MATCH,
+            sealed=self.conn is not None and self.conn.sealed,
         )
 
 

@@ -117,7 +117,7 @@ class Table:
         )
         self.turns = Turns(
             self,
-            TableOptions(config.turn_time, config.time_bank, config.stand_in),
+            TableOptions(config.turn_time, config.time_bank, config.stand_in, config.plain),
             grace=config.grace,
             clock=self.clock,
             rng=self.rng,
@@ -341,6 +341,7 @@ class Table:
             paused=self.paused,
             table=self.name,
             night=self.records.tonight(running=self.running).summary(),
+            plain=self.turns.options.plain,
         )
 
     def _players(self) -> list[LobbySeat]:

@@ -46,6 +46,10 @@ class TableOptions:
     """Seconds for each decision (None: no turn clock, R-C4)."""
     time_bank: float
     stand_in: bool
+    plain: str = "allow"
+    """``allow`` or ``never``: plain (unencrypted) connections may join, or not
+    (``ServerConfig.plain``).  Not in ``to_dict``: the lobby says it on its own, and
+    only when ``never``, so that its usual bytes and the journal stay as they were."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"turn_time": self.turn_time, "time_bank": self.time_bank, "stand_in": self.stand_in}

@@ -67,7 +67,9 @@ the frames were recorded)."""
 
 
 class _Conn:
-    """Enough of a connection for ``Seat.connected``."""
+    """Enough of a connection for ``Seat.connected`` and ``Seat.public``: a plain one."""
+
+    sealed = False
 
 
 def _seats(numbers: list[int], hand_no: int) -> dict[int, Seat]:

@@ -169,10 +169,13 @@ class Options(_Message):
     stand_in: bool | None = None
     hands: int | None = None
     """The next match's length (R-T4): the host's choice, shown in every lobby."""
+    plain: str | None = None
+    """``allow`` or ``never``: whether plain (unencrypted) connections may join; ``never``
+    closes the plain ones already there (``tls_required``)."""
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "options"}
-        for key in ("turn_time", "time_bank", "stand_in", "hands"):
+        for key in ("turn_time", "time_bank", "stand_in", "hands", "plain"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         return out
@@ -299,6 +302,14 @@ def _hands(msg: Mapping[str, Any]) -> int | None:
     return None if hands is None else int(hands)
 
 
+def _plain(msg: Mapping[str, Any]) -> str | None:
+    """An optional choice of plain connections: ``allow`` or ``never``."""
+    plain = _field(msg, "plain", str, required=False)
+    if plain is not None and plain not in ("allow", "never"):
+        raise MessageError("bad_message", "plain must be 'allow' or 'never'", msg["type"])
+    return None if plain is None else str(plain)
+
+
 def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
     """Check one client map's type and fields; raise ``MessageError`` naming what is wrong.
 
@@ -375,5 +386,6 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
             time_bank=_seconds(msg, "time_bank", MAX_TIME_BANK),
             stand_in=_field(msg, "stand_in", bool, required=False),
             hands=_hands(msg),
+            plain=_plain(msg),
         )
     raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])

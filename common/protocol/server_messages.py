@@ -85,6 +85,15 @@ class Lobby(_Message):
     paused: bool = False
     table: str = ""
     night: dict[str, Any] | None = None
+    plain: str | None = None
+    """``never`` when the table takes only sealed connections; left out otherwise
+    (plain connections allowed), so the lobby's usual bytes stay as they were."""
+
+    def encode(self) -> dict[str, Any]:
+        out = _Message.encode(self)
+        if self.plain is None:
+            del out["plain"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

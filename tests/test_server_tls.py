@@ -1,0 +1,618 @@
+"""The server's sealed wire: the table's key, TLS on the same port, and plain connections.
+
+The table's key (``server.identity``) is made once per data folder and kept; a TLS
+client says hello and plays over loopback while plain protocol-1 and 2 clients still
+join on the same port.  The limits inside TLS run on a fake clock, over a real
+``Connection`` and a ``FakeTransport``, with a ``TlsPipe`` as the client: no sleeping.
+The host's ``plain`` choice is tested by its message, the terminal and the CLI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import ssl
+import stat
+import struct
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from common import protocol as p
+from common import seal
+from common.protocol import FrameDecoder, Hello, encode_frame
+from server.__main__ import _parser, config_from_args
+from server.announce import FACT_KEYS, table_facts
+from server.config import ServerConfig
+from server.console import HELP
+from server.identity import KEY_FILE, Identity, load_identity
+from server.net import TLS_REQUIRED, Connection, Limits
+from server.table import Table
+from tests.serverkit import (
+    LOOPBACK,
+    Client,
+    FakeTransport,
+    Link,
+    clocked_table,
+    config,
+    running,
+    settle,
+)
+from tests.serverproc import ServerProcess
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture(scope="module")
+def identity(tmp_path_factory: pytest.TempPathFactory) -> Identity:
+    return load_identity(tmp_path_factory.mktemp("key"), "Test table")
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+# ------------------------------------------------------------------ the table's key
+
+
+def test_the_key_is_made_once_and_kept_across_restarts(tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, str, bytes, bytes]:
+        async with running(config(tmp_path, name="Kitchen")) as (first, _):
+            assert first.identity is not None
+            one, der1 = first.identity.fingerprint, first.identity.cert_der
+        async with running(config(tmp_path, name="Garden")) as (again, _):
+            assert again.identity is not None
+            return one, again.identity.fingerprint, der1, again.identity.cert_der
+
+    one, two, der1, der2 = asyncio.run(scenario())
+    assert one == two  # the key's, not the certificate's: a new name keeps it
+    assert seal.certificate_name(der1) == "Kitchen" and seal.certificate_name(der2) == "Garden"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
+def test_the_key_is_0600_in_a_0700_folder_and_no_copy_is_left(tmp_path: Path) -> None:
+    folder = tmp_path / "histories"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)
+    made = load_identity(folder, "")
+    assert _mode(made.path) == 0o600
+    assert _mode(folder) == 0o700
+    assert [f.name for f in folder.iterdir()] == [KEY_FILE]
+    assert seal.certificate_name(made.cert_der) == "Seventh Street"
+    os.chmod(made.path, 0o644)  # copied in with looser modes: made private again
+    again = load_identity(folder, "")
+    assert again.fingerprint == made.fingerprint and _mode(made.path) == 0o600
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"],
+    ids=["text", "empty", "bad-pem"],
+)
+def test_a_broken_key_is_set_aside_and_a_new_one_made(
+    tmp_path: Path, broken: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / KEY_FILE).write_bytes(broken)
+    with caplog.at_level(logging.WARNING, logger="server"):
+        made = load_identity(tmp_path, "t")
+    aside = [f for f in tmp_path.iterdir() if f.name.startswith(KEY_FILE + ".broken-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == broken
+    assert "cannot be read" in caplog.text and aside[0].name in caplog.text
+    assert load_identity(tmp_path, "t").fingerprint == made.fingerprint
+
+
+def test_a_key_of_another_kind_is_set_aside_too(tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    other = ec.generate_private_key(ec.SECP384R1()).private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    (tmp_path / KEY_FILE).write_bytes(other)
+    load_identity(tmp_path)
+    assert any(f.name.startswith(KEY_FILE + ".broken-") for f in tmp_path.iterdir())
+
+
+def test_the_certificate_is_self_signed_with_sha256_for_20_years(identity: Identity) -> None:
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    cert = x509.load_der_x509_certificate(identity.cert_der)
+    assert isinstance(cert.signature_hash_algorithm, hashes.SHA256)
+    assert cert.issuer == cert.subject
+    now = datetime.datetime.now(datetime.UTC)
+    assert cert.not_valid_before_utc < now - datetime.timedelta(hours=23)
+    assert cert.not_valid_after_utc > now + datetime.timedelta(days=365 * 19)
+
+
+# ------------------------------------------------------------------ over loopback
+
+
+class Sealed(Client):
+    """A ``Client`` over TLS (``common.seal.client_context``), as the game's client is."""
+
+    cert = b""
+
+    async def connect(self, port: int) -> Client:
+        self.reader, self.writer = await asyncio.open_connection(
+            LOOPBACK, port, ssl=seal.client_context()
+        )
+        self.cert = self.writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+        return self
+
+
+def _seat(msg: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    return next(
+        s for s in msg["seats" if msg["type"] == "lobby" else "players"] if s["seat"] == seat
+    )
+
+
+def test_a_sealed_client_plays_beside_plain_protocol_1_and_2_clients(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def scenario() -> None:
+        async with running(config(tmp_path, start_when=3)) as (server, port):
+            assert server.identity is not None
+            ann = Sealed("ann")
+            assert (await ann.hello(port))["type"] == "welcome"
+            assert seal.key_fingerprint(ann.cert) == server.identity.fingerprint
+            old = Client("old")
+            assert (await old.hello(port, protocol=1))["type"] == "welcome"
+            bob = Client("bob")
+            assert (await bob.hello(port))["type"] == "welcome"
+            # A few steps of the match, for everyone.
+            for c in (ann, old, bob):
+                await c.expect("match_start")
+            table = await ann.expect("table")
+            assert _seat(table, ann.seat)["sealed"] is True
+            assert "sealed" not in _seat(table, old.seat)
+            assert "sealed" not in _seat(table, bob.seat)
+            plain_view = await bob.expect("table")
+            assert _seat(plain_view, ann.seat)["sealed"] is True
+            lobby = ann.of_type("lobby")[-1]
+            assert "plain" not in lobby and "sealed" not in _seat(lobby, old.seat)
+            results = await asyncio.gather(ann.play(), old.play(), bob.play())
+            assert all(r["type"] == "standings" for r in results)
+            for c in (ann, old, bob):
+                await c.close()
+
+    with caplog.at_level(logging.INFO, logger="server.net"):
+        asyncio.run(scenario())
+    assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: sealed \(TLSv1\.3\)", caplog.text)
+    assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: plain", caplog.text)
+
+
+def test_a_tls_1_2_client_is_sealed_too(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(config(tmp_path)) as (_, port):
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+            ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+            reader, writer = await asyncio.open_connection(LOOPBACK, port, ssl=ctx)
+            writer.write(encode_frame(Hello(name="ann").encode()))
+            decoder = FrameDecoder()
+            got: list[dict[str, Any]] = []
+            while not got:
+                got.extend(decoder.feed(await reader.read(65536)))
+            assert got[0]["type"] == "welcome"
+            assert writer.get_extra_info("ssl_object").version() == "TLSv1.2"
+            writer.close()
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ on a fake clock
+
+
+class SealedLink(Link):
+    """A ``Link`` whose connection is sealed: a ``TlsPipe`` is the client's end."""
+
+    def __init__(
+        self,
+        table: Table,
+        identity: Identity,
+        name: str = "p",
+        *,
+        limits: Limits | None = None,
+        shake: bool = True,
+    ) -> None:
+        self.name = name
+        self.transport = FakeTransport()
+        self.conn = Connection(table, limits or Limits(), table.clock, identity=identity)
+        self.decoder = FrameDecoder()
+        self.tls = seal.TlsPipe(seal.client_context(), server_side=False)
+        self._read = 0
+        self._log: list[dict[str, Any]] = []
+        self.seat = None
+        self.token = ""
+        self.conn.connection_made(self.transport)
+        if shake:
+            self.shake()
+
+    def shake(self) -> None:
+        self.tls.handshake()
+        for _ in range(10):
+            self.raw(self.tls.outgoing())
+            self.log  # noqa: B018 (reads what the server sent)
+            if self.tls.ready and self.conn.sealed:
+                return
+        raise AssertionError("no handshake")
+
+    def raw(self, data: bytes) -> None:
+        if data and not self.conn.closed:
+            self.conn.data_received(data)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        while self._read < len(self.transport.written):
+            plain = self.tls.feed(self.transport.written[self._read])
+            self._log.extend(self.decoder.feed(plain))
+            self._read += 1
+        return self._log
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.send_bytes(encode_frame(msg))
+
+    def send_bytes(self, data: bytes) -> None:
+        self.raw(self.tls.write(data))
+
+
+def _client_hello() -> bytes:
+    tls = seal.TlsPipe(seal.client_context(), server_side=False)
+    tls.handshake()
+    return tls.outgoing()
+
+
+def test_a_sealed_link_says_hello_and_its_seat_says_sealed(
+    tmp_path: Path, identity: Identity
+) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        ann = SealedLink(table, identity, "ann")
+        assert ann.conn.sealed and ann.conn.tls_version == "TLSv1.3"
+        assert ann.conn.binding == seal.channel_binding(identity.cert_der)
+        assert ann.tls.peer_certificate() == identity.cert_der
+        assert ann.hello()["type"] == "welcome"
+        bob = Link(table, "bob")
+        bob.hello()
+        assert not bob.conn.sealed and bob.conn.binding == b""
+        lobby = bob.last("lobby")
+        assert _seat(lobby, ann.seat)["sealed"] is True and "sealed" not in _seat(lobby, bob.seat)
+        assert b"welcome" not in b"".join(ann.transport.written)  # nothing in the clear
+        ann.send({"type": "leave"})
+        await settle(table, ann, bob)
+        ann.log  # noqa: B018 (the client reads what came)
+        assert ann.tls.peer_closed and ann.transport.closed  # close_notify, then FIN
+        table.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_without_a_key_takes_a_client_hello_for_a_frame(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        link = Link(table)
+        link.conn.data_received(_client_hello())
+        assert link.last("error")["code"] == "frame_too_large"
+        assert link.conn.closed and not link.conn.sealed
+
+    asyncio.run(scenario())
+
+
+def test_a_client_hello_then_silence_is_closed_by_the_handshake_timer(
+    tmp_path: Path, identity: Identity
+) -> None:
+    async def scenario() -> None:
+        table, clock = await clocked_table(config(tmp_path))
+        limits = Limits(handshake_timeout=3.0, frame_timeout=100.0)
+        link = SealedLink(table, identity, limits=limits, shake=False)
+        hello = _client_hello()
+        link.raw(hello[:1])  # one byte 0x16: it waits for the second
+        assert link.conn.kind is None and not link.transport.closed
+        link.raw(hello[1:])
+        assert link.conn.kind == "tls" and link.transport.written  # the ServerHello
+        clock.advance(2.9)
+        assert not link.transport.closed
+        clock.advance(0.2)
+        assert link.transport.closed and not link.conn.sealed
+        assert table.conns == set()
+
+    asyncio.run(scenario())
+
+
+def test_a_sealed_link_without_a_hello_is_told_in_the_seal(
+    tmp_path: Path, identity: Identity
+) -> None:
+    async def scenario() -> None:
+        table, clock = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, limits=Limits(handshake_timeout=3.0))
+        clock.advance(3.1)
+        assert link.last("error")["code"] == "handshake_timeout"
+        assert link.transport.closed
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [b"\x16\x03\x01\x00\x10" + b"\xff" * 16, b"\x16\x03\x03\x01\x00" + bytes(range(256))],
+    ids=["bad-hello", "noise"],
+)
+def test_garbage_after_a_tls_header_is_closed_at_once(
+    tmp_path: Path, identity: Identity, garbage: bytes
+) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, shake=False)
+        link.raw(garbage)
+        assert link.transport.closed and link.conn.closed
+        assert not any(chunk.startswith(b"\x00") for chunk in link.transport.written)
+
+    asyncio.run(scenario())
+
+
+def test_an_oversized_frame_inside_tls_is_refused(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, limits=Limits(max_frame=1000))
+        link.hello()
+        link.send_bytes(struct.pack(">I", 5000) + b"\x00" * 10)
+        assert link.last("error")["code"] == "frame_too_large"
+        assert link.conn.closed
+
+    asyncio.run(scenario())
+
+
+def test_the_flood_budget_holds_inside_tls(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, limits=Limits(budget_burst=10, budget_per_second=1))
+        link.hello()
+        link.send_bytes(b"".join(encode_frame({"type": "ping", "id": i}) for i in range(30)))
+        assert link.last("error")["code"] == "flood"
+        assert link.conn.flooded and link.conn.closed
+
+    asyncio.run(scenario())
+
+
+def test_a_frame_cut_short_inside_tls_is_timed(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, clock = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
+        link.hello()
+        link.send_bytes(encode_frame({"type": "ping", "id": 1})[:-2])
+        clock.advance(1.9)
+        assert not link.conn.closed
+        clock.advance(0.2)
+        assert link.last("error")["code"] == "bad_frame"
+
+    asyncio.run(scenario())
+
+
+def test_a_tls_record_trickled_in_is_timed_like_a_frame(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, clock = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
+        link.hello()
+        record = link.tls.write(encode_frame({"type": "ping", "id": 1}))
+        for i in range(len(record) - 1):  # a byte a second: each one is not a new start
+            link.raw(record[i : i + 1])
+            clock.advance(0.5 if i < 3 else 0)
+            if link.conn.closed:
+                break
+        clock.advance(2.0)
+        assert link.conn.closed
+
+    asyncio.run(scenario())
+
+
+class Buffered(FakeTransport):
+    """A transport whose peer reads nothing: everything written stays buffered."""
+
+    def get_write_buffer_size(self) -> int:
+        return sum(len(c) for c in self.written)
+
+
+def test_the_queue_limit_counts_the_ciphertext(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        link = SealedLink(table, identity, limits=Limits(queue_limit=20_000))
+        link.hello()
+        link.transport.__class__ = Buffered
+        for i in range(200):
+            link.conn.send_message({"type": "pong", "id": i, "pad": "x" * 200})
+            if link.conn.closed:
+                break
+        assert link.conn.closed and link.transport.closed
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ plain never or allow
+
+
+def test_plain_is_allow_or_never_in_the_config_and_the_cli() -> None:
+    assert ServerConfig().plain == "allow"
+    with pytest.raises(ValueError, match="allow or never"):
+        ServerConfig(plain="sometimes")
+    assert config_from_args(_parser().parse_args([])).plain == "allow"
+    assert config_from_args(_parser().parse_args(["--plain", "never"])).plain == "never"
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["--plain", "maybe"])
+
+
+@pytest.mark.parametrize(
+    ("msg", "plain"),
+    [
+        ({"type": "options", "plain": "never"}, "never"),
+        ({"type": "options", "plain": "allow"}, "allow"),
+        ({"type": "options"}, None),
+    ],
+    ids=["never", "allow", "left-out"],
+)
+def test_the_options_message_carries_plain(msg: dict[str, Any], plain: str | None) -> None:
+    got = p.decode_client(msg)
+    assert isinstance(got, p.Options) and got.plain == plain
+    assert got.encode() == msg
+
+
+@pytest.mark.parametrize("bad", ["sometimes", 1, True], ids=["word", "number", "bool"])
+def test_a_bad_plain_is_refused(bad: object) -> None:
+    with pytest.raises(p.MessageError) as caught:
+        p.decode_client({"type": "options", "plain": bad})
+    assert caught.value.code == "bad_message"
+
+
+async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tuple[Any, ...]:
+    """A sealed host, a plain person and a plain watcher, on a fake clock."""
+    table, clock = await clocked_table(config(tmp_path, **over))
+    host = SealedLink(table, identity, "host")
+    host.hello()
+    bob = Link(table, "bob")
+    bob.hello()
+    eve = Link(table, "eve")
+    eve.hello(watch=True)
+    await settle(table, host, bob, eve)
+    return table, clock, host, bob, eve
+
+
+def test_the_host_turns_plain_off_and_the_plain_ones_are_closed(
+    tmp_path: Path, identity: Identity
+) -> None:
+    async def scenario() -> None:
+        table, _, host, bob, eve = await _lobby_of_three(tmp_path, identity, computer=1)
+        assert "plain" not in host.last("lobby")
+        host.send(p.Options(plain="never").encode())
+        await settle(table, host, bob, eve)
+        for link in (bob, eve):
+            error = link.last("error")
+            assert error == {"type": "error", "code": "tls_required", "message": TLS_REQUIRED}
+            assert link.transport.closed
+        assert bob.seat not in table.seats  # freed, as a leave between matches frees it
+        lobby = host.last("lobby")
+        assert lobby["plain"] == "never"
+        assert [s["seat"] for s in lobby["seats"]] == [host.seat, 6]
+        assert _seat(lobby, host.seat)["sealed"] is True
+        assert lobby["options"] == table.turns.options.to_dict()
+        assert "plain" not in lobby["options"]
+        # And back: plain ones may join again; the lobby no longer says it.
+        host.send(p.Options(plain="allow").encode())
+        await settle(table, host)
+        assert "plain" not in host.last("lobby")
+        assert table.turns.options.plain == "allow"
+        table.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_plain_refusals_change_nothing(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, _, host, bob, _eve = await _lobby_of_three(tmp_path, identity, computer=1)
+        bob.send(p.Options(plain="never").encode())
+        assert bob.last("error")["code"] == "not_host"
+        # A plain host would close itself: refused.
+        table.host = bob.seat
+        bob.send(p.Options(plain="never").encode())
+        err = bob.last("error")
+        assert (err["code"], err["ref"]) == ("tls_required", "options")
+        assert table.turns.options.plain == "allow" and not bob.conn.closed
+        table.host = host.seat
+        host.send(p.Start().encode())
+        await settle(table, host, bob)
+        host.send(p.Options(plain="never").encode())
+        assert host.last("error")["code"] == "match_running"
+        assert table.turns.options.plain == "allow"
+        assert table.console("plain never").startswith("refused")
+        table.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_the_terminal_sets_plain(tmp_path: Path, identity: Identity) -> None:
+    async def scenario() -> None:
+        table, _, host, bob, eve = await _lobby_of_three(tmp_path, identity)
+        assert "plain never|allow" in HELP
+        assert table.console("plain maybe") == HELP
+        assert table.console("plain never") == "ok"
+        await settle(table, host, bob, eve)
+        assert bob.last("error")["code"] == "tls_required" and bob.transport.closed
+        assert eve.transport.closed and not host.transport.closed
+        assert "plain connections never" in table.console("status")
+        assert host.last("lobby")["plain"] == "never"
+        assert table.console("plain allow") == "ok"
+        assert "plain" not in table.console("status")
+        table.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_started_with_plain_never_says_so_in_its_lobby(
+    tmp_path: Path, identity: Identity
+) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path, plain="never"))
+        host = SealedLink(table, identity, "host")
+        host.hello()
+        assert host.last("lobby")["plain"] == "never"
+        assert table.turns.options.plain == "never"
+        table.shutdown()
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ the announcement and log
+
+
+def test_the_txt_record_has_the_key_after_the_other_facts(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        table, _ = await clocked_table(config(tmp_path))
+        facts = table_facts(table, key="7QKM-D2XA-PF4Z-LW3B")
+        assert list(facts) == list(FACT_KEYS)
+        assert facts["key"] == "7QKM-D2XA-PF4Z-LW3B"
+        assert "key" not in table_facts(table)
+
+    asyncio.run(scenario())
+
+
+def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never")
+    try:
+        deadline = time.monotonic() + 20
+        while not server.said("table key") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        short = seal.short_key(load_identity(tmp_path / "h").fingerprint)
+        assert server.said(f"table key {short}: friends see it on their screen when they join")
+        assert server.said("plain (unencrypted) connections are refused")
+    finally:
+        server.terminate()
+
+
+def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
+    """The journal keeps the match's options, not ``plain``: the table started again
+    takes its own (``--plain never``), so a resume never opens the door to plain ones."""
+
+    async def scenario() -> None:
+        cfg = config(tmp_path, name="Resumed", computer=1, start_when=3)
+        table, _ = await clocked_table(cfg)
+        for name in ("Ann", "Bob"):
+            Link(table, name).hello()
+        await settle(table)
+        assert table.running
+        again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))
+        assert again.resume()
+        assert again.turns.options.plain == "never"
+        assert again.turns.options.to_dict() == table.turns.options.to_dict()
+        table.shutdown()
+        again.shutdown()
+
+    asyncio.run(scenario())
