@@ -17,6 +17,17 @@ between matches, a refused ``hello`` (bad password, table full) or our seat
 taken over by another connection (``taken_over``) ends it, except
 ``bad_token``: the server no longer knows the seat, so the thread tells
 ``on_stale`` and says ``hello`` once more without the token, as a newcomer.
+
+The link is sealed (TLS, ``common.seal``) unless ``sealed=False`` (tests, scripts): the
+TLS handshake comes right after the TCP connection, within ``connect_timeout``, and the
+table's key (``TableKey``) is handed to ``check_key`` before anything else is sent; a
+refusal ends the thread (``Status`` ``failed``, code ``key``).  TLS runs as a pipe of
+bytes (``TlsPipe``) over the blocking socket: the main thread's sends and the network
+thread's reads use it under one lock.  A ``password`` in the hello never goes out on a
+sealed link: the hello carries the start of a password proof instead (``pake``,
+``common.proof``), the table's ``proof`` is checked, and the client's is sent; a table
+that cannot prove it knows the password, or welcomes without a proof, is hung up on
+(code ``no_proof``).
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import contextlib
 import logging
 import queue
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -32,11 +44,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.linkopts import tune_link
+from common.proof import ClientProof, ProofFailed
 from common.protocol import FrameDecoder, Ping, encode_frame
+from common.seal import (
+    TlsPipe,
+    certificate_name,
+    channel_binding,
+    client_context,
+    key_fingerprint,
+    short_key,
+)
 
-__all__ = ["Connection", "Status"]
+__all__ = ["NO_PROOF", "NO_PROOF_WELCOME", "Connection", "Status", "TableKey"]
 
 log = logging.getLogger("client.net")
+
+NO_PROOF = (
+    "wrong password, or someone may be in the middle:"
+    " the table could not prove it knows the password"
+)
+"""Why the thread hangs up on a table whose password proof is wrong: the link cannot
+tell a table with another password from someone in the middle who has none."""
+NO_PROOF_WELCOME = (
+    "the table let us in without proving it knows the password: someone may be in the middle"
+)
+"""Why the thread hangs up on a table that welcomes a password proof's hello unproven."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +77,32 @@ class Status:
     message: str = ""  # retrying: why the link was lost (the first reason of this outage)
     attempt: int = 0
     until: float | None = None  # retrying: when the thread gives up (``Connection.clock``)
+    code: str = ""  # failed: "key", "no_proof", or the code of the server's refusal
+
+
+@dataclass(frozen=True, slots=True)
+class TableKey:
+    """The key a sealed link's table showed (``common.seal``): its fingerprint, the name
+    its certificate gives, and where it was reached (the IP connected to, and port)."""
+
+    fingerprint: str
+    name: str
+    host: str
+    port: int
+
+    @property
+    def short(self) -> str:
+        """The key as people read it (``common.seal.short_key``)."""
+        return short_key(self.fingerprint)
+
+
+class _Ended(Exception):
+    """A session over before its hello: how (``down``, ``key``...) and why."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(text)
+        self.kind = kind
+        self.text = text
 
 
 class Connection:
@@ -63,6 +121,8 @@ class Connection:
         clock: Callable[[], float] = time.monotonic,
         resume_after_bye: bool = True,
         on_stale: Callable[[str], None] = lambda token: None,
+        check_key: Callable[[TableKey], str | None] | None = None,
+        sealed: bool = True,
     ) -> None:
         self.host, self.port = host, port
         self.peer = ""  # the address connected to, once connected (``getpeername``)
@@ -76,14 +136,20 @@ class Connection:
         self.clock = clock
         self.resume_after_bye = resume_after_bye
         self.on_stale = on_stale
+        self.check_key = check_key
+        self.sealed = sealed
+        self.key: TableKey | None = None
+        """The key of the table on the current (or last) sealed link."""
         self.mid_match = False  # a match runs, as the messages so far say (a bye is retried)
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._sock: socket.socket | None = None
+        self._pipe: TlsPipe | None = None  # the sealed link's TLS, under ``_lock``
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._run, name="stud-net", daemon=True)
         self._stale_token = False  # the server forgot our seat: come back as a newcomer
         self._sent_at = 0.0
+        self._refused_code = ""  # the code of the last session's refused hello
 
     def start(self) -> None:
         self._thread.start()
@@ -98,10 +164,10 @@ class Connection:
             if sock is None:
                 return False
             try:
-                sock.sendall(data)
+                sock.sendall(data if self._pipe is None else self._pipe.write(data))
                 self._sent_at = time.monotonic()
                 return True
-            except OSError as exc:
+            except (OSError, ssl.SSLError, ValueError) as exc:
                 log.info("send failed: %s", exc)
                 return False
 
@@ -131,6 +197,10 @@ class Connection:
     def _shut(self) -> None:
         with self._lock:
             sock, self._sock = self._sock, None
+            pipe, self._pipe = self._pipe, None
+            if sock is not None and pipe is not None:
+                with contextlib.suppress(OSError):
+                    sock.sendall(pipe.close())  # close_notify: we are done
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
@@ -144,9 +214,15 @@ class Connection:
             log.debug("wake failed", exc_info=True)
 
     def _status(
-        self, state: str, message: str = "", attempt: int = 0, until: float | None = None
+        self,
+        state: str,
+        message: str = "",
+        attempt: int = 0,
+        until: float | None = None,
+        *,
+        code: str = "",
     ) -> None:
-        self._put("status", Status(state, message, attempt, until))
+        self._put("status", Status(state, message, attempt, until, code))
 
     def _run(self) -> None:
         welcomed_once = False
@@ -164,8 +240,12 @@ class Connection:
             if kind == "stale" and not self._stale_token:
                 self._stale_token = True
                 continue
+            if kind in ("key", "no_proof"):
+                self._status("failed", text, code=kind)
+                break
             if kind in ("refused", "bye", "stale"):
-                self._status("failed" if kind == "refused" else "gone", text)
+                code = self._refused_code if kind == "refused" else ""
+                self._status("failed" if kind == "refused" else "gone", text, code=code)
                 break
             if not welcomed_once:
                 self._status("failed", text or f"could not reach {self.host}:{self.port}")
@@ -193,12 +273,20 @@ class Connection:
         # ``silence_limit`` means the server is gone, and the socket itself gives
         # up on data that stays unacknowledged that long (common.linkopts).
         tick = min(self.ping_every, self.silence_limit) / 2
-        sock.settimeout(tick)
-        tune_link(sock, timeout=self.silence_limit)
         with self._lock:
             self._sock = sock
         with contextlib.suppress(OSError, IndexError):
             self.peer = str(sock.getpeername()[0])
+        early = b""  # plaintext that came with the end of the TLS handshake
+        binding = b""
+        if self.sealed:
+            try:
+                early, binding = self._seal(sock)
+            except _Ended as end:
+                self._shut()
+                return end.kind, end.text, False
+        sock.settimeout(tick)
+        tune_link(sock, timeout=self.silence_limit)
         if self._closed.is_set():
             self._shut()
             return "down", "", False
@@ -206,23 +294,29 @@ class Connection:
         if self._stale_token:
             hello.pop("token", None)
         hello["heartbeat"] = True  # we ping every few seconds: drop us when we go quiet
+        proof: ClientProof | None = None
+        if self.sealed:  # the password itself never goes out: its proof does
+            password = hello.pop("password", None)
+            if isinstance(password, str) and password:
+                proof = ClientProof(password, binding)
+                hello["pake"] = proof.start()
+        proven = False
         if not self.send(hello):
             self._shut()
             return "down", "connection lost", False
         decoder = FrameDecoder()
         welcomed = False
         last_error = ""
+        self._refused_code = ""
         stale = False
         heard = time.monotonic()
         pings = 0
         silent = False
         while True:
-            try:
-                data = sock.recv(65536)
-            except TimeoutError:
-                data = None
-            except OSError:
-                data = b""
+            if early:
+                data, early = early, b""
+            else:
+                data = self._recv(sock)
             now = time.monotonic()
             if now - self._sent_at >= self.ping_every:
                 pings += 1
@@ -245,11 +339,28 @@ class Connection:
                 break
             for msg in msgs:
                 kind = msg.get("type")
+                if kind == "proof" and proof is not None and not proven:
+                    try:
+                        mac = proof.finish(msg.get("pake"), msg.get("mac"))
+                    except ProofFailed:
+                        log.warning("the table's password proof is wrong: hanging up")
+                        self._shut()
+                        return "no_proof", NO_PROOF, False
+                    proven = True
+                    self.send({"type": "proof", "mac": mac})
+                    continue
+                if kind == "proof":
+                    continue  # not asked for: nothing to do with it
+                if kind == "welcome" and proof is not None and not proven:
+                    log.warning("welcomed without the table's password proof: hanging up")
+                    self._shut()
+                    return "no_proof", NO_PROOF_WELCOME, False
                 if kind == "welcome":
                     welcomed = True
                     self._stale_token = False
                 elif kind == "error" and not welcomed:
                     last_error = str(msg.get("message") or msg.get("code") or "refused")[:200]
+                    self._refused_code = str(msg.get("code") or "")[:40]
                     stale = msg.get("code") == "bad_token" and "token" in hello
                     if stale:
                         self._stale(str(hello.get("token")))
@@ -281,6 +392,82 @@ class Connection:
         if silent:
             return "down", f"no word from the server for {self.silence_limit:.0f} s", welcomed
         return "down", "connection lost", welcomed
+
+    def _seal(self, sock: socket.socket) -> tuple[bytes, bytes]:
+        """The TLS handshake on ``sock`` (within ``connect_timeout``) and the table's key
+        checked: returns the plaintext that came with the handshake's end and the
+        channel's binding, or raises ``_Ended``."""
+        pipe = TlsPipe(client_context(), server_side=False)
+        deadline = time.monotonic() + self.connect_timeout
+        early = b""
+        try:
+            pipe.handshake()  # the ClientHello
+            while True:
+                out = pipe.outgoing()
+                if out:
+                    sock.sendall(out)
+                if pipe.ready:
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the TLS handshake took too long")
+                sock.settimeout(left)
+                data = sock.recv(65536)
+                if not data:
+                    raise ConnectionError("the server closed the connection")
+                early += pipe.feed(data)
+        except (OSError, ssl.SSLError) as exc:
+            why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+            raise _Ended("down", f"could not seal the connection: {why}") from exc
+        cert = pipe.peer_certificate()
+        try:
+            fingerprint = key_fingerprint(cert)
+        except ValueError as exc:
+            raise _Ended("down", "could not seal the connection: the table has no key") from exc
+        port = self.port
+        with contextlib.suppress(OSError, IndexError):
+            port = int(sock.getpeername()[1])
+        key = TableKey(fingerprint, certificate_name(cert), self.peer or self.host, port)
+        self.key = key
+        try:
+            refusal = None if self.check_key is None else self.check_key(key)
+        except Exception:
+            log.exception("checking the table's key failed")
+            refusal = "the table's key could not be checked"
+        if refusal is not None:
+            raise _Ended("key", str(refusal))
+        with self._lock:
+            if self._sock is not sock:  # closed meanwhile
+                raise _Ended("down", "")
+            self._pipe = pipe
+        return early, channel_binding(cert)
+
+    def _recv(self, sock: socket.socket) -> bytes | None:
+        """What came (plaintext on a sealed link); ``None`` if nothing came in time,
+        ``b""`` once the link is closed or broken."""
+        try:
+            data = sock.recv(65536)
+        except TimeoutError:
+            return None
+        except OSError:
+            return b""
+        if not data:
+            return b""
+        with self._lock:
+            pipe = self._pipe
+            if pipe is None:  # plain, or a sealed link shut meanwhile
+                return b"" if self.sealed else data
+            try:
+                plain = pipe.feed(data)
+                out = pipe.outgoing()
+                if out:
+                    sock.sendall(out)
+            except (ssl.SSLError, OSError) as exc:
+                log.warning("bad TLS from the server, hanging up: %s", exc)
+                return b""
+            if pipe.peer_closed and not plain:
+                return b""
+        return plain if plain else None
 
     def _note_match(self, kind: Any, msg: dict[str, Any]) -> None:
         """Follow whether a match runs (a ``bye`` then means a server that will resume it)."""

@@ -15,6 +15,11 @@ same way takes its seat back, cards and chips (R-C1); a token the server no
 longer knows is dropped and the bot sits down anew.  ``--retry-for SECONDS``
 makes it come back by itself when the link is lost or the server says ``bye``
 in the middle of a match (a server that resumes its match), as the game does.
+
+``--tls`` seals the link as the game does: it prints the table's short key, and with
+``--password`` proves the password (``common.proof``) instead of sending it; ``--key
+XXXX-XXXX-XXXX-XXXX`` (implies ``--tls``) refuses a table whose key is not that one,
+before any hello.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from client.seatkeys import SeatKey, SeatKeys, normal_ip  # noqa: E402
+from common.proof import ClientProof, ProofFailed  # noqa: E402
 from common.protocol import (  # noqa: E402
     DEFAULT_PORT,
     PROTOCOL_VERSION,
@@ -39,6 +45,14 @@ from common.protocol import (  # noqa: E402
     Hello,
     Start,
     encode_frame,
+)
+from common.seal import (  # noqa: E402
+    certificate_name,
+    channel_binding,
+    client_context,
+    key_fingerprint,
+    same_key,
+    short_key,
 )
 
 log = logging.getLogger("bot_client")
@@ -54,6 +68,10 @@ def _chooser() -> Any:
 
 class Lost(Exception):
     """The link went without the match being over: come back if asked to."""
+
+
+class Refused(Exception):
+    """The table is not the one asked for, or could not prove the password: no retry."""
 
 
 class Bot:
@@ -93,6 +111,9 @@ class Bot:
         while True:
             try:
                 return await self.connection()
+            except Refused as exc:
+                log.error("%s: %s", self.args.name, exc)
+                return 1
             except (Lost, OSError) as exc:
                 if self.args.retry_for <= 0:
                     log.error("%s: %s", self.args.name, exc)
@@ -109,13 +130,29 @@ class Bot:
 
     async def connection(self) -> int:
         a, rng, choose = self.args, self.rng, self.choose
-        reader, writer = await asyncio.open_connection(a.host, a.port)
+        sealed = a.tls or a.key is not None
+        reader, writer = await asyncio.open_connection(
+            a.host, a.port, ssl=client_context() if sealed else None
+        )
         ip = normal_ip(str(writer.get_extra_info("peername", ("",))[0])) or normal_ip(a.host)
+        proof: ClientProof | None = None
+        password = a.password
+        if sealed:
+            binding = self._check_key(writer)
+            if password is not None:  # proven, never sent
+                proof, password = ClientProof(password, binding), None
         token = self.token or self._kept(ip)
-        hello = Hello(name=a.name, token=token, password=a.password, watch=a.watch)
+        hello = Hello(
+            name=a.name,
+            token=token,
+            password=password,
+            watch=a.watch,
+            pake=proof.start() if proof is not None else None,
+        )
         hello_msg = hello.encode()
         hello_msg["protocol"] = PROTOCOL_VERSION
         writer.write(encode_frame(hello_msg))
+        proven = proof is None
         decoder = FrameDecoder()
         view: dict[str, Any] = {}
         seat = None
@@ -127,7 +164,21 @@ class Bot:
                     raise Lost("server closed the connection")
                 for msg in decoder.feed(data):
                     kind = msg.get("type")
-                    if kind == "welcome":
+                    if kind == "proof" and proof is not None and not proven:
+                        try:
+                            mac = proof.finish(msg.get("pake"), msg.get("mac"))
+                        except ProofFailed:
+                            raise Refused(
+                                "wrong password, or someone may be in the middle:"
+                                " the table could not prove it knows the password"
+                            ) from None
+                        writer.write(encode_frame({"type": "proof", "mac": mac}))
+                        proven = True
+                    elif kind == "welcome" and not proven:
+                        raise Refused(
+                            "welcomed without a password proof: someone may be in the middle"
+                        )
+                    elif kind == "welcome":
                         seat, host = msg["seat"], msg["host"]
                         self.token = msg.get("token") or None
                         log.info("%s: seat %s, token %s", a.name, seat, msg["token"])
@@ -182,6 +233,22 @@ class Bot:
         finally:
             writer.close()
 
+    def _check_key(self, writer: asyncio.StreamWriter) -> bytes:
+        """Print the table's key; refuse it unless it is ``--key``'s.  Returns the TLS
+        channel's binding (for the password proof)."""
+        sslobj = writer.get_extra_info("ssl_object")
+        cert = sslobj.getpeercert(binary_form=True) if sslobj is not None else None
+        if not cert:
+            raise Refused("the table showed no key")
+        fingerprint = key_fingerprint(cert)
+        name = certificate_name(cert)
+        print(f"{self.args.name}: table {name!r} key {short_key(fingerprint)}", flush=True)
+        if self.args.key is not None and not same_key(self.args.key, fingerprint):
+            raise Refused(
+                f"the table's key is {short_key(fingerprint)}, not {self.args.key}: not joining"
+            )
+        return channel_binding(cert)
+
 
 async def play(args: argparse.Namespace) -> int:
     bot = Bot(args)
@@ -212,6 +279,13 @@ def main() -> int:
         help="when the link is lost (or a bye comes mid-match) try again for this long",
     )
     ap.add_argument("--password", default=None)
+    ap.add_argument("--tls", action="store_true", help="seal the link (TLS), as the game does")
+    ap.add_argument(
+        "--key",
+        default=None,
+        metavar="XXXX-XXXX-XXXX-XXXX",
+        help="join only a table with this short key (implies --tls)",
+    )
     ap.add_argument("--watch", action="store_true", help="watch without a seat")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--delay", type=float, default=0.0, help="max think time in seconds")

@@ -15,6 +15,13 @@ comeback, R-C1, which skips the password back-off); the password and its back-of
   that seat in its ``name_taken`` error, so that it may watch and ask for it back.
 - A newcomer sits in the lowest free seat; once a match has been played here it plays
   from the next match (``NEXT_MATCH``).
+- A plain connection's hello is refused (``tls_required``) while the table takes only
+  sealed ones (``plain`` "never").
+- The password proof (``common.proof``): a sealed protocol 2 hello with ``pake`` is
+  answered with the table's ``proof`` and waits, not greeted, for the client's; until
+  the right client mac comes the address counts one wrong password, so an unfinished
+  proof is not a free guess.  The right mac goes on as a right password would; a wrong
+  one is ``bad_password``.  The connection's handshake time bounds the whole of it.
 """
 
 from __future__ import annotations
@@ -22,12 +29,15 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from common import protocol as p
 from common.match import Match, SeatKind
 from common.presence import Presence
+from common.proof import ProofFailed, TableProof
 from server.asks import askable
 from server.config import ServerConfig
 from server.guard import Door
@@ -38,13 +48,40 @@ from server.seats import Seat, first_free
 from server.timers import Clock
 from server.turns import Turns
 
-__all__ = ["MAX_HOLD", "Reception"]
+__all__ = ["MAX_HOLD", "TLS_REQUIRED", "Reception"]
 
 log = logging.getLogger("server.table")
 
 MAX_HOLD = 8.0
 """A hello in its address's password back-off waits at most this long for its answer;
 past it, the hello is refused (``password_wait``) without its password being looked at."""
+
+
+TLS_REQUIRED = (
+    "this table takes only sealed (encrypted) connections: use the game's own client,"
+    " or one that speaks TLS"
+)
+"""The ``tls_required`` refusal of a plain connection's hello."""
+
+
+def _sealed(conn: Connection) -> bool:
+    """Whether ``conn`` came in over TLS (``server.net``'s ``sealed``)."""
+    return getattr(conn, "sealed", False) is True
+
+
+def _binding(conn: Connection) -> bytes:
+    """The TLS channel's binding of ``conn`` (``common.seal.channel_binding``)."""
+    binding = getattr(conn, "binding", b"")
+    return binding if isinstance(binding, bytes) else b""
+
+
+@dataclass(slots=True)
+class _Proving:
+    """A hello waiting for its client's half of the password proof."""
+
+    hello: p.Hello
+    proof: TableProof
+    timer: Any
 
 
 class DoorTable(Protocol):
@@ -88,9 +125,15 @@ class Reception:
         self._send_state = send_state
         self._send_turn = send_turn
         self._start_match = start_match
+        self._proving: weakref.WeakKeyDictionary[Connection, _Proving] = weakref.WeakKeyDictionary()
 
     def hello(self, conn: Connection, hello: p.Hello) -> None:
         table = self._table
+        if conn in self._proving:
+            raise p.MessageError("already_hello", "hello only once", "hello")
+        if not _sealed(conn) and self._plain() == "never":
+            conn.fail("tls_required", TLS_REQUIRED, "hello")
+            return
         if hello.protocol not in p.PROTOCOLS:
             conn.fail(
                 "protocol_version",
@@ -100,11 +143,48 @@ class Reception:
             return
         if hello.protocol == 1:
             table.proto1.add(conn)
-        seat = None
-        if hello.token is not None:
-            seat = next((s for s in table.seats.values() if s.owns(hello.token)), None)
-        if not self._password_ok(conn, hello, comeback=seat is not None):
+            hello = replace(hello, pake=None)  # protocol 2's: not heard from protocol 1
+        if hello.pake is not None and not _sealed(conn):  # a corrected hello may follow
+            raise p.MessageError(
+                "bad_message", "a password proof needs a sealed connection", "hello"
+            )
+        if not self._password_ok(conn, hello, comeback=self._seat_of(hello) is not None):
             return
+        self._greet(conn, hello)
+
+    def _plain(self) -> str:
+        """Whether plain connections may say hello now (the host's choice, between
+        matches, in the table's options; at first the server's ``plain`` setting)."""
+        start = getattr(self._table.config, "plain", "allow")
+        return str(getattr(getattr(self._turns, "options", None), "plain", start))
+
+    def proving(self, conn: Connection) -> bool:
+        """Whether ``conn``'s hello waits for its client's ``proof``."""
+        return conn in self._proving
+
+    def proof(self, conn: Connection, msg: p.Proof) -> None:
+        """The client's half of the password proof: the hello goes on, or is refused."""
+        pending = self._proving.pop(conn, None)
+        if pending is None:
+            raise p.MessageError("bad_message", "no password proof is waiting for this", "proof")
+        pending.timer.cancel()
+        if not pending.proof.check(msg.mac):
+            # Its miss was counted when the table answered: not once more.
+            log.info("wrong password proof from %s", conn.address)
+            conn.fail("bad_password", "wrong password", "hello")
+            return
+        self._door.password_ok(conn.address)
+        self._greet(conn, pending.hello)
+
+    def _seat_of(self, hello: p.Hello) -> Seat | None:
+        if hello.token is None:
+            return None
+        return next((s for s in self._table.seats.values() if s.owns(hello.token)), None)
+
+    def _greet(self, conn: Connection, hello: p.Hello) -> None:
+        """The hello once its password (or proof) is right: a comeback, a watcher or a
+        newcomer."""
+        seat = self._seat_of(hello)
         conn.beats = hello.heartbeat
         if hello.token is not None:
             if seat is None:
@@ -138,6 +218,9 @@ class Reception:
             else:  # answered once the wait is over, as if the hello came then
                 conn.hold(wait, lambda: self.hello(conn, hello))
             return False
+        if hello.pake is not None:
+            self._prove(conn, hello, password, now)
+            return False
         if not hmac.compare_digest((hello.password or "").encode(), password.encode()):
             wait = self._door.password_failed(conn.address, now)
             log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
@@ -145,6 +228,30 @@ class Reception:
             return False
         self._door.password_ok(conn.address)
         return True
+
+    def _prove(self, conn: Connection, hello: p.Hello, password: str, now: float) -> None:
+        """Answer a hello's ``pake`` with the table's half of the proof, and wait."""
+        assert hello.pake is not None
+        proof = TableProof(password, _binding(conn))
+        try:
+            pake, mac = proof.answer(hello.pake)
+        except ProofFailed:
+            wait = self._door.password_failed(conn.address, now)
+            log.info("a password proof from %s that is none; it waits %.0f s", conn.address, wait)
+            conn.fail("bad_password", "wrong password", "hello")
+            return
+        # A miss until the right client mac comes: an unfinished proof is no free guess.
+        self._door.password_failed(conn.address, now)
+        timeout = self._table.config.handshake_timeout
+        timer = self._clock.call_later(timeout, self._proof_expired, conn)
+        self._proving[conn] = _Proving(hello, proof, timer)
+        conn.send_message(p.ProofAnswer(pake, mac).encode())
+
+    def _proof_expired(self, conn: Connection) -> None:
+        """The handshake time bounds the proof too (a hello held by the back-off has had
+        its connection's own handshake timer stand in for the wait)."""
+        if self._proving.pop(conn, None) is not None and not conn.closed:
+            conn.fail("handshake_timeout", "no hello in time")
 
     def take_back(self, conn: Connection, seat: Seat) -> None:
         """``seat`` to ``conn`` as a token's comeback would have it: the host gave the seat

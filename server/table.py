@@ -236,6 +236,11 @@ class Table:
             self.journal.append(journal.token_record(seat.seat, token_digest(seat.token)))
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
+        if raw.get("type") == "proof" and self.reception.proving(conn):
+            proof = p.decode_client(raw)
+            assert isinstance(proof, p.Proof)
+            self.reception.proof(conn, proof)  # the password proof its hello waits for
+            return
         if not conn.greeted and raw.get("type") != "hello":
             kind = raw.get("type")
             conn.fail("no_hello", "say hello first", kind[:20] if isinstance(kind, str) else None)
@@ -275,6 +280,8 @@ class Table:
             self.asks.answer(conn, msg)
         elif isinstance(msg, p.MakeHost):
             self.role.asked(conn, msg)
+        elif isinstance(msg, p.Proof):
+            self.reception.proof(conn, msg)  # none waits: refused
         elif isinstance(msg, p.Leave):
             if conn.seat is not None and (not self.running or self._waiting(conn.seat)):
                 self._free(conn.seat)

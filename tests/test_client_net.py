@@ -8,6 +8,7 @@ import time
 
 from client.net import Connection
 from common.protocol import FrameDecoder, encode_frame
+from tests.sealkit import table_context
 
 
 def _silent_server() -> tuple[socket.socket, list[dict], threading.Event]:
@@ -24,6 +25,12 @@ def _silent_server() -> tuple[socket.socket, list[dict], threading.Event]:
                 conn, _ = listener.accept()
             except OSError:
                 return
+            try:  # the game's client seals its links
+                conn.settimeout(5)
+                conn = table_context().wrap_socket(conn, server_side=True)
+            except OSError:
+                conn.close()
+                continue
             conn.settimeout(0.05)
             decoder = FrameDecoder()
             welcomed = False

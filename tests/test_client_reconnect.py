@@ -27,6 +27,7 @@ from client.net import Connection, Status
 from client.scenes import reconnect
 from client.seatkeys import SeatKey, SeatKeys
 from common.protocol import FrameDecoder, encode_frame
+from tests.sealkit import table_context
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -76,6 +77,11 @@ class Scripted:
             except OSError:
                 return
             conn.settimeout(5)
+            try:  # the game's client seals its links
+                conn = table_context().wrap_socket(conn, server_side=True)
+            except OSError:
+                conn.close()
+                continue
             decoder = FrameDecoder()
             msgs: list[dict] = []
             try:

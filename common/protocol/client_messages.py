@@ -23,9 +23,16 @@ from common.protocol.base import (
     _Message,
 )
 
+PAKE_SIZE = 33
+"""A SPAKE2 message (``common.proof``): its side byte and a 32-byte point."""
+MAC_SIZE = 32
+"""A password proof's HMAC-SHA256."""
+
 __all__ = [
     "CONTROL_MESSAGES",
+    "MAC_SIZE",
     "NEWER_MESSAGES",
+    "PAKE_SIZE",
     "Act",
     "AskSeat",
     "Away",
@@ -40,6 +47,7 @@ __all__ = [
     "Options",
     "Pause",
     "Ping",
+    "Proof",
     "RefuseSeat",
     "Resume",
     "SetLevel",
@@ -61,6 +69,9 @@ class Hello(_Message):
     heartbeat: bool = False
     """The client sends a frame at least every 5 s; the server may drop it after 15 s
     of silence (a vanished link seen through anything that acknowledges for it)."""
+    pake: bytes | None = None
+    """Protocol 2, sealed connections only: the start of a password proof
+    (``common.proof``) instead of the ``password`` itself."""
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "hello", "protocol": self.protocol, "name": self.name}
@@ -72,6 +83,8 @@ class Hello(_Message):
             out["watch"] = True
         if self.heartbeat:
             out["heartbeat"] = True
+        if self.pake is not None:
+            out["pake"] = self.pake
         return out
 
 
@@ -217,6 +230,14 @@ class RefuseSeat(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Proof(_Message):
+    """The client's half of the password proof: it knows the password (``common.proof``)."""
+
+    TYPE: ClassVar[str] = "proof"
+    mac: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class MakeHost(_Message):
     """The host hands the host's role to the connected person in ``seat``."""
 
@@ -244,14 +265,16 @@ ClientMessage = (
     | GiveSeat
     | RefuseSeat
     | MakeHost
+    | Proof
 )
 CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
 """The messages of R-C2 and R-C3 (``server.hostctl`` answers them)."""
-NEWER_MESSAGES = (AskSeat, GiveSeat, RefuseSeat, MakeHost)
-"""Protocol 2's asking for a seat back and handing the host's role on: a protocol 1
-connection that sends one is told ``unknown_type``, as protocol 1 always did."""
+NEWER_MESSAGES = (AskSeat, GiveSeat, RefuseSeat, MakeHost, Proof)
+"""Protocol 2's asking for a seat back, handing the host's role on and the password
+proof: a protocol 1 connection that sends one is told ``unknown_type``, as protocol 1
+always did."""
 _SEATED: dict[str, type[AskSeat | GiveSeat | RefuseSeat | MakeHost]] = {
-    cls.TYPE: cls for cls in NEWER_MESSAGES
+    cls.TYPE: cls for cls in (AskSeat, GiveSeat, RefuseSeat, MakeHost)
 }
 
 
@@ -292,6 +315,16 @@ def _seconds(msg: Mapping[str, Any], key: str, most: int) -> float | None:
     if isinstance(value, bool) or not 0 <= value <= most:
         raise MessageError("bad_message", f"'{key}' must be 0 to {most} seconds", msg["type"])
     return float(value)
+
+
+def _sized(msg: Mapping[str, Any], key: str, size: int, *, required: bool) -> bytes | None:
+    """``msg[key]``: binary of exactly ``size`` bytes."""
+    value = _field(msg, key, bytes, required=required)
+    if value is not None and len(value) != size:
+        raise MessageError(
+            "bad_message", f"'{key}' of {msg['type']} must be {size} bytes", msg["type"]
+        )
+    return None if value is None else bytes(value)
 
 
 def _hands(msg: Mapping[str, Any]) -> int | None:
@@ -336,6 +369,7 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
             password=_field(msg, "password", str, required=False),
             watch=bool(_field(msg, "watch", bool, required=False)),
             heartbeat=bool(_field(msg, "heartbeat", bool, required=False)),
+            pake=_sized(msg, "pake", PAKE_SIZE, required=False),
         )
     if kind == "act":
         action = _field(msg, "action", str, required=True)
@@ -380,6 +414,10 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
         if not 0 <= seat <= 6:
             raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
         return _SEATED[kind](seat=seat)
+    if kind == "proof":
+        mac = _sized(msg, "mac", MAC_SIZE, required=True)
+        assert mac is not None
+        return Proof(mac=mac)
     if kind == "options":
         return Options(
             turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),

@@ -28,6 +28,7 @@ __all__ = [
     "Paused",
     "Pong",
     "Presence",
+    "ProofAnswer",
     "SeatAsked",
     "SeatAway",
     "Standings",
@@ -265,6 +266,16 @@ class AskAnswer(_Message):
     message: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ProofAnswer(_Message):
+    """The table's half of the password proof (``common.proof``), to a sealed protocol 2
+    hello that sent ``pake``: its own SPAKE2 message and its mac."""
+
+    TYPE: ClassVar[str] = "proof"
+    pake: bytes
+    mac: bytes
+
+
 # Kept for readers that want to look a server message class up by its type.
 SERVER_MESSAGES: dict[str, type[_Message]] = {
     cls.TYPE: cls
@@ -290,3 +301,5 @@ SERVER_MESSAGES: dict[str, type[_Message]] = {
         AskAnswer,
     )
 }
+"""Every message a plain connection may be sent (``ProofAnswer`` goes only to sealed
+ones, so the recorded plain frames of ``tests/test_wire_bytes.py`` never hold it)."""

@@ -1,0 +1,279 @@
+"""The game's client seals its link (``client.net``): TLS, the table's key checked before
+the hello, and the password proven without ever being sent.  Against hand-made tables
+on 127.0.0.1 that record every byte the client sends, as it went on the wire and as
+plaintext."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from client.net import NO_PROOF, NO_PROOF_WELCOME, Connection, Status, TableKey
+from common.proof import TableProof
+from common.protocol import FrameDecoder, FrameError, encode_frame
+from common.seal import TlsPipe, short_key
+from tests.sealkit import identity
+
+pytestmark = pytest.mark.timeout(30)
+
+PASSWORD = "swordfish"
+WELCOME = {"type": "welcome", "seat": 0, "token": "tok", "name": "Ann", "protocol": 2}
+
+Script = Callable[["Table", dict[str, Any]], list[dict[str, Any]]]
+
+
+class Table:
+    """A sealed table that answers each message by ``script`` (the frames to send; it
+    hangs up after an ``error``) and keeps every byte it was sent: ``wire`` (TLS
+    records) and ``plain`` (inside)."""
+
+    def __init__(self, script: Script, *, sealed: bool = True) -> None:
+        self.script = script
+        self.sealed = sealed
+        self.wire = bytearray()
+        self.plain = bytearray()
+        self.msgs: list[dict[str, Any]] = []
+        self.proof: TableProof | None = None
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = self.listener.getsockname()[1]
+        self.done = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        conn.settimeout(0.05)
+        pipe = TlsPipe(identity().context(), server_side=True) if self.sealed else None
+        decoder = FrameDecoder()
+        with conn:
+            while not self.done.is_set():
+                try:
+                    data = conn.recv(65536)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                if not data:
+                    break
+                self.wire += data
+                try:
+                    plain = data if pipe is None else pipe.feed(data)
+                except ssl.SSLError:
+                    break
+                if pipe is not None and (out := pipe.outgoing()):
+                    conn.sendall(out)
+                self.plain += plain
+                try:
+                    msgs = decoder.feed(plain)
+                except FrameError:  # a plain table reading a TLS ClientHello
+                    break
+                hang_up = False
+                for msg in msgs:
+                    self.msgs.append(msg)
+                    for frame in self.script(self, msg):
+                        raw = encode_frame(frame)
+                        conn.sendall(raw if pipe is None else pipe.write(raw))
+                        hang_up = hang_up or frame["type"] == "error"  # as a table does
+                if hang_up:
+                    break
+        self.done.set()
+
+    def close(self) -> None:
+        self.done.set()
+        self.listener.close()
+
+
+def proving(password: str = PASSWORD, *, mac: bytes | None = None) -> Script:
+    """A table with ``password`` that answers a hello's pake (its mac replaced by
+    ``mac``, if given) and welcomes a right client proof."""
+
+    def script(table: Table, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if msg["type"] == "hello" and "pake" in msg:
+            table.proof = TableProof(password, identity().binding)
+            pake, right = table.proof.answer(msg["pake"])
+            return [{"type": "proof", "pake": pake, "mac": mac or right}]
+        if msg["type"] == "proof":
+            assert table.proof is not None
+            if table.proof.check(msg["mac"]):
+                return [WELCOME]
+            return [{"type": "error", "code": "bad_password", "message": "wrong password"}]
+        return []
+
+    return script
+
+
+def link(table: Table, password: str | None = PASSWORD, **kw: Any) -> Connection:
+    def hello() -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello", "protocol": 2, "name": "Ann"}
+        if password is not None:
+            msg["password"] = password
+        return msg
+
+    conn = Connection("127.0.0.1", table.port, hello, retry_for=0.0, **kw)
+    conn.start()
+    return conn
+
+
+def wait_for(conn: Connection, done: Callable[[list[Any]], bool], timeout: float = 10.0) -> list:
+    seen: list[Any] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not done(seen):
+        seen.extend(conn.poll())
+        time.sleep(0.01)
+    return seen
+
+
+def statuses(seen: list[Any]) -> list[Status]:
+    return [item for kind, item in seen if kind == "status"]
+
+
+def failed(seen: list[Any]) -> Status | None:
+    return next((s for s in statuses(seen) if s.state == "failed"), None)
+
+
+def welcomed(seen: list[Any]) -> bool:
+    return any(kind == "msg" and item["type"] == "welcome" for kind, item in seen)
+
+
+def test_the_password_is_proven_and_never_sent() -> None:
+    table = Table(proving())
+    conn = link(table)
+    try:
+        seen = wait_for(conn, welcomed)
+    finally:
+        conn.close()
+        table.close()
+    assert welcomed(seen)
+    hello, proof = table.msgs[:2]
+    assert "password" not in hello and len(hello["pake"]) == 33 and hello["heartbeat"]
+    assert proof["type"] == "proof" and len(proof["mac"]) == 32
+    # Nothing the client sent holds the password, in TLS or inside it; nor is the
+    # hello readable on the wire.
+    assert PASSWORD.encode() not in table.plain and PASSWORD.encode() not in table.wire
+    assert b"hello" in table.plain and b"hello" not in table.wire
+    # The proof message stays the link's own business: not for the game.
+    assert all(item.get("type") != "proof" for kind, item in seen if kind == "msg")
+
+
+def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None:
+    table = Table(proving())
+    keys: list[TableKey] = []
+
+    def refuse(key: TableKey) -> str | None:
+        keys.append(key)
+        return "this is not the table you know"
+
+    conn = link(table, check_key=refuse)
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+        time.sleep(0.1)  # anything sent after the refusal would have come by now
+    finally:
+        conn.close()
+        table.close()
+    assert failed(seen) == Status("failed", "this is not the table you know", code="key")
+    assert table.plain == b"" and table.msgs == []  # the TLS handshake, and nothing inside
+    assert table.wire  # it did seal: the key comes from the handshake
+    me = identity()
+    assert keys == [TableKey(me.fingerprint, "Test table", "127.0.0.1", table.port)]
+    assert keys[0].short == short_key(me.fingerprint) and conn.key == keys[0]
+
+
+def test_a_key_that_is_accepted_lets_the_hello_go() -> None:
+    table = Table(proving())
+    conn = link(table, check_key=lambda key: None)
+    try:
+        seen = wait_for(conn, welcomed)
+    finally:
+        conn.close()
+        table.close()
+    assert welcomed(seen) and conn.key is not None
+    assert conn.key.fingerprint == identity().fingerprint
+
+
+@pytest.mark.parametrize(
+    "script",
+    [proving(mac=b"\0" * 32), proving("marlin")],
+    ids=["wrong-mac", "other-password"],
+)
+def test_a_table_that_cannot_prove_the_password_is_hung_up_on(script: Script) -> None:
+    table = Table(script)
+    conn = link(table)
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+        time.sleep(0.1)
+    finally:
+        conn.close()
+        table.close()
+    assert failed(seen) == Status("failed", NO_PROOF, code="no_proof")
+    assert [m["type"] for m in table.msgs] == ["hello"]  # no client proof for it
+    assert not welcomed(seen)
+
+
+def test_a_welcome_without_a_proof_is_hung_up_on() -> None:
+    table = Table(lambda table, msg: [WELCOME] if msg["type"] == "hello" else [])
+    conn = link(table)
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+    finally:
+        conn.close()
+        table.close()
+    assert failed(seen) == Status("failed", NO_PROOF_WELCOME, code="no_proof")
+    assert not welcomed(seen)
+
+
+def test_without_a_password_there_is_no_proof_to_make() -> None:
+    table = Table(lambda table, msg: [WELCOME] if msg["type"] == "hello" else [])
+    conn = link(table, password=None)
+    try:
+        seen = wait_for(conn, welcomed)
+    finally:
+        conn.close()
+        table.close()
+    assert welcomed(seen) and "pake" not in table.msgs[0] and "password" not in table.msgs[0]
+
+
+def test_a_refused_hello_says_the_servers_code() -> None:
+    error = {"type": "error", "code": "table_full", "message": "all seven seats are taken"}
+    table = Table(lambda table, msg: [error] if msg["type"] == "hello" else [])
+    conn = link(table, password=None)
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+    finally:
+        conn.close()
+        table.close()
+    assert failed(seen) == Status("failed", "all seven seats are taken", code="table_full")
+
+
+def test_a_plain_table_is_not_joined_in_the_clear() -> None:
+    """A server that does not speak TLS: the client says nothing in the clear."""
+    table = Table(lambda table, msg: [WELCOME], sealed=False)
+    conn = link(table)
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+    finally:
+        conn.close()
+        table.close()
+    status = failed(seen)
+    assert status is not None and status.message.startswith("could not seal the connection")
+    assert b"hello" not in table.wire and not welcomed(seen)
+
+
+def test_sealed_false_speaks_plain_as_before() -> None:
+    table = Table(lambda table, msg: [WELCOME] if msg["type"] == "hello" else [], sealed=False)
+    conn = link(table, sealed=False)
+    try:
+        seen = wait_for(conn, welcomed)
+    finally:
+        conn.close()
+        table.close()
+    assert welcomed(seen) and table.msgs[0]["password"] == PASSWORD and conn.key is None
