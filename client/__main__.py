@@ -1,6 +1,8 @@
 """``stud`` / ``python -m client``: open the Seventh Street window.
 
-``stud`` opens the start screen; ``stud --join HOST[:PORT] --name NAME`` and
+``stud`` opens the start screen; ``stud --join HOST[:PORT] --name NAME`` (with
+``--key XXXX-XXXX-XXXX-XXXX``, the table's key read off the host's lobby: the
+join goes on only if the table shows that key) and
 ``stud --computer 2 --hands 8`` go straight to a table.  Joining a table where a
 seat's token is kept under that name (``client.seatkeys``: the game crashed or
 was closed mid-match) takes that seat back, cards, chips and clock, asking nothing.
@@ -41,6 +43,11 @@ def _parser() -> argparse.ArgumentParser:
         help="table password, to join or to host (default: $SEVENTH_STREET_PASSWORD)",
     )
     ap.add_argument("--watch", action="store_true", help="with --join: watch without a seat")
+    ap.add_argument(
+        "--key",
+        metavar="XXXX-XXXX-XXXX-XXXX",
+        help="with --join: the table's key as the host's lobby shows it (checked first)",
+    )
     ap.add_argument("--four-color", action="store_true", help="four-colour deck")
     ap.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
     ap.add_argument("-v", "--verbose", action="store_true", help="log more")
@@ -76,6 +83,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("--size wants WxH, like 1280x800", file=sys.stderr)
             return 2
     where = None
+    key = ""
+    if args.key is not None:
+        from common.seal import normal_short_key
+
+        key = normal_short_key(args.key) or ""
+        if not key or not args.join:
+            print(
+                "stud: --key goes with --join, and a table key is 16 letters and digits,"
+                " like 7QKM-D2XA-PF4Z-LW3B",
+                file=sys.stderr,
+            )
+            return 2
     if args.join:
         try:
             where = parse_address(args.join)
@@ -87,7 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if where is not None:
         host, port = where
         app.connect(
-            host, port, password=args.password, watch=args.watch, remember=joinable(host, port)
+            host,
+            port,
+            password=args.password,
+            watch=args.watch,
+            remember=joinable(host, port),
+            key=key,
         )
     elif args.computer and app.unfinished_match() is not None:
         app.notice = "Your match against the computer is unfinished: Resume it, or a New match."

@@ -32,15 +32,17 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client import asking, leaving, sound, window
+from client import asking, keywarn, leaving, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
 from client.link import TableLink
 from client.localserver import LocalServer, seat_key_of
 from client.model import Session
-from client.net import Connection, Status
+from client.net import Connection, Status, TableKey
 from client.overlays import RulesOverlay
 from client.pacing import STEP, Pacer
+from client.pins import Pins
+from client.pins import default_path as pins_path
 from client.registry import Registry
 from client.render import text as textcache
 from client.render.cards import CardArt
@@ -80,6 +82,7 @@ class App:
         server_overrides: dict[str, Any] | None = None,
         retry_for: float = 120.0,
         seat_keys: SeatKeys | None = None,
+        pins: Pins | None = None,
     ) -> None:
         self.settings = settings or Settings.load()
         self.save_settings = save_settings
@@ -89,7 +92,12 @@ class App:
         # window keeps nothing (tests' save_settings=False).
         if seat_keys is None:
             seat_keys = SeatKeys(default_path() if save_settings else None)
-        self.link = TableLink(self.settings, retry_for=retry_for, wake=self._wake, keys=seat_keys)
+        # The tables' keys met (client.pins), beside them the same way.
+        if pins is None:
+            pins = Pins(pins_path() if save_settings else None)
+        self.link = TableLink(
+            self.settings, retry_for=retry_for, wake=self._wake, keys=seat_keys, pins=pins
+        )
         self.registry = register_scenes(Registry())
         self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
         self.scenes: list[Room] = []
@@ -147,6 +155,12 @@ class App:
     @property
     def password(self) -> str:
         return self.link.password
+
+    @property
+    def table_key(self) -> TableKey | None:
+        """The key of the table we are linked to, as this client met it (TLS)."""
+        conn = self.link.conn
+        return getattr(conn, "key", None) if conn is not None else None
 
     @property
     def server(self) -> Any:
@@ -395,21 +409,38 @@ class App:
         password: str = "",
         watch: bool = False,
         remember: str = "",
+        key: str = "",
+        announced: str = "",
+        table: str = "",
     ) -> None:
         """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
-        among the recent ones once the table has welcomed us."""
+        among the recent ones once the table has welcomed us; ``key``: the table's short
+        key typed with it, ``announced``: as its announcement gives it, ``table``: its name
+        there (``client.link``)."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
         handle = self.local.handle
         own = handle is not None and handle.port == port
-        table = handle.server.table.name if own and handle is not None else ""
+        if own and handle is not None:
+            table = handle.server.table.name
         self.link.connect(
-            host, port, password=password, watch=watch, remember=remember, own=own, own_table=table
-        )
+            host, port, password=password, watch=watch, remember=remember, own=own,
+            own_table=table if own else "", key=key, announced=announced,
+            table=table if not own else "",
+        )  # fmt: skip
         self.sync_scenes()
 
     def seat_key(self, host: str, port: int) -> SeatKey | None:
         """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``)."""
         return self.link.key_for(host, port)
+
+    def trust_new_key(self) -> bool:
+        """The key-changed dialog's *Trust the new key*: pin it in place of the old one and
+        join that table again; False when there is nothing to trust."""
+        join = self.link.trust_new_key()
+        if join is None:
+            return False
+        self.connect(**join)
+        return True
 
     def stop_trying(self) -> None:
         """The player gives up on a lost table (the banner's *Stop trying*): back to the
@@ -450,7 +481,12 @@ class App:
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
+        problem = self.link.key_problem if getattr(status, "code", "") == "key" else None
         if self.link.on_status(status):
+            if problem is not None:  # the table's key was not the one expected: said large
+                self.leave_table(notice=keywarn.notice(problem), send_leave=False)
+                keywarn.show(self, problem)
+                return
             self.leave_table(notice=status.message or "the connection ended", send_leave=False)
             if lost is not None and where is not None and s is not None:  # ask for it back?
                 asking.offer(self, where, self.link.password, lost, s.name)

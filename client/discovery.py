@@ -9,7 +9,9 @@ thread) whenever the list changed, so an idle window redraws.
 Nothing is sent while announcing is off (``STUD_MDNS=off``, as in the test
 suite): ``start()`` then returns False and the list stays empty.  TXT values
 are checked like any other network input: a malformed announcement is
-skipped, never shown half-read.
+skipped, never shown half-read.  The table's short key (TXT ``key``) is kept
+only when it reads as one (``common.seal.normal_short_key``); the join then
+checks it against the key the table shows before any hello (``client.link``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.protocol import PROTOCOL_VERSION
+from common.seal import normal_short_key
 
 __all__ = ["FoundTable", "TableFinder", "parse_facts", "pick_address"]
 
@@ -48,6 +51,7 @@ class FoundTable:
     hands: int
     protocol: int
     version: str
+    short_key: str = ""  # the table's key as it announces it ("7QKM-D2XA-PF4Z-LW3B"), if any
 
     @property
     def compatible(self) -> bool:
@@ -124,6 +128,7 @@ def parse_facts(
         hands=hands,
         protocol=proto,
         version=_text(props, "ver", 20) or "",
+        short_key=normal_short_key(_text(props, "key", 40) or "") or "",
     )
 
 

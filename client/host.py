@@ -19,7 +19,7 @@ import pygame
 if TYPE_CHECKING:
     from client.discovery import TableFinder
     from client.model import Session
-    from client.net import Status
+    from client.net import Status, TableKey
     from client.render.cards import CardArt
     from client.seatkeys import SeatKey
     from client.settings import Settings
@@ -104,6 +104,10 @@ class Host(Protocol):
     def password(self) -> str:
         """What our hello says (the host sits down with the table's own password)."""
 
+    @property
+    def table_key(self) -> TableKey | None:
+        """The key of the table we are linked to, as this client met it; None before."""
+
     # ---- scenes
 
     def open(self, name: str, **kw: Any) -> Room:
@@ -117,8 +121,20 @@ class Host(Protocol):
 
     def send(self, msg: dict[str, Any]) -> bool: ...
     def connect(
-        self, host: str, port: int, *, password: str = "", watch: bool = False, remember: str = ""
+        self,
+        host: str,
+        port: int,
+        *,
+        password: str = "",
+        watch: bool = False,
+        remember: str = "",
+        key: str = "",
+        announced: str = "",
+        table: str = "",
     ) -> None: ...
+    def trust_new_key(self) -> bool:
+        """Trust the key the last join was refused for, and join again."""
+
     def play_computer(self, computers: int, hands: int, level: str = "regular") -> None: ...
     def unfinished_match(self) -> Unfinished | None:
         """The computer table's unfinished match we can sit back in, if any."""

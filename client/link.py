@@ -17,22 +17,70 @@ knows the token (``bad_token``: the join goes on as a newcomer).  Leaving, or
 losing the table, in the middle of a match keeps it.  Nothing here touches
 the window or the scenes: the app asks the link to apply a message and then
 shows it.
+
+The link is sealed (TLS) and the table shows its key before any hello: the
+connection asks ``check_key``.  A key expected for this join (typed with the
+address, or announced by the table on the network) must be that key; then the
+pins (``client.pins``): a key never met is pinned, one that differs from a pin of
+this table is refused, and ``key_problem`` says what the player is shown (both
+short keys; a changed key may be trusted, ``trust_new_key``, and joined again).
+A key typed that matches is the person's own check against the host's screen:
+it replaces the pins of that table.  Our own server (the computer table, a table
+we host) is not pinned: it is this computer's own.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from client.model import Session
-from client.net import Connection, Status
+from client.net import Connection, Status, TableKey
+from client.pins import Pin, Pins, pin_host
 from client.seatkeys import SeatKey, SeatKeys, normal_ip
 from client.settings import Settings
 from common.protocol import Hello, Leave
+from common.seal import normal_short_key, same_key, short_key
 
-__all__ = ["TableLink"]
+__all__ = ["Expect", "KeyProblem", "TableLink"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyProblem:
+    """Why a join was refused before its hello: the table showed an unexpected key.
+
+    ``kind``: ``changed`` (a pin of this table has another key: the person may
+    trust the new one), ``typed`` or ``announced`` (the key typed with the address,
+    or the one the table's announcement gives, is not the table's: no trusting)."""
+
+    kind: str
+    table: str  # the table's name, as known for this join
+    known: tuple[str, ...]  # the short keys expected (pinned, typed or announced)
+    new: str  # the short key the table showed
+    pin: Pin  # what trusting the new key keeps
+    join: dict[str, Any] = dataclasses.field(default_factory=dict)  # ``connect`` again
+
+    @property
+    def trustable(self) -> bool:
+        return self.kind == "changed"
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What one join knows of the table's key before it meets it (kept by its connection's
+    callback, so that a join made meanwhile changes nothing of it)."""
+
+    key: str  # the short key typed with the address, or ""
+    announced: str  # the short key the table's announcement gives, or ""
+    table: str  # the table's name as known for the join (the Join list), or ""
+    own: bool  # our own server
+    own_table: str
+    join: dict[str, Any]  # ``connect``'s keywords, to join again
+
 
 log = logging.getLogger("client")
 
@@ -45,6 +93,7 @@ class TableLink:
         retry_for: float,
         wake: Callable[[], None],
         keys: SeatKeys | None = None,
+        pins: Pins | None = None,
     ) -> None:
         self.settings = settings
         self.retry_for = retry_for
@@ -59,6 +108,8 @@ class TableLink:
         self.own_table = ""  # and that server's table name (its keys are apart by it)
         self.joining = ""  # the address typed to join, remembered once it works
         self.found: SeatKey | None = None  # the key the first hello took its token from
+        self.pins = pins or Pins(None)  # the tables' keys met (on disk: the app's)
+        self.key_problem: KeyProblem | None = None  # the last join refused for its key
 
     @property
     def address(self) -> tuple[str, int] | None:
@@ -107,10 +158,18 @@ class TableLink:
         remember: str,
         own: bool = False,
         own_table: str = "",
+        key: str = "",
+        announced: str = "",
+        table: str = "",
     ) -> None:
         """Start talking to ``host``:``port`` with a fresh session (hang up first); ``own``:
         the server is ours (its port may differ from the last run's), its table named
-        ``own_table``."""
+        ``own_table``; ``key``: the table's short key as typed, ``announced``: as the
+        table announces it (the Join list), ``table``: its name there."""
+        again = dict(host=host, port=port, password=password, watch=watch, remember=remember,
+                     key=key, announced=announced, table=table)  # fmt: skip
+        expect = Expect(key, announced, table.strip(), own, own_table if own else "", again)
+        self.key_problem = None
         self.joining = remember
         self.session = Session(self.settings.name)
         self.password = password
@@ -127,9 +186,81 @@ class TableLink:
             retry_for=self.retry_for,
             resume_after_bye=not own,  # our own server stopped: nobody starts it again
             on_stale=self._stale,
+            check_key=lambda seen: self.check_key(conn, seen, expect),
         )
         self.conn = conn
         conn.start()
+
+    # ---- the table's key (network thread, after the TLS handshake, before the hello)
+
+    def table_name_for(self, conn: Connection, seen: TableKey, expect: Expect) -> str:
+        """The table's name for its pin: the one known for this join (the Join list, our
+        own server's, a seat key's), else the certificate's."""
+        if expect.table or expect.own_table:
+            return expect.table or expect.own_table
+        ip = normal_ip(conn.peer) or normal_ip(conn.host)
+        key = self.keys.find(host=conn.host, ip=ip, port=conn.port, name=self.settings.name)
+        return (key.table if key is not None else "") or seen.name
+
+    def check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
+        """None when the table's key is the one expected (pinned on first use), else the
+        refusal shown to the player (``key_problem`` says it in parts)."""
+        try:
+            return self._check_key(conn, seen, expect)
+        except Exception:  # a bug here must not let an unchecked key through
+            log.exception("checking the table's key failed")
+            return "the table's key could not be checked"
+
+    def _check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
+        if expect.own:
+            return None  # our own server, on this computer
+        name = self.table_name_for(conn, seen, expect)
+        pin = Pin(
+            name=name.strip()[:80],
+            host=pin_host(normal_ip(conn.peer) or seen.host or conn.host),
+            port=seen.port or conn.port,
+            fingerprint=seen.fingerprint.lower(),
+        )
+        new = short_key(seen.fingerprint)
+        title = name or f"{conn.host}:{conn.port}"
+        wanted, source = (expect.key, "typed") if expect.key else (expect.announced, "announced")
+        if wanted and not same_key(wanted, seen.fingerprint):
+            known = normal_short_key(wanted) or wanted.strip()[:40]
+            how = "typed" if source == "typed" else "announced on the network"
+            self._problem(conn, KeyProblem(source, title, (known,), new, pin, expect.join))
+            return (
+                f"{title} shows the key {new}, not {known} as {how}: not joined."
+                " Ask the host to read their table key from their lobby."
+            )
+        if wanted and source == "typed":
+            self.pins.trust(pin)  # the person checked it against the host's screen
+            return None
+        verdict = self.pins.check(pin)
+        if verdict.state == "mismatch":
+            known_short = tuple(short_key(fp) for fp in verdict.known)
+            self._problem(conn, KeyProblem("changed", title, known_short, new, pin, expect.join))
+            return (
+                f"{title}'s key has changed: it was {', '.join(known_short)}, it is now {new}."
+                " Not joined."
+            )
+        if verdict.state == "new":
+            self.pins.pin(pin)
+            log.info("first meeting with %s: its key %s is kept", title, new)
+        return None
+
+    def _problem(self, conn: Connection, problem: KeyProblem) -> None:
+        if conn is self.conn:  # (a join given up meanwhile says nothing)
+            self.key_problem = problem
+
+    def trust_new_key(self) -> dict[str, Any] | None:
+        """The person trusts the key the last join was refused for: pinned in place of the
+        old ones; the join to make again (``connect``'s keywords), or None."""
+        problem = self.key_problem
+        if problem is None or not problem.trustable:
+            return None
+        self.pins.trust(problem.pin)
+        self.key_problem = None
+        return dict(problem.join)
 
     def _stale(self, token: str) -> None:
         """The server does not know ``token`` (network thread): drop its key quietly."""

@@ -51,11 +51,15 @@ class Player:
     stand_in: bool = False
     """A computer plays the seat while it is away: the table's stand-in option (R-C3)
     applied to an away presence, as the server says it."""
+    sealed: bool | None = None
+    """Its person's connection is sealed (TLS), as the server says it (``"sealed": true``;
+    absent: plain, or not connected); None where nobody said (a replayed hand)."""
 
     @classmethod
-    def of(cls, seat: LobbySeat) -> Player:
+    def of(cls, seat: LobbySeat, *, sealed: bool | None = None) -> Player:
         computer = seat.kind == "computer"
         return cls(
+            sealed=sealed,
             seat=seat.seat,
             name=seat.name,
             kind=seat.kind,
@@ -86,6 +90,18 @@ class Player:
         """Not known to be cut off: neither dropped nor away after a drop (an away seat's
         link is not in its presence; ``Session.presence`` has every seat said dropped)."""
         return self.presence is not Presence.DROPPED and self.presence is not Presence.AWAY_DROPPED
+
+
+def sealed_seats(items: Any) -> set[int]:
+    """The seats of a ``seats``/``players`` list whose connection is sealed (``"sealed":
+    true``, issue 18; absent on a plain, computer or unconnected seat)."""
+    return {
+        item["seat"]
+        for item in as_list(items)[:7]
+        if isinstance(item, dict)
+        and item.get("sealed") is True
+        and as_seat(item.get("seat")) is not None
+    }
 
 
 AWAY_WORDS = {
@@ -160,6 +176,7 @@ class Session:
         self._shown_hands: dict[int, str] = {}  # this hand's shows, for the winner lines
         self.book = HandBook()  # this match's hands for the replayer and the recap
         self.open_books = False  # the host opens the books after the match (lobby)
+        self.plain_refused = False  # the table takes only sealed connections (lobby "plain")
         self.books_to_watchers = False
         # A seat asked back by name (docs/protocol.md): the host's open asks (seat ->
         # name); a refused join's lost seat, which may be asked for; the seat to ask for
@@ -315,7 +332,8 @@ class Session:
             self.log.append(LogLine(words, "info"))
 
     def _players_from(self, items: Any) -> list[Player]:
-        return [Player.of(seat) for seat in decode_lobby_seats(items)]
+        sealed = sealed_seats(items)
+        return [Player.of(seat, sealed=seat.seat in sealed) for seat in decode_lobby_seats(items)]
 
     def _on_lobby(self, msg: dict[str, Any], now: float) -> None:
         self.lobby = {
@@ -331,6 +349,7 @@ class Session:
         self.night = parse_night(msg.get("night")) or self.night
         self.open_books = msg.get("open_books") is True
         self.books_to_watchers = msg.get("books_to_watchers") is True
+        self.plain_refused = msg.get("plain") == "never"  # absent: plain connections allowed
         self.running = self.lobby["running"]
         if not self.running:
             self._rejoining = False  # no hand to replay
@@ -393,7 +412,8 @@ class Session:
         self.hands = as_int(msg.get("hands"), self.hands, lo=1, hi=99)
         seats = decode_lobby_seats(msg.get("players"))
         if seats:
-            self.players = {p.seat: Player.of(p) for p in seats}
+            sealed = sealed_seats(msg.get("players"))
+            self.players = {p.seat: Player.of(p, sealed=p.seat in sealed) for p in seats}
             for p in seats:  # the wire's own word on the link, whatever the presence
                 if p.connected:
                     self.presence.pop(p.seat, None)

@@ -1,10 +1,11 @@
 """The tables found on the network, as a clickable list, and the password box a click may open.
 
 ``TableList`` shows ``client.discovery.FoundTable`` rows (name, seats, match,
-whether a password is needed) and returns the row clicked; the wheel scrolls
-when there are more than fit.  ``PasswordPrompt`` asks for one table's
-password over the start screen.  Both follow ``client.render.widgets``:
-``handle_event`` uses an event or not, ``draw`` changes nothing.
+whether a password is needed, a small lock when the table announces its key)
+and returns the row clicked; the wheel scrolls when there are more than fit.
+``PasswordPrompt`` asks for one table's password over the start screen.  Both
+follow ``client.render.widgets``: ``handle_event`` uses an event or not, ``draw``
+changes nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from client.discovery import FoundTable
+from client.render.lock import LOCK_SEALED, draw_lock, lock_width
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
 
@@ -105,11 +107,16 @@ class TableList:
                 bold=True,
                 anchor="topright",
             )
+            x = row.x + pad
+            if t.short_key:  # the table announces its key: the join checks it
+                lh = max(9, round(self.size * 0.72))
+                draw_lock(surf, pygame.Rect(x, row.y + pad, lh, lh), closed=True, color=LOCK_SEALED)
+                x += lock_width(lh) + max(3, pad // 2)
             blit_text(
                 surf,
-                fit(t.name, self.size, act.left - row.x - 3 * pad, bold=True),
+                fit(t.name, self.size, act.left - x - 2 * pad, bold=True),
                 self.size,
-                (row.x + pad, row.y + pad - 2),
+                (x, row.y + pad - 2),
                 INK if t.compatible else MUTED,
                 bold=True,
             )

@@ -15,13 +15,14 @@ import pygame
 from client.model import Player
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
+from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.picture import TablePicture
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.wording import STREET_NAMES, award_lines
 from common.schema import TableSeat
 
-__all__ = ["TablePainter", "seat_tags"]
+__all__ = ["TablePainter", "seat_lock", "seat_tags"]
 
 PLATE = (22, 30, 34)
 PLATE_TURN = (64, 52, 18)
@@ -84,6 +85,17 @@ def seat_tags(
             label += f" {ceil(pic.seconds_left or 0)}s"
         tags.insert(0, (label, ORANGE if left is not None and left[0] <= 0 else GOLD))
     return tags
+
+
+def seat_lock(pic: TablePicture, player: Player | None) -> bool | None:
+    """Whether a seat's plate shows its person's link sealed (True: a closed padlock),
+    plain (False: open, in a warning colour) or nothing (None: a computer seat, a person
+    not connected, a replayed hand)."""
+    if player is None or player.kind != "human" or player.sealed is None:
+        return None
+    if not player.connected or player.seat in pic.dropped:
+        return None
+    return player.sealed
 
 
 def _wrap_award(line: str, size: int, width: int) -> list[str]:
@@ -237,9 +249,17 @@ class TablePainter:
         x = r.x + pad
         y = r.bottom - lay.px(8)
         ts = lay.font(20)
+        right = r.right - pad
+        sealed = seat_lock(pic, player)
+        if sealed is not None:  # the link's padlock, bottom right; the tags keep left of it
+            lh = max(10, round(ts * 0.75))
+            lock = pygame.Rect(0, 0, lock_width(lh), lh)
+            lock.bottomright = (right, y)
+            draw_lock(surf, lock, closed=sealed, color=LOCK_SEALED if sealed else LOCK_PLAIN)
+            right = lock.x - lay.px(8)
         for word, col in tags:
             img = text(word, ts, col, bold=True)
-            if x + img.get_width() > r.right - pad:
+            if x + img.get_width() > right:
                 break
             surf.blit(img, img.get_rect(bottomleft=(x, y)))
             x += img.get_width() + lay.px(12)

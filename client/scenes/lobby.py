@@ -3,6 +3,14 @@
 When we host, the lobby shows, large, the address and port friends must type,
 and each computer seat's level as a button: a click moves that seat to the
 next level (the ``level`` message), so every computer seat may differ.
+
+The table's key, as this client met it over the sealed link (``Host.table_key``),
+is shown to everyone, so that friends compare it with the host's screen: large
+under the host's Start button, in the header for a guest.  Each person's row
+has a small padlock, closed when that connection is sealed, open (in a warning
+colour) when it is plain.  The host chooses whether plain connections are taken
+(``options`` ``plain``); every lobby says the table's choice.  At the computer
+table (our own server on this computer) neither the key nor the choice is shown.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from client.address import joinable
 from client.asking import ask_once_welcomed
 from client.host import Host
 from client.render.layout import BASE_H, BASE_W
+from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
@@ -29,6 +38,9 @@ TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
 OPTION_LABELS = ("Turn clock (seconds a decision)", "Time bank (seconds a match)",
                  "Hands in the match")  # fmt: skip
+PLAIN_LABEL = "Plain (unsealed) connections"
+PLAIN_CHOICES: list[object] = ["allowed", "refused"]
+KEY_NOTE = "friends check that their screen shows the same"
 
 
 def options_words(opts: dict[str, Any]) -> str:
@@ -69,6 +81,8 @@ class SeatRow:
     level: str
     chip: pygame.Rect | None
     giving: bool  # the host's Give seat button sits on this row
+    lock: pygame.Rect | None = None  # a person's padlock, left of the name
+    sealed: bool = False  # closed (sealed) or open (plain)
 
 
 def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
@@ -146,6 +160,7 @@ class LobbyScene(Scene):
         self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
         self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
         self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
+        self.plain = Choice("plain", list(PLAIN_CHOICES), "allowed")
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.size = (BASE_W, BASE_H)
@@ -202,6 +217,7 @@ class LobbyScene(Scene):
                 choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
             choice.value = value
         self.stand_in.value = bool(s.options.get("stand_in"))
+        self.plain.value = "refused" if s.plain_refused else "allowed"
 
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
@@ -229,6 +245,25 @@ class LobbyScene(Scene):
                 stand_in=st.host_stand_in,
             ).encode()
         )
+
+    def send_plain(self) -> bool:
+        """The host's choice of plain connections to the server (refused: the plain ones
+        there are closed, and no new one is taken)."""
+        s = self.host.session
+        if s is None or not s.host or not self.sealing():
+            return False
+        plain = "never" if self.plain.value == "refused" else "allow"
+        return self.host.send({**Options().encode(), "plain": plain})
+
+    def sealing(self) -> bool:
+        """Whether the table's key and the plain connections' choice are shown: not at the
+        computer table, our own server on this computer."""
+        return self.host.server_kind != "computer"
+
+    def key_words(self) -> str:
+        """The table's short key as this client met it (TLS), or ""."""
+        key = self.host.table_key if self.sealing() else None
+        return key.short if key is not None else ""
 
     def buttons(self) -> list[Button]:
         return [self.start, self.leave, self.rules, *self.night_buttons()]
@@ -285,7 +320,7 @@ class LobbyScene(Scene):
         self.chat.rect = self._R(140, 730, 1000, 46)
         for w in (self.start, self.leave, self.rules, self.chat):
             w.size = max(14, round(28 * self.s))
-        for w in (self.turn_time, self.time_bank, self.hands):
+        for w in (self.turn_time, self.time_bank, self.hands, self.plain):
             w.size = max(14, round(24 * self.s))
         self.stand_in.size = max(14, round(22 * self.s))
         self.sit.rect = self.start.rect.copy()
@@ -302,7 +337,10 @@ class LobbyScene(Scene):
         lab_h = font(self._f(20)).get_linesize()
         pad = max(1, round(4 * self.s))
         ch, cb = round(38 * self.s), round(28 * self.s)
-        rows = (self.turn_time, self.time_bank, self.hands)
+        rows: tuple[Choice, ...] = (self.turn_time, self.time_bank, self.hands)
+        labels: tuple[str, ...] = OPTION_LABELS
+        if self.sealing():
+            rows, labels = (*rows, self.plain), (*labels, PLAIN_LABEL)
         need = len(rows) * (lab_h + pad + ch) + cb
         room = start.top - side.bottom
         if need > room:  # tight: the choices give up height, the words keep theirs
@@ -311,7 +349,7 @@ class LobbyScene(Scene):
         gap = max(0, (room - need) // (len(rows) + 2))
         y = side.bottom + gap
         self.option_labels = []
-        for w, label in zip(rows, OPTION_LABELS, strict=True):
+        for w, label in zip(rows, labels, strict=True):
             words = pygame.Rect(side.x, y, font(self._f(20)).size(label)[0], lab_h)
             self.option_labels.append((label, words))
             y += lab_h + pad
@@ -337,15 +375,21 @@ class LobbyScene(Scene):
         f = self._f
         box = self.boxes["seats"]
         y = box.y + f(60)
+        lh = max(10, round(font(f(28)).get_height() * 0.9))
+        lock_room = lock_width(lh) + f(10)
         for p in s.lobby_seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
             if p.next:
                 mark = "next match"
             giving = s.host and not s.running and p.kind == "computer"
-            name_w = box.w - f(310 if giving else 260)
+            name_w = box.w - f(310 if giving else 260) - lock_room
             who = fit(who, f(28), name_w)
-            row = text(who, f(28), INK).get_rect(topleft=(box.x + f(24), y))
+            row = text(who, f(28), INK).get_rect(topleft=(box.x + f(24) + lock_room, y))
+            lock = None
+            if p.kind == "human" and p.sealed is not None and p.connected:
+                lock = pygame.Rect(0, 0, lock_width(lh), lh)
+                lock.midleft = (box.x + f(24), row.centery)
             level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
             chip = None
             if p.kind == "computer" and level:
@@ -364,7 +408,9 @@ class LobbyScene(Scene):
                 chip = pygame.Rect(0, 0, f(120), f(30))
                 chip.midright = (box.right - f(20), row.centery)
                 self.host_chips.append((p.seat, chip))
-            self.seat_rows.append(SeatRow(who, row, mark, level, chip, giving))
+            self.seat_rows.append(
+                SeatRow(who, row, mark, level, chip, giving, lock, bool(p.sealed))
+            )
             y += f(34)
 
     # ------------------------------------------------------------ layout
@@ -404,6 +450,11 @@ class LobbyScene(Scene):
         elif at is not None:
             where = joinable(*at)
             items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
+            if self.key_words():  # the host reads it out; it is the same on every screen
+                items.append((f"Table key {self.key_words()}", 30, INK, True))
+            if s is not None and self.sealing():
+                plain = "refused" if s.plain_refused else "allowed"
+                items.append((f"{PLAIN_LABEL}: {plain}", 22, MUTED, False))
         if s is not None and s.open_books:  # the host's open-the-books option, for all to know
             who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
             books = f"Open books: after the match {who} may replay every hand, hole cards and all."
@@ -479,6 +530,9 @@ class LobbyScene(Scene):
                 if w.handle_event(event):
                     self.send_options()
                     return
+            if self.sealing() and self.plain.handle_event(event):
+                self.send_plain()
+                return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -533,6 +587,36 @@ class LobbyScene(Scene):
     def _f(self, v: float) -> int:
         return max(14, round(v * self.s))
 
+    def key_block(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
+        """The table's key, large, for the host who runs the table (friends compare it with
+        their screens): under Start, above the chat box, right of the chat lines."""
+        key = self.key_words()
+        if not key or self.host.server_kind != "host" or "seats" not in self.boxes:
+            return []
+        top = max(self.leave.rect.bottom, self.start.rect.bottom) + max(2, round(6 * self.s))
+        bottom = self.chat.rect.y - max(2, round(6 * self.s))
+        area = pygame.Rect(self.start.rect.x, top, self.start.rect.w, max(0, bottom - top))
+        lines: list[tuple[str, float, tuple[int, int, int], bool]] = [
+            ("Table key", 20, MUTED, False), (key, 36, GOLD, True), (KEY_NOTE, 19, MUTED, False)
+        ]  # fmt: skip
+        m = 1.0
+        for _ in range(40):
+            sizes = [max(12, round(base * self.s * m)) for _t, base, _c, _b in lines]
+            dims = [
+                font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(lines, sizes, strict=True)
+            ]
+            if (sum(d[1] for d in dims) <= area.h and all(d[0] <= area.w for d in dims)) or min(
+                sizes
+            ) <= 12:
+                break
+            m *= 0.94
+        out = []
+        y = area.top + max(0, (area.h - sum(d[1] for d in dims)) // 2)
+        for (t, _x, c, b), sz, (tw, th) in zip(lines, sizes, dims, strict=True):
+            out.append((t, sz, c, b, pygame.Rect(area.x, y, tw, th)))
+            y += th
+        return out
+
     def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
         s = self.host.session
         if s is None:
@@ -543,8 +627,11 @@ class LobbyScene(Scene):
         chats = lobby_words(s.log)[-n:] if n else []
         out = []
         yy = self.chat.rect.y - f(6) - len(chats) * f(26)
+        width = self.chat.rect.w
+        if self.key_block():  # the host's table key is under Start: the chat keeps left
+            width = self.start.rect.x - f(16) - self.chat.rect.x
         for c in chats:
-            t = fit(c, f(22), self.chat.rect.w)
+            t = fit(c, f(22), width)
             tw, th = font(f(22)).size(t)
             out.append((t, pygame.Rect(self.chat.rect.x, yy, tw, th)))
             yy += f(26)
@@ -575,6 +662,9 @@ class LobbyScene(Scene):
         )
         for r in self.seat_rows:
             row = blit_text(surf, r.who, f(28), r.rect.topleft, INK)
+            if r.lock is not None:
+                color = LOCK_SEALED if r.sealed else LOCK_PLAIN
+                draw_lock(surf, r.lock, closed=r.sealed, color=color)
             quiet = any(rect is r.chip for _, rect in self.host_chips)
             if r.chip is not None and quiet:  # "make host": there, but not a call to action
                 pygame.draw.rect(surf, (40, 52, 62), r.chip, border_radius=f(8))
@@ -610,10 +700,14 @@ class LobbyScene(Scene):
                 blit_text(surf, label, f(20), rect.topleft, MUTED)
             for w in (self.turn_time, self.time_bank, self.hands):
                 w.draw(surf)
+            if self.sealing():
+                self.plain.draw(surf)
             self.stand_in.draw(surf)
             self.start.draw(surf)
         self.leave.draw(surf)
         self.rules.draw(surf)
+        for t, size, color, bold, rect in self.key_block():
+            blit_text(surf, t, size, rect.topleft, color, bold=bold, shadow=bold)
         for t, rect in self.chat_lines():
             blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)

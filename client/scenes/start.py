@@ -4,8 +4,9 @@ Play the computer (1-3 computer seats, 4/8/12 hands, their level), host a
 friends' table (its name, hands, computer seats, optional password; each
 computer seat's level is set in the lobby) or join one: a table found on the
 network with a click (``client.discovery``; its password asked if it needs
-one), or an address typed (the recent ones offered), port, password; or
-watch.  Settings are saved as soon as a way in is chosen.
+one), or an address typed (the recent ones offered), port, password and,
+optionally, the table's key as the host's lobby shows it (checked before any
+hello: ``client.link``); or watch.  Settings are saved as soon as a way in is chosen.
 
 A computer match left unfinished by a crash (``Host.unfinished_match``, read
 each time the screen comes back) is offered in a strip under the title, in
@@ -32,6 +33,7 @@ from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, Te
 from client.scenes.base import Scene
 from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
+from common.seal import normal_short_key
 
 if TYPE_CHECKING:
     from server.journal import Unfinished
@@ -109,6 +111,7 @@ class StartScene(Scene):
         self.join_password = TextInput(
             "join_password", "", "password, if any", max_len=40, secret=True
         )
+        self.join_key = TextInput("join_key", "", "Table key (optional)", max_len=24)
         self.join = Button("join", "Join", key_of("start", "join"), style="primary")
         self.watch = Button("watch", "Watch")
         self.four = Checkbox("four", "Four-colour deck", st.four_color)
@@ -118,6 +121,7 @@ class StartScene(Scene):
         self.recent: list[Button] = []
         self.errors: dict[str, str] = {}  # box id -> what is wrong with it, shown next to it
         self._seen = (self.address.value, self.port.value)
+        self._seen_key = ""
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
         self._placeholders()
@@ -129,7 +133,7 @@ class StartScene(Scene):
 
     def inputs(self) -> list[TextInput]:
         return [self.name_in, self.table_name, self.host_password, self.address, self.port,
-                self.join_password]  # fmt: skip
+                self.join_password, self.join_key]  # fmt: skip
 
     def widgets(self) -> list[Any]:
         return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
@@ -212,15 +216,16 @@ class StartScene(Scene):
         self.host_computers.rect = R(x0[1], 466, 322, 42)
         self.host_password.rect = R(x0[1], 534, 322, 38)
         self.host_button.rect = R(x0[1], 580, 322, 48)
-        self.found.rect = R(x0[2], 336, 322, 150)
+        self.found.rect = R(x0[2], 336, 322, 116)
         self.found.row_h = round(50 * s)
         self.found.size = max(13, round(21 * s))
         self.found.clamp()
-        self.address.rect = R(x0[2], 510, 212, 38)
-        self.port.rect = R(x0[2] + 222, 510, 100, 38)
-        self.join_password.rect = R(x0[2], 588, 322, 34)
-        self.join.rect = R(x0[2], 630, 200, 42)
-        self.watch.rect = R(x0[2] + 212, 630, 110, 42)
+        self.address.rect = R(x0[2], 476, 212, 38)
+        self.port.rect = R(x0[2] + 222, 476, 100, 38)
+        self.join_password.rect = R(x0[2], 554, 322, 34)
+        self.join_key.rect = R(x0[2], 594, 322, 34)
+        self.join.rect = R(x0[2], 634, 200, 42)
+        self.watch.rect = R(x0[2] + 212, 634, 110, 42)
         self.four.rect = R(60, 712, 260, 34)
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
@@ -231,7 +236,7 @@ class StartScene(Scene):
         for wdg in self.widgets():
             wdg.size = max(14, round(26 * s))
         self.level.size = max(12, round(21 * s))
-        for wdg in (self.table_name, self.address, self.port, self.join_password):
+        for wdg in (self.table_name, self.address, self.port, self.join_password, self.join_key):
             wdg.size = max(14, round(22 * s))
         for b in self.buttons():
             b.size = max(14, round(26 * s))
@@ -242,7 +247,7 @@ class StartScene(Scene):
         for i, addr in enumerate(self.host.settings.recent[:2]):
             size = max(12, round(18 * s))
             b = Button("recent:" + addr, fit(addr, size, round(140 * s)), size=size)
-            b.rect = R(x0[2] + i * 166, 554, 156, 28)
+            b.rect = R(x0[2] + i * 166, 520, 156, 28)
             self.recent.append(b)
         if self.prompt is not None:
             self.prompt.layout(pygame.Rect((0, 0), size), s)
@@ -273,7 +278,7 @@ class StartScene(Scene):
             focused = next((t for t in self.inputs() if t.focused), None)
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and focused is not None:
                 focused.focused = False
-                if focused.id in ("address", "port", "join_password"):
+                if focused.id in ("address", "port", "join_password", "join_key"):
                     self.choose("join")
                 elif focused.id == "host_password":
                     self.choose("host")
@@ -323,6 +328,9 @@ class StartScene(Scene):
             if seen[1] != self._seen[1]:
                 self.errors.pop("port", None)
             self._seen = seen
+        if self.join_key.value != self._seen_key:
+            self.errors.pop("key", None)
+            self._seen_key = self.join_key.value
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
         """Join a table found on the network (also what tests call): its password asked
@@ -342,7 +350,14 @@ class StartScene(Scene):
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
             return
         watch = table.free == 0 and key is None
-        self.host.connect(table.host, table.port, password=password or "", watch=watch)
+        self.host.connect(
+            table.host,
+            table.port,
+            password=password or "",
+            watch=watch,
+            announced=getattr(table, "short_key", ""),
+            table=table.name,
+        )
 
     def remember(self) -> None:
         st = self.host.settings
@@ -371,6 +386,11 @@ class StartScene(Scene):
         except AddressError as exc:
             self.errors[exc.field] = str(exc)[:1].upper() + str(exc)[1:] + "."
             self._seen = (self.address.value, self.port.value)  # said of these very words
+            return None
+        typed = self.join_key.value.strip()
+        if typed and normal_short_key(typed) is None:
+            self.errors["key"] = "A table key is 16 letters and digits, like 7QKM-D2XA-PF4Z-LW3B."
+            self._seen_key = self.join_key.value
             return None
         self.errors.clear()
         return found
@@ -422,6 +442,7 @@ class StartScene(Scene):
                 password=self.join_password.value,
                 watch=what == "watch",
                 remember=joinable(host, port),
+                key=normal_short_key(self.join_key.value) or "",
             )
 
     def new_match(self) -> None:
@@ -538,7 +559,7 @@ class StartScene(Scene):
         self.found.draw(surf)
         for b in self.buttons():
             b.draw(surf)
-        said = self.errors.get("address") or self.errors.get("port")
+        said = self.errors.get("address") or self.errors.get("port") or self.errors.get("key")
         if said:
             x, y_at, width = self.error_spot()
             size = max(12, round(17 * s))

@@ -1,0 +1,244 @@
+"""The tables' keys we have met, kept on disk: trust on first use, then the same key.
+
+Every connection of the game's client is sealed with TLS, and the table proves
+nothing but its key (the certificate is its own).  The first time we meet a
+table its key is pinned (``pins.json`` in the user config folder); from then on
+a table at that address that shows another key is refused, with both short keys
+on screen, until the person chooses "Trust the new key" (``trust``).
+
+Invariants:
+
+- A pin is {name, host, port, fingerprint, first_seen}: ``host`` is the address
+  connected to as ``client.seatkeys.normal_ip`` spells it (every loopback address
+  the same), else the host name as typed, lower case; ``name`` the table's name.
+- A key is checked against every pin of the same (host, port) or the same
+  (host, table name): any of them with another fingerprint is a mismatch (a table
+  that moved to another port keeps its key; another table on the port it had
+  shows another key).  ``trust`` drops all those pins and keeps the new one.
+- The file is 0600 and always whole (a temporary file in the same folder, mode
+  set before any data, ``os.replace``-d), as ``client.seatkeys`` writes its own.
+  A missing file reads as empty; a corrupt one reads as empty and is set aside
+  (renamed ``pins.json.bad``) so that the next write does not lose what a person
+  may want to look at, and a folder that cannot be written turns the store into
+  a memory-only one (logged once).
+- At most ``MAX_PINS`` pins, the latest met kept.
+- Thread-safe: the network thread checks and pins while the main thread trusts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from client.seatkeys import normal_ip
+from common.folders import config_dir
+
+__all__ = ["MAX_PINS", "Pin", "Pins", "Verdict", "default_path", "pin_host"]
+
+log = logging.getLogger("client")
+
+MAX_PINS = 200
+VERSION = 1
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def default_path() -> Path:
+    return config_dir() / "pins.json"
+
+
+def pin_host(host: str) -> str:
+    """``host`` as a pin spells it: ``normal_ip`` for an address, else lower case."""
+    return normal_ip(host) or host.strip().strip("[]").lower()
+
+
+class KeySeen(Protocol):
+    """What a link knows of a table's key (``client.net.TableKey`` is one)."""
+
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def host(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """One table's key as first met."""
+
+    name: str  # the table's name
+    host: str  # ``pin_host``
+    port: int
+    fingerprint: str  # SHA-256 of the key, 64 hex digits
+    first_seen: float = 0.0  # wall-clock time it was pinned
+
+    def matches(self, other: Pin) -> bool:
+        """Pins of the same table: same host and port, or same host and table name."""
+        if not self.host or self.host != other.host:
+            return False
+        return self.port == other.port or bool(self.name) and _same(self.name, other.name)
+
+    @classmethod
+    def of(cls, key: KeySeen, *, first_seen: float = 0.0) -> Pin:
+        return cls(
+            name=key.name.strip()[:80],
+            host=pin_host(key.host),
+            port=key.port,
+            fingerprint=key.fingerprint.lower(),
+            first_seen=first_seen,
+        )
+
+    @classmethod
+    def read(cls, item: Any) -> Pin | None:
+        """A pin from the file, or None when it is not one."""
+        if not isinstance(item, dict):
+            return None
+        name, host, fp = item.get("name"), item.get("host"), item.get("fingerprint")
+        port, seen = item.get("port"), item.get("first_seen", 0.0)
+        if not isinstance(name, str) or not isinstance(host, str) or not isinstance(fp, str):
+            return None
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+            return None
+        if not isinstance(seen, (int, float)) or isinstance(seen, bool):
+            return None
+        if not _HEX.fullmatch(fp) or not host:
+            return None
+        return cls(name=name[:80], host=host[:255], port=port, fingerprint=fp,
+                   first_seen=float(seen))  # fmt: skip
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the pins say of a key: ``ok`` (known), ``new`` (never met: pin it) or
+    ``mismatch`` (a pin of this table has another key: ``known`` has those keys)."""
+
+    state: str
+    known: tuple[str, ...] = ()  # the pinned fingerprints that differ (mismatch)
+    pins: tuple[Pin, ...] = ()  # every pin of this table
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
+
+
+class Pins:
+    """The tables' keys in ``path`` (0600); ``path=None``: in memory only (tests)."""
+
+    def __init__(self, path: Path | None, *, now: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.now = now
+        self._lock = threading.Lock()
+        self._memory: list[Pin] = []
+        self._disk = path is not None
+
+    def entries(self) -> list[Pin]:
+        with self._lock:
+            return list(self._load())
+
+    def check(self, key: KeySeen) -> Verdict:
+        """Whether ``key`` is the one pinned for its table (changes nothing)."""
+        probe = Pin.of(key)
+        with self._lock:
+            mine = tuple(p for p in self._load() if p.matches(probe))
+        other = tuple(
+            dict.fromkeys(p.fingerprint for p in mine if p.fingerprint != probe.fingerprint)
+        )
+        if other:
+            return Verdict("mismatch", other, mine)
+        return Verdict("ok" if mine else "new", (), mine)
+
+    def pin(self, key: KeySeen) -> bool:
+        """Keep ``key`` for its table when nothing is pinned for it; True if kept."""
+        probe = Pin.of(key, first_seen=self.now())
+        with self._lock:
+            pins = self._load()
+            if any(p.matches(probe) for p in pins):
+                return False
+            self._save([probe, *pins])
+        return True
+
+    def trust(self, key: KeySeen) -> Pin:
+        """The person trusts ``key``: every pin of its table is replaced by it."""
+        probe = Pin.of(key, first_seen=self.now())
+        with self._lock:
+            self._save([probe, *(p for p in self._load() if not p.matches(probe))])
+        return probe
+
+    # ---- the file
+
+    def _load(self) -> list[Pin]:
+        if not self._disk or self.path is None:
+            return list(self._memory)
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("could not read the tables' keys (%s): starting without them", exc)
+            self._set_aside()
+            return []
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        items = data.get("pins") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            log.warning("the tables' keys file %s is not readable: set aside", self.path)
+            self._set_aside()
+            return []
+        return [p for p in (Pin.read(item) for item in items[: MAX_PINS * 2]) if p]
+
+    def _set_aside(self) -> None:
+        """A corrupt file is renamed out of the way (``pins.json.bad``), never lost."""
+        if self.path is None:
+            return
+        with contextlib.suppress(OSError):
+            os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
+
+    def _save(self, pins: list[Pin]) -> None:
+        pins = pins[:MAX_PINS]  # the latest first
+        self._memory = pins
+        if not self._disk or self.path is None:
+            return
+        data = json.dumps({"version": VERSION, "pins": [asdict(p) for p in pins]}, indent=1)
+        try:
+            _write_private(self.path, data)
+        except OSError as exc:
+            log.warning(
+                "could not keep the tables' keys in %s (%s): in memory only", self.path, exc
+            )
+            self._disk = False
+
+
+def _write_private(path: Path, data: str) -> None:
+    """Write ``data`` to ``path`` whole or not at all, readable by its owner only."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".pins-", suffix=".tmp", dir=path.parent)
+    try:
+        with contextlib.suppress(AttributeError, NotImplementedError):
+            os.fchmod(fd, 0o600)  # (mkstemp makes it 0600 already; said before the data)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,415 @@
+"""What a player and a host see of the sealed wire (issue 18): the key-changed dialog and
+its trust button, the padlocks on the seat plates and the lobby's rows, the table's key in
+the lobby, the host's choice of plain connections, the Join list's announced key and the
+optional key with a typed address.  Nothing overlaps at 800x500 or 1280x800."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import SimpleNamespace
+
+import pygame
+import pytest
+
+from client import keywarn
+from client.__main__ import main
+from client.discovery import FoundTable, parse_facts
+from client.keywarn import KeyDialog
+from client.link import KeyProblem
+from client.model import Player, Session
+from client.net import Status, TableKey
+from client.pins import Pin
+from client.render import tablepaint
+from client.render.cards import CardArt
+from client.render.layout import TableLayout
+from client.render.picture import TablePicture
+from common.seal import short_key
+from tests.drawn import words_drawn
+from tests.test_client_hosting import SIZES, click, drawn_words_never_overlap, steps
+
+OLD, NEW = "a1" * 32, "b2" * 32
+SHORT_OLD, SHORT_NEW = short_key(OLD), short_key(NEW)
+
+
+def problem(kind: str = "changed") -> KeyProblem:
+    pin = Pin("Hana's table", "10.0.0.5", 7777, NEW)
+    join = dict(host="10.0.0.5", port=7777, password="pw", watch=False, remember="",
+                key="", announced="", table="Hana's table")  # fmt: skip
+    return KeyProblem(kind, "Hana's table", (SHORT_OLD,), SHORT_NEW, pin, join)
+
+
+def words_of(dialog: KeyDialog, size) -> list[tuple[str, pygame.Rect]]:
+    with words_drawn(keywarn) as drawn:
+        dialog.draw(pygame.Surface(size))
+    return drawn
+
+
+# ------------------------------------------------------------------ the key-changed dialog
+
+
+@pytest.mark.parametrize("kind", ["changed", "typed", "announced"])
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
+def test_the_dialog_shows_both_keys_large_and_nothing_overlaps(app, kind, size) -> None:
+    app.size = size
+    dialog = KeyDialog(app, problem(kind))
+    dialog.resize(size)
+    drawn = words_of(dialog, size)
+    texts = [t for t, _r in drawn]
+    assert "Hana's table" in texts and SHORT_OLD in texts and SHORT_NEW in texts
+    assert keywarn.headline(dialog.problem) in texts
+    assert ("This table's key has changed" in texts) == (kind == "changed")
+    sizes = {t: sz for t, sz, *_ in dialog.words}
+    assert sizes[SHORT_OLD] >= 30 and sizes[SHORT_NEW] >= 30  # large enough to read out
+    old_r = next(r for t, r in drawn if t == SHORT_OLD)
+    new_r = next(r for t, r in drawn if t == SHORT_NEW)
+    assert old_r.y == new_r.y and old_r.right < new_r.x  # side by side
+    assert [b.id for b in dialog.buttons()] == (
+        ["trust", "back"] if kind == "changed" else ["back"]
+    )
+    window = pygame.Rect(0, 0, *size)
+    parts = drawn + [(b.id, b.rect) for b in dialog.buttons()]
+    for i, (a, ra) in enumerate(parts):
+        assert window.contains(ra) and dialog.box.contains(ra), (size, a, ra)
+        for b, rb in parts[i + 1 :]:
+            assert not ra.colliderect(rb), (size, a, ra, b, rb)
+
+
+def test_a_refused_key_opens_the_dialog_and_trust_pins_it_and_joins_again(app, monkeypatch):
+    joins = []
+    monkeypatch.setattr(app, "connect", lambda host, port, **kw: joins.append((host, port, kw)))
+    app.link.key_problem = problem()
+    app.link.conn = SimpleNamespace(host="10.0.0.5", port=7777, close=lambda: None,
+                                    send=lambda m: True)  # fmt: skip
+    app.on_status(Status("failed", "the key changed", code="key"))
+    dialog = app.modal
+    assert isinstance(dialog, KeyDialog) and dialog.problem.new == SHORT_NEW
+    assert "key has changed" in app.notice
+    click(app, dialog.trust.rect)
+    app.step(max_wait=0.01)
+    assert app.modal is None
+    assert len(joins) == 1 and joins[0][:2] == ("10.0.0.5", 7777)  # the same table again
+    assert joins[0][2]["password"] == "pw" and joins[0][2]["table"] == "Hana's table"
+    seen = TableKey(NEW, "Hana's table", "10.0.0.5", 7777)
+    assert app.link.pins.check(seen).ok  # pinned in place of the old key
+
+
+def test_back_trusts_nothing_and_a_typed_mismatch_has_no_trust(app, monkeypatch) -> None:
+    joins = []
+    monkeypatch.setattr(app, "connect", lambda *a, **kw: joins.append(a))
+    for kind in ("changed", "typed"):
+        app.link.key_problem = problem(kind)
+        app.on_status(Status("failed", "refused", code="key"))
+        dialog = app.modal
+        assert isinstance(dialog, KeyDialog)
+        if kind == "typed":
+            assert dialog.trust not in dialog.buttons()
+            click(app, dialog.trust.rect)  # where it would be: nothing there
+            app.step(max_wait=0.01)
+        click(app, dialog.back.rect)
+        app.step(max_wait=0.01)
+        assert app.modal is None
+    assert joins == [] and app.link.pins.entries() == []
+
+
+def test_another_refusal_opens_no_dialog(app) -> None:
+    app.link.key_problem = problem()
+    app.on_status(Status("failed", "wrong password", code="bad_password"))
+    assert app.modal is None
+
+
+# ------------------------------------------------------------------ the padlocks
+
+
+@pytest.fixture
+def locks_drawn(monkeypatch):
+    drawn: list[tuple[bool, pygame.Rect]] = []
+    real = tablepaint.draw_lock
+
+    def record(surf, rect, *, closed, color):
+        drawn.append((closed, real(surf, rect, closed=closed, color=color)))
+        return drawn[-1][1]
+
+    monkeypatch.setattr(tablepaint, "draw_lock", record)
+    return drawn
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
+def test_each_persons_plate_shows_a_lock_and_a_computer_seat_none(size, locks_drawn) -> None:
+    pygame.init()
+    players = {0: Player(0, "Ann", sealed=True), 1: Player(1, "Bob", sealed=False),
+               2: Player(2, "Ada", kind="computer", level="shark", sealed=False),
+               3: Player(3, "Old", sealed=None)}  # fmt: skip
+    lay = TableLayout(size, list(players), you=0)
+    pic = TablePicture(view=None, players=players)
+    painter = tablepaint.TablePainter(CardArt())
+    surf = pygame.Surface(size)
+    by_seat = {}
+    for spot in lay.spots.values():
+        before = len(locks_drawn)
+        sv = SimpleNamespace(stack=600, folded=False, all_in=False)
+        with words_drawn(tablepaint) as words:
+            painter.plate(surf, lay, spot, sv, players[spot.seat], pic=pic)  # type: ignore[arg-type]
+        by_seat[spot.seat] = locks_drawn[before:]
+        for _closed, rect in locks_drawn[before:]:
+            assert spot.plate_rect().contains(rect), (size, spot.seat, rect)
+            for t, r in words:
+                assert not r.colliderect(rect), (size, t, r, rect)
+    assert [c for c, _r in by_seat[0]] == [True]  # sealed: closed
+    assert [c for c, _r in by_seat[1]] == [False]  # plain: open
+    assert by_seat[2] == [] and by_seat[3] == []  # a computer seat; nobody said (a replay)
+    # A person whose link is down shows none either.
+    dropped = TablePicture(view=None, players=players, dropped={0: 10.0})
+    before = len(locks_drawn)
+    painter.plate(surf, lay, lay.spots[0], None, players[0], pic=dropped)
+    assert locks_drawn[before:] == []
+    pygame.quit()
+
+
+def lobby_msg(**extra) -> dict:
+    seats = [
+        {"seat": 0, "name": "Hana", "kind": "human", "connected": True, "host": True,
+         "away": False, "away_why": None, "stand_in": False, "sealed": True},
+        {"seat": 1, "name": "Gus", "kind": "human", "connected": True, "host": False,
+         "away": False, "away_why": None, "stand_in": False},
+        {"seat": 2, "name": "Ada", "kind": "computer", "connected": True, "host": False,
+         "away": False, "away_why": None, "stand_in": False, "level": "regular",
+         "level_name": "Regular"},
+    ]  # fmt: skip
+    return {"type": "lobby", "seats": seats, "host": 0, "hands": 4, "can_start": True,
+            "start_when": None, "running": False, "table": "Hana's table", **extra}  # fmt: skip
+
+
+def test_the_session_reads_sealed_seats_and_the_tables_choice() -> None:
+    s = Session("Gus")
+    s.apply(lobby_msg(), 0.0)
+    assert [p.sealed for p in s.lobby_seats] == [True, False, False]
+    assert not s.plain_refused
+    s.apply(lobby_msg(plain="never"), 0.0)
+    assert s.plain_refused
+    bad = lobby_msg()
+    bad["seats"][1]["sealed"] = "yes"  # only true is sealed
+    s.apply(bad, 0.0)
+    assert [p.sealed for p in s.lobby_seats] == [True, False, False]
+
+
+def test_the_lobby_rows_draw_a_lock_per_person(app, monkeypatch) -> None:
+    from client.scenes import lobby as lobby_module
+
+    drawn = []
+
+    def record(surf, rect, *, closed, color):
+        drawn.append((closed, rect))
+
+    monkeypatch.setattr(lobby_module, "draw_lock", record)
+    app.session = Session("Gus")
+    app.session.seat = 1
+    app.session.welcomed = True
+    app.session.apply(lobby_msg(), 0.0)
+    lobby = app.registry.make("lobby", app)
+    lobby.resize((1280, 800))
+    lobby.on_message("lobby", {})
+    lobby.draw(pygame.Surface((1280, 800)))
+    assert [c for c, _r in drawn] == [True, False]  # Hana sealed, Gus plain, Ada none
+    rows = lobby.seat_rows
+    assert rows[0].lock is not None and rows[2].lock is None
+    assert not rows[0].lock.colliderect(rows[0].rect)
+
+
+# ------------------------------------------------------------------ the lobby
+
+
+def fake_key(app) -> None:
+    app.link.conn.key = TableKey(OLD, "Hana's table", "127.0.0.1", app.link.conn.port)
+
+
+def host_lobby(make_client):
+    host = make_client("Hana")
+    host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
+    from tests.test_client_app import run
+
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    fake_key(host)
+    return host
+
+
+def test_the_host_sees_the_key_large_and_can_refuse_plain_connections(make_client) -> None:
+    host = host_lobby(make_client)
+    lobby = host.top()
+    steps(host)
+    words = [t for t, *_ in lobby.key_block()]
+    assert words == ["Table key", SHORT_OLD, "friends check that their screen shows the same"]
+    sent = []
+    real = host.send
+    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
+    click(host, lobby.plain.cells()[1])
+    steps(host)
+    assert {"type": "options", "plain": "never"} in sent
+    click(host, lobby.plain.cells()[0])
+    steps(host)
+    assert sent[-1] == {"type": "options", "plain": "allow"}
+    assert not host._faults
+
+
+def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_client):
+    from client.wording import LogLine
+
+    host = host_lobby(make_client)
+    steps(host)  # the lobby settles (its computer seat)
+    lobby = host.top()
+    lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
+    for _ in range(4):
+        host.session.log.append(
+            LogLine("Gus: hello there, a long line of chat to see it cut", "chat")
+        )
+    for size in SIZES:
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        host.step(max_wait=0.01)
+        # Said after the step: a lobby message meanwhile says them again as the table has them.
+        host.session.open_books = True
+        seats = host.session.lobby_seats
+        host.session.lobby_seats = [dataclasses.replace(p, sealed=True) for p in seats]
+        lobby.update(0.0)
+        assert any(r.lock is not None for r in lobby.seat_rows)
+        window = pygame.Rect(0, 0, *size)
+        header = lobby.header()
+        assert [t for t, *_ in header][-2] == "Password: swordfish", (size, header)
+        assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
+        block = lobby.key_block()
+        assert [t for t, *_ in block][1] == SHORT_OLD, size
+        parts = [("header " + t, r) for t, _s, _c, _b, r in header]
+        parts += [("key " + t, r) for t, _s, _c, _b, r in block]
+        parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
+        parts += [(b.id, b.rect) for b in lobby.buttons() if not b.id.startswith("give:")]
+        parts += [("hands", lobby.hands.rect), ("turn_time", lobby.turn_time.rect),
+                  ("time_bank", lobby.time_bank.rect), ("stand_in", lobby.stand_in.rect),
+                  ("plain", lobby.plain.rect)]  # fmt: skip
+        parts += [("option " + t, r) for t, r in lobby.option_labels]
+        parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
+        for name, rect in parts:
+            assert window.contains(rect), (size, name, rect)
+        for i, (a, ra) in enumerate(parts):
+            for b, rb in parts[i + 1 :]:
+                assert not ra.colliderect(rb), (size, a, ra, b, rb)
+        for r in lobby.seat_rows:
+            if r.lock is not None:
+                assert lobby.boxes["seats"].contains(r.lock) and not r.lock.colliderect(r.rect)
+        drawn_words_never_overlap(lobby, size, [p for p in parts if not p[0].startswith("key ")])
+    assert not host._faults
+
+
+def test_a_guest_sees_the_key_and_the_tables_choice(make_client) -> None:
+    from tests.test_client_hosting import host_with_guest
+
+    host, guest = host_with_guest(make_client, hands=4)
+    fake_key(guest)
+    guest.session.plain_refused = True
+    for size in [(800, 500), (1280, 800)]:
+        guest.screen = pygame.Surface(size)
+        guest.resized()
+        lobby = guest.top()
+        words = [t for t, *_ in lobby.header()]
+        assert f"Table key {SHORT_OLD}" in words
+        assert "Plain (unsealed) connections: refused" in words
+        assert lobby.key_block() == []  # large only for the host who runs the table
+        assert lobby.plain not in lobby.buttons()
+        drawn_words_never_overlap(lobby, size, [("seats", lobby.boxes["seats"])])
+
+
+def test_the_computer_table_shows_neither_key_nor_choice(app) -> None:
+    app.local.kind = "computer"
+    app.link.conn = SimpleNamespace(key=TableKey(OLD, "Computer table", "127.0.0.1", 5000),
+                                    host="127.0.0.1", port=5000)  # fmt: skip
+    app.session.apply(lobby_msg(), 0.0)
+    app.session.seat = 0
+    lobby = app.registry.make("lobby", app)
+    lobby.resize((1280, 800))
+    assert lobby.key_words() == "" and lobby.key_block() == []
+    assert "plain" not in [label for label, _r in lobby.option_labels]
+    assert not lobby.send_plain()
+
+
+# ------------------------------------------------------------------ the ways in
+
+
+def test_the_announcement_gives_the_key_when_it_reads_as_one() -> None:
+    props = {b"seats": b"2", b"free": b"5", b"hands": b"8", b"proto": b"2", b"name": b"Den"}
+    found = parse_facts("Den._x", {**props, b"key": SHORT_OLD.lower().encode()}, ["10.0.0.5"], 7777)
+    assert found is not None and found.short_key == SHORT_OLD
+    junk = parse_facts("Den._x", {**props, b"key": b"not a key"}, ["10.0.0.5"], 7777)
+    assert junk is not None and junk.short_key == ""
+    none = parse_facts("Den._x", props, ["10.0.0.5"], 7777)
+    assert none is not None and none.short_key == ""
+
+
+def found_table(short: str = "") -> FoundTable:
+    return FoundTable("Den._x", "Den", "10.0.0.5", 7777, 2, 5, 2, False, False, 0, 8, 2, "1",
+                      short_key=short)  # fmt: skip
+
+
+def test_the_join_list_draws_a_lock_for_a_table_that_announces_its_key(app, monkeypatch):
+    from client.render import tablelist
+
+    drawn = []
+    monkeypatch.setattr(tablelist, "draw_lock",
+                        lambda surf, rect, *, closed, color: drawn.append(rect))  # fmt: skip
+    start = app.top()
+    start.found.show(
+        [found_table(SHORT_OLD), dataclasses.replace(found_table(), key="b", name="B")]
+    )
+    with words_drawn(tablelist) as words:
+        start.found.draw(pygame.Surface((1280, 800)))
+    assert len(drawn) == 1
+    name = next(r for t, r in words if t == "Den")
+    assert drawn[0].right < name.x and start.found.rect.contains(drawn[0])
+
+
+def test_joining_from_the_list_checks_the_announced_key(app, monkeypatch) -> None:
+    joins = []
+    monkeypatch.setattr(app, "connect", lambda host, port, **kw: joins.append(kw))
+    app.top().join_found(found_table(SHORT_OLD))
+    assert joins[0]["announced"] == SHORT_OLD and joins[0]["table"] == "Den"
+
+
+def test_a_typed_key_goes_with_the_address_and_a_bad_one_is_said(app, monkeypatch) -> None:
+    joins = []
+    monkeypatch.setattr(app, "connect", lambda host, port, **kw: joins.append((host, port, kw)))
+    start = app.top()
+    start.address.value = "10.0.0.5:7777"
+    start.join_key.value = SHORT_OLD.lower().replace("-", " ")
+    start.update(0.0)
+    start.choose("join")
+    assert joins == [("10.0.0.5", 7777, joins[0][2])] and joins[0][2]["key"] == SHORT_OLD
+    start.join_key.value = "7QKM"
+    start.update(0.0)
+    start.choose("join")
+    assert len(joins) == 1 and "table key" in start.errors["key"]
+    start.join_key.value = ""
+    start.update(0.0)
+    assert "key" not in start.errors
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
+def test_the_join_column_never_overlaps(app, size) -> None:
+    app.settings.recent = ["192.168.100.200:7777", "10.0.0.5:7777"]
+    pygame.display.set_mode(size)
+    app.resized()
+    start = app.top()
+    assert len(start.recent) == 2
+    start.update(0.0)
+    col = start.columns[2]
+    parts = [("found", start.found.rect), ("address", start.address.rect),
+             ("port", start.port.rect), ("password", start.join_password.rect),
+             ("key", start.join_key.rect), ("join", start.join.rect),
+             ("watch", start.watch.rect)]  # fmt: skip
+    parts += [(b.id, b.rect) for b in start.recent]
+    for i, (a, ra) in enumerate(parts):
+        assert col.contains(ra), (size, a, ra, col)
+        for b, rb in parts[i + 1 :]:
+            assert not ra.colliderect(rb), (size, a, ra, b, rb)
+
+
+def test_stud_key_wants_join_and_a_key(capsys) -> None:
+    assert main(["--key", SHORT_OLD]) == 2
+    assert main(["--join", "127.0.0.1:1", "--key", "nope"]) == 2
+    assert "table key" in capsys.readouterr().err
