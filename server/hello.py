@@ -42,37 +42,19 @@ from server.asks import askable
 from server.config import ServerConfig
 from server.guard import Door
 from server.names import taken_by
-from server.net import Connection
+from server.net import TLS_REQUIRED, Connection
 from server.presence import Move
 from server.seats import Seat, first_free
 from server.timers import Clock
 from server.turns import Turns
 
-__all__ = ["MAX_HOLD", "TLS_REQUIRED", "Reception"]
+__all__ = ["MAX_HOLD", "Reception"]
 
 log = logging.getLogger("server.table")
 
 MAX_HOLD = 8.0
 """A hello in its address's password back-off waits at most this long for its answer;
 past it, the hello is refused (``password_wait``) without its password being looked at."""
-
-
-TLS_REQUIRED = (
-    "this table takes only sealed (encrypted) connections: use the game's own client,"
-    " or one that speaks TLS"
-)
-"""The ``tls_required`` refusal of a plain connection's hello."""
-
-
-def _sealed(conn: Connection) -> bool:
-    """Whether ``conn`` came in over TLS (``server.net``'s ``sealed``)."""
-    return getattr(conn, "sealed", False) is True
-
-
-def _binding(conn: Connection) -> bytes:
-    """The TLS channel's binding of ``conn`` (``common.seal.channel_binding``)."""
-    binding = getattr(conn, "binding", b"")
-    return binding if isinstance(binding, bytes) else b""
 
 
 @dataclass(slots=True)
@@ -131,7 +113,7 @@ class Reception:
         table = self._table
         if conn in self._proving:
             raise p.MessageError("already_hello", "hello only once", "hello")
-        if not _sealed(conn) and self._plain() == "never":
+        if not conn.sealed and self._plain() == "never":
             conn.fail("tls_required", TLS_REQUIRED, "hello")
             return
         if hello.protocol not in p.PROTOCOLS:
@@ -144,7 +126,7 @@ class Reception:
         if hello.protocol == 1:
             table.proto1.add(conn)
             hello = replace(hello, pake=None)  # protocol 2's: not heard from protocol 1
-        if hello.pake is not None and not _sealed(conn):  # a corrected hello may follow
+        if hello.pake is not None and not conn.sealed:  # a corrected hello may follow
             raise p.MessageError(
                 "bad_message", "a password proof needs a sealed connection", "hello"
             )
@@ -155,8 +137,7 @@ class Reception:
     def _plain(self) -> str:
         """Whether plain connections may say hello now (the host's choice, between
         matches, in the table's options; at first the server's ``plain`` setting)."""
-        start = getattr(self._table.config, "plain", "allow")
-        return str(getattr(getattr(self._turns, "options", None), "plain", start))
+        return self._turns.options.plain
 
     def proving(self, conn: Connection) -> bool:
         """Whether ``conn``'s hello waits for its client's ``proof``."""
@@ -232,7 +213,7 @@ class Reception:
     def _prove(self, conn: Connection, hello: p.Hello, password: str, now: float) -> None:
         """Answer a hello's ``pake`` with the table's half of the proof, and wait."""
         assert hello.pake is not None
-        proof = TableProof(password, _binding(conn))
+        proof = TableProof(password, conn.binding)
         try:
             pake, mac = proof.answer(hello.pake)
         except ProofFailed:
