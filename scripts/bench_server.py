@@ -11,6 +11,13 @@ it gets.  Both servers run as subprocesses and are measured with the same
 client harness, in the same run.  Also reports the table server's resident
 memory with seven clients.
 
+The table is measured twice, interleaved in one run: seven clients in plain frames at
+one server and seven *sealed* clients (TLS, ``common.seal.client_context``, as the
+game's client) at another, the two taking turns in segments (``--segments``) so that
+whatever else the machine does falls on both alike.  For each: the act-to-every-update
+p50 and p99 and the server's CPU time per action (its process's CPU clock over its
+own segments), then the sealed/plain ratios.
+
 Then the same table again *under attack*: four more connections (a process
 of their own, from 127.0.0.2) send pings as fast as the kernel takes them,
 and open a new connection whenever the server closes one for flooding.  The
@@ -23,6 +30,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ctypes
+import ctypes.util
 import os
 import random
 import re
@@ -39,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from common.protocol import Act, FrameDecoder, Hello, Ping, Start, encode_frame  # noqa: E402
+from common.seal import client_context  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 SEATS = 7
@@ -104,6 +115,7 @@ async def _floor_server() -> None:
             assert isinstance(transport, asyncio.Transport)
             self.decoder = FrameDecoder()
             conns.append(transport)
+            transport.write(encode_frame({"type": "ready"}))  # it is in every broadcast now
 
         def data_received(self, data: bytes) -> None:
             nonlocal step
@@ -168,10 +180,11 @@ async def _flood(port: int, connections: int, source: str) -> None:
 
 
 class Bench:
-    """Seven clients in one loop; one act in flight at a time."""
+    """Seven clients in one loop; one act in flight at a time, ``run(n)`` acts at a go."""
 
-    def __init__(self, acts: int, warmup: int, *, floor: bool) -> None:
-        self.acts, self.warmup, self.floor = acts, warmup, floor
+    def __init__(self, *, floor: bool) -> None:
+        self.floor = floor
+        self.goal = 0  # acts measured when the current ``run`` is done
         self.seen: list[int] = [0] * SEATS  # highest table step each client has
         self.arrival: list[dict[int, float]] = [{} for _ in range(SEATS)]
         self.turns: dict[int, dict[str, Any]] = {}
@@ -181,6 +194,8 @@ class Bench:
         self.done = asyncio.Event()
         self.rng = random.Random(1)
         self.host_needs_start = False
+        self.ready = asyncio.Event()  # the floor server has every client
+        self._ready = 0
 
     def client(self, index: int) -> asyncio.Protocol:
         bench = self
@@ -214,6 +229,10 @@ class Bench:
             self.transports[0].write(encode_frame(Start(hands=12).encode()))
         elif kind == "standings" and i == 0:
             self.host_needs_start = True
+        elif kind == "ready":
+            self._ready += 1
+            if self._ready == SEATS:
+                self.ready.set()
 
     def _maybe_finish_step(self) -> None:
         if self.pending is not None:
@@ -222,13 +241,21 @@ class Bench:
                 last = max(self.arrival[c][step] for c in range(SEATS))
                 self.latencies.append(last - sent)
                 self.pending = None
-                if len(self.latencies) >= self.acts + self.warmup:
+                if len(self.latencies) >= self.goal:
                     self.done.set()
                     return
         self._maybe_act()
 
+    async def run(self, acts: int) -> None:
+        """Play ``acts`` more acts, each measured, then stop (the table waits for the next
+        ``run``, its seven clients still at it)."""
+        self.goal = len(self.latencies) + acts
+        self.done.clear()
+        self._maybe_act()
+        await asyncio.wait_for(self.done.wait(), 600)
+
     def _maybe_act(self) -> None:
-        if self.pending is not None or self.done.is_set():
+        if self.pending is not None or len(self.latencies) >= self.goal:
             return
         step = max(self.seen)
         if min(self.seen) < step:
@@ -249,19 +276,64 @@ class Bench:
         self.transports[actor].write(encode_frame(Act(turn, action).encode()))
 
 
-async def _measure(port: int, acts: int, warmup: int, *, floor: bool) -> list[float]:
+async def _seated(port: int, *, floor: bool, sealed: bool = False) -> Bench:
+    """Seven clients at the server on ``port``, said hello (sealed: each in TLS, as the
+    game's client; the table's key is not checked here)."""
     loop = asyncio.get_running_loop()
-    bench = Bench(acts, warmup, floor=floor)
+    bench = Bench(floor=floor)
+    tls = {"ssl": client_context(), "server_hostname": ""} if sealed else {}
     for i in range(SEATS):
-        await loop.create_connection(lambda i=i: bench.client(i), LOOPBACK, port)
+        await loop.create_connection(lambda i=i: bench.client(i), LOOPBACK, port, **tls)
         if not floor:
             bench.transports[i].write(encode_frame(Hello(name=f"c{i}").encode()))
-    if floor:
-        bench._maybe_act()
-    await asyncio.wait_for(bench.done.wait(), 600)
+    if floor:  # an act before the floor server has all seven would wait for ever
+        await asyncio.wait_for(bench.ready.wait(), 60)
+    return bench
+
+
+async def _measure(port: int, acts: int, warmup: int, *, floor: bool) -> list[float]:
+    bench = await _seated(port, floor=floor)
+    await bench.run(warmup + acts)
     for t in bench.transports:
         t.close()
     return bench.latencies[warmup:]
+
+
+class Measured:
+    """One table's share of the interleaved run: its acts' latencies and the server's
+    CPU seconds spent over its own segments."""
+
+    def __init__(self, port: int, pid: int) -> None:
+        self.port, self.pid = port, pid
+        self.latencies: list[float] = []
+        self.cpu = 0.0
+
+    @property
+    def cpu_per_act(self) -> float:
+        return self.cpu / max(1, len(self.latencies))
+
+
+async def _interleaved(tables: dict[str, Measured], acts: int, warmup: int, segments: int) -> None:
+    """Each table's seven clients (``sealed`` in TLS), then ``segments`` rounds in which
+    every table plays its share of ``acts`` in turn, the order swapped each round."""
+    benches = {
+        mode: await _seated(m.port, floor=False, sealed=mode == "sealed")
+        for mode, m in tables.items()
+    }
+    for bench in benches.values():
+        await bench.run(warmup)
+    order = list(tables)
+    for round_ in range(segments):
+        share = acts // segments + (1 if round_ < acts % segments else 0)
+        for mode in order if round_ % 2 == 0 else order[::-1]:
+            m, bench = tables[mode], benches[mode]
+            start, cpu = len(bench.latencies), _cpu_seconds(m.pid)
+            await bench.run(share)
+            m.cpu += _cpu_seconds(m.pid) - cpu
+            m.latencies += bench.latencies[start:]
+    for bench in benches.values():
+        for t in bench.transports:
+            t.close()
 
 
 def _spawn(args: list[str]) -> tuple[subprocess.Popen[str], int]:
@@ -280,6 +352,18 @@ def _spawn(args: list[str]) -> tuple[subprocess.Popen[str], int]:
             threading.Thread(target=proc.stderr.read, daemon=True).start()
             return proc, int(found.group(1))
     raise RuntimeError("server did not start")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user and system, every thread) process ``pid`` has used: its CPU clock
+    (``clock_getcpuclockid``, nanoseconds), else ``/proc``'s clock ticks."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    clock = ctypes.c_int()
+    if libc.clock_getcpuclockid(pid, ctypes.byref(clock)) == 0:
+        with contextlib.suppress(OSError):
+            return time.clock_gettime(clock.value)
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _rss_kib(pid: int) -> int:
@@ -322,6 +406,12 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--bot-decisions", type=int, default=1000, help="0 to skip")
     ap.add_argument("--flooders", type=int, default=4, help="attacking connections (0: none)")
+    ap.add_argument(
+        "--segments",
+        type=int,
+        default=10,
+        help="turns the plain and the sealed table take in the interleaved run",
+    )
     ap.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--flood", type=int, default=0, metavar="PORT", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -338,39 +428,52 @@ def main() -> int:
         finally:
             floor_proc.terminate()
             floor_proc.wait()
-        server_args = [
-            "-m",
-            "server",
-            "--host",
-            LOOPBACK,
-            "--port",
-            "0",
-            "--start-when",
-            str(SEATS),
-            "--hands",
-            "12",
-            "--bot-delay",
-            "0",
-            "--hand-pause",
-            "0",
-            "--history-dir",
-            tmp,
-            "--log-level",
-            "INFO",
-            "--no-announce",  # a benchmark on loopback: nothing goes on the network
-        ]
-        proc, port = _spawn(server_args)
-        idle_rss = _rss_kib(proc.pid)
+
+        def server_args(history: str) -> list[str]:
+            return [
+                "-m",
+                "server",
+                "--host",
+                LOOPBACK,
+                "--port",
+                "0",
+                "--start-when",
+                str(SEATS),
+                "--hands",
+                "12",
+                "--bot-delay",
+                "0",
+                "--hand-pause",
+                "0",
+                "--history-dir",
+                history,
+                "--log-level",
+                "INFO",
+                "--no-announce",  # a benchmark on loopback: nothing goes on the network
+            ]
+
+        procs: list[subprocess.Popen[str]] = []
+        tables: dict[str, Measured] = {}
         try:
-            table = asyncio.run(_measure(port, args.acts, args.warmup, floor=False))
-            rss = _rss_kib(proc.pid)
+            for mode in ("plain", "sealed"):
+                history = Path(tmp, mode)  # each its own folder, so its own key
+                history.mkdir()
+                proc, port = _spawn(server_args(str(history)))
+                procs.append(proc)
+                tables[mode] = Measured(port, proc.pid)
+            idle_rss = _rss_kib(tables["plain"].pid)
+            segments = max(1, args.segments)
+            asyncio.run(_interleaved(tables, args.acts, args.warmup, segments))
+            rss = _rss_kib(tables["plain"].pid)
         finally:
-            proc.terminate()
-            proc.wait()
+            for proc in procs:
+                proc.terminate()
+                proc.wait()
+        table, sealed = tables["plain"].latencies, tables["sealed"].latencies
         attacked: list[float] = []
         flood_log: list[str] = []
         if args.flooders:
-            proc, port = _spawn(server_args)
+            proc, port = _spawn(server_args(tmp))
             flood = subprocess.Popen(
                 [sys.executable, __file__, "--flood", str(port), "--flooders", str(args.flooders)],
                 stderr=subprocess.PIPE,
@@ -397,6 +500,14 @@ def main() -> int:
     print(f"table server  p50 {p50:.3f} ms  p99 {p99:.3f} ms  max {max(table) * ms:.3f} ms")
     print(f"floor (raw)   p50 {f50:.3f} ms  p99 {f99:.3f} ms")
     print(f"median ratio  {p50 / f50:.2f}x the floor (target <= 3x)")
+    s50, s99 = statistics.median(sealed) * ms, _pct(sealed, 0.99) * ms
+    cpu_plain, cpu_sealed = tables["plain"].cpu_per_act, tables["sealed"].cpu_per_act
+    print(f"sealed (TLS)  p50 {s50:.3f} ms  p99 {s99:.3f} ms  max {max(sealed) * ms:.3f} ms")
+    print(f"server CPU    plain {cpu_plain * 1e6:.0f} us/act  sealed {cpu_sealed * 1e6:.0f} us/act")
+    print(
+        f"sealed/plain  p50 {s50 / p50:.2f}x  CPU {cpu_sealed / max(cpu_plain, 1e-9):.2f}x "
+        f"({segments} segments each, interleaved)"
+    )
     print(f"server RSS    {rss / 1024:.1f} MiB with seven clients", end=" ")
     print(f"({idle_rss / 1024:.1f} MiB before any client)")
     ok = p50 <= 1.0 and p99 <= 5.0 and p50 <= 3 * f50
