@@ -52,6 +52,7 @@ from common.seal import (
     channel_binding,
     client_context,
     key_fingerprint,
+    looks_like_tls,
     short_key,
 )
 
@@ -94,6 +95,41 @@ class TableKey:
     def short(self) -> str:
         """The key as people read it (``common.seal.short_key``)."""
         return short_key(self.fingerprint)
+
+
+_FIRST_BYTES = 4096
+"""Of a table's answer to our ClientHello, what is kept to read a plain refusal from."""
+_OLD_SERVER = (
+    "the table does not seal its connections: it may run an older version of the game"
+    " (ask the host to update it)"
+)
+
+
+def plain_refusal(first: bytes) -> str | None:
+    """What a table said in the clear instead of answering our ClientHello, if it did.
+
+    A table refuses some connections before it reads a byte (too many waiting, shutting
+    down: ``server_busy``, ``bye``), and a table from before sealed connections answers a
+    ClientHello as a frame far too large.  Either is said in plain frames, which TLS then
+    fails on; they are read here only to say why, never trusted further: the session is
+    over either way.  None if ``first`` is TLS (a TLS alert, a handshake) or not a frame.
+    """
+    if not first or looks_like_tls(first) or first[0] == 0x15:  # 0x15: a TLS alert
+        return None
+    try:
+        msgs = FrameDecoder().feed(first)
+    except ValueError:
+        return None
+    for msg in msgs:
+        kind, code = msg.get("type"), msg.get("code")
+        text = str(msg.get("message") or msg.get("reason") or code or "")[:200]
+        if kind == "error" and code in ("frame_too_large", "bad_frame"):
+            return _OLD_SERVER
+        if kind == "error":
+            return f"the table refused the connection: {text}"
+        if kind == "bye":
+            return f"the table is closing: {text}"
+    return None
 
 
 class _Ended(Exception):
@@ -400,6 +436,7 @@ class Connection:
         pipe = TlsPipe(client_context(), server_side=False)
         deadline = time.monotonic() + self.connect_timeout
         early = b""
+        first = b""  # the first bytes the table sent, to read a plain refusal by
         try:
             pipe.handshake()  # the ClientHello
             while True:
@@ -415,8 +452,13 @@ class Connection:
                 data = sock.recv(65536)
                 if not data:
                     raise ConnectionError("the server closed the connection")
+                if len(first) < _FIRST_BYTES:
+                    first += data[: _FIRST_BYTES - len(first)]
                 early += pipe.feed(data)
         except (OSError, ssl.SSLError) as exc:
+            plain = plain_refusal(first)
+            if plain is not None:
+                raise _Ended("down", plain) from exc
             why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
             raise _Ended("down", f"could not seal the connection: {why}") from exc
         cert = pipe.peer_certificate()

@@ -5,6 +5,7 @@ plaintext."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
 import threading
@@ -277,3 +278,68 @@ def test_sealed_false_speaks_plain_as_before() -> None:
         conn.close()
         table.close()
     assert welcomed(seen) and table.msgs[0]["password"] == PASSWORD and conn.key is None
+
+
+def answering(reply: bytes, *, read_first: bool) -> tuple[socket.socket, int]:
+    """A table that sends ``reply`` in the clear and hangs up: after reading what came
+    (a table from before sealed links, whose frame decoder meets our ClientHello), or
+    before reading anything (a table refusing a connection as it opens)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = listener.accept()
+            with conn:
+                if read_first:
+                    conn.recv(65536)
+                conn.sendall(reply)
+                conn.shutdown(socket.SHUT_WR)
+                conn.settimeout(2.0)
+                while conn.recv(65536):
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener, listener.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    ("reply", "read_first", "said"),
+    [
+        (
+            {"type": "error", "code": "frame_too_large", "message": "frame of 369 MB"},
+            True,
+            "it may run an older version of the game",
+        ),
+        (
+            {"type": "error", "code": "server_busy", "message": "too many connections waiting"},
+            False,
+            "the table refused the connection: too many connections waiting",
+        ),
+        ({"type": "bye", "reason": "the host closed the table"}, False, "the table is closing"),
+    ],
+)
+def test_a_table_answering_in_the_clear_is_said_in_its_own_words(reply, read_first, said) -> None:
+    """Issue 18: a refusal the table sends before TLS (or a table that cannot seal) is
+    shown for what it says, not as a TLS error; nothing is sent but the ClientHello."""
+    listener, port = answering(encode_frame(reply), read_first=read_first)
+    conn = Connection("127.0.0.1", port, lambda: {"type": "hello", "name": "Ann"}, retry_for=0.0)
+    conn.start()
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+    finally:
+        conn.close()
+        listener.close()
+    status = failed(seen)
+    assert status is not None and said in status.message, status
+
+
+def test_a_tls_alert_or_noise_is_not_read_as_a_refusal() -> None:
+    from client.net import plain_refusal
+
+    assert plain_refusal(b"") is None
+    assert plain_refusal(b"\x15\x03\x03\x00\x02\x02\x28") is None  # a TLS alert
+    assert plain_refusal(b"\x16\x03\x03\x00\x10") is None  # a handshake record
+    assert plain_refusal(b"\x00\x00\x00\x03abc") is None  # a frame that is not msgpack map
+    assert plain_refusal(encode_frame({"type": "lobby"})) is None
