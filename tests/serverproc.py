@@ -56,12 +56,14 @@ class ServerProcess:
         assert self._port.wait(30), "".join(self.lines)
 
     def _read(self) -> None:
+        """Every line the server logs, until it exits; then its end of the pipe is closed."""
         assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.lines.append(line)
-            if found := re.search(r"listening on port (\d+)", line):
-                self.port = int(found.group(1))
-                self._port.set()
+        with self.proc.stderr:
+            for line in self.proc.stderr:
+                self.lines.append(line)
+                if found := re.search(r"listening on port (\d+)", line):
+                    self.port = int(found.group(1))
+                    self._port.set()
 
     def freeze(self) -> None:
         """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""
