@@ -44,8 +44,11 @@ def _players(n: int = 7) -> list[dict[str, Any]]:
     out = []
     for s in range(n):
         level, level_name = LEVELS.get(s, (None, None))
+        # The people's links are sealed but Eve's: an older game, plain (issue 18).
+        sealed = KINDS[s] == "human" and s not in (3, 6)  # Cy (3) is not connected
         out.append(_lobby_seat(s, NAMES[s], KINDS[s], connected=s != 3, host=s == 0,
-                               level=level, level_name=level_name))  # fmt: skip
+                               level=level, level_name=level_name,
+                               sealed=sealed))  # fmt: skip
     return out
 
 
@@ -298,10 +301,10 @@ def night_lobby() -> list[dict[str, Any]]:
     """The lobby between matches on a friends' night: three matches played, a late
     arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
     seats = [
-        _lobby_seat(0, "Ann", host=True),
-        _lobby_seat(1, "Cy"),
-        _lobby_seat(2, "Eve"),
-        _lobby_seat(3, "Dan", next=True),
+        _lobby_seat(0, "Ann", host=True, sealed=True),
+        _lobby_seat(1, "Cy", sealed=True),
+        _lobby_seat(2, "Eve", sealed=True),
+        _lobby_seat(3, "Dan", next=True),  # an older game: a plain link (issue 18)
         _lobby_seat(6, "Ada", "computer"),
     ]
     night = {
@@ -334,7 +337,7 @@ def found_tables() -> list[Any]:
     return [
         FoundTable("Friday._seventh-street._tcp.local.", "Friday", "192.168.1.20", 7777,
                    seats=5, free=2, people=3, password=False, running=True, hand=3, hands=8,
-                   protocol=PROTOCOL_VERSION, version="0.1.0"),
+                   protocol=PROTOCOL_VERSION, version="0.1.0", short_key="H6ND-7GR7-TI7Z-UP42"),
         FoundTable("Den of Cards._seventh-street._tcp.local.", "Den of Cards", "192.168.1.31",
                    7777, seats=2, free=5, people=1, password=True, running=False, hand=0,
                    hands=12, protocol=PROTOCOL_VERSION, version="0.1.0"),

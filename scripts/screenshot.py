@@ -6,7 +6,8 @@ night's scoreboard, a hand's end with the bets swept and the pot paid, the match
 showdown before the standings, and a table in the smallest window (800x500); and issue 9's
 moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
-a lost seat asked back, and a table whose link is lost.
+a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
+and plain links, the table's key in the host's lobby, and a known table showing another key.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -186,10 +187,30 @@ def main() -> int:
     app.server = SimpleNamespace(port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1))
     for m in demo.night_lobby():
         app.on_message(m)
+    # Issue 18: the table's key as our link met it, large for the host to read out.
+    from client.net import TableKey
+
+    key = TableKey("3f9a" * 16, "Friday", "192.168.1.20", 7777)
+    app.link.conn = SimpleNamespace(key=key, host="192.168.1.20", port=7777)  # type: ignore
     app.top().addresses = ["192.168.1.20"]
     app.top().update(0)
     shot("lobby.png")
+    app.link.conn = None
     app.server = None
+    # Issue 18: a table we know showing another key, refused until trusted.
+    from client import keywarn
+    from client.link import KeyProblem
+    from client.pins import Pin
+    from common.seal import short_key
+
+    new_key = "b7c4" * 16
+    pin = Pin("Hana's table", "192.168.1.31", 7777, new_key)
+    join = dict(host="192.168.1.31", port=7777, password="", watch=False, remember="",
+                key="", announced="", table="Hana's table")  # fmt: skip
+    keywarn.show(app, KeyProblem("changed", "Hana's table", (short_key("3f9a" * 16),),
+                                 short_key(new_key), pin, join))  # fmt: skip
+    shot("key-changed.png")
+    app.modal = None
     # A hand's end: the last bets swept into the pot, the pot paid in front of the
     # winner (off the name plates) and the winner line naming the hand.
     table(demo.river_end(), settle=4.0)

@@ -597,7 +597,7 @@ class LobbyScene(Scene):
         bottom = self.chat.rect.y - max(2, round(6 * self.s))
         area = pygame.Rect(self.start.rect.x, top, self.start.rect.w, max(0, bottom - top))
         lines: list[tuple[str, float, tuple[int, int, int], bool]] = [
-            ("Table key", 20, MUTED, False), (key, 36, GOLD, True), (KEY_NOTE, 19, MUTED, False)
+            ("Table key", 20, MUTED, False), (key, 44, GOLD, True), (KEY_NOTE, 19, MUTED, False)
         ]  # fmt: skip
         m = 1.0
         for _ in range(40):
