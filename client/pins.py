@@ -15,8 +15,8 @@ Invariants:
   (host, table name): any of them with another fingerprint is a mismatch (a table
   that moved to another port keeps its key; another table on the port it had
   shows another key).  ``trust`` drops all those pins and keeps the new one.
-- The file is 0600 and always whole (a temporary file in the same folder, mode
-  set before any data, ``os.replace``-d), as ``client.seatkeys`` writes its own.
+- The file is 0600 and always whole (``common.exports.write_private``), as
+  ``client.seatkeys`` writes its own.
   A missing file reads as empty; a corrupt one reads as empty and is set aside
   (renamed ``pins.json.bad``) so that the next write does not lose what a person
   may want to look at, and a folder that cannot be written turns the store into
@@ -32,7 +32,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from client.seatkeys import normal_ip
+from common.exports import write_private
 from common.folders import config_dir
 
 __all__ = ["MAX_PINS", "Pin", "Pins", "Verdict", "default_path", "pin_host"]
@@ -218,27 +218,9 @@ class Pins:
             return
         data = json.dumps({"version": VERSION, "pins": [asdict(p) for p in pins]}, indent=1)
         try:
-            _write_private(self.path, data)
+            write_private(self.path, data)
         except OSError as exc:
             log.warning(
                 "could not keep the tables' keys in %s (%s): in memory only", self.path, exc
             )
             self._disk = False
-
-
-def _write_private(path: Path, data: str) -> None:
-    """Write ``data`` to ``path`` whole or not at all, readable by its owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".pins-", suffix=".tmp", dir=path.parent)
-    try:
-        with contextlib.suppress(AttributeError, NotImplementedError):
-            os.fchmod(fd, 0o600)  # (mkstemp makes it 0600 already; said before the data)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

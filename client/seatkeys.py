@@ -9,7 +9,8 @@ match) sits down in the same seat by any way of joining.
 Invariants:
 
 - The file is 0600 and always whole: it is written to a temporary file in the
-  same folder whose mode is set before any data lands, then ``os.replace``-d.
+  same folder whose mode is set before any data lands, synced, then ``os.replace``-d
+  (``common.exports.write_private``).
 - A missing, unreadable or corrupt file reads as empty; nothing here raises
   on bad contents, and a folder that cannot be written turns the store into a
   memory-only one for the rest of the run (logged once), as the game was before.
@@ -28,12 +29,9 @@ Invariants:
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import json
 import logging
-import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from common.exports import write_private
 from common.folders import config_dir
 
 __all__ = ["MAX_AGE", "MAX_KEYS", "SeatKey", "SeatKeys", "default_path", "normal_ip"]
@@ -242,27 +241,9 @@ class SeatKeys:
             return
         data = json.dumps({"version": VERSION, "seats": [asdict(k) for k in keys]}, indent=1)
         try:
-            _write_private(self.path, data)
+            write_private(self.path, data)
         except OSError as exc:
             log.warning(
                 "could not keep the seats' tokens in %s (%s): in memory only", self.path, exc
             )
             self._disk = False
-
-
-def _write_private(path: Path, data: str) -> None:
-    """Write ``data`` to ``path`` whole or not at all, readable by its owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".seats-", suffix=".tmp", dir=path.parent)
-    try:
-        with contextlib.suppress(AttributeError, NotImplementedError):
-            os.fchmod(fd, 0o600)  # (mkstemp makes it 0600 already; said before the data)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

@@ -7,7 +7,8 @@ before with looser modes), like ``server.histories``.  Windows keeps its own ACL
 
 - ``private_dir(path)``: make the folder (and missing parents) 0700.
 - ``write_private(path, text)``: write a whole file 0600, through a temporary file
-  renamed over it, so a reader never meets half a file.
+  synced and renamed over it, so a reader never meets half a file (the server's
+  scoreboards and key, the client's seat tokens and tables' keys).
 - ``write_exports(records, where)``: one ``.phh`` per hand and the lot as one
   PokerStars ``.txt``, named after the match.
 - ``table_of(match_id, folder)``: the table's name, from the night's scoreboards
@@ -19,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,20 +38,24 @@ def private_dir(path: Path) -> None:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``, 0600, in a 0700 folder; OSError if it cannot."""
+    """Write ``text`` to ``path`` whole or not at all, 0600, in a 0700 folder, and on the
+    disk before it returns (a crash leaves the old file or the new one, never half of
+    one); OSError if it cannot.  The one way this game writes a private file."""
     private_dir(path.parent)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
     try:
         if hasattr(os, "fchmod"):  # not on Windows before Python 3.13
-            os.fchmod(fd, 0o600)  # a .tmp left from before keeps its mode through O_CREAT
+            os.fchmod(fd, 0o600)  # (mkstemp makes it 0600 already; said before the data)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    os.replace(tmp, path)
 
 
 def table_of(match_id: str, folder: Path) -> str | None:

@@ -44,7 +44,7 @@ from cryptography.x509.oid import NameOID
 from common import seal
 from common.exports import private_dir, write_private
 
-__all__ = ["KEY_FILE", "Identity", "load_identity"]
+__all__ = ["KEY_FILE", "Identity", "load_identity", "self_signed"]
 
 log = logging.getLogger("server")
 
@@ -126,14 +126,25 @@ def _read_key(path: Path) -> ec.EllipticCurvePrivateKey | None:
 
 def _new_key(path: Path) -> ec.EllipticCurvePrivateKey:
     key = ec.generate_private_key(ec.SECP256R1())
-    pem = key.private_bytes(
+    write_private(path, _key_pem(key).decode("ascii"))
+    log.info("a new key for this table is in %s", path)
+    return key
+
+
+def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    write_private(path, pem.decode("ascii"))
-    log.info("a new key for this table is in %s", path)
-    return key
+
+
+def self_signed(name: str) -> tuple[bytes, bytes]:
+    """A new P-256 key and a certificate issued from it naming ``name``, both PEM (key,
+    certificate): a table's identity as this module makes one, kept nowhere.  For tests,
+    and for a stand-in that must look like a table (a man in the middle, in tests)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    return _key_pem(key), _certificate(key, name)
 
 
 def _certificate(key: ec.EllipticCurvePrivateKey, name: str) -> bytes:

@@ -4,7 +4,6 @@ the TLS contexts of both ends, for hand-made servers that seal as the table does
 from __future__ import annotations
 
 import atexit
-import datetime
 import functools
 import shutil
 import ssl
@@ -38,35 +37,13 @@ class Identity:
 
 def make_identity(folder: Path, name: str = "Test table") -> Identity:
     """A new EC P-256 key and a self-signed certificate naming ``name``, in ``folder``."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+    from server.identity import self_signed
 
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=3650))
-        .sign(key, hashes.SHA256())
-    )
+    key_pem, cert_pem = self_signed(name)
     pem = folder / f"{name.replace(' ', '_')}.pem"
-    pem.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-        + cert.public_bytes(serialization.Encoding.PEM)
-    )
+    pem.write_bytes(key_pem + cert_pem)
     pem.chmod(0o600)
-    return Identity(pem, cert.public_bytes(serialization.Encoding.DER))
+    return Identity(pem, ssl.PEM_cert_to_DER_cert(cert_pem.decode("ascii")))
 
 
 @functools.cache

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import ssl
 import struct
 import tempfile
@@ -259,30 +258,10 @@ class Middle(_Proxy):
 def make_certificate(name: str) -> tuple[bytes, bytes]:
     """A self-signed certificate with common name ``name`` and its new P-256 key, both
     PEM: how a table's looks, made by someone who is not the table."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+    from server.identity import self_signed
 
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=365))
-        .sign(key, hashes.SHA256())
-    )
-    key_pem = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    return cert.public_bytes(serialization.Encoding.PEM), key_pem
+    key_pem, cert_pem = self_signed(name)
+    return cert_pem, key_pem
 
 
 def table_key(port: int, host: str = LOOPBACK, *, timeout: float = 5.0) -> bytes:
