@@ -15,32 +15,28 @@ Invariants:
   (host, table name): any of them with another fingerprint is a mismatch (a table
   that moved to another port keeps its key; another table on the port it had
   shows another key).  ``trust`` drops all those pins and keeps the new one.
-- The file is 0600 and always whole (``common.exports.write_private``), as
-  ``client.seatkeys`` writes its own.
-  A missing file reads as empty; a corrupt one reads as empty and is set aside
-  (renamed ``pins.json.bad``) so that the next write does not lose what a person
-  may want to look at, and a folder that cannot be written turns the store into
-  a memory-only one (logged once).
+- The file is kept as ``client.keptlist`` keeps one, like ``client.seatkeys``:
+  0600 and always whole; a missing file reads as empty; a corrupt one reads as empty
+  and is set aside (renamed ``pins.json.bad``) so that the next write does not lose
+  what a person may want to look at; a folder that cannot be written turns the store
+  into a memory-only one (logged once).
 - At most ``MAX_PINS`` pins, the latest met kept.
 - Thread-safe: the network thread checks and pins while the main thread trusts.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
-import os
 import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from client.keptlist import KeptList
 from client.seatkeys import normal_ip
-from common.exports import write_private
 from common.folders import config_dir
 
 __all__ = ["MAX_PINS", "Pin", "Pins", "Verdict", "default_path", "pin_host"]
@@ -144,8 +140,8 @@ class Pins:
         self.path = path
         self.now = now
         self._lock = threading.Lock()
-        self._memory: list[Pin] = []
-        self._disk = path is not None
+        self._file = KeptList(path, field="pins", what="the tables' keys", read=Pin.read,
+                              limit=MAX_PINS)  # fmt: skip
 
     def entries(self) -> list[Pin]:
         with self._lock:
@@ -183,44 +179,7 @@ class Pins:
     # ---- the file
 
     def _load(self) -> list[Pin]:
-        if not self._disk or self.path is None:
-            return list(self._memory)
-        try:
-            raw = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("could not read the tables' keys (%s): starting without them", exc)
-            self._set_aside()
-            return []
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            data = None
-        items = data.get("pins") if isinstance(data, dict) else None
-        if not isinstance(items, list):
-            log.warning("the tables' keys file %s is not readable: set aside", self.path)
-            self._set_aside()
-            return []
-        return [p for p in (Pin.read(item) for item in items[: MAX_PINS * 2]) if p]
-
-    def _set_aside(self) -> None:
-        """A corrupt file is renamed out of the way (``pins.json.bad``), never lost."""
-        if self.path is None:
-            return
-        with contextlib.suppress(OSError):
-            os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
+        return self._file.load()
 
     def _save(self, pins: list[Pin]) -> None:
-        pins = pins[:MAX_PINS]  # the latest first
-        self._memory = pins
-        if not self._disk or self.path is None:
-            return
-        data = json.dumps({"version": VERSION, "pins": [asdict(p) for p in pins]}, indent=1)
-        try:
-            write_private(self.path, data)
-        except OSError as exc:
-            log.warning(
-                "could not keep the tables' keys in %s (%s): in memory only", self.path, exc
-            )
-            self._disk = False
+        self._file.save(pins[:MAX_PINS])  # the latest first

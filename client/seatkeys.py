@@ -8,12 +8,11 @@ match) sits down in the same seat by any way of joining.
 
 Invariants:
 
-- The file is 0600 and always whole: it is written to a temporary file in the
-  same folder whose mode is set before any data lands, synced, then ``os.replace``-d
-  (``common.exports.write_private``).
-- A missing, unreadable or corrupt file reads as empty; nothing here raises
-  on bad contents, and a folder that cannot be written turns the store into a
-  memory-only one for the rest of the run (logged once), as the game was before.
+- The file is kept as ``client.keptlist`` keeps one: 0600 and always whole; a
+  missing, unreadable or corrupt file reads as empty (a corrupt one set aside as
+  ``seats.json.bad``); nothing here raises on bad contents, and a folder that cannot
+  be written turns the store into a memory-only one for the rest of the run (logged
+  once), as the game was before.
 - A key belongs to a table and a name: ``port`` plus the address connected to
   (``ip``, normalised: IPv4-mapped addresses unwrapped, every loopback address
   the same) or the host as typed; ``name`` is the seat's.  A lookup finds only
@@ -30,16 +29,15 @@ Invariants:
 from __future__ import annotations
 
 import ipaddress
-import json
 import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from common.exports import write_private
+from client.keptlist import KeptList
 from common.folders import config_dir
 
 __all__ = ["MAX_AGE", "MAX_KEYS", "SeatKey", "SeatKeys", "default_path", "normal_ip"]
@@ -145,8 +143,8 @@ class SeatKeys:
         self.path = path
         self.now = now
         self._lock = threading.Lock()
-        self._memory: list[SeatKey] = []
-        self._disk = path is not None
+        self._file = KeptList(path, field="seats", what="the seats' tokens", read=SeatKey.read,
+                              limit=MAX_KEYS)  # fmt: skip
 
     # ---- queries
 
@@ -212,38 +210,11 @@ class SeatKeys:
     # ---- the file
 
     def _load(self) -> list[SeatKey]:
-        if not self._disk or self.path is None:
-            return list(self._memory)
-        try:
-            raw = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("could not read the seats' tokens (%s): starting without them", exc)
-            return []
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            log.warning("the seats' tokens file %s is not JSON: starting without them", self.path)
-            return []
-        items = data.get("seats") if isinstance(data, dict) else None
-        if not isinstance(items, list):
-            return []
-        return [k for k in (SeatKey.read(item) for item in items[: MAX_KEYS * 2]) if k]
+        return self._file.load()
 
     def _save(self, keys: list[SeatKey]) -> None:
         now = self.now()
         keys = sorted(
             (k for k in keys if now - k.saved < MAX_AGE), key=lambda k: k.saved, reverse=True
-        )[:MAX_KEYS]
-        self._memory = keys
-        if not self._disk or self.path is None:
-            return
-        data = json.dumps({"version": VERSION, "seats": [asdict(k) for k in keys]}, indent=1)
-        try:
-            write_private(self.path, data)
-        except OSError as exc:
-            log.warning(
-                "could not keep the seats' tokens in %s (%s): in memory only", self.path, exc
-            )
-            self._disk = False
+        )
+        self._file.save(keys[:MAX_KEYS])

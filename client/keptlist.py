@@ -1,0 +1,101 @@
+"""A list of records kept in one private JSON file: the seats' tokens (``client.seatkeys``)
+and the tables' keys (``client.pins``).
+
+``KeptList`` reads and writes ``{"version": 1, <field>: [record, ...]}``.  Invariants:
+
+- The file is 0600 and always whole (``common.exports.write_private``).
+- A missing file reads as empty; an unreadable or corrupt one reads as empty and, with
+  ``set_aside``, is renamed ``<name>.bad`` first so that the next write does not lose
+  what a person may want to look at.  Nothing here raises on bad contents.
+- A folder that cannot be written turns the list into a memory-only one for the rest
+  of the run, with one log line; ``path=None`` is memory-only from the start (tests).
+- At most ``2 * limit`` records are read, each by ``read`` (None: skipped).
+
+Locking is the owner's: the stores hold their own lock around a read and the write
+that follows it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from common.exports import write_private
+
+__all__ = ["KeptList"]
+
+log = logging.getLogger("client")
+
+VERSION = 1
+
+T = TypeVar("T")
+
+
+class KeptList(Generic[T]):
+    """The records of ``field`` in ``path`` (dataclasses, written with ``asdict``)."""
+
+    def __init__(
+        self,
+        path: Path | None,
+        *,
+        field: str,
+        what: str,
+        read: Callable[[Any], T | None],
+        limit: int,
+        set_aside: bool = True,
+    ) -> None:
+        self.path = path
+        self.field = field
+        self.what = what  # "the seats' tokens": for the log
+        self._read = read
+        self._limit = limit
+        self._set_aside_bad = set_aside
+        self._memory: list[T] = []
+        self._disk = path is not None
+
+    def load(self) -> list[T]:
+        if not self._disk or self.path is None:
+            return list(self._memory)
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("could not read %s (%s): starting without them", self.what, exc)
+            self._set_aside()
+            return []
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        items = data.get(self.field) if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            log.warning("the file of %s, %s, is not readable: starting without it", self.what,
+                        self.path)  # fmt: skip
+            self._set_aside()
+            return []
+        return [r for r in (self._read(item) for item in items[: self._limit * 2]) if r]
+
+    def save(self, records: Sequence[T]) -> None:
+        self._memory = list(records)
+        if not self._disk or self.path is None:
+            return
+        rows = [asdict(r) for r in records]  # type: ignore[call-overload]
+        data = json.dumps({"version": VERSION, self.field: rows}, indent=1)
+        try:
+            write_private(self.path, data)
+        except OSError as exc:
+            log.warning("could not keep %s in %s (%s): in memory only", self.what, self.path, exc)
+            self._disk = False
+
+    def _set_aside(self) -> None:
+        if self.path is None or not self._set_aside_bad:
+            return
+        with contextlib.suppress(OSError):
+            os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
