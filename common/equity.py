@@ -19,18 +19,20 @@ cards nobody knows.
 Invariants:
 
 - No I/O, no global random state: every random number comes from the ``rng``
-  passed in, one per unseen card dealt per sample (a partial Fisher-Yates
-  shuffle of the unseen cards, in ``FULL_DECK`` order).  The same RNG state gives
-  the same result and leaves the RNG in the same state.
+  passed in.  ``sample_share`` (the computer seats') draws one per card dealt
+  per sample (a partial Fisher-Yates shuffle of the unseen cards, in
+  ``FULL_DECK`` order); so do ``equity`` and ``all_equities`` when they
+  sample.  The same RNG state gives the same result and leaves the RNG in the
+  same state.
 - Every card is in at most one place: a card given twice, or a hand of more
   than seven cards, raises ``ValueError``; so does a spot with fewer unseen cards
   than the hands need (never at a real table, R-D6).
 - Values are ``common.hands.evaluate``'s, computed from each hand's known cards'
   partial sum plus the dealt cards (plain ints), so they are exactly its values.
 - An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``stderr`` is the
-  standard error of the mean share, and its
-  ``half_width`` never claims less than ``3 / samples`` (the 95% bound when
-  nothing varied: a hand that lost every sample may still win 1 in 300).
+  standard error of the mean share, and its ``half_width`` never claims less
+  than ``3 / samples`` (the 95% bound when nothing varied: a hand that lost
+  every sample of 300 may still win 1 in 100).
 """
 
 from __future__ import annotations
@@ -365,8 +367,8 @@ def _sample_all(
     pool: list[int],
     sums: list[list[float]],
 ) -> None:
-    """``samples`` deals into ``sums`` (per seat: share sum, square sum), each seat's
-    missing cards dealt in seat order, one random number per card."""
+    """``samples`` deals into ``sums`` (per seat: share sum, square sum): the unseen
+    cards shuffled, each seat's missing cards dealt from the top in seat order."""
     seats = []
     start = 0
     for hand in hands:
@@ -374,18 +376,19 @@ def _sample_all(
         n = 7 - len(known)
         seats.append((sum(known), known, start, start + n))
         start += n
-    draws = [(i, len(pool) - i) for i in range(start)]
     rnd = rng.random
+    draws = [(i, len(pool) - i) for i in range(start)]
     flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     vals = [0] * len(hands)
+    deal = pool
     for _ in range(samples):
-        for i, m in draws:
+        for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
-            s = base + sum(pool[lo:hi])
+            s = base + sum(deal[lo:hi])
             suit = flush_suit[s & _SUIT_MASK]
-            vals[seat] = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
+            vals[seat] = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + deal[lo:hi])
         best = max(vals)
         ties = vals.count(best)
         x = 1.0 / ties
