@@ -185,8 +185,11 @@ def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[
             best = max(others) if others else -1
             ties = others.count(best)
             tops = [i for i in range(n) if i != seat and vals[i] == best]
+        flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
         for combo in combinations(pool, k):
-            v = _value(base + sum(combo), hand + list(combo))
+            s = base + sum(combo)
+            suit = flush_suit[s & _SUIT_MASK]
+            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, hand + list(combo))
             if last:
                 deals += 1
                 if v > best:
