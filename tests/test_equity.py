@@ -131,6 +131,10 @@ def test_all_equities_sampled_within_error() -> None:
     assert all(not e.exact and e.half_width <= 0.01 for e in got)
     assert abs(sum(e.share for e in got) - 1) < 1e-9
     assert all(abs(e.share - float(w)) <= e.half_width for e, w in zip(got, want, strict=True))
+    # one seat sampled against the others (its own cards completed several ways a deal)
+    one = equity(b, [a, c], [], random.Random(3), budget=0)
+    assert not one.exact and one.half_width <= 0.01
+    assert abs(one.share - float(want[1])) <= one.half_width
 
 
 def test_seven_seats_third_street_to_one_point() -> None:
