@@ -12,7 +12,8 @@ known cards' partial sums; the anchors draw with ``random.sample`` and evaluate
 with ``eval7.evaluate`` or treys' ``Evaluator.evaluate``.  It prints rollouts per
 second (median of the rounds) and ratios from the same run, then the milliseconds
 ``common.equity.equity`` takes to reach +-1 point at 95% (what the odds readout
-asks), and what the anchors would take for as many rollouts.
+asks; it completes the seat's own hand several ways per deal, so it needs fewer
+draws), and what plain rollouts at each measured rate would take.
 
 The anchors are for comparison only and are not dependencies of the game:
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import random
 import statistics
 import sys
@@ -38,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from common.cards import Card, full_deck, parse_many  # noqa: E402
-from common.equity import equity, sample_share  # noqa: E402
+from common.equity import Z95, equity, sample_share  # noqa: E402
 
 SPOTS: dict[str, tuple[str, list[str]]] = {
     "heads-up 3rd": ("Ah Kh Qh", ["9c"]),
@@ -143,17 +145,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print(f"  {spot:13s} {line}")
         ms = statistics.median(target) * 1000
-        kind = "counted" if e.exact else f"{deals:,} rollouts"
-        anchors = ", ".join(
-            f"{name} {deals / rate * 1000:.0f} ms"
-            for name, rate in rates.items()
-            if name != "common.equity"
-        )
+        kind = "counted" if e.exact else f"{deals:,} draws"
         print(
             f"  {'':13s} to +-1 point (95%): {ms:.0f} ms ({kind}, share {e.share:.3f}"
             f" +- {e.half_width:.4f})"
-            + (f"; as many rollouts: {anchors}" if anchors and not e.exact else "")
         )
+        if not e.exact:
+            # A plain rollout's share varies at most p(1 - p) (ties only lower it): the
+            # rollouts the plain samplers need for one point, at their measured rates.
+            plain = math.ceil(e.share * (1 - e.share) * (Z95 / 0.01) ** 2)
+            need = ", ".join(f"{name} {plain / rate * 1000:.0f} ms" for name, rate in rates.items())
+            print(f"  {'':13s} plain rollouts for one point (<= {plain:,}): {need}")
 
 
 if __name__ == "__main__":
