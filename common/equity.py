@@ -70,7 +70,7 @@ Z95 = 1.959964
 """The two-sided 95% point of the normal distribution."""
 BATCH = 500
 """Samples between two looks at the half-width when sampling to a target."""
-MY_DRAWS = 6
+MY_DRAWS = 3
 """``equity`` completes the seat's own hand this many ways for each deal of its rivals'."""
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
@@ -417,8 +417,8 @@ def _sample_mine(
     ``MY_DRAWS`` disjoint completions from the cards left (all in one partial
     Fisher-Yates shuffle).  Given the rivals' cards each completion is a uniform
     one, so a draw's mean share is an unbiased sample; the draws are independent,
-    and the error is measured over them.  Seat 0's own cards are most of the
-    variance, so this needs several times fewer draws for one point."""
+    and the error is measured over them.  A draw costs more but varies less:
+    about 10-20% less time to one point (scripts/bench_equity.py)."""
     mine = [int(c) for c in hands[0]]
     need_me = 7 - len(mine)
     base_me = sum(mine)
