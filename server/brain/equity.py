@@ -21,25 +21,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
 
-from common.cards import SUIT_BITS, Card, full_deck
+from common.cards import SUIT_BITS, Card
+from common.equity import FULL_DECK, Weighs, sample_share
 from common.hands import evaluate, evaluator_tables
 from server.brain.rivals import Range
 from server.brain.starting import is_trash
 
 __all__ = ["FULL_DECK", "Weighs", "equity", "exact_seventh", "unbeatable"]
 
-FULL_DECK: tuple[Card, ...] = tuple(full_deck())
-"""The pack in a fixed order: the unseen cards are always drawn from it in this order."""
 _SUIT_MASK = (1 << SUIT_BITS) - 1
 _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
-
-
-class Weighs(Protocol):
-    """A rival's range: how likely it is to hold ``hidden`` (its down cards first)."""
-
-    def weight(self, hidden: Sequence[Card]) -> float: ...
 
 
 def equity(
@@ -56,6 +48,7 @@ def equity(
     (``rivals_up`` may repeat them).  The rest of each seven-card hand is drawn
     from the unseen cards; ties split.  ``weights``, one per rival, weigh each
     deal by how likely the rivals' hidden cards are (0.5 if every deal weighs 0).
+    This is ``common.equity.sample_share`` with ``dead`` made disjoint.
 
     >>> from common.cards import parse_many
     >>> rng = random.Random(1)
@@ -63,58 +56,9 @@ def equity(
     >>> equity(quads, [parse_many("Ks Kh 2d 3d")], [], rng, 50) > 0.95
     True
     """
-    seen = set(mine).union(dead)
-    for up in rivals_up:
-        seen.update(up)
-    unseen = [c for c in FULL_DECK if c not in seen]
-    mine = list(mine)
-    need_me = 7 - len(mine)
-    slots = []
-    start = need_me
-    for up in rivals_up:
-        n = 7 - len(up)
-        slots.append((list(up), start, start + n))
-        start += n
-    total = start
-    if total > len(unseen):  # only for views built by hand: never at a real table (R-D6)
-        raise ValueError("not enough unseen cards for the seats in the hand")
-    ranged = None
-    if weights is not None:
-        ranged = [(r, lo, hi) for r, (_, lo, hi) in zip(weights, slots, strict=True)]
-    won = 0.0
-    weight_sum = 0.0
-    w = 1.0
-    rnd = rng.random
-    n_pool = len(unseen)
-    for _ in range(samples):
-        # A partial Fisher-Yates shuffle: the first ``total`` cards of ``unseen`` are a
-        # uniform draw whatever order the last draw left them in (and ~4x faster than
-        # ``rng.sample``).
-        for i in range(total):
-            j = i + int(rnd() * (n_pool - i))
-            unseen[i], unseen[j] = unseen[j], unseen[i]
-        drawn = unseen[:total]
-        if ranged is not None:
-            w = 1.0
-            for r, lo, hi in ranged:
-                w *= r.weight(drawn[lo:hi])
-            if w <= 0.0:
-                continue
-        me = evaluate(mine + drawn[:need_me])
-        best = 0
-        ties = 1
-        for up, lo, hi in slots:
-            v = evaluate(up + drawn[lo:hi])
-            if v > best:
-                best, ties = v, 1
-            elif v == best:
-                ties += 1
-        weight_sum += w
-        if me > best:
-            won += w
-        elif me == best:
-            won += w / (ties + 1)
-    return won / weight_sum if weight_sum else 0.5
+    shown = set(mine).union(*rivals_up)
+    rest = [c for c in dict.fromkeys(dead) if c not in shown]
+    return sample_share(mine, rivals_up, rest, rng, samples, weights)
 
 
 def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> tuple[float, bool]:
