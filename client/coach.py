@@ -61,6 +61,10 @@ def _cards(codes: Sequence[str]) -> str:
     return " ".join(card_words(c) for c in codes)
 
 
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
 def _bet(street: int) -> int:
     """One bet of the street (R-T3): small on third and fourth, big after."""
     return STAKES.small_bet if street <= 4 else STAKES.big_bet
@@ -93,8 +97,8 @@ def street_story(events: Sequence[dict[str, Any]]) -> dict[int, StreetStory]:
         if story.first is None:
             story.first = ev.get("seat")
         story.acts.append(ev)
-        to = ev.get("to") if isinstance(ev.get("to"), int) else before
-        put = ev.get("put") if isinstance(ev.get("put"), int) else 0
+        to = _int(ev.get("to"), before)
+        put = _int(ev.get("put"), 0)
         story.chips = story.chips or put > 0
         if ev.get("action") in ("complete", "bet", "raise"):
             lift = to - before
@@ -209,7 +213,7 @@ def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
 
 def _short_line(ev: dict[str, Any], before: int, lift: int, w: _Words) -> CoachLine:
     """R-A2: a short all-in is not a bet or raise."""
-    street = ev.get("street") if isinstance(ev.get("street"), int) else 3
+    street = _int(ev.get("street"), 3)
     half = _bet(street) // 2
     seat = ev.get("seat")
     return CoachLine(
@@ -367,7 +371,7 @@ def coach_lines(
             # Each street starts clean, but for an all-in's side pot: it lasts the hand.
             said[:] = [ln for ln in said if ln.rule == "R-A3"][-1:]
         elif kind == "act":
-            s = ev.get("street") if isinstance(ev.get("street"), int) else street
+            s = _int(ev.get("street"), street)
             open_street(s, ev.get("seat"))
             story = stories.get(s)
             for short in story.short if story is not None else []:
