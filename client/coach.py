@@ -30,13 +30,7 @@ __all__ = ["MAX_LINES", "CoachLine", "StreetStory", "card_words", "coach_lines",
 MAX_LINES = 2
 """Never more than two lines at once."""
 
-SUIT_GLYPHS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-_PLURAL = {
-    "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
-    "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings",
-    "A": "aces",
-}  # fmt: skip
 _STREETS = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
 _COUNT = {0: "no", 1: "one", 2: "two", 3: "three"}
 CAP = 4
@@ -51,14 +45,18 @@ class CoachLine:
     rule: str
 
 
+_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
 def card_words(code: str) -> str:
-    """``"2c"`` as the table prints it: ``"2♣"`` (a ten is ``10``)."""
-    rank = "10" if code[:1] == "T" else code[:1]
-    return rank + SUIT_GLYPHS.get(code[1:2], "")
+    """``"2c"`` in words: ``"2 of clubs"`` (the table's font has no suit signs)."""
+    rank = _RANK_WORDS.get(code[:1], code[:1])
+    return f"{rank} of {SUIT_NAMES.get(code[1:2], '?')}"
 
 
 def _cards(codes: Sequence[str]) -> str:
-    return " ".join(card_words(c) for c in codes)
+    """Ranks only, ``"A-K-Q-J-9"``: the hand's name beside it says the rest."""
+    return "-".join("10" if c[:1] == "T" else c[:1] for c in codes)
 
 
 def _int(value: Any, default: int) -> int:
@@ -149,10 +147,10 @@ def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
             f" {'are' if lowest == view.you else 'is'} all in",
             "R-O3",
         )
-    text = f"{w.verb(seat, 'brings in', 'bring in')}: {card_words(card)} is the lowest up card"
+    text = f"{w.verb(seat, 'brings in', 'bring in')}: the {card_words(card)} is the lowest up card"
     same = sorted({ups[s][1] for s in ups if ups[s][0] == card[0]} - {card[1]})
     if same:  # equal ranks: the suit decides, clubs lowest (R-O1)
-        text += f"; of the {_PLURAL[card[0]]}, {SUIT_NAMES[card[1]]} rank lowest"
+        text += f"; between equal ranks {SUIT_NAMES[card[1]]} rank lowest"
     return CoachLine(text, "R-O1")
 
 
@@ -162,10 +160,10 @@ def _straight_or_flush(up: Sequence[str]) -> str | None:
         return None
     suits = {c[1] for c in up}
     if len(suits) == 1:
-        return f"four {SUIT_NAMES[up[0][1]]}"
+        return f"four {SUIT_NAMES[up[0][1]]} showing"
     ranks = sorted(parse(c).rank for c in up)
     if ranks == list(range(ranks[0], ranks[0] + 4)) or ranks == [0, 1, 2, 12]:
-        return _cards(up)
+        return f"{_cards(up)} showing"
     return None
 
 
