@@ -45,7 +45,8 @@ def test_bring_in_by_suit_r_o1() -> None:
     assert texts(lines) == [
         (
             "R-O1",
-            "Cy brings in: the 2 of clubs is the lowest up card; between equal ranks clubs rank lowest",
+            "Cy brings in: the 2 of clubs is the lowest up card; "
+            "between equal ranks clubs rank lowest",
         )
     ]
     own = seen(hand, 2, focus="bring_in")
