@@ -167,6 +167,18 @@ def _straight_or_flush(up: Sequence[str]) -> str | None:
     return None
 
 
+def _showing_words(up: Sequence[str]) -> str:
+    """The showing hand as a player says it: "pair of nines", "king high" (R-O2)."""
+    name = showing_name([parse(c) for c in up])
+    for head, say in (("one pair, ", "pair of "), ("three of a kind, ", "three "),
+                      ("four of a kind, ", "four ")):  # fmt: skip
+        if name.startswith(head):
+            return say + name[len(head) :]
+    if name.startswith("high card, "):
+        return name[len("high card, ") :] + " high"
+    return name
+
+
 def _first_line(view: SeatView, first: int | None, w: _Words) -> CoachLine | None:
     """R-O2 (and R-O3): who acts first from fourth street, and why."""
     live = {s: t for s, t in view.seats.items() if not t.folded and t.up}
@@ -177,12 +189,11 @@ def _first_line(view: SeatView, first: int | None, w: _Words) -> CoachLine | Non
     who = w.verb(first, "acts first", "act first")
     if best != first:
         return CoachLine(
-            f"{who}: {w.owner(best)} {showing_name([parse(c) for c in live[best].up])} shows "
-            "best, but that seat is all in",
+            f"{who}: {w.owner(best)} {_showing_words(live[best].up)} shows best, but that "
+            "seat is all in",
             "R-O3",
         )
-    name = showing_name([parse(c) for c in live[best].up])
-    text = f"{who}: {name} is the best showing hand"
+    text = f"{who}: {w.owner(best)} {_showing_words(live[best].up)} is the best hand showing"
     if any(values[s] >> 2 == values[best] >> 2 for s in values if s != best):
         text += "; equal ranks: the higher suit of the highest card decides"
     for s in live:

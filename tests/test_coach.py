@@ -66,14 +66,16 @@ def test_opener_with_straight_showing_r_o2() -> None:
     to_street(hand, 4)
     assert hand.to_act == 0
     line = seen(hand, 1)[-1]
-    assert line == CoachLine("Ada acts first: one pair, threes is the best showing hand", "R-O2")
+    assert line == CoachLine(
+        "Ada acts first: Ada's pair of threes is the best hand showing", "R-O2"
+    )
     # On sixth street, four to a straight up still counts only as high cards.
     cards = {0: "?? ?? 3c 3d Kc Qd", 1: "?? ?? 5h 6s 7h 8c", 2: "?? ?? 2c 9d Jh 4s"}
     hand = new_hand(0, cards)
     to_street(hand, 6)
     assert hand.to_act == 0
     assert seen(hand, 2)[-1] == CoachLine(
-        "Ada acts first: one pair, threes is the best showing hand; "
+        "Ada acts first: Ada's pair of threes is the best hand showing; "
         "Bo's 5-6-7-8 showing count only as high cards",
         "R-O2",
     )
@@ -141,7 +143,7 @@ def test_side_pot_r_a3() -> None:
     # The side pot's line lasts into fourth street, where Ada (the king) acts first.
     assert texts(seen(hand, 1)) == [
         ("R-A3", "Cy is all in for 9: the 4 above it is a side pot Cy cannot win"),
-        ("R-O2", "Ada acts first: high card, king is the best showing hand"),
+        ("R-O2", "Ada acts first: Ada's king high is the best hand showing"),
     ]
     play(hand, "0:bet 1:call")
     assert hand.to_act != 1
