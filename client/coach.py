@@ -221,15 +221,21 @@ def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
 
 
 def _short_line(ev: dict[str, Any], before: int, lift: int, w: _Words) -> CoachLine:
-    """R-A2: a short all-in is not a bet or raise."""
+    """R-A2: a short all-in is not a bet, completion or raise."""
     street = _int(ev.get("street"), 3)
     half = _bet(street) // 2
     seat = ev.get("seat")
-    return CoachLine(
+    head = (
         f"{w.owner(seat).capitalize()} all-in to {ev.get('to')} adds {lift}, less than half a "
-        f"bet ({half}): not a raise; who already acted may only call or fold",
-        "R-A2",
+        f"bet ({half}): "
     )
+    if street == 3 and before <= STAKES.bring_in:
+        tail = f"not a completion; the next seat may still complete to {STAKES.small_bet}"
+    elif before == 0:
+        tail = f"not a bet; the next seat may still bet {_bet(street)}"
+    else:
+        tail = "not a raise; who already acted may only call or fold"
+    return CoachLine(head + tail, "R-A2")
 
 
 def _show_lines(
@@ -327,7 +333,7 @@ def _button_line(
         return CoachLine(
             f"Complete to {focus.to}: the full small bet, {focus.put} from you; "
             f"{cap_after(1)}{allin}",
-            "R-B6" if live > 2 else "R-B3",
+            "R-B6",
         )
     if act == "bet":
         size = "small" if _bet(street) == STAKES.small_bet else "big"

@@ -241,3 +241,17 @@ def test_unseen_cards_never_change_the_lines(seed: int, seats: int, data: st.Dat
     other[i], other[j] = other[j], other[i]
     for focus in (None, "raise", "call", "bet", "complete", "bring_in", "check", "fold"):
         assert seen(run(other), viewer, focus) == seen(hand, viewer, focus)
+
+
+def test_half_rule_opening_bet_r_a2() -> None:
+    # Fourth street: Bo opens all in for 4, less than half of 10: not a bet; Cy may
+    # still bet the full 10 (R-A2).
+    hand = new_hand(0, {0: "?? ?? 3c 4d", 1: "?? ?? Kh Kd", 2: "?? ?? 5d 6h"}, stacks={1: 9})
+    to_street(hand, 4)
+    assert hand.to_act == 1
+    play(hand, "1:bet")
+    half = next(ln for ln in seen(hand, 0) if ln.rule == "R-A2")
+    assert half.text == (
+        "Bo's all-in to 4 adds 4, less than half a bet (5): not a bet; the next seat may "
+        "still bet 10"
+    )
