@@ -180,3 +180,19 @@ def test_the_hovered_button_is_the_last_line(tmp_path, monkeypatch) -> None:
     assert last.rule == "R-B6"
     assert last.text == "Raise to 20: 10 to call and 10 more; two raises left before the cap"
     pygame.quit()
+
+
+def test_the_session_keeps_the_hands_events_once() -> None:
+    """A comeback's events are the whole hand so far: the coach's list is not doubled."""
+    s = Session("Ann")
+    msgs = demo.coached(THIRD)
+    for m in msgs:
+        s.apply(m)
+    events = [m for m in msgs if m["type"] == "events"][0]["events"]
+    assert s.hand_events == events
+    s.reset_for_reconnect()
+    for m in msgs:
+        s.apply(m)
+    assert s.hand_events == events
+    s.apply({"type": "events", "hand": 2, "step": 1, "events": events[:1]})
+    assert s.hand_events == events[:1]
