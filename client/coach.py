@@ -399,6 +399,17 @@ def coach_lines(
         elif kind == "show":
             said[:] = _show_lines(view, events, stories, w)
             break
+    else:
+        if view.over and view.awards and len({a.seat for a in view.awards}) == 1:
+            seat = view.awards[0].seat
+            if sum(1 for t in view.seats.values() if not t.folded) == 1:
+                said.append(
+                    CoachLine(
+                        f"{w.verb(seat, 'takes', 'take')} the pot without showing: "
+                        "every other seat folded",
+                        "R-S4",
+                    )
+                )
     if not view.over and street == view.street and street not in opened and street >= 3:
         open_street(street, view.to_act)
     line = _button_line(view, legal, focus, stories) if not view.over else None

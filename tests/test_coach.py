@@ -254,3 +254,12 @@ def test_half_rule_opening_bet_r_a2() -> None:
         "Bo's all-in to 4 adds 4, less than half a bet (5): not a bet; the next seat may "
         "still bet 10"
     )
+
+
+def test_the_last_seat_takes_the_pot_without_showing_r_s4() -> None:
+    hand = new_hand(0, {0: "?? ?? Kh", 1: "?? ?? Qd", 2: "?? ?? 2c"})
+    play(hand, "2:bring_in 0:complete 1:fold 2:fold")
+    assert hand.is_over
+    assert seen(hand, 1)[-1] == CoachLine(
+        "Ada takes the pot without showing: every other seat folded", "R-S4"
+    )
