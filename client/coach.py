@@ -266,6 +266,8 @@ def _show_lines(
     else:
         why = "nothing was bet on seventh street: the best showing hand shows first"
     out = [CoachLine(f"{who} ({why}), then clockwise", "R-S5")]
+    # The rules do not say whose five cards to name (R-S1: "the table picks them"):
+    # the coach names this seat's own where it showed, else the main pot's winner's.
     mine = next((e for e in shows if e.get("seat") == view.you), None)
     winner = next((a.seat for a in view.awards if a.pot == 0), None)
     chosen = mine or next((e for e in shows if e.get("seat") == winner), None)
