@@ -567,12 +567,15 @@ class App:
 
     # ------------------------------------------------------------ dialogs
 
-    def show_rules(self) -> None:
-        """Open the house rules over whatever is on screen (F1 again closes them)."""
-        if isinstance(self.modal, RulesOverlay):
+    def show_rules(self, at: str | None = None) -> None:
+        """Open the house rules over whatever is on screen (F1 again closes them); ``at``
+        a rule id (``"R-O1"``) opens them at that rule (the coach's lines)."""
+        if isinstance(self.modal, RulesOverlay) and at is None:
             self.modal.close()
+        elif isinstance(self.modal, RulesOverlay) and at is not None:
+            self.modal.go_to(at)
         elif self.modal is None:
-            self.modal = RulesOverlay(self)
+            self.modal = RulesOverlay(self, at=at)
         self.dirty = True
 
     def ask_leave(self) -> None:

@@ -359,3 +359,56 @@ class DemoFinder:
 
     def close(self) -> None:
         pass
+
+
+# ------------------------------------------------------------------ the coach (issue 19)
+
+COACH_SEATS = {0: "Ann", 1: "Bo", 2: "Cy"}
+# Each seat's cards in the order it gets them (down, down, up, up, up, up, down).
+COACH_CARDS = {
+    0: "Ac Qs Kh Kd 7s 9h 4c",
+    1: "Jh Jc 2c 9c 9s Td 3h",
+    2: "5h 6h 2h 8h 3d 4d Qc",
+}
+
+
+def coach_deck(button: int = 2) -> list[Any]:
+    """The pack that deals ``COACH_CARDS``: one card a seat a round, clockwise after the
+    button (R-D2, R-D3)."""
+    from common.cards import full_deck, parse
+
+    order = [(button + 1 + i) % 3 for i in range(3)]
+    cards = {s: COACH_CARDS[s].split() for s in order}
+    deck = [parse(cards[s][i]) for i in range(7) for s in order]
+    return deck + [c for c in full_deck() if c not in set(deck)]
+
+
+def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """Three seats at the computer table (Ann, ours, against Bo and Cy), a real hand played
+    by the engine to ``steps`` ("1:bring_in 2:complete"): the messages seat 0 gets."""
+    from common.engine import Hand
+    from common.views import event_view, seat_view
+
+    chips = {0: 600, 1: 600, 2: 600, **(stacks or {})}
+    hand = Hand(stacks=chips, button=2, deck=coach_deck(2))
+    hand.start()
+    for token in steps.split():
+        seat, _, kind = token.partition(":")
+        hand.apply(int(seat), kind)
+    players = [_lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0)
+               for s, n in COACH_SEATS.items()]  # fmt: skip
+    view = seat_view(hand, 0).encode()
+    out: list[dict[str, Any]] = [
+        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
+         "host": True, "watch": False, "hands": 8},
+        {"type": "match_start", "match": "coach", "hands": 8, "seats": players,
+         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        {"type": "events", "hand": 1, "step": 1,
+         "events": [event_view(e, 0) for e in hand.events]},
+        {"type": "table", "match": "coach", "hand": 1, "hands": 8, "step": 1, "view": view,
+         "players": players},
+    ]  # fmt: skip
+    if hand.to_act == 0:
+        out.append({"type": "turn", "turn": hand.turn, "seat": 0, "legal": view["legal"],
+                    "time_left": None})  # fmt: skip
+    return out

@@ -174,6 +174,9 @@ class Session:
         self._seen = (0, 0)
         self._rejoining = False
         self._shown_hands: dict[int, str] = {}  # this hand's shows, for the winner lines
+        # This hand's events as received (a comeback's replay gives them whole): the
+        # coach reads them (client.coach), with the view.
+        self.hand_events: list[dict[str, Any]] = []
         self.book = HandBook()  # this match's hands for the replayer and the recap
         self.open_books = False  # the host opens the books after the match (lobby)
         self.plain_refused = False  # the table takes only sealed connections (lobby "plain")
@@ -463,6 +466,10 @@ class Session:
             seen = 0
             self._shown_hands = {}
             self.recent.clear()
+            self.hand_events = []
+        if self._rejoining and hand == seen_hand:
+            self.hand_events = []  # the comeback's events are the whole hand so far
+        self.hand_events += [ev for ev in events if isinstance(ev, dict)]
         if self._rejoining:
             # A comeback's first ``events`` is the whole hand so far: only what came
             # while we were away is new.

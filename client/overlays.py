@@ -172,7 +172,7 @@ def key_blocks() -> list[Block]:
 class RulesOverlay(Overlay):
     """The house rules in a scrolled panel."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, *, at: str | None = None) -> None:
         super().__init__(host)
         rules = load_rules()  # the keys under the title, the rules after them
         self.blocks = rules[:1] + key_blocks() + rules[1:]
@@ -183,7 +183,20 @@ class RulesOverlay(Overlay):
         self.height = 0  # of all the laid-out text
         self.offset = 0  # pixels scrolled
         self.body = 22
+        self.anchors: dict[str, int] = {}  # a rule id's line, in pixels from the top
+        self.at = at
         self.resize(host.window_size)
+        if at is not None:
+            self.go_to(at)
+
+    def go_to(self, rule: str) -> bool:
+        """Scroll to rule ``rule`` (``"R-A2"``): its line at the top.  False if unknown."""
+        if rule not in self.anchors:
+            return False
+        self.at = rule
+        self.offset = min(max(0, self.anchors[rule]), self.max_offset)
+        self.host.dirty = True
+        return True
 
     def buttons(self) -> list[Button]:
         return [self.close_button]
@@ -224,6 +237,7 @@ class RulesOverlay(Overlay):
         y = 0
         width = self.view.w
         id_w = font(body, bold=True).size("R-B9")[0] + body
+        anchors: dict[str, int] = {}
         for block in self.blocks:
             if block.kind == "title":
                 size = round(body * 1.7)
@@ -241,6 +255,7 @@ class RulesOverlay(Overlay):
             elif block.kind == "item":
                 indent = id_w if block.rid else body
                 if block.rid:
+                    anchors[block.rid] = y
                     lines.append((block.rid, body, GOLD, True, 0, y))
                 else:
                     lines.append(("•", body, GOLD, True, body // 3, y))
@@ -255,6 +270,7 @@ class RulesOverlay(Overlay):
                 y += body // 2
         self.lines = lines
         self.height = y
+        self.anchors = anchors
 
     def scroll(self, pixels: int) -> None:
         self.offset = min(max(0, self.offset + pixels), self.max_offset)

@@ -53,6 +53,9 @@ class Settings:
     recent: list[str] = field(default_factory=list)
     four_color: bool = False
     seen_panel: bool = True  # the cards-seen panel at the table (key S)
+    coach: bool = False  # the coach at the table (client.coach), as the person chose it
+    coach_first: bool = False
+    """The first match at the computer table has begun: the coach was on for it alone."""
     sound: bool = True  # False: muted
     volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])

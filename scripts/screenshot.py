@@ -7,7 +7,8 @@ showdown before the standings, and a table in the smallest window (800x500); and
 moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
 a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
-and plain links, the table's key in the host's lobby, and a known table showing another key.
+and plain links, the table's key in the host's lobby, and a known table showing another key;
+and issue 19's coach at the table.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -165,6 +166,13 @@ def main() -> int:
     for name, msgs in moments:
         table(msgs)
         shot(name)
+    # Issue 19: the coach on third street, the pointer on the raise button.
+    app.settings.coach = True
+    table(demo.coached("1:bring_in 2:complete"))
+    for button in app.top().bar.buttons:
+        button.hover = button.id == "raise"
+    shot("coach.png")
+    app.settings.coach = False
     # Issue 16: the host asked for a lost seat back, and a table whose link is lost.
     import time
 

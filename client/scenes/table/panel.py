@@ -18,10 +18,12 @@ from client.render.seenpanel import SeenPanel
 from client.render.volume import VolumeControl
 from client.render.widgets import Button, Checkbox, TextInput
 from client.scenes.table.asks import AskRows
+from client.scenes.table.coachbox import CoachBox
 from client.scenes.table.controls import Controls, hosting
 from client.scenes.table.layout import lower_panel, panel_places
 from client.settings import Settings
 from common.protocol import MAX_CHAT
+from common.schema import LegalAction
 
 __all__ = ["SidePanel"]
 
@@ -43,6 +45,9 @@ class SidePanel:
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
         self.asks = AskRows()  # a seat asked back, the host's role handed on
+        self.coach = CoachBox(settings.coach)  # the coach's lines (client.coach)
+        self.coach_on = settings.coach
+        self.bar_buttons: list[Button] = []  # the action bar's, for ``focus`` (the scene's)
 
     @property
     def solo(self) -> bool:
@@ -66,6 +71,7 @@ class SidePanel:
         self.volume.rect = at.volume
         top = self.controls.layout(lay, at.controls_top, s)
         top = self.asks.layout(lay, top, s, hosting=hosting(s))
+        top = self.coach.layout(lay, top, on=self.coach_on)
         # No chat line at the computer table (nobody to read it): the log goes down to
         # where the chat line would end.
         below = at.chat if not self.solo else pygame.Rect(at.chat.x, at.chat.bottom, at.chat.w, 0)
@@ -73,6 +79,13 @@ class SidePanel:
         self.log.area = lay.panel
         self.log.size = lay.font(21)
         self.sync_log(s)
+
+    def focus(self, s: Session | None) -> LegalAction | None:
+        """The action button under the pointer, for the coach's line on what it does."""
+        hovered = next((b.id for b in self.bar_buttons if b.hover), None)
+        if s is None or hovered is None:
+            return None
+        return next((a for a in s.actions() if a.action == hovered), None)
 
     def sync_log(self, s: Session | None) -> None:
         self.log.sync(s.log if s is not None else ())
@@ -97,6 +110,7 @@ class SidePanel:
         self.replay.draw(surf)
         self.controls.draw(surf, s)
         self.asks.draw(surf, lay, s)
+        self.coach.draw(surf, self.coach.lines(s, self.focus(s)) if self.coach_on else [])
         if settings.seen_panel:
             self.seen.draw(surf, self.seen_rect, lay.s, four=settings.four_color)
         top = self.log.rect.top

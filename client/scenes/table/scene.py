@@ -54,6 +54,8 @@ class TableScene(Scene):
         self._landing = False  # our cards are still flying in: no buttons, no clock yet
         self.lost = ReconnectBanner()  # the link is lost: the countdown and Stop trying
         self._notify_on_landing = False
+        self.coach_match: str | None = None  # the first computer-table match: coach on
+        self._coach_follow()
 
     # ---- the parts' widgets, by the names tests and scripts know them
 
@@ -132,6 +134,54 @@ class TableScene(Scene):
 
     def _layout_buttons(self) -> None:
         self.bar.layout(self.lay, self.host.session, landing=self._landing)
+        self.panel.bar_buttons = self.bar.buttons
+
+    # ------------------------------------------------------------ the coach
+
+    def coach_on(self) -> bool:
+        """The person turned the coach on, or this is their first computer-table match."""
+        s = self.host.session
+        first = s is not None and s.match_id is not None and s.match_id == self.coach_match
+        return self.host.settings.coach or first
+
+    def _coach_follow(self) -> bool:
+        """The first match at the computer table has the coach on (then the setting says);
+        returns whether the coach's state changed."""
+        s, st = self.host.session, self.host.settings
+        if (
+            not st.coach_first
+            and s is not None
+            and s.match_id
+            and s.seat is not None
+            and self.host.server_kind == "computer"
+        ):
+            st.coach_first = True
+            self.coach_match = s.match_id
+            if self.host.save_settings:
+                st.save()
+        on = self.coach_on()
+        changed = on != self.panel.coach_on
+        self.panel.coach_on = on
+        return changed
+
+    def toggle_coach(self) -> None:
+        """The coach on or off (its box, or key I); the choice is remembered."""
+        st = self.host.settings
+        on = not self.coach_on()
+        st.coach = on
+        if not on:
+            self.coach_match = None
+        if self.host.save_settings:
+            st.save()
+        self._coach_follow()
+        self.resize(self.lay.size)
+
+    def coach_lines(self) -> list[Any]:
+        """The coach's lines as drawn now (empty while it is off)."""
+        if not self.panel.coach_on:
+            return []
+        s = self.host.session
+        return self.panel.coach.lines(s, self.panel.focus(s))
 
     def buttons(self) -> list[Button]:
         return list(self.bar.buttons)
@@ -190,6 +240,17 @@ class TableScene(Scene):
         if p.rules.handle_event(event):
             self.host.show_rules()
             return
+        if p.coach.box.handle_event(event):
+            p.coach.box.value = not p.coach.box.value  # toggle_coach flips it back
+            self.toggle_coach()
+            return
+        if (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and (rule := p.coach.rule_at(event.pos, self.coach_lines())) is not None
+        ):
+            self.host.show_rules(at=rule)
+            return
         if p.seen_box.handle_event(event):
             p.seen_box.value = not p.seen_box.value  # toggle_seen flips it back
             self.toggle_seen()
@@ -213,6 +274,9 @@ class TableScene(Scene):
         name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
         if name == key_of("table", "seen"):
             self.toggle_seen()
+            return
+        if name == key_of("table", "coach"):
+            self.toggle_coach()
             return
         if name == key_of("table", "replay"):
             self.open_replayer()
@@ -334,6 +398,8 @@ class TableScene(Scene):
         self.panel.replay.enabled = bool(s is not None and s.book.best())
         self.panel.seen.update(s.view if s is not None else None)
         self.panel.sync_log(s)
+        if self._coach_follow():
+            self.resize(self.lay.size)
         for name in self.motion.step(dt, s.seat if s is not None else None):
             sound.play(name)
         landing = self._cards_landing()

@@ -1,0 +1,420 @@
+"""The coach at the table: one short line, with its rule id, at the moment a rule applies.
+
+``coach_lines(view, events, name_of, legal=..., focus=...)`` reads only what this seat
+has been shown: its ``SeatView`` as received (``common.schema``) and this hand's events
+as received (the wire's dicts, a hidden card already left out by the server), plus the
+buttons the server offered and the one the pointer or the keyboard is on.  It never
+reads a card the seat may not see, because it is never given one (issue 19; the
+property test in ``tests/test_coach.py`` changes unseen cards and finds the same
+lines).  It returns at most ``MAX_LINES`` lines, the latest last: the rule that applies
+now matters most.
+
+Every line cites its rule (``../shared/RULES.md``; the words are ``docs/rules.md``'s).
+Pure: no pygame, no clock.  The next session's odds and analysis may reuse
+``street_story`` (who bet and raised on each street, full or short, R-A2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from common.cards import parse
+from common.events import STAKES
+from common.hands import bring_in_key, showing_name, showing_value
+from common.schema import LegalAction, SeatView
+
+__all__ = ["MAX_LINES", "CoachLine", "StreetStory", "card_words", "coach_lines", "street_story"]
+
+MAX_LINES = 2
+"""Never more than two lines at once."""
+
+SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+_STREETS = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+_COUNT = {0: "no", 1: "one", 2: "two", 3: "three"}
+CAP = 4
+"""R-B6: one bet (or completion) and three raises a round, with more than two seats in."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoachLine:
+    """One thing the coach says, and the rule (``R-..``) a click on it opens."""
+
+    text: str
+    rule: str
+
+
+_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def card_words(code: str) -> str:
+    """``"2c"`` in words: ``"2 of clubs"`` (the table's font has no suit signs)."""
+    rank = _RANK_WORDS.get(code[:1], code[:1])
+    return f"{rank} of {SUIT_NAMES.get(code[1:2], '?')}"
+
+
+def _cards(codes: Sequence[str]) -> str:
+    """Ranks only, ``"A-K-Q-J-9"``: the hand's name beside it says the rest."""
+    return "-".join("10" if c[:1] == "T" else c[:1] for c in codes)
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _bet(street: int) -> int:
+    """One bet of the street (R-T3): small on third and fourth, big after."""
+    return STAKES.small_bet if street <= 4 else STAKES.big_bet
+
+
+@dataclass(slots=True)
+class StreetStory:
+    """One street's betting as the events tell it."""
+
+    street: int
+    acts: list[dict[str, Any]] = field(default_factory=list)
+    wagers: int = 0  # full bets, completions and raises (R-B6's count; R-A2)
+    last_full: int | None = None  # the seat of the last full bet or raise
+    chips: bool = False  # any chips went in by an action this street
+    first: int | None = None  # the seat that acted first
+    short: list[tuple[dict[str, Any], int, int]] = field(default_factory=list)
+    """Short all-ins (R-A2): the event, the total before it and the lift."""
+
+
+def street_story(events: Sequence[dict[str, Any]]) -> dict[int, StreetStory]:
+    """Each street's ``StreetStory`` from a hand's events: which wagers were full (R-A2)."""
+    out: dict[int, StreetStory] = {}
+    high: dict[int, int] = {}
+    for ev in events:
+        if ev.get("ev") != "act" or not isinstance(ev.get("street"), int):
+            continue
+        street = ev["street"]
+        story = out.setdefault(street, StreetStory(street))
+        before = high.get(street, 0)
+        if story.first is None:
+            story.first = ev.get("seat")
+        story.acts.append(ev)
+        to = _int(ev.get("to"), before)
+        put = _int(ev.get("put"), 0)
+        story.chips = story.chips or put > 0
+        if ev.get("action") in ("complete", "bet", "raise"):
+            lift = to - before
+            # R-A2: a full amount, or a lift of half a bet or more, counts as full.
+            full_to = STAKES.small_bet if ev.get("action") == "complete" else before + _bet(street)
+            if before == STAKES.bring_in and street == 3 and ev.get("action") != "raise":
+                full_to = STAKES.small_bet
+            full = ev.get("all_in") is not True or to >= full_to or 2 * lift >= _bet(street)
+            if full:
+                story.wagers += 1
+                story.last_full = ev.get("seat")
+            elif lift > 0:
+                story.short.append((ev, before, lift))
+        high[street] = max(before, to)
+    return out
+
+
+class _Words:
+    """Names and verbs: "Cy brings in", "You bring in"."""
+
+    def __init__(self, view: SeatView, name_of: Callable[[int], str]) -> None:
+        self.view, self._name_of = view, name_of
+
+    def name(self, seat: int | None) -> str:
+        if seat is not None and seat == self.view.you:
+            return "You"
+        return self._name_of(seat) if seat is not None else "?"
+
+    def owner(self, seat: int | None) -> str:
+        return "your" if seat is not None and seat == self.view.you else f"{self.name(seat)}'s"
+
+    def verb(self, seat: int | None, third: str, plain: str) -> str:
+        return f"{self.name(seat)} {plain if seat == self.view.you else third}"
+
+
+def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
+    """R-O1 (and R-O3): who brings in and why."""
+    seat = view.bring_in
+    if seat is None or seat not in view.seats or not view.seats[seat].up:
+        return None  # R-D5: no bring-in when every seat but one is all in on its ante
+    ups = {s: t.up[0] for s, t in view.seats.items() if t.up and not t.folded}
+    lowest = min(ups, key=lambda s: bring_in_key(parse(ups[s])))
+    card = ups[lowest]
+    if lowest != seat:
+        return CoachLine(
+            f"{w.verb(seat, 'brings in', 'bring in')}: {w.owner(lowest)} {card_words(card)} "
+            f"is the lowest, but {w.name(lowest).lower() if lowest == view.you else w.name(lowest)}"
+            f" {'are' if lowest == view.you else 'is'} all in",
+            "R-O3",
+        )
+    text = f"{w.verb(seat, 'brings in', 'bring in')}: the {card_words(card)} is the lowest up card"
+    same = sorted({ups[s][1] for s in ups if ups[s][0] == card[0]} - {card[1]})
+    if same:  # equal ranks: the suit decides, clubs lowest (R-O1)
+        text += f"; between equal ranks {SUIT_NAMES[card[1]]} rank lowest"
+    return CoachLine(text, "R-O1")
+
+
+def _straight_or_flush(up: Sequence[str]) -> str | None:
+    """Four up cards to a straight or of one suit: they count only as high cards (R-O2)."""
+    if len(up) < 4:
+        return None
+    suits = {c[1] for c in up}
+    if len(suits) == 1:
+        return f"four {SUIT_NAMES[up[0][1]]} showing"
+    ranks = sorted(parse(c).rank for c in up)
+    if ranks == list(range(ranks[0], ranks[0] + 4)) or ranks == [0, 1, 2, 12]:
+        return f"{_cards(up)} showing"
+    return None
+
+
+def _showing_words(up: Sequence[str]) -> str:
+    """The showing hand as a player says it: "pair of nines", "king high" (R-O2)."""
+    name = showing_name([parse(c) for c in up])
+    for head, say in (("one pair, ", "pair of "), ("three of a kind, ", "three "),
+                      ("four of a kind, ", "four ")):  # fmt: skip
+        if name.startswith(head):
+            return say + name[len(head) :]
+    if name.startswith("high card, "):
+        return name[len("high card, ") :] + " high"
+    return name
+
+
+def _first_line(view: SeatView, first: int | None, w: _Words) -> CoachLine | None:
+    """R-O2 (and R-O3): who acts first from fourth street, and why."""
+    live = {s: t for s, t in view.seats.items() if not t.folded and t.up}
+    if first is None or len(live) < 2:
+        return None
+    values = {s: showing_value([parse(c) for c in t.up]) for s, t in live.items()}
+    best = max(values, key=lambda s: values[s])
+    who = w.verb(first, "acts first", "act first")
+    if best != first:
+        return CoachLine(
+            f"{who}: {w.owner(best)} {_showing_words(live[best].up)} shows best, but that "
+            "seat is all in",
+            "R-O3",
+        )
+    text = f"{who}: {w.owner(best)} {_showing_words(live[best].up)} is the best hand showing"
+    if any(values[s] >> 2 == values[best] >> 2 for s in values if s != best):
+        text += "; equal ranks: the higher suit of the highest card decides"
+    for s in live:
+        draw = _straight_or_flush(live[s].up) if s != best else None
+        if draw:
+            # RULES.md speaks of a straight or flush showing; with at most four up
+            # cards that is four to one, which counts as high cards all the same.
+            text += f"; {w.owner(s)} {draw} count only as high cards"
+            break
+    return CoachLine(text, "R-O2")
+
+
+def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
+    """R-A3: an all-in seat, and the side pot it cannot win."""
+    st = view.seats.get(seat)
+    if st is None or st.folded:
+        return None
+    side = sum(p.amount for p in view.pots if seat not in p.seats)
+    is_you = seat == view.you
+    who = f"{w.name(seat)} {'are' if is_you else 'is'} all in for {st.in_pot}"
+    if side:
+        them = "you" if is_you else w.name(seat)
+        return CoachLine(f"{who}: the {side} above it is a side pot {them} cannot win", "R-A3")
+    return CoachLine(f"{who}: what others bet beyond it makes a side pot", "R-A3")
+
+
+def _short_line(ev: dict[str, Any], before: int, lift: int, w: _Words) -> CoachLine:
+    """R-A2: a short all-in is not a bet, completion or raise."""
+    street = _int(ev.get("street"), 3)
+    half = _bet(street) // 2
+    seat = ev.get("seat")
+    head = (
+        f"{w.owner(seat).capitalize()} all-in to {ev.get('to')} adds {lift}, less than half a "
+        f"bet ({half}): "
+    )
+    if street == 3 and before <= STAKES.bring_in:
+        tail = f"not a completion; the next seat may still complete to {STAKES.small_bet}"
+    elif before == 0:
+        tail = f"not a bet; the next seat may still bet {_bet(street)}"
+    else:
+        tail = "not a raise; who already acted may only call or fold"
+    return CoachLine(head + tail, "R-A2")
+
+
+def _show_lines(
+    view: SeatView, events: Sequence[dict[str, Any]], stories: dict[int, StreetStory], w: _Words
+) -> list[CoachLine]:
+    """R-S5: who shows first and why; R-S1: the five cards the table chose."""
+    shows = [e for e in events if e.get("ev") == "show"]
+    if not shows:
+        return []
+    first = shows[0].get("seat")
+    live = {s for s, t in view.seats.items() if not t.folded}
+    seventh = stories.get(7)
+    who = w.verb(first, "shows first", "show first")
+    last_full = None
+    if seventh is not None:
+        shorts = {id(e) for e, _, _ in seventh.short}
+        full = [
+            e.get("seat")
+            for e in seventh.acts
+            if e.get("seat") in live and e.get("action") in ("bet", "raise") and id(e) not in shorts
+        ]
+        last_full = full[-1] if full else None
+    if last_full is not None and last_full == first:
+        why = "the last full bet or raise on seventh street"
+    elif seventh is not None and seventh.chips:
+        why = f"no full bet by a seat still in; the first clockwise from {w.name(seventh.first)}"
+        why += ", who acted first on seventh street"
+    else:
+        why = "nothing was bet on seventh street: the best showing hand shows first"
+    out = [CoachLine(f"{who} ({why}), then clockwise", "R-S5")]
+    # The rules do not say whose five cards to name (R-S1: "the table picks them"):
+    # the coach names this seat's own where it showed, else the main pot's winner's.
+    mine = next((e for e in shows if e.get("seat") == view.you), None)
+    winner = next((a.seat for a in view.awards if a.pot == 0), None)
+    chosen = mine or next((e for e in shows if e.get("seat") == winner), None)
+    if chosen is not None and isinstance(chosen.get("best"), list):
+        out.append(
+            CoachLine(
+                f"{w.owner(chosen.get('seat')).capitalize()} best five: "
+                f"{_cards(chosen['best'])} ({chosen.get('hand', '')})",
+                "R-S1",
+            )
+        )
+    return out
+
+
+def _button_line(
+    view: SeatView,
+    legal: Sequence[LegalAction],
+    focus: LegalAction | None,
+    stories: dict[int, StreetStory],
+) -> CoachLine | None:
+    """What the focused button does and costs (R-B2..R-B6); no fold when checking is free."""
+    if not legal or view.you is None or view.you not in view.seats:
+        return None
+    street = view.street
+    kinds = {a.action for a in legal}
+    if focus is None:
+        if "check" in kinds and "fold" not in kinds:
+            return CoachLine("No fold button: nothing to call, so checking is free", "R-B5")
+        return None
+    mine = view.seats[view.you].bet
+    owed = max(0, view.high - mine)
+    live = sum(1 for t in view.seats.values() if not t.folded)  # all-in seats count (R-B6)
+    story = stories.get(street)
+    made = story.wagers if story is not None else 0
+
+    def cap_after(extra: int) -> str:
+        if live <= 2:
+            return "heads-up: raising has no cap"
+        left = CAP - made - extra
+        if left <= 0:
+            return "that reaches the cap: after it, only calls"
+        return f"{_COUNT.get(left, str(left))} raise{'s' if left != 1 else ''} left before the cap"
+
+    allin = " (all in)" if focus.all_in else ""
+    act = focus.action
+    if act == "fold":
+        return CoachLine("Fold: give up the hand and what you have put in", "R-B1")
+    if act == "check":
+        return CoachLine("Check: nothing to call, it costs nothing", "R-B5")
+    if act == "call":
+        rule = "R-B4" if street == 3 else "R-B5"
+        if focus.all_in and focus.put < owed:
+            return CoachLine(
+                f"Call {focus.put}, all you have: you can win from each rival only as much",
+                "R-A3",
+            )
+        return CoachLine(f"Call {focus.put}: match the {view.high} to stay in{allin}", rule)
+    if act == "bring_in":
+        return CoachLine(
+            f"Bring in for {focus.put}: the least you must put in (or complete to "
+            f"{STAKES.small_bet}){allin}",
+            "R-B2",
+        )
+    if act == "complete":
+        return CoachLine(
+            f"Complete to {focus.to}: the full small bet, {focus.put} from you; "
+            f"{cap_after(1)}{allin}",
+            "R-B6",
+        )
+    if act == "bet":
+        size = "small" if _bet(street) == STAKES.small_bet else "big"
+        return CoachLine(
+            f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street; "
+            f"{cap_after(1)}{allin}",
+            "R-B6",
+        )
+    if act == "raise":
+        more = max(0, focus.put - owed)
+        return CoachLine(
+            f"Raise to {focus.to}: {owed} to call and {more} more; {cap_after(1)}{allin}", "R-B6"
+        )
+    return None
+
+
+def coach_lines(
+    view: SeatView | None,
+    events: Sequence[dict[str, Any]],
+    name_of: Callable[[int], str],
+    *,
+    legal: Sequence[LegalAction] = (),
+    focus: LegalAction | None = None,
+) -> list[CoachLine]:
+    """What the coach says now: at most ``MAX_LINES`` lines, the latest last.
+
+    ``events`` are this hand's events as this seat received them, ``legal`` the
+    buttons offered on its turn (``Session.actions()``), ``focus`` the one under the
+    pointer or the keyboard.  Only the current street's lines are kept."""
+    if view is None:
+        return []
+    w = _Words(view, name_of)
+    stories = street_story(events)
+    said: list[CoachLine] = []
+    street = 0
+    opened: set[int] = set()
+
+    def open_street(s: int, first: int | None) -> None:
+        if s in opened:
+            return
+        opened.add(s)
+        line = _bring_in_line(view, w) if s == 3 else _first_line(view, first, w)
+        if line is not None and s == view.street:
+            said.append(line)
+
+    for ev in events:
+        kind = ev.get("ev")
+        if kind == "deal" and isinstance(ev.get("street"), int) and ev["street"] != street:
+            street = ev["street"]
+            # Each street starts clean, but for an all-in's side pot: it lasts the hand.
+            said[:] = [ln for ln in said if ln.rule == "R-A3"][-1:]
+        elif kind == "act":
+            s = _int(ev.get("street"), street)
+            open_street(s, ev.get("seat"))
+            story = stories.get(s)
+            for short in story.short if story is not None else []:
+                if short[0] is ev:
+                    said.append(_short_line(*short, w))
+            if ev.get("all_in") is True and isinstance(ev.get("seat"), int):
+                line = _allin_line(view, ev["seat"], w)
+                if line is not None:
+                    said.append(line)
+        elif kind == "show":
+            said[:] = _show_lines(view, events, stories, w)
+            break
+    else:
+        if view.over and view.awards and len({a.seat for a in view.awards}) == 1:
+            seat = view.awards[0].seat
+            if sum(1 for t in view.seats.values() if not t.folded) == 1:
+                said.append(
+                    CoachLine(
+                        f"{w.verb(seat, 'takes', 'take')} the pot without showing: "
+                        "every other seat folded",
+                        "R-S4",
+                    )
+                )
+    if not view.over and street == view.street and street not in opened and street >= 3:
+        open_street(street, view.to_act)
+    line = _button_line(view, legal, focus, stories) if not view.over else None
+    if line is not None:
+        said.append(line)
+    return said[-MAX_LINES:]
