@@ -395,7 +395,8 @@ def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[st
     for token in steps.split():
         seat, _, kind = token.partition(":")
         hand.apply(int(seat), kind)
-    players = [_lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0)
+    players = [_lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0,
+                               sealed=s == 0)
                for s, n in COACH_SEATS.items()]  # fmt: skip
     view = seat_view(hand, 0).encode()
     out: list[dict[str, Any]] = [
