@@ -7,6 +7,7 @@ servers on 127.0.0.1; the Stop trying button is clicked through the app's event 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -102,8 +103,10 @@ class Scripted:
             if frames is None:
                 self.open.append(conn)
                 continue
-            for f in frames:
-                conn.sendall(encode_frame(f))
+            # The client may hang up on the first of them (a bye ends its session).
+            with contextlib.suppress(OSError):
+                for f in frames:
+                    conn.sendall(encode_frame(f))
             if self.once:
                 self.listener.close()
             conn.close()
