@@ -41,7 +41,8 @@ from common.cards import Card, full_deck  # noqa: E402
 from common.hands import evaluate  # noqa: E402
 
 
-def _optional(name: str) -> ModuleType | None:
+def optional(name: str) -> ModuleType | None:
+    """The module ``name`` if it is installed (a benchmark's anchor), else None, said."""
     try:
         return importlib.import_module(name)
     except ImportError:
@@ -105,7 +106,7 @@ def bench_eval(args: argparse.Namespace) -> None:
 
     runners["ours"] = (run_ours, lambda: [evaluate(h) for h in hands])
 
-    treys = _optional("treys")
+    treys = optional("treys")
     if treys is not None:
         evaluator = treys.Evaluator()
         split = [
@@ -121,7 +122,7 @@ def bench_eval(args: argparse.Namespace) -> None:
         # Negated so that, like ours, higher is better.
         runners["treys"] = (run_treys, lambda: [-evaluator.evaluate(h, b) for h, b in split])
 
-    eval7 = _optional("eval7")
+    eval7 = optional("eval7")
     if eval7 is not None:
         parsed: list[list[Any]] = [[eval7.Card(str(c)) for c in h] for h in hands]
 
@@ -222,7 +223,7 @@ def _hands_per_second(
 
 def bench_hands(args: argparse.Namespace) -> None:
     """Random-play hands per second, ours against pokerkit, taking turns."""
-    pokerkit = _optional("pokerkit")
+    pokerkit = optional("pokerkit")
     print("hands of random legal play per second (600 chips, ante 1, 4, 10/20)")
     if pokerkit is None:
         print("  pokerkit not available: pip install pokerkit")

@@ -25,7 +25,6 @@ A library that is missing is reported ("eval7 not available") and skipped.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import random
 import statistics
@@ -41,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from common.cards import Card, full_deck, parse_many  # noqa: E402
 from common.equity import Z95, equity, sample_share  # noqa: E402
+from scripts.bench_engine import optional  # noqa: E402
 
 SPOTS: dict[str, tuple[str, list[str]]] = {
     "heads-up 3rd": ("Ah Kh Qh", ["9c"]),
@@ -49,14 +49,6 @@ SPOTS: dict[str, tuple[str, list[str]]] = {
     "7 seats 3rd": ("Ah Kh Qh", ["2c", "3d", "4s", "9h", "Tc", "Jd"]),
 }
 """Each spot: the seat's own cards, each rival's up cards (its hole cards unknown)."""
-
-
-def _optional(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        print(f"{name} not available (pip install {name})")
-        return None
 
 
 Rollouts = Callable[[random.Random, int], float]
@@ -120,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
     ap.add_argument("--rollouts", type=int, default=4000, help="rollouts per round")
     args = ap.parse_args(argv)
-    libs = {name: m for name in ("eval7", "treys") if (m := _optional(name)) is not None}
+    libs = {name: m for name in ("eval7", "treys") if (m := optional(name)) is not None}
     print(f"rollouts per second, median of {args.rounds} interleaved rounds of {args.rollouts}")
     for spot, (mine_s, rivals_s) in SPOTS.items():
         mine = parse_many(mine_s)
