@@ -132,8 +132,9 @@ class Mark:
     """One of the viewer's decisions that cost: where it was, what it was, what it cost.
 
     ``event`` indexes the record's events (the act judged; the replayer's stop is the
-    one after ``event + 1`` events); ``cost`` is in chips, ``big_bets`` the same in big
-    bets; ``chance`` and ``need`` are the fold's figures (None for the others)."""
+    one after ``event + 1`` events); ``text`` says why in a sentence; ``cost`` is in
+    chips, ``big_bets`` the same in big bets; ``chance`` and ``need`` are the fold's
+    figures (None for the others)."""
 
     hand: int
     event: int
@@ -146,6 +147,8 @@ class Mark:
     big_bets: float
     chance: float | None = None
     need: float | None = None
+    short: str = ""
+    """The decision in a few words, for a list (``"folded with 34%, needing 14%"``)."""
 
     @property
     def title(self) -> str:
@@ -589,7 +592,8 @@ class MatchAnalysis:
                 )
                 hand.marks.append(
                     Mark(hand.hand, m.index, m.street, self.viewer, "fold", "fold", text, cost,
-                         cost / big, chance=chance, need=need)
+                         cost / big, chance=chance, need=need,
+                         short=f"folded with {_pct(chance)}, needing {_pct(need)}")
                 )  # fmt: skip
             return True
         rivals = [m.seats[s].up for s in task.seats]
@@ -608,15 +612,17 @@ class MatchAnalysis:
                     f"You called {put} with no live outs: {rival.name} shows {shows}, and "
                     f"the best you could still make is {your_best}."
                 )
+                short = f"called {put} with no live outs"
             else:
                 kind = "dead_bet"
                 text = (
                     f"You {_DONE[action]} {put} into {rival.name}'s {shows} showing: no card "
                     f"to come could make your hand beat it (at best {your_best})."
                 )
+                short = f"{_DONE[action]} {put}, drawing dead"
             hand.marks.append(
                 Mark(hand.hand, m.index, m.street, self.viewer, kind, action, text, float(put),
-                     put / big)
+                     put / big, short=short)
             )  # fmt: skip
         return True
 
