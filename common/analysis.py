@@ -608,16 +608,20 @@ class MatchAnalysis:
             your_best = hand_name(best)
             if action == "call":
                 kind = "dead_call"
-                text = (
-                    f"You called {put} with no live outs: {rival.name} shows {shows}, and "
-                    f"the best you could still make is {your_best}."
+                text = f"You called {put} with no live outs: {rival.name} shows {shows}, and "
+                text += (
+                    f"your seven cards make only {your_best}."
+                    if len(mine) >= 7
+                    else f"the best you could still make is {your_best}."
                 )
                 short = f"called {put} with no live outs"
             else:
                 kind = "dead_bet"
-                text = (
-                    f"You {_DONE[action]} {put} into {rival.name}'s {shows} showing: no card "
-                    f"to come could make your hand beat it (at best {your_best})."
+                text = f"You {_DONE[action]} {put} into {rival.name}'s {shows} showing: "
+                text += (
+                    f"your seven cards make only {your_best}."
+                    if len(mine) >= 7
+                    else f"no card to come could make your hand beat it (at best {your_best})."
                 )
                 short = f"{_DONE[action]} {put}, drawing dead"
             hand.marks.append(
