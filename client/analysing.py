@@ -82,7 +82,7 @@ class Analysing:
     def knowledge(self) -> str:
         """What the chances know, in words for the screen."""
         if self.job.full:
-            return "Chances with every hole card known"
+            return "Bars: each seat's chance to win, every hole card known"
         if self.judged():
             return "Chances from your seat's view: the books were closed"
         return "No chances: the books were closed"

@@ -176,8 +176,9 @@ class ReplayerScene(Scene):
         self.goto(k, i)
 
     def chance_bars(self) -> list[tuple[int, pygame.Rect, Chance]]:
-        """The chance bars this stop shows: each seat still in whose chance is counted,
-        at its slot (``slots``), for the street on screen."""
+        """The chance bars this stop shows: the chances at the deal of the street on
+        screen, each at its seat's slot (``slots``); a seat that has folded since keeps
+        its bar, dimmed (what it gave up), so the bars still add up."""
         if not self.stops or self.shown.view is None:
             return []
         st = self.analysing.job.hands[self.hand_i].chances_at(self.stops[self.pos_i].upto)
@@ -185,8 +186,7 @@ class ReplayerScene(Scene):
             return []
         out = []
         for c in st.chances:
-            sv = self.shown.view.seats.get(c.seat)
-            if sv is not None and not sv.folded and c.seat in self.slots:
+            if c.seat in self.slots and c.seat in self.shown.view.seats:
                 out.append((c.seat, self.slots[c.seat], c))
         return out
 
@@ -459,7 +459,8 @@ class ReplayerScene(Scene):
             if sv is not None and sv.bet and not swept:
                 self.painter.chips(surf, lay, spot.bet_at, sv.bet)
         for seat, r, chance in self.chance_bars():
-            self._draw_bar(surf, r, chance, own=seat == self.viewer)
+            folded = view is not None and view.seats[seat].folded
+            self._draw_bar(surf, r, chance, own=seat == self.viewer, dim=folded)
         # What just happened, over the table.
         if self.stops:
             stop = self.stops[self.pos_i]
@@ -549,14 +550,16 @@ class ReplayerScene(Scene):
             blit_text(surf, words, size, (r.x + indent, y), color, bold=k == self.pos_i)
             y += line
 
-    def _draw_bar(self, surf: pygame.Surface, r: pygame.Rect, c: Chance, *, own: bool) -> None:
-        """A seat's chance: its percentage, then a bar filled that far."""
+    def _draw_bar(
+        self, surf: pygame.Surface, r: pygame.Rect, c: Chance, *, own: bool, dim: bool
+    ) -> None:
+        """A seat's chance: its percentage, then a bar filled that far (grey: folded)."""
         lay = self.lay
         panel(surf, r, (6, 16, 14, 235), r.h // 2)
         pygame.draw.rect(surf, (90, 110, 104), r, 1, border_radius=r.h // 2)
         size = max(12, r.h - 4)
-        label = blit_text(surf, chance_words(c), size, (r.x + lay.px(8), r.centery), INK,
-                          bold=True, anchor="midleft")  # fmt: skip
+        label = blit_text(surf, chance_words(c), size, (r.x + lay.px(8), r.centery),
+                          MUTED if dim else INK, bold=True, anchor="midleft")  # fmt: skip
         track = pygame.Rect(label.right + lay.px(6), 0, 0, max(4, r.h // 3))
         track.w = max(4, r.right - lay.px(8) - track.x)
         track.centery = r.centery
@@ -564,7 +567,7 @@ class ReplayerScene(Scene):
         fill = track.copy()
         fill.w = round(track.w * max(0.0, min(1.0, c.share)))
         if fill.w:
-            color = GOLD if own else (120, 200, 150)
+            color = (110, 116, 114) if dim else GOLD if own else (120, 200, 150)
             pygame.draw.rect(surf, color, fill, border_radius=track.h // 2)
 
     def analysis_lines(self) -> tuple[str, str]:
