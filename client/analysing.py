@@ -9,7 +9,9 @@ for long: a step is a few milliseconds (one batch of samples, one count of at mo
 ``common.analysis.EXACT_BUDGET`` deals), a frame's share at most ``BUDGET`` plus one.
 
 The analysis is seeded by the match's id: the same hands show the same figures
-every time they are opened.
+every time they are opened.  It is the analysis *after* the match: the hands of
+the match still being played (a replay at the table) get none (``held``), so no
+figure of it reaches a seat before the end, whatever the table's odds option.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 from common.analysis import Mark, MatchAnalysis
 
-__all__ = ["BUDGET", "GAP", "Analysing", "analysis_for"]
+__all__ = ["BUDGET", "GAP", "HELD", "Analysing", "analysis_for", "during_match"]
 
 BUDGET = 0.012
 """Seconds of analysis a frame may run."""
@@ -30,6 +32,17 @@ GAP = 0.004
 """Seconds between two frames' work: calls closer than this are the same frame's."""
 KEEP = 4
 """Analyses kept for hands opened again (the replayer, then the recap, then back)."""
+HELD = "The analysis comes once the match is over"
+
+
+def during_match(session: Any, records: Sequence[dict[str, Any]]) -> bool:
+    """These hands are of the match the session is playing, and it is not over."""
+    match = getattr(session, "match_id", None)
+    return (
+        bool(match)
+        and getattr(session, "standings", None) is None
+        and any(r.get("match") == match for r in records)
+    )
 
 
 def _full(rec: dict[str, Any]) -> bool:
@@ -50,10 +63,13 @@ class Analysing:
         viewer: int | None,
         *,
         clock: Callable[[], float] = time.perf_counter,
+        held: bool = False,
     ) -> None:
         seed = str(records[0].get("match", "")) if records else ""
         self.viewer = viewer
-        self.job = MatchAnalysis(records, viewer, random.Random(seed))
+        self.held = held
+        self.job = MatchAnalysis(records, None if held else viewer, random.Random(seed),
+                                 chances=not held)  # fmt: skip
         self.clock = clock
         self._last = float("-inf")
         self.seats = {int(s["seat"]) for r in records for s in r.get("seats", ())}
@@ -77,10 +93,12 @@ class Analysing:
 
     def judged(self) -> bool:
         """The viewer has decisions in these hands to judge (a seat of its own)."""
-        return self.viewer is not None and self.viewer in self.seats
+        return not self.held and self.viewer is not None and self.viewer in self.seats
 
     def knowledge(self) -> str:
         """What the chances know, in words for the screen."""
+        if self.held:
+            return HELD
         if self.job.full:
             return "Bars: each seat's chance to win, every hole card known"
         if self.judged():
@@ -90,6 +108,8 @@ class Analysing:
     def summary(self) -> str:
         """``"3 decisions worth a look"``, or how far the looking has come."""
         job = self.job
+        if self.held:
+            return ""
         if not self.judged():
             return "No seat of yours to look over"
         if not job.decisions_done:
@@ -112,9 +132,13 @@ class Analysing:
 _CACHE: OrderedDict[tuple[Any, ...], Analysing] = OrderedDict()
 
 
-def analysis_for(records: Sequence[dict[str, Any]], viewer: int | None) -> Analysing:
+def analysis_for(
+    records: Sequence[dict[str, Any]], viewer: int | None, *, session: Any = None
+) -> Analysing:
     """The analysis of ``records`` for ``viewer``: the one already begun for the same
-    hands, or a new one."""
+    hands, or a new one; none (``held``) while ``session`` still plays their match."""
+    if during_match(session, records):
+        return Analysing(records, viewer, held=True)
     key = _key(records, viewer)
     found = _CACHE.get(key)
     if found is None:

@@ -14,7 +14,7 @@ import pygame
 import pytest
 
 from client import analysing
-from client.analysing import BUDGET, GAP, Analysing, analysis_for
+from client.analysing import BUDGET, GAP, HELD, Analysing, analysis_for
 from client.app import App
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene, chance_words
@@ -23,7 +23,7 @@ from common.history import load
 from common.replay import positions, seen_record
 from scripts.simulate import simulate
 from tests.test_analysis import DEAD, FLUSH, THROUGH_FIFTH, hand_record
-from tests.test_client_app import Player, run
+from tests.test_client_app import Player, press, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -70,13 +70,26 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_app) -> No
                            if e["ev"] == "deal" and not e["up"] and e["seat"] != me)  # fmt: skip
         return s.standings is not None and len(s.book.opened()) == 4
 
+    # Mid-match, a replay at the table has no analysis: it is for after the match.
+    assert run([app], lambda: app.session is not None and len(app.session.book.finished()) >= 1,
+               [player])  # fmt: skip
+    press(app, "h")
+    app.step(max_wait=0.01)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.analysing.held
+    rep.update(1 / 60)
+    assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
+    assert rep.analysis_lines()[0] == HELD
+    press(app, "escape")
+    app.step(max_wait=0.01)
     assert run([app], over, [player], timeout=80)
     assert during and set(during) == {0}
     s = app.session
     assert s.open_books and s.book.books_expected == 4
     books = s.book.best()
     assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
-    assert all(a.full for a in [analysis_for(books, s.seat).job])
+    after = analysis_for(books, s.seat, session=s)
+    assert not after.held and after.job.full
 
 
 # ------------------------------------------------------------------ the replayer

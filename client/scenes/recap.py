@@ -71,7 +71,7 @@ class RecapScene(Scene):
         self.close = Button("close", "Close", "Esc", style="danger")
         self.replay_all = Button("replay", "Replay the hands", "H")
         self.moment_rows: list[pygame.Rect] = []
-        self.analysing = analysis_for(records, viewer)
+        self.analysing = analysis_for(records, viewer, session=host.session)
         self.looks: list[Mark] = []  # the decisions worth a look, as the rows show them
         self.look_title = (0, 0)  # where "3 decisions worth a look" goes
         self.look_rows: list[pygame.Rect] = []
@@ -285,10 +285,14 @@ class RecapScene(Scene):
         def f(v: float) -> int:
             return max(12, round(v * s))
 
-        if not self.analysing.judged():
-            return
         x, y = self.look_title
         w = surf.get_width() - px(40) - x
+        if self.analysing.held:  # mid-match: the analysis is for after it
+            blit_text(surf, fit(self.analysing.knowledge(), f(19), w), f(19), (x, y), MUTED,
+                      anchor="midleft")  # fmt: skip
+            return
+        if not self.analysing.judged():
+            return
         blit_text(surf, fit(self.look_words(), f(22), w, bold=True), f(22), (x, y), GOLD,
                   bold=True, anchor="midleft")  # fmt: skip
         for i, (mark, row) in enumerate(zip(self.looks, self.look_rows, strict=False)):

@@ -101,7 +101,7 @@ class ReplayerScene(Scene):
             Button("close", "Close", "Esc", style="danger"),
         ]
         self.look = Button("next_mark", "Next worth a look", key_of("replayer", "next_mark"))
-        self.analysing = analysis_for(records, viewer)
+        self.analysing = analysis_for(records, viewer, session=host.session)
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
         self.steps_rect = pygame.Rect(0, 0, 0, 0)
         self.turn_rect = pygame.Rect(0, 0, 0, 0)
@@ -165,6 +165,9 @@ class ReplayerScene(Scene):
     def next_mark(self) -> None:
         """On to the next decision worth a look, from the first again after the last."""
         found = [(k, i) for k in range(len(self.records)) for i in sorted(self.marks_of(k))]
+        if self.analysing.held:
+            self.notice = self.analysing.knowledge()
+            return
         if not found:
             done = self.analysing.job.decisions_done
             self.notice = (
@@ -586,7 +589,9 @@ class ReplayerScene(Scene):
         if mark is not None:
             return wrap(mark.text, size, room)[:WHY_LINES], True
         a = self.analysing
-        if not a.judged():
+        if a.held:
+            words = "Your decisions are looked over once the match is over."
+        elif not a.judged():
             words = "Decisions are looked over for a seat of your own: none here."
         elif not a.job.decisions_done:
             words = "Your decisions are being looked over…"
