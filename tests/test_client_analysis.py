@@ -220,6 +220,11 @@ def test_the_recap_lists_the_decisions_worth_a_look_each_a_key_from_its_moment(a
     assert recap.look_words() == "2 decisions worth a look"
     assert [m.kind for m in recap.looks] == ["fold", "dead_call"]  # the costliest first
     assert len(recap.look_rows) == 2
+    for size in [(800, 500), (1600, 1000), (1280, 800)]:  # the rows fit, one under another
+        recap.resize(size)
+        first, second = recap.look_rows
+        assert first.bottom < second.top and second.bottom < recap.replay_all.rect.top
+        assert second.right <= size[0] and first.x > recap.chart.right
     app.draw()
     key(app, pygame.K_1)
     rep = app.top()

@@ -116,8 +116,10 @@ class RecapScene(Scene):
         self.look_title = (x, legend_end + px(26))
         top = legend_end + px(48)
         self.look_rows = []
+        # Two lines a row, never on each other: a row is their fonts, a gap and padding.
+        row_h = 2 * px(6) + max(12, px(19)) + max(12, px(17)) + px(4)
         for k in range(len(self.looks)):
-            row = pygame.Rect(x, top + k * px(58), w - px(40) - x, px(52))
+            row = pygame.Rect(x, top + k * (row_h + px(6)), w - px(40) - x, row_h)
             if row.bottom > self.replay_all.rect.top - px(10):
                 break
             self.look_rows.append(row)
@@ -298,7 +300,8 @@ class RecapScene(Scene):
         for i, (mark, row) in enumerate(zip(self.looks, self.look_rows, strict=False)):
             panel(surf, row, (8, 20, 16, 230), px(8))
             pygame.draw.rect(surf, MARK, row, 1, border_radius=px(8))
-            key = pygame.Rect(row.x + px(8), row.y + px(8), px(22), px(22))
+            key = pygame.Rect(0, 0, px(22), px(22))
+            key.midleft = (row.x + px(8), row.y + px(6) + f(19) // 2)
             pygame.draw.rect(surf, GOLD, key, border_radius=px(5))
             blit_text(surf, str(i + 1), f(17), key.center, (20, 20, 20), bold=True,
                       anchor="center")  # fmt: skip
@@ -314,7 +317,7 @@ class RecapScene(Scene):
                 surf,
                 fit(mark.short, f(17), row.w - px(16)),
                 f(17),
-                (row.x + px(8), row.bottom - px(8)),
+                (row.x + px(8), row.bottom - px(6)),
                 MUTED,
                 anchor="bottomleft",
             )
