@@ -1,8 +1,8 @@
 """A seeded match played by the computer seats' brain: records for screenshots and tests.
 
 ``demo_match(seed)`` plays a whole match with ``server.brain.choose_action`` for
-every seat and returns its ``stud-hh/1`` hands, every hole card in them, as the
-server would write them.  Same seed, same match.
+every seat (or one seat as a ``newcomer``) and returns its ``stud-hh/1`` hands,
+every hole card in them, as the server would write them.  Same seed, same match.
 """
 
 from __future__ import annotations
@@ -23,7 +23,18 @@ DEMO_NAMES = {0: "Ann", 1: "Ada", 3: "Cy", 4: "Cray", 6: "Eve"}
 _START = datetime(2026, 11, 28, 21, 0, tzinfo=timezone(timedelta(hours=1)))
 
 
-def demo_match(seed: int = 4, hands: int = 8) -> list[dict[str, Any]]:
+def newcomer(legal: list[str], street: int, rng: random.Random) -> str | None:
+    """A newcomer to stud: calls whatever it holds, and now and then folds when bet into
+    on the later streets; None where it has no habit (the brain chooses)."""
+    if "call" in legal:
+        return "fold" if street >= 5 and rng.random() < 0.3 else "call"
+    return "check" if "check" in legal else None
+
+
+def demo_match(
+    seed: int = 4, hands: int = 8, *, learner: int | None = None
+) -> list[dict[str, Any]]:
+    """``learner``: that seat plays as a ``newcomer`` (the analysis's screenshots)."""
     rng = random.Random(seed)
     infos = {
         s: SeatInfo(name, SeatKind.HUMAN if name in ("Ann", "Cy", "Eve") else SeatKind.COMPUTER)
@@ -37,7 +48,11 @@ def demo_match(seed: int = 4, hands: int = 8) -> list[dict[str, Any]]:
         while not hand.is_over:
             seat = hand.to_act
             assert seat is not None
-            match.apply(seat, choose_action(seat_view(hand, seat), rng))
+            view = seat_view(hand, seat)
+            habit = None
+            if seat == learner:
+                habit = newcomer([a.action for a in view.legal], view.street, rng)
+            match.apply(seat, habit or choose_action(view, rng))
         stamp = (_START + timedelta(minutes=3 * match.hands_played)).isoformat()
         rec = hand_record(
             match_id=match_id, number=match.hands_played, time=stamp, hand=hand, seats=infos

@@ -35,6 +35,7 @@ MEANING: dict[str, str] = {
     "G": "Give a seat back",
     "N": "No: refuse",
     "Y": "Yes",
+    "W": "The next decision worth a look (a replay)",
 }
 
 OTHER: dict[str, str] = {
@@ -67,7 +68,7 @@ SCENES: dict[str, dict[str, str]] = {
         "N": "ask:refuse",
     },
     "results": {"K": "rematch", "L": "lobby", "H": "replay", "O": "recap"},
-    "replayer": {"P": "play", "X": "export", "O": "recap"},
+    "replayer": {"P": "play", "X": "export", "O": "recap", "W": "next_mark"},
     "recap": {"H": "replay"},
     "histories": {},
     "confirm": {"Y": "yes", "N": "no"},

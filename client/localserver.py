@@ -91,7 +91,9 @@ class LocalServer:
     ) -> Any:
         """A computer table on 127.0.0.1 (``computers`` clamped to 1-3); raises if it
         cannot start.  ``resume``: the table resumes its unfinished match, if it has one;
-        else any unfinished one is dropped first and a new match starts."""
+        else any unfinished one is dropped first and a new match starts.  Its books are
+        open: once the match is over the computer seats' hole cards are shown (the
+        analysis reads them); the server sends nothing of them before."""
         computers = min(3, max(1, computers))
         if not resume:
             self.drop_computer()
@@ -105,6 +107,7 @@ class LocalServer:
             start_when=computers + 1,
             name=COMPUTER_TABLE,
             turn_time=None,
+            open_books=True,
         )
         self.kind = "computer"
         return self.handle

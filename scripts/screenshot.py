@@ -8,7 +8,8 @@ moments: the host's lobby with its addresses and password, the rules (F1), the "
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
 a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
 and plain links, the table's key in the host's lobby, and a known table showing another key;
-and issue 19's coach at the table.
+and issue 19's coach at the table, and its analysis after the match: the replayer's
+chance bars on a decision worth a look, and the recap's summary of them.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -228,6 +229,7 @@ def main() -> int:
     shot("final-showdown.png")
     app.session = None
     _replays(app, shot)
+    _analysis(app, shot)
     hosting_moments(app, shot)
     # The smallest window the game allows.
     if not app.offscreen:
@@ -241,6 +243,7 @@ def main() -> int:
 
 def _replays(app, shot) -> None:
     """The replayer, the recap and the opened books, over a seeded match of the bots."""
+    from client.analysing import analysis_for
     from client.demo_hands import demo_match
     from client.scenes.recap import RecapScene
     from client.scenes.replayer import ReplayerScene
@@ -249,6 +252,8 @@ def _replays(app, shot) -> None:
     records = demo_match()
     ann = 0
     mine = [seen_record(r, ann) for r in records]
+    for hands in (mine, records):  # the analysis done, as the window ends up with it
+        analysis_for(hands, ann).job.run()
     # The replayer on a showdown, as Ann's seat saw the hand.
     k = next(i for i, r in enumerate(records) if r["hand"] == 3)
     rep = ReplayerScene(app, mine, viewer=ann, start=k)
@@ -268,6 +273,31 @@ def _replays(app, shot) -> None:
     app.push(books)
     shot("books.png")
     app.pop(books)
+
+
+def _analysis(app, shot) -> None:
+    """Issue 19's analysis after the match: a seeded match with every hole card (the
+    computer table's books), Ann playing as a newcomer.  The replayer at her fold of
+    three sevens on fifth street, with every seat's chance at that street's deal; then
+    the recap's decisions worth a look."""
+    from client.analysing import analysis_for
+    from client.demo_hands import demo_match
+    from client.scenes.recap import RecapScene
+    from client.scenes.replayer import ReplayerScene
+
+    records = demo_match(8, learner=0)
+    analysis_for(records, 0).job.run()  # the whole analysis, as the window ends up with it
+    rep = ReplayerScene(app, records, viewer=0)
+    mark = next(m for m in rep.analysing.job.marks() if m.hand == 7)
+    rep.goto_event(next(i for i, r in enumerate(records) if r["hand"] == 7), mark.event)
+    app.push(rep)
+    shot("analysis.png")
+    app.pop(rep)
+    recap = RecapScene(app, records, viewer=0)
+    recap.update(0.0)
+    app.push(recap)
+    shot("recap-analysis.png")
+    app.pop(recap)
 
 
 if __name__ == "__main__":

@@ -25,13 +25,21 @@ import random
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from common.engine import Hand
 from common.exports import private_dir
-from common.history import dumps, hand_record
+from common.history import dumps, hand_record, load
 from common.match import SeatInfo
 
-__all__ = ["append_hand", "hand_numbers", "match_path", "new_match_id", "private_dir"]
+__all__ = [
+    "append_hand",
+    "hand_numbers",
+    "match_hands",
+    "match_path",
+    "new_match_id",
+    "private_dir",
+]
 
 log = logging.getLogger("server.histories")
 
@@ -96,3 +104,19 @@ def hand_numbers(path: Path, match_id: str) -> set[int]:
             if isinstance(number, int):
                 found.add(number)
     return found
+
+
+def match_hands(path: Path, match_id: str) -> list[dict[str, Any]]:
+    """Match ``match_id``'s hands in ``path`` (whole lines), in hand order, once each."""
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        log.exception("cannot read the hand history %s", path)
+        return []
+    whole = text[: text.rfind("\n") + 1]
+    found: dict[int, dict[str, Any]] = {}
+    for record in load(whole):
+        number = record.get("hand")
+        if record.get("match") == match_id and isinstance(number, int):
+            found.setdefault(number, record)
+    return [found[n] for n in sorted(found)]

@@ -10,7 +10,8 @@ hands the books open with (``server.books``) and adds the match to the night
 - Each hand is written to the history once: a resumed match (``resume``) reads which
   hands its file holds and writes only the others.
 - ``hands`` holds this match's hand records only when the table opens its books, and
-  is emptied when a match starts.
+  is emptied when a match starts; a resumed match's starts with the hands its file
+  holds, so its books open with every hand, once each.
 - Between matches, a new evening starts a new night; a match ending adds to the night
   of its end.
 """
@@ -68,6 +69,8 @@ class MatchRecords:
         self.hands = []
         if history_path is not None:
             self._written = histories.hand_numbers(history_path, match_id)
+            if self._open_books:  # the books open with every hand, the ones before too
+                self.hands = histories.match_hands(history_path, match_id)
 
     def hand_over(
         self, hand: Hand, *, number: int, time: str, seats: Mapping[int, SeatInfo]
@@ -84,7 +87,7 @@ class MatchRecords:
                 hand=hand,
                 seats=seats,
             )
-        if self._open_books:
+        if self._open_books and all(r["hand"] != number for r in self.hands):
             self.hands.append(
                 hand_record(
                     match_id=self.match_id, number=number, time=time, hand=hand, seats=seats

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from common.engine import Hand
+from common.match import SeatInfo
 from common.protocol import MAX_FRAME, encode_frame
+from server.records import MatchRecords
 from tests.serverkit import Client, cards_in, config, running
+from tests.stacking import new_hand, passive
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -112,3 +117,29 @@ def test_the_host_opens_the_books_from_the_command_line(argv, books, watchers) -
 
     cfg = config_from_args(_parser().parse_args(argv))
     assert (cfg.open_books, cfg.books_to_watchers) == (books, watchers)
+
+
+def test_a_resumed_match_opens_its_books_with_every_hand_once(tmp_path: Path) -> None:
+    """The hands played before the match was resumed are in its history file: the books
+    hold them too, each once, also a hand whose line was written before the crash."""
+
+    def played(k: int) -> Hand:
+        hand = new_hand(0, {1: "?? ?? 2c", 2: "?? ?? Kd"})
+        passive(hand)
+        return hand
+
+    seats = {1: SeatInfo("Ann"), 2: SeatInfo("Cy")}
+    before = MatchRecords(tmp_path, "T", open_books=True)
+    before.match_starts(random.Random(1))
+    for k in (1, 2):
+        before.hand_over(played(k), number=k, time="2026-01-01T20:00:00+00:00", seats=seats)
+    after = MatchRecords(tmp_path, "T", open_books=True)
+    after.resume(before.match_id, before.history_path)
+    assert after.hands == before.hands
+    for k in (2, 3):  # hand 2 again: its line was written, the journal had not its end
+        after.hand_over(played(k), number=k, time="2026-01-01T20:00:00+00:00", seats=seats)
+    assert [r["hand"] for r in after.hands] == [1, 2, 3]
+    assert _history(tmp_path) == after.hands
+    closed = MatchRecords(tmp_path, "T", open_books=False)
+    closed.resume(before.match_id, before.history_path)
+    assert closed.hands == []

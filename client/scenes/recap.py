@@ -1,8 +1,12 @@
-"""The recap of a match: every seat's chips hand by hand, and the match's moments.
+"""The recap of a match: every seat's chips hand by hand, the match's moments, and our
+decisions worth a look.
 
 Figures come from ``common.recap`` over the hands given (this match as our
 seat saw it, the opened books, or a history file).  Each moment, and each
-hand on the chart, is a click away from the replayer at that hand.
+hand on the chart, is a click away from the replayer at that hand.  Under the
+chips, the analysis after the match (``client.analysing``, shared with the
+replayer): "3 decisions worth a look", each a line that a click or its number
+key opens in the replayer at that decision.
 """
 
 from __future__ import annotations
@@ -12,11 +16,13 @@ from typing import Any
 
 import pygame
 
+from client.analysing import analysis_for
 from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
+from common.analysis import STREET_NAMES, Mark
 from common.recap import chip_lines, moments
 
 __all__ = ["RecapScene"]
@@ -26,6 +32,7 @@ LINE_COLORS = [(236, 196, 92), (120, 200, 240), (240, 120, 110), (130, 220, 140)
 
 
 NICE = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+MARK = (246, 146, 70)  # a decision worth a look (as the replayer marks it)
 
 
 def chip_axis(values: list[int]) -> tuple[float, float, float]:
@@ -64,12 +71,27 @@ class RecapScene(Scene):
         self.close = Button("close", "Close", "Esc", style="danger")
         self.replay_all = Button("replay", "Replay the hands", "H")
         self.moment_rows: list[pygame.Rect] = []
+        self.analysing = analysis_for(records, viewer, session=host.session)
+        self.looks: list[Mark] = []  # the decisions worth a look, as the rows show them
+        self.look_title = (0, 0)  # where "3 decisions worth a look" goes
+        self.look_rows: list[pygame.Rect] = []
+        self.size = (BASE_W, BASE_H)
+
+    def update(self, dt: float) -> None:
+        self.analysing.work()
+        looks = self.analysing.worth_a_look()
+        if looks != self.looks:  # the decisions are judged: their rows
+            self.looks = looks
+            self.resize(self.size)
+
+    def animating(self) -> bool:
+        return not self.analysing.done
 
     def buttons(self) -> list[Button]:
         return [*self.moment_buttons, self.replay_all, self.close]
 
     def resize(self, size: tuple[int, int]) -> None:
-        w, h = size
+        self.size = w, h = size
         s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
 
         def px(v: float) -> int:
@@ -88,6 +110,19 @@ class RecapScene(Scene):
         self.replay_all.rect = pygame.Rect(w - px(290), h - px(132), px(250), px(50))
         for b in (self.close, self.replay_all):
             b.size = max(14, px(22))
+        # Under the legend of chips: the decisions worth a look, as many rows as fit.
+        x = self.chart.right + px(40)
+        legend_end = self.chart.y + px(36) + len(self.lines) * px(32)
+        self.look_title = (x, legend_end + px(26))
+        top = legend_end + px(48)
+        self.look_rows = []
+        # Two lines a row, never on each other: a row is their fonts, a gap and padding.
+        row_h = 2 * px(6) + max(12, px(19)) + max(12, px(17)) + px(4)
+        for k in range(len(self.looks)):
+            row = pygame.Rect(x, top + k * (row_h + px(6)), w - px(40) - x, row_h)
+            if row.bottom > self.replay_all.rect.top - px(10):
+                break
+            self.look_rows.append(row)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -95,12 +130,20 @@ class RecapScene(Scene):
                 self.choose("close")
             elif event.key == pygame.K_h:
                 self.choose("replay")
+            elif pygame.K_1 <= event.key <= pygame.K_9:
+                k = event.key - pygame.K_1
+                if k < len(self.look_rows):
+                    self.choose(f"look:{k}")
             return
         for b in self.buttons():
             if b.handle_event(event):
                 self.choose(b.id)
                 return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for i, row in enumerate(self.look_rows):
+                if row.collidepoint(event.pos):
+                    self.choose(f"look:{i}")
+                    return
             k = self.hand_at(event.pos)
             if k is not None:
                 self.replay_hand(k)
@@ -126,15 +169,26 @@ class RecapScene(Scene):
                 (i for i, r in enumerate(self.records) if int(r.get("hand", 0)) == moment.hand), 0
             )
             self.replay_hand(k)
+        elif what.startswith("look:"):
+            mark = self.looks[int(what[5:])]
+            k = next(
+                (i for i, r in enumerate(self.records) if int(r.get("hand", 0)) == mark.hand), 0
+            )
+            self.replay_hand(k, event=mark.event)
 
-    def replay_hand(self, k: int) -> None:
+    def replay_hand(self, k: int, *, event: int | None = None) -> None:
+        """The replayer at hand ``k`` (at the stop of its ``event``-th event if given)."""
         # One replayer at a time: a replayer under this recap goes to the hand asked for.
         below: list[Any] = self.host.opened("replayer")
         self.host.pop(self)
         if below and below[-1].records is self.records:
-            below[-1].goto(k, 0)
+            if event is None:
+                below[-1].goto(k, 0)
+            else:
+                below[-1].goto_event(k, event)
         else:
-            self.host.open("replayer", records=self.records, viewer=self.viewer, start=k)
+            self.host.open("replayer", records=self.records, viewer=self.viewer, start=k,
+                           event=event)  # fmt: skip
 
     # ------------------------------------------------------------ drawing
 
@@ -215,5 +269,55 @@ class RecapScene(Scene):
         if not self.moments:
             blit_text(surf, "No hand was played to the end.", f(22), (px(40), c.bottom + px(80)),
                       MUTED)  # fmt: skip
+        self._draw_looks(surf)
         self.replay_all.draw(surf)
         self.close.draw(surf)
+
+    def look_words(self) -> str:
+        """The summary over the rows: ``"3 decisions worth a look"`` (the count as the
+        analysis found it), or how far it has come."""
+        return self.analysing.summary()
+
+    def _draw_looks(self, surf: pygame.Surface) -> None:
+        s = self.s
+
+        def px(v: float) -> int:
+            return max(1, round(v * s))
+
+        def f(v: float) -> int:
+            return max(12, round(v * s))
+
+        x, y = self.look_title
+        w = surf.get_width() - px(40) - x
+        if self.analysing.held:  # mid-match: the analysis is for after it
+            blit_text(surf, fit(self.analysing.knowledge(), f(19), w), f(19), (x, y), MUTED,
+                      anchor="midleft")  # fmt: skip
+            return
+        if not self.analysing.judged():
+            return
+        blit_text(surf, fit(self.look_words(), f(22), w, bold=True), f(22), (x, y), GOLD,
+                  bold=True, anchor="midleft")  # fmt: skip
+        for i, (mark, row) in enumerate(zip(self.looks, self.look_rows, strict=False)):
+            panel(surf, row, (8, 20, 16, 230), px(8))
+            pygame.draw.rect(surf, MARK, row, 1, border_radius=px(8))
+            key = pygame.Rect(0, 0, px(22), px(22))
+            key.midleft = (row.x + px(8), row.y + px(6) + f(19) // 2)
+            pygame.draw.rect(surf, GOLD, key, border_radius=px(5))
+            blit_text(surf, str(i + 1), f(17), key.center, (20, 20, 20), bold=True,
+                      anchor="center")  # fmt: skip
+            where = f"Hand {mark.hand}, {STREET_NAMES.get(mark.street, '')}"
+            cost = blit_text(surf, f"cost {round(mark.cost)}", f(17),
+                             (row.right - px(8), key.centery), MARK, bold=True,
+                             anchor="midright")  # fmt: skip
+            room = cost.x - px(8) - (key.right + px(8))
+            blit_text(surf, fit(where, f(19), room, bold=True), f(19),
+                      (key.right + px(8), key.centery), INK, bold=True,
+                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf,
+                fit(mark.short, f(17), row.w - px(16)),
+                f(17),
+                (row.x + px(8), row.bottom - px(6)),
+                MUTED,
+                anchor="bottomleft",
+            )

@@ -9,9 +9,16 @@ match or from a history file the full hands, every hole card shown.  Every
 record comes through ``client.handbook.clean_record`` (seats, events and card
 codes checked), so the view it draws holds only what the painter can draw.
 
+The analysis after the match (``client.analysing``, worked on between frames):
+a bar under each plate with that seat's chance at the street on screen (every
+seat's with the books open, ours alone from our seat's view when they were
+closed, and the panel says which), and our decisions worth a look marked in the
+list of stops, each with a line saying why when it is on screen.
+
 Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
 end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
-hand before and after, E export the hands to PHH, R the recap, Esc close.
+hand before and after, W the next decision worth a look, X export the hands
+to PHH, O the recap, Esc close.
 """
 
 from __future__ import annotations
@@ -22,17 +29,19 @@ from typing import Any
 
 import pygame
 
+from client.analysing import analysis_for
 from client.host import Host
 from client.keys import SCENES, key_of
 from client.model import Player
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from client.wording import act_words
 from common import folders
+from common.analysis import Chance, Mark
 from common.exports import table_of, write_exports
 from common.replay import Position, hand_label, positions, street_starts, table_after
 
@@ -40,6 +49,8 @@ __all__ = ["ReplayerScene", "export_dir"]
 
 log = logging.getLogger("client.replayer")
 PLAY_STEP = 1.0  # seconds per stop while playing
+MARK = (246, 146, 70)  # a decision worth a look: its marker, its line
+WHY_LINES = 4  # the lines the panel keeps for why a decision is worth a look
 
 
 def export_dir() -> Path:
@@ -58,6 +69,7 @@ class ReplayerScene(Scene):
         viewer: int | None = None,
         start: int = 0,
         title: str = "",
+        event: int | None = None,
     ) -> None:
         super().__init__(host)
         assert records
@@ -88,10 +100,17 @@ class ReplayerScene(Scene):
             Button("recap", "Recap", key_of("replayer", "recap")),
             Button("close", "Close", "Esc", style="danger"),
         ]
+        self.look = Button("next_mark", "Next worth a look", key_of("replayer", "next_mark"))
+        self.analysing = analysis_for(records, viewer, session=host.session)
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
         self.steps_rect = pygame.Rect(0, 0, 0, 0)
         self.turn_rect = pygame.Rect(0, 0, 0, 0)
+        self.status_rect = pygame.Rect(0, 0, 0, 0)  # what the chances know, how far along
+        self.why_rect = pygame.Rect(0, 0, 0, 0)  # why the decision on screen is marked
+        self.slots: dict[int, pygame.Rect] = {}  # each seat's chance bar
         self.goto(min(max(0, start), len(records) - 1), 0)
+        if event is not None:
+            self.goto_event(self.hand_i, event)
 
     def _default_title(self) -> str:
         full = all(
@@ -119,7 +138,60 @@ class ReplayerScene(Scene):
             self.pos_i = (
                 len(self.stops) - 1 if pos_i < 0 else max(0, min(pos_i, len(self.stops) - 1))
             )
+        self.analysing.job.prefer(self.hand_i)  # the hand on screen is counted first
         self._build()
+
+    def goto_event(self, hand_i: int, event: int) -> None:
+        """Show hand ``hand_i`` at the stop of its ``event``-th event (a decision)."""
+        self.goto(hand_i, 0)
+        k = next((i for i, p in enumerate(self.stops) if p.upto > event), len(self.stops) - 1)
+        self.goto(hand_i, k)
+
+    # ------------------------------------------------------------ the analysis
+
+    def marks_of(self, hand_i: int) -> dict[int, Mark]:
+        """A hand's marked decisions by the index of their stop."""
+        hand = self.analysing.job.hands[hand_i]
+        if not hand.marks:
+            return {}
+        stops = self.stops if hand_i == self.hand_i else positions(self.records[hand_i])
+        at = {p.upto: i for i, p in enumerate(stops)}
+        return {at[m.event + 1]: m for m in hand.marks if m.event + 1 in at}
+
+    def mark_here(self) -> Mark | None:
+        """The marked decision on screen, if this stop is one."""
+        return self.marks_of(self.hand_i).get(self.pos_i)
+
+    def next_mark(self) -> None:
+        """On to the next decision worth a look, from the first again after the last."""
+        found = [(k, i) for k in range(len(self.records)) for i in sorted(self.marks_of(k))]
+        if self.analysing.held:
+            self.notice = self.analysing.knowledge()
+            return
+        if not found:
+            done = self.analysing.job.decisions_done
+            self.notice = (
+                "No decision worth a second look" if done else "Still looking over your decisions…"
+            )
+            return
+        here = (self.hand_i, self.pos_i)
+        k, i = next((f for f in found if f > here), found[0])
+        self.goto(k, i)
+
+    def chance_bars(self) -> list[tuple[int, pygame.Rect, Chance]]:
+        """The chance bars this stop shows: the chances at the deal of the street on
+        screen, each at its seat's slot (``slots``); a seat that has folded since keeps
+        its bar, dimmed (what it gave up), so the bars still add up."""
+        if not self.stops or self.shown.view is None:
+            return []
+        st = self.analysing.job.hands[self.hand_i].chances_at(self.stops[self.pos_i].upto)
+        if st is None:
+            return []
+        out = []
+        for c in st.chances:
+            if c.seat in self.slots and c.seat in self.shown.view.seats:
+                out.append((c.seat, self.slots[c.seat], c))
+        return out
 
     def match_hands(self) -> int:
         """The match's length: the table's when these are the hands of the match being
@@ -154,6 +226,7 @@ class ReplayerScene(Scene):
         self.bar_buttons[2].label = "Play"
 
     def update(self, dt: float) -> None:
+        self.analysing.work()
         if not self.playing:
             return
         self.clock += dt
@@ -165,7 +238,7 @@ class ReplayerScene(Scene):
                 self.step(1)
 
     def animating(self) -> bool:
-        return self.playing
+        return self.playing or not self.analysing.done  # the loop runs while it counts
 
     def step(self, d: int) -> None:
         self.goto(self.hand_i, self.pos_i + d)
@@ -202,6 +275,8 @@ class ReplayerScene(Scene):
             self.hand(-1)
         elif what == "next_hand":
             self.hand(1)
+        elif what == "next_mark":
+            self.next_mark()
         elif what == "export":
             self.export()
         elif what == "recap":
@@ -228,7 +303,7 @@ class ReplayerScene(Scene):
     # ------------------------------------------------------------ layout and input
 
     def buttons(self) -> list[Button]:
-        return [*self.bar_buttons, *self.panel_buttons]
+        return [*self.bar_buttons, *self.panel_buttons, self.look]
 
     def resize(self, size: tuple[int, int]) -> None:
         self._layout(size)
@@ -259,12 +334,24 @@ class ReplayerScene(Scene):
             p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
         )
         close.size = lay.font(22)
+        self.look.rect = pygame.Rect(p.x + lay.px(12), y + 2 * lay.px(46), p.w - lay.px(24),
+                                     lay.px(38))  # fmt: skip
+        self.look.size = lay.font(20)
+        line = max(lay.font(18) + 2, lay.px(21))
+        self.status_rect = pygame.Rect(
+            p.x + lay.px(12), self.look.rect.bottom + lay.px(8), p.w - lay.px(24), 3 * line
+        )
+        self.why_rect = pygame.Rect(
+            p.x + lay.px(12), self.status_rect.bottom + lay.px(6), p.w - lay.px(24),
+            WHY_LINES * line + lay.px(12),
+        )  # fmt: skip
+        self.slots = {seat: self._slot(spot) for seat, spot in lay.spots.items()}
         # Room above Close for the "your turn at the table" banner.
         self.turn_rect = pygame.Rect(
             p.x + lay.px(12), close.rect.top - lay.px(44), p.w - lay.px(24), lay.px(36)
         )
         self.hand_rows = []
-        top = y + lay.px(100)
+        top = self.why_rect.bottom + lay.px(12)
         row = lay.px(30)
         # The hands take at most half the room; the rest lists this hand's stops.
         room = max(1, min(len(self.records), (close.rect.top - lay.px(10) - top) // row // 2))
@@ -278,6 +365,32 @@ class ReplayerScene(Scene):
         for k in range(first, min(len(self.records), first + room)):
             r = pygame.Rect(p.x + lay.px(12), top + (k - first) * row, p.w - lay.px(24), row - 2)
             self.hand_rows.append((k, r))
+
+    def _slot(self, spot: Any) -> pygame.Rect:
+        """Where a seat's chance bar goes: under its plate, or over it for a seat at the
+        top (its cards are under the plate), at the plate's outer end; clear of every
+        card and plate (``tests/test_client_analysis.py`` compares the rectangles)."""
+        lay = self.lay
+        plate = spot.plate_rect()
+        r = pygame.Rect(0, 0, lay.px(112), max(15, lay.px(22)))
+        if not spot.top:
+            r.midtop = (plate.centerx, plate.bottom + lay.px(3))
+            return r
+        r.bottom = plate.top - lay.px(3)
+        if spot.center[0] > lay.area.centerx + lay.px(20):
+            r.right = plate.right
+        else:
+            r.left = plate.left
+        return r
+
+    def bar_slots(self) -> list[pygame.Rect]:
+        """The slots a bar may fill in this hand: every seat's with the books open, else
+        our own (the stop's banner keeps clear of them, so it never moves)."""
+        hand = self.analysing.job.hands[self.hand_i]
+        if hand.full:
+            return list(self.slots.values())
+        mine = self.slots.get(self.viewer) if self.viewer is not None else None
+        return [mine] if mine is not None and self.analysing.judged() else []
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -348,6 +461,9 @@ class ReplayerScene(Scene):
                 self.painter.dealer_button(surf, lay, spot)
             if sv is not None and sv.bet and not swept:
                 self.painter.chips(surf, lay, spot.bet_at, sv.bet)
+        for seat, r, chance in self.chance_bars():
+            folded = view is not None and view.seats[seat].folded
+            self._draw_bar(surf, r, chance, own=seat == self.viewer, dim=folded)
         # What just happened, over the table.
         if self.stops:
             stop = self.stops[self.pos_i]
@@ -355,7 +471,8 @@ class ReplayerScene(Scene):
             img_size = lay.font(26)
             box = self.stop_box()
             panel(surf, box, (8, 20, 16, 225), lay.px(10))
-            pygame.draw.rect(surf, GOLD, box, 2, border_radius=lay.px(10))
+            edge = MARK if self.mark_here() is not None else GOLD
+            pygame.draw.rect(surf, edge, box, 2, border_radius=lay.px(10))
             blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
                       box.center, INK, bold=True, anchor="center")  # fmt: skip
         for b in self.bar_buttons:
@@ -384,8 +501,14 @@ class ReplayerScene(Scene):
         band = pygame.Rect(lay.area.x, lay.px(8), lay.area.w, lay.px(40))
         taken = sorted(
             (r.left, r.right)
-            for spot in lay.spots.values()
-            for r in (spot.plate_rect(), *spot.card_rects(7))
+            for r in [
+                *(
+                    r
+                    for spot in lay.spots.values()
+                    for r in (spot.plate_rect(), *spot.card_rects(7))
+                ),
+                *self.bar_slots(),
+            ]
             if r.colliderect(band)
         )
         gaps, x = [], band.left
@@ -417,13 +540,90 @@ class ReplayerScene(Scene):
         pygame.draw.line(surf, (60, 70, 70), (r.x, r.y - lay.px(6)), (r.right, r.y - lay.px(6)))
         size = lay.font(18)
         line, first, room = self._steps_window()
+        marks = self.marks_of(self.hand_i)
         y = r.y
+        indent = lay.px(18)  # the column of the markers: a decision worth a look
         for k in range(first, min(len(self.stops), first + room)):
             stop = self.stops[k]
             color = GOLD if k == self.pos_i else (INK if k < self.pos_i else MUTED)
-            words = fit(stop.label, size, r.w - lay.px(10), bold=k == self.pos_i)
-            blit_text(surf, words, size, (r.x + lay.px(4), y), color, bold=k == self.pos_i)
+            if k in marks:
+                pygame.draw.circle(surf, MARK, (r.x + lay.px(7), y + line // 2), lay.px(5))
+                color = MARK if k != self.pos_i else GOLD
+            words = fit(stop.label, size, r.w - indent - lay.px(6), bold=k == self.pos_i)
+            blit_text(surf, words, size, (r.x + indent, y), color, bold=k == self.pos_i)
             y += line
+
+    def _draw_bar(
+        self, surf: pygame.Surface, r: pygame.Rect, c: Chance, *, own: bool, dim: bool
+    ) -> None:
+        """A seat's chance: its percentage, then a bar filled that far (grey: folded)."""
+        lay = self.lay
+        panel(surf, r, (6, 16, 14, 235), r.h // 2)
+        pygame.draw.rect(surf, (90, 110, 104), r, 1, border_radius=r.h // 2)
+        size = max(12, r.h - 4)
+        label = blit_text(surf, chance_words(c), size, (r.x + lay.px(8), r.centery),
+                          MUTED if dim else INK, bold=True, anchor="midleft")  # fmt: skip
+        track = pygame.Rect(label.right + lay.px(6), 0, 0, max(4, r.h // 3))
+        track.w = max(4, r.right - lay.px(8) - track.x)
+        track.centery = r.centery
+        pygame.draw.rect(surf, (44, 58, 54), track, border_radius=track.h // 2)
+        fill = track.copy()
+        fill.w = round(track.w * max(0.0, min(1.0, c.share)))
+        if fill.w:
+            color = (110, 116, 114) if dim else GOLD if own else (120, 200, 150)
+            pygame.draw.rect(surf, color, fill, border_radius=track.h // 2)
+
+    def analysis_lines(self) -> tuple[str, str]:
+        """The panel's two lines on the analysis: what the chances know, and what the
+        looking found (or how far it has come)."""
+        a = self.analysing
+        counting = a.job.decisions_done and not a.done
+        return a.knowledge(), a.progress() if counting else a.summary()
+
+    def why_lines(self) -> tuple[list[str], bool]:
+        """The words in the why box: the marked decision's (True), or a hint (False)."""
+        lay = self.lay
+        size = lay.font(18)
+        room = self.why_rect.w - lay.px(16)
+        mark = self.mark_here()
+        if mark is not None:
+            return wrap(mark.text, size, room)[:WHY_LINES], True
+        a = self.analysing
+        if a.held:
+            words = "Your decisions are looked over once the match is over."
+        elif not a.judged():
+            words = "Decisions are looked over for a seat of your own: none here."
+        elif not a.job.decisions_done:
+            words = "Your decisions are being looked over…"
+        elif not a.job.marks():
+            words = "None of your decisions in these hands is worth a second look."
+        else:
+            words = f"Stops marked with a dot are decisions worth a look: {self.look.key} goes "
+            words += "to the next one."
+        return wrap(words, size, room)[:WHY_LINES], False
+
+    def _draw_analysis(self, surf: pygame.Surface) -> None:
+        lay = self.lay
+        size = lay.font(18)
+        r = self.status_rect
+        first, second = self.analysis_lines()
+        line = r.h // 3
+        y = r.y + line // 2
+        for words in wrap(first, size, r.w)[:2]:
+            blit_text(surf, fit(words, size, r.w), size, (r.x, y), MUTED, anchor="midleft")
+            y += line
+        blit_text(surf, fit(second, size, r.w, bold=True), size, (r.x, y), GOLD, bold=True,
+                  anchor="midleft")  # fmt: skip
+        box = self.why_rect
+        words, marked = self.why_lines()
+        panel(surf, box, (8, 20, 16, 220), lay.px(8))
+        if marked:
+            pygame.draw.rect(surf, MARK, box, 2, border_radius=lay.px(8))
+        y = box.y + lay.px(6)
+        step = (box.h - lay.px(12)) // WHY_LINES
+        for text in words:
+            blit_text(surf, text, size, (box.x + lay.px(8), y), INK if marked else MUTED)
+            y += step
 
     def _mark_hole(self, surf: pygame.Surface, spot: Any, sv: Any) -> None:
         """Open books: others' down cards get the mark our own carry at the table."""
@@ -441,14 +641,20 @@ class ReplayerScene(Scene):
                   (p.x + lay.px(14), p.y + lay.px(42)), MUTED, anchor="midleft")  # fmt: skip
         for b in self.panel_buttons:
             b.draw(surf)
+        self.look.draw(surf)
+        self._draw_analysis(surf)
         size = lay.font(19)
         for k, r in self.hand_rows:
             current = k == self.hand_i
             if current:
                 pygame.draw.rect(surf, (60, 78, 60), r, border_radius=lay.px(6))
                 pygame.draw.rect(surf, GOLD, r, 1, border_radius=lay.px(6))
+            marked = bool(self.analysing.job.hands[k].marks)
+            if marked:
+                pygame.draw.circle(surf, MARK, (r.right - lay.px(10), r.centery), lay.px(5))
             label = hand_label(self.records[k])
-            blit_text(surf, fit(label, size, r.w - lay.px(12)), size,
+            room = r.w - lay.px(12) - (lay.px(18) if marked else 0)
+            blit_text(surf, fit(label, size, room), size,
                       (r.x + lay.px(6), r.centery), GOLD if current else INK,
                       anchor="midleft")  # fmt: skip
         self._draw_steps(surf)
@@ -456,3 +662,13 @@ class ReplayerScene(Scene):
             blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
                       (p.x + lay.px(12), self.turn_rect.centery), (220, 200, 150),
                       anchor="midleft")  # fmt: skip
+
+
+def chance_words(c: Chance) -> str:
+    """``"62%"``; a sampled chance never says 0% or 100% (``"<1%"``, ``">99%"``)."""
+    pct = round(100 * c.share)
+    if not c.exact and pct <= 0:
+        return "<1%"
+    if not c.exact and pct >= 100:
+        return ">99%"
+    return f"{pct}%"

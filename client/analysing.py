@@ -1,0 +1,149 @@
+"""The analysis after the match in the window: ``common.analysis`` worked on between frames.
+
+``analysis_for(records, viewer)`` is the one ``Analysing`` of those hands for that
+seat: the replayer and the recap over the same match share it, so what one has
+counted the other shows.  ``work()`` runs the analysis's bounded steps for at most
+``BUDGET`` seconds of the clock given, and not again until ``GAP`` has passed (the
+loop may call ``update`` several times in one frame), so the window never stalls
+for long: a step is a few milliseconds (one batch of samples, one count of at most
+``common.analysis.EXACT_BUDGET`` deals), a frame's share at most ``BUDGET`` plus one.
+
+The analysis is seeded by the match's id: the same hands show the same figures
+every time they are opened.  It is the analysis *after* the match: the hands of
+the match still being played (a replay at the table) get none (``held``), so no
+figure of it reaches a seat before the end, whatever the table's odds option.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from common.analysis import Mark, MatchAnalysis
+
+__all__ = ["BUDGET", "GAP", "HELD", "Analysing", "analysis_for", "during_match"]
+
+BUDGET = 0.012
+"""Seconds of analysis a frame may run."""
+GAP = 0.004
+"""Seconds between two frames' work: calls closer than this are the same frame's."""
+KEEP = 4
+"""Analyses kept for hands opened again (the replayer, then the recap, then back)."""
+HELD = "The analysis comes once the match is over"
+
+
+def during_match(session: Any, records: Sequence[dict[str, Any]]) -> bool:
+    """These hands are of the match the session is playing, and it is not over."""
+    match = getattr(session, "match_id", None)
+    return (
+        bool(match)
+        and getattr(session, "standings", None) is None
+        and any(r.get("match") == match for r in records)
+    )
+
+
+def _full(rec: dict[str, Any]) -> bool:
+    return all("card" in e for e in rec.get("events", ()) if e.get("ev") == "deal")
+
+
+def _key(records: Sequence[dict[str, Any]], viewer: int | None) -> tuple[Any, ...]:
+    hands = tuple((str(r.get("match", "")), int(r.get("hand", 0)), _full(r)) for r in records)
+    return viewer, hands
+
+
+class Analysing:
+    """One match's analysis for one seat, worked on a frame's share at a time."""
+
+    def __init__(
+        self,
+        records: Sequence[dict[str, Any]],
+        viewer: int | None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        held: bool = False,
+    ) -> None:
+        seed = str(records[0].get("match", "")) if records else ""
+        self.viewer = viewer
+        self.held = held
+        self.job = MatchAnalysis(records, None if held else viewer, random.Random(seed),
+                                 chances=not held)  # fmt: skip
+        self.clock = clock
+        self._last = float("-inf")
+        self.seats = {int(s["seat"]) for r in records for s in r.get("seats", ())}
+
+    @property
+    def done(self) -> bool:
+        return self.job.done
+
+    def work(self) -> bool:
+        """This frame's share of the work; True when some was done."""
+        if self.job.done:
+            return False
+        now = self.clock()
+        if now - self._last < GAP:
+            return False
+        end = now + BUDGET
+        while not self.job.step() and self.clock() < end:
+            pass
+        self._last = self.clock()
+        return True
+
+    def judged(self) -> bool:
+        """The viewer has decisions in these hands to judge (a seat of its own)."""
+        return not self.held and self.viewer is not None and self.viewer in self.seats
+
+    def knowledge(self) -> str:
+        """What the chances know, in words for the screen."""
+        if self.held:
+            return HELD
+        if self.job.full:
+            return "Bars: each seat's chance to win, every hole card known"
+        if self.judged():
+            return "Chances from your seat's view: the books were closed"
+        return "No chances: the books were closed"
+
+    def summary(self) -> str:
+        """``"3 decisions worth a look"``, or how far the looking has come."""
+        job = self.job
+        if self.held:
+            return ""
+        if not self.judged():
+            return "No seat of yours to look over"
+        if not job.decisions_done:
+            return f"Looking over your decisions… {round(100 * job.progress)}%"
+        n = len(job.worth_a_look())
+        if n == 0:
+            return "No decision worth a second look"
+        return f"{n} decision{'s' if n > 1 else ''} worth a look"
+
+    def progress(self) -> str:
+        """``"Counting the chances… 40%"`` while counting, else ``""``."""
+        if self.job.done:
+            return ""
+        return f"Counting the chances… {round(100 * self.job.progress)}%"
+
+    def worth_a_look(self) -> list[Mark]:
+        return self.job.worth_a_look() if self.job.decisions_done else []
+
+
+_CACHE: OrderedDict[tuple[Any, ...], Analysing] = OrderedDict()
+
+
+def analysis_for(
+    records: Sequence[dict[str, Any]], viewer: int | None, *, session: Any = None
+) -> Analysing:
+    """The analysis of ``records`` for ``viewer``: the one already begun for the same
+    hands, or a new one; none (``held``) while ``session`` still plays their match."""
+    if during_match(session, records):
+        return Analysing(records, viewer, held=True)
+    key = _key(records, viewer)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = Analysing(records, viewer)
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > KEEP:
+        _CACHE.popitem(last=False)
+    return found
