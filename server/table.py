@@ -44,6 +44,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -236,6 +238,15 @@ class Table:
             self.journal.append(journal.token_record(seat.seat, token_digest(seat.token)))
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
+        """One message: whatever it makes the table say goes out to its sender in one
+        write, and a step it sets off to everyone in one write each (``_one_write``)."""
+        conn.cork()
+        try:
+            self._message(conn, raw)
+        finally:
+            conn.uncork()
+
+    def _message(self, conn: Connection, raw: dict[str, Any]) -> None:
         if raw.get("type") == "proof" and self.reception.proving(conn):
             proof = p.decode_client(raw)
             assert isinstance(proof, p.Proof)
@@ -390,6 +401,10 @@ class Table:
         self._start_match()
 
     def _start_match(self) -> None:
+        with self._one_write():
+            self._start_the_match()
+
+    def _start_the_match(self) -> None:
         self.chairs.match_starts()
         self.paused = False
         self.deals.reset()
@@ -432,7 +447,25 @@ class Table:
 
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
         """The engine has moved on (``note`` says how): the journal first, then every
-        screen, then the next decision."""
+        screen, then the next decision; each connection is sent all the step says in
+        one write (``_one_write``), after the journal has it."""
+        with self._one_write():
+            self._step(events, note)
+
+    @contextmanager
+    def _one_write(self) -> Iterator[None]:
+        """Every connection corked while inside (``Connection.cork``): what it is sent
+        goes out in one write at the end."""
+        conns = list(self.conns)
+        for conn in conns:
+            conn.cork()
+        try:
+            yield
+        finally:
+            for conn in conns:
+                conn.uncork()
+
+    def _step(self, events: list[Event], note: dict[str, Any]) -> None:
         assert self.match is not None and self.match.hand is not None
         hand = self.match.hand
         self.step += 1

@@ -4,16 +4,21 @@
 seeded nights at seven seats with watchers, a drop and a comeback mid-hand (R-C1), a
 clock run out (R-C4) and away spells (R-C2), a pause (R-C3) and protocol-1 clients
 (``tests/record_streams.py`` says how; it was recorded from the code that wrote each
-frame on its own).  The table today must send the same bytes.
+frame on its own).  The table today must send the same bytes, and everything one step
+sends a connection must go out in one write.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
+from server.net import Connection
+from server.table import Table
 from tests import record_streams
+from tests.serverkit import Link
 
 RECORDED = record_streams.load()
 
@@ -30,3 +35,32 @@ def test_every_connection_receives_the_recorded_bytes(seed: int) -> None:
     assert set(got) == set(RECORDED[seed])
     for name, stream in RECORDED[seed].items():
         assert got[name] == stream, f"{name}: {_first_difference(stream, got[name])}"
+
+
+def test_a_step_is_one_write_to_each_connection() -> None:
+    """Events, table, clock, turn and a hand's end: one step, one write per connection."""
+    most: dict[str, int] = {}
+    steps = 0
+
+    def watch(table: Table, links: dict[str, Link]) -> None:
+        step = table._after_step
+
+        def counted(*args: Any, **kw: Any) -> None:
+            nonlocal steps
+            conns: list[Connection] = list(table.conns)
+            before = [_writes(c) for c in conns]
+            step(*args, **kw)
+            steps += 1
+            for conn, was in zip(conns, before, strict=True):
+                most[conn.name] = max(most.get(conn.name, 0), _writes(conn) - was)
+
+        table._after_step = counted  # type: ignore[method-assign]
+
+    asyncio.run(record_streams.night(record_streams.SEEDS[0], watch=watch))
+    assert steps > 100
+    assert most and max(most.values()) == 1, most
+
+
+def _writes(conn: Connection) -> int:
+    written: list[bytes] = conn.transport.written  # type: ignore[union-attr]
+    return len(written)
