@@ -109,6 +109,7 @@ class Table:
         self.running = False
         self.paused = False
         self.closing = False
+        self._listed: tuple[tuple[object, ...], list[LobbySeat]] = ((), [])
         self.computers = ComputerSeats(
             chooser or default_chooser(),
             delay=config.bot_delay,
@@ -363,7 +364,14 @@ class Table:
         )
 
     def _players(self) -> list[LobbySeat]:
-        return public_seats(self.seats, self.host, self.turns.options.stand_in)
+        """The seats as the lobby and every ``table`` list them: the same list (and the
+        same seats) again while nothing they say has changed, so that ``server.frames``
+        packs them once.  Nobody changes the list."""
+        stand_in = self.turns.options.stand_in
+        key = (self.host, stand_in, *(s.listed() for s in self.seats.values()))
+        if key != self._listed[0]:
+            self._listed = (key, public_seats(self.seats, self.host, stand_in))
+        return self._listed[1]
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(self._lobby())
