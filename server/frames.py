@@ -163,7 +163,6 @@ def step_frames(
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
     # wire's turn id, not the hand's own count, so that a client may answer from the
     # snapshot as well as from the ``turn`` message.
-    seats = list(public.seats)
     seat_bytes = [_seat_packed(entry) for entry in public.seats.values()]
     top = {"type": "table", "match": match_id, "hand": hand_no, "hands": match.hands, "step": step}
     first = {
@@ -185,21 +184,20 @@ def step_frames(
     no_legal = _LEGAL_KEY + _EMPTY + lobby_seats
 
     out: dict[int | None, bytes] = {}
+    where = {s: i for i, s in enumerate(public.seats)}
     for viewer in viewers:
         if viewer is None:
             out[viewer] = public_events + _frame(head, *seat_bytes, awards, _NIL, no_legal)
             continue
         own = seat_bytes
-        if viewer in public.seats:
-            at = seats.index(viewer)
-            own = list(seat_bytes)
+        at = where.get(viewer)
+        if at is not None:
+            own = seat_bytes.copy()
             own[at] = _with_hole(viewer, own[at], hand.seats[viewer].down)
-        legal = hand.legal_actions(viewer)
-        rest = (
-            _LEGAL_KEY + _packed([LegalAction.of(a).encode() for a in legal]) + lobby_seats
-            if legal
-            else no_legal
-        )
+        rest = no_legal
+        if viewer == hand.to_act:
+            legal = [LegalAction.of(a).encode() for a in hand.legal_actions(viewer)]
+            rest = _LEGAL_KEY + _packed(legal) + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
         seen = public_events
         if viewer in dealt:
