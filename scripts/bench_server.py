@@ -1,29 +1,33 @@
 #!/usr/bin/env python3
-"""Benchmark: seven socket clients on loopback at one table (a benchmark, not a test).
+"""Benchmark: socket clients on loopback at one table (a benchmark, not a test).
 
-    scripts/bench_server.py [--acts 2000]
+    scripts/bench_server.py [--acts 2000] [--segments 10] [--no-growth] [--flooders 4]
 
-Measures, from an ``act`` leaving its client to every one of the seven
-clients having received its ``table`` update for that step, p50 and p99; and
-the same round trip against a *floor*: a raw asyncio length-prefixed msgpack
-server that broadcasts one table-sized message to seven clients per message
-it gets.  Both servers run as subprocesses and are measured with the same
-client harness, in the same run.  Also reports the table server's resident
-memory with seven clients.
+Every server runs as a subprocess and is measured with the same client harness, all of
+them interleaved in one run: each in turn plays its share of ``--acts`` in
+``--segments`` rounds (the order turned round each round), so that whatever else the
+machine does falls on all alike.  Only the ratios to anchors measured in the same run
+count; each is printed with its target.
 
-The table is measured twice, interleaved in one run: seven clients in plain frames at
-one server and seven *sealed* clients (TLS, ``common.seal.client_context``, as the
-game's client) at another, the two taking turns in segments (``--segments``) so that
-whatever else the machine does falls on both alike.  For each: the act-to-every-update
-p50 and p99 and the server's CPU time per action (its process's CPU clock over its
-own segments), then the sealed/plain ratios.
+- The floor: a raw asyncio server that, for each message it gets, writes one frame of
+  as many bytes as the table sends each client per act (measured as the run goes) to
+  every client, in one write each.  Its act-to-every-client p50 and its CPU per act are
+  the anchors: the table's CPU per act at seven seats at most 2x the floor's, and its
+  act-to-all-seven-updated p50 at most 1.5x the floor's.
+- The table at seven seats, plain and sealed (TLS, ``common.seal.client_context``, as
+  the game's client): act to every client's ``table`` for the step, p50 and p99, and
+  the server's CPU per act (its process's CPU clock over its own segments).
+- How cost grows: CPU per act, p99 and bytes sent per act at 2, 4 and 7 seats and at
+  seven seats with 4 and 16 watchers (watchers from 127.0.0.3 on, four to an address).
+  CPU must grow no faster than the bytes, and a watcher must cost less than a seat.
+- Under attack: four more connections (from 127.0.0.2) flood one table with pings as
+  fast as the kernel takes them, opening a new connection whenever the server closes
+  one; that table and a clean one are interleaved while the flood is on, and the
+  attacked p99 must be at most 1.5x the clean one's.
 
-Then the same table again *under attack*: four more connections (a process
-of their own, from 127.0.0.2) send pings as fast as the kernel takes them,
-and open a new connection whenever the server closes one for flooding.  The
-act-to-every-update p50 and p99 under attack are printed next to the clean
-run's (target: p99 under attack at most twice the clean p99).  Only
-loopback addresses are used.
+The tables keep their journals in memory (``/dev/shm``, where there is one) so that
+the figures are the server's and not the disk's; what one journal record's fsync costs
+on the temp folder's disk is printed beside them.  Only loopback addresses are used.
 """
 
 from __future__ import annotations
