@@ -100,6 +100,7 @@ def _seat_packed(entry: TableSeat) -> bytes:
 
 
 _own_last: dict[int, tuple[bytes, int, bytes]] = {}
+_CARDS: dict[Card, bytes] = {}  # a card's code, packed
 
 
 def _with_hole(seat: int, public: bytes, hole: Sequence[Card]) -> bytes:
@@ -110,7 +111,7 @@ def _with_hole(seat: int, public: bytes, hole: Sequence[Card]) -> bytes:
     if last is not None and last[0] is public and last[1] == len(hole):
         return last[2]
     assert public[0] < 0x8F  # a fixmap: ten keys or eleven
-    cards = [_packed(str(c)) for c in hole]
+    cards = [_CARDS.get(c) or _CARDS.setdefault(c, _packed(str(c))) for c in hole]
     head = bytes([public[0] + 1])
     own = head + public[1:] + _HOLE_KEY + bytes([0x90 | len(cards)]) + b"".join(cards)
     _own_last[seat] = (public, len(hole), own)
