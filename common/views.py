@@ -14,11 +14,16 @@ folded hand or one that won without showing (R-S4) never leaves the server.
 A view made here knows no table, so its ``turn_id`` is the hand's own count of
 decisions (``Hand.turn``); the table puts its wire turn id in (``server.frames``,
 and the note on the two counters in ``common.schema``).
+
+The hands shown and the awards are read from the hand's events; what was read of the
+last hand viewed is kept (``_Read``), so each view reads only the events that came
+since (a hand's events only ever grow).  What is kept is never changed in place, so
+views made in other threads (the computer seats') see a whole reading or none.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from common import schema
 from common.engine import Hand
@@ -44,22 +49,62 @@ def seat_view_dict(hand: Hand, seat: int | None) -> dict[str, Any]:
     return seat_view(hand, seat).encode()
 
 
-def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
-    """Everything ``seat`` may see now: its own down cards, all up cards, stacks, bets,
-    pots, button, street, whose turn and, on its turn, its legal actions."""
-    shown: dict[int, schema.Shown] = {}
-    awards: list[schema.Award] = []
-    for event in hand.events:
+class _Read(NamedTuple):
+    """What the first ``read`` events of ``hand`` show: its hands shown and awards."""
+
+    hand: Hand
+    read: int
+    shown: dict[int, schema.Shown]
+    awards: tuple[schema.Award, ...]
+    seats: dict[int, tuple[tuple[Any, ...], schema.TableSeat]]
+    """Each seat's public entry as last made, with what it was made from."""
+
+
+_last: _Read | None = None
+
+
+def _read(hand: Hand) -> _Read:
+    """The hands shown and the awards of ``hand`` so far, reading only the events that
+    came since the last view of it."""
+    global _last
+    last = _last
+    events = hand.events
+    if last is None or last.hand is not hand or last.read > len(events):
+        last = _Read(hand, 0, {}, (), {})
+    if last.read == len(events):
+        return last
+    shown, awards = last.shown, last.awards
+    for event in events[last.read :]:
         if isinstance(event, Show):
-            shown[event.seat] = schema.Shown(
+            shown = {**shown, event.seat: schema.Shown(
                 [str(c) for c in event.cards], [str(c) for c in event.best], event.hand
-            )
+            )}  # fmt: skip
         elif isinstance(event, Award):
-            awards.append(schema.Award(event.seat, event.amount, event.pot))
+            awards = (*awards, schema.Award(event.seat, event.amount, event.pot))
+    last = _Read(hand, len(events), shown, awards, last.seats)
+    _last = last
+    return last
+
+
+def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
+    """Every seat's public entry (no hole cards); an entry is made again only when what
+    it says has changed, else the last one is used again (entries are never changed)."""
+    global _last
+    made = read.seats
     seats: dict[int, schema.TableSeat] = {}
+    changed: dict[int, tuple[tuple[Any, ...], schema.TableSeat]] = {}
     for s in hand.order:
         st = hand.seats[s]
-        seats[s] = schema.TableSeat(
+        act = st.last_action
+        shown = read.shown.get(s)
+        # Within a hand cards are only ever added, so their counts say which they are.
+        key = (st.stack, st.street_total, st.hand_total, st.folded, st.all_in, len(st.up),
+               len(st.down), act, shown)  # fmt: skip
+        old = made.get(s)
+        if old is not None and old[0] == key:
+            seats[s] = old[1]
+            continue
+        entry = schema.TableSeat(
             seat=s,
             stack=st.stack,
             bet=st.street_total,
@@ -68,10 +113,24 @@ def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
             all_in=st.all_in,
             up=[str(c) for c in st.up],
             down=len(st.down),
-            last_action=st.last_action.value if st.last_action else None,
-            shown=shown.get(s),
-            hole=[str(c) for c in st.down] if s == seat else None,
+            last_action=act.value if act else None,
+            shown=shown,
         )
+        seats[s] = entry
+        changed[s] = (key, entry)
+    if changed:
+        _last = read._replace(seats={**made, **changed})
+    return seats
+
+
+def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
+    """Everything ``seat`` may see now: its own down cards, all up cards, stacks, bets,
+    pots, button, street, whose turn and, on its turn, its legal actions."""
+    read = _read(hand)
+    awards = list(read.awards)
+    seats = _public_seats(hand, read)
+    if seat is not None and seat in seats:
+        seats[seat] = seats[seat].with_hole([str(c) for c in hand.seats[seat].down])
     return schema.SeatView(
         street=hand.street,
         button=hand.button,

@@ -12,20 +12,28 @@ clock.  Invariants:
   hand's own count of decisions (``Hand.turn``).
 - ``players`` are ``common.schema.LobbySeat`` values (``server.seats.Seat.public``),
   sent as the lobby lists them.
+- ``step_frames`` is ``p.encode_frame`` of each viewer's ``events`` and ``table``
+  messages byte for byte (``tests/test_wire_bytes.py``, ``tests/test_step_streams.py``),
+  but packs each part once: what everyone sees once a step, a seat's own parts for it,
+  and a seat entry or the players list only when it changed (``common.views`` hands the
+  same objects again while they are unchanged; the bytes made of them are kept here).
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import msgpack  # type: ignore[import-untyped]
+
 from common import protocol as p
+from common.cards import Card
 from common.engine import Hand
 from common.events import Award, Deal, Event, Show
 from common.match import Match
-from common.schema import LegalAction, LobbySeat, SeatView
+from common.schema import LegalAction, LobbySeat, SeatView, TableSeat
 from common.views import event_view, seat_view
 
 __all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
@@ -49,6 +57,82 @@ def _lobby_seats(players: Players) -> list[dict[str, Any]]:
     return [pl.encode() for pl in players]
 
 
+_HEADER = struct.Struct(">I")
+_FIRST = ("street", "button", "order", "bring_in", "to_act", "turn", "high", "pot", "pots", "over")
+"""The view's keys before ``seats``; ``awards``, ``you`` and ``legal`` come after it."""
+_SEAT_NO = [bytes([n]) for n in range(8)]  # a seat number, packed
+_NIL, _EMPTY = b"\xc0", b"\x90"  # None and [], packed
+
+
+def _packed(value: Any) -> bytes:
+    out: bytes = msgpack.packb(value, use_bin_type=True)
+    return out
+
+
+def _inside(items: dict[str, Any]) -> bytes:
+    """A map's keys and values, packed, without its header (fewer than 16 keys)."""
+    return _packed(items)[1:]
+
+
+def _frame(*parts: bytes) -> bytes:
+    body = b"".join(parts)
+    return _HEADER.pack(len(body)) + body
+
+
+_EV_KEY, _SEATS_KEY, _AWARDS_KEY, _YOU_KEY, _LEGAL_KEY, _PLAYERS_KEY = map(
+    _packed, ("events", "seats", "awards", "you", "legal", "players")
+)
+
+_HOLE_KEY = _packed("hole")
+
+_seats_last: dict[int, tuple[TableSeat, bytes]] = {}
+
+
+def _seat_packed(entry: TableSeat) -> bytes:
+    """A public seat entry encoded and packed; ``common.views`` hands the same entry
+    again while the seat is unchanged, and that is packed once."""
+    last = _seats_last.get(entry.seat)
+    if last is not None and last[0] is entry:
+        return last[1]
+    packed = _packed(entry.encode())
+    _seats_last[entry.seat] = (entry, packed)
+    return packed
+
+
+_own_last: dict[int, tuple[bytes, int, bytes]] = {}
+_CARDS: dict[Card, bytes] = {}  # a card's code, packed
+
+
+def _with_hole(seat: int, public: bytes, hole: Sequence[Card]) -> bytes:
+    """A seat's packed public entry with its ``hole`` added: its own entry as it sees it
+    (``hole`` is the last key of an entry, ``TableSeat.encode``).  Made again only when
+    the entry or its down cards have changed."""
+    last = _own_last.get(seat)
+    if last is not None and last[0] is public and last[1] == len(hole):
+        return last[2]
+    assert public[0] < 0x8F  # a fixmap: ten keys or eleven
+    cards = [_CARDS.get(c) or _CARDS.setdefault(c, _packed(str(c))) for c in hole]
+    head = bytes([public[0] + 1])
+    own = head + public[1:] + _HOLE_KEY + bytes([0x90 | len(cards)]) + b"".join(cards)
+    _own_last[seat] = (public, len(hole), own)
+    return own
+
+
+_players_last: tuple[tuple[LobbySeat, ...], bytes] = ((), _packed([]))
+
+
+def _players_packed(players: Players) -> bytes:
+    """``players`` encoded and packed; the table hands the same seats again while they
+    are unchanged (``server.table``), and those are packed once."""
+    global _players_last
+    last, packed = _players_last
+    if len(last) == len(players) and all(a is b for a, b in zip(last, players, strict=True)):
+        return packed
+    packed = _packed(_lobby_seats(players))
+    _players_last = (tuple(players), packed)
+    return packed
+
+
 def step_frames(
     match: Match,
     events: list[Event],
@@ -62,37 +146,64 @@ def step_frames(
 ) -> dict[int | None, bytes]:
     """One ``events`` + ``table`` frame pair per viewing seat; spectators share one.
 
-    The public parts are built once: an event differs between viewers only when it
-    deals a down card, and a seat's view differs from the public one only by its
-    own down cards, ``you`` and ``legal`` (``view_for``), and is encoded over the
-    public one (``SeatView.encode_over``).
+    The bytes are ``p.encode_frame`` of the two messages exactly, but each part is packed
+    once for everyone who sees it: an ``events`` frame differs between viewers only for
+    a seat dealt a down card in it, and a seat's ``table`` frame from the public one only
+    in its own seat (its down cards), ``you`` and ``legal`` (``view_for``), so those are
+    packed for the seat and the rest is the public frame's own bytes.
     """
     assert match.hand is not None
     hand = match.hand
-    shared = [None if isinstance(e, Deal) and not e.up else event_view(e, None) for e in events]
-    # The wire's turn id, not the hand's own count, so that a client may answer
-    # from the snapshot as well as from the ``turn`` message.
-    public = replace(seat_view(hand, None), turn_id=turn_id if hand.to_act is not None else None)
-    public_wire = public.encode()
-    seats = _lobby_seats(players)
+    public = seat_view(hand, None)
+
+    # The events frame: a map of four, its last value the list of events.
+    dealt = {e.seat for e in events if isinstance(e, Deal) and not e.up}
+    ev_head = b"\x84" + _inside({"type": "events", "hand": hand_no, "step": step}) + _EV_KEY
+    public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
+
+    # The table frame: a map of seven with the view (a map of fourteen) inside.  The
+    # wire's turn id, not the hand's own count, so that a client may answer from the
+    # snapshot as well as from the ``turn`` message.
+    seat_bytes = [_seat_packed(entry) for entry in public.seats.values()]
+    top = {"type": "table", "match": match_id, "hand": hand_no, "hands": match.hands, "step": step}
+    first = {
+        "street": public.street,
+        "button": public.button,
+        "order": public.order,
+        "bring_in": public.bring_in,
+        "to_act": public.to_act,
+        "turn": turn_id if hand.to_act is not None else None,
+        "high": public.high,
+        "pot": public.pot,
+        "pots": [p.encode() for p in public.pots],
+        "over": public.over,
+    }
+    head = b"\x87" + _inside({**top, "view": None})[:-1]  # the view's value follows
+    head += b"\x8e" + _inside(first) + _SEATS_KEY + bytes([0x90 | len(seat_bytes)])
+    awards = _AWARDS_KEY + _packed([a.encode() for a in public.awards]) + _YOU_KEY
+    lobby_seats = _PLAYERS_KEY + _players_packed(players)
+    no_legal = _LEGAL_KEY + _EMPTY + lobby_seats
+
     out: dict[int | None, bytes] = {}
+    where = {s: i for i, s in enumerate(public.seats)}
     for viewer in viewers:
-        seen = [
-            d if d is not None else event_view(e, viewer)
-            for d, e in zip(shared, events, strict=True)
-        ]
-        ev = p.Events(hand_no, step, seen)
-        table = p.Table(
-            match=match_id,
-            hand=hand_no,
-            hands=match.hands,
-            step=step,
-            view=public_wire
-            if viewer is None
-            else view_for(hand, public, viewer).encode_over(public, public_wire),
-            players=seats,
-        )
-        out[viewer] = p.encode_frame(ev.encode()) + p.encode_frame(table.encode())
+        if viewer is None:
+            out[viewer] = public_events + _frame(head, *seat_bytes, awards, _NIL, no_legal)
+            continue
+        own = seat_bytes
+        at = where.get(viewer)
+        if at is not None:
+            own = seat_bytes.copy()
+            own[at] = _with_hole(viewer, own[at], hand.seats[viewer].down)
+        rest = no_legal
+        if viewer == hand.to_act:
+            legal = [LegalAction.of(a).encode() for a in hand.legal_actions(viewer)]
+            rest = _LEGAL_KEY + _packed(legal) + lobby_seats
+        you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
+        seen = public_events
+        if viewer in dealt:
+            seen = _frame(ev_head, _packed([event_view(e, viewer) for e in events]))
+        out[viewer] = seen + _frame(head, *own, awards, you, rest)
     return out
 
 

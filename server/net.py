@@ -26,7 +26,10 @@ Invariants:
 - Outgoing frames go straight to the transport, whose buffer is this
   connection's outgoing queue.  Writing never waits, so a slow reader never
   holds up the table; once its unsent bytes pass ``queue_limit`` it is
-  dropped as if it had disconnected.
+  dropped as if it had disconnected.  While ``cork``ed (the table corks every
+  connection for a step) frames wait in order and go out together in one write at the
+  last ``uncork``, or just before a ``close``: the bytes a peer receives are the same
+  either way, only the writes (and TLS records) are fewer.
 - A connection that does not finish its ``hello`` within the handshake timeout,
   or does not finish a frame within ``frame_timeout`` seconds of its first
   byte (a trickle of bytes does not restart the clock), is closed.
@@ -171,6 +174,8 @@ class Connection(asyncio.Protocol):
         self._notified = False
         self._sent_at = self._heard_at = self.clock.now()
         self._discarded = 0
+        self._corks = 0
+        self._held: list[bytes] | None = None  # what waits for the last ``uncork``
 
     def __repr__(self) -> str:
         return f"<conn {self.id} {self.peer} seat={self.seat}>"
@@ -302,7 +307,32 @@ class Connection(asyncio.Protocol):
     def send(self, frame: bytes) -> None:
         """Queue one encoded frame (encrypted, if sealed); drop the connection if too
         much is unsent.  A sealed connection's frames before its handshake is done are
-        dropped: nothing goes into a TLS stream in the clear."""
+        dropped: nothing goes into a TLS stream in the clear.  While ``corked`` the
+        frame waits, with the others, for ``uncork``."""
+        if self.closed or self.transport is None:
+            return
+        if self._held is not None:
+            self._held.append(frame)
+            return
+        self._write(frame)
+
+    def cork(self) -> None:
+        """Hold what is sent from now on until the matching ``uncork``: what one step
+        sends goes out in one write (one TLS write, when sealed).  Corks nest."""
+        self._corks += 1
+        if self._held is None:
+            self._held = []
+
+    def uncork(self) -> None:
+        """The last ``uncork``: everything held goes out, in order, in one write."""
+        self._corks -= 1
+        if self._corks > 0:
+            return
+        held, self._held = self._held, None
+        if held and not self.closed:
+            self._write(held[0] if len(held) == 1 else b"".join(held))
+
+    def _write(self, data: bytes) -> None:
         transport = self.transport
         if self.closed or transport is None:
             return
@@ -310,12 +340,12 @@ class Connection(asyncio.Protocol):
             if not self.sealed:
                 return
             try:
-                frame = self._tls.write(frame)
+                data = self._tls.write(data)
             except ssl.SSLError as exc:  # the TLS state is broken: nothing more can go out
                 log.info("%r: cannot send over TLS (%s); closing", self, exc)
                 self.abort()
                 return
-        transport.write(frame)
+        transport.write(data)
         self._sent_at = self.clock.now()
         if transport.get_write_buffer_size() > self.limits.queue_limit:
             log.warning(
@@ -393,6 +423,11 @@ class Connection(asyncio.Protocol):
         closes, or ``close_timeout`` passes."""
         if self.closed or self.transport is None:
             return
+        held, self._held = self._held, None
+        if held:  # what the step said before it closed goes first (its ``error``)
+            self._write(b"".join(held))
+            if self.closed:
+                return
         self.closed = True
         self._cancel_timers()
         transport = self.transport
@@ -412,6 +447,7 @@ class Connection(asyncio.Protocol):
         if self.transport is None:
             return
         self.closed = True
+        self._held = None
         self._cancel_timers()
         self.transport.abort()
         self._notify_closed()

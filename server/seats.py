@@ -83,6 +83,12 @@ class Seat:
     def info(self) -> SeatInfo:
         return SeatInfo(self.name, self.kind)
 
+    def listed(self) -> tuple[object, ...]:
+        """Everything ``public`` reads of the seat (the table's note that it changed)."""
+        conn = self.conn
+        return (self.seat, self.name, self.kind, self.presence, self.level, conn is not None,
+                conn is not None and conn.sealed)  # fmt: skip
+
     def public(self, host: int | None, stand_in: bool = False) -> LobbySeat:
         """The seat as the lobby and the table list it; ``stand_in``: a computer plays the
         table's away seats (R-C3)."""

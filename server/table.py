@@ -44,6 +44,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -107,6 +109,7 @@ class Table:
         self.running = False
         self.paused = False
         self.closing = False
+        self._listed: tuple[tuple[object, ...], list[LobbySeat]] = ((), [])
         self.computers = ComputerSeats(
             chooser or default_chooser(),
             delay=config.bot_delay,
@@ -236,6 +239,15 @@ class Table:
             self.journal.append(journal.token_record(seat.seat, token_digest(seat.token)))
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
+        """One message: whatever it makes the table say goes out to its sender in one
+        write, and a step it sets off to everyone in one write each (``_one_write``)."""
+        conn.cork()
+        try:
+            self._message(conn, raw)
+        finally:
+            conn.uncork()
+
+    def _message(self, conn: Connection, raw: dict[str, Any]) -> None:
         if raw.get("type") == "proof" and self.reception.proving(conn):
             proof = p.decode_client(raw)
             assert isinstance(proof, p.Proof)
@@ -352,7 +364,14 @@ class Table:
         )
 
     def _players(self) -> list[LobbySeat]:
-        return public_seats(self.seats, self.host, self.turns.options.stand_in)
+        """The seats as the lobby and every ``table`` list them: the same list (and the
+        same seats) again while nothing they say has changed, so that ``server.frames``
+        packs them once.  Nobody changes the list."""
+        stand_in = self.turns.options.stand_in
+        key = (self.host, stand_in, *(s.listed() for s in self.seats.values()))
+        if key != self._listed[0]:
+            self._listed = (key, public_seats(self.seats, self.host, stand_in))
+        return self._listed[1]
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(self._lobby())
@@ -390,6 +409,10 @@ class Table:
         self._start_match()
 
     def _start_match(self) -> None:
+        with self._one_write():
+            self._start_the_match()
+
+    def _start_the_match(self) -> None:
         self.chairs.match_starts()
         self.paused = False
         self.deals.reset()
@@ -432,7 +455,25 @@ class Table:
 
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
         """The engine has moved on (``note`` says how): the journal first, then every
-        screen, then the next decision."""
+        screen, then the next decision; each connection is sent all the step says in
+        one write (``_one_write``), after the journal has it."""
+        with self._one_write():
+            self._step(events, note)
+
+    @contextmanager
+    def _one_write(self) -> Iterator[None]:
+        """Every connection corked while inside (``Connection.cork``): what it is sent
+        goes out in one write at the end."""
+        conns = list(self.conns)
+        for conn in conns:
+            conn.cork()
+        try:
+            yield
+        finally:
+            for conn in conns:
+                conn.uncork()
+
+    def _step(self, events: list[Event], note: dict[str, Any]) -> None:
         assert self.match is not None and self.match.hand is not None
         hand = self.match.hand
         self.step += 1
