@@ -233,6 +233,36 @@ def _typing(app: App) -> None:
     chat.value = "gl"
 
 
+def _unhover(app: App) -> None:
+    _hover(app)
+    frame(app)
+    app.handle_event(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0))
+    )
+
+
+def _dialog(app: App) -> None:
+    """The rules over the table, then closed: the table must not keep the dialog."""
+    app.show_rules()
+    frame(app)
+    app.modal = None
+
+
+def _standings(app: App) -> None:
+    """The results over the table, then gone back to the lobby's table."""
+    app.on_message({"type": "standings", "match": "demo", "hands_played": 8,
+                    "standings": [{"place": 1, "seat": 1, "name": "Bo", "stack": 764,
+                                   "net": 164, "winner": True}]})  # fmt: skip
+    frame(app)
+    s = app.session
+    assert s is not None
+    s.standings = None
+    app.sync_scenes()
+
+
+# Changes after which the table may look as it did before.
+LOOK_THE_SAME = {"hover, then away", "a dialog, closed", "the results, gone"}
+
 CHANGES: dict[str, Callable[[App], None]] = {
     "a stack": _stack,
     "a bet": _bet,
@@ -246,6 +276,9 @@ CHANGES: dict[str, Callable[[App], None]] = {
     "the cards-seen panel": _seen_toggle,
     "a chat line": _chat,
     "typing": _typing,
+    "hover, then away": _unhover,
+    "a dialog, closed": _dialog,
+    "the results, gone": _standings,
 }
 
 
@@ -264,7 +297,8 @@ def test_a_change_shows_at_once(app, change) -> None:
         assert cached == fresh
         return
     same_as_uncached(app, change)
-    assert frame(app) != before, f"{change} changed nothing on screen: the test tests nothing"
+    if change not in LOOK_THE_SAME:
+        assert frame(app) != before, f"{change} changed nothing on screen: it tests nothing"
 
 
 def test_the_clock_runs_down_on_the_plate_and_in_the_bar(app) -> None:
