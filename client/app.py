@@ -107,7 +107,6 @@ class App:
         self.screen: pygame.Surface | None = None
         self.net_event = 0
         self.frames = 0
-        self.drawn_last: object = None  # what the last frame drew last (a scene, a dialog)
         self.dirty = True
         self._flash_until = 0.0
         self.pacer = Pacer()  # frame pacing: client.pacing
@@ -341,9 +340,6 @@ class App:
                 self._fault("drawing a dialog")
         if not self.offscreen:
             pygame.display.flip()
-        self.drawn_last = (
-            self.modal if self.modal is not None else self.scenes[-1] if self.scenes else None
-        )
         self.frames += 1
         self.dirty = False
 

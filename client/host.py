@@ -78,8 +78,6 @@ class Host(Protocol):
     running: bool  # False closes the window at the end of the step
     dirty: bool  # True: draw at the next step even if nothing moves
     modal: Modal | None
-    frames: int  # frames drawn so far
-    drawn_last: object  # what the last frame drew last: a scene or a dialog (or None)
     finder: TableFinder | None  # the tables found on the network, once looked for
 
     # ---- what the scenes read

@@ -136,25 +136,14 @@ class TablePainter:
 
     # ---- the felt layer: the background and everything still on it, kept
 
-    def felt_from_layer(
-        self,
-        surf: pygame.Surface,
-        key: tuple[object, ...],
-        *,
-        only: list[pygame.Rect] | None = None,
-    ) -> bool:
+    def felt_from_layer(self, surf: pygame.Surface, key: tuple[object, ...]) -> bool:
         """Blit the kept felt layer if it was drawn for ``key`` (and this surface's size
-        and format); False when it must be drawn again.  ``only``: just those parts of
-        it (the caller knows the rest of ``surf`` shows the layer already)."""
+        and format); False when it must be drawn again."""
         kept = self._felt
         full = (surf.get_size(), surf.get_bitsize(), surf.get_masks(), *key)
         if kept is None or not stamping() or kept[0] != full:
             return False
-        if only is None:
-            surf.blit(kept[1], (0, 0))
-        else:
-            for r in only:
-                surf.blit(kept[1], r.topleft, r)
+        surf.blit(kept[1], (0, 0))
         return True
 
     def keep_felt(self, surf: pygame.Surface, key: tuple[object, ...]) -> None:

@@ -25,14 +25,12 @@ from client.render.logview import LogView
 from client.render.motion import Anim
 from client.render.picture import TablePicture, picture_of
 from client.render.seenpanel import SeenPanel
-from client.render.stamp import stamping
 from client.render.tablepaint import TablePainter
 from client.render.text import text
 from client.render.volume import VolumeControl
 from client.render.widgets import Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
 from client.scenes.reconnect import ReconnectBanner
-from client.scenes.reconnect import shown as shown_lost
 from client.scenes.table.actionbar import ActionBar, between_hands
 from client.scenes.table.controls import hosting, seated
 from client.scenes.table.motion import Motion
@@ -58,7 +56,6 @@ class TableScene(Scene):
         self._notify_on_landing = False
         self.coach_match: str | None = None  # the first computer-table match: coach on
         self._coach_follow()
-        self._held: tuple[pygame.Surface, int, tuple[Any, ...] | None] | None = None
 
     # ---- the parts' widgets, by the names tests and scripts know them
 
@@ -455,27 +452,17 @@ class TableScene(Scene):
             return
         now = time.monotonic()
         pic = picture_of(s, now)
-        felt = self._draw_felt(surf, s, pic)
+        self._draw_felt(surf, s, pic)
         self.motion.draw_flying(surf, lay, self.painter, self.host.art)
         self.bar.draw(surf, lay, s, now, landing=self._landing, back=self.controls.back)
         self.panel.draw(surf, lay, s, self.host.settings)
         self._draw_banner(surf)
-        # What ``surf`` holds now, for the next frame: the felt layer drawn for ``felt``
-        # everywhere but under the bar and the panel, unless something else lay on it.
-        plain = felt is not None and stamping() and not s.paused
-        plain = plain and not shown_lost(self.host.status)
-        self._held = (surf, self.host.frames, felt if plain else None)
 
-    def _draw_felt(self, surf: pygame.Surface, s: Any, pic: TablePicture) -> tuple[Any, ...] | None:
+    def _draw_felt(self, surf: pygame.Surface, s: Any, pic: TablePicture) -> None:
         """The felt and all that lies still on it: the centre, the seats' cards and plates,
         the chips.  While nothing moves it is one kept layer, drawn again only when
         something it shows changes (its key: the view, which is never changed in place,
-        the plates' looks, the names, the layout and the deck's colours); returns that
-        key (None while something moves).
-
-        When the last frame was this scene's alone, into the same surface, with the
-        same layer under it, only the bar and the panel are put back from the layer:
-        the rest of the screen already shows it."""
+        the plates' looks, the names, the layout and the deck's colours)."""
         lay = self.lay
         view = s.view
         hidden = self.motion.hidden()
@@ -496,18 +483,8 @@ class TableScene(Scene):
             names = tuple((seat, p.name) for seat, p in s.players.items())
             key = (lay, view, pic.hand, pic.hands, names, tuple(looks.items()),
                    self.host.art.four_color)  # fmt: skip
-            held = self._held
-            again = (
-                held is not None
-                and held[0] is surf
-                and held[1] == self.host.frames - 1
-                and held[2] == key
-                and self.host.drawn_last is self
-            )
-            if self.painter.felt_from_layer(
-                surf, key, only=[lay.bar, lay.panel] if again else None
-            ):
-                return key
+            if self.painter.felt_from_layer(surf, key):
+                return
         self.painter.background_to(surf, lay)
         self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
         self.motion.draw_deck(surf, lay, self.host.art)
@@ -529,7 +506,6 @@ class TableScene(Scene):
             self.painter.chips(surf, lay, at, amount)
         if key is not None:
             self.painter.keep_felt(surf, key)
-        return key
 
     def _draw_paused(self, surf: pygame.Surface, s: Any) -> None:
         """R-C3: the table is paused; the hand in play is played out first."""
