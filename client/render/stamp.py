@@ -21,19 +21,21 @@ text-fitting cache (the earlier drawing path).
 
 from __future__ import annotations
 
+import inspect
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 import pygame
 
-__all__ = ["Stamps", "caching", "clear_all", "set_caching", "stamping"]
+__all__ = ["Memo", "Stamps", "caching", "clear_all", "set_caching", "stamping"]
 
 KEY_A = (255, 0, 255)
 KEY_B = (0, 255, 1)
 _MAX = 400
 
 _state = {"caching": True, "stamps": True}
-_clearers: list[Callable[[], None]] = []
+_clearers: list[Callable[[], Callable[[], None] | None]] = []
 
 
 def caching() -> bool:
@@ -47,13 +49,22 @@ def stamping() -> bool:
 
 
 def on_clear(fn: Callable[[], None]) -> None:
-    """Register a cache to empty whenever the switch moves."""
-    _clearers.append(fn)
+    """Register a cache to empty with ``clear_all`` (a bound method is held weakly: a
+    scene's caches go with the scene)."""
+    if inspect.ismethod(fn):
+        _clearers.append(weakref.WeakMethod(fn))
+    else:
+        _clearers.append(lambda: fn)
+    if len(_clearers) > 64:
+        _clearers[:] = [ref for ref in _clearers if ref() is not None]
 
 
 def clear_all() -> None:
-    for fn in _clearers:
-        fn()
+    """Empty every cache (the next frames are drawn from nothing, then kept again)."""
+    for ref in list(_clearers):
+        fn = ref()
+        if fn is not None:
+            fn()
 
 
 def set_caching(on: bool, *, stamps: bool = True) -> None:
@@ -67,8 +78,24 @@ def set_caching(on: bool, *, stamps: bool = True) -> None:
 Paint = Callable[[pygame.Surface, tuple[int, int]], None]
 
 
+class Memo(dict):  # type: ignore[type-arg]
+    """Worked-out looks kept for the next frame: a cache, as a drawn picture is (``draw``
+    may fill it: ``is_cache``), emptied with the others."""
+
+    is_cache = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        on_clear(self.forget)
+
+    def forget(self) -> None:
+        self.clear()
+
+
 class Stamps:
     """Kept stamps by key, least recently used dropped first."""
+
+    is_cache = True  # ``draw`` may fill it
 
     def __init__(self, limit: int = _MAX) -> None:
         self.limit = limit

@@ -19,7 +19,7 @@ from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.picture import TablePicture
-from client.render.stamp import Stamps, caching, stamping
+from client.render.stamp import Memo, Stamps, caching, stamping
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.wording import STREET_NAMES, award_lines
@@ -131,8 +131,9 @@ class TablePainter:
     def __init__(self, art: CardArt) -> None:
         self.art = art
         self._bg: tuple[tuple[int, int], pygame.Surface] | None = None
-        self._plates = Stamps()
+        self._plates = Stamps(limit=96)  # a few looks a seat (the clock's bar moves)
         self._felt: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._looks = Memo()  # seat -> (what its look was worked out from, the look)
 
     # ---- the felt layer: the background and everything still on it, kept
 
@@ -271,8 +272,10 @@ class TablePainter:
         pic: TablePicture,
         clock: bool = True,
     ) -> PlateLook:
-        """Everything a plate's pixels depend on, worked out: its stamp's key."""
-        r = spot.plate_rect()
+        """Everything a plate's pixels depend on, worked out: its stamp's key.  A seat
+        whose turn it is not shows no clock: its look is kept while what it is worked out
+        from stays the same (the seat, the player and the layout are never changed in
+        place; a dropped seat's seconds are counted whole, as its tag says them)."""
         view = pic.view
         turn = (
             view is not None
@@ -280,6 +283,34 @@ class TablePainter:
             and not view.over
             and (clock or not spot.own)
         )
+        if turn or not stamping():
+            return self._plate_look(lay, spot, sv, player, pic=pic, clock=clock, turn=turn)
+        seat = spot.seat
+        grace = pic.dropped.get(seat)
+        memo = (lay, spot, sv, player, clock, view is None,
+                view.seats.get(seat) if view is not None else None, pic.players.get(seat),
+                seat in pic.dropped, None if grace is None else int(grace),
+                player is not None and player.seat in pic.dropped,
+                pic.recent.get(seat))  # fmt: skip
+        kept = self._looks.get(seat)
+        if kept is not None and kept[0] == memo:
+            return kept[1]
+        look = self._plate_look(lay, spot, sv, player, pic=pic, clock=clock, turn=turn)
+        self._looks[seat] = (memo, look)
+        return look
+
+    def _plate_look(
+        self,
+        lay: TableLayout,
+        spot: SeatSpot,
+        sv: TableSeat | None,
+        player: Player | None,
+        *,
+        pic: TablePicture,
+        clock: bool,
+        turn: bool,
+    ) -> PlateLook:
+        r = spot.plate_rect()
         folded = sv is not None and sv.folded
         name = player.name if player else pic.name_of(spot.seat)
         fs = lay.font(24 if spot.own else 22)
