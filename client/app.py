@@ -1,7 +1,8 @@
 """The window: the scene stack, the events and the main loop, frame by frame.
 
 ``App.run()`` is the whole client.  The loop sleeps while nothing moves
-(near-zero CPU) and ticks at 60 fps only while a scene animates; animation
+(near-zero CPU: ``client.pacing`` blocks until input or a wake-up where the video
+driver allows) and ticks at 60 fps only while a scene animates; animation
 advances in fixed 1/60 s steps (``client.pacing``).  Server messages arrive
 through the table link's queue (``client.link.TableLink``); each one is
 applied to the ``Session`` (a bad one is logged and dropped) and then shown
@@ -238,21 +239,33 @@ class App:
     def step(self, max_wait: float = 1.0) -> None:
         """One pass of the loop: wait (or not), handle events and messages, update, draw."""
         events: list[pygame.event.Event]
+        idle = quiet = False
         if self.offscreen:
             events, self.inbox = self.inbox, []
         elif self.animating() or self.dirty:
             events = pygame.event.get()
         else:
+            idle = True
             wake = [s.wake_in() for s in self.scenes]
             wake.append(reconnect.wake_in(self.status, time.monotonic()))  # its countdown
-            events = self.pacer.idle_wait(min([max_wait] + [w for w in wake if w is not None]))
+            asked = [w for w in wake if w is not None]
+            wait = min([max_wait, *asked])
+            events = self.pacer.idle_wait(wait)
+            # Slept the whole time, nothing came and no scene's clock was due: the
+            # screen shows what it showed, and is not drawn again.
+            quiet = not events and not self.pacer.woken and not (asked and min(asked) <= wait)
         self.pump_net()
         for event in events:
             self.handle_event(event)
         now = time.monotonic()
-        for _ in range(self.pacer.steps(now)):
+        steps = self.pacer.steps(now)
+        if idle:
+            steps = min(steps, 1)  # nothing moved while we slept: one step catches up
+        for _ in range(steps):
             self._update(STEP)
         self._flash_title(now)
+        if quiet and not self.dirty:
+            return
         self.draw()
         if self.animating() and not self.offscreen:
             self.pacer.rest()
@@ -277,7 +290,7 @@ class App:
         if event.type == pygame.VIDEORESIZE or event.type == pygame.WINDOWSIZECHANGED:
             self.resized()
             return
-        if event.type == self.net_event:
+        if event.type == self.net_event or self.pacer.is_wake(event):
             return  # the queue is drained in pump_net
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self.show_rules()
@@ -607,6 +620,7 @@ class App:
         s.standings = None
         s.view = None
         s.running = False
+        self.dirty = True
         self.sync_scenes()
 
     # ------------------------------------------------------------ your turn
@@ -628,6 +642,7 @@ class App:
 
     def set_four_color(self, on: bool) -> None:
         self.settings.four_color = on
+        self.dirty = True
         if self._art is not None:
             self._art.four_color = on
 

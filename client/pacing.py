@@ -1,47 +1,161 @@
 """Frame pacing: sleep while nothing moves, and step time in fixed 1/60 s steps.
 
 The loop sleeps in ``idle_wait`` until input, a word from the network
-thread (``wake``) or the next scene clock is due: ``pygame.event.wait``
-polls every millisecond on some SDL video drivers, so the wait naps on a
-flag between cheap event polls instead (near-zero CPU, a key still answered
-within ``NAP``).  While something animates, ``steps`` says how many fixed
-steps of time have passed (at most eight: a longer stall is dropped, not
-caught up) and ``rest`` sleeps off the rest of the frame.
+thread (``wake``) or the next scene clock is due.  How it sleeps depends on
+the video driver (``waiter_for``), since every wake-up costs CPU even when it
+finds nothing (about 0.1 ms of a core each on a small virtual machine):
+
+- on a desktop's own drivers (X11, Wayland, Windows, macOS) it blocks in
+  SDL's own wait, which these drivers end the moment input comes; ``wake``
+  posts an event to end it (``pygame.event.wait`` is no use: it polls every
+  millisecond).  With a joystick attached SDL would poll every millisecond
+  itself, so then the nap below is used;
+- where the driver has no input at all (``dummy``, ``offscreen``: tests,
+  scripts, benchmarks) it sleeps on ``wake``'s flag alone;
+- anywhere else, or where SDL cannot be reached, it naps on the flag between
+  cheap event polls: a key is still answered within ``NAP``.
+
+``STUD_IDLE=poll`` (or ``flag``, ``sdl``) picks the way by hand.  While
+something animates, ``steps`` says how many fixed steps of time have passed
+(at most eight: a longer stall is dropped, not caught up) and ``rest`` sleeps
+off the rest of the frame.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import logging
+import os
 import threading
 import time
+from typing import Protocol
 
 import pygame
 
-__all__ = ["NAP", "STEP", "Pacer"]
+__all__ = ["NAP", "STEP", "Pacer", "waiter_for"]
+
+log = logging.getLogger(__name__)
 
 STEP = 1 / 60
-NAP = 0.025  # idle polling interval: ~0.1 ms of CPU per nap
+NAP = 0.025  # idle polling interval where nothing better is at hand
 MAX_STEPS = 8
+NATIVE = ("x11", "wayland", "windows", "cocoa")  # SDL's wait ends on their input
+NO_INPUT = ("dummy", "offscreen")
+
+
+class Waiter(Protocol):
+    kind: str
+
+    def wait(self, flag: threading.Event, seconds: float) -> None:
+        """Sleep up to ``seconds``, or less (input, ``flag``)."""
+
+    def interrupt(self) -> None:
+        """From another thread: end a ``wait`` now (the flag is set already)."""
+
+
+class Nap:
+    """Naps of ``NAP`` on the flag; the caller polls the events between them."""
+
+    kind = "poll"
+
+    def wait(self, flag: threading.Event, seconds: float) -> None:
+        flag.wait(min(NAP, seconds))
+
+    def interrupt(self) -> None:
+        pass
+
+
+class FlagOnly:
+    """No input can come (a driver without any): only ``wake`` or the time ends it."""
+
+    kind = "flag"
+
+    def wait(self, flag: threading.Event, seconds: float) -> None:
+        flag.wait(seconds)
+
+    def interrupt(self) -> None:
+        pass
+
+
+class SdlWait:
+    """SDL's ``SDL_WaitEventTimeout``, called without the GIL: input, a timer's event
+    (key repeat) or ``interrupt``'s posted event end it."""
+
+    kind = "sdl"
+
+    def __init__(self, sdl: ctypes.CDLL) -> None:
+        self.sdl = sdl
+        sdl.SDL_WaitEventTimeout.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        sdl.SDL_WaitEventTimeout.restype = ctypes.c_int
+        sdl.SDL_NumJoysticks.restype = ctypes.c_int
+        self.event = pygame.event.custom_type()
+        self.nap = Nap()
+
+    def wait(self, flag: threading.Event, seconds: float) -> None:
+        if self.sdl.SDL_NumJoysticks() > 0:  # SDL itself would poll every millisecond
+            self.nap.wait(flag, seconds)
+            return
+        self.sdl.SDL_WaitEventTimeout(None, max(1, round(seconds * 1000)))
+
+    def interrupt(self) -> None:
+        # (a full queue will be read soon anyway; pygame may be down)
+        with contextlib.suppress(pygame.error):
+            pygame.event.post(pygame.event.Event(self.event))
+
+
+def waiter_for(driver: str) -> Waiter:
+    """The way to sleep for a video driver (``STUD_IDLE`` overrides it)."""
+    how = os.environ.get("STUD_IDLE", "")
+    if how == "poll":
+        return Nap()
+    if how == "flag" or (not how and driver in NO_INPUT):
+        return FlagOnly()
+    if how == "sdl" or driver in NATIVE:
+        from client import window
+
+        try:
+            sdl = window._sdl()
+            if sdl is not None:
+                return SdlWait(sdl)
+        except Exception as exc:  # an unusual build: poll as before
+            log.debug("no SDL wait: %s", exc)
+    return Nap()
 
 
 class Pacer:
-    def __init__(self) -> None:
+    def __init__(self, waiter: Waiter | None = None) -> None:
         self.last = time.monotonic()
         self.acc = 0.0
         self._flag = threading.Event()
+        self.waiter = waiter  # chosen at the first wait, once the display is open
+        self.woken = False  # the last ``idle_wait`` was ended by ``wake``
 
     def wake(self) -> None:
         """Called from another thread: end an ``idle_wait`` now."""
         self._flag.set()
+        waiter = self.waiter
+        if waiter is not None:
+            waiter.interrupt()
+
+    def is_wake(self, event: pygame.event.Event) -> bool:
+        """Whether ``event`` is only ``wake``'s (posted to end SDL's wait)."""
+        return event.type == getattr(self.waiter, "event", None)
 
     def idle_wait(self, seconds: float) -> list[pygame.event.Event]:
         """Sleep until input, a ``wake`` or ``seconds`` pass; the events that came."""
+        if self.waiter is None:
+            driver = pygame.display.get_driver() if pygame.display.get_init() else ""
+            self.waiter = waiter_for(driver)
         deadline = time.monotonic() + seconds
         while True:
             events = pygame.event.get()
-            if events or self._flag.is_set() or time.monotonic() >= deadline:
+            left = deadline - time.monotonic()
+            if events or self._flag.is_set() or left <= 0:
+                self.woken = self._flag.is_set()
                 self._flag.clear()
                 return events
-            self._flag.wait(min(NAP, max(0.0, deadline - time.monotonic())))
+            self.waiter.wait(self._flag, left)
 
     def steps(self, now: float) -> int:
         """How many fixed steps of time to run at ``now``."""

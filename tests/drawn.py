@@ -1,4 +1,7 @@
-"""The words a module draws, as drawn: its ``blit_text`` calls recorded with their rects."""
+"""The words a module draws, as drawn: its ``blit_text`` calls recorded with their rects.
+
+Inside the block pieces are drawn where they go, not from stamps (a stamp is
+painted at its own origin once, then blitted: ``client.render.stamp``)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ from contextlib import contextmanager
 from types import ModuleType
 
 import pygame
+
+from client.render import stamp
 
 
 @contextmanager
@@ -21,7 +26,9 @@ def words_drawn(module: ModuleType) -> Iterator[list[tuple[str, pygame.Rect]]]:
         return rect
 
     module.blit_text = record
+    stamp.set_caching(True, stamps=False)
     try:
         yield drawn
     finally:
         module.blit_text = real
+        stamp.set_caching(True)

@@ -4,7 +4,8 @@ For every scene and dialog, in a state worth drawing: after ``resize`` and
 ``update`` (what the loop does before it draws), the scene's attributes are
 taken apart, deep, into plain values; ``draw`` twice in a row must leave
 them as they were.  A drawn picture kept for the next frame (a cache: any
-value that holds a ``pygame.Surface``) is the one thing draw may fill.  Then,
+value that holds a ``pygame.Surface``, or an object whose class says
+``is_cache``) is the one thing draw may fill.  Then,
 on a fresh scene that was never drawn, its buttons are where ``handle_event``
 looks for them, and a click on one does what it says.
 """
@@ -36,8 +37,8 @@ PICTURE = "<picture>"  # a value holding a drawn surface: a cache draw may fill
 
 def snapshot(obj: Any, path: tuple[int, ...] = ()) -> Any:
     """``obj`` as plain, comparable values, attribute by attribute (the host left out)."""
-    if isinstance(obj, pygame.Surface):
-        return PICTURE
+    if isinstance(obj, pygame.Surface) or getattr(type(obj), "is_cache", False):
+        return PICTURE  # (a kept look or stamp: client.render.stamp)
     if obj is None or isinstance(obj, (bool, int, float, str, bytes, enum.Enum)):
         return obj
     if isinstance(obj, pygame.Rect):

@@ -19,6 +19,7 @@ import pygame
 from client.keys import key_of
 from client.model import Player, Session
 from client.render.layout import TableLayout
+from client.render.stamp import caching
 from client.render.widgets import Button
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
@@ -159,9 +160,12 @@ class Controls:
         key = (tuple(area),) + tuple(
             (b.id, b.label, b.style, b.hover, b.enabled, b.size, tuple(b.rect)) for b in buttons
         )
-        if self._pic is None or self._pic[0] != key:
+        if self._pic is None or self._pic[0] != key or not caching():
             pic = pygame.Surface(area.size, pygame.SRCALPHA)
             for b in buttons:
                 replace(b, rect=b.rect.move(-area.x, -area.y)).draw(pic)
+            if not caching():
+                surf.blit(pic, area.topleft)
+                return
             self._pic = (key, pic)
         surf.blit(self._pic[1], area.topleft)

@@ -23,7 +23,7 @@ from client.keys import key_of
 from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.motion import Anim
-from client.render.picture import picture_of
+from client.render.picture import TablePicture, picture_of
 from client.render.seenpanel import SeenPanel
 from client.render.tablepaint import TablePainter
 from client.render.text import text
@@ -447,13 +447,45 @@ class TableScene(Scene):
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay
         s = self.host.session
-        surf.blit(self.painter.background(lay), (0, 0))
         if s is None:
+            surf.blit(self.painter.background(lay), (0, 0))
             return
         now = time.monotonic()
+        pic = picture_of(s, now)
+        self._draw_felt(surf, s, pic)
+        self.motion.draw_flying(surf, lay, self.painter, self.host.art)
+        self.bar.draw(surf, lay, s, now, landing=self._landing, back=self.controls.back)
+        self.panel.draw(surf, lay, s, self.host.settings)
+        self._draw_banner(surf)
+
+    def _draw_felt(self, surf: pygame.Surface, s: Any, pic: TablePicture) -> None:
+        """The felt and all that lies still on it: the centre, the seats' cards and plates,
+        the chips.  While nothing moves it is one kept layer, drawn again only when
+        something it shows changes (its key: the view, which is never changed in place,
+        the plates' looks, the names, the layout and the deck's colours)."""
+        lay = self.lay
         view = s.view
         hidden = self.motion.hidden()
-        pic = picture_of(s, now)
+        clock = not self._landing
+        looks = {
+            seat: self.painter.plate_look(
+                lay,
+                spot,
+                view.seats.get(seat) if view else None,
+                s.players.get(seat),
+                pic=pic,
+                clock=clock,
+            )
+            for seat, spot in lay.spots.items()
+        }
+        key: tuple[Any, ...] | None = None
+        if not self.motion.anims:
+            names = tuple((seat, p.name) for seat, p in s.players.items())
+            key = (lay, view, pic.hand, pic.hands, names, tuple(looks.items()),
+                   self.host.art.four_color)  # fmt: skip
+            if self.painter.felt_from_layer(surf, key):
+                return
+        self.painter.background_to(surf, lay)
         self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
         self.motion.draw_deck(surf, lay, self.host.art)
         showdown = bool(view and view.over)
@@ -465,17 +497,15 @@ class TableScene(Scene):
                 self.painter.seat_cards(
                     surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
                 )
-            self.painter.plate(surf, lay, spot, sv, player, pic=pic, clock=not self._landing)
+            self.painter.plate(surf, lay, spot, sv, player, pic=pic, clock=clock, look=looks[seat])
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
                 self.painter.dealer_button(surf, lay, spot)
         for at, amount in self.felt_chips():
             self.painter.chips(surf, lay, at, amount)
-        self.motion.draw_flying(surf, lay, self.painter, self.host.art)
-        self.bar.draw(surf, lay, s, now, landing=self._landing, back=self.controls.back)
-        self.panel.draw(surf, lay, s, self.host.settings)
-        self._draw_banner(surf)
+        if key is not None:
+            self.painter.keep_felt(surf, key)
 
     def _draw_paused(self, surf: pygame.Surface, s: Any) -> None:
         """R-C3: the table is paused; the hand in play is played out first."""

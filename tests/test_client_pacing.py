@@ -1,0 +1,102 @@
+"""The idle loop (issue 20): it sleeps without waking for nothing, and draws only when
+something on screen may have changed: input, a word from the network thread, or a
+scene's clock coming due.  Asserts what was drawn, never how long anything took."""
+
+from __future__ import annotations
+
+import threading
+
+import pygame
+import pytest
+
+from client import demo
+from client.app import App
+from client.model import Session
+from client.pacing import FlagOnly, Nap, Pacer, SdlWait, waiter_for
+from client.settings import Settings
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    a = App(Settings(name="Ann", sound=False), size=(1280, 800), save_settings=False)
+    a.init_display()
+    a.pacer.waiter = FlagOnly()
+    yield a
+    a.session = None
+    pygame.quit()
+
+
+def settle(app: App) -> None:
+    app._flash_until = 0.0  # the title's "your turn" flash is over
+    pygame.event.get()  # the window's own first events
+    app.step(max_wait=0.01)
+    assert not app.dirty
+
+
+def test_the_way_to_sleep_follows_the_driver(monkeypatch) -> None:
+    monkeypatch.delenv("STUD_IDLE", raising=False)
+    assert isinstance(waiter_for("dummy"), FlagOnly)  # no input can come: no polling
+    assert isinstance(waiter_for("kmsdrm"), Nap)  # unknown: polled as before
+    pygame.init()
+    try:
+        native = waiter_for("x11")
+        assert isinstance(native, (SdlWait, Nap))  # SdlWait wherever SDL is reached
+        monkeypatch.setenv("STUD_IDLE", "poll")
+        assert isinstance(waiter_for("x11"), Nap)
+        monkeypatch.setenv("STUD_IDLE", "flag")
+        assert isinstance(waiter_for("x11"), FlagOnly)
+    finally:
+        pygame.quit()
+
+
+def test_a_wake_ends_the_wait_and_says_so() -> None:
+    pygame.init()
+    try:
+        pacer = Pacer(FlagOnly())
+        pygame.event.get()
+        assert pacer.idle_wait(0.02) == [] and not pacer.woken
+        threading.Timer(0.01, pacer.wake).start()
+        assert pacer.idle_wait(30.0) == [] and pacer.woken  # not the 30 s
+        pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+        assert [e.type for e in pacer.idle_wait(30.0)] == [pygame.USEREVENT]
+    finally:
+        pygame.quit()
+
+
+def test_an_idle_table_is_not_drawn_again(app) -> None:
+    app.session = Session("Ann")
+    for msg in demo.mid_hand():
+        app.on_message(msg)
+    app.top().anims.clear()
+    s = app.session
+    s.time_left, s.clock = None, None
+    s.presence.clear()
+    settle(app)
+    frames = app.frames
+    for _ in range(3):
+        app.step(max_wait=0.01)
+    assert app.frames == frames, "nothing changed, yet the table was drawn again"
+    app.pacer.wake()  # a word from the network thread (or the table finder)
+    app.step(max_wait=5.0)
+    assert app.frames == frames + 1
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(3, 3), rel=(0, 0), buttons=(0, 0, 0))
+    )
+    app.step(max_wait=5.0)
+    assert app.frames == frames + 2
+
+
+def test_a_scene_clock_coming_due_is_drawn(app) -> None:
+    """Our turn's clock (``wake_in``) is drawn again as it comes due, idle or not."""
+    app.session = Session("Ann")
+    for msg in demo.mid_hand():
+        app.on_message(msg)
+    app.top().anims.clear()
+    assert app.top().wake_in() is not None
+    settle(app)
+    frames = app.frames
+    app.step(max_wait=5.0)  # sleeps only until the clock's next quarter second
+    assert app.frames == frames + 1
