@@ -163,17 +163,18 @@ class Hand:
             raise ValueError("the deck must hold distinct cards, seven for each seat (R-D6)")
         self.stakes = stakes
         self.button = button
-        self.order: tuple[int, ...] = tuple(s for s in _CLOCKWISE[button] if s in stacks)
-        states = [SeatState(s, stacks[s], stacks[s]) for s in self.order]
-        self.seats: dict[int, SeatState] = {st.seat: st for st in states}
-        self._states = tuple(states)
+        order = self.order = tuple(sorted(stacks, key=_CLOCKWISE[button].index))
+        n = len(order)
+        states = self._states = tuple([SeatState(s, stacks[s], stacks[s]) for s in order])
         """The seats' states in deal order."""
+        self.seats: dict[int, SeatState] = dict(zip(order, states, strict=True))
         # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
+        ring = states * 2
         self._after: dict[int, tuple[SeatState, ...]] = {
-            st.seat: tuple(states[i + 1 :] + states[: i + 1]) for i, st in enumerate(states)
+            s: ring[i + 1 : i + 1 + n] for i, s in enumerate(order)
         }
-        self._live = len(states)
-        self._last_in_order = states[-1].seat  # deals start after it
+        self._live = n
+        self._last_in_order = order[-1]  # deals start after it
         self._deck = list(deck)
         self._dealt = 0
         self.events: list[Event] = []
@@ -241,9 +242,15 @@ class Hand:
         put in, from the smallest up, and a last one for the rest; neighbours
         that the same seats contend for are merged.
         """
+        levels = sorted({st.hand_total for st in self._states if st.all_in and not st.folded})
+        if not levels:  # no one all in: one pot for every seat still in that put chips in
+            amount = 0
+            for st in self._states:
+                amount += st.hand_total
+            seats = [st.seat for st in self._states if st.hand_total and not st.folded]
+            return [Pot(amount, tuple(sorted(seats)))] if amount > 0 and seats else []
         totals = {s: st.hand_total for s, st in self.seats.items()}
         live = [s for s in self.order if not self.seats[s].folded]
-        levels = sorted({totals[s] for s in live if self.seats[s].all_in})
         pots: list[Pot] = []
         prev = 0
         for level in [*levels, None]:
@@ -342,7 +349,7 @@ class Hand:
         out: list[Event] = [_new(Act, (seat, street, kind, put, to, chosen.all_in))]
 
         if self._live == 1:
-            self._finish_uncontested(self.in_hand[0], out)
+            self._finish_uncontested(out)
         else:
             for o in self._after[seat]:
                 if not o.folded and not o.all_in and (not o.acted or o.street_total < high):
@@ -360,23 +367,33 @@ class Hand:
     def _deal_street(self, street: int, out: list[Event]) -> None:
         """Deal a street's cards one at a time, clockwise from the button (R-D2, R-D3, R-D4)."""
         self.street = street
-        live = [st for st in self._after[self._last_in_order] if not st.folded]
+        deck = self._deck
         dealt = self._dealt
-        if street == 3:
-            n = len(live)
-            deck = self._deck[dealt : dealt + 3 * n]
-            for i, st in enumerate(live):
-                st.down += (deck[i], deck[n + i])
-                st.up.append(deck[2 * n + i])
-            out += [_new(Deal, (live[i % n].seat, 3, c, i >= 2 * n)) for i, c in enumerate(deck)]
-            self._dealt = dealt + 3 * n
-            return
-        up = street != 7
-        deck = self._deck[dealt : dealt + len(live)]
-        for st, card in zip(live, deck, strict=True):
-            (st.up if up else st.down).append(card)
-            out.append(_new(Deal, (st.seat, street, card, up)))
-        self._dealt = dealt + len(live)
+        if street == 3:  # two rounds of down cards, one of up cards; no one has folded
+            for st in self._states:
+                card = deck[dealt]
+                dealt += 1
+                st.down.append(card)
+                out.append(_new(Deal, (st.seat, 3, card, False)))
+            for st in self._states:
+                card = deck[dealt]
+                dealt += 1
+                st.down.append(card)
+                out.append(_new(Deal, (st.seat, 3, card, False)))
+            for st in self._states:
+                card = deck[dealt]
+                dealt += 1
+                st.up.append(card)
+                out.append(_new(Deal, (st.seat, 3, card, True)))
+        else:
+            up = street != 7
+            for st in self._states:
+                if not st.folded:
+                    card = deck[dealt]
+                    dealt += 1
+                    (st.up if up else st.down).append(card)
+                    out.append(_new(Deal, (st.seat, street, card, up)))
+        self._dealt = dealt
 
     # ------------------------------------------------------------ betting
 
@@ -437,16 +454,26 @@ class Hand:
         stack, total, high = st.stack, st.street_total, self.high
         if high == 0 and self.street == 3 and not st.acted and st.seat == self.bring_in_seat:
             # R-B2: bring in or complete; neither check nor fold.
-            bring = _action(
-                _BRING_IN,
-                min(stakes.bring_in, stack),
-                min(stakes.bring_in, stack),
-                stack <= stakes.bring_in,
-            )
-            if stack <= stakes.bring_in or not self._others_can_answer(st, stakes.bring_in):
-                return (bring,)
-            put = min(stakes.small_bet, stack)
-            return bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
+            answer = stack > stakes.bring_in and self._others_can_answer(st, stakes.bring_in)
+            # Street 0 keys the bring-in's buttons; a stack above both amounts plays as any.
+            cover = max(stakes.bring_in, stakes.small_bet) + 1
+            key = (0, stack if stack < cover else cover, 0, 0, False, answer)
+            legal = self._legal_memo.get(key)
+            if legal is None:
+                bring = _action(
+                    _BRING_IN,
+                    min(stakes.bring_in, stack),
+                    min(stakes.bring_in, stack),
+                    stack <= stakes.bring_in,
+                )
+                if answer:
+                    put = min(stakes.small_bet, stack)
+                    legal = bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
+                else:
+                    legal = (bring,)
+                if len(self._legal_memo) < _LEGAL_MEMO_SIZE:
+                    self._legal_memo[key] = legal
+            return legal
 
         # Whether ``st`` may bet, complete or raise now.
         wager = False
@@ -541,13 +568,20 @@ class Hand:
 
     # ------------------------------------------------------------ the end
 
-    def _finish_uncontested(self, winner: int, out: list[Event]) -> None:
+    def _finish_uncontested(self, out: list[Event]) -> None:
         """R-S4: the last seat takes the pot without showing."""
         self.to_act = None
         self._legal_cache = None
         self._return_uncalled(out)
-        amount = sum(st.hand_total for st in self._states)
-        self._pay(winner, amount, 0, out)
+        amount = 0
+        winner = self._states[0]
+        for st in self._states:
+            amount += st.hand_total
+            if not st.folded:
+                winner = st
+        winner.stack += amount
+        self._paid += amount
+        out.append(_new(Award, (winner.seat, amount, 0)))
         self.is_over = True
 
     def _showdown(self, out: list[Event]) -> None:
