@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from common.cards import Card, Rank, full_deck
+from common.cards import SUIT_BITS, Card, Rank, full_deck
 from common.events import (
     STAKES,
     Act,
@@ -61,6 +61,10 @@ _CLOCKWISE: tuple[tuple[int, ...], ...] = tuple(
 )
 """Every seat number clockwise from the one after the button, by button (R-T0)."""
 _BRING_IN_KEY: dict[Card, int] = {card: bring_in_key(card) for card in full_deck()}
+_SHOWING: dict[int, int] = {}
+"""``showing_value`` of up cards by what it depends on (R-O2): how many of each rank
+show (their sum's rank counts, ``common.cards``) and the suit of the highest card; at
+most 9,516 such keys for one to four cards."""
 
 _FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = (
@@ -428,9 +432,15 @@ class Hand:
         else:
             best = -1
             leader = self._states[0]
+            key_of = _BRING_IN_KEY.__getitem__
             for st in self._states:
                 if not st.folded:
-                    value = showing_value(st.up)
+                    up = st.up
+                    # Which rank shows how often, and the suit of the highest card.
+                    key = (sum(up) >> SUIT_BITS) << 2 | (max(map(key_of, up)) & 3)
+                    value = _SHOWING.get(key)
+                    if value is None:
+                        value = _SHOWING[key] = showing_value(up)
                     if value > best:
                         best, leader = value, st
             first = self._first_can_bet_from(leader)  # R-O2, R-O3
