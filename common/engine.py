@@ -146,6 +146,36 @@ _DEFAULT_MEMO = _LEGAL_BY_STAKES.setdefault(STAKES, {})
 class Hand:
     """One hand, from the antes to the last award."""
 
+    __slots__ = (
+        "_after",
+        "_bet",
+        "_chips_on_seventh",
+        "_dealt",
+        "_deck",
+        "_first_on_seventh",
+        "_full_wagers_on_seventh",
+        "_last_in_order",
+        "_legal_cache",
+        "_legal_memo",
+        "_live",
+        "_paid",
+        "_states",
+        "bring_in_seat",
+        "button",
+        "events",
+        "full_count",
+        "high",
+        "is_over",
+        "opened",
+        "order",
+        "seats",
+        "stakes",
+        "started",
+        "street",
+        "to_act",
+        "turn",
+    )
+
     def __init__(
         self,
         *,
@@ -460,9 +490,9 @@ class Hand:
         raise AssertionError("no seat can bet")  # _begin_betting checked there are two
 
     def _compute_legal(self, st: SeatState) -> tuple[Action, ...]:
-        stakes = self.stakes
         stack, total, high = st.stack, st.street_total, self.high
         if high == 0 and self.street == 3 and not st.acted and st.seat == self.bring_in_seat:
+            stakes = self.stakes
             # R-B2: bring in or complete; neither check nor fold.
             answer = stack > stakes.bring_in and self._others_can_answer(st, stakes.bring_in)
             # Street 0 keys the bring-in's buttons; a stack above both amounts plays as any.
@@ -608,7 +638,9 @@ class Hand:
             out.append(_new(Show, (s, tuple(cards), _best_five(cards, value), name)))
         for index, pot in enumerate(self.pots()):
             best = max(values[s] for s in pot.seats)
-            winners = clockwise([s for s in pot.seats if values[s] == best], after=self.button)
+            winners = [s for s in pot.seats if values[s] == best]
+            if len(winners) > 1:
+                winners.sort(key=_CLOCKWISE[self.button].index)
             share, odd = divmod(pot.amount, len(winners))
             # R-S3: odd chips one at a time clockwise from the first seat after the button.
             for i, s in enumerate(winners):
@@ -631,7 +663,9 @@ class Hand:
             first = next(o.seat for o in (after[-1], *after) if o.seat in live)
         if first is None:
             first = max(live, key=lambda s: showing_value(self.seats[s].up))
-        return [first, *clockwise([s for s in live if s != first], after=first)]
+        # Clockwise from ``first``: live is in deal order, so rotate it to start there.
+        i = live.index(first)
+        return live[i:] + live[:i]
 
     def _pay(self, seat: int, amount: int, pot: int, out: list[Event]) -> None:
         self.seats[seat].stack += amount
