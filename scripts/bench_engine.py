@@ -40,7 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from common.cards import Card, full_deck  # noqa: E402
+from common.cards import Card, deal_cards, full_deck  # noqa: E402
+from common.engine import Hand  # noqa: E402
 from common.hands import evaluate  # noqa: E402
 
 
@@ -166,9 +167,7 @@ def bench_eval(args: argparse.Namespace) -> None:
 
 
 def _play_ours(seats: int, rng: random.Random) -> None:
-    from common.cards import deal_cards
-    from common.engine import Hand
-
+    # The imports are at the top: an import statement here would cost every hand.
     deck = deal_cards(rng, 7 * seats)  # as the table deals: the cards a hand can use
     hand = Hand(stacks=dict.fromkeys(range(seats), 600), button=0, deck=deck)
     hand.start()
