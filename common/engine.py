@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
-from common.cards import Card
+from common.cards import SUIT_BITS, Card, Rank, full_deck
 from common.events import (
     STAKES,
     Act,
@@ -45,12 +46,25 @@ from common.events import (
     Show,
     Stakes,
 )
-from common.hands import best_five, bring_in_key, evaluate, hand_name, showing_value
+from common.hands import Category, bring_in_key, evaluate, hand_name, showing_value
 
 __all__ = ["Hand", "Pot", "SeatState", "clockwise"]
 
 MAX_SEATS = 7
 SEAT_NUMBERS = range(MAX_SEATS)
+
+_new = tuple.__new__
+"""Builds an event from its fields without the NamedTuple's own ``__new__`` (one Python
+call less for every card and action; the same immutable tuple)."""
+_CLOCKWISE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(SEAT_NUMBERS, key=lambda s: (s - b - 1) % MAX_SEATS)) for b in SEAT_NUMBERS
+)
+"""Every seat number clockwise from the one after the button, by button (R-T0)."""
+_BRING_IN_KEY: dict[Card, int] = {card: bring_in_key(card) for card in full_deck()}
+_SHOWING: dict[int, int] = {}
+"""``showing_value`` of up cards by what it depends on (R-O2): how many of each rank
+show (their sum's rank counts, ``common.cards``) and the suit of the highest card; at
+most 9,516 such keys for one to four cards."""
 
 _FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = (
@@ -126,8 +140,41 @@ _LEGAL_BY_STAKES: dict[Stakes, dict[tuple[int, int, int, int, bool, bool], tuple
 """Legal-action tuples by stakes, then by (street, stack, street total, high, opened, may wager)."""
 
 
+_DEFAULT_MEMO = _LEGAL_BY_STAKES.setdefault(STAKES, {})
+
+
 class Hand:
     """One hand, from the antes to the last award."""
+
+    __slots__ = (
+        "_after",
+        "_bet",
+        "_chips_on_seventh",
+        "_dealt",
+        "_deck",
+        "_first_on_seventh",
+        "_full_wagers_on_seventh",
+        "_last_in_order",
+        "_legal_cache",
+        "_legal_memo",
+        "_live",
+        "_paid",
+        "_states",
+        "bring_in_seat",
+        "button",
+        "events",
+        "full_count",
+        "high",
+        "is_over",
+        "opened",
+        "order",
+        "seats",
+        "stakes",
+        "started",
+        "street",
+        "to_act",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -150,17 +197,18 @@ class Hand:
             raise ValueError("the deck must hold distinct cards, seven for each seat (R-D6)")
         self.stakes = stakes
         self.button = button
-        self.order: tuple[int, ...] = tuple(clockwise(list(stacks), after=button))
-        self.seats: dict[int, SeatState] = {
-            s: SeatState(seat=s, start_stack=stacks[s], stack=stacks[s]) for s in self.order
-        }
-        states = [self.seats[s] for s in self.order]
+        order = self.order = tuple(sorted(stacks, key=_CLOCKWISE[button].index))
+        n = len(order)
+        states = self._states = tuple([SeatState(s, stacks[s], stacks[s]) for s in order])
+        """The seats' states in deal order."""
+        self.seats: dict[int, SeatState] = dict(zip(order, states, strict=True))
         # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
+        ring = states * 2
         self._after: dict[int, tuple[SeatState, ...]] = {
-            st.seat: tuple(states[i + 1 :] + states[: i + 1]) for i, st in enumerate(states)
+            s: ring[i + 1 : i + 1 + n] for i, s in enumerate(order)
         }
-        self._live = len(states)
-        self._last_in_order = states[-1].seat  # deals start after it
+        self._live = n
+        self._last_in_order = order[-1]  # deals start after it
         self._deck = list(deck)
         self._dealt = 0
         self.events: list[Event] = []
@@ -174,12 +222,16 @@ class Hand:
         self.high = 0
         self.full_count = 0
         self.opened = False
+        self._bet = stakes.small_bet
+        """One bet of the street being played (R-B5)."""
         self._first_on_seventh: int | None = None
         self._full_wagers_on_seventh: list[int] = []
         """Seats that made a full bet or raise on seventh street, in order (R-S5)."""
         self._chips_on_seventh = False
         self._legal_cache: tuple[Action, ...] | None = None
-        self._legal_memo = _LEGAL_BY_STAKES.setdefault(stakes, {})
+        self._legal_memo = (
+            _DEFAULT_MEMO if stakes is STAKES else _LEGAL_BY_STAKES.setdefault(stakes, {})
+        )
         self._paid = 0
 
     # ------------------------------------------------------------ queries
@@ -187,20 +239,22 @@ class Hand:
     @property
     def in_hand(self) -> list[int]:
         """Seats not folded, in deal order."""
-        return [s for s in self.order if not self.seats[s].folded]
+        return [st.seat for st in self._states if not st.folded]
 
     @property
     def pot_total(self) -> int:
         """Every chip put in and not yet paid out."""
-        return sum(st.hand_total for st in self.seats.values()) - self._paid
+        return sum(st.hand_total for st in self._states) - self._paid
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """The buttons for the seat to act, with their amounts (R-B1); empty for any other seat."""
-        if self.to_act is None or (seat is not None and seat != self.to_act):
+        to_act = self.to_act
+        if to_act is None or (seat is not None and seat != to_act):
             return ()
-        if self._legal_cache is None:
-            self._legal_cache = self._compute_legal(self.seats[self.to_act])
-        return self._legal_cache
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._compute_legal(self.seats[to_act])
+        return legal
 
     def default_action(self, seat: int) -> ActionKind:
         """What a dropped seat does when its time runs out: check if it can, else fold (R-C1).
@@ -222,9 +276,15 @@ class Hand:
         put in, from the smallest up, and a last one for the rest; neighbours
         that the same seats contend for are merged.
         """
+        levels = sorted({st.hand_total for st in self._states if st.all_in and not st.folded})
+        if not levels:  # no one all in: one pot for every seat still in that put chips in
+            amount = 0
+            for st in self._states:
+                amount += st.hand_total
+            seats = [st.seat for st in self._states if st.hand_total and not st.folded]
+            return [Pot(amount, tuple(sorted(seats)))] if amount > 0 and seats else []
         totals = {s: st.hand_total for s, st in self.seats.items()}
         live = [s for s in self.order if not self.seats[s].folded]
-        levels = sorted({totals[s] for s in live if self.seats[s].all_in})
         pots: list[Pot] = []
         prev = 0
         for level in [*levels, None]:
@@ -252,14 +312,16 @@ class Hand:
         self.started = True
         out: list[Event] = []
         ante = self.stakes.ante
-        for s in self.order:
-            st = self.seats[s]
-            amount = min(ante, st.stack)
-            self._put(st, amount)
-            out.append(Ante(s, amount, st.all_in))  # R-D1
+        for st in self._states:
+            amount = ante if ante < st.stack else st.stack
+            st.stack -= amount
+            st.hand_total += amount
+            if st.stack == 0:
+                st.all_in = True
+            out.append(_new(Ante, (st.seat, amount, st.all_in)))  # R-D1
         self._deal_street(3, out)
         self._begin_betting(out)
-        self.events.extend(out)
+        self.events += out
         return out
 
     def apply(self, seat: int, action: ActionKind | str) -> list[Event]:
@@ -268,33 +330,104 @@ class Hand:
         Raises ``IllegalAction`` and changes nothing if it is not this seat's
         turn or the action is not among ``legal_actions()``.
         """
-        legal = self.legal_actions()
-        if self.to_act is None:
+        to_act = self.to_act
+        if to_act is None:
             raise IllegalAction(seat, str(action), (), "no one is to act")
-        if seat != self.to_act:
-            raise IllegalAction(seat, str(action), (), f"it is seat {self.to_act}'s turn")
+        if seat != to_act:
+            raise IllegalAction(seat, str(action), (), f"it is seat {to_act}'s turn")
+        st = self.seats[to_act]
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._compute_legal(st)
         for chosen in legal:
             if chosen.kind == action:
-                out: list[Event] = []
-                self._act(self.seats[seat], chosen, out)
-                self.events.extend(out)
-                return out
-        raise IllegalAction(seat, str(action), legal)
+                break
+        else:
+            raise IllegalAction(seat, str(action), legal)
+
+        # The action (R-B1), then whoever owes one next (R-O4, R-B8).
+        kind, put, to = chosen.kind, chosen.put, chosen.to
+        street = self.street
+        if kind is _FOLD:
+            st.folded = True
+            self._live -= 1
+        elif put:
+            st.stack -= put
+            st.hand_total += put
+            if st.stack == 0:
+                st.all_in = True
+            st.street_total = to
+            if street == 7:
+                self._chips_on_seventh = True
+        high = self.high
+        if kind is _COMPLETE or kind is _BET or kind is _RAISE:
+            bet = self._bet
+            # R-A2: an all-in is a full wager when it lifts the highest total by half a
+            # bet or more, or when it reaches the full amount a seat with more chips
+            # would have made: the completion or bet (``bet``) before the street is
+            # opened, the raise-to of R-B7 after.  Each all-in is judged on its own
+            # (4 -> 7 is short, then 7 -> 10 reaches the completion and is full).
+            full_to = high + bet if self.opened else bet
+            if not chosen.all_in or to - high >= (bet + 1) // 2 or to >= full_to:
+                self.full_count += 1
+                self.opened = True
+                if street == 7:
+                    # R-S5 with R-A2: a short all-in is not a bet or raise.
+                    self._full_wagers_on_seventh.append(seat)
+            self.high = high = to
+        elif kind is _BRING_IN:
+            self.high = high = to
+        st.acted = True
+        st.full_mark = self.full_count
+        st.last_action = kind
+        out: list[Event] = [_new(Act, (seat, street, kind, put, to, chosen.all_in))]
+
+        if self._live == 1:
+            self._finish_uncontested(out)
+        else:
+            for o in self._after[seat]:
+                if not o.folded and not o.all_in and (not o.acted or o.street_total < high):
+                    self.to_act = o.seat
+                    self.turn += 1
+                    self._legal_cache = self._compute_legal(o)
+                    break
+            else:
+                self._end_round(out)
+        self.events += out
+        return out
 
     # ------------------------------------------------------------ dealing
 
     def _deal_street(self, street: int, out: list[Event]) -> None:
         """Deal a street's cards one at a time, clockwise from the button (R-D2, R-D3, R-D4)."""
         self.street = street
-        live = [st for st in self._after[self._last_in_order] if not st.folded]
-        rounds = (False, False, True) if street == 3 else (street != 7,)
         deck = self._deck
-        for up in rounds:
-            for st in live:
-                card = deck[self._dealt]
-                self._dealt += 1
-                (st.up if up else st.down).append(card)
-                out.append(Deal(st.seat, street, card, up))
+        dealt = self._dealt
+        if street == 3:  # two rounds of down cards, one of up cards; no one has folded
+            for st in self._states:
+                card = deck[dealt]
+                dealt += 1
+                st.down.append(card)
+                out.append(_new(Deal, (st.seat, 3, card, False)))
+            for st in self._states:
+                card = deck[dealt]
+                dealt += 1
+                st.down.append(card)
+                out.append(_new(Deal, (st.seat, 3, card, False)))
+            for st in self._states:
+                card = deck[dealt]
+                dealt += 1
+                st.up.append(card)
+                out.append(_new(Deal, (st.seat, 3, card, True)))
+        else:
+            up = street != 7
+            for st in self._states:
+                if not st.folded:
+                    card = deck[dealt]
+                    dealt += 1
+                    (st.up if up else st.down).append(card)
+                    out.append(_new(Deal, (st.seat, street, card, up)))
+        self._dealt = dealt
 
     # ------------------------------------------------------------ betting
 
@@ -303,59 +436,103 @@ class Hand:
         self.high = 0
         self.full_count = 0
         self.opened = False
-        for st in self.seats.values():
+        street = self.street
+        stakes = self.stakes
+        self._bet = stakes.small_bet if street <= 4 else stakes.big_bet  # Stakes.bet_for
+        bettors = 0
+        for st in self._states:
             st.street_total = 0
             st.acted = False
             st.full_mark = 0
             st.last_action = None
-        bettors = [s for s in self.order if self.seats[s].can_bet]
-        if len(bettors) <= 1:  # R-D5: no one left to bet against
+            if not st.folded and not st.all_in:
+                bettors += 1
+        if bettors <= 1:  # R-D5: no one left to bet against
             self._end_round(out)
             return
-        if self.street == 3:
-            lowest = min(self.in_hand, key=lambda s: bring_in_key(self.seats[s].up[0]))
+        if street == 3:
+            lowest = self._states[0]
+            low = 99
+            for st in self._states:  # no one has folded yet
+                key = _BRING_IN_KEY[st.up[0]]
+                if key < low:
+                    low, lowest = key, st
             first = self._first_can_bet_from(lowest)  # R-O1, R-O3
-            self.bring_in_seat = first
+            self.bring_in_seat = first.seat
         else:
-            best = max(self.in_hand, key=lambda s: showing_value(self.seats[s].up))
-            first = self._first_can_bet_from(best)  # R-O2, R-O3
-            if self.street == 7:
-                self._first_on_seventh = first
-        self._give_turn(first)
+            best = -1
+            leader = self._states[0]
+            key_of = _BRING_IN_KEY.__getitem__
+            for st in self._states:
+                if not st.folded:
+                    up = st.up
+                    # Which rank shows how often, and the suit of the highest card.
+                    key = (sum(up) >> SUIT_BITS) << 2 | (max(map(key_of, up)) & 3)
+                    value = _SHOWING.get(key)
+                    if value is None:
+                        value = _SHOWING[key] = showing_value(up)
+                    if value > best:
+                        best, leader = value, st
+            first = self._first_can_bet_from(leader)  # R-O2, R-O3
+            if street == 7:
+                self._first_on_seventh = first.seat
+        self.to_act = first.seat
+        self.turn += 1
+        self._legal_cache = self._compute_legal(first)
 
-    def _first_can_bet_from(self, seat: int) -> int:
-        """``seat`` if it can still bet, else the first seat clockwise after it that can (R-O3)."""
-        after = self._after[seat]
-        for st in (after[-1], *after):
-            if st.can_bet:
-                return st.seat
+    def _first_can_bet_from(self, st: SeatState) -> SeatState:
+        """``st`` if it can still bet, else the first seat clockwise after it that can (R-O3)."""
+        if not st.folded and not st.all_in:
+            return st
+        for o in self._after[st.seat]:
+            if not o.folded and not o.all_in:
+                return o
         raise AssertionError("no seat can bet")  # _begin_betting checked there are two
 
-    def _give_turn(self, seat: int) -> None:
-        self.to_act = seat
-        self.turn += 1
-        self._legal_cache = None
-
     def _compute_legal(self, st: SeatState) -> tuple[Action, ...]:
-        stakes = self.stakes
-        stack, total = st.stack, st.street_total
-        if self.street == 3 and not st.acted and st.seat == self.bring_in_seat and self.high == 0:
+        stack, total, high = st.stack, st.street_total, self.high
+        if high == 0 and self.street == 3 and not st.acted and st.seat == self.bring_in_seat:
+            stakes = self.stakes
             # R-B2: bring in or complete; neither check nor fold.
-            bring = _action(
-                _BRING_IN,
-                min(stakes.bring_in, stack),
-                min(stakes.bring_in, stack),
-                stack <= stakes.bring_in,
-            )
-            if stack <= stakes.bring_in or not self._others_can_answer(st, stakes.bring_in):
-                return (bring,)
-            put = min(stakes.small_bet, stack)
-            return bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
+            answer = stack > stakes.bring_in and self._others_can_answer(st, stakes.bring_in)
+            # Street 0 keys the bring-in's buttons; a stack above both amounts plays as any.
+            cover = max(stakes.bring_in, stakes.small_bet) + 1
+            key = (0, stack if stack < cover else cover, 0, 0, False, answer)
+            legal = self._legal_memo.get(key)
+            if legal is None:
+                bring = _action(
+                    _BRING_IN,
+                    min(stakes.bring_in, stack),
+                    min(stakes.bring_in, stack),
+                    stack <= stakes.bring_in,
+                )
+                if answer:
+                    put = min(stakes.small_bet, stack)
+                    legal = bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
+                else:
+                    legal = (bring,)
+                if len(self._legal_memo) < _LEGAL_MEMO_SIZE:
+                    self._legal_memo[key] = legal
+            return legal
 
-        high = self.high
-        wager = stack > high - total and self._may_wager(st)
+        # Whether ``st`` may bet, complete or raise now.
+        wager = False
+        if stack > high - total:
+            full_count = self.full_count
+            if st.acted and st.full_mark >= full_count:
+                pass  # R-A2: only call or fold after a short all-in
+            elif full_count >= 4 and self._live > 2:
+                pass  # R-B6: one bet and three raises while more than two are in
+            else:
+                # R-B9: someone else in the hand could still put in more than ``high``.
+                for o in self._after[st.seat]:
+                    if o is not st and not o.folded and o.street_total + o.stack > high:
+                        wager = True
+                        break
         # The buttons depend only on these; hands ask for the same few again and again.
-        key = (self.street, stack, total, high, self.opened, wager)
+        # A stack that covers a call and the largest wager plays as any larger one.
+        cover = high - total + self._bet + 1
+        key = (self.street, stack if stack < cover else cover, total, high, self.opened, wager)
         legal = self._legal_memo.get(key)
         if legal is None:
             legal = self._buttons(stack=stack, total=total, wager=wager)
@@ -375,7 +552,7 @@ class Hand:
             actions.append(_action(_CHECK, 0, total))  # R-B5: no fold when checking is free
 
         if wager:
-            bet = self.stakes.bet_for(self.street)
+            bet = self._bet
             if not self.opened:
                 # R-B3, R-A2: until a full bet or completion, the wager is to one full bet.
                 kind = _COMPLETE if self.street == 3 else _BET
@@ -391,75 +568,12 @@ class Hand:
                 actions.append(_action(kind, put, total + put, stack <= need))
         return tuple(actions)
 
-    def _may_wager(self, st: SeatState) -> bool:
-        """Whether ``st`` may bet, complete or raise now, its stack aside."""
-        if st.acted and st.full_mark >= self.full_count:
-            return False  # R-A2: only call or fold after a short all-in
-        if self.full_count >= 4 and self._live > 2:
-            return False  # R-B6: one bet and three raises while more than two are in
-        return self._others_can_answer(st, self.high)
-
     def _others_can_answer(self, st: SeatState, level: int) -> bool:
         """R-B9: someone else in the hand could still put in more than ``level``."""
         for o in self._after[st.seat]:
             if o is not st and not o.folded and o.street_total + o.stack > level:
                 return True
         return False
-
-    def _put(self, st: SeatState, amount: int) -> None:
-        st.stack -= amount
-        st.hand_total += amount
-        if st.stack == 0:
-            st.all_in = True
-
-    def _act(self, st: SeatState, action: Action, out: list[Event]) -> None:
-        kind = action.kind
-        if kind is _FOLD:
-            st.folded = True
-            self._live -= 1
-        elif action.put:
-            self._put(st, action.put)
-            st.street_total = action.to
-            if self.street == 7:
-                self._chips_on_seventh = True
-        if kind is _COMPLETE or kind is _BET or kind is _RAISE:
-            bet = self.stakes.bet_for(self.street)
-            # R-A2: an all-in is a full wager when it lifts the highest total by half a
-            # bet or more, or when it reaches the full amount a seat with more chips
-            # would have made: the completion or bet (``bet``) before the street is
-            # opened, the raise-to of R-B7 after.  Each all-in is judged on its own
-            # (4 -> 7 is short, then 7 -> 10 reaches the completion and is full).
-            full_to = self.high + bet if self.opened else bet
-            if not action.all_in or action.to - self.high >= (bet + 1) // 2 or action.to >= full_to:
-                self.full_count += 1
-                self.opened = True
-                if self.street == 7:
-                    # R-S5 with R-A2: a short all-in is not a bet or raise.
-                    self._full_wagers_on_seventh.append(st.seat)
-            self.high = action.to
-        elif kind is _BRING_IN:
-            self.high = action.to
-        st.acted = True
-        st.full_mark = self.full_count
-        st.last_action = kind
-        out.append(Act(st.seat, self.street, kind, action.put, action.to, action.all_in))
-
-        if self._live == 1:
-            self._finish_uncontested(self.in_hand[0], out)
-            return
-        nxt = self._next_to_act(st.seat)
-        if nxt is None:
-            self._end_round(out)
-        else:
-            self._give_turn(nxt)
-
-    def _next_to_act(self, after: int) -> int | None:
-        """The next seat clockwise that still owes an action this round (R-O4, R-B8)."""
-        high = self.high
-        for st in self._after[after]:
-            if not st.folded and not st.all_in and (not st.acted or st.street_total < high):
-                return st.seat
-        return None
 
     def _end_round(self, out: list[Event]) -> None:
         """Close the betting round: give back what no one called, then go on."""
@@ -474,34 +588,40 @@ class Hand:
 
     def _return_uncalled(self, out: list[Event]) -> None:
         """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
-        top: SeatState | None = None
+        top = self._states[0]
+        most = top.hand_total
         second = 0
-        for st in self.seats.values():
-            if top is None or st.hand_total > top.hand_total:
-                if top is not None:
-                    second = top.hand_total
-                top = st
-            elif st.hand_total > second:
-                second = st.hand_total
-        assert top is not None
-        excess = top.hand_total - second
+        for st in self._states[1:]:
+            total = st.hand_total
+            if total > most:
+                second, most, top = most, total, st
+            elif total > second:
+                second = total
+        excess = most - second
         if excess > 0:
             top.stack += excess
             top.hand_total -= excess
             top.street_total -= excess
             if top.stack:
                 top.all_in = False
-            out.append(Return(top.seat, excess))
+            out.append(_new(Return, (top.seat, excess)))
 
     # ------------------------------------------------------------ the end
 
-    def _finish_uncontested(self, winner: int, out: list[Event]) -> None:
+    def _finish_uncontested(self, out: list[Event]) -> None:
         """R-S4: the last seat takes the pot without showing."""
         self.to_act = None
         self._legal_cache = None
         self._return_uncalled(out)
-        amount = sum(st.hand_total for st in self.seats.values())
-        self._pay(winner, amount, 0, out)
+        amount = 0
+        winner = self._states[0]
+        for st in self._states:
+            amount += st.hand_total
+            if not st.folded:
+                winner = st
+        winner.stack += amount
+        self._paid += amount
+        out.append(_new(Award, (winner.seat, amount, 0)))
         self.is_over = True
 
     def _showdown(self, out: list[Event]) -> None:
@@ -512,10 +632,15 @@ class Hand:
             cards = self.seats[s].cards
             value = evaluate(cards)
             values[s] = value
-            out.append(Show(s, tuple(cards), tuple(best_five(cards)), hand_name(value)))
+            name = _NAMES.get(value)
+            if name is None:
+                name = _NAMES[value] = hand_name(value)
+            out.append(_new(Show, (s, tuple(cards), _best_five(cards, value), name)))
         for index, pot in enumerate(self.pots()):
             best = max(values[s] for s in pot.seats)
-            winners = clockwise([s for s in pot.seats if values[s] == best], after=self.button)
+            winners = [s for s in pot.seats if values[s] == best]
+            if len(winners) > 1:
+                winners.sort(key=_CLOCKWISE[self.button].index)
             share, odd = divmod(pot.amount, len(winners))
             # R-S3: odd chips one at a time clockwise from the first seat after the button.
             for i, s in enumerate(winners):
@@ -538,15 +663,46 @@ class Hand:
             first = next(o.seat for o in (after[-1], *after) if o.seat in live)
         if first is None:
             first = max(live, key=lambda s: showing_value(self.seats[s].up))
-        return [first, *clockwise([s for s in live if s != first], after=first)]
+        # Clockwise from ``first``: live is in deal order, so rotate it to start there.
+        i = live.index(first)
+        return live[i:] + live[:i]
 
     def _pay(self, seat: int, amount: int, pot: int, out: list[Event]) -> None:
         self.seats[seat].stack += amount
         self._paid += amount
-        out.append(Award(seat, amount, pot))
+        out.append(_new(Award, (seat, amount, pot)))
 
     def final_stacks(self) -> dict[int, int]:
         """Each seat's stack once the pots are paid, in deal order."""
         if not self.is_over:
             raise RuntimeError("the hand is not over")
         return {s: self.seats[s].stack for s in self.order}
+
+
+_NAMES: dict[int, str] = {}
+"""``hand_name`` by value: a few thousand values at most (R-S2)."""
+
+
+def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """``tuple(best_five(cards))``, given ``value = evaluate(cards)`` (R-S1), found sooner.
+
+    ``best_five`` plays the first of the subsets of five (of the cards high to low,
+    in ``combinations`` order) that is worth the most, which is ``value``: so the
+    first subset worth ``value`` is that one.  Then the same display order: a
+    straight high to low (a wheel with its ace last), else the ranks held most
+    first, then high to low (rank, then suit).
+    """
+    key = _BRING_IN_KEY
+    ordered = sorted(cards, key=key.__getitem__, reverse=True)
+    for best in combinations(ordered, 5):
+        if evaluate(best) == value:
+            break
+    else:
+        raise ValueError(f"{value:#x} is not the value of {cards!r}")
+    category = value >> 20
+    if category == Category.STRAIGHT or category == Category.STRAIGHT_FLUSH:
+        if value >> 16 & 15 == Rank.FIVE:  # wheel: the ace plays low
+            return (*best[1:], best[0])
+        return best
+    ranks = [key[c] >> 2 for c in best]
+    return tuple(sorted(best, key=lambda c: (ranks.count(key[c] >> 2), key[c]), reverse=True))
