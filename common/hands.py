@@ -11,13 +11,20 @@ Invariants:
   a straight is (top card, 0, ...) with A-2-3-4-5 topped by the five.
 - The evaluator only sums the cards: by the encoding of ``common.cards`` the
   low 12 bits of the sum count each suit and the bits above count each rank
-  in base 5.  A list indexed by the suit counts says whether there is a flush;
-  without one, a dict keyed by the rank counts gives the value.  Seven cards
-  holding a flush can hold neither quads nor a full house (either needs three
-  cards beside the five suited ones), so the flush path only looks at the
-  flush suit's ranks.
+  in base 5.  A list indexed by the suit counts says whether there is a flush
+  (and whether there are 5-7 cards at all).  Without one, the rank counts are
+  split in base 5 into those of two to eight and those of nine to ace; two
+  index lists number every way to hold at most seven cards without gaps
+  (``_build_index``), and one flat list holds each value at its number: three
+  small lists to read, where a dict of every rank count would be read all over
+  memory.  Seven cards holding a flush can hold neither quads nor a full house
+  (either needs three cards beside the five suited ones), so the flush path
+  only looks at the flush suit's ranks.
+- ``code_tables`` gives loops that sum cards themselves (``common.equity``) the
+  same tables on plain-int codes whose two rank fields are bit fields, so that
+  no division is needed.
 - The tables are built at import from the rank patterns, not by trying
-  5-card subsets, and take a few tens of milliseconds; nothing is read from
+  5-card subsets, and take about a hundred milliseconds; nothing is read from
   disk.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
@@ -46,6 +53,7 @@ __all__ = [
     "best_five",
     "bring_in_key",
     "category_of",
+    "code_tables",
     "evaluate",
     "evaluator_tables",
     "hand_name",
@@ -198,7 +206,65 @@ def _build_tables() -> tuple[list[int], dict[int, int], dict[int, int]]:
     return flush_suit, table, flush
 
 
+_LO_RANKS = 7
+"""Ranks two to eight count in the low base-5 digits of a rank key, nine to ace above."""
+_LO_SPAN: int = 5**_LO_RANKS
+_LO_SHIFT = SUIT_BITS
+_HI_SHIFT = SUIT_BITS + 17  # the low digits of at most seven cards stay below 2**17
+_CODE_MASK = (1 << 17) - 1
+
+
+def _patterns(ranks: int) -> list[tuple[int, int]]:
+    """Every count of at most four per rank over ``ranks`` ranks, seven cards at most,
+    as (base-5 value, cards), fewest cards first."""
+    out = [(0, 0)]
+    for r in range(ranks):
+        out = [(v + d * _POW5[r], c + d) for v, c in out for d in range(5) if c + d <= 7]
+    return sorted(out, key=lambda vc: vc[1])
+
+
+def _build_index() -> tuple[list[int], list[int], int]:
+    """The split index of every rank count of at most seven cards (module docstring).
+
+    A rank key ``k`` (the card sum above the suit bits) splits into ``hi, lo =
+    divmod(k, 5**7)``.  ``lo_index[lo]`` numbers the low patterns fewest cards
+    first, so that those of at most ``m`` cards come before the others; the row of
+    a high pattern of ``c`` cards holds the low patterns of at most ``7 - c`` cards
+    and starts at ``hi_index[hi]``.  Each key then has its own slot
+    ``hi_index[hi] + lo_index[lo]`` and the slots are numbered without gaps."""
+    lows = _patterns(_LO_RANKS)
+    lo_index = [0] * _LO_SPAN
+    up_to = [0] * 8  # low patterns of at most m cards
+    for i, (v, c) in enumerate(lows):
+        lo_index[v] = i
+        up_to[c] = i + 1
+    hi_index = [0] * 5 ** (13 - _LO_RANKS)
+    size = 0
+    for v, c in _patterns(13 - _LO_RANKS):
+        hi_index[v] = size
+        size += up_to[7 - c]
+    return hi_index, lo_index, size
+
+
 _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = _build_tables()
+_HI_INDEX, _LO_INDEX, _SLOTS = _build_index()
+_SLOT_VALUE = [0] * _SLOTS
+"""Each rank count's value, at its split index; 0 for fewer than five cards."""
+
+
+def _fill() -> None:
+    shared: dict[int, int] = {}  # one int object per value: a compact table to read
+    for key, value in _RANK_VALUE.items():
+        hi, lo = divmod(key, _LO_SPAN)
+        _SLOT_VALUE[_HI_INDEX[hi] + _LO_INDEX[lo]] = shared.setdefault(value, value)
+
+
+_fill()
+_CHECKED_SUIT = [
+    suit if 5 <= sum(i >> s & 7 for s in range(0, SUIT_BITS, 3)) <= 7 else -1
+    for i, suit in enumerate(_FLUSH_SUIT)
+]
+"""``_FLUSH_SUIT``, but -1 where the suit counts add up to other than 5-7 cards."""
 
 
 def evaluate(cards: Collection[Card]) -> int:
@@ -211,20 +277,53 @@ def evaluate(cards: Collection[Card]) -> int:
     >>> hex(evaluate(parse_many("Kc Kd 5h 5s 5c 2d 3d")))  # fives full of kings
     '0x63b000'
     """
-    s = sum(cards)
-    suit = _FLUSH_SUIT[s & _SUIT_MASK]
-    if not suit:
-        try:
-            return _RANK_VALUE[s >> SUIT_BITS]
-        except KeyError:
-            raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}") from None
-    if s >> SUIT_BITS not in _RANK_VALUE:
+    s: int = sum(cards)
+    if not _CHECKED_SUIT[s & _SUIT_MASK]:
+        hi, lo = divmod(s >> SUIT_BITS, _LO_SPAN)
+        return _SLOT_VALUE[_HI_INDEX[hi] + _LO_INDEX[lo]]
+    return _evaluate_slow(cards, s)
+
+
+def _evaluate_slow(cards: Collection[Card], s: int) -> int:
+    """A flush, or a wrong count of cards."""
+    suit = _CHECKED_SUIT[s & _SUIT_MASK]
+    if suit < 0 or len(cards) > 7 or s >> SUIT_BITS not in _RANK_VALUE:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
     flushed = 0
     for card in cards:
         if card & suit:
             flushed += card
     return _FLUSH_VALUE[flushed >> SUIT_BITS]
+
+
+def code_tables() -> tuple[
+    Mapping[int, int], Sequence[int], Sequence[int], Sequence[int], Sequence[int], Mapping[int, int]
+]:
+    """Faster tables for loops that sum cards themselves, on plain-int *codes*.
+
+    ``(code, flush_suit, hi_index, lo_index, slot_value, flush_value)``.  A card's
+    code ``code[card]`` keeps the card's suit bits and splits its rank digit in two
+    bit fields: ``5**rank << 12`` for two to eight, ``5**(rank - 7) << 29`` for nine
+    to ace.  With ``s`` the sum of 5-7 distinct cards' codes and no flush
+    (``flush_suit[s & 0xFFF] == 0``) the value is
+    ``slot_value[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]``; with a flush it
+    is ``flush_value[f >> 12]``, ``f`` summing the codes of that suit.  The values
+    are ``evaluate``'s.  Read only.
+    """
+    return _CODE, _FLUSH_SUIT, _HI_INDEX, _LO_INDEX, _SLOT_VALUE, _FLUSH_BY_CODE
+
+
+def _coded(card: int) -> int:
+    hi: int
+    lo: int
+    hi, lo = divmod(card >> SUIT_BITS, _LO_SPAN)
+    return hi << _HI_SHIFT | lo << _LO_SHIFT | card & _SUIT_MASK
+
+
+_CODE: dict[int, int] = {int(c): _coded(c) for c in full_deck()}
+_FLUSH_BY_CODE: dict[int, int] = {
+    _coded(key << SUIT_BITS) >> _LO_SHIFT: value for key, value in _FLUSH_VALUE.items()
+}
 
 
 def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, int]]:
@@ -234,7 +333,8 @@ def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, i
     cards, ``flush_suit[s & 0xFFF]`` is the suit bit of a flush (0 for none); without
     one the value is ``rank_value[s >> SUIT_BITS]``, with one it is
     ``flush_value[f >> SUIT_BITS]`` where ``f`` sums only the cards of that suit
-    (``card & suit``).  Read only: they are ``evaluate``'s own.
+    (``card & suit``).  Read only: they are ``evaluate``'s own.  (``code_tables``
+    gives faster ones.)
     """
     return _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE
 
