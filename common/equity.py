@@ -21,14 +21,16 @@ Invariants:
 - No I/O, no global random state: every random number comes from the ``rng``
   passed in.  ``sample_share`` (the computer seats') draws one per card dealt
   per sample (a partial Fisher-Yates shuffle of the unseen cards, in
-  ``FULL_DECK`` order); so do ``equity`` and ``all_equities`` when they
-  sample.  The same RNG state gives the same result and leaves the RNG in the
-  same state.
+  ``FULL_DECK`` order), and so does ``all_equities`` when it samples; ``equity``
+  sampling one seat draws one per card it shuffles, and reads up to
+  ``VARIANTS`` deals off each shuffle (``_sample_mine``).  The same RNG state
+  gives the same result and leaves the RNG in the same state.
 - Every card is in at most one place: a card given twice, or a hand of more
   than seven cards, raises ``ValueError``; so does a spot with fewer unseen cards
   than the hands need (never at a real table, R-D6).
 - Values are ``common.hands.evaluate``'s, computed from each hand's known cards'
-  partial sum plus the dealt cards (plain ints), so they are exactly its values.
+  partial sum plus the dealt cards, as ``common.hands.code_tables`` codes (plain
+  ints), so they are exactly its values.
 - An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``stderr`` is the
   standard error of the mean share, and its ``half_width`` never claims less
   than ``3 / samples`` (the 95% bound when nothing varied: a hand that lost
