@@ -242,7 +242,7 @@ def test_one_seat_sampled_against_several_rivals_within_error() -> None:
     """Seat 0 sampled (each shuffle read as several deals, a deal stopping at a rival
     that beats us) against the counted answer: three rivals missing one card each."""
     mine = cards("Ts 9s 8h 7s 6c Ac")
-    rivals = [cards("Kh Kd 9h 8c 5s 5d"), cards("Qs Js 3s 2s 7h 7d"), cards("Th Tc Jd Jh As 4s")]
+    rivals = [cards("Qs Js 3s 2s 7h 7d"), cards("Th Tc Jd Jh As 4s"), cards("Kh Kd 9h 8c 5s 5d")]
     dead = DEAD[:14]
     exact = float(exact_share(mine, rivals, dead))
     for seed in (1, 2, 3):
