@@ -44,7 +44,7 @@ from array import array
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import permutations
 
 from common.cards import SUIT_BITS, Card, Rank, full_deck
 
@@ -396,23 +396,51 @@ def best_five(cards: Collection[Card]) -> list[Card]:
     The cards that make the category come first (trips before the pair of a
     full house, the higher pair first), then the kickers, high to low; a wheel
     reads 5-4-3-2-A.  Where equal hands could be picked (suits differ), the
-    choice does not depend on the order of ``cards``.
+    higher suit of a rank plays, so the choice does not depend on the order of
+    ``cards``.  The value names every rank that plays (``evaluate``), so the
+    cards are picked from it: each rank's highest suits, the flush suit's
+    cards for a flush (tests/test_hands_identity.py: the same fives as trying
+    every 5-card subset).
 
     >>> from common.cards import parse_many
     >>> " ".join(map(str, best_five(parse_many("2c 9d 9h Ks 4c 9s 3h"))))
     '9s 9h 9d Ks 4c'
     """
-    ordered = sorted(cards, key=bring_in_key, reverse=True)
-    if not 5 <= len(ordered) <= 7:
+    if not 5 <= len(cards) <= 7:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
-    best = max(combinations(ordered, 5), key=evaluate)
-    value = evaluate(best)
-    if category_of(value) in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
-        if value >> 16 & 15 == Rank.FIVE:  # wheel: the ace plays low
-            return [*best[1:], best[0]]
-        return list(best)
-    counts = Counter(card.rank for card in best)
-    return sorted(best, key=lambda c: (counts[c.rank], bring_in_key(c)), reverse=True)
+    value = evaluate(cards)
+    ordered = sorted(cards, key=_BRING_IN_KEYS.__getitem__, reverse=True)
+    category = value >> _CAT
+    if category in (Category.STRAIGHT_FLUSH, Category.FLUSH):
+        suits = Counter(card.suit for card in ordered)
+        suit = max(suits, key=suits.__getitem__)  # five or more of one suit
+        ordered = [card for card in ordered if card.suit == suit]
+    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        top = value >> 16 & 15
+        ranks = [top - i for i in range(4)] + [Rank.ACE if top == Rank.FIVE else top - 4]
+        return [next(card for card in ordered if card.rank == r) for r in ranks]
+    groups = _GROUPS[category]
+    named = [value >> 16 - 4 * i & 15 for i in range(len(groups))]
+    need = dict(zip(named, groups, strict=True))
+    size = dict(need)
+    picked = []
+    for card in ordered:
+        if need.get(card.rank, 0):
+            need[card.rank] -= 1
+            picked.append(card)
+    return sorted(picked, key=lambda c: (size[c.rank], _BRING_IN_KEYS[c]), reverse=True)
+
+
+_GROUPS: dict[int, tuple[int, ...]] = {
+    Category.HIGH_CARD: (1, 1, 1, 1, 1),
+    Category.ONE_PAIR: (2, 1, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.FLUSH: (1, 1, 1, 1, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4, 1),
+}
+"""How many cards each rank named by a value plays, in the value's order."""
 
 
 @dataclass(frozen=True, slots=True)
