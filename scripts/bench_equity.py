@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         rivals = [parse_many(r) for r in rivals_s]
         runners = _runners(mine, rivals, libs)
         times: dict[str, list[float]] = {name: [] for name in runners}
-        target: list[float] = []
+        target_s: list[float] = []
         deals = 0
         for r in range(args.rounds):
             for name, run in runners.items():
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 times[name].append(_time(lambda: run(rng, args.rollouts)))  # noqa: B023
             start = time.perf_counter()
             e = equity(mine, rivals, [], random.Random(r))
-            target.append(time.perf_counter() - start)
+            target_s.append(time.perf_counter() - start)
             deals = e.deals
         rates = {name: args.rollouts / statistics.median(ts) for name, ts in times.items()}
         ours = rates["common.equity"]
@@ -135,18 +135,23 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{name} {rate:,.0f}" + ("" if name == "common.equity" else f" ({ours / rate:.1f}x)")
             for name, rate in rates.items()
         )
-        print(f"  {spot:13s} {line}")
-        ms = statistics.median(target) * 1000
+        target = "  (target >= 1.5x eval7)" if "eval7" in rates else ""
+        print(f"  {spot:13s} {line}{target}")
+        ms = statistics.median(target_s) * 1000
         kind = "counted" if e.exact else f"{deals:,} draws"
+        goal = "  (target <= 65 ms, the readout's 100 ms)" if len(rivals) == 6 else ""
         print(
             f"  {'':13s} to +-1 point (95%): {ms:.0f} ms ({kind}, share {e.share:.3f}"
-            f" +- {e.half_width:.4f})"
+            f" +- {e.half_width:.4f}){goal}"
         )
         if not e.exact:
             # A plain rollout's share varies at most p(1 - p) (ties only lower it): the
             # rollouts the plain samplers need for one point, at their measured rates.
             plain = math.ceil(e.share * (1 - e.share) * (Z95 / 0.01) ** 2)
-            need = ", ".join(f"{name} {plain / rate * 1000:.0f} ms" for name, rate in rates.items())
+            need = ", ".join(
+                f"{name} {plain / rate * 1000:.0f} ms ({plain / rate * 1000 / ms:.1f}x ours)"
+                for name, rate in rates.items()
+            )
             print(f"  {'':13s} plain rollouts for one point (<= {plain:,}): {need}")
 
 
