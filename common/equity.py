@@ -259,7 +259,7 @@ def _sample_one(
 
     ``pool`` holds the unseen cards' codes.  The deal layout is fixed: seat 0's
     missing cards first, then each rival's in order; each sample draws one random
-    number per card dealt."""
+    number per card dealt.  A deal stops at the first rival that beats seat 0."""
     mine = _coded(hands[0])
     need_me = 7 - len(mine)
     base_me = sum(mine)
@@ -298,23 +298,20 @@ def _sample_one(
             me = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
         else:
             me = _value(s, mine + pool[:need_me])
-        best = 0
-        ties = 1
+        weight_sum += w
+        ties = 0  # rivals level with us; a rival above us ends the deal: we win nothing
         for base, known, lo, hi in slots:
             s = base + sum(pool[lo:hi])
             if not flush_suit[s & 0xFFF]:
                 v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
             else:
                 v = _value(s, known + pool[lo:hi])
-            if v > best:
-                best, ties = v, 1
-            elif v == best:
+            if v > me:
+                break
+            if v == me:
                 ties += 1
-        weight_sum += w
-        if me > best:
-            won += w
-        elif me == best:
-            won += w / (ties + 1)
+        else:
+            won += w / (ties + 1) if ties else w
     return won, weight_sum
 
 
