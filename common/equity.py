@@ -443,7 +443,9 @@ def _sample_mine(
     A draw shuffles the unseen cards (a partial Fisher-Yates shuffle of ``pool``,
     one random number per card shuffled), then reads several deals off them: in
     each *layout* (``_layouts``) the rivals get their missing cards and seat 0 up
-    to ``MY_DRAWS`` disjoint completions.  A fixed rearrangement of uniformly
+    to ``MY_DRAWS`` completions from the cards left: disjoint ones, or on a crowded
+    table (seven seats: seven cards left for four) overlapping ones, each still a
+    uniform completion given the rivals' cards.  A fixed rearrangement of uniformly
     shuffled cards is uniformly shuffled, so every deal of every layout is a
     uniform one and a draw's mean share is an unbiased sample; the draws are
     independent, and the error is measured over them.  The layouts group the
@@ -461,22 +463,35 @@ def _sample_mine(
         seats.append((sum(known), known, start, start + n))
         start += n
     n_pool = len(pool)
-    groups = min(MY_DRAWS, (n_pool - start) // need_me)
-    spans = [(start + g * need_me, start + (g + 1) * need_me) for g in range(groups)]
-    used = spans[-1][1]
+    left = n_pool - start
+    mysets: list[list[int]]
+    if left >= need_me * MY_DRAWS:  # disjoint completions
+        mysets = [
+            list(range(start + g * need_me, start + (g + 1) * need_me)) for g in range(MY_DRAWS)
+        ]
+    else:  # a crowded table: completions overlap, each still a uniform one
+        step = max(1, left // MY_DRAWS)
+        mysets = []
+        for g in range(min(MY_DRAWS, math.comb(left, need_me))):
+            cut = [start + (g * step + t) % left for t in range(need_me)]
+            if sorted(cut) not in [sorted(c) for c in mysets]:
+                mysets.append(cut)
+    groups = len(mysets)
+    used = max(max(c) for c in mysets) + 1
     k = min(n_pool, used * VARIANTS)  # enough cards shuffled for layouts far apart
 
-    def getter(order: Sequence[int] | None, lo: int, hi: int) -> Callable[[list[int]], Any]:
-        if order is None:
-            return itemgetter(slice(lo, hi))
-        if hi - lo == 1:
-            return itemgetter(slice(order[lo], order[lo] + 1))
-        return itemgetter(*order[lo:hi])
+    def getter(order: Sequence[int] | None, at: Sequence[int]) -> Callable[[list[int]], Any]:
+        where = list(at) if order is None else [order[x] for x in at]
+        if len(where) == 1:
+            return itemgetter(slice(where[0], where[0] + 1))
+        if order is None and where == list(range(where[0], where[-1] + 1)):
+            return itemgetter(slice(where[0], where[-1] + 1))
+        return itemgetter(*where)
 
     layouts = [
         (
-            [getter(order, lo, hi) for lo, hi in spans],
-            [(base, known, getter(order, lo, hi)) for base, known, lo, hi in seats],
+            [getter(order, at) for at in mysets],
+            [(base, known, getter(order, range(lo, hi))) for base, known, lo, hi in seats],
         )
         for order in _layouts(k, used)
     ]
