@@ -255,10 +255,13 @@ _SLOT_VALUE = [0] * _SLOTS
 
 
 def _fill() -> None:
-    shared: dict[int, int] = {}  # one int object per value: a compact table to read
-    for key, value in _RANK_VALUE.items():
-        hi, lo = divmod(key, _LO_SPAN)
-        _SLOT_VALUE[_HI_INDEX[hi] + _LO_INDEX[lo]] = shared.setdefault(value, value)
+    hi_index, lo_index, span = _HI_INDEX, _LO_INDEX, _LO_SPAN
+    values = list(_RANK_VALUE.values())
+    shared = {v: v for v in values}  # one int object per value: a compact table to read
+    slots = [hi_index[k // span] + lo_index[k % span] for k in _RANK_VALUE]
+    table = _SLOT_VALUE
+    for i, v in zip(slots, map(shared.__getitem__, values), strict=True):
+        table[i] = v
 
 
 _fill()
