@@ -76,6 +76,8 @@ BATCH = 100
 MY_DRAWS = 3
 """``equity`` completes the seat's own hand this many ways for each deal of its rivals' ..."""
 VARIANTS = 12
+LAYOUT_MIN = 10
+"""... when a deal uses at least this many cards (else one deal per shuffle, as plain)."""
 """``equity`` reads up to this many layouts of its rivals' and its own cards off each shuffle."""
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
@@ -409,14 +411,14 @@ def _sample_all(
                 acc[1] += x * x
 
 
-def _layouts(k: int, used: int) -> list[tuple[int, ...] | None]:
-    """Up to ``VARIANTS`` ways to lay a deal of ``used`` cards out on ``k`` shuffled
+def _layouts(k: int, used: int, variants: int = VARIANTS) -> list[tuple[int, ...] | None]:
+    """Up to ``variants`` ways to lay a deal of ``used`` cards out on ``k`` shuffled
     cards: the cards at positions ``x * m % k`` for the deal's positions ``x`` (the
     first is ``None``: as they lie)."""
     out: list[tuple[int, ...] | None] = [None]
     seen = {tuple(range(used))}
     for m in _MULTIPLIERS:
-        if len(out) == VARIANTS:
+        if len(out) >= variants:
             break
         if math.gcd(m, k) != 1:
             continue
@@ -478,7 +480,9 @@ def _sample_mine(
                 mysets.append(cut)
     groups = len(mysets)
     used = max(max(c) for c in mysets) + 1
-    k = min(n_pool, used * VARIANTS)  # enough cards shuffled for layouts far apart
+    # A deal of few cards costs less to draw again than to lay out again.
+    variants = VARIANTS if used >= LAYOUT_MIN else 1
+    k = min(n_pool, used * variants)  # enough cards shuffled for layouts far apart
 
     def getter(order: Sequence[int] | None, at: Sequence[int]) -> Callable[[list[int]], Any]:
         where = list(at) if order is None else [order[x] for x in at]
@@ -493,7 +497,7 @@ def _sample_mine(
             [getter(order, at) for at in mysets],
             [(base, known, getter(order, range(lo, hi))) for base, known, lo, hi in seats],
         )
-        for order in _layouts(k, used)
+        for order in _layouts(k, used, variants)
     ]
     draws = [(i, n_pool - i) for i in range(min(k, n_pool - 1))]
     inv = 1.0 / (groups * len(layouts))
