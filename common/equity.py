@@ -76,7 +76,7 @@ BATCH = 100
 MY_DRAWS = 3
 """``equity`` completes the seat's own hand this many ways for each deal of its rivals' ..."""
 VARIANTS = 12
-LAYOUT_MIN = 10
+LAYOUT_MIN = 12
 """... when a deal uses at least this many cards (else one deal per shuffle, as plain)."""
 """``equity`` reads up to this many layouts of its rivals' and its own cards off each shuffle."""
 MAX_SAMPLES = 400_000
