@@ -21,14 +21,16 @@ Invariants:
 - No I/O, no global random state: every random number comes from the ``rng``
   passed in.  ``sample_share`` (the computer seats') draws one per card dealt
   per sample (a partial Fisher-Yates shuffle of the unseen cards, in
-  ``FULL_DECK`` order); so do ``equity`` and ``all_equities`` when they
-  sample.  The same RNG state gives the same result and leaves the RNG in the
-  same state.
+  ``FULL_DECK`` order), and so does ``all_equities`` when it samples; ``equity``
+  sampling one seat draws one per card it shuffles, and reads up to
+  ``VARIANTS`` deals off each shuffle (``_sample_mine``).  The same RNG state
+  gives the same result and leaves the RNG in the same state.
 - Every card is in at most one place: a card given twice, or a hand of more
   than seven cards, raises ``ValueError``; so does a spot with fewer unseen cards
   than the hands need (never at a real table, R-D6).
 - Values are ``common.hands.evaluate``'s, computed from each hand's known cards'
-  partial sum plus the dealt cards (plain ints), so they are exactly its values.
+  partial sum plus the dealt cards, as ``common.hands.code_tables`` codes (plain
+  ints), so they are exactly its values.
 - An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``stderr`` is the
   standard error of the mean share, and its ``half_width`` never claims less
   than ``3 / samples`` (the 95% bound when nothing varied: a hand that lost
@@ -39,14 +41,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Protocol, cast
+from operator import itemgetter
+from typing import Any, Protocol
 
-from common.cards import SUIT_BITS, Card, full_deck
-from common.hands import evaluator_tables
+from common.cards import Card, full_deck
+from common.hands import code_tables
 
 __all__ = [
     "ENUM_BUDGET",
@@ -68,15 +71,20 @@ ENUM_BUDGET = 50_000
 """Count every deal when there are at most this many (heads-up seventh street: 14,190)."""
 Z95 = 1.959964
 """The two-sided 95% point of the normal distribution."""
-BATCH = 500
+BATCH = 100
 """Samples between two looks at the half-width when sampling to a target."""
 MY_DRAWS = 3
-"""``equity`` completes the seat's own hand this many ways for each deal of its rivals'."""
+"""``equity`` completes the seat's own hand this many ways for each deal of its rivals' ..."""
+VARIANTS = 12
+LAYOUT_MIN = 12
+"""... when a deal uses at least this many cards (else one deal per shuffle, as plain)."""
+"""``equity`` reads up to this many layouts of its rivals' and its own cards off each shuffle."""
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
 
-_SUIT_MASK = (1 << SUIT_BITS) - 1
-_FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
+_CODE, _FLUSH_SUIT, _HI, _LO, _SLOT, _FLUSH_BY_CODE = code_tables()
+"""Cards are summed as ``common.hands`` codes: ``_value`` spells out the lookup."""
+_BY_CODE: dict[int, Card] = {_CODE[c]: c for c in FULL_DECK}
 _LCM = 420
 """Every split 1..7 divides it: counted shares stay integers."""
 
@@ -144,21 +152,26 @@ def deal_count(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> in
 
 
 def _value(s: int, cards: Sequence[int]) -> int:
-    suit = _FLUSH_SUIT[s & _SUIT_MASK]
+    """The value of seven cards' codes ``cards`` summing to ``s`` (``hands.code_tables``)."""
+    suit = _FLUSH_SUIT[s & 0xFFF]
     if not suit:
-        return _RANK_VALUE[s >> SUIT_BITS]
+        return _SLOT[_HI[s >> 29] + _LO[s >> 12 & 0x1FFFF]]
     flushed = 0
     for card in cards:
         if card & suit:
             flushed += card
-    return _FLUSH_VALUE[flushed >> SUIT_BITS]
+    return _FLUSH_BY_CODE[flushed >> 12]
+
+
+def _coded(cards: Sequence[int]) -> list[int]:
+    return [_CODE[c] for c in cards]
 
 
 def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[int], int]:
     """Every deal counted: (each seat's points, deals); a share is points / (420 deals)."""
-    pool = _check(hands, dead)
+    pool = _coded(_check(hands, dead))
     n = len(hands)
-    known = [[int(c) for c in h] for h in hands]
+    known = [_coded(h) for h in hands]
     bases = [sum(k) for k in known]
     need = [7 - len(k) for k in known]
     vals = [_value(bases[i], known[i]) if need[i] == 0 else 0 for i in range(n)]
@@ -187,11 +200,13 @@ def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[
             best = max(others) if others else -1
             ties = others.count(best)
             tops = [i for i in range(n) if i != seat and vals[i] == best]
-        flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+        flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
         for combo in combinations(pool, k):
             s = base + sum(combo)
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, hand + list(combo))
+            if not flush_suit[s & 0xFFF]:
+                v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+            else:
+                v = _value(s, hand + list(combo))
             if last:
                 deals += 1
                 if v > best:
@@ -244,15 +259,16 @@ def _sample_one(
 ) -> tuple[float, float]:
     """``samples`` deals: (seat 0's weighted share sum, the weights' sum).
 
-    The deal layout is fixed: seat 0's missing cards first, then each rival's in
-    order; each sample draws one random number per card dealt."""
-    mine = [int(c) for c in hands[0]]
+    ``pool`` holds the unseen cards' codes.  The deal layout is fixed: seat 0's
+    missing cards first, then each rival's in order; each sample draws one random
+    number per card dealt.  A deal stops at the first rival that beats seat 0."""
+    mine = _coded(hands[0])
     need_me = 7 - len(mine)
     base_me = sum(mine)
     slots = []
     start = need_me
     for hand in hands[1:]:
-        known = [int(c) for c in hand]
+        known = _coded(hand)
         n = 7 - len(known)
         slots.append((sum(known), known, start, start + n))
         start += n
@@ -260,11 +276,12 @@ def _sample_one(
     ranged = None
     if weights is not None:
         ranged = [(r, lo, hi) for r, (_, _, lo, hi) in zip(weights, slots, strict=True)]
+    by_code = _BY_CODE
     won = weight_sum = 0.0
     w = 1.0
     rnd = rng.random
     n_pool = len(pool)
-    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
     draws = [(i, n_pool - i) for i in range(total)]
     for _ in range(samples):
         # A partial Fisher-Yates shuffle: the first ``total`` cards of ``pool`` are a
@@ -275,40 +292,29 @@ def _sample_one(
         if ranged is not None:
             w = 1.0
             for r, lo, hi in ranged:
-                w *= r.weight(cast("list[Card]", pool[lo:hi]))  # Cards when ranged
+                w *= r.weight([by_code[c] for c in pool[lo:hi]])
             if w <= 0.0:
                 continue
         s = base_me + sum(pool[:need_me])
-        suit = flush_suit[s & _SUIT_MASK]
-        me = rank_value[s >> SUIT_BITS] if not suit else _value(s, mine + pool[:need_me])
-        best = 0
-        ties = 1
+        if not flush_suit[s & 0xFFF]:
+            me = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+        else:
+            me = _value(s, mine + pool[:need_me])
+        weight_sum += w
+        ties = 0  # rivals level with us; a rival above us ends the deal: we win nothing
         for base, known, lo, hi in slots:
             s = base + sum(pool[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
-            if v > best:
-                best, ties = v, 1
-            elif v == best:
+            if not flush_suit[s & 0xFFF]:
+                v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+            else:
+                v = _value(s, known + pool[lo:hi])
+            if v > me:
+                break
+            if v == me:
                 ties += 1
-        weight_sum += w
-        if me > best:
-            won += w
-        elif me == best:
-            won += w / (ties + 1)
+        else:
+            won += w / (ties + 1) if ties else w
     return won, weight_sum
-
-
-def _pool(hands: Sequence[Sequence[Card]], dead: Sequence[Card], ranged: bool) -> list[int]:
-    """The unseen cards: ``Card``s when a range will look at them, else plain ints."""
-    unseen = _check(hands, dead)
-    if not ranged:
-        return unseen
-    cards: list[int] = [_BY_INT[c] for c in unseen]
-    return cards
-
-
-_BY_INT: dict[int, Card] = {int(c): c for c in FULL_DECK}
 
 
 def sample_share(
@@ -332,7 +338,7 @@ def sample_share(
     True
     """
     hands = [mine, *rivals]
-    pool = _pool(hands, dead, weights is not None)
+    pool = _coded(_check(hands, dead))
     won, weight_sum = _sample_one(hands, rng, samples, weights, pool)
     return won / weight_sum if weight_sum else 0.5
 
@@ -377,23 +383,24 @@ def _sample_all(
     seats = []
     start = 0
     for hand in hands:
-        known = [int(c) for c in hand]
+        known = _coded(hand)
         n = 7 - len(known)
         seats.append((sum(known), known, start, start + n))
         start += n
     rnd = rng.random
     draws = [(i, len(pool) - i) for i in range(start)]
-    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
     vals = [0] * len(hands)
-    deal = pool
     for _ in range(samples):
         for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
-            s = base + sum(deal[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            vals[seat] = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + deal[lo:hi])
+            s = base + sum(pool[lo:hi])
+            if not flush_suit[s & 0xFFF]:
+                vals[seat] = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+            else:
+                vals[seat] = _value(s, known + pool[lo:hi])
         best = max(vals)
         ties = vals.count(best)
         x = 1.0 / ties
@@ -402,6 +409,28 @@ def _sample_all(
                 acc = sums[seat]
                 acc[0] += x
                 acc[1] += x * x
+
+
+def _layouts(k: int, used: int, variants: int = VARIANTS) -> list[tuple[int, ...] | None]:
+    """Up to ``variants`` ways to lay a deal of ``used`` cards out on ``k`` shuffled
+    cards: the cards at positions ``x * m % k`` for the deal's positions ``x`` (the
+    first is ``None``: as they lie)."""
+    out: list[tuple[int, ...] | None] = [None]
+    seen = {tuple(range(used))}
+    for m in _MULTIPLIERS:
+        if len(out) >= variants:
+            break
+        if math.gcd(m, k) != 1:
+            continue
+        order = tuple(x * m % k for x in range(k))
+        if order[:used] not in seen:
+            seen.add(order[:used])
+            out.append(order)
+    return out
+
+
+_MULTIPLIERS = (7, 11, 5, 13, 3, 17, 19, 23, 29, 31, 2)
+"""Steps between the positions that one layout deals a hand (far apart: other cards)."""
 
 
 def _sample_mine(
@@ -413,53 +442,109 @@ def _sample_mine(
 ) -> None:
     """``samples`` draws into ``sums[0]`` (seat 0's share sum, square sum).
 
-    Each draw deals the rivals their missing cards once, then seat 0 up to
-    ``MY_DRAWS`` disjoint completions from the cards left (all in one partial
-    Fisher-Yates shuffle).  Given the rivals' cards each completion is a uniform
-    one, so a draw's mean share is an unbiased sample; the draws are independent,
-    and the error is measured over them.  A draw costs more but varies less:
-    about 10-20% less time to one point (scripts/bench_equity.py)."""
-    mine = [int(c) for c in hands[0]]
+    A draw shuffles the unseen cards (a partial Fisher-Yates shuffle of ``pool``,
+    one random number per card shuffled), then reads several deals off them: in
+    each *layout* (``_layouts``) the rivals get their missing cards and seat 0 up
+    to ``MY_DRAWS`` completions from the cards left: disjoint ones, or on a crowded
+    table (seven seats: seven cards left for four) overlapping ones, each still a
+    uniform completion given the rivals' cards.  A fixed rearrangement of uniformly
+    shuffled cards is uniformly shuffled, so every deal of every layout is a
+    uniform one and a draw's mean share is an unbiased sample; the draws are
+    independent, and the error is measured over them.  The layouts group the
+    cards differently, so that a draw costs one shuffle but varies about as
+    little as several.  A deal where a rival beats every completion of seat 0
+    stops there: the rest cannot change its share (0)."""
+    mine = _coded(hands[0])
     need_me = 7 - len(mine)
     base_me = sum(mine)
-    slots = []
+    seats: list[tuple[int, list[int], int, int]] = []
     start = 0
     for hand in hands[1:]:
-        known = [int(c) for c in hand]
+        known = _coded(hand)
         n = 7 - len(known)
-        slots.append((sum(known), known, start, start + n))
+        seats.append((sum(known), known, start, start + n))
         start += n
-    groups = min(MY_DRAWS, (len(pool) - start) // need_me)
-    spans = [(start + g * need_me, start + (g + 1) * need_me) for g in range(groups)]
-    draws = [(i, len(pool) - i) for i in range(start + groups * need_me)]
-    inv = 1.0 / groups
+    n_pool = len(pool)
+    left = n_pool - start
+    mysets: list[list[int]]
+    if left >= need_me * MY_DRAWS:  # disjoint completions
+        mysets = [
+            list(range(start + g * need_me, start + (g + 1) * need_me)) for g in range(MY_DRAWS)
+        ]
+    else:  # a crowded table: completions overlap, each still a uniform one
+        step = max(1, left // MY_DRAWS)
+        mysets = []
+        for g in range(min(MY_DRAWS, math.comb(left, need_me))):
+            cut = [start + (g * step + t) % left for t in range(need_me)]
+            if sorted(cut) not in [sorted(c) for c in mysets]:
+                mysets.append(cut)
+    groups = len(mysets)
+    used = max(max(c) for c in mysets) + 1
+    # A deal of few cards costs less to draw again than to lay out again.
+    variants = VARIANTS if used >= LAYOUT_MIN else 1
+    k = min(n_pool, used * variants)  # enough cards shuffled for layouts far apart
+
+    def getter(order: Sequence[int] | None, at: Sequence[int]) -> Callable[[list[int]], Any]:
+        where = list(at) if order is None else [order[x] for x in at]
+        if len(where) == 1:
+            return itemgetter(slice(where[0], where[0] + 1))
+        if order is None and where == list(range(where[0], where[-1] + 1)):
+            return itemgetter(slice(where[0], where[-1] + 1))
+        return itemgetter(*where)
+
+    layouts = [
+        (
+            [getter(order, at) for at in mysets],
+            [(base, known, getter(order, range(lo, hi))) for base, known, lo, hi in seats],
+        )
+        for order in _layouts(k, used, variants)
+    ]
+    draws = [(i, n_pool - i) for i in range(min(k, n_pool - 1))]
+    inv = 1.0 / (groups * len(layouts))
     rnd = rng.random
-    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
     acc = sums[0]
     total, squares = acc
+    mv = [0] * groups
     for _ in range(samples):
         for i, m in draws:
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
-        best = 0
-        ties = 1
-        for base, known, lo, hi in slots:
-            s = base + sum(pool[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
-            if v > best:
-                best, ties = v, 1
-            elif v == best:
-                ties += 1
         x = 0.0
-        for lo, hi in spans:
-            s = base_me + sum(pool[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, mine + pool[lo:hi])
-            if v > best:
-                x += 1.0
-            elif v == best:
-                x += 1.0 / (ties + 1)
+        for my_getters, rivals in layouts:
+            top = 0
+            for g, get in enumerate(my_getters):
+                cards = get(pool)
+                s = base_me + sum(cards)
+                if not flush_suit[s & 0xFFF]:
+                    v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+                else:
+                    v = _value(s, [*mine, *cards])
+                mv[g] = v
+                if v > top:
+                    top = v
+            best = 0
+            ties = 1
+            for base, known, get in rivals:
+                cards = get(pool)
+                s = base + sum(cards)
+                if not flush_suit[s & 0xFFF]:
+                    v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+                else:
+                    v = _value(s, [*known, *cards])
+                if v > best:
+                    best, ties = v, 1
+                    if v > top:
+                        break
+                elif v == best:
+                    ties += 1
+            if best > top:
+                continue
+            for v in mv:
+                if v > best:
+                    x += 1.0
+                elif v == best:
+                    x += 1.0 / (ties + 1)
         x *= inv
         total += x
         squares += x * x
@@ -475,7 +560,7 @@ def _sampled(
     seats: int,
 ) -> list[Estimate]:
     """Sample in batches until the first ``seats`` seats' half-widths are <= ``target``."""
-    pool = _check(hands, dead)
+    pool = _coded(_check(hands, dead))
     sums = [[0.0, 0.0] for _ in hands]
     units = 0
 

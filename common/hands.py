@@ -11,13 +11,20 @@ Invariants:
   a straight is (top card, 0, ...) with A-2-3-4-5 topped by the five.
 - The evaluator only sums the cards: by the encoding of ``common.cards`` the
   low 12 bits of the sum count each suit and the bits above count each rank
-  in base 5.  A list indexed by the suit counts says whether there is a flush;
-  without one, a dict keyed by the rank counts gives the value.  Seven cards
-  holding a flush can hold neither quads nor a full house (either needs three
-  cards beside the five suited ones), so the flush path only looks at the
-  flush suit's ranks.
+  in base 5.  A list indexed by the suit counts says whether there is a flush
+  (and whether there are 5-7 cards at all).  Without one, the rank counts are
+  split in base 5 into those of two to eight and those of nine to ace; two
+  index lists number every way to hold at most seven cards without gaps
+  (``_build_index``), and one flat list holds each value at its number: three
+  small lists to read, where a dict of every rank count would be read all over
+  memory.  Seven cards holding a flush can hold neither quads nor a full house
+  (either needs three cards beside the five suited ones), so the flush path
+  only looks at the flush suit's ranks.
+- ``code_tables`` gives loops that sum cards themselves (``common.equity``) the
+  same tables on plain-int codes whose two rank fields are bit fields, so that
+  no division is needed.
 - The tables are built at import from the rank patterns, not by trying
-  5-card subsets, and take a few tens of milliseconds; nothing is read from
+  5-card subsets, and take about a hundred milliseconds; nothing is read from
   disk.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
@@ -33,10 +40,11 @@ True
 from __future__ import annotations
 
 import enum
+from array import array
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import permutations
 
 from common.cards import SUIT_BITS, Card, Rank, full_deck
 
@@ -46,6 +54,7 @@ __all__ = [
     "best_five",
     "bring_in_key",
     "category_of",
+    "code_tables",
     "evaluate",
     "evaluator_tables",
     "hand_name",
@@ -198,7 +207,69 @@ def _build_tables() -> tuple[list[int], dict[int, int], dict[int, int]]:
     return flush_suit, table, flush
 
 
+_LO_RANKS = 7
+"""Ranks two to eight count in the low base-5 digits of a rank key, nine to ace above."""
+_LO_SPAN: int = 5**_LO_RANKS
+_LO_SHIFT = SUIT_BITS
+_HI_SHIFT = SUIT_BITS + 17  # the low digits of at most seven cards stay below 2**17
+_CODE_MASK = (1 << 17) - 1
+
+
+def _patterns(ranks: int) -> list[tuple[int, int]]:
+    """Every count of at most four per rank over ``ranks`` ranks, seven cards at most,
+    as (base-5 value, cards), fewest cards first."""
+    out = [(0, 0)]
+    for r in range(ranks):
+        out = [(v + d * _POW5[r], c + d) for v, c in out for d in range(5) if c + d <= 7]
+    return sorted(out, key=lambda vc: vc[1])
+
+
+def _build_index() -> tuple[array[int], array[int], int]:
+    """The split index of every rank count of at most seven cards (module docstring).
+
+    A rank key ``k`` (the card sum above the suit bits) splits into ``hi, lo =
+    divmod(k, 5**7)``.  ``lo_index[lo]`` numbers the low patterns fewest cards
+    first, so that those of at most ``m`` cards come before the others; the row of
+    a high pattern of ``c`` cards holds the low patterns of at most ``7 - c`` cards
+    and starts at ``hi_index[hi]``.  Each key then has its own slot
+    ``hi_index[hi] + lo_index[lo]`` and the slots are numbered without gaps."""
+    lows = _patterns(_LO_RANKS)
+    lo_index = [0] * _LO_SPAN
+    up_to = [0] * 8  # low patterns of at most m cards
+    for i, (v, c) in enumerate(lows):
+        lo_index[v] = i
+        up_to[c] = i + 1
+    hi_index = [0] * 5 ** (13 - _LO_RANKS)
+    size = 0
+    for v, c in _patterns(13 - _LO_RANKS):
+        hi_index[v] = size
+        size += up_to[7 - c]
+    # Arrays of machine ints: a quarter of the memory a list and its ints take.
+    return array("i", hi_index), array("H", lo_index), size
+
+
 _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = _build_tables()
+_HI_INDEX, _LO_INDEX, _SLOTS = _build_index()
+_SLOT_VALUE = array("i", bytes(4 * _SLOTS))
+"""Each rank count's value at its split index, 0 for fewer than five cards: machine
+ints, a quarter of the memory a list of int objects takes, so a compact table to read."""
+
+
+def _fill() -> None:
+    hi_index, lo_index, span = _HI_INDEX, _LO_INDEX, _LO_SPAN
+    slots = [hi_index[k // span] + lo_index[k % span] for k in _RANK_VALUE]
+    table = _SLOT_VALUE
+    for i, v in zip(slots, _RANK_VALUE.values(), strict=True):
+        table[i] = v
+
+
+_fill()
+assert _LO_SPAN == 78125 and SUIT_BITS == 12 and _SUIT_MASK == 0xFFF  # evaluate's literals
+_CHECKED_SUIT = [
+    suit if 5 <= sum(i >> s & 7 for s in range(0, SUIT_BITS, 3)) <= 7 else -1
+    for i, suit in enumerate(_FLUSH_SUIT)
+]
+"""``_FLUSH_SUIT``, but -1 where the suit counts add up to other than 5-7 cards."""
 
 
 def evaluate(cards: Collection[Card]) -> int:
@@ -211,20 +282,53 @@ def evaluate(cards: Collection[Card]) -> int:
     >>> hex(evaluate(parse_many("Kc Kd 5h 5s 5c 2d 3d")))  # fives full of kings
     '0x63b000'
     """
-    s = sum(cards)
-    suit = _FLUSH_SUIT[s & _SUIT_MASK]
-    if not suit:
-        try:
-            return _RANK_VALUE[s >> SUIT_BITS]
-        except KeyError:
-            raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}") from None
-    if s >> SUIT_BITS not in _RANK_VALUE:
+    s: int = sum(cards)
+    if not _CHECKED_SUIT[s & 0xFFF]:
+        s >>= 12
+        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]  # 78125 = 5**7
+    return _evaluate_slow(cards, s)
+
+
+def _evaluate_slow(cards: Collection[Card], s: int) -> int:
+    """A flush, or a wrong count of cards."""
+    suit = _CHECKED_SUIT[s & _SUIT_MASK]
+    if suit < 0 or len(cards) > 7 or s >> SUIT_BITS not in _RANK_VALUE:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
     flushed = 0
     for card in cards:
         if card & suit:
             flushed += card
     return _FLUSH_VALUE[flushed >> SUIT_BITS]
+
+
+def code_tables() -> tuple[
+    Mapping[int, int], Sequence[int], Sequence[int], Sequence[int], Sequence[int], Mapping[int, int]
+]:
+    """Faster tables for loops that sum cards themselves, on plain-int *codes*.
+
+    ``(code, flush_suit, hi_index, lo_index, slot_value, flush_value)``.  A card's
+    code ``code[card]`` keeps the card's suit bits and splits its rank digit in two
+    bit fields: ``5**rank << 12`` for two to eight, ``5**(rank - 7) << 29`` for nine
+    to ace.  With ``s`` the sum of 5-7 distinct cards' codes and no flush
+    (``flush_suit[s & 0xFFF] == 0``) the value is
+    ``slot_value[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]``; with a flush it
+    is ``flush_value[f >> 12]``, ``f`` summing the codes of that suit.  The values
+    are ``evaluate``'s.  Read only.
+    """
+    return _CODE, _FLUSH_SUIT, _HI_INDEX, _LO_INDEX, _SLOT_VALUE, _FLUSH_BY_CODE
+
+
+def _coded(card: int) -> int:
+    hi: int
+    lo: int
+    hi, lo = divmod(card >> SUIT_BITS, _LO_SPAN)
+    return hi << _HI_SHIFT | lo << _LO_SHIFT | card & _SUIT_MASK
+
+
+_CODE: dict[int, int] = {int(c): _coded(c) for c in full_deck()}
+_FLUSH_BY_CODE: dict[int, int] = {
+    _coded(key << SUIT_BITS) >> _LO_SHIFT: value for key, value in _FLUSH_VALUE.items()
+}
 
 
 def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, int]]:
@@ -234,7 +338,8 @@ def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, i
     cards, ``flush_suit[s & 0xFFF]`` is the suit bit of a flush (0 for none); without
     one the value is ``rank_value[s >> SUIT_BITS]``, with one it is
     ``flush_value[f >> SUIT_BITS]`` where ``f`` sums only the cards of that suit
-    (``card & suit``).  Read only: they are ``evaluate``'s own.
+    (``card & suit``).  Read only: they are ``evaluate``'s own.  (``code_tables``
+    gives faster ones.)
     """
     return _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE
 
@@ -293,23 +398,51 @@ def best_five(cards: Collection[Card]) -> list[Card]:
     The cards that make the category come first (trips before the pair of a
     full house, the higher pair first), then the kickers, high to low; a wheel
     reads 5-4-3-2-A.  Where equal hands could be picked (suits differ), the
-    choice does not depend on the order of ``cards``.
+    higher suit of a rank plays, so the choice does not depend on the order of
+    ``cards``.  The value names every rank that plays (``evaluate``), so the
+    cards are picked from it: each rank's highest suits, the flush suit's
+    cards for a flush (tests/test_hands_identity.py: the same fives as trying
+    every 5-card subset).
 
     >>> from common.cards import parse_many
     >>> " ".join(map(str, best_five(parse_many("2c 9d 9h Ks 4c 9s 3h"))))
     '9s 9h 9d Ks 4c'
     """
-    ordered = sorted(cards, key=bring_in_key, reverse=True)
-    if not 5 <= len(ordered) <= 7:
+    if not 5 <= len(cards) <= 7:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
-    best = max(combinations(ordered, 5), key=evaluate)
-    value = evaluate(best)
-    if category_of(value) in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
-        if value >> 16 & 15 == Rank.FIVE:  # wheel: the ace plays low
-            return [*best[1:], best[0]]
-        return list(best)
-    counts = Counter(card.rank for card in best)
-    return sorted(best, key=lambda c: (counts[c.rank], bring_in_key(c)), reverse=True)
+    value = evaluate(cards)
+    ordered = sorted(cards, key=_BRING_IN_KEYS.__getitem__, reverse=True)
+    category = value >> _CAT
+    if category in (Category.STRAIGHT_FLUSH, Category.FLUSH):
+        suits = Counter(card.suit for card in ordered)
+        suit = max(suits, key=suits.__getitem__)  # five or more of one suit
+        ordered = [card for card in ordered if card.suit == suit]
+    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        top = value >> 16 & 15
+        ranks = [top - i for i in range(4)] + [Rank.ACE if top == Rank.FIVE else top - 4]
+        return [next(card for card in ordered if card.rank == r) for r in ranks]
+    groups = _GROUPS[category]
+    named = [value >> 16 - 4 * i & 15 for i in range(len(groups))]
+    need = dict(zip(named, groups, strict=True))
+    size = dict(need)
+    picked = []
+    for card in ordered:
+        if need.get(card.rank, 0):
+            need[card.rank] -= 1
+            picked.append(card)
+    return sorted(picked, key=lambda c: (size[c.rank], _BRING_IN_KEYS[c]), reverse=True)
+
+
+_GROUPS: dict[int, tuple[int, ...]] = {
+    Category.HIGH_CARD: (1, 1, 1, 1, 1),
+    Category.ONE_PAIR: (2, 1, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.FLUSH: (1, 1, 1, 1, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4, 1),
+}
+"""How many cards each rank named by a value plays, in the value's order."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,3 +236,32 @@ def test_estimate_half_width() -> None:
     assert Estimate(0.5, 0.0, 10, True).half_width == 0
     assert Estimate(0.0, 0.0, 1000, False).half_width == pytest.approx(0.003)
     assert Estimate(0.5, 0.01, 100_000, False).half_width == pytest.approx(0.0196, rel=1e-3)
+
+
+def test_one_seat_sampled_against_several_rivals_within_error() -> None:
+    """Seat 0 sampled (each shuffle read as several deals, a deal stopping at a rival
+    that beats us) against the counted answer: three rivals missing one card each."""
+    mine = cards("Ts 9s 8h 7s 6c Ac")
+    rivals = [cards("Qs Js 3s 2s 7h 7d"), cards("Th Tc Jd Jh As 4s"), cards("Kh Kd 9h 8c 5s 5d")]
+    dead = DEAD[:14]
+    exact = float(exact_share(mine, rivals, dead))
+    for seed in (1, 2, 3):
+        e = equity(mine, rivals, dead, random.Random(seed), budget=0)
+        assert not e.exact and e.half_width <= 0.01
+        assert abs(e.share - exact) <= e.half_width
+
+
+def test_layouts_are_rearrangements() -> None:
+    """Each layout reads the shuffled cards in another order, every card once: so each
+    deal it gives is as uniform as the shuffle (common.equity._sample_mine)."""
+    from common.equity import VARIANTS, _layouts
+
+    for k, used in ((43, 40), (48, 18), (24, 4), (14, 5), (7, 7)):
+        layouts = _layouts(k, used)
+        assert layouts[0] is None and 1 <= len(layouts) <= VARIANTS
+        firsts = {tuple(range(used))}
+        for order in layouts[1:]:
+            assert order is not None and sorted(order) == list(range(k))
+            firsts.add(order[:used])
+        assert len(firsts) == len(layouts)  # no two layouts deal alike
+    assert len(_layouts(43, 40)) == VARIANTS

@@ -1,0 +1,166 @@
+"""Benchmark of the hand evaluator (``common.hands``) against eval7 (a C extension)
+and against the evaluator as it was (``tests/hands_before.py``), on the same hands.
+
+    .venv/bin/python scripts/bench_eval.py               # 20,000 hands, 9 rounds
+    .venv/bin/python scripts/bench_eval.py --rounds 15   # steadier medians
+
+Every runner evaluates the same random seven-card hands, in interleaved rounds
+(so that other load on the machine hits them alike); each line gives the median
+of the per-round ratios, with its target beside it:
+
+    evaluate      the public ``common.hands.evaluate`` on lists of ``Card``
+                  against ``eval7.evaluate`` on lists of ``eval7.Card``
+                  (target >= 1.0x) and against the evaluator as it was;
+    partial sums  the project's hot path (rollouts, ``common.equity``): each
+                  hand's three known cards summed once as ``code_tables`` codes,
+                  the four cards dealt added and looked up, against eval7 given
+                  the same known and dealt cards (target >= 1.5x; the whole
+                  rollouts are in scripts/bench_equity.py);
+    best five     ``best_five`` (the showdown's five cards) against the old one.
+
+It also times ``import common.hands`` in fresh interpreters (target < 300 ms)
+and checks that every runner orders the hands alike and that the values equal
+the old evaluator's.  eval7 is for comparison only, not a dependency:
+
+    .venv/bin/pip install eval7
+
+A library that is missing is reported ("eval7 not available") and skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from common.cards import Card, full_deck  # noqa: E402
+from common.hands import best_five, code_tables, evaluate  # noqa: E402
+from scripts.bench_engine import optional  # noqa: E402
+from tests import hands_before  # noqa: E402
+
+
+def _import_ms(module: str, samples: int = 5) -> list[float]:
+    """Milliseconds to import ``module`` (its ``common.cards`` first) in fresh interpreters."""
+    code = (
+        "import time, common.cards; t = time.perf_counter(); "
+        f"import {module}; print(time.perf_counter() - t)"
+    )
+    out = []
+    for _ in range(samples):
+        text = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+        out.append(float(text) * 1000)
+    return out
+
+
+def _partial_sums(hands: list[list[Card]]) -> Callable[[], list[int]]:
+    """The rollouts' loop: three known cards summed once, four dealt cards added."""
+    code, flush_suit, hi_index, lo_index, slot, flush_value = code_tables()
+    coded = [[code[c] for c in h] for h in hands]
+    split = [(sum(h[:3]), h[:3], h[3:]) for h in coded]
+
+    def run() -> list[int]:
+        out = []
+        for base, known, dealt in split:
+            s = base + sum(dealt)
+            suit = flush_suit[s & 0xFFF]
+            if not suit:
+                out.append(slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]])
+            else:
+                out.append(flush_value[sum(c for c in known + dealt if c & suit) >> 12])
+        return out
+
+    return run
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=20_000)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    deck = full_deck()
+    hands = [rng.sample(deck, 7) for _ in range(args.hands)]
+
+    runners: dict[str, Callable[[], list[int]]] = {
+        "evaluate": lambda: [evaluate(h) for h in hands],
+        "before": lambda: [hands_before.evaluate(h) for h in hands],
+        "partial sums": _partial_sums(hands),
+    }
+    eval7 = optional("eval7")
+    if eval7 is not None:
+        parsed = [[eval7.Card(str(c)) for c in h] for h in hands]
+        ev7 = eval7.evaluate
+        runners["eval7"] = lambda: [ev7(h) for h in parsed]
+        # As a rollout calls it: the known cards and the cards dealt, put together.
+        split7 = [(h[:3], h[3:]) for h in parsed]
+        runners["eval7 rollout"] = lambda: [ev7(known + dealt) for known, dealt in split7]
+    fives = hands[: max(1, args.hands // 10)]
+    runners["best five"] = lambda: [len(best_five(h)) for h in fives]
+    runners["best five before"] = lambda: [len(hands_before.best_five(h)) for h in fives]
+
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    for _ in range(args.rounds):
+        for name, run in runners.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+
+    def ratio(a: str, b: str) -> float:
+        return statistics.median(y / x for x, y in zip(times[a], times[b], strict=True))
+
+    n = len(hands)
+    print(f"{n:,} random 7-card hands (seed {args.seed}), {args.rounds} interleaved rounds")
+    for name in runners:
+        count = len(fives) if name.startswith("best five") else n
+        per = statistics.median(times[name]) / count * 1e9
+        print(f"  {name:17s} {count / statistics.median(times[name]):>12,.0f}/s  {per:7.0f} ns")
+    if "eval7" in runners:
+        print(f"  evaluate / eval7      {ratio('evaluate', 'eval7'):5.2f}x  (target >= 1.0x)")
+        print(
+            f"  partial sums / eval7  {ratio('partial sums', 'eval7 rollout'):5.2f}x"
+            "  (target >= 1.5x; eval7 given the known and dealt cards, as in a rollout)"
+        )
+    print(f"  evaluate / before     {ratio('evaluate', 'before'):5.2f}x  (target >= 1.0x)")
+    print(
+        f"  best five / before    {ratio('best five', 'best five before'):5.2f}x  (target >= 1.0x)"
+    )
+    ours, theirs = [], []
+    for _ in range(5):  # interleaved, as the rest
+        ours += _import_ms("common.hands", 1)
+        theirs += _import_ms("tests.hands_before", 1)
+    print(
+        f"  import common.hands   {statistics.median(ours):5.0f} ms median (the old one"
+        f" {statistics.median(theirs):.0f} ms; target < 300 ms on an idle machine)"
+    )
+
+    values = runners["evaluate"]()
+    if values != runners["before"]() or values != runners["partial sums"]():
+        raise SystemExit("the evaluators disagree")
+    if [best_five(h) for h in fives] != [hands_before.best_five(h) for h in fives]:
+        raise SystemExit("best_five disagrees with the old one")
+    if "eval7" in runners:
+        theirs = runners["eval7"]()
+        pairs = [(rng.randrange(n), rng.randrange(n)) for _ in range(20_000)]
+        bad = sum(
+            (values[i] > values[j]) != (theirs[i] > theirs[j])
+            or (values[i] == values[j]) != (theirs[i] == theirs[j])
+            for i, j in pairs
+        )
+        if bad:
+            raise SystemExit(f"eval7 orders {bad} pairs otherwise")
+    print("  values equal the old evaluator's, and order hands as eval7 does")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,530 @@
+"""``common.equity`` as it was before its loops were rebuilt for speed, frozen, so that
+scripts/bench_equity.py can time today's ``equity`` against it in the same run.  It
+still reads ``common.hands.evaluator_tables``, which gives the same values.  Not used
+by the game.
+
+The original module docstring follows.
+
+The one equity engine: a seat's share of the pot at showdown, counted or sampled.
+
+A seat's *equity* is its expected share of the pot if every seat still in goes to
+showdown (R-S1): 1 for a win, 1/k for a k-way split (R-S2, R-S3), averaged over
+every way the cards still to come can lie.  What is known is given per seat:
+``mine`` (the seat's own cards), each rival's known cards (its up cards; in the
+after-match analysis, all its cards) and ``dead`` (other cards out of play, such
+as folded seats' up cards).  Each hand is completed to seven cards from the
+cards nobody knows.
+
+- ``equity`` answers with an ``Estimate``: counted exactly when the deals to look
+  at number at most ``budget`` (seventh street; sixth street heads-up), else
+  sampled until its 95% half-width is at most ``target`` (one point by default).
+- ``all_equities``: every seat's equity at once, when all their cards are known.
+- ``exact_share`` / ``exact_shares``: the counted answer as a ``Fraction``.
+- ``sample_share``: a fixed number of samples, optionally weighting each deal
+  by the rivals' ranges (``Weighs``); the computer seats' equity is this.
+
+Invariants:
+
+- No I/O, no global random state: every random number comes from the ``rng``
+  passed in.  ``sample_share`` (the computer seats') draws one per card dealt
+  per sample (a partial Fisher-Yates shuffle of the unseen cards, in
+  ``FULL_DECK`` order); so do ``equity`` and ``all_equities`` when they
+  sample.  The same RNG state gives the same result and leaves the RNG in the
+  same state.
+- Every card is in at most one place: a card given twice, or a hand of more
+  than seven cards, raises ``ValueError``; so does a spot with fewer unseen cards
+  than the hands need (never at a real table, R-D6).
+- Values are ``common.hands.evaluate``'s, computed from each hand's known cards'
+  partial sum plus the dealt cards (plain ints), so they are exactly its values.
+- An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``stderr`` is the
+  standard error of the mean share, and its ``half_width`` never claims less
+  than ``3 / samples`` (the 95% bound when nothing varied: a hand that lost
+  every sample of 300 may still win 1 in 100).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Protocol, cast
+
+from common.cards import SUIT_BITS, Card, full_deck
+from common.hands import evaluator_tables
+
+__all__ = [
+    "ENUM_BUDGET",
+    "FULL_DECK",
+    "Z95",
+    "Estimate",
+    "Weighs",
+    "all_equities",
+    "deal_count",
+    "equity",
+    "exact_share",
+    "exact_shares",
+    "sample_share",
+]
+
+FULL_DECK: tuple[Card, ...] = tuple(full_deck())
+"""The pack in a fixed order: the unseen cards are always drawn from it in this order."""
+ENUM_BUDGET = 50_000
+"""Count every deal when there are at most this many (heads-up seventh street: 14,190)."""
+Z95 = 1.959964
+"""The two-sided 95% point of the normal distribution."""
+BATCH = 500
+"""Samples between two looks at the half-width when sampling to a target."""
+MY_DRAWS = 3
+"""``equity`` completes the seat's own hand this many ways for each deal of its rivals'."""
+MAX_SAMPLES = 400_000
+"""Sampling to a target stops here whatever the half-width (far past one point)."""
+
+_SUIT_MASK = (1 << SUIT_BITS) - 1
+_FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
+_LCM = 420
+"""Every split 1..7 divides it: counted shares stay integers."""
+
+
+class Weighs(Protocol):
+    """A rival's range: how likely it is to hold ``hidden`` (its down cards first)."""
+
+    def weight(self, hidden: Sequence[Card]) -> float: ...
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A share of the pot with its error: ``share`` +- ``half_width`` at 95%."""
+
+    share: float
+    """Expected share of the pot, 0..1 (ties split)."""
+    stderr: float
+    """Standard error of ``share``; 0 when counted."""
+    deals: int
+    """Deals counted, or samples drawn."""
+    exact: bool
+    """Every deal was counted."""
+
+    @property
+    def half_width(self) -> float:
+        """Half-width of the 95% interval (0 when exact)."""
+        if self.exact:
+            return 0.0
+        return max(Z95 * self.stderr, 3.0 / self.deals) if self.deals else 1.0
+
+
+def _check(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> list[int]:
+    """The unseen cards (plain ints, ``FULL_DECK`` order), after checking the spot."""
+    seen: set[int] = set()
+    need = 0
+    for hand in hands:
+        if len(hand) > 7:
+            raise ValueError(f"a hand of {len(hand)} cards: at most seven")
+        need += 7 - len(hand)
+        seen.update(hand)
+    seen.update(dead)
+    given = sum(len(h) for h in hands) + len(dead)
+    if len(seen) != given:
+        raise ValueError("a card is given twice")
+    if not seen <= _DECK_SET:
+        raise ValueError("not a card of the pack")
+    unseen = [int(c) for c in FULL_DECK if c not in seen]
+    if need > len(unseen):
+        raise ValueError("not enough unseen cards for the seats in the hand")
+    return unseen
+
+
+_DECK_SET = frozenset(int(c) for c in FULL_DECK)
+
+
+def deal_count(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> int:
+    """How many deals of the cards to come there are (what counting would look at)."""
+    n = len(_check(hands, dead))
+    count = 1
+    for hand in hands:
+        k = 7 - len(hand)
+        count *= math.comb(n, k)
+        n -= k
+    return count
+
+
+def _value(s: int, cards: Sequence[int]) -> int:
+    suit = _FLUSH_SUIT[s & _SUIT_MASK]
+    if not suit:
+        return _RANK_VALUE[s >> SUIT_BITS]
+    flushed = 0
+    for card in cards:
+        if card & suit:
+            flushed += card
+    return _FLUSH_VALUE[flushed >> SUIT_BITS]
+
+
+def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[int], int]:
+    """Every deal counted: (each seat's points, deals); a share is points / (420 deals)."""
+    pool = _check(hands, dead)
+    n = len(hands)
+    known = [[int(c) for c in h] for h in hands]
+    bases = [sum(k) for k in known]
+    need = [7 - len(k) for k in known]
+    vals = [_value(bases[i], known[i]) if need[i] == 0 else 0 for i in range(n)]
+    points = [0] * n
+    drawing = [i for i in range(n) if need[i]]
+    deals = 0
+
+    def settle() -> None:
+        best = max(vals)
+        winners = [i for i in range(n) if vals[i] == best]
+        share = _LCM // len(winners)
+        for i in winners:
+            points[i] += share
+
+    if not drawing:
+        settle()
+        return points, 1
+
+    def deal(d: int, pool: list[int]) -> None:
+        nonlocal deals
+        seat = drawing[d]
+        base, hand, k = bases[seat], known[seat], need[seat]
+        last = d == len(drawing) - 1
+        if last:
+            others = [vals[i] for i in range(n) if i != seat]
+            best = max(others) if others else -1
+            ties = others.count(best)
+            tops = [i for i in range(n) if i != seat and vals[i] == best]
+        flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+        for combo in combinations(pool, k):
+            s = base + sum(combo)
+            suit = flush_suit[s & _SUIT_MASK]
+            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, hand + list(combo))
+            if last:
+                deals += 1
+                if v > best:
+                    points[seat] += _LCM
+                elif v == best:
+                    share = _LCM // (ties + 1)
+                    points[seat] += share
+                    for i in tops:
+                        points[i] += share
+                else:
+                    for i in tops:
+                        points[i] += _LCM // ties
+            else:
+                vals[seat] = v
+                rest = [c for c in pool if c not in combo]
+                deal(d + 1, rest)
+
+    deal(0, pool)
+    return points, deals
+
+
+def exact_shares(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> list[Fraction]:
+    """Every seat's exact equity, every deal of the cards to come counted (R-S2, R-S3).
+
+    ``hands`` are the seats still in, each with all the cards known of it: a seat
+    whose hidden cards are unknown simply has fewer known cards.  Slow past
+    ``ENUM_BUDGET`` deals (see ``deal_count``).
+
+    >>> from common.cards import parse_many
+    >>> exact_shares([parse_many("As Ah Kd Kc 2s 3d 9h"), parse_many("Ad Ac Ks Kh 2h 3c 9c")])
+    [Fraction(1, 2), Fraction(1, 2)]
+    """
+    points, deals = _count(hands, dead)
+    return [Fraction(p, _LCM * deals) for p in points]
+
+
+def exact_share(
+    mine: Sequence[Card], rivals: Sequence[Sequence[Card]], dead: Sequence[Card] = ()
+) -> Fraction:
+    """``mine``'s exact equity against ``rivals`` (their known cards), every deal counted."""
+    return exact_shares([mine, *rivals], dead)[0]
+
+
+def _sample_one(
+    hands: Sequence[Sequence[Card]],
+    rng: random.Random,
+    samples: int,
+    weights: Sequence[Weighs] | None,
+    pool: list[int],
+) -> tuple[float, float]:
+    """``samples`` deals: (seat 0's weighted share sum, the weights' sum).
+
+    The deal layout is fixed: seat 0's missing cards first, then each rival's in
+    order; each sample draws one random number per card dealt."""
+    mine = [int(c) for c in hands[0]]
+    need_me = 7 - len(mine)
+    base_me = sum(mine)
+    slots = []
+    start = need_me
+    for hand in hands[1:]:
+        known = [int(c) for c in hand]
+        n = 7 - len(known)
+        slots.append((sum(known), known, start, start + n))
+        start += n
+    total = start
+    ranged = None
+    if weights is not None:
+        ranged = [(r, lo, hi) for r, (_, _, lo, hi) in zip(weights, slots, strict=True)]
+    won = weight_sum = 0.0
+    w = 1.0
+    rnd = rng.random
+    n_pool = len(pool)
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    draws = [(i, n_pool - i) for i in range(total)]
+    for _ in range(samples):
+        # A partial Fisher-Yates shuffle: the first ``total`` cards of ``pool`` are a
+        # uniform draw whatever order the last draw left them in.
+        for i, m in draws:
+            j = i + int(rnd() * m)
+            pool[i], pool[j] = pool[j], pool[i]
+        if ranged is not None:
+            w = 1.0
+            for r, lo, hi in ranged:
+                w *= r.weight(cast("list[Card]", pool[lo:hi]))  # Cards when ranged
+            if w <= 0.0:
+                continue
+        s = base_me + sum(pool[:need_me])
+        suit = flush_suit[s & _SUIT_MASK]
+        me = rank_value[s >> SUIT_BITS] if not suit else _value(s, mine + pool[:need_me])
+        best = 0
+        ties = 1
+        for base, known, lo, hi in slots:
+            s = base + sum(pool[lo:hi])
+            suit = flush_suit[s & _SUIT_MASK]
+            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
+            if v > best:
+                best, ties = v, 1
+            elif v == best:
+                ties += 1
+        weight_sum += w
+        if me > best:
+            won += w
+        elif me == best:
+            won += w / (ties + 1)
+    return won, weight_sum
+
+
+def _pool(hands: Sequence[Sequence[Card]], dead: Sequence[Card], ranged: bool) -> list[int]:
+    """The unseen cards: ``Card``s when a range will look at them, else plain ints."""
+    unseen = _check(hands, dead)
+    if not ranged:
+        return unseen
+    cards: list[int] = [_BY_INT[c] for c in unseen]
+    return cards
+
+
+_BY_INT: dict[int, Card] = {int(c): c for c in FULL_DECK}
+
+
+def sample_share(
+    mine: Sequence[Card],
+    rivals: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
+    rng: random.Random,
+    samples: int,
+    weights: Sequence[Weighs] | None = None,
+) -> float:
+    """``mine``'s share over ``samples`` random deals against ``rivals`` (their known cards).
+
+    ``weights``, one per rival, weigh each deal by how likely that rival's hidden
+    cards are (``Weighs.weight`` of the cards dealt it, as ``Card``s); 0.5 if
+    every deal weighs 0.  Unweighted the result is exactly (wins + split shares)
+    / samples.
+
+    >>> from common.cards import parse_many
+    >>> quads = parse_many("As Ah Ad Ac Kd Qd 2c")
+    >>> sample_share(quads, [parse_many("Ks Kh 2d 3d")], [], random.Random(1), 50) > 0.95
+    True
+    """
+    hands = [mine, *rivals]
+    pool = _pool(hands, dead, weights is not None)
+    won, weight_sum = _sample_one(hands, rng, samples, weights, pool)
+    return won / weight_sum if weight_sum else 0.5
+
+
+def equity(
+    mine: Sequence[Card],
+    rivals: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
+    rng: random.Random,
+    *,
+    target: float = 0.01,
+    budget: int = ENUM_BUDGET,
+    max_samples: int = MAX_SAMPLES,
+) -> Estimate:
+    """``mine``'s equity against ``rivals`` (each its known cards), ``dead`` out of play.
+
+    Counted exactly (``rng`` untouched) when there are at most ``budget`` deals;
+    else sampled, ``BATCH`` at a time, until the 95% ``half_width`` is at most
+    ``target`` or ``max_samples`` are drawn.
+
+    >>> from common.cards import parse_many
+    >>> e = equity(parse_many("Ah Ad Kc Ks 7h"), [parse_many("Qc Jd 9s")], [], random.Random(3))
+    >>> e.exact, e.half_width <= 0.01, 0.6 < e.share < 0.95
+    (False, True, True)
+    """
+    hands = [mine, *rivals]
+    if deal_count(hands, dead) <= budget:
+        points, deals = _count(hands, dead)
+        return Estimate(points[0] / (_LCM * deals), 0.0, deals, True)
+    return _sampled(hands, dead, rng, target, max_samples, 1)[0]
+
+
+def _sample_all(
+    hands: Sequence[Sequence[Card]],
+    rng: random.Random,
+    samples: int,
+    pool: list[int],
+    sums: list[list[float]],
+) -> None:
+    """``samples`` deals into ``sums`` (per seat: share sum, square sum): the unseen
+    cards shuffled, each seat's missing cards dealt from the top in seat order."""
+    seats = []
+    start = 0
+    for hand in hands:
+        known = [int(c) for c in hand]
+        n = 7 - len(known)
+        seats.append((sum(known), known, start, start + n))
+        start += n
+    rnd = rng.random
+    draws = [(i, len(pool) - i) for i in range(start)]
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    vals = [0] * len(hands)
+    deal = pool
+    for _ in range(samples):
+        for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
+            j = i + int(rnd() * m)
+            pool[i], pool[j] = pool[j], pool[i]
+        for seat, (base, known, lo, hi) in enumerate(seats):
+            s = base + sum(deal[lo:hi])
+            suit = flush_suit[s & _SUIT_MASK]
+            vals[seat] = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + deal[lo:hi])
+        best = max(vals)
+        ties = vals.count(best)
+        x = 1.0 / ties
+        for seat, v in enumerate(vals):
+            if v == best:
+                acc = sums[seat]
+                acc[0] += x
+                acc[1] += x * x
+
+
+def _sample_mine(
+    hands: Sequence[Sequence[Card]],
+    rng: random.Random,
+    samples: int,
+    pool: list[int],
+    sums: list[list[float]],
+) -> None:
+    """``samples`` draws into ``sums[0]`` (seat 0's share sum, square sum).
+
+    Each draw deals the rivals their missing cards once, then seat 0 up to
+    ``MY_DRAWS`` disjoint completions from the cards left (all in one partial
+    Fisher-Yates shuffle).  Given the rivals' cards each completion is a uniform
+    one, so a draw's mean share is an unbiased sample; the draws are independent,
+    and the error is measured over them.  A draw costs more but varies less:
+    about 10-20% less time to one point (scripts/bench_equity.py)."""
+    mine = [int(c) for c in hands[0]]
+    need_me = 7 - len(mine)
+    base_me = sum(mine)
+    slots = []
+    start = 0
+    for hand in hands[1:]:
+        known = [int(c) for c in hand]
+        n = 7 - len(known)
+        slots.append((sum(known), known, start, start + n))
+        start += n
+    groups = min(MY_DRAWS, (len(pool) - start) // need_me)
+    spans = [(start + g * need_me, start + (g + 1) * need_me) for g in range(groups)]
+    draws = [(i, len(pool) - i) for i in range(start + groups * need_me)]
+    inv = 1.0 / groups
+    rnd = rng.random
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    acc = sums[0]
+    total, squares = acc
+    for _ in range(samples):
+        for i, m in draws:
+            j = i + int(rnd() * m)
+            pool[i], pool[j] = pool[j], pool[i]
+        best = 0
+        ties = 1
+        for base, known, lo, hi in slots:
+            s = base + sum(pool[lo:hi])
+            suit = flush_suit[s & _SUIT_MASK]
+            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
+            if v > best:
+                best, ties = v, 1
+            elif v == best:
+                ties += 1
+        x = 0.0
+        for lo, hi in spans:
+            s = base_me + sum(pool[lo:hi])
+            suit = flush_suit[s & _SUIT_MASK]
+            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, mine + pool[lo:hi])
+            if v > best:
+                x += 1.0
+            elif v == best:
+                x += 1.0 / (ties + 1)
+        x *= inv
+        total += x
+        squares += x * x
+    acc[0], acc[1] = total, squares
+
+
+def _sampled(
+    hands: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
+    rng: random.Random,
+    target: float,
+    max_samples: int,
+    seats: int,
+) -> list[Estimate]:
+    """Sample in batches until the first ``seats`` seats' half-widths are <= ``target``."""
+    pool = _check(hands, dead)
+    sums = [[0.0, 0.0] for _ in hands]
+    units = 0
+
+    def estimates() -> list[Estimate]:
+        out = []
+        for s, s2 in sums[:seats]:
+            mean = s / units
+            var = max(s2 / units - mean * mean, 0.0) * units / (units - 1) if units > 1 else 0.25
+            out.append(Estimate(mean, math.sqrt(var / units), units, False))
+        return out
+
+    sample = _sample_mine if seats == 1 and len(hands[0]) < 7 else _sample_all
+    while units < max_samples:
+        batch = min(BATCH, max_samples - units)
+        sample(hands, rng, batch, pool, sums)
+        units += batch
+        if max(e.half_width for e in estimates()) <= target:
+            break
+    return estimates()
+
+
+def all_equities(
+    hands: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
+    rng: random.Random,
+    *,
+    target: float = 0.01,
+    budget: int = ENUM_BUDGET,
+    max_samples: int = MAX_SAMPLES,
+) -> list[Estimate]:
+    """Every seat's equity at once, ``hands`` being all the cards known of each seat
+    still in (the analysis: every hole card known).  Counted when there are at
+    most ``budget`` deals, else sampled until every seat's 95% half-width is at
+    most ``target`` (or ``max_samples``).  The shares add up to 1.
+
+    >>> from common.cards import parse_many
+    >>> a, b = all_equities([parse_many("Ah Ad Kc Ks 7h 2c"), parse_many("Qc Jd 9s 9d 2d 3h")],
+    ...                     [], random.Random(1))
+    >>> a.exact, a.share + b.share
+    (True, 1.0)
+    """
+    if deal_count(hands, dead) <= budget:
+        points, deals = _count(hands, dead)
+        return [Estimate(p / (_LCM * deals), 0.0, deals, True) for p in points]
+    return _sampled(hands, dead, rng, target, max_samples, len(hands))
