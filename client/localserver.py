@@ -105,6 +105,7 @@ class LocalServer:
             start_when=computers + 1,
             name=COMPUTER_TABLE,
             turn_time=None,
+            odds=True,
         )
         self.kind = "computer"
         return self.handle
@@ -152,6 +153,7 @@ class LocalServer:
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
                     stand_in=st.host_stand_in,
+                    odds=st.host_odds,
                 )
                 break
             except OSError as exc:
