@@ -127,9 +127,11 @@ def pot_odds(view: SeatView) -> PotOdds | None:
     me = view.seats.get(view.you) if view.you is not None else None
     if call is None or me is None or call.put <= 0:
         return None
-    mine = me.in_pot + call.put
-    others = sum(min(s.in_pot, mine) for n, s in view.seats.items() if n != view.you)
-    win = min(view.pot, me.in_pot + others)
+    win = view.pot
+    if call.all_in:  # the seat's chips match only part of the others'
+        mine = me.in_pot + call.put
+        others = sum(min(s.in_pot, mine) for n, s in view.seats.items() if n != view.you)
+        win = min(win, me.in_pot + others)
     return PotOdds(call.put, win)
 
 
