@@ -254,7 +254,11 @@ class OddsJob:
         self.deals = 0
         self.slices = 0
         self.longest = 0.0
-        """The longest slice so far (seconds): a step starts no slice it cannot fit."""
+        """The longest slice so far (seconds)."""
+        self.spent = 0.0
+        """Seconds of slices so far: a step starts no slice that would not fit, judged on
+        half as much again as the mean slice (a slice's work is the same each time; the
+        longest may have been a pause of the machine's)."""
         self._sum = Fraction(0)
         self._todo = _slices(self.mine, self.rivals, self.dead, slice_deals) if self.exact else None
         self._parts: list[Estimate] = []
@@ -269,7 +273,8 @@ class OddsJob:
             self._slice()
             ended = clock()
             self.longest = max(self.longest, ended - began)
-            if ended - start + self.longest > budget_seconds:
+            self.spent += ended - began
+            if ended - start + 1.5 * self.spent / self.slices > budget_seconds:
                 break
         return self.done
 

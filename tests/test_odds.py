@@ -166,13 +166,17 @@ def test_the_clock_never_changes_a_figure() -> None:
 
 
 def test_a_step_starts_no_slice_it_cannot_fit() -> None:
-    """Each slice costs one tick of this clock (read before and after it): a budget of
-    five ticks does three slices (start 0; 1-2; 3-4; 5-6 would end past 5)."""
+    """Each slice costs one tick of this clock (read before and after it), and a step
+    counts on half as much again as the mean slice: with five ticks to spend it starts
+    at 1, ends its first slice at 3 (3.5 with the next: it fits), its second at 5 (6.5
+    with a third: it does not)."""
     job = OddsJob(spot("As Ad 7h", ["Kc", "Qs", "9d"]), random.Random(1))
     job.step(5.0, Ticks())
-    assert job.slices == 3
+    assert job.slices == 2
     job.step(0.0, Ticks())  # even no time at all moves it on by one slice
-    assert job.slices == 4
+    assert job.slices == 3
+    job.step(9.0, Ticks())  # 1; 3 (3.5); 5 (6.5); 7 (8.5); 9 (10.5 > 10): four more
+    assert job.slices == 7
 
 
 # ---- what the seat may know, and the price of a call

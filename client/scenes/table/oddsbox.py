@@ -8,9 +8,10 @@ else: "You win about 31% (±1) against 3 seats" and, facing a bet, "Call 20 to w
 the readout says so rather than nothing.
 
 The equity is worked out stepwise (``common.odds.OddsJob``): ``follow`` starts a job
-when the cards the seat knows change (a new card, a fold), ``work`` does one
-frame's slice of it, at most ``BUDGET`` seconds of the injected ``clock``, and at
-most once a frame however many fixed steps the frame runs.  While a job runs the
+when the cards the seat knows change (a new card, a fold), and ``work`` does one
+frame's slice of it: called once a frame after drawing (``Scene.spare``), with the
+time left of the frame, at most ``BUDGET`` seconds of the injected ``clock`` (and at
+least one small slice, so that a slow frame still moves it on).  While a job runs the
 scene animates (60 fps); once it is done the window idles again.
 """
 
@@ -30,12 +31,10 @@ from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, Checkbox, panel
 from common.odds import OddsJob, Spot, odds_words, pot_odds, spot_of
 
-__all__ = ["BUDGET", "GAP", "OddsBox"]
+__all__ = ["BUDGET", "OddsBox"]
 
-BUDGET = 0.008
-"""Seconds of work a frame (a 60 fps frame is 16.7 ms; drawing the table takes the rest)."""
-GAP = 0.006
-"""Work at most once in this long: one slice a frame, not one a fixed step."""
+BUDGET = 0.012
+"""Seconds of work a frame at most, whatever is left of it (a 60 fps frame is 16.7 ms)."""
 ROWS = 3
 """The readout's rows: its title and two lines."""
 
@@ -60,7 +59,6 @@ class OddsBox:
         self.allowed = False
         self.spot: Spot | None = None
         self.job: OddsJob | None = None
-        self._last = -1e9
         self.frame_work: list[float] = []  # each slice's seconds (scripts/bench_odds.py)
 
     # ---- what it works out
@@ -78,17 +76,15 @@ class OddsBox:
     def running(self) -> bool:
         return self.job is not None and not self.job.done
 
-    def work(self) -> bool:
-        """One frame's slice of the job; True if any work was done."""
+    def work(self, seconds: float) -> bool:
+        """One frame's slice of the job, about ``seconds`` (at most ``budget``); True if
+        any work was done."""
         job = self.job
         if job is None or job.done:
             return False
         now = self.clock()
-        if 0 <= now - self._last < GAP:
-            return False  # this frame has had its slice
-        job.step(self.budget, self.clock)
-        self._last = self.clock()
-        self.frame_work.append(self._last - now)
+        job.step(min(seconds, self.budget), self.clock)
+        self.frame_work.append(self.clock() - now)
         return True
 
     def lines(self, s: Session | None) -> list[str]:

@@ -428,7 +428,6 @@ class TableScene(Scene):
         self.panel.replay.enabled = bool(s is not None and s.book.best())
         self.panel.seen.update(s.view if s is not None else None)
         self.panel.odds.follow(s, allowed=self.odds_allowed())
-        self.panel.odds.work()  # one frame's slice, within its budget
         self.panel.sync_log(s)
         if self._coach_follow():
             self.resize(self.lay.size)
@@ -443,6 +442,9 @@ class TableScene(Scene):
                 s = self.host.session
                 if s is not None and s.my_turn():
                     self.host.notify_turn()
+
+    def spare(self, seconds: float) -> None:
+        self.panel.odds.work(seconds)  # the frame's slice of the odds, within what is left
 
     def animating(self) -> bool:
         return self.motion.moving() or self.panel.odds.running()  # 60 fps while working
