@@ -117,6 +117,16 @@ class PotOdds:
         """``"Call 20 to win 246: you need 7.5%"``."""
         return f"Call {self.call} to win {self.win}: you need {percent(self.need, 1)}"
 
+    def verdict(self, result: Estimate) -> str:
+        """What the chance says of the price: the pot pays for the call, or not, or it is
+        too close to tell within the chance's error."""
+        need = float(self.need)
+        if abs(result.share - need) <= result.half_width:
+            return "About what you need: a close call"
+        if result.share > need:
+            return "More than you need: the pot pays for the call"
+        return "Less than you need: the pot does not pay for it"
+
 
 def pot_odds(view: SeatView) -> PotOdds | None:
     """The call offered to the seat now (its ``legal`` actions), or None.  ``win`` is

@@ -32,13 +32,14 @@ class Manual:
         return self.now
 
 
-def make(tmp_path, monkeypatch, *, odds=True, allowed=True, kind=""):
+def make(tmp_path, monkeypatch, *, odds=True, allowed=True, kind="", size=(1280, 800), coach=False):
     """Fifth street, seven seats, Ann facing a bet of 20 into 246 (``demo.mid_hand``), at a
     joined table whose lobby says whether the host allows odds."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     settings = Settings(name="Ann")
     settings.odds = odds
-    app = App(settings, size=(1280, 800), save_settings=False)
+    settings.coach = coach
+    app = App(settings, size=size, save_settings=False)
     app.init_display()
     app.server_kind = kind
     app.session = Session("Ann")
@@ -86,9 +87,10 @@ def test_the_readout_facing_a_bet(tmp_path, monkeypatch) -> None:
     assert scene.odds_lines() == ["Working out your chances…", "Call 20 to win 246: you need 7.5%"]
     assert finish(scene) > 1  # more than one frame's work
     assert not scene.animating()  # done: the window may idle again
-    first, price = scene.odds_lines()
+    first, price, verdict = scene.odds_lines()
     assert re.fullmatch(r"You win about \d+% \(±1\) against 4 seats", first), first
     assert price == "Call 20 to win 246: you need 7.5%"
+    assert verdict == "More than you need: the pot pays for the call"  # 16% or so
     # The figure is the one worked out from the view alone, whatever the frames were.
     spot = spot_of(app.session.view)
     assert spot is not None and len(spot.rivals) == 4 and len(spot.mine) == 5
@@ -118,6 +120,19 @@ def test_the_work_is_what_is_left_of_the_frame(tmp_path, monkeypatch) -> None:
     assert done + 3 <= box.job.slices <= done + 5  # about 8 ms of 1-2 ms slices
     assert box.frame_work[-1] < 0.008 + 0.0025  # a slice more at most, by its clock
     assert box.budget < 1 / 60  # however much is left, never a whole frame
+
+
+def test_the_smallest_window_with_everything_open(tmp_path, monkeypatch) -> None:
+    """800x500, the coach, the cards seen and the odds all on: the readout keeps inside
+    the panel, above the chat line, clear of the coach's box and the cards seen."""
+    app, scene = make(tmp_path, monkeypatch, size=(800, 500), coach=True)
+    finish(scene)
+    p = scene.panel
+    assert p.odds.rect.h > 0 and scene.lay.panel.contains(p.odds.rect)
+    assert p.odds.rect.bottom <= p.chat.rect.top
+    assert not p.odds.rect.colliderect(p.coach.rect) and not p.odds.rect.colliderect(p.seen_rect)
+    app.draw()
+    assert not app._faults
 
 
 def test_the_host_has_the_odds_off(tmp_path, monkeypatch) -> None:

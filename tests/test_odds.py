@@ -213,7 +213,19 @@ def test_pot_odds_of_the_call() -> None:
 
 
 def test_pot_odds_call_20_to_win_246() -> None:
-    assert PotOdds(20, 246).words() == "Call 20 to win 246: you need 7.5%"
+    odds = PotOdds(20, 246)
+    assert odds.words() == "Call 20 to win 246: you need 7.5%"
+    assert odds.verdict(Estimate(0.31, 0.004, 9000, False)) == (
+        "More than you need: the pot pays for the call"
+    )
+    assert odds.verdict(Estimate(0.05, 0.004, 9000, False)) == (
+        "Less than you need: the pot does not pay for it"
+    )
+    # 7.5% is within 7% +- 1 point: too close to tell.
+    assert odds.verdict(Estimate(0.07, 0.004, 9000, False)) == "About what you need: a close call"
+    assert odds.verdict(Estimate(0.0751, 0.0, 100, True)) == (
+        "Less than you need: the pot does not pay for it"  # counted: 7.51% < 20/266
+    )
 
 
 def test_an_all_in_call_wins_only_what_it_matches_r_a3() -> None:

@@ -35,8 +35,8 @@ __all__ = ["BUDGET", "OddsBox"]
 
 BUDGET = 0.012
 """Seconds of work a frame at most, whatever is left of it (a 60 fps frame is 16.7 ms)."""
-ROWS = 3
-"""The readout's rows: its title and two lines."""
+ROWS = 4
+"""The readout's rows: its title and three lines."""
 
 
 def seed_of(spot: Spot) -> int:
@@ -88,7 +88,7 @@ class OddsBox:
         return True
 
     def lines(self, s: Session | None) -> list[str]:
-        """The readout's two lines, as drawn."""
+        """The readout's lines (three at most), as drawn."""
         view = s.view if s is not None else None
         if s is not None and s.seat is None:
             return ["Watching: odds are for the seats"]
@@ -102,12 +102,15 @@ class OddsBox:
         if view.over or self.spot is None:
             return ["The hand is over"]
         job = self.job
-        if job is None or not job.done or job.result is None:
+        result = job.result if job is not None and job.done else None
+        if result is None:
             first = "Working out your chances…"
         else:
-            first = odds_words(job.result, len(self.spot.rivals))
+            first = odds_words(result, len(self.spot.rivals))
         price = pot_odds(view)
-        return [first, price.words()] if price is not None else [first]
+        if price is None:
+            return [first]
+        return [first, price.words(), *([price.verdict(result)] if result is not None else [])]
 
     # ---- where and how it is drawn
 
@@ -135,7 +138,11 @@ class OddsBox:
         step = round(self.size * 1.2)
         x, y, width = r.x + pad, r.y + pad // 2 + 2, r.w - 2 * pad
         title = "Your chances, from the cards you have seen"
-        blit_text(surf, fit(title, self.size, width, bold=True), self.size, (x, y), GOLD, bold=True)
-        for line in self.lines(s)[: ROWS - 1]:
+        rows = [(title, GOLD, True)] + [(line, INK, False) for line in self.lines(s)[: ROWS - 1]]
+        room = max(0, (r.bottom - y - pad // 2) // step)
+        if len(rows) > room:  # a small window: the title gives way first, then the last
+            rows = rows[1:][:room]
+        for words, color, bold in rows:
+            blit_text(surf, fit(words, self.size, width, bold=bold), self.size, (x, y), color,
+                      bold=bold)  # fmt: skip
             y += step
-            blit_text(surf, fit(line, self.size, width), self.size, (x, y), INK)

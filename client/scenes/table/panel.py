@@ -79,8 +79,8 @@ class SidePanel:
         below = at.chat if not self.solo else pygame.Rect(at.chat.x, at.chat.bottom, at.chat.w, 0)
         self.seen_rect, self.log.rect = lower_panel(lay, top, below, seen_shown=seen_shown)
         self.odds.layout_box(lay, self.coach.box.rect)
-        h = self.odds.height(lay)
         log = self.log.rect
+        h = min(self.odds.height(lay), max(0, log.h))  # a small window: as much as fits
         self.odds.rect = pygame.Rect(self.seen_rect.x, log.top, self.seen_rect.w, h)
         if h:  # the readout under the cards seen: the log takes what is left
             top = min(log.bottom, log.top + h + lay.px(10))
