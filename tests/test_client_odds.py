@@ -59,6 +59,9 @@ def finish(scene) -> int:
     box = scene.panel.odds
     clock = Manual()
     box.clock = clock
+    spot, box.spot = box.spot, None  # the job again from the start, on this clock alone
+    box.follow(scene.host.session, allowed=box.allowed)
+    assert box.spot == spot
     frames = 0
     while box.running():
         clock.now += 1 / 60
@@ -110,7 +113,10 @@ def test_the_work_is_what_is_left_of_the_frame(tmp_path, monkeypatch) -> None:
     app, scene = make(tmp_path, monkeypatch)
     box = scene.panel.odds
     box.clock = Manual()  # each slice a millisecond or two of it
+    box.spot = None  # a fresh job, timed by this clock alone
+    box.follow(app.session, allowed=True)
     done = box.job.slices
+    assert done == 0
     for _ in range(3):
         scene.update(1 / 60)
     assert box.job.slices == done
