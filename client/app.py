@@ -3,8 +3,9 @@
 ``App.run()`` is the whole client.  The loop sleeps while nothing moves
 (near-zero CPU: ``client.pacing`` blocks until input or a wake-up where the video
 driver allows) and ticks at 60 fps only while a scene animates; animation
-advances in fixed 1/60 s steps (``client.pacing``).  Server messages arrive
-through the table link's queue (``client.link.TableLink``); each one is
+advances in fixed 1/60 s steps (``client.pacing``).  A scene's background work (the
+odds at the table) runs in what is left of each frame after drawing (``Scene.spare``).
+Server messages arrive through the table link's queue (``client.link.TableLink``); each one is
 applied to the ``Session`` (a bad one is logged and dropped) and then shown
 to the scenes.  The server we run ourselves, for the computer table or a
 friends' table, is ``client.localserver.LocalServer``.
@@ -61,6 +62,7 @@ log = logging.getLogger("client")
 
 TITLE = "Seventh Street"
 MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
+SPARE_MARGIN = 0.002  # of each frame, kept from background work for the sleep to wake in
 
 # The scenes that fit each phase of the session, over the start screen.
 PHASE_SCENES = {
@@ -267,8 +269,20 @@ class App:
         if quiet and not self.dirty:
             return
         self.draw()
-        if self.animating() and not self.offscreen:
-            self.pacer.rest()
+        if self.animating():
+            self._spare()
+            if not self.offscreen:
+                self.pacer.rest()
+
+    def _spare(self) -> None:
+        """The scenes' background work (the odds) in what is left of this frame, so that
+        a frame never runs over for it: each is given the time to the frame's end."""
+        for scene in list(self.scenes):
+            left = STEP - SPARE_MARGIN - (time.monotonic() - self.pacer.last)
+            try:
+                scene.spare(max(0.0, left))
+            except Exception:
+                self._fault(f"working in {scene.name}")
 
     def _update(self, dt: float) -> None:
         for scene in list(self.scenes):

@@ -22,6 +22,7 @@ MEANING: dict[str, str] = {
     "M": "Sound off / on",
     "U": "The cards-seen panel (up cards)",
     "I": "The coach at the table: a line on each rule as it applies",
+    "W": "Your odds: the chance to win and the pot odds (where the host allows them)",
     "H": "The hands: replay them (the hand histories on the start screen)",
     "O": "The match's recap",
     "K": "Rematch",
@@ -35,7 +36,7 @@ MEANING: dict[str, str] = {
     "G": "Give a seat back",
     "N": "No: refuse",
     "Y": "Yes",
-    "W": "The next decision worth a look (a replay)",
+    "V": "The next decision worth a look (a replay's analysis)",
 }
 
 OTHER: dict[str, str] = {
@@ -63,12 +64,13 @@ SCENES: dict[str, dict[str, str]] = {
         "M": "mute",
         "U": "seen",
         "I": "coach",
+        "W": "odds",
         "H": "replay",
         "G": "ask:give",
         "N": "ask:refuse",
     },
     "results": {"K": "rematch", "L": "lobby", "H": "replay", "O": "recap"},
-    "replayer": {"P": "play", "X": "export", "O": "recap", "W": "next_mark"},
+    "replayer": {"P": "play", "X": "export", "O": "recap", "V": "next_mark"},
     "recap": {"H": "replay"},
     "histories": {},
     "confirm": {"Y": "yes", "N": "no"},

@@ -108,6 +108,7 @@ class LocalServer:
             name=COMPUTER_TABLE,
             turn_time=None,
             open_books=True,
+            odds=True,
         )
         self.kind = "computer"
         return self.handle
@@ -155,6 +156,7 @@ class LocalServer:
                     turn_time=st.host_turn_time or None,
                     time_bank=st.host_time_bank,
                     stand_in=st.host_stand_in,
+                    odds=st.host_odds,
                 )
                 break
             except OSError as exc:

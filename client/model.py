@@ -180,6 +180,7 @@ class Session:
         self.book = HandBook()  # this match's hands for the replayer and the recap
         self.open_books = False  # the host opens the books after the match (lobby)
         self.plain_refused = False  # the table takes only sealed connections (lobby "plain")
+        self.odds_allowed = False  # the host allows odds on request (lobby "odds")
         self.books_to_watchers = False
         # A seat asked back by name (docs/protocol.md): the host's open asks (seat ->
         # name); a refused join's lost seat, which may be asked for; the seat to ask for
@@ -353,6 +354,7 @@ class Session:
         self.open_books = msg.get("open_books") is True
         self.books_to_watchers = msg.get("books_to_watchers") is True
         self.plain_refused = msg.get("plain") == "never"  # absent: plain connections allowed
+        self.odds_allowed = msg.get("odds") is True  # absent: the host has the odds off
         self.running = self.lobby["running"]
         if not self.running:
             self._rejoining = False  # no hand to replay

@@ -54,6 +54,8 @@ class Settings:
     four_color: bool = False
     seen_panel: bool = True  # the cards-seen panel at the table (key S)
     coach: bool = False  # the coach at the table (client.coach), as the person chose it
+    odds: bool = False  # the odds readout at the table (key W), as the person chose it
+    host_odds: bool = False  # the host allows odds on request (the lobby's choice)
     coach_first: bool = False
     """The first match at the computer table has begun: the coach was on for it alone."""
     sound: bool = True  # False: muted

@@ -8,8 +8,9 @@ moments: the host's lobby with its addresses and password, the rules (F1), the "
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
 a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
 and plain links, the table's key in the host's lobby, and a known table showing another key;
-and issue 19's coach at the table, and its analysis after the match: the replayer's
-chance bars on a decision worth a look, and the recap's summary of them.
+and issue 19's coach at the table, its odds readout facing a bet, and its analysis
+after the match: the replayer's chance bars on a decision worth a look, and the recap's
+summary of them.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
@@ -174,6 +175,7 @@ def main() -> int:
         button.hover = button.id == "raise"
     shot("coach.png")
     app.settings.coach = False
+    _odds(app, shot, table)
     # Issue 16: the host asked for a lost seat back, and a table whose link is lost.
     import time
 
@@ -239,6 +241,26 @@ def main() -> int:
     app.session = None
     pygame.quit()
     return 0
+
+
+def _odds(app: Any, shot: Callable[[str], None], table: Callable[..., None]) -> None:
+    """Issue 19: the odds on request facing a bet (call 20 to win 246), mid-hand, with
+    the cards-seen panel open, at a friends' table whose host allows them."""
+    from client import demo
+
+    msgs = demo.mid_hand()
+    table([*msgs[:2], demo._lobby(True, odds=True), *msgs[2:]])
+    scene = app.top()
+    box = scene.panel.odds
+    box.on = True
+    box.follow(app.session, allowed=scene.odds_allowed())
+    scene.resize(app.screen.get_size())
+    while box.running():
+        scene.spare(1.0)
+    shot("odds.png")
+    box.on = False
+    box.follow(app.session, allowed=False)
+    scene.resize(app.screen.get_size())
 
 
 def _replays(app, shot) -> None:

@@ -131,6 +131,12 @@ def _parser() -> argparse.ArgumentParser:
         help="plain (unencrypted) connections: allow them, so that older clients still join"
         " (the default), or never (the game's own client always encrypts)",
     )
+    ap.add_argument(
+        "--odds",
+        action="store_true",
+        help="allow odds on request: each player's client may show their chance of winning"
+        " and the pot odds, from what their seat has seen (off by default)",
+    )
     ap.add_argument("--max-connections", type=int, default=32, help="connection limit")
     ap.add_argument(
         "--max-frame",
@@ -199,6 +205,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         name=args.name,
         announce=not args.no_announce,
         plain=args.plain,
+        odds=args.odds,
     )
 
 

@@ -90,6 +90,11 @@ class ServerConfig:
     """``allow``: plain (unencrypted) connections may join, as older clients need;
     ``never``: only sealed ones (TLS, ``server.net``).  The game's own client always
     seals.  The host may change it between matches (the ``options`` message)."""
+    odds: bool = False
+    """Odds on request: each seat may ask its client for its chance of winning and the
+    pot odds (``common.odds``).  Off at a friends' table unless the host allows it; the
+    host may change it between matches (the ``options`` message).  The computer table
+    allows it."""
 
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).

@@ -3,7 +3,8 @@
 ``console(controls, seats, line)`` reads ``pause``, ``resume``, ``take N`` (a seat
 number), ``give N`` / ``refuse N`` (an ask for a seat back, ``server.asks``), ``host N``
 (the host's role to a connected person), ``stand-in on|off``, ``plain never|allow`` (plain
-connections turned off, closing those there, or allowed), ``status`` or ``help`` and
+connections turned off, closing those there, or allowed), ``odds on|off`` (odds on request
+allowed or not), ``status`` or ``help`` and
 returns what to print.  A refused command changes nothing and says why; the commands are
 the host's controls (``server.hostctl``), so they are refused for the same reasons as the
 messages.  The terminal keeps them whoever is host, and with no host at all.
@@ -22,7 +23,7 @@ __all__ = ["HELP", "console"]
 
 HELP = (
     "commands: pause, resume, take SEAT, give SEAT, refuse SEAT, host SEAT, stand-in on|off,"
-    " plain never|allow, status"
+    " plain never|allow, odds on|off, status"
 )
 
 
@@ -71,6 +72,9 @@ def console(
         if cmd == "plain" and len(args) == 1 and args[0] in ("never", "allow"):
             controls.set_plain(args[0])
             return "ok"
+        if cmd == "odds" and len(args) == 1 and args[0] in ("on", "off"):
+            controls.set_odds(args[0] == "on")
+            return "ok"
     except p.MessageError as exc:
         return f"refused: {exc}"
     if cmd == "status":
@@ -81,6 +85,9 @@ def console(
         )
         asked = "; ".join(asks.lines()) if asks is not None else ""
         plain = "; plain connections never" if controls.options.plain == "never" else ""
-        out = f"{state}; options {controls.options.to_dict()}{plain}; seats: {listed or 'none'}"
+        odds = "; odds allowed" if controls.options.odds else ""
+        out = (
+            f"{state}; options {controls.options.to_dict()}{plain}{odds}; seats: {listed or 'none'}"
+        )
         return f"{out}; {asked}" if asked else out
     return HELP

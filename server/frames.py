@@ -221,10 +221,12 @@ def lobby(
     table: str = "",
     night: dict[str, Any] | None = None,
     plain: str = "allow",
+    odds: bool = False,
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
     ``options``: the table's clock and stand-in (R-C3, R-C4); ``plain``: whether plain
-    connections may join (said only when ``never``)."""
+    connections may join (said only when ``never``); ``odds``: odds on request are
+    allowed (said only when they are)."""
     people = any(pl.kind == "human" for pl in players)
     return p.Lobby(
         table=table,
@@ -240,6 +242,7 @@ def lobby(
         options=options,
         paused=paused,
         plain="never" if plain == "never" else None,
+        odds=True if odds else None,
     ).encode()
 
 

@@ -134,11 +134,14 @@ class HostControls:
             table.hands = msg.hands  # R-T4: the next match's length, in every lobby
         if msg.plain is not None:
             opts.plain = msg.plain
+        if msg.odds is not None:
+            opts.odds = msg.odds
         log.info(
-            "the host sets the table: %s, %d hands, plain connections: %s",
+            "the host sets the table: %s, %d hands, plain connections: %s, odds: %s",
             opts.to_dict(),
             table.hands,
             opts.plain,
+            "allowed" if opts.odds else "off",
         )
         self._close_plain()
         self._broadcast_lobby()
@@ -161,6 +164,14 @@ class HostControls:
             if conn.kind == "plain" and not conn.closed:
                 log.info("%r: plain, and the table takes only sealed connections now", conn)
                 conn.fail("tls_required", TLS_REQUIRED)
+
+    def set_odds(self, on: bool) -> None:
+        """The terminal's ``odds on|off``, between matches only."""
+        if self._table.running:
+            raise p.MessageError("match_running", "the table is set between matches")
+        self.options.odds = on
+        log.info("odds on request: %s", "allowed" if on else "off")
+        self._broadcast_lobby()
 
     def set_stand_in(self, on: bool) -> None:
         """The terminal's ``stand-in on|off``, between matches only."""

@@ -283,6 +283,7 @@ def resume(table: ResumeTable) -> Rebuilt | None:
     table.chairs.seat(chairs)
     table.hands = got.hands
     got.options.plain = table.turns.options.plain  # the host's choice, not the match's
+    got.options.odds = table.turns.options.odds  # likewise
     table.turns.options = got.options
     table.match = got.match
     # The history beside the journal, wherever the folder is now.

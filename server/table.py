@@ -120,7 +120,9 @@ class Table:
         )
         self.turns = Turns(
             self,
-            TableOptions(config.turn_time, config.time_bank, config.stand_in, config.plain),
+            TableOptions(
+                config.turn_time, config.time_bank, config.stand_in, config.plain, config.odds
+            ),
             grace=config.grace,
             clock=self.clock,
             rng=self.rng,
@@ -361,6 +363,7 @@ class Table:
             table=self.name,
             night=self.records.tonight(running=self.running).summary(),
             plain=self.turns.options.plain,
+            odds=self.turns.options.odds,
         )
 
     def _players(self) -> list[LobbySeat]:

@@ -50,6 +50,9 @@ class TableOptions:
     """``allow`` or ``never``: plain (unencrypted) connections may join, or not
     (``ServerConfig.plain``).  Not in ``to_dict``: the lobby says it on its own, and
     only when ``never``, so that its usual bytes and the journal stay as they were."""
+    odds: bool = False
+    """Odds on request are allowed (``ServerConfig.odds``).  Not in ``to_dict`` either:
+    the lobby says ``"odds": true`` on its own, only when allowed."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"turn_time": self.turn_time, "time_bank": self.time_bank, "stand_in": self.stand_in}

@@ -158,7 +158,7 @@ def test_w_goes_to_each_marked_decision_and_the_panel_says_why(app: App) -> None
     assert [(m.hand, m.kind) for m in marks] == [(1, "dead_call"), (2, "fold")]
     assert scene.mark_here() is None and not scene.why_lines()[1]
     for mark in [*marks, marks[0]]:  # the last, then the first again
-        key(app, pygame.K_w)
+        key(app, pygame.K_v)
         here = scene.stops[scene.pos_i]
         assert records[scene.hand_i]["hand"] == mark.hand
         assert here.upto == mark.event + 1  # the stop of the decision itself

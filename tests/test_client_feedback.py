@@ -7,6 +7,7 @@ messages or from an in-process server on 127.0.0.1.  Each test names its point.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pygame
 import pytest
@@ -80,6 +81,20 @@ def _records() -> list[dict]:
 
 def _letter(k: str) -> bool:
     return len(k) == 1 and k.isalpha()
+
+
+def test_12_no_letter_is_written_twice_in_the_keyboard_tables() -> None:
+    """A dict literal that names a letter twice keeps the last silently: one meaning
+    would vanish from MEANING and a scene's button would press the other's action."""
+    import ast
+
+    from client import keys
+
+    tree = ast.parse(Path(keys.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            names = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
 
 
 def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -> None:

@@ -283,7 +283,7 @@ def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_
         parts += [(b.id, b.rect) for b in lobby.buttons() if not b.id.startswith("give:")]
         parts += [("hands", lobby.hands.rect), ("turn_time", lobby.turn_time.rect),
                   ("time_bank", lobby.time_bank.rect), ("stand_in", lobby.stand_in.rect),
-                  ("plain", lobby.plain.rect)]  # fmt: skip
+                  ("plain", lobby.plain.rect), ("odds", lobby.odds.rect)]  # fmt: skip
         parts += [("option " + t, r) for t, r in lobby.option_labels]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:

@@ -46,6 +46,10 @@ class Scene:
         """True while something moves: the app then runs at 60 fps instead of waiting."""
         return False
 
+    def spare(self, seconds: float) -> None:
+        """Work in the background in what is left of this frame: about ``seconds`` (0: one
+        small slice).  Called once a frame, after drawing, while the window animates."""
+
     def wake_in(self) -> float | None:
         """Seconds until the scene's picture changes on its own (a clock), None if never."""
         return None

@@ -41,6 +41,12 @@ OPTION_LABELS = ("Turn clock (seconds a decision)", "Time bank (seconds a match)
 PLAIN_LABEL = "Plain (unsealed) connections"
 PLAIN_CHOICES: list[object] = ["allowed", "refused"]
 KEY_NOTE = "friends check that their screen shows the same"
+ODDS_LABEL = "Allow odds on request (key W)"
+
+
+def odds_words(allowed: bool) -> str:
+    """Every lobby says the host's choice before the match (issue 19 point 2)."""
+    return "Odds: allowed (W at the table)" if allowed else "Odds: off"
 
 
 def options_words(opts: dict[str, Any]) -> str:
@@ -161,6 +167,7 @@ class LobbyScene(Scene):
         self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
         self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
         self.plain = Choice("plain", list(PLAIN_CHOICES), "allowed")
+        self.odds = Checkbox("odds", ODDS_LABEL, st.host_odds)  # odds on request for all
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.size = (BASE_W, BASE_H)
@@ -218,6 +225,7 @@ class LobbyScene(Scene):
             choice.value = value
         self.stand_in.value = bool(s.options.get("stand_in"))
         self.plain.value = "refused" if s.plain_refused else "allowed"
+        self.odds.value = s.odds_allowed
 
     def on_message(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "lobby":
@@ -254,6 +262,20 @@ class LobbyScene(Scene):
             return False
         plain = "never" if self.plain.value == "refused" else "allow"
         return self.host.send({**Options().encode(), "plain": plain})
+
+    def send_odds(self) -> bool:
+        """The host's choice of odds on request, for everyone at the table (remembered for
+        the next table hosted)."""
+        s = self.host.session
+        if s is None or not s.host or not self.sealing():
+            return False
+        self.host.settings.host_odds = self.odds.value
+        return self.host.send(Options(odds=self.odds.value).encode())
+
+    def odds_allowed(self) -> bool:
+        """The computer table always allows them; a friends' table as its host chose."""
+        s = self.host.session
+        return not self.sealing() or (s is not None and s.odds_allowed)
 
     def sealing(self) -> bool:
         """Whether the table's key and the plain connections' choice are shown: not at the
@@ -322,7 +344,7 @@ class LobbyScene(Scene):
             w.size = max(14, round(28 * self.s))
         for w in (self.turn_time, self.time_bank, self.hands, self.plain):
             w.size = max(14, round(24 * self.s))
-        self.stand_in.size = max(14, round(22 * self.s))
+        self.stand_in.size = self.odds.size = max(14, round(22 * self.s))
         self.sit.rect = self.start.rect.copy()
         self.sit.size = max(14, round(26 * self.s))
         self._layout_give()
@@ -341,11 +363,12 @@ class LobbyScene(Scene):
         labels: tuple[str, ...] = OPTION_LABELS
         if self.sealing():
             rows, labels = (*rows, self.plain), (*labels, PLAIN_LABEL)
-        need = len(rows) * (lab_h + pad + ch) + cb
+        boxes = 2  # the stand-in; odds on request (a box at a friends' table, else words)
+        need = len(rows) * (lab_h + pad + ch) + boxes * cb
         room = start.top - side.bottom
         if need > room:  # tight: the choices give up height, the words keep theirs
-            ch = max(lab_h, (room - cb - len(rows) * (lab_h + pad)) // len(rows))
-            need = len(rows) * (lab_h + pad + ch) + cb
+            ch = max(lab_h, (room - boxes * cb - len(rows) * (lab_h + pad)) // len(rows))
+            need = len(rows) * (lab_h + pad + ch) + boxes * cb
         gap = max(0, (room - need) // (len(rows) + 2))
         y = side.bottom + gap
         self.option_labels = []
@@ -356,6 +379,7 @@ class LobbyScene(Scene):
             w.rect = pygame.Rect(side.x, y, side.w, ch)
             y += ch + gap
         self.stand_in.rect = pygame.Rect(side.x, y, side.w, cb)
+        self.odds.rect = pygame.Rect(side.x, y + cb, side.w, cb)
 
     def _layout_lost(self) -> None:
         """The lost-table banner: above the seats, left of the night's scoreboard, clear of
@@ -533,6 +557,9 @@ class LobbyScene(Scene):
             if self.sealing() and self.plain.handle_event(event):
                 self.send_plain()
                 return
+            if self.sealing() and self.odds.handle_event(event):
+                self.send_odds()
+                return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -582,6 +609,8 @@ class LobbyScene(Scene):
             lines += ["", f"A match of {s.lobby['hands']} hands."]
         if not s.host and s.options:
             lines += wrap(options_words(s.options), self._f(26), self.boxes["side"].w)
+        if not s.host:  # the host's own row says it (a box at a friends' table)
+            lines += wrap(odds_words(self.odds_allowed()), self._f(26), self.boxes["side"].w)
         return lines
 
     def _f(self, v: float) -> int:
@@ -702,6 +731,10 @@ class LobbyScene(Scene):
                 w.draw(surf)
             if self.sealing():
                 self.plain.draw(surf)
+                self.odds.draw(surf)
+            else:  # the computer table always allows them: said, not chosen
+                at = (self.odds.rect.x, self.odds.rect.centery)
+                blit_text(surf, odds_words(True), self.odds.size, at, INK, anchor="midleft")
             self.stand_in.draw(surf)
             self.start.draw(surf)
         self.leave.draw(surf)

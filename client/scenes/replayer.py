@@ -17,7 +17,7 @@ list of stops, each with a line saying why when it is on screen.
 
 Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
 end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
-hand before and after, W the next decision worth a look, X export the hands
+hand before and after, V the next decision worth a look, X export the hands
 to PHH, O the recap, Esc close.
 """
 

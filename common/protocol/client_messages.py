@@ -185,10 +185,12 @@ class Options(_Message):
     plain: str | None = None
     """``allow`` or ``never``: whether plain (unencrypted) connections may join; ``never``
     closes the plain ones already there (``tls_required``)."""
+    odds: bool | None = None
+    """Whether odds on request are allowed at the table (``common.odds``)."""
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "options"}
-        for key in ("turn_time", "time_bank", "stand_in", "hands", "plain"):
+        for key in ("turn_time", "time_bank", "stand_in", "hands", "plain", "odds"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         return out
@@ -425,5 +427,6 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
             stand_in=_field(msg, "stand_in", bool, required=False),
             hands=_hands(msg),
             plain=_plain(msg),
+            odds=_field(msg, "odds", bool, required=False),
         )
     raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])

@@ -89,11 +89,16 @@ class Lobby(_Message):
     plain: str | None = None
     """``never`` when the table takes only sealed connections; left out otherwise
     (plain connections allowed), so the lobby's usual bytes stay as they were."""
+    odds: bool | None = None
+    """True when the host allows odds on request (``common.odds``); left out otherwise,
+    likewise."""
 
     def encode(self) -> dict[str, Any]:
         out = _Message.encode(self)
         if self.plain is None:
             del out["plain"]
+        if self.odds is None:
+            del out["odds"]
         return out
 
 

@@ -21,6 +21,7 @@ from client.scenes.table.asks import AskRows
 from client.scenes.table.coachbox import CoachBox
 from client.scenes.table.controls import Controls, hosting
 from client.scenes.table.layout import lower_panel, panel_places
+from client.scenes.table.oddsbox import OddsBox
 from client.settings import Settings
 from common.protocol import MAX_CHAT
 from common.schema import LegalAction
@@ -47,6 +48,7 @@ class SidePanel:
         self.asks = AskRows()  # a seat asked back, the host's role handed on
         self.coach = CoachBox(settings.coach)  # the coach's lines (client.coach)
         self.coach_on = settings.coach
+        self.odds = OddsBox(settings.odds)  # odds on request, under the cards seen
         self.bar_buttons: list[Button] = []  # the action bar's, for ``focus`` (the scene's)
 
     @property
@@ -76,6 +78,13 @@ class SidePanel:
         # where the chat line would end.
         below = at.chat if not self.solo else pygame.Rect(at.chat.x, at.chat.bottom, at.chat.w, 0)
         self.seen_rect, self.log.rect = lower_panel(lay, top, below, seen_shown=seen_shown)
+        self.odds.layout_box(lay, self.coach.box.rect)
+        log = self.log.rect
+        h = min(self.odds.height(lay), max(0, log.h))  # a small window: as much as fits
+        self.odds.rect = pygame.Rect(self.seen_rect.x, log.top, self.seen_rect.w, h)
+        if h:  # the readout under the cards seen: the log takes what is left
+            top = min(log.bottom, log.top + h + lay.px(10))
+            self.log.rect = pygame.Rect(log.x, top, log.w, log.bottom - top)
         self.log.area = lay.panel
         self.log.size = lay.font(21)
         self.sync_log(s)
@@ -113,6 +122,7 @@ class SidePanel:
         self.coach.draw(surf, self.coach.lines(s, self.focus(s)) if self.coach_on else [])
         if settings.seen_panel:
             self.seen.draw(surf, self.seen_rect, lay.s, four=settings.four_color)
+        self.odds.draw(surf, s)
         top = self.log.rect.top
         pygame.draw.line(
             surf,

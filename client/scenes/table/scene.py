@@ -183,6 +183,27 @@ class TableScene(Scene):
         s = self.host.session
         return self.panel.coach.lines(s, self.panel.focus(s))
 
+    # ------------------------------------------------------------ odds on request
+
+    def odds_allowed(self) -> bool:
+        """The computer table always allows them; a friends' table as its host chose."""
+        s = self.host.session
+        return self.host.server_kind == "computer" or (s is not None and s.odds_allowed)
+
+    def toggle_odds(self) -> None:
+        """The odds readout on or off (its box, or key W); the choice is remembered."""
+        st = self.host.settings
+        st.odds = not st.odds
+        self.panel.odds.on = st.odds
+        if self.host.save_settings:
+            st.save()
+        self.panel.odds.follow(self.host.session, allowed=self.odds_allowed())
+        self.resize(self.lay.size)
+
+    def odds_lines(self) -> list[str]:
+        """The readout's lines as drawn now (empty while it is off)."""
+        return self.panel.odds.lines(self.host.session) if self.panel.odds.on else []
+
     def buttons(self) -> list[Button]:
         return list(self.bar.buttons)
 
@@ -251,6 +272,10 @@ class TableScene(Scene):
         ):
             self.host.show_rules(at=rule)
             return
+        if p.odds.box.handle_event(event):
+            p.odds.box.value = not p.odds.box.value  # toggle_odds flips it back
+            self.toggle_odds()
+            return
         if p.seen_box.handle_event(event):
             p.seen_box.value = not p.seen_box.value  # toggle_seen flips it back
             self.toggle_seen()
@@ -277,6 +302,9 @@ class TableScene(Scene):
             return
         if name == key_of("table", "coach"):
             self.toggle_coach()
+            return
+        if name == key_of("table", "odds"):
+            self.toggle_odds()
             return
         if name == key_of("table", "replay"):
             self.open_replayer()
@@ -358,6 +386,8 @@ class TableScene(Scene):
             self.resize(self.lay.size)
         if kind == "table":
             self.panel.seen.update(s.view)
+        if kind in ("table", "lobby"):  # a new card or a fold: the odds start again
+            self.panel.odds.follow(s, allowed=self.odds_allowed())
         if kind == "table" and s.view is not None:
             self.motion.on_view(s.view, s.hand, self.lay)
         if kind == "events":
@@ -397,6 +427,7 @@ class TableScene(Scene):
         s = self.host.session
         self.panel.replay.enabled = bool(s is not None and s.book.best())
         self.panel.seen.update(s.view if s is not None else None)
+        self.panel.odds.follow(s, allowed=self.odds_allowed())
         self.panel.sync_log(s)
         if self._coach_follow():
             self.resize(self.lay.size)
@@ -412,8 +443,11 @@ class TableScene(Scene):
                 if s is not None and s.my_turn():
                     self.host.notify_turn()
 
+    def spare(self, seconds: float) -> None:
+        self.panel.odds.work(seconds)  # the frame's slice of the odds, within what is left
+
     def animating(self) -> bool:
-        return self.motion.moving()
+        return self.motion.moving() or self.panel.odds.running()  # 60 fps while working
 
     def wake_in(self) -> float | None:
         s = self.host.session

@@ -1,0 +1,148 @@
+"""Odds on request in the side panel: its box (``Odds (W)``) and the readout under the
+cards-seen panel.
+
+The readout is ``common.odds``'s, from the table view our seat holds and nothing
+else: "You win about 31% (±1) against 3 seats" and, facing a bet, "Call 20 to win
+246: you need 7.5%".  At a friends' table the host decides whether odds are allowed
+(the lobby's ``odds``); the computer table always allows them.  Where they are not,
+the readout says so rather than nothing.
+
+The equity is worked out stepwise (``common.odds.OddsJob``): ``follow`` starts a job
+when the cards the seat knows change (a new card, a fold), and ``work`` does one
+frame's slice of it: called once a frame after drawing (``Scene.spare``), with the
+time left of the frame, at most ``BUDGET`` seconds of the injected ``clock`` (and at
+least one small slice, so that a slow frame still moves it on).  While a job runs the
+scene animates (60 fps); once it is done the window idles again.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from collections.abc import Callable
+
+import pygame
+
+from client.keys import key_of
+from client.model import Session
+from client.render.layout import TableLayout
+from client.render.text import blit_text, fit
+from client.render.widgets import GOLD, INK, Checkbox, panel
+from common.odds import OddsJob, Spot, odds_words, pot_odds, spot_of
+
+__all__ = ["BUDGET", "OddsBox"]
+
+BUDGET = 0.012
+"""Seconds of work a frame at most, whatever is left of it (a 60 fps frame is 16.7 ms)."""
+ROWS = 4
+"""The readout's rows: its title and three lines."""
+
+
+def seed_of(spot: Spot) -> int:
+    """The job's seed, from the spot itself: the same spot always shows the same figure."""
+    words = " ".join(
+        [*map(str, spot.mine), "|", *(" ".join(map(str, r)) + "," for r in spot.rivals), "|"]
+        + [str(c) for c in spot.dead]
+    )
+    return zlib.crc32(words.encode())
+
+
+class OddsBox:
+    def __init__(self, on: bool, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.box = Checkbox("odds", f"Odds ({key_of('table', 'odds')})", value=on, size=20)
+        self.on = on
+        self.clock = clock
+        self.budget = BUDGET
+        self.rect = pygame.Rect(0, 0, 0, 0)  # the readout; empty while off
+        self.size = 16
+        self.allowed = False
+        self.spot: Spot | None = None
+        self.job: OddsJob | None = None
+        self.frame_work: list[float] = []  # each slice's seconds (scripts/bench_odds.py)
+
+    # ---- what it works out
+
+    def follow(self, s: Session | None, *, allowed: bool) -> None:
+        """Start a job when what our seat knows changes; none while off or not allowed."""
+        self.allowed = allowed
+        view = s.view if s is not None else None
+        spot = spot_of(view) if view is not None and self.on and allowed else None
+        if spot == self.spot:
+            return
+        self.spot = spot
+        self.job = OddsJob(spot, random.Random(seed_of(spot))) if spot is not None else None
+
+    def running(self) -> bool:
+        return self.job is not None and not self.job.done
+
+    def work(self, seconds: float) -> bool:
+        """One frame's slice of the job, about ``seconds`` (at most ``budget``); True if
+        any work was done."""
+        job = self.job
+        if job is None or job.done:
+            return False
+        now = self.clock()
+        job.step(min(seconds, self.budget), self.clock)
+        self.frame_work.append(self.clock() - now)
+        return True
+
+    def lines(self, s: Session | None) -> list[str]:
+        """The readout's lines (three at most), as drawn."""
+        view = s.view if s is not None else None
+        if s is not None and s.seat is None:
+            return ["Watching: odds are for the seats"]
+        if not self.allowed:
+            return ["The host has the odds off"]
+        if view is None:
+            return ["Your odds when the cards are dealt"]
+        me = view.seats.get(view.you) if view.you is not None else None
+        if me is not None and me.folded:
+            return ["You folded: no odds this hand"]
+        if view.over or self.spot is None:
+            return ["The hand is over"]
+        job = self.job
+        result = job.result if job is not None and job.done else None
+        if result is None:
+            first = "Working out your chances…"
+        else:
+            first = odds_words(result, len(self.spot.rivals))
+        price = pot_odds(view)
+        if price is None:
+            return [first]
+        return [first, price.words(), *([price.verdict(result)] if result is not None else [])]
+
+    # ---- where and how it is drawn
+
+    def layout_box(self, lay: TableLayout, beside: pygame.Rect) -> None:
+        """The box, right of the coach's on the same row."""
+        p = lay.panel
+        x = beside.right + lay.px(8)
+        self.box.rect = pygame.Rect(x, beside.y, p.right - lay.px(10) - x, beside.h)
+        self.box.size = lay.font(20)
+        self.box.value = self.on
+
+    def height(self, lay: TableLayout) -> int:
+        """The readout's height while on, else 0."""
+        self.size = lay.font(18)
+        return ROWS * round(self.size * 1.2) + lay.px(12) if self.on else 0
+
+    def draw(self, surf: pygame.Surface, s: Session | None) -> None:
+        self.box.draw(surf)
+        if self.rect.h <= 0:
+            return
+        r = self.rect
+        panel(surf, r, (20, 32, 30, 235), 8)
+        pygame.draw.rect(surf, (70, 96, 88), r, 1, border_radius=8)
+        pad = max(4, r.w // 40)
+        step = round(self.size * 1.2)
+        x, y, width = r.x + pad, r.y + pad // 2 + 2, r.w - 2 * pad
+        title = "Your chances, from the cards you have seen"
+        rows = [(title, GOLD, True)] + [(line, INK, False) for line in self.lines(s)[: ROWS - 1]]
+        room = max(0, (r.bottom - y - pad // 2) // step)
+        if len(rows) > room:  # a small window: the title gives way first, then the last
+            rows = rows[1:][:room]
+        for words, color, bold in rows:
+            blit_text(surf, fit(words, self.size, width, bold=bold), self.size, (x, y), color,
+                      bold=bold)  # fmt: skip
+            y += step

@@ -1,0 +1,220 @@
+"""Odds on request at the table (issue 19 point 2): the key W and its box, the readout
+under the cards-seen panel, the host's choice in every lobby, and the work done a
+bounded slice a frame (the clock injected: no timing is asserted)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pygame
+import pytest
+
+from client import demo
+from client.app import App
+from client.keys import MEANING, SCENES, key_of, lines
+from client.model import Session
+from client.settings import Settings
+from common.odds import OddsJob, odds_words, spot_of
+
+pytestmark = pytest.mark.timeout(90)
+
+
+class Manual:
+    """A clock the test moves a frame at a time; each reading also moves it a
+    millisecond on, as if reading it took that long (so a step's budget runs out)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def make(tmp_path, monkeypatch, *, odds=True, allowed=True, kind="", size=(1280, 800), coach=False):
+    """Fifth street, seven seats, Ann facing a bet of 20 into 246 (``demo.mid_hand``), at a
+    joined table whose lobby says whether the host allows odds."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    settings = Settings(name="Ann")
+    settings.odds = odds
+    settings.coach = coach
+    app = App(settings, size=size, save_settings=False)
+    app.init_display()
+    app.server_kind = kind
+    app.session = Session("Ann")
+    msgs = demo.mid_hand()
+    lobby = demo._lobby(True, **({"odds": True} if allowed else {}))
+    for m in [*msgs[:2], lobby, *msgs[2:]]:
+        app.on_message(m)
+    app.step(max_wait=0.001)
+    scene = app.top()
+    assert scene.name == "table"
+    scene.anims.clear()
+    return app, scene
+
+
+def finish(scene) -> int:
+    """Frames until the readout's job is done, each a moment later on its own clock."""
+    box = scene.panel.odds
+    clock = Manual()
+    box.clock = clock
+    spot, box.spot = box.spot, None  # the job again from the start, on this clock alone
+    box.follow(scene.host.session, allowed=box.allowed)
+    assert box.spot == spot
+    frames = 0
+    while box.running():
+        clock.now += 1 / 60
+        scene.update(1 / 60)
+        scene.spare(0.008)
+        frames += 1
+        assert frames < 10_000
+    return frames
+
+
+def press(app: App, key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    app.step(max_wait=0.001)
+
+
+def test_w_is_the_odds_key_in_the_key_map() -> None:
+    assert key_of("table", "odds") == "W"
+    assert "odds" in MEANING["W"].lower()
+    assert ("W", MEANING["W"]) in lines()  # the rules overlay lists it
+    assert sum("W" in table for table in SCENES.values()) == 1
+
+
+def test_the_readout_facing_a_bet(tmp_path, monkeypatch) -> None:
+    app, scene = make(tmp_path, monkeypatch)
+    assert scene.animating()  # the job runs: the window ticks
+    assert scene.odds_lines() == ["Working out your chances…", "Call 20 to win 246: you need 7.5%"]
+    assert finish(scene) > 1  # more than one frame's work
+    assert not scene.animating()  # done: the window may idle again
+    first, price, verdict = scene.odds_lines()
+    assert re.fullmatch(r"You win about \d+% \(±1\) against 4 seats", first), first
+    assert price == "Call 20 to win 246: you need 7.5%"
+    assert verdict == "More than you need: the pot pays for the call"  # 16% or so
+    # The figure is the one worked out from the view alone, whatever the frames were.
+    spot = spot_of(app.session.view)
+    assert spot is not None and len(spot.rivals) == 4 and len(spot.mine) == 5
+    from client.scenes.table.oddsbox import seed_of
+
+    assert first == odds_words(OddsJob(spot, random.Random(seed_of(spot))).run(), 4)
+    box = scene.panel.odds
+    assert box.rect.h > 0 and box.rect.top >= scene.panel.seen_rect.bottom  # under it
+    assert scene.lay.panel.contains(box.rect)  # in the side panel: over no card or plate
+    assert not box.rect.colliderect(scene.panel.coach.rect)
+    assert not app._faults
+
+
+def test_the_work_is_what_is_left_of_the_frame(tmp_path, monkeypatch) -> None:
+    """The fixed steps do no work; the frame's spare time does, within it, and a frame
+    with none left still moves the job on by one slice."""
+    app, scene = make(tmp_path, monkeypatch)
+    box = scene.panel.odds
+    box.clock = Manual()  # each slice a millisecond or two of it
+    box.spot = None  # a fresh job, timed by this clock alone
+    box.follow(app.session, allowed=True)
+    done = box.job.slices
+    assert done == 0
+    for _ in range(3):
+        scene.update(1 / 60)
+    assert box.job.slices == done
+    scene.spare(0.0)
+    assert box.job.slices == done + 1
+    scene.spare(0.008)
+    assert done + 3 <= box.job.slices <= done + 5  # about 8 ms of 1-2 ms slices
+    assert box.frame_work[-1] < 0.008 + 0.0025  # a slice more at most, by its clock
+    assert box.budget < 1 / 60  # however much is left, never a whole frame
+
+
+def test_the_smallest_window_with_everything_open(tmp_path, monkeypatch) -> None:
+    """800x500, the coach, the cards seen and the odds all on: the readout keeps inside
+    the panel, above the chat line, clear of the coach's box and the cards seen."""
+    app, scene = make(tmp_path, monkeypatch, size=(800, 500), coach=True)
+    finish(scene)
+    p = scene.panel
+    assert p.odds.rect.h > 0 and scene.lay.panel.contains(p.odds.rect)
+    assert p.odds.rect.bottom <= p.chat.rect.top
+    assert not p.odds.rect.colliderect(p.coach.rect) and not p.odds.rect.colliderect(p.seen_rect)
+    app.draw()
+    assert not app._faults
+
+
+def test_the_host_has_the_odds_off(tmp_path, monkeypatch) -> None:
+    app, scene = make(tmp_path, monkeypatch, allowed=False)
+    assert scene.odds_lines() == ["The host has the odds off"]
+    assert scene.panel.odds.job is None and not scene.animating()  # nothing worked out
+
+
+def test_the_computer_table_always_allows_them(tmp_path, monkeypatch) -> None:
+    app, scene = make(tmp_path, monkeypatch, allowed=False, kind="computer")
+    finish(scene)
+    assert scene.odds_lines()[0].startswith("You win about")
+
+
+def test_w_toggles_the_readout_and_is_remembered(tmp_path, monkeypatch) -> None:
+    app, scene = make(tmp_path, monkeypatch, odds=False)
+    assert scene.odds_lines() == [] and scene.panel.odds.rect.h == 0
+    assert scene.panel.odds.job is None  # off: nothing is worked out
+    press(app, pygame.K_w)
+    assert app.settings.odds and scene.panel.odds.rect.h > 0
+    assert scene.panel.odds.running()
+    press(app, pygame.K_w)
+    assert not app.settings.odds and scene.odds_lines() == []
+    assert Settings().odds is False  # off until the person asks
+
+
+def test_a_new_card_or_a_fold_starts_again(tmp_path, monkeypatch) -> None:
+    app, scene = make(tmp_path, monkeypatch)
+    finish(scene)
+    job = scene.panel.odds.job
+    table = next(m for m in demo.mid_hand() if m["type"] == "table")
+    app.on_message(table)  # the same view again: the same figure, nothing worked again
+    assert scene.panel.odds.job is job
+    seats = table["view"]["seats"]
+    for s in seats:
+        if s["seat"] == 5:  # Dijkstra folds: its up cards are dead now
+            s["folded"] = True
+    app.on_message(table)
+    again = scene.panel.odds.job
+    assert again is not job and again.spot.rivals != job.spot.rivals
+    finish(scene)
+    assert scene.odds_lines()[0].endswith("against 3 seats")
+
+
+def test_a_watcher_and_a_folded_seat(tmp_path, monkeypatch) -> None:
+    app, scene = make(tmp_path, monkeypatch)
+    table = next(m for m in demo.mid_hand() if m["type"] == "table")
+    for s in table["view"]["seats"]:
+        if s["seat"] == 0:
+            s["folded"] = True
+    app.on_message(table)
+    assert scene.odds_lines() == ["You folded: no odds this hand"]
+
+
+# ---- the host's choice, in every lobby
+
+
+def test_the_host_allows_odds_and_the_guest_sees_it(make_client) -> None:
+    from tests.test_client_app import run
+    from tests.test_client_hosting import host_with_guest
+
+    host, guest = host_with_guest(make_client)
+    assert "Odds: off" in guest.top().side_lines()  # the default at a friends' table
+    lobby = host.top()
+    assert not lobby.odds.value
+    sent = []
+    real = host.send
+    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=lobby.odds.rect.center)
+    )
+    host.step(max_wait=0.01)
+    assert sent[-1] == {"type": "options", "odds": True}
+    assert run([host, guest], lambda: guest.session.odds_allowed and host.session.odds_allowed)
+    assert host.settings.host_odds  # remembered for the next table hosted
+    guest.top().update(0)
+    assert "Odds: allowed (W at the table)" in guest.top().side_lines()
+    assert host.top().odds.value
+    assert not host._faults and not guest._faults
