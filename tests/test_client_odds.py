@@ -88,7 +88,7 @@ def test_the_readout_facing_a_bet(tmp_path, monkeypatch) -> None:
     app, scene = make(tmp_path, monkeypatch)
     assert scene.animating()  # the job runs: the window ticks
     assert scene.odds_lines() == ["Working out your chances…", "Call 20 to win 246: you need 7.5%"]
-    assert finish(scene) > 1  # more than one frame's work
+    assert finish(scene) >= 1  # at least one frame: never worked out inside the message
     assert not scene.animating()  # done: the window may idle again
     first, price, verdict = scene.odds_lines()
     assert re.fullmatch(r"You win about \d+% \(±1\) against 4 seats", first), first
