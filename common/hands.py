@@ -282,10 +282,36 @@ def evaluate(cards: Collection[Card]) -> int:
     >>> hex(evaluate(parse_many("Kc Kd 5h 5s 5c 2d 3d")))  # fives full of kings
     '0x63b000'
     """
+    # Seven cards (the usual case) are added one by one: ``sum`` takes its slow
+    # path on ints of a subclass, and with seven cards the count needs no check.
+    try:
+        a, b, c, d, e, f, g = cards
+    except ValueError:
+        return _evaluate_other(cards)
+    s: int = a + b + c + d + e + f + g
+    suit = _FLUSH_SUIT[s & 0xFFF]
+    if not suit:
+        s >>= 12
+        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]  # 78125 = 5**7
+    # A flush (one hand in thirty): the flush suit's cards only, still unrolled.
+    s = (
+        (a & suit and a)
+        + (b & suit and b)
+        + (c & suit and c)
+        + (d & suit and d)
+        + (e & suit and e)
+        + (f & suit and f)
+        + (g & suit and g)
+    )
+    return _FLUSH_VALUE[s >> 12]
+
+
+def _evaluate_other(cards: Collection[Card]) -> int:
+    """``evaluate`` of other than seven cards: five or six, else ``ValueError``."""
     s: int = sum(cards)
     if not _CHECKED_SUIT[s & 0xFFF]:
         s >>= 12
-        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]  # 78125 = 5**7
+        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]
     return _evaluate_slow(cards, s)
 
 
