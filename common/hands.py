@@ -23,9 +23,9 @@ Invariants:
 - ``code_tables`` gives loops that sum cards themselves (``common.equity``) the
   same tables on plain-int codes whose two rank fields are bit fields, so that
   no division is needed.
-- The tables are built at import from the rank patterns, not by trying
-  5-card subsets, and take about a hundred milliseconds; nothing is read from
-  disk.
+- The tables are built from the rank patterns, not by trying 5-card subsets,
+  on first use rather than at import (``_Unbuilt``): about a hundred
+  milliseconds, nothing read from disk.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
 
@@ -45,6 +45,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any, cast
 
 from common.cards import SUIT_BITS, Card, Rank, full_deck
 
@@ -248,28 +249,70 @@ def _build_index() -> tuple[array[int], array[int], int]:
     return array("i", hi_index), array("H", lo_index), size
 
 
-_FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = _build_tables()
-_HI_INDEX, _LO_INDEX, _SLOTS = _build_index()
-_SLOT_VALUE = array("i", bytes(4 * _SLOTS))
-"""Each rank count's value at its split index, 0 for fewer than five cards: machine
-ints, a quarter of the memory a list of int objects takes, so a compact table to read."""
+def _build() -> None:
+    """Build every table ``evaluate`` reads, in place of the stand-ins (``_Unbuilt``)."""
+    global _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE, _HI_INDEX, _LO_INDEX, _SLOT_VALUE
+    global _CHECKED_SUIT, _FLUSH_BY_CODE, _BUILT
+    flush_suit, rank_value, flush_value = _build_tables()
+    hi_index, lo_index, size = _build_index()
+    # Each rank count's value at its split index, 0 for fewer than five cards: machine
+    # ints, a quarter of the memory a list of int objects takes, so a compact table.
+    slot_value = array("i", bytes(4 * size))
+    span = _LO_SPAN
+    slots = [hi_index[k // span] + lo_index[k % span] for k in rank_value]
+    for i, v in zip(slots, rank_value.values(), strict=True):
+        slot_value[i] = v
+    # ``flush_suit``, but -1 where the suit counts add up to other than 5-7 cards.
+    checked = [
+        suit if 5 <= sum(i >> s & 7 for s in range(0, SUIT_BITS, 3)) <= 7 else -1
+        for i, suit in enumerate(flush_suit)
+    ]
+    by_code = {_coded(key << SUIT_BITS) >> _LO_SHIFT: value for key, value in flush_value.items()}
+    _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = flush_suit, rank_value, flush_value
+    _HI_INDEX, _LO_INDEX, _SLOT_VALUE = hi_index, lo_index, slot_value
+    _CHECKED_SUIT, _FLUSH_BY_CODE, _BUILT = checked, by_code, True
 
 
-def _fill() -> None:
-    hi_index, lo_index, span = _HI_INDEX, _LO_INDEX, _LO_SPAN
-    slots = [hi_index[k // span] + lo_index[k % span] for k in _RANK_VALUE]
-    table = _SLOT_VALUE
-    for i, v in zip(slots, _RANK_VALUE.values(), strict=True):
-        table[i] = v
+class _Unbuilt:
+    """Stands for a table until the first read builds them all (``_build``).
+
+    The tables take about a hundred milliseconds to build, which an import of this
+    module need not pay.  The build rebinds the module's names, so once built the
+    evaluator reads the tables themselves, with nothing in between."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def _table(self) -> Any:
+        if not _BUILT:
+            _build()
+        return globals()[self._name]
+
+    def __getitem__(self, key: int) -> int:
+        return cast(int, self._table()[key])
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._table()
 
 
-_fill()
-assert _LO_SPAN == 78125 and SUIT_BITS == 12 and _SUIT_MASK == 0xFFF  # evaluate's literals
-_CHECKED_SUIT = [
-    suit if 5 <= sum(i >> s & 7 for s in range(0, SUIT_BITS, 3)) <= 7 else -1
-    for i, suit in enumerate(_FLUSH_SUIT)
-]
+def _unbuilt(name: str) -> Any:
+    return _Unbuilt(name)
+
+
+_BUILT = False
+_FLUSH_SUIT: list[int] = _unbuilt("_FLUSH_SUIT")
+"""The suit bit of a flush by the suit counts of 5-7 cards, else 0."""
+_CHECKED_SUIT: list[int] = _unbuilt("_CHECKED_SUIT")
 """``_FLUSH_SUIT``, but -1 where the suit counts add up to other than 5-7 cards."""
+_RANK_VALUE: dict[int, int] = _unbuilt("_RANK_VALUE")
+_FLUSH_VALUE: dict[int, int] = _unbuilt("_FLUSH_VALUE")
+_HI_INDEX: array[int] = _unbuilt("_HI_INDEX")
+_LO_INDEX: array[int] = _unbuilt("_LO_INDEX")
+_SLOT_VALUE: array[int] = _unbuilt("_SLOT_VALUE")
+_FLUSH_BY_CODE: dict[int, int] = _unbuilt("_FLUSH_BY_CODE")
+assert _LO_SPAN == 78125 and SUIT_BITS == 12 and _SUIT_MASK == 0xFFF  # evaluate's literals
 
 
 def evaluate(cards: Collection[Card]) -> int:
@@ -282,10 +325,36 @@ def evaluate(cards: Collection[Card]) -> int:
     >>> hex(evaluate(parse_many("Kc Kd 5h 5s 5c 2d 3d")))  # fives full of kings
     '0x63b000'
     """
+    # Seven cards (the usual case) are added one by one: ``sum`` takes its slow
+    # path on ints of a subclass, and with seven cards the count needs no check.
+    try:
+        a, b, c, d, e, f, g = cards
+    except ValueError:
+        return _evaluate_other(cards)
+    s: int = a + b + c + d + e + f + g
+    suit = _FLUSH_SUIT[s & 0xFFF]
+    if not suit:
+        s >>= 12
+        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]  # 78125 = 5**7
+    # A flush (one hand in thirty): the flush suit's cards only, still unrolled.
+    s = (
+        (a & suit and a)
+        + (b & suit and b)
+        + (c & suit and c)
+        + (d & suit and d)
+        + (e & suit and e)
+        + (f & suit and f)
+        + (g & suit and g)
+    )
+    return _FLUSH_VALUE[s >> 12]
+
+
+def _evaluate_other(cards: Collection[Card]) -> int:
+    """``evaluate`` of other than seven cards: five or six, else ``ValueError``."""
     s: int = sum(cards)
     if not _CHECKED_SUIT[s & 0xFFF]:
         s >>= 12
-        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]  # 78125 = 5**7
+        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]
     return _evaluate_slow(cards, s)
 
 
@@ -315,6 +384,8 @@ def code_tables() -> tuple[
     is ``flush_value[f >> 12]``, ``f`` summing the codes of that suit.  The values
     are ``evaluate``'s.  Read only.
     """
+    if not _BUILT:
+        _build()
     return _CODE, _FLUSH_SUIT, _HI_INDEX, _LO_INDEX, _SLOT_VALUE, _FLUSH_BY_CODE
 
 
@@ -326,9 +397,6 @@ def _coded(card: int) -> int:
 
 
 _CODE: dict[int, int] = {int(c): _coded(c) for c in full_deck()}
-_FLUSH_BY_CODE: dict[int, int] = {
-    _coded(key << SUIT_BITS) >> _LO_SHIFT: value for key, value in _FLUSH_VALUE.items()
-}
 
 
 def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, int]]:
@@ -341,6 +409,8 @@ def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, i
     (``card & suit``).  Read only: they are ``evaluate``'s own.  (``code_tables``
     gives faster ones.)
     """
+    if not _BUILT:
+        _build()
     return _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE
 
 

@@ -18,7 +18,8 @@ of the per-round ratios, with its target beside it:
                   rollouts are in scripts/bench_equity.py);
     best five     ``best_five`` (the showdown's five cards) against the old one.
 
-It also times ``import common.hands`` in fresh interpreters (target < 300 ms)
+It also times ``import common.hands`` in fresh interpreters (target < 300 ms),
+alone and with a first ``evaluate`` (which builds the tables),
 and checks that every runner orders the hands alike and that the values equal
 the old evaluator's.  eval7 is for comparison only, not a dependency:
 
@@ -47,11 +48,13 @@ from scripts.bench_engine import optional  # noqa: E402
 from tests import hands_before  # noqa: E402
 
 
-def _import_ms(module: str, samples: int = 5) -> list[float]:
-    """Milliseconds to import ``module`` (its ``common.cards`` first) in fresh interpreters."""
+def _import_ms(module: str, samples: int = 5, first_use: bool = False) -> list[float]:
+    """Milliseconds to import ``module`` (its ``common.cards`` first) in fresh interpreters,
+    and with ``first_use`` to evaluate one hand too (the tables are built on first use)."""
+    then = f"; {module}.evaluate(common.cards.full_deck()[:7])" if first_use else ""
     code = (
         "import time, common.cards; t = time.perf_counter(); "
-        f"import {module}; print(time.perf_counter() - t)"
+        f"import {module}{then}; print(time.perf_counter() - t)"
     )
     out = []
     for _ in range(samples):
@@ -135,14 +138,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"  best five / before    {ratio('best five', 'best five before'):5.2f}x  (target >= 1.0x)"
     )
-    ours, theirs = [], []
+    ours, used, theirs = [], [], []
     for _ in range(5):  # interleaved, as the rest
         ours += _import_ms("common.hands", 1)
+        used += _import_ms("common.hands", 1, first_use=True)
         theirs += _import_ms("tests.hands_before", 1)
     print(
         f"  import common.hands   {statistics.median(ours):5.0f} ms median (the old one"
         f" {statistics.median(theirs):.0f} ms; target < 300 ms on an idle machine)"
     )
+    print(f"    and first evaluate  {statistics.median(used):5.0f} ms median (builds the tables)")
 
     values = runners["evaluate"]()
     if values != runners["before"]() or values != runners["partial sums"]():

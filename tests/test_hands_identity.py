@@ -126,3 +126,66 @@ def test_a_wrong_count_is_refused_as_before(count: int) -> None:
         hands.evaluate(cards)
     with pytest.raises(ValueError, match="5 to 7"):
         before.evaluate(cards)
+
+
+_TABLES = (
+    "_FLUSH_SUIT",
+    "_CHECKED_SUIT",
+    "_RANK_VALUE",
+    "_FLUSH_VALUE",
+    "_HI_INDEX",
+    "_LO_INDEX",
+    "_SLOT_VALUE",
+    "_FLUSH_BY_CODE",
+)
+
+
+def _by_evaluator_tables(cards: list[Card]) -> int:
+    """The value as ``evaluator_tables`` documents it."""
+    flush_suit, rank_value, flush_value = hands.evaluator_tables()
+    s = sum(cards)
+    suit = flush_suit[s & 0xFFF]
+    if not suit:
+        return rank_value[s >> 12]
+    return flush_value[sum(c for c in cards if c & suit) >> 12]
+
+
+_FIRST_READS = {
+    "seven cards": lambda cards: hands.evaluate(cards),
+    "a seven-card flush": lambda cards: hands.evaluate(
+        [c for c in DECK if c.suit == 0][:5] + cards[:2]
+    ),
+    "five cards": lambda cards: hands.evaluate(cards[:5]),
+    "six cards": lambda cards: hands.evaluate(cards[:6]),
+    "best five": lambda cards: hands.best_five(cards),
+    "code tables": lambda cards: _by_codes(cards),
+    "evaluator tables": lambda cards: _by_evaluator_tables(cards),
+}
+
+
+@pytest.mark.parametrize("first", list(_FIRST_READS))
+def test_the_tables_are_built_on_first_use_whatever_reads_first(
+    first: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Import leaves the tables unbuilt; whichever entry point reads first builds them
+    all, and it and every later read get the old evaluator's values."""
+    monkeypatch.setattr(hands, "_BUILT", False)
+    for name in _TABLES:
+        monkeypatch.setattr(hands, name, hands._Unbuilt(name))
+    cards = random.Random(first).sample(DECK, 7)
+    got = _FIRST_READS[first](cards)
+    assert hands._BUILT
+    assert not any(isinstance(getattr(hands, name), hands._Unbuilt) for name in _TABLES)
+    want = {
+        "seven cards": lambda: before.evaluate(cards),
+        "a seven-card flush": lambda: before.evaluate(
+            [c for c in DECK if c.suit == 0][:5] + cards[:2]
+        ),
+        "five cards": lambda: before.evaluate(cards[:5]),
+        "six cards": lambda: before.evaluate(cards[:6]),
+        "best five": lambda: before.best_five(cards),
+        "code tables": lambda: before.evaluate(cards),
+        "evaluator tables": lambda: before.evaluate(cards),
+    }[first]()
+    assert got == want
+    assert hands.evaluate(cards) == before.evaluate(cards)
