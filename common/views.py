@@ -29,7 +29,7 @@ from common import schema
 from common.engine import Hand
 from common.events import Award, Deal, Event, Show
 
-__all__ = ["event_view", "seat_view", "seat_view_dict", "spectator_view"]
+__all__ = ["event_view", "public_seats", "seat_view", "seat_view_dict", "spectator_view"]
 
 
 def event_view(event: Event, seat: int | None) -> dict[str, Any]:
@@ -121,6 +121,17 @@ def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
     if changed:
         _last = read._replace(seats={**made, **changed})
     return seats
+
+
+def public_seats(
+    hand: Hand,
+) -> tuple[dict[int, schema.TableSeat], tuple[schema.Award, ...]]:
+    """The public view's seat entries (in the hand's order, no hole cards) and awards, as
+    ``seat_view(hand, None)`` has them, without the rest of the view: an entry and the
+    awards are the same objects again while unchanged (``server.frames`` packs them
+    once)."""
+    read = _read(hand)
+    return _public_seats(hand, read), read.awards
 
 
 def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
