@@ -82,7 +82,7 @@ _EV_KEY, _SEATS_KEY, _AWARDS_KEY, _YOU_KEY, _LEGAL_KEY, _PLAYERS_KEY = map(
     _packed, ("events", "seats", "awards", "you", "legal", "players")
 )
 
-_HOLE_KEY, _POTS_KEY, _OVER_KEY = map(_packed, ("hole", "pots", "over"))
+_HOLE_KEY, _POTS_KEY, _OVER_KEY, _VIEW_KEY = map(_packed, ("hole", "pots", "over", "view"))
 _TRUE, _FALSE = b"\xc3", b"\xc2"
 
 _seats_last: dict[int, tuple[TableSeat, bytes]] = {}
@@ -133,27 +133,29 @@ def _players_packed(players: Players) -> bytes:
     return packed
 
 
-_pots_last: tuple[Hand | None, int, int, int, bytes] = (None, 0, 0, 0, _EMPTY)
-
-
 def _pots_packed(hand: Hand) -> bytes:
-    """The view's ``pots`` packed, made again only when they may have changed: within a
-    hand chips put in, folds and all-ins only ever grow, so the same pot total and the
-    same numbers of folded and of all-in seats are the same pots (R-A3)."""
-    global _pots_last
+    """The view's ``pots`` packed: ``hand.pots()``, worked out here in one pass in the
+    usual case that no seat still in the hand is all in (then there is one pot, R-A3:
+    every chip put in, contended by every seat still in that put any in)."""
     if hand.is_over:
         return _EMPTY
-    folded = all_in = 0
-    for st in hand.seats.values():
-        folded += st.folded
-        all_in += st.all_in
-    total = hand.pot_total
-    last = _pots_last
-    if last[0] is hand and last[1] == total and last[2] == folded and last[3] == all_in:
-        return last[4]
-    packed = _packed([{"amount": pot.amount, "seats": pot.seats} for pot in hand.pots()])
-    _pots_last = (hand, total, folded, all_in, packed)
-    return packed
+    seats = hand.seats
+    amount = 0
+    for st in seats.values():
+        amount += st.hand_total
+    contenders = []
+    for s in hand.order:
+        st = seats[s]
+        if not st.folded:
+            if st.all_in:
+                pots = [{"amount": pot.amount, "seats": pot.seats} for pot in hand.pots()]
+                return _packed(pots)
+            if st.hand_total > 0:
+                contenders.append(s)
+    if amount <= 0 or not contenders:
+        return _EMPTY
+    contenders.sort()
+    return _packed([{"amount": amount, "seats": contenders}])
 
 
 _awards_last: tuple[tuple[schema.Award, ...], bytes] = ((), _EMPTY)
@@ -168,6 +170,34 @@ def _awards_packed(awards: tuple[schema.Award, ...]) -> bytes:
     packed = _packed([a.encode() for a in awards])
     _awards_last = (awards, packed)
     return packed
+
+
+_prefixes: dict[tuple[str, str, int, int], bytes] = {}
+
+
+def _prefix(kind: str, match_id: str, hand_no: int, hands: int) -> bytes:
+    """What an ``events`` frame (a map of four) or a ``table`` frame (of seven) says
+    before its ``step``'s value, the same for every step of a hand: packed once."""
+    key = (kind, match_id, hand_no, hands)
+    made = _prefixes.get(key)
+    if made is None:
+        if len(_prefixes) > 64:
+            _prefixes.clear()
+        if kind == "events":
+            made = b"\x84" + _inside({"type": kind, "hand": hand_no, "step": None})[:-1]
+        else:
+            head = {"type": kind, "match": match_id, "hand": hand_no, "hands": hands, "step": None}
+            made = b"\x87" + _inside(head)[:-1]
+        _prefixes[key] = made
+    return made
+
+
+def _events_prefix(hand_no: int) -> bytes:
+    return _prefix("events", "", hand_no, 0)
+
+
+def _table_prefix(match_id: str, hand_no: int, hands: int) -> bytes:
+    return _prefix("table", match_id, hand_no, hands)
 
 
 def step_frames(
@@ -196,7 +226,7 @@ def step_frames(
     seats, awards = public_seats(hand)
 
     # The events frame: a map of four, its last value the list of events.
-    ev_head = b"\x84" + _inside({"type": "events", "hand": hand_no, "step": step}) + _EV_KEY
+    ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
     public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
     dealt = [e.seat for e in events if isinstance(e, Deal) and not e.up]
 
@@ -205,7 +235,6 @@ def step_frames(
     # snapshot as well as from the ``turn`` message.
     seat_bytes = [_seat_packed(entry) for entry in seats.values()]
     to_act = hand.to_act
-    top = {"type": "table", "match": match_id, "hand": hand_no, "hands": match.hands, "step": step}
     first = {
         "street": hand.street,
         "button": hand.button,
@@ -218,8 +247,9 @@ def step_frames(
     }
     head = b"".join(
         (
-            b"\x87",
-            _inside({**top, "view": None})[:-1],  # the view's value follows
+            _table_prefix(match_id, hand_no, match.hands),
+            _packed(step),
+            _VIEW_KEY,  # the view's value follows
             b"\x8e",
             _inside(first),
             _POTS_KEY,
@@ -245,7 +275,7 @@ def step_frames(
         at = where.get(viewer)
         rest = no_legal
         if viewer == to_act:
-            legal = [LegalAction.of(a).encode() for a in hand.legal_actions(viewer)]
+            legal = [a.to_dict() for a in hand.legal_actions(viewer)]  # LegalAction.encode
             rest = _LEGAL_KEY + _packed(legal) + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
         if at is None:

@@ -482,10 +482,10 @@ class Table:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
         self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
-        out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
-        for conn in list(self.conns):
-            if conn.greeted:
-                conn.send(out[self._viewer(conn)])
+        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
+        out = self._step_frames(events, {viewer for _, viewer in sent})
+        for conn, viewer in sent:
+            conn.send(out[viewer])
         self.play_on()
 
     def resume(self) -> bool:
