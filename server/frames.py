@@ -275,7 +275,10 @@ def step_frames(
         at = where.get(viewer)
         rest = no_legal
         if viewer == to_act:
-            legal = [a.to_dict() for a in hand.legal_actions(viewer)]  # LegalAction.encode
+            legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
+                {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+                for a in hand.legal_actions(viewer)
+            ]
             rest = _LEGAL_KEY + _packed(legal) + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
         if at is None:
