@@ -456,9 +456,16 @@ class Table:
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
         """The engine has moved on (``note`` says how): the journal first, then every
         screen, then the next decision; each connection is sent all the step says in
-        one write (``_one_write``), after the journal has it."""
-        with self._one_write():
+        one write (``_one_write``, spelled out: this runs every step), after the journal
+        has it."""
+        conns = list(self.conns)
+        for conn in conns:
+            conn.cork()
+        try:
             self._step(events, note)
+        finally:
+            for conn in conns:
+                conn.uncork()
 
     @contextmanager
     def _one_write(self) -> Iterator[None]:
