@@ -29,7 +29,7 @@ from common import schema
 from common.engine import Hand
 from common.events import Award, Deal, Event, Show
 
-__all__ = ["event_view", "seat_view", "seat_view_dict", "spectator_view"]
+__all__ = ["event_view", "public_seats", "seat_view", "seat_view_dict", "spectator_view"]
 
 
 def event_view(event: Event, seat: int | None) -> dict[str, Any]:
@@ -93,14 +93,15 @@ def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
     made = read.seats
     seats: dict[int, schema.TableSeat] = {}
     changed: dict[int, tuple[tuple[Any, ...], schema.TableSeat]] = {}
+    states, shown_by, made_by = hand.seats, read.shown.get, made.get
     for s in hand.order:
-        st = hand.seats[s]
+        st = states[s]
         act = st.last_action
-        shown = read.shown.get(s)
+        shown = shown_by(s)
         # Within a hand cards are only ever added, so their counts say which they are.
         key = (st.stack, st.street_total, st.hand_total, st.folded, st.all_in, len(st.up),
                len(st.down), act, shown)  # fmt: skip
-        old = made.get(s)
+        old = made_by(s)
         if old is not None and old[0] == key:
             seats[s] = old[1]
             continue
@@ -113,7 +114,7 @@ def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
             all_in=st.all_in,
             up=[str(c) for c in st.up],
             down=len(st.down),
-            last_action=act.value if act else None,
+            last_action=str(act) if act else None,  # a StrEnum: its value
             shown=shown,
         )
         seats[s] = entry
@@ -121,6 +122,17 @@ def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
     if changed:
         _last = read._replace(seats={**made, **changed})
     return seats
+
+
+def public_seats(
+    hand: Hand,
+) -> tuple[dict[int, schema.TableSeat], tuple[schema.Award, ...]]:
+    """The public view's seat entries (in the hand's order, no hole cards) and awards, as
+    ``seat_view(hand, None)`` has them, without the rest of the view: an entry and the
+    awards are the same objects again while unchanged (``server.frames`` packs them
+    once)."""
+    read = _read(hand)
+    return _public_seats(hand, read), read.awards
 
 
 def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:

@@ -29,12 +29,13 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from common import protocol as p
+from common import schema
 from common.cards import Card
 from common.engine import Hand
 from common.events import Award, Deal, Event, Show
 from common.match import Match
 from common.schema import LegalAction, LobbySeat, SeatView, TableSeat
-from common.views import event_view, seat_view
+from common.views import event_view, public_seats
 
 __all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
 
@@ -58,8 +59,6 @@ def _lobby_seats(players: Players) -> list[dict[str, Any]]:
 
 
 _HEADER = struct.Struct(">I")
-_FIRST = ("street", "button", "order", "bring_in", "to_act", "turn", "high", "pot", "pots", "over")
-"""The view's keys before ``seats``; ``awards``, ``you`` and ``legal`` come after it."""
 _SEAT_NO = [bytes([n]) for n in range(8)]  # a seat number, packed
 _NIL, _EMPTY = b"\xc0", b"\x90"  # None and [], packed
 
@@ -83,7 +82,8 @@ _EV_KEY, _SEATS_KEY, _AWARDS_KEY, _YOU_KEY, _LEGAL_KEY, _PLAYERS_KEY = map(
     _packed, ("events", "seats", "awards", "you", "legal", "players")
 )
 
-_HOLE_KEY = _packed("hole")
+_HOLE_KEY, _POTS_KEY, _OVER_KEY, _VIEW_KEY = map(_packed, ("hole", "pots", "over", "view"))
+_TRUE, _FALSE = b"\xc3", b"\xc2"
 
 _seats_last: dict[int, tuple[TableSeat, bytes]] = {}
 
@@ -133,6 +133,73 @@ def _players_packed(players: Players) -> bytes:
     return packed
 
 
+def _pots_packed(hand: Hand) -> bytes:
+    """The view's ``pots`` packed: ``hand.pots()``, worked out here in one pass in the
+    usual case that no seat still in the hand is all in (then there is one pot, R-A3:
+    every chip put in, contended by every seat still in that put any in)."""
+    if hand.is_over:
+        return _EMPTY
+    seats = hand.seats
+    amount = 0
+    for st in seats.values():
+        amount += st.hand_total
+    contenders = []
+    for s in hand.order:
+        st = seats[s]
+        if not st.folded:
+            if st.all_in:
+                pots = [{"amount": pot.amount, "seats": pot.seats} for pot in hand.pots()]
+                return _packed(pots)
+            if st.hand_total > 0:
+                contenders.append(s)
+    if amount <= 0 or not contenders:
+        return _EMPTY
+    contenders.sort()
+    return _packed([{"amount": amount, "seats": contenders}])
+
+
+_awards_last: tuple[tuple[schema.Award, ...], bytes] = ((), _EMPTY)
+
+
+def _awards_packed(awards: tuple[schema.Award, ...]) -> bytes:
+    """The view's ``awards`` packed; ``common.views`` hands the same tuple again while
+    no award is new."""
+    global _awards_last
+    if _awards_last[0] is awards:
+        return _awards_last[1]
+    packed = _packed([a.encode() for a in awards])
+    _awards_last = (awards, packed)
+    return packed
+
+
+_prefixes: dict[tuple[str, str, int, int], bytes] = {}
+
+
+def _prefix(kind: str, match_id: str, hand_no: int, hands: int) -> bytes:
+    """What an ``events`` frame (a map of four) or a ``table`` frame (of seven) says
+    before its ``step``'s value, the same for every step of a hand: packed once."""
+    key = (kind, match_id, hand_no, hands)
+    made = _prefixes.get(key)
+    if made is None:
+        if len(_prefixes) > 64:
+            _prefixes.clear()
+        if kind == "events":
+            made = b"\x84" + _inside({"type": kind, "hand": hand_no, "step": None})[:-1]
+        else:
+            head = {"type": kind, "match": match_id, "hand": hand_no, "hands": hands, "step": None}
+            made = b"\x87" + _inside(head)[:-1]
+        _prefixes[key] = made
+    return made
+
+
+def _events_prefix(hand_no: int) -> bytes:
+    return _prefix("events", "", hand_no, 0)
+
+
+def _table_prefix(match_id: str, hand_no: int, hands: int) -> bytes:
+    return _prefix("table", match_id, hand_no, hands)
+
+
 def step_frames(
     match: Match,
     events: list[Event],
@@ -150,60 +217,81 @@ def step_frames(
     once for everyone who sees it: an ``events`` frame differs between viewers only for
     a seat dealt a down card in it, and a seat's ``table`` frame from the public one only
     in its own seat (its down cards), ``you`` and ``legal`` (``view_for``), so those are
-    packed for the seat and the rest is the public frame's own bytes.
+    packed for the seat and the rest is the public frame's own bytes.  The public view
+    is packed straight from the hand (``common.views.public_seats`` for its seats and
+    awards): the same fields, in the same order, as ``seat_view(hand, None).encode()``.
     """
     assert match.hand is not None
     hand = match.hand
-    public = seat_view(hand, None)
+    seats, awards = public_seats(hand)
 
     # The events frame: a map of four, its last value the list of events.
-    dealt = {e.seat for e in events if isinstance(e, Deal) and not e.up}
-    ev_head = b"\x84" + _inside({"type": "events", "hand": hand_no, "step": step}) + _EV_KEY
+    ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
     public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
+    dealt = [e.seat for e in events if isinstance(e, Deal) and not e.up]
 
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
     # wire's turn id, not the hand's own count, so that a client may answer from the
     # snapshot as well as from the ``turn`` message.
-    seat_bytes = [_seat_packed(entry) for entry in public.seats.values()]
-    top = {"type": "table", "match": match_id, "hand": hand_no, "hands": match.hands, "step": step}
+    seat_bytes = [_seat_packed(entry) for entry in seats.values()]
+    to_act = hand.to_act
     first = {
-        "street": public.street,
-        "button": public.button,
-        "order": public.order,
-        "bring_in": public.bring_in,
-        "to_act": public.to_act,
-        "turn": turn_id if hand.to_act is not None else None,
-        "high": public.high,
-        "pot": public.pot,
-        "pots": [p.encode() for p in public.pots],
-        "over": public.over,
+        "street": hand.street,
+        "button": hand.button,
+        "order": hand.order,
+        "bring_in": hand.bring_in_seat,
+        "to_act": to_act,
+        "turn": turn_id if to_act is not None else None,
+        "high": hand.high,
+        "pot": hand.pot_total,
     }
-    head = b"\x87" + _inside({**top, "view": None})[:-1]  # the view's value follows
-    head += b"\x8e" + _inside(first) + _SEATS_KEY + bytes([0x90 | len(seat_bytes)])
-    awards = _AWARDS_KEY + _packed([a.encode() for a in public.awards]) + _YOU_KEY
+    head = b"".join(
+        (
+            _table_prefix(match_id, hand_no, match.hands),
+            _packed(step),
+            _VIEW_KEY,  # the view's value follows
+            b"\x8e",
+            _inside(first),
+            _POTS_KEY,
+            _pots_packed(hand),
+            _OVER_KEY,
+            _TRUE if hand.is_over else _FALSE,
+            _SEATS_KEY,
+            bytes([0x90 | len(seat_bytes)]),
+        )
+    )
+    awards_you = _AWARDS_KEY + _awards_packed(awards) + _YOU_KEY
     lobby_seats = _PLAYERS_KEY + _players_packed(players)
     no_legal = _LEGAL_KEY + _EMPTY + lobby_seats
 
     out: dict[int | None, bytes] = {}
-    where = {s: i for i, s in enumerate(public.seats)}
+    body = b"".join((head, *seat_bytes, awards_you, _NIL, no_legal))
+    if None in viewers:
+        out[None] = public_events + _HEADER.pack(len(body)) + body
+    where = {s: i for i, s in enumerate(seats)}
     for viewer in viewers:
         if viewer is None:
-            out[viewer] = public_events + _frame(head, *seat_bytes, awards, _NIL, no_legal)
             continue
-        own = seat_bytes
         at = where.get(viewer)
-        if at is not None:
-            own = seat_bytes.copy()
-            own[at] = _with_hole(viewer, own[at], hand.seats[viewer].down)
         rest = no_legal
-        if viewer == hand.to_act:
-            legal = [LegalAction.of(a).encode() for a in hand.legal_actions(viewer)]
+        if viewer == to_act:
+            legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
+                {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+                for a in hand.legal_actions(viewer)
+            ]
             rest = _LEGAL_KEY + _packed(legal) + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
+        if at is None:
+            mine = b"".join((head, *seat_bytes, awards_you, you, rest))
+        else:
+            own = _with_hole(viewer, seat_bytes[at], hand.seats[viewer].down)
+            mine = b"".join(
+                (head, *seat_bytes[:at], own, *seat_bytes[at + 1 :], awards_you, you, rest)
+            )
         seen = public_events
         if viewer in dealt:
             seen = _frame(ev_head, _packed([event_view(e, viewer) for e in events]))
-        out[viewer] = seen + _frame(head, *own, awards, you, rest)
+        out[viewer] = seen + _HEADER.pack(len(mine)) + mine
     return out
 
 

@@ -134,8 +134,13 @@ def port_record(port: int) -> Record:
     return {"t": "port", "port": port}
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``, made once: the
+same text, without an encoder made for every record."""
+
+
 def _dumps(record: Mapping[str, Any]) -> bytes:
-    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return (_JSON.encode(record) + "\n").encode()
 
 
 def parse(data: bytes, table: str) -> list[dict[str, Any]]:

@@ -459,9 +459,16 @@ class Table:
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
         """The engine has moved on (``note`` says how): the journal first, then every
         screen, then the next decision; each connection is sent all the step says in
-        one write (``_one_write``), after the journal has it."""
-        with self._one_write():
+        one write (``_one_write``, spelled out: this runs every step), after the journal
+        has it."""
+        conns = list(self.conns)
+        for conn in conns:
+            conn.cork()
+        try:
             self._step(events, note)
+        finally:
+            for conn in conns:
+                conn.uncork()
 
     @contextmanager
     def _one_write(self) -> Iterator[None]:
@@ -485,10 +492,10 @@ class Table:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
         self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
-        out = self._step_frames(events, {self._viewer(c) for c in self.conns if c.greeted})
-        for conn in list(self.conns):
-            if conn.greeted:
-                conn.send(out[self._viewer(conn)])
+        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
+        out = self._step_frames(events, {viewer for _, viewer in sent})
+        for conn, viewer in sent:
+            conn.send(out[viewer])
         self.play_on()
 
     def resume(self) -> bool:

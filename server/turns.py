@@ -232,7 +232,10 @@ class Turns:
         """The ``turn`` a person is sent: its legal actions and what its clock has left."""
         table = self._table
         assert table.match is not None and table.match.hand is not None
-        legal = [a.to_dict() for a in table.match.hand.legal_actions(seat.seat)]
+        legal = [  # Action.to_dict; str() of a StrEnum is its value, and quicker
+            {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+            for a in table.match.hand.legal_actions(seat.seat)
+        ]
         left = self.turn_clock.left()
         if left is None:
             time_left, bank = self.turn_clock.time_left(), None

@@ -45,3 +45,45 @@ def test_a_seats_view_encoded_over_the_public_one_is_its_own_encoding_byte_for_b
             if hand.is_over:
                 break
             match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
+
+
+def test_step_frames_are_the_seat_views_encoded_at_every_step_all_ins_too() -> None:
+    """``server.frames.step_frames`` packs the view straight from the hand (its pots in
+    one pass when nobody still in is all in, R-A3): every viewer's frames must still be
+    ``encode_frame`` of the ``events`` and ``table`` messages made of ``seat_view``."""
+    from common.protocol import encode_frame
+    from common.views import event_view
+    from server.frames import step_frames
+
+    all_ins = steps = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        seats = {s: SeatInfo(f"p{s}") for s in range(7) if s != seed}
+        match = Match(seats=seats, rng=rng, hands=4, stack=40 + 15 * seed)
+        while not match.is_over:
+            hand = match.next_hand(rng=rng)
+            events = list(hand.events)
+            while True:
+                steps += 1
+                viewers: set[int | None] = {None, *range(7)}
+                got = step_frames(
+                    match, events, viewers, match_id="m", hand_no=steps % 3, step=steps,
+                    turn_id=steps, players=[],
+                )  # fmt: skip
+                for viewer in viewers:
+                    view = seat_view(hand, viewer).encode()
+                    view["turn"] = steps if hand.to_act is not None else None
+                    head = {"type": "table", "match": "m", "hand": steps % 3, "hands": match.hands}
+                    table = {**head, "step": steps, "view": view, "players": []}
+                    seen = [event_view(e, viewer) for e in events]
+                    made = {"type": "events", "hand": steps % 3, "step": steps, "events": seen}
+                    assert got[viewer] == encode_frame(made) + encode_frame(table), (seed, steps)
+                all_ins += any(st.all_in and not st.folded for st in hand.seats.values())
+                if hand.is_over:
+                    break
+                legal = hand.legal_actions()
+                kinds = [a.kind.value for a in legal]
+                want = next((k for k in ("raise", "bet", "complete") if k in kinds), None)
+                pick = want if want and rng.random() < 0.5 else rng.choice(legal).kind
+                events = match.apply(hand.to_act, pick)
+    assert steps > 200 and all_ins > 20, (steps, all_ins)
