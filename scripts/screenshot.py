@@ -8,7 +8,7 @@ moments: the host's lobby with its addresses and password, the rules (F1), the "
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
 a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
 and plain links, the table's key in the host's lobby, and a known table showing another key;
-and issue 19's coach at the table, its odds readout facing a bet, and its analysis
+and issue 19's coach at the table (third and fourth street), its odds readout facing a bet, and its analysis
 after the match: the replayer's chance bars on a decision worth a look, and the recap's
 summary of them.
 
@@ -174,6 +174,11 @@ def main() -> int:
     for button in app.top().bar.buttons:
         button.hover = button.id == "raise"
     shot("coach.png")
+    # And on fourth street: who opens and why (R-O2), the raise's price under the pointer.
+    table(demo.coached("1:bring_in 2:complete 0:call 1:call 0:bet 1:call 2:raise"))
+    for button in app.top().bar.buttons:
+        button.hover = button.id == "raise"
+    shot("coach-later.png")
     app.settings.coach = False
     _odds(app, shot, table)
     # Issue 16: the host asked for a lost seat back, and a table whose link is lost.
