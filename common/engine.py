@@ -390,7 +390,9 @@ class Hand:
         if bettors <= 1:  # R-D5: no one left to bet against
             self._end_round(out)
         else:
-            first = self._first_can_bet_from(lowest)  # R-O1, R-O3
+            first = lowest  # R-O1, unless it cannot bet (R-O3)
+            if lowest.all_in:
+                first = self._first_can_bet_from(lowest)
             self.bring_in_seat = self.to_act = first.seat
             self.turn += 1
             self._legal_cache = self._compute_legal(first)
@@ -703,7 +705,9 @@ class Hand:
         if bettors <= 1:  # R-D5: no one left to bet against
             self._end_round(out)
             return
-        first = self._first_can_bet_from(leader)  # R-O2, R-O3
+        first = leader  # R-O2, unless it cannot bet (R-O3); the leader has not folded
+        if leader.all_in:
+            first = self._first_can_bet_from(leader)
         if street == 7:
             self._first_on_seventh = first.seat
         self.to_act = first.seat
@@ -733,16 +737,34 @@ class Hand:
     # ------------------------------------------------------------ the end
 
     def _finish_uncontested(self, out: list[Event]) -> None:
-        """R-S4: the last seat takes the pot without showing."""
+        """R-S4: the last seat takes the pot without showing.
+
+        ``_return_uncalled`` (R-A4) and the sum of the pot in one pass over the seats.
+        """
         self.to_act = None
         self._legal_cache = None
-        self._return_uncalled(out)
-        amount = 0
-        winner = self._states[0]
-        for st in self._states:
-            amount += st.hand_total
+        states = self._states
+        top = winner = states[0]
+        amount = most = top.hand_total
+        second = 0
+        for st in states[1:]:
+            total = st.hand_total
+            amount += total
+            if total > most:
+                second, most, top = most, total, st
+            elif total > second:
+                second = total
             if not st.folded:
                 winner = st
+        excess = most - second
+        if excess > 0:
+            top.stack += excess
+            top.hand_total -= excess
+            top.street_total -= excess
+            if top.stack:
+                top.all_in = False
+            out.append(_new(Return, (top.seat, excess)))
+            amount -= excess
         winner.stack += amount
         self._paid += amount
         out.append(_new(Award, (winner.seat, amount, 0)))
