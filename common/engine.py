@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any, ClassVar
 
 from common.cards import SUIT_BITS, Card, Rank, full_deck
 from common.events import (
@@ -143,6 +144,32 @@ _LEGAL_BY_STAKES: dict[Stakes, dict[tuple[int, int, int, int, bool, bool], tuple
 _DEFAULT_MEMO = _LEGAL_BY_STAKES.setdefault(STAKES, {})
 
 
+_LAYOUTS: dict[tuple[int, ...], tuple[tuple[int, ...], int, tuple[slice, ...]]] = {}
+"""Checked seatings by (button, *seats as given): the deal order, its length, and for
+each seat in it the slice of the doubled order that is the seats clockwise after it."""
+
+
+def _layout(
+    stacks: Mapping[int, int], button: int
+) -> tuple[tuple[int, ...], int, tuple[slice, ...]]:
+    """Check a hand's seats, stacks and button and work out its ``_LAYOUTS`` entry (R-T0)."""
+    if not 2 <= len(stacks) <= MAX_SEATS:
+        raise ValueError(f"a hand needs 2 to {MAX_SEATS} seats, got {len(stacks)}")
+    for seat, stack in stacks.items():
+        if seat not in SEAT_NUMBERS:
+            raise ValueError(f"no seat {seat}: seats are 0 to {MAX_SEATS - 1}")
+        if stack <= 0:
+            raise ValueError(f"seat {seat} has no chips and cannot be dealt in (R-T5)")
+    if button not in SEAT_NUMBERS:
+        raise ValueError(f"no seat {button} for the button")
+    order = tuple(sorted(stacks, key=_CLOCKWISE[button].index))
+    n = len(order)
+    layout = order, n, tuple(slice(i + 1, i + 1 + n) for i in range(n))
+    if len(_LAYOUTS) < 4096:  # bounded: every seating of seven seats is far more
+        _LAYOUTS[(button, *stacks)] = layout
+    return layout
+
+
 class Hand:
     """One hand, from the antes to the last award."""
 
@@ -176,6 +203,14 @@ class Hand:
         "turn",
     )
 
+    _deals_itself: ClassVar[bool] = False
+    """True in a subclass with its own ``_deal_street``: it then deals every street,
+    and ``_begin_betting`` opens it, where the plain hand does both in one pass."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._deals_itself = cls._deal_street is not Hand._deal_street
+
     def __init__(
         self,
         *,
@@ -184,29 +219,25 @@ class Hand:
         deck: Sequence[Card],
         stakes: Stakes = STAKES,
     ) -> None:
-        if not 2 <= len(stacks) <= MAX_SEATS:
-            raise ValueError(f"a hand needs 2 to {MAX_SEATS} seats, got {len(stacks)}")
+        layout = _LAYOUTS.get((button, *stacks))
+        if layout is None:
+            layout = _layout(stacks, button)
+        order, n, slices = layout
         for seat, stack in stacks.items():
-            if seat not in SEAT_NUMBERS:
-                raise ValueError(f"no seat {seat}: seats are 0 to {MAX_SEATS - 1}")
-            if stack <= 0:
+            if stack <= 0:  # the seats and button were checked with the layout
                 raise ValueError(f"seat {seat} has no chips and cannot be dealt in (R-T5)")
-        if button not in SEAT_NUMBERS:
-            raise ValueError(f"no seat {button} for the button")
-        if len(set(deck)) != len(deck) or len(deck) < 7 * len(stacks):
+        if len(set(deck)) != len(deck) or len(deck) < 7 * n:
             raise ValueError("the deck must hold distinct cards, seven for each seat (R-D6)")
         self.stakes = stakes
         self.button = button
-        order = self.order = tuple(sorted(stacks, key=_CLOCKWISE[button].index))
-        n = len(order)
+        self.order = order
         states = self._states = tuple([SeatState(s, stacks[s], stacks[s]) for s in order])
         """The seats' states in deal order."""
         self.seats: dict[int, SeatState] = dict(zip(order, states, strict=True))
         # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
-        ring = states * 2
-        self._after: dict[int, tuple[SeatState, ...]] = {
-            s: ring[i + 1 : i + 1 + n] for i, s in enumerate(order)
-        }
+        self._after: dict[int, tuple[SeatState, ...]] = dict(
+            zip(order, map((states * 2).__getitem__, slices), strict=True)
+        )
         self._live = n
         self._last_in_order = order[-1]  # deals start after it
         self._deck = list(deck)
@@ -312,15 +343,59 @@ class Hand:
         self.started = True
         out: list[Event] = []
         ante = self.stakes.ante
-        for st in self._states:
-            amount = ante if ante < st.stack else st.stack
-            st.stack -= amount
+        states = self._states
+        bettors = 0
+        for st in states:
+            stack = st.stack
+            amount = ante if ante < stack else stack
+            st.stack = stack = stack - amount
             st.hand_total += amount
-            if st.stack == 0:
+            if stack == 0:
                 st.all_in = True
+            else:
+                bettors += 1
             out.append(_new(Ante, (st.seat, amount, st.all_in)))  # R-D1
-        self._deal_street(3, out)
-        self._begin_betting(out)
+        if self._deals_itself:
+            self._deal_street(3, out)
+            self._begin_betting(out)
+            self.events += out
+            return out
+        # Third street in one go (R-D2, R-D3): two rounds of down cards and one of up
+        # cards, the lowest up card found as it is dealt (R-O1); the betting round as
+        # ``_begin_betting`` would open it, from what ``__init__`` set.
+        self.street = 3
+        deck = self._deck
+        dealt = self._dealt
+        for st in states:
+            card = deck[dealt]
+            dealt += 1
+            st.down.append(card)
+            out.append(_new(Deal, (st.seat, 3, card, False)))
+        for st in states:
+            card = deck[dealt]
+            dealt += 1
+            st.down.append(card)
+            out.append(_new(Deal, (st.seat, 3, card, False)))
+        low = 99
+        lowest = states[0]
+        for st in states:
+            card = deck[dealt]
+            dealt += 1
+            st.up.append(card)
+            out.append(_new(Deal, (st.seat, 3, card, True)))
+            key = _BRING_IN_KEY[card]
+            if key < low:
+                low, lowest = key, st
+        self._dealt = dealt
+        if bettors <= 1:  # R-D5: no one left to bet against
+            self._end_round(out)
+        else:
+            first = lowest  # R-O1, unless it cannot bet (R-O3)
+            if lowest.all_in:
+                first = self._first_can_bet_from(lowest)
+            self.bring_in_seat = self.to_act = first.seat
+            self.turn += 1
+            self._legal_cache = self._compute_legal(first)
         self.events += out
         return out
 
@@ -580,11 +655,64 @@ class Hand:
         self.to_act = None
         self._legal_cache = None
         self._return_uncalled(out)
-        if self.street == 7:
+        street = self.street
+        if street == 7:
             self._showdown(out)
             return
-        self._deal_street(self.street + 1, out)
-        self._begin_betting(out)
+        if self._deals_itself:
+            self._deal_street(street + 1, out)
+            self._begin_betting(out)
+            return
+        # The next street in one pass over the seats: ``_deal_street`` (R-D2, R-D4),
+        # then ``_begin_betting``'s reset and its best showing hand (R-O2).
+        self.street = street = street + 1
+        self.high = 0
+        self.full_count = 0
+        self.opened = False
+        stakes = self.stakes
+        self._bet = stakes.small_bet if street <= 4 else stakes.big_bet  # Stakes.bet_for
+        deck = self._deck
+        dealt = self._dealt
+        up = street != 7
+        bettors = 0
+        best = -1
+        leader = self._states[0]
+        key_of = _BRING_IN_KEY.__getitem__
+        for st in self._states:
+            st.street_total = 0
+            st.acted = False
+            st.full_mark = 0
+            st.last_action = None
+            if not st.folded:
+                card = deck[dealt]
+                dealt += 1
+                shown = st.up
+                if up:
+                    shown.append(card)
+                else:
+                    st.down.append(card)
+                out.append(_new(Deal, (st.seat, street, card, up)))
+                if not st.all_in:
+                    bettors += 1
+                # Which rank shows how often, and the suit of the highest card.
+                key = (sum(shown) >> SUIT_BITS) << 2 | (max(map(key_of, shown)) & 3)
+                value = _SHOWING.get(key)
+                if value is None:
+                    value = _SHOWING[key] = showing_value(shown)
+                if value > best:
+                    best, leader = value, st
+        self._dealt = dealt
+        if bettors <= 1:  # R-D5: no one left to bet against
+            self._end_round(out)
+            return
+        first = leader  # R-O2, unless it cannot bet (R-O3); the leader has not folded
+        if leader.all_in:
+            first = self._first_can_bet_from(leader)
+        if street == 7:
+            self._first_on_seventh = first.seat
+        self.to_act = first.seat
+        self.turn += 1
+        self._legal_cache = self._compute_legal(first)
 
     def _return_uncalled(self, out: list[Event]) -> None:
         """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
@@ -609,16 +737,34 @@ class Hand:
     # ------------------------------------------------------------ the end
 
     def _finish_uncontested(self, out: list[Event]) -> None:
-        """R-S4: the last seat takes the pot without showing."""
+        """R-S4: the last seat takes the pot without showing.
+
+        ``_return_uncalled`` (R-A4) and the sum of the pot in one pass over the seats.
+        """
         self.to_act = None
         self._legal_cache = None
-        self._return_uncalled(out)
-        amount = 0
-        winner = self._states[0]
-        for st in self._states:
-            amount += st.hand_total
+        states = self._states
+        top = winner = states[0]
+        amount = most = top.hand_total
+        second = 0
+        for st in states[1:]:
+            total = st.hand_total
+            amount += total
+            if total > most:
+                second, most, top = most, total, st
+            elif total > second:
+                second = total
             if not st.folded:
                 winner = st
+        excess = most - second
+        if excess > 0:
+            top.stack += excess
+            top.hand_total -= excess
+            top.street_total -= excess
+            if top.stack:
+                top.all_in = False
+            out.append(_new(Return, (top.seat, excess)))
+            amount -= excess
         winner.stack += amount
         self._paid += amount
         out.append(_new(Award, (winner.seat, amount, 0)))
