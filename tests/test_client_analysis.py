@@ -149,7 +149,7 @@ def test_the_bars_show_each_seats_chance_at_the_street_on_screen(app: App) -> No
     assert chance_words(Chance(1, 1.0, 0.0, True)) == "100%"
 
 
-def test_w_goes_to_each_marked_decision_and_the_panel_says_why(app: App) -> None:
+def test_v_goes_to_each_marked_decision_and_the_panel_says_why(app: App) -> None:
     records = _stacked()
     scene = ReplayerScene(app, records, viewer=1)
     app.push(scene)
