@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -66,7 +65,7 @@ from typing import Any
 
 from common.cards import Card, parse
 from common.equity import FULL_DECK, Estimate, all_equities, deal_count, equity
-from common.hands import Category, evaluate, hand_name, showing_name
+from common.hands import evaluate, hand_name, showing_groups, showing_name
 
 __all__ = [
     "EXACT_BUDGET",
@@ -184,20 +183,8 @@ def floor_value(up: Sequence[Card]) -> int:
     ``evaluate`` value: its up cards' pattern (quads, trips, two pair, a pair or high
     cards) with its other up cards as kickers and twos in the slots left.  Any five of
     its final cards that hold the up cards are worth at least this (R-S2)."""
-    if not 1 <= len(up) <= 4:
-        raise ValueError(f"want 1 to 4 up cards, not {list(map(str, up))}")
-    counts = Counter(int(c.rank) for c in up)
-    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    top = groups[0][0]
-    if top == 4:
-        cat = Category.FOUR_OF_A_KIND
-    elif top == 3:
-        cat = Category.THREE_OF_A_KIND
-    elif top == 2:
-        cat = Category.TWO_PAIR if len(groups) > 1 and groups[1][0] == 2 else Category.ONE_PAIR
-    else:
-        cat = Category.HIGH_CARD
-    nibbles = [r for _, r in groups][:5]
+    cat, ranks = showing_groups(up)  # raises ValueError unless one to four cards
+    nibbles = [int(r) for r in ranks][:5]
     nibbles += [0] * (5 - len(nibbles))
     value = int(cat)
     for r in nibbles:

@@ -61,6 +61,7 @@ __all__ = [
     "hand_name",
     "lowest_card",
     "rank_hand",
+    "showing_groups",
     "showing_name",
     "showing_value",
 ]
@@ -551,7 +552,7 @@ def lowest_card(cards: Collection[Card]) -> Card:
     return min(cards, key=bring_in_key)
 
 
-def _showing_groups(up_cards: Collection[Card]) -> tuple[Category, list[int]]:
+def showing_groups(up_cards: Collection[Card]) -> tuple[Category, list[int]]:
     """The showing kind and its distinct ranks, kind first then high to low (R-O2)."""
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
@@ -590,7 +591,7 @@ def showing_value(up_cards: Collection[Card]) -> int:
     counts = sum(up_cards) >> SUIT_BITS
     value = _SHOWING_BY_COUNTS.get(counts)
     if value is None:
-        kind, ranks = _showing_groups(up_cards)
+        kind, ranks = showing_groups(up_cards)
         value = int(kind)
         for i in range(4):
             value = value << 4 | (ranks[i] + 1 if i < len(ranks) else 0)
@@ -608,7 +609,7 @@ def showing_name(up_cards: Collection[Card]) -> str:
     >>> showing_name(parse_many("8c 8d Ah")), showing_name(parse_many("Kh Qh Jh Th"))
     ('one pair, eights', 'high card, king')
     """
-    kind, ranks = _showing_groups(up_cards)
+    kind, ranks = showing_groups(up_cards)
     a = ranks[0]
     return {
         Category.FOUR_OF_A_KIND: f"four of a kind, {_PLURALS[a]}",

@@ -8,9 +8,9 @@ moments: the host's lobby with its addresses and password, the rules (F1), the "
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
 a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
 and plain links, the table's key in the host's lobby, and a known table showing another key;
-and issue 19's coach at the table (third and fourth street), its odds readout facing a bet, and its analysis
-after the match: the replayer's chance bars on a decision worth a look, and the recap's
-summary of them.
+and issue 19's coach at the table (third and fourth street), its odds readout facing a
+bet, and its analysis after the match: the replayer's chance bars on a decision worth a
+look, and the recap's summary of them.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
