@@ -36,9 +36,11 @@ __all__ = [
     "new_hand",
     "passive",
     "play",
+    "random_walk",
     "returns",
     "shows",
     "to_street",
+    "unseen_slots",
 ]
 
 OPEN = "??"
@@ -193,3 +195,32 @@ def check_record(hand: Hand, final: Mapping[int, int] | None = None) -> dict[str
     if final is not None:
         assert hand.final_stacks() == dict(final)
     return record
+
+
+def random_walk(
+    cards: list[Card], chips: Mapping[int, int], button: int, stop: int, choices: list[float]
+) -> Hand:
+    """A hand dealt from ``cards`` and played ``stop`` decisions by ``choices`` (each in
+    [0, 1) picks one legal action; a fold is mostly a check or call instead), for property
+    tests that play the same walk on two decks differing only in cards a seat never sees."""
+    hand = Hand(stacks=dict(chips), button=button, deck=list(cards))
+    hand.start()
+    for i in range(stop):
+        if hand.is_over:
+            break
+        kinds = [a.kind.value for a in hand.legal_actions()]
+        kind = kinds[int(choices[i] * len(kinds))]
+        if kind == "fold" and choices[i + 1] < 0.7:
+            kind = next((k for k in ("check", "call") if k in kinds), kind)
+        assert hand.to_act is not None
+        hand.apply(hand.to_act, kind)
+    return hand
+
+
+def unseen_slots(hand: Hand, deck: list[Card], viewer: int) -> list[int]:
+    """The places in ``deck`` of the cards ``viewer`` never sees in ``hand``: other seats'
+    down cards not shown, and the cards not dealt."""
+    shown = {c for e in hand.events if isinstance(e, Show) for c in e.cards}
+    seen = {c for s in hand.order for c in hand.seats[s].up} | shown
+    seen |= set(hand.seats[viewer].down)
+    return [i for i, c in enumerate(deck) if c not in seen]

@@ -16,7 +16,7 @@ from client.coach import MAX_LINES, CoachLine, card_words, coach_lines
 from common.cards import full_deck
 from common.engine import Hand
 from common.views import event_view, seat_view
-from tests.stacking import new_hand, play, to_street
+from tests.stacking import new_hand, play, random_walk, to_street, unseen_slots
 
 NAMES = {0: "Ada", 1: "Bo", 2: "Cy", 3: "Di", 4: "Eve"}
 
@@ -211,27 +211,11 @@ def test_unseen_cards_never_change_the_lines(seed: int, seats: int, data: st.Dat
     choices = [rng.random() for _ in range(60)]
 
     def run(cards: list[Any]) -> Hand:
-        hand = Hand(stacks=dict(chips), button=button, deck=list(cards))
-        hand.start()
-        for i in range(stop):
-            if hand.is_over:
-                break
-            kinds = [a.kind.value for a in hand.legal_actions()]
-            kind = kinds[int(choices[i] * len(kinds))]
-            if kind == "fold" and choices[i + 1] < 0.7:
-                kind = next((k for k in ("check", "call") if k in kinds), kind)
-            assert hand.to_act is not None
-            hand.apply(hand.to_act, kind)
-        return hand
+        return random_walk(cards, chips, button, stop, choices)
 
     hand = run(deck)
-    shown = {c for e in hand.events if e.ev == "show" for c in e.cards}  # type: ignore[attr-defined]
     for viewer in hand.order:
-        # The deck's cards this viewer never sees: another seat's down cards not shown,
-        # and the cards not dealt.
-        seen_cards = {c for s in hand.order for c in hand.seats[s].up} | shown
-        seen_cards |= set(hand.seats[viewer].down)
-        unseen = [i for i, c in enumerate(deck) if c not in seen_cards]
+        unseen = unseen_slots(hand, deck, viewer)
         if len(unseen) < 2:
             continue
         i, j = data.draw(st.sampled_from(unseen)), data.draw(st.sampled_from(unseen))

@@ -36,7 +36,7 @@ from common.odds import (
     spot_of,
 )
 from common.views import seat_view
-from tests.stacking import new_hand, play, to_street
+from tests.stacking import new_hand, play, random_walk, to_street, unseen_slots
 
 
 def spot(mine: str, rivals: list[str], dead: str = "") -> Spot:
@@ -279,18 +279,7 @@ def test_unseen_cards_never_change_the_odds(seed: int, seats: int, data: st.Data
     choices = [rng.random() for _ in range(80)]
 
     def run(cards: list[Card]) -> Hand:
-        hand = Hand(stacks=dict(chips), button=button, deck=list(cards))
-        hand.start()
-        for i in range(stop):
-            if hand.is_over:
-                break
-            kinds = [a.kind.value for a in hand.legal_actions()]
-            kind = kinds[int(choices[i] * len(kinds))]
-            if kind == "fold" and choices[i + 1] < 0.7:
-                kind = next((k for k in ("check", "call") if k in kinds), kind)
-            assert hand.to_act is not None
-            hand.apply(hand.to_act, kind)
-        return hand
+        return random_walk(cards, chips, button, stop, choices)
 
     def figures(hand: Hand, viewer: int) -> tuple[Any, ...]:
         view = seat_view(hand, viewer)
@@ -300,11 +289,8 @@ def test_unseen_cards_never_change_the_odds(seed: int, seats: int, data: st.Data
         return sp, result, pot_odds(view)
 
     hand = run(deck)
-    shown = {c for e in hand.events if e.ev == "show" for c in e.cards}  # type: ignore[attr-defined]
     for viewer in hand.order:
-        seen_cards = {c for s in hand.order for c in hand.seats[s].up} | shown
-        seen_cards |= set(hand.seats[viewer].down)
-        unseen = [i for i, c in enumerate(deck) if c not in seen_cards]
+        unseen = unseen_slots(hand, deck, viewer)
         if len(unseen) < 2:
             continue
         i, j = data.draw(st.sampled_from(unseen)), data.draw(st.sampled_from(unseen))
