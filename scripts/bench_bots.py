@@ -8,14 +8,21 @@ the level can sit in, with the same cards for each seat *position* (the pack
 is fixed per seat, so a fold never shifts anyone's later cards), and stacks
 are reset to 600 before every hand (R-T3).  The result of a deal is the
 level's average net over its seats; the table shows small bets (10 chips) per
-100 hands and a 95% confidence interval from those per-deal results.
+100 hands and a 95% confidence interval, from each night's mean per deal (a
+night's deals share a memory, so the night is the independent unit).
+
+The bench plays *nights*, as a table does: each of ``--nights`` (say ``1 6``) is
+a length in matches, and a night is that many matches of ``--hands`` deals (the
+table's 8 by default).  The players sit in ``server.lobby.ComputerChairs``, the
+table's own computer seats: ``match_starts()`` at each match (a new night id
+resets every memory, the same night keeps it and tells each player who sits
+where by name) and ``hand_over(hand)`` at each hand's end (each seat's view of
+it).  Each seat's random source is made at the night's start and kept for it.
 
 The match-ups the targets are about (each level against the one below it,
 the strongest against the tight-aggressive player) get ``--deals`` deals, the
-others ``--minor``; four-handed ones half as many deals (of four hands each).
-
-Each seat's player keeps its memory (an opponent model) from deal to deal of
-one run of deals, as over a long match; a new chunk of deals is a new match.
+others ``--minor``; four-handed ones half as many deals (of four hands each);
+each rounded up to whole nights.
 
 Speed: median and 99th percentile of a decision of the strongest level with
 seven seats filled (that level in every seat), and the same for the single
@@ -24,6 +31,7 @@ style that came before levels (``old``), as a baseline measured in the same run.
     nice -n 10 .venv/bin/python scripts/bench_bots.py                  # the full table
     nice -n 10 .venv/bin/python scripts/bench_bots.py --deals 300 --only shark
     nice -n 10 .venv/bin/python scripts/bench_bots.py --pair shark tag --seats 2
+    nice -n 10 .venv/bin/python scripts/bench_bots.py --pair shark tag --seats 2 --nights 1 6
 """
 
 from __future__ import annotations
@@ -43,9 +51,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common.cards import Card, full_deck  # noqa: E402
 from common.engine import Hand  # noqa: E402
 from common.events import Event  # noqa: E402
+from common.match import DEFAULT_HANDS, SeatKind  # noqa: E402
 from common.views import seat_view  # noqa: E402
 from scripts.stud_refs import REFERENCES  # noqa: E402
 from server.brain import LEVELS, brain, choose_action  # noqa: E402
+from server.lobby import ComputerChairs  # noqa: E402
+from server.seats import Seat  # noqa: E402
 
 Player = Callable[[Mapping[str, Any], random.Random], str]
 START = 600
@@ -93,10 +104,12 @@ def play_hand(
     rngs: Mapping[int, random.Random],
     timed: int | None = None,
     timings: list[float] | None = None,
+    chairs: ComputerChairs | None = None,
 ) -> dict[int, int]:
     """One hand from fresh 600-chip stacks; returns each seat's net chips.
 
-    Players with an ``observe`` method are shown their seat's view of the end.
+    At its end ``chairs.hand_over`` shows each seat its view of it, as at the table;
+    without chairs, players with an ``observe`` method are shown it directly.
     """
     hand = SeatDeckHand(
         cards=cards,
@@ -116,10 +129,13 @@ def play_hand(
         else:
             action = players[seat](view, rngs[seat])
         hand.apply(seat, action)
-    for s, player in players.items():
-        observe = getattr(player, "observe", None)
-        if observe is not None:
-            observe(seat_view(hand, s))
+    if chairs is not None:
+        chairs.hand_over(hand)
+    else:
+        for s, player in players.items():
+            observe = getattr(player, "observe", None)
+            if observe is not None:
+                observe(seat_view(hand, s))
     return {s: stack - START for s, stack in hand.final_stacks().items()}
 
 
@@ -129,35 +145,89 @@ def deal_cards(seed: int, deal: int, seats: int) -> dict[int, list[Card]]:
     return {s: cards[7 * s : 7 * s + 7] for s in range(seats)}
 
 
-def run_chunk(
-    name: str, opponent: str, seats: int, seed: int, first: int, count: int
-) -> list[float]:
-    """Deals ``first`` .. ``first + count - 1``: the level's mean net chips for each deal.
+class Night:
+    """One rotation's table for a run of nights: its players in the table's computer
+    seats (``ComputerChairs``), one night id at a time."""
 
-    Rotation r puts ``name`` in seat r and ``opponent`` in the others; each rotation is its
-    own match with its own players, who remember across the chunk's deals.
+    def __init__(self, names: Sequence[str]) -> None:
+        self.players = {s: make_player(name) for s, name in enumerate(names)}
+        self.seats: dict[int, Seat] = {}
+        self.night = ""
+        self.rngs: dict[int, random.Random] = {}
+        self.chairs = ComputerChairs(
+            self.seats,
+            own_brains=False,
+            host=lambda: None,
+            running=lambda: False,
+            night=lambda: self.night,
+        )
+        chairs = []
+        for s, player in self.players.items():
+            seat = Seat(s, f"{names[s]} {s}", SeatKind.COMPUTER)
+            seat.brain = player
+            chairs.append(seat)
+        self.chairs.seat(chairs)
+
+    def begin(self, night: str, rngs: Mapping[int, random.Random]) -> None:
+        """A new night: each seat's random source for it (its memory goes at the first
+        match start, as at the table)."""
+        self.night = night
+        self.rngs = dict(rngs)
+        for s, seat in self.seats.items():
+            seat.rng = self.rngs[s]
+
+
+def run_chunk(
+    name: str,
+    opponent: str,
+    seats: int,
+    seed: int,
+    first: int,
+    count: int,
+    matches: int,
+    hands: int,
+) -> list[float]:
+    """Nights ``first`` .. ``first + count - 1`` of ``matches`` matches of ``hands`` deals:
+    the level's mean net chips per deal of each night.
+
+    Rotation r puts ``name`` in seat r and ``opponent`` in the others, at a table of its
+    own whose players are kept from night to night (``ComputerChairs`` resets their
+    memory at each new night, as the table's own computer seats are reset).
     """
-    tables = []
-    for r in range(seats):
-        players = {s: make_player(name if s == r else opponent) for s in range(seats)}
-        rngs = {s: random.Random(seed * 7919 + first * 131 + r * 17 + s) for s in range(seats)}
-        tables.append((r, players, rngs))
+    tables = [Night([name if s == r else opponent for s in range(seats)]) for r in range(seats)]
+    per_night = matches * hands
     out = []
-    for deal in range(first, first + count):
-        cards = deal_cards(seed, deal, seats)
-        total = 0
-        for r, players, rngs in tables:
-            net = play_hand(players, button=deal % seats, cards=cards, rngs=rngs)
-            total += net[r]
-        out.append(total / seats)
+    for night in range(first, first + count):
+        for r, table in enumerate(tables):
+            base = (seed * 1_000_003 + night) * 7919 + r * 17
+            table.begin(f"night {night}", {s: random.Random(base + s) for s in range(seats)})
+        total = 0.0
+        for m in range(matches):
+            for table in tables:
+                table.chairs.match_starts()
+            for h in range(hands):
+                deal = night * per_night + m * hands + h
+                cards = deal_cards(seed, deal, seats)
+                for r, table in enumerate(tables):
+                    net = play_hand(
+                        table.players,
+                        button=h % seats,
+                        cards=cards,
+                        rngs=table.rngs,
+                        chairs=table.chairs,
+                    )
+                    total += net[r]
+        out.append(total / seats / per_night)
     return out
 
 
-def summary(per_deal: Sequence[float]) -> tuple[float, float]:
-    """(mean, 95% CI half-width) in small bets per 100 hands."""
+def summary(per_night: Sequence[float]) -> tuple[float, float]:
+    """(mean, 95% CI half-width) in small bets per 100 hands, from each night's mean
+    net per deal (nights of one length, so each weighs the same)."""
     k = 100 / SMALL_BET
-    mean = statistics.fmean(per_deal) * k
-    half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5 * k if len(per_deal) > 1 else 0
+    n = len(per_night)
+    mean = statistics.fmean(per_night) * k
+    half = 1.96 * statistics.stdev(per_night) / n**0.5 * k if n > 1 else 0
     return mean, half
 
 
@@ -191,7 +261,17 @@ def main() -> None:
     parser.add_argument(
         "--minor", type=int, default=None, help="deals for the other match-ups (deals / 6)"
     )
-    parser.add_argument("--chunk", type=int, default=250, help="deals per match (memory reset)")
+    parser.add_argument(
+        "--nights",
+        nargs="*",
+        type=int,
+        default=[1, 6],
+        help="night lengths in matches (memory kept over a night's matches, reset at the next)",
+    )
+    parser.add_argument(
+        "--hands", type=int, default=DEFAULT_HANDS, help="deals per match (the table's)"
+    )
+    parser.add_argument("--chunk", type=int, default=250, help="about this many deals per job")
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
@@ -216,7 +296,10 @@ def main() -> None:
                 f"{name:<6} seven seats: {len(timings)} decisions, median {median:.2f} ms, "
                 f"p99 {p99:.2f} ms, max {timings[-1] * 1000:.2f} ms"
             )
-        print(f"{strongest} / old: median x{top[0] / median:.2f}, p99 x{top[1] / p99:.2f}")
+        print(
+            f"{strongest} / old: median x{top[0] / median:.2f}, p99 x{top[1] / p99:.2f}"
+            f"   (target for {strongest}: median <= 10 ms, p99 <= 100 ms)"
+        )
 
     if args.pair:
         setups = [(args.pair[0], args.pair[1], n) for n in args.seats]
@@ -236,28 +319,42 @@ def main() -> None:
     if not setups or not args.deals:
         return
     started = time.perf_counter()
-    jobs: dict[tuple[str, str, int], list[Any]] = {}
+    jobs: dict[tuple[str, str, int, int], list[Any]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for name, opp, n in setups:
             key = opp in LEVELS or (name == strongest and opp == "tag") or args.pair
             total = args.deals if key else minor
             total = total if n == 2 else total // 2
-            chunks = []
-            for first in range(0, total, args.chunk):
-                count = min(args.chunk, total - first)
-                chunks.append(pool.submit(run_chunk, name, opp, n, args.seed, first, count))
-            jobs[(name, opp, n)] = chunks
+            for matches in args.nights:
+                per_night = matches * args.hands
+                nights = max(2, -(-total // per_night))  # whole nights, rounded up
+                step = max(1, args.chunk // per_night)
+                chunks = []
+                for first in range(0, nights, step):
+                    count = min(step, nights - first)
+                    chunks.append(
+                        pool.submit(
+                            run_chunk, name, opp, n, args.seed, first, count, matches, args.hands
+                        )
+                    )
+                jobs[(name, opp, n, matches)] = chunks
         hands = 0
-        print(f"\n{'level':<9}{'opponent':<10}{'seats':>6}{'hands':>8}   sb/100 (95% CI)")
-        for (name, opp, n), chunks in jobs.items():
-            per_deal = [x for c in chunks for x in c.result()]
-            played = len(per_deal) * n
+        print(
+            f"\n{'level':<9}{'opponent':<10}{'seats':>6}{'night':>7}{'nights':>7}{'hands':>8}"
+            "   sb/100 (95% CI)"
+        )
+        for (name, opp, n, matches), chunks in jobs.items():
+            per_night = [x for c in chunks for x in c.result()]
+            played = len(per_night) * matches * args.hands * n
             hands += played
-            mean, half = summary(per_deal)
+            mean, half = summary(per_night)
             flag = (
                 "" if mean - half > 0 else ("   (not above 0)" if mean + half > 0 else "   LOSES")
             )
-            print(f"{name:<9}{opp:<10}{n:>6}{played:>8}   {mean:+7.1f} ± {half:4.1f}{flag}")
+            print(
+                f"{name:<9}{opp:<10}{n:>6}{matches:>5} m{len(per_night):>7}{played:>8}"
+                f"   {mean:+7.1f} ± {half:4.1f}{flag}"
+            )
     print(f"\n{hands} hands in {time.perf_counter() - started:.0f} s")
 
 

@@ -5,8 +5,16 @@ Invariants:
 
 - A chooser given to the table plays every computer seat (tests); otherwise each
   computer seat has a brain of its own level (``server.brain``), which remembers its
-  rivals for one match: ``match_starts`` makes them forget.  At each hand's end a brain
-  observes only what its own seat may see of it (``common.views``).
+  rivals for the night: the scoreboard's night (``server.records``, ``tonight``), across
+  matches and rematches.  ``match_starts`` makes every brain forget only when the night
+  is not the one they remember, and tells each brain who sits where (seat -> name, the
+  names the table keeps unique), so a person who changes seats is still known.  At each
+  hand's end a brain observes only what its own seat may see of it (``common.views``).
+- A brain made anew (the host changes a seat's level, or the server restarts) starts
+  with an empty memory.  A server restarted the same evening carries the night's
+  scoreboard on (``server.night``) but not the brains' memory: they start fresh then,
+  and keep what they learn from there to the night's end.  No memory is written to
+  disk, and none of it is in any message to a client.
 - Only the host changes a computer seat, and only between matches; a refused change
   raises ``MessageError`` (``not_host``, ``match_running``, or the change's own code)
   and changes nothing.
@@ -40,23 +48,36 @@ class ComputerChairs:
         own_brains: bool,
         host: Callable[[], int | None],
         running: Callable[[], bool],
+        night: Callable[[], str],
     ) -> None:
         self._seats = seats
         self._own_brains = own_brains
         self._host = host
         self._running = running
+        self._tonight = night
+        self._night: str | None = None
+        """The night the brains remember (None until the first seats are seated)."""
 
     def seat(self, chairs: Iterable[Seat]) -> None:
-        """Seat the table's first computer seats, each with its brain."""
+        """Seat computer seats (the table's first ones, or a resumed match's), each with
+        a fresh brain, which remembers from now on for tonight."""
         for chair in chairs:
             self._give_brain(chair)
             self._seats[chair.seat] = chair
+        if self._night is None:
+            self._night = self._tonight()
+        self._meet()
 
     def match_starts(self) -> None:
-        for seat in self._seats.values():
-            reset = getattr(seat.brain, "reset", None)
-            if reset is not None:
-                reset()  # a new match: the opponent model starts empty
+        """A match starts: at a new night every brain forgets; each is told who sits where."""
+        night = self._tonight()
+        if night != self._night:
+            self._night = night
+            for seat in self._seats.values():
+                reset = getattr(seat.brain, "reset", None)
+                if reset is not None:
+                    reset()  # a new night: the opponent models start empty
+        self._meet()
 
     def hand_over(self, hand: Hand) -> None:
         """The hand is over: each brain that observes sees its seat's view of the end."""
@@ -90,6 +111,18 @@ class ComputerChairs:
     def _give_brain(self, seat: Seat) -> None:
         if self._own_brains and seat.level is not None:
             seat.brain = brain(seat.level)
+            seat.brain.meet(self._names())
+
+    def _names(self) -> dict[int, str]:
+        return {s: seat.name for s, seat in self._seats.items()}
+
+    def _meet(self) -> None:
+        """Tell every brain the name in each seat, so its memory follows names."""
+        names = self._names()
+        for seat in self._seats.values():
+            meet = getattr(seat.brain, "meet", None)
+            if meet is not None:
+                meet(names)
 
     def _hosts(
         self, conn: Connection, number: int, ref: str, what: str, running: str, *, bad: str

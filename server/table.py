@@ -175,6 +175,7 @@ class Table:
             own_brains=chooser is None,
             host=lambda: self.host,
             running=lambda: self.running,
+            night=lambda: self.records.tonight(running=self.running).evening,
         )
         self.chairs.seat(
             computer_seats(config.computer, config.computer_names, self.rng, config.computer_levels)

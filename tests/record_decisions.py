@@ -4,10 +4,13 @@ can be checked to play exactly as before (``tests/test_brain_decisions.py``).
     .venv/bin/python -m tests.record_decisions     # rewrite tests/data/decisions.json
 
 A *session* is a few matches at one table (2, 4 or 7 seats) with the same player objects
-in every seat, called as the table calls them (``server/table.py``): ``reset()`` before
-each match, the seat's own view and its own seeded RNG at each of its turns, and
-``observe(view)`` of the seat's view when each hand ends.  So a level's memory of its
-rivals is built over the hands of a match and forgotten at the next.  Now and then the
+in every seat, called as the table calls them (``server/table.py``, ``server/lobby.py``):
+a session is one night, so each player starts it fresh and is never reset; ``meet(names)``
+(seat -> name) at each match start, the seat's own view and its own seeded RNG at each
+of its turns, and ``observe(view)`` of the seat's view when each hand ends.  So a level's
+memory of its rivals is built over every match of the session.  (The first match of each
+session plays as it did when memory lasted one match; the later ones were re-recorded
+when memory came to last the night.)  Now and then the
 driver plays a random legal action instead of the chosen one (from an RNG of its own),
 so the hands reach spots the players would not steer into; the chosen action is still
 the one recorded.  *Points* are single decisions from random spots of random hands
@@ -96,12 +99,14 @@ def rng_crc(rng: random.Random) -> int:
 
 
 def memory_crc(players: dict[int, Player]) -> int:
-    """A CRC of every player's memory of its rivals (players without one are skipped)."""
+    """A CRC of every player's memory of its rivals (players without one are skipped),
+    each rival listed by the seat its name sits in."""
     out = []
     for s, p in sorted(players.items()):
         mem = getattr(p, "memory", None)
         if mem is None:
             continue
+        seat_of = {name: seat for seat, name in mem.names.items()}
         rivals = [
             [
                 r,
@@ -116,7 +121,9 @@ def memory_crc(players: dict[int, Player]) -> int:
                 m.folded_to_us,
                 sorted(m.river.items()),
             ]
-            for r, m in sorted(mem.rivals.items())
+            for r, m in sorted(
+                ((seat_of.get(key, key), m) for key, m in mem.rivals.items()), key=lambda x: x[0]
+            )
         ]
         out.append([s, mem.hands, rivals])
     return zlib.crc32(json.dumps(out).encode())
@@ -204,11 +211,12 @@ def play_session(session: Session) -> Iterator[tuple[str, Any, str, random.Rando
     detour_rng = random.Random(session.seed + 10_000)
     seat_rngs = {s: random.Random(session.seed * 100 + s) for s in players}
     infos = {s: SeatInfo(f"p{s}", SeatKind.COMPUTER) for s in players}
+    names = {s: info.name for s, info in infos.items()}
     for _ in range(session.matches):
         for p in players.values():
-            reset = getattr(p, "reset", None)
-            if reset is not None:
-                reset()  # a new match: the table resets every brain first
+            meet = getattr(p, "meet", None)
+            if meet is not None:
+                meet(names)  # a match of the night starts: who sits where
         match = Match(seats=infos, rng=deal_rng, hands=session.hands)
         while not match.is_over:
             hand = match.next_hand(rng=deal_rng)

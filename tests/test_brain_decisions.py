@@ -38,7 +38,7 @@ def test_the_fixture_is_a_few_thousand_decisions_of_every_kind() -> None:
     assert {len(s.players) for s in SESSIONS} == {2, 4, 7}
     kinds = {kind for s in SESSIONS for _, kind in s.players}
     assert kinds == {*LEVEL_IDS, "solid", "blunder"}
-    assert all(s.matches >= 2 for s in SESSIONS if len(s.players) < 7)  # memory is reset
+    assert all(s.matches >= 2 for s in SESSIONS if len(s.players) < 7)  # memory is kept
 
 
 @pytest.mark.parametrize("index", range(len(SESSIONS)), ids=[s.name for s in SESSIONS])

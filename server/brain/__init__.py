@@ -2,7 +2,7 @@
 
 - ``reading``: the one place that reads a seat's view.
 - ``starting``: third-street starting-hand classes.
-- ``rivals``: what a seat learns of each rival over a match, and the ranges it reads.
+- ``rivals``: what a seat learns of each rival over a night, and the ranges it reads.
 - ``equity``: showdown equity, sampled (random or ranged rivals) or counted.
 - ``style``: the policy's knobs, ``Style`` (and ``Reads`` for a player that models
   its rivals); ``SOLID`` is the plain player's.

@@ -14,7 +14,10 @@ Invariants:
   same RNG state give the same choice.
 - Its memory is a model of each rival, from what that seat saw: how often each
   rival enters, bets and shows down weak or trash hands
-  (``server.brain.rivals``).  ``reset()`` (a new match) forgets it all.
+  (``server.brain.rivals``).  It is kept for the night, across matches: the table
+  calls ``meet(names)`` at each match start (seat -> name, so a rival who changes
+  seats is still known) and ``reset()`` only when a new night starts
+  (``server.lobby``).
 - It returns only one of the view's legal actions, never folds when checking is
   free (R-B5), and never folds a hand that no rival can beat.
 
@@ -30,12 +33,13 @@ The levels, weakest first:
 - ``shark``: the strongest.  Defends heads-up against steals, reads each
   rival's range from how they entered and bet, counts the seventh street
   exactly heads-up, value-bets thinly against callers, never bluffs them,
-  and adapts to each rival over the match.
+  and adapts to each rival over the night.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
@@ -151,8 +155,12 @@ class Brain:
         self.memory = Memory()
 
     def reset(self) -> None:
-        """A new match: forget every rival."""
+        """A new night: forget every rival."""
         self.memory = Memory()
+
+    def meet(self, names: Mapping[int, str]) -> None:
+        """Who sits where this match (seat -> name): the memory knows rivals by name."""
+        self.memory.meet(names)
 
     def __call__(self, view: View, rng: random.Random) -> str:
         return self.choose(view, rng)

@@ -1,6 +1,11 @@
-"""What a seat learns of its rivals over a match, and the ranges it reads from it.
+"""What a seat learns of its rivals over a night, and the ranges it reads from it.
 
 Invariants:
+
+- A rival is known by its name (the table keeps names unique), not by the seat it
+  sits in: ``Memory.meet`` is told who sits where at each match start, and a seat
+  number is turned into a name only inside the memory (``rival``).  A person who
+  moves to another seat keeps its model; a seat never named is known by its number.
 
 - ``Memory`` is filled only from the seat's own readings: ``watch`` at each of
   its turns (every rival action it can see, counted once per hand, street,
@@ -17,7 +22,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from common.cards import Card
@@ -49,7 +54,7 @@ def river_bucket(action: str | None) -> str | None:
 
 @dataclass(slots=True)
 class RivalModel:
-    """What one seat has seen of one rival this match."""
+    """What one seat has seen of one rival tonight."""
 
     dealt: int = 0
     entered: int = 0
@@ -66,7 +71,7 @@ class RivalModel:
     def river_weights(self, bucket: str) -> tuple[float, ...]:
         """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
         seventh-street action was ``bucket`` than for a random hand: what it showed
-        this match, smoothed toward a sound player's habits."""
+        tonight, smoothed toward a sound player's habits."""
         prior = _RIVER_PRIOR[bucket]
         counts = self.river.get(bucket, [0] * 5)
         n = sum(counts)
@@ -103,20 +108,28 @@ class RivalModel:
 
 @dataclass(slots=True)
 class Memory:
-    """One seat's memory for one match: a model per rival seat."""
+    """One seat's memory for one night: a model per rival, by name."""
 
-    rivals: dict[int, RivalModel] = field(default_factory=dict)
+    rivals: dict[str | int, RivalModel] = field(default_factory=dict)
+    """Name (or, for a seat never named, seat number) -> what was seen of it."""
+    names: dict[int, str] = field(default_factory=dict)
+    """Seat -> the name sitting there this match (``meet``)."""
     hands: int = 0
     seen: set[tuple[int, int, int, int]] = field(default_factory=set)
     """(hand, street, rival, its street total) of each rival action already counted."""
     wagered_on: dict[int, int] = field(default_factory=dict)
     """Street -> our own wagers this hand (kept by players that read their rivals)."""
 
+    def meet(self, names: Mapping[int, str]) -> None:
+        """Who sits where from now on (seat -> name): each rival's model follows its name."""
+        self.names = dict(names)
+
     def rival(self, seat: int) -> RivalModel:
-        """The model of ``seat`` (an empty one the first time)."""
-        m = self.rivals.get(seat)
+        """The model of whoever sits in ``seat`` (an empty one the first time)."""
+        key: str | int = self.names.get(seat, seat)
+        m = self.rivals.get(key)
         if m is None:
-            m = self.rivals[seat] = RivalModel()
+            m = self.rivals[key] = RivalModel()
         return m
 
 
