@@ -35,6 +35,7 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -297,6 +298,9 @@ class Journal:
         self.enabled = enabled
         self._live = False
         """A match's journal is being written (``begin`` done, no failure since)."""
+        self._fd: int | None = None
+        """The journal opened for appending, kept from one record to the next (each
+        record is still on disk, ``fsync``, before ``append`` returns)."""
 
     @property
     def open(self) -> bool:
@@ -327,6 +331,7 @@ class Journal:
         """Move the journal out of the way (``<name>.broken-<time>``) and say why."""
         self.close()
         stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
+        self._close_fd()  # appends after this open the path again, as they find it
         broken = self.path.with_name(f"{self.path.name}.broken-{stamp}")
         try:
             os.replace(self.path, broken)
@@ -353,38 +358,51 @@ class Journal:
         tmp = self.path.with_name(self.path.name + ".new")
         try:
             private_dir(self.path.parent)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
             try:
                 _write_all(fd, data)
                 os.fsync(fd)
-            finally:
+                os.replace(tmp, self.path)
+                _sync_dir(self.path.parent)
+            except BaseException:
                 os.close(fd)
-            os.replace(tmp, self.path)
-            _sync_dir(self.path.parent)
+                raise
+            self._fd = fd  # the file now at the path: the records go on after these
             self._live = True
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
             self._live = False
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """One record, on disk (``fsync``) when this returns.  The file is opened for each
-        record, so that no descriptor stays open between a table's steps."""
+        """One record, on disk (``fsync``) when this returns: one write and its ``fsync``.
+        The file stays open from ``begin`` to ``close`` (opened again here if it was
+        shut in between), so a step costs no open and close of it."""
         if not self._live:
             return
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-            try:
-                _write_all(fd, _dumps(record))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fd = self._fd
+            if fd is None:
+                fd = self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            _write_all(fd, _dumps(record))
+            os.fsync(fd)
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
+            self._close_fd()
             self._live = False
 
     def close(self) -> None:
         """Write no more (the file stays, for a table started again to resume)."""
+        self._close_fd()
         self._live = False
+
+    def _close_fd(self) -> None:
+        fd, self._fd = getattr(self, "_fd", None), None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __del__(self) -> None:
+        self._close_fd()  # a table dropped without closing its journal leaks no descriptor
 
     def remove(self) -> None:
         """The match is over: no journal is left behind."""
