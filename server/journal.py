@@ -67,6 +67,7 @@ __all__ = [
     "recorded_port",
     "sit_record",
     "stepped",
+    "stepped_line",
     "token_record",
     "unfinished",
 ]
@@ -110,6 +111,31 @@ def stepped(note: Record, *, turn: int, step: int, banks: Mapping[int, float]) -
     return {**note, "turn": turn, "step": step, "banks": {str(s): b for s, b in banks.items()}}
 
 
+_bank_text: dict[int, tuple[float, str]] = {}
+"""Each seat's last bank and its text in a record (``"3":41.5``): made again only for a
+bank that is a new value (a seat's bank changes only when it has acted on its clock)."""
+
+
+def stepped_line(note: Record, *, turn: int, step: int, banks: Mapping[int, float]) -> bytes:
+    """``stepped``'s record as the journal writes it (``_dumps``), the same bytes, written
+    every step: the banks' text is the last step's for every bank that has not changed."""
+    if type(turn) is not int or type(step) is not int or not note or _STEPPED_KEYS & note.keys():
+        return _dumps(stepped(note, turn=turn, step=step, banks=banks))
+    parts = []
+    for seat, bank in banks.items():
+        last = _bank_text.get(seat)
+        if last is None or last[0] is not bank:
+            last = _bank_text[seat] = (bank, _JSON.encode({str(seat): bank})[1:-1])
+        parts.append(last[1])
+    text = (
+        f'{_JSON.encode(note)[:-1]},"turn":{turn},"step":{step},"banks":{{{",".join(parts)}}}}}\n'
+    )
+    return text.encode()
+
+
+_STEPPED_KEYS = frozenset(("turn", "step", "banks"))
+
+
 def sit_record(seat: int, name: str, token_sha256: str) -> Record:
     """A person sits in ``seat`` during the match, for the next one."""
     return {"t": "sit", "seat": seat, "name": name, "token_sha256": token_sha256}
@@ -135,9 +161,10 @@ def port_record(port: int) -> Record:
     return {"t": "port", "port": port}
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 """``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``, made once: the
-same text, without an encoder made for every record."""
+same text, without an encoder made for every record (nor a check for a record holding
+itself, which none does)."""
 
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
@@ -374,7 +401,13 @@ class Journal:
             self._live = False
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """One record, on disk (``fsync``) when this returns: one write and its ``fsync``.
+        """``record`` written (``append_line``)."""
+        if self._live:
+            self.append_line(_dumps(record))
+
+    def append_line(self, line: bytes) -> None:
+        """One record's line (``_dumps``, or ``stepped_line``), on disk (``fsync``) when
+        this returns: one write and its ``fsync``.
         The file stays open from ``begin`` to ``close`` (opened again here if it was
         shut in between), so a step costs no open and close of it."""
         if not self._live:
@@ -383,7 +416,7 @@ class Journal:
             fd = self._fd
             if fd is None:
                 fd = self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-            _write_all(fd, _dumps(record))
+            _write_all(fd, line)
             os.fsync(fd)
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
