@@ -254,7 +254,8 @@ def step_frames(
 
     # The events frame: a map of four, its last value the list of events.
     ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
-    public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
+    seen_by_all = [event_view(e, None) for e in events]
+    public_events = _frame(ev_head, _packed(seen_by_all))
     dealt = [e.seat for e in events if isinstance(e, Deal) and not e.up]
 
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
@@ -313,7 +314,12 @@ def step_frames(
             )
         seen = public_events
         if viewer in dealt:
-            seen = _frame(ev_head, _packed([event_view(e, viewer) for e in events]))
+            # What everyone sees, but for the seat's own down cards (``event_view``).
+            own_events = [
+                e.to_dict() if isinstance(e, Deal) and e.seat == viewer and not e.up else v
+                for e, v in zip(events, seen_by_all, strict=True)
+            ]
+            seen = _frame(ev_head, _packed(own_events))
         out[viewer] = seen + _HEADER.pack(len(mine)) + mine
     return out
 
