@@ -118,7 +118,8 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
         points: list[Point] = []
         history_after: list[bytes] = []
         journal = table.journal
-        begin, append, remove = journal.begin, journal.append, journal.remove
+        # Every record goes through ``append_line`` (``append`` too): each is a point.
+        begin, append, remove = journal.begin, journal.append_line, journal.remove
 
         def keep() -> None:
             points.append(Point(journal.path.read_bytes(), _read(hist()), state(table)))
@@ -130,17 +131,17 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
             begin(match, **kw)
             keep()
 
-        def on_append(record: Any) -> None:
+        def on_append(line: bytes) -> None:
             if points:
                 history_after.append(_read(hist()))
-            append(record)
+            append(line)
             keep()
 
         def on_remove() -> None:
             history_after.append(_read(hist()))
             remove()
 
-        journal.begin, journal.append, journal.remove = on_begin, on_append, on_remove  # type: ignore[method-assign]
+        journal.begin, journal.append_line, journal.remove = on_begin, on_append, on_remove  # type: ignore[method-assign]
         links = [Link(table, "Ann"), Link(table, "Bob")]
         for link in links:
             assert link.hello()["type"] == "welcome"
