@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any, ClassVar
 
 from common.cards import SUIT_BITS, Card, Rank, full_deck
@@ -832,23 +831,45 @@ _NAMES: dict[int, str] = {}
 def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
     """``tuple(best_five(cards))``, given ``value = evaluate(cards)`` (R-S1), found sooner.
 
-    ``best_five`` plays the first of the subsets of five (of the cards high to low,
-    in ``combinations`` order) that is worth the most, which is ``value``: so the
-    first subset worth ``value`` is that one.  Then the same display order: a
-    straight high to low (a wheel with its ace last), else the ranks held most
-    first, then high to low (rank, then suit).
+    The value names every rank that plays, so the cards are picked from it as
+    ``best_five`` picks them, with no second evaluation: the cards high to low
+    (rank, then suit), only the flush suit's for a flush; a straight high to
+    low, each rank's highest suit, a wheel with its ace last; else each named
+    rank's highest suits, the ranks held most first, then high to low.
     """
     key = _BRING_IN_KEY
     ordered = sorted(cards, key=key.__getitem__, reverse=True)
-    for best in combinations(ordered, 5):
-        if evaluate(best) == value:
-            break
-    else:
-        raise ValueError(f"{value:#x} is not the value of {cards!r}")
     category = value >> 20
-    if category == Category.STRAIGHT or category == Category.STRAIGHT_FLUSH:
-        if value >> 16 & 15 == Rank.FIVE:  # wheel: the ace plays low
-            return (*best[1:], best[0])
-        return best
-    ranks = [key[c] >> 2 for c in best]
-    return tuple(sorted(best, key=lambda c: (ranks.count(key[c] >> 2), key[c]), reverse=True))
+    if category in (_FLUSH, _STRAIGHT_FLUSH):
+        suits = [key[c] & 3 for c in ordered]
+        suit = max(suits, key=suits.count)  # five or more of one suit
+        ordered = [c for c, s in zip(ordered, suits, strict=True) if s == suit]
+    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
+        top = value >> 16 & 15
+        by_rank = {key[c] >> 2: c for c in reversed(ordered)}  # the highest suit stays
+        low = Rank.ACE if top == Rank.FIVE else top - 4
+        return by_rank[top], by_rank[top - 1], by_rank[top - 2], by_rank[top - 3], by_rank[low]
+    need = {value >> 16 - 4 * i & 15: n for i, n in enumerate(_GROUPS[category])}
+    size = dict(need)
+    picked = []
+    for card in ordered:
+        rank = key[card] >> 2
+        if need.get(rank):
+            need[rank] -= 1
+            picked.append(card)
+    return tuple(sorted(picked, key=lambda c: (size[key[c] >> 2], key[c]), reverse=True))
+
+
+_FLUSH, _STRAIGHT, _STRAIGHT_FLUSH = Category.FLUSH, Category.STRAIGHT, Category.STRAIGHT_FLUSH
+
+
+_GROUPS: dict[int, tuple[int, ...]] = {
+    Category.HIGH_CARD: (1, 1, 1, 1, 1),
+    Category.ONE_PAIR: (2, 1, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.FLUSH: (1, 1, 1, 1, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4, 1),
+}
+"""How many cards each rank a value names plays, in the value's order (not a straight)."""
