@@ -230,7 +230,8 @@ class Hand:
         self.stakes = stakes
         self.button = button
         self.order = order
-        states = self._states = tuple([SeatState(s, stacks[s], stacks[s]) for s in order])
+        # The lists given, not made by the dataclass's factories: a seat is made every hand.
+        states = self._states = tuple([SeatState(s, stacks[s], stacks[s], [], []) for s in order])
         """The seats' states in deal order."""
         self.seats: dict[int, SeatState] = dict(zip(order, states, strict=True))
         # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
@@ -422,10 +423,8 @@ class Hand:
         # The action (R-B1), then whoever owes one next (R-O4, R-B8).
         kind, put, to = chosen.kind, chosen.put, chosen.to
         street = self.street
-        if kind is _FOLD:
-            st.folded = True
-            self._live -= 1
-        elif put:
+        high = self.high
+        if put:  # never a fold's
             st.stack -= put
             st.hand_total += put
             if st.stack == 0:
@@ -433,8 +432,12 @@ class Hand:
             st.street_total = to
             if street == 7:
                 self._chips_on_seventh = True
-        high = self.high
-        if kind is _COMPLETE or kind is _BET or kind is _RAISE:
+        if kind is _FOLD:
+            st.folded = True
+            self._live -= 1
+        elif kind is _CALL or kind is _CHECK:
+            pass
+        elif kind is not _BRING_IN:  # a completion, bet or raise
             bet = self._bet
             # R-A2: an all-in is a full wager when it lifts the highest total by half a
             # bet or more, or when it reaches the full amount a seat with more chips
@@ -449,7 +452,7 @@ class Hand:
                     # R-S5 with R-A2: a short all-in is not a bet or raise.
                     self._full_wagers_on_seventh.append(seat)
             self.high = high = to
-        elif kind is _BRING_IN:
+        else:
             self.high = high = to
         st.acted = True
         st.full_mark = self.full_count
@@ -536,12 +539,13 @@ class Hand:
         else:
             best = -1
             leader = self._states[0]
-            key_of = _BRING_IN_KEY.__getitem__
+            key_of = _BRING_IN_KEY
             for st in self._states:
                 if not st.folded:
                     up = st.up
-                    # Which rank shows how often, and the suit of the highest card.
-                    key = (sum(up) >> SUIT_BITS) << 2 | (max(map(key_of, up)) & 3)
+                    # Which rank shows how often, and the suit of the highest card (the
+                    # largest int: a card's rank sits above its suit, ``common.cards``).
+                    key = (sum(up) >> SUIT_BITS) << 2 | (key_of[max(up)] & 3)
                     value = _SHOWING.get(key)
                     if value is None:
                         value = _SHOWING[key] = showing_value(up)
@@ -676,7 +680,7 @@ class Hand:
         bettors = 0
         best = -1
         leader = self._states[0]
-        key_of = _BRING_IN_KEY.__getitem__
+        key_of = _BRING_IN_KEY
         for st in self._states:
             st.street_total = 0
             st.acted = False
@@ -693,8 +697,9 @@ class Hand:
                 out.append(_new(Deal, (st.seat, street, card, up)))
                 if not st.all_in:
                     bettors += 1
-                # Which rank shows how often, and the suit of the highest card.
-                key = (sum(shown) >> SUIT_BITS) << 2 | (max(map(key_of, shown)) & 3)
+                # Which rank shows how often, and the suit of the highest card (the
+                # largest int: a card's rank sits above its suit, ``common.cards``).
+                key = (sum(shown) >> SUIT_BITS) << 2 | (key_of[max(shown)] & 3)
                 value = _SHOWING.get(key)
                 if value is None:
                     value = _SHOWING[key] = showing_value(shown)
