@@ -66,6 +66,17 @@ _SHOWING: dict[int, int] = {}
 show (their sum's rank counts, ``common.cards``) and the suit of the highest card; at
 most 9,516 such keys for one to four cards."""
 
+_DEALS: tuple[tuple[dict[Card, Deal], ...], ...] = tuple(
+    tuple(
+        {card: _new(Deal, (seat, street, card, up)) for card in full_deck()}
+        for street, up in ((3, False), (3, True), (4, True), (5, True), (6, True), (7, False))
+    )
+    for seat in SEAT_NUMBERS
+)
+"""Every ``Deal`` event there can be, made once: by seat, then third street's down
+and up cards and fourth to seventh street (index ``street - 2``), then by card.
+A hand picks its events out of these rather than making tuples for every card."""
+
 _FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = (
     ActionKind.BRING_IN,
@@ -131,6 +142,13 @@ def _action(kind: ActionKind, put: int, to: int, all_in: bool = False) -> Action
         if len(_ACTIONS) < 50_000:  # bounded: huge simulated stacks must not grow it forever
             _ACTIONS[key] = action
     return action
+
+
+_ANTES: dict[tuple[int, int, bool], Ante] = {}
+"""``Ante`` events by their fields, as ``_ACTS``."""
+_ACTS: dict[tuple[int, int, ActionKind, int, int, bool], Act] = {}
+"""``Act`` events by their fields, shared between hands like the actions: looking one up
+costs less than making the tuple anew."""
 
 
 _LEGAL_MEMO_SIZE = 1024
@@ -354,7 +372,13 @@ class Hand:
                 st.all_in = True
             else:
                 bettors += 1
-            out.append(_new(Ante, (st.seat, amount, st.all_in)))  # R-D1
+            fields = (st.seat, amount, st.all_in)
+            event = _ANTES.get(fields)
+            if event is None:
+                event = _new(Ante, fields)
+                if len(_ANTES) < 4096:  # bounded: short stacks ante what they have
+                    _ANTES[fields] = event
+            out.append(event)  # R-D1
         if self._deals_itself:
             self._deal_street(3, out)
             self._begin_betting(out)
@@ -370,19 +394,19 @@ class Hand:
             card = deck[dealt]
             dealt += 1
             st.down.append(card)
-            out.append(_new(Deal, (st.seat, 3, card, False)))
+            out.append(_DEALS[st.seat][0][card])
         for st in states:
             card = deck[dealt]
             dealt += 1
             st.down.append(card)
-            out.append(_new(Deal, (st.seat, 3, card, False)))
+            out.append(_DEALS[st.seat][0][card])
         low = 99
         lowest = states[0]
         for st in states:
             card = deck[dealt]
             dealt += 1
             st.up.append(card)
-            out.append(_new(Deal, (st.seat, 3, card, True)))
+            out.append(_DEALS[st.seat][1][card])
             key = _BRING_IN_KEY[card]
             if key < low:
                 low, lowest = key, st
@@ -457,7 +481,13 @@ class Hand:
         st.acted = True
         st.full_mark = self.full_count
         st.last_action = kind
-        out: list[Event] = [_new(Act, (seat, street, kind, put, to, chosen.all_in))]
+        fields = (seat, street, kind, put, to, chosen.all_in)
+        event = _ACTS.get(fields)
+        if event is None:
+            event = _new(Act, fields)
+            if len(_ACTS) < 50_000:  # bounded, as ``_ACTIONS`` is
+                _ACTS[fields] = event
+        out: list[Event] = [event]
 
         if self._live == 1:
             self._finish_uncontested(out)
@@ -485,17 +515,17 @@ class Hand:
                 card = deck[dealt]
                 dealt += 1
                 st.down.append(card)
-                out.append(_new(Deal, (st.seat, 3, card, False)))
+                out.append(_DEALS[st.seat][0][card])
             for st in self._states:
                 card = deck[dealt]
                 dealt += 1
                 st.down.append(card)
-                out.append(_new(Deal, (st.seat, 3, card, False)))
+                out.append(_DEALS[st.seat][0][card])
             for st in self._states:
                 card = deck[dealt]
                 dealt += 1
                 st.up.append(card)
-                out.append(_new(Deal, (st.seat, 3, card, True)))
+                out.append(_DEALS[st.seat][1][card])
         else:
             up = street != 7
             for st in self._states:
@@ -503,7 +533,7 @@ class Hand:
                     card = deck[dealt]
                     dealt += 1
                     (st.up if up else st.down).append(card)
-                    out.append(_new(Deal, (st.seat, street, card, up)))
+                    out.append(_DEALS[st.seat][street - 2][card])
         self._dealt = dealt
 
     # ------------------------------------------------------------ betting
@@ -694,7 +724,7 @@ class Hand:
                     shown.append(card)
                 else:
                     st.down.append(card)
-                out.append(_new(Deal, (st.seat, street, card, up)))
+                out.append(_DEALS[st.seat][street - 2][card])
                 if not st.all_in:
                     bettors += 1
                 # Which rank shows how often, and the suit of the highest card (the
