@@ -251,10 +251,12 @@ class Hand:
         # The lists given, not made by the dataclass's factories: a seat is made every hand.
         states = self._states = tuple([SeatState(s, stacks[s], stacks[s], [], []) for s in order])
         """The seats' states in deal order."""
-        self.seats: dict[int, SeatState] = dict(zip(order, states, strict=True))
+        # ``zip`` with no keyword (its fast call): the layout's order, its slices and the
+        # states have one length by construction.
+        self.seats: dict[int, SeatState] = dict(zip(order, states))  # noqa: B905
         # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
         self._after: dict[int, tuple[SeatState, ...]] = dict(
-            zip(order, map((states * 2).__getitem__, slices), strict=True)
+            zip(order, map((states * 2).__getitem__, slices))  # noqa: B905
         )
         self._live = n
         self._last_in_order = order[-1]  # deals start after it
