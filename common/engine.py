@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any, ClassVar
 
 from common.cards import SUIT_BITS, Card, Rank, full_deck
@@ -66,6 +65,17 @@ _SHOWING: dict[int, int] = {}
 """``showing_value`` of up cards by what it depends on (R-O2): how many of each rank
 show (their sum's rank counts, ``common.cards``) and the suit of the highest card; at
 most 9,516 such keys for one to four cards."""
+
+_DEALS: tuple[tuple[dict[Card, Deal], ...], ...] = tuple(
+    tuple(
+        {card: _new(Deal, (seat, street, card, up)) for card in full_deck()}
+        for street, up in ((3, False), (3, True), (4, True), (5, True), (6, True), (7, False))
+    )
+    for seat in SEAT_NUMBERS
+)
+"""Every ``Deal`` event there can be, made once: by seat, then third street's down
+and up cards and fourth to seventh street (index ``street - 2``), then by card.
+A hand picks its events out of these rather than making tuples for every card."""
 
 _FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = (
@@ -132,6 +142,13 @@ def _action(kind: ActionKind, put: int, to: int, all_in: bool = False) -> Action
         if len(_ACTIONS) < 50_000:  # bounded: huge simulated stacks must not grow it forever
             _ACTIONS[key] = action
     return action
+
+
+_ANTES: dict[tuple[int, int, bool], Ante] = {}
+"""``Ante`` events by their fields, as ``_ACTS``."""
+_ACTS: dict[tuple[int, int, ActionKind, int, int, bool], Act] = {}
+"""``Act`` events by their fields, shared between hands like the actions: looking one up
+costs less than making the tuple anew."""
 
 
 _LEGAL_MEMO_SIZE = 1024
@@ -231,12 +248,15 @@ class Hand:
         self.stakes = stakes
         self.button = button
         self.order = order
-        states = self._states = tuple([SeatState(s, stacks[s], stacks[s]) for s in order])
+        # The lists given, not made by the dataclass's factories: a seat is made every hand.
+        states = self._states = tuple([SeatState(s, stacks[s], stacks[s], [], []) for s in order])
         """The seats' states in deal order."""
-        self.seats: dict[int, SeatState] = dict(zip(order, states, strict=True))
+        # ``zip`` with no keyword (its fast call): the layout's order, its slices and the
+        # states have one length by construction.
+        self.seats: dict[int, SeatState] = dict(zip(order, states))  # noqa: B905
         # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
         self._after: dict[int, tuple[SeatState, ...]] = dict(
-            zip(order, map((states * 2).__getitem__, slices), strict=True)
+            zip(order, map((states * 2).__getitem__, slices))  # noqa: B905
         )
         self._live = n
         self._last_in_order = order[-1]  # deals start after it
@@ -354,7 +374,13 @@ class Hand:
                 st.all_in = True
             else:
                 bettors += 1
-            out.append(_new(Ante, (st.seat, amount, st.all_in)))  # R-D1
+            fields = (st.seat, amount, st.all_in)
+            event = _ANTES.get(fields)
+            if event is None:
+                event = _new(Ante, fields)
+                if len(_ANTES) < 4096:  # bounded: short stacks ante what they have
+                    _ANTES[fields] = event
+            out.append(event)  # R-D1
         if self._deals_itself:
             self._deal_street(3, out)
             self._begin_betting(out)
@@ -370,19 +396,19 @@ class Hand:
             card = deck[dealt]
             dealt += 1
             st.down.append(card)
-            out.append(_new(Deal, (st.seat, 3, card, False)))
+            out.append(_DEALS[st.seat][0][card])
         for st in states:
             card = deck[dealt]
             dealt += 1
             st.down.append(card)
-            out.append(_new(Deal, (st.seat, 3, card, False)))
+            out.append(_DEALS[st.seat][0][card])
         low = 99
         lowest = states[0]
         for st in states:
             card = deck[dealt]
             dealt += 1
             st.up.append(card)
-            out.append(_new(Deal, (st.seat, 3, card, True)))
+            out.append(_DEALS[st.seat][1][card])
             key = _BRING_IN_KEY[card]
             if key < low:
                 low, lowest = key, st
@@ -423,10 +449,8 @@ class Hand:
         # The action (R-B1), then whoever owes one next (R-O4, R-B8).
         kind, put, to = chosen.kind, chosen.put, chosen.to
         street = self.street
-        if kind is _FOLD:
-            st.folded = True
-            self._live -= 1
-        elif put:
+        high = self.high
+        if put:  # never a fold's
             st.stack -= put
             st.hand_total += put
             if st.stack == 0:
@@ -434,8 +458,12 @@ class Hand:
             st.street_total = to
             if street == 7:
                 self._chips_on_seventh = True
-        high = self.high
-        if kind is _COMPLETE or kind is _BET or kind is _RAISE:
+        if kind is _FOLD:
+            st.folded = True
+            self._live -= 1
+        elif kind is _CALL or kind is _CHECK:
+            pass
+        elif kind is not _BRING_IN:  # a completion, bet or raise
             bet = self._bet
             # R-A2: an all-in is a full wager when it lifts the highest total by half a
             # bet or more, or when it reaches the full amount a seat with more chips
@@ -450,12 +478,18 @@ class Hand:
                     # R-S5 with R-A2: a short all-in is not a bet or raise.
                     self._full_wagers_on_seventh.append(seat)
             self.high = high = to
-        elif kind is _BRING_IN:
+        else:
             self.high = high = to
         st.acted = True
         st.full_mark = self.full_count
         st.last_action = kind
-        out: list[Event] = [_new(Act, (seat, street, kind, put, to, chosen.all_in))]
+        fields = (seat, street, kind, put, to, chosen.all_in)
+        event = _ACTS.get(fields)
+        if event is None:
+            event = _new(Act, fields)
+            if len(_ACTS) < 50_000:  # bounded, as ``_ACTIONS`` is
+                _ACTS[fields] = event
+        out: list[Event] = [event]
 
         if self._live == 1:
             self._finish_uncontested(out)
@@ -483,17 +517,17 @@ class Hand:
                 card = deck[dealt]
                 dealt += 1
                 st.down.append(card)
-                out.append(_new(Deal, (st.seat, 3, card, False)))
+                out.append(_DEALS[st.seat][0][card])
             for st in self._states:
                 card = deck[dealt]
                 dealt += 1
                 st.down.append(card)
-                out.append(_new(Deal, (st.seat, 3, card, False)))
+                out.append(_DEALS[st.seat][0][card])
             for st in self._states:
                 card = deck[dealt]
                 dealt += 1
                 st.up.append(card)
-                out.append(_new(Deal, (st.seat, 3, card, True)))
+                out.append(_DEALS[st.seat][1][card])
         else:
             up = street != 7
             for st in self._states:
@@ -501,7 +535,7 @@ class Hand:
                     card = deck[dealt]
                     dealt += 1
                     (st.up if up else st.down).append(card)
-                    out.append(_new(Deal, (st.seat, street, card, up)))
+                    out.append(_DEALS[st.seat][street - 2][card])
         self._dealt = dealt
 
     # ------------------------------------------------------------ betting
@@ -537,12 +571,13 @@ class Hand:
         else:
             best = -1
             leader = self._states[0]
-            key_of = _BRING_IN_KEY.__getitem__
+            key_of = _BRING_IN_KEY
             for st in self._states:
                 if not st.folded:
                     up = st.up
-                    # Which rank shows how often, and the suit of the highest card.
-                    key = (sum(up) >> SUIT_BITS) << 2 | (max(map(key_of, up)) & 3)
+                    # Which rank shows how often, and the suit of the highest card (the
+                    # largest int: a card's rank sits above its suit, ``common.cards``).
+                    key = (sum(up) >> SUIT_BITS) << 2 | (key_of[max(up)] & 3)
                     value = _SHOWING.get(key)
                     if value is None:
                         value = _SHOWING[key] = showing_value(up)
@@ -677,7 +712,7 @@ class Hand:
         bettors = 0
         best = -1
         leader = self._states[0]
-        key_of = _BRING_IN_KEY.__getitem__
+        key_of = _BRING_IN_KEY
         for st in self._states:
             st.street_total = 0
             st.acted = False
@@ -691,11 +726,12 @@ class Hand:
                     shown.append(card)
                 else:
                     st.down.append(card)
-                out.append(_new(Deal, (st.seat, street, card, up)))
+                out.append(_DEALS[st.seat][street - 2][card])
                 if not st.all_in:
                     bettors += 1
-                # Which rank shows how often, and the suit of the highest card.
-                key = (sum(shown) >> SUIT_BITS) << 2 | (max(map(key_of, shown)) & 3)
+                # Which rank shows how often, and the suit of the highest card (the
+                # largest int: a card's rank sits above its suit, ``common.cards``).
+                key = (sum(shown) >> SUIT_BITS) << 2 | (key_of[max(shown)] & 3)
                 value = _SHOWING.get(key)
                 if value is None:
                     value = _SHOWING[key] = showing_value(shown)
@@ -832,23 +868,45 @@ _NAMES: dict[int, str] = {}
 def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
     """``tuple(best_five(cards))``, given ``value = evaluate(cards)`` (R-S1), found sooner.
 
-    ``best_five`` plays the first of the subsets of five (of the cards high to low,
-    in ``combinations`` order) that is worth the most, which is ``value``: so the
-    first subset worth ``value`` is that one.  Then the same display order: a
-    straight high to low (a wheel with its ace last), else the ranks held most
-    first, then high to low (rank, then suit).
+    The value names every rank that plays, so the cards are picked from it as
+    ``best_five`` picks them, with no second evaluation: the cards high to low
+    (rank, then suit), only the flush suit's for a flush; a straight high to
+    low, each rank's highest suit, a wheel with its ace last; else each named
+    rank's highest suits, the ranks held most first, then high to low.
     """
     key = _BRING_IN_KEY
     ordered = sorted(cards, key=key.__getitem__, reverse=True)
-    for best in combinations(ordered, 5):
-        if evaluate(best) == value:
-            break
-    else:
-        raise ValueError(f"{value:#x} is not the value of {cards!r}")
     category = value >> 20
-    if category == Category.STRAIGHT or category == Category.STRAIGHT_FLUSH:
-        if value >> 16 & 15 == Rank.FIVE:  # wheel: the ace plays low
-            return (*best[1:], best[0])
-        return best
-    ranks = [key[c] >> 2 for c in best]
-    return tuple(sorted(best, key=lambda c: (ranks.count(key[c] >> 2), key[c]), reverse=True))
+    if category in (_FLUSH, _STRAIGHT_FLUSH):
+        suits = [key[c] & 3 for c in ordered]
+        suit = max(suits, key=suits.count)  # five or more of one suit
+        ordered = [c for c, s in zip(ordered, suits, strict=True) if s == suit]
+    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
+        top = value >> 16 & 15
+        by_rank = {key[c] >> 2: c for c in reversed(ordered)}  # the highest suit stays
+        low = Rank.ACE if top == Rank.FIVE else top - 4
+        return by_rank[top], by_rank[top - 1], by_rank[top - 2], by_rank[top - 3], by_rank[low]
+    need = {value >> 16 - 4 * i & 15: n for i, n in enumerate(_GROUPS[category])}
+    size = dict(need)
+    picked = []
+    for card in ordered:
+        rank = key[card] >> 2
+        if need.get(rank):
+            need[rank] -= 1
+            picked.append(card)
+    return tuple(sorted(picked, key=lambda c: (size[key[c] >> 2], key[c]), reverse=True))
+
+
+_FLUSH, _STRAIGHT, _STRAIGHT_FLUSH = Category.FLUSH, Category.STRAIGHT, Category.STRAIGHT_FLUSH
+
+
+_GROUPS: dict[int, tuple[int, ...]] = {
+    Category.HIGH_CARD: (1, 1, 1, 1, 1),
+    Category.ONE_PAIR: (2, 1, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.FLUSH: (1, 1, 1, 1, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4, 1),
+}
+"""How many cards each rank a value names plays, in the value's order (not a straight)."""

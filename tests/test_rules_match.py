@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from common.cards import Card, parse_many, shuffled_deck
+from common.cards import Card, deal_cards, full_deck, parse_many, shuffled_deck
 from common.engine import Hand, clockwise
 from common.events import STAKES, Ante
 from common.history import hand_record
@@ -104,6 +104,18 @@ def test_R_T2_a_seed_replays_the_same_pack_and_each_hand_is_shuffled_anew() -> N
     second = match.next_hand(rng=rng)
     cards2 = [c for st in second.seats.values() for c in st.cards]
     assert cards1 != cards2
+
+
+@pytest.mark.parametrize("count", [1, 5, 6, 14, 28, 49, 52])
+def test_R_T2_a_hands_cards_are_the_top_of_the_pack_that_seed_shuffles(count: int) -> None:
+    # The cards dealt for a hand are exactly what ``rng.sample`` of the pack draws,
+    # so a seed deals the same hands whichever way they are drawn.
+    for seed in range(40):
+        rng, same = random.Random(seed), random.Random(seed)
+        assert deal_cards(rng, count) == same.sample(full_deck(), count)
+        assert rng.random() == same.random()  # and leaves the generator where sample does
+    dealt = deal_cards(random.SystemRandom(), count)
+    assert len(set(dealt)) == count
 
 
 # ------------------------------------------------------------------ R-T3
