@@ -361,7 +361,7 @@ def test_r_c3_stand_in_plays_an_away_seat_and_gives_it_back(tmp_path: Path) -> N
             await bob.hello(port)
             stop = asyncio.Event()
             bob_task = asyncio.create_task(answer_turns(bob, stop))
-            await ann.expect("match_start")
+            await ann.expect("match_start", timeout=200 * UNIT)  # a loaded machine is slow
             assert (await ann.seen("lobby"))[1]["options"]["stand_in"] is True
             ann.send({"type": "away"})
             at, away = await bob.seen("seat_away", seat=ann.seat)
