@@ -31,21 +31,13 @@ import msgpack  # type: ignore[import-untyped]
 from common import protocol as p
 from common import schema
 from common.cards import Card
-from common.engine import Action, Hand
+from common.engine import Hand
 from common.events import Award, Deal, Event, Show
 from common.match import Match
 from common.schema import LegalAction, LobbySeat, SeatView, TableSeat
 from common.views import event_view, public_seats
 
-__all__ = [
-    "hand_end",
-    "legal_view",
-    "lobby",
-    "match_start",
-    "standings",
-    "step_frames",
-    "view_for",
-]
+__all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
 
 Players = Sequence[LobbySeat]
 """Lobby seats as the table lists them (``server.seats.Seat.public``)."""
@@ -180,25 +172,6 @@ def _awards_packed(awards: tuple[schema.Award, ...]) -> bytes:
     return packed
 
 
-_legal_last: tuple[tuple[Action, ...], list[dict[str, Any]], bytes] = ((), [], _EMPTY)
-
-
-def legal_view(hand: Hand, seat: int) -> tuple[list[dict[str, Any]], bytes]:
-    """``seat``'s legal actions as the wire has them (``LegalAction.encode``), and
-    packed: made once for the step's table frame and its ``turn`` message alike (the hand
-    hands the same actions again until it moves on).  Nobody changes the list."""
-    global _legal_last
-    actions = hand.legal_actions(seat)
-    if actions and actions is _legal_last[0]:
-        return _legal_last[1], _legal_last[2]
-    legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
-        {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in} for a in actions
-    ]
-    packed = _packed(legal)
-    _legal_last = (actions, legal, packed)
-    return legal, packed
-
-
 _prefixes: dict[tuple[str, str, int, int], bytes] = {}
 
 
@@ -254,8 +227,7 @@ def step_frames(
 
     # The events frame: a map of four, its last value the list of events.
     ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
-    seen_by_all = [event_view(e, None) for e in events]
-    public_events = _frame(ev_head, _packed(seen_by_all))
+    public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
     dealt = [e.seat for e in events if isinstance(e, Deal) and not e.up]
 
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
@@ -303,7 +275,11 @@ def step_frames(
         at = where.get(viewer)
         rest = no_legal
         if viewer == to_act:
-            rest = _LEGAL_KEY + legal_view(hand, viewer)[1] + lobby_seats
+            legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
+                {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+                for a in hand.legal_actions(viewer)
+            ]
+            rest = _LEGAL_KEY + _packed(legal) + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
         if at is None:
             mine = b"".join((head, *seat_bytes, awards_you, you, rest))
@@ -314,12 +290,7 @@ def step_frames(
             )
         seen = public_events
         if viewer in dealt:
-            # What everyone sees, but for the seat's own down cards (``event_view``).
-            own_events = [
-                e.to_dict() if isinstance(e, Deal) and e.seat == viewer and not e.up else v
-                for e, v in zip(events, seen_by_all, strict=True)
-            ]
-            seen = _frame(ev_head, _packed(own_events))
+            seen = _frame(ev_head, _packed([event_view(e, viewer) for e in events]))
         out[viewer] = seen + _HEADER.pack(len(mine)) + mine
     return out
 

@@ -35,7 +35,6 @@ Invariants:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -67,7 +66,6 @@ __all__ = [
     "recorded_port",
     "sit_record",
     "stepped",
-    "stepped_line",
     "token_record",
     "unfinished",
 ]
@@ -111,31 +109,6 @@ def stepped(note: Record, *, turn: int, step: int, banks: Mapping[int, float]) -
     return {**note, "turn": turn, "step": step, "banks": {str(s): b for s, b in banks.items()}}
 
 
-_bank_text: dict[int, tuple[float, str]] = {}
-"""Each seat's last bank and its text in a record (``"3":41.5``): made again only for a
-bank that is a new value (a seat's bank changes only when it has acted on its clock)."""
-
-
-def stepped_line(note: Record, *, turn: int, step: int, banks: Mapping[int, float]) -> bytes:
-    """``stepped``'s record as the journal writes it (``_dumps``), the same bytes, written
-    every step: the banks' text is the last step's for every bank that has not changed."""
-    if type(turn) is not int or type(step) is not int or not note or _STEPPED_KEYS & note.keys():
-        return _dumps(stepped(note, turn=turn, step=step, banks=banks))
-    parts = []
-    for seat, bank in banks.items():
-        last = _bank_text.get(seat)
-        if last is None or last[0] is not bank:
-            last = _bank_text[seat] = (bank, _JSON.encode({str(seat): bank})[1:-1])
-        parts.append(last[1])
-    text = (
-        f'{_JSON.encode(note)[:-1]},"turn":{turn},"step":{step},"banks":{{{",".join(parts)}}}}}\n'
-    )
-    return text.encode()
-
-
-_STEPPED_KEYS = frozenset(("turn", "step", "banks"))
-
-
 def sit_record(seat: int, name: str, token_sha256: str) -> Record:
     """A person sits in ``seat`` during the match, for the next one."""
     return {"t": "sit", "seat": seat, "name": name, "token_sha256": token_sha256}
@@ -161,10 +134,9 @@ def port_record(port: int) -> Record:
     return {"t": "port", "port": port}
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``, made once: the
-same text, without an encoder made for every record (nor a check for a record holding
-itself, which none does)."""
+same text, without an encoder made for every record."""
 
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
@@ -325,9 +297,6 @@ class Journal:
         self.enabled = enabled
         self._live = False
         """A match's journal is being written (``begin`` done, no failure since)."""
-        self._fd: int | None = None
-        """The journal opened for appending, kept from one record to the next (each
-        record is still on disk, ``fsync``, before ``append`` returns)."""
 
     @property
     def open(self) -> bool:
@@ -358,7 +327,6 @@ class Journal:
         """Move the journal out of the way (``<name>.broken-<time>``) and say why."""
         self.close()
         stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
-        self._close_fd()  # appends after this open the path again, as they find it
         broken = self.path.with_name(f"{self.path.name}.broken-{stamp}")
         try:
             os.replace(self.path, broken)
@@ -385,57 +353,38 @@ class Journal:
         tmp = self.path.with_name(self.path.name + ".new")
         try:
             private_dir(self.path.parent)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
                 _write_all(fd, data)
                 os.fsync(fd)
-                os.replace(tmp, self.path)
-                _sync_dir(self.path.parent)
-            except BaseException:
+            finally:
                 os.close(fd)
-                raise
-            self._fd = fd  # the file now at the path: the records go on after these
+            os.replace(tmp, self.path)
+            _sync_dir(self.path.parent)
             self._live = True
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
             self._live = False
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """``record`` written (``append_line``)."""
-        if self._live:
-            self.append_line(_dumps(record))
-
-    def append_line(self, line: bytes) -> None:
-        """One record's line (``_dumps``, or ``stepped_line``), on disk (``fsync``) when
-        this returns: one write and its ``fsync``.
-        The file stays open from ``begin`` to ``close`` (opened again here if it was
-        shut in between), so a step costs no open and close of it."""
+        """One record, on disk (``fsync``) when this returns.  The file is opened for each
+        record, so that no descriptor stays open between a table's steps."""
         if not self._live:
             return
         try:
-            fd = self._fd
-            if fd is None:
-                fd = self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-            _write_all(fd, line)
-            os.fsync(fd)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            try:
+                _write_all(fd, _dumps(record))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
-            self._close_fd()
             self._live = False
 
     def close(self) -> None:
         """Write no more (the file stays, for a table started again to resume)."""
-        self._close_fd()
         self._live = False
-
-    def _close_fd(self) -> None:
-        fd, self._fd = getattr(self, "_fd", None), None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-    def __del__(self) -> None:
-        self._close_fd()  # a table dropped without closing its journal leaks no descriptor
 
     def remove(self) -> None:
         """The match is over: no journal is left behind."""

@@ -491,12 +491,9 @@ class Table:
         self.turn_seat = None
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
-        if self.journal.open:
-            banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-            line = journal.stepped_line(note, turn=self.turn_id, step=self.step, banks=banks)
-            self.journal.append_line(line)
-        seated = self.match.seats  # whose cards a connection may see (``_viewer``)
-        sent = [(c, c.seat if c.seat in seated else None) for c in self.conns if c.greeted]
+        banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
+        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
+        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
         out = self._step_frames(events, {viewer for _, viewer in sent})
         for conn, viewer in sent:
             conn.send(out[viewer])

@@ -28,7 +28,6 @@ from common import protocol as p
 from common.match import Match
 from common.presence import Presence
 from server.clock import TurnClock
-from server.frames import legal_view
 from server.net import Connection
 from server.presence import Actor, Move, Refused, actor, step
 from server.seats import Seat
@@ -216,19 +215,13 @@ class Turns:
             seat.bank = bank
 
     def clock_message(self) -> dict[str, Any] | None:
-        """``p.Clock(...).encode()``, written out: it is sent every turn."""
         left = self.turn_clock.left()
         table = self._table
         if left is None or table.turn_seat is None:
             return None
-        return {
-            "type": "clock",
-            "seat": table.turn_seat,
-            "turn": table.turn_id,
-            "time_left": round(left[0], 1),
-            "bank": round(left[1], 1),
-            "running": not table.paused,
-        }
+        return p.Clock(
+            table.turn_seat, table.turn_id, round(left[0], 1), round(left[1], 1), not table.paused
+        ).encode()
 
     def broadcast_clock(self) -> None:
         msg = self.clock_message()
@@ -239,18 +232,13 @@ class Turns:
         """The ``turn`` a person is sent: its legal actions and what its clock has left."""
         table = self._table
         assert table.match is not None and table.match.hand is not None
-        legal, _ = legal_view(table.match.hand, seat.seat)  # the step's table frame's own
+        legal = [  # Action.to_dict; str() of a StrEnum is its value, and quicker
+            {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+            for a in table.match.hand.legal_actions(seat.seat)
+        ]
         left = self.turn_clock.left()
         if left is None:
             time_left, bank = self.turn_clock.time_left(), None
         else:
             time_left, bank = round(left[0], 1), round(left[1], 1)
-        # p.Turn(...).encode(), written out: it is sent every turn.
-        return {
-            "type": "turn",
-            "turn": table.turn_id,
-            "seat": seat.seat,
-            "legal": legal,
-            "time_left": time_left,
-            "bank": bank,
-        }
+        return p.Turn(table.turn_id, seat.seat, legal, time_left, bank).encode()

@@ -351,28 +351,3 @@ async def test_a_seat_for_the_next_match_is_kept_until_freed(tmp_path: Path) -> 
     await settle(again, *people, back)
     assert again.running and cy.seat in again.match.seats
     assert again.seats[cy.seat].presence is Presence.PLAYING
-
-
-def test_a_step_s_line_is_its_record_as_the_journal_writes_it() -> None:
-    """``stepped_line`` keeps each bank's text while the bank is the same value; the line
-    must be ``_dumps(stepped(...))`` whatever the banks do from one step to the next."""
-    from server.journal import _dumps, act_record, hand_record, stepped, stepped_line
-
-    rng = random.Random(7)
-    banks: dict[int, float] = {s: 30.0 for s in range(7)}
-    for step in range(1, 400):
-        seat = rng.randrange(7)
-        banks[seat] = rng.choice([0.0, -0.0, 0, 30.0, round(rng.uniform(0, 60), 1), 1e-7, 1e22])
-        if rng.random() < 0.05:
-            banks = {s: b for s, b in banks.items() if s != seat}  # a seat gone
-        note = (
-            hand_record(step, "2026-01-02T03:04:05+00:00", ["Ah", "Kd"])
-            if step % 9 == 0
-            else act_record(seat, rng.choice(["call", "fold", "bring_in", "complete"]))
-        )
-        turn = rng.randrange(1000)
-        want = _dumps(stepped(note, turn=turn, step=step, banks=banks))
-        assert stepped_line(note, turn=turn, step=step, banks=banks) == want
-    assert stepped_line({}, turn=1, step=2, banks={}) == _dumps(
-        stepped({}, turn=1, step=2, banks={})
-    )

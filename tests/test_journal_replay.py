@@ -118,8 +118,7 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
         points: list[Point] = []
         history_after: list[bytes] = []
         journal = table.journal
-        # Every record goes through ``append_line`` (``append`` too): each is a point.
-        begin, append, remove = journal.begin, journal.append_line, journal.remove
+        begin, append, remove = journal.begin, journal.append, journal.remove
 
         def keep() -> None:
             points.append(Point(journal.path.read_bytes(), _read(hist()), state(table)))
@@ -131,17 +130,17 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
             begin(match, **kw)
             keep()
 
-        def on_append(line: bytes) -> None:
+        def on_append(record: Any) -> None:
             if points:
                 history_after.append(_read(hist()))
-            append(line)
+            append(record)
             keep()
 
         def on_remove() -> None:
             history_after.append(_read(hist()))
             remove()
 
-        journal.begin, journal.append_line, journal.remove = on_begin, on_append, on_remove  # type: ignore[method-assign]
+        journal.begin, journal.append, journal.remove = on_begin, on_append, on_remove  # type: ignore[method-assign]
         links = [Link(table, "Ann"), Link(table, "Bob")]
         for link in links:
             assert link.hello()["type"] == "welcome"

@@ -111,27 +111,3 @@ def test_any_msgpack_value_frames_or_is_refused(value: Any) -> None:
 
 def test_R_T4_the_wire_allows_the_match_lengths_the_rules_do() -> None:
     assert protocol.HAND_COUNTS == match.HAND_COUNTS
-
-
-@settings(max_examples=400)
-@given(
-    st.one_of(
-        st.binary(max_size=64),
-        st.recursive(
-            st.integers(-(2**63), 2**64 - 1) | st.text(max_size=4) | st.none(),
-            lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=3), kids),
-            max_leaves=40,
-        ).map(lambda v: msgpack.packb(v, use_bin_type=True)),
-    ),
-    st.integers(1, 6),
-    st.integers(1, 40),
-)
-def test_a_body_passed_unwalked_is_one_the_walk_lets_through(
-    body: bytes, max_depth: int, max_items: int
-) -> None:
-    """The decoder's shortcut (``_within``) skips the shape walk only for a body the
-    walk would not refuse: no more values than bytes, no deeper than its opening bytes."""
-    from common.protocol.framing import _check_shape, _within
-
-    if _within(body, max_depth, max_items):
-        _check_shape(body, max_depth, max_items)  # raises nothing

@@ -119,9 +119,7 @@ class FrameDecoder:
 
     def _decode(self, body: bytes) -> dict[str, Any]:
         if self.max_depth is not None or self.max_items is not None:
-            max_depth, max_items = self.max_depth or 1 << 30, self.max_items or 1 << 30
-            if not _within(body, max_depth, max_items):
-                _check_shape(body, max_depth, max_items)
+            _check_shape(body, self.max_depth or 1 << 30, self.max_items or 1 << 30)
         return _unpack(body)
 
 
@@ -135,18 +133,6 @@ _SIZED = {
     0xC4: (1, 0), 0xC5: (2, 0), 0xC6: (4, 0), 0xC7: (1, 1), 0xC8: (2, 1), 0xC9: (4, 1),
     0xD9: (1, 0), 0xDA: (2, 0), 0xDB: (4, 0),
 }  # fmt: skip
-
-
-# Every byte but those that can open a container (fixmap, fixarray, array 16/32, map 16/32).
-_NOT_OPENING = bytes(b for b in range(256) if not (0x80 <= b <= 0x9F or 0xDC <= b <= 0xDF))
-
-
-def _within(body: bytes, max_depth: int, max_items: int) -> bool:
-    """True when ``body`` cannot be over either limit, seen without walking it: every
-    value takes a byte at least, so there are no more values than bytes, and no deeper
-    nesting than there are bytes that could open a container, wherever they stand (the
-    usual small message: its few headers).  False: ``_check_shape`` must walk it."""
-    return len(body) <= max_items and len(body.translate(None, _NOT_OPENING)) <= max_depth
 
 
 def _check_shape(body: bytes, max_depth: int, max_items: int) -> None:
