@@ -14,6 +14,15 @@ They are deliberately independent of ``server.brain``: only the view and
 - ``CallingStation``: checks or calls every time, never bets or folds.
 - ``Maniac``: completes, bets and raises most of the time with anything, and
   almost never folds.
+- ``EquityPlayer``: plays by the numbers: its chance against the boards it sees
+  (random hidden cards for every live rival, every up card out of the pack,
+  ``common.equity``).  It bets and raises when that chance is well over a fair
+  share (one over the seats still in), calls when it beats the pot odds and
+  folds otherwise; on third street it wants most of a fair share to come in.
+- ``ScareBluffer``: the tight-aggressive player who bets its board: when its up
+  cards look strong (a pair showing, three to a flush or a straight showing, a
+  new ace or king over every rival's board) it bets and raises whatever its hole
+  cards, and calls down; otherwise it plays as ``TightAggressive``.
 
 Every player is a callable ``player(view, rng) -> action name`` drawing its
 random numbers from ``rng`` only.
@@ -26,9 +35,17 @@ from collections import Counter
 from collections.abc import Sequence
 
 from common.cards import Card
+from common.equity import sample_share
 from server.brain.reading import Reading, View, read
 
-__all__ = ["REFERENCES", "CallingStation", "Maniac", "TightAggressive"]
+__all__ = [
+    "REFERENCES",
+    "CallingStation",
+    "EquityPlayer",
+    "Maniac",
+    "ScareBluffer",
+    "TightAggressive",
+]
 
 _WAGERS = ("complete", "bet", "raise")
 _TEN, _JACK, _QUEEN, _KING, _ACE = 8, 9, 10, 11, 12
@@ -245,8 +262,79 @@ class Maniac:
         return _passive(names)
 
 
+class EquityPlayer:
+    """Bets, calls and folds by its sampled chance against the boards it sees."""
+
+    samples = 300
+    """Random deals per decision."""
+    value = 0.15
+    """Bet or raise with a chance over a fair share by this, plus ``step`` per wager made."""
+    step = 0.08
+    enter = 0.85
+    """Third street: come in only with at least this share of a fair share."""
+
+    def __call__(self, view: View, rng: random.Random) -> str:
+        reading = read(view)
+        names = reading.names
+        if len(names) == 1:
+            return names[0]
+        r = _Read(reading)
+        shown = set(r.cards).union(*r.rival_up)
+        dead = [c for c in dict.fromkeys(r.out) if c not in shown]
+        eq = sample_share(r.cards, r.rival_up, dead, rng, self.samples)
+        fair = 1.0 / (len(r.rival_up) + 1)
+        wager = _wager(names)
+        bet = 10 if r.street <= 4 else 20
+        wagers = r.high // bet
+        if wager and eq >= fair + self.value + self.step * wagers:
+            return wager
+        call = next((b for b in reading.legal if b.action == "call"), None)
+        if call is None:
+            return _passive(names)
+        to_call = call.put
+        odds = to_call / (r.pot + to_call) if to_call else 0.0
+        if r.street == 3 and "bring_in" not in names and eq < fair * self.enter:
+            return "fold"
+        return "call" if eq >= odds else "fold"
+
+
+def _scary(r: _Read) -> bool:
+    """Its up cards look strong: a pair, three to a flush or to a straight, or a new ace or
+    king over every card the live rivals show."""
+    up = r.up
+    if len(up) < 2:
+        return False
+    if len({c.rank for c in up}) < len(up):
+        return True
+    if len(up) >= 3:
+        if max(Counter(c.suit for c in up).values()) >= 3:
+            return True
+        if _straight(up, 3) and max(c.rank for c in up) - min(c.rank for c in up) <= 4:
+            return True
+    newest = up[-1].rank
+    top_rival = max((c.rank for u in r.rival_up for c in u), default=-1)
+    return newest >= _KING and newest > top_rival
+
+
+class ScareBluffer(TightAggressive):
+    """Bets a scary board whatever it holds; otherwise the chart player."""
+
+    bluff = 0.85
+    """Chance to wager a scary board when it may."""
+
+    def _later(self, r: _Read, rng: random.Random) -> str:
+        if not _scary(r):
+            return super()._later(r, rng)
+        wager = _wager(r.names)
+        if wager and r.raises <= 2 and rng.random() < self.bluff:
+            return wager
+        return _passive(r.names)
+
+
 REFERENCES: dict[str, type] = {
     "tag": TightAggressive,
     "caller": CallingStation,
     "maniac": Maniac,
+    "equity": EquityPlayer,
+    "scare": ScareBluffer,
 }
