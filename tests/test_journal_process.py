@@ -129,6 +129,10 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
             p.token, p.seat = welcome["token"], welcome["seat"]
         for where in wheres:
             await _reach(players, where)
+            # The step that asked for this turn has reached everyone: the server writes
+            # to one connection after another, so the one who was asked may hear of it
+            # before the others do.  (Nothing moves on while it waits for the turn.)
+            await every_table_at(players, max(last_table(p.client)["step"] for p in players))
             servers[-1].freeze()  # a showdown's pause must not run out meanwhile
             await asyncio.sleep(0.1)  # every frame of the last step has come
             before = {p.name: last_table(p.client) for p in players}
@@ -150,6 +154,14 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
         for server in servers:
             if server.proc.poll() is None:
                 server.kill()
+
+
+async def every_table_at(players: list[Player], step: int, timeout: float = 10.0) -> None:
+    """Wait until every player's last ``table`` frame is of ``step`` or later."""
+    end = time.monotonic() + timeout
+    while any(last_table(p.client)["step"] < step for p in players):
+        assert time.monotonic() < end, f"not every player saw step {step}"
+        await asyncio.sleep(0.01)
 
 
 async def _reach(players: list[Player], where: str) -> None:
