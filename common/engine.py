@@ -46,7 +46,7 @@ from common.events import (
     Show,
     Stakes,
 )
-from common.hands import Category, bring_in_key, evaluate, hand_name, showing_value
+from common.hands import GROUPS, Category, bring_in_key, evaluate, hand_name, showing_value
 
 __all__ = ["Hand", "Pot", "SeatState", "clockwise"]
 
@@ -886,7 +886,7 @@ def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
         by_rank = {key[c] >> 2: c for c in reversed(ordered)}  # the highest suit stays
         low = Rank.ACE if top == Rank.FIVE else top - 4
         return by_rank[top], by_rank[top - 1], by_rank[top - 2], by_rank[top - 3], by_rank[low]
-    need = {value >> 16 - 4 * i & 15: n for i, n in enumerate(_GROUPS[category])}
+    need = {value >> 16 - 4 * i & 15: n for i, n in enumerate(GROUPS[category])}
     size = dict(need)
     picked = []
     for card in ordered:
@@ -898,15 +898,3 @@ def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
 
 
 _FLUSH, _STRAIGHT, _STRAIGHT_FLUSH = Category.FLUSH, Category.STRAIGHT, Category.STRAIGHT_FLUSH
-
-
-_GROUPS: dict[int, tuple[int, ...]] = {
-    Category.HIGH_CARD: (1, 1, 1, 1, 1),
-    Category.ONE_PAIR: (2, 1, 1, 1),
-    Category.TWO_PAIR: (2, 2, 1),
-    Category.THREE_OF_A_KIND: (3, 1, 1),
-    Category.FLUSH: (1, 1, 1, 1, 1),
-    Category.FULL_HOUSE: (3, 2),
-    Category.FOUR_OF_A_KIND: (4, 1),
-}
-"""How many cards each rank a value names plays, in the value's order (not a straight)."""

@@ -50,6 +50,7 @@ from typing import Any, cast
 from common.cards import SUIT_BITS, Card, Rank, full_deck
 
 __all__ = [
+    "GROUPS",
     "Category",
     "HandRank",
     "best_five",
@@ -492,7 +493,7 @@ def best_five(cards: Collection[Card]) -> list[Card]:
         top = value >> 16 & 15
         ranks = [top - i for i in range(4)] + [Rank.ACE if top == Rank.FIVE else top - 4]
         return [next(card for card in ordered if card.rank == r) for r in ranks]
-    groups = _GROUPS[category]
+    groups = GROUPS[category]
     named = [value >> 16 - 4 * i & 15 for i in range(len(groups))]
     need = dict(zip(named, groups, strict=True))
     size = dict(need)
@@ -504,7 +505,7 @@ def best_five(cards: Collection[Card]) -> list[Card]:
     return sorted(picked, key=lambda c: (size[c.rank], _BRING_IN_KEYS[c]), reverse=True)
 
 
-_GROUPS: dict[int, tuple[int, ...]] = {
+GROUPS: Mapping[int, tuple[int, ...]] = {
     Category.HIGH_CARD: (1, 1, 1, 1, 1),
     Category.ONE_PAIR: (2, 1, 1, 1),
     Category.TWO_PAIR: (2, 2, 1),
@@ -513,7 +514,8 @@ _GROUPS: dict[int, tuple[int, ...]] = {
     Category.FULL_HOUSE: (3, 2),
     Category.FOUR_OF_A_KIND: (4, 1),
 }
-"""How many cards each rank named by a value plays, in the value's order."""
+"""How many cards each rank named by a value plays, in the value's order (every
+category but the straights, whose value names only the top card).  Read only."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,16 @@ from server.timers import Clock, FakeClock
 UNIT = 0.05 * float(os.environ.get("STUD_TEST_SCALE", "1"))
 LOOPBACK = "127.0.0.1"
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+
+def run(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """An ``async`` test run in its own event loop."""
+
+    @functools.wraps(fn)
+    def test(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return test
 
 
 def config(tmp: Path, **overrides: Any) -> ServerConfig:

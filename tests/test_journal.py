@@ -4,14 +4,11 @@ by the token's hash (issue 16 item 3)."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 import os
 import random
 import socket
 import stat
-from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,19 +23,9 @@ from server.journal import FORMAT, VERSION, Journal, journal_path, parse, record
 from server.resume import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
-from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, settle
+from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, run, settle
 
 NAME = "Friday's table"
-
-
-def run(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """An ``async`` test run in its own event loop."""
-
-    @functools.wraps(fn)
-    def test(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(fn(*args, **kwargs))
-
-    return test
 
 
 async def _half_match(tmp: Path) -> tuple[Table, list[Link]]:

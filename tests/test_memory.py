@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import json
 import random
-from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
@@ -35,19 +33,9 @@ from server.lobby import ComputerChairs
 from server.seats import Seat
 from server.table import Table
 from server.timers import FakeClock
-from tests.serverkit import Link, config, drive, settle
+from tests.serverkit import Link, config, drive, run, settle
 
 NAME = "Friday's table"
-
-
-def run(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """An ``async`` test run in its own event loop."""
-
-    @functools.wraps(fn)
-    def test(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(fn(*args, **kwargs))
-
-    return test
 
 
 class _Tomorrow(datetime):
