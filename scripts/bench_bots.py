@@ -97,20 +97,16 @@ class SeatDeckHand(Hand):
 
 
 def play_hand(
-    players: Mapping[int, Player],
+    table: Night,
     *,
     button: int,
     cards: Mapping[int, Sequence[Card]],
-    rngs: Mapping[int, random.Random],
-    timed: int | None = None,
     timings: list[float] | None = None,
-    chairs: ComputerChairs | None = None,
 ) -> dict[int, int]:
-    """One hand from fresh 600-chip stacks; returns each seat's net chips.
-
-    At its end ``chairs.hand_over`` shows each seat its view of it, as at the table;
-    without chairs, players with an ``observe`` method are shown it directly.
-    """
+    """One hand of ``table``'s players from fresh 600-chip stacks; returns each seat's
+    net chips.  At its end each seat is shown its view of it (``hand_over``), as at the
+    table."""
+    players, rngs = table.players, table.rngs
     hand = SeatDeckHand(
         cards=cards,
         stacks={s: START for s in players},
@@ -122,20 +118,14 @@ def play_hand(
         seat = hand.to_act
         assert seat is not None
         view = seat_view(hand, seat)
-        if timings is not None and (timed is None or seat == timed):
+        if timings is not None:
             t0 = time.perf_counter()
             action = players[seat](view, rngs[seat])
             timings.append(time.perf_counter() - t0)
         else:
             action = players[seat](view, rngs[seat])
         hand.apply(seat, action)
-    if chairs is not None:
-        chairs.hand_over(hand)
-    else:
-        for s, player in players.items():
-            observe = getattr(player, "observe", None)
-            if observe is not None:
-                observe(seat_view(hand, s))
+    table.chairs.hand_over(hand)
     return {s: stack - START for s, stack in hand.final_stacks().items()}
 
 
@@ -209,13 +199,7 @@ def run_chunk(
                 deal = night * per_night + m * hands + h
                 cards = deal_cards(seed, deal, seats)
                 for r, table in enumerate(tables):
-                    net = play_hand(
-                        table.players,
-                        button=h % seats,
-                        cards=cards,
-                        rngs=table.rngs,
-                        chairs=table.chairs,
-                    )
+                    net = play_hand(table, button=h % seats, cards=cards)
                     total += net[r]
         out.append(total / seats / per_night)
     return out
@@ -234,17 +218,12 @@ def summary(per_night: Sequence[float]) -> tuple[float, float]:
 def measure_time(name: str, decisions: int, seed: int) -> list[float]:
     """Seconds per decision of ``name`` with seven seats, that level in every seat."""
     timings: list[float] = []
-    players = {s: make_player(name) for s in range(7)}
-    rngs = {s: random.Random(seed * 31 + s) for s in range(7)}
+    table = Night([name] * 7)
+    table.begin("timed", {s: random.Random(seed * 31 + s) for s in range(7)})
+    table.chairs.match_starts()  # one long match: the memory kept throughout
     deal = 0
     while len(timings) < decisions:
-        play_hand(
-            players,
-            button=deal % 7,
-            cards=deal_cards(seed + 99, deal, 7),
-            rngs=rngs,
-            timings=timings,
-        )
+        play_hand(table, button=deal % 7, cards=deal_cards(seed + 99, deal, 7), timings=timings)
         deal += 1
     return timings[:decisions]
 

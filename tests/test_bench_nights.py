@@ -23,9 +23,7 @@ def test_a_bench_night_keeps_memory_over_its_matches_and_forgets_at_the_next() -
             assert shark.memory.hands == 4 * match  # kept over the night, reset at a new one
             for h in range(4):
                 cards = deal_cards(1, 4 * match + h, 2)
-                play_hand(
-                    table.players, button=h % 2, cards=cards, rngs=table.rngs, chairs=table.chairs
-                )
+                play_hand(table, button=h % 2, cards=cards)
         assert set(shark.memory.rivals) == {"tag 1"} and shark.memory.rivals["tag 1"].dealt == 8
 
 
