@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from common.cards import SUIT_BITS, Card, Rank, full_deck
+from common.cards import SUIT_BITS, Card, full_deck
 from common.events import (
     STAKES,
     Act,
@@ -46,7 +46,13 @@ from common.events import (
     Show,
     Stakes,
 )
-from common.hands import GROUPS, Category, bring_in_key, evaluate, hand_name, showing_value
+from common.hands import (
+    best_five_of,
+    bring_in_key,
+    evaluate,
+    hand_name,
+    showing_value,
+)
 
 __all__ = ["Hand", "Pot", "SeatState", "clockwise"]
 
@@ -817,7 +823,7 @@ class Hand:
             name = _NAMES.get(value)
             if name is None:
                 name = _NAMES[value] = hand_name(value)
-            out.append(_new(Show, (s, tuple(cards), _best_five(cards, value), name)))
+            out.append(_new(Show, (s, tuple(cards), tuple(best_five_of(cards, value)), name)))
         for index, pot in enumerate(self.pots()):
             best = max(values[s] for s in pot.seats)
             winners = [s for s in pot.seats if values[s] == best]
@@ -863,38 +869,3 @@ class Hand:
 
 _NAMES: dict[int, str] = {}
 """``hand_name`` by value: a few thousand values at most (R-S2)."""
-
-
-def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
-    """``tuple(best_five(cards))``, given ``value = evaluate(cards)`` (R-S1), found sooner.
-
-    The value names every rank that plays, so the cards are picked from it as
-    ``best_five`` picks them, with no second evaluation: the cards high to low
-    (rank, then suit), only the flush suit's for a flush; a straight high to
-    low, each rank's highest suit, a wheel with its ace last; else each named
-    rank's highest suits, the ranks held most first, then high to low.
-    """
-    key = _BRING_IN_KEY
-    ordered = sorted(cards, key=key.__getitem__, reverse=True)
-    category = value >> 20
-    if category in (_FLUSH, _STRAIGHT_FLUSH):
-        suits = [key[c] & 3 for c in ordered]
-        suit = max(suits, key=suits.count)  # five or more of one suit
-        ordered = [c for c, s in zip(ordered, suits, strict=True) if s == suit]
-    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
-        top = value >> 16 & 15
-        by_rank = {key[c] >> 2: c for c in reversed(ordered)}  # the highest suit stays
-        low = Rank.ACE if top == Rank.FIVE else top - 4
-        return by_rank[top], by_rank[top - 1], by_rank[top - 2], by_rank[top - 3], by_rank[low]
-    need = {value >> 16 - 4 * i & 15: n for i, n in enumerate(GROUPS[category])}
-    size = dict(need)
-    picked = []
-    for card in ordered:
-        rank = key[card] >> 2
-        if need.get(rank):
-            need[rank] -= 1
-            picked.append(card)
-    return tuple(sorted(picked, key=lambda c: (size[key[c] >> 2], key[c]), reverse=True))
-
-
-_FLUSH, _STRAIGHT, _STRAIGHT_FLUSH = Category.FLUSH, Category.STRAIGHT, Category.STRAIGHT_FLUSH

@@ -54,6 +54,7 @@ __all__ = [
     "Category",
     "HandRank",
     "best_five",
+    "best_five_of",
     "bring_in_key",
     "category_of",
     "code_tables",
@@ -482,27 +483,33 @@ def best_five(cards: Collection[Card]) -> list[Card]:
     """
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
-    value = evaluate(cards)
-    ordered = sorted(cards, key=_BRING_IN_KEYS.__getitem__, reverse=True)
+    return best_five_of(cards, evaluate(cards))
+
+
+def best_five_of(cards: Collection[Card], value: int) -> list[Card]:
+    """``best_five(cards)`` for 5-7 distinct cards whose ``evaluate`` value is ``value``
+    (known already: a showdown has it), with no second evaluation."""
+    key = _BRING_IN_KEYS  # rank * 4 + suit
+    ordered = sorted(cards, key=key.__getitem__, reverse=True)
     category = value >> _CAT
-    if category in (Category.STRAIGHT_FLUSH, Category.FLUSH):
-        suits = Counter(card.suit for card in ordered)
-        suit = max(suits, key=suits.__getitem__)  # five or more of one suit
-        ordered = [card for card in ordered if card.suit == suit]
-    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+    if category == Category.FLUSH or category == Category.STRAIGHT_FLUSH:
+        suits = [key[c] & 3 for c in ordered]
+        suit = max(suits, key=suits.count)  # five or more of one suit
+        ordered = [c for c, s in zip(ordered, suits, strict=True) if s == suit]
+    if category == Category.STRAIGHT or category == Category.STRAIGHT_FLUSH:
         top = value >> 16 & 15
-        ranks = [top - i for i in range(4)] + [Rank.ACE if top == Rank.FIVE else top - 4]
-        return [next(card for card in ordered if card.rank == r) for r in ranks]
-    groups = GROUPS[category]
-    named = [value >> 16 - 4 * i & 15 for i in range(len(groups))]
-    need = dict(zip(named, groups, strict=True))
+        by_rank = {key[c] >> 2: c for c in reversed(ordered)}  # the highest suit stays
+        low = Rank.ACE if top == Rank.FIVE else top - 4
+        return [by_rank[top], by_rank[top - 1], by_rank[top - 2], by_rank[top - 3], by_rank[low]]
+    need = {value >> 16 - 4 * i & 15: n for i, n in enumerate(GROUPS[category])}
     size = dict(need)
     picked = []
     for card in ordered:
-        if need.get(card.rank, 0):
-            need[card.rank] -= 1
+        rank = key[card] >> 2
+        if need.get(rank):
+            need[rank] -= 1
             picked.append(card)
-    return sorted(picked, key=lambda c: (size[c.rank], _BRING_IN_KEYS[c]), reverse=True)
+    return sorted(picked, key=lambda c: (size[key[c] >> 2], key[c]), reverse=True)
 
 
 GROUPS: Mapping[int, tuple[int, ...]] = {

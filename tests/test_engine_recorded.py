@@ -84,11 +84,12 @@ def test_the_fixture_covers_the_hard_cases() -> None:
 
 
 def test_the_showdowns_best_five_is_best_five() -> None:
-    """The engine finds the shown five (R-S1) its own quicker way: the same cards in the
-    same order as ``common.hands.best_five``, on random hands and on every kind of hand."""
+    """The engine shows the five (R-S1) from the value it has (``best_five_of``): the
+    same cards in the same order as the evaluator before it found them by trying every
+    five (``tests/hands_before.py``), on random hands and on every kind of hand."""
     from common.cards import full_deck, parse_many
-    from common.engine import _best_five
-    from common.hands import best_five, evaluate
+    from common.hands import best_five_of, evaluate
+    from tests.hands_before import best_five
 
     rng = random.Random(20)
     deck = full_deck()
@@ -106,4 +107,4 @@ def test_the_showdowns_best_five_is_best_five() -> None:
         )
     ]
     for cards in hands:
-        assert _best_five(cards, evaluate(cards)) == tuple(best_five(cards)), cards
+        assert best_five_of(cards, evaluate(cards)) == best_five(cards), cards
