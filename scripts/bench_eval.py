@@ -12,10 +12,10 @@ of the per-round ratios, with its target beside it:
                   against ``eval7.evaluate`` on lists of ``eval7.Card``
                   (target >= 1.0x) and against the evaluator as it was;
     partial sums  the project's hot path (rollouts, ``common.equity``): each
-                  hand's three known cards summed once as ``code_tables`` codes,
-                  the four cards dealt added and looked up, against eval7 given
-                  the same known and dealt cards (target >= 1.5x; the whole
-                  rollouts are in scripts/bench_equity.py);
+                  hand's three known cards summed once as plain ints, the four
+                  cards dealt added and looked up in ``evaluator_tables``, against
+                  eval7 given the same known and dealt cards (target >= 1.5x; the
+                  whole rollouts are in scripts/bench_equity.py);
     best five     ``best_five`` (the showdown's five cards) against the old one.
 
 It also times ``import common.hands`` in fresh interpreters (target < 300 ms),
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from common.cards import Card, full_deck  # noqa: E402
-from common.hands import best_five, code_tables, evaluate  # noqa: E402
+from common.hands import best_five, evaluate, evaluator_tables  # noqa: E402
 from scripts.bench_engine import optional  # noqa: E402
 from tests import hands_before  # noqa: E402
 
@@ -67,19 +67,22 @@ def _import_ms(module: str, samples: int = 5, first_use: bool = False) -> list[f
 
 def _partial_sums(hands: list[list[Card]]) -> Callable[[], list[int]]:
     """The rollouts' loop: three known cards summed once, four dealt cards added."""
-    code, flush_suit, hi_index, lo_index, slot, flush_value = code_tables()
-    coded = [[code[c] for c in h] for h in hands]
+    flush_suit, rank_value, flush_value = evaluator_tables()
+    coded = [[int(c) for c in h] for h in hands]
     split = [(sum(h[:3]), h[:3], h[3:]) for h in coded]
 
     def run() -> list[int]:
         out = []
         for base, known, dealt in split:
             s = base + sum(dealt)
-            suit = flush_suit[s & 0xFFF]
-            if not suit:
-                out.append(slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]])
+            bits = flush_suit[s & 0xFF]
+            if bits is None:
+                out.append(rank_value[s >> 8])
             else:
-                out.append(flush_value[sum(c for c in known + dealt if c & suit) >> 12])
+                flushed = 0
+                for c in known + dealt:
+                    flushed |= bits[c]
+                out.append(flush_value[flushed])
         return out
 
     return run
