@@ -202,7 +202,7 @@ def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[
             tops = [i for i in range(n) if i != seat and vals[i] == best]
         flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
         for combo in combinations(pool, k):
-            s = base + sum(combo)
+            s = sum(combo, base)
             v = (
                 rank_value[s >> 8]
                 if flush_suit[s & 0xFF] is None
@@ -296,14 +296,14 @@ def _sample_one(
                 w *= r.weight([by_code[c] for c in pool[lo:hi]])
             if w <= 0.0:
                 continue
-        s = base_me + sum(pool[:need_me])
+        s = sum(pool[:need_me], base_me)
         me = (
             rank_value[s >> 8] if flush_suit[s & 0xFF] is None else _value(s, mine + pool[:need_me])
         )
         weight_sum += w
         ties = 0  # rivals level with us; a rival above us ends the deal: we win nothing
         for base, known, lo, hi in slots:
-            s = base + sum(pool[lo:hi])
+            s = sum(pool[lo:hi], base)
             if flush_suit[s & 0xFF] is None:
                 v = rank_value[s >> 8]
             else:
@@ -396,7 +396,7 @@ def _sample_all(
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
-            s = base + sum(pool[lo:hi])
+            s = sum(pool[lo:hi], base)
             if flush_suit[s & 0xFF] is None:
                 vals[seat] = rank_value[s >> 8]
             else:
@@ -515,7 +515,7 @@ def _sample_mine(
             top = 0
             for g, get in enumerate(my_getters):
                 cards = get(pool)
-                s = base_me + sum(cards)
+                s = sum(cards, base_me)
                 if flush_suit[s & 0xFF] is None:
                     v = rank_value[s >> 8]
                 else:
@@ -527,7 +527,7 @@ def _sample_mine(
             ties = 1
             for base, known, get in rivals:
                 cards = get(pool)
-                s = base + sum(cards)
+                s = sum(cards, base)
                 if flush_suit[s & 0xFF] is None:
                     v = rank_value[s >> 8]
                 else:
