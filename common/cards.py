@@ -51,8 +51,8 @@ SUIT_CHARS = "cdhs"
 SUIT_BITS = 8
 """Bits of a card's value given to the suit key (``SUIT_KEYS``); the rank key sits above."""
 RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
-"""Rank keys, two to ace: the sums of at most four of each over exactly ``n`` cards
-differ for every way to hold them, for each ``n`` of 1 to 7 (``tests/test_cards.py``).
+"""Rank keys, two to ace: for each ``n`` of 1 to 7, every way to hold exactly ``n``
+cards (at most four of a rank) sums to its own key (``tests/test_hands_identity.py``).
 Seven cards sum to at most 7,825,759 (four aces and three kings)."""
 SUIT_KEYS = (0, 1, 24, 33)
 """Suit keys, clubs to spades: the sum of 5, 6 or 7 cards' keys (below 256) says
