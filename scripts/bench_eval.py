@@ -10,12 +10,18 @@ of the per-round ratios, with its target beside it:
 
     evaluate      the public ``common.hands.evaluate`` on lists of ``Card``
                   against ``eval7.evaluate`` on lists of ``eval7.Card``
-                  (target >= 1.0x) and against the evaluator as it was;
+                  (target >= 1.0x) and against the evaluator as it was (which
+                  now also looks up each card's former int value);
     partial sums  the project's hot path (rollouts, ``common.equity``): each
                   hand's three known cards summed once as plain ints, the four
                   cards dealt added and looked up in ``evaluator_tables``, against
                   eval7 given the same known and dealt cards (target >= 1.5x; the
                   whole rollouts are in scripts/bench_equity.py);
+    enumeration   the other hot path (``server.brain.equity.exact_seventh``,
+                  ``common.equity``'s counting): 560 hands of each of a few
+                  seventh-street spots, every three of sixteen cards added to a
+                  rival's four up cards in nested loops that keep each partial
+                  sum, against eval7 on the same hands ready made (target >= 1.5x);
     best five     ``best_five`` (the showdown's five cards) against the old one.
 
 It also times ``import common.hands`` in fresh interpreters (target < 300 ms),
