@@ -9,13 +9,14 @@ Invariants:
   those same objects, so cards compare and hash as the ints they are.
 - A ``Card`` *is* an ``int`` whose value is built for the hand evaluator:
   ``RANK_KEYS[rank] << SUIT_BITS | SUIT_KEYS[suit]``.  Summing five, six or
-  seven cards gives, in the low 8 bits, a number that says which suit (if any)
-  holds five or more of them, and above it a number that names how many cards
-  of each rank there are (each way to hold exactly 5, 6 or 7 cards has its own
-  sum; so has each way to hold 1 to 4).  Every card is below ``2**30`` (one
-  digit of a CPython int, which adds fastest; only sums holding several aces
-  and kings pass it).  The value grows with the rank, then the suit, so cards
-  compare as the bring-in orders them (R-O1).  ``common.hands`` relies on this.
+  seven cards gives, in the low 8 bits, a number that (with the count of
+  cards) says which suit, if any, holds five or more of them, and above it a
+  number that names how many cards of each rank there are (each way to hold
+  exactly 5, 6 or 7 cards has its own sum; so has each way to hold 1 to 4).
+  Every card is below ``2**30`` (one digit of a CPython int, which adds
+  fastest; only sums holding several aces and kings pass it).  The value
+  grows with the rank, then the suit, so cards compare as the bring-in orders
+  them (R-O1).  ``common.hands`` relies on this.
 - Ranks run 2 (0) to ace (12); suits run clubs (0), diamonds, hearts,
   spades (3): the order the bring-in uses to break ties (R-O1).
 
@@ -54,9 +55,10 @@ RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 147
 """Rank keys, two to ace: for each ``n`` of 1 to 7, every way to hold exactly ``n``
 cards (at most four of a rank) sums to its own key (``tests/test_hands_identity.py``).
 Seven cards sum to at most 7,825,759 (four aces and three kings)."""
-SUIT_KEYS = (0, 1, 24, 33)
-"""Suit keys, clubs to spades: the sum of 5, 6 or 7 cards' keys (below 256) says
-which suit holds five or more of them, if one does."""
+SUIT_KEYS = (1, 2, 25, 34)
+"""Suit keys, clubs to spades: for each count of 5, 6 or 7 cards, the sum of their
+keys (below 256) says which suit holds five or more of them, if one does.  No key
+is 0, so no card is the int 0 (``2c`` would be falsy)."""
 
 
 class Rank(enum.IntEnum):

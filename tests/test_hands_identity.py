@@ -66,6 +66,7 @@ def test_card_keys_name_every_way_to_hold_the_cards() -> None:
     assert sorted(DECK) == by_rank
     assert int(by_rank[-1]) < 1 << 30
     assert all(int(c) == RANK_KEYS[c.rank] << SUIT_BITS | SUIT_KEYS[c.suit] for c in DECK)
+    assert all(DECK), "a card that is the int 0 would be falsy"
 
 
 @pytest.mark.parametrize("n", [5, 6, 7])
