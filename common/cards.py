@@ -8,17 +8,22 @@ Invariants:
 - There are exactly 52 ``Card`` objects; ``parse`` and ``Card(code)`` hand out
   those same objects, so cards compare and hash as the ints they are.
 - A ``Card`` *is* an ``int`` whose value is built for the hand evaluator:
-  bits 0-11 hold the suit as ``1 << (3 * suit)`` and the bits above hold
-  ``5 ** rank``.  Summing up to seven cards therefore gives, in the low 12
-  bits, a count of each suit (3 bits each), and above them the count of each
-  rank in base 5 (at most 4 of a rank).  ``common.hands`` relies on this.
+  ``RANK_KEYS[rank] << SUIT_BITS | SUIT_KEYS[suit]``.  Summing five, six or
+  seven cards gives, in the low 8 bits, a number that (with the count of
+  cards) says which suit, if any, holds five or more of them, and above it a
+  number that names how many cards of each rank there are (each way to hold
+  exactly 5, 6 or 7 cards has its own sum; so has each way to hold 1 to 4).
+  Every card is below ``2**30`` (one digit of a CPython int, which adds
+  fastest; only sums holding several aces and kings pass it).  The value
+  grows with the rank, then the suit, so cards compare as the bring-in orders
+  them (R-O1).  ``common.hands`` relies on this.
 - Ranks run 2 (0) to ace (12); suits run clubs (0), diamonds, hearts,
   spades (3): the order the bring-in uses to break ties (R-O1).
 
 >>> card = parse("As")
 >>> str(card), card.rank, card.suit
 ('As', <Rank.ACE: 12>, <Suit.SPADES: 3>)
->>> parse("2c") < parse("2d")  # ints, but not ordered by rank: use rank/suit
+>>> parse("2c") < parse("2d") < parse("3c")  # ints, ordered by rank then suit
 True
 """
 
@@ -44,8 +49,16 @@ __all__ = [
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 
-SUIT_BITS = 12
-"""Bits of a card's value given to the suit field (4 suits x 3 bits)."""
+SUIT_BITS = 8
+"""Bits of a card's value given to the suit key (``SUIT_KEYS``); the rank key sits above."""
+RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+"""Rank keys, two to ace: for each ``n`` of 1 to 7, every way to hold exactly ``n``
+cards (at most four of a rank) sums to its own key (``tests/test_hands_identity.py``).
+Seven cards sum to at most 7,825,759 (four aces and three kings)."""
+SUIT_KEYS = (1, 2, 25, 34)
+"""Suit keys, clubs to spades: for each count of 5, 6 or 7 cards, the sum of their
+keys (below 256) says which suit holds five or more of them, if one does.  No key
+is 0, so no card is the int 0 (``2c`` would be falsy)."""
 
 
 class Rank(enum.IntEnum):
@@ -136,7 +149,7 @@ _SUIT_OF: dict[int, Suit] = {}
 
 for _rank in Rank:
     for _suit in Suit:
-        _value = (5**_rank << SUIT_BITS) | (1 << (3 * _suit))
+        _value = RANK_KEYS[_rank] << SUIT_BITS | SUIT_KEYS[_suit]
         _code = RANK_CHARS[_rank] + SUIT_CHARS[_suit]
         _card = int.__new__(Card, _value)
         _BY_CODE[_code] = _card

@@ -581,9 +581,10 @@ class Hand:
             for st in self._states:
                 if not st.folded:
                     up = st.up
-                    # Which rank shows how often, and the suit of the highest card (the
-                    # largest int: a card's rank sits above its suit, ``common.cards``).
-                    key = (sum(up) >> SUIT_BITS) << 2 | (key_of[max(up)] & 3)
+                    # Which rank shows how often (the rank key of the cards' sum, with
+                    # their number), and the suit of the highest card (the largest int:
+                    # a card's rank sits above its suit, ``common.cards``).
+                    key = (sum(up) >> SUIT_BITS) << 5 | len(up) << 2 | (key_of[max(up)] & 3)
                     value = _SHOWING.get(key)
                     if value is None:
                         value = _SHOWING[key] = showing_value(up)
@@ -735,9 +736,10 @@ class Hand:
                 out.append(_DEALS[st.seat][street - 2][card])
                 if not st.all_in:
                     bettors += 1
-                # Which rank shows how often, and the suit of the highest card (the
-                # largest int: a card's rank sits above its suit, ``common.cards``).
-                key = (sum(shown) >> SUIT_BITS) << 2 | (key_of[max(shown)] & 3)
+                # Which rank shows how often (the rank key of the cards' sum, with
+                # their number), and the suit of the highest card (the largest int:
+                # a card's rank sits above its suit, ``common.cards``).
+                key = (sum(shown) >> SUIT_BITS) << 5 | len(shown) << 2 | (key_of[max(shown)] & 3)
                 value = _SHOWING.get(key)
                 if value is None:
                     value = _SHOWING[key] = showing_value(shown)

@@ -29,8 +29,8 @@ Invariants:
   than seven cards, raises ``ValueError``; so does a spot with fewer unseen cards
   than the hands need (never at a real table, R-D6).
 - Values are ``common.hands.evaluate``'s, computed from each hand's known cards'
-  partial sum plus the dealt cards, as ``common.hands.code_tables`` codes (plain
-  ints), so they are exactly its values.
+  partial sum plus the dealt cards (the cards' plain ints) with the tables of
+  ``common.hands.evaluator_tables``, so they are exactly its values.
 - An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``stderr`` is the
   standard error of the mean share, and its ``half_width`` never claims less
   than ``3 / samples`` (the 95% bound when nothing varied: a hand that lost
@@ -49,7 +49,7 @@ from operator import itemgetter
 from typing import Any, Protocol
 
 from common.cards import Card, full_deck
-from common.hands import code_tables
+from common.hands import evaluator_tables
 
 __all__ = [
     "ENUM_BUDGET",
@@ -82,9 +82,9 @@ LAYOUT_MIN = 12
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
 
-_CODE, _FLUSH_SUIT, _HI, _LO, _SLOT, _FLUSH_BY_CODE = code_tables()
-"""Cards are summed as ``common.hands`` codes: ``_value`` spells out the lookup."""
-_BY_CODE: dict[int, Card] = {_CODE[c]: c for c in FULL_DECK}
+_FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
+"""Cards are summed as plain ints: ``_value`` spells out the lookup."""
+_BY_CODE: dict[int, Card] = {int(c): c for c in FULL_DECK}
 _LCM = 420
 """Every split 1..7 divides it: counted shares stay integers."""
 
@@ -152,19 +152,19 @@ def deal_count(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> in
 
 
 def _value(s: int, cards: Sequence[int]) -> int:
-    """The value of seven cards' codes ``cards`` summing to ``s`` (``hands.code_tables``)."""
-    suit = _FLUSH_SUIT[s & 0xFFF]
-    if not suit:
-        return _SLOT[_HI[s >> 29] + _LO[s >> 12 & 0x1FFFF]]
+    """The value of seven cards ``cards`` summing to ``s`` (``hands.evaluator_tables``)."""
+    bits = _FLUSH_SUIT[s & 0xFF]
+    if bits is None:
+        return _RANK_VALUE[s >> 8]
     flushed = 0
     for card in cards:
-        if card & suit:
-            flushed += card
-    return _FLUSH_BY_CODE[flushed >> 12]
+        flushed |= bits[card]
+    return _FLUSH_VALUE[flushed]
 
 
 def _coded(cards: Sequence[int]) -> list[int]:
-    return [_CODE[c] for c in cards]
+    """The cards as plain ints, which add faster than ``Card``s."""
+    return [int(c) for c in cards]
 
 
 def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[int], int]:
@@ -200,13 +200,14 @@ def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[
             best = max(others) if others else -1
             ties = others.count(best)
             tops = [i for i in range(n) if i != seat and vals[i] == best]
-        flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
+        flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
         for combo in combinations(pool, k):
-            s = base + sum(combo)
-            if not flush_suit[s & 0xFFF]:
-                v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
-            else:
-                v = _value(s, hand + list(combo))
+            s = sum(combo, base)
+            v = (
+                rank_value[s >> 8]
+                if flush_suit[s & 0xFF] is None
+                else _value(s, hand + list(combo))
+            )
             if last:
                 deals += 1
                 if v > best:
@@ -281,7 +282,7 @@ def _sample_one(
     w = 1.0
     rnd = rng.random
     n_pool = len(pool)
-    flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     draws = [(i, n_pool - i) for i in range(total)]
     for _ in range(samples):
         # A partial Fisher-Yates shuffle: the first ``total`` cards of ``pool`` are a
@@ -295,17 +296,16 @@ def _sample_one(
                 w *= r.weight([by_code[c] for c in pool[lo:hi]])
             if w <= 0.0:
                 continue
-        s = base_me + sum(pool[:need_me])
-        if not flush_suit[s & 0xFFF]:
-            me = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
-        else:
-            me = _value(s, mine + pool[:need_me])
+        s = sum(pool[:need_me], base_me)
+        me = (
+            rank_value[s >> 8] if flush_suit[s & 0xFF] is None else _value(s, mine + pool[:need_me])
+        )
         weight_sum += w
         ties = 0  # rivals level with us; a rival above us ends the deal: we win nothing
         for base, known, lo, hi in slots:
-            s = base + sum(pool[lo:hi])
-            if not flush_suit[s & 0xFFF]:
-                v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+            s = sum(pool[lo:hi], base)
+            if flush_suit[s & 0xFF] is None:
+                v = rank_value[s >> 8]
             else:
                 v = _value(s, known + pool[lo:hi])
             if v > me:
@@ -389,16 +389,16 @@ def _sample_all(
         start += n
     rnd = rng.random
     draws = [(i, len(pool) - i) for i in range(start)]
-    flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     vals = [0] * len(hands)
     for _ in range(samples):
         for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
-            s = base + sum(pool[lo:hi])
-            if not flush_suit[s & 0xFFF]:
-                vals[seat] = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+            s = sum(pool[lo:hi], base)
+            if flush_suit[s & 0xFF] is None:
+                vals[seat] = rank_value[s >> 8]
             else:
                 vals[seat] = _value(s, known + pool[lo:hi])
         best = max(vals)
@@ -502,7 +502,7 @@ def _sample_mine(
     draws = [(i, n_pool - i) for i in range(min(k, n_pool - 1))]
     inv = 1.0 / (groups * len(layouts))
     rnd = rng.random
-    flush_suit, hi_index, lo_index, slot = _FLUSH_SUIT, _HI, _LO, _SLOT
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     acc = sums[0]
     total, squares = acc
     mv = [0] * groups
@@ -515,9 +515,9 @@ def _sample_mine(
             top = 0
             for g, get in enumerate(my_getters):
                 cards = get(pool)
-                s = base_me + sum(cards)
-                if not flush_suit[s & 0xFFF]:
-                    v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+                s = sum(cards, base_me)
+                if flush_suit[s & 0xFF] is None:
+                    v = rank_value[s >> 8]
                 else:
                     v = _value(s, [*mine, *cards])
                 mv[g] = v
@@ -527,9 +527,9 @@ def _sample_mine(
             ties = 1
             for base, known, get in rivals:
                 cards = get(pool)
-                s = base + sum(cards)
-                if not flush_suit[s & 0xFFF]:
-                    v = slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
+                s = sum(cards, base)
+                if flush_suit[s & 0xFF] is None:
+                    v = rank_value[s >> 8]
                 else:
                     v = _value(s, [*known, *cards])
                 if v > best:

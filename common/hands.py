@@ -10,22 +10,23 @@ Invariants:
   is (trips, pair, 0, 0, 0); two pair is (high pair, low pair, kicker, 0, 0);
   a straight is (top card, 0, ...) with A-2-3-4-5 topped by the five.
 - The evaluator only sums the cards: by the encoding of ``common.cards`` the
-  low 12 bits of the sum count each suit and the bits above count each rank
-  in base 5.  A list indexed by the suit counts says whether there is a flush
-  (and whether there are 5-7 cards at all).  Without one, the rank counts are
-  split in base 5 into those of two to eight and those of nine to ace; two
-  index lists number every way to hold at most seven cards without gaps
-  (``_build_index``), and one flat list holds each value at its number: three
-  small lists to read, where a dict of every rank count would be read all over
-  memory.  Seven cards holding a flush can hold neither quads nor a full house
-  (either needs three cards beside the five suited ones), so the flush path
-  only looks at the flush suit's ranks.
-- ``code_tables`` gives loops that sum cards themselves (``common.equity``) the
-  same tables on plain-int codes whose two rank fields are bit fields, so that
-  no division is needed.
+  low 8 bits of the sum (the suit keys' sum) say which suit, if any, holds five
+  or more of the cards, and the bits above (the rank key) name how many cards
+  of each rank there are.  For seven cards a list of 256 gives the flush suit
+  (None for none); without one, a flat array indexed by the rank key holds the
+  value: one read, where a dict of the 49,205 rank counts would hash and chase
+  pointers all over memory.  The array spans every rank key of seven cards,
+  7,825,760 machine ints (31 MB), most of them unused.  Five and six cards,
+  off the hot path, read a dict by the rank key.  Seven cards holding a flush
+  can hold neither quads nor a full house (either needs three cards beside the
+  five suited ones), so the flush path only looks at the flush suit's ranks,
+  as a bit mask: each card's bit in that suit (0 for the other suits) or-ed.
+- ``evaluator_tables`` gives loops that sum cards themselves (``common.equity``,
+  ``server.brain.equity``) the seven-card tables, for the cards' plain ints:
+  they keep the known cards' sum and add the cards dealt.
 - The tables are built from the rank patterns, not by trying 5-card subsets,
   on first use rather than at import (``_Unbuilt``): about a hundred
-  milliseconds, nothing read from disk.
+  milliseconds, nothing read from disk; about 34 MB in all.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
 
@@ -44,10 +45,10 @@ from array import array
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import permutations
-from typing import Any, cast
+from itertools import permutations, product
+from typing import Any
 
-from common.cards import SUIT_BITS, Card, Rank, full_deck
+from common.cards import RANK_KEYS, SUIT_BITS, SUIT_KEYS, Card, Rank, full_deck
 
 __all__ = [
     "GROUPS",
@@ -57,7 +58,6 @@ __all__ = [
     "best_five_of",
     "bring_in_key",
     "category_of",
-    "code_tables",
     "evaluate",
     "evaluator_tables",
     "hand_name",
@@ -86,7 +86,6 @@ class Category(enum.IntEnum):
 _CAT = 20  # the category sits above five 4-bit rank nibbles
 _SUIT_MASK = (1 << SUIT_BITS) - 1
 _RANKS_DESC = tuple(range(12, -1, -1))
-_POW5 = tuple(5**r for r in range(13))
 
 
 def _straight_top(mask: int) -> int:
@@ -104,7 +103,7 @@ def _pack(ranks: tuple[int, ...]) -> int:
     return out
 
 
-# Every set of k ranks (k = 0..7) as (mask, base-5 key, packs, lowest rank),
+# Every set of k ranks (k = 0..7) as (mask, rank key, packs, lowest rank),
 # where packs[j] is the top j ranks packed as nibbles, highest first.
 _RankSet = tuple[int, int, tuple[int, ...], int]
 
@@ -114,7 +113,7 @@ def _rank_sets() -> list[list[_RankSet]]:
     for _ in range(7):
         sets.append(
             [
-                (mask | 1 << r, key + _POW5[r], (*packs, packs[-1] << 4 | r), r)
+                (mask | 1 << r, key + RANK_KEYS[r], (*packs, packs[-1] << 4 | r), r)
                 for mask, key, packs, low in sets[-1]
                 for r in range(low - 1, -1, -1)
             ]
@@ -140,32 +139,26 @@ _SHAPES: tuple[tuple[tuple[int, ...], Category, int], ...] = (
 )
 
 
-def _build_tables() -> tuple[list[int], dict[int, int], dict[int, int]]:
-    """Flush-suit list, rank-count table and flush table (see the module docstring)."""
-    flush_suit = [0] * (1 << SUIT_BITS)
-    for suit in range(4):
-        shift = 3 * suit
-        for i in range(1 << SUIT_BITS):
-            if (i >> shift) & 7 >= 5:
-                flush_suit[i] = 1 << shift
-
+def _build_tables() -> tuple[dict[int, dict[int, int]], list[int]]:
+    """The value of every way to hold 5, 6 or 7 cards without a flush, by the number of
+    cards and then the rank key; and the flush values by the flush suit's rank mask."""
     straight_top = [_straight_top(m) for m in range(1 << 13)]
     sets = _rank_sets()
     straight = Category.STRAIGHT << _CAT
 
-    flush: dict[int, int] = {}
+    flush = [0] * (1 << 13)
     for k in (5, 6, 7):
-        for mask, key, packs, _ in sets[k]:
+        for mask, _, packs, _ in sets[k]:
             top = straight_top[mask]
             if top >= 0:
-                flush[key] = Category.STRAIGHT_FLUSH << _CAT | top << 16
+                flush[mask] = Category.STRAIGHT_FLUSH << _CAT | top << 16
             else:
-                flush[key] = Category.FLUSH << _CAT | packs[5]
+                flush[mask] = Category.FLUSH << _CAT | packs[5]
 
-    table: dict[int, int] = {}
+    by_count: dict[int, dict[int, int]] = {5: {}, 6: {}, 7: {}}
     for shape, category, made in _SHAPES:
         kickers = max(0, 5 - sum(shape[:made]))  # cards left to play after the kind
-        for n in (5, 6, 7):
+        for n, table in by_count.items():
             k = n - sum(shape)  # singles
             if k < 0:
                 continue
@@ -180,7 +173,7 @@ def _build_tables() -> tuple[list[int], dict[int, int], dict[int, int]]:
                 ):
                     continue
                 omask = sum(1 << r for r in held)
-                okey = sum(size * _POW5[r] for size, r in zip(shape, held, strict=True))
+                okey = sum(size * RANK_KEYS[r] for size, r in zip(shape, held, strict=True))
                 head = category << _CAT | _pack(held[:made]) << _CAT - 4 * made
                 singles = [s for s in sets[k] if not s[0] & omask]
                 if kickers and len(shape) > made:
@@ -208,72 +201,47 @@ def _build_tables() -> tuple[list[int], dict[int, int], dict[int, int]]:
                     table.update(
                         {okey + key: head | packs[j] << shift for _, key, packs, _ in singles}
                     )
-    return flush_suit, table, flush
+    return by_count, flush
 
 
-_LO_RANKS = 7
-"""Ranks two to eight count in the low base-5 digits of a rank key, nine to ace above."""
-_LO_SPAN: int = 5**_LO_RANKS
-_LO_SHIFT = SUIT_BITS
-_HI_SHIFT = SUIT_BITS + 17  # the low digits of at most seven cards stay below 2**17
-_CODE_MASK = (1 << 17) - 1
+_SuitBits = dict[int, int]
+"""A card's rank bit if it is of one suit, else 0, for each of the 52 cards."""
 
 
-def _patterns(ranks: int) -> list[tuple[int, int]]:
-    """Every count of at most four per rank over ``ranks`` ranks, seven cards at most,
-    as (base-5 value, cards), fewest cards first."""
-    out = [(0, 0)]
-    for r in range(ranks):
-        out = [(v + d * _POW5[r], c + d) for v, c in out for d in range(5) if c + d <= 7]
-    return sorted(out, key=lambda vc: vc[1])
-
-
-def _build_index() -> tuple[array[int], array[int], int]:
-    """The split index of every rank count of at most seven cards (module docstring).
-
-    A rank key ``k`` (the card sum above the suit bits) splits into ``hi, lo =
-    divmod(k, 5**7)``.  ``lo_index[lo]`` numbers the low patterns fewest cards
-    first, so that those of at most ``m`` cards come before the others; the row of
-    a high pattern of ``c`` cards holds the low patterns of at most ``7 - c`` cards
-    and starts at ``hi_index[hi]``.  Each key then has its own slot
-    ``hi_index[hi] + lo_index[lo]`` and the slots are numbered without gaps."""
-    lows = _patterns(_LO_RANKS)
-    lo_index = [0] * _LO_SPAN
-    up_to = [0] * 8  # low patterns of at most m cards
-    for i, (v, c) in enumerate(lows):
-        lo_index[v] = i
-        up_to[c] = i + 1
-    hi_index = [0] * 5 ** (13 - _LO_RANKS)
-    size = 0
-    for v, c in _patterns(13 - _LO_RANKS):
-        hi_index[v] = size
-        size += up_to[7 - c]
-    # Arrays of machine ints: a quarter of the memory a list and its ints take.
-    return array("i", hi_index), array("H", lo_index), size
+def _suit_tables() -> dict[int, list[_SuitBits | None]]:
+    """For 5, 6 and 7 cards: by the sum of their suit keys (below 256), the suit bits
+    (``_SuitBits``) of the suit holding five or more of them, else None."""
+    deck = full_deck()
+    # Keyed by the ``Card``s themselves, which ``evaluate`` then finds by identity.
+    bits: list[_SuitBits] = [
+        {card: 1 << card.rank if card.suit == suit else 0 for card in deck} for suit in range(4)
+    ]
+    out: dict[int, list[_SuitBits | None]] = {}
+    for n in (5, 6, 7):
+        row: list[_SuitBits | None] = [None] * (1 << SUIT_BITS)
+        for counts in product(range(n + 1), repeat=4):
+            if sum(counts) == n:
+                key = sum(c * k for c, k in zip(counts, SUIT_KEYS, strict=True))
+                for suit, c in enumerate(counts):
+                    if c >= 5:
+                        row[key] = bits[suit]
+        out[n] = row
+    return out
 
 
 def _build() -> None:
     """Build every table ``evaluate`` reads, in place of the stand-ins (``_Unbuilt``)."""
-    global _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE, _HI_INDEX, _LO_INDEX, _SLOT_VALUE
-    global _CHECKED_SUIT, _FLUSH_BY_CODE, _BUILT
-    flush_suit, rank_value, flush_value = _build_tables()
-    hi_index, lo_index, size = _build_index()
-    # Each rank count's value at its split index, 0 for fewer than five cards: machine
-    # ints, a quarter of the memory a list of int objects takes, so a compact table.
-    slot_value = array("i", bytes(4 * size))
-    span = _LO_SPAN
-    slots = [hi_index[k // span] + lo_index[k % span] for k in rank_value]
-    for i, v in zip(slots, rank_value.values(), strict=True):
-        slot_value[i] = v
-    # ``flush_suit``, but -1 where the suit counts add up to other than 5-7 cards.
-    checked = [
-        suit if 5 <= sum(i >> s & 7 for s in range(0, SUIT_BITS, 3)) <= 7 else -1
-        for i, suit in enumerate(flush_suit)
-    ]
-    by_code = {_coded(key << SUIT_BITS) >> _LO_SHIFT: value for key, value in flush_value.items()}
-    _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = flush_suit, rank_value, flush_value
-    _HI_INDEX, _LO_INDEX, _SLOT_VALUE = hi_index, lo_index, slot_value
-    _CHECKED_SUIT, _FLUSH_BY_CODE, _BUILT = checked, by_code, True
+    global _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE, _FEWER, _BUILT
+    by_count, flush_value = _build_tables()
+    suits = _suit_tables()
+    sevens = by_count[7]
+    # Every rank key of seven cards, used or not (7,825,760 of them, 49,205 used):
+    # machine ints, read with no hashing, 31 MB.
+    rank_value = array("i", [0]) * (max(sevens) + 1)
+    for key, value in sevens.items():
+        rank_value[key] = value
+    _FEWER = {n: (suits[n], by_count[n]) for n in (5, 6)}
+    _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE, _BUILT = suits[7], rank_value, flush_value, True
 
 
 class _Unbuilt:
@@ -293,11 +261,8 @@ class _Unbuilt:
             _build()
         return globals()[self._name]
 
-    def __getitem__(self, key: int) -> int:
-        return cast(int, self._table()[key])
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._table()
+    def __getitem__(self, key: int) -> Any:
+        return self._table()[key]
 
 
 def _unbuilt(name: str) -> Any:
@@ -305,17 +270,15 @@ def _unbuilt(name: str) -> Any:
 
 
 _BUILT = False
-_FLUSH_SUIT: list[int] = _unbuilt("_FLUSH_SUIT")
-"""The suit bit of a flush by the suit counts of 5-7 cards, else 0."""
-_CHECKED_SUIT: list[int] = _unbuilt("_CHECKED_SUIT")
-"""``_FLUSH_SUIT``, but -1 where the suit counts add up to other than 5-7 cards."""
-_RANK_VALUE: dict[int, int] = _unbuilt("_RANK_VALUE")
-_FLUSH_VALUE: dict[int, int] = _unbuilt("_FLUSH_VALUE")
-_HI_INDEX: array[int] = _unbuilt("_HI_INDEX")
-_LO_INDEX: array[int] = _unbuilt("_LO_INDEX")
-_SLOT_VALUE: array[int] = _unbuilt("_SLOT_VALUE")
-_FLUSH_BY_CODE: dict[int, int] = _unbuilt("_FLUSH_BY_CODE")
-assert _LO_SPAN == 78125 and SUIT_BITS == 12 and _SUIT_MASK == 0xFFF  # evaluate's literals
+_FLUSH_SUIT: list[_SuitBits | None] = _unbuilt("_FLUSH_SUIT")
+"""Seven cards' suit bits of the flush suit by the sum of their suit keys, else None."""
+_RANK_VALUE: array[int] = _unbuilt("_RANK_VALUE")
+"""Seven cards' value without a flush, by their rank key."""
+_FLUSH_VALUE: list[int] = _unbuilt("_FLUSH_VALUE")
+"""A flush's value by the mask of its suit's ranks (five to seven bits)."""
+_FEWER: dict[int, tuple[list[_SuitBits | None], dict[int, int]]] = _unbuilt("_FEWER")
+"""For five and six cards: their ``_FLUSH_SUIT`` and their values by rank key."""
+assert SUIT_BITS == 8 and _SUIT_MASK == 0xFF  # evaluate's literals
 
 
 def evaluate(cards: Collection[Card]) -> int:
@@ -328,89 +291,49 @@ def evaluate(cards: Collection[Card]) -> int:
     >>> hex(evaluate(parse_many("Kc Kd 5h 5s 5c 2d 3d")))  # fives full of kings
     '0x63b000'
     """
-    # Seven cards (the usual case) are added one by one: ``sum`` takes its slow
-    # path on ints of a subclass, and with seven cards the count needs no check.
+    # Seven cards (the usual case) are added one by one, which is faster than ``sum``
+    # on ints of a subclass, and with seven cards the count needs no check.
     try:
         a, b, c, d, e, f, g = cards
     except ValueError:
         return _evaluate_other(cards)
     s: int = a + b + c + d + e + f + g
-    suit = _FLUSH_SUIT[s & 0xFFF]
-    if not suit:
-        s >>= 12
-        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]  # 78125 = 5**7
-    # A flush (one hand in thirty): the flush suit's cards only, still unrolled.
-    s = (
-        (a & suit and a)
-        + (b & suit and b)
-        + (c & suit and c)
-        + (d & suit and d)
-        + (e & suit and e)
-        + (f & suit and f)
-        + (g & suit and g)
-    )
-    return _FLUSH_VALUE[s >> 12]
+    bits = _FLUSH_SUIT[s & 0xFF]
+    if bits is None:
+        return _RANK_VALUE[s >> 8]
+    # A flush (one hand in thirty): the flush suit's ranks as a mask, still unrolled.
+    return _FLUSH_VALUE[bits[a] | bits[b] | bits[c] | bits[d] | bits[e] | bits[f] | bits[g]]
 
 
 def _evaluate_other(cards: Collection[Card]) -> int:
     """``evaluate`` of other than seven cards: five or six, else ``ValueError``."""
-    s: int = sum(cards)
-    if not _CHECKED_SUIT[s & 0xFFF]:
-        s >>= 12
-        return _SLOT_VALUE[_HI_INDEX[s // 78125] + _LO_INDEX[s % 78125]]
-    return _evaluate_slow(cards, s)
-
-
-def _evaluate_slow(cards: Collection[Card], s: int) -> int:
-    """A flush, or a wrong count of cards."""
-    suit = _CHECKED_SUIT[s & _SUIT_MASK]
-    if suit < 0 or len(cards) > 7 or s >> SUIT_BITS not in _RANK_VALUE:
+    n = len(cards)
+    if n != 5 and n != 6:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
+    suits, values = _FEWER[n]
+    s: int = sum(cards)
+    value = values.get(s >> SUIT_BITS)
+    if value is None:  # five of a rank, say
+        raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
+    bits = suits[s & _SUIT_MASK]
+    if bits is None:
+        return value
     flushed = 0
     for card in cards:
-        if card & suit:
-            flushed += card
-    return _FLUSH_VALUE[flushed >> SUIT_BITS]
+        flushed |= bits[card]
+    return _FLUSH_VALUE[flushed]
 
 
-def code_tables() -> tuple[
-    Mapping[int, int], Sequence[int], Sequence[int], Sequence[int], Sequence[int], Mapping[int, int]
-]:
-    """Faster tables for loops that sum cards themselves, on plain-int *codes*.
+def evaluator_tables() -> tuple[Sequence[Mapping[int, int] | None], Sequence[int], Sequence[int]]:
+    """The three tables ``evaluate`` reads for seven cards, for loops that sum cards
+    themselves (``common.equity``: the known cards' sum kept, the dealt cards added).
 
-    ``(code, flush_suit, hi_index, lo_index, slot_value, flush_value)``.  A card's
-    code ``code[card]`` keeps the card's suit bits and splits its rank digit in two
-    bit fields: ``5**rank << 12`` for two to eight, ``5**(rank - 7) << 29`` for nine
-    to ace.  With ``s`` the sum of 5-7 distinct cards' codes and no flush
-    (``flush_suit[s & 0xFFF] == 0``) the value is
-    ``slot_value[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]``; with a flush it
-    is ``flush_value[f >> 12]``, ``f`` summing the codes of that suit.  The values
-    are ``evaluate``'s.  Read only.
-    """
-    if not _BUILT:
-        _build()
-    return _CODE, _FLUSH_SUIT, _HI_INDEX, _LO_INDEX, _SLOT_VALUE, _FLUSH_BY_CODE
-
-
-def _coded(card: int) -> int:
-    hi: int
-    lo: int
-    hi, lo = divmod(card >> SUIT_BITS, _LO_SPAN)
-    return hi << _HI_SHIFT | lo << _LO_SHIFT | card & _SUIT_MASK
-
-
-_CODE: dict[int, int] = {int(c): _coded(c) for c in full_deck()}
-
-
-def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, int]]:
-    """The three tables ``evaluate`` looks values up in, for loops that sum cards themselves.
-
-    ``(flush_suit, rank_value, flush_value)``: with ``s`` the sum of 5-7 distinct
-    cards, ``flush_suit[s & 0xFFF]`` is the suit bit of a flush (0 for none); without
-    one the value is ``rank_value[s >> SUIT_BITS]``, with one it is
-    ``flush_value[f >> SUIT_BITS]`` where ``f`` sums only the cards of that suit
-    (``card & suit``).  Read only: they are ``evaluate``'s own.  (``code_tables``
-    gives faster ones.)
+    ``(flush_suit, rank_value, flush_value)``.  With ``s`` the sum of seven distinct
+    cards (``Card``s, or their plain ints, which add faster), ``bits =
+    flush_suit[s & 0xFF]`` is None without a flush, and then the value is
+    ``rank_value[s >> 8]``; with a flush, ``bits[card]`` is the rank bit of a card
+    of the flush suit (0 for the others) and the value is ``flush_value[m]``, ``m``
+    the seven cards' bits or-ed.  The values are ``evaluate``'s.  Read only.
     """
     if not _BUILT:
         _build()
@@ -596,8 +519,9 @@ def showing_value(up_cards: Collection[Card]) -> int:
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
     # The kind and ranks depend only on how many of each rank show, which the
-    # card sum spells in base 5: remember them (at most 2,380 such counts).
-    counts = sum(up_cards) >> SUIT_BITS
+    # rank key of the cards' sum names, given how many cards there are: remember
+    # them (2,379 such counts).
+    counts = (sum(up_cards) >> SUIT_BITS) << 3 | len(up_cards)
     value = _SHOWING_BY_COUNTS.get(counts)
     if value is None:
         kind, ranks = showing_groups(up_cards)

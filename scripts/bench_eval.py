@@ -10,12 +10,18 @@ of the per-round ratios, with its target beside it:
 
     evaluate      the public ``common.hands.evaluate`` on lists of ``Card``
                   against ``eval7.evaluate`` on lists of ``eval7.Card``
-                  (target >= 1.0x) and against the evaluator as it was;
+                  (target >= 1.0x) and against the evaluator as it was (which
+                  now also looks up each card's former int value);
     partial sums  the project's hot path (rollouts, ``common.equity``): each
-                  hand's three known cards summed once as ``code_tables`` codes,
-                  the four cards dealt added and looked up, against eval7 given
-                  the same known and dealt cards (target >= 1.5x; the whole
-                  rollouts are in scripts/bench_equity.py);
+                  hand's three known cards summed once as plain ints, the four
+                  cards dealt added and looked up in ``evaluator_tables``, against
+                  eval7 given the same known and dealt cards (target >= 1.5x; the
+                  whole rollouts are in scripts/bench_equity.py);
+    enumeration   the other hot path (``server.brain.equity.exact_seventh``,
+                  ``common.equity``'s counting): 560 hands of each of a few
+                  seventh-street spots, every three of sixteen cards added to a
+                  rival's four up cards in nested loops that keep each partial
+                  sum, against eval7 on the same hands ready made (target >= 1.5x);
     best five     ``best_five`` (the showdown's five cards) against the old one.
 
 It also times ``import common.hands`` in fresh interpreters (target < 300 ms),
@@ -36,14 +42,15 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from common.cards import Card, full_deck  # noqa: E402
-from common.hands import best_five, code_tables, evaluate  # noqa: E402
+from common.hands import best_five, evaluate, evaluator_tables  # noqa: E402
 from scripts.bench_engine import optional  # noqa: E402
 from tests import hands_before  # noqa: E402
 
@@ -67,22 +74,77 @@ def _import_ms(module: str, samples: int = 5, first_use: bool = False) -> list[f
 
 def _partial_sums(hands: list[list[Card]]) -> Callable[[], list[int]]:
     """The rollouts' loop: three known cards summed once, four dealt cards added."""
-    code, flush_suit, hi_index, lo_index, slot, flush_value = code_tables()
-    coded = [[code[c] for c in h] for h in hands]
+    flush_suit, rank_value, flush_value = evaluator_tables()
+    coded = [[int(c) for c in h] for h in hands]
     split = [(sum(h[:3]), h[:3], h[3:]) for h in coded]
 
+    def flushed(bits: Mapping[int, int], cards: list[int]) -> int:
+        mask = 0
+        for c in cards:
+            mask |= bits[c]
+        return flush_value[mask]
+
     def run() -> list[int]:
-        out = []
-        for base, known, dealt in split:
-            s = base + sum(dealt)
-            suit = flush_suit[s & 0xFFF]
-            if not suit:
-                out.append(slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]])
-            else:
-                out.append(flush_value[sum(c for c in known + dealt if c & suit) >> 12])
+        # A comprehension, as eval7's runners are.
+        return [
+            rank_value[s >> 8]
+            if (bits := flush_suit[(s := sum(dealt, base)) & 0xFF]) is None
+            else flushed(bits, known + dealt)
+            for base, known, dealt in split
+        ]
+
+    return run
+
+
+def _spots(hands: list[list[Card]], count: int) -> list[tuple[list[Card], list[Card]]]:
+    """Seventh-street spots to count out (``server.brain.equity.exact_seventh``): a
+    rival's four up cards (a hand's first four) and sixteen cards it may get three of
+    (the next three of the hand and thirteen others), ``count`` spots of 560 hands."""
+    rng = random.Random(len(hands))
+    out = []
+    for h in hands[:count]:
+        rest = [c for c in full_deck() if c not in h]
+        out.append((h[:4], h[4:] + rng.sample(rest, 13)))
+    return out
+
+
+def _enumeration(spots: list[tuple[list[Card], list[Card]]]) -> Callable[[], list[int]]:
+    """Every way to deal three of a spot's cards, in nested loops that add one card at a
+    time to the sum kept from the loop outside (as ``exact_seventh`` and ``_count`` do)."""
+    flush_suit, rank_value, flush_value = evaluator_tables()
+    coded = [([int(c) for c in up], [int(c) for c in pool]) for up, pool in spots]
+
+    def flushed(bits: Mapping[int, int], cards: list[int]) -> int:
+        mask = 0
+        for c in cards:
+            mask |= bits[c]
+        return flush_value[mask]
+
+    def run() -> list[int]:
+        out: list[int] = []
+        for up, pool in coded:
+            base = sum(up)
+            n = len(pool)
+            for i in range(n - 2):
+                a = pool[i]
+                sa = base + a
+                for j in range(i + 1, n - 1):
+                    b = pool[j]
+                    sab = sa + b
+                    out += [
+                        rank_value[s >> 8]
+                        if (bits := flush_suit[(s := sab + c) & 0xFF]) is None
+                        else flushed(bits, [*up, a, b, c])
+                        for c in pool[j + 1 :]
+                    ]
         return out
 
     return run
+
+
+def _enumerated(spots: list[tuple[list[Card], list[Card]]]) -> list[list[Card]]:
+    """The hands ``_enumeration`` values, in its order."""
+    return [[*up, *deal] for up, pool in spots for deal in combinations(pool, 3)]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -100,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "before": lambda: [hands_before.evaluate(h) for h in hands],
         "partial sums": _partial_sums(hands),
     }
+    spots = _spots(hands, max(1, args.hands // 560))
+    runners["enumeration"] = _enumeration(spots)
     eval7 = optional("eval7")
     if eval7 is not None:
         parsed = [[eval7.Card(str(c)) for c in h] for h in hands]
@@ -108,6 +172,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         # As a rollout calls it: the known cards and the cards dealt, put together.
         split7 = [(h[:3], h[3:]) for h in parsed]
         runners["eval7 rollout"] = lambda: [ev7(known + dealt) for known, dealt in split7]
+        # The enumeration's hands, put together beforehand.
+        counted7 = [[eval7.Card(str(c)) for c in h] for h in _enumerated(spots)]
+        runners["eval7 counted"] = lambda: [ev7(h) for h in counted7]
     fives = hands[: max(1, args.hands // 10)]
     runners["best five"] = lambda: [len(best_five(h)) for h in fives]
     runners["best five before"] = lambda: [len(hands_before.best_five(h)) for h in fives]
@@ -126,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{n:,} random 7-card hands (seed {args.seed}), {args.rounds} interleaved rounds")
     for name in runners:
         count = len(fives) if name.startswith("best five") else n
+        if name in ("enumeration", "eval7 counted"):
+            count = 560 * len(spots)
         per = statistics.median(times[name]) / count * 1e9
         print(f"  {name:17s} {count / statistics.median(times[name]):>12,.0f}/s  {per:7.0f} ns")
     if "eval7" in runners:
@@ -133,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(
             f"  partial sums / eval7  {ratio('partial sums', 'eval7 rollout'):5.2f}x"
             "  (target >= 1.5x; eval7 given the known and dealt cards, as in a rollout)"
+        )
+        print(
+            f"  enumeration / eval7   {ratio('enumeration', 'eval7 counted'):5.2f}x"
+            "  (target >= 1.5x; eval7 given each hand ready made)"
         )
     print(f"  evaluate / before     {ratio('evaluate', 'before'):5.2f}x  (target >= 1.0x)")
     print(
@@ -152,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     values = runners["evaluate"]()
     if values != runners["before"]() or values != runners["partial sums"]():
         raise SystemExit("the evaluators disagree")
+    if runners["enumeration"]() != [hands_before.evaluate(h) for h in _enumerated(spots)]:
+        raise SystemExit("the enumeration disagrees with the old evaluator")
     if [best_five(h) for h in fives] != [hands_before.best_five(h) for h in fives]:
         raise SystemExit("best_five disagrees with the old one")
     if "eval7" in runners:

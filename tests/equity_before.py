@@ -1,7 +1,8 @@
 """``common.equity`` as it was before its loops were rebuilt for speed, frozen, so that
 scripts/bench_equity.py can time today's ``equity`` against it in the same run.  It
-still reads ``common.hands.evaluator_tables``, which gives the same values.  Not used
-by the game.
+still reads ``common.hands.evaluator_tables``, which gives the same values (as those
+tables are now: their lookup changed with the cards' int values).  Not used by the
+game.
 
 The original module docstring follows.
 
@@ -52,7 +53,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Protocol, cast
 
-from common.cards import SUIT_BITS, Card, full_deck
+from common.cards import Card, full_deck
 from common.hands import evaluator_tables
 
 __all__ = [
@@ -82,7 +83,6 @@ MY_DRAWS = 3
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
 
-_SUIT_MASK = (1 << SUIT_BITS) - 1
 _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
 _LCM = 420
 """Every split 1..7 divides it: counted shares stay integers."""
@@ -151,14 +151,13 @@ def deal_count(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> in
 
 
 def _value(s: int, cards: Sequence[int]) -> int:
-    suit = _FLUSH_SUIT[s & _SUIT_MASK]
-    if not suit:
-        return _RANK_VALUE[s >> SUIT_BITS]
+    bits = _FLUSH_SUIT[s & 0xFF]
+    if bits is None:
+        return _RANK_VALUE[s >> 8]
     flushed = 0
     for card in cards:
-        if card & suit:
-            flushed += card
-    return _FLUSH_VALUE[flushed >> SUIT_BITS]
+        flushed |= bits[card]
+    return _FLUSH_VALUE[flushed]
 
 
 def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[int], int]:
@@ -197,8 +196,8 @@ def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[
         flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
         for combo in combinations(pool, k):
             s = base + sum(combo)
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, hand + list(combo))
+            bits = flush_suit[s & 0xFF]
+            v = rank_value[s >> 8] if bits is None else _value(s, hand + list(combo))
             if last:
                 deals += 1
                 if v > best:
@@ -286,14 +285,14 @@ def _sample_one(
             if w <= 0.0:
                 continue
         s = base_me + sum(pool[:need_me])
-        suit = flush_suit[s & _SUIT_MASK]
-        me = rank_value[s >> SUIT_BITS] if not suit else _value(s, mine + pool[:need_me])
+        bits = flush_suit[s & 0xFF]
+        me = rank_value[s >> 8] if bits is None else _value(s, mine + pool[:need_me])
         best = 0
         ties = 1
         for base, known, lo, hi in slots:
             s = base + sum(pool[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
+            bits = flush_suit[s & 0xFF]
+            v = rank_value[s >> 8] if bits is None else _value(s, known + pool[lo:hi])
             if v > best:
                 best, ties = v, 1
             elif v == best:
@@ -399,8 +398,8 @@ def _sample_all(
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
             s = base + sum(deal[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            vals[seat] = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + deal[lo:hi])
+            bits = flush_suit[s & 0xFF]
+            vals[seat] = rank_value[s >> 8] if bits is None else _value(s, known + deal[lo:hi])
         best = max(vals)
         ties = vals.count(best)
         x = 1.0 / ties
@@ -452,8 +451,8 @@ def _sample_mine(
         ties = 1
         for base, known, lo, hi in slots:
             s = base + sum(pool[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, known + pool[lo:hi])
+            bits = flush_suit[s & 0xFF]
+            v = rank_value[s >> 8] if bits is None else _value(s, known + pool[lo:hi])
             if v > best:
                 best, ties = v, 1
             elif v == best:
@@ -461,8 +460,8 @@ def _sample_mine(
         x = 0.0
         for lo, hi in spans:
             s = base_me + sum(pool[lo:hi])
-            suit = flush_suit[s & _SUIT_MASK]
-            v = rank_value[s >> SUIT_BITS] if not suit else _value(s, mine + pool[lo:hi])
+            bits = flush_suit[s & 0xFF]
+            v = rank_value[s >> 8] if bits is None else _value(s, mine + pool[lo:hi])
             if v > best:
                 x += 1.0
             elif v == best:

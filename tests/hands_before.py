@@ -1,6 +1,8 @@
 """Today's evaluator, frozen: ``common.hands`` as it was before its tables were
 rebuilt for speed, kept so that the tests (and scripts/bench_eval.py) can prove the
-new one gives identical values and best fives.  Not used by the game.
+new one gives identical values and best fives.  Not used by the game.  The cards'
+int values have changed since (``common.cards``); this module sums their former
+values (``OLD_VALUE``), which it computes itself.
 
 The original module docstring follows.
 
@@ -44,7 +46,14 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from common.cards import SUIT_BITS, Card, Rank, full_deck
+from common.cards import Card, Rank, full_deck
+
+SUIT_BITS = 12
+"""Bits of a card's former value given to the suit field (4 suits x 3 bits)."""
+OLD_VALUE: dict[int, int] = {
+    card: 5**card.rank << SUIT_BITS | 1 << 3 * card.suit for card in full_deck()
+}
+"""Each card's former int value: ``1 << 3 * suit`` in the low 12 bits, ``5**rank`` above."""
 
 __all__ = [
     "Category",
@@ -217,7 +226,8 @@ def evaluate(cards: Collection[Card]) -> int:
     >>> hex(evaluate(parse_many("Kc Kd 5h 5s 5c 2d 3d")))  # fives full of kings
     '0x63b000'
     """
-    s = sum(cards)
+    old = [OLD_VALUE[card] for card in cards]
+    s = sum(old)
     suit = _FLUSH_SUIT[s & _SUIT_MASK]
     if not suit:
         try:
@@ -227,7 +237,7 @@ def evaluate(cards: Collection[Card]) -> int:
     if s >> SUIT_BITS not in _RANK_VALUE:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
     flushed = 0
-    for card in cards:
+    for card in old:
         if card & suit:
             flushed += card
     return _FLUSH_VALUE[flushed >> SUIT_BITS]
@@ -237,8 +247,8 @@ def evaluator_tables() -> tuple[Sequence[int], Mapping[int, int], Mapping[int, i
     """The three tables ``evaluate`` looks values up in, for loops that sum cards themselves.
 
     ``(flush_suit, rank_value, flush_value)``: with ``s`` the sum of 5-7 distinct
-    cards, ``flush_suit[s & 0xFFF]`` is the suit bit of a flush (0 for none); without
-    one the value is ``rank_value[s >> SUIT_BITS]``, with one it is
+    cards' former values (``OLD_VALUE``), ``flush_suit[s & 0xFFF]`` is the suit bit
+    of a flush (0 for none); without one the value is ``rank_value[s >> SUIT_BITS]``, with one it is
     ``flush_value[f >> SUIT_BITS]`` where ``f`` sums only the cards of that suit
     (``card & suit``).  Read only: they are ``evaluate``'s own.
     """
@@ -390,7 +400,7 @@ def showing_value(up_cards: Collection[Card]) -> int:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
     # The kind and ranks depend only on how many of each rank show, which the
     # card sum spells in base 5: remember them (at most 2,380 such counts).
-    counts = sum(up_cards) >> SUIT_BITS
+    counts = sum(OLD_VALUE[card] for card in up_cards) >> SUIT_BITS
     value = _SHOWING_BY_COUNTS.get(counts)
     if value is None:
         kind, ranks = _showing_groups(up_cards)

@@ -1,6 +1,7 @@
 """The evaluator's values are exactly what they were (R-S2): ``common.hands`` against
 its frozen former self (``tests/hands_before.py``), on every rank count, every one-suit
-hand, random hands, and the codes ``common.equity`` sums (``code_tables``).
+hand, random hands of 5, 6 and 7 cards, and the plain-int partial sums ``common.equity``
+keeps (``evaluator_tables``); and the card keys the evaluator sums are what it needs.
 
 A random million seven-card hands is behind the ``slow`` marker
 (``pytest -m slow tests/test_hands_identity.py``)."""
@@ -14,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 import pytest
 
 from common import hands
-from common.cards import Card, full_deck
+from common.cards import RANK_KEYS, SUIT_BITS, SUIT_KEYS, Card, full_deck
 from tests import hands_before as before
 
 DECK = full_deck()
@@ -29,14 +30,43 @@ def _rank_counts(n: int) -> list[tuple[int, ...]]:
 
 
 def _by_codes(cards: list[Card]) -> int:
-    """The value as ``common.equity`` computes it, from summed codes."""
-    code, flush_suit, hi_index, lo_index, slot, flush_value = hands.code_tables()
-    codes = [code[c] for c in cards]
-    s = sum(codes)
-    suit = flush_suit[s & 0xFFF]
-    if not suit:
-        return slot[hi_index[s >> 29] + lo_index[s >> 12 & 0x1FFFF]]
-    return flush_value[sum(c for c in codes if c & suit) >> 12]
+    """The value as ``common.equity`` computes it (``evaluator_tables``): three known
+    cards summed once as plain ints, the others added to that sum."""
+    flush_suit, rank_value, flush_value = hands.evaluator_tables()
+    codes = [int(c) for c in cards]
+    known = codes[0] + codes[1] + codes[2]
+    s = known + sum(codes[3:])
+    bits = flush_suit[s & 0xFF]
+    if bits is None:
+        return rank_value[s >> 8]
+    flushed = 0
+    for c in codes:
+        flushed |= bits[c]
+    return flush_value[flushed]
+
+
+def test_card_keys_name_every_way_to_hold_the_cards() -> None:
+    """The sums ``evaluate`` reads: each way to hold exactly n cards (1 to 7, at most
+    four of a rank) has its own rank key, each way to spread 5-7 cards over the suits
+    whose suit keys sum alike has the same flush suit (or none); every card is below
+    2**30 and the cards' ints order them by rank, then suit (R-O1)."""
+    for n in range(1, 8):
+        keys = [sum(RANK_KEYS[r] for r in ranks) for ranks in _rank_counts(n)]
+        assert len(set(keys)) == len(keys), n
+    for n in (5, 6, 7):
+        flush_of: dict[int, int] = {}
+        for suits in combinations_with_replacement(range(4), n):
+            fives = [s for s in range(4) if suits.count(s) >= 5]
+            key = sum(SUIT_KEYS[s] for s in suits)
+            assert key < 1 << SUIT_BITS
+            assert flush_of.setdefault(key, fives[0] if fives else -1) == (
+                fives[0] if fives else -1
+            ), suits
+    by_rank = sorted(DECK, key=lambda c: (c.rank, c.suit))
+    assert sorted(DECK) == by_rank
+    assert int(by_rank[-1]) < 1 << 30
+    assert all(int(c) == RANK_KEYS[c.rank] << SUIT_BITS | SUIT_KEYS[c.suit] for c in DECK)
+    assert all(DECK), "a card that is the int 0 would be falsy"
 
 
 @pytest.mark.parametrize("n", [5, 6, 7])
@@ -69,6 +99,16 @@ def _random_identity(count: int, seed: int) -> None:
     for _ in range(count):
         cards = rng.sample(DECK, 7)
         assert new(cards) == old(cards), cards
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_random_hands_of_each_size_are_valued_as_before(n: int) -> None:
+    rng = random.Random(n)
+    new, old = hands.evaluate, before.evaluate
+    for _ in range(50_000):
+        cards = rng.sample(DECK, n)
+        assert new(cards) == old(cards), cards
+        assert new(tuple(cards)) == old(cards), cards
 
 
 def test_random_hands_are_valued_as_before() -> None:
@@ -128,26 +168,20 @@ def test_a_wrong_count_is_refused_as_before(count: int) -> None:
         before.evaluate(cards)
 
 
-_TABLES = (
-    "_FLUSH_SUIT",
-    "_CHECKED_SUIT",
-    "_RANK_VALUE",
-    "_FLUSH_VALUE",
-    "_HI_INDEX",
-    "_LO_INDEX",
-    "_SLOT_VALUE",
-    "_FLUSH_BY_CODE",
-)
+_TABLES = ("_FLUSH_SUIT", "_RANK_VALUE", "_FLUSH_VALUE", "_FEWER")
 
 
 def _by_evaluator_tables(cards: list[Card]) -> int:
-    """The value as ``evaluator_tables`` documents it."""
+    """The value as ``evaluator_tables`` documents it, on the ``Card``s themselves."""
     flush_suit, rank_value, flush_value = hands.evaluator_tables()
     s = sum(cards)
-    suit = flush_suit[s & 0xFFF]
-    if not suit:
-        return rank_value[s >> 12]
-    return flush_value[sum(c for c in cards if c & suit) >> 12]
+    bits = flush_suit[s & 0xFF]
+    if bits is None:
+        return rank_value[s >> 8]
+    flushed = 0
+    for c in cards:
+        flushed |= bits[c]
+    return flush_value[flushed]
 
 
 _FIRST_READS = {
@@ -158,7 +192,7 @@ _FIRST_READS = {
     "five cards": lambda cards: hands.evaluate(cards[:5]),
     "six cards": lambda cards: hands.evaluate(cards[:6]),
     "best five": lambda cards: hands.best_five(cards),
-    "code tables": lambda cards: _by_codes(cards),
+    "partial sums": lambda cards: _by_codes(cards),
     "evaluator tables": lambda cards: _by_evaluator_tables(cards),
 }
 
@@ -184,7 +218,7 @@ def test_the_tables_are_built_on_first_use_whatever_reads_first(
         "five cards": lambda: before.evaluate(cards[:5]),
         "six cards": lambda: before.evaluate(cards[:6]),
         "best five": lambda: before.best_five(cards),
-        "code tables": lambda: before.evaluate(cards),
+        "partial sums": lambda: before.evaluate(cards),
         "evaluator tables": lambda: before.evaluate(cards),
     }[first]()
     assert got == want

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from common.cards import SUIT_BITS, Card
+from common.cards import Card
 from common.equity import FULL_DECK, Weighs, sample_share
 from common.hands import evaluate, evaluator_tables
 from server.brain.rivals import Range
@@ -30,7 +30,6 @@ from server.brain.starting import is_trash
 
 __all__ = ["FULL_DECK", "Weighs", "equity", "exact_seventh", "unbeatable"]
 
-_SUIT_MASK = (1 << SUIT_BITS) - 1
 _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
 
 
@@ -67,7 +66,8 @@ def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> t
     me = evaluate(mine)
     seen = set(mine).union(dead).union(rival.up)
     unseen = [c for c in FULL_DECK if c not in seen]
-    base = sum(rival.up)
+    codes = [int(c) for c in unseen]  # plain ints add faster than ``Card``s
+    base = sum(map(int, rival.up))
     n = len(unseen)
     won = 0.0
     total = 0.0
@@ -86,25 +86,24 @@ def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> t
         (rival.w_bluff, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) if rival.aggressive else (1.0,) * 9
     )
     for i in range(n - 2):
-        a = unseen[i]
+        a = codes[i]
         row_i = pair_w[i]
         for j in range(i + 1, n - 1):
-            b = unseen[j]
+            b = codes[j]
             sab = base + a + b
             w_ij = row_i[j]
             row_j = pair_w[j]
             for k in range(j + 1, n):
-                c = unseen[k]
+                c = codes[k]
                 s = sab + c
-                suit = flush_suit[s & _SUIT_MASK]
-                if suit:
+                bits = flush_suit[s & 0xFF]
+                if bits is None:
+                    v = rank_value[s >> 8]
+                else:
                     flushed = 0
                     for card in (a, b, c, *up):
-                        if card & suit:
-                            flushed += card
-                    v = flush_value[flushed >> SUIT_BITS]
-                else:
-                    v = rank_value[s >> SUIT_BITS]
+                        flushed |= bits[card]
+                    v = flush_value[flushed]
                 # any two of the three may have been the first two hole cards
                 w = (w_ij + row_i[k] + row_j[k]) / 3.0 * kinds[v >> 20]
                 total += w
