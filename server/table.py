@@ -492,7 +492,7 @@ class Table:
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
+        self.journal.append_step(note, turn=self.turn_id, step=self.step, banks=banks)
         sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
         out = self._step_frames(events, {viewer for _, viewer in sent})
         for conn, viewer in sent:
