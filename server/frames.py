@@ -225,10 +225,13 @@ def step_frames(
     hand = match.hand
     seats, awards = public_seats(hand)
 
-    # The events frame: a map of four, its last value the list of events.
+    # The events frame: a map of four, its last value the list of events, packed one
+    # event at a time (a list's bytes are its header and its items' one after another),
+    # so that a seat dealt a down card has only its own deals put back.
     ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
-    public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
-    dealt = [e.seat for e in events if isinstance(e, Deal) and not e.up]
+    pieces, own_deals = _events_packed(events)
+    ev_list = _array_head(len(pieces))
+    public_events = _frame(ev_head, ev_list, *pieces)
 
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
     # wire's turn id, not the hand's own count, so that a client may answer from the
@@ -264,15 +267,22 @@ def step_frames(
     lobby_seats = _PLAYERS_KEY + _players_packed(players)
     no_legal = _LEGAL_KEY + _EMPTY + lobby_seats
 
+    # The public table frame's body up to its ``you``, once; a seat's own is the same
+    # bytes with its own entry (its down cards) put in place of the public one.
     out: dict[int | None, bytes] = {}
-    body = b"".join((head, *seat_bytes, awards_you, _NIL, no_legal))
+    public = b"".join((head, *seat_bytes, awards_you))
     if None in viewers:
-        out[None] = public_events + _HEADER.pack(len(body)) + body
-    where = {s: i for i, s in enumerate(seats)}
+        body_len = len(public) + 1 + len(no_legal)
+        out[None] = b"".join((public_events, _HEADER.pack(body_len), public, _NIL, no_legal))
+    where: dict[int, tuple[int, int, int]] = {}
+    at = len(head)
+    for i, s in enumerate(seats):
+        end = at + len(seat_bytes[i])
+        where[s] = (i, at, end)
+        at = end
     for viewer in viewers:
         if viewer is None:
             continue
-        at = where.get(viewer)
         rest = no_legal
         if viewer == to_act:
             legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
@@ -281,18 +291,56 @@ def step_frames(
             ]
             rest = _LEGAL_KEY + _packed(legal) + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
-        if at is None:
-            mine = b"".join((head, *seat_bytes, awards_you, you, rest))
-        else:
-            own = _with_hole(viewer, seat_bytes[at], hand.seats[viewer].down)
-            mine = b"".join(
-                (head, *seat_bytes[:at], own, *seat_bytes[at + 1 :], awards_you, you, rest)
-            )
         seen = public_events
-        if viewer in dealt:
-            seen = _frame(ev_head, _packed([event_view(e, viewer) for e in events]))
-        out[viewer] = seen + _HEADER.pack(len(mine)) + mine
+        mine_deals = own_deals.get(viewer)
+        if mine_deals is not None:
+            mine_pieces = list(pieces)
+            for i, packed in mine_deals:
+                mine_pieces[i] = packed
+            seen = _frame(ev_head, ev_list, *mine_pieces)
+        place = where.get(viewer)
+        if place is None:
+            size = len(public) + len(you) + len(rest)
+            out[viewer] = b"".join((seen, _HEADER.pack(size), public, you, rest))
+            continue
+        i, start, end = place
+        own = _with_hole(viewer, seat_bytes[i], hand.seats[viewer].down)
+        size = len(public) - (end - start) + len(own) + len(you) + len(rest)
+        out[viewer] = b"".join(
+            (seen, _HEADER.pack(size), public[:start], own, public[end:], you, rest)
+        )
     return out
+
+
+def _array_head(n: int) -> bytes:
+    """A msgpack array's header for ``n`` items."""
+    return bytes([0x90 | n]) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
+
+
+_deals_last: dict[int, tuple[Deal, bytes, bytes]] = {}
+
+
+def _events_packed(events: list[Event]) -> tuple[list[bytes], dict[int, list[tuple[int, bytes]]]]:
+    """Each event as everyone sees it, packed, and for each seat dealt a down card in
+    them where its own deals are and what they are as it sees them (``event_view``).
+    A deal is packed once: the engine deals the same ``Deal`` objects again (kept here
+    with their bytes, so that an id is never another's)."""
+    pieces: list[bytes] = []
+    own: dict[int, list[tuple[int, bytes]]] = {}
+    for i, event in enumerate(events):
+        if type(event) is Deal:
+            last = _deals_last.get(id(event))
+            if last is None or last[0] is not event:
+                if len(_deals_last) > 4096:
+                    _deals_last.clear()
+                last = (event, _packed(event_view(event, None)), _packed(event.to_dict()))
+                _deals_last[id(event)] = last
+            pieces.append(last[1])
+            if not event.up:
+                own.setdefault(event.seat, []).append((i, last[2]))
+        else:
+            pieces.append(_packed(event.to_dict()))
+    return pieces, own
 
 
 def lobby(

@@ -37,6 +37,7 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -430,10 +431,8 @@ class Journal:
         self._live = False
         fd, self._fd = self._fd, None
         if fd is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
     def remove(self) -> None:
         """The match is over: no journal is left behind."""
