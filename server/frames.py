@@ -37,7 +37,16 @@ from common.match import Match
 from common.schema import LegalAction, LobbySeat, SeatView, TableSeat
 from common.views import event_view, public_seats
 
-__all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
+__all__ = [
+    "hand_end",
+    "legal_packed",
+    "lobby",
+    "match_start",
+    "standings",
+    "step_frames",
+    "turn_frame",
+    "view_for",
+]
 
 Players = Sequence[LobbySeat]
 """Lobby seats as the table lists them (``server.seats.Seat.public``)."""
@@ -210,8 +219,10 @@ def step_frames(
     step: int,
     turn_id: int,
     players: Players,
+    legal: bytes | None = None,
 ) -> dict[int | None, bytes]:
     """One ``events`` + ``table`` frame pair per viewing seat; spectators share one.
+    ``legal``: ``legal_packed`` of the seat to act, when the caller has it already.
 
     The bytes are ``p.encode_frame`` of the two messages exactly, but each part is packed
     once for everyone who sees it: an ``events`` frame differs between viewers only for
@@ -285,11 +296,8 @@ def step_frames(
             continue
         rest = no_legal
         if viewer == to_act:
-            legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
-                {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
-                for a in hand.legal_actions(viewer)
-            ]
-            rest = _LEGAL_KEY + _packed(legal) + lobby_seats
+            packed_legal = legal if legal is not None else legal_packed(hand, viewer)
+            rest = _LEGAL_KEY + packed_legal + lobby_seats
         you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
         seen = public_events
         mine_deals = own_deals.get(viewer)
@@ -310,6 +318,30 @@ def step_frames(
             (seen, _HEADER.pack(size), public[:start], own, public[end:], you, rest)
         )
     return out
+
+
+def legal_packed(hand: Hand, seat: int) -> bytes:
+    """``seat``'s legal actions as the wire has them (``LegalAction.encode``), packed: its
+    ``table`` view's ``legal`` and its ``turn``'s, the same bytes."""
+    legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
+        {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+        for a in hand.legal_actions(seat)
+    ]
+    return _packed(legal)
+
+
+_TURN_HEAD = b"\x86"  # a turn: a map of six
+_LEGAL_ITEM = _packed("legal")
+
+
+def turn_frame(
+    turn: int, seat: int, legal: bytes, time_left: float | None, bank: float | None
+) -> bytes:
+    """``p.encode_frame(p.Turn(turn, seat, legal, time_left, bank).encode())`` with the
+    legal actions already packed (``legal_packed``)."""
+    head = _inside({"type": "turn", "turn": turn, "seat": seat})
+    tail = _inside({"time_left": time_left, "bank": bank})
+    return _frame(_TURN_HEAD, head, _LEGAL_ITEM, legal, tail)
 
 
 def _array_head(n: int) -> bytes:

@@ -106,6 +106,8 @@ class Table:
         self.step = 0
         self.turn_id = 0
         self.turn_seat: int | None = None
+        self._legal: tuple[int, bytes | None] = (0, None)
+        """The turn id of the last step and its seat to act's legal actions, packed."""
         self.running = False
         self.paused = False
         self.closing = False
@@ -493,8 +495,11 @@ class Table:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
         self.journal.append_step(note, turn=self.turn_id, step=self.step, banks=banks)
+        to_act = hand.to_act
+        legal = None if to_act is None else frames.legal_packed(hand, to_act)
+        self._legal = (self.turn_id, legal)
         sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
-        out = self._step_frames(events, {viewer for _, viewer in sent})
+        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)
         for conn, viewer in sent:
             conn.send(out[viewer])
         self.play_on()
@@ -523,7 +528,7 @@ class Table:
             self.turns.person_turn(seat, self._send_turn)
 
     def _step_frames(
-        self, events: list[Event], viewers: set[int | None]
+        self, events: list[Event], viewers: set[int | None], legal: bytes | None = None
     ) -> dict[int | None, bytes]:
         """One ``events`` + ``table`` frame pair per viewing seat (``frames.step_frames``)."""
         assert self.match is not None
@@ -536,11 +541,14 @@ class Table:
             step=self.step,
             turn_id=self.turn_id,
             players=self._players(),
+            legal=legal,
         )
 
     def _send_turn(self, seat: Seat) -> None:
         assert seat.conn is not None
-        seat.conn.send_message(self.turns.turn_message(seat))
+        turn, legal = self._legal
+        ours = turn == self.turn_id and seat.seat == self.turn_seat
+        seat.conn.send(self.turns.turn_frame(seat, legal if ours else None))
 
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from common import protocol as p
 from common.match import Match
 from common.presence import Presence
+from server import frames
 from server.clock import TurnClock
 from server.net import Connection
 from server.presence import Actor, Move, Refused, actor, step
@@ -228,6 +229,23 @@ class Turns:
         if msg is not None:
             self._broadcast(msg, newer=True)
 
+    def turn_frame(self, seat: Seat, legal: bytes | None = None) -> bytes:
+        """``turn_message(seat)`` as its frame; ``legal``: the seat's legal actions packed
+        (``server.frames.legal_packed``) when the step has them already."""
+        table = self._table
+        assert table.match is not None and table.match.hand is not None
+        if legal is None:
+            legal = frames.legal_packed(table.match.hand, seat.seat)
+        time_left, bank = self._left()
+        return frames.turn_frame(table.turn_id, seat.seat, legal, time_left, bank)
+
+    def _left(self) -> tuple[float | None, float | None]:
+        """A ``turn``'s ``time_left`` and ``bank``."""
+        left = self.turn_clock.left()
+        if left is None:
+            return self.turn_clock.time_left(), None
+        return round(left[0], 1), round(left[1], 1)
+
     def turn_message(self, seat: Seat) -> dict[str, Any]:
         """The ``turn`` a person is sent: its legal actions and what its clock has left."""
         table = self._table
@@ -236,9 +254,5 @@ class Turns:
             {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
             for a in table.match.hand.legal_actions(seat.seat)
         ]
-        left = self.turn_clock.left()
-        if left is None:
-            time_left, bank = self.turn_clock.time_left(), None
-        else:
-            time_left, bank = round(left[0], 1), round(left[1], 1)
+        time_left, bank = self._left()
         return p.Turn(table.turn_id, seat.seat, legal, time_left, bank).encode()
