@@ -220,9 +220,15 @@ class Turns:
         table = self._table
         if left is None or table.turn_seat is None:
             return None
-        return p.Clock(
-            table.turn_seat, table.turn_id, round(left[0], 1), round(left[1], 1), not table.paused
-        ).encode()
+        # p.Clock(...).encode(), its fields in their order, without the dataclass made
+        return {
+            "type": p.Clock.TYPE,
+            "seat": table.turn_seat,
+            "turn": table.turn_id,
+            "time_left": round(left[0], 1),
+            "bank": round(left[1], 1),
+            "running": not table.paused,
+        }
 
     def broadcast_clock(self) -> None:
         msg = self.clock_message()
