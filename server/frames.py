@@ -94,37 +94,48 @@ _EV_KEY, _SEATS_KEY, _AWARDS_KEY, _YOU_KEY, _LEGAL_KEY, _PLAYERS_KEY = map(
 _HOLE_KEY, _POTS_KEY, _OVER_KEY, _VIEW_KEY = map(_packed, ("hole", "pots", "over", "view"))
 _TRUE, _FALSE = b"\xc3", b"\xc2"
 
-_seats_last: dict[int, tuple[TableSeat, bytes]] = {}
-
-
-def _seat_packed(entry: TableSeat) -> bytes:
-    """A public seat entry encoded and packed; ``common.views`` hands the same entry
-    again while the seat is unchanged, and that is packed once."""
-    last = _seats_last.get(entry.seat)
-    if last is not None and last[0] is entry:
-        return last[1]
-    packed = _packed(entry.encode())
-    _seats_last[entry.seat] = (entry, packed)
-    return packed
-
-
-_own_last: dict[int, tuple[bytes, int, bytes]] = {}
 _CARDS: dict[Card, bytes] = {}  # a card's code, packed
 
 
-def _with_hole(seat: int, public: bytes, hole: Sequence[Card]) -> bytes:
-    """A seat's packed public entry with its ``hole`` added: its own entry as it sees it
-    (``hole`` is the last key of an entry, ``TableSeat.encode``).  Made again only when
-    the entry or its down cards have changed."""
-    last = _own_last.get(seat)
-    if last is not None and last[0] is public and last[1] == len(hole):
-        return last[2]
-    assert public[0] < 0x8F  # a fixmap: ten keys or eleven
-    cards = [_CARDS.get(c) or _CARDS.setdefault(c, _packed(str(c))) for c in hole]
-    head = bytes([public[0] + 1])
-    own = head + public[1:] + _HOLE_KEY + bytes([0x90 | len(cards)]) + b"".join(cards)
-    _own_last[seat] = (public, len(hole), own)
-    return own
+class _Packed:
+    """A public seat entry packed, and the seat's own entry (its down cards added) once
+    asked for: ``common.views`` hands the same entry again while the seat is unchanged,
+    and an entry's down cards are counted in it, so both are made once an entry."""
+
+    __slots__ = ("entry", "own", "public")
+
+    def __init__(self, entry: TableSeat) -> None:
+        self.entry = entry
+        self.public = _packed(entry.encode())
+        self.own: bytes | None = None
+
+    def with_hole(self, hole: Sequence[Card]) -> bytes:
+        """The seat's own entry as it sees it (``hole`` is the last key of an entry,
+        ``TableSeat.encode``)."""
+        own = self.own
+        if own is None:
+            public = self.public
+            assert public[0] < 0x8F  # a fixmap: ten keys or eleven
+            cards = [_CARDS.get(c) or _CARDS.setdefault(c, _packed(str(c))) for c in hole]
+            head = bytes([public[0] + 1])
+            own = head + public[1:] + _HOLE_KEY + bytes([0x90 | len(cards)]) + b"".join(cards)
+            self.own = own
+        return own
+
+
+_seats_last: dict[int, _Packed] = {}
+
+
+def _seats_packed(seats: dict[int, TableSeat]) -> list[_Packed]:
+    """Each entry packed (``_Packed``), made again only for an entry that is new."""
+    out = []
+    last = _seats_last
+    for s, entry in seats.items():
+        packed = last.get(s)
+        if packed is None or packed.entry is not entry:
+            packed = last[s] = _Packed(entry)
+        out.append(packed)
+    return out
 
 
 _players_last: tuple[tuple[LobbySeat, ...], bytes] = ((), _packed([]))
@@ -247,7 +258,8 @@ def step_frames(
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
     # wire's turn id, not the hand's own count, so that a client may answer from the
     # snapshot as well as from the ``turn`` message.
-    seat_bytes = [_seat_packed(entry) for entry in seats.values()]
+    packed_seats = _seats_packed(seats)
+    seat_bytes = [packed.public for packed in packed_seats]
     to_act = hand.to_act
     first = {
         "street": hand.street,
@@ -312,7 +324,7 @@ def step_frames(
             out[viewer] = b"".join((seen, _HEADER.pack(size), public, you, rest))
             continue
         i, start, end = place
-        own = _with_hole(viewer, seat_bytes[i], hand.seats[viewer].down)
+        own = packed_seats[i].with_hole(hand.seats[viewer].down)
         size = len(public) - (end - start) + len(own) + len(you) + len(rest)
         out[viewer] = b"".join(
             (seen, _HEADER.pack(size), public[:start], own, public[end:], you, rest)
