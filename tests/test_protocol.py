@@ -111,3 +111,27 @@ def test_any_msgpack_value_frames_or_is_refused(value: Any) -> None:
 
 def test_R_T4_the_wire_allows_the_match_lengths_the_rules_do() -> None:
     assert protocol.HAND_COUNTS == match.HAND_COUNTS
+
+
+@pytest.mark.parametrize(
+    ("msg", "code"),
+    [
+        ({"type": "act", "turn": True, "action": "fold"}, "bad_message"),
+        ({"type": "act", "turn": 3, "action": "shove"}, "bad_message"),
+        ({"type": "act", "turn": 3.0, "action": "fold"}, "bad_message"),
+        ({"type": "act", "action": "fold"}, "bad_message"),
+        ({"type": "act", "turn": 3, "action": b"fold"}, "bad_message"),
+        ({"type": "act", "turn": 3}, "bad_message"),
+    ],
+)
+def test_an_act_is_refused_as_it_always_was(msg: dict[str, Any], code: str) -> None:
+    """A well-formed ``act`` is read without the checks' words; anything else still gets
+    their refusal."""
+    with pytest.raises(MessageError) as refused:
+        decode_client(msg)
+    assert refused.value.code == code and refused.value.ref == "act"
+
+
+def test_a_well_formed_act_decodes_to_its_message() -> None:
+    for action in ("fold", "call", "bring_in", "complete"):
+        assert decode_client({"type": "act", "turn": 9, "action": action}) == Act(9, action)

@@ -87,3 +87,26 @@ def test_step_frames_are_the_seat_views_encoded_at_every_step_all_ins_too() -> N
                 pick = want if want and rng.random() < 0.5 else rng.choice(legal).kind
                 events = match.apply(hand.to_act, pick)
     assert steps > 200 and all_ins > 20, (steps, all_ins)
+
+
+def test_a_turn_frame_over_the_packed_legal_actions_is_the_turn_message_framed() -> None:
+    """``server.frames.turn_frame`` with the step's packed legal actions is the ``turn``
+    message encoded whole, byte for byte, clock or none."""
+    from common import protocol as p
+    from server.frames import legal_packed, turn_frame
+
+    rng = random.Random(5)
+    match = Match(seats={s: SeatInfo(f"p{s}") for s in range(7)}, rng=rng, hands=4, stack=80)
+    turns = 0
+    while not match.is_over:
+        hand = match.next_hand(rng=rng)
+        while hand.to_act is not None:
+            seat = hand.to_act
+            legal = [a.to_dict() for a in hand.legal_actions(seat)]
+            for time_left, bank in ((None, None), (12.5, 30.0), (0.0, 0.0), (7, None)):
+                want = p.encode_frame(p.Turn(turns, seat, legal, time_left, bank).encode())
+                got = turn_frame(turns, seat, legal_packed(hand, seat), time_left, bank)
+                assert got == want
+            match.apply(seat, rng.choice(hand.legal_actions()).kind)
+            turns += 1
+    assert turns > 50
