@@ -38,6 +38,7 @@ from common.schema import LegalAction, LobbySeat, SeatView, TableSeat
 from common.views import event_view, public_seats
 
 __all__ = [
+    "clock_frame",
     "hand_end",
     "legal_packed",
     "lobby",
@@ -342,8 +343,16 @@ def legal_packed(hand: Hand, seat: int) -> bytes:
     return _packed(legal)
 
 
-_TURN_HEAD = b"\x86"  # a turn: a map of six
-_LEGAL_ITEM = _packed("legal")
+_TURN_HEAD = b"\x86" + _packed("type") + _packed("turn") + _packed("turn")  # a map of six
+_SEAT_ITEM, _LEGAL_ITEM, _LEFT_ITEM, _BANK_ITEM = map(
+    _packed, ("seat", "legal", "time_left", "bank")
+)
+_CLOCK_HEAD = b"\x86" + _packed("type") + _packed("clock") + _SEAT_ITEM  # a map of six
+_TURN_ITEM, _RUNNING_ITEM = _packed("turn"), _packed("running")
+
+
+def _small_int(n: int) -> bytes:
+    return _SEAT_NO[n] if 0 <= n < len(_SEAT_NO) else _packed(n)
 
 
 def turn_frame(
@@ -351,9 +360,35 @@ def turn_frame(
 ) -> bytes:
     """``p.encode_frame(p.Turn(turn, seat, legal, time_left, bank).encode())`` with the
     legal actions already packed (``legal_packed``)."""
-    head = _inside({"type": "turn", "turn": turn, "seat": seat})
-    tail = _inside({"time_left": time_left, "bank": bank})
-    return _frame(_TURN_HEAD, head, _LEGAL_ITEM, legal, tail)
+    return _frame(
+        _TURN_HEAD,
+        _packed(turn),
+        _SEAT_ITEM,
+        _small_int(seat),
+        _LEGAL_ITEM,
+        legal,
+        _LEFT_ITEM,
+        _packed(time_left),
+        _BANK_ITEM,
+        _packed(bank),
+    )
+
+
+def clock_frame(seat: int, turn: int, time_left: float, bank: float, running: bool) -> bytes:
+    """``p.encode_frame(p.Clock(seat, turn, time_left, bank, running).encode())``, packed
+    a field at a time."""
+    return _frame(
+        _CLOCK_HEAD,
+        _small_int(seat),
+        _TURN_ITEM,
+        _packed(turn),
+        _LEFT_ITEM,
+        _packed(time_left),
+        _BANK_ITEM,
+        _packed(bank),
+        _RUNNING_ITEM,
+        _TRUE if running else _FALSE,
+    )
 
 
 def _array_head(n: int) -> bytes:

@@ -653,13 +653,14 @@ class Table:
         return 1 if conn in self.proto1 else p.PROTOCOL_VERSION
 
     def _broadcast(
-        self, msg: dict[str, Any], *, but: Connection | None = None, newer: bool = False
+        self, msg: dict[str, Any] | bytes, *, but: Connection | None = None, newer: bool = False
     ) -> None:
-        """``msg`` to every greeted connection; ``newer``: a protocol 2 message type, which
-        protocol 1 connections are not sent."""
-        frame = p.encode_frame(msg)
+        """``msg`` (or its frame, already made) to every greeted connection; ``newer``: a
+        protocol 2 message type, which protocol 1 connections are not sent."""
+        frame = msg if isinstance(msg, bytes) else p.encode_frame(msg)
+        proto1 = self.proto1 if newer else ()
         for conn in list(self.conns):
-            if conn.greeted and conn is not but and not (newer and conn in self.proto1):
+            if conn.greeted and conn is not but and conn not in proto1:
                 conn.send(frame)
 
     def shutdown(self, reason: str = "the host closed the table") -> None:

@@ -93,6 +93,9 @@ class Turns:
         self._broadcast = broadcast
         self._apply = apply
         self._stand_in = stand_in
+        self._said: tuple[int, float, float] | None = None
+        """(turn, time left, bank) of the clock message just broadcast, while the turn
+        sent with it is made (``person_turn``)."""
 
     # ------------------------------------------------------------ presence
 
@@ -172,7 +175,10 @@ class Turns:
         who = actor(seat.presence, stand_in=self.options.stand_in)
         if who is Actor.PERSON:
             self.start_clock(seat)
-            send_turn(seat)
+            try:  # the turn says what the clock just said (``_left``)
+                send_turn(seat)
+            finally:
+                self._said = None
         elif who is Actor.GRACE:
             self.turn_clock.arm(self.grace, self._table.turn_id)  # R-C1
         else:
@@ -231,9 +237,16 @@ class Turns:
         }
 
     def broadcast_clock(self) -> None:
-        msg = self.clock_message()
-        if msg is not None:
-            self._broadcast(msg, newer=True)
+        """``clock_message`` to everyone, as its frame (``frames.clock_frame``)."""
+        left = self.turn_clock.left()
+        table = self._table
+        seat = table.turn_seat
+        if left is None or seat is None:
+            return
+        time_left, bank = round(left[0], 1), round(left[1], 1)
+        self._said = (table.turn_id, time_left, bank)
+        frame = frames.clock_frame(seat, table.turn_id, time_left, bank, not table.paused)
+        self._broadcast(frame, newer=True)
 
     def turn_frame(self, seat: Seat, legal: bytes | None = None) -> bytes:
         """``turn_message(seat)`` as its frame; ``legal``: the seat's legal actions packed
@@ -246,7 +259,11 @@ class Turns:
         return frames.turn_frame(table.turn_id, seat.seat, legal, time_left, bank)
 
     def _left(self) -> tuple[float | None, float | None]:
-        """A ``turn``'s ``time_left`` and ``bank``."""
+        """A ``turn``'s ``time_left`` and ``bank``: what the clock message sent in the
+        same breath said (``person_turn``), else what the clock has left now."""
+        said = self._said
+        if said is not None and said[0] == self._table.turn_id:
+            return said[1], said[2]
         left = self.turn_clock.left()
         if left is None:
             return self.turn_clock.time_left(), None

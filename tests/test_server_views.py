@@ -103,7 +103,7 @@ def test_a_turn_frame_over_the_packed_legal_actions_is_the_turn_message_framed()
         while hand.to_act is not None:
             seat = hand.to_act
             legal = [a.to_dict() for a in hand.legal_actions(seat)]
-            for time_left, bank in ((None, None), (12.5, 30.0), (0.0, 0.0), (7, None)):
+            for time_left, bank in ((None, None), (12.5, 30.0), (0.0, 0.0), (7, None), (3, 2)):
                 want = p.encode_frame(p.Turn(turns, seat, legal, time_left, bank).encode())
                 got = turn_frame(turns, seat, legal_packed(hand, seat), time_left, bank)
                 assert got == want
@@ -134,3 +134,18 @@ def test_seat_entries_kept_from_step_to_step_are_the_ones_made_afresh() -> None:
             match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
             steps += 1
     assert steps > 100
+
+
+def test_a_clock_frame_is_the_clock_message_framed() -> None:
+    """``server.frames.clock_frame`` is the ``clock`` message encoded whole, byte for byte,
+    turn ids and seconds of every size, running or paused."""
+    from common import protocol as p
+    from server.frames import clock_frame
+
+    for seat in (0, 3, 6):
+        for turn in (0, 1, 127, 128, 255, 256, 70000, 2**32):
+            for time_left, bank in ((30.0, 60.0), (0.0, 0.0), (12.3, 0.1), (7, 3)):
+                for running in (True, False):
+                    msg = p.Clock(seat, turn, time_left, bank, running).encode()
+                    got = clock_frame(seat, turn, time_left, bank, running)
+                    assert got == p.encode_frame(msg), (seat, turn, time_left, bank, running)
