@@ -135,3 +135,51 @@ def test_an_act_is_refused_as_it_always_was(msg: dict[str, Any], code: str) -> N
 def test_a_well_formed_act_decodes_to_its_message() -> None:
     for action in ("fold", "call", "bring_in", "complete"):
         assert decode_client({"type": "act", "turn": 9, "action": action}) == Act(9, action)
+
+
+def test_a_small_flat_frame_decodes_as_the_walk_and_unpack_would() -> None:
+    """A frame short enough that it cannot hold more values than the limit, and a flat
+    map, is not walked: whatever a frame is (cut, changed, nested, not msgpack), the
+    decoder says what the walk then msgpack say, message for message."""
+    import random
+
+    from common.protocol import framing
+
+    rng = random.Random(9)
+    real = [
+        framing.encode_frame(m)[4:]
+        for m in (
+            {"type": "act", "turn": 12, "action": "call"},
+            {"type": "ping", "id": 3},
+            {"type": "chat", "text": "hi", "x": [1, [2, [3]]]},
+            {"type": "hello", "name": "a", "opts": {"a": {"b": {"c": 1}}}},
+            {"type": "x", "b": b"\x00\x01", "f": 1.5, "n": None, "t": True},
+        )
+    ]
+    bodies = list(real)
+    for _ in range(4000):
+        body = bytearray(rng.choice(real))
+        for _ in range(rng.randint(1, 3)):
+            op = rng.randrange(3)
+            if op == 0 and body:
+                body[rng.randrange(len(body))] = rng.randrange(256)
+            elif op == 1:
+                body.insert(rng.randrange(len(body) + 1), rng.randrange(256))
+            elif body:
+                del body[rng.randrange(len(body)) :]
+        bodies.append(bytes(body))
+    bodies += [bytes(rng.randrange(256) for _ in range(rng.randint(0, 40))) for _ in range(2000)]
+    bodies.append(b"\x81\xa1a" + b"\x91" * 20 + b"\x01")  # too deep
+    for depth, items in ((16, 2048), (2, 2048), (16, 3), (1, 5)):
+        decoder = framing.FrameDecoder(max_depth=depth, max_items=items)
+        for body in bodies:
+            try:
+                framing._check_shape(body, depth, items)
+                want: object = framing._unpack(body)
+            except framing.FrameError as exc:
+                want = (exc.code, str(exc))
+            try:
+                got: object = decoder._decode(body)
+            except framing.FrameError as exc:
+                got = (exc.code, str(exc))
+            assert got == want, (body, depth, items)
