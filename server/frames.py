@@ -125,18 +125,7 @@ class _Packed:
 
 
 _seats_last: dict[int, _Packed] = {}
-
-
-def _seats_packed(seats: dict[int, TableSeat]) -> list[_Packed]:
-    """Each entry packed (``_Packed``), made again only for an entry that is new."""
-    out = []
-    last = _seats_last
-    for s, entry in seats.items():
-        packed = last.get(s)
-        if packed is None or packed.entry is not entry:
-            packed = last[s] = _Packed(entry)
-        out.append(packed)
-    return out
+"""Each seat's entry as last packed: made again only for an entry that is new."""
 
 
 _players_last: tuple[tuple[LobbySeat, ...], bytes] = ((), _packed([]))
@@ -259,8 +248,21 @@ def step_frames(
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
     # wire's turn id, not the hand's own count, so that a client may answer from the
     # snapshot as well as from the ``turn`` message.
-    packed_seats = _seats_packed(seats)
-    seat_bytes = [packed.public for packed in packed_seats]
+    # Each seat's entry packed (made again only for an entry that is new) and where its
+    # bytes are in the public frame's body, in one pass.
+    last = _seats_last
+    seat_bytes: list[bytes] = []
+    where: dict[int, tuple[_Packed, int, int]] = {}
+    at = 0
+    for s, entry in seats.items():
+        packed = last.get(s)
+        if packed is None or packed.entry is not entry:
+            packed = last[s] = _Packed(entry)
+        piece = packed.public
+        seat_bytes.append(piece)
+        end = at + len(piece)
+        where[s] = (packed, at, end)
+        at = end
     to_act = hand.to_act
     first = {
         "street": hand.street,
@@ -295,40 +297,48 @@ def step_frames(
     # bytes with its own entry (its down cards) put in place of the public one.
     out: dict[int | None, bytes] = {}
     public = b"".join((head, *seat_bytes, awards_you))
+    size = len(public) + len(no_legal) + 1  # a seat number is one byte packed
     if None in viewers:
-        body_len = len(public) + 1 + len(no_legal)
-        out[None] = b"".join((public_events, _HEADER.pack(body_len), public, _NIL, no_legal))
-    where: dict[int, tuple[int, int, int]] = {}
-    at = len(head)
-    for i, s in enumerate(seats):
-        end = at + len(seat_bytes[i])
-        where[s] = (i, at, end)
-        at = end
+        out[None] = b"".join((public_events, _HEADER.pack(size), public, _NIL, no_legal))
+    skip = len(head)
+    states = hand.seats
     for viewer in viewers:
         if viewer is None:
             continue
-        rest = no_legal
+        rest, grow = no_legal, 0
         if viewer == to_act:
             packed_legal = legal if legal is not None else legal_packed(hand, viewer)
             rest = _LEGAL_KEY + packed_legal + lobby_seats
-        you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
+            grow = len(rest) - len(no_legal)
+        if 0 <= viewer < len(_SEAT_NO):
+            you = _SEAT_NO[viewer]
+        else:
+            you = _packed(viewer)
+            grow += len(you) - 1
         seen = public_events
         mine_deals = own_deals.get(viewer)
         if mine_deals is not None:
             mine_pieces = list(pieces)
-            for i, packed in mine_deals:
-                mine_pieces[i] = packed
+            for i, packed_deal in mine_deals:
+                mine_pieces[i] = packed_deal
             seen = _frame(ev_head, ev_list, *mine_pieces)
         place = where.get(viewer)
         if place is None:
-            size = len(public) + len(you) + len(rest)
-            out[viewer] = b"".join((seen, _HEADER.pack(size), public, you, rest))
+            out[viewer] = b"".join((seen, _HEADER.pack(size + grow), public, you, rest))
             continue
-        i, start, end = place
-        own = packed_seats[i].with_hole(hand.seats[viewer].down)
-        size = len(public) - (end - start) + len(own) + len(you) + len(rest)
+        packed, start, end = place
+        own = packed.own or packed.with_hole(states[viewer].down)
+        grow += len(own) - (end - start)
         out[viewer] = b"".join(
-            (seen, _HEADER.pack(size), public[:start], own, public[end:], you, rest)
+            (
+                seen,
+                _HEADER.pack(size + grow),
+                public[: skip + start],
+                own,
+                public[skip + end :],
+                you,
+                rest,
+            )
         )
     return out
 

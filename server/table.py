@@ -498,8 +498,9 @@ class Table:
         to_act = hand.to_act
         legal = None if to_act is None else frames.legal_packed(hand, to_act)
         self._legal = (self.turn_id, legal)
-        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
-        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)
+        playing = self.match.seats
+        sent = [(c, c.seat if c.seat in playing else None) for c in self.conns if c.greeted]
+        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)  # (_viewer)
         for conn, viewer in sent:
             conn.send(out[viewer])
         self.play_on()
