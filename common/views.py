@@ -84,7 +84,7 @@ def _read(hand: Hand) -> _Read:
             )}  # fmt: skip
         elif isinstance(event, Award):
             awards = (*awards, schema.Award(event.seat, event.amount, event.pot))
-    last = last._replace(read=len(events), shown=shown, awards=awards)
+    last = _Read(hand, len(events), shown, awards, last.seats, last.seats_at)
     _last = last
     return last
 
@@ -133,10 +133,9 @@ def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
         )
         seats[s] = entry
         changed[s] = (key, entry)
-    if changed:
-        _last = read._replace(seats={**made, **changed}, seats_at=read.read)
-    elif read.seats_at != read.read:
-        _last = read._replace(seats_at=read.read)
+    if changed or read.seats_at != read.read:
+        made = {**made, **changed} if changed else made
+        _last = _Read(hand, read.read, read.shown, read.awards, made, read.read)
     return seats
 
 

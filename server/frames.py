@@ -134,13 +134,19 @@ _players_last: tuple[tuple[LobbySeat, ...], bytes] = ((), _packed([]))
 def _players_packed(players: Players) -> bytes:
     """``players`` encoded and packed; the table hands the same seats again while they
     are unchanged (``server.table``), and those are packed once."""
-    global _players_last
+    global _players_last, _players_list
+    if players is _players_list[0]:  # the very list packed last time (nobody changes it)
+        return _players_list[1]
     last, packed = _players_last
-    if len(last) == len(players) and all(a is b for a, b in zip(last, players, strict=True)):
-        return packed
-    packed = _packed(_lobby_seats(players))
-    _players_last = (tuple(players), packed)
+    if len(last) != len(players) or not all(a is b for a, b in zip(last, players, strict=True)):
+        packed = _packed(_lobby_seats(players))
+        _players_last = (tuple(players), packed)
+    _players_list = (players, packed)
     return packed
+
+
+_players_list: tuple[Players | None, bytes] = (None, b"")
+"""The list ``_players_packed`` was last handed, and its bytes."""
 
 
 def _pots_packed(hand: Hand) -> bytes:
@@ -406,29 +412,33 @@ def _array_head(n: int) -> bytes:
     return bytes([0x90 | n]) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
 
 
-_deals_last: dict[int, tuple[Deal, bytes, bytes]] = {}
+_deals_last: dict[int, tuple[Event, bytes, bytes | None]] = {}
+"""Each event packed as everyone sees it, and a down card's deal as its seat does (None
+for every other event), by the event's id, with the event (so that an id is never
+another's): events are never changed, and the engine hands the same ones again."""
 
 
 def _events_packed(events: list[Event]) -> tuple[list[bytes], dict[int, list[tuple[int, bytes]]]]:
     """Each event as everyone sees it, packed, and for each seat dealt a down card in
     them where its own deals are and what they are as it sees them (``event_view``).
-    A deal is packed once: the engine deals the same ``Deal`` objects again (kept here
-    with their bytes, so that an id is never another's)."""
+    An event is packed once (``_deals_last``)."""
     pieces: list[bytes] = []
     own: dict[int, list[tuple[int, bytes]]] = {}
+    kept = _deals_last
     for i, event in enumerate(events):
-        if type(event) is Deal:
-            last = _deals_last.get(id(event))
-            if last is None or last[0] is not event:
-                if len(_deals_last) > 4096:
-                    _deals_last.clear()
-                last = (event, _packed(event_view(event, None)), _packed(event.to_dict()))
-                _deals_last[id(event)] = last
-            pieces.append(last[1])
-            if not event.up:
-                own.setdefault(event.seat, []).append((i, last[2]))
-        else:
-            pieces.append(_packed(event.to_dict()))
+        last = kept.get(id(event))
+        if last is None or last[0] is not event:
+            if len(kept) > 4096:
+                kept.clear()
+            whole = _packed(event.to_dict())
+            if type(event) is Deal and not event.up:
+                last = (event, _packed(event_view(event, None)), whole)
+            else:
+                last = (event, whole, None)
+            kept[id(event)] = last
+        pieces.append(last[1])
+        if last[2] is not None:
+            own.setdefault(event.seat, []).append((i, last[2]))
     return pieces, own
 
 
