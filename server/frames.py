@@ -246,7 +246,8 @@ def step_frames(
     # The events frame: a map of four, its last value the list of events, packed one
     # event at a time (a list's bytes are its header and its items' one after another),
     # so that a seat dealt a down card has only its own deals put back.
-    ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
+    packed_step = _packed(step)
+    ev_head = _events_prefix(hand_no) + packed_step + _EV_KEY
     pieces, own_deals = _events_packed(events)
     ev_list = _array_head(len(pieces))
     public_events = _frame(ev_head, ev_list, *pieces)
@@ -283,7 +284,7 @@ def step_frames(
     head = b"".join(
         (
             _table_prefix(match_id, hand_no, match.hands),
-            _packed(step),
+            packed_step,
             _VIEW_KEY,  # the view's value follows
             b"\x8e",
             _inside(first),
