@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from common import schema
 from common.engine import Hand
-from common.events import Award, Deal, Event, Show
+from common.events import Act, Award, Deal, Event, Show
 
 __all__ = ["event_view", "public_seats", "seat_view", "seat_view_dict", "spectator_view"]
 
@@ -58,6 +58,9 @@ class _Read(NamedTuple):
     awards: tuple[schema.Award, ...]
     seats: dict[int, tuple[tuple[Any, ...], schema.TableSeat]]
     """Each seat's public entry as last made, with what it was made from."""
+    seats_at: int = -1
+    """How many of the hand's events there were when every entry of ``seats`` was last
+    made or checked (-1: never)."""
 
 
 _last: _Read | None = None
@@ -70,7 +73,7 @@ def _read(hand: Hand) -> _Read:
     last = _last
     events = hand.events
     if last is None or last.hand is not hand or last.read > len(events):
-        last = _Read(hand, 0, {}, (), {})
+        last = _Read(hand, 0, {}, (), {}, -1)
     if last.read == len(events):
         return last
     shown, awards = last.shown, last.awards
@@ -81,20 +84,31 @@ def _read(hand: Hand) -> _Read:
             )}  # fmt: skip
         elif isinstance(event, Award):
             awards = (*awards, schema.Award(event.seat, event.amount, event.pot))
-    last = _Read(hand, len(events), shown, awards, last.seats)
+    last = _Read(hand, len(events), shown, awards, last.seats, last.seats_at)
     _last = last
     return last
 
 
 def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
     """Every seat's public entry (no hole cards); an entry is made again only when what
-    it says has changed, else the last one is used again (entries are never changed)."""
+    it says has changed, else the last one is used again (entries are never changed).
+
+    When the one event since every entry was last checked is an ``Act``, only its seat
+    can have changed (``Hand.apply`` changes no other seat's state unless it adds more
+    events: a street's end, a hand's), so only that seat's entry is checked."""
     global _last
     made = read.seats
     seats: dict[int, schema.TableSeat] = {}
     changed: dict[int, tuple[tuple[Any, ...], schema.TableSeat]] = {}
     states, shown_by, made_by = hand.seats, read.shown.get, made.get
-    for s in hand.order:
+    order = hand.order
+    check = order
+    if read.seats_at == read.read - 1 and read.read > 0 and len(made) == len(order):
+        event = hand.events[read.read - 1]
+        if type(event) is Act and event.seat in made:
+            check = (event.seat,)
+            seats = {s: made[s][1] for s in order}
+    for s in check:
         st = states[s]
         act = st.last_action
         shown = shown_by(s)
@@ -119,8 +133,9 @@ def _public_seats(hand: Hand, read: _Read) -> dict[int, schema.TableSeat]:
         )
         seats[s] = entry
         changed[s] = (key, entry)
-    if changed:
-        _last = read._replace(seats={**made, **changed})
+    if changed or read.seats_at != read.read:
+        made = {**made, **changed} if changed else made
+        _last = _Read(hand, read.read, read.shown, read.awards, made, read.read)
     return seats
 
 

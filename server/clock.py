@@ -57,11 +57,16 @@ class TurnClock:
 
     def start(self, turn: int, decision: float, bank: float) -> None:
         """A person's clock for ``turn``: ``decision`` seconds, then ``bank`` seconds."""
-        self.cancel()
+        if self._timer is not None:  # ``cancel``, spelled out: this runs every turn
+            self._timer.cancel()
+            self._timer = None
+        self.deadline = self._since = None
         self._turn, self._decision, self._bank = turn, decision, max(0.0, bank)
         if not self.frozen:
-            self._since = self._clock.now()
-            self._run(decision + self._bank, turn)
+            now = self._since = self._clock.now()
+            seconds = decision + self._bank
+            self.deadline = now + seconds  # ``_run``, with the time just read
+            self._timer = self._clock.call_later(seconds, self._fire, turn)
 
     def left(self) -> tuple[float, float] | None:
         """(decision seconds, bank seconds) left on a person's clock, or None if none runs."""

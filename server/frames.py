@@ -37,7 +37,17 @@ from common.match import Match
 from common.schema import LegalAction, LobbySeat, SeatView, TableSeat
 from common.views import event_view, public_seats
 
-__all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "view_for"]
+__all__ = [
+    "clock_frame",
+    "hand_end",
+    "legal_packed",
+    "lobby",
+    "match_start",
+    "standings",
+    "step_frames",
+    "turn_frame",
+    "view_for",
+]
 
 Players = Sequence[LobbySeat]
 """Lobby seats as the table lists them (``server.seats.Seat.public``)."""
@@ -85,37 +95,37 @@ _EV_KEY, _SEATS_KEY, _AWARDS_KEY, _YOU_KEY, _LEGAL_KEY, _PLAYERS_KEY = map(
 _HOLE_KEY, _POTS_KEY, _OVER_KEY, _VIEW_KEY = map(_packed, ("hole", "pots", "over", "view"))
 _TRUE, _FALSE = b"\xc3", b"\xc2"
 
-_seats_last: dict[int, tuple[TableSeat, bytes]] = {}
-
-
-def _seat_packed(entry: TableSeat) -> bytes:
-    """A public seat entry encoded and packed; ``common.views`` hands the same entry
-    again while the seat is unchanged, and that is packed once."""
-    last = _seats_last.get(entry.seat)
-    if last is not None and last[0] is entry:
-        return last[1]
-    packed = _packed(entry.encode())
-    _seats_last[entry.seat] = (entry, packed)
-    return packed
-
-
-_own_last: dict[int, tuple[bytes, int, bytes]] = {}
 _CARDS: dict[Card, bytes] = {}  # a card's code, packed
 
 
-def _with_hole(seat: int, public: bytes, hole: Sequence[Card]) -> bytes:
-    """A seat's packed public entry with its ``hole`` added: its own entry as it sees it
-    (``hole`` is the last key of an entry, ``TableSeat.encode``).  Made again only when
-    the entry or its down cards have changed."""
-    last = _own_last.get(seat)
-    if last is not None and last[0] is public and last[1] == len(hole):
-        return last[2]
-    assert public[0] < 0x8F  # a fixmap: ten keys or eleven
-    cards = [_CARDS.get(c) or _CARDS.setdefault(c, _packed(str(c))) for c in hole]
-    head = bytes([public[0] + 1])
-    own = head + public[1:] + _HOLE_KEY + bytes([0x90 | len(cards)]) + b"".join(cards)
-    _own_last[seat] = (public, len(hole), own)
-    return own
+class _Packed:
+    """A public seat entry packed, and the seat's own entry (its down cards added) once
+    asked for: ``common.views`` hands the same entry again while the seat is unchanged,
+    and an entry's down cards are counted in it, so both are made once an entry."""
+
+    __slots__ = ("entry", "own", "public")
+
+    def __init__(self, entry: TableSeat) -> None:
+        self.entry = entry
+        self.public = _packed(entry.encode())
+        self.own: bytes | None = None
+
+    def with_hole(self, hole: Sequence[Card]) -> bytes:
+        """The seat's own entry as it sees it (``hole`` is the last key of an entry,
+        ``TableSeat.encode``)."""
+        own = self.own
+        if own is None:
+            public = self.public
+            assert public[0] < 0x8F  # a fixmap: ten keys or eleven
+            cards = [_CARDS.get(c) or _CARDS.setdefault(c, _packed(str(c))) for c in hole]
+            head = bytes([public[0] + 1])
+            own = head + public[1:] + _HOLE_KEY + bytes([0x90 | len(cards)]) + b"".join(cards)
+            self.own = own
+        return own
+
+
+_seats_last: dict[int, _Packed] = {}
+"""Each seat's entry as last packed: made again only for an entry that is new."""
 
 
 _players_last: tuple[tuple[LobbySeat, ...], bytes] = ((), _packed([]))
@@ -124,13 +134,19 @@ _players_last: tuple[tuple[LobbySeat, ...], bytes] = ((), _packed([]))
 def _players_packed(players: Players) -> bytes:
     """``players`` encoded and packed; the table hands the same seats again while they
     are unchanged (``server.table``), and those are packed once."""
-    global _players_last
+    global _players_last, _players_list
+    if players is _players_list[0]:  # the very list packed last time (nobody changes it)
+        return _players_list[1]
     last, packed = _players_last
-    if len(last) == len(players) and all(a is b for a, b in zip(last, players, strict=True)):
-        return packed
-    packed = _packed(_lobby_seats(players))
-    _players_last = (tuple(players), packed)
+    if len(last) != len(players) or not all(a is b for a, b in zip(last, players, strict=True)):
+        packed = _packed(_lobby_seats(players))
+        _players_last = (tuple(players), packed)
+    _players_list = (players, packed)
     return packed
+
+
+_players_list: tuple[Players | None, bytes] = (None, b"")
+"""The list ``_players_packed`` was last handed, and its bytes."""
 
 
 def _pots_packed(hand: Hand) -> bytes:
@@ -210,8 +226,10 @@ def step_frames(
     step: int,
     turn_id: int,
     players: Players,
+    legal: bytes | None = None,
 ) -> dict[int | None, bytes]:
     """One ``events`` + ``table`` frame pair per viewing seat; spectators share one.
+    ``legal``: ``legal_packed`` of the seat to act, when the caller has it already.
 
     The bytes are ``p.encode_frame`` of the two messages exactly, but each part is packed
     once for everyone who sees it: an ``events`` frame differs between viewers only for
@@ -225,15 +243,33 @@ def step_frames(
     hand = match.hand
     seats, awards = public_seats(hand)
 
-    # The events frame: a map of four, its last value the list of events.
-    ev_head = _events_prefix(hand_no) + _packed(step) + _EV_KEY
-    public_events = _frame(ev_head, _packed([event_view(e, None) for e in events]))
-    dealt = [e.seat for e in events if isinstance(e, Deal) and not e.up]
+    # The events frame: a map of four, its last value the list of events, packed one
+    # event at a time (a list's bytes are its header and its items' one after another),
+    # so that a seat dealt a down card has only its own deals put back.
+    packed_step = _packed(step)
+    ev_head = _events_prefix(hand_no) + packed_step + _EV_KEY
+    pieces, own_deals = _events_packed(events)
+    ev_list = _array_head(len(pieces))
+    public_events = _frame(ev_head, ev_list, *pieces)
 
     # The table frame: a map of seven with the view (a map of fourteen) inside.  The
     # wire's turn id, not the hand's own count, so that a client may answer from the
     # snapshot as well as from the ``turn`` message.
-    seat_bytes = [_seat_packed(entry) for entry in seats.values()]
+    # Each seat's entry packed (made again only for an entry that is new) and where its
+    # bytes are in the public frame's body, in one pass.
+    last = _seats_last
+    seat_bytes: list[bytes] = []
+    where: dict[int, tuple[_Packed, int, int]] = {}
+    at = 0
+    for s, entry in seats.items():
+        packed = last.get(s)
+        if packed is None or packed.entry is not entry:
+            packed = last[s] = _Packed(entry)
+        piece = packed.public
+        seat_bytes.append(piece)
+        end = at + len(piece)
+        where[s] = (packed, at, end)
+        at = end
     to_act = hand.to_act
     first = {
         "street": hand.street,
@@ -248,7 +284,7 @@ def step_frames(
     head = b"".join(
         (
             _table_prefix(match_id, hand_no, match.hands),
-            _packed(step),
+            packed_step,
             _VIEW_KEY,  # the view's value follows
             b"\x8e",
             _inside(first),
@@ -264,35 +300,147 @@ def step_frames(
     lobby_seats = _PLAYERS_KEY + _players_packed(players)
     no_legal = _LEGAL_KEY + _EMPTY + lobby_seats
 
+    # The public table frame's body up to its ``you``, once; a seat's own is the same
+    # bytes with its own entry (its down cards) put in place of the public one.
     out: dict[int | None, bytes] = {}
-    body = b"".join((head, *seat_bytes, awards_you, _NIL, no_legal))
+    public = b"".join((head, *seat_bytes, awards_you))
+    size = len(public) + len(no_legal) + 1  # a seat number is one byte packed
     if None in viewers:
-        out[None] = public_events + _HEADER.pack(len(body)) + body
-    where = {s: i for i, s in enumerate(seats)}
+        out[None] = b"".join((public_events, _HEADER.pack(size), public, _NIL, no_legal))
+    skip = len(head)
+    states = hand.seats
     for viewer in viewers:
         if viewer is None:
             continue
-        at = where.get(viewer)
-        rest = no_legal
+        rest, grow = no_legal, 0
         if viewer == to_act:
-            legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
-                {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
-                for a in hand.legal_actions(viewer)
-            ]
-            rest = _LEGAL_KEY + _packed(legal) + lobby_seats
-        you = _SEAT_NO[viewer] if 0 <= viewer < len(_SEAT_NO) else _packed(viewer)
-        if at is None:
-            mine = b"".join((head, *seat_bytes, awards_you, you, rest))
+            packed_legal = legal if legal is not None else legal_packed(hand, viewer)
+            rest = _LEGAL_KEY + packed_legal + lobby_seats
+            grow = len(rest) - len(no_legal)
+        if 0 <= viewer < len(_SEAT_NO):
+            you = _SEAT_NO[viewer]
         else:
-            own = _with_hole(viewer, seat_bytes[at], hand.seats[viewer].down)
-            mine = b"".join(
-                (head, *seat_bytes[:at], own, *seat_bytes[at + 1 :], awards_you, you, rest)
-            )
+            you = _packed(viewer)
+            grow += len(you) - 1
         seen = public_events
-        if viewer in dealt:
-            seen = _frame(ev_head, _packed([event_view(e, viewer) for e in events]))
-        out[viewer] = seen + _HEADER.pack(len(mine)) + mine
+        mine_deals = own_deals.get(viewer)
+        if mine_deals is not None:
+            mine_pieces = list(pieces)
+            for i, packed_deal in mine_deals:
+                mine_pieces[i] = packed_deal
+            seen = _frame(ev_head, ev_list, *mine_pieces)
+        place = where.get(viewer)
+        if place is None:
+            out[viewer] = b"".join((seen, _HEADER.pack(size + grow), public, you, rest))
+            continue
+        packed, start, end = place
+        own = packed.own or packed.with_hole(states[viewer].down)
+        grow += len(own) - (end - start)
+        out[viewer] = b"".join(
+            (
+                seen,
+                _HEADER.pack(size + grow),
+                public[: skip + start],
+                own,
+                public[skip + end :],
+                you,
+                rest,
+            )
+        )
     return out
+
+
+def legal_packed(hand: Hand, seat: int) -> bytes:
+    """``seat``'s legal actions as the wire has them (``LegalAction.encode``), packed: its
+    ``table`` view's ``legal`` and its ``turn``'s, the same bytes."""
+    legal = [  # LegalAction.encode; str() of a StrEnum is its value, and quicker
+        {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
+        for a in hand.legal_actions(seat)
+    ]
+    return _packed(legal)
+
+
+_TURN_HEAD = b"\x86" + _packed("type") + _packed("turn") + _packed("turn")  # a map of six
+_SEAT_ITEM, _LEGAL_ITEM, _LEFT_ITEM, _BANK_ITEM = map(
+    _packed, ("seat", "legal", "time_left", "bank")
+)
+_CLOCK_HEAD = b"\x86" + _packed("type") + _packed("clock") + _SEAT_ITEM  # a map of six
+_TURN_ITEM, _RUNNING_ITEM = _packed("turn"), _packed("running")
+
+
+def _small_int(n: int) -> bytes:
+    return _SEAT_NO[n] if 0 <= n < len(_SEAT_NO) else _packed(n)
+
+
+def turn_frame(
+    turn: int, seat: int, legal: bytes, time_left: float | None, bank: float | None
+) -> bytes:
+    """``p.encode_frame(p.Turn(turn, seat, legal, time_left, bank).encode())`` with the
+    legal actions already packed (``legal_packed``)."""
+    return _frame(
+        _TURN_HEAD,
+        _packed(turn),
+        _SEAT_ITEM,
+        _small_int(seat),
+        _LEGAL_ITEM,
+        legal,
+        _LEFT_ITEM,
+        _packed(time_left),
+        _BANK_ITEM,
+        _packed(bank),
+    )
+
+
+def clock_frame(seat: int, turn: int, time_left: float, bank: float, running: bool) -> bytes:
+    """``p.encode_frame(p.Clock(seat, turn, time_left, bank, running).encode())``, packed
+    a field at a time."""
+    return _frame(
+        _CLOCK_HEAD,
+        _small_int(seat),
+        _TURN_ITEM,
+        _packed(turn),
+        _LEFT_ITEM,
+        _packed(time_left),
+        _BANK_ITEM,
+        _packed(bank),
+        _RUNNING_ITEM,
+        _TRUE if running else _FALSE,
+    )
+
+
+def _array_head(n: int) -> bytes:
+    """A msgpack array's header for ``n`` items."""
+    return bytes([0x90 | n]) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
+
+
+_deals_last: dict[int, tuple[Event, bytes, bytes | None]] = {}
+"""Each event packed as everyone sees it, and a down card's deal as its seat does (None
+for every other event), by the event's id, with the event (so that an id is never
+another's): events are never changed, and the engine hands the same ones again."""
+
+
+def _events_packed(events: list[Event]) -> tuple[list[bytes], dict[int, list[tuple[int, bytes]]]]:
+    """Each event as everyone sees it, packed, and for each seat dealt a down card in
+    them where its own deals are and what they are as it sees them (``event_view``).
+    An event is packed once (``_deals_last``)."""
+    pieces: list[bytes] = []
+    own: dict[int, list[tuple[int, bytes]]] = {}
+    kept = _deals_last
+    for i, event in enumerate(events):
+        last = kept.get(id(event))
+        if last is None or last[0] is not event:
+            if len(kept) > 4096:
+                kept.clear()
+            whole = _packed(event.to_dict())
+            if type(event) is Deal and not event.up:
+                last = (event, _packed(event_view(event, None)), whole)
+            else:
+                last = (event, whole, None)
+            kept[id(event)] = last
+        pieces.append(last[1])
+        if last[2] is not None:
+            own.setdefault(event.seat, []).append((i, last[2]))
+    return pieces, own
 
 
 def lobby(

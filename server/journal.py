@@ -22,7 +22,9 @@ Invariants:
 
 - A record is written as one line, newline last, and ``fsync``ed before the table sends
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
-  line, which reading drops.
+  line, which reading drops.  The file is kept open from ``begin`` to ``close`` (one
+  write and its ``fsync`` a record); a step's line (``append_step``) is the text of
+  ``stepped``'s record, put together from parts that are kept while unchanged.
 - The folder is 0700 (``server.histories.private_dir``) and the file 0600.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's) is moved aside to ``<name>.broken-<time>`` with a warning, and the
@@ -35,6 +37,7 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -141,6 +144,35 @@ same text, without an encoder made for every record."""
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
     return (_JSON.encode(record) + "\n").encode()
+
+
+class _StepText:
+    """``_dumps(stepped(note, ...))`` put together from kept parts: a note's text (an
+    action's are few) and the banks' while they are unchanged.  The same bytes:
+    ``stepped`` only adds the three keys, last, to the note's."""
+
+    __slots__ = ("_banks", "_notes")
+
+    def __init__(self) -> None:
+        self._notes: dict[tuple[int, str], str] = {}
+        self._banks: tuple[tuple[tuple[int, float], ...], str] = ((), "{}")
+
+    def line(self, note: Record, turn: int, step: int, banks: Mapping[int, float]) -> bytes:
+        if note.get("t") == "act" and len(note) == 3:
+            key = (note["seat"], note["action"])
+            head = self._notes.get(key)
+            if head is None:
+                if len(self._notes) > 256:
+                    self._notes.clear()
+                head = self._notes[key] = _JSON.encode(note)[:-1]
+        else:
+            head = _JSON.encode(note)[:-1]
+        items = tuple(banks.items())
+        if items != self._banks[0]:
+            self._banks = (items, _JSON.encode({str(s): b for s, b in items}))
+        if head == "{":  # an empty note: no comma before the counters
+            return f'{{"turn":{turn},"step":{step},"banks":{self._banks[1]}}}\n'.encode()
+        return f'{head},"turn":{turn},"step":{step},"banks":{self._banks[1]}}}\n'.encode()
 
 
 def parse(data: bytes, table: str) -> list[dict[str, Any]]:
@@ -297,6 +329,9 @@ class Journal:
         self.enabled = enabled
         self._live = False
         """A match's journal is being written (``begin`` done, no failure since)."""
+        self._fd: int | None = None
+        """The file, open for appending while live."""
+        self._text = _StepText()
 
     @property
     def open(self) -> bool:
@@ -361,30 +396,43 @@ class Journal:
                 os.close(fd)
             os.replace(tmp, self.path)
             _sync_dir(self.path.parent)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
             self._live = True
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
             self._live = False
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """One record, on disk (``fsync``) when this returns.  The file is opened for each
-        record, so that no descriptor stays open between a table's steps."""
-        if not self._live:
-            return
+        """One record, on disk (``fsync``) when this returns."""
+        if self._live:
+            self._write(_dumps(record))
+
+    def append_step(
+        self, note: Record, *, turn: int, step: int, banks: Mapping[int, float]
+    ) -> None:
+        """``append(stepped(note, turn=turn, step=step, banks=banks))``: the same line,
+        made only when a journal is written, from parts kept while unchanged."""
+        if self._live:
+            self._write(self._text.line(note, turn, step, banks))
+
+    def _write(self, line: bytes) -> None:
+        fd = self._fd
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-            try:
-                _write_all(fd, _dumps(record))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            if fd is None:
+                raise OSError("the journal is not open")
+            _write_all(fd, line)
+            os.fsync(fd)
         except OSError:
             log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
-            self._live = False
+            self.close()
 
     def close(self) -> None:
         """Write no more (the file stays, for a table started again to resume)."""
         self._live = False
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def remove(self) -> None:
         """The match is over: no journal is left behind."""

@@ -106,6 +106,8 @@ class Table:
         self.step = 0
         self.turn_id = 0
         self.turn_seat: int | None = None
+        self._legal: tuple[int, bytes | None] = (0, None)
+        """The turn id of the last step and its seat to act's legal actions, packed."""
         self.running = False
         self.paused = False
         self.closing = False
@@ -492,9 +494,13 @@ class Table:
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
-        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
-        out = self._step_frames(events, {viewer for _, viewer in sent})
+        self.journal.append_step(note, turn=self.turn_id, step=self.step, banks=banks)
+        to_act = hand.to_act
+        legal = None if to_act is None else frames.legal_packed(hand, to_act)
+        self._legal = (self.turn_id, legal)
+        playing = self.match.seats
+        sent = [(c, c.seat if c.seat in playing else None) for c in self.conns if c.greeted]
+        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)  # (_viewer)
         for conn, viewer in sent:
             conn.send(out[viewer])
         self.play_on()
@@ -523,7 +529,7 @@ class Table:
             self.turns.person_turn(seat, self._send_turn)
 
     def _step_frames(
-        self, events: list[Event], viewers: set[int | None]
+        self, events: list[Event], viewers: set[int | None], legal: bytes | None = None
     ) -> dict[int | None, bytes]:
         """One ``events`` + ``table`` frame pair per viewing seat (``frames.step_frames``)."""
         assert self.match is not None
@@ -536,11 +542,14 @@ class Table:
             step=self.step,
             turn_id=self.turn_id,
             players=self._players(),
+            legal=legal,
         )
 
     def _send_turn(self, seat: Seat) -> None:
         assert seat.conn is not None
-        seat.conn.send_message(self.turns.turn_message(seat))
+        turn, legal = self._legal
+        ours = turn == self.turn_id and seat.seat == self.turn_seat
+        seat.conn.send(self.turns.turn_frame(seat, legal if ours else None))
 
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:
@@ -645,13 +654,14 @@ class Table:
         return 1 if conn in self.proto1 else p.PROTOCOL_VERSION
 
     def _broadcast(
-        self, msg: dict[str, Any], *, but: Connection | None = None, newer: bool = False
+        self, msg: dict[str, Any] | bytes, *, but: Connection | None = None, newer: bool = False
     ) -> None:
-        """``msg`` to every greeted connection; ``newer``: a protocol 2 message type, which
-        protocol 1 connections are not sent."""
-        frame = p.encode_frame(msg)
+        """``msg`` (or its frame, already made) to every greeted connection; ``newer``: a
+        protocol 2 message type, which protocol 1 connections are not sent."""
+        frame = msg if isinstance(msg, bytes) else p.encode_frame(msg)
+        proto1 = self.proto1 if newer else ()
         for conn in list(self.conns):
-            if conn.greeted and conn is not but and not (newer and conn in self.proto1):
+            if conn.greeted and conn is not but and conn not in proto1:
                 conn.send(frame)
 
     def shutdown(self, reason: str = "the host closed the table") -> None:

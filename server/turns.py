@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from common import protocol as p
 from common.match import Match
 from common.presence import Presence
+from server import frames
 from server.clock import TurnClock
 from server.net import Connection
 from server.presence import Actor, Move, Refused, actor, step
@@ -92,6 +93,9 @@ class Turns:
         self._broadcast = broadcast
         self._apply = apply
         self._stand_in = stand_in
+        self._said: tuple[int, float, float] | None = None
+        """(turn, time left, bank) of the clock message just broadcast, while the turn
+        sent with it is made (``person_turn``)."""
 
     # ------------------------------------------------------------ presence
 
@@ -171,7 +175,10 @@ class Turns:
         who = actor(seat.presence, stand_in=self.options.stand_in)
         if who is Actor.PERSON:
             self.start_clock(seat)
-            send_turn(seat)
+            try:  # the turn says what the clock just said (``_left``)
+                send_turn(seat)
+            finally:
+                self._said = None
         elif who is Actor.GRACE:
             self.turn_clock.arm(self.grace, self._table.turn_id)  # R-C1
         else:
@@ -219,14 +226,48 @@ class Turns:
         table = self._table
         if left is None or table.turn_seat is None:
             return None
-        return p.Clock(
-            table.turn_seat, table.turn_id, round(left[0], 1), round(left[1], 1), not table.paused
-        ).encode()
+        # p.Clock(...).encode(), its fields in their order, without the dataclass made
+        return {
+            "type": p.Clock.TYPE,
+            "seat": table.turn_seat,
+            "turn": table.turn_id,
+            "time_left": round(left[0], 1),
+            "bank": round(left[1], 1),
+            "running": not table.paused,
+        }
 
     def broadcast_clock(self) -> None:
-        msg = self.clock_message()
-        if msg is not None:
-            self._broadcast(msg, newer=True)
+        """``clock_message`` to everyone, as its frame (``frames.clock_frame``)."""
+        left = self.turn_clock.left()
+        table = self._table
+        seat = table.turn_seat
+        if left is None or seat is None:
+            return
+        time_left, bank = round(left[0], 1), round(left[1], 1)
+        self._said = (table.turn_id, time_left, bank)
+        frame = frames.clock_frame(seat, table.turn_id, time_left, bank, not table.paused)
+        self._broadcast(frame, newer=True)
+
+    def turn_frame(self, seat: Seat, legal: bytes | None = None) -> bytes:
+        """``turn_message(seat)`` as its frame; ``legal``: the seat's legal actions packed
+        (``server.frames.legal_packed``) when the step has them already."""
+        table = self._table
+        assert table.match is not None and table.match.hand is not None
+        if legal is None:
+            legal = frames.legal_packed(table.match.hand, seat.seat)
+        time_left, bank = self._left()
+        return frames.turn_frame(table.turn_id, seat.seat, legal, time_left, bank)
+
+    def _left(self) -> tuple[float | None, float | None]:
+        """A ``turn``'s ``time_left`` and ``bank``: what the clock message sent in the
+        same breath said (``person_turn``), else what the clock has left now."""
+        said = self._said
+        if said is not None and said[0] == self._table.turn_id:
+            return said[1], said[2]
+        left = self.turn_clock.left()
+        if left is None:
+            return self.turn_clock.time_left(), None
+        return round(left[0], 1), round(left[1], 1)
 
     def turn_message(self, seat: Seat) -> dict[str, Any]:
         """The ``turn`` a person is sent: its legal actions and what its clock has left."""
@@ -236,9 +277,5 @@ class Turns:
             {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
             for a in table.match.hand.legal_actions(seat.seat)
         ]
-        left = self.turn_clock.left()
-        if left is None:
-            time_left, bank = self.turn_clock.time_left(), None
-        else:
-            time_left, bank = round(left[0], 1), round(left[1], 1)
+        time_left, bank = self._left()
         return p.Turn(table.turn_id, seat.seat, legal, time_left, bank).encode()

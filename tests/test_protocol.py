@@ -111,3 +111,75 @@ def test_any_msgpack_value_frames_or_is_refused(value: Any) -> None:
 
 def test_R_T4_the_wire_allows_the_match_lengths_the_rules_do() -> None:
     assert protocol.HAND_COUNTS == match.HAND_COUNTS
+
+
+@pytest.mark.parametrize(
+    ("msg", "code"),
+    [
+        ({"type": "act", "turn": True, "action": "fold"}, "bad_message"),
+        ({"type": "act", "turn": 3, "action": "shove"}, "bad_message"),
+        ({"type": "act", "turn": 3.0, "action": "fold"}, "bad_message"),
+        ({"type": "act", "action": "fold"}, "bad_message"),
+        ({"type": "act", "turn": 3, "action": b"fold"}, "bad_message"),
+        ({"type": "act", "turn": 3}, "bad_message"),
+    ],
+)
+def test_an_act_is_refused_as_it_always_was(msg: dict[str, Any], code: str) -> None:
+    """A well-formed ``act`` is read without the checks' words; anything else still gets
+    their refusal."""
+    with pytest.raises(MessageError) as refused:
+        decode_client(msg)
+    assert refused.value.code == code and refused.value.ref == "act"
+
+
+def test_a_well_formed_act_decodes_to_its_message() -> None:
+    for action in ("fold", "call", "bring_in", "complete"):
+        assert decode_client({"type": "act", "turn": 9, "action": action}) == Act(9, action)
+
+
+def test_a_small_flat_frame_decodes_as_the_walk_and_unpack_would() -> None:
+    """A frame short enough that it cannot hold more values than the limit, and a flat
+    map, is not walked: whatever a frame is (cut, changed, nested, not msgpack), the
+    decoder says what the walk then msgpack say, message for message."""
+    import random
+
+    from common.protocol import framing
+
+    rng = random.Random(9)
+    real = [
+        framing.encode_frame(m)[4:]
+        for m in (
+            {"type": "act", "turn": 12, "action": "call"},
+            {"type": "ping", "id": 3},
+            {"type": "chat", "text": "hi", "x": [1, [2, [3]]]},
+            {"type": "hello", "name": "a", "opts": {"a": {"b": {"c": 1}}}},
+            {"type": "x", "b": b"\x00\x01", "f": 1.5, "n": None, "t": True},
+        )
+    ]
+    bodies = list(real)
+    for _ in range(4000):
+        body = bytearray(rng.choice(real))
+        for _ in range(rng.randint(1, 3)):
+            op = rng.randrange(3)
+            if op == 0 and body:
+                body[rng.randrange(len(body))] = rng.randrange(256)
+            elif op == 1:
+                body.insert(rng.randrange(len(body) + 1), rng.randrange(256))
+            elif body:
+                del body[rng.randrange(len(body)) :]
+        bodies.append(bytes(body))
+    bodies += [bytes(rng.randrange(256) for _ in range(rng.randint(0, 40))) for _ in range(2000)]
+    bodies.append(b"\x81\xa1a" + b"\x91" * 20 + b"\x01")  # too deep
+    for depth, items in ((16, 2048), (2, 2048), (16, 3), (1, 5)):
+        decoder = framing.FrameDecoder(max_depth=depth, max_items=items)
+        for body in bodies:
+            try:
+                framing._check_shape(body, depth, items)
+                want: object = framing._unpack(body)
+            except framing.FrameError as exc:
+                want = (exc.code, str(exc))
+            try:
+                got: object = decoder._decode(body)
+            except framing.FrameError as exc:
+                got = (exc.code, str(exc))
+            assert got == want, (body, depth, items)

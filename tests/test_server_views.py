@@ -87,3 +87,87 @@ def test_step_frames_are_the_seat_views_encoded_at_every_step_all_ins_too() -> N
                 pick = want if want and rng.random() < 0.5 else rng.choice(legal).kind
                 events = match.apply(hand.to_act, pick)
     assert steps > 200 and all_ins > 20, (steps, all_ins)
+
+
+def test_a_turn_frame_over_the_packed_legal_actions_is_the_turn_message_framed() -> None:
+    """``server.frames.turn_frame`` with the step's packed legal actions is the ``turn``
+    message encoded whole, byte for byte, clock or none."""
+    from common import protocol as p
+    from server.frames import legal_packed, turn_frame
+
+    rng = random.Random(5)
+    match = Match(seats={s: SeatInfo(f"p{s}") for s in range(7)}, rng=rng, hands=4, stack=80)
+    turns = 0
+    while not match.is_over:
+        hand = match.next_hand(rng=rng)
+        while hand.to_act is not None:
+            seat = hand.to_act
+            legal = [a.to_dict() for a in hand.legal_actions(seat)]
+            for time_left, bank in ((None, None), (12.5, 30.0), (0.0, 0.0), (7, None), (3, 2)):
+                want = p.encode_frame(p.Turn(turns, seat, legal, time_left, bank).encode())
+                got = turn_frame(turns, seat, legal_packed(hand, seat), time_left, bank)
+                assert got == want
+            match.apply(seat, rng.choice(hand.legal_actions()).kind)
+            turns += 1
+    assert turns > 50
+
+
+def test_seat_entries_kept_from_step_to_step_are_the_ones_made_afresh() -> None:
+    """``common.views`` checks only the actor's entry after a step that is one act; every
+    entry is still what a view made from nothing says, all-ins and showdowns too."""
+    from common import views
+
+    rng = random.Random(17)
+    match = Match(seats={s: SeatInfo(f"p{s}") for s in range(7)}, rng=rng, hands=12, stack=60)
+    steps = 0
+    while not match.is_over:
+        hand = match.next_hand(rng=rng)
+        while True:
+            kept, kept_awards = views.public_seats(hand)
+            saved = views._last
+            views._last = None
+            fresh, fresh_awards = views.public_seats(hand)
+            views._last = saved
+            assert kept == fresh and kept_awards == fresh_awards, steps
+            if hand.is_over:
+                break
+            match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
+            steps += 1
+    assert steps > 100
+
+
+def test_a_clock_frame_is_the_clock_message_framed() -> None:
+    """``server.frames.clock_frame`` is the ``clock`` message encoded whole, byte for byte,
+    turn ids and seconds of every size, running or paused."""
+    from common import protocol as p
+    from server.frames import clock_frame
+
+    for seat in (0, 3, 6):
+        for turn in (0, 1, 127, 128, 255, 256, 70000, 2**32):
+            for time_left, bank in ((30.0, 60.0), (0.0, 0.0), (12.3, 0.1), (7, 3)):
+                for running in (True, False):
+                    msg = p.Clock(seat, turn, time_left, bank, running).encode()
+                    got = clock_frame(seat, turn, time_left, bank, running)
+                    assert got == p.encode_frame(msg), (seat, turn, time_left, bank, running)
+
+
+def test_a_history_line_is_its_record_dumped() -> None:
+    """``common.history.hand_line`` (each event's text kept) is ``dumps(hand_record)``
+    byte for byte, hand after hand, names needing escapes too."""
+    from common.history import dumps, hand_line, hand_record
+
+    rng = random.Random(23)
+    names = {0: 'a"b', 1: "é\\n", 2: "c", 3: "\u2603", 4: "x\ty", 5: "", 6: "p6"}
+    seats = {s: SeatInfo(names[s]) for s in range(7)}
+    match = Match(seats=seats, rng=rng, hands=12, stack=60)
+    hands = 0
+    while not match.is_over:
+        hand = match.next_hand(rng=rng)
+        while hand.to_act is not None:
+            match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
+        kw = {"match_id": "m-1", "number": hands + 1, "time": "2026-01-01T20:00:00+01:00"}
+        assert hand_line(hand=hand, seats=seats, **kw) == dumps(
+            hand_record(hand=hand, seats=seats, **kw)
+        )
+        hands += 1
+    assert hands >= 4

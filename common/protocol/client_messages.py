@@ -356,6 +356,10 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
     common.protocol.MessageError: 'turn' of act must be int, not str
     """
     kind = msg.get("type")
+    if kind == "act":  # the message of every turn: a well-formed one without the checks' words
+        action, turn = msg.get("action"), msg.get("turn")
+        if type(action) is str and action in ACTIONS and type(turn) is int:
+            return Act(turn=turn, action=action)
     if kind is None:
         raise MessageError("bad_message", "message has no 'type'")
     if not isinstance(kind, str):
