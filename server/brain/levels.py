@@ -46,7 +46,7 @@ from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
 from server.brain.equity import unbeatable
 from server.brain.policy import play
 from server.brain.reading import WAGERS, Reading, View, read
-from server.brain.rivals import Memory, learn, watch
+from server.brain.rivals import Memory, learn, settle, wagered, watch
 from server.brain.style import SOLID, Reads, Style
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Brain", "Level", "brain", "level_id"]
@@ -172,20 +172,26 @@ class Brain:
         if not names:
             raise ValueError(f"seat {r.you} has no legal action in this view")
         watch(self.memory, r)
+        style = self.level.style
+        if style.reads:
+            settle(self.memory, r)
         if len(names) == 1:
             return names[0]
-        style = self.level.style
         choice = play(r, rng, style, self.memory)
         if choice == "fold" and _unbeatable(r):
             choice = "call"  # no level folds a hand no rival can beat
         if style.reads and choice in WAGERS:  # to learn who folds to our wagers
-            wagered = self.memory.wagered_on
-            wagered[r.street] = wagered.get(r.street, 0) + 1
+            on = self.memory.wagered_on
+            on[r.street] = on.get(r.street, 0) + 1
+            wagered(self.memory, r)
         return choice
 
     def observe(self, view: View) -> None:
         """The seat's view once a hand is over: learn who entered, folded and showed what."""
-        learn(self.memory, read(view))
+        r = read(view)
+        if self.level.style.reads:
+            settle(self.memory, r)
+        learn(self.memory, r)
 
 
 def _unbeatable(r: Reading) -> bool:

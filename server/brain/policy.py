@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 
-from server.brain.equity import equity, exact_seventh
+from server.brain.equity import FULL_DECK, equity, exact_seventh
 from server.brain.reading import WAGERS, Reading, View, read
 from server.brain.rivals import Memory, RivalModel, ranges_for
 from server.brain.starting import starting_class
@@ -104,6 +104,10 @@ class _Turn:
             if memory is None:
                 memory = Memory()  # meeting its rivals for the first time
             self.models = [memory.rival(e.seat) for e in self.live]
+        self.gives_up = max((m.gives_up for m in self.models), default=0.3)
+        """The likeliest of the live rivals to fold to a wager of ours, how likely."""
+        self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
+        """Every live rival hardly ever folds: value-bet thin, never bluff."""
         self.nuts = False
         """Set by ``equity`` when it counted every rival holding and none beats ours."""
 
@@ -159,6 +163,8 @@ class _Turn:
         cls = starting_class(self.hole + self.up, self.dead)
         rng, style, reads = self.rng, self.style, self.reads
         wager = self.wager
+        if reads and self.sticky and self.rival_wagers == 0:
+            return self._third_street_sticky(reads)
         if "bring_in" in self.legal:  # R-B2: bring in or complete
             if cls >= 3 or (cls == 2 and rng.random() < style.complete_bring_in):
                 return "complete"
@@ -167,7 +173,7 @@ class _Turn:
             if cls >= 3 and wager:
                 return wager
             if reads and wager and self._can_steal():
-                fold_rate = self.models[0].folds if self.heads_up else 0.3
+                fold_rate = self._folds(self.models[0]) if self.heads_up else 0.3
                 if cls >= 1 or rng.random() < reads.steal_base + fold_rate:
                     return wager
             if cls >= 1 or "check" in self.legal:
@@ -195,6 +201,17 @@ class _Turn:
         if cls == 3 or (cls == 2 and self.to_call <= self.bet):
             return "call"
         return "fold"
+
+    def _third_street_sticky(self, reads: Reads) -> str:
+        """At most the bring-in to call, against rivals that never fold: a steal cannot
+        work, so wager for value with better than a fair share and call on the odds."""
+        eq = self._equity()
+        wager = self.wager
+        if wager and eq >= 1.0 / (len(self.rivals) + 1) + reads.sticky_margin[0]:
+            return "complete" if "bring_in" in self.legal else wager
+        if "bring_in" in self.legal or "check" in self.legal:
+            return self.passive
+        return "call" if eq >= self._pot_odds() else "fold"
 
     def _defend_heads_up(self, cls: int, reads: Reads) -> str:
         """Heads-up on third street facing a completion or more: a lone rival's wager is
@@ -250,9 +267,15 @@ class _Turn:
         wager = self.wager
         river = self.street == 7
         station = max((m.station for m in self.models), default=0.25)
-        folds = min((m.folds for m in self.models), default=0.3)
+        folds = min((self._folds(m) for m in self.models), default=0.3)
         if self.nuts:
             return wager or self.passive
+        if reads and self.to_call and self.wagers >= 2 and self.street >= 5:
+            eq_eff *= max(0.5, 1.0 - reads.raise_respect * (self.wagers - 1))  # a raise
+        if "check" in self.legal and reads and self.sticky:
+            return wager if wager and eq >= fair + reads.sticky_margin[1] else "check"
+        if "check" in self.legal and reads and self._check_raise(eq, reads):
+            return "check"
         if "check" in self.legal:
             margin = style.bet_margin
             if reads:  # bet thinner into rivals who call too much
@@ -265,7 +288,7 @@ class _Turn:
                 wager
                 and self.street <= 5
                 and eq >= fair * style.semi_bluff_share
-                and self._drawing()
+                and self._live_draw()
             ):
                 return wager if rng.random() < style.semi_bluff else "check"
             if reads:
@@ -289,7 +312,7 @@ class _Turn:
         if (
             wager
             and self.street <= 4
-            and self._drawing()
+            and self._live_draw()
             and eq_eff >= fair
             and rng.random() < style.semi_bluff / 2
         ):
@@ -301,6 +324,49 @@ class _Turn:
                 return "fold"  # no pair and no draw: don't call down
             return "call"
         return "fold"
+
+    def _folds(self, m: RivalModel) -> float:
+        reads = self.reads
+        return m.gives_up if reads and reads.gives_up_reads else m.folds
+
+    def _check_raise(self, eq: float, reads: Reads) -> bool:
+        """Heads-up sixth street, first to act with a strong hand against a rival that
+        bets: check, to raise its bet."""
+        if not reads.check_raise or self.street != 6 or not self.heads_up or self.high:
+            return False
+        if self.live[0].last_action is not None or eq < reads.check_raise_equity:
+            return False
+        if self.models[0].aggression < reads.check_raise_aggression:
+            return False
+        return self.rng.random() < reads.check_raise
+
+    def _live_draw(self) -> bool:
+        """A four-card draw (``_drawing``) with enough live cards to make it: cards this
+        seat has seen are out of the pack."""
+        if not self._drawing():
+            return False
+        need = self.reads.live_outs if self.reads else 0
+        if not need:
+            return True
+        cards = self.hole + self.up
+        seen = set(cards).union(self.dead).union(*self.rivals)
+        suits = [0] * 4
+        mask = 0
+        for c in cards:
+            suits[c.suit] += 1
+            mask |= 1 << c.rank
+        outs = 0
+        for c in FULL_DECK:
+            if c in seen:
+                continue
+            if suits[c.suit] >= 4:
+                outs += 1
+                continue
+            m = mask | 1 << c.rank
+            m = (m << 1) | (m >> 12)
+            if any((m >> lo) & 0b11111 == 0b11111 for lo in range(10)):
+                outs += 1
+        return outs >= need
 
     def _drawing(self) -> bool:
         """Four to a flush or four to a straight, with cards to come."""

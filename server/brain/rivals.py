@@ -30,7 +30,17 @@ from common.hands import evaluate
 from server.brain.reading import WAGERS, Reading, SeatSeen
 from server.brain.starting import RANK_OF, SUIT_OF, is_trash
 
-__all__ = ["Memory", "Range", "RivalModel", "learn", "ranges_for", "river_bucket", "watch"]
+__all__ = [
+    "Memory",
+    "Range",
+    "RivalModel",
+    "learn",
+    "ranges_for",
+    "river_bucket",
+    "settle",
+    "wagered",
+    "watch",
+]
 
 # Seventh-street hand kinds in five groups: high card, pair, two pair, trips, better.
 _RIVER_BASE = (0.174, 0.438, 0.235, 0.048, 0.105)
@@ -67,6 +77,10 @@ class RivalModel:
     folded_to_us: int = 0
     river: dict[str, list[int]] = field(default_factory=dict)
     """Hands it showed, by its last seventh-street action (wager, check, call) and kind."""
+    answered: int = 0
+    """Wagers of ours it had to answer, on any street (kept by players that read rivals)."""
+    gave_up: int = 0
+    """How many of those it folded to."""
 
     def river_weights(self, bucket: str) -> tuple[float, ...]:
         """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
@@ -105,6 +119,12 @@ class RivalModel:
         """How often it folds when we wager and it must answer (prior 0.3)."""
         return (self.folded_to_us + 0.3 * 5) / (self.faced + 5)
 
+    @property
+    def gives_up(self) -> float:
+        """How often it folds to a wager of ours on any street (prior 0.3): a calling
+        station's falls fast, since every street it calls counts."""
+        return (self.gave_up + 0.3 * 4) / (self.answered + 4)
+
 
 @dataclass(slots=True)
 class Memory:
@@ -119,6 +139,8 @@ class Memory:
     """(hand, street, rival, its street total) of each rival action already counted."""
     wagered_on: dict[int, int] = field(default_factory=dict)
     """Street -> our own wagers this hand (kept by players that read their rivals)."""
+    pending: list[int] = field(default_factory=list)
+    """Seats still in when we last wagered this hand, each to answer it (``settle``)."""
 
     def meet(self, names: Mapping[int, str]) -> None:
         """Who sits where from now on (seat -> name): each rival's model follows its name."""
@@ -149,6 +171,25 @@ def watch(mem: Memory, r: Reading) -> None:
             m.wagers += 1
         else:  # a check or a call: it could have wagered and did not
             m.calls += 1
+
+
+def wagered(mem: Memory, r: Reading) -> None:
+    """We wager now: every live rival must answer it (counted by ``settle``)."""
+    mem.pending = [e.seat for e in r.seats if e.seat != r.you and not e.folded]
+
+
+def settle(mem: Memory, r: Reading) -> None:
+    """At our next turn or the hand's end, the rivals that had to answer our last wager
+    have: count who folded to it."""
+    for s in mem.pending:
+        e = next((e for e in r.seats if e.seat == s), None)
+        if e is None:
+            continue
+        m = mem.rival(s)
+        m.answered += 1
+        if e.folded:
+            m.gave_up += 1
+    mem.pending = []
 
 
 def learn(mem: Memory, r: Reading) -> None:

@@ -43,6 +43,26 @@ class Reads:
     raise_heads_up: tuple[float, float, float] = (0.66, 0.72, 0.05)
     """Heads-up, facing a wager: raise with equity over the first (the river: the
     second) plus the third for each wager past the first."""
+    sticky_folds: float = 0.0
+    """A rival that folds to our wagers less often than this (``gives_up``) is sticky:
+    value-bet it thinly, never bluff it (0: no rival is)."""
+    sticky_margin: tuple[float, float] = (0.04, 0.02)
+    """Against sticky rivals: wager on third street / later streets with equity over a
+    fair share plus this (heads-up: over a half plus this)."""
+    gives_up_reads: bool = False
+    """Steal and stab by each rival's folds on every street (``gives_up``) rather than
+    on the hand's last street only (``folds``)."""
+    check_raise: float = 0.0
+    """Heads-up sixth street, first to act with equity over ``check_raise_equity``
+    against an aggressive rival: check, to raise its bet, this often."""
+    check_raise_equity: float = 0.75
+    check_raise_aggression: float = 0.35
+    live_outs: int = 0
+    """A draw semi-bluffs only with at least this many live cards that make it (0: any
+    four-card draw)."""
+    raise_respect: float = 0.0
+    """Fifth street on, facing a raise (two wagers or more): equity discount per wager
+    past the first."""
 
 
 @dataclass(frozen=True, slots=True)
