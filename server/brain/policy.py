@@ -147,7 +147,14 @@ class _Turn:
         mine = self.hole + self.up
         if not self.reads:
             return equity(mine, self.rivals, self.dead, self.rng, self._samples())
-        ranges = ranges_for(self.live, self.models, self.rivals, self.street, self.bring_in_seat)
+        ranges = ranges_for(
+            self.live,
+            self.models,
+            self.rivals,
+            self.street,
+            self.bring_in_seat,
+            self.reads.pair_base,
+        )
         if self.heads_up and len(mine) == 7 and len(ranges[0].up) == 4:
             eq, beatable = exact_seventh(mine, ranges[0], self.dead)
             self.nuts = not beatable

@@ -228,7 +228,17 @@ def learn(mem: Memory, r: Reading) -> None:
 class Range:
     """How likely a rival's hidden cards are, given how it played: a weight per deal."""
 
-    __slots__ = ("up", "n_down", "entered", "aggressive", "w_trash", "w_bluff", "river", "trash")
+    __slots__ = (
+        "up",
+        "n_down",
+        "entered",
+        "aggressive",
+        "w_trash",
+        "w_bluff",
+        "w_pair",
+        "river",
+        "trash",
+    )
 
     def __init__(
         self,
@@ -238,6 +248,7 @@ class Range:
         aggressive: bool,
         w_trash: float,
         w_bluff: float,
+        w_pair: float = 1.0,
     ) -> None:
         self.up = up
         self.n_down = n_down
@@ -248,6 +259,9 @@ class Range:
         """It wagered on this street: a hand that is nothing yet weighs ``w_bluff``."""
         self.w_trash = w_trash
         self.w_bluff = w_bluff
+        self.w_pair = w_pair
+        """Fifth street on, it wagered: a hand that is one pair at most (a draw or
+        not) weighs this too, for a rival that bets only better."""
         self.trash: dict[int, bool] = {}
         self.river: tuple[float, ...] | None = None
         """Seventh street, once the rival has acted: the weight of each kind of hand."""
@@ -268,6 +282,8 @@ class Range:
             now = list(hidden[: self.n_down]) + self.up
             if not _strong_now(now):
                 w *= self.w_bluff
+            elif self.w_pair < 1.0 and len(now) >= 5 and not _two_pair_or_better(now):
+                w *= self.w_pair
         return w
 
 
@@ -277,20 +293,46 @@ def ranges_for(
     rivals_up: Sequence[list[Card]],
     street: int,
     bring_in: int | None,
+    pair_base: float = 1.0,
 ) -> list[Range]:
-    """The range of each live rival (``live``, its model and its up cards, in order)."""
+    """The range of each live rival (``live``, its model and its up cards, in order).
+    ``pair_base`` under 1 weighs one pair in a wager from fifth street on (``Range``)
+    by that much for a sound rival, less and less for more aggressive ones."""
     out = []
     for e, m, up in zip(live, models, rivals_up, strict=True):
         entered = e.seat != bring_in or street == 3 and e.last_action in WAGERS
         aggressive = e.last_action in WAGERS
         w_trash = min(1.0, 0.15 + m.trash)
         w_bluff = min(1.0, 0.12 + 0.9 * max(0.0, m.aggression - 0.2))
-        r = Range(up, e.down, entered and street >= 4, aggressive, w_trash, w_bluff)
+        w_pair = 1.0
+        if pair_base < 1.0 and aggressive and street >= 5:
+            w_pair = min(1.0, pair_base + (1.0 - pair_base) * max(0.0, m.aggression - 0.35) / 0.3)
+        r = Range(up, e.down, entered and street >= 4, aggressive, w_trash, w_bluff, w_pair)
         bucket = river_bucket(e.last_action) if street == 7 else None
         if bucket is not None:
             r.river = m.river_weights(bucket)
         out.append(r)
     return out
+
+
+def _two_pair_or_better(cards: Sequence[Card]) -> bool:
+    """Two pair, trips or better made (five cards or more)."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        r = RANK_OF[c]
+        counts[r] = counts.get(r, 0) + 1
+    if sum(1 for n in counts.values() if n >= 2) >= 2 or max(counts.values()) >= 3:
+        return True
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        suits[SUIT_OF[c]] += 1
+    if max(suits) >= 5:
+        return True
+    mask = 0
+    for r in counts:
+        mask |= 1 << r
+    mask = (mask << 1) | (mask >> 12)
+    return any((mask >> lo) & 31 == 31 for lo in range(10))
 
 
 def _strong_now(cards: Sequence[Card]) -> bool:

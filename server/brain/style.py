@@ -60,6 +60,9 @@ class Reads:
     live_outs: int = 0
     """A draw semi-bluffs only with at least this many live cards that make it (0: any
     four-card draw)."""
+    pair_base: float = 1.0
+    """Fifth street on, a sound rival's wager: weigh its holdings of one pair at most by
+    this (1: as any made hand; ``ranges_for``)."""
     raise_respect: float = 0.0
     """Fifth street on, facing a raise (two wagers or more): equity discount per wager
     past the first."""
