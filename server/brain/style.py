@@ -43,7 +43,7 @@ class Reads:
     raise_heads_up: tuple[float, float, float] = (0.66, 0.72, 0.05)
     """Heads-up, facing a wager: raise with equity over the first (the river: the
     second) plus the third for each wager past the first."""
-    sticky_folds: float = 0.0
+    sticky_folds: float = 0.15
     """A rival that folds to our wagers less often than this (``gives_up``) is sticky:
     value-bet it thinly, never bluff it (0: no rival is)."""
     sticky_margin: tuple[float, float] = (0.04, 0.02)
@@ -60,7 +60,7 @@ class Reads:
     live_outs: int = 0
     """A draw semi-bluffs only with at least this many live cards that make it (0: any
     four-card draw)."""
-    pair_base: float = 1.0
+    pair_base: float = 0.5
     """Fifth street on, a sound rival's wager: weigh its holdings of one pair at most by
     this (1: as any made hand; ``ranges_for``)."""
     raise_respect: float = 0.0
