@@ -32,8 +32,10 @@ The levels, weakest first:
   how its rivals play.
 - ``shark``: the strongest.  Defends heads-up against steals, reads each
   rival's range from how they entered and bet, counts the seventh street
-  exactly heads-up, value-bets thinly against callers, never bluffs them,
-  and adapts to each rival over the night.
+  exactly heads-up, value-bets thinly against callers, never bluffs a rival
+  that hardly ever folds to its wagers (counted on every street: ``gives_up``),
+  reads a sound rival's wager from fifth street on as rarely one pair, and
+  adapts to each rival over the night.
 """
 
 from __future__ import annotations

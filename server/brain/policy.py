@@ -26,7 +26,9 @@ How it plays:
   early streets, calls on pot odds and folds the rest.  Rivals who bet into it
   are given credit for better than random hands (``respect``); a player with
   ``Reads`` weighs their hidden cards by how they played instead, and counts
-  heads-up seventh street exactly.
+  heads-up seventh street exactly.  Against rivals that hardly ever fold to its
+  wagers (``RivalModel.gives_up``) it wagers with any equity over a fair share
+  plus a small margin, on third street too, and never bluffs or steals.
 """
 
 from __future__ import annotations
