@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 
-from server.brain.equity import FULL_DECK, equity, exact_seventh
+from server.brain.equity import equity, exact_seventh
 from server.brain.reading import WAGERS, Reading, View, read
 from server.brain.rivals import Memory, RivalModel, ranges_for
 from server.brain.starting import starting_class
@@ -182,7 +182,7 @@ class _Turn:
             if cls >= 3 and wager:
                 return wager
             if reads and wager and self._can_steal():
-                fold_rate = self._folds(self.models[0]) if self.heads_up else 0.3
+                fold_rate = self.models[0].folds if self.heads_up else 0.3
                 if cls >= 1 or rng.random() < reads.steal_base + fold_rate:
                     return wager
             if cls >= 1 or "check" in self.legal:
@@ -276,15 +276,11 @@ class _Turn:
         wager = self.wager
         river = self.street == 7
         station = max((m.station for m in self.models), default=0.25)
-        folds = min((self._folds(m) for m in self.models), default=0.3)
+        folds = min((m.folds for m in self.models), default=0.3)
         if self.nuts:
             return wager or self.passive
-        if reads and self.to_call and self.wagers >= 2 and self.street >= 5:
-            eq_eff *= max(0.5, 1.0 - reads.raise_respect * (self.wagers - 1))  # a raise
         if "check" in self.legal and reads and self.sticky:
             return wager if wager and eq >= fair + reads.sticky_margin[1] else "check"
-        if "check" in self.legal and reads and self._check_raise(eq, reads):
-            return "check"
         if "check" in self.legal:
             margin = style.bet_margin
             if reads:  # bet thinner into rivals who call too much
@@ -297,7 +293,7 @@ class _Turn:
                 wager
                 and self.street <= 5
                 and eq >= fair * style.semi_bluff_share
-                and self._live_draw()
+                and self._drawing()
             ):
                 return wager if rng.random() < style.semi_bluff else "check"
             if reads:
@@ -321,7 +317,7 @@ class _Turn:
         if (
             wager
             and self.street <= 4
-            and self._live_draw()
+            and self._drawing()
             and eq_eff >= fair
             and rng.random() < style.semi_bluff / 2
         ):
@@ -333,49 +329,6 @@ class _Turn:
                 return "fold"  # no pair and no draw: don't call down
             return "call"
         return "fold"
-
-    def _folds(self, m: RivalModel) -> float:
-        reads = self.reads
-        return m.gives_up if reads and reads.gives_up_reads else m.folds
-
-    def _check_raise(self, eq: float, reads: Reads) -> bool:
-        """Heads-up sixth street, first to act with a strong hand against a rival that
-        bets: check, to raise its bet."""
-        if not reads.check_raise or self.street != 6 or not self.heads_up or self.high:
-            return False
-        if self.live[0].last_action is not None or eq < reads.check_raise_equity:
-            return False
-        if self.models[0].aggression < reads.check_raise_aggression:
-            return False
-        return self.rng.random() < reads.check_raise
-
-    def _live_draw(self) -> bool:
-        """A four-card draw (``_drawing``) with enough live cards to make it: cards this
-        seat has seen are out of the pack."""
-        if not self._drawing():
-            return False
-        need = self.reads.live_outs if self.reads else 0
-        if not need:
-            return True
-        cards = self.hole + self.up
-        seen = set(cards).union(self.dead).union(*self.rivals)
-        suits = [0] * 4
-        mask = 0
-        for c in cards:
-            suits[c.suit] += 1
-            mask |= 1 << c.rank
-        outs = 0
-        for c in FULL_DECK:
-            if c in seen:
-                continue
-            if suits[c.suit] >= 4:
-                outs += 1
-                continue
-            m = mask | 1 << c.rank
-            m = (m << 1) | (m >> 12)
-            if any((m >> lo) & 0b11111 == 0b11111 for lo in range(10)):
-                outs += 1
-        return outs >= need
 
     def _drawing(self) -> bool:
         """Four to a flush or four to a straight, with cards to come."""

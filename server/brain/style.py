@@ -49,26 +49,9 @@ class Reads:
     sticky_margin: tuple[float, float] = (0.04, 0.02)
     """Against sticky rivals: wager on third street / later streets with equity over a
     fair share plus this (heads-up: over a half plus this)."""
-    gives_up_reads: bool = False
-    """Steal and stab by each rival's folds on every street (``gives_up``) rather than
-    on the hand's last street only (``folds``).  Off: against the tight-aggressive
-    reference it measured no better (heads-up, 12,000 hands)."""
-    check_raise: float = 0.0
-    """Heads-up sixth street, first to act with equity over ``check_raise_equity``
-    against an aggressive rival: check, to raise its bet, this often.  Off, as are
-    ``live_outs`` and ``raise_respect``: each measured within noise of the play
-    without it against the tight-aggressive reference (heads-up, 24,000 hands)."""
-    check_raise_equity: float = 0.75
-    check_raise_aggression: float = 0.35
-    live_outs: int = 0
-    """A draw semi-bluffs only with at least this many live cards that make it (0: any
-    four-card draw)."""
     pair_base: float = 0.5
     """Fifth street on, a sound rival's wager: weigh its holdings of one pair at most by
     this (1: as any made hand; ``ranges_for``)."""
-    raise_respect: float = 0.0
-    """Fifth street on, facing a raise (two wagers or more): equity discount per wager
-    past the first."""
 
 
 @dataclass(frozen=True, slots=True)
