@@ -21,6 +21,7 @@ from common.protocol import MessageError, SetLevel, decode_client
 from common.views import seat_view_dict as seat_view
 from server.__main__ import _parser, config_from_args
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
+from server.brain.rivals import Range
 from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
@@ -150,6 +151,64 @@ def test_shark_defends_heads_up_against_a_completion() -> None:
         bring_in=0,
     )
     assert brain("shark")(v, random.Random(1)) in ("call", "raise")
+
+
+def _fifth_street_checked_to() -> dict[str, Any]:
+    """Heads-up fifth street, checked to seat 0 holding nothing: no pair, no draw."""
+    return view(
+        street=5,
+        seats=[
+            seat(0, up="9h Js 4c", hole="2c 7d"),
+            seat(1, up="Kd 8s 3h", last_action="check"),
+        ],
+        legal=[("check", 0, 0), ("bet", 20, 20)],
+        pot=60,
+        high=0,
+    )
+
+
+def test_shark_never_bluffs_a_rival_who_never_folds_but_stabs_at_one_who_does() -> None:
+    """A rival that called every wager of ours is sticky: no bluff; one that folds to
+    most of them draws a stab now and then."""
+
+    def bets(answered: int, gave_up: int) -> int:
+        out = 0
+        for k in range(40):
+            shark = brain("shark")
+            m = shark.memory.rival(1)
+            m.answered, m.gave_up = answered, gave_up
+            m.faced, m.folded_to_us = answered, gave_up
+            out += shark(_fifth_street_checked_to(), random.Random(k)) == "bet"
+        return out
+
+    assert bets(20, 0) == 0
+    assert bets(20, 16) > 0
+
+
+def test_shark_counts_who_folds_to_its_wagers_on_every_street() -> None:
+    """Every wager of the shark's that a rival answers is counted, and a calling
+    station soon reads as one; a level that does not read its rivals keeps no count."""
+
+    def station(v: Any, rng: random.Random) -> str:
+        names = [a["action"] for a in v["legal"]]
+        return next(n for n in ("check", "bring_in", "call") if n in names)
+
+    shark, regular = brain("shark"), brain("regular")
+    play_match({0: shark, 1: station}, deals=12, seed=4)
+    m = shark.memory.rivals[1]
+    assert m.answered >= 5 and m.gave_up == 0
+    assert m.gives_up < LEVELS["shark"].style.reads.sticky_folds  # type: ignore[union-attr]
+    play_match({0: regular, 1: station}, deals=12, seed=4)
+    assert regular.memory.rivals[1].answered == 0
+
+
+def test_a_sound_rivals_late_wager_is_rarely_one_pair() -> None:
+    """``Range.w_pair``: from fifth street on, a wager's one-pair holdings weigh less,
+    two pair and better (and no-pair bluffs, by ``w_bluff``) as before."""
+    rival = Range(parse_many("Kd 8s 3h"), 2, False, True, 1.0, 0.3, 0.5)
+    assert rival.weight(parse_many("Ks 2c")) == 0.5  # a pair of kings
+    assert rival.weight(parse_many("Ks 8c")) == 1.0  # two pair
+    assert rival.weight(parse_many("Qs 2c")) == 0.3  # nothing
 
 
 # ---------------------------------------------------------------- matches and memory

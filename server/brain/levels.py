@@ -32,8 +32,10 @@ The levels, weakest first:
   how its rivals play.
 - ``shark``: the strongest.  Defends heads-up against steals, reads each
   rival's range from how they entered and bet, counts the seventh street
-  exactly heads-up, value-bets thinly against callers, never bluffs them,
-  and adapts to each rival over the night.
+  exactly heads-up, value-bets thinly against callers, never bluffs a rival
+  that hardly ever folds to its wagers (counted on every street: ``gives_up``),
+  reads a sound rival's wager from fifth street on as rarely one pair, and
+  adapts to each rival over the night.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from common.levels import DEFAULT_LEVEL, LEVEL_IDS, level_info
 from server.brain.equity import unbeatable
 from server.brain.policy import play
 from server.brain.reading import WAGERS, Reading, View, read
-from server.brain.rivals import Memory, learn, watch
+from server.brain.rivals import Memory, learn, settle, wagered, watch
 from server.brain.style import SOLID, Reads, Style
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Brain", "Level", "brain", "level_id"]
@@ -118,7 +120,7 @@ SHARK = _level(
         min_samples=200,
         max_samples=450,
         respect=0.0,  # its ranges credit bettors instead
-        street_call_factors=(1.1, 1.2, 1.15, 1.0),
+        street_call_factors=(1.3, 1.4, 1.35, 1.15),  # its rivals bet honestly more often than not
         call_down=False,
         semi_bluff_share=0.9,
         complete_bring_in=0.35,
@@ -172,20 +174,26 @@ class Brain:
         if not names:
             raise ValueError(f"seat {r.you} has no legal action in this view")
         watch(self.memory, r)
+        style = self.level.style
+        if style.reads:
+            settle(self.memory, r)
         if len(names) == 1:
             return names[0]
-        style = self.level.style
         choice = play(r, rng, style, self.memory)
         if choice == "fold" and _unbeatable(r):
             choice = "call"  # no level folds a hand no rival can beat
         if style.reads and choice in WAGERS:  # to learn who folds to our wagers
-            wagered = self.memory.wagered_on
-            wagered[r.street] = wagered.get(r.street, 0) + 1
+            on = self.memory.wagered_on
+            on[r.street] = on.get(r.street, 0) + 1
+            wagered(self.memory, r)
         return choice
 
     def observe(self, view: View) -> None:
         """The seat's view once a hand is over: learn who entered, folded and showed what."""
-        learn(self.memory, read(view))
+        r = read(view)
+        if self.level.style.reads:
+            settle(self.memory, r)
+        learn(self.memory, r)
 
 
 def _unbeatable(r: Reading) -> bool:

@@ -26,7 +26,9 @@ How it plays:
   early streets, calls on pot odds and folds the rest.  Rivals who bet into it
   are given credit for better than random hands (``respect``); a player with
   ``Reads`` weighs their hidden cards by how they played instead, and counts
-  heads-up seventh street exactly.
+  heads-up seventh street exactly.  Against rivals that hardly ever fold to its
+  wagers (``RivalModel.gives_up``) it wagers with any equity over a fair share
+  plus a small margin, on third street too, and never bluffs or steals.
 """
 
 from __future__ import annotations
@@ -104,6 +106,10 @@ class _Turn:
             if memory is None:
                 memory = Memory()  # meeting its rivals for the first time
             self.models = [memory.rival(e.seat) for e in self.live]
+        self.gives_up = max((m.gives_up for m in self.models), default=0.3)
+        """The likeliest of the live rivals to fold to a wager of ours, how likely."""
+        self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
+        """Every live rival hardly ever folds: value-bet thin, never bluff."""
         self.nuts = False
         """Set by ``equity`` when it counted every rival holding and none beats ours."""
 
@@ -143,7 +149,14 @@ class _Turn:
         mine = self.hole + self.up
         if not self.reads:
             return equity(mine, self.rivals, self.dead, self.rng, self._samples())
-        ranges = ranges_for(self.live, self.models, self.rivals, self.street, self.bring_in_seat)
+        ranges = ranges_for(
+            self.live,
+            self.models,
+            self.rivals,
+            self.street,
+            self.bring_in_seat,
+            self.reads.pair_base,
+        )
         if self.heads_up and len(mine) == 7 and len(ranges[0].up) == 4:
             eq, beatable = exact_seventh(mine, ranges[0], self.dead)
             self.nuts = not beatable
@@ -159,6 +172,8 @@ class _Turn:
         cls = starting_class(self.hole + self.up, self.dead)
         rng, style, reads = self.rng, self.style, self.reads
         wager = self.wager
+        if reads and self.sticky and self.rival_wagers == 0:
+            return self._third_street_sticky(reads)
         if "bring_in" in self.legal:  # R-B2: bring in or complete
             if cls >= 3 or (cls == 2 and rng.random() < style.complete_bring_in):
                 return "complete"
@@ -195,6 +210,17 @@ class _Turn:
         if cls == 3 or (cls == 2 and self.to_call <= self.bet):
             return "call"
         return "fold"
+
+    def _third_street_sticky(self, reads: Reads) -> str:
+        """At most the bring-in to call, against rivals that never fold: a steal cannot
+        work, so wager for value with better than a fair share and call on the odds."""
+        eq = self._equity()
+        wager = self.wager
+        if wager and eq >= 1.0 / (len(self.rivals) + 1) + reads.sticky_margin[0]:
+            return "complete" if "bring_in" in self.legal else wager
+        if "bring_in" in self.legal or "check" in self.legal:
+            return self.passive
+        return "call" if eq >= self._pot_odds() else "fold"
 
     def _defend_heads_up(self, cls: int, reads: Reads) -> str:
         """Heads-up on third street facing a completion or more: a lone rival's wager is
@@ -253,6 +279,8 @@ class _Turn:
         folds = min((m.folds for m in self.models), default=0.3)
         if self.nuts:
             return wager or self.passive
+        if "check" in self.legal and reads and self.sticky:
+            return wager if wager and eq >= fair + reads.sticky_margin[1] else "check"
         if "check" in self.legal:
             margin = style.bet_margin
             if reads:  # bet thinner into rivals who call too much

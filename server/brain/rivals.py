@@ -30,7 +30,17 @@ from common.hands import evaluate
 from server.brain.reading import WAGERS, Reading, SeatSeen
 from server.brain.starting import RANK_OF, SUIT_OF, is_trash
 
-__all__ = ["Memory", "Range", "RivalModel", "learn", "ranges_for", "river_bucket", "watch"]
+__all__ = [
+    "Memory",
+    "Range",
+    "RivalModel",
+    "learn",
+    "ranges_for",
+    "river_bucket",
+    "settle",
+    "wagered",
+    "watch",
+]
 
 # Seventh-street hand kinds in five groups: high card, pair, two pair, trips, better.
 _RIVER_BASE = (0.174, 0.438, 0.235, 0.048, 0.105)
@@ -67,6 +77,10 @@ class RivalModel:
     folded_to_us: int = 0
     river: dict[str, list[int]] = field(default_factory=dict)
     """Hands it showed, by its last seventh-street action (wager, check, call) and kind."""
+    answered: int = 0
+    """Wagers of ours it had to answer, on any street (kept by players that read rivals)."""
+    gave_up: int = 0
+    """How many of those it folded to."""
 
     def river_weights(self, bucket: str) -> tuple[float, ...]:
         """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
@@ -105,6 +119,12 @@ class RivalModel:
         """How often it folds when we wager and it must answer (prior 0.3)."""
         return (self.folded_to_us + 0.3 * 5) / (self.faced + 5)
 
+    @property
+    def gives_up(self) -> float:
+        """How often it folds to a wager of ours on any street (prior 0.3): a calling
+        station's falls fast, since every street it calls counts."""
+        return (self.gave_up + 0.3 * 4) / (self.answered + 4)
+
 
 @dataclass(slots=True)
 class Memory:
@@ -119,6 +139,8 @@ class Memory:
     """(hand, street, rival, its street total) of each rival action already counted."""
     wagered_on: dict[int, int] = field(default_factory=dict)
     """Street -> our own wagers this hand (kept by players that read their rivals)."""
+    pending: list[int] = field(default_factory=list)
+    """Seats still in when we last wagered this hand, each to answer it (``settle``)."""
 
     def meet(self, names: Mapping[int, str]) -> None:
         """Who sits where from now on (seat -> name): each rival's model follows its name."""
@@ -149,6 +171,25 @@ def watch(mem: Memory, r: Reading) -> None:
             m.wagers += 1
         else:  # a check or a call: it could have wagered and did not
             m.calls += 1
+
+
+def wagered(mem: Memory, r: Reading) -> None:
+    """We wager now: every live rival must answer it (counted by ``settle``)."""
+    mem.pending = [e.seat for e in r.seats if e.seat != r.you and not e.folded]
+
+
+def settle(mem: Memory, r: Reading) -> None:
+    """At our next turn or the hand's end, the rivals that had to answer our last wager
+    have: count who folded to it."""
+    for s in mem.pending:
+        e = next((e for e in r.seats if e.seat == s), None)
+        if e is None:
+            continue
+        m = mem.rival(s)
+        m.answered += 1
+        if e.folded:
+            m.gave_up += 1
+    mem.pending = []
 
 
 def learn(mem: Memory, r: Reading) -> None:
@@ -187,7 +228,17 @@ def learn(mem: Memory, r: Reading) -> None:
 class Range:
     """How likely a rival's hidden cards are, given how it played: a weight per deal."""
 
-    __slots__ = ("up", "n_down", "entered", "aggressive", "w_trash", "w_bluff", "river", "trash")
+    __slots__ = (
+        "up",
+        "n_down",
+        "entered",
+        "aggressive",
+        "w_trash",
+        "w_bluff",
+        "w_pair",
+        "river",
+        "trash",
+    )
 
     def __init__(
         self,
@@ -197,6 +248,7 @@ class Range:
         aggressive: bool,
         w_trash: float,
         w_bluff: float,
+        w_pair: float = 1.0,
     ) -> None:
         self.up = up
         self.n_down = n_down
@@ -207,6 +259,9 @@ class Range:
         """It wagered on this street: a hand that is nothing yet weighs ``w_bluff``."""
         self.w_trash = w_trash
         self.w_bluff = w_bluff
+        self.w_pair = w_pair
+        """Fifth street on, it wagered: a hand that is one pair at most (a draw or
+        not) weighs this too, for a rival that bets only better."""
         self.trash: dict[int, bool] = {}
         self.river: tuple[float, ...] | None = None
         """Seventh street, once the rival has acted: the weight of each kind of hand."""
@@ -227,6 +282,8 @@ class Range:
             now = list(hidden[: self.n_down]) + self.up
             if not _strong_now(now):
                 w *= self.w_bluff
+            elif self.w_pair < 1.0 and len(now) >= 5 and not _two_pair_or_better(now):
+                w *= self.w_pair
         return w
 
 
@@ -236,20 +293,46 @@ def ranges_for(
     rivals_up: Sequence[list[Card]],
     street: int,
     bring_in: int | None,
+    pair_base: float = 1.0,
 ) -> list[Range]:
-    """The range of each live rival (``live``, its model and its up cards, in order)."""
+    """The range of each live rival (``live``, its model and its up cards, in order).
+    ``pair_base`` under 1 weighs one pair in a wager from fifth street on (``Range``)
+    by that much for a sound rival, less and less for more aggressive ones."""
     out = []
     for e, m, up in zip(live, models, rivals_up, strict=True):
         entered = e.seat != bring_in or street == 3 and e.last_action in WAGERS
         aggressive = e.last_action in WAGERS
         w_trash = min(1.0, 0.15 + m.trash)
         w_bluff = min(1.0, 0.12 + 0.9 * max(0.0, m.aggression - 0.2))
-        r = Range(up, e.down, entered and street >= 4, aggressive, w_trash, w_bluff)
+        w_pair = 1.0
+        if pair_base < 1.0 and aggressive and street >= 5:
+            w_pair = min(1.0, pair_base + (1.0 - pair_base) * max(0.0, m.aggression - 0.35) / 0.3)
+        r = Range(up, e.down, entered and street >= 4, aggressive, w_trash, w_bluff, w_pair)
         bucket = river_bucket(e.last_action) if street == 7 else None
         if bucket is not None:
             r.river = m.river_weights(bucket)
         out.append(r)
     return out
+
+
+def _two_pair_or_better(cards: Sequence[Card]) -> bool:
+    """Two pair, trips or better made (five cards or more)."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        r = RANK_OF[c]
+        counts[r] = counts.get(r, 0) + 1
+    if sum(1 for n in counts.values() if n >= 2) >= 2 or max(counts.values()) >= 3:
+        return True
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        suits[SUIT_OF[c]] += 1
+    if max(suits) >= 5:
+        return True
+    mask = 0
+    for r in counts:
+        mask |= 1 << r
+    mask = (mask << 1) | (mask >> 12)
+    return any((mask >> lo) & 31 == 31 for lo in range(10))
 
 
 def _strong_now(cards: Sequence[Card]) -> bool:

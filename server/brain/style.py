@@ -43,6 +43,15 @@ class Reads:
     raise_heads_up: tuple[float, float, float] = (0.66, 0.72, 0.05)
     """Heads-up, facing a wager: raise with equity over the first (the river: the
     second) plus the third for each wager past the first."""
+    sticky_folds: float = 0.15
+    """A rival that folds to our wagers less often than this (``gives_up``) is sticky:
+    value-bet it thinly, never bluff it (0: no rival is)."""
+    sticky_margin: tuple[float, float] = (0.04, 0.02)
+    """Against sticky rivals: wager on third street / later streets with equity over a
+    fair share plus this (heads-up: over a half plus this)."""
+    pair_base: float = 0.5
+    """Fifth street on, a sound rival's wager: weigh its holdings of one pair at most by
+    this (1: as any made hand; ``ranges_for``)."""
 
 
 @dataclass(frozen=True, slots=True)
