@@ -29,6 +29,22 @@ def hand_record(
     seats: Mapping[int, SeatInfo],
 ) -> dict[str, Any]:
     """The ``stud-hh/1`` object for a finished ``hand``; ``time`` is ISO 8601 with offset."""
+    return {
+        **_head(match_id=match_id, number=number, time=time, hand=hand, seats=seats),
+        "events": [event.to_dict() for event in hand.events],
+        "final": [{"seat": s, "stack": hand.seats[s].stack} for s in hand.order],
+    }
+
+
+def _head(
+    *,
+    match_id: str,
+    number: int,
+    time: str,
+    hand: Hand,
+    seats: Mapping[int, SeatInfo],
+) -> dict[str, Any]:
+    """A record's members before its events, in their order."""
     if not hand.is_over:
         raise ValueError("a hand is written only once it is over")
     return {
@@ -47,8 +63,6 @@ def hand_record(
             }
             for s in hand.order
         ],
-        "events": [event.to_dict() for event in hand.events],
-        "final": [{"seat": s, "stack": hand.seats[s].stack} for s in hand.order],
     }
 
 
@@ -87,27 +101,7 @@ def hand_line(
     """``dumps(hand_record(...))``: the same text, each event's (events are never
     changed) kept from hand to hand.  A JSON object's text is its members' text joined
     with the separator, so the line is put together from its parts."""
-    if not hand.is_over:
-        raise ValueError("a hand is written only once it is over")
-    head = _JSON.encode(
-        {
-            "format": FORMAT,
-            "match": match_id,
-            "hand": number,
-            "time": time,
-            "stakes": hand.stakes.to_dict(),
-            "button": hand.button,
-            "seats": [
-                {
-                    "seat": s,
-                    "name": seats[s].name,
-                    "kind": seats[s].kind.value,
-                    "stack": hand.seats[s].start_stack,
-                }
-                for s in hand.order
-            ],
-        }
-    )
+    head = _JSON.encode(_head(match_id=match_id, number=number, time=time, hand=hand, seats=seats))
     events = ", ".join([_event_text(event) for event in hand.events])
     final = _JSON.encode([{"seat": s, "stack": hand.seats[s].stack} for s in hand.order])
     return f'{head[:-1]}, "events": [{events}], "final": {final}}}\n'

@@ -72,24 +72,26 @@ def _import_ms(module: str, samples: int = 5, first_use: bool = False) -> list[f
     return out
 
 
+def _flushed(flush_value: Sequence[int], bits: Mapping[int, int], cards: list[int]) -> int:
+    """A flush's value: its suit's bits of the cards (``evaluator_tables``) or-ed."""
+    mask = 0
+    for c in cards:
+        mask |= bits[c]
+    return flush_value[mask]
+
+
 def _partial_sums(hands: list[list[Card]]) -> Callable[[], list[int]]:
     """The rollouts' loop: three known cards summed once, four dealt cards added."""
     flush_suit, rank_value, flush_value = evaluator_tables()
     coded = [[int(c) for c in h] for h in hands]
     split = [(sum(h[:3]), h[:3], h[3:]) for h in coded]
 
-    def flushed(bits: Mapping[int, int], cards: list[int]) -> int:
-        mask = 0
-        for c in cards:
-            mask |= bits[c]
-        return flush_value[mask]
-
     def run() -> list[int]:
         # A comprehension, as eval7's runners are.
         return [
             rank_value[s >> 8]
             if (bits := flush_suit[(s := sum(dealt, base)) & 0xFF]) is None
-            else flushed(bits, known + dealt)
+            else _flushed(flush_value, bits, known + dealt)
             for base, known, dealt in split
         ]
 
@@ -114,12 +116,6 @@ def _enumeration(spots: list[tuple[list[Card], list[Card]]]) -> Callable[[], lis
     flush_suit, rank_value, flush_value = evaluator_tables()
     coded = [([int(c) for c in up], [int(c) for c in pool]) for up, pool in spots]
 
-    def flushed(bits: Mapping[int, int], cards: list[int]) -> int:
-        mask = 0
-        for c in cards:
-            mask |= bits[c]
-        return flush_value[mask]
-
     def run() -> list[int]:
         out: list[int] = []
         for up, pool in coded:
@@ -134,7 +130,7 @@ def _enumeration(spots: list[tuple[list[Card], list[Card]]]) -> Callable[[], lis
                     out += [
                         rank_value[s >> 8]
                         if (bits := flush_suit[(s := sab + c) & 0xFF]) is None
-                        else flushed(bits, [*up, a, b, c])
+                        else _flushed(flush_value, bits, [*up, a, b, c])
                         for c in pool[j + 1 :]
                     ]
         return out

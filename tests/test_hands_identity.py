@@ -29,20 +29,24 @@ def _rank_counts(n: int) -> list[tuple[int, ...]]:
     ]
 
 
-def _by_codes(cards: list[Card]) -> int:
-    """The value as ``common.equity`` computes it (``evaluator_tables``): three known
-    cards summed once as plain ints, the others added to that sum."""
+def _looked_up(s: int, cards: list[int]) -> int:
+    """The value of seven cards summing to ``s``, as ``evaluator_tables`` documents it."""
     flush_suit, rank_value, flush_value = hands.evaluator_tables()
-    codes = [int(c) for c in cards]
-    known = codes[0] + codes[1] + codes[2]
-    s = known + sum(codes[3:])
     bits = flush_suit[s & 0xFF]
     if bits is None:
         return rank_value[s >> 8]
     flushed = 0
-    for c in codes:
+    for c in cards:
         flushed |= bits[c]
     return flush_value[flushed]
+
+
+def _by_codes(cards: list[Card]) -> int:
+    """The value as ``common.equity`` computes it (``evaluator_tables``): three known
+    cards summed once as plain ints, the others added to that sum."""
+    codes = [int(c) for c in cards]
+    known = codes[0] + codes[1] + codes[2]
+    return _looked_up(known + sum(codes[3:]), codes)
 
 
 def test_card_keys_name_every_way_to_hold_the_cards() -> None:
@@ -173,15 +177,7 @@ _TABLES = ("_FLUSH_SUIT", "_RANK_VALUE", "_FLUSH_VALUE", "_FEWER")
 
 def _by_evaluator_tables(cards: list[Card]) -> int:
     """The value as ``evaluator_tables`` documents it, on the ``Card``s themselves."""
-    flush_suit, rank_value, flush_value = hands.evaluator_tables()
-    s = sum(cards)
-    bits = flush_suit[s & 0xFF]
-    if bits is None:
-        return rank_value[s >> 8]
-    flushed = 0
-    for c in cards:
-        flushed |= bits[c]
-    return flush_value[flushed]
+    return _looked_up(sum(cards), cards)
 
 
 _FIRST_READS = {
