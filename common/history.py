@@ -15,7 +15,7 @@ from typing import Any
 from common.engine import Hand
 from common.match import SeatInfo
 
-__all__ = ["FORMAT", "dumps", "hand_line", "hand_record", "load", "main"]
+__all__ = ["FORMAT", "dumps", "hand_record", "load", "main"]
 
 FORMAT = "stud-hh/1"
 
@@ -29,22 +29,6 @@ def hand_record(
     seats: Mapping[int, SeatInfo],
 ) -> dict[str, Any]:
     """The ``stud-hh/1`` object for a finished ``hand``; ``time`` is ISO 8601 with offset."""
-    return {
-        **_head(match_id=match_id, number=number, time=time, hand=hand, seats=seats),
-        "events": [event.to_dict() for event in hand.events],
-        "final": [{"seat": s, "stack": hand.seats[s].stack} for s in hand.order],
-    }
-
-
-def _head(
-    *,
-    match_id: str,
-    number: int,
-    time: str,
-    hand: Hand,
-    seats: Mapping[int, SeatInfo],
-) -> dict[str, Any]:
-    """A record's members before its events, in their order."""
     if not hand.is_over:
         raise ValueError("a hand is written only once it is over")
     return {
@@ -63,48 +47,14 @@ def _head(
             }
             for s in hand.order
         ],
+        "events": [event.to_dict() for event in hand.events],
+        "final": [{"seat": s, "stack": hand.seats[s].stack} for s in hand.order],
     }
 
 
 def dumps(record: Mapping[str, Any]) -> str:
     """One line of JSON for the file, newline included."""
     return json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n"
-
-
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
-"""``dumps``'s encoder (what ``json.dumps`` makes of those arguments), made once."""
-
-_texts: dict[int, tuple[object, str]] = {}
-"""An event's JSON text by the event's id, with the event (so that an id is never
-another's): the engine hands the same event objects again from hand to hand."""
-
-
-def _event_text(event: Any) -> str:
-    kept = _texts.get(id(event))
-    if kept is not None and kept[0] is event:
-        return kept[1]
-    text: str = _JSON.encode(event.to_dict())
-    if len(_texts) > 8192:
-        _texts.clear()
-    _texts[id(event)] = (event, text)
-    return text
-
-
-def hand_line(
-    *,
-    match_id: str,
-    number: int,
-    time: str,
-    hand: Hand,
-    seats: Mapping[int, SeatInfo],
-) -> str:
-    """``dumps(hand_record(...))``: the same text, each event's (events are never
-    changed) kept from hand to hand.  A JSON object's text is its members' text joined
-    with the separator, so the line is put together from its parts."""
-    head = _JSON.encode(_head(match_id=match_id, number=number, time=time, hand=hand, seats=seats))
-    events = ", ".join([_event_text(event) for event in hand.events])
-    final = _JSON.encode([{"seat": s, "stack": hand.seats[s].stack} for s in hand.order])
-    return f'{head[:-1]}, "events": [{events}], "final": {final}}}\n'
 
 
 def load(text: str) -> list[dict[str, Any]]:

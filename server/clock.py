@@ -57,16 +57,11 @@ class TurnClock:
 
     def start(self, turn: int, decision: float, bank: float) -> None:
         """A person's clock for ``turn``: ``decision`` seconds, then ``bank`` seconds."""
-        if self._timer is not None:  # ``cancel``, spelled out: this runs every turn
-            self._timer.cancel()
-            self._timer = None
-        self.deadline = self._since = None
+        self.cancel()
         self._turn, self._decision, self._bank = turn, decision, max(0.0, bank)
         if not self.frozen:
-            now = self._since = self._clock.now()
-            seconds = decision + self._bank
-            self.deadline = now + seconds  # ``_run``, with the time just read
-            self._timer = self._clock.call_later(seconds, self._fire, turn)
+            self._since = self._clock.now()
+            self._run(decision + self._bank, turn, self._since)
 
     def left(self) -> tuple[float, float] | None:
         """(decision seconds, bank seconds) left on a person's clock, or None if none runs."""
@@ -122,8 +117,10 @@ class TurnClock:
             return None
         return round(max(0.0, self.deadline - self._clock.now()), 1)
 
-    def _run(self, seconds: float, turn: int) -> None:
-        self.deadline = self._clock.now() + seconds
+    def _run(self, seconds: float, turn: int, now: float | None = None) -> None:
+        """The timer for ``turn`` due in ``seconds`` from ``now`` (the clock read now if
+        not given)."""
+        self.deadline = (self._clock.now() if now is None else now) + seconds
         self._timer = self._clock.call_later(seconds, self._fire, turn)
 
     def _cancel_timer(self) -> None:

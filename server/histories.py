@@ -29,7 +29,7 @@ from typing import Any
 
 from common.engine import Hand
 from common.exports import private_dir
-from common.history import hand_line, load
+from common.history import dumps, hand_record, load
 from common.match import SeatInfo
 
 __all__ = [
@@ -63,33 +63,16 @@ def append_hand(
     hand: Hand,
     seats: Mapping[int, SeatInfo],
 ) -> None:
-    """Append the finished hand to the match's file and flush it now (its folder made
-    private once a process, and again if it is gone)."""
-    data = hand_line(match_id=match_id, number=number, time=time, hand=hand, seats=seats)
+    """Append the finished hand to the match's file and flush it now."""
+    record = hand_record(match_id=match_id, number=number, time=time, hand=hand, seats=seats)
     try:
-        folder = path.parent
-        if folder not in _private:
-            private_dir(folder)
-            _private.add(folder)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        except FileNotFoundError:
-            private_dir(folder)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            # What a text file writes: the line's one newline (JSON escapes the rest) as
-            # the system's, the text as UTF-8.
-            view = memoryview((data[:-1] + os.linesep).encode("utf-8"))
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
+        private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write(dumps(record))
+            f.flush()
     except OSError:
         log.exception("could not write the hand history to %s", path)
-
-
-_private: set[Path] = set()
-"""The folders ``append_hand`` has made private in this process."""
 
 
 def hand_numbers(path: Path, match_id: str) -> set[int]:

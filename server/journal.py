@@ -23,8 +23,7 @@ Invariants:
 - A record is written as one line, newline last, and ``fsync``ed before the table sends
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
   line, which reading drops.  The file is kept open from ``begin`` to ``close`` (one
-  write and its ``fsync`` a record); a step's line (``append_step``) is the text of
-  ``stepped``'s record, put together from parts that are kept while unchanged.
+  write and its ``fsync`` a record).
 - The folder is 0700 (``server.histories.private_dir``) and the file 0600.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's) is moved aside to ``<name>.broken-<time>`` with a warning, and the
@@ -144,35 +143,6 @@ same text, without an encoder made for every record."""
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
     return (_JSON.encode(record) + "\n").encode()
-
-
-class _StepText:
-    """``_dumps(stepped(note, ...))`` put together from kept parts: a note's text (an
-    action's are few) and the banks' while they are unchanged.  The same bytes:
-    ``stepped`` only adds the three keys, last, to the note's."""
-
-    __slots__ = ("_banks", "_notes")
-
-    def __init__(self) -> None:
-        self._notes: dict[tuple[int, str], str] = {}
-        self._banks: tuple[tuple[tuple[int, float], ...], str] = ((), "{}")
-
-    def line(self, note: Record, turn: int, step: int, banks: Mapping[int, float]) -> bytes:
-        if note.get("t") == "act" and len(note) == 3:
-            key = (note["seat"], note["action"])
-            head = self._notes.get(key)
-            if head is None:
-                if len(self._notes) > 256:
-                    self._notes.clear()
-                head = self._notes[key] = _JSON.encode(note)[:-1]
-        else:
-            head = _JSON.encode(note)[:-1]
-        items = tuple(banks.items())
-        if items != self._banks[0]:
-            self._banks = (items, _JSON.encode({str(s): b for s, b in items}))
-        if head == "{":  # an empty note: no comma before the counters
-            return f'{{"turn":{turn},"step":{step},"banks":{self._banks[1]}}}\n'.encode()
-        return f'{head},"turn":{turn},"step":{step},"banks":{self._banks[1]}}}\n'.encode()
 
 
 def parse(data: bytes, table: str) -> list[dict[str, Any]]:
@@ -331,7 +301,6 @@ class Journal:
         """A match's journal is being written (``begin`` done, no failure since)."""
         self._fd: int | None = None
         """The file, open for appending while live."""
-        self._text = _StepText()
 
     @property
     def open(self) -> bool:
@@ -406,14 +375,6 @@ class Journal:
         """One record, on disk (``fsync``) when this returns."""
         if self._live:
             self._write(_dumps(record))
-
-    def append_step(
-        self, note: Record, *, turn: int, step: int, banks: Mapping[int, float]
-    ) -> None:
-        """``append(stepped(note, turn=turn, step=step, banks=banks))``: the same line,
-        made only when a journal is written, from parts kept while unchanged."""
-        if self._live:
-            self._write(self._text.line(note, turn, step, banks))
 
     def _write(self, line: bytes) -> None:
         fd = self._fd

@@ -494,13 +494,12 @@ class Table:
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-        self.journal.append_step(note, turn=self.turn_id, step=self.step, banks=banks)
+        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
         to_act = hand.to_act
         legal = None if to_act is None else frames.legal_packed(hand, to_act)
         self._legal = (self.turn_id, legal)
-        playing = self.match.seats
-        sent = [(c, c.seat if c.seat in playing else None) for c in self.conns if c.greeted]
-        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)  # (_viewer)
+        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
+        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)
         for conn, viewer in sent:
             conn.send(out[viewer])
         self.play_on()

@@ -221,36 +221,38 @@ class Turns:
         if bank is not None and seat is not None:
             seat.bank = bank
 
-    def clock_message(self) -> dict[str, Any] | None:
+    def _clock_fields(self) -> tuple[int, int, float, float, bool] | None:
+        """A ``clock`` message's fields in their order (seat, turn, time left, bank,
+        running), or None when no person's clock runs."""
         left = self.turn_clock.left()
         table = self._table
         if left is None or table.turn_seat is None:
             return None
-        # p.Clock(...).encode(), its fields in their order, without the dataclass made
-        return {
-            "type": p.Clock.TYPE,
-            "seat": table.turn_seat,
-            "turn": table.turn_id,
-            "time_left": round(left[0], 1),
-            "bank": round(left[1], 1),
-            "running": not table.paused,
-        }
+        return (
+            table.turn_seat,
+            table.turn_id,
+            round(left[0], 1),
+            round(left[1], 1),
+            not table.paused,
+        )
+
+    def clock_message(self) -> dict[str, Any] | None:
+        fields = self._clock_fields()
+        return None if fields is None else p.Clock(*fields).encode()
 
     def broadcast_clock(self) -> None:
         """``clock_message`` to everyone, as its frame (``frames.clock_frame``)."""
-        left = self.turn_clock.left()
-        table = self._table
-        seat = table.turn_seat
-        if left is None or seat is None:
+        fields = self._clock_fields()
+        if fields is None:
             return
-        time_left, bank = round(left[0], 1), round(left[1], 1)
-        self._said = (table.turn_id, time_left, bank)
-        frame = frames.clock_frame(seat, table.turn_id, time_left, bank, not table.paused)
-        self._broadcast(frame, newer=True)
+        _, turn, time_left, bank, _ = fields
+        self._said = (turn, time_left, bank)
+        self._broadcast(frames.clock_frame(*fields), newer=True)
 
     def turn_frame(self, seat: Seat, legal: bytes | None = None) -> bytes:
-        """``turn_message(seat)`` as its frame; ``legal``: the seat's legal actions packed
-        (``server.frames.legal_packed``) when the step has them already."""
+        """The ``turn`` frame a person is sent: its legal actions (``legal``, packed by
+        ``server.frames.legal_packed``, when the step has them already) and what its
+        clock has left."""
         table = self._table
         assert table.match is not None and table.match.hand is not None
         if legal is None:
@@ -268,14 +270,3 @@ class Turns:
         if left is None:
             return self.turn_clock.time_left(), None
         return round(left[0], 1), round(left[1], 1)
-
-    def turn_message(self, seat: Seat) -> dict[str, Any]:
-        """The ``turn`` a person is sent: its legal actions and what its clock has left."""
-        table = self._table
-        assert table.match is not None and table.match.hand is not None
-        legal = [  # Action.to_dict; str() of a StrEnum is its value, and quicker
-            {"action": str(a.kind), "put": a.put, "to": a.to, "all_in": a.all_in}
-            for a in table.match.hand.legal_actions(seat.seat)
-        ]
-        time_left, bank = self._left()
-        return p.Turn(table.turn_id, seat.seat, legal, time_left, bank).encode()

@@ -340,34 +340,14 @@ async def test_a_seat_for_the_next_match_is_kept_until_freed(tmp_path: Path) -> 
     assert again.seats[cy.seat].presence is Presence.PLAYING
 
 
-def test_a_steps_line_is_its_records_text() -> None:
-    """``Journal.append_step`` writes ``stepped``'s record as ``append`` would, from kept
-    parts: the same bytes for an action, a deck, an empty note and changing banks."""
-    from server import journal as j
-
-    text = j._StepText()
-    deck = ["As", "Kd", "7c"]
-    notes = [
-        j.act_record(3, "call"),
-        j.act_record(3, "call"),
-        j.act_record(1, "bring_in"),
-        j.hand_record(2, "2026-12-01T20:30:00+01:00", deck),
-        {},
-    ]
-    for turn, note in enumerate(notes * 3):
-        banks = {0: 30.0, 2: 30.0 - turn / 4} if turn % 3 else {1: 12, 4: 0.1}
-        want = j._dumps(j.stepped(note, turn=turn, step=turn + 4, banks=banks))
-        assert text.line(note, turn, turn + 4, banks) == want
-
-
 def test_the_journal_is_closed_when_the_match_ends(tmp_path: Path) -> None:
     """The file kept open while a match is written is let go when it ends (or is set
     aside), and nothing is written to it after."""
     journal = Journal(tmp_path, NAME)
     journal.begin({"t": "match"})
-    journal.append_step({"t": "act", "seat": 0, "action": "fold"}, turn=1, step=1, banks={})
+    journal.append({"t": "act", "seat": 0, "action": "fold"})
     assert journal.open and journal._fd is not None
     journal.remove()
     assert not journal.open and journal._fd is None and not journal.path.exists()
-    journal.append_step({"t": "act", "seat": 0, "action": "fold"}, turn=2, step=2, banks={})
+    journal.append({"t": "act", "seat": 0, "action": "fold"})
     assert not journal.path.exists()

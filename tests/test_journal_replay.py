@@ -119,7 +119,6 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
         history_after: list[bytes] = []
         journal = table.journal
         begin, append, remove = journal.begin, journal.append, journal.remove
-        append_step = journal.append_step
 
         def keep() -> None:
             points.append(Point(journal.path.read_bytes(), _read(hist()), state(table)))
@@ -137,18 +136,11 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
             append(record)
             keep()
 
-        def on_step(note: Any, **kw: Any) -> None:  # a step's record: as any other
-            if points:
-                history_after.append(_read(hist()))
-            append_step(note, **kw)
-            keep()
-
         def on_remove() -> None:
             history_after.append(_read(hist()))
             remove()
 
         journal.begin, journal.append, journal.remove = on_begin, on_append, on_remove  # type: ignore[method-assign]
-        journal.append_step = on_step  # type: ignore[method-assign]
         links = [Link(table, "Ann"), Link(table, "Bob")]
         for link in links:
             assert link.hello()["type"] == "welcome"

@@ -125,8 +125,7 @@ def test_R_T4_the_wire_allows_the_match_lengths_the_rules_do() -> None:
     ],
 )
 def test_an_act_is_refused_as_it_always_was(msg: dict[str, Any], code: str) -> None:
-    """A well-formed ``act`` is read without the checks' words; anything else still gets
-    their refusal."""
+    """A malformed ``act`` gets its refusal, naming the message it refuses."""
     with pytest.raises(MessageError) as refused:
         decode_client(msg)
     assert refused.value.code == code and refused.value.ref == "act"

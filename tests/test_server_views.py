@@ -149,25 +149,3 @@ def test_a_clock_frame_is_the_clock_message_framed() -> None:
                     msg = p.Clock(seat, turn, time_left, bank, running).encode()
                     got = clock_frame(seat, turn, time_left, bank, running)
                     assert got == p.encode_frame(msg), (seat, turn, time_left, bank, running)
-
-
-def test_a_history_line_is_its_record_dumped() -> None:
-    """``common.history.hand_line`` (each event's text kept) is ``dumps(hand_record)``
-    byte for byte, hand after hand, names needing escapes too."""
-    from common.history import dumps, hand_line, hand_record
-
-    rng = random.Random(23)
-    names = {0: 'a"b', 1: "é\\n", 2: "c", 3: "\u2603", 4: "x\ty", 5: "", 6: "p6"}
-    seats = {s: SeatInfo(names[s]) for s in range(7)}
-    match = Match(seats=seats, rng=rng, hands=12, stack=60)
-    hands = 0
-    while not match.is_over:
-        hand = match.next_hand(rng=rng)
-        while hand.to_act is not None:
-            match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
-        kw = {"match_id": "m-1", "number": hands + 1, "time": "2026-01-01T20:00:00+01:00"}
-        assert hand_line(hand=hand, seats=seats, **kw) == dumps(
-            hand_record(hand=hand, seats=seats, **kw)
-        )
-        hands += 1
-    assert hands >= 4

@@ -283,22 +283,37 @@ _SEATED: dict[str, type[AskSeat | GiveSeat | RefuseSeat | MakeHost]] = {
 def _field(
     msg: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, required: bool
 ) -> Any:
-    """``msg[key]`` checked against ``kind``; ``None`` when optional and absent."""
-    kind_name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-    ref = msg.get("type") if isinstance(msg.get("type"), str) else None
-    if key not in msg or msg[key] is None:
+    """``msg[key]`` checked against ``kind``; ``None`` when optional and absent.  The
+    words of a refusal are made only when one is raised: this runs for every field of
+    every message."""
+    value = msg.get(key)
+    if value is None:
         if required:
-            raise MessageError("bad_message", f"{ref} needs '{key}' ({kind_name})", ref)
+            raise MessageError(
+                "bad_message", f"{_ref(msg)} needs '{key}' ({_name(kind)})", _ref(msg)
+            )
         return None
-    value = msg[key]
     # bool is an int in Python; a true/false where a number belongs is still wrong.
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        ref = _ref(msg)
         raise MessageError(
-            "bad_message", f"'{key}' of {ref} must be {kind_name}, not {type(value).__name__}", ref
+            "bad_message",
+            f"'{key}' of {ref} must be {_name(kind)}, not {type(value).__name__}",
+            ref,
         )
     if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
-        raise MessageError("bad_message", f"'{key}' of {ref} is too long", ref)
+        raise MessageError("bad_message", f"'{key}' of {_ref(msg)} is too long", _ref(msg))
     return value
+
+
+def _ref(msg: Mapping[str, Any]) -> str | None:
+    """The message's type, for a refusal's ``ref``, when it is a string."""
+    kind = msg.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def _name(kind: type | tuple[type, ...]) -> str:
+    return kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
 
 
 _BARE: dict[str, type[Away | Back | Pause | Resume]] = {
@@ -356,10 +371,6 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
     common.protocol.MessageError: 'turn' of act must be int, not str
     """
     kind = msg.get("type")
-    if kind == "act":  # the message of every turn: a well-formed one without the checks' words
-        action, turn = msg.get("action"), msg.get("turn")
-        if type(action) is str and action in ACTIONS and type(turn) is int:
-            return Act(turn=turn, action=action)
     if kind is None:
         raise MessageError("bad_message", "message has no 'type'")
     if not isinstance(kind, str):
