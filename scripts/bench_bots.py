@@ -32,6 +32,10 @@ style that came before levels (``old``), as a baseline measured in the same run.
     nice -n 10 .venv/bin/python scripts/bench_bots.py --deals 300 --only shark
     nice -n 10 .venv/bin/python scripts/bench_bots.py --pair shark tag --seats 2
     nice -n 10 .venv/bin/python scripts/bench_bots.py --pair shark tag --seats 2 --nights 1 6
+
+How much a calling station can be made to pay: ``--pair bound caller --seats 2
+--nights 1`` plays the best play against it (``stud_refs.StationBound``) on the same
+deals as ``--pair shark caller``; the shark's figure is read against that one.
 """
 
 from __future__ import annotations
@@ -287,7 +291,9 @@ def main() -> None:
         for i, name in enumerate(levels):
             if args.only is not None and name not in args.only:
                 continue
-            opponents = [*REFERENCES, *(levels[i - 1 : i] if i else [])]
+            # "bound" is a yardstick, not an opponent: it is measured with --pair.
+            refs = [r for r in REFERENCES if r != "bound"]
+            opponents = [*refs, *(levels[i - 1 : i] if i else [])]
             if args.against is not None:
                 opponents = [o for o in opponents if o in args.against]
             for opp in opponents:

@@ -23,6 +23,8 @@ They are deliberately independent of ``server.brain``: only the view and
   cards look strong (a pair showing, three to a flush or a straight showing, a
   new ace or king over every rival's board) it bets and raises whatever its hole
   cards, and calls down; otherwise it plays as ``TightAggressive``.
+- ``StationBound``: not a player to beat but a yardstick: the best play against
+  ``CallingStation``, to tell how much a calling station can be made to pay.
 
 Every player is a callable ``player(view, rng) -> action name`` drawing its
 random numbers from ``rng`` only.
@@ -44,6 +46,7 @@ __all__ = [
     "EquityPlayer",
     "Maniac",
     "ScareBluffer",
+    "StationBound",
     "TightAggressive",
 ]
 
@@ -331,10 +334,38 @@ class ScareBluffer(TightAggressive):
         return _passive(r.names)
 
 
+class StationBound:
+    """The most a player can win from ``CallingStation``, as a player: against a rival
+    that never wagers or folds, no wager is faced after the bring-in, every wager is
+    called and the pot changes no later choice, so each street's choice stands alone:
+    a wager gains (2p - 1) bets for a chance p to win, and wagering exactly when p is
+    over one half is the best play there is.  The chance is sampled from many random
+    deals of the unseen cards (the same information a seat has).  Against any other
+    rival it is only a passive equity player."""
+
+    samples = 2000
+    """Random deals per decision: enough that the choices it gets wrong are the ones
+    that hardly matter (p within a few hundredths of a half)."""
+
+    def __call__(self, view: View, rng: random.Random) -> str:
+        reading = read(view)
+        names = reading.names
+        if len(names) == 1:
+            return names[0]
+        r = _Read(reading)
+        shown = set(r.cards).union(*r.rival_up)
+        dead = [c for c in dict.fromkeys(r.out) if c not in shown]
+        wager = _wager(names)
+        if wager and sample_share(r.cards, r.rival_up, dead, rng, self.samples) > 0.5:
+            return wager
+        return _passive(names)
+
+
 REFERENCES: dict[str, type] = {
     "tag": TightAggressive,
     "caller": CallingStation,
     "maniac": Maniac,
     "equity": EquityPlayer,
     "scare": ScareBluffer,
+    "bound": StationBound,
 }

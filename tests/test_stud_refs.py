@@ -9,7 +9,7 @@ import random
 import pytest
 
 from common.views import seat_view_dict as seat_view
-from scripts.stud_refs import REFERENCES, EquityPlayer, ScareBluffer
+from scripts.stud_refs import REFERENCES, EquityPlayer, ScareBluffer, StationBound
 from tests.record_decisions import random_point
 from tests.test_bots import seat, view
 
@@ -77,3 +77,17 @@ def test_the_scare_bluffer_bets_a_paired_board_whatever_it_holds() -> None:
     bets = sum(ScareBluffer()(scary, random.Random(seed)) == "bet" for seed in range(40))
     assert bets >= 25
     assert all(ScareBluffer()(quiet, random.Random(seed)) == "check" for seed in range(10))
+
+
+def test_the_station_bound_wagers_when_ahead_and_never_folds() -> None:
+    """Against a rival that only calls: a wager exactly when more likely than not to win,
+    else check (or call: it never folds, R-B5 aside)."""
+    checked_to = [("check", 0, 0), ("bet", 20, 20)]
+    ahead = _fifth("As Ad", "Ac Kd 7h", "2c 5d 9s", checked_to, 0)
+    behind = _fifth("2h 3s", "7d 8c Jh", "Ks Kd Kc", checked_to, 0)
+    facing = [("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)]
+    beaten = _fifth("2h 3s", "7d 8c Jh", "Ks Kd Kc", facing, 20)
+    for seed in range(5):
+        assert StationBound()(ahead, random.Random(seed)) == "bet"
+        assert StationBound()(behind, random.Random(seed)) == "check"
+        assert StationBound()(beaten, random.Random(seed)) == "call"
