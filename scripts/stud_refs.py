@@ -265,6 +265,14 @@ class Maniac:
         return _passive(names)
 
 
+def _chance(r: _Read, rng: random.Random, samples: int) -> float:
+    """Its sampled share of the pot against the live rivals' boards: random hidden cards
+    for each of them, every up card it has seen out of the pack."""
+    shown = set(r.cards).union(*r.rival_up)
+    dead = [c for c in dict.fromkeys(r.out) if c not in shown]
+    return sample_share(r.cards, r.rival_up, dead, rng, samples)
+
+
 class EquityPlayer:
     """Bets, calls and folds by its sampled chance against the boards it sees."""
 
@@ -282,9 +290,7 @@ class EquityPlayer:
         if len(names) == 1:
             return names[0]
         r = _Read(reading)
-        shown = set(r.cards).union(*r.rival_up)
-        dead = [c for c in dict.fromkeys(r.out) if c not in shown]
-        eq = sample_share(r.cards, r.rival_up, dead, rng, self.samples)
+        eq = _chance(r, rng, self.samples)
         fair = 1.0 / (len(r.rival_up) + 1)
         wager = _wager(names)
         bet = 10 if r.street <= 4 else 20
@@ -353,10 +359,8 @@ class StationBound:
         if len(names) == 1:
             return names[0]
         r = _Read(reading)
-        shown = set(r.cards).union(*r.rival_up)
-        dead = [c for c in dict.fromkeys(r.out) if c not in shown]
         wager = _wager(names)
-        if wager and sample_share(r.cards, r.rival_up, dead, rng, self.samples) > 0.5:
+        if wager and _chance(r, rng, self.samples) > 0.5:
             return wager
         return _passive(names)
 
