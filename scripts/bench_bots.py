@@ -57,7 +57,7 @@ from common.engine import Hand  # noqa: E402
 from common.events import Event  # noqa: E402
 from common.match import DEFAULT_HANDS, SeatKind  # noqa: E402
 from common.views import seat_view  # noqa: E402
-from scripts.stud_refs import REFERENCES  # noqa: E402
+from scripts.stud_refs import REFERENCES, YARDSTICKS  # noqa: E402
 from server.brain import LEVELS, brain, choose_action  # noqa: E402
 from server.lobby import ComputerChairs  # noqa: E402
 from server.seats import Seat  # noqa: E402
@@ -69,14 +69,16 @@ _DECK = tuple(full_deck())
 
 
 def make_player(name: str) -> Player:
-    """A fresh player (with an empty memory) for ``name``: a level, a reference or "old"."""
+    """A fresh player (with an empty memory) for ``name``: a level, a reference, a
+    yardstick or "old"."""
     if name in LEVELS:
         return brain(name)
-    if name in REFERENCES:
-        return REFERENCES[name]()
+    others = {**REFERENCES, **YARDSTICKS}
+    if name in others:
+        return others[name]()
     if name == "old":  # the single style before levels existed, for comparison
         return choose_action
-    raise SystemExit(f"no player {name!r}: levels {list(LEVELS)}, references {list(REFERENCES)}")
+    raise SystemExit(f"no player {name!r}: levels {list(LEVELS)}, others {list(others)}")
 
 
 class SeatDeckHand(Hand):
@@ -291,9 +293,7 @@ def main() -> None:
         for i, name in enumerate(levels):
             if args.only is not None and name not in args.only:
                 continue
-            # "bound" is a yardstick, not an opponent: it is measured with --pair.
-            refs = [r for r in REFERENCES if r != "bound"]
-            opponents = [*refs, *(levels[i - 1 : i] if i else [])]
+            opponents = [*REFERENCES, *(levels[i - 1 : i] if i else [])]
             if args.against is not None:
                 opponents = [o for o in opponents if o in args.against]
             for opp in opponents:

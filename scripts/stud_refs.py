@@ -48,6 +48,7 @@ __all__ = [
     "ScareBluffer",
     "StationBound",
     "TightAggressive",
+    "YARDSTICKS",
 ]
 
 _WAGERS = ("complete", "bet", "raise")
@@ -371,5 +372,8 @@ REFERENCES: dict[str, type] = {
     "maniac": Maniac,
     "equity": EquityPlayer,
     "scare": ScareBluffer,
-    "bound": StationBound,
 }
+"""The opponents the benchmark measures the levels against."""
+
+YARDSTICKS: dict[str, type] = {"bound": StationBound}
+"""Players to read a figure against, not to beat (``bench_bots.py --pair``)."""

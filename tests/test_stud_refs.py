@@ -9,12 +9,14 @@ import random
 import pytest
 
 from common.views import seat_view_dict as seat_view
-from scripts.stud_refs import REFERENCES, EquityPlayer, ScareBluffer, StationBound
+from scripts.stud_refs import REFERENCES, YARDSTICKS, EquityPlayer, ScareBluffer, StationBound
 from tests.record_decisions import random_point
 from tests.test_bots import seat, view
 
+PLAYERS = {**REFERENCES, **YARDSTICKS}
 
-@pytest.mark.parametrize("name", sorted(REFERENCES))
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_every_reference_plays_only_legal_actions(name: str) -> None:
     """R-B1, R-B5: an offered button, never a fold when checking is free; the engine takes it."""
     for seed in range(150):
@@ -24,7 +26,7 @@ def test_every_reference_plays_only_legal_actions(name: str) -> None:
             assert s is not None
             v = seat_view(hand, s)
             before = copy.deepcopy(v)
-            choice = REFERENCES[name]()(v, random.Random(rng_seed + s))
+            choice = PLAYERS[name]()(v, random.Random(rng_seed + s))
             names = [a["action"] for a in v["legal"]]
             assert choice in names
             if "check" in names:
@@ -33,7 +35,7 @@ def test_every_reference_plays_only_legal_actions(name: str) -> None:
             hand.apply(s, choice)
 
 
-@pytest.mark.parametrize("name", sorted(REFERENCES))
+@pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_every_reference_is_deterministic_given_its_rng(name: str) -> None:
     for seed in range(40):
         hand, rng_seed = random_point(seed)
@@ -41,8 +43,8 @@ def test_every_reference_is_deterministic_given_its_rng(name: str) -> None:
             continue
         v = seat_view(hand, hand.to_act)
         a_rng, b_rng = random.Random(rng_seed), random.Random(rng_seed)
-        a = REFERENCES[name]()(v, a_rng)
-        b = REFERENCES[name]()(copy.deepcopy(v), b_rng)
+        a = PLAYERS[name]()(v, a_rng)
+        b = PLAYERS[name]()(copy.deepcopy(v), b_rng)
         assert a == b
         assert a_rng.getstate() == b_rng.getstate()
 
