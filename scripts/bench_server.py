@@ -19,6 +19,11 @@ count; each is printed with its target.
 - The table at seven seats, plain and sealed (TLS, ``common.seal.client_context``, as
   the game's client): act to every client's ``table`` for the step, p50 and p99, and
   the server's CPU per act (its process's CPU clock over its own segments).
+- A yardstick, the bare table: the same server with its journal, its step frames and
+  its clock message taken out (each step sends every client one frame of about the
+  same size, like the floor's, so that the clients play on).  Not a server anyone
+  plays: its CPU per act against the floor's is the most that rebuilding those three
+  parts could ever give, the engine, the turns and the event loop's own work left.
 - How cost grows: CPU per act, p99 and bytes sent per act at 2, 4 and 7 seats and at
   seven seats with 4 and 16 watchers (watchers from 127.0.0.3 on, four to an address).
   CPU must grow no faster than the bytes, and a watcher must cost less than a seat.
@@ -91,6 +96,35 @@ async def _floor_server() -> None:
     server = await asyncio.get_running_loop().create_server(Floor, LOOPBACK, 0)
     print(f"listening on port {server.sockets[0].getsockname()[1]}", file=sys.stderr, flush=True)
     await asyncio.Event().wait()
+
+
+# ------------------------------------------------------------------ the bare table
+
+_BARE_PAD = 1500
+"""Bytes of padding in the bare table's one frame a step: about what the table sends
+each client per act (the report prints both)."""
+
+
+def _bare_server(argv: list[str]) -> int:
+    """``python -m server`` with its journal, step frames and clock message taken out:
+    every step is one frame to every client (its ``step`` and padding), the ``turn`` as
+    the table sends it.  A yardstick for the report, never a table to play at."""
+    from server import journal, table, turns
+    from server.__main__ import main as serve
+
+    pad = b"x" * _BARE_PAD
+
+    def step_frames(
+        self: table.Table, events: object, viewers: set[int | None], legal: object = None
+    ) -> dict[int | None, bytes]:
+        return dict.fromkeys(
+            viewers, encode_frame({"type": "table", "step": self.step, "pad": pad})
+        )
+
+    journal.Journal.append = lambda self, record: None  # type: ignore[method-assign]
+    table.Table._step_frames = step_frames  # type: ignore[method-assign]
+    turns.Turns.broadcast_clock = lambda self: None  # type: ignore[method-assign]
+    return serve(argv)
 
 
 # ------------------------------------------------------------------ the attack
@@ -451,13 +485,14 @@ def _server_args(history: str, seats: int) -> list[str]:
 SHAPES = {
     "plain": (SEATS, 0),
     "sealed": (SEATS, 0),
+    "bare": (SEATS, 0),
     "2 seats": (2, 0),
     "4 seats": (4, 0),
     "4 watchers": (SEATS, 4),
     "16 watchers": (SEATS, 16),
 }
 """Every table the interleaved run measures: (seats, watchers); ``sealed`` in TLS, the
-others plain."""
+others plain; ``bare`` the yardstick (``_bare_server``)."""
 
 
 def _run_tables(tmp: str, names: list[str], args: argparse.Namespace) -> dict[str, Measured]:
@@ -472,7 +507,10 @@ def _run_tables(tmp: str, names: list[str], args: argparse.Namespace) -> dict[st
             seats, watchers = SHAPES[name]
             history = Path(tmp, name.replace(" ", "-"))  # each its own folder and key
             history.mkdir(exist_ok=True)
-            proc, port = _spawn(_server_args(str(history), seats))
+            server = _server_args(str(history), seats)
+            if name == "bare":
+                server = [__file__, "--bare-server", *server[2:]]  # for "-m server"
+            proc, port = _spawn(server)
             procs.append(proc)
             tables[name] = Measured(port, proc.pid, seats=seats, watchers=watchers)
         asyncio.run(_interleaved(tables, args.acts, args.warmup, max(1, args.segments)))
@@ -558,6 +596,8 @@ def _verdict(value: float, target: float, *, less: bool = False) -> str:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--bare-server"]:  # the yardstick's process (_bare_server)
+        return _bare_server(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--acts", type=int, default=2000, help="acts measured per table")
     ap.add_argument("--warmup", type=int, default=200)
@@ -583,7 +623,7 @@ def main() -> int:
     if args.flood:
         asyncio.run(_flood(args.flood, args.flooders, "127.0.0.2"))
         return 0
-    names = ["plain", "sealed"] + ([] if args.no_growth else list(SHAPES)[2:])
+    names = ["plain", "sealed", "bare"] + ([] if args.no_growth else list(SHAPES)[3:])
     disk = _fsync_cost(tempfile.gettempdir())
     with tempfile.TemporaryDirectory(dir=args.journal_dir) as tmp:
         tables = _run_tables(tmp, names, args)
@@ -623,6 +663,13 @@ def main() -> int:
             m.p(0.5) / floor.p(0.5),
             1.5,
         )
+    bare = tables["bare"]
+    print(
+        f"bare     CPU/act {bare.cpu_per_act / floor.cpu_per_act:.2f}x the floor's, "
+        f"p50 {bare.p(0.5) / floor.p(0.5):.2f}x ({bare.bytes_per_act / SEATS:.0f} bytes per "
+        "client per act): the table with no journal, step frames or clock message, so the "
+        "most that rebuilding those could give"
+    )
     print(
         f"sealed/plain  p50 {sealed.p(0.5) / plain.p(0.5):.2f}x  "
         f"CPU {sealed.cpu_per_act / plain.cpu_per_act:.2f}x"
