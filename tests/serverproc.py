@@ -80,3 +80,10 @@ class ServerProcess:
 
     def said(self, text: str) -> bool:
         return any(text in line for line in self.lines)
+
+    def says(self, text: str, seconds: float = 20) -> bool:
+        """Whether its log says ``text`` within ``seconds`` (its lines come on a thread)."""
+        deadline = time.monotonic() + seconds
+        while not self.said(text) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.said(text)

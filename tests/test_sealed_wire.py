@@ -48,18 +48,6 @@ def serve(tmp: Path, *options: str, port: int = 0, name: str = TABLE) -> ServerP
     )  # fmt: skip
 
 
-def said(srv: ServerProcess, text: str) -> bool:
-    """Whether the table's log says ``text``, waiting a little for lines still on their
-    way (the log is read on a thread as it comes)."""
-    import time
-
-    for _ in range(250):
-        if srv.said(text):
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def watched(app: Any) -> tuple[list[dict[str, Any]], list[Any]]:
     """Every message and every status ``app`` gets from its link, from now on, in order."""
     messages: list[dict[str, Any]] = []
@@ -216,7 +204,7 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
             for link in links:
                 assert assert_sealed(bytes(link.up)) > 0
                 assert assert_sealed(bytes(link.down)) > 0
-        assert said(srv, ": sealed (TLSv1.3)")  # 18.5: the headless server's log says so
+        assert srv.says(": sealed (TLSv1.3)")  # 18.5: the headless server's log says so
     finally:
         srv.terminate()
 
@@ -242,7 +230,7 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
             assert len(tap.links()) == 2
             with pytest.raises(ValueError):
                 list(tls_records(tap.up))
-        assert said(srv, ": plain")
+        assert srv.says(": plain")
     finally:
         srv.terminate()
 
@@ -550,7 +538,7 @@ def test_18_2_the_key_survives_a_restart_and_is_kept_private(tmp_path: Path) -> 
             cert = table_key(srv.port)
             keys.append(key_fingerprint(cert))
             assert certificate_name(cert) == name
-            assert said(srv, short_key(keys[-1]))  # beside the addresses to type
+            assert srv.says(short_key(keys[-1]))  # beside the addresses to type
         finally:
             srv.terminate()
         folder = tmp_path / "histories"
