@@ -211,6 +211,81 @@ def test_a_sound_rivals_late_wager_is_rarely_one_pair() -> None:
     assert rival.weight(parse_many("Qs 2c")) == 0.3  # nothing
 
 
+def test_a_rival_that_stood_a_wager_with_nothing_weighs_less() -> None:
+    """``Range.w_stood``: a rival that called our fifth-street wager is weighed by what
+    its first five cards were then: nothing (no pair, no four-card draw) weighs
+    ``w_stood``, a pair or a draw as before; its later cards do not matter."""
+    rival = Range(parse_many("Kd 8d 3h 5c"), 2, False, False, 1.0, 1.0)
+    rival.stood, rival.w_stood = 5, 0.2
+    assert rival.weight(parse_many("Qs 2c")) == 0.2  # Q-2-K-8-3 on fifth: nothing
+    assert rival.weight(parse_many("Ks 2c")) == 1.0  # a pair of kings
+    assert rival.weight(parse_many("Qd 2d")) == 1.0  # four diamonds
+    assert rival.weight(parse_many("Qs 5s")) == 0.2  # the pair of fives came on sixth
+    later = Range(parse_many("Kd 8d 3h 5c"), 2, False, False, 1.0, 1.0)
+    later.stood, later.w_stood = 6, 0.2
+    assert later.weight(parse_many("Qs 5s")) == 1.0  # stood on sixth with the pair
+
+
+def test_exact_seventh_weighs_what_a_rival_stood_our_wager_with() -> None:
+    """Heads-up seventh street: king high beats only the rival's no-pair hands, so the
+    less a rival that stood our sixth-street wager can be holding nothing, the less
+    king high is worth."""
+    mine = parse_many("Kh Jd 9c 7s 5h 3d 2c")
+    up = parse_many("Qd Ts 6h 4c")
+    loose = Range(up, 3, False, False, 1.0, 1.0)
+    tight = Range(up, 3, False, False, 1.0, 1.0)
+    tight.stood, tight.w_stood = 6, 0.1
+    eq_loose, _ = exact_seventh(mine, loose, [])
+    eq_tight, _ = exact_seventh(mine, tight, [])
+    assert 0.0 < eq_tight < eq_loose
+
+
+def _stands_with_something(v: Any, rng: random.Random) -> str:
+    """Checks when free; facing a wager, calls with a pair or a four-card draw (from its
+    down and up cards), else folds."""
+    names = [a["action"] for a in v["legal"]]
+    me = next(e for e in v["seats"] if e["seat"] == v["you"])
+    cards = parse_many(" ".join(me["hole"] + me["up"]))
+    ranks = [c.rank for c in cards]
+    suits = [c.suit for c in cards]
+    mask = 0
+    for r in ranks:
+        mask |= 1 << r
+    mask = (mask << 1) | (mask >> 12)
+    straight = any(bin((mask >> lo) & 31).count("1") >= 4 for lo in range(10))
+    something = len(set(ranks)) < len(ranks) or max(map(suits.count, suits)) >= 4 or straight
+    for name in ("check", "bring_in"):
+        if name in names:
+            return name
+    return "call" if something or v["street"] == 3 else "fold"
+
+
+def test_shark_learns_who_stands_its_wagers_with_nothing() -> None:
+    """Each hand shown down after standing a wager of the shark's on fourth to sixth
+    street is counted, with whether it was nothing then: a calling station soon reads
+    as standing with anything, a rival that stands only with a pair or a draw as one
+    that never stands with nothing; a level that does not read its rivals keeps no
+    count."""
+
+    def station(v: Any, rng: random.Random) -> str:
+        names = [a["action"] for a in v["legal"]]
+        return next(n for n in ("check", "bring_in", "call") if n in names)
+
+    shark = brain("shark")
+    play_match({0: shark, 1: station}, deals=40, seed=4)
+    m = shark.memory.rivals[1]
+    assert sum(m.stood[0::2]) >= 10 and sum(m.stood[1::2]) >= 2
+    assert min(m.stands_on_nothing(s) for s in (4, 5, 6)) > 0.6
+    shark = brain("shark")
+    play_match({0: shark, 1: _stands_with_something}, deals=40, seed=4)
+    m = shark.memory.rivals[1]
+    assert sum(m.stood[0::2]) >= 5 and sum(m.stood[1::2]) == 0
+    assert max(m.stands_on_nothing(s) for s in (4, 5, 6)) < 0.3
+    regular = brain("regular")
+    play_match({0: regular, 1: station}, deals=40, seed=4)
+    assert regular.memory.rivals[1].stood == [0] * 6
+
+
 # ---------------------------------------------------------------- matches and memory
 
 

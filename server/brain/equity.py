@@ -82,6 +82,11 @@ def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> t
             for j in range(i + 1, n):
                 if is_trash((unseen[i], unseen[j], door)):
                     pair_w[i][j] = rival.w_trash
+    if rival.stood and rival.w_stood < 1.0:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if rival.stood_on_nothing(unseen[i], unseen[j]):
+                    pair_w[i][j] *= rival.w_stood
     kinds = rival.river or (
         (rival.w_bluff, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) if rival.aggressive else (1.0,) * 9
     )

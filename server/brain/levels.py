@@ -34,8 +34,9 @@ The levels, weakest first:
   rival's range from how they entered and bet, counts the seventh street
   exactly heads-up, value-bets thinly against callers, never bluffs a rival
   that hardly ever folds to its wagers (counted on every street: ``gives_up``),
-  reads a sound rival's wager from fifth street on as rarely one pair, and
-  adapts to each rival over the night.
+  reads a sound rival's wager from fifth street on as rarely one pair, reads a
+  rival that stood one of its wagers as rarely holding nothing then (as often as
+  that rival's shown hands say), and adapts to each rival over the night.
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ class Brain:
         r = read(view)
         if self.level.style.reads:
             settle(self.memory, r)
-        learn(self.memory, r)
+        learn(self.memory, r, reads=bool(self.level.style.reads))
 
 
 def _unbeatable(r: Reading) -> bool:

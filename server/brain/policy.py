@@ -25,8 +25,9 @@ How it plays:
   cards.  It bets and raises for value, sometimes semi-bluffs strong draws on
   early streets, calls on pot odds and folds the rest.  Rivals who bet into it
   are given credit for better than random hands (``respect``); a player with
-  ``Reads`` weighs their hidden cards by how they played instead, and counts
-  heads-up seventh street exactly.  Against rivals that hardly ever fold to its
+  ``Reads`` weighs their hidden cards by how they played instead (a rival that
+  stood one of its wagers rarely held nothing then), and counts heads-up seventh
+  street exactly.  Against rivals that hardly ever fold to its
   wagers (``RivalModel.gives_up``) it wagers with any equity over a fair share
   plus a small margin, on third street too, and never bluffs or steals.
 """
@@ -106,6 +107,7 @@ class _Turn:
             if memory is None:
                 memory = Memory()  # meeting its rivals for the first time
             self.models = [memory.rival(e.seat) for e in self.live]
+        self.memory = memory
         self.gives_up = max((m.gives_up for m in self.models), default=0.3)
         """The likeliest of the live rivals to fold to a wager of ours, how likely."""
         self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
@@ -156,6 +158,7 @@ class _Turn:
             self.street,
             self.bring_in_seat,
             self.reads.pair_base,
+            self.memory.stood if self.memory else None,
         )
         if self.heads_up and len(mine) == 7 and len(ranges[0].up) == 4:
             eq, beatable = exact_seventh(mine, ranges[0], self.dead)
