@@ -60,9 +60,16 @@ def equity(
     return sample_share(mine, rivals_up, rest, rng, samples, weights)
 
 
-def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> tuple[float, bool]:
+def exact_seventh(
+    mine: Sequence[Card],
+    rival: Range,
+    dead: Sequence[Card],
+    by_kind: tuple[list[float], list[float]] | None = None,
+) -> tuple[float, bool]:
     """Heads-up on seventh street: every way the rival's three unseen cards can lie,
-    weighted by its range.  Returns (share of the pot, whether any hand beats ours)."""
+    weighted by its range.  Returns (share of the pot, whether any hand beats ours).
+    ``by_kind`` (two lists of nine zeros) is filled with the weight of the rival's
+    hands of each kind (``Category``) and the share of it ours wins."""
     me = evaluate(mine)
     seen = set(mine).union(dead).union(rival.up)
     unseen = [c for c in FULL_DECK if c not in seen]
@@ -114,10 +121,16 @@ def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> t
                 total += w
                 if me > v:
                     won += w
+                    share = w
                 elif me == v:
                     won += w / 2
+                    share = w / 2
                 else:
                     beatable = True
+                    share = 0.0
+                if by_kind is not None:
+                    by_kind[0][v >> 20] += w
+                    by_kind[1][v >> 20] += share
     return (won / total if total else 0.5), beatable
 
 

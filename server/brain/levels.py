@@ -36,7 +36,9 @@ The levels, weakest first:
   that hardly ever folds to its wagers (counted on every street: ``gives_up``),
   reads a sound rival's wager from fifth street on as rarely one pair, reads a
   rival that stood one of its wagers as rarely holding nothing then (as often as
-  that rival's shown hands say), and adapts to each rival over the night.
+  that rival's shown hands say), bets heads-up seventh street when checked to by
+  what a bet gains against the rival's counted hands and what it calls with, and
+  adapts to each rival over the night.
 """
 
 from __future__ import annotations
