@@ -211,6 +211,128 @@ def test_a_sound_rivals_late_wager_is_rarely_one_pair() -> None:
     assert rival.weight(parse_many("Qs 2c")) == 0.3  # nothing
 
 
+def test_a_rival_that_stood_a_wager_with_nothing_weighs_less() -> None:
+    """``Range.w_stood``: a rival that called our fifth-street wager is weighed by what
+    its first five cards were then: nothing (no pair, no four-card draw) weighs
+    ``w_stood``, a pair or a draw as before; its later cards do not matter."""
+    rival = Range(parse_many("Kd 8d 3h 5c"), 2, False, False, 1.0, 1.0)
+    rival.stood, rival.w_stood = 5, 0.2
+    assert rival.weight(parse_many("Qs 2c")) == 0.2  # Q-2-K-8-3 on fifth: nothing
+    assert rival.weight(parse_many("Ks 2c")) == 1.0  # a pair of kings
+    assert rival.weight(parse_many("Qd 2d")) == 1.0  # four diamonds
+    assert rival.weight(parse_many("Qs 5s")) == 0.2  # the pair of fives came on sixth
+    later = Range(parse_many("Kd 8d 3h 5c"), 2, False, False, 1.0, 1.0)
+    later.stood, later.w_stood = 6, 0.2
+    assert later.weight(parse_many("Qs 5s")) == 1.0  # stood on sixth with the pair
+
+
+def test_exact_seventh_weighs_what_a_rival_stood_our_wager_with() -> None:
+    """Heads-up seventh street: king high beats only the rival's no-pair hands, so the
+    less a rival that stood our sixth-street wager can be holding nothing, the less
+    king high is worth."""
+    mine = parse_many("Kh Jd 9c 7s 5h 3d 2c")
+    up = parse_many("Qd Ts 6h 4c")
+    loose = Range(up, 3, False, False, 1.0, 1.0)
+    tight = Range(up, 3, False, False, 1.0, 1.0)
+    tight.stood, tight.w_stood = 6, 0.1
+    eq_loose, _ = exact_seventh(mine, loose, [])
+    eq_tight, _ = exact_seventh(mine, tight, [])
+    assert 0.0 < eq_tight < eq_loose
+
+
+def test_exact_seventh_counts_the_rivals_hands_by_kind() -> None:
+    """``by_kind``: the weight of each kind of hand the rival can hold and the share of
+    it ours wins add up to the share of the pot ``exact_seventh`` returns."""
+    mine = parse_many("Ac Ad 2s 9h Jc 7d 3s")
+    rival = Range(parse_many("Kd Qs 8h 6c"), 3, True, False, 0.3, 1.0)
+    by_kind = ([0.0] * 9, [0.0] * 9)
+    eq, _ = exact_seventh(mine, rival, [], by_kind)
+    weights, won = by_kind
+    assert sum(won) / sum(weights) == pytest.approx(eq)
+    assert weights[0] > 0 and won[0] == weights[0]  # aces beat every high-card hand
+    assert weights[2] > 0 and won[2] == 0.0  # and lose to every two pair
+
+
+def _river_checked_to(shark: Brain) -> str:
+    """Heads-up seventh street, the rival checked: the shark holds aces, the rival's
+    board Kd Qs 8h 6c."""
+    v = view(
+        street=7,
+        seats=[
+            seat(0, up="9h Jc 7d 3s", hole="Ac Ad 2s", down=3),
+            seat(1, up="Kd Qs 8h 6c", down=3, last_action="check"),
+        ],
+        legal=[("check", 0, 0), ("bet", 20, 20)],
+        pot=80,
+        high=0,
+    )
+    return shark(v, random.Random(3))
+
+
+def test_shark_bets_the_river_for_value_by_what_the_rival_calls_with() -> None:
+    """Heads-up on seventh street, checked to: a bet is worth what it wins from the
+    rival's calls with worse and its folds, against what it loses to its calls with
+    better.  Aces bet into a rival whose shown river calls were high card, and check to
+    one whose calls were all two pair."""
+    calls_light, calls_two_pair = brain("shark"), brain("shark")
+    calls_light.memory.rival(1).river["call"] = [20, 0, 0, 0, 0]
+    calls_two_pair.memory.rival(1).river["call"] = [0, 0, 20, 0, 0]
+    assert _river_checked_to(calls_light) == "bet"
+    assert _river_checked_to(calls_two_pair) == "check"
+
+
+def _stands_with_something(v: Any, rng: random.Random) -> str:
+    """Checks when free; facing a wager, calls with a pair or a four-card draw (from its
+    down and up cards), else folds."""
+    names = [a["action"] for a in v["legal"]]
+    me = next(e for e in v["seats"] if e["seat"] == v["you"])
+    cards = parse_many(" ".join(me["hole"] + me["up"]))
+    ranks = [c.rank for c in cards]
+    suits = [c.suit for c in cards]
+    mask = 0
+    for r in ranks:
+        mask |= 1 << r
+    mask = (mask << 1) | (mask >> 12)
+    straight = any(bin((mask >> lo) & 31).count("1") >= 4 for lo in range(10))
+    something = len(set(ranks)) < len(ranks) or max(map(suits.count, suits)) >= 4 or straight
+    for name in ("check", "bring_in"):
+        if name in names:
+            return name
+    return "call" if something or v["street"] == 3 else "fold"
+
+
+def test_shark_learns_who_stands_its_wagers_with_nothing() -> None:
+    """Each hand shown down after standing a wager of the shark's on fourth to sixth
+    street is counted, with whether it was nothing then: a calling station soon reads
+    as standing with anything, a rival that stands only with a pair or a draw as one
+    that never stands with nothing; a level that does not read its rivals keeps no
+    count."""
+
+    def station(v: Any, rng: random.Random) -> str:
+        names = [a["action"] for a in v["legal"]]
+        return next(n for n in ("check", "bring_in", "call") if n in names)
+
+    shark = brain("shark")
+    play_match({0: shark, 1: station}, deals=40, seed=4)
+    m = shark.memory.rivals[1]
+    assert sum(m.stood[0::2]) >= 10 and sum(m.stood[1::2]) >= 2
+    loose = min(m.stands_on_nothing(s) for s in (4, 5, 6))
+    assert loose > 0.6
+    shark = brain("shark")
+    play_match({0: shark, 1: _stands_with_something}, deals=40, seed=4)
+    m = shark.memory.rivals[1]
+    assert sum(m.stood[0::2]) >= 5 and sum(m.stood[1::2]) == 0
+    assert max(m.stands_on_nothing(s) for s in (4, 5, 6)) < loose
+    unseen = copy.copy(m)
+    unseen.stood = [0] * 6  # the same rival before any of its hands was shown
+    for street in (4, 5, 6):
+        if m.stood[2 * (street - 4)]:
+            assert m.stands_on_nothing(street) < unseen.stands_on_nothing(street)
+    regular = brain("regular")
+    play_match({0: regular, 1: station}, deals=40, seed=4)
+    assert regular.memory.rivals[1].stood == [0] * 6
+
+
 # ---------------------------------------------------------------- matches and memory
 
 

@@ -60,9 +60,16 @@ def equity(
     return sample_share(mine, rivals_up, rest, rng, samples, weights)
 
 
-def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> tuple[float, bool]:
+def exact_seventh(
+    mine: Sequence[Card],
+    rival: Range,
+    dead: Sequence[Card],
+    by_kind: tuple[list[float], list[float]] | None = None,
+) -> tuple[float, bool]:
     """Heads-up on seventh street: every way the rival's three unseen cards can lie,
-    weighted by its range.  Returns (share of the pot, whether any hand beats ours)."""
+    weighted by its range.  Returns (share of the pot, whether any hand beats ours).
+    ``by_kind`` (two lists of nine zeros) is filled with the weight of the rival's
+    hands of each kind (``Category``) and the share of it ours wins."""
     me = evaluate(mine)
     seen = set(mine).union(dead).union(rival.up)
     unseen = [c for c in FULL_DECK if c not in seen]
@@ -82,6 +89,11 @@ def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> t
             for j in range(i + 1, n):
                 if is_trash((unseen[i], unseen[j], door)):
                     pair_w[i][j] = rival.w_trash
+    if rival.stood and rival.w_stood < 1.0:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if rival.stood_on_nothing(unseen[i], unseen[j]):
+                    pair_w[i][j] *= rival.w_stood
     kinds = rival.river or (
         (rival.w_bluff, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) if rival.aggressive else (1.0,) * 9
     )
@@ -109,10 +121,16 @@ def exact_seventh(mine: Sequence[Card], rival: Range, dead: Sequence[Card]) -> t
                 total += w
                 if me > v:
                     won += w
+                    share = w
                 elif me == v:
                     won += w / 2
+                    share = w / 2
                 else:
                     beatable = True
+                    share = 0.0
+                if by_kind is not None:
+                    by_kind[0][v >> 20] += w
+                    by_kind[1][v >> 20] += share
     return (won / total if total else 0.5), beatable
 
 

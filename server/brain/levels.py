@@ -34,7 +34,10 @@ The levels, weakest first:
   rival's range from how they entered and bet, counts the seventh street
   exactly heads-up, value-bets thinly against callers, never bluffs a rival
   that hardly ever folds to its wagers (counted on every street: ``gives_up``),
-  reads a sound rival's wager from fifth street on as rarely one pair, and
+  reads a sound rival's wager from fifth street on as rarely one pair, reads a
+  rival that stood one of its wagers as rarely holding nothing then (as often as
+  that rival's shown hands say), bets heads-up seventh street when checked to by
+  what a bet gains against the rival's counted hands and what it calls with, and
   adapts to each rival over the night.
 """
 
@@ -193,7 +196,7 @@ class Brain:
         r = read(view)
         if self.level.style.reads:
             settle(self.memory, r)
-        learn(self.memory, r)
+        learn(self.memory, r, reads=bool(self.level.style.reads))
 
 
 def _unbeatable(r: Reading) -> bool:

@@ -25,10 +25,13 @@ How it plays:
   cards.  It bets and raises for value, sometimes semi-bluffs strong draws on
   early streets, calls on pot odds and folds the rest.  Rivals who bet into it
   are given credit for better than random hands (``respect``); a player with
-  ``Reads`` weighs their hidden cards by how they played instead, and counts
-  heads-up seventh street exactly.  Against rivals that hardly ever fold to its
-  wagers (``RivalModel.gives_up``) it wagers with any equity over a fair share
-  plus a small margin, on third street too, and never bluffs or steals.
+  ``Reads`` weighs their hidden cards by how they played instead (a rival that
+  stood one of its wagers rarely held nothing then), and counts heads-up seventh
+  street exactly: free to check there, it bets when a bet gains more against the
+  counted hands, by what that rival calls with, than checking.  Against rivals
+  that hardly ever fold to its wagers (``RivalModel.gives_up``) it wagers with any
+  equity over a fair share plus a small margin, on third street too, and never
+  bluffs or steals.
 """
 
 from __future__ import annotations
@@ -106,12 +109,16 @@ class _Turn:
             if memory is None:
                 memory = Memory()  # meeting its rivals for the first time
             self.models = [memory.rival(e.seat) for e in self.live]
+        self.memory = memory
         self.gives_up = max((m.gives_up for m in self.models), default=0.3)
         """The likeliest of the live rivals to fold to a wager of ours, how likely."""
         self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
         """Every live rival hardly ever folds: value-bet thin, never bluff."""
         self.nuts = False
         """Set by ``equity`` when it counted every rival holding and none beats ours."""
+        self.by_kind: tuple[list[float], list[float]] | None = None
+        """Set by ``equity`` heads-up on seventh street: the weight of the rival's hands
+        of each kind and the share of it ours wins (``exact_seventh``)."""
 
     def _bet_size(self) -> int:
         for name in WAGERS:
@@ -156,9 +163,11 @@ class _Turn:
             self.street,
             self.bring_in_seat,
             self.reads.pair_base,
+            self.memory.stood if self.memory else None,
         )
         if self.heads_up and len(mine) == 7 and len(ranges[0].up) == 4:
-            eq, beatable = exact_seventh(mine, ranges[0], self.dead)
+            self.by_kind = ([0.0] * 9, [0.0] * 9)
+            eq, beatable = exact_seventh(mine, ranges[0], self.dead, self.by_kind)
             self.nuts = not beatable
             return eq
         return equity(mine, self.rivals, self.dead, self.rng, self._samples(), ranges)
@@ -281,6 +290,8 @@ class _Turn:
             return wager or self.passive
         if "check" in self.legal and reads and self.sticky:
             return wager if wager and eq >= fair + reads.sticky_margin[1] else "check"
+        if "check" in self.legal and reads and self.by_kind is not None and wager:
+            return wager if self._river_bet_gain() > 0.0 else "check"
         if "check" in self.legal:
             margin = style.bet_margin
             if reads:  # bet thinner into rivals who call too much
@@ -329,6 +340,31 @@ class _Turn:
                 return "fold"  # no pair and no draw: don't call down
             return "call"
         return "fold"
+
+    def _river_bet_gain(self) -> float:
+        """Heads-up seventh street, free to check: what a bet gains over checking it
+        down, in chips, against the rival's counted hands.  A hand of kind two pair or
+        better calls; one pair and high card call as often as this rival's seventh-street
+        calls say (``river_weights("call")``), and fold otherwise: a fold wins us the pot
+        our hand would not have, a call wins or loses one bet.  A hand of trips or better
+        that beats ours raises, and costs one bet more."""
+        assert self.by_kind is not None
+        weights, won = self.by_kind
+        calls = self.models[0].river_weights("call")
+        raises = self.models[0].aggression
+        pot, bet = self.pot, self.bet
+        gain = total = 0.0
+        for kind in range(9):
+            w = weights[kind]
+            if not w:
+                continue
+            total += w
+            win = won[kind] / w
+            call = min(1.0, max(calls[0], calls[kind])) if kind <= 1 else 1.0
+            gain += w * (call * bet * (2.0 * win - 1.0) + (1.0 - call) * pot * (1.0 - win))
+            if kind >= 2:  # raised as often as it wagers: one bet more, won or lost
+                gain += raises * w * bet * (2.0 * win - 1.0)
+        return gain / total if total else 0.0
 
     def _drawing(self) -> bool:
         """Four to a flush or four to a straight, with cards to come."""

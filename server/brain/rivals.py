@@ -51,6 +51,9 @@ _RIVER_PRIOR = {
     "call": (0.05, 0.45, 0.30, 0.10, 0.10),
 }
 """What a sound player shows after each seventh-street action, before we know better."""
+_NOTHING_BASE = (0.63, 0.37, 0.15)
+"""How often a random hand of four, five and six cards is nothing (no pair, no
+four-card draw)."""
 
 
 def river_bucket(action: str | None) -> str | None:
@@ -81,6 +84,11 @@ class RivalModel:
     """Wagers of ours it had to answer, on any street (kept by players that read rivals)."""
     gave_up: int = 0
     """How many of those it folded to."""
+    stood: list[int] = field(default_factory=lambda: [0] * 6)
+    """Fourth to sixth street: hands it showed after it answered a wager of ours on that
+    street without folding, and how many of them were nothing then (no pair, no
+    four-card draw), as [shown 4, nothing 4, shown 5, nothing 5, shown 6, nothing 6]
+    (kept by players that read rivals)."""
 
     def river_weights(self, bucket: str) -> tuple[float, ...]:
         """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
@@ -119,6 +127,18 @@ class RivalModel:
         """How often it folds when we wager and it must answer (prior 0.3)."""
         return (self.folded_to_us + 0.3 * 5) / (self.faced + 5)
 
+    def stands_on_nothing(self, street: int) -> float:
+        """How much likelier than a random hand a hand that was nothing on ``street``
+        (4..6: no pair, no four-card draw) is for this rival once it has stood a wager
+        of ours there (prior 0.3: a sound player mostly calls with something); a rival
+        that calls with anything comes out near 1."""
+        base = _NOTHING_BASE[street - 4]
+        shown, nothing = self.stood[2 * (street - 4)], self.stood[2 * (street - 4) + 1]
+        w0 = min(1.0, max(0.15, 1.0 - self.gives_up / base))
+        prior = base * w0 / (base * w0 + 1.0 - base)
+        f = (nothing + 3.0 * prior) / (shown + 3.0)
+        return min(1.0, f * (1.0 - base) / (base * (1.0 - f)))
+
     @property
     def gives_up(self) -> float:
         """How often it folds to a wager of ours on any street (prior 0.3): a calling
@@ -141,6 +161,11 @@ class Memory:
     """Street -> our own wagers this hand (kept by players that read their rivals)."""
     pending: list[int] = field(default_factory=list)
     """Seats still in when we last wagered this hand, each to answer it (``settle``)."""
+    pending_street: int = 0
+    """The street of that wager."""
+    stood: dict[int, int] = field(default_factory=dict)
+    """Seat -> the last street (4..6) this hand on which it answered a wager of ours
+    without folding (kept by players that read rivals; ``ranges_for``)."""
 
     def meet(self, names: Mapping[int, str]) -> None:
         """Who sits where from now on (seat -> name): each rival's model follows its name."""
@@ -176,6 +201,7 @@ def watch(mem: Memory, r: Reading) -> None:
 def wagered(mem: Memory, r: Reading) -> None:
     """We wager now: every live rival must answer it (counted by ``settle``)."""
     mem.pending = [e.seat for e in r.seats if e.seat != r.you and not e.folded]
+    mem.pending_street = r.street
 
 
 def settle(mem: Memory, r: Reading) -> None:
@@ -189,11 +215,14 @@ def settle(mem: Memory, r: Reading) -> None:
         m.answered += 1
         if e.folded:
             m.gave_up += 1
+        elif 4 <= mem.pending_street <= 6:
+            mem.stood[s] = mem.pending_street
     mem.pending = []
 
 
-def learn(mem: Memory, r: Reading) -> None:
-    """The seat's reading of a finished hand: who entered, folded and showed what."""
+def learn(mem: Memory, r: Reading, *, reads: bool = False) -> None:
+    """The seat's reading of a finished hand: who entered, folded and showed what
+    (``reads``: what a player that reads its rivals keeps too)."""
     we_wagered_last = mem.wagered_on.get(r.street, 0) > 0
     for e in r.seats:
         s = e.seat
@@ -219,8 +248,14 @@ def learn(mem: Memory, r: Reading) -> None:
             if len(cards) == 7 and bucket is not None:
                 counts = m.river.setdefault(bucket, [0] * 5)
                 counts[min(evaluate(cards) >> 20, 4)] += 1
+            street = mem.stood.get(s)
+            if reads and street is not None and len(cards) >= street:
+                m.stood[2 * (street - 4)] += 1
+                if not _strong_now(cards[:street]):  # deal order: down, down, up...
+                    m.stood[2 * (street - 4) + 1] += 1
     mem.hands += 1
     mem.wagered_on.clear()
+    mem.stood.clear()
     if len(mem.seen) > 4096:
         mem.seen.clear()
 
@@ -238,6 +273,9 @@ class Range:
         "w_pair",
         "river",
         "trash",
+        "stood",
+        "w_stood",
+        "nothing",
     )
 
     def __init__(
@@ -265,6 +303,21 @@ class Range:
         self.trash: dict[int, bool] = {}
         self.river: tuple[float, ...] | None = None
         """Seventh street, once the rival has acted: the weight of each kind of hand."""
+        self.stood = 0
+        """The last street (4..6) this hand on which it stood a wager of ours: a hand
+        that was nothing then (no pair, no four-card draw) weighs ``w_stood``."""
+        self.w_stood = 1.0
+        self.nothing: dict[int, bool] = {}
+
+    def stood_on_nothing(self, first: Card, second: Card) -> bool:
+        """With ``first`` and ``second`` as its first two down cards, it was nothing on
+        the street it stood our wager."""
+        key = first + second  # the pair's ranks and suits are all that matter
+        out = self.nothing.get(key)
+        if out is None:
+            cards = (first, second, *self.up[: self.stood - 2])
+            out = self.nothing[key] = not _strong_now(cards)
+        return out
 
     def weight(self, hidden: Sequence[Card]) -> float:
         """``hidden`` are the rival's unknown cards: its current down cards first."""
@@ -276,6 +329,8 @@ class Range:
                 trash = self.trash[key] = is_trash((hidden[0], hidden[1], self.up[0]))
             if trash:
                 w *= self.w_trash
+        if self.w_stood < 1.0 and self.stood_on_nothing(hidden[0], hidden[1]):
+            w *= self.w_stood
         if self.river is not None and len(self.up) == 4:
             w *= self.river[evaluate(self.up + list(hidden)) >> 20]
         elif self.aggressive:
@@ -294,10 +349,12 @@ def ranges_for(
     street: int,
     bring_in: int | None,
     pair_base: float = 1.0,
+    stood: Mapping[int, int] | None = None,
 ) -> list[Range]:
     """The range of each live rival (``live``, its model and its up cards, in order).
     ``pair_base`` under 1 weighs one pair in a wager from fifth street on (``Range``)
-    by that much for a sound rival, less and less for more aggressive ones."""
+    by that much for a sound rival, less and less for more aggressive ones.  ``stood``
+    (seat -> street) weighs what a rival held when it stood a wager of ours."""
     out = []
     for e, m, up in zip(live, models, rivals_up, strict=True):
         entered = e.seat != bring_in or street == 3 and e.last_action in WAGERS
@@ -311,6 +368,10 @@ def ranges_for(
         bucket = river_bucket(e.last_action) if street == 7 else None
         if bucket is not None:
             r.river = m.river_weights(bucket)
+        street_stood = stood.get(e.seat, 0) if stood else 0
+        if street_stood:
+            r.stood = street_stood
+            r.w_stood = m.stands_on_nothing(street_stood)
         out.append(r)
     return out
 
