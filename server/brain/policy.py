@@ -346,8 +346,8 @@ class _Turn:
         down, in chips, against the rival's counted hands.  A hand of kind two pair or
         better calls; one pair and high card call as often as this rival's seventh-street
         calls say (``river_weights("call")``), and fold otherwise: a fold wins us the pot
-        our hand would not have, a call wins or loses one bet.  A hand of trips or better
-        that beats ours raises, and costs one bet more."""
+        our hand would not have, a call wins or loses one bet.  A hand of two pair or
+        better also raises as often as this rival wagers: one bet more, won or lost."""
         assert self.by_kind is not None
         weights, won = self.by_kind
         calls = self.models[0].river_weights("call")
