@@ -26,7 +26,6 @@ from common.cards import Card
 from common.equity import FULL_DECK, Weighs, sample_share
 from common.hands import evaluate, evaluator_tables
 from server.brain.rivals import Range
-from server.brain.starting import is_trash
 
 __all__ = ["FULL_DECK", "Weighs", "equity", "exact_seventh", "unbeatable"]
 
@@ -83,17 +82,12 @@ def exact_seventh(
     up = rival.up
     # The weight of "a and b were the first two hole cards", for every pair.
     pair_w = [[1.0] * n for _ in range(n)]
-    if rival.entered and up:
-        door = up[0]
+    if rival.entered and up or rival.w_stood < 1.0:
+        hole_weight = rival.hole_weight
         for i in range(n):
+            row = pair_w[i]
             for j in range(i + 1, n):
-                if is_trash((unseen[i], unseen[j], door)):
-                    pair_w[i][j] = rival.w_trash
-    if rival.stood and rival.w_stood < 1.0:
-        for i in range(n):
-            for j in range(i + 1, n):
-                if rival.stood_on_nothing(unseen[i], unseen[j]):
-                    pair_w[i][j] *= rival.w_stood
+                row[j] = hole_weight(unseen[i], unseen[j])
     kinds = rival.river or (
         (rival.w_bluff, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) if rival.aggressive else (1.0,) * 9
     )
@@ -117,20 +111,20 @@ def exact_seventh(
                         flushed |= bits[card]
                     v = flush_value[flushed]
                 # any two of the three may have been the first two hole cards
-                w = (w_ij + row_i[k] + row_j[k]) / 3.0 * kinds[v >> 20]
+                kind = v >> 20
+                w = (w_ij + row_i[k] + row_j[k]) / 3.0 * kinds[kind]
                 total += w
                 if me > v:
-                    won += w
                     share = w
                 elif me == v:
-                    won += w / 2
                     share = w / 2
                 else:
                     beatable = True
                     share = 0.0
+                won += share
                 if by_kind is not None:
-                    by_kind[0][v >> 20] += w
-                    by_kind[1][v >> 20] += share
+                    by_kind[0][kind] += w
+                    by_kind[1][kind] += share
     return (won / total if total else 0.5), beatable
 
 

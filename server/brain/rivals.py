@@ -319,18 +319,25 @@ class Range:
             out = self.nothing[key] = not _strong_now(cards)
         return out
 
-    def weight(self, hidden: Sequence[Card]) -> float:
-        """``hidden`` are the rival's unknown cards: its current down cards first."""
+    def hole_weight(self, first: Card, second: Card) -> float:
+        """The weight of ``first`` and ``second`` as its first two down cards: trash
+        weighs ``w_trash`` once it entered of its own will, and a hand that was nothing
+        when it stood a wager of ours weighs ``w_stood``."""
         w = 1.0
         if self.entered and self.up:
-            key = hidden[0] + hidden[1]  # the pair's ranks and suits are all that matter
+            key = first + second  # the pair's ranks and suits are all that matter
             trash = self.trash.get(key)
             if trash is None:
-                trash = self.trash[key] = is_trash((hidden[0], hidden[1], self.up[0]))
+                trash = self.trash[key] = is_trash((first, second, self.up[0]))
             if trash:
                 w *= self.w_trash
-        if self.w_stood < 1.0 and self.stood_on_nothing(hidden[0], hidden[1]):
+        if self.w_stood < 1.0 and self.stood_on_nothing(first, second):
             w *= self.w_stood
+        return w
+
+    def weight(self, hidden: Sequence[Card]) -> float:
+        """``hidden`` are the rival's unknown cards: its current down cards first."""
+        w = self.hole_weight(hidden[0], hidden[1])
         if self.river is not None and len(self.up) == 4:
             w *= self.river[evaluate(self.up + list(hidden)) >> 20]
         elif self.aggressive:
