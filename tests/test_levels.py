@@ -21,7 +21,7 @@ from common.protocol import MessageError, SetLevel, decode_client
 from common.views import seat_view_dict as seat_view
 from server.__main__ import _parser, config_from_args
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
-from server.brain.rivals import Range
+from server.brain.rivals import Range, RivalModel
 from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
@@ -279,6 +279,45 @@ def test_shark_bets_the_river_for_value_by_what_the_rival_calls_with() -> None:
     calls_two_pair.memory.rival(1).river["call"] = [0, 0, 20, 0, 0]
     assert _river_checked_to(calls_light) == "bet"
     assert _river_checked_to(calls_two_pair) == "check"
+
+
+def _river_wager_faced(shark: Brain, wagers: int, calls: int) -> str:
+    """Heads-up seventh street, a pair of aces facing a bet from a rival seen to wager
+    ``wagers`` times and check or call ``calls`` times tonight."""
+    m = shark.memory.rival(1)
+    m.wagers, m.calls = wagers, calls
+    v = view(
+        street=7,
+        seats=[
+            seat(0, up="9h Jc 7d 3s", hole="Ac Ad 2s", down=3),
+            seat(1, up="Kd Qs 8h 6c", down=3, bet=20, last_action="bet"),
+        ],
+        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
+        pot=100,
+        high=20,
+    )
+    return shark(v, random.Random(3))
+
+
+def test_a_rival_that_wagers_seldom_wagers_seventh_street_for_value() -> None:
+    """Before it has shown any seventh-street wager, a rival that wagers seldom is read
+    as betting the river with two pair or better nearly always, one that wagers often
+    as bluffing at times; what a rival shows outweighs that read as it grows."""
+    honest, wild = RivalModel(wagers=2, calls=30), RivalModel(wagers=20, calls=5)
+    assert honest.aggression < 0.45 < 0.65 < wild.aggression
+    h, w = honest.river_weights("wager"), wild.river_weights("wager")
+    assert h[0] < w[0] / 3 and h[1] < w[1] / 3  # high card and one pair
+    assert h[2] > w[2] and h[3] > w[3]  # two pair and trips
+    honest.river["wager"] = [8, 0, 0, 0, 0]  # eight bluffs shown down
+    assert honest.river_weights("wager")[0] > w[0]
+    assert RivalModel().river_weights("check") == wild.river_weights("check")  # wagers only
+
+
+def test_shark_folds_one_pair_to_a_seldom_wagering_rivals_river_bet() -> None:
+    """A pair of aces facing a seventh-street bet: folded against a rival that wagers
+    seldom (a value bet), called against one that wagers often."""
+    assert _river_wager_faced(brain("shark"), wagers=2, calls=30) == "fold"
+    assert _river_wager_faced(brain("shark"), wagers=20, calls=5) == "call"
 
 
 def _stands_with_something(v: Any, rng: random.Random) -> str:

@@ -36,7 +36,8 @@ The levels, weakest first:
   that hardly ever folds to its wagers (counted on every street: ``gives_up``),
   reads a sound rival's wager from fifth street on as rarely one pair, reads a
   rival that stood one of its wagers as rarely holding nothing then (as often as
-  that rival's shown hands say), bets heads-up seventh street when checked to by
+  that rival's shown hands say), reads the seventh-street wager of a rival that
+  wagers seldom as two pair or better, bets heads-up seventh street when checked to by
   what a bet gains against the rival's counted hands and what it calls with, and
   adapts to each rival over the night.
 """

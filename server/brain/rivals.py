@@ -50,7 +50,14 @@ _RIVER_PRIOR = {
     "check": (0.25, 0.47, 0.19, 0.05, 0.04),
     "call": (0.05, 0.45, 0.30, 0.10, 0.10),
 }
-"""What a sound player shows after each seventh-street action, before we know better."""
+"""What a sound player shows after each seventh-street action, before we know better
+(its wagers: a bluff now and then, a pair at times)."""
+_RIVER_WAGER_HONEST = (0.01, 0.05, 0.44, 0.16, 0.34)
+"""What a rival that wagers seldom shows for a seventh-street wager, before we know
+better: the primers' value bet, two pair or better nearly always."""
+_HONEST_AGGRESSION = (0.45, 0.65)
+"""A rival's ``aggression`` from which its seventh-street wager is read less and less
+as honest, and at which it is read as the sound player's."""
 _NOTHING_BASE = (0.63, 0.37, 0.15)
 """How often a random hand of four, five and six cards is nothing (no pair, no
 four-card draw)."""
@@ -93,8 +100,13 @@ class RivalModel:
     def river_weights(self, bucket: str) -> tuple[float, ...]:
         """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
         seventh-street action was ``bucket`` than for a random hand: what it showed
-        tonight, smoothed toward a sound player's habits."""
+        tonight, smoothed toward a sound player's habits; for a wager, toward an honest
+        player's the less often this rival wagers (``_HONEST_AGGRESSION``)."""
         prior = _RIVER_PRIOR[bucket]
+        if bucket == "wager":
+            lo, hi = _HONEST_AGGRESSION
+            t = min(1.0, max(0.0, (self.aggression - lo) / (hi - lo)))
+            prior = tuple(h + t * (p - h) for h, p in zip(_RIVER_WAGER_HONEST, prior, strict=True))
         counts = self.river.get(bucket, [0] * 5)
         n = sum(counts)
         a = 4.0
