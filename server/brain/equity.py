@@ -82,7 +82,7 @@ def exact_seventh(
     up = rival.up
     # The weight of "a and b were the first two hole cards", for every pair.
     pair_w = [[1.0] * n for _ in range(n)]
-    if rival.entered and up or rival.w_stood < 1.0:
+    if rival.weighs_holes:
         hole_weight = rival.hole_weight
         for i in range(n):
             row = pair_w[i]

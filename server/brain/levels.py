@@ -197,7 +197,7 @@ class Brain:
         r = read(view)
         if self.level.style.reads:
             settle(self.memory, r)
-        learn(self.memory, r, reads=bool(self.level.style.reads))
+        learn(self.memory, r)
 
 
 def _unbeatable(r: Reading) -> bool:

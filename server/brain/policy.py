@@ -109,7 +109,8 @@ class _Turn:
             if memory is None:
                 memory = Memory()  # meeting its rivals for the first time
             self.models = [memory.rival(e.seat) for e in self.live]
-        self.memory = memory
+        self.stood = memory.stood if memory else {}
+        """Seat -> the street this hand on which it stood a wager of ours (``ranges_for``)."""
         self.gives_up = max((m.gives_up for m in self.models), default=0.3)
         """The likeliest of the live rivals to fold to a wager of ours, how likely."""
         self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
@@ -163,7 +164,7 @@ class _Turn:
             self.street,
             self.bring_in_seat,
             self.reads.pair_base,
-            self.memory.stood if self.memory else None,
+            self.stood,
         )
         if self.heads_up and len(mine) == 7 and len(ranges[0].up) == 4:
             self.by_kind = ([0.0] * 9, [0.0] * 9)

@@ -102,7 +102,7 @@ class RivalModel:
         seventh-street action was ``bucket`` than for a random hand: what it showed
         tonight, smoothed toward a sound player's habits; for a wager, toward an honest
         player's the less often this rival wagers (``_HONEST_AGGRESSION``)."""
-        prior = _RIVER_PRIOR[bucket]
+        prior: tuple[float, ...] = _RIVER_PRIOR[bucket]
         if bucket == "wager":
             lo, hi = _HONEST_AGGRESSION
             t = min(1.0, max(0.0, (self.aggression - lo) / (hi - lo)))
@@ -232,9 +232,10 @@ def settle(mem: Memory, r: Reading) -> None:
     mem.pending = []
 
 
-def learn(mem: Memory, r: Reading, *, reads: bool = False) -> None:
-    """The seat's reading of a finished hand: who entered, folded and showed what
-    (``reads``: what a player that reads its rivals keeps too)."""
+def learn(mem: Memory, r: Reading) -> None:
+    """The seat's reading of a finished hand: who entered, folded and showed what (and,
+    for a player that reads its rivals, what those that stood its wagers held then:
+    ``Memory.stood`` is filled by ``settle`` alone)."""
     we_wagered_last = mem.wagered_on.get(r.street, 0) > 0
     for e in r.seats:
         s = e.seat
@@ -261,7 +262,7 @@ def learn(mem: Memory, r: Reading, *, reads: bool = False) -> None:
                 counts = m.river.setdefault(bucket, [0] * 5)
                 counts[min(evaluate(cards) >> 20, 4)] += 1
             street = mem.stood.get(s)
-            if reads and street is not None and len(cards) >= street:
+            if street is not None and len(cards) >= street:
                 m.stood[2 * (street - 4)] += 1
                 if not _strong_now(cards[:street]):  # deal order: down, down, up...
                     m.stood[2 * (street - 4) + 1] += 1
@@ -284,10 +285,9 @@ class Range:
         "w_bluff",
         "w_pair",
         "river",
-        "trash",
         "stood",
         "w_stood",
-        "nothing",
+        "holes",
     )
 
     def __init__(
@@ -312,39 +312,35 @@ class Range:
         self.w_pair = w_pair
         """Fifth street on, it wagered: a hand that is one pair at most (a draw or
         not) weighs this too, for a rival that bets only better."""
-        self.trash: dict[int, bool] = {}
         self.river: tuple[float, ...] | None = None
         """Seventh street, once the rival has acted: the weight of each kind of hand."""
         self.stood = 0
         """The last street (4..6) this hand on which it stood a wager of ours: a hand
         that was nothing then (no pair, no four-card draw) weighs ``w_stood``."""
         self.w_stood = 1.0
-        self.nothing: dict[int, bool] = {}
+        self.holes: dict[int, float] = {}
+        """``hole_weight`` by the sum of the two cards (their ranks and suits are all that
+        matter)."""
 
-    def stood_on_nothing(self, first: Card, second: Card) -> bool:
-        """With ``first`` and ``second`` as its first two down cards, it was nothing on
-        the street it stood our wager."""
-        key = first + second  # the pair's ranks and suits are all that matter
-        out = self.nothing.get(key)
-        if out is None:
-            cards = (first, second, *self.up[: self.stood - 2])
-            out = self.nothing[key] = not _strong_now(cards)
-        return out
+    @property
+    def weighs_holes(self) -> bool:
+        """Its first two down cards can weigh other than 1 (``hole_weight``)."""
+        return self.entered and bool(self.up) or self.w_stood < 1.0
 
     def hole_weight(self, first: Card, second: Card) -> float:
         """The weight of ``first`` and ``second`` as its first two down cards: trash
         weighs ``w_trash`` once it entered of its own will, and a hand that was nothing
-        when it stood a wager of ours weighs ``w_stood``."""
-        w = 1.0
-        if self.entered and self.up:
-            key = first + second  # the pair's ranks and suits are all that matter
-            trash = self.trash.get(key)
-            if trash is None:
-                trash = self.trash[key] = is_trash((first, second, self.up[0]))
-            if trash:
+        (no pair, no four-card draw) on the street it stood a wager of ours weighs
+        ``w_stood``."""
+        key = first + second
+        w = self.holes.get(key)
+        if w is None:
+            w = 1.0
+            if self.entered and self.up and is_trash((first, second, self.up[0])):
                 w *= self.w_trash
-        if self.w_stood < 1.0 and self.stood_on_nothing(first, second):
-            w *= self.w_stood
+            if self.w_stood < 1.0 and not _strong_now((first, second, *self.up[: self.stood - 2])):
+                w *= self.w_stood
+            self.holes[key] = w
         return w
 
     def weight(self, hidden: Sequence[Card]) -> float:
