@@ -104,6 +104,12 @@ def sealed_seats(items: Any) -> set[int]:
     }
 
 
+WAITING_WORDS = {
+    "disk_full": "The host's disk is full: the table waits until it can save",
+    "cannot_save": "The host cannot save the match: the table waits until it can",
+}
+"""Why the table waits (the ``waiting`` message's ``why``), in the game's words."""
+
 AWAY_WORDS = {
     "asked": "stepped away",
     "clock": "ran out of time and is away",
@@ -160,6 +166,8 @@ class Session:
         self.bank: float | None = None  # our own bank, as our last ``turn`` said
         self.paused = False
         self.paused_by = ""
+        self.waiting: str | None = None
+        """Why the table waits for the host's disk (``server.saving``), while it does."""
         self.options: dict[str, Any] = {}  # the table's clock and stand-in (lobby)
         self.log: deque[LogLine] = deque(maxlen=MAX_LOG)
         self.recent: dict[int, tuple[str, float]] = {}
@@ -602,6 +610,19 @@ class Session:
         self.log.append(
             LogLine(f"{who} paused the table" if paused else f"{who} resumed the table", "info")
         )
+
+    def _on_waiting(self, msg: dict[str, Any], now: float) -> None:
+        """The table stopped (or goes on) because the host cannot save the match."""
+        if msg.get("waiting") is not True:
+            if self.waiting is not None:
+                self.log.append(LogLine("The host can save again: the table plays on", "info"))
+            self.waiting = None
+            return
+        why = as_str(msg.get("why"), "", 20)
+        words = WAITING_WORDS.get(why, WAITING_WORDS["cannot_save"])
+        if words != self.waiting:
+            self.log.append(LogLine(words, "info"))
+        self.waiting = words
 
     def _on_clock(self, msg: dict[str, Any], now: float) -> None:
         seat = as_seat(msg.get("seat"))

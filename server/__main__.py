@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
-from server.app import TableServer
+from server.app import CannotStart, TableServer
 from server.brain import LEVELS
 from server.config import PLAIN_CHOICES, ServerConfig, default_history_dir
 from server.console import HELP
@@ -314,6 +314,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         asyncio.run(serve(config))
+    except CannotStart as exc:
+        log.error("cannot start: %s", exc)
+        return 1
     except OSError as exc:
         log.error("cannot listen: %s", exc)
         if exc.errno == errno.EADDRINUSE:

@@ -42,9 +42,14 @@ from server.net import Connection, Limits
 from server.table import Table
 from server.timers import Clock
 
-__all__ = ["ServerHandle", "TableServer", "lan_addresses", "run_in_thread"]
+__all__ = ["CannotStart", "ServerHandle", "TableServer", "lan_addresses", "run_in_thread"]
 
 log = logging.getLogger("server")
+
+
+class CannotStart(OSError):
+    """The table cannot start, for a reason other than its port: the message says it
+    (an ``OSError``, so that whoever starts a table hears of it as of a port refused)."""
 
 
 class TableServer:
@@ -84,9 +89,12 @@ class TableServer:
         players' games find it again."""
         cfg = self.config
         loop = asyncio.get_running_loop()
-        self.identity = await loop.run_in_executor(
-            None, load_identity, cfg.history_dir, self.table.name
-        )
+        try:
+            self.identity = await loop.run_in_executor(
+                None, load_identity, cfg.history_dir, self.table.name
+            )
+        except OSError as exc:  # a new key that cannot be written, a folder not ours…
+            raise CannotStart(f"cannot keep the table's key in {cfg.history_dir}: {exc}") from exc
         had = recorded_port(cfg.history_dir, self.table.name) if cfg.journal else None
         started = time.monotonic()
         self.resumed = self.table.resume()
@@ -102,7 +110,7 @@ class TableServer:
                     raise
                 log.warning("cannot have port %d again (%s): any free port instead", port, exc)
         if self.resumed and self.port != had:
-            self.table.journal.append(port_record(self.port))
+            self.table.record(port_record(self.port))
         self.table.port = self.port
         if self.config.announce:
             key = self.identity.short

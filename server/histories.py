@@ -4,13 +4,13 @@ Invariants:
 
 - A match's file is ``<history_dir>/<match id>.jsonl``; the match id starts
   with the local date and time, so the files sort by when they were played.
-- Each finished hand is appended as one line and flushed at once, so a crash
-  loses at most the hand being played.
+- Each finished hand is appended as one line and ``fsync``ed at once, so a crash
+  loses at most the hand being played (which the journal still holds).
 - ``hand_numbers`` says which hands a file holds (a resumed match appends only the
   missing ones); a last line a crash cut short is cut off first, so the next hand
   starts on a line of its own.
-- Writing never stops the table: a failure is logged with its traceback and
-  the match plays on without that line.
+- A hand that cannot be written raises ``OSError`` and leaves the file as it was
+  (``server.durable``): the table waits and tries again (``server.saving``).
 - A history holds every hole card, so only its owner may read it: the files
   are made 0600 and the folder that holds them 0700 (also when it was there
   before with looser modes).  Windows keeps its own ACLs.
@@ -31,6 +31,7 @@ from common.engine import Hand
 from common.exports import private_dir
 from common.history import dumps, hand_record, load
 from common.match import SeatInfo
+from server import durable
 
 __all__ = [
     "append_hand",
@@ -63,16 +64,15 @@ def append_hand(
     hand: Hand,
     seats: Mapping[int, SeatInfo],
 ) -> None:
-    """Append the finished hand to the match's file and flush it now."""
+    """Append the finished hand to the match's file, on disk when this returns;
+    ``OSError`` (the file as it was) if it cannot be."""
     record = hand_record(match_id=match_id, number=number, time=time, hand=hand, seats=seats)
+    private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.write(dumps(record))
-            f.flush()
-    except OSError:
-        log.exception("could not write the hand history to %s", path)
+        durable.append(fd, dumps(record).encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def hand_numbers(path: Path, match_id: str) -> set[int]:

@@ -26,7 +26,7 @@ from common import protocol as p
 from common.match import SeatKind
 from common.presence import Presence
 from server.asks import SeatAsks
-from server.journal import Journal, host_record
+from server.journal import host_record
 from server.net import Connection
 from server.seats import Seat, next_host
 from server.timers import Clock, Handle
@@ -53,7 +53,7 @@ class HostRole:
         *,
         clock: Clock,
         grace: float,
-        journal: Journal,
+        record: Callable[[dict[str, Any]], None],
         asks: SeatAsks,
         broadcast: Callable[..., None],
         lobby: Callable[[], dict[str, Any]],
@@ -61,7 +61,7 @@ class HostRole:
         self._table = table
         self._clock = clock
         self._grace = grace
-        self._journal = journal
+        self._record = record
         self._asks = asks
         self._broadcast = broadcast
         self._lobby = lobby
@@ -76,7 +76,7 @@ class HostRole:
     def seat(self, seat: int | None) -> None:
         """The host changes; during a match the journal keeps it."""
         if seat != self._seat and self._table.running:
-            self._journal.append(host_record(seat))
+            self._record(host_record(seat))
         self._seat = seat
 
     # ------------------------------------------------------------ the table's moments

@@ -13,8 +13,10 @@ Invariants:
 
 - The key file is never read by anyone but its owner: it is written 0600 through a
   temporary file (``common.exports.write_private``), and the one file ``ssl`` needs to
-  load key and certificate (``load_cert_chain`` takes no bytes) is made 0600 in the same
-  private folder, with a name of its own, and removed at once.
+  load key and certificate (``load_cert_chain`` takes no bytes) is an anonymous memory
+  file where the system has them (Linux: nothing on disk, so a full disk does not stop
+  a start), else made 0600 in the same private folder, with a name of its own, and
+  removed at once.
 - A key file that cannot be read as an EC P-256 key is never overwritten: it is set
   aside as ``table.key.broken-<time>`` (with a log line) and a new key is made, so a
   table that lost its key says so instead of failing to start.
@@ -167,8 +169,19 @@ def _certificate(key: ec.EllipticCurvePrivateKey, name: str) -> bytes:
 
 
 def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
-    """``common.seal.server_context`` loaded from ``pem`` (key and certificate), through
-    a 0600 file in the private ``folder`` that is removed at once."""
+    """``common.seal.server_context`` loaded from ``pem`` (key and certificate).  Where
+    the system has anonymous memory files (Linux) through one of those, so that nothing
+    is written and a table starts on a full disk too; elsewhere through a 0600 file in
+    the private ``folder`` that is removed at once."""
+    if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd"):
+        fd = os.memfd_create("table-cert", os.MFD_CLOEXEC)
+        try:
+            view = memoryview(pem)
+            while view:
+                view = view[os.write(fd, view) :]
+            return seal.server_context(f"/proc/self/fd/{fd}")
+        finally:
+            os.close(fd)
     tmp = folder / f".table-cert-{secrets.token_hex(8)}.pem"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

@@ -28,8 +28,9 @@ Invariants:
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's) is moved aside to ``<name>.broken-<time>`` with a warning, and the
   table starts clean.
-- Writing never stops the table: a failure is logged and the journal stops (the match
-  plays on, but cannot be resumed).
+- A write that fails raises ``OSError`` and leaves the file as it was (``server.durable``
+  cuts a torn record off): the table waits and tries again (``server.saving``), so the
+  journal always holds every step anyone was shown, and a journal is never stale.
 - A match that ends leaves no journal: ``remove`` deletes it.
 - ``unfinished`` only reads: it moves, writes and logs nothing, whatever the file holds.
 """
@@ -50,6 +51,7 @@ from typing import Any
 
 from common.cards import Card
 from common.match import Match, SeatInfo, SeatKind
+from server import durable
 from server.histories import private_dir
 
 __all__ = [
@@ -298,9 +300,11 @@ class Journal:
         self.table = table
         self.enabled = enabled
         self._live = False
-        """A match's journal is being written (``begin`` done, no failure since)."""
+        """A match's journal is being written (``begin`` or ``carry_on`` done)."""
         self._fd: int | None = None
         """The file, open for appending while live."""
+        self._whole = 0
+        """The length of the whole lines ``load`` read: what ``carry_on`` keeps."""
 
     @property
     def open(self) -> bool:
@@ -325,6 +329,7 @@ class Journal:
             return []
         if not records:
             self.remove()  # a crash before the first line was whole: nothing to resume
+        self._whole = data.rfind(b"\n") + 1
         return records
 
     def set_aside(self, why: str) -> Path | None:
@@ -346,46 +351,51 @@ class Journal:
         )
         return broken
 
-    def begin(self, match: Mapping[str, Any], *, keep: list[dict[str, Any]] | None = None) -> None:
-        """A new journal: the header and the ``match`` record (and, resuming, the records
-        already played, ``keep``), written to a new file that replaces any old one."""
+    def begin(self, match: Mapping[str, Any]) -> None:
+        """A new journal: the header and the ``match`` record, written to a new file that
+        replaces any old one.  ``OSError`` if it cannot be written (nothing replaced)."""
         self.close()
         if not self.enabled:
             return
         lines = [{"format": FORMAT, "version": VERSION, "table": self.table}, dict(match)]
-        data = b"".join(_dumps(r) for r in [*lines, *(keep or [])])
         tmp = self.path.with_name(self.path.name + ".new")
+        private_dir(self.path.parent)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
         try:
-            private_dir(self.path.parent)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                _write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            durable.append(fd, b"".join(_dumps(r) for r in lines))
             os.replace(tmp, self.path)
-            _sync_dir(self.path.parent)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-            self._live = True
         except OSError:
-            log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
-            self._live = False
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        durable.sync_dir(self.path.parent)
+        self._fd = fd
+        self._live = True
+
+    def carry_on(self) -> None:
+        """Go on writing the journal ``load`` read, after its last whole line (a torn one
+        is cut off): a resumed match's, with nothing written again, so that it resumes on
+        a full disk too.  ``OSError`` if the file cannot be opened or cut."""
+        self.close()
+        if not self.enabled:
+            return
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            if os.fstat(fd).st_size != self._whole:
+                os.ftruncate(fd, self._whole)
+        except OSError:
+            os.close(fd)
+            raise
+        self._fd = fd
+        self._live = True
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """One record, on disk (``fsync``) when this returns."""
+        """One record, on disk (``fsync``) when this returns; ``OSError`` if it cannot
+        be, with the file as it was (and the record to be appended again)."""
         if self._live:
-            self._write(_dumps(record))
-
-    def _write(self, line: bytes) -> None:
-        fd = self._fd
-        try:
-            if fd is None:
-                raise OSError("the journal is not open")
-            _write_all(fd, line)
-            os.fsync(fd)
-        except OSError:
-            log.exception("cannot write the journal %s: this match cannot be resumed", self.path)
-            self.close()
+            assert self._fd is not None
+            durable.append(self._fd, _dumps(record))
 
     def close(self) -> None:
         """Write no more (the file stays, for a table started again to resume)."""
@@ -402,24 +412,3 @@ class Journal:
             self.path.unlink(missing_ok=True)
         except OSError:
             log.exception("cannot remove the journal %s", self.path)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _sync_dir(path: Path) -> None:
-    """The new file's name on disk too (where the system lets a folder be synced)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -126,7 +126,8 @@ class Night:
         standings: Sequence[Standing],
         kind_of: Callable[[int], str],
     ) -> None:
-        """Record a finished match and save the night (a write failure is only logged)."""
+        """Record a finished match and save the night (``OSError`` if it cannot be
+        saved: the match is counted all the same, and ``save`` tries again)."""
         match = {
             "match": match_id,
             "ended": ended.isoformat(timespec="seconds"),
@@ -192,6 +193,7 @@ class Night:
     # ---- the file
 
     def save(self) -> None:
+        """The night's file, written whole (``OSError`` if it cannot be: nothing changed)."""
         data = {
             "format": FORMAT,
             "evening": self.evening,
@@ -200,10 +202,7 @@ class Night:
             "totals": self.totals(),
             "matches": self.matches,
         }
-        try:
-            write_private(self.path, json.dumps(data, ensure_ascii=False, indent=1))
-        except OSError:
-            log.exception("could not write the night's scoreboard to %s", self.path)
+        write_private(self.path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 def _checked_match(m: Any) -> dict[str, Any]:

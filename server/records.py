@@ -45,6 +45,7 @@ class MatchRecords:
         self.history_path: Path | None = None
         self.hands: list[dict[str, Any]] = []  # this match's hands, kept for open books
         self._written: set[int] = set()  # the hand numbers in this match's history file
+        self._counted = ""  # the match last added to the night
 
     def tonight(self, *, running: bool) -> Night:
         """Tonight's scoreboard; between matches a new evening starts a new one."""
@@ -76,9 +77,9 @@ class MatchRecords:
         self, hand: Hand, *, number: int, time: str, seats: Mapping[int, SeatInfo]
     ) -> None:
         """Append the hand to the match's history, unless the file holds it already (a
-        resumed match), and keep it for the open books."""
+        resumed match), and keep it for the open books.  ``OSError`` if the history cannot
+        be written: called again, it writes the hand then (and keeps it once)."""
         if self.history_path is not None and number not in self._written:
-            self._written.add(number)
             histories.append_hand(
                 self.history_path,
                 match_id=self.match_id,
@@ -87,6 +88,7 @@ class MatchRecords:
                 hand=hand,
                 seats=seats,
             )
+            self._written.add(number)
         if self._open_books and all(r["hand"] != number for r in self.hands):
             self.hands.append(
                 hand_record(
@@ -95,10 +97,15 @@ class MatchRecords:
             )
 
     def match_over(self, match: Match) -> None:
-        """Add the match to the night it ends in."""
+        """Add the match to the night it ends in.  ``OSError`` if the night cannot be
+        saved: called again, it only saves it (the match is counted once)."""
+        if self._counted == self.match_id:
+            self.night.save()
+            return
         now = datetime.now().astimezone()
         if evening_of(now) != self.night.evening:  # the first match of a new evening
             self.night = Night.load(self._dir, self._table, now)
+        self._counted = self.match_id
         self.night.add(
             match_id=self.match_id,
             ended=now,

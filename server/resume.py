@@ -20,6 +20,9 @@ result to a new ``Table`` before it listens.  Invariants:
   ``free``) waits for it again, unconnected, and is freed at the match's end unless
   back by then.
 - The paused state is not journaled: a resumed table is not paused.
+- Nothing is written again: the journal goes on after its last whole line (a torn one is
+  cut off), so a table resumes on a full disk too, and waits (``server.saving``) only
+  when it next has something to write.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,6 +43,7 @@ from server.config import ServerConfig
 from server.journal import Journal, JournalError
 from server.lobby import ComputerChairs
 from server.records import MatchRecords
+from server.saving import Saver
 from server.seats import Seat, token_digest
 from server.turns import TableOptions, Turns
 
@@ -53,6 +58,7 @@ class ResumeTable(Protocol):
     config: ServerConfig
     journal: Journal
     records: MatchRecords
+    saver: Saver
     chairs: ComputerChairs
     turns: Turns
     rng: random.Random
@@ -300,12 +306,13 @@ def resume(table: ResumeTable) -> Rebuilt | None:
     table.hand_no, table.hand_time = got.hand_no, got.hand_time
     table.host = got.host if got.host in table.seats else None  # before: no record of it
     table.running = True
-    table.journal.begin(got.records[0], keep=got.records[1:])  # whole lines only, again
+    table.saver.save(table.journal.carry_on)  # after its whole lines: nothing written again
     info = {s: seat.info() for s, seat in table.seats.items()}
     hand = got.match.hand
     for number, time, done in got.finished:
         if done is not hand:  # the hand in play, over, is written by the table's own end
-            table.records.hand_over(done, number=number, time=time, seats=info)
+            write = partial(table.records.hand_over, done, number=number, time=time, seats=info)
+            table.saver.save(write)
     for seat in table.seats.values():
         if seat.kind is SeatKind.HUMAN and seat.presence is not Presence.NEXT_MATCH:
             table._dropped(seat)

@@ -16,6 +16,8 @@ is a façade: each job is a module with a narrow interface that it calls.
 - ``server.records``: the hand histories, the open books' hands and the night;
 - ``server.journal``: the match in play on disk, each record before any frame of it
   leaves; ``server.resume``: a killed table's match rebuilt from it (``resume``);
+  ``server.saving``: what must be on disk before the table goes on, and the waiting
+  while it cannot be;
 - ``server.seats`` (the seat record), ``server.frames`` (what each seat is sent),
   ``server.books``, ``server.chat``.
 
@@ -32,8 +34,10 @@ default), so tests advance time instead of sleeping.  Invariants:
   hands and matches; an ``act`` counts only if it names the current one, and
   so do a timer's default action and a computer seat's choice.
 - Every step of a match (its start, a hand's deck, an action, a token or host change)
-  is in the journal, ``fsync``ed, before any client is sent a frame of it; a match that
-  ends leaves none.
+  is in the journal, ``fsync``ed, before any client is sent a frame of it, and every
+  finished hand is in the history before the next is dealt; a match that ends leaves
+  none.  A write that fails holds the step (``server.saving``): nobody is shown it, no
+  one may act, the clocks stand still and everyone is told why, until it is written.
 - Each connection is sent only ``common.views`` output for its own seat
   (``None`` for a spectator, built by ``server.frames``), so a card it may
   not see never leaves here.
@@ -44,9 +48,10 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from common import protocol as p
@@ -73,6 +78,7 @@ from server.lobby import ComputerChairs
 from server.net import Connection
 from server.presence import act_refusal
 from server.records import MatchRecords
+from server.saving import Problem, Saver
 from server.seats import Seat, computer_seats, public_seats, token_digest
 from server.timers import Clock, LoopClock
 from server.turns import TableOptions, Turns
@@ -111,6 +117,10 @@ class Table:
         self.running = False
         self.paused = False
         self.closing = False
+        self.saver = Saver(self.clock, self._saving)
+        self._unshown: set[Connection] | None = None
+        """While a step waits to be written: the connections that (re)joined meanwhile,
+        sent the whole table once it is shown instead of the step's frames."""
         self._listed: tuple[tuple[object, ...], list[LobbySeat]] = ((), [])
         self.computers = ComputerSeats(
             chooser or default_chooser(),
@@ -167,7 +177,7 @@ class Table:
             self,
             clock=self.clock,
             grace=config.grace,
-            journal=self.journal,
+            record=self.record,
             asks=self.asks,
             broadcast=self._broadcast,
             lobby=self._lobby,
@@ -241,7 +251,11 @@ class Table:
         seat.token_hash = None  # a resumed seat's old hash is no way back either
         log.info("seat %d (%s) has a new token", seat.seat, seat.name)
         if self.running:
-            self.journal.append(journal.token_record(seat.seat, token_digest(seat.token)))
+            self.record(journal.token_record(seat.seat, token_digest(seat.token)))
+
+    def record(self, note: dict[str, Any], then: Callable[[], None] | None = None) -> None:
+        """``note`` in the journal, on disk before ``then`` runs (``server.saving``)."""
+        self.saver.save(partial(self.journal.append, note), then)
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
         """One message: whatever it makes the table say goes out to its sender in one
@@ -323,7 +337,7 @@ class Table:
         seat.conn = conn
         assert seat.token is not None
         if self.running and seat.presence is Presence.NEXT_MATCH:  # for the next match
-            self.journal.append(journal.sit_record(seat.seat, seat.name, token_digest(seat.token)))
+            self.record(journal.sit_record(seat.seat, seat.name, token_digest(seat.token)))
         self.asks.seat_back(seat.seat)  # back by its token: nobody need ask for it now
         took_role = self.role.seated(seat)
         conn.send_message(
@@ -346,7 +360,7 @@ class Table:
             return
         log.info("seat %d (%s) is free", seat_no, seat.name)
         if self.running and seat.presence is Presence.NEXT_MATCH:
-            self.journal.append(journal.free_record(seat_no))
+            self.record(journal.free_record(seat_no))
         self.asks.seat_back(seat_no, "the seat is free now")
         self.role.freed(seat_no)  # R-T0: a host's role to the next one clockwise
         if not self.closing:  # a shutdown's last word to everyone is its bye
@@ -385,7 +399,13 @@ class Table:
     def _send_state(self, conn: Connection) -> None:
         """Everything a (re)joining connection needs: lobby, match, hand so far, its turn."""
         conn.send_message(self._lobby())
+        problem = self.saver.problem
+        if problem is not None and conn not in self.proto1:
+            conn.send_message(p.Waiting(True, problem.why, problem.message).encode())
         if not self.running or self.match is None or self.match.hand is None:
+            return
+        if self._unshown is not None:  # the step on screen is not on disk yet
+            self._unshown.add(conn)
             return
         conn.send_message(frames.match_start(self.match, self.records.match_id, self._players()))
         viewer = self._viewer(conn)
@@ -429,12 +449,17 @@ class Table:
             hands=self.hands,
         )
         match_id = self.records.match_starts(self.rng)
-        self.journal.begin(resume.match_record(self))
         self.running = True
         log.info("match %s starts: %d seats, %d hands", match_id, len(self.seats), self.hands)
-        self._broadcast_lobby()
-        self._broadcast(frames.match_start(self.match, match_id, self._players()))
-        self._next_hand()
+        head = resume.match_record(self)
+        self.saver.save(partial(self.journal.begin, head), self._match_begun)
+
+    def _match_begun(self) -> None:
+        assert self.match is not None
+        with self._one_write():
+            self._broadcast_lobby()
+            self._broadcast(frames.match_start(self.match, self.records.match_id, self._players()))
+            self._next_hand()
 
     def _next_hand(self) -> None:
         match = self.match
@@ -494,15 +519,27 @@ class Table:
         if not hand.is_over:
             self.turn_id += 1  # before the snapshot, whose "turn" must be this id
         banks = {s.seat: s.bank for s in self.seats.values() if s.kind is SeatKind.HUMAN}
-        self.journal.append(journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks))
-        to_act = hand.to_act
-        legal = None if to_act is None else frames.legal_packed(hand, to_act)
-        self._legal = (self.turn_id, legal)
-        sent = [(c, self._viewer(c)) for c in self.conns if c.greeted]
-        out = self._step_frames(events, {viewer for _, viewer in sent}, legal)
-        for conn, viewer in sent:
-            conn.send(out[viewer])
-        self.play_on()
+        note = journal.stepped(note, turn=self.turn_id, step=self.step, banks=banks)
+        self._unshown = set()
+        self.record(note, partial(self._show_step, events))
+
+    def _show_step(self, events: list[Event]) -> None:
+        """The step is on disk: every screen, then the next decision."""
+        assert self.match is not None and self.match.hand is not None
+        hand = self.match.hand
+        late, self._unshown = self._unshown or set(), None
+        with self._one_write():
+            to_act = hand.to_act
+            legal = None if to_act is None else frames.legal_packed(hand, to_act)
+            self._legal = (self.turn_id, legal)
+            sent = [(c, self._viewer(c)) for c in self.conns if c.greeted and c not in late]
+            out = self._step_frames(events, {viewer for _, viewer in sent}, legal)
+            for conn, viewer in sent:
+                conn.send(out[viewer])
+            for conn in late:
+                if conn in self.conns:
+                    self._send_state(conn)
+            self.play_on()
 
     def resume(self) -> bool:
         """Before listening: resume the unfinished match the journal holds, if any."""
@@ -553,6 +590,9 @@ class Table:
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:
             raise p.MessageError("not_seated", "a spectator cannot act", "act")
+        problem = self.saver.problem
+        if problem is not None:  # nothing moves until the host can save (server.saving)
+            raise p.MessageError("table_waits", problem.message, "act")
         hand = self.match.hand if self.running and self.match else None
         seat = self.seats.get(conn.seat)
         refused = act_refusal(seat.presence, protocol=self._protocol(conn)) if seat else None
@@ -573,12 +613,18 @@ class Table:
     def _end_hand(self) -> None:
         assert self.match is not None and self.match.hand is not None
         self.chairs.hand_over(self.match.hand)
-        self.records.hand_over(
+        write = partial(
+            self.records.hand_over,
             self.match.hand,
             number=self.hand_no,
             time=self.hand_time,
             seats={s: seat.info() for s, seat in self.seats.items()},
         )
+        self.saver.save(write, self._hand_written)
+
+    def _hand_written(self) -> None:
+        """The hand is in the history: its end on every screen, then the next one."""
+        assert self.match is not None
         self._broadcast(frames.hand_end(self.match, self.hand_no))
         cfg = self.config
         if self.match.is_over:
@@ -593,11 +639,16 @@ class Table:
     def _end_match(self) -> None:
         if self.closing or self.match is None:
             return
+        self.saver.save(partial(self.records.match_over, self.match), self._match_written)
+
+    def _match_written(self) -> None:
+        """The match is on the night's scoreboard: its journal goes, its standings show."""
+        if self.closing or self.match is None or not self.running:
+            return
         match = self.match
         records = self.records
         log.info("match %s is over after %d hands", records.match_id, match.hands_played)
         self.journal.remove()  # every hand is in the history: nothing to resume
-        records.match_over(match)
         self._broadcast(
             frames.standings(match, records.match_id, records.history_path, records.night.summary())
         )
@@ -663,9 +714,36 @@ class Table:
             if conn.greeted and conn is not but and conn not in proto1:
                 conn.send(frame)
 
+    def _saving(self, problem: Problem | None) -> None:
+        """The table waits for a write (``problem``), or goes on (None): the clocks stand
+        still meanwhile (unless the host's pause holds them already) and everyone is told."""
+        clock = self.turns.turn_clock
+        if not self.paused:
+            if problem is not None:
+                clock.freeze()
+                self.deals.hold()
+            else:
+                clock.thaw()
+        told = (
+            p.Waiting(False) if problem is None else p.Waiting(True, problem.why, problem.message)
+        )
+        self._broadcast(told.encode(), newer=True)
+        self.turns.broadcast_clock()
+        seat = self.seats.get(self.turn_seat) if self.turn_seat is not None else None
+        if (
+            problem is None
+            and seat is not None
+            and seat.conn is not None
+            and clock.left() is not None
+        ):
+            self._send_turn(seat)  # the same turn, with the clock running again
+        if problem is None and not self.paused:
+            self.deals.resume(self.config.hand_pause, self._next_hand)
+
     def shutdown(self, reason: str = "the host closed the table") -> None:
         """Tell everyone, stop timers and computer seats, close every connection."""
         self.closing = True
+        self.saver.cancel()
         self.turns.turn_clock.cancel()
         self.deals.cancel()
         self.computers.cancel()

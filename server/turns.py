@@ -233,7 +233,7 @@ class Turns:
             table.turn_id,
             round(left[0], 1),
             round(left[1], 1),
-            not table.paused,
+            not (table.paused or self.turn_clock.frozen),  # paused, or waiting to save
         )
 
     def clock_message(self) -> dict[str, Any] | None:

@@ -220,6 +220,9 @@ def _messages() -> list[tuple[Any, bytes]]:
         p.SeatAsked(1, "Bob", False),
         p.AskAnswer(1, "waiting", "Waiting for the host to give the seat back"),
         p.AskAnswer(1, "refused"),
+        # The table waits for its disk (issue 33): recorded after the frames above.
+        p.Waiting(True, "disk_full", "the host's disk is full: the table waits until it can save"),
+        p.Waiting(False),
     ]
     return [("all", p.encode_frame(m.encode())) for m in msgs]
 

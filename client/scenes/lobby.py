@@ -60,6 +60,8 @@ def options_words(opts: dict[str, Any]) -> str:
 
 __all__ = ["ConnectingScene", "LobbyScene", "SeatRow", "lobby_words"]
 
+WAITING = (250, 170, 90)
+"""The colour of the words that say the table waits for the host's disk."""
 GAME_KINDS = ("action", "street", "win")  # a hand's own log lines
 
 
@@ -483,6 +485,8 @@ class LobbyScene(Scene):
             who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
             books = f"Open books: after the match {who} may replay every hand, hole cards and all."
             items.append((books, 24, GOLD, False))
+        if s is not None and s.waiting:  # the host cannot save: nothing starts or moves
+            items.insert(0, (s.waiting, 30, WAITING, True))
         if s is None or not items:
             return []
         top = round(self.oy + 20 * sc)

@@ -103,6 +103,7 @@ from common.protocol.server_messages import (
     Standings,
     Table,
     Turn,
+    Waiting,
     Welcome,
 )
 
@@ -167,6 +168,7 @@ __all__ = [
     "Table",
     "TakeSeat",
     "Turn",
+    "Waiting",
     "Welcome",
     "decode_client",
     "encode_frame",

@@ -34,6 +34,7 @@ __all__ = [
     "Standings",
     "Table",
     "Turn",
+    "Waiting",
     "Welcome",
 ]
 
@@ -192,6 +193,18 @@ class Paused(_Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Waiting(_Message):
+    """The table waits (``waiting`` true) because the host cannot save the match, or
+    goes on again (false).  ``why``: ``disk_full`` or ``cannot_save``; ``message`` says
+    it in English."""
+
+    TYPE: ClassVar[str] = "waiting"
+    waiting: bool
+    why: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Clock(_Message):
     """A person's turn clock, to everyone: decision seconds and time bank left (R-C4);
     ``running`` is false while the table is paused."""
@@ -301,6 +314,7 @@ SERVER_MESSAGES: dict[str, type[_Message]] = {
         Books,
         SeatAway,
         Paused,
+        Waiting,
         Clock,
         SeatAsked,
         AskAnswer,

@@ -62,7 +62,7 @@ class ActionBar:
         legal: list[LegalAction] = s.actions() if s is not None else []
         if s is not None and s.turn is not None and s.turn == self.sent_turn:
             legal = []
-        if landing:
+        if landing or (s is not None and s.waiting):  # nobody acts until the host can save
             legal = []
         old = {b.id: b for b in self.buttons}
         buttons = []
@@ -168,7 +168,9 @@ class ActionBar:
             return
         view = s.view
         mine = view.seats.get(s.seat) if view and s.seat is not None else None
-        if s.watch or s.seat is None:
+        if s.waiting and view is not None and not s.watch:
+            msg = "The table waits for the host's disk"
+        elif s.watch or s.seat is None:
             msg = "Watching"
         elif view is None:
             msg = "Waiting for the first deal…"
@@ -219,8 +221,8 @@ class ActionBar:
             )
         else:
             main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
-        if s.paused:
-            col, sub = MUTED, "paused"
+        if s.paused or s.waiting:
+            col, sub = MUTED, "paused" if s.paused else "waiting"
         r = blit_text(surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True,
                       anchor="midright")  # fmt: skip
         blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")

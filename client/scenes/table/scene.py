@@ -26,7 +26,7 @@ from client.render.motion import Anim
 from client.render.picture import TablePicture, picture_of
 from client.render.seenpanel import SeenPanel
 from client.render.tablepaint import TablePainter
-from client.render.text import text
+from client.render.text import text, wrap
 from client.render.volume import VolumeControl
 from client.render.widgets import Button, Checkbox, TextInput, panel
 from client.scenes.base import Scene
@@ -405,7 +405,7 @@ class TableScene(Scene):
         back = kind == "presence" and self.host.session is not None and self.host.session.host
         back = back or (kind == "error" and msg.get("ref") == "ask_seat")  # the asker's word
         if back or kind in ("seat_away", "paused", "lobby", "match_start", "welcome",
-                            "standings", "seat_asked", "ask_answer"):  # fmt: skip
+                            "standings", "seat_asked", "ask_answer", "waiting"):  # fmt: skip
             self.resize(self.lay.size)  # the away, host and ask rows follow the state
 
     def _pre_act(self) -> bool:
@@ -556,9 +556,27 @@ class TableScene(Scene):
         panel(surf, box, (170, 200, 250, 235), lay.px(10))
         surf.blit(img, img.get_rect(center=box.center))
 
+    def _draw_waiting(self, surf: pygame.Surface, words: str) -> None:
+        """The host cannot save the match: nothing moves until it can (``server.saving``)."""
+        lay = self.lay
+        size = lay.font(26)
+        lines = wrap(words, size, lay.felt.w - lay.px(40))
+        imgs = [text(line, size, (40, 16, 10)) for line in lines]
+        w = max(img.get_width() for img in imgs)
+        h = sum(img.get_height() for img in imgs)
+        box = pygame.Rect(0, 0, w, h).inflate(lay.px(40), lay.px(18))
+        box.center = (lay.center[0], lay.center[1] + lay.px(100))
+        panel(surf, box, (250, 196, 120, 240), lay.px(10))
+        y = box.centery - h // 2
+        for img in imgs:
+            surf.blit(img, img.get_rect(midtop=(box.centerx, y)))
+            y += img.get_height()
+
     def _draw_banner(self, surf: pygame.Surface) -> None:
         s = self.host.session
-        if s is not None and s.paused:
+        if s is not None and s.waiting:
+            self._draw_waiting(surf, s.waiting)
+        elif s is not None and s.paused:
             self._draw_paused(surf, s)
         self.lost.draw(surf, self.host.status, time.monotonic())
 
