@@ -1,7 +1,11 @@
-"""A table with a password (issue 33 point 4): sealed by default.
+"""A table with a password (issue 33 points 4 and 5): sealed by default, and its key
+kept by the game only once it proved it knows the password.
 
 Tables are real ``python -m server`` processes on 127.0.0.1 (``tests.serverproc``), or
-in-process tables on a fake clock for the host's controls.
+in-process tables on a fake clock for the host's controls; the man in the middle is a
+proxy with a key of its own and the table's name (``tests.wiretap.Middle``); the game
+is the headless game itself (``client.app.App``, its ``TableLink`` and
+``client.net.Connection``), pins in the test's own config folder.
 """
 
 from __future__ import annotations
@@ -9,15 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
 from tests.contract_client import ContractClient
 from tests.serverkit import Link, clocked_table, config, settle
-from tests.test_sealed_wire import serve
+from tests.test_sealed_wire import ended, game_until, refusal, serve, watched
 from tests.test_server_tls import SealedLink
+from tests.wiretap import Middle, table_key
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -97,3 +104,51 @@ def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
         open_table.shutdown()
 
     asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ point 5: the pins
+
+
+def test_a_key_is_kept_only_once_the_table_proved_the_password(
+    make_client: Any, tmp_path: Path
+) -> None:
+    """First contact through a middle that shows its own key: the table's proof fails
+    on our channel (``no_proof``) and nothing is pinned, so the real table then joins
+    with no "key has changed", and its key is pinned once it has proven the password.
+    Trusting the middle's key after that (the dialog's button) lets it through; its
+    proof fails again and the real table's pin stays."""
+    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
+    try:
+        real = key_fingerprint(table_key(srv.port))
+        app = make_client("Tess")
+        pins = app.link.pins
+        _, statuses = watched(app)
+
+        def join(port: int) -> Any:
+            """Join and wait for the welcome or the refusal; the refusal, if any."""
+            statuses.clear()
+            app.connect("127.0.0.1", port, password=PASSWORD)
+            assert game_until([app], lambda: ended(app, statuses)), statuses
+            return refusal(statuses)
+
+        with Middle(srv.port, name=TABLE) as middle:
+            refused = join(middle.port)
+            assert refused is not None and refused.code == "no_proof", refused
+        assert pins.entries() == []
+        assert join(srv.port) is None and app.link.key_problem is None
+        assert [p.fingerprint for p in pins.entries()] == [real]
+        app.leave_table(notice="", send_leave=True)
+
+        with Middle(srv.port, name=TABLE) as middle:
+            refused = join(middle.port)
+            assert refused is not None and refused.code == "key", refused
+            assert app.link.key_problem is not None and app.link.key_problem.trustable
+            statuses.clear()
+            assert app.trust_new_key()  # the dialog's *Trust the new key*
+            assert game_until([app], lambda: ended(app, statuses)), statuses
+            refused = refusal(statuses)
+            assert refused is not None and refused.code == "no_proof", refused
+        assert [p.fingerprint for p in pins.entries()] == [real]
+        assert join(srv.port) is None and app.link.key_problem is None
+    finally:
+        srv.terminate()
