@@ -31,6 +31,10 @@ the welcome pins nothing.  A key typed that matches (the person's own check agai
 screen) and a key the person chose to trust replace the pins of that table, on the
 welcome too.  Our own server (the computer table, a table we host) is not pinned: it
 is this computer's own.
+
+Every hello of a join, the automatic reconnects' too, says the password typed, else
+the one kept beside the seat's token (``client.seatkeys``): a game started again that
+found its seat without the password keeps it through the table's restart.
 """
 
 from __future__ import annotations
@@ -131,7 +135,8 @@ class TableLink:
         s = self.session
         assert s is not None
         token = s.token
-        password = self.password
+        # The reconnects' hellos too: a seat found on disk keeps its table's password.
+        password = self.password or (self.found.password if self.found is not None else "")
         if not token and not self.watch and s.name:
             ip = normal_ip(conn.peer) or normal_ip(conn.host)
             key = self.keys.find(

@@ -1,11 +1,12 @@
-"""A table with a password (issue 33 points 4 and 5): sealed by default, and its key
-kept by the game only once it proved it knows the password.
+"""A table with a password (issue 33 points 4, 5 and 7): sealed by default, its key kept
+by the game only once it proved it knows the password, and the password kept beside a
+seat's token said by every hello, the automatic reconnects' too.
 
 Tables are real ``python -m server`` processes on 127.0.0.1 (``tests.serverproc``), or
 in-process tables on a fake clock for the host's controls; the man in the middle is a
 proxy with a key of its own and the table's name (``tests.wiretap.Middle``); the game
 is the headless game itself (``client.app.App``, its ``TableLink`` and
-``client.net.Connection``), pins in the test's own config folder.
+``client.net.Connection``), pins and seats' tokens in the test's own config folder.
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
+from client.app import App
+from client.settings import Settings
 from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
 from tests.contract_client import ContractClient
 from tests.serverkit import Link, clocked_table, config, settle
+from tests.serverproc import ServerProcess
+from tests.test_client_app import run
 from tests.test_sealed_wire import ended, game_until, refusal, serve, watched
 from tests.test_server_tls import SealedLink
 from tests.wiretap import Middle, table_key
@@ -152,3 +158,69 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
         assert join(srv.port) is None and app.link.key_problem is None
     finally:
         srv.terminate()
+
+
+# ------------------------------------------------------------------ point 7: the reconnect
+
+
+def test_a_game_that_found_its_seat_without_the_password_sits_again_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table with a password.  Bob's game dies mid-hand and is started again; the
+    table is joined without the password typed, and the seat comes back by the token
+    and the password kept beside it.  Then the server is killed and started again: both
+    games come back by themselves, Bob's too, with no wrong password."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "games"))
+    secret = tmp_path / "password"
+    secret.write_text(PASSWORD + "\n")
+
+    def server(port: int = 0) -> ServerProcess:
+        return ServerProcess(
+            tmp_path,
+            "--password-file", str(secret), "--name", TABLE, "--computer", "1",
+            "--start-when", "3", "--hands", "4", "--history-dir", str(tmp_path / "histories"),
+            "--bot-delay", "0", "--hand-pause", "0.2", "--turn-time", "0", "--grace", "600",
+            port=port,
+        )  # fmt: skip
+
+    servers = [server()]
+    port = servers[0].port
+    games: list[App] = []
+
+    def game(name: str, password: str = "") -> App:
+        app = App(Settings(name=name), size=(1280, 800), retry_for=90.0)
+        app.init_display(offscreen=bool(games))  # the first one has the (dummy) window
+        games.append(app)
+        app.connect("127.0.0.1", port, password=password)
+        return app
+
+    def seated(app: App) -> bool:
+        s = app.session
+        return s is not None and app.status.state == "connected" and s.view is not None
+
+    try:
+        ann, bob = game("Ann", PASSWORD), game("Bob", PASSWORD)
+        assert run([ann, bob], lambda: seated(ann) and seated(bob))
+        seat = bob.session.seat
+        assert seat is not None and bob.session.running
+        # The game dies: its socket closes, no leave is said, nothing is cleaned up.
+        bob.link.conn.close()
+        bob.link.conn = bob.link.session = None
+        again = game("Bob")  # started again; the table clicked in the list: no password
+        assert run([ann, again], lambda: seated(again)), (again.notice, servers[0].lines[-3:])
+        assert again.session.seat == seat
+
+        servers[0].kill()
+        servers.append(server(port))
+        back = f"seat {seat} (Bob) is back"
+        assert run([ann, again], lambda: servers[1].said(back) or again.session is None, timeout=90)
+        assert not servers[1].said("wrong password"), servers[1].lines[-5:]
+        assert again.session is not None, again.notice
+        assert run([ann, again], lambda: seated(again) and seated(ann))
+        assert again.session.seat == seat and servers[1].said("(Ann) is back")
+    finally:
+        for app in games:
+            app.leave_table(notice="", send_leave=False)
+        for srv in servers:
+            srv.terminate()
+        pygame.quit()
