@@ -439,11 +439,12 @@ class App:
         key: str = "",
         announced: str = "",
         table: str = "",
+        trusted: str = "",
     ) -> None:
         """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
         among the recent ones once the table has welcomed us; ``key``: the table's short
         key typed with it, ``announced``: as its announcement gives it, ``table``: its name
-        there (``client.link``)."""
+        there; ``trusted``: a key the person chose to trust (``client.link``)."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
         handle = self.local.handle
         own = handle is not None and handle.port == port
@@ -452,7 +453,7 @@ class App:
         self.link.connect(
             host, port, password=password, watch=watch, remember=remember, own=own,
             own_table=table if own else "", key=key, announced=announced,
-            table=table if not own else "",
+            table=table if not own else "", trusted=trusted,
         )  # fmt: skip
         self.sync_scenes()
 
@@ -461,8 +462,9 @@ class App:
         return self.link.key_for(host, port)
 
     def trust_new_key(self) -> bool:
-        """The key-changed dialog's *Trust the new key*: pin it in place of the old one and
-        join that table again; False when there is nothing to trust."""
+        """The key-changed dialog's *Trust the new key*: join that table again letting that
+        key through, pinned in place of the old one once the table welcomes us; False when
+        there is nothing to trust."""
         join = self.link.trust_new_key()
         if join is None:
             return False

@@ -132,6 +132,7 @@ class Host(Protocol):
         key: str = "",
         announced: str = "",
         table: str = "",
+        trusted: str = "",
     ) -> None: ...
     def trust_new_key(self) -> bool:
         """Trust the key the last join was refused for, and join again."""

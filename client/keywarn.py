@@ -3,10 +3,11 @@
 The dialog names the table, says that its key has changed (or is not the one
 typed, or announced), shows the key expected and the key the table showed side
 by side, large enough to read aloud, and one plain sentence of what it may mean.
-A changed key may be trusted (*Trust the new key*: pinned in its place, and the
-table joined again, ``Host.trust_new_key``); a key typed or announced that the
-table does not have may not (only *Back*).  Esc is *Back*; nothing trusts by a
-key press, only by a click on the button.
+A changed key may be trusted (*Trust the new key*: the table joined again, and the
+key pinned in its place once the table lets us in, having proven the password at a
+table with one, ``Host.trust_new_key``); a key typed or announced that the table does
+not have may not (only *Back*).  Esc is *Back*; nothing trusts by a key press, only by
+a click on the button.
 
 Everything is laid out in ``resize`` (``words`` has each text and its rect, for
 the tests that measure them); ``draw`` only paints.

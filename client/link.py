@@ -21,12 +21,20 @@ shows it.
 The link is sealed (TLS) and the table shows its key before any hello: the
 connection asks ``check_key``.  A key expected for this join (typed with the
 address, or announced by the table on the network) must be that key; then the
-pins (``client.pins``): a key never met is pinned, one that differs from a pin of
-this table is refused, and ``key_problem`` says what the player is shown (both
-short keys; a changed key may be trusted, ``trust_new_key``, and joined again).
-A key typed that matches is the person's own check against the host's screen:
-it replaces the pins of that table.  Our own server (the computer table, a table
-we host) is not pinned: it is this computer's own.
+pins (``client.pins``): one that differs from a pin of this table is refused, and
+``key_problem`` says what the player is shown (both short keys; a changed key may be
+trusted, ``trust_new_key``, and joined again).  A key never met goes on, and is
+pinned only once the table welcomes us (``key_welcomed``): at a table with a password
+that is after the table proved it knows it, so a failed proof (``no_proof``: a wrong
+password, or someone in the middle showing its own key), a refusal or a close before
+the welcome pins nothing.  A key typed that matches (the person's own check against the host's
+screen) and a key the person chose to trust replace the pins of that table, on the
+welcome too.  Our own server (the computer table, a table we host) is not pinned: it
+is this computer's own.
+
+Every hello of a join, the automatic reconnects' too, says the password typed, else
+the one kept beside the seat's token (``client.seatkeys``): a game started again that
+found its seat without the password keeps it through the table's restart.
 """
 
 from __future__ import annotations
@@ -80,6 +88,7 @@ class Expect:
     own: bool  # our own server
     own_table: str
     join: dict[str, Any]  # ``connect``'s keywords, to join again
+    trusted: str = ""  # the fingerprint the person chose to trust (``trust_new_key``)
 
 
 log = logging.getLogger("client")
@@ -126,7 +135,8 @@ class TableLink:
         s = self.session
         assert s is not None
         token = s.token
-        password = self.password
+        # The reconnects' hellos too: a seat found on disk keeps its table's password.
+        password = self.password or (self.found.password if self.found is not None else "")
         if not token and not self.watch and s.name:
             ip = normal_ip(conn.peer) or normal_ip(conn.host)
             key = self.keys.find(
@@ -161,14 +171,17 @@ class TableLink:
         key: str = "",
         announced: str = "",
         table: str = "",
+        trusted: str = "",
     ) -> None:
         """Start talking to ``host``:``port`` with a fresh session (hang up first); ``own``:
         the server is ours (its port may differ from the last run's), its table named
         ``own_table``; ``key``: the table's short key as typed, ``announced``: as the
-        table announces it (the Join list), ``table``: its name there."""
+        table announces it (the Join list), ``table``: its name there; ``trusted``: the
+        key's fingerprint the person chose to trust in place of the pinned one."""
         again = dict(host=host, port=port, password=password, watch=watch, remember=remember,
                      key=key, announced=announced, table=table)  # fmt: skip
-        expect = Expect(key, announced, table.strip(), own, own_table if own else "", again)
+        expect = Expect(key, announced, table.strip(), own, own_table if own else "", again,
+                        trusted.lower())  # fmt: skip
         self.key_problem = None
         self.joining = remember
         self.session = Session(self.settings.name)
@@ -187,6 +200,7 @@ class TableLink:
             resume_after_bye=not own,  # our own server stopped: nobody starts it again
             on_stale=self._stale,
             check_key=lambda seen: self.check_key(conn, seen, expect),
+            on_welcome=lambda seen: self.key_welcomed(conn, seen, expect),
         )
         self.conn = conn
         conn.start()
@@ -211,16 +225,19 @@ class TableLink:
             log.exception("checking the table's key failed")
             return "the table's key could not be checked"
 
-    def _check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
-        if expect.own:
-            return None  # our own server, on this computer
-        name = self.table_name_for(conn, seen, expect)
-        pin = Pin(
-            name=name.strip()[:80],
+    def _pin_of(self, conn: Connection, seen: TableKey, expect: Expect) -> Pin:
+        return Pin(
+            name=self.table_name_for(conn, seen, expect).strip()[:80],
             host=pin_host(normal_ip(conn.peer) or seen.host or conn.host),
             port=seen.port or conn.port,
             fingerprint=seen.fingerprint.lower(),
         )
+
+    def _check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
+        if expect.own:
+            return None  # our own server, on this computer
+        name = self.table_name_for(conn, seen, expect)
+        pin = self._pin_of(conn, seen, expect)
         new = short_key(seen.fingerprint)
         title = name or f"{conn.host}:{conn.port}"
         wanted, source = (expect.key, "typed") if expect.key else (expect.announced, "announced")
@@ -233,8 +250,9 @@ class TableLink:
                 " Ask the host to read their table key from their lobby."
             )
         if wanted and source == "typed":
-            self.pins.trust(pin)  # the person checked it against the host's screen
-            return None
+            return None  # the person checked it against the host's screen: kept once welcomed
+        if expect.trusted and expect.trusted == pin.fingerprint:
+            return None  # the person chose to trust it: it replaces the old once welcomed
         verdict = self.pins.check(pin)
         if verdict.state == "mismatch":
             known_short = tuple(short_key(fp) for fp in verdict.known)
@@ -243,24 +261,39 @@ class TableLink:
                 f"{title}'s key has changed: it was {', '.join(known_short)}, it is now {new}."
                 " Not joined."
             )
-        if verdict.state == "new":
-            self.pins.pin(pin)
+        return None  # a key never met is kept once the table has let us in
+
+    def key_welcomed(self, conn: Connection, seen: TableKey, expect: Expect) -> None:
+        """The table welcomed us (network thread), having proven it knows the password if
+        we made the proof: now its key is kept.  A key typed with the address or trusted
+        by the person replaces that table's pins; one never met is pinned."""
+        if expect.own:
+            return
+        pin = self._pin_of(conn, seen, expect)
+        if self.pins.check(pin).ok:
+            return
+        title, new = pin.name or f"{conn.host}:{conn.port}", short_key(pin.fingerprint)
+        typed = bool(expect.key) and same_key(expect.key, seen.fingerprint)
+        if typed or expect.trusted == pin.fingerprint:
+            self.pins.trust(pin)
+            log.info("%s's key %s is kept in place of any other", title, new)
+        elif self.pins.pin(pin):
             log.info("first meeting with %s: its key %s is kept", title, new)
-        return None
 
     def _problem(self, conn: Connection, problem: KeyProblem) -> None:
         if conn is self.conn:  # (a join given up meanwhile says nothing)
             self.key_problem = problem
 
     def trust_new_key(self) -> dict[str, Any] | None:
-        """The person trusts the key the last join was refused for: pinned in place of the
-        old ones; the join to make again (``connect``'s keywords), or None."""
+        """The person trusts the key the last join was refused for: the join to make again
+        (``connect``'s keywords), which lets that key through and pins it in place of the
+        old ones once the table welcomes us (so a table that then fails its password proof
+        replaces nothing); or None."""
         problem = self.key_problem
         if problem is None or not problem.trustable:
             return None
-        self.pins.trust(problem.pin)
         self.key_problem = None
-        return dict(problem.join)
+        return dict(problem.join, trusted=problem.pin.fingerprint)
 
     def _stale(self, token: str) -> None:
         """The server does not know ``token`` (network thread): drop its key quietly."""

@@ -188,6 +188,7 @@ class Session:
         self.book = HandBook()  # this match's hands for the replayer and the recap
         self.open_books = False  # the host opens the books after the match (lobby)
         self.plain_refused = False  # the table takes only sealed connections (lobby "plain")
+        self.plain_open = False  # plain ones let into a table with a password ("allow")
         self.odds_allowed = False  # the host allows odds on request (lobby "odds")
         self.books_to_watchers = False
         # A seat asked back by name (docs/protocol.md): the host's open asks (seat ->
@@ -362,6 +363,7 @@ class Session:
         self.open_books = msg.get("open_books") is True
         self.books_to_watchers = msg.get("books_to_watchers") is True
         self.plain_refused = msg.get("plain") == "never"  # absent: plain connections allowed
+        self.plain_open = msg.get("plain") == "allow"  # at a table with a password
         self.odds_allowed = msg.get("odds") is True  # absent: the host has the odds off
         self.running = self.lobby["running"]
         if not self.running:

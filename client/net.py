@@ -27,7 +27,8 @@ thread's reads use it under one lock.  A ``password`` in the hello never goes ou
 sealed link: the hello carries the start of a password proof instead (``pake``,
 ``common.proof``), the table's ``proof`` is checked, and the client's is sent; a table
 that cannot prove it knows the password, or welcomes without a proof, is hung up on
-(code ``no_proof``).
+(code ``no_proof``).  ``on_welcome`` is told the table's key once a sealed link is
+welcomed, its password proof (if it made one) checked: a key is only ever kept from there.
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ class Connection:
         resume_after_bye: bool = True,
         on_stale: Callable[[str], None] = lambda token: None,
         check_key: Callable[[TableKey], str | None] | None = None,
+        on_welcome: Callable[[TableKey], None] | None = None,
         sealed: bool = True,
     ) -> None:
         self.host, self.port = host, port
@@ -173,6 +175,7 @@ class Connection:
         self.resume_after_bye = resume_after_bye
         self.on_stale = on_stale
         self.check_key = check_key
+        self.on_welcome = on_welcome
         self.sealed = sealed
         self.key: TableKey | None = None
         """The key of the table on the current (or last) sealed link."""
@@ -394,6 +397,7 @@ class Connection:
                 if kind == "welcome":
                     welcomed = True
                     self._stale_token = False
+                    self._welcomed()
                 elif kind == "error" and not welcomed:
                     last_error = str(msg.get("message") or msg.get("code") or "refused")[:200]
                     self._refused_code = str(msg.get("code") or "")[:40]
@@ -519,6 +523,16 @@ class Connection:
             self.mid_match = False
         elif kind == "lobby":
             self.mid_match = msg.get("running") is True
+
+    def _welcomed(self) -> None:
+        """The table let us in, having proven the password if we made it: its key may be
+        kept now (before the welcome is shown)."""
+        if self.on_welcome is None or self.key is None or not self.sealed:
+            return
+        try:
+            self.on_welcome(self.key)
+        except Exception:  # keeping the key must never stop the game
+            log.exception("keeping the table's key failed")
 
     def _stale(self, token: str) -> None:
         try:

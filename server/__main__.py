@@ -17,6 +17,7 @@ from server.app import CannotStart, TableServer
 from server.brain import LEVELS
 from server.config import PLAIN_CHOICES, ServerConfig, default_history_dir
 from server.console import HELP
+from server.hostctl import PLAIN_COST
 from server.listen import shown_address
 
 log = logging.getLogger("server")
@@ -127,9 +128,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--plain",
         choices=PLAIN_CHOICES,
-        default="allow",
-        help="plain (unencrypted) connections: allow them, so that older clients still join"
-        " (the default), or never (the game's own client always encrypts)",
+        default="auto",
+        help="plain (unencrypted) connections: auto (the default) refuses them at a table"
+        " with a password, whose plain hello would carry it in the clear, and allows them"
+        " at one without, so that older clients still join; allow or never decide it"
+        " (the game's own client always encrypts)",
     )
     ap.add_argument(
         "--odds",
@@ -225,8 +228,10 @@ async def serve(config: ServerConfig) -> None:
         )
     if all(a in ("127.0.0.1", "::1") for a in joins) and server.listening != joins:
         log.warning("no network address found: only this machine can join for now")
-    if config.plain == "never":
+    if config.plain_at_start == "never":
         log.info("plain (unencrypted) connections are refused: only sealed ones join")
+    elif config.password is not None:
+        log.warning("plain (unencrypted) connections allowed: %s", PLAIN_COST)
     log.info("a %d-hand match", config.hands)
     log.info("hand histories go to %s", config.history_dir)
     if config.journal:

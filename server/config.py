@@ -11,8 +11,9 @@ from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 __all__ = ["MAX_TABLE_NAME", "PLAIN_CHOICES", "ServerConfig", "default_history_dir"]
 
 MAX_TABLE_NAME = 40
-PLAIN_CHOICES = ("allow", "never")
-"""``ServerConfig.plain``: whether connections without TLS may say hello."""
+PLAIN_CHOICES = ("auto", "allow", "never")
+"""``ServerConfig.plain``: whether connections without TLS may say hello (``auto``:
+never at a table with a password, allowed at one without)."""
 
 
 def default_history_dir() -> Path:
@@ -86,15 +87,25 @@ class ServerConfig:
     """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
     so that tests and embedders never multicast by accident; ``stud-server`` and the
     client's *Host* turn it on (``--no-announce`` turns it off)."""
-    plain: str = "allow"
+    plain: str = "auto"
     """``allow``: plain (unencrypted) connections may join, as older clients need;
-    ``never``: only sealed ones (TLS, ``server.net``).  The game's own client always
-    seals.  The host may change it between matches (the ``options`` message)."""
+    ``never``: only sealed ones (TLS, ``server.net``); ``auto`` (the default): never at a
+    table with a password, whose plain hello would carry it in the clear, allowed at one
+    without.  The game's own client always seals.  The host may change it between
+    matches (the ``options`` message); ``plain_at_start`` is the choice it starts with."""
     odds: bool = False
     """Odds on request: each seat may ask its client for its chance of winning and the
     pot odds (``common.odds``).  Off at a friends' table unless the host allows it; the
     host may change it between matches (the ``options`` message).  The computer table
     allows it."""
+
+    @property
+    def plain_at_start(self) -> str:
+        """``allow`` or ``never``: the table's choice of plain connections until its host
+        changes it, ``auto`` settled by whether there is a password."""
+        if self.plain != "auto":
+            return self.plain
+        return "never" if self.password is not None else "allow"
 
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
@@ -119,4 +130,4 @@ class ServerConfig:
         if self.grace < 0 or self.time_bank < 0 or (self.turn_time or 0) < 0:
             raise ValueError("times must be positive (0 turns the turn clock off)")
         if self.plain not in PLAIN_CHOICES:
-            raise ValueError("plain connections: allow or never")
+            raise ValueError("plain connections: auto, allow or never")

@@ -84,7 +84,7 @@ def console(
             for s in sorted(seats.values(), key=lambda s: s.seat)
         )
         asked = "; ".join(asks.lines()) if asks is not None else ""
-        plain = "; plain connections never" if controls.options.plain == "never" else ""
+        plain = f"; {words}" if (words := controls.plain_words()) else ""
         odds = "; odds allowed" if controls.options.odds else ""
         out = (
             f"{state}; options {controls.options.to_dict()}{plain}{odds}; seats: {listed or 'none'}"

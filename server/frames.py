@@ -457,12 +457,14 @@ def lobby(
     table: str = "",
     night: dict[str, Any] | None = None,
     plain: str = "allow",
+    password: bool = False,
     odds: bool = False,
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
     ``options``: the table's clock and stand-in (R-C3, R-C4); ``plain``: whether plain
-    connections may join (said only when ``never``); ``odds``: odds on request are
-    allowed (said only when they are)."""
+    connections may join (said when ``never``, and when allowed at a table with a
+    ``password``, whose plain hellos carry it in the clear); ``odds``: odds on request
+    are allowed (said only when they are)."""
     people = any(pl.kind == "human" for pl in players)
     return p.Lobby(
         table=table,
@@ -477,7 +479,7 @@ def lobby(
         books_to_watchers=books_to_watchers,
         options=options,
         paused=paused,
-        plain="never" if plain == "never" else None,
+        plain=plain if plain == "never" or password else None,
         odds=True if odds else None,
     ).encode()
 

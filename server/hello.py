@@ -16,7 +16,8 @@ comeback, R-C1, which skips the password back-off); the password and its back-of
 - A newcomer sits in the lowest free seat; once a match has been played here it plays
   from the next match (``NEXT_MATCH``).
 - A plain connection's hello is refused (``tls_required``) while the table takes only
-  sealed ones (``plain`` "never").
+  sealed ones (``plain`` "never", the default at a table with a password: a plain hello
+  would carry the password in the clear), before anything of it is looked at.
 - The password proof (``common.proof``): a sealed protocol 2 hello with ``pake`` is
   answered with the table's ``proof`` and waits, not greeted, for the client's; until
   the right client mac comes the address counts one wrong password, so an unfinished
@@ -48,9 +49,16 @@ from server.seats import Seat, first_free
 from server.timers import Clock
 from server.turns import Turns
 
-__all__ = ["MAX_HOLD", "Reception"]
+__all__ = ["MAX_HOLD", "TLS_REQUIRED_PASSWORD", "Reception"]
 
 log = logging.getLogger("server.table")
+
+TLS_REQUIRED_PASSWORD = (
+    "this table has a password and takes only sealed (encrypted) connections, so that the"
+    " password never crosses the network in the clear: use the game's own client, or one"
+    " that speaks TLS"
+)
+"""The ``tls_required`` error's message at a table with a password."""
 
 MAX_HOLD = 8.0
 """A hello in its address's password back-off waits at most this long for its answer;
@@ -114,7 +122,8 @@ class Reception:
         if conn in self._proving:
             raise p.MessageError("already_hello", "hello only once", "hello")
         if not conn.sealed and self._plain() == "never":
-            conn.fail("tls_required", TLS_REQUIRED, "hello")
+            why = TLS_REQUIRED if table.config.password is None else TLS_REQUIRED_PASSWORD
+            conn.fail("tls_required", why, "hello")
             return
         if hello.protocol not in p.PROTOCOLS:
             conn.fail(

@@ -9,7 +9,9 @@
   between matches only, and paused, resumed or taken from during one only.
 - With plain connections turned off (``plain`` ``never``) no plain connection stays:
   each is sent ``tls_required`` and closed, and its seat is freed as a leave between
-  matches frees it.  The host's own connection must be sealed to turn them off.
+  matches frees it.  The host's own connection must be sealed to turn them off.  Plain
+  connections allowed at a table with a password are said with their cost
+  (``plain_words``): the log warns, the terminal's ``status`` says it, every lobby too.
 - While ``paused`` the hand in play is finished, no new hand is dealt
   (``server.dealing``) and a person's clock stands still; ``resume`` starts the clock
   where it stood and deals the next hand if the last one is over.
@@ -23,15 +25,19 @@ from typing import Any, Protocol
 
 from common import protocol as p
 from common.match import SeatKind
+from server.config import ServerConfig
 from server.dealing import DealTimer
 from server.net import TLS_REQUIRED, Connection
 from server.presence import Move
 from server.seats import Seat
 from server.turns import TableOptions, Turns
 
-__all__ = ["HostControls"]
+__all__ = ["PLAIN_COST", "HostControls"]
 
 log = logging.getLogger("server.table")
+
+PLAIN_COST = "their password, cards and token can be read on the network"
+"""What plain connections allowed at a table with a password cost (issue 33)."""
 
 
 class HostTable(Protocol):
@@ -44,6 +50,7 @@ class HostTable(Protocol):
     turn_seat: int | None
     paused: bool
     conns: set[Connection]
+    config: ServerConfig
 
 
 class HostControls:
@@ -134,6 +141,7 @@ class HostControls:
             table.hands = msg.hands  # R-T4: the next match's length, in every lobby
         if msg.plain is not None:
             opts.plain = msg.plain
+            self._warn_plain()
         if msg.odds is not None:
             opts.odds = msg.odds
         log.info(
@@ -152,8 +160,23 @@ class HostControls:
             raise p.MessageError("match_running", "the table is set between matches")
         self.options.plain = plain
         log.info("plain connections: %s", plain)
+        self._warn_plain()
         self._close_plain()
         self._broadcast_lobby()
+
+    def plain_words(self) -> str:
+        """The table's choice of plain connections, for the terminal: ``""`` when they are
+        allowed at a table without a password (nothing to say), else the choice, with its
+        cost at a table with one."""
+        if self.options.plain == "never":
+            return "plain connections never"
+        if self._table.config.password is not None:
+            return f"plain connections allowed: {PLAIN_COST}"
+        return ""
+
+    def _warn_plain(self) -> None:
+        if self.options.plain == "allow" and self._table.config.password is not None:
+            log.warning("%s", self.plain_words())
 
     def _close_plain(self) -> None:
         """With ``plain`` ``never``: close every plain connection (``tls_required``); a

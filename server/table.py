@@ -133,7 +133,11 @@ class Table:
         self.turns = Turns(
             self,
             TableOptions(
-                config.turn_time, config.time_bank, config.stand_in, config.plain, config.odds
+                config.turn_time,
+                config.time_bank,
+                config.stand_in,
+                config.plain_at_start,
+                config.odds,
             ),
             grace=config.grace,
             clock=self.clock,
@@ -380,6 +384,7 @@ class Table:
             table=self.name,
             night=self.records.tonight(running=self.running).summary(),
             plain=self.turns.options.plain,
+            password=self.config.password is not None,
             odds=self.turns.options.odds,
         )
 

@@ -1,5 +1,6 @@
 """The client's trust on first use (issue 18 point 3): the pins on disk, and the link's
-key check before any hello (typed, announced, pinned, new)."""
+key check before any hello (typed, announced, pinned, new); a key is kept only once the
+table welcomes us (issue 33 point 5)."""
 
 from __future__ import annotations
 
@@ -145,9 +146,22 @@ def join(link, *, host="10.0.0.5", port=7777, peer="10.0.0.5", **kw):
     return lambda seen: conn.kw["check_key"](seen)
 
 
+def welcomed(link, seen) -> None:
+    """The table of the last join welcomed us (its password proof checked, if any)."""
+    link.conn.kw["on_welcome"](seen)
+
+
+def met(link, seen, **kw) -> None:
+    """A join whose table shows ``seen``, passes the check and welcomes us."""
+    assert join(link, **kw)(seen) is None
+    welcomed(link, seen)
+
+
 def test_a_new_table_is_pinned_under_the_name_known_for_the_join(link) -> None:
     check = join(link, table="Hana's table")
     assert check(key(name="Some CN")) is None and link.key_problem is None
+    assert link.pins.entries() == []  # not before the table has let us in
+    welcomed(link, key(name="Some CN"))
     (pin,) = link.pins.entries()
     assert (pin.name, pin.host, pin.port) == ("Hana's table", "10.0.0.5", 7777)
     assert pin.fingerprint == OLD
@@ -156,12 +170,13 @@ def test_a_new_table_is_pinned_under_the_name_known_for_the_join(link) -> None:
 def test_without_a_name_the_certificates_is_taken(link) -> None:
     check = join(link, host="hana.local")
     assert check(key(name="Hana's table", host="hana.local")) is None
+    welcomed(link, key(name="Hana's table", host="hana.local"))
     (pin,) = link.pins.entries()
     assert (pin.name, pin.host) == ("Hana's table", "10.0.0.5")  # the address connected to
 
 
 def test_a_changed_key_is_refused_with_both_short_keys_and_may_be_trusted(link) -> None:
-    join(link)(key())
+    met(link, key())
     check = join(link, password="pw")
     refusal = check(key(NEW))
     assert refusal is not None
@@ -172,8 +187,24 @@ def test_a_changed_key_is_refused_with_both_short_keys_and_may_be_trusted(link) 
     assert problem.table == "Hana's table"
     again = link.trust_new_key()
     assert again is not None and again["host"] == "10.0.0.5" and again["password"] == "pw"
-    assert link.pins.check(key(NEW)).ok and link.key_problem is None
+    assert again["trusted"] == NEW and link.key_problem is None
     assert link.trust_new_key() is None  # nothing left to trust
+    # The join made again lets the new key through; it replaces the old once welcomed.
+    assert join(link, **again)(key(NEW)) is None
+    assert link.pins.check(key(NEW)).state == "mismatch"
+    welcomed(link, key(NEW))
+    assert link.pins.check(key(NEW)).ok
+
+
+def test_a_trusted_key_whose_join_fails_replaces_nothing(link) -> None:
+    """Issue 33 point 5: trusting a key, then a table that fails its password proof
+    (someone in the middle), leaves the old pin: the real table is not "changed"."""
+    met(link, key())
+    join(link, password="pw")(key(NEW))
+    again = link.trust_new_key()
+    assert join(link, **again)(key(NEW)) is None  # then no_proof: never welcomed
+    assert link.pins.check(key()).ok
+    assert join(link, password="pw")(key()) is None and link.key_problem is None
 
 
 def test_a_typed_key_that_differs_is_refused_and_cannot_be_trusted(link) -> None:
@@ -189,13 +220,14 @@ def test_a_typed_key_that_matches_replaces_the_pin(link) -> None:
     join(link)(key())
     check = join(link, key=short_key(NEW))
     assert check(key(NEW)) is None  # the person read it off the host's screen
+    welcomed(link, key(NEW))
     assert link.pins.check(key(NEW)).ok
 
 
 def test_an_announced_key_must_match_and_the_pins_still_count(link) -> None:
     check = join(link, announced=short_key(OTHER), table="Hana's table")
     assert check(key(NEW)) is not None and link.key_problem.kind == "announced"
-    join(link, announced=short_key(OLD), table="Hana's table")(key())  # matches: pinned
+    met(link, key(), announced=short_key(OLD), table="Hana's table")  # matches: pinned
     check = join(link, announced=short_key(NEW), table="Hana's table")
     refusal = check(key(NEW))  # announced and shown agree, but the pin does not
     assert refusal is not None and link.key_problem.kind == "changed"
@@ -205,6 +237,7 @@ def test_our_own_server_is_not_pinned(link) -> None:
     link.connect("127.0.0.1", 5000, password="", watch=False, remember="", own=True,
                  own_table="Computer table")  # fmt: skip
     assert link.conn.kw["check_key"](key(host="127.0.0.1", port=5000)) is None
+    welcomed(link, key(host="127.0.0.1", port=5000))
     assert link.pins.entries() == []
 
 

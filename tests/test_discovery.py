@@ -48,6 +48,7 @@ def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) ->
             name="Friday",
             announce=True,
             password="swordfish",
+            plain="allow",  # its people here speak plain frames
             hands=8,
             computer=1,
             hand_pause=30,

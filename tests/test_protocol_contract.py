@@ -69,6 +69,7 @@ ERROR_CODES = {
     "password_wait",
     "name_taken",
     "flood",
+    "tls_required",
 }
 CLOSING = {
     "bad_frame",
@@ -85,6 +86,7 @@ CLOSING = {
     "password_wait",
     "name_taken",
     "flood",
+    "tls_required",
 }
 
 INT = (int,)
@@ -967,7 +969,7 @@ def test_bad_token(lobby_server):
 
 
 def test_password():
-    srv = Server("--password", "swordfish", computer=1)
+    srv = Server("--password", "swordfish", "--plain", "allow", computer=1)  # a plain client
     try:
         for extra in ({}, {"password": "wrong"}):
             c = srv.client()
@@ -997,8 +999,24 @@ def test_typeless_first_message_is_no_hello(lobby_server):
     assert refused(c) == []
 
 
+def test_a_password_table_takes_no_plain_hello_by_default():
+    """Plain connections off: a table with a password takes only sealed connections
+    unless its host allows plain ones; the plain hello is refused with words that say
+    why, whatever its password, and closed."""
+    srv = Server("--password", "swordfish", computer=1)
+    try:
+        for extra in ({"password": "swordfish"}, {}):
+            c = srv.client()
+            e = c.hello("Ann", **extra)
+            assert (e["type"], e.get("code"), e.get("ref")) == ("error", "tls_required", "hello"), e
+            assert validate(e) == [] and "password" in e["message"] and "TLS" in e["message"]
+            assert refused(c) == []
+    finally:
+        srv.stop()
+
+
 def test_error_ref_on_refused_handshake():
-    srv = Server("--password", "pw", computer=1)
+    srv = Server("--password", "pw", "--plain", "allow", computer=1)  # plain clients
     try:
         refs = {}
         for label, msg in [

@@ -213,11 +213,12 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
     tmp_path: Path,
 ) -> None:
     """The control for the test above: the same table, the same tap, a protocol-1 client
-    in plain frames (the host allows plain: the default, 18.5).  It plays the whole
-    match, coming back once with its token, and the tap reads its hole cards, its
-    token both ways and the password: so the test above can fail."""
+    in plain frames (the host allows plain, 18.5; a table with a password refuses them
+    unless told, issue 33).  It plays the whole match, coming back once with its token,
+    and the tap reads its hole cards, its token both ways and the password: so the test
+    above can fail."""
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
-                "--start-when", "3")  # fmt: skip
+                "--start-when", "3", "--plain", "allow")  # fmt: skip
     try:
         with WireTap(srv.port) as tap:
             log = play_plain(tap.port, random.Random(18), password=PASSWORD)
@@ -369,14 +370,19 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
         srv.terminate()
 
 
+@pytest.mark.parametrize(
+    ("plain", "code"),
+    [((), "tls_required"), (("--plain", "allow"), "bad_message")],
+    ids=["plain-refused-by-default", "plain-allowed"],
+)
 def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
-    make_client, tmp_path: Path
+    make_client, tmp_path: Path, plain: tuple[str, ...], code: str
 ) -> None:
     """The middle seals with the client but speaks plain to the table, hoping for a
     password in the clear: the client sends only its proof's start, which the table
-    refuses on a plain link; the client is not welcomed and the password crossed
-    neither link."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
+    refuses on a plain link (by default it takes no plain link at all, issue 33); the
+    client is not welcomed and the password crossed neither link."""
+    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *plain)
     try:
         with Middle(srv.port, name=TABLE, sealed=False) as middle:
             app = make_client("Tess")
@@ -388,7 +394,7 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
             told = middle.down_frames()
             assert "welcome" not in [m.get("type") for m in told]
             errors = [m for m in told if m.get("type") == "error"]
-            assert errors and errors[0]["code"] == "bad_message", told
+            assert errors and errors[0]["code"] == code, told
             assert "sealed" in errors[0]["message"]
             assert PASSWORD.encode() not in middle.up + middle.down
         assert not srv.said("Tess sits")

@@ -268,6 +268,7 @@ def test_bad_input_never_hurts_the_table(tmp_path: Path, case: Case) -> None:
             computer=2,
             start_when=SEATS,
             password=PASSWORD,
+            plain="allow",  # these clients speak plain frames
             max_connections=8,
             queue_limit=64 * 1024,
         )

@@ -234,8 +234,9 @@ def test_wrong_passwords_back_off_per_address(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         cfg = config(
-            tmp_path, password="swordfish", password_backoff=UNIT, hands=12, grace=1000 * UNIT
-        )
+            tmp_path, password="swordfish", plain="allow", password_backoff=UNIT, hands=12,
+            grace=1000 * UNIT,
+        )  # fmt: skip
         async with running(cfg) as (server, port):
             door = server.table.door
             ann = Client("Ann")

@@ -257,7 +257,7 @@ def test_a_protocol_1_connection_has_no_proof(tmp_path: Path) -> None:
         old.send({"type": "hello", "protocol": 1, "name": "Old", "pake": pake})
         await settle(table, old)
         assert errors(old) == [("bad_password", "hello")] and not old.of_type("proof")
-        cy = Link(table, "Cy")
+        cy = sealed(Link(table, "Cy"))
         cy.send({"type": "hello", "protocol": 1, "name": "Cy", "password": "swordfish"})
         await advance(table, clock, 1.5, cy)  # Old's miss: the address waits a second
         assert cy.last("welcome")["protocol"] == 1
@@ -270,7 +270,7 @@ def test_a_protocol_1_connection_has_no_proof(tmp_path: Path) -> None:
 
 def test_pake_on_a_plain_connection_is_refused(tmp_path: Path) -> None:
     async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path, password="swordfish"))
+        table, _ = await clocked_table(config(tmp_path, password="swordfish", plain="allow"))
         plain = Link(table, "Plain")
         pake_hello(plain, "swordfish")
         await settle(table, plain)
@@ -298,8 +298,10 @@ def test_a_table_without_a_password_ignores_pake(tmp_path: Path) -> None:
 
 
 def test_a_password_field_still_works_sealed_or_plain(tmp_path: Path) -> None:
+    """Plain too where the host allows it (by default a table with a password does not)."""
+
     async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path, password="swordfish"))
+        table, _ = await clocked_table(config(tmp_path, password="swordfish", plain="allow"))
         ann = sealed(Link(table, "Ann"))
         assert ann.hello(password="swordfish")["seat"] == 0
         bob = Link(table, "Bob")

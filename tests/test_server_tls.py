@@ -440,12 +440,13 @@ def test_the_queue_limit_counts_the_ciphertext(tmp_path: Path, identity: Identit
 # ------------------------------------------------------------------ plain never or allow
 
 
-def test_plain_is_allow_or_never_in_the_config_and_the_cli() -> None:
-    assert ServerConfig().plain == "allow"
-    with pytest.raises(ValueError, match="allow or never"):
+def test_plain_is_auto_allow_or_never_in_the_config_and_the_cli() -> None:
+    assert ServerConfig().plain == "auto" and ServerConfig().plain_at_start == "allow"
+    with pytest.raises(ValueError, match="auto, allow or never"):
         ServerConfig(plain="sometimes")
-    assert config_from_args(_parser().parse_args([])).plain == "allow"
+    assert config_from_args(_parser().parse_args([])).plain == "auto"
     assert config_from_args(_parser().parse_args(["--plain", "never"])).plain == "never"
+    assert config_from_args(_parser().parse_args(["--plain", "allow"])).plain == "allow"
     with pytest.raises(SystemExit):
         _parser().parse_args(["--plain", "maybe"])
 

@@ -9,8 +9,10 @@ is shown to everyone, so that friends compare it with the host's screen: large
 under the host's Start button, in the header for a guest.  Each person's row
 has a small padlock, closed when that connection is sealed, open (in a warning
 colour) when it is plain.  The host chooses whether plain connections are taken
-(``options`` ``plain``); every lobby says the table's choice.  At the computer
-table (our own server on this computer) neither the key nor the choice is shown.
+(``options`` ``plain``; a table with a password refuses them unless its host allows
+them); every lobby says the table's choice, and, when a table with a password allows
+them, what that costs.  At the computer table (our own server on this computer) neither
+the key nor the choice is shown.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ OPTION_LABELS = ("Turn clock (seconds a decision)", "Time bank (seconds a match)
                  "Hands in the match")  # fmt: skip
 PLAIN_LABEL = "Plain (unsealed) connections"
 PLAIN_CHOICES: list[object] = ["allowed", "refused"]
+PLAIN_COST = "Plain connections allowed: their password, cards and token can be read on the network"
 KEY_NOTE = "friends check that their screen shows the same"
 ODDS_LABEL = "Allow odds on request (key W)"
 
@@ -473,12 +476,16 @@ class LobbyScene(Scene):
             pw = self.host.password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
+            if s is not None and s.plain_open:  # the host allowed them: what it costs
+                items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
         elif at is not None:
             where = joinable(*at)
             items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
             if self.key_words():  # the host reads it out; it is the same on every screen
                 items.append((f"Table key {self.key_words()}", 30, INK, True))
-            if s is not None and self.sealing():
+            if s is not None and self.sealing() and s.plain_open:
+                items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
+            elif s is not None and self.sealing():
                 plain = "refused" if s.plain_refused else "allowed"
                 items.append((f"{PLAIN_LABEL}: {plain}", 22, MUTED, False))
         if s is not None and s.open_books:  # the host's open-the-books option, for all to know

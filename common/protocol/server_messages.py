@@ -88,8 +88,10 @@ class Lobby(_Message):
     table: str = ""
     night: dict[str, Any] | None = None
     plain: str | None = None
-    """``never`` when the table takes only sealed connections; left out otherwise
-    (plain connections allowed), so the lobby's usual bytes stay as they were."""
+    """``never`` when the table takes only sealed connections; ``allow`` when a table
+    with a password takes plain ones too (their password, cards and token can be read on
+    the network); left out at a table without a password that takes them, so the
+    lobby's usual bytes stay as they were."""
     odds: bool | None = None
     """True when the host allows odds on request (``common.odds``); left out otherwise,
     likewise."""
