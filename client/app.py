@@ -456,9 +456,10 @@ class App:
         )  # fmt: skip
         self.sync_scenes()
 
-    def seat_key(self, host: str, port: int) -> SeatKey | None:
-        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``)."""
-        return self.link.key_for(host, port)
+    def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None:
+        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``),
+        under ``name`` (by default the settings' name)."""
+        return self.link.key_for(host, port, name=name)
 
     def trust_new_key(self) -> bool:
         """The key-changed dialog's *Trust the new key*: pin it in place of the old one and

@@ -1,8 +1,9 @@
 """The tables found on the network, as a clickable list, and the password box a click may open.
 
 ``TableList`` shows ``client.discovery.FoundTable`` rows (name, seats, match,
-whether a password is needed, a small lock when the table announces its key)
-and returns the row clicked; the wheel scrolls when there are more than fit.
+whether a password is needed, a small lock when the table announces its key, and
+"your seat ›" where this game keeps a seat to take back) and returns the row
+clicked; the wheel scrolls when there are more than fit.
 ``PasswordPrompt`` asks for one table's password over the start screen.  Both
 follow ``client.render.widgets``: ``handle_event`` uses an event or not, ``draw``
 changes nothing.
@@ -35,13 +36,17 @@ class TableList:
     size: int = 22
     scroll: int = 0
     hover: int | None = None
+    kept: frozenset[str] = frozenset()
+    """The tables (``FoundTable.key``) where a click takes our own seat back (R-C1)."""
 
     def visible(self) -> int:
         return max(1, self.rect.h // max(1, self.row_h))
 
-    def show(self, tables: list[FoundTable]) -> None:
-        """The tables found now; the scroll stays within them (here, not in ``draw``)."""
+    def show(self, tables: list[FoundTable], kept: frozenset[str] = frozenset()) -> None:
+        """The tables found now, ``kept`` those holding our seat; the scroll stays within
+        them (here, not in ``draw``)."""
         self.tables = tables
+        self.kept = kept
         self.clamp()
 
     def clamp(self) -> None:
@@ -92,6 +97,8 @@ class TableList:
             pad = max(6, row.h // 6)
             if not t.compatible:
                 action, color = "other version", MUTED
+            elif t.key in self.kept:  # full or not: the click sits us back down
+                action, color = "your seat ›", GOLD
             elif t.free == 0:
                 action, color = "full: watch", ORANGE
             elif t.running:

@@ -122,6 +122,7 @@ class StartScene(Scene):
         self.errors: dict[str, str] = {}  # box id -> what is wrong with it, shown next to it
         self._seen = (self.address.value, self.port.value)
         self._seen_key = ""
+        self._kept: tuple[object, frozenset[str]] = (None, frozenset())  # (asked, answer)
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
         self._placeholders()
@@ -157,6 +158,7 @@ class StartScene(Scene):
             self.host.notice = ""
             asked.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
+        self._kept = (None, frozenset())  # a table left meanwhile may have dropped a seat
         self._found_note()
         self.read_offer()
 
@@ -310,7 +312,8 @@ class StartScene(Scene):
         # The deck can be switched at a table too: show the setting as it is now.
         self.four.value = self.host.settings.four_color
         finder = self.host.finder
-        self.found.show(finder.tables() if finder is not None else [])
+        tables = finder.tables() if finder is not None else []
+        self.found.show(tables, self.kept_seats(tables))
         self._placeholders()
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
@@ -331,6 +334,22 @@ class StartScene(Scene):
         if self.join_key.value != self._seen_key:
             self.errors.pop("key", None)
             self._seen_key = self.join_key.value
+
+    def kept_seats(self, tables: list[Any]) -> frozenset[str]:
+        """The tables found (their ``key``) where a join takes our own seat back: a token
+        kept (``client.seatkeys``) under the name typed, from a match, at a table running
+        a match now (a seat dropped between matches is freed).  Looked up again only when
+        the tables or the name change."""
+        name = self.name_in.value.strip()[:20] or "Player"
+        asked = (tuple(tables), name)
+        if asked != self._kept[0]:
+            kept = set()
+            for t in tables:
+                key = self.host.seat_key(t.host, t.port, name=name) if t.running else None
+                if key is not None and key.match is not None:
+                    kept.add(t.key)
+            self._kept = (asked, frozenset(kept))
+        return self._kept[1]
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
         """Join a table found on the network (also what tests call): its password asked
