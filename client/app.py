@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client import asking, keywarn, leaving, sound, window
+from client import asking, keywarn, leaving, reach, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
 from client.link import TableLink
@@ -105,6 +105,7 @@ class App:
         self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
         self.scenes: list[Room] = []
         self.notice = ""  # shown on the start screen after a table ends
+        self.join_refusal: tuple[str, str] | None = None  # said by the Join box
         self.running = False
         self._art: CardArt | None = None
         self.screen: pygame.Surface | None = None
@@ -509,13 +510,19 @@ class App:
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
-        problem = self.link.key_problem if getattr(status, "code", "") == "key" else None
+        code = getattr(status, "code", "")
+        problem = self.link.key_problem if code == "key" else None
+        # A join (not our own server) that never got in is said by the Join box.
+        joining = s is not None and not s.welcomed_once and not self.link.own
         if self.link.on_status(status):
             if problem is not None:  # the table's key was not the one expected: said large
                 self.leave_table(notice=keywarn.notice(problem), send_leave=False)
                 keywarn.show(self, problem)
                 return
-            self.leave_table(notice=status.message or "the connection ended", send_leave=False)
+            words = reach.refusal_words(code, status.message) or "the connection ended"
+            if joining and status.state == "failed":
+                self.join_refusal, self.notice, words = (code, words), "", ""
+            self.leave_table(notice=words, send_leave=False)
             if lost is not None and where is not None and s is not None:  # ask for it back?
                 asking.offer(self, where, self.link.password, lost, s.name)
 

@@ -76,6 +76,8 @@ class Host(Protocol):
     save_settings: bool  # False in tests and scripts: settings stay in memory
     server_overrides: dict[str, Any]  # the local server's config (tests: history_dir)
     notice: str  # said on the start screen (why the last table ended)
+    join_refusal: tuple[str, str] | None  # a join that failed before its welcome: (code,
+    # words), said by the Join box (``client.reach``); the start screen takes it
     running: bool  # False closes the window at the end of the step
     dirty: bool  # True: draw at the next step even if nothing moves
     modal: Modal | None

@@ -17,7 +17,7 @@ import pygame
 
 from client.discovery import FoundTable
 from client.render.lock import LOCK_SEALED, draw_lock, lock_width
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, fit_lines, line_height
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
 
 __all__ = ["PasswordPrompt", "TableList"]
@@ -155,7 +155,7 @@ class PasswordPrompt:
         self.error = ""  # the table refused the last password: said in the box
 
     def layout(self, screen: pygame.Rect, s: float) -> None:
-        self.box = pygame.Rect(0, 0, round(520 * s), round(250 * s))
+        self.box = pygame.Rect(0, 0, round(520 * s), round(290 * s))
         self.box.center = screen.center
         b = self.box
         self.size = max(14, round(26 * s))
@@ -185,6 +185,19 @@ class PasswordPrompt:
         self.input.focused = True
         return None
 
+    def error_box(self) -> pygame.Rect:
+        """Where the refusal of the last password is said: between the box and the buttons."""
+        gap = max(2, self.size // 5)
+        top = self.input.rect.bottom + gap
+        return pygame.Rect(self.input.rect.x, top, self.input.rect.w, self.join.rect.y - gap - top)
+
+    def error_lines(self) -> tuple[list[str], int]:
+        """The refusal in lines that fit ``error_box``, and their size."""
+        if not self.error:
+            return [], 0
+        words = self.error[:1].upper() + self.error[1:]
+        return fit_lines(words, max(12, round(self.size * 0.8)), self.error_box().size)
+
     def draw(self, surf: pygame.Surface) -> None:
         shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 140))
@@ -211,10 +224,11 @@ class PasswordPrompt:
             anchor="center",
         )
         self.input.draw(surf)
-        if self.error:
-            small = round(self.size * 0.75)
-            words = fit(f"{self.error[:1].upper()}{self.error[1:]}: try again", small, b.w - 60)
-            mid = (self.input.rect.bottom + self.join.rect.top) // 2
-            blit_text(surf, words, small, (b.centerx, mid), (235, 110, 100), anchor="center")
+        lines, size = self.error_lines()
+        box = self.error_box()
+        top = box.centery - len(lines) * line_height(size) // 2
+        for i, line in enumerate(lines):
+            at = (box.centerx, top + i * line_height(size))
+            blit_text(surf, line, size, at, (235, 110, 100), anchor="midtop")
         self.join.draw(surf)
         self.cancel.draw(surf)
