@@ -191,7 +191,7 @@ class App:
         os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
         if not pygame.get_init():
             textcache.clear()  # fonts from an earlier pygame session are dead
-        pygame.init()
+        sound.start_pygame()  # pygame.init(), without ALSA's noise where there is no sound
         self.net_event = pygame.event.custom_type()
         w, h = self.size
         if offscreen:
