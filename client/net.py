@@ -46,7 +46,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.reach import NO_PROOF, NO_PROOF_WELCOME, RELAYED, WRONG_PASSWORD, unreachable
+from client.reach import (
+    NO_PROOF,
+    NO_PROOF_WELCOME,
+    RELAYED,
+    WRONG_PASSWORD,
+    not_a_table,
+    unreachable,
+)
 from common.linkopts import tune_link
 from common.proof import ClientProof, ProofFailed, Relayed, WrongPassword
 from common.protocol import FrameDecoder, Ping, encode_frame
@@ -472,8 +479,8 @@ class Connection:
             plain = plain_refusal(first)
             if plain is not None:
                 raise _Ended("down", plain) from exc
-            why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
-            raise _Ended("down", f"could not seal the connection: {why}") from exc
+            log.debug("could not seal the connection to %s:%s: %s", self.host, self.port, exc)
+            raise _Ended("down", not_a_table(self.host, self.port, exc)) from exc
         cert = pipe.peer_certificate()
         try:
             fingerprint = key_fingerprint(cert)

@@ -17,6 +17,7 @@ __all__ = [
     "NO_PROOF_WELCOME",
     "RELAYED",
     "WRONG_PASSWORD",
+    "not_a_table",
     "refusal_words",
     "unreachable",
     "where",
@@ -57,6 +58,15 @@ def unreachable(host: str, port: int, exc: OSError) -> str:
         return f"{host} cannot be reached from here: are you on the host's network?"
     why = exc.strerror or str(exc) or type(exc).__name__
     return f"Could not reach {at} ({why})."
+
+
+def not_a_table(host: str, port: int, exc: BaseException) -> str:
+    """Why the connection to ``host``:``port`` could not be sealed (``exc`` from the TLS
+    handshake): something answered, but not as a table does."""
+    at = where(host, port)
+    if isinstance(exc, TimeoutError):
+        return f"No answer from {at} in time: is it the host's game, on the right port?"
+    return f"Something answers at {at}, but not as a Seventh Street table: check the port."
 
 
 def refusal_words(code: str, message: str) -> str:

@@ -6,6 +6,7 @@ the Join box, not in the system's under the Host panel.  Every word inside its b
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 
@@ -227,3 +228,39 @@ def test_connect_errors_are_said_in_the_games_words_and_fit_the_join_box(
     for size in SIZES:
         drawn, box = join_box_words(app, size)
         said_whole(drawn, box, words, size)
+
+
+def test_something_that_is_not_a_table_is_said_so_not_in_tls_words() -> None:
+    """A web server on the port typed: it answers the game's TLS hello with plain HTTP.
+    The game says something answers there, but not as a table, and to check the port."""
+    import threading
+
+    from client.net import Connection
+    from tests.test_client_sealed import failed, wait_for
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(4096)
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    hello = lambda: {"type": "hello", "protocol": 2, "name": "Ann"}  # noqa: E731
+    conn = Connection("127.0.0.1", port, hello, retry_for=0.0)
+    conn.start()
+    try:
+        seen = wait_for(conn, lambda s: failed(s) is not None)
+    finally:
+        conn.close()
+        listener.close()
+    status = failed(seen)
+    assert status is not None, seen
+    assert status.message == (
+        f"Something answers at 127.0.0.1:{port}, but not as a Seventh Street table: check the port."
+    )
