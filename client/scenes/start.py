@@ -31,6 +31,7 @@ from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, fit_lines, font, line_height, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
 from common.seal import normal_short_key
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
 __all__ = ["StartScene", "offer_words", "parse_address"]
 
 WARN = (255, 190, 120)
-PASSWORD_CODES = ("bad_password", "password_wait")
-"""A join's refusals that the password dialog says, for another try (``client.reach``)."""
 
 
 def _name_of(level: str) -> str:
@@ -124,7 +123,7 @@ class StartScene(Scene):
         self.errors: dict[str, str] = {}  # box id -> what is wrong with it, shown next to it
         self._seen = (self.address.value, self.port.value)
         self._seen_key = ""
-        self._kept: tuple[object, frozenset[str]] = (None, frozenset())  # (asked, answer)
+        self.kept = KeptSeats(host)  # the tables found where a join takes our seat back
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
         self._placeholders()
@@ -152,21 +151,16 @@ class StartScene(Scene):
         pygame.key.start_text_input()
         self.prompt = None
         asked, self.asked = self.asked, None
-        refusal, self.host.join_refusal = self.host.join_refusal, None
+        # The last join never got in: said in its password dialog, or by the Join box.
+        self.prompt, said = place(self.host.join_refusal, asked)
+        self.host.join_refusal = None
         self.errors.pop("join", None)
-        if refusal is not None:  # the last join never got in: said by the Join box
-            code, words = refusal
-            words = words[:1].upper() + words[1:]
-            if asked is not None and code in PASSWORD_CODES:
-                # The password typed in the dialog was refused: say so in the dialog,
-                # kept open for another try.
-                self.prompt, asked.error = asked, words
-                asked.input.value, asked.input.focused = "", True
-                asked.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
-            else:
-                self.errors["join"] = words
+        if said:
+            self.errors["join"] = said
+        if self.prompt is not None:
+            self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
-        self._kept = (None, frozenset())  # a table left meanwhile may have dropped a seat
+        self.kept.forget()
         self._found_note()
         self.read_offer()
 
@@ -321,7 +315,7 @@ class StartScene(Scene):
         self.four.value = self.host.settings.four_color
         finder = self.host.finder
         tables = finder.tables() if finder is not None else []
-        self.found.show(tables, self.kept_seats(tables))
+        self.found.show(tables, self.kept.of(tables, self.name_in.value.strip()[:20] or "Player"))
         self._placeholders()
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
@@ -345,22 +339,6 @@ class StartScene(Scene):
         if self.join_key.value != self._seen_key:
             self.errors.pop("key", None)
             self._seen_key = self.join_key.value
-
-    def kept_seats(self, tables: list[Any]) -> frozenset[str]:
-        """The tables found (their ``key``) where a join takes our own seat back: a token
-        kept (``client.seatkeys``) under the name typed, from a match, at a table running
-        a match now (a seat dropped between matches is freed).  Looked up again only when
-        the tables or the name change."""
-        name = self.name_in.value.strip()[:20] or "Player"
-        asked = (tuple(tables), name)
-        if asked != self._kept[0]:
-            kept = set()
-            for t in tables:
-                key = self.host.seat_key(t.host, t.port, name=name) if t.running else None
-                if key is not None and key.match is not None:
-                    kept.add(t.key)
-            self._kept = (asked, frozenset(kept))
-        return self._kept[1]
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
         """Join a table found on the network (also what tests call): its password asked
