@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client import asking, keywarn, leaving, sound, window
+from client import asking, keywarn, leaving, reach, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
 from client.link import TableLink
@@ -105,6 +105,7 @@ class App:
         self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
         self.scenes: list[Room] = []
         self.notice = ""  # shown on the start screen after a table ends
+        self.join_refusal: tuple[str, str] | None = None  # said by the Join box
         self.running = False
         self._art: CardArt | None = None
         self.screen: pygame.Surface | None = None
@@ -190,7 +191,7 @@ class App:
         os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
         if not pygame.get_init():
             textcache.clear()  # fonts from an earlier pygame session are dead
-        pygame.init()
+        sound.start_pygame()  # pygame.init(), without ALSA's noise where there is no sound
         self.net_event = pygame.event.custom_type()
         w, h = self.size
         if offscreen:
@@ -457,9 +458,10 @@ class App:
         )  # fmt: skip
         self.sync_scenes()
 
-    def seat_key(self, host: str, port: int) -> SeatKey | None:
-        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``)."""
-        return self.link.key_for(host, port)
+    def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None:
+        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``),
+        under ``name`` (by default the settings' name)."""
+        return self.link.key_for(host, port, name=name)
 
     def trust_new_key(self) -> bool:
         """The key-changed dialog's *Trust the new key*: join that table again letting that
@@ -510,13 +512,19 @@ class App:
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
-        problem = self.link.key_problem if getattr(status, "code", "") == "key" else None
+        code = getattr(status, "code", "")
+        problem = self.link.key_problem if code == "key" else None
+        # A join (not our own server) that never got in is said by the Join box.
+        joining = s is not None and not s.welcomed_once and not self.link.own
         if self.link.on_status(status):
             if problem is not None:  # the table's key was not the one expected: said large
                 self.leave_table(notice=keywarn.notice(problem), send_leave=False)
                 keywarn.show(self, problem)
                 return
-            self.leave_table(notice=status.message or "the connection ended", send_leave=False)
+            words = reach.refusal_words(code, status.message) or "the connection ended"
+            if joining and status.state == "failed":
+                self.join_refusal, self.notice, words = (code, words), "", ""
+            self.leave_table(notice=words, send_leave=False)
             if lost is not None and where is not None and s is not None:  # ask for it back?
                 asking.offer(self, where, self.link.password, lost, s.name)
 

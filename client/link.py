@@ -124,9 +124,10 @@ class TableLink:
     def address(self) -> tuple[str, int] | None:
         return (self.conn.host, self.conn.port) if self.conn is not None else None
 
-    def key_for(self, host: str, port: int, *, own: bool = False) -> SeatKey | None:
-        """Our seat's key at ``host``:``port`` (an address as found or typed), if any."""
-        name = self.settings.name
+    def key_for(self, host: str, port: int, *, own: bool = False, name: str = "") -> SeatKey | None:
+        """Our seat's key at ``host``:``port`` (an address as found or typed), if any, under
+        ``name`` (by default the settings' name)."""
+        name = name or self.settings.name
         return self.keys.find(host=host, ip=normal_ip(host), port=port, name=name, own=own)
 
     def _hello(self, conn: Connection) -> dict[str, Any]:

@@ -366,6 +366,11 @@ class Session:
         self.plain_open = msg.get("plain") == "allow"  # at a table with a password
         self.odds_allowed = msg.get("odds") is True  # absent: the host has the odds off
         self.running = self.lobby["running"]
+        if self.running and self.players:
+            # Mid-match a lobby lists the seats as the table's ``players`` do, and comes
+            # before any new ``table`` (the host's role passed on, a late arrival): the
+            # plates follow it now, not at the next step.
+            self.players = {p.seat: p for p in self.lobby_seats}
         if not self.running:
             self._rejoining = False  # no hand to replay
         opts: dict[str, Any] = msg["options"] if isinstance(msg.get("options"), dict) else {}

@@ -26,9 +26,12 @@ bytes (``TlsPipe``) over the blocking socket: the main thread's sends and the ne
 thread's reads use it under one lock.  A ``password`` in the hello never goes out on a
 sealed link: the hello carries the start of a password proof instead (``pake``,
 ``common.proof``), the table's ``proof`` is checked, and the client's is sent; a table
-that cannot prove it knows the password, or welcomes without a proof, is hung up on
-(code ``no_proof``).  ``on_welcome`` is told the table's key once a sealed link is
-welcomed, its password proof (if it made one) checked: a key is only ever kept from there.
+that proves another password is hung up on as a wrong password (code ``bad_password``,
+as the table's own refusal), and one that proves it over another link (a relay), cannot
+prove it, or welcomes without a proof, as someone in the middle (code ``no_proof``).
+A table that cannot be reached before any welcome fails with code ``unreachable``, in the
+game's words (``client.reach``).  ``on_welcome`` is told the table's key once a sealed link
+is welcomed, its password proof (if it made one) checked: a key is only ever kept from there.
 """
 
 from __future__ import annotations
@@ -44,8 +47,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from client.reach import (
+    NO_PROOF,
+    NO_PROOF_WELCOME,
+    RELAYED,
+    WRONG_PASSWORD,
+    not_a_table,
+    unreachable,
+)
 from common.linkopts import tune_link
-from common.proof import ClientProof, ProofFailed
+from common.proof import ClientProof, ProofFailed, Relayed, WrongPassword
 from common.protocol import FrameDecoder, Ping, encode_frame
 from common.seal import (
     TlsPipe,
@@ -57,20 +68,17 @@ from common.seal import (
     short_key,
 )
 
-__all__ = ["NO_PROOF", "NO_PROOF_WELCOME", "Connection", "Status", "TableKey"]
+__all__ = [
+    "NO_PROOF",
+    "NO_PROOF_WELCOME",
+    "RELAYED",
+    "WRONG_PASSWORD",
+    "Connection",
+    "Status",
+    "TableKey",
+]
 
 log = logging.getLogger("client.net")
-
-NO_PROOF = (
-    "wrong password, or someone may be in the middle:"
-    " the table could not prove it knows the password"
-)
-"""Why the thread hangs up on a table whose password proof is wrong: the link cannot
-tell a table with another password from someone in the middle who has none."""
-NO_PROOF_WELCOME = (
-    "the table let us in without proving it knows the password: someone may be in the middle"
-)
-"""Why the thread hangs up on a table that welcomes a password proof's hello unproven."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +87,7 @@ class Status:
     message: str = ""  # retrying: why the link was lost (the first reason of this outage)
     attempt: int = 0
     until: float | None = None  # retrying: when the thread gives up (``Connection.clock``)
-    code: str = ""  # failed: "key", "no_proof", or the code of the server's refusal
+    code: str = ""  # failed: "key", "no_proof", "unreachable", or the server's refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +287,7 @@ class Connection:
             if kind == "stale" and not self._stale_token:
                 self._stale_token = True
                 continue
-            if kind in ("key", "no_proof"):
+            if kind in ("key", "no_proof", "bad_password"):
                 self._status("failed", text, code=kind)
                 break
             if kind in ("refused", "bye", "stale"):
@@ -287,7 +295,10 @@ class Connection:
                 self._status("failed" if kind == "refused" else "gone", text, code=code)
                 break
             if not welcomed_once:
-                self._status("failed", text or f"could not reach {self.host}:{self.port}")
+                code = "unreachable" if kind == "unreachable" else ""
+                self._status(
+                    "failed", text or f"could not reach {self.host}:{self.port}", code=code
+                )
                 break
             if welcomed or down_since is None:
                 down_since, attempt, lost = self.clock(), 0, text or "connection lost"
@@ -304,8 +315,9 @@ class Connection:
         """One connection: returns (how it ended, why, whether it got a welcome)."""
         try:
             sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
-        except OSError as exc:
-            return "down", f"could not connect: {exc.strerror or exc}", False
+        except OSError as exc:  # said in the game's words (the system's: --verbose)
+            log.debug("could not connect to %s:%s: %s", self.host, self.port, exc)
+            return "unreachable", unreachable(self.host, self.port, exc), False
         # A home network can drop a link without the OS noticing for minutes.  The
         # server writes at least every 7.5 s (a heartbeat when nothing else) and we
         # ping when we have sent nothing for ``ping_every``: silence past
@@ -380,7 +392,15 @@ class Connection:
                 kind = msg.get("type")
                 if kind == "proof" and proof is not None and not proven:
                     try:
-                        mac = proof.finish(msg.get("pake"), msg.get("mac"))
+                        mac = proof.finish(msg.get("pake"), msg.get("mac"), msg.get("pw_mac"))
+                    except WrongPassword:
+                        log.info("the table's password is not the one given: hanging up")
+                        self._shut()
+                        return "bad_password", WRONG_PASSWORD, False
+                    except Relayed:
+                        log.warning("the table's password proof is for another link: relayed")
+                        self._shut()
+                        return "no_proof", RELAYED, False
                     except ProofFailed:
                         log.warning("the table's password proof is wrong: hanging up")
                         self._shut()
@@ -463,8 +483,8 @@ class Connection:
             plain = plain_refusal(first)
             if plain is not None:
                 raise _Ended("down", plain) from exc
-            why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
-            raise _Ended("down", f"could not seal the connection: {why}") from exc
+            log.debug("could not seal the connection to %s:%s: %s", self.host, self.port, exc)
+            raise _Ended("down", not_a_table(self.host, self.port, exc)) from exc
         cert = pipe.peer_certificate()
         try:
             fingerprint = key_fingerprint(cert)

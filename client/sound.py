@@ -5,7 +5,12 @@
 the felt), ``fold`` (cards slid away) and ``win`` (a pot coming your way).  One
 master volume (0–100) and a mute switch, both kept in the settings, apply to all.
 
-Every call is safe without an audio device: the sounds are then silently skipped.
+Every call is safe without an audio device: the sounds are then silently skipped, and
+the log says so once, in one line.  Looking for a device is quiet: on Linux without a
+sound card ALSA's C library prints a dozen lines of its own on stderr while SDL probes,
+so the probes (``start_pygame``, the mixer's ``init``) run with file descriptor 2 sent to
+the null device and given back after (``quiet_stderr``); a device found missing is not
+looked for again in the same run.
 """
 
 from __future__ import annotations
@@ -15,18 +20,32 @@ import contextlib
 import functools
 import logging
 import math
+import os
 import random
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 
 import pygame
 
-__all__ = ["SOUNDS", "init", "play", "play_turn", "samples", "set_muted", "set_volume", "state"]
+__all__ = [
+    "SOUNDS",
+    "init",
+    "play",
+    "play_turn",
+    "quiet_stderr",
+    "samples",
+    "set_muted",
+    "set_volume",
+    "start_pygame",
+    "state",
+]
 
 log = logging.getLogger(__name__)
 
 _sounds: dict[str, pygame.mixer.Sound] = {}
 _volume = 0.7  # master, 0..1
 _muted = False
+_no_device = False  # the mixer could not open a device: not looked for again this run
 
 Wave = Callable[[int], list[float]]  # sample rate -> mono samples in -1..1
 
@@ -149,6 +168,42 @@ def samples(name: str, rate: int, channels: int) -> bytes:
     return out.tobytes()
 
 
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Inside the block, what C libraries write on stderr (file descriptor 2) goes to the
+    null device; it is given back after, whatever happens.  Python's own ``sys.stderr``
+    is flushed first.  Another thread's words on stderr meanwhile are lost too, so the
+    block is kept to a probe.  Without a descriptor 2 (a windowed Windows start) the
+    block runs as it is."""
+    with contextlib.suppress(Exception):
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+        finally:
+            os.close(null)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def start_pygame() -> None:
+    """``pygame.init()`` (the window's modules and the mixer), its probe for an audio
+    device quiet: the display is started first, outside the quiet block, so that what
+    it might say is still said."""
+    pygame.display.init()
+    with quiet_stderr():
+        pygame.init()
+
+
 def init(*, enabled: bool = True, volume: int | None = None) -> None:
     """Open the mixer and make the sounds; ``enabled`` False is muted, ``volume`` 0–100.
 
@@ -165,17 +220,29 @@ def init(*, enabled: bool = True, volume: int | None = None) -> None:
 
 
 def _load() -> None:
+    global _no_device
+    if _no_device:
+        return
     try:
         if not pygame.mixer.get_init():
-            pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
+            with quiet_stderr():
+                pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
+    except Exception as exc:  # no audio device: play on in silence, said once
+        _no_device = True
+        log.debug("the mixer could not open an audio device: %s", exc)
+        log.info(
+            "No sound: this computer has no audio device the game can use; it plays on in silence"
+        )
+        return
+    try:
         rate, size, channels = pygame.mixer.get_init()
         if size != -16:
             return
         for name in SOUNDS:
             _sounds[name] = pygame.mixer.Sound(buffer=samples(name, rate, channels))
         _apply_volume()
-    except Exception as exc:  # no audio device: play on in silence
-        log.info("no sound: %s", exc)
+    except Exception as exc:  # a device that will not take our sounds: silence too
+        log.info("No sound: %s", exc)
         _sounds.clear()
 
 

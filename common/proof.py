@@ -9,12 +9,21 @@ proves it holds ``K`` with an HMAC over the TLS channel's binding
 connection is worth nothing on another: a man in the middle holds two connections, with
 two bindings, and cannot relay either side's proof to the other.
 
+The table also proves ``K`` without the binding (``password_mac``): a client whose
+check of the table's mac fails can then tell a password that is not the table's
+(``WrongPassword``: nobody relays anything, the person mistyped) from a relay
+(``Relayed``: both ends hold the same ``K`` over two TLS channels, so someone in the
+middle passes the messages on).  It says nothing the table's mac did not: both are
+worth something only to whoever holds ``K``.
+
 - ``ClientProof(password, binding)``: ``start()`` gives the hello's ``pake``;
-  ``finish(pake_b, table_mac)`` checks the table's proof and gives the client's mac,
-  or raises ``ProofFailed``.
+  ``finish(pake_b, table_mac, pw_mac)`` checks the table's proof and gives the client's
+  mac, or raises ``ProofFailed`` (``WrongPassword``, ``Relayed`` when ``pw_mac`` tells
+  them apart; a table that sends none cannot be told apart).
 - ``TableProof(password, binding)``: ``answer(pake_a)`` gives the ``proof`` message's
-  ``pake`` and ``mac`` (or raises ``ProofFailed`` for a ``pake`` that is not one);
-  ``check(client_mac)`` says whether the client knew the password.
+  ``pake`` and ``mac`` (or raises ``ProofFailed`` for a ``pake`` that is not one), then
+  ``password_mac()`` its ``pw_mac``; ``check(client_mac)`` says whether the client knew
+  the password.
 
 Bad input from the other end (wrong lengths, bytes that are not a point of the group, a
 message of the wrong side) is ``ProofFailed`` or ``False``, never another exception.
@@ -36,8 +45,11 @@ __all__ = [
     "TABLE_ID",
     "ClientProof",
     "ProofFailed",
+    "Relayed",
     "TableProof",
+    "WrongPassword",
     "client_mac",
+    "password_mac",
     "table_mac",
 ]
 
@@ -54,6 +66,15 @@ MAC_SIZE = 32
 class ProofFailed(Exception):
     """The other end did not prove it knows the password (or sent something that is not
     a proof at all)."""
+
+
+class WrongPassword(ProofFailed):
+    """The table proved a key that is not ours: its password is not the one typed."""
+
+
+class Relayed(ProofFailed):
+    """The table knows the password, but its proof was made on another TLS channel: the
+    link is relayed by someone in the middle (or a proxy with its own certificate)."""
 
 
 class _Side(Protocol):
@@ -90,6 +111,12 @@ def client_mac(key: bytes, binding: bytes, pake_a: bytes, pake_b: bytes) -> byte
     return hmac.new(key, b"client" + binding + pake_a + pake_b, hashlib.sha256).digest()
 
 
+def password_mac(key: bytes, pake_a: bytes, pake_b: bytes) -> bytes:
+    """The table's proof of ``K`` alone, on no channel: HMAC-SHA256(K, "password" + A + B).
+    It tells a client whose check failed whether the password was wrong or relayed."""
+    return hmac.new(key, b"password" + pake_a + pake_b, hashlib.sha256).digest()
+
+
 class ClientProof:
     """The client's side of one proof, on one TLS connection."""
 
@@ -105,16 +132,22 @@ class ClientProof:
             self._pake_a = self._side.start()
         return self._pake_a
 
-    def finish(self, pake_b: bytes, mac: bytes) -> bytes:
-        """The client's ``proof`` mac, once the table's ``mac`` is right; else ``ProofFailed``."""
+    def finish(self, pake_b: bytes, mac: bytes, pw_mac: bytes | None = None) -> bytes:
+        """The client's ``proof`` mac, once the table's ``mac`` is right; else
+        ``ProofFailed``: ``WrongPassword`` or ``Relayed`` when the table's ``pw_mac``
+        says which (a table that sends none leaves it open)."""
         if self._done or not self._pake_a:
             raise ProofFailed("a proof is finished once, after it started")
         self._done = True
         key = _finish(self._side, pake_b)
         want = table_mac(key, self._binding, self._pake_a, pake_b)
-        if not isinstance(mac, bytes) or not hmac.compare_digest(mac, want):
+        if isinstance(mac, bytes) and hmac.compare_digest(mac, want):
+            return client_mac(key, self._binding, self._pake_a, pake_b)
+        if not isinstance(pw_mac, bytes) or len(pw_mac) != MAC_SIZE:
             raise ProofFailed("the table could not prove it knows the password")
-        return client_mac(key, self._binding, self._pake_a, pake_b)
+        if hmac.compare_digest(pw_mac, password_mac(key, self._pake_a, pake_b)):
+            raise Relayed("the table knows the password, but proved it on another link")
+        raise WrongPassword("the table's password is not this one")
 
 
 class TableProof:
@@ -124,6 +157,7 @@ class TableProof:
         self._side = _side("B", password)
         self._binding = binding
         self._want: bytes | None = None
+        self._pw_mac = b""
         self._answered = False
 
     def answer(self, pake_a: bytes) -> tuple[bytes, bytes]:
@@ -135,7 +169,15 @@ class TableProof:
         pake_b = self._side.start()
         key = _finish(self._side, pake_a)
         self._want = client_mac(key, self._binding, pake_a, pake_b)
+        self._pw_mac = password_mac(key, pake_a, pake_b)
         return pake_b, table_mac(key, self._binding, pake_a, pake_b)
+
+    def password_mac(self) -> bytes:
+        """The ``proof`` message's ``pw_mac`` (after ``answer``): ``K`` proved on no
+        channel, so that a client can tell a wrong password from a relay."""
+        if not self._pw_mac:
+            raise ProofFailed("a proof is answered before its password mac")
+        return self._pw_mac
 
     def check(self, mac: bytes) -> bool:
         """Whether the client's mac shows it knows the password (False before ``answer``)."""

@@ -235,7 +235,7 @@ class Reception:
         timeout = self._table.config.handshake_timeout
         timer = self._clock.call_later(timeout, self._proof_expired, conn)
         self._proving[conn] = _Proving(hello, proof, timer)
-        conn.send_message(p.ProofAnswer(pake, mac).encode())
+        conn.send_message(p.ProofAnswer(pake, mac, proof.password_mac()).encode())
 
     def _proof_expired(self, conn: Connection) -> None:
         """The handshake time bounds the proof too (a hello held by the back-off has had

@@ -130,8 +130,9 @@ def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_app) 
         port = s.getsockname()[1]
     app = make_app()
     app.connect("127.0.0.1", port)
-    assert run([app], lambda: app.session is None and app.notice, timeout=10)
-    assert app.top().name == "start" and "connect" in app.notice
+    said = lambda: app.top().errors.get("join", "")  # noqa: E731  (by the Join box)
+    assert run([app], lambda: app.session is None and said(), timeout=10)
+    assert app.top().name == "start" and "No table answers" in said() and not app.notice
 
 
 # ------------------------------------------------------------------ the computer table
@@ -207,7 +208,7 @@ def test_a_wrong_password_is_refused(make_app) -> None:
     guest = make_app("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port, password="nope")
     assert run([host, guest], lambda: guest.session is None)
-    assert "password" in guest.notice
+    assert guest.top().errors["join"] == "Wrong password: check it with the host."
 
 
 def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_app) -> None:
@@ -218,7 +219,8 @@ def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_app) ->
     guest.connect("127.0.0.1", host.server.port)
     assert run([host, guest], lambda: guest.session is None)
     assert guest.top().name == "start"
-    assert "Hana is already at the table" in guest.notice and "another name" in guest.notice
+    said = guest.top().errors["join"]  # by the Join box
+    assert "Hana is already at the table" in said and "another name" in said
     guest.draw()
     assert [p.name for p in host.session.lobby_seats if p.kind == "human"] == ["Hana"]
 

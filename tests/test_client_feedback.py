@@ -280,7 +280,7 @@ def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) 
     typed("sesame")
     assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")
     assert start.prompt is prompt and guest.top() is start  # the same dialog, still open
-    assert "wrong password" in prompt.error and prompt.input.value == ""
+    assert prompt.error == "Wrong password: check it with the host." and prompt.input.value == ""
     assert guest.notice == ""  # not at the bottom of the start screen
     guest.draw()
     # The right one: in.

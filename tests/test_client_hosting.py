@@ -188,7 +188,7 @@ def test_only_addresses_that_worked_are_remembered(make_client) -> None:
     nobody = free_port()
     start.address.value = f"127.0.0.1:{nobody}"
     start.choose("join")
-    assert run([app], lambda: app.session is None and bool(app.notice), timeout=15)
+    assert run([app], lambda: app.session is None and bool(start.errors.get("join")), timeout=15)
     assert app.settings.recent == []  # refused: not a "recent" button
     start.address.value = "127.0.0.1"
     start.port.value = str(host.server.port)

@@ -18,6 +18,7 @@ from common.proof import (
     ProofFailed,
     TableProof,
     client_mac,
+    password_mac,
     table_mac,
 )
 
@@ -168,4 +169,7 @@ def test_the_known_answer_in_the_protocol_doc() -> None:
     )
     assert client_mac(key, BINDING, pake_a, pake_b).hex() == (
         "7fb20e794df8a7ad8aeec4ce432f03e9212fb3602bc92ad935bfe9da6a456eba"
+    )
+    assert password_mac(key, pake_a, pake_b).hex() == (
+        "6c81541939a5ddb5ddd4ef03d14970ce3f77ee803f405e9d79806a0be2cf89ed"
     )

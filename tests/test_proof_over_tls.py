@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from client.net import Connection, Status, TableKey
+from client.net import WRONG_PASSWORD, Connection, Status, TableKey
 from tests.serverkit import config, running
 
 pytest.importorskip("server.identity", reason="the server's sealed wire (server.net's TLS)")
@@ -69,8 +69,10 @@ def test_a_wrong_password_is_refused_by_the_table(tmp_path: Path) -> None:
             conn = Connection("127.0.0.1", port, _hello("marlin"), retry_for=0.0)
             seen = await _join(conn, lambda s: _failed(s) is not None)
             status = _failed(seen)
-            # The table's half already fails on the client's side: it hangs up first.
-            assert status is not None and status.code == "no_proof", seen
+            # The table's half already fails on the client's side: it hangs up first, and
+            # the table's password mac says it is a wrong password, not a relay.
+            assert status is not None and status.code == "bad_password", seen
+            assert status.message == WRONG_PASSWORD and "middle" not in status.message
             assert _welcome(seen) is None
             assert server.table.door.wait_left("127.0.0.1", server.table.clock.now()) > 0
 

@@ -1,8 +1,9 @@
 """The tables found on the network, as a clickable list, and the password box a click may open.
 
 ``TableList`` shows ``client.discovery.FoundTable`` rows (name, seats, match,
-whether a password is needed, a small lock when the table announces its key)
-and returns the row clicked; the wheel scrolls when there are more than fit.
+whether a password is needed, a small lock when the table announces its key, and
+"your seat ›" where this game keeps a seat to take back) and returns the row
+clicked; the wheel scrolls when there are more than fit.
 ``PasswordPrompt`` asks for one table's password over the start screen.  Both
 follow ``client.render.widgets``: ``handle_event`` uses an event or not, ``draw``
 changes nothing.
@@ -16,7 +17,7 @@ import pygame
 
 from client.discovery import FoundTable
 from client.render.lock import LOCK_SEALED, draw_lock, lock_width
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, fit_lines, line_height
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
 
 __all__ = ["PasswordPrompt", "TableList"]
@@ -35,13 +36,17 @@ class TableList:
     size: int = 22
     scroll: int = 0
     hover: int | None = None
+    kept: frozenset[str] = frozenset()
+    """The tables (``FoundTable.key``) where a click takes our own seat back (R-C1)."""
 
     def visible(self) -> int:
         return max(1, self.rect.h // max(1, self.row_h))
 
-    def show(self, tables: list[FoundTable]) -> None:
-        """The tables found now; the scroll stays within them (here, not in ``draw``)."""
+    def show(self, tables: list[FoundTable], kept: frozenset[str] = frozenset()) -> None:
+        """The tables found now, ``kept`` those holding our seat; the scroll stays within
+        them (here, not in ``draw``)."""
         self.tables = tables
+        self.kept = kept
         self.clamp()
 
     def clamp(self) -> None:
@@ -92,6 +97,8 @@ class TableList:
             pad = max(6, row.h // 6)
             if not t.compatible:
                 action, color = "other version", MUTED
+            elif t.key in self.kept:  # full or not: the click sits us back down
+                action, color = "your seat ›", GOLD
             elif t.free == 0:
                 action, color = "full: watch", ORANGE
             elif t.running:
@@ -148,7 +155,7 @@ class PasswordPrompt:
         self.error = ""  # the table refused the last password: said in the box
 
     def layout(self, screen: pygame.Rect, s: float) -> None:
-        self.box = pygame.Rect(0, 0, round(520 * s), round(250 * s))
+        self.box = pygame.Rect(0, 0, round(520 * s), round(290 * s))
         self.box.center = screen.center
         b = self.box
         self.size = max(14, round(26 * s))
@@ -178,6 +185,19 @@ class PasswordPrompt:
         self.input.focused = True
         return None
 
+    def error_box(self) -> pygame.Rect:
+        """Where the refusal of the last password is said: between the box and the buttons."""
+        gap = max(2, self.size // 5)
+        top = self.input.rect.bottom + gap
+        return pygame.Rect(self.input.rect.x, top, self.input.rect.w, self.join.rect.y - gap - top)
+
+    def error_lines(self) -> tuple[list[str], int]:
+        """The refusal in lines that fit ``error_box``, and their size."""
+        if not self.error:
+            return [], 0
+        words = self.error[:1].upper() + self.error[1:]
+        return fit_lines(words, max(12, round(self.size * 0.8)), self.error_box().size)
+
     def draw(self, surf: pygame.Surface) -> None:
         shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 140))
@@ -204,10 +224,11 @@ class PasswordPrompt:
             anchor="center",
         )
         self.input.draw(surf)
-        if self.error:
-            small = round(self.size * 0.75)
-            words = fit(f"{self.error[:1].upper()}{self.error[1:]}: try again", small, b.w - 60)
-            mid = (self.input.rect.bottom + self.join.rect.top) // 2
-            blit_text(surf, words, small, (b.centerx, mid), (235, 110, 100), anchor="center")
+        lines, size = self.error_lines()
+        box = self.error_box()
+        top = box.centery - len(lines) * line_height(size) // 2
+        for i, line in enumerate(lines):
+            at = (box.centerx, top + i * line_height(size))
+            blit_text(surf, line, size, at, (235, 110, 100), anchor="midtop")
         self.join.draw(surf)
         self.cancel.draw(surf)

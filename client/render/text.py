@@ -13,7 +13,7 @@ import pygame
 
 from client.render import stamp
 
-__all__ = ["clear", "font", "text", "blit_text", "fit"]
+__all__ = ["blit_text", "clear", "fit", "fit_lines", "font", "line_height", "text", "wrap"]
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 _texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -106,6 +106,30 @@ def wrap(s: str, size: int, width: int) -> list[str]:
     if cur:
         lines.append(cur)
     return lines
+
+
+def line_height(size: int) -> int:
+    """How far apart lines of ``size`` are drawn: a rendered line's own height."""
+    return font(size).size("Ag")[1]
+
+
+def fit_lines(s: str, size: int, box: tuple[int, int], *, least: int = 10) -> tuple[list[str], int]:
+    """``s`` wrapped into a ``box`` (width, height) of lines ``line_height`` apart, at the
+    largest size from ``size`` down to ``least`` at which it fits whole; the lines and the
+    size.  Only past ``least`` is the last line that fits cut with an ellipsis."""
+    width, height = box
+    for at in range(int(size), int(least) - 1, -1):
+        lines = wrap(s, at, width)
+        fits = all(font(at).size(line)[0] <= width for line in lines)
+        if fits and len(lines) * line_height(at) <= height:
+            return lines, at
+    at = int(least)
+    rows = max(1, height // line_height(at))
+    lines = wrap(s, at, width)
+    kept = [fit(line, at, width) for line in lines[:rows]]
+    if len(lines) > rows and not kept[-1].endswith("…"):
+        kept[-1] = fit(kept[-1] + "…", at, width)
+    return kept, at
 
 
 def clear() -> None:

@@ -28,9 +28,10 @@ from client.keys import SCENES, key_of
 from client.overlays import ConfirmDialog
 from client.render.layout import BASE_H, BASE_W
 from client.render.tablelist import PasswordPrompt, TableList
-from client.render.text import blit_text, fit, font, wrap
+from client.render.text import blit_text, fit, fit_lines, font, line_height, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
+from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
 from common.seal import normal_short_key
@@ -122,6 +123,7 @@ class StartScene(Scene):
         self.errors: dict[str, str] = {}  # box id -> what is wrong with it, shown next to it
         self._seen = (self.address.value, self.port.value)
         self._seen_key = ""
+        self.kept = KeptSeats(host)  # the tables found where a join takes our seat back
         self.s = 1.0
         self.columns: list[pygame.Rect] = []
         self._placeholders()
@@ -149,14 +151,16 @@ class StartScene(Scene):
         pygame.key.start_text_input()
         self.prompt = None
         asked, self.asked = self.asked, None
-        if asked is not None and "password" in self.host.notice.lower():
-            # The password typed in the dialog was refused: say so in the dialog, kept
-            # open for another try, not at the bottom of the screen.
-            self.prompt, asked.error = asked, self.host.notice
-            asked.input.value, asked.input.focused = "", True
-            self.host.notice = ""
-            asked.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
+        # The last join never got in: said in its password dialog, or by the Join box.
+        self.prompt, said = place(self.host.join_refusal, asked)
+        self.host.join_refusal = None
+        self.errors.pop("join", None)
+        if said:
+            self.errors["join"] = said
+        if self.prompt is not None:
+            self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
+        self.kept.forget()
         self._found_note()
         self.read_offer()
 
@@ -310,7 +314,8 @@ class StartScene(Scene):
         # The deck can be switched at a table too: show the setting as it is now.
         self.four.value = self.host.settings.four_color
         finder = self.host.finder
-        self.found.show(finder.tables() if finder is not None else [])
+        tables = finder.tables() if finder is not None else []
+        self.found.show(tables, self.kept.of(tables, self.name_in.value.strip()[:20] or "Player"))
         self._placeholders()
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
@@ -323,10 +328,13 @@ class StartScene(Scene):
                 self.port.value = in_address.strip()[:5]  # what is wrong is said at the address
         seen = (self.address.value, self.port.value)
         if seen != self._seen:  # an edit takes back what was said about that box
-            if seen[0] != self._seen[0]:
+            if seen[0] != self._seen[0]:  # (and about the join made with it)
                 self.errors.pop("address", None)
+                self.errors.pop("join", None)
             if seen[1] != self._seen[1]:
                 self.errors.pop("port", None)
+                if self.port.enabled:  # typed, not read from the address
+                    self.errors.pop("join", None)
             self._seen = seen
         if self.join_key.value != self._seen_key:
             self.errors.pop("key", None)
@@ -337,6 +345,7 @@ class StartScene(Scene):
         first if it needs one; a full table is watched; a table where we keep a seat's
         token takes us back to that seat."""
         self.host.notice = ""
+        self.errors.pop("join", None)
         if not table.compatible:
             self.host.notice = (
                 f"{table.name} runs another version of the game (protocol {table.protocol})."
@@ -393,6 +402,7 @@ class StartScene(Scene):
             self._seen_key = self.join_key.value
             return None
         self.errors.clear()
+        self._seen = (self.address.value, self.port.value)  # what a refusal will be said of
         return found
 
     def choose(self, what: str) -> None:
@@ -469,13 +479,24 @@ class StartScene(Scene):
 
     # ------------------------------------------------------------ drawing
 
-    def error_spot(self) -> tuple[int, int, int]:
-        """Where what is wrong with the address or the port is said: (x, y, width), just
-        under the two boxes (the recent addresses make way meanwhile)."""
+    def error_box(self) -> pygame.Rect:
+        """Where what is wrong with the address, the port, the key or the last join is
+        said: just under the address and port, down to the password box (the recent
+        addresses make way meanwhile)."""
         s = self.s
         col = self.columns[2] if self.columns else self.address.rect
         pad = round(24 * s)
-        return col.x + pad, self.address.rect.bottom + round(3 * s), col.w - 2 * pad
+        top = self.address.rect.bottom + round(2 * s)
+        return pygame.Rect(col.x + pad, top, col.w - 2 * pad, self.join_password.rect.y - top)
+
+    def error_lines(self) -> tuple[list[str], int]:
+        """What ``error_box`` says, in lines that fit it, and their size."""
+        said = next((self.errors[k] for k in ("address", "port", "key", "join")
+                     if self.errors.get(k)), "")  # fmt: skip
+        if not said:
+            return [], 0
+        box = self.error_box()
+        return fit_lines(said, max(12, round(17 * self.s)), box.size)
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.s
@@ -559,13 +580,10 @@ class StartScene(Scene):
         self.found.draw(surf)
         for b in self.buttons():
             b.draw(surf)
-        said = self.errors.get("address") or self.errors.get("port") or self.errors.get("key")
-        if said:
-            x, y_at, width = self.error_spot()
-            size = max(12, round(17 * s))
-            for line in wrap(said, size, width)[:2]:
-                blit_text(surf, line, size, (x, y_at), WARN)
-                y_at += round(size * 1.05)
+        lines, size = self.error_lines()
+        box = self.error_box()
+        for i, line in enumerate(lines):
+            blit_text(surf, line, size, (box.x, box.y + i * line_height(size)), WARN)
         if self.host.notice:
             blit_text(
                 surf,

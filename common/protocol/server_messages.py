@@ -289,11 +289,13 @@ class AskAnswer(_Message):
 @dataclass(frozen=True, slots=True)
 class ProofAnswer(_Message):
     """The table's half of the password proof (``common.proof``), to a sealed protocol 2
-    hello that sent ``pake``: its own SPAKE2 message and its mac."""
+    hello that sent ``pake``: its own SPAKE2 message, its mac, and its mac of the key on
+    no channel (a client tells a wrong password from a relay by it)."""
 
     TYPE: ClassVar[str] = "proof"
     pake: bytes
     mac: bytes
+    pw_mac: bytes
 
 
 # Kept for readers that want to look a server message class up by its type.
