@@ -213,7 +213,11 @@ class TablePainter:
         *,
         hidden: set[int],
         showdown: bool,
+        books: bool = False,
     ) -> None:
+        """A seat's cards in deal order, each over the one before (its corner in view).
+        Our own hole cards carry their mark; ``books``: every seat's do (the replayer
+        of an open-books hand), drawn in their places, never over the row again."""
         cards = sv.cards()
         rects = spot.card_rects(len(cards))
         best = set(sv.shown.best) if sv.shown else set()
@@ -224,7 +228,7 @@ class TablePainter:
             if code is None:
                 img = self.art.back(spot.card_w, dim=sv.folded)
             else:
-                mark_hole = hole and spot.own and not showdown
+                mark_hole = hole and (spot.own or books) and not showdown
                 img = self.art.face(
                     code,
                     spot.card_w,
