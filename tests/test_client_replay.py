@@ -335,3 +335,36 @@ def test_open_books_show_every_card_of_every_seat_at_every_stop(app: App, seats:
                 corner = pygame.Rect(r.x, r.y, round(r.w * 0.45), round(r.h * 0.5))
                 over = [c for c, later in drawn[k + 1 :] if later.colliderect(corner)]
                 assert not over, (size, scene.stops[i].label, code, "under", over)
+
+
+def test_h_opens_the_hands_on_the_last_one_first(app: App) -> None:
+    # Issue 33: the README promises H opens "this match's hands (the last one first)";
+    # from the standings and from the recap it opened the first.
+    from client.scenes.results import ResultsScene
+
+    records = [seen_record(r, 0) for r in _records()]
+    s = Session("Sim 1")
+    s.seat, s.hands_played = 0, len(records)
+    s.standings = [{"place": 1, "seat": 0, "name": "Sim 1", "stack": 600, "net": 0,
+                    "winner": True}]  # fmt: skip
+    s.book.best = lambda: records  # type: ignore[method-assign]
+    app.session = s
+    h = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h", scancode=0)
+    results = ResultsScene(app)
+    app.push(results)
+    results.handle_event(h)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.hand_i == len(records) - 1
+    assert rep.pos_i == 0  # the hand from its start
+    app.pop(rep)
+    recap = RecapScene(app, records, viewer=0)
+    app.push(recap)
+    recap.handle_event(h)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.hand_i == len(records) - 1
+    # Over the replayer (O), H goes back to it where it was.
+    rep.goto(2, 3)
+    recap = RecapScene(app, records, viewer=0)
+    app.push(recap)
+    recap.handle_event(h)
+    assert app.top() is rep and (rep.hand_i, rep.pos_i) == (2, 3)
