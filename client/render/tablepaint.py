@@ -477,14 +477,8 @@ class TablePainter:
             )
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
-        img = self.art.button(lay.px(28))
-        r = spot.plate_rect()
-        pos = (
-            (r.right + lay.px(4), r.top + lay.px(2))
-            if not spot.top
-            else (r.right + lay.px(4), r.bottom - lay.px(28))
-        )
-        surf.blit(img, pos)
+        r = lay.buttons[spot.seat]  # beside the plate, on the table (TableLayout)
+        surf.blit(self.art.button(r.w), r)
 
     def centre(
         self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *, pot_hidden: bool
