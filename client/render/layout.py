@@ -140,22 +140,17 @@ class TableLayout:
             self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
 
     def _button_rect(self, seat: int) -> pygame.Rect:
-        """Beside the seat's plate, on the table's side of it first (left of a seat on the
-        right), level with the plate's edge away from the cards, else its other edge, else
-        the other side: the first place wholly on the table clear of every plate, card
-        place and bet.  On a right-hand seat the right side would reach the side panel."""
+        """Beside the seat's plate: right of it, level with its edge away from the cards,
+        else left of it, else the same by its other edge; the first place wholly on the
+        table and clear of every plate, card place and bet.  (Right of a right-hand seat
+        would reach the side panel; left of a left-hand one, its bet.)"""
         spot = self.spots[seat]
         d, gap = self.px(28), self.px(4)
         plate = spot.plate_rect()
-        inward, outward = plate.right + gap, plate.left - gap - d
-        if spot.center[0] > self.center[0]:
-            inward, outward = outward, inward
-        ys = (
-            (plate.bottom - d, plate.top)
-            if spot.top
-            else (plate.top + self.px(2), plate.bottom - d)
-        )
-        places = [pygame.Rect(x, y, d, d) for y in ys for x in (inward, outward)]
+        edge = self.px(2)
+        ys = (plate.bottom - d, plate.top) if spot.top else (plate.top + edge, plate.bottom - d)
+        xs = (plate.right + gap, plate.left - gap - d)
+        places = [pygame.Rect(x, y, d, d) for y in ys for x in xs]
         taken = [r for s in self.spots.values() for r in (s.plate_rect(), *s.card_rects(7))]
         taken += [self.chip_box(s.bet_at) for s in self.spots.values()]
         for r in places:
