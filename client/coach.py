@@ -154,9 +154,7 @@ def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
         )
     text = f"{w.verb(seat, 'brings in', 'bring in')}: the {card_words(card)} is the lowest up card"
     if any(ups[s][0] == card[0] for s in ups if s != lowest):  # equal ranks (R-O1)
-        text += (
-            "; between equal ranks the suit decides: clubs lowest, then diamonds, hearts, spades"
-        )
+        text += "; equal ranks: clubs lowest, then diamonds, hearts, spades"
     return CoachLine(text, "R-O1")
 
 

@@ -42,7 +42,7 @@ def test_bring_in_by_suit_r_o1() -> None:
     hand = new_hand(0, {0: "?? ?? 2h", 1: "?? ?? Kd", 2: "?? ?? 2c"})
     assert hand.to_act == 2
     lines = seen(hand, 0)
-    suits = "; between equal ranks the suit decides: clubs lowest, then diamonds, hearts, spades"
+    suits = "; equal ranks: clubs lowest, then diamonds, hearts, spades"
     assert texts(lines) == [("R-O1", "Cy brings in: the 2 of clubs is the lowest up card" + suits)]
     own = seen(hand, 2, focus="bring_in")
     assert own[0] == CoachLine("You bring in: the 2 of clubs is the lowest up card" + suits, "R-O1")
@@ -56,8 +56,8 @@ def test_equal_ranks_without_clubs_still_say_clubs_rank_lowest_r_o1() -> None:
     assert texts(seen(hand, 1)) == [
         (
             "R-O1",
-            "Ada brings in: the 2 of diamonds is the lowest up card; between equal ranks the "
-            "suit decides: clubs lowest, then diamonds, hearts, spades",
+            "Ada brings in: the 2 of diamonds is the lowest up card; equal ranks: clubs lowest, "
+            "then diamonds, hearts, spades",
         )
     ]
 

@@ -37,8 +37,7 @@ FORMS: dict[str, list[re.Pattern[str]]] = {
     "R-O1": [
         re.compile(
             rf"{WHO} brings? in: the (?P<card>\w+ of \w+) is the lowest up card"
-            r"(?P<suits>; between equal ranks the suit decides: clubs lowest, then diamonds, "
-            r"hearts, spades)?"
+            r"(?P<suits>; equal ranks: clubs lowest, then diamonds, hearts, spades)?"
         )
     ],
     "R-O2": [
