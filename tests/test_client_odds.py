@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 import pygame
 import pytest
@@ -271,7 +272,7 @@ def test_the_readout_is_never_cut_while_a_row_is_empty(tmp_path, monkeypatch, si
     assert room >= 2  # the title and a row, at the smallest window too
     rows = [t for t, r in drawn]
     tops = [r.top for _t, r in drawn]
-    assert all(b - a == round(box.size * 1.2) for a, b in zip(tops, tops[1:])), tops
+    assert all(b - a == round(box.size * 1.2) for a, b in pairwise(tops)), tops
     for t, r in drawn:
         assert box.rect.contains(r), (t, r, box.rect)
     cut = [t for t in rows if t.endswith("…")]
