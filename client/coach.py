@@ -133,13 +133,18 @@ class _Words:
 
 
 def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
-    """R-O1 (and R-O3): who brings in and why."""
+    """R-O1 (and R-O3): who brings in and why.
+
+    The lowest card is the lowest of every seat's first up card, a seat that has
+    folded since included: no one had folded when the bring-in was chosen."""
     seat = view.bring_in
     if seat is None or seat not in view.seats or not view.seats[seat].up:
         return None  # R-D5: no bring-in when every seat but one is all in on its ante
-    ups = {s: t.up[0] for s, t in view.seats.items() if t.up and not t.folded}
+    ups = {s: t.up[0] for s, t in view.seats.items() if t.up}
     lowest = min(ups, key=lambda s: bring_in_key(parse(ups[s])))
     card = ups[lowest]
+    if lowest != seat and not view.seats[lowest].all_in:
+        return None  # the view and the bring-in disagree: say nothing rather than guess
     if lowest != seat:
         return CoachLine(
             f"{w.verb(seat, 'brings in', 'bring in')}: {w.owner(lowest)} {card_words(card)} "
@@ -148,9 +153,8 @@ def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
             "R-O3",
         )
     text = f"{w.verb(seat, 'brings in', 'bring in')}: the {card_words(card)} is the lowest up card"
-    same = sorted({ups[s][1] for s in ups if ups[s][0] == card[0]} - {card[1]})
-    if same:  # equal ranks: the suit decides, clubs lowest (R-O1)
-        text += f"; between equal ranks {SUIT_NAMES[card[1]]} rank lowest"
+    if any(ups[s][0] == card[0] for s in ups if s != lowest):  # equal ranks (R-O1)
+        text += "; equal ranks: clubs lowest, then diamonds, hearts, spades"
     return CoachLine(text, "R-O1")
 
 
@@ -179,14 +183,21 @@ def _showing_words(up: Sequence[str]) -> str:
     return name
 
 
-def _first_line(view: SeatView, first: int | None, w: _Words) -> CoachLine | None:
-    """R-O2 (and R-O3): who acts first from fourth street, and why."""
-    live = {s: t for s, t in view.seats.items() if not t.folded and t.up}
+def _first_line(
+    view: SeatView, first: int | None, folded_since: set[int], w: _Words
+) -> CoachLine | None:
+    """R-O2 (and R-O3): who acts first from fourth street, and why.
+
+    ``folded_since``: the seats that folded on this street (after the first seat
+    acted): they were in when it was chosen, so they count."""
+    live = {s: t for s, t in view.seats.items() if t.up and (not t.folded or s in folded_since)}
     if first is None or len(live) < 2:
         return None
     values = {s: showing_value([parse(c) for c in t.up]) for s, t in live.items()}
     best = max(values, key=lambda s: values[s])
     who = w.verb(first, "acts first", "act first")
+    if best != first and not live[best].all_in:
+        return None  # the view and the first seat disagree: say nothing rather than guess
     if best != first:
         return CoachLine(
             f"{who}: {w.owner(best)} {_showing_words(live[best].up)} shows best, but that "
@@ -209,8 +220,8 @@ def _first_line(view: SeatView, first: int | None, w: _Words) -> CoachLine | Non
 def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
     """R-A3: an all-in seat, and the side pot it cannot win."""
     st = view.seats.get(seat)
-    if st is None or st.folded:
-        return None
+    if st is None or st.folded or not st.all_in:
+        return None  # chips returned or won since: no longer all in
     side = sum(p.amount for p in view.pots if seat not in p.seats)
     is_you = seat == view.you
     who = f"{w.name(seat)} {'are' if is_you else 'is'} all in for {st.in_pot}"
@@ -377,7 +388,12 @@ def coach_lines(
         if s in opened:
             return
         opened.add(s)
-        line = _bring_in_line(view, w) if s == 3 else _first_line(view, first, w)
+        if s == 3:
+            line = _bring_in_line(view, w)
+        else:
+            acts = stories[s].acts if s in stories else []
+            since = {e.get("seat") for e in acts if e.get("action") == "fold"}
+            line = _first_line(view, first, since, w)
         if line is not None and s == view.street:
             said.append(line)
 

@@ -1,4 +1,5 @@
-"""The words a module draws, as drawn: its ``blit_text`` calls recorded with their rects.
+"""What a module draws, as drawn: its ``blit_text`` calls recorded with their rects
+(``words_drawn``), and the cards blitted on a surface, in order (``cards_drawn``).
 
 Inside the block pieces are drawn where they go, not from stamps (a stamp is
 painted at its own origin once, then blitted: ``client.render.stamp``)."""
@@ -12,6 +13,7 @@ from types import ModuleType
 import pygame
 
 from client.render import stamp
+from client.render.cards import CardArt
 
 
 @contextmanager
@@ -32,3 +34,43 @@ def words_drawn(module: ModuleType) -> Iterator[list[tuple[str, pygame.Rect]]]:
     finally:
         module.blit_text = real
         stamp.set_caching(True)
+
+
+class BlitLog(pygame.Surface):
+    """A surface that keeps every blit made on it: (the source, the rect it landed in)."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        super().__init__(size)
+        self.blits: list[tuple[pygame.Surface, pygame.Rect]] = []
+
+    def blit(self, source, dest, area=None, special_flags=0):  # type: ignore[override]
+        rect = super().blit(source, dest, area, special_flags)
+        self.blits.append((source, rect))
+        return rect
+
+
+@contextmanager
+def cards_drawn(art: CardArt, surf: BlitLog) -> Iterator[list[tuple[str, pygame.Rect]]]:
+    """Inside the block, every card ``art`` makes and ``surf`` gets, in the order drawn:
+    (its code, or "back", and the rect it covers).  Filled in when the block ends."""
+    made: dict[int, tuple[str, pygame.Surface]] = {}  # the image kept: its id stays its own
+    face, back = art.face, art.back
+
+    def record_face(code: str, *a, **k):
+        img = face(code, *a, **k)
+        made[id(img)] = (code, img)
+        return img
+
+    def record_back(*a, **k):
+        img = back(*a, **k)
+        made[id(img)] = ("back", img)
+        return img
+
+    art.face, art.back = record_face, record_back  # type: ignore[method-assign]
+    out: list[tuple[str, pygame.Rect]] = []
+    start = len(surf.blits)
+    try:
+        yield out
+    finally:
+        del art.face, art.back  # the class's own again
+        out += [(made[id(img)][0], r) for img, r in surf.blits[start:] if id(img) in made]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 import pygame
 import pytest
@@ -222,3 +223,63 @@ def test_the_host_allows_odds_and_the_guest_sees_it(make_client) -> None:
     assert "Odds: allowed (W at the table)" in guest.top().side_lines()
     assert host.top().odds.value
     assert not host._faults and not guest._faults
+
+
+# ---- the readout as drawn: a line too long for a row goes on to the next
+
+SEVENTH = "1:bring_in 2:fold 0:call 0:check 1:check 0:check 1:check 0:check 1:check"
+"""``demo.coached``'s hand to seventh street, Cy folded: Ann against Bo, to act."""
+
+
+def seventh(tmp_path, monkeypatch, size):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    settings = Settings(name="Ann")
+    settings.odds = True
+    app = App(settings, size=size, save_settings=False)
+    app.init_display()
+    app.server_kind = "computer"
+    app.session = Session("Ann")
+    for m in demo.coached(SEVENTH):
+        app.on_message(m)
+    app.step(max_wait=0.001)
+    scene = app.top()
+    assert scene.name == "table" and app.session.view.street == 7
+    scene.resize(size)
+    return app, scene
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1600, 1000)], ids=str)
+@pytest.mark.parametrize("where", ["seventh", "facing a bet"])
+def test_the_readout_is_never_cut_while_a_row_is_empty(tmp_path, monkeypatch, size, where):
+    # Issue 33: on seventh street "You win 76.9% against 1 seat (every card co…" was cut,
+    # with empty rows under it.  Measured as drawn: a line too long for its row goes on in
+    # the next; a row is cut only when every row of the box is taken.
+    from client.render.text import font
+    from client.scenes.table import oddsbox
+    from tests.drawn import words_drawn
+
+    if where == "seventh":
+        app, scene = seventh(tmp_path, monkeypatch, size)
+    else:
+        app, scene = make(tmp_path, monkeypatch, size=size)
+    finish(scene)
+    box = scene.panel.odds
+    lines = scene.odds_lines()
+    assert lines[0].startswith("You win")
+    with words_drawn(oddsbox) as drawn:
+        box.draw(app.screen, app.session)
+    room = box.room()
+    assert room >= 2  # the title and a row, at the smallest window too
+    rows = [t for t, r in drawn]
+    tops = [r.top for _t, r in drawn]
+    assert all(b - a == round(box.size * 1.2) for a, b in pairwise(tops)), tops
+    for t, r in drawn:
+        assert box.rect.contains(r), (t, r, box.rect)
+    cut = [t for t in rows if t.endswith("…")]
+    assert not cut or len(rows) == room, (rows, room)
+    if where == "seventh" or size != (800, 500):  # room enough: every word in view
+        assert not cut, rows
+        body = " ".join(t for t in rows if not t.startswith("Your chances"))
+        assert body == " ".join(lines), rows
+    width = box.rect.w - 2 * max(4, box.rect.w // 40)
+    assert all(font(box.size, bold=i == 0).size(t)[0] <= width for i, t in enumerate(rows))

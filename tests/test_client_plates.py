@@ -55,3 +55,28 @@ def test_computer_names_are_cut_only_when_the_plate_has_no_room(size) -> None:
         assert name_r.right < stack_r.left, (size, name, name_r, stack_r)
         if size != (800, 500):  # room enough: every name in full
             assert "…" not in name, (size, name, plate)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+def test_the_dealer_button_lies_wholly_on_the_table(seats: int) -> None:
+    # Issue 33: on the right-hand seat the button straddled the table and the side panel.
+    # Measured as drawn, for the button on every seat, seated or watching, at the three
+    # window sizes: inside the table's area, over no plate, no card's place and no bet.
+    from tests.drawn import BlitLog
+
+    pygame.display.set_mode((8, 8))  # the button's image is converted for the display
+    painter = tablepaint.TablePainter(CardArt())
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        for you in (0, None):
+            lay = TableLayout(size, list(range(seats)), you=you)
+            taken = [r for spot in lay.spots.values() for r in (spot.plate_rect(),
+                     *spot.card_rects(7))]  # fmt: skip
+            bets = [lay.chip_box(spot.bet_at) for spot in lay.spots.values()]
+            for seat, spot in lay.spots.items():
+                surf = BlitLog(size)
+                painter.dealer_button(surf, lay, spot)
+                ((_, r),) = surf.blits
+                where = (size, you, seat, r)
+                assert lay.area.contains(r), where
+                assert r.collidelist(taken) < 0, (where, taken[r.collidelist(taken)])
+                assert r.collidelist(bets) < 0, (where, bets[r.collidelist(bets)])

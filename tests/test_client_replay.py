@@ -294,3 +294,77 @@ def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_poi
                 assert r.left <= x <= r.right + 4, (size, t, r, x)
         rects = [r for _t, r in under]
         assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+
+
+def _books_hand(seats: int) -> dict:
+    """A hand of ``seats`` seats with every hole card in it (open books) that went to the
+    showdown with a seat folded on the way: the longest of a few seeded ones."""
+    out = io.StringIO()
+    simulate(seats=seats, hands=8, seed=11, out=out)
+    recs = load(out.getvalue())
+
+    def folds(r: dict) -> int:
+        return sum(e["ev"] == "act" and e["action"] == "fold" for e in r["events"])
+
+    shown = [r for r in recs if any(e["ev"] == "show" for e in r["events"])] or recs
+    return max(shown, key=lambda r: (min(folds(r), 1), len(r["events"])))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+def test_open_books_show_every_card_of_every_seat_at_every_stop(app: App, seats: int) -> None:
+    # Issue 33 point 3: with the books open, a rival's face-up hole cards were drawn again
+    # over its row, hiding its third-street up card.  Measured as drawn: every card of the
+    # view is blitted, and no card drawn later covers the corner (rank and suit) of one
+    # drawn before it, whoever's it is.
+    from tests.drawn import BlitLog, cards_drawn
+
+    record = _books_hand(seats)
+    scene = ReplayerScene(app, [record], viewer=0)
+    assert scene.title == "Every hole card shown"
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        scene.resize(size)
+        for i in range(len(scene.stops)):
+            scene.goto(0, i)
+            view = scene.shown.view
+            surf = BlitLog(size)
+            with cards_drawn(app.art, surf) as drawn:
+                scene.draw(surf)
+            want = sorted(c for sv in view.seats.values() for c, _ in sv.cards())
+            assert sorted(code for code, _ in drawn) == want, (size, i)
+            for k, (code, r) in enumerate(drawn):
+                corner = pygame.Rect(r.x, r.y, round(r.w * 0.45), round(r.h * 0.5))
+                over = [c for c, later in drawn[k + 1 :] if later.colliderect(corner)]
+                assert not over, (size, scene.stops[i].label, code, "under", over)
+
+
+def test_h_opens_the_hands_on_the_last_one_first(app: App) -> None:
+    # Issue 33: the README promises H opens "this match's hands (the last one first)";
+    # from the standings and from the recap it opened the first.
+    from client.scenes.results import ResultsScene
+
+    records = [seen_record(r, 0) for r in _records()]
+    s = Session("Sim 1")
+    s.seat, s.hands_played = 0, len(records)
+    s.standings = [{"place": 1, "seat": 0, "name": "Sim 1", "stack": 600, "net": 0,
+                    "winner": True}]  # fmt: skip
+    s.book.best = lambda: records  # type: ignore[method-assign]
+    app.session = s
+    h = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h", scancode=0)
+    results = ResultsScene(app)
+    app.push(results)
+    results.handle_event(h)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.hand_i == len(records) - 1
+    assert rep.pos_i == 0  # the hand from its start
+    app.pop(rep)
+    recap = RecapScene(app, records, viewer=0)
+    app.push(recap)
+    recap.handle_event(h)
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.hand_i == len(records) - 1
+    # Over the replayer (O), H goes back to it where it was.
+    rep.goto(2, 3)
+    recap = RecapScene(app, records, viewer=0)
+    app.push(recap)
+    recap.handle_event(h)
+    assert app.top() is rep and (rep.hand_i, rep.pos_i) == (2, 3)

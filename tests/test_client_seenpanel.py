@@ -45,3 +45,20 @@ def test_every_suit_row_sign_reads_on_the_panel(four, s) -> None:
                    for x in range(sign.left, sign.right)
                    for y in range(sign.top, sign.bottom))  # fmt: skip
         assert best >= 3.0, (suit, four, s, best)  # WCAG 1.4.11: a sign, not body text
+
+
+def test_one_other_card_seen_is_one_card() -> None:
+    # Issue 33: heads-up on third street the panel said "1 other cards seen".
+    from client.render import seenpanel
+    from common.views import seat_view
+    from tests.drawn import words_drawn
+    from tests.stacking import new_hand
+
+    panel = SeenPanel()
+    panel.update(seat_view(new_hand(0, {0: "As Kd 2c", 1: "?? ?? 9h"}), 0))
+    rect = pygame.Rect(0, 0, 300, SeenPanel.height(1.0))
+    with words_drawn(seenpanel) as drawn:
+        panel.draw(pygame.Surface(rect.size), rect, 1.0, four=False)
+    assert "1 other card seen" in [t for t, _ in drawn]
+    panel.update(seat_view(new_hand(0, {0: "As Kd 2c", 1: "?? ?? 9h", 2: "?? ?? 3d"}), 0))
+    assert panel.lines[0] == "2 other cards seen"

@@ -42,20 +42,45 @@ def test_bring_in_by_suit_r_o1() -> None:
     hand = new_hand(0, {0: "?? ?? 2h", 1: "?? ?? Kd", 2: "?? ?? 2c"})
     assert hand.to_act == 2
     lines = seen(hand, 0)
-    assert texts(lines) == [
-        (
-            "R-O1",
-            "Cy brings in: the 2 of clubs is the lowest up card; "
-            "between equal ranks clubs rank lowest",
-        )
-    ]
+    suits = "; equal ranks: clubs lowest, then diamonds, hearts, spades"
+    assert texts(lines) == [("R-O1", "Cy brings in: the 2 of clubs is the lowest up card" + suits)]
     own = seen(hand, 2, focus="bring_in")
-    assert own[0] == CoachLine(
-        "You bring in: the 2 of clubs is the lowest up card; between equal ranks clubs rank lowest",
-        "R-O1",
-    )
+    assert own[0] == CoachLine("You bring in: the 2 of clubs is the lowest up card" + suits, "R-O1")
     assert own[1].rule == "R-B2" and own[1].text.startswith("Bring in for 4")
     assert len(own) <= MAX_LINES
+
+
+def test_equal_ranks_without_clubs_still_say_clubs_rank_lowest_r_o1() -> None:
+    # Issue 33: the 2 of diamonds under the 2 of hearts made "diamonds rank lowest".
+    hand = new_hand(2, {0: "?? ?? 2d", 1: "?? ?? 2h", 2: "?? ?? Kc"})
+    assert texts(seen(hand, 1)) == [
+        (
+            "R-O1",
+            "Ada brings in: the 2 of diamonds is the lowest up card; equal ranks: clubs lowest, "
+            "then diamonds, hearts, spades",
+        )
+    ]
+
+
+def test_the_bring_in_line_after_the_bring_in_folds_r_o1() -> None:
+    # Issue 33: Ada brings in with the 2 of hearts, Bo calls, Cy completes, Ada folds: the
+    # bring-in was Ada's lowest card, not Bo's three of clubs "all in" with 596 chips.
+    hand = new_hand(2, {0: "?? ?? 2h", 1: "?? ?? 3c", 2: "?? ?? Ac"})
+    play(hand, "0:bring_in 1:call 2:complete 0:fold")
+    for viewer, who in ((0, "You bring in"), (1, "Ada brings in"), (2, "Ada brings in")):
+        line = seen(hand, viewer)[0]
+        assert line == CoachLine(f"{who}: the 2 of hearts is the lowest up card", "R-O1")
+
+
+def test_the_first_seat_folds_later_in_the_street_r_o2() -> None:
+    # Ada's kings show best and open fourth street; she folds to two raises: she still
+    # acted first for her kings, and Bo (who has chips) is not "all in".
+    hand = new_hand(2, {0: "?? ?? Kh Kd", 1: "?? ?? 2c 9d", 2: "?? ?? 5d 6h"})
+    to_street(hand, 4)
+    play(hand, "0:bet 1:raise 2:raise 0:fold")
+    assert seen(hand, 2)[0] == CoachLine(
+        "Ada acts first: Ada's pair of kings is the best hand showing", "R-O2"
+    )
 
 
 def test_opener_with_straight_showing_r_o2() -> None:

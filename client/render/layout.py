@@ -107,6 +107,8 @@ class TableLayout:
                 top=y < a.centery - 60 * s,
             )
         self._clear_bets()
+        self.buttons = {seat: self._button_rect(seat) for seat in self.spots}
+        """Where the dealer button goes when it is at each seat (``_button_rect``)."""
 
     def chip_box(self, at: tuple[float, float]) -> pygame.Rect:
         """Room for a stack of chips at ``at`` with a three-digit amount beside it."""
@@ -136,6 +138,25 @@ class TableLayout:
                     break
                 x, y = x + step.x, y + step.y
             self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
+
+    def _button_rect(self, seat: int) -> pygame.Rect:
+        """Beside the seat's plate: right of it, level with its edge away from the cards,
+        else left of it, else the same by its other edge; the first place wholly on the
+        table and clear of every plate, card place and bet.  (Right of a right-hand seat
+        would reach the side panel; left of a left-hand one, its bet.)"""
+        spot = self.spots[seat]
+        d, gap = self.px(28), self.px(4)
+        plate = spot.plate_rect()
+        edge = self.px(2)
+        ys = (plate.bottom - d, plate.top) if spot.top else (plate.top + edge, plate.bottom - d)
+        xs = (plate.right + gap, plate.left - gap - d)
+        places = [pygame.Rect(x, y, d, d) for y in ys for x in xs]
+        taken = [r for s in self.spots.values() for r in (s.plate_rect(), *s.card_rects(7))]
+        taken += [self.chip_box(s.bet_at) for s in self.spots.values()]
+        for r in places:
+            if self.area.contains(r) and r.collidelist(taken) < 0:
+                return r
+        return next((r for r in places if self.area.contains(r)), places[0])
 
     def px(self, v: float) -> int:
         """A design size in pixels at this scale."""

@@ -84,7 +84,7 @@ class SeenPanel:
             ]
         dead = len(self.seen) - len(self.mine)
         outs = ", green: live outs" if self.outs else ""
-        self.lines.insert(0, f"{dead} other cards seen{outs}")
+        self.lines.insert(0, f"{dead} other card{'s' if dead != 1 else ''} seen{outs}")
 
     @staticmethod
     def height(s: float) -> int:

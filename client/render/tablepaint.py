@@ -213,7 +213,11 @@ class TablePainter:
         *,
         hidden: set[int],
         showdown: bool,
+        books: bool = False,
     ) -> None:
+        """A seat's cards in deal order, each over the one before (its corner in view).
+        Our own hole cards carry their mark; ``books``: every seat's do (the replayer
+        of an open-books hand), drawn in their places, never over the row again."""
         cards = sv.cards()
         rects = spot.card_rects(len(cards))
         best = set(sv.shown.best) if sv.shown else set()
@@ -224,7 +228,7 @@ class TablePainter:
             if code is None:
                 img = self.art.back(spot.card_w, dim=sv.folded)
             else:
-                mark_hole = hole and spot.own and not showdown
+                mark_hole = hole and (spot.own or books) and not showdown
                 img = self.art.face(
                     code,
                     spot.card_w,
@@ -473,14 +477,8 @@ class TablePainter:
             )
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
-        img = self.art.button(lay.px(28))
-        r = spot.plate_rect()
-        pos = (
-            (r.right + lay.px(4), r.top + lay.px(2))
-            if not spot.top
-            else (r.right + lay.px(4), r.bottom - lay.px(28))
-        )
-        surf.blit(img, pos)
+        r = lay.buttons[spot.seat]  # beside the plate, on the table (TableLayout)
+        surf.blit(self.art.button(r.w), r)
 
     def centre(
         self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *, pot_hidden: bool

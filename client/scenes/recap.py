@@ -162,7 +162,11 @@ class RecapScene(Scene):
         if what == "close":
             self.host.pop(self)
         elif what == "replay":
-            self.replay_hand(0)
+            below: list[Any] = self.host.opened("replayer")
+            if below and below[-1].records is self.records:
+                self.host.pop(self)  # back to the replayer under it, where it was
+            else:
+                self.replay_hand(len(self.records) - 1)  # the last hand first (README)
         elif what.startswith("moment:"):
             moment = self.moments[int(what[7:])]
             k = next(

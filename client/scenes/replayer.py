@@ -451,9 +451,8 @@ class ReplayerScene(Scene):
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
             if sv is not None:
-                self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown)
-                if sv.hole and not spot.own and not showdown:
-                    self._mark_hole(surf, spot, sv)
+                self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown,
+                                        books=True)  # fmt: skip
             self.painter.plate(surf, lay, spot, sv, s.players.get(seat), pic=s)
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
@@ -624,13 +623,6 @@ class ReplayerScene(Scene):
         for text in words:
             blit_text(surf, text, size, (box.x + lay.px(8), y), INK if marked else MUTED)
             y += step
-
-    def _mark_hole(self, surf: pygame.Surface, spot: Any, sv: Any) -> None:
-        """Open books: others' down cards get the mark our own carry at the table."""
-        cards = sv.cards()
-        for (code, hole), r in zip(cards, spot.card_rects(len(cards)), strict=True):
-            if hole and code is not None:
-                surf.blit(self.host.art.face(code, spot.card_w, hole=True, dim=sv.folded), r)
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay

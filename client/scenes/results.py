@@ -122,8 +122,10 @@ class ResultsScene(Scene):
             records = s.book.best() if s is not None else []
             if not records:
                 return
-            self.host.open("replayer" if what == "replay" else "recap", records=records,
-                           viewer=s.seat)  # fmt: skip
+            if what == "replay":  # this match's hands, the last one first (README)
+                self.host.open("replayer", records=records, viewer=s.seat, start=len(records) - 1)
+            else:
+                self.host.open("recap", records=records, viewer=s.seat)
 
     def draw(self, surf: pygame.Surface) -> None:
         s = self.host.session

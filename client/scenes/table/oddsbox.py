@@ -27,7 +27,7 @@ import pygame
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, Checkbox, panel
 from common.odds import OddsJob, Spot, odds_words, pot_odds, spot_of
 
@@ -37,6 +37,7 @@ BUDGET = 0.012
 """Seconds of work a frame at most, whatever is left of it (a 60 fps frame is 16.7 ms)."""
 ROWS = 4
 """The readout's rows: its title and three lines."""
+TITLE = "Your chances, from the cards you have seen"
 
 
 def seed_of(spot: Spot) -> int:
@@ -127,6 +128,30 @@ class OddsBox:
         self.size = lay.font(18)
         return ROWS * round(self.size * 1.2) + lay.px(12) if self.on else 0
 
+    def room(self) -> int:
+        """The text rows the readout's box holds as it is laid out."""
+        pad = max(4, self.rect.w // 40)
+        return max(0, (self.rect.h - pad // 2 - 2 - pad // 2) // round(self.size * 1.2))
+
+    def rows(self, s: Session | None) -> list[tuple[str, tuple[int, int, int], bool]]:
+        """The readout's rows as drawn: the title, then each line wrapped to the box, a
+        line too long for one row going on in the next.  Where the rows run short (a
+        small window) the title gives way first; then a line is cut to one row, so the
+        lines after it keep theirs."""
+        room = self.room()
+        width = self.rect.w - 2 * max(4, self.rect.w // 40)
+        lines = self.lines(s)[: ROWS - 1]
+        wrapped = [wrap(line, self.size, width) for line in lines]
+        body = [part for parts in wrapped for part in parts]
+        title = [(TITLE, GOLD, True)] if len(body) < room else []
+        if len(body) > room:
+            body = []
+            for i, (line, parts) in enumerate(zip(lines, wrapped, strict=True)):
+                left = room - len(body) - (len(lines) - i - 1)
+                body += parts if len(parts) <= left else [line]
+        rows = title + [(fit(part, self.size, width), INK, False) for part in body]
+        return rows[:room]
+
     def draw(self, surf: pygame.Surface, s: Session | None) -> None:
         self.box.draw(surf)
         if self.rect.h <= 0:
@@ -137,12 +162,7 @@ class OddsBox:
         pad = max(4, r.w // 40)
         step = round(self.size * 1.2)
         x, y, width = r.x + pad, r.y + pad // 2 + 2, r.w - 2 * pad
-        title = "Your chances, from the cards you have seen"
-        rows = [(title, GOLD, True)] + [(line, INK, False) for line in self.lines(s)[: ROWS - 1]]
-        room = max(0, (r.bottom - y - pad // 2) // step)
-        if len(rows) > room:  # a small window: the title gives way first, then the last
-            rows = rows[1:][:room]
-        for words, color, bold in rows:
+        for words, color, bold in self.rows(s):
             blit_text(surf, fit(words, self.size, width, bold=bold), self.size, (x, y), color,
                       bold=bold)  # fmt: skip
             y += step
