@@ -26,8 +26,10 @@ Invariants:
   write and its ``fsync`` a record).
 - The folder is 0700 (``server.histories.private_dir``) and the file 0600.
 - A file that cannot be read (a bad line before the end, another format or version, or
-  another table's) is moved aside to ``<name>.broken-<time>`` with a warning, and the
-  table starts clean.
+  another table's; a folder or anything but a plain file in its place, more than
+  ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
+  ``common.safejson``) is moved aside to ``<name>.broken-<time>`` with one warning, and
+  the table starts clean.
 - Writing never stops the table: a failure is logged and the journal stops (the match
   plays on, but cannot be resumed).
 - A match that ends leaves no journal: ``remove`` deletes it.
@@ -44,12 +46,13 @@ import random
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from common.cards import Card
 from common.match import Match, SeatInfo, SeatKind
+from common.safejson import Unreadable, loads
+from server import files
 from server.histories import private_dir
 
 __all__ = [
@@ -65,6 +68,7 @@ __all__ = [
     "host_record",
     "journal_path",
     "port_record",
+    "read_records",
     "recorded_port",
     "sit_record",
     "stepped",
@@ -77,6 +81,10 @@ log = logging.getLogger("server.journal")
 FORMAT = "stud-journal"
 VERSION = 1
 SUFFIX = ".journal"
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest journal read: a 12-hand match of seven seats writes well under 1 MiB."""
+MAX_LINE = 256 * 1024
+"""The longest record read: the ``match`` record of seven seats is under 2 KiB."""
 
 
 class JournalError(ValueError):
@@ -154,9 +162,9 @@ def parse(data: bytes, table: str) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for i, line in enumerate(lines):
         try:
-            record = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise JournalError(f"line {i + 1} is not JSON") from None
+            record = loads(line, max_bytes=MAX_LINE)
+        except Unreadable as exc:
+            raise JournalError(f"line {i + 1} is not JSON: {exc}") from None
         if not isinstance(record, dict):
             raise JournalError(f"line {i + 1} is not a record")
         records.append(record)
@@ -172,11 +180,22 @@ def parse(data: bytes, table: str) -> list[dict[str, Any]]:
     return records[1:]
 
 
+def read_records(path: Path, table: str) -> list[dict[str, Any]]:
+    """``parse`` of the journal at ``path`` (none: no file), read as ``server.files``
+    reads a kept file: a folder or a pipe in its place, or too large a file, is a
+    ``JournalError`` like a bad line."""
+    try:
+        data = files.read_bytes(path, limit=MAX_BYTES)
+    except Unreadable as exc:
+        raise JournalError(str(exc)) from None
+    return [] if data is None else parse(data, table)
+
+
 def recorded_port(history_dir: Path, table: str) -> int | None:
     """The port a table's unfinished match was played on, if its journal says one (read
     only: nothing is set aside here)."""
     try:
-        records = parse(journal_path(history_dir, table).read_bytes(), table)
+        records = read_records(journal_path(history_dir, table), table)
     except (OSError, JournalError):
         return None
     port = None
@@ -234,7 +253,7 @@ def unfinished(history_dir: Path, table: str) -> Unfinished | None:
     The hands are replayed through the engine (``common.match``), as
     ``server.resume.rebuild`` does, to know how many are over."""
     try:
-        records = parse(journal_path(history_dir, table).read_bytes(), table)
+        records = read_records(journal_path(history_dir, table), table)
     except (OSError, JournalError):
         return None
     try:
@@ -312,16 +331,12 @@ class Journal:
         if not self.enabled:
             return []
         try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+            records = read_records(self.path, self.table)
+        except JournalError as exc:
+            self.set_aside(str(exc))
             return []
         except OSError as exc:
             log.warning("cannot read the journal %s (%s): the table starts clean", self.path, exc)
-            return []
-        try:
-            records = parse(data, self.table)
-        except JournalError as exc:
-            self.set_aside(str(exc))
             return []
         if not records:
             self.remove()  # a crash before the first line was whole: nothing to resume
@@ -330,21 +345,8 @@ class Journal:
     def set_aside(self, why: str) -> Path | None:
         """Move the journal out of the way (``<name>.broken-<time>``) and say why."""
         self.close()
-        stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
-        broken = self.path.with_name(f"{self.path.name}.broken-{stamp}")
-        try:
-            os.replace(self.path, broken)
-        except OSError as exc:
-            log.warning("the journal %s is unreadable (%s) and cannot be moved: %s",
-                        self.path, why, exc)  # fmt: skip
-            return None
-        log.warning(
-            "the journal %s is unreadable (%s): set aside as %s; the table starts clean",
-            self.path,
-            why,
-            broken.name,
-        )
-        return broken
+        return files.set_aside(self.path, why, what="the journal", then="the table starts clean",
+                               logger=log)  # fmt: skip
 
     def begin(self, match: Mapping[str, Any], *, keep: list[dict[str, Any]] | None = None) -> None:
         """A new journal: the header and the ``match`` record (and, resuming, the records
