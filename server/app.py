@@ -31,6 +31,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from server.announce import Announcer, table_facts
 from server.computer import Chooser
@@ -85,7 +86,7 @@ class TableServer:
         cfg = self.config
         loop = asyncio.get_running_loop()
         self.identity = await loop.run_in_executor(
-            None, load_identity, cfg.history_dir, self.table.name
+            None, partial(load_identity, cfg.data_dir, self.table.name, old=cfg.history_dir)
         )
         had = recorded_port(cfg.history_dir, self.table.name) if cfg.journal else None
         started = time.monotonic()
