@@ -132,8 +132,9 @@ def _read_key(path: Path) -> ec.EllipticCurvePrivateKey | None:
         if files.set_aside(path, str(exc), what="the table's key", then=then, logger=log) is None:
             raise OSError(f"{path} cannot be read nor set aside") from None
         return None
-    if os.name == "posix" and path.stat().st_mode & 0o077:
-        os.chmod(path, 0o600)  # a key copied in with looser modes
+    with contextlib.suppress(OSError):  # a key that cannot be made private still serves
+        if os.name == "posix" and path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)  # a key copied in with looser modes
     return key
 
 
