@@ -4,9 +4,11 @@ and the tables' keys (``client.pins``).
 ``KeptList`` reads and writes ``{"version": 1, <field>: [record, ...]}``.  Invariants:
 
 - The file is 0600 and always whole (``common.exports.write_private``).
-- A missing file reads as empty; an unreadable or corrupt one reads as empty and, with
-  ``set_aside``, is renamed ``<name>.bad`` first so that the next write does not lose
-  what a person may want to look at.  Nothing here raises on bad contents.
+- A missing file reads as empty; an unreadable or corrupt one (a folder in its place,
+  too large, not JSON, nested too deep, NaN or Infinity, not ``{<field>: [...]}``:
+  ``server.files``) reads as empty and is renamed ``<name>.broken-<time>`` first, with
+  one log line, so that the next write does not lose what a person may want to look at.
+  Nothing here raises on bad contents.
 - A folder that cannot be written turns the list into a memory-only one for the rest
   of the run, with one log line; ``path=None`` is memory-only from the start (tests).
 - At most ``2 * limit`` records are read, each by ``read`` (None: skipped).
@@ -17,22 +19,23 @@ that follows it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from common.exports import write_private
+from server import files
 
 __all__ = ["KeptList"]
 
 log = logging.getLogger("client")
 
 VERSION = 1
+MAX_BYTES = 4 * 1024 * 1024
+"""The largest file read: 200 tables' keys are under 60 KiB."""
 
 T = TypeVar("T")
 
@@ -48,39 +51,30 @@ class KeptList(Generic[T]):
         what: str,
         read: Callable[[Any], T | None],
         limit: int,
-        set_aside: bool = True,
     ) -> None:
         self.path = path
         self.field = field
         self.what = what  # "the seats' tokens": for the log
         self._read = read
         self._limit = limit
-        self._set_aside_bad = set_aside
         self._memory: list[T] = []
         self._disk = path is not None
 
     def load(self) -> list[T]:
         if not self._disk or self.path is None:
             return list(self._memory)
-        try:
-            raw = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("could not read %s (%s): starting without them", self.what, exc)
-            self._set_aside()
-            return []
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            data = None
-        items = data.get(self.field) if isinstance(data, dict) else None
-        if not isinstance(items, list):
-            log.warning("the file of %s, %s, is not readable: starting without it", self.what,
-                        self.path)  # fmt: skip
-            self._set_aside()
+        items = files.read_json(self.path, what=f"the file of {self.what}",
+                                then=f"starting without {self.what}", limit=MAX_BYTES,
+                                check=self._items, logger=log)  # fmt: skip
+        if items is None:
             return []
         return [r for r in (self._read(item) for item in items[: self._limit * 2]) if r]
+
+    def _items(self, data: Any) -> list[Any]:
+        items = data.get(self.field) if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise ValueError(f"no list of {self.field}")
+        return items
 
     def save(self, records: Sequence[T]) -> None:
         self._memory = list(records)
@@ -93,9 +87,3 @@ class KeptList(Generic[T]):
         except OSError as exc:
             log.warning("could not keep %s in %s (%s): in memory only", self.what, self.path, exc)
             self._disk = False
-
-    def _set_aside(self) -> None:
-        if self.path is None or not self._set_aside_bad:
-            return
-        with contextlib.suppress(OSError):
-            os.replace(self.path, self.path.with_name(self.path.name + ".bad"))

@@ -76,11 +76,12 @@ class LocalServer:
     def drop_computer(self) -> None:
         """Remove the computer table's journal: its unfinished match is given up.  One that
         cannot be read is left for the table to set aside (with its log line)."""
-        from server.journal import Journal, JournalError, journal_path, parse
+        from server.journal import Journal, JournalError, journal_path, read_records
 
         path = journal_path(self.history_dir(), COMPUTER_TABLE)
         try:
-            parse(path.read_bytes(), COMPUTER_TABLE)
+            if not read_records(path, COMPUTER_TABLE):
+                return
         except (OSError, JournalError):
             return
         Journal(self.history_dir(), COMPUTER_TABLE).remove()

@@ -17,7 +17,7 @@ Invariants:
   shows another key).  ``trust`` drops all those pins and keeps the new one.
 - The file is kept as ``client.keptlist`` keeps one, like ``client.seatkeys``:
   0600 and always whole; a missing file reads as empty; a corrupt one reads as empty
-  and is set aside (renamed ``pins.json.bad``) so that the next write does not lose
+  and is set aside (renamed ``pins.json.broken-<time>``) so that the next write does not lose
   what a person may want to look at; a folder that cannot be written turns the store
   into a memory-only one (logged once).
 - At most ``MAX_PINS`` pins, the latest met kept.

@@ -10,7 +10,7 @@ Invariants:
 
 - The file is kept as ``client.keptlist`` keeps one: 0600 and always whole; a
   missing, unreadable or corrupt file reads as empty (a corrupt one set aside as
-  ``seats.json.bad``); nothing here raises on bad contents, and a folder that cannot
+  ``seats.json.broken-<time>``); nothing here raises on bad contents, and a folder that cannot
   be written turns the store into a memory-only one for the rest of the run (logged
   once), as the game was before.
 - A key belongs to a table and a name: ``port`` plus the address connected to

@@ -2,9 +2,12 @@
 
 Kept as JSON in the user's config folder (``common.folders``): on Linux
 ``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or ``~/.config/...``).  A file an older
-version left elsewhere on this platform moves there at first use.  A missing or broken
-file gives the defaults; a file that cannot be written is not an error (the game goes
-on, it just forgets).
+version left elsewhere on this platform moves there at first use.  A missing file gives
+the defaults; so does a broken one (a folder in its place, too large, not JSON, nested
+too deep, NaN or Infinity, not an object: ``server.files``), which is set aside as
+``settings.json.broken-<time>`` with one log line.  A setting of the wrong type or out
+of range takes its default and the others are kept.  A file that cannot be written is
+not an error (the game goes on, it just forgets).
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from client.relocate import move_once
 from common import folders
 from common.levels import LEVEL_IDS
 from common.protocol import HAND_COUNTS
+from server.files import read_json
 
 __all__ = ["Settings", "config_path"]
 
 log = logging.getLogger(__name__)
 
 MAX_RECENT = 6
+MAX_BYTES = 1024 * 1024
+"""The largest settings file read: ours are under 2 KiB."""
 
 
 def config_path() -> Path:
@@ -67,12 +73,10 @@ class Settings:
         if path is None:
             path = config_path()
             move_once(folders.old_settings_path(), path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return cls()
+        data = read_json(path, what="the settings", then="the game starts with the defaults",
+                         limit=MAX_BYTES, check=_an_object, logger=log)  # fmt: skip
         out = cls()
-        if not isinstance(data, dict):
+        if data is None:
             return out
         for f in fields(cls):
             value = data.get(f.name)
@@ -117,3 +121,9 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _an_object(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data

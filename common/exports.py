@@ -18,7 +18,6 @@ before with looser modes), like ``server.histories``.  Windows keeps its own ACL
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -26,8 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from common.phh import phh_name, to_phh, to_pokerstars
+from common.safejson import loads
 
 __all__ = ["private_dir", "table_of", "write_exports", "write_private"]
+
+_MAX_NIGHT = 4 * 1024 * 1024  # as ``server.night`` reads one
 
 
 def private_dir(path: Path) -> None:
@@ -66,8 +68,10 @@ def table_of(match_id: str, folder: Path) -> str | None:
     except OSError:
         return None
     for path in nights:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+        try:  # a plain file of a bounded size, parsed within bounds (``common.safejson``)
+            if not path.is_file() or path.stat().st_size > _MAX_NIGHT:
+                continue
+            data = loads(path.read_bytes(), max_bytes=_MAX_NIGHT)
             if any(m.get("match") == match_id for m in data["matches"]):
                 table = data["table"]
                 return table if isinstance(table, str) and table else None

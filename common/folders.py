@@ -7,6 +7,8 @@ The folders come from platformdirs, the same on Linux, macOS and Windows:
 - ``settings_path()``: the client's settings, in the user *config* folder.
 - ``history_dir()``: the hand histories and the nights' scoreboards beside them, in the
   user *data* folder; ``exports_dir()`` (the replayer's exports) is its sibling.
+- ``server_dir()``: the server's own files (the table's key), another sibling: apart
+  from the histories, which people zip and send to each other.
 
 On Linux these are what they always were: ``$XDG_CONFIG_HOME/seventh-street/settings.json``
 (or ``~/.config/...``) and ``$XDG_DATA_HOME/seventh-street/histories`` (or
@@ -29,6 +31,7 @@ __all__ = [
     "exports_dir",
     "history_dir",
     "old_settings_path",
+    "server_dir",
     "settings_path",
 ]
 
@@ -63,6 +66,11 @@ def history_dir() -> Path:
 
 def exports_dir() -> Path:
     return data_dir() / "exports"
+
+
+def server_dir() -> Path:
+    """The server's own data: the table's key (``server.identity``), never shared."""
+    return data_dir() / "server"
 
 
 def _old_settings_path() -> Path:

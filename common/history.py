@@ -2,7 +2,9 @@
 
 One JSON object per hand, one hand per line.  The engine's events already
 carry the format's words and fields; this module adds the header and the
-``final`` stacks and writes the line.
+``final`` stacks and writes the line.  Reading one back (``load``) skips any line
+that is not a hand, and refuses a line past ``MAX_LINE`` bytes, nested too deep or
+holding NaN or Infinity (``common.safejson``): histories are shared between friends.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from typing import Any
 
 from common.engine import Hand
 from common.match import SeatInfo
+from common.safejson import loads
 
-__all__ = ["FORMAT", "dumps", "hand_record", "load", "main"]
+__all__ = ["FORMAT", "MAX_LINE", "dumps", "hand_record", "load", "main"]
 
 FORMAT = "stud-hh/1"
+MAX_LINE = 1024 * 1024
+"""The longest line read as a hand: a hand of seven seats is a few KiB."""
 
 
 def hand_record(
@@ -65,8 +70,8 @@ def load(text: str) -> list[dict[str, Any]]:
         if not line:
             continue
         try:
-            record = json.loads(line)
-        except ValueError:
+            record = loads(line, max_bytes=MAX_LINE)
+        except ValueError:  # common.safejson.Unreadable
             continue
         if isinstance(record, dict) and record.get("format") == FORMAT:
             out.append(record)

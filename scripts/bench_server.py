@@ -476,6 +476,8 @@ def _server_args(history: str, seats: int) -> list[str]:
         "0",
         "--history-dir",
         history,
+        "--data-dir",  # its key beside its histories: a run of its own, nothing kept
+        history,
         "--log-level",
         "INFO",
         "--no-announce",  # a benchmark on loopback: nothing goes on the network

@@ -65,7 +65,8 @@ class Night:
         cmd = [
             sys.executable, "-m", "server",
             "--host", "127.0.0.1", "--port", str(self.port), "--no-announce",
-            "--history-dir", str(self.histories), "--name", TABLE,
+            "--history-dir", str(self.histories), "--data-dir", str(self.folder / "server"),
+            "--name", TABLE,
             "--computer", "1", "--hands", str(self.args.hands), "--start-when", "3",
             "--bot-delay", "0.1", "--hand-pause", "0.5", "--grace", "3",
         ]  # fmt: skip

@@ -15,7 +15,7 @@ from pathlib import Path
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 from server.app import CannotStart, TableServer
 from server.brain import LEVELS
-from server.config import PLAIN_CHOICES, ServerConfig, default_history_dir
+from server.config import PLAIN_CHOICES, ServerConfig, default_data_dir, default_history_dir
 from server.console import HELP
 from server.hostctl import PLAIN_COST
 from server.listen import shown_address
@@ -99,6 +99,14 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         help=f"where hand histories go (default {default_history_dir()})",
+    )
+    ap.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where the table's key is kept, apart from the histories people share"
+        f" (default {default_data_dir()})",
     )
     ap.add_argument(
         "--bot-delay",
@@ -198,6 +206,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         time_bank=args.time_bank,
         stand_in=args.stand_in,
         history_dir=args.history_dir or default_history_dir(),
+        data_dir=args.data_dir or default_data_dir(),
         seed=args.seed,
         bot_delay=args.bot_delay,
         hand_pause=args.hand_pause,

@@ -31,6 +31,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from server.announce import Announcer, table_facts
 from server.computer import Chooser
@@ -91,10 +92,10 @@ class TableServer:
         loop = asyncio.get_running_loop()
         try:
             self.identity = await loop.run_in_executor(
-                None, load_identity, cfg.history_dir, self.table.name
+                None, partial(load_identity, cfg.data_dir, self.table.name, old=cfg.history_dir)
             )
-        except OSError as exc:  # a new key that cannot be written, a folder not ours…
-            raise CannotStart(f"cannot keep the table's key in {cfg.history_dir}: {exc}") from exc
+        except OSError as exc:  # not one it should raise: it makes a key for this start
+            raise CannotStart(f"cannot keep the table's key in {cfg.data_dir}: {exc}") from exc
         had = recorded_port(cfg.history_dir, self.table.name) if cfg.journal else None
         started = time.monotonic()
         self.resumed = self.table.resume()

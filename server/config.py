@@ -8,7 +8,13 @@ from pathlib import Path
 from common import folders
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
 
-__all__ = ["MAX_TABLE_NAME", "PLAIN_CHOICES", "ServerConfig", "default_history_dir"]
+__all__ = [
+    "MAX_TABLE_NAME",
+    "PLAIN_CHOICES",
+    "ServerConfig",
+    "default_data_dir",
+    "default_history_dir",
+]
 
 MAX_TABLE_NAME = 40
 PLAIN_CHOICES = ("auto", "allow", "never")
@@ -20,6 +26,12 @@ def default_history_dir() -> Path:
     """A ``histories`` folder in the user's data folder (``common.folders``): where the
     server has always kept them, on every platform."""
     return folders.history_dir()
+
+
+def default_data_dir() -> Path:
+    """The server's own folder (``common.folders.server_dir``): the table's key, kept
+    apart from the histories people share."""
+    return folders.server_dir()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +57,9 @@ class ServerConfig:
     stand_in: bool = False
     """R-C3: a computer plays away seats, with the seat's chips."""
     history_dir: Path = field(default_factory=default_history_dir)
+    data_dir: Path = field(default_factory=default_data_dir)
+    """The table's key (``server.identity``); one found in ``history_dir``, where older
+    versions kept it, is moved here on the first start."""
     seed: int | None = None
     bot_delay: float = 0.8
     """Mean pause before a computer seat acts, so people can follow; 0 in tests."""
@@ -110,6 +125,7 @@ class ServerConfig:
     def __post_init__(self) -> None:
         # Accept a plain string path too (callers embedding the server pass one).
         object.__setattr__(self, "history_dir", Path(self.history_dir))
+        object.__setattr__(self, "data_dir", Path(self.data_dir))
         if self.hands not in HAND_COUNTS:
             raise ValueError("hands must be 4, 8 or 12 (R-T4)")
         if not 0 <= self.computer <= 6:

@@ -14,14 +14,20 @@ Invariants:
 - A history holds every hole card, so only its owner may read it: the files
   are made 0600 and the folder that holds them 0700 (also when it was there
   before with looser modes).  Windows keeps its own ACLs.
+- A match's file is named by its id alone: ``history_name`` accepts a name read from
+  a file (the journal) only when it is that match's own, so no file read back can
+  point the table at another file (``table.key``, another folder).
+- Reading a history back is bounded (``MAX_BYTES``, each line by
+  ``common.safejson``); one that is not a plain file (a folder in its place) is set
+  aside, and the match's hands go to a new file of that name.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import random
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -29,13 +35,15 @@ from typing import Any
 
 from common.engine import Hand
 from common.exports import private_dir
-from common.history import dumps, hand_record, load
+from common.history import MAX_LINE, dumps, hand_record, load
 from common.match import SeatInfo
-from server import durable
+from common.safejson import Unreadable, loads
+from server import durable, files
 
 __all__ = [
     "append_hand",
     "hand_numbers",
+    "history_name",
     "match_hands",
     "match_path",
     "new_match_id",
@@ -43,6 +51,13 @@ __all__ = [
 ]
 
 log = logging.getLogger("server.histories")
+
+SUFFIX = ".jsonl"
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest history read back: a 12-hand match of seven seats is under 100 KiB."""
+_MATCH_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,79}")
+"""A match id as ``new_match_id`` makes one (``2024-05-01-203015-3fa2``): letters,
+digits and dashes, no dot and no separator, so ``<id>.jsonl`` is a plain file name."""
 
 
 def new_match_id(rng: random.Random) -> str:
@@ -52,7 +67,36 @@ def new_match_id(rng: random.Random) -> str:
 
 
 def match_path(history_dir: Path, match_id: str) -> Path:
-    return history_dir / f"{match_id}.jsonl"
+    return history_dir / f"{match_id}{SUFFIX}"
+
+
+def history_name(recorded: object, match_id: object) -> str:
+    """The file name of match ``match_id``'s history, as a file (the journal) recorded
+    it: ``<match id>.jsonl``, a plain name in the histories folder; "" for none.  A name
+    of anything else (``table.key``, ``../x.jsonl``, another match's) is a ValueError.
+
+    A path an older version recorded counts by its last part, which must be the match's
+    own file: only that name is ever used, in the folder the table uses now.
+
+    >>> history_name("2024-05-01-203015-3fa2.jsonl", "2024-05-01-203015-3fa2")
+    '2024-05-01-203015-3fa2.jsonl'
+    """
+    if not isinstance(match_id, str) or not _MATCH_ID.fullmatch(match_id):
+        raise ValueError(f"the match id {match_id!r:.60} is not a plain name")
+    if recorded is None or recorded == "":
+        return ""
+    if not isinstance(recorded, str):
+        raise ValueError(f"the history {recorded!r:.60} is not a file name")
+    own = f"{match_id}{SUFFIX}"
+    last = re.split(r"[/\\]", recorded)[-1]
+    if last != own or (recorded != own and not _older_path(recorded)):
+        raise ValueError(f"the history {recorded!r:.80} is not this match's file {own}")
+    return own
+
+
+def _older_path(recorded: str) -> bool:
+    """An absolute path, as versions before the plain names wrote them."""
+    return recorded.startswith("/") or bool(re.match(r"[A-Za-z]:\\", recorded))
 
 
 def append_hand(
@@ -77,13 +121,10 @@ def append_hand(
 
 def hand_numbers(path: Path, match_id: str) -> set[int]:
     """The numbers of match ``match_id``'s hands that ``path`` holds, whole lines only.
-    A last line without its newline (a crash while it was written) is cut off."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return set()
-    except OSError:
-        log.exception("cannot read the hand history %s", path)
+    A last line without its newline (a crash while it was written) is cut off; a file
+    that cannot be read back (a folder in its place, too large) is set aside."""
+    data = _read(path)
+    if data is None:
         return set()
     whole = data[: data.rfind(b"\n") + 1]
     if len(whole) != len(data):
@@ -96,8 +137,8 @@ def hand_numbers(path: Path, match_id: str) -> set[int]:
     found: set[int] = set()
     for line in whole.decode("utf-8", "replace").splitlines():
         try:
-            record = json.loads(line)
-        except ValueError:
+            record = loads(line, max_bytes=MAX_LINE)
+        except Unreadable:
             continue
         if isinstance(record, dict) and record.get("match") == match_id:
             number = record.get("hand")
@@ -108,11 +149,10 @@ def hand_numbers(path: Path, match_id: str) -> set[int]:
 
 def match_hands(path: Path, match_id: str) -> list[dict[str, Any]]:
     """Match ``match_id``'s hands in ``path`` (whole lines), in hand order, once each."""
-    try:
-        text = path.read_bytes().decode("utf-8", "replace")
-    except OSError:
-        log.exception("cannot read the hand history %s", path)
+    data = _read(path)
+    if data is None:
         return []
+    text = data.decode("utf-8", "replace")
     whole = text[: text.rfind("\n") + 1]
     found: dict[int, dict[str, Any]] = {}
     for record in load(whole):
@@ -120,3 +160,17 @@ def match_hands(path: Path, match_id: str) -> list[dict[str, Any]]:
         if record.get("match") == match_id and isinstance(number, int):
             found.setdefault(number, record)
     return [found[n] for n in sorted(found)]
+
+
+def _read(path: Path) -> bytes | None:
+    """The bytes of the history ``path``; None when there is none or it cannot be read
+    (set aside, so that the next hand makes a new file of the name)."""
+    try:
+        return files.read_bytes(path, limit=MAX_BYTES)
+    except Unreadable as exc:
+        files.set_aside(path, str(exc), what="the hand history",
+                        then="this match's hands go to a new file", logger=log)  # fmt: skip
+        return None
+    except OSError:
+        log.exception("cannot read the hand history %s", path)
+        return None

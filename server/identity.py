@@ -1,13 +1,16 @@
 """The table's key: who this table is, across restarts and nights.
 
-One EC P-256 key per server data folder, ``<history_dir>/table.key`` (PEM, PKCS #8,
-0600, in a 0700 folder: ``common.exports.private_dir``), made on the first start and
-kept.  At each start a self-signed certificate is issued from it in memory: its common
-name is the table's name, it is signed with SHA-256 (so ``common.seal.channel_binding``
-is RFC 5929's ``tls-server-end-point``) and valid from yesterday for 20 years (clients
-check the key by its fingerprint, never the dates; yesterday covers a friend's clock
-that is a little behind).  The fingerprint is of the key (``common.seal.key_fingerprint``),
-so a table renamed, or started again, keeps its identity.
+One EC P-256 key per server data folder, ``<data_dir>/table.key`` (PEM, PKCS #8, 0600,
+in a 0700 folder: ``common.exports.private_dir``), made on the first start and kept.
+The data folder is the server's own (``common.folders.server_dir``, or ``--data-dir``),
+never the histories folder, which people zip and send to each other; a key an older
+version kept there is moved over on the first start (``old``).  At each start a
+self-signed certificate is issued from it in memory: its common name is the table's
+name, it is signed with SHA-256 (so ``common.seal.channel_binding`` is RFC 5929's
+``tls-server-end-point``) and valid from yesterday for 20 years (clients check the key
+by its fingerprint, never the dates; yesterday covers a friend's clock that is a little
+behind).  The fingerprint is of the key (``common.seal.key_fingerprint``), so a table
+renamed, or started again, keeps its identity.
 
 Invariants:
 
@@ -15,11 +18,17 @@ Invariants:
   temporary file (``common.exports.write_private``), and the one file ``ssl`` needs to
   load key and certificate (``load_cert_chain`` takes no bytes) is an anonymous memory
   file where the system has them (Linux: nothing on disk, so a full disk does not stop
-  a start), else made 0600 in the same private folder, with a name of its own, and
-  removed at once.
-- A key file that cannot be read as an EC P-256 key is never overwritten: it is set
-  aside as ``table.key.broken-<time>`` (with a log line) and a new key is made, so a
-  table that lost its key says so instead of failing to start.
+  a start), else made 0600 in the same private folder (or a new private temporary one,
+  when that cannot be written), with a name of its own, and removed at once.
+- A key file that cannot be read as an EC P-256 key (a folder in its place, a pipe,
+  too large, not PEM) is never overwritten: it is set aside as
+  ``table.key.broken-<time>`` (``server.files``, one log line) and a new key is made, so
+  a table that lost its key says so instead of failing to start.
+- No file stops the table: a key that cannot be kept (a folder that cannot be written,
+  a key that cannot be set aside) is made for this start only, with a log line.
+- The key is moved from the histories folder once, 0600, with a log line, and never
+  over a key already in the data folder (the old one is then left, and named in a
+  warning at each start).
 
 Why ``cryptography``: the standard library's ``ssl`` can use a certificate but cannot
 make a key or issue a certificate, and shelling out to ``openssl`` would need a binary
@@ -35,6 +44,8 @@ import logging
 import os
 import secrets
 import ssl
+import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +56,7 @@ from cryptography.x509.oid import NameOID
 
 from common import seal
 from common.exports import private_dir, write_private
+from server import files
 
 __all__ = ["KEY_FILE", "Identity", "load_identity", "self_signed"]
 
@@ -54,6 +66,8 @@ KEY_FILE = "table.key"
 DEFAULT_NAME = "Seventh Street"
 """The certificate's common name for a table with no name."""
 VALID_YEARS = 20
+MAX_KEY_BYTES = 64 * 1024
+"""A P-256 key in PEM is under 300 bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,50 +94,77 @@ class Identity:
         return seal.channel_binding(self.cert_der)
 
 
-def load_identity(folder: Path, name: str = "") -> Identity:
-    """The table's key from ``folder`` (made there on the first start), and a new
-    certificate for ``name``.  OSError if the folder cannot be written."""
-    private_dir(folder)
+def load_identity(folder: Path, name: str = "", *, old: Path | None = None) -> Identity:
+    """The table's key from ``folder`` (made there on the first start; moved there from
+    the folder ``old`` where an older version kept it), and a new certificate for
+    ``name``.  Never fails for a file: a key that cannot be kept serves this start only."""
     path = folder / KEY_FILE
-    key = _read_key(path)
-    if key is None:
-        key = _new_key(path)
+    try:
+        private_dir(folder)
+        if old is not None:
+            _move_old_key(old / KEY_FILE, path)
+        key = _read_key(path) or _new_key(path)
+    except OSError as exc:
+        log.warning(
+            "the table's key cannot be kept in %s (%s): a key for this start only, so"
+            " friends' games will see a new key for this table next time",
+            folder,
+            exc.strerror or exc,
+        )
+        key = ec.generate_private_key(ec.SECP256R1())
     cert_pem = _certificate(key, name.strip() or DEFAULT_NAME)
-    key_pem = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    context = _context(folder, key_pem + cert_pem)
+    context = _context(folder, _key_pem(key) + cert_pem)
     der = ssl.PEM_cert_to_DER_cert(cert_pem.decode("ascii"))
     return Identity(context=context, cert_der=der, fingerprint=seal.key_fingerprint(der), path=path)
 
 
 def _read_key(path: Path) -> ec.EllipticCurvePrivateKey | None:
-    """The key kept at ``path``; None if there is none yet, or it was broken (and set aside)."""
+    """The key kept at ``path``; None if there is none yet, or it was broken (and set
+    aside: OSError if it cannot be)."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    try:
+        data = files.read_bytes(path, limit=MAX_KEY_BYTES)
+        if data is None:
+            return None
         key = serialization.load_pem_private_key(data, password=None)
         if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":
             raise ValueError("not an EC P-256 key")
-    except (ValueError, TypeError) as exc:
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        aside = path.with_name(f"{path.name}.broken-{stamp}")
-        os.replace(path, aside)
-        log.warning(
-            "the table's key %s cannot be read (%s): set aside as %s; a new key is made,"
-            " so friends' games will see a new key for this table",
-            path,
-            exc,
-            aside.name,
-        )
+    except (ValueError, TypeError) as exc:  # files.Unreadable is a ValueError
+        then = "a new key is made, so friends' games will see a new key for this table"
+        if files.set_aside(path, str(exc), what="the table's key", then=then, logger=log) is None:
+            raise OSError(f"{path} cannot be read nor set aside") from None
         return None
-    if os.name == "posix" and path.stat().st_mode & 0o077:
-        os.chmod(path, 0o600)  # a key copied in with looser modes
+    with contextlib.suppress(OSError):  # a key that cannot be made private still serves
+        if os.name == "posix" and path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)  # a key copied in with looser modes
     return key
+
+
+def _move_old_key(old: Path, path: Path) -> None:
+    """Move the key an older version kept at ``old`` (the histories folder) to ``path``,
+    once, never over a key there; a plain file only (anything else stays where it is)."""
+    try:
+        if old == path or not stat.S_ISREG(os.lstat(old).st_mode):
+            return
+    except OSError:
+        return  # none: the usual case
+    if os.path.lexists(path):
+        log.warning("an older copy of the table's key is still in %s, a folder people share:"
+                    " this table uses %s; delete the old one", old, path)  # fmt: skip
+        return
+    try:
+        try:
+            os.link(old, path)  # a rename that never replaces a file at ``path``
+        except OSError:  # another file system
+            data = files.read_bytes(old, limit=MAX_KEY_BYTES) or b""
+            write_private(path, data.decode("ascii"))
+        if os.name == "posix":
+            os.chmod(path, 0o600)
+        old.unlink()
+    except (OSError, ValueError) as exc:
+        log.warning("cannot move the table's key from %s to %s (%s)", old, path, exc)
+        return
+    log.info("moved the table's key from %s to %s, the server's own folder (the histories"
+             " folder is shared)", old, path)  # fmt: skip
 
 
 def _new_key(path: Path) -> ec.EllipticCurvePrivateKey:
@@ -172,7 +213,8 @@ def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
     """``common.seal.server_context`` loaded from ``pem`` (key and certificate).  Where
     the system has anonymous memory files (Linux) through one of those, so that nothing
     is written and a table starts on a full disk too; elsewhere through a 0600 file in
-    the private ``folder`` that is removed at once."""
+    the private ``folder`` that is removed at once (in a new private temporary folder
+    when ``folder`` cannot be written)."""
     if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd"):
         fd = os.memfd_create("table-cert", os.MFD_CLOEXEC)
         try:
@@ -182,6 +224,14 @@ def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
             return seal.server_context(f"/proc/self/fd/{fd}")
         finally:
             os.close(fd)
+    try:
+        return _context_in(folder, pem)
+    except OSError:
+        with tempfile.TemporaryDirectory() as tmp:  # 0700, removed with the file
+            return _context_in(Path(tmp), pem)
+
+
+def _context_in(folder: Path, pem: bytes) -> ssl.SSLContext:
     tmp = folder / f".table-cert-{secrets.token_hex(8)}.pem"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

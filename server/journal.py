@@ -26,8 +26,10 @@ Invariants:
   write and its ``fsync`` a record).
 - The folder is 0700 (``server.histories.private_dir``) and the file 0600.
 - A file that cannot be read (a bad line before the end, another format or version, or
-  another table's) is moved aside to ``<name>.broken-<time>`` with a warning, and the
-  table starts clean.
+  another table's; a folder or anything but a plain file in its place, more than
+  ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
+  ``common.safejson``) is moved aside to ``<name>.broken-<time>`` with one warning, and
+  the table starts clean.
 - A write that fails raises ``OSError`` and leaves the file as it was (``server.durable``
   cuts a torn record off): the table waits and tries again (``server.saving``), so the
   journal always holds every step anyone was shown, and a journal is never stale.
@@ -45,13 +47,13 @@ import random
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from common.cards import Card
 from common.match import Match, SeatInfo, SeatKind
-from server import durable
+from common.safejson import Unreadable, loads
+from server import durable, files
 from server.histories import private_dir
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "host_record",
     "journal_path",
     "port_record",
+    "read_records",
     "recorded_port",
     "sit_record",
     "stepped",
@@ -79,6 +82,10 @@ log = logging.getLogger("server.journal")
 FORMAT = "stud-journal"
 VERSION = 1
 SUFFIX = ".journal"
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest journal read: a 12-hand match of seven seats writes well under 1 MiB."""
+MAX_LINE = 256 * 1024
+"""The longest record read: the ``match`` record of seven seats is under 2 KiB."""
 
 
 class JournalError(ValueError):
@@ -156,9 +163,9 @@ def parse(data: bytes, table: str) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for i, line in enumerate(lines):
         try:
-            record = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise JournalError(f"line {i + 1} is not JSON") from None
+            record = loads(line, max_bytes=MAX_LINE)
+        except Unreadable as exc:
+            raise JournalError(f"line {i + 1} is not JSON: {exc}") from None
         if not isinstance(record, dict):
             raise JournalError(f"line {i + 1} is not a record")
         records.append(record)
@@ -174,11 +181,22 @@ def parse(data: bytes, table: str) -> list[dict[str, Any]]:
     return records[1:]
 
 
+def read_records(path: Path, table: str) -> list[dict[str, Any]]:
+    """``parse`` of the journal at ``path`` (none: no file), read as ``server.files``
+    reads a kept file: a folder or a pipe in its place, or too large a file, is a
+    ``JournalError`` like a bad line."""
+    try:
+        data = files.read_bytes(path, limit=MAX_BYTES)
+    except Unreadable as exc:
+        raise JournalError(str(exc)) from None
+    return [] if data is None else parse(data, table)
+
+
 def recorded_port(history_dir: Path, table: str) -> int | None:
     """The port a table's unfinished match was played on, if its journal says one (read
     only: nothing is set aside here)."""
     try:
-        records = parse(journal_path(history_dir, table).read_bytes(), table)
+        records = read_records(journal_path(history_dir, table), table)
     except (OSError, JournalError):
         return None
     port = None
@@ -236,7 +254,7 @@ def unfinished(history_dir: Path, table: str) -> Unfinished | None:
     The hands are replayed through the engine (``common.match``), as
     ``server.resume.rebuild`` does, to know how many are over."""
     try:
-        records = parse(journal_path(history_dir, table).read_bytes(), table)
+        records = read_records(journal_path(history_dir, table), table)
     except (OSError, JournalError):
         return None
     try:
@@ -316,40 +334,26 @@ class Journal:
         if not self.enabled:
             return []
         try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+            data = files.read_bytes(self.path, limit=MAX_BYTES)
+            records = [] if data is None else parse(data, self.table)
+        except (Unreadable, JournalError) as exc:
+            self.set_aside(str(exc))
             return []
         except OSError as exc:
             log.warning("cannot read the journal %s (%s): the table starts clean", self.path, exc)
             return []
-        try:
-            records = parse(data, self.table)
-        except JournalError as exc:
-            self.set_aside(str(exc))
+        if data is None:
             return []
         if not records:
             self.remove()  # a crash before the first line was whole: nothing to resume
-        self._whole = data.rfind(b"\n") + 1
+        self._whole = data.rfind(b"\n") + 1  # a torn last line is cut off by carry_on
         return records
 
     def set_aside(self, why: str) -> Path | None:
         """Move the journal out of the way (``<name>.broken-<time>``) and say why."""
         self.close()
-        stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
-        broken = self.path.with_name(f"{self.path.name}.broken-{stamp}")
-        try:
-            os.replace(self.path, broken)
-        except OSError as exc:
-            log.warning("the journal %s is unreadable (%s) and cannot be moved: %s",
-                        self.path, why, exc)  # fmt: skip
-            return None
-        log.warning(
-            "the journal %s is unreadable (%s): set aside as %s; the table starts clean",
-            self.path,
-            why,
-            broken.name,
-        )
-        return broken
+        return files.set_aside(self.path, why, what="the journal", then="the table starts clean",
+                               logger=log)  # fmt: skip
 
     def begin(self, match: Mapping[str, Any]) -> None:
         """A new journal: the header and the ``match`` record, written to a new file that

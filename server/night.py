@@ -20,13 +20,14 @@ How a night is named, and when a new one starts:
 
 Players are told apart by name (people and computer seats alike): someone who
 leaves and comes back under the same name keeps their total.  A file that
-cannot be read is logged and set aside (a new night starts); writing never
+cannot be read (``server.files``: a folder in its place, too large, nested too deep,
+NaN or Infinity, a field of the wrong type) is set aside as
+``<name>.broken-<time>`` with one log line, and a new night starts; writing never
 stops the table.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import re
@@ -38,6 +39,7 @@ from typing import Any
 
 from common.exports import write_private
 from common.match import Standing
+from server import files
 
 __all__ = ["FORMAT", "Night", "evening_of", "night_path"]
 
@@ -47,6 +49,10 @@ FORMAT = "seventh-street-night/1"
 MAX_SHOWN_MATCHES = 30  # the lobby message lists the latest ones
 KEPT_MATCHES = 100  # the file and the server keep the latest ones, and everyone's totals
 MAX_SHOWN_TOTALS = 40
+MAX_BYTES = 4 * 1024 * 1024
+"""The largest scoreboard read: ``KEPT_MATCHES`` matches of seven are under 100 KiB."""
+MAX_CHIPS = 10**9
+"""No count or total in a night comes near it: a larger one is a damaged file."""
 
 
 def evening_of(when: datetime) -> str:
@@ -84,34 +90,11 @@ class Night:
         evening = evening_of(now)
         path = night_path(history_dir, evening, table)
         night = cls(evening, table, path)
-        try:
-            if not path.is_file():
-                return night
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != FORMAT or data.get("evening") != evening:
-                raise ValueError(f"not a {FORMAT} file for {evening}")
-            matches = [_checked_match(m) for m in data["matches"]]
-            if "totals" in data:
-                night.tallies = {t["name"]: t for t in map(_checked_total, data["totals"])}
-                night.played = max(int(data["played"]), len(matches))
-            else:  # a file that kept every match and no totals: add them up
-                for m in matches:
-                    night._tally(m)
-                night.played = len(matches)
-            night.matches = matches[-KEPT_MATCHES:]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            bad = path.with_suffix(".unreadable")
-            log.warning(
-                "cannot read the night's scoreboard %s (%s); set aside as %s and a "
-                "new night starts",
-                path,
-                exc,
-                bad.name,
-            )
-            with contextlib.suppress(OSError):
-                path.replace(bad)
-            night.matches, night.played, night.tallies = [], 0, {}
-        else:
+        got = files.read_json(path, what="the night's scoreboard", then="a new night starts",
+                              limit=MAX_BYTES, check=lambda data: _checked(data, evening),
+                              logger=log)  # fmt: skip
+        if got is not None:
+            night.matches, night.played, night.tallies = got
             log.info("carrying on the night of %s: %d matches so far", evening, night.played)
         return night
 
@@ -205,16 +188,49 @@ class Night:
         write_private(self.path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
+Checked = tuple[list[dict[str, Any]], int, dict[str, dict[str, Any]]]
+
+
+def _checked(data: Any, evening: str) -> Checked:
+    """The matches kept, the number played and the totals of a scoreboard file's value,
+    every field of the right type (else ValueError: the file is set aside)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} file")
+    if data.get("evening") != evening:
+        raise ValueError(f"not the night of {evening}")
+    if not isinstance(data.get("matches"), list):
+        raise ValueError("no list of matches")
+    matches = [_checked_match(m) for m in data["matches"]]
+    if "totals" in data:
+        if not isinstance(data["totals"], list):
+            raise ValueError("totals that are not a list")
+        tallies = {t["name"]: t for t in map(_checked_total, data["totals"])}
+        played = max(_count(data["played"]), len(matches))
+    else:  # a file that kept every match and no totals: add them up
+        night = Night(evening, "", Path())
+        for m in matches:
+            night._tally(m)
+        tallies, played = night.tallies, len(matches)
+    return matches[-KEPT_MATCHES:], played, tallies
+
+
+def _count(value: Any, *, signed: bool = False) -> int:
+    """A whole number of the file (a count, a place, chips): an int, not a flag or a float."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r:.40} is not a whole number")
+    if not (-MAX_CHIPS if signed else 0) <= value <= MAX_CHIPS:
+        raise ValueError(f"{value} is out of bounds")
+    return value
+
+
 def _checked_match(m: Any) -> dict[str, Any]:
     """One match record from the file, with every field the right type (else ValueError)."""
     if not isinstance(m, dict) or not isinstance(m.get("results"), list):
         raise ValueError("a match without results")
-    out = {
-        "match": str(m["match"]),
-        "ended": str(m.get("ended", "")),
-        "hands": int(m["hands"]),
-        "results": [],
-    }
+    if not isinstance(m.get("match"), str) or not isinstance(m.get("ended", ""), str):
+        raise ValueError("a match without its id")
+    out = {"match": m["match"][:80], "ended": m.get("ended", "")[:40],
+           "hands": _count(m["hands"]), "results": []}  # fmt: skip
     for r in m["results"]:
         if not isinstance(r, dict) or not isinstance(r.get("name"), str):
             raise ValueError("a result without a name")
@@ -222,8 +238,8 @@ def _checked_match(m: Any) -> dict[str, Any]:
             {
                 "name": r["name"][:20],
                 "kind": "computer" if r.get("kind") == "computer" else "human",
-                "place": int(r["place"]),
-                "net": int(r["net"]),
+                "place": _count(r["place"]),
+                "net": _count(r["net"], signed=True),
                 "winner": r.get("winner") is True,
             }
         )
@@ -237,7 +253,7 @@ def _checked_total(t: Any) -> dict[str, Any]:
     return {
         "name": t["name"][:20],
         "kind": "computer" if t.get("kind") == "computer" else "human",
-        "matches": int(t["matches"]),
-        "wins": int(t["wins"]),
-        "net": int(t["net"]),
+        "matches": _count(t["matches"]),
+        "wins": _count(t["wins"]),
+        "net": _count(t["net"], signed=True),
     }

@@ -7,7 +7,12 @@ cards dealt and still to come are those the killed server had.  ``resume`` hands
 result to a new ``Table`` before it listens.  Invariants:
 
 - Replaying never trusts the journal: a record that does not fit (a missing field, a
-  card twice, an illegal action) raises ``JournalError``, and the journal is set aside.
+  field of the wrong type, a number that is not finite, a card twice, an illegal
+  action) raises ``JournalError``, and the journal is set aside.
+- The match's history is always ``<history_dir>/<match id>.jsonl``: the match id must
+  be a plain name and the ``history`` the journal records must name that very file
+  (``server.histories.history_name``), else the journal is set aside; no path read
+  from the journal is ever opened.
 - The table's ``turn_id`` and ``step`` are those after the last whole record; the banks
   (R-C4) are those after the last action, so the seat to act gets its clock back with
   what it had when its turn began.
@@ -40,6 +45,7 @@ from common.events import IllegalAction
 from common.match import Match, SeatInfo, SeatKind
 from common.presence import Presence
 from server.config import ServerConfig
+from server.histories import history_name
 from server.journal import Journal, JournalError
 from server.lobby import ComputerChairs
 from server.records import MatchRecords
@@ -123,7 +129,7 @@ def match_record(table: ResumeTable) -> dict[str, Any]:
     return {
         "t": "match",
         "match": table.records.match_id,
-        "history": str(table.records.history_path or ""),
+        "history": table.records.history_path.name if table.records.history_path else "",
         "hands": match.hands,
         "options": table.turns.options.to_dict(),
         "button": match.button,
@@ -156,13 +162,30 @@ def _opt_int(record: dict[str, Any], key: str) -> int | None:
     return None if record.get(key) is None else _int(record, key)
 
 
+def _seconds(value: Any, *, low: float = -1e9) -> float:
+    """A time in seconds from the journal: a finite number (not a flag, not text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise JournalError(f"{value!r:.40} is not a number of seconds")
+    seconds = float(value)  # OverflowError for an integer of 400 digits
+    if not low <= seconds < 1e9:  # the journal holds no NaN or Infinity (safejson)
+        raise JournalError(f"{seconds:.3g} seconds is out of bounds")
+    return seconds
+
+
+def _text(value: Any, *, optional: bool = False) -> Any:
+    """A name, level, token hash, time or action from the journal: text (or None)."""
+    if (value is None and optional) or isinstance(value, str):
+        return value
+    raise JournalError(f"{value!r:.40} is not text")
+
+
 def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
     """Replay a journal's records (header left out); ``JournalError`` if they do not fit."""
     try:
         return _rebuild(records)
     except JournalError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, RuntimeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, ArithmeticError) as exc:
         raise JournalError(f"cannot replay it: {type(exc).__name__}: {exc}") from None
     except IllegalAction as exc:
         raise JournalError(f"cannot replay it: {exc}") from None
@@ -175,19 +198,19 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
     seats = [
         SeatRecord(
             seat=_int(s, "seat"),
-            name=str(s["name"]),
+            name=_text(s["name"]),
             kind=SeatKind(s["kind"]),
-            level=None if s.get("level") is None else str(s["level"]),
-            token_sha256=None if s.get("token_sha256") is None else str(s["token_sha256"]),
+            level=_text(s.get("level"), optional=True),
+            token_sha256=_text(s.get("token_sha256"), optional=True),
         )
         for s in head["seats"]
     ]
     opts = head["options"]
     turn_time = opts["turn_time"]
     options = TableOptions(
-        None if turn_time is None else float(turn_time),
-        float(opts["time_bank"]),
-        bool(opts["stand_in"]),
+        None if turn_time is None else _seconds(turn_time, low=0),
+        _seconds(opts["time_bank"], low=0),
+        opts["stand_in"] is True,
     )
     match = Match(
         seats={s.seat: SeatInfo(s.name, s.kind) for s in seats},
@@ -198,9 +221,10 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
     if button not in match.seats:
         raise JournalError(f"the button {button} is no seat of the match")
     match.button = button
-    history = str(head.get("history") or "")
+    match_id = _text(head["match"])
+    history = history_name(head.get("history"), match_id)
     out = Rebuilt(
-        match_id=str(head["match"]),
+        match_id=match_id,
         history=Path(history) if history else None,
         hands=match.hands,
         options=options,
@@ -222,15 +246,15 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
             deck = [Card(code) for code in record["deck"]]
             if len(deck) != 7 * len(match.seats_in):
                 raise JournalError(f"hand {record['no']}'s deck has {len(deck)} cards")
-            out.hand_no, out.hand_time = match.hands_played + 1, str(record["time"])
+            out.hand_no, out.hand_time = match.hands_played + 1, _text(record["time"])
             match.next_hand(deck)
         elif kind == "act":
-            match.apply(_int(record, "seat"), str(record["action"]))
+            match.apply(_int(record, "seat"), _text(record["action"]))
             for seat, bank in dict(record.get("banks") or {}).items():
                 if int(seat) in out.banks:
-                    out.banks[int(seat)] = max(0.0, float(bank))
+                    out.banks[int(seat)] = max(0.0, _seconds(bank))
         elif kind == "token":
-            number, digest = _int(record, "seat"), str(record["token_sha256"])
+            number, digest = _int(record, "seat"), _text(record["token_sha256"])
             for seats_now in (by_seat, out.waiting):
                 if number in seats_now:
                     was = seats_now[number]
@@ -241,7 +265,7 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
             if number in by_seat:
                 raise JournalError(f"seat {number} sits but plays in the match")
             out.waiting[number] = SeatRecord(
-                number, str(record["name"]), SeatKind.HUMAN, None, str(record["token_sha256"])
+                number, _text(record["name"]), SeatKind.HUMAN, None, _text(record["token_sha256"])
             )
             continue
         elif kind == "free":
@@ -292,7 +316,7 @@ def resume(table: ResumeTable) -> Rebuilt | None:
     got.options.odds = table.turns.options.odds  # likewise
     table.turns.options = got.options
     table.match = got.match
-    # The history beside the journal, wherever the folder is now.
+    # The history beside the journal, wherever the folder is now (a plain name: rebuild).
     history = None if got.history is None else table.config.history_dir / got.history.name
     table.records.resume(got.match_id, history)
     table.turns.match_start(list(table.seats.values()))

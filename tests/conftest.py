@@ -1,5 +1,5 @@
-"""Shared test setup: client tests run headless, whatever the shell says, and nothing
-multicasts.
+"""Shared test setup: client tests run headless, whatever the shell says, nothing
+multicasts, and nothing is kept in the user's own data folder.
 
 Set before any test module imports pygame, so no window or sound device is
 ever opened (STYLE: client tests run with SDL_VIDEODRIVER=dummy).  ``STUD_MDNS=off``
@@ -8,10 +8,17 @@ start, subprocesses included; only the tests in ``tests/netns.py``'s private
 network namespaces turn it on, there.
 """
 
+import atexit
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# A server started by a test without a --data-dir keeps its table key in the user data
+# folder (server.config.default_data_dir): a folder of the tests' own, never the user's.
+_data = os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="stud-tests-data-")
+atexit.register(shutil.rmtree, _data, True)
 
 from tests.netns import only_loopback  # noqa: E402
 

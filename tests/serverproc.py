@@ -52,8 +52,15 @@ class ServerProcess:
         self.lines: list[str] = []
         self._port = threading.Event()
         self.port = 0
-        threading.Thread(target=self._read, daemon=True).start()
-        assert self._port.wait(30), "".join(self.lines)
+        reader = threading.Thread(target=self._read, daemon=True)
+        reader.start()
+        deadline = time.monotonic() + 30
+        while not self._port.wait(0.05):  # a server that exits (or hangs) is no server
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                if self.proc.poll() is None:
+                    self.kill()
+                reader.join(5)
+                raise AssertionError("the server did not listen:\n" + "".join(self.lines))
 
     def _read(self) -> None:
         """Every line the server logs, until it exits; then its end of the pipe is closed."""

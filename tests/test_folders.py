@@ -86,6 +86,7 @@ def test_linux_honours_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert default_history_dir() == tmp_path / "data" / "seventh-street" / "histories"
     assert ServerConfig().history_dir == tmp_path / "data" / "seventh-street" / "histories"
     assert folders.exports_dir() == tmp_path / "data" / "seventh-street" / "exports"
+    assert ServerConfig().data_dir == tmp_path / "data" / "seventh-street" / "server"
     assert folders.old_settings_path() is None
 
 
@@ -121,6 +122,7 @@ def test_macos_folders(home: Path, macos: None) -> None:
     support = home / "Library" / "Application Support" / "seventh-street"
     assert config_path() == support / "settings.json"
     assert default_history_dir() == support / "histories"
+    assert ServerConfig().data_dir == support / "server"  # the table's key, not shared
     assert folders.old_settings_path() == home / ".config" / "seventh-street" / "settings.json"
 
 
@@ -128,6 +130,7 @@ def test_windows_folders_are_roaming(home: Path, windows: Path) -> None:
     roaming = windows / "Roaming" / "seventh-street"
     assert config_path() == roaming / "settings.json"
     assert default_history_dir() == roaming / "histories"
+    assert ServerConfig().data_dir == roaming / "server"
     assert folders.old_settings_path() == home / ".config" / "seventh-street" / "settings.json"
 
 

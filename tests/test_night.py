@@ -165,9 +165,10 @@ def test_an_unreadable_night_file_is_set_aside(tmp_path: Path) -> None:
     path = night_path(tmp_path, "2026-11-27", "Friday")
     path.write_text('{"format": "seventh-street-night/1", "evening": "2026-11-27", "matches": 5}')
     night = Night.load(tmp_path, "Friday", friday)
-    assert night.matches == [] and path.with_suffix(".unreadable").exists()
+    assert night.matches == [] and len(list(tmp_path.glob(f"{path.name}.broken-*"))) == 1
     path.write_text("[1, 2]")  # JSON, but not a night
     assert Night.load(tmp_path, "Friday", friday).matches == []
+    assert len(list(tmp_path.glob(f"{path.name}.broken-*"))) == 2  # the first one kept
 
 
 def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:

@@ -40,7 +40,8 @@ TABLE = "Sam's table"
 
 def serve(tmp: Path, *options: str, port: int = 0, name: str = TABLE) -> ServerProcess:
     """A table process with its own folders under ``tmp``: ``tmp/histories`` holds its
-    histories and its key; quick computer seats, four hands, no pauses."""
+    histories, ``tmp/data/seventh-street/server`` its key (``ServerProcess``'s
+    ``XDG_DATA_HOME``); quick computer seats, four hands, no pauses."""
     return ServerProcess(
         tmp,
         "--name", name, "--history-dir", str(tmp / "histories"), "--hands", "4",
@@ -548,7 +549,8 @@ def test_18_2_the_key_survives_a_restart_and_is_kept_private(tmp_path: Path) -> 
             assert srv.says(short_key(keys[-1]))  # beside the addresses to type
         finally:
             srv.terminate()
-        folder = tmp_path / "histories"
+        folder = tmp_path / "data" / "seventh-street" / "server"
         assert (folder / "table.key").stat().st_mode & 0o777 == 0o600
         assert folder.stat().st_mode & 0o777 == 0o700
+        assert not (tmp_path / "histories" / "table.key").exists()  # not among the shared
     assert keys[0] == keys[1] == keys[2]

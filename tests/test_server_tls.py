@@ -588,7 +588,9 @@ def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never")
     try:
         assert server.says("table key")  # the key is made before it is said
-        short = seal.short_key(load_identity(tmp_path / "h").fingerprint)
+        kept = tmp_path / "data" / "seventh-street" / "server"  # its own, not the histories'
+        short = seal.short_key(load_identity(kept).fingerprint)
+        assert not (tmp_path / "h" / KEY_FILE).exists()
         assert server.said(f"table key {short}: friends see it on their screen when they join")
         # The next line of the log: it may come a moment later on a busy machine.
         assert server.says("plain (unencrypted) connections are refused")

@@ -2,7 +2,10 @@
 
 Lists the ``stud-hh/1`` files of the histories folder (where a table hosted
 here writes them), newest first, with their players and hand count.  A file
-holds every hole card, so its replay shows them all.
+holds every hole card, so its replay shows them all.  Friends send each other these
+files: one that is not a plain file (a pipe, a folder), is too large or holds no good
+hand is left out, and a line nested too deep is skipped (``server.files``,
+``common.history.load``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from common import folders
 from common.history import load
+from server.files import read_bytes
 
 __all__ = ["HistoriesScene", "MatchFile", "history_dir", "list_matches"]
 
@@ -59,11 +63,12 @@ def list_matches(folder: Path) -> list[MatchFile]:
         return out
     for path in files:
         try:
-            if path.stat().st_size > MAX_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            data = read_bytes(path, limit=MAX_BYTES)  # never waits on a pipe
+        except (OSError, ValueError):  # server.files.Unreadable
             continue
+        if data is None:
+            continue
+        text = data.decode("utf-8", errors="replace")
         records = []
         for raw in load(text):
             try:
