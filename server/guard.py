@@ -7,11 +7,24 @@ The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
 - A seat's comeback with its token is never refused here: no limit below
   counts it, so whatever else is connected a seated player gets back in.
 - Connections that have not said ``hello`` yet (*pending*) are at most
-  ``pending_per_address`` from one address and ``max_pending`` in all.  A new
-  connection over the first is refused at once (``server_busy``); over the
-  second, the oldest pending connection of the busiest address is closed to
-  make room, so a burst from many addresses cannot keep a comeback out.
-  Pending connections also end after the handshake timeout (``server.net``).
+  ``pending_per_address`` from one address: a new connection over it is refused at
+  once (``server_busy``).
+- Room for comebacks: the address each seat's person last came from (``seated``) has
+  its pending connections kept apart: they never count against the limits below and
+  are never closed to make room.  Every other address's pending connections are at
+  most ``max_pending`` that have sent something, and ``_SILENT_SHARE`` times as many
+  that have sent nothing yet; a new one past either closes one of that kind
+  (``server_busy``) to make room: of those that sent nothing, the oldest; of the
+  others, the least worth keeping (``_by_worth``): one of the address with most pending
+  before the others, the longest silent before the rest, and one whose hello waits for
+  the table (held by the back-off, or its password proof) last of all.
+  A connection whose bytes wait unread in its socket has spoken (``_unheard``): the
+  event loop is behind, not its peer.  A person's own client speaks at once and is
+  silent only while it waits for the table's answer, so a crowd of silent or half-open
+  connections, from any number of addresses, is what makes room; a comeback from a new
+  address is pushed out only by a crowd that speaks ``max_pending`` times within one
+  of its round trips.  Pending connections also end after the handshake timeout
+  (``server.net``).
 - Watchers are at most ``watchers_per_address`` from one address and
   ``max_watchers`` in all; a newcomer's seat or a watcher is refused once
   ``max_connections`` connections have said hello (seats keep their room).
@@ -37,6 +50,12 @@ from server.net import Connection
 __all__ = ["Door", "DoorLimits"]
 
 _MAX_ADDRESSES = 4096
+_SILENT_SHARE = 8
+"""Pending connections that have sent nothing yet are at most this many times
+``max_pending``: enough that a burst of new connections, accepted together, cannot
+close a person's before its first bytes (already on their way) are read."""
+_BUSY = "too many connections waiting: try again"
+_LOOK_AHEAD = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,20 +97,31 @@ class Door:
         self.limits = limits
         self._failures: OrderedDict[str, _Failures] = OrderedDict()
         self._floods: OrderedDict[str, _Failures] = OrderedDict()
+        self._seat_addresses: dict[int, str] = {}
 
     # ---- connections
 
+    def seated(self, seat: int, address: str) -> None:
+        """``seat``'s person came (or came back) from ``address``: room is kept there for
+        its comeback."""
+        self._seat_addresses[seat] = address
+
     def admit(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
         """None if ``conn`` (just opened) may wait for its hello, else why not.  May close
-        the oldest pending connection of the busiest address to make room."""
+        a pending connection of another address to make room."""
         pending = [c for c in conns if not c.greeted and not c.closed and c is not conn]
         here = sum(1 for c in pending if c.address == conn.address)
         if here >= self.limits.pending_per_address:
             return "too many connections from your address are still to say hello"
-        if len(pending) >= self.limits.max_pending:
-            busiest, _ = Counter(c.address for c in pending).most_common(1)[0]
-            oldest = min((c for c in pending if c.address == busiest), key=lambda c: c.id)
-            oldest.fail("server_busy", "too many connections waiting: try again")
+        seats = set(self._seat_addresses.values())
+        if conn.address in seats:
+            return None  # a seat's person's address: its room is its own
+        silent = [c for c in pending if c.address not in seats and c.kind is None]
+        spoken = [c for c in pending if c.address not in seats and c.kind is not None]
+        if len(silent) >= self.limits.max_pending * _SILENT_SHARE:
+            _unheard(sorted(silent, key=lambda c: c.id)).fail("server_busy", _BUSY)
+        if len(spoken) >= self.limits.max_pending:
+            _unheard(_by_worth(spoken)).fail("server_busy", _BUSY)
         return None
 
     def may_watch(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
@@ -142,6 +172,27 @@ class Door:
 
     def password_ok(self, address: str) -> None:
         self._failures.pop(address, None)
+
+
+def _by_worth(pending: list[Connection]) -> list[Connection]:
+    """Pending connections that have spoken, the least worth keeping first (see the
+    module's invariants): by whether its hello waits for the table, how few pending its
+    address has, when it was last heard, and its age."""
+    per_address = Counter(c.address for c in pending)
+
+    def worth(c: Connection) -> tuple[bool, int, float, int]:
+        return (c.waiting, -per_address[c.address], c.heard_at, c.id)
+
+    return sorted(pending, key=worth)
+
+
+def _unheard(candidates: list[Connection]) -> Connection:
+    """The first of ``candidates`` with nothing unread: one whose bytes wait in its socket
+    has spoken since it was last read, and is passed over (the event loop is behind,
+    not its peer).  Only the first ``_LOOK_AHEAD`` are asked (one look at a socket
+    each); the first of all if every one of them has."""
+    ahead = candidates[:_LOOK_AHEAD]
+    return next((c for c in ahead if not c.unread()), candidates[0])
 
 
 def _miss(

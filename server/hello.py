@@ -223,6 +223,7 @@ class Reception:
             return
         # A miss until the right client mac comes: an unfinished proof is no free guess.
         self._door.password_failed(conn.address, now)
+        conn.waiting = True
         timeout = self._table.config.handshake_timeout
         timer = self._clock.call_later(timeout, self._proof_expired, conn)
         self._proving[conn] = _Proving(hello, proof, timer)
@@ -251,6 +252,7 @@ class Reception:
             self._broadcast(p.Presence(seat.seat, True, None).encode())
             self._turns.move(seat, Move.RECONNECT)
         self._seat_conn(conn, seat)
+        self._door.seated(seat.seat, conn.address)
         log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
         if table.running:
             if table.turn_seat == seat.seat and seat.presence is Presence.PLAYING:
@@ -323,6 +325,7 @@ class Reception:
         if table.host is None:
             table.host = seat.seat
         self._seat_conn(conn, seat)
+        self._door.seated(seat.seat, conn.address)
         when = " for the next match" if seat.presence is Presence.NEXT_MATCH else ""
         log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
         self._broadcast(self._lobby(), but=conn)  # it has just had its own
