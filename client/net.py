@@ -16,7 +16,12 @@ starts again) is retried the same way when ``resume_after_bye``; a ``bye``
 between matches, a refused ``hello`` (bad password, table full) or our seat
 taken over by another connection (``taken_over``) ends it, except
 ``bad_token``: the server no longer knows the seat, so the thread tells
-``on_stale`` and says ``hello`` once more without the token, as a newcomer.
+``on_stale`` and says ``hello`` once more without the token, as a newcomer, and
+a busy table (``server_busy`` or ``handshake_timeout`` before the ``welcome``, in the
+clear before TLS or inside it) when our ``hello`` comes back to a seat with its token:
+the seat is kept, so the thread tries again after 1, 2, 4, then every 8 seconds
+(times ``retry_every``), each ``retrying`` status saying ``BUSY``, until the same
+``retry_for`` runs out (counted from the link's loss, or from the first busy answer).
 
 The link is sealed (TLS, ``common.seal``) unless ``sealed=False`` (tests, scripts): the
 TLS handshake comes right after the TCP connection, within ``connect_timeout``, and the
@@ -69,6 +74,7 @@ from common.seal import (
 )
 
 __all__ = [
+    "BUSY",
     "NO_PROOF",
     "NO_PROOF_WELCOME",
     "RELAYED",
@@ -79,6 +85,14 @@ __all__ = [
 ]
 
 log = logging.getLogger("client.net")
+
+BUSY = "the table is busy"
+"""A ``retrying`` status's message while a comeback is told the table is busy."""
+_BUSY_CODES = ("server_busy", "handshake_timeout")
+"""Refusals of a hello that say nothing of it, only of the table's crowd: a comeback
+tries again."""
+_MOST_BUSY_WAIT = 8.0
+"""A comeback told the table is busy waits 1, 2, 4, then 8 ``retry_every`` at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +155,15 @@ def plain_refusal(first: bytes) -> str | None:
     return None
 
 
+def _plain_busy(first: bytes) -> bool:
+    """Whether a table's plain refusal (``plain_refusal``) is ``server_busy``."""
+    try:
+        msgs = FrameDecoder().feed(first)
+    except ValueError:
+        return False
+    return any(m.get("type") == "error" and m.get("code") == "server_busy" for m in msgs)
+
+
 class _Ended(Exception):
     """A session over before its hello: how (``down``, ``key``...) and why."""
 
@@ -197,6 +220,7 @@ class Connection:
         self._stale_token = False  # the server forgot our seat: come back as a newcomer
         self._sent_at = 0.0
         self._refused_code = ""  # the code of the last session's refused hello
+        self._comeback = False  # the last hello came back to a seat with its token
 
     def start(self) -> None:
         self._thread.start()
@@ -276,9 +300,11 @@ class Connection:
         attempt = 0
         down_since: float | None = None
         lost = ""  # why the link went, for every status of this outage
+        busy = 0  # busy answers to our comeback in a row
         while not self._closed.is_set():
             until = None if down_since is None else down_since + self.retry_for
-            self._status("connecting" if not welcomed_once else "retrying", lost, attempt, until)
+            state = "connecting" if not welcomed_once and not busy else "retrying"
+            self._status(state, BUSY if busy else lost, attempt, until)
             outcome = self._session()
             if self._closed.is_set():
                 break
@@ -287,6 +313,19 @@ class Connection:
             if kind == "stale" and not self._stale_token:
                 self._stale_token = True
                 continue
+            told_busy = self._refused_code in _BUSY_CODES and not welcomed
+            if told_busy and self._comeback:  # the seat is kept: wait, and ask again
+                busy += 1
+                if down_since is None:
+                    down_since, lost = self.clock(), BUSY
+                if self.clock() - down_since > self.retry_for:
+                    self._status("gone", f"the table stayed busy for {self.retry_for:.0f} s")
+                    break
+                attempt += 1
+                self._status("retrying", BUSY, attempt, down_since + self.retry_for)
+                self._closed.wait(min(_MOST_BUSY_WAIT, 2.0 ** (busy - 1)) * self.retry_every)
+                continue
+            busy = 0
             if kind in ("key", "no_proof", "bad_password"):
                 self._status("failed", text, code=kind)
                 break
@@ -312,7 +351,9 @@ class Connection:
         self._status("closed")
 
     def _session(self) -> tuple[str, str, bool]:
-        """One connection: returns (how it ended, why, whether it got a welcome)."""
+        """One connection: returns (how it ended, why, whether it got a welcome); a refusal's
+        code is left in ``_refused_code``."""
+        self._refused_code = ""
         try:
             sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
         except OSError as exc:  # said in the game's words (the system's: --verbose)
@@ -328,6 +369,10 @@ class Connection:
             self._sock = sock
         with contextlib.suppress(OSError, IndexError):
             self.peer = str(sock.getpeername()[0])
+        hello = self.hello()  # before the seal: whether a busy table is told a comeback
+        if self._stale_token:
+            hello.pop("token", None)
+        self._comeback = bool(hello.get("token"))
         early = b""  # plaintext that came with the end of the TLS handshake
         binding = b""
         if self.sealed:
@@ -341,9 +386,6 @@ class Connection:
         if self._closed.is_set():
             self._shut()
             return "down", "", False
-        hello = self.hello()
-        if self._stale_token:
-            hello.pop("token", None)
         hello["heartbeat"] = True  # we ping every few seconds: drop us when we go quiet
         proof: ClientProof | None = None
         if self.sealed:  # the password itself never goes out: its proof does
@@ -358,7 +400,6 @@ class Connection:
         decoder = FrameDecoder()
         welcomed = False
         last_error = ""
-        self._refused_code = ""
         stale = False
         heard = time.monotonic()
         pings = 0
@@ -481,6 +522,8 @@ class Connection:
                 early += pipe.feed(data)
         except (OSError, ssl.SSLError) as exc:
             plain = plain_refusal(first)
+            if plain is not None and _plain_busy(first):
+                self._refused_code = "server_busy"
             if plain is not None:
                 raise _Ended("down", plain) from exc
             log.debug("could not seal the connection to %s:%s: %s", self.host, self.port, exc)

@@ -1,27 +1,47 @@
 """Who may come in: connection limits per address and in all, and password back-off.
 
 The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
-``Table._hello`` asks ``may_watch``/``may_seat`` and reports passwords to
-``password_failed``/``password_ok``.  Invariants:
+``Table._hello`` asks ``may_watch``/``may_seat``, reports passwords to
+``password_failed``/``password_ok`` and takes the turns of the table's password budget
+(``guesses``, ``server.guesses``).  Invariants:
 
 - A seat's comeback with its token is never refused here: no limit below
   counts it, so whatever else is connected a seated player gets back in.
 - Connections that have not said ``hello`` yet (*pending*) are at most
-  ``pending_per_address`` from one address and ``max_pending`` in all.  A new
-  connection over the first is refused at once (``server_busy``); over the
-  second, the oldest pending connection of the busiest address is closed to
-  make room, so a burst from many addresses cannot keep a comeback out.
-  Pending connections also end after the handshake timeout (``server.net``).
+  ``pending_per_address`` from one address: a new connection over it is refused at
+  once (``server_busy``).
+- Room for comebacks: the address each seat's person last came from (``seated``) has
+  its pending connections kept apart: they never count against the limits below and
+  are never closed to make room.  Every other address's pending connections are at
+  most ``max_pending`` that have sent something, and ``_SILENT_SHARE`` times as many
+  that have sent nothing yet; a new one past either closes one of that kind
+  (``server_busy``) to make room: of those that sent nothing, the oldest; of the
+  others, the least worth keeping (``_by_worth``): one of the address with most pending
+  before the others, the longest silent before the rest, and one whose hello waits for
+  the table (held by the back-off or for its turn, or its password proof) last of all.
+  A connection whose bytes wait unread in its socket has spoken (``_unheard``): the
+  event loop is behind, not its peer.  A person's own client speaks at once and is
+  silent only while it waits for the table's answer, so a crowd of silent or half-open
+  connections, from any number of addresses, is what makes room; a comeback from a new
+  address is pushed out only by a crowd that speaks ``max_pending`` times within one
+  of its round trips.  Pending connections also end after the handshake timeout
+  (``server.net``).
 - Watchers are at most ``watchers_per_address`` from one address and
   ``max_watchers`` in all; a newcomer's seat or a watcher is refused once
   ``max_connections`` connections have said hello (seats keep their room).
 - After a wrong password an address must wait 1 s before it may try again,
-  then 2, 4, 8 … up to ``max_backoff``; a right password clears the wait.
+  then 2, 4, 8 … up to ``max_backoff``; a right password clears the wait.  An address's
+  misses are remembered until they are forgiven (a whole ``max_backoff`` with no miss
+  after its wait), never dropped sooner: a wait that runs is never erased.  That memory
+  is bounded by the table's budget of checked passwords (``server.guesses``: 6 at once,
+  then 14 a minute): an entry outlives its last miss by at most 2 × ``max_backoff`` =
+  10 minutes, so at most 6 + 14 × 10 = 146 addresses are remembered at once (a seat's
+  comeback counts no miss).
 - An address one of whose connections was closed for flooding is cut off for
   1 s, then 2, 4 … up to ``max_flood_wait``: its new connections meanwhile are
   held unread until their handshake time is up, so a flooder that reconnects
-  at once waits on a full socket and costs the table nothing more.
-- Only the most recent ``_MAX_ADDRESSES`` addresses of each kind are remembered.
+  at once waits on a full socket and costs the table nothing more.  Only the most
+  recent ``_MAX_FLOODERS`` flooding addresses are remembered.
 """
 
 from __future__ import annotations
@@ -32,11 +52,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from server.config import ServerConfig
+from server.guesses import Guesses
 from server.net import Connection
 
 __all__ = ["Door", "DoorLimits"]
 
-_MAX_ADDRESSES = 4096
+_MAX_FLOODERS = 4096
+_SILENT_SHARE = 8
+"""Pending connections that have sent nothing yet are at most this many times
+``max_pending``: enough that a burst of new connections, accepted together, cannot
+close a person's before its first bytes (already on their way) are read."""
+_BUSY = "too many connections waiting: try again"
+_LOOK_AHEAD = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,22 +103,35 @@ class Door:
 
     def __init__(self, limits: DoorLimits) -> None:
         self.limits = limits
-        self._failures: OrderedDict[str, _Failures] = OrderedDict()
+        self.guesses = Guesses()
+        """The table's budget of checked passwords, in all (``server.guesses``)."""
+        self._failures: dict[str, _Failures] = {}
         self._floods: OrderedDict[str, _Failures] = OrderedDict()
+        self._seat_addresses: dict[int, str] = {}
 
     # ---- connections
 
+    def seated(self, seat: int, address: str) -> None:
+        """``seat``'s person came (or came back) from ``address``: room is kept there for
+        its comeback."""
+        self._seat_addresses[seat] = address
+
     def admit(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
         """None if ``conn`` (just opened) may wait for its hello, else why not.  May close
-        the oldest pending connection of the busiest address to make room."""
+        a pending connection of another address to make room."""
         pending = [c for c in conns if not c.greeted and not c.closed and c is not conn]
         here = sum(1 for c in pending if c.address == conn.address)
         if here >= self.limits.pending_per_address:
             return "too many connections from your address are still to say hello"
-        if len(pending) >= self.limits.max_pending:
-            busiest, _ = Counter(c.address for c in pending).most_common(1)[0]
-            oldest = min((c for c in pending if c.address == busiest), key=lambda c: c.id)
-            oldest.fail("server_busy", "too many connections waiting: try again")
+        seats = set(self._seat_addresses.values())
+        if conn.address in seats:
+            return None  # a seat's person's address: its room is its own
+        silent = [c for c in pending if c.address not in seats and c.kind is None]
+        spoken = [c for c in pending if c.address not in seats and c.kind is not None]
+        if len(silent) >= self.limits.max_pending * _SILENT_SHARE:
+            _unheard(sorted(silent, key=lambda c: c.id)).fail("server_busy", _BUSY)
+        if len(spoken) >= self.limits.max_pending:
+            _unheard(_by_worth(spoken)).fail("server_busy", _BUSY)
         return None
 
     def may_watch(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
@@ -118,7 +158,10 @@ class Door:
     def flooded(self, address: str, now: float | None = None) -> float:
         """Note a connection closed for flooding; return how long ``address`` is cut off."""
         limits = self.limits
-        return _miss(self._floods, address, limits.first_flood_wait, limits.max_flood_wait, now)
+        wait = _miss(self._floods, address, limits.first_flood_wait, limits.max_flood_wait, now)
+        while len(self._floods) > _MAX_FLOODERS:
+            self._floods.popitem(last=False)
+        return wait
 
     def cut_off(self, address: str, now: float | None = None) -> bool:
         """True while ``address``'s new connections are refused for its flooding."""
@@ -136,16 +179,50 @@ class Door:
         return max(0.0, entry.until - now)
 
     def password_failed(self, address: str, now: float | None = None) -> float:
-        """Note a wrong password from ``address``; return the wait it now has."""
+        """Note a wrong password from ``address``; return the wait it now has.  The misses
+        of every address already forgiven are forgotten here, and only those."""
         limits = self.limits
-        return _miss(self._failures, address, limits.first_backoff, limits.max_backoff, now)
+        now = time.monotonic() if now is None else now
+        most = limits.max_backoff
+        for gone in [a for a, e in self._failures.items() if now >= e.until + most]:
+            del self._failures[gone]
+        return _miss(self._failures, address, limits.first_backoff, most, now)
 
-    def password_ok(self, address: str) -> None:
+    def password_ok(self, address: str, *, turn: bool = False) -> None:
+        """A right password (or password proof) from ``address``: its misses are cleared,
+        its ``turn`` of the table's budget given back, and it is a friend from now on."""
         self._failures.pop(address, None)
+        self.guesses.right(address, turn=turn)
+
+    @property
+    def remembered(self) -> int:
+        """Addresses whose wrong passwords are remembered now."""
+        return len(self._failures)
+
+
+def _by_worth(pending: list[Connection]) -> list[Connection]:
+    """Pending connections that have spoken, the least worth keeping first (see the
+    module's invariants): by whether its hello waits for the table, how few pending its
+    address has, when it was last heard, and its age."""
+    per_address = Counter(c.address for c in pending)
+
+    def worth(c: Connection) -> tuple[bool, int, float, int]:
+        return (c.waiting, -per_address[c.address], c.heard_at, c.id)
+
+    return sorted(pending, key=worth)
+
+
+def _unheard(candidates: list[Connection]) -> Connection:
+    """The first of ``candidates`` with nothing unread: one whose bytes wait in its socket
+    has spoken since it was last read, and is passed over (the event loop is behind,
+    not its peer).  Only the first ``_LOOK_AHEAD`` are asked (one look at a socket
+    each); the first of all if every one of them has."""
+    ahead = candidates[:_LOOK_AHEAD]
+    return next((c for c in ahead if not c.unread()), candidates[0])
 
 
 def _miss(
-    book: OrderedDict[str, _Failures],
+    book: dict[str, _Failures],
     address: str,
     first: float,
     most: float,
@@ -158,6 +235,4 @@ def _miss(
     count = entry.count + 1 if entry and now < entry.until + most else 1
     wait = min(most, first * 2 ** (count - 1))
     book[address] = _Failures(count, now + wait)
-    while len(book) > _MAX_ADDRESSES:
-        book.popitem(last=False)
     return wait

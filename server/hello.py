@@ -1,16 +1,20 @@
 """The way in: a connection's ``hello``, and a watcher's ``sit``.
 
 ``Reception.hello`` checks, in this order: the protocol version; a seat's token (a
-comeback, R-C1, which skips the password back-off); the password and its back-off
-(``server.guard``); then a watcher's room, or a newcomer's free seat, name
-(``server.names``) and room.  Invariants:
+comeback, R-C1, which skips the password back-off and the table's budget of guesses);
+the password, after its address's back-off (``server.guard``) and its turn in the
+table's budget (``server.guesses``); then a watcher's room, or a newcomer's free seat,
+name (``server.names``) and room.  Invariants:
 
 - Every refusal of a hello is an ``error`` naming ``hello`` and a close
   (``Connection.fail``); a refused ``sit`` raises ``MessageError`` and keeps the watcher.
 - A comeback takes its seat back from any connection still holding it, tells everyone
   first (``presence``), and ends the away spell its drop began (``server.presence``).
 - A hello in its address's password back-off waits for its answer at most
-  ``MAX_HOLD`` seconds, on the table's clock.
+  ``MAX_HOLD`` seconds, on the table's clock, and then at most as long again for its
+  turn in the table's budget; a wrong password checked uses a turn, a right one gives
+  it back.  A seat's comeback is checked at once and takes no turn (its misses are not
+  counted either: the token it holds is more than the password it might guess).
 - A protocol 2 newcomer whose name is a lost seat's (``server.asks.askable``) is told
   that seat in its ``name_taken`` error, so that it may watch and ask for it back.
 - A newcomer sits in the lowest free seat; once a match has been played here it plays
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import math
 import secrets
 import weakref
 from collections.abc import Callable
@@ -61,8 +66,9 @@ TLS_REQUIRED_PASSWORD = (
 """The ``tls_required`` error's message at a table with a password."""
 
 MAX_HOLD = 8.0
-"""A hello in its address's password back-off waits at most this long for its answer;
-past it, the hello is refused (``password_wait``) without its password being looked at."""
+"""A hello in its address's password back-off waits at most this long for its answer,
+and at most as long for its turn in the table's budget (``server.guesses``); past either,
+the hello is refused (``password_wait``) without its password being looked at."""
 
 
 @dataclass(slots=True)
@@ -72,6 +78,8 @@ class _Proving:
     hello: p.Hello
     proof: TableProof
     timer: Any
+    turn: bool
+    """It took a turn of the table's budget (given back if the right mac comes)."""
 
 
 class DoorTable(Protocol):
@@ -116,6 +124,7 @@ class Reception:
         self._send_turn = send_turn
         self._start_match = start_match
         self._proving: weakref.WeakKeyDictionary[Connection, _Proving] = weakref.WeakKeyDictionary()
+        self._warned = float("-inf")  # when the host was last told of someone guessing
 
     def hello(self, conn: Connection, hello: p.Hello) -> None:
         table = self._table
@@ -163,7 +172,7 @@ class Reception:
             log.info("wrong password proof from %s", conn.address)
             conn.fail("bad_password", "wrong password", "hello")
             return
-        self._door.password_ok(conn.address)
+        self._door.password_ok(conn.address, turn=pending.turn)
         self._greet(conn, pending.hello)
 
     def _seat_of(self, hello: p.Hello) -> Seat | None:
@@ -190,15 +199,18 @@ class Reception:
             self._newcomer(conn, hello.name)
 
     def _password_ok(self, conn: Connection, hello: p.Hello, *, comeback: bool) -> bool:
-        """The password, and its address's back-off; False once refused or held."""
+        """The password, after its address's back-off and its turn in the table's budget;
+        False once refused or held."""
         password = self._table.config.password
         if password is None:
             return True
+        if comeback:
+            # A seat's own token skips both: a stranger's misses, at the same address or
+            # anywhere, must not keep a seated player out.
+            return self._check(conn, hello, password, turn=False)
         now = self._clock.now()
-        # A seat's own token skips the back-off: a stranger's misses at the same
-        # address must not keep a seated player out.
         wait = self._door.wait_left(conn.address, now)
-        if wait > 0 and not comeback:
+        if wait > 0:
             if wait > MAX_HOLD:
                 conn.fail(
                     "password_wait",
@@ -208,33 +220,82 @@ class Reception:
             else:  # answered once the wait is over, as if the hello came then
                 conn.hold(wait, lambda: self.hello(conn, hello))
             return False
+        turn = self._door.guesses.take(conn.address, now, within=MAX_HOLD)
+        if turn is None:
+            self._no_turn(conn, now)
+            return False
+        if turn > 0:
+            conn.hold(turn, lambda: self._turn_came(conn, hello, password))
+            return False
+        return self._check(conn, hello, password, turn=True)
+
+    def _turn_came(self, conn: Connection, hello: p.Hello, password: str) -> None:
+        """A held hello's turn has come: its password is checked now, unless its address
+        missed meanwhile (then the turn goes back and the hello waits out the back-off)."""
+        if self._door.wait_left(conn.address, self._clock.now()) > 0:
+            self._door.guesses.give_back(conn.address)
+            self.hello(conn, hello)
+        elif self._check(conn, hello, password, turn=True):
+            self._greet(conn, hello)
+
+    def _no_turn(self, conn: Connection, now: float) -> None:
+        """No turn of the table's budget soon enough: refused, and the host told (at most
+        once a minute)."""
+        wait = math.ceil(self._door.guesses.wait(conn.address, now))
+        conn.fail(
+            "password_wait",
+            "someone is guessing the password: the table checks only a few a minute;"
+            f" try again in {wait} s",
+            "hello",
+        )
+        if now - self._warned >= 60:
+            self._warned = now
+            most = self._door.guesses.most_a_minute
+            log.warning(
+                "many wrong passwords: someone may be guessing (the table checks at most"
+                " %.0f a minute; people who came in before still get in)",
+                most,
+            )
+
+    def _check(self, conn: Connection, hello: p.Hello, password: str, *, turn: bool) -> bool:
+        """Check the password, or start its proof; True if right now.  ``turn``: it took a
+        turn of the table's budget, and a miss is counted (a comeback takes none)."""
+        now = self._clock.now()
         if hello.pake is not None:
-            self._prove(conn, hello, password, now)
+            self._prove(conn, hello, password, now, turn=turn)
             return False
         if not hmac.compare_digest((hello.password or "").encode(), password.encode()):
-            wait = self._door.password_failed(conn.address, now)
-            log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
+            if turn:
+                wait = self._door.password_failed(conn.address, now)
+                log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
             conn.fail("bad_password", "wrong password", "hello")
             return False
-        self._door.password_ok(conn.address)
+        self._door.password_ok(conn.address, turn=turn)
         return True
 
-    def _prove(self, conn: Connection, hello: p.Hello, password: str, now: float) -> None:
+    def _prove(
+        self, conn: Connection, hello: p.Hello, password: str, now: float, *, turn: bool
+    ) -> None:
         """Answer a hello's ``pake`` with the table's half of the proof, and wait."""
         assert hello.pake is not None
         proof = TableProof(password, conn.binding)
         try:
             pake, mac = proof.answer(hello.pake)
         except ProofFailed:
-            wait = self._door.password_failed(conn.address, now)
-            log.info("a password proof from %s that is none; it waits %.0f s", conn.address, wait)
+            if turn:
+                wait = self._door.password_failed(conn.address, now)
+                log.info(
+                    "a password proof from %s that is none; it waits %.0f s", conn.address, wait
+                )
             conn.fail("bad_password", "wrong password", "hello")
             return
         # A miss until the right client mac comes: an unfinished proof is no free guess.
-        self._door.password_failed(conn.address, now)
+        if turn:
+            self._door.password_failed(conn.address, now)
+        conn.waiting = True
         timeout = self._table.config.handshake_timeout
         timer = self._clock.call_later(timeout, self._proof_expired, conn)
-        self._proving[conn] = _Proving(hello, proof, timer)
+        self._proving[conn] = _Proving(hello, proof, timer, turn)
         conn.send_message(p.ProofAnswer(pake, mac, proof.password_mac()).encode())
 
     def _proof_expired(self, conn: Connection) -> None:
@@ -260,6 +321,7 @@ class Reception:
             self._broadcast(p.Presence(seat.seat, True, None).encode())
             self._turns.move(seat, Move.RECONNECT)
         self._seat_conn(conn, seat)
+        self._door.seated(seat.seat, conn.address)
         log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
         if table.running:
             if table.turn_seat == seat.seat and seat.presence is Presence.PLAYING:
@@ -332,6 +394,7 @@ class Reception:
         if table.host is None:
             table.host = seat.seat
         self._seat_conn(conn, seat)
+        self._door.seated(seat.seat, conn.address)
         when = " for the next match" if seat.presence is Presence.NEXT_MATCH else ""
         log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
         self._broadcast(self._lobby(), but=conn)  # it has just had its own

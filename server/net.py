@@ -53,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import select
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -162,6 +163,9 @@ class Connection(asyncio.Protocol):
         self._tls: TlsPipe | None = None
         self._first = b""
         self._record = _RecordWatch()
+        self.waiting = False
+        """Its hello waits for the table (a password's back-off or turn, or its proof):
+        it has done its part (``server.guard`` closes it last to make room)."""
         # Set by the table once the hello is accepted.
         self.greeted = False
         self.seat: int | None = None
@@ -179,6 +183,30 @@ class Connection(asyncio.Protocol):
 
     def __repr__(self) -> str:
         return f"<conn {self.id} {self.peer} seat={self.seat}>"
+
+    @property
+    def heard_at(self) -> float:
+        """When its last bytes were read (when it was opened, before any were)."""
+        return self._heard_at
+
+    def unread(self) -> bool:
+        """Whether bytes from the peer wait in the socket, not read yet: it has spoken,
+        and the event loop, busy, has not listened yet.  False while it is not read
+        (held, cut off) or when the socket cannot say."""
+        transport = self.transport
+        if transport is None or self.closed:
+            return False
+        try:
+            if not transport.is_reading():
+                return False
+            fd = transport.get_extra_info("socket").fileno()
+            if hasattr(select, "poll"):
+                poller = select.poll()
+                poller.register(fd, select.POLLIN)
+                return bool(poller.poll(0))
+            return bool(select.select([fd], [], [], 0)[0])
+        except (AttributeError, NotImplementedError, OSError, ValueError):
+            return False
 
     # ------------------------------------------------------------ asyncio callbacks
 
@@ -375,6 +403,7 @@ class Connection(asyncio.Protocol):
         the handshake timer, which the hello has already beaten."""
         if self.closed or self.transport is None:
             return
+        self.waiting = True
         if self._handshake_timer is not None:
             self._handshake_timer.cancel()
         self.transport.pause_reading()

@@ -316,14 +316,24 @@ class FakeTransport(asyncio.Transport):
     def resume_reading(self) -> None:
         self.reading = True
 
+    def is_reading(self) -> bool:
+        return self.reading
+
 
 class Link:
     """One client of a table on a fake clock: a real ``Connection`` over a
     ``FakeTransport``, whose every message is kept, in order, in ``log``."""
 
-    def __init__(self, table: Table, name: str = "p", *, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        name: str = "p",
+        *,
+        limits: Limits | None = None,
+        address: str = LOOPBACK,
+    ) -> None:
         self.name = name
-        self.transport = FakeTransport()
+        self.transport = FakeTransport(address)
         self.conn = Connection(table, limits or Limits(), table.clock)
         self.decoder = FrameDecoder()
         self._read = 0

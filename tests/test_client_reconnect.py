@@ -24,7 +24,7 @@ from typing import Any
 import pygame
 import pytest
 
-from client.net import Connection, Status
+from client.net import BUSY, Connection, Status
 from client.scenes import reconnect
 from client.seatkeys import SeatKey, SeatKeys
 from common.protocol import FrameDecoder, encode_frame
@@ -59,10 +59,16 @@ class Scripted:
     the frames to send, then it hangs up (``None``: keep the link open, say nothing)."""
 
     def __init__(
-        self, script: Callable[[int, dict[str, Any]], list[dict] | None], *, once: bool = False
+        self,
+        script: Callable[[int, dict[str, Any]], list[dict] | None],
+        *,
+        once: bool = False,
+        refuse: Callable[[int], list[dict] | None] = lambda n: None,
     ) -> None:
         self.script = script
         self.once = once  # the table goes away after its first connection
+        self.refuse = refuse  # frames to say in the clear to the n-th connection, and close
+        self.connections = 0
         self.hellos: list[dict[str, Any]] = []
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
@@ -78,6 +84,13 @@ class Scripted:
             except OSError:
                 return
             conn.settimeout(5)
+            refusal = self.refuse(self.connections)
+            self.connections += 1
+            if refusal is not None:  # before the TLS handshake, as a busy table does
+                with contextlib.suppress(OSError):
+                    conn.sendall(b"".join(encode_frame(f) for f in refusal))
+                conn.close()
+                continue
             try:  # the game's client seals its links
                 conn = table_context().wrap_socket(conn, server_side=True)
             except OSError:
@@ -260,6 +273,83 @@ def test_a_stale_token_is_reported_and_the_hello_goes_on_without_it() -> None:
     assert stale == ["old"]
     assert "token" in server.hellos[0] and "token" not in server.hellos[1]
     assert conn.peer == "127.0.0.1"
+
+
+BUSY_ERROR = {"type": "error", "code": "server_busy", "message": "too many connections waiting"}
+
+
+class _Waits(threading.Event):
+    """A connection's ``_closed`` that notes how long each wait between tries was."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits: list[float] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits.append(timeout or 0.0)
+        return super().wait(timeout)
+
+
+def test_R_C1_a_busy_table_is_asked_again_while_the_seat_is_kept() -> None:
+    """The link is lost mid-match; the table, crowded, answers the comeback's hello
+    ``server_busy`` (inside TLS) three times: the link waits 1, 2, 4 ``retry_every``,
+    saying "The table is busy", and is seated again at the fourth."""
+
+    def script(n: int, hello: dict) -> list[dict]:
+        if n == 0:
+            return [WELCOME, MATCH]  # then the link is lost
+        return [BUSY_ERROR] if n <= 3 else [WELCOME]
+
+    server = Scripted(script)
+    hello = {"type": "hello", "protocol": 2, "name": "Bob", "token": "tok"}
+    conn = Connection("127.0.0.1", server.port, lambda: dict(hello), retry_every=0.01)
+    conn._closed = waits = _Waits()
+    conn.start()
+    try:
+        seen = statuses(conn, lambda s: len(server.hellos) >= 5 or any(
+            x.state in ("failed", "gone") for x in s))  # fmt: skip
+    finally:
+        conn.close()
+        server.close()
+    assert not [s for s in seen if s.state in ("failed", "gone")], seen
+    assert len(server.hellos) == 5 and all(h.get("token") == "tok" for h in server.hellos)
+    busy = [s for s in seen if s.state == "retrying" and s.message == BUSY]
+    assert busy and busy[0].until is not None
+    assert [s.attempt for s in busy] == sorted(s.attempt for s in busy)
+    # After the loss (0.2 s, as always): 1, 2, 4 (then 8, 8 …) times retry_every.
+    assert waits.waits[:4] == [0.2, 0.01, 0.02, 0.04]
+    assert reconnect.words(busy[0], busy[0].until - 100) == (
+        "The table is busy — trying again… 1:40"
+    )
+
+
+def test_R_C1_a_game_started_again_is_not_turned_away_by_a_busy_table() -> None:
+    """A game started again joins with the seat's token from disk; the table, crowded,
+    refuses its first connections in the clear before TLS (``server_busy``): it asks
+    again until it is seated.  A newcomer's join (no token) told the same ends there."""
+    server = Scripted(lambda n, hello: [WELCOME], refuse=lambda n: [BUSY_ERROR] if n < 2 else None)
+    comeback = {"type": "hello", "protocol": 2, "name": "Bob", "token": "tok"}
+    conn = Connection("127.0.0.1", server.port, lambda: dict(comeback), retry_every=0.01)
+    conn.start()
+    try:
+        seen = statuses(conn, lambda s: bool(server.hellos) or any(
+            x.state in ("failed", "gone") for x in s))  # fmt: skip
+    finally:
+        conn.close()
+        server.close()
+    assert not [s for s in seen if s.state in ("failed", "gone")], seen
+    assert server.connections == 3 and server.hellos[0]["token"] == "tok"
+    assert [s.message for s in seen if s.state == "retrying"][:2] == [BUSY, BUSY]
+    newcomer = Scripted(lambda n, hello: [WELCOME], refuse=lambda n: [BUSY_ERROR])
+    conn = Connection("127.0.0.1", newcomer.port, lambda: {"type": "hello", "name": "Cy"})
+    conn.start()
+    try:
+        seen = statuses(conn, lambda s: any(x.state in ("failed", "gone") for x in s))
+    finally:
+        conn.close()
+        newcomer.close()
+    failed = next(s for s in seen if s.state == "failed")
+    assert "too many connections waiting" in failed.message and newcomer.connections == 1
 
 
 # ------------------------------------------------------------------ the app

@@ -27,6 +27,7 @@ import pygame
 from client.address import joinable
 from client.asking import ask_once_welcomed
 from client.host import Host
+from client.net import BUSY
 from client.render.layout import BASE_H, BASE_W
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.text import blit_text, fit, font, text, wrap
@@ -134,7 +135,9 @@ class ConnectingScene(Scene):
         where = f"{at[0]}:{at[1]}" if at else ""
         st = self.host.status
         msg = "Connecting to " + where + "…"
-        if st.state == "retrying":
+        if st.state == "retrying" and st.message == BUSY:  # a comeback, the seat kept
+            msg = f"The table is busy — trying again ({st.attempt})…"
+        elif st.state == "retrying":
             msg = f"Trying {where} again ({st.attempt})…"
         blit_text(
             surf,

@@ -1,0 +1,153 @@
+"""The table's budget of password guesses: few wrong passwords a minute, from everyone together.
+
+The per-address back-off (``server.guard``) makes one address slow; addresses are cheap
+(a home network's IPv6 gives a guest any number of them), so the table also counts the
+passwords it checks in all.  Invariants:
+
+- Checking a password is what a guesser wants: a ``hello`` with a wrong ``password``
+  answered ``bad_password``, or the table's ``proof`` to a ``pake`` (with it the guesser
+  learns at once whether its guess was right).  Every such check takes a *turn* first;
+  a check that turns out right gives its turn back (``right``), so only wrong passwords
+  use the budget.
+- Turns come from two token buckets: strangers' (``STRANGERS``: 4 at once, then 10 a
+  minute, one every 6 s) and friends' (``FRIENDS``: 2 at once, then 4 a minute).  A
+  bucket of ``burst`` refilled at ``per_minute`` gives at most ``burst + per_minute``
+  turns in any minute, so the table checks at most 14 + 6 = **20 wrong passwords in any
+  minute**, however many addresses ask.
+- A *friend* is an address that gave the right password (a seat's comeback gives it
+  too) since the table started: the last ``MAX_FRIENDS`` of them.  Only a right
+  password makes one, so a guesser can neither become one nor push one out, and
+  strangers never take friends' turns.
+- A turn that is not there now is *booked*: the hello waits for it (``take`` says how
+  long) and is checked then; a turn further off than ``within`` seconds
+  (``server.hello.MAX_HOLD``) is not booked and the hello is refused (``password_wait``,
+  with the time).  Booked turns come in the order asked, at the bucket's rate, so the
+  waits never break the bound; one whose hello goes away meanwhile is spent.
+- A seat's comeback with its token takes no turn: it is checked at once, whatever the
+  budget (``server.hello``).
+
+Why friends, and why no more: before a password is checked, a right guess and a wrong one
+look the same, so a budget that anyone may spend is one an attacker who asks faster than
+it refills spends alone.  Then a newcomer whose address the table has never seen may be
+told ``password_wait`` ("someone is guessing the password…") while the guessing lasts:
+the price of online guessing being hopeless (20 a minute is about 10,000 a night against a
+password that SPAKE2 already keeps from offline guessing).  What the attacker has not got
+keeps everyone else in: a seat's token (a seated player coming back is never slowed), or
+an address that gave the right password before (friends' turns: checked within a few
+seconds whatever strangers do).  The host's log says when the strangers' turns run out.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+__all__ = ["FRIENDS", "MAX_FRIENDS", "STRANGERS", "Guesses", "Rate"]
+
+MAX_FRIENDS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """``burst`` turns at once, then ``per_minute``: at most their sum in any minute."""
+
+    burst: float
+    per_minute: float
+
+    @property
+    def most_a_minute(self) -> float:
+        return self.burst + self.per_minute
+
+
+STRANGERS = Rate(4, 10)
+FRIENDS = Rate(2, 4)
+
+
+@dataclass(slots=True)
+class _Bucket:
+    """A token bucket whose tokens may be booked ahead: ``tokens`` below 0 are turns
+    promised to hellos that wait for them.
+
+    >>> b = _Bucket(Rate(1, 6))  # one now, then one every 10 s
+    >>> b.book(0.0, 8.0), b.book(0.0, 8.0), b.book(5.0, 8.0)
+    (0.0, None, 5.0)
+    """
+
+    rate: Rate
+    tokens: float = field(init=False)
+    checked: float | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.rate.burst
+
+    def _fill(self, now: float) -> None:
+        if self.checked is not None:
+            gained = (now - self.checked) * self.rate.per_minute / 60
+            self.tokens = min(self.rate.burst, self.tokens + gained)
+        self.checked = now
+
+    def book(self, now: float, horizon: float) -> float | None:
+        """Book one turn: the seconds until it is due (0: now), or None (nothing booked)
+        when it is further off than ``horizon``."""
+        self._fill(now)
+        wait = self.wait(now)
+        if wait > horizon:
+            return None
+        self.tokens -= 1
+        return wait
+
+    def wait(self, now: float) -> float:
+        """Seconds until the next turn that is not booked yet."""
+        self._fill(now)
+        return max(0.0, (1 - self.tokens) * 60 / self.rate.per_minute)
+
+    def give_back(self) -> None:
+        self.tokens = min(self.rate.burst, self.tokens + 1)
+
+
+class Guesses:
+    """The turns of every address's password checks, and the table's friends."""
+
+    def __init__(self, strangers: Rate = STRANGERS, friends: Rate = FRIENDS) -> None:
+        self._strangers = _Bucket(strangers)
+        self._friends = _Bucket(friends)
+        self._known: OrderedDict[str, None] = OrderedDict()
+        self.refused = 0
+        """Hellos refused for want of a turn, since the table started."""
+
+    @property
+    def most_a_minute(self) -> float:
+        """The most wrong passwords the table checks in any minute."""
+        return self._strangers.rate.most_a_minute + self._friends.rate.most_a_minute
+
+    def friend(self, address: str) -> bool:
+        return address in self._known
+
+    def _bucket(self, address: str) -> _Bucket:
+        return self._friends if address in self._known else self._strangers
+
+    def take(self, address: str, now: float, *, within: float) -> float | None:
+        """A turn for a password from ``address``: the seconds until it may be checked
+        (0: now), or None when no turn comes ``within`` that long (the hello is refused)."""
+        wait = self._bucket(address).book(now, within)
+        if wait is None:
+            self.refused += 1
+        return wait
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds until ``address`` would have a turn (what a refusal says to wait)."""
+        return self._bucket(address).wait(now)
+
+    def give_back(self, address: str) -> None:
+        """A turn taken and not used for a wrong password (the hello went back in line)."""
+        self._bucket(address).give_back()
+
+    def right(self, address: str, *, turn: bool) -> None:
+        """``address`` gave the right password (its ``turn``, if it took one, is given
+        back) or a seat's token: a friend from now on."""
+        if turn:
+            self.give_back(address)
+        self._known.pop(address, None)
+        self._known[address] = None
+        while len(self._known) > MAX_FRIENDS:
+            self._known.popitem(last=False)
