@@ -110,12 +110,15 @@ def test_R_C1_the_seats_own_address_keeps_its_room(tmp_path: Path) -> None:
 
 def _table(tmp_path: Path, *options: str) -> ServerProcess:
     """A table with a password and a running match (one computer seat) whose dropped
-    seats wait (a long grace, no turn clock)."""
+    seats wait (a long grace, no turn clock).  It takes plain hellos too (``--plain
+    allow``; a password table refuses them by default, before any password is looked
+    at), so that a guesser has the cheapest guesses there are: the budget must hold even
+    then."""
     secret = tmp_path / "password"
     secret.write_text(PASSWORD + "\n")
     return ServerProcess(
-        tmp_path, "--password-file", str(secret), "--computer", "1", "--start-when", "2",
-        "--grace", "600", "--turn-time", "0", "--hands", "12", *options,
+        tmp_path, "--password-file", str(secret), "--plain", "allow", "--computer", "1",
+        "--start-when", "2", "--grace", "600", "--turn-time", "0", "--hands", "12", *options,
     )  # fmt: skip
 
 
