@@ -130,11 +130,11 @@ class TableLink:
         name = name or self.settings.name
         return self.keys.find(host=host, ip=normal_ip(host), port=port, name=name, own=own)
 
-    def _hello(self, conn: Connection) -> dict[str, Any]:
-        """The hello for ``conn`` (called from its thread, once connected): the session's
-        token, or on the first try the one kept on disk for this table."""
-        s = self.session
-        assert s is not None
+    def _hello(self, conn: Connection, s: Session) -> dict[str, Any]:
+        """The hello for ``conn`` (called from its thread, once connected): the token of
+        ``s``, the session it was made for, or on the first try the one kept on disk for
+        this table.  (The thread may connect once more after a hang-up has dropped the
+        link's session: its hello is then the old session's, on a link that closes.)"""
         token = s.token
         # The reconnects' hellos too: a seat found on disk keeps its table's password.
         password = self.password or (self.found.password if self.found is not None else "")
@@ -156,8 +156,8 @@ class TableLink:
         ).encode()
 
     def hello(self) -> dict[str, Any]:
-        assert self.conn is not None
-        return self._hello(self.conn)
+        assert self.conn is not None and self.session is not None
+        return self._hello(self.conn, self.session)
 
     def connect(
         self,
@@ -185,7 +185,7 @@ class TableLink:
                         trusted.lower())  # fmt: skip
         self.key_problem = None
         self.joining = remember
-        self.session = Session(self.settings.name)
+        self.session = session = Session(self.settings.name)
         self.password = password
         self.watch = watch
         self.own = own
@@ -195,7 +195,7 @@ class TableLink:
         conn = Connection(
             host,
             port,
-            lambda: self._hello(conn),
+            lambda: self._hello(conn, session),
             wake=self.wake,
             retry_for=self.retry_for,
             resume_after_bye=not own,  # our own server stopped: nobody starts it again
