@@ -24,7 +24,7 @@ Invariants:
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
   line, which reading drops.  The file is kept open from ``begin`` to ``close`` (one
   write and its ``fsync`` a record).
-- The folder is 0700 (``server.histories.private_dir``) and the file 0600.
+- The folder is 0700 (``server.files.private_dir``) and the file 0600.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's; a folder or anything but a plain file in its place, more than
   ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
@@ -54,7 +54,7 @@ from common.cards import Card
 from common.match import Match, SeatInfo, SeatKind
 from common.safejson import Unreadable, loads
 from server import durable, files
-from server.histories import private_dir
+from server.files import private_dir
 
 __all__ = [
     "FORMAT",

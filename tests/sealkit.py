@@ -11,7 +11,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common.seal import channel_binding, key_fingerprint, server_context
+from common.seal import channel_binding, key_fingerprint
+from server.identity import server_context
 
 __all__ = ["Identity", "identity", "make_identity", "table_context"]
 

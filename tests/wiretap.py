@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from common.protocol import FrameDecoder
-from common.seal import client_context, key_fingerprint, server_context
+from common.seal import client_context, key_fingerprint
+from server.identity import server_context
 
 __all__ = [
     "ALERT",
