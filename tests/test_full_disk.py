@@ -29,7 +29,7 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Act
 from tests import hhcheck
-from tests.serverkit import _random_choice
+from tests.serverkit import choose
 from tests.serverproc import ServerProcess
 from tests.test_journal_process import Player, answer, comeback, last_table, same_table
 
@@ -88,7 +88,7 @@ async def play_until_waiting(players: list[Player], asked: Player) -> None:
     """Answer ``asked``'s last turn (``answer`` stopped at it), then every turn, until
     the table says it waits for its disk."""
     turn = asked.client.of_type("turn")[-1]
-    asked.client.send(Act(turn["turn"], _random_choice(turn, asked.rng)).encode())
+    asked.client.send(Act(turn["turn"], choose(turn, asked.rng)).encode())
     for _ in range(5000):
         if any(p.client.of_type("waiting") for p in players):
             return
@@ -96,7 +96,7 @@ async def play_until_waiting(players: list[Player], asked: Player) -> None:
             with contextlib.suppress(TimeoutError):
                 msg = await p.client.expect("turn", "standings", timeout=0.02)
                 assert msg["type"] != "standings", "the match ended on a full disk"
-                p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
+                p.client.send(Act(msg["turn"], choose(msg, p.rng)).encode())
     raise AssertionError("the table never said it waits")
 
 

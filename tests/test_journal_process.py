@@ -19,7 +19,7 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Act
 from tests import hhcheck
-from tests.serverkit import LOOPBACK, Client, _random_choice
+from tests.serverkit import LOOPBACK, Client, choose
 from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +85,7 @@ async def answer(players: list[Player], stop: Any) -> Player | None:
                 return None
             if stop(p, msg):
                 return p
-            p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
+            p.client.send(Act(msg["turn"], choose(msg, p.rng)).encode())
 
 
 async def comeback(players: list[Player], port: int, started: float) -> float:
@@ -198,7 +198,7 @@ async def answer_until_showdown(players: list[Player]) -> None:
         for p in players:
             msg = await expect_or_none(p.client, "turn", timeout=0.02)
             if msg is not None:
-                p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
+                p.client.send(Act(msg["turn"], choose(msg, p.rng)).encode())
 
 
 @pytest.mark.parametrize(

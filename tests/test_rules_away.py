@@ -25,7 +25,7 @@ from tests.hhcheck import problems
 from tests.serverkit import (
     UNIT,
     Client,
-    _random_choice,
+    choose,
     config,
     fake_clock,
     roundtrip,
@@ -73,7 +73,7 @@ async def answer_turns(client: Client, stop: asyncio.Event) -> None:
             continue
         if msg["type"] == "standings":
             return
-        client.send(Act(msg["turn"], _random_choice(msg, rng)).encode())
+        client.send(Act(msg["turn"], choose(msg, rng)).encode())
 
 
 # ------------------------------------------------------------------ R-C4
@@ -349,7 +349,7 @@ def test_r_c3_stand_in_plays_an_away_seat_and_gives_it_back(tmp_path: Path) -> N
     def chooser(view: SeatView, rng: random.Random) -> str:
         assert view.you is not None
         asked.append(view.you)
-        return _random_choice(view, rng)
+        return choose(view, rng)
 
     async def scenario() -> None:
         cfg = config(tmp_path, computer=1, start_when=3, hands=12, turn_time=600, stand_in=True)

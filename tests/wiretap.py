@@ -47,7 +47,6 @@ __all__ = [
     "WireTap",
     "frames",
     "make_certificate",
-    "table_key",
     "tls_records",
 ]
 
@@ -263,18 +262,6 @@ def make_certificate(name: str) -> tuple[bytes, bytes]:
 
     key_pem, cert_pem = self_signed(name)
     return cert_pem, key_pem
-
-
-def table_key(port: int, host: str = LOOPBACK, *, timeout: float = 5.0) -> bytes:
-    """The certificate (DER) a table on ``host``:``port`` shows in a TLS handshake; the
-    link is then closed before any hello."""
-    import socket
-
-    with (
-        socket.create_connection((host, port), timeout=timeout) as raw,
-        client_context().wrap_socket(raw) as tls,
-    ):
-        return tls.getpeercert(binary_form=True) or b""
 
 
 def frames(data: bytes) -> list[dict[str, Any]]:
