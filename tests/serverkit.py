@@ -334,6 +334,11 @@ class Client(Messages):
             self.seat, self.token = msg["seat"], msg["token"]
         return msg
 
+    @property
+    def unread(self) -> int:
+        """Messages come and not yet read (``take``, ``expect``)."""
+        return len(self.log) - self._cursor
+
     def take(self, *types: str, **match: Any) -> dict[str, Any] | None:
         """The next unread message of one of ``types`` (and ``match``) if it has come:
         the cursor moves past every message looked at."""
@@ -419,7 +424,7 @@ async def take_turns(
                 c.send(Act(msg["turn"], choose(msg, c.rng)).encode())
         if all(c.closed for c in clients):
             raise ConnectionError(f"{[c.name for c in clients]}: closed before the standings")
-        if not await until(lambda: any(c._cursor < len(c.log) for c in clients), timeout=timeout):
+        if not await until(lambda: any(c.unread for c in clients), timeout=timeout):
             raise TimeoutError(f"no turn came to {[c.name for c in clients]}")
 
 

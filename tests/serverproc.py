@@ -25,17 +25,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class ServerProcess:
-    """One ``python -m server``; ``options`` are its command line after the address."""
+    """One ``python -m server`` (or ``program``, the installed ``stud-server``, say);
+    ``options`` are its command line after the address."""
 
-    def __init__(self, tmp: Path, *options: str, port: int = 0) -> None:
+    def __init__(
+        self, tmp: Path, *options: str, port: int = 0, program: list[str] | None = None
+    ) -> None:
         env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
                "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "server",
+                *(program or [sys.executable, "-m", "server"]),
                 "--host",
                 LOOPBACK,
                 "--port",
