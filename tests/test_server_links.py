@@ -23,7 +23,7 @@ from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
 from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, fake_clock, running
+from tests.serverkit import UNIT, Client, config, fake_clock, running, until
 
 
 class Driven:
@@ -64,14 +64,9 @@ class Driven:
             await asyncio.sleep(UNIT / 5)
 
     async def until(self, test: Any, timeout: float = 60 * UNIT) -> Any:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() < deadline:
-            found = test(self)
-            if found:
-                return found
-            await asyncio.sleep(UNIT / 5)
-        raise TimeoutError(f"{self.name}: not in time: {self.states[-3:]}")
+        found = await until(lambda: test(self), timeout=timeout)
+        assert found, f"{self.name}: not in time: {self.states[-3:]}"
+        return found
 
     async def close(self) -> None:
         self.link.close()
@@ -196,12 +191,12 @@ def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Pa
 
 
 _NAMESPACE_SCRIPT = """
-import asyncio, subprocess, sys, tempfile, time
+import asyncio, subprocess, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from common.protocol import Hello, encode_frame
 from server.app import TableServer
 from server.config import ServerConfig
+from tests.serverkit import Client, until
 
 async def main():
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
@@ -209,18 +204,11 @@ async def main():
                        heartbeat_every=0.5, link_timeout=2.0, computer=1)
     server = TableServer(cfg)
     port = await server.start()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(encode_frame(Hello(name="Ann").encode()))  # protocol 1, no heartbeat
-    while not any(s.conn for s in server.table.seats.values()):
-        await asyncio.sleep(0.05)
+    await Client("Ann").hello(port)  # protocol 1, no heartbeat
     subprocess.run(["ip", "link", "set", "lo", "down"], check=True)  # nothing gets through
-    started = time.monotonic()
-    while any(s.kind.value == "human" for s in server.table.seats.values()):
-        if time.monotonic() - started > 60:
-            print("STILL SEATED")
-            return
-        await asyncio.sleep(0.05)
-    print("DROPPED")
+    seats = server.table.seats.values()
+    gone = await until(lambda: all(s.kind.value != "human" for s in seats), timeout=60)
+    print("DROPPED" if gone else "STILL SEATED")
 
 asyncio.run(main())
 """
