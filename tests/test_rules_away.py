@@ -20,7 +20,6 @@ import pytest
 from common.protocol import Act, Ping
 from common.schema import SeatView
 from server.app import TableServer
-from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
 from tests.serverkit import (
     UNIT,
@@ -35,6 +34,7 @@ from tests.serverkit import (
     ticking,
     until,
 )
+from tests.wiretap import WireTap
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -447,11 +447,10 @@ def test_friends_night_away_for_three_hands_a_pause_and_a_drop_history_is_valid(
             link_timeout=12 * UNIT,
         )
         async with running(cfg) as (_server, port):
-            proxy = BlackHoleProxy(port)
-            proxy_port = await proxy.start()
+            proxy = WireTap(port).start()
             ann, bob, cy = Client("ann"), Client("bob"), Client("cy")
             await ann.hello(port)
-            await bob.hello(proxy_port, heartbeat=True)  # pings while its link lives
+            await bob.hello(proxy.port, heartbeat=True)  # pings while its link lives
 
             async def bob_pings() -> None:
                 while True:
@@ -485,7 +484,7 @@ def test_friends_night_away_for_three_hands_a_pause_and_a_drop_history_is_valid(
             proxy.swallow()
             await cy.seen("presence", seat=bob.seat, connected=False, timeout=200 * UNIT)
             pinger.cancel()
-            await proxy.stop()
+            proxy.close()
             bob2 = Client("bob")
             await bob2.hello(port, token=bob.token)
             # The host pauses once, during hand 2, and resumes once it is over.

@@ -1,6 +1,6 @@
 """Vanished links (R-C1): a laptop that sleeps mid-hand, a server that goes silent.
 
-The links go through ``tests.blackhole``: a proxy that forwards and then
+The links go through ``tests.wiretap.WireTap``: a proxy that forwards and then
 swallows everything both ways without closing anything.  Every delay is a
 multiple of ``UNIT``; the server's heartbeat and link timeout are scaled down
 the same way.
@@ -21,9 +21,9 @@ import pytest
 
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
-from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
 from tests.serverkit import UNIT, Client, config, fake_clock, running, until
+from tests.wiretap import WireTap
 
 
 class Driven:
@@ -98,13 +98,12 @@ def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
             link_timeout=12 * UNIT,
         )
         async with running(cfg) as (_server, port):
-            proxy = BlackHoleProxy(port)
-            proxy_port = await proxy.start()
+            proxy = WireTap(port).start()
             bob = Client("Bob")
             await bob.hello(port)
             # Ann's own client notices the silence later than the server does.
             ann = Driven(
-                "Ann", proxy_port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
+                "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
                 retry_every=2 * UNIT, retry_for=400 * UNIT,
             )  # fmt: skip
             ann.start()
@@ -125,7 +124,7 @@ def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
                 await ann.until(lambda d: any(m["type"] == "standings" for m in d.msgs))
             finally:
                 await ann.close()
-                await proxy.stop()
+                proxy.close()
         (path,) = tmp_path.glob("*.jsonl")
         records = [json.loads(line) for line in path.read_text().splitlines()]
         assert len(records) == 4
@@ -141,10 +140,9 @@ def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> Non
     async def scenario() -> None:
         cfg = config(tmp_path, heartbeat_every=2 * UNIT, link_timeout=200 * UNIT)
         async with running(cfg) as (server, port):
-            proxy = BlackHoleProxy(port)
-            proxy_port = await proxy.start()
+            proxy = WireTap(port).start()
             ann = Driven(
-                "Ann", proxy_port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
+                "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
                 retry_every=2 * UNIT, retry_for=400 * UNIT,
             )  # fmt: skip
             ann.start()
@@ -159,7 +157,7 @@ def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> Non
                 assert {c.name for c in server.table.conns if c.greeted} >= {"Ann"}
             finally:
                 await ann.close()
-                await proxy.stop()
+                proxy.close()
 
     asyncio.run(scenario())
 
