@@ -38,146 +38,63 @@ pytestmark = [pytest.mark.timeout(60), pytest.mark.xdist_group("contract")]
 
 CARD = re.compile(r"^[23456789TJQKA][cdhs]$")
 ACTIONS = {"bring_in", "complete", "bet", "raise", "call", "check", "fold"}
-ERROR_CODES = {
-    "bad_frame",
-    "frame_too_large",
-    "bad_message",
-    "unknown_type",
-    "no_hello",
-    "handshake_timeout",
-    "already_hello",
-    "bad_name",
-    "protocol_version",
-    "bad_password",
-    "bad_token",
-    "table_full",
-    "match_running",
-    "server_busy",
-    "taken_over",
-    "not_seated",
-    "not_your_turn",
-    "stale_turn",
-    "illegal_action",
-    "not_host",
-    "not_enough_seats",
-    "chat_rate",
-    "too_long",
-    "server_error",
-    "password_wait",
-    "name_taken",
-    "flood",
-    "tls_required",
-}
-CLOSING = {
-    "bad_frame",
-    "frame_too_large",
-    "no_hello",
-    "handshake_timeout",
-    "protocol_version",
-    "bad_password",
-    "bad_token",
-    "table_full",
-    "server_busy",
-    "taken_over",
-    "server_error",
-    "password_wait",
-    "name_taken",
-    "flood",
-    "tls_required",
-}
+ERROR_CODES = set(
+    re.findall(
+        r"\w+",
+        """bad_frame frame_too_large bad_message unknown_type no_hello handshake_timeout
+        already_hello bad_name protocol_version bad_password bad_token table_full match_running
+        server_busy taken_over not_seated not_your_turn stale_turn illegal_action not_host
+        not_enough_seats chat_rate too_long server_error password_wait name_taken flood
+        tls_required""",
+    )
+)
+_TYPES = {"int": (int,), "num": (int, float), "str": (str,), "bool": (bool,), "list": (list,),
+          "map": (dict,), "null": (type(None),)}  # fmt: skip
 
-INT = (int,)
-NUM = (int, float)
-NONE = type(None)
 
-SEAT_ENTRY = {"seat": INT, "name": (str,), "kind": (str,), "connected": (bool,), "host": (bool,)}
+def fields(text: str) -> dict[str, tuple[type, ...]]:
+    """The keys of a map as the document lists them, with the types it allows:
+    ``fields("seat int|null, name str")`` (``num``: int or float)."""
+    pairs = (item.split() for item in text.split(",") if item.strip())
+    return {key: sum((_TYPES[k] for k in kinds.split("|")), ()) for key, kinds in pairs}
+
+
+SEAT_ENTRY = fields("seat int, name str, kind str, connected bool, host bool")
 SCHEMA = {
-    "welcome": {
-        "protocol": INT,
-        "seat": (int, NONE),
-        "token": (str,),
-        "name": (str,),
-        "host": (bool,),
-        "watch": (bool,),
-        "hands": INT,
-        "server": (str,),
-    },
-    "error": {"code": (str,), "message": (str,)},
-    "lobby": {
-        "seats": (list,),
-        "host": (int, NONE),
-        "hands": INT,
-        "can_start": (bool,),
-        "start_when": (int, NONE),
-        "running": (bool,),
-        "max_seats": INT,
-        "open_books": (bool,),
-        "books_to_watchers": (bool,),
-    },
-    "match_start": {
-        "match": (str,),
-        "hands": INT,
-        "seats": (list,),
-        "stakes": (dict,),
-        "stack": INT,
-    },
-    "events": {"hand": INT, "step": INT, "events": (list,)},
-    "table": {
-        "match": (str,),
-        "hand": INT,
-        "hands": INT,
-        "step": INT,
-        "view": (dict,),
-        "players": (list,),
-    },
-    "turn": {"turn": INT, "seat": INT, "legal": (list,), "time_left": (int, float, NONE)},
-    "hand_end": {"hand": INT, "awards": (list,), "shows": (list,), "stacks": (list,)},
-    "standings": {"match": (str,), "standings": (list,), "hands_played": INT, "history": (str,)},
-    "presence": {"seat": INT, "connected": (bool,), "grace": (int, float, NONE)},
-    "chat": {"seat": (int, NONE), "name": (str,), "text": (str,)},
-    "pong": {"id": INT},
-    "bye": {"reason": (str,)},
+    "welcome": fields("protocol int, seat int|null, token str, name str, host bool, watch bool,"
+                      " hands int, server str"),
+    "error": fields("code str, message str"),
+    "lobby": fields("seats list, host int|null, hands int, can_start bool, start_when int|null,"
+                    " running bool, max_seats int, open_books bool, books_to_watchers bool"),
+    "match_start": fields("match str, hands int, seats list, stakes map, stack int"),
+    "events": fields("hand int, step int, events list"),
+    "table": fields("match str, hand int, hands int, step int, view map, players list"),
+    "turn": fields("turn int, seat int, legal list, time_left num|null"),
+    "hand_end": fields("hand int, awards list, shows list, stacks list"),
+    "standings": fields("match str, standings list, hands_played int, history str"),
+    "presence": fields("seat int, connected bool, grace num|null"),
+    "chat": fields("seat int|null, name str, text str"),
+    "pong": fields("id int"),
+    "bye": fields("reason str"),
     "heartbeat": {},
-    "books": {"match": (str,), "hand": INT, "hands": INT, "record": (dict,)},
-}
-VIEW = {
-    "street": INT,
-    "button": (int, NONE),
-    "order": (list,),
-    "bring_in": (int, NONE),
-    "to_act": (int, NONE),
-    "turn": (int, NONE),
-    "high": INT,
-    "pot": INT,
-    "pots": (list,),
-    "over": (bool,),
-    "seats": (list,),
-    "awards": (list,),
-    "you": (int, NONE),
-    "legal": (list,),
-}
-VIEW_SEAT = {
-    "seat": INT,
-    "stack": INT,
-    "bet": INT,
-    "in_pot": INT,
-    "folded": (bool,),
-    "all_in": (bool,),
-    "up": (list,),
-    "down": INT,
-    "last_action": (str, NONE),
-}
-STAKES = {"ante": INT, "bring_in": INT, "small_bet": INT, "big_bet": INT}
-LEGAL = {"action": (str,), "put": INT, "to": INT, "all_in": (bool,)}
-AWARD = {"ev": (str,), "seat": INT, "amount": INT, "pot": INT}
-SHOW = {"ev": (str,), "seat": INT, "cards": (list,), "best": (list,), "hand": (str,)}
-STACK = {"seat": INT, "stack": INT}
-STANDING = {"place": INT, "seat": INT, "name": (str,), "stack": INT, "net": INT, "winner": (bool,)}
+    "books": fields("match str, hand int, hands int, record map"),
+}  # fmt: skip
+VIEW = fields("street int, button int|null, order list, bring_in int|null, to_act int|null,"
+              " turn int|null, high int, pot int, pots list, over bool, seats list, awards list,"
+              " you int|null, legal list")  # fmt: skip
+VIEW_SEAT = fields("seat int, stack int, bet int, in_pot int, folded bool, all_in bool, up list,"
+                   " down int, last_action str|null")  # fmt: skip
+STAKES = fields("ante int, bring_in int, small_bet int, big_bet int")
+LEGAL = fields("action str, put int, to int, all_in bool")
+AWARD = fields("ev str, seat int, amount int, pot int")
+SHOW = fields("ev str, seat int, cards list, best list, hand str")
+STACK = fields("seat int, stack int")
+STANDING = fields("place int, seat int, name str, stack int, net int, winner bool")
 EVENT_KEYS = {
-    "ante": {"seat": INT, "amount": INT, "all_in": (bool,)},
-    "deal": {"seat": INT, "street": INT, "up": (bool,)},
-    "award": {"seat": INT, "amount": INT, "pot": INT},
-    "show": {"seat": INT, "cards": (list,), "best": (list,), "hand": (str,)},
+    "ante": fields("seat int, amount int, all_in bool"),
+    "deal": fields("seat int, street int, up bool"),
+    "award": fields("seat int, amount int, pot int"),
+    "show": fields("seat int, cards list, best list, hand str"),
 }
 
 
@@ -262,7 +179,7 @@ def validate(msg: dict) -> list[str]:
             keys(v, VIEW, "table.view", p)
             legal_list(v.get("legal") or [], "table.view.legal", p)
             for i, pot in enumerate(v.get("pots") or []):
-                keys(pot, {"amount": INT, "seats": (list,)}, f"table.view.pots[{i}]", p)
+                keys(pot, fields("amount int, seats list"), f"table.view.pots[{i}]", p)
             for i, s in enumerate(v.get("seats") or []):
                 keys(s, VIEW_SEAT, f"table.view.seats[{i}]", p)
                 if isinstance(s, dict):
