@@ -139,48 +139,6 @@ async def roundtrip(client: Client) -> None:
     await client.seen("pong", mark)
 
 
-async def ticking(
-    clock: FakeClock,
-    client: Client,
-    *types: str,
-    step: float,
-    start: int | None = None,
-    limit: float = 600.0,
-    **match: Any,
-) -> dict[str, Any]:
-    """``client.expect(*types, **match)`` (or, given ``start``, ``client.seen`` from there)
-    while the server's fake clock moves on ``step`` seconds whenever nothing has come for
-    a moment (at most ``limit`` seconds of it)."""
-    until = clock.now() + limit
-    while True:
-        try:
-            if start is None:
-                return await client.expect(*types, timeout=UNIT / 2, **match)
-            return (await client.seen(types[0], start, timeout=UNIT / 2, **match))[1]
-        except TimeoutError:
-            if clock.now() >= until:
-                raise
-            clock.advance(step)
-
-
-@contextlib.asynccontextmanager
-async def ticker(clock: FakeClock, *, step: float, every: float) -> AsyncIterator[None]:
-    """The fake clock moves on ``step`` seconds every ``every`` real seconds while inside."""
-
-    async def tick() -> None:
-        while True:
-            await asyncio.sleep(every)
-            clock.advance(step)
-
-    task = asyncio.get_running_loop().create_task(tick())
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
 # ------------------------------------------------------------------ the wire
 
 

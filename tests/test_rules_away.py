@@ -30,8 +30,6 @@ from tests.serverkit import (
     roundtrip,
     running,
     take_turns,
-    ticker,
-    ticking,
     until,
 )
 from tests.wiretap import WireTap
@@ -52,71 +50,6 @@ def player(msg: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ R-C4
-
-
-def test_r_c4_turn_clock_then_bank_drain_then_the_seat_is_away(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(
-            tmp_path,
-            computer=1,
-            start_when=2,
-            hands=12,
-            turn_time=2 * UNIT,
-            time_bank=30 * UNIT,
-            bot_delay=2 * UNIT,  # so that the match is not over before she is back
-        )
-        time = fake_clock()  # the server's clock moves only when this test says so
-        async with running(cfg, clock=time) as (_server, port):
-            ann = Client("ann")
-            await ann.hello(port)
-            lobby = await ann.expect("lobby")
-            assert lobby["options"] == {
-                "turn_time": 2 * UNIT, "time_bank": 30 * UNIT, "stand_in": False
-            }  # fmt: skip
-            # Each turn says how much of each is left: the whole decision and the whole bank.
-            turn = await ticking(time, ann, "turn", step=UNIT / 2)
-            assert turn["time_left"] == pytest.approx(2 * UNIT, abs=UNIT)
-            assert turn["bank"] == pytest.approx(30 * UNIT, abs=UNIT)
-            clock = (await ann.seen("clock", seat=ann.seat))[1]
-            assert clock["turn"] == turn["turn"] and clock["running"] is True
-            # Acting after the decision's seconds are gone spends the bank.
-            time.advance(8 * UNIT)
-            ann.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-            turn2 = await ticking(time, ann, "turn", step=UNIT / 2)
-            assert turn2["time_left"] == pytest.approx(2 * UNIT, abs=UNIT)
-            assert turn2["bank"] < 30 * UNIT - 5 * UNIT  # at least the 6 units over were spent
-            # Now she does nothing: the decision, then the bank, run out and she is away.
-            away = await ticking(time, ann, "seat_away", start=0, step=2 * UNIT, seat=ann.seat)
-            at = ann.log.index(away)
-            assert away == {"type": "seat_away", "seat": ann.seat, "away": True, "why": "clock",
-                            "stand_in": False}  # fmt: skip
-            async with ticker(time, step=UNIT, every=UNIT / 10):  # the rest, ten times faster
-                await _the_rest_of_r_c4(ann, at)
-            await ann.close()
-
-    asyncio.run(scenario())
-
-
-async def _the_rest_of_r_c4(ann: Client, at: int) -> None:
-    """Away by her clock, her turns are played for her until she is back (R-C2)."""
-    assert ann.seat is not None
-    acts = await until_acts(ann, ann.seat, 2)
-    assert acts[1]["action"] in DEFAULTS
-    # Away, she is sent no turn: her seat acts at once by the default (R-C2).
-    turns_before = len(ann.of_type("turn"))
-    acts = await until_acts(ann, ann.seat, 4)
-    assert all(a["action"] in DEFAULTS for a in acts[1:])
-    assert len(ann.of_type("turn")) == turns_before
-    table = [m for m in ann.log[at:] if m["type"] == "table"][-1]
-    assert player(table, ann.seat)["away"] is True
-    assert player(table, ann.seat)["away_why"] == "clock"
-    # "I'm back": from her next turn she plays again, with the bank she has left (none).
-    ann.send({"type": "back"})
-    back = (await ann.seen("seat_away", at + 1, seat=ann.seat))[1]
-    assert back["away"] is False
-    turn3 = await ann.expect("turn", timeout=200 * UNIT)
-    assert turn3["bank"] == 0
-    ann.send(Act(turn3["turn"], turn3["legal"][0]["action"]).encode())
 
 
 def test_r_c4_clock_off_with_turn_time_zero(tmp_path: Path) -> None:
@@ -189,39 +122,6 @@ def test_r_c2_an_away_seat_alone_with_computers_does_not_make_the_table_wait(
             assert not any(s["away"] for s in lobby["seats"])
 
     asyncio.run(scenario())
-
-
-def test_r_c2_dropped_seat_past_its_grace_is_away_until_it_comes_back(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(
-            tmp_path, computer=1, start_when=3, hands=12, grace=2 * UNIT
-        )  # turns left after she is back
-        async with running(cfg) as (_server, port):
-            ann, bob = Client("ann"), Client("bob")
-            await ann.hello(port)
-            await bob.hello(port)
-            bob_task = asyncio.create_task(take_turns([bob]))
-            await ann.expect("turn")
-            await ann.close()
-            _, away = await bob.seen("seat_away", seat=ann.seat, timeout=200 * UNIT)
-            assert away["why"] == "dropped"
-            # From now on her turns are played at once: a few more pass with no grace each.
-            mark = len(bob.log)
-            await until_acts(bob, ann.seat, 2, mark)
-            back = Client("ann-again")
-            await back.hello(port, token=ann.token)
-            _, came = await bob.seen("seat_away", mark, seat=ann.seat, away=False)
-            assert came["why"] is None
-            turn = await back.expect("turn", timeout=200 * UNIT)
-            back.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-            mine = await back.play()
-            await bob_task
-            assert sum(r["stack"] for r in mine["standings"]) == 3 * 600
-
-    asyncio.run(scenario())
-
-
-# ------------------------------------------------------------------ R-C3
 
 
 def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(tmp_path: Path) -> None:
@@ -602,30 +502,6 @@ def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> N
             result = await ann.play()
             assert sum(r["stack"] for r in result["standings"]) == 3 * 600
             assert all(a["action"] in DEFAULTS for a in ann.acts(bob.seat))
-
-    asyncio.run(scenario())
-
-
-def test_r_c3_pause_between_hands_holds_the_next_deal_until_resume(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=20 * UNIT)
-        clock = fake_clock()  # the server's time moves only when this test says so
-        async with running(cfg, clock=clock) as (_server, port):
-            ann = Client("ann")
-            await ann.hello(port)
-            ann.send({"type": "away"})  # her seat plays itself: hands end on their own
-            await ann.expect("hand_end", hand=1, timeout=200 * UNIT)
-            ann.send({"type": "pause"})  # during the pause between hands
-            await ann.seen("paused", paused=True)
-            clock.advance(40 * UNIT)  # twice the pause between hands
-            await roundtrip(ann)
-            assert {m["hand"] for m in ann.of_type("table")} == {1}
-            ann.send({"type": "resume"})
-            await ann.seen("paused", paused=False)
-            clock.advance(min(1.0, 20 * UNIT))  # a held deal comes a moment after the resume
-            await ann.seen("table", hand=2, timeout=200 * UNIT)
-            result = await ticking(clock, ann, "standings", step=20 * UNIT)
-            assert result["hands_played"] == 4
 
     asyncio.run(scenario())
 

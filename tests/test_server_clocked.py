@@ -48,6 +48,8 @@ def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path) -> No
         table, clock = await clocked_table(cfg)
         ann = Link(table, "ann")
         ann.hello()
+        options = {"turn_time": 2, "time_bank": 30, "stand_in": False}
+        assert ann.last("lobby")["options"] == options
         await until(table, clock, ann, lambda: turns_of(ann), step=0.01)
         turn = turns_of(ann)[-1]
         assert (turn["time_left"], turn["bank"]) == (2.0, 30.0)
@@ -73,6 +75,8 @@ def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path) -> No
         await until(table, clock, ann, lambda: len(ann.acts(ann.seat)) >= acts + 3)
         assert all(a["action"] in DEFAULTS for a in ann.acts(ann.seat)[acts - 1 :])
         assert len(turns_of(ann)) == sent
+        me = next(p for p in ann.last("table")["players"] if p["seat"] == ann.seat)
+        assert (me["away"], me["away_why"]) == (True, "clock")
         # Back: from her next turn she plays again, with the bank she has left (none).
         ann.send({"type": "back"})
         await settle(table, ann)
