@@ -58,20 +58,6 @@ def _mode(path: Path) -> int:
 # ------------------------------------------------------------------ the table's key
 
 
-def test_the_key_is_made_once_and_kept_across_restarts(tmp_path: Path) -> None:
-    async def scenario() -> tuple[str, str, bytes, bytes]:
-        async with running(config(tmp_path, name="Kitchen")) as (first, _):
-            assert first.identity is not None
-            one, der1 = first.identity.fingerprint, first.identity.cert_der
-        async with running(config(tmp_path, name="Garden")) as (again, _):
-            assert again.identity is not None
-            return one, again.identity.fingerprint, der1, again.identity.cert_der
-
-    one, two, der1, der2 = asyncio.run(scenario())
-    assert one == two  # the key's, not the certificate's: a new name keeps it
-    assert seal.certificate_name(der1) == "Kitchen" and seal.certificate_name(der2) == "Garden"
-
-
 @pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
 def test_the_key_is_0600_in_a_0700_folder_and_no_copy_is_left(tmp_path: Path) -> None:
     folder = tmp_path / "histories"
