@@ -242,6 +242,8 @@ class Client(Messages):
         if context is not None:
             self.cert = self.writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
         self._task = asyncio.get_running_loop().create_task(self._pump(reader))
+        _PUMPS.add(self._task)  # a client no test holds any more stays connected
+        self._task.add_done_callback(_PUMPS.discard)
         return self
 
     async def _pump(self, reader: asyncio.StreamReader) -> None:
@@ -359,6 +361,10 @@ class Client(Messages):
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._task, 1)
+
+
+_PUMPS: set[asyncio.Task[None]] = set()
+"""Every open client's reading task (the event loop keeps only weak references)."""
 
 
 def _wanted(msg: dict[str, Any], types: tuple[str, ...]) -> bool:
