@@ -344,9 +344,10 @@ def lobby_server(tmp_path):
 
 
 async def hello(c: Client, name: str, **extra) -> dict:
-    """A protocol-1 hello as the document spells it; the next message."""
+    """A protocol-1 hello as the document spells it; the next message (a wrong password
+    makes the next hello from the address wait, up to seconds)."""
     c.send({"type": "hello", "protocol": 1, "name": name, **extra})
-    return await c.expect()
+    return await c.expect(timeout=5.0)
 
 
 async def said_hello(srv, name: str, **extra) -> tuple[Client, dict]:
