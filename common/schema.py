@@ -4,8 +4,8 @@ The server builds these (``common.views``, ``server.frames``) and sends their
 ``encode()``; the client reads the wire back with ``decode()``.  Invariants:
 
 - ``encode()`` is the wire dict exactly: the same keys, in the same order, with the
-  same optional-key rules as ``docs/protocol.md`` (``tests/test_wire_bytes.py``
-  holds every recorded frame to it, byte for byte).
+  same optional-key rules as ``docs/protocol.md`` (``tests/test_wire_values.py``
+  holds every recorded message to it, key order included).
 - ``decode()`` takes whatever msgpack produced and checks it as the client always
   did: seats are 0 to 6, card codes are well formed, numbers are clamped, lists
   are capped (seven seats, eight pots, eight actions), an unknown action is
