@@ -474,9 +474,11 @@ def main() -> int:
             )
     results: list[bool] = []
 
-    def check(line: str, value: float, target: float) -> None:
+    def check(line: str, value: float, target: float, *, counts: bool = True) -> None:
+        """A target's line; only this tree's count in the verdict."""
         ok = value <= target
-        results.append(ok)
+        if counts:
+            results.append(ok)
         print(f"{line}  [{'ok' if ok else 'MISSED'}]")
 
     for tree in trees:
@@ -486,12 +488,14 @@ def main() -> int:
             f"{m.cpu_per_act * ms:.3f} ms CPU (target <= {CPU_TARGET * ms:.0f} ms)",
             m.cpu_per_act,
             CPU_TARGET,
+            counts=tree == "this",
         )
         check(
             f"{tree}: act to every screen p99 {m.p(0.99) * ms:.2f} ms "
             f"(target <= {P99_TARGET * ms:.0f} ms, one frame)",
             m.p(0.99),
             P99_TARGET,
+            counts=tree == "this",
         )
     print(
         f"journal in {args.journal_dir or tempfile.gettempdir()}; each act's record is "
