@@ -338,6 +338,8 @@ class Link:
         self.decoder = FrameDecoder()
         self._read = 0
         self._log: list[dict[str, Any]] = []
+        self.writes: list[list[dict[str, Any]]] = []
+        """The messages each write brought, once ``log`` has read them."""
         self.seat: int | None = None
         self.token = ""
         self.conn.connection_made(self.transport)
@@ -345,7 +347,9 @@ class Link:
     @property
     def log(self) -> list[dict[str, Any]]:
         while self._read < len(self.transport.written):
-            self._log.extend(self.decoder.feed(self.transport.written[self._read]))
+            got = self.decoder.feed(self.transport.written[self._read])
+            self.writes.append(got)
+            self._log.extend(got)
             self._read += 1
         return self._log
 

@@ -232,6 +232,7 @@ class SealedLink(Link):
         self.tls = seal.TlsPipe(seal.client_context(), server_side=False)
         self._read = 0
         self._log: list[dict[str, Any]] = []
+        self.writes: list[list[dict[str, Any]]] = []
         self.seat = None
         self.token = ""
         self.conn.connection_made(self.transport)
@@ -254,8 +255,9 @@ class SealedLink(Link):
     @property
     def log(self) -> list[dict[str, Any]]:
         while self._read < len(self.transport.written):
-            plain = self.tls.feed(self.transport.written[self._read])
-            self._log.extend(self.decoder.feed(plain))
+            got = self.decoder.feed(self.tls.feed(self.transport.written[self._read]))
+            self.writes.append(got)
+            self._log.extend(got)
             self._read += 1
         return self._log
 
