@@ -527,6 +527,8 @@ class Link(Messages):
         self._buf = bytearray()
         self._read = 0
         self._log: list[dict[str, Any]] = []
+        self.writes: list[list[dict[str, Any]]] = []
+        """The messages each write brought, once ``log`` has read them."""
         self.seat: int | None = None
         self.token = ""
         self.conn.connection_made(self.transport)
@@ -536,7 +538,9 @@ class Link(Messages):
         while self._read < len(self.transport.written):
             data = self.transport.written[self._read]
             self._buf += data if self.tls is None else self.tls.feed(data)
-            self._log += frames(self._buf)
+            got = frames(self._buf)
+            self.writes.append(got)
+            self._log += got
             self._read += 1
         return self._log
 
