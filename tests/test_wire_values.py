@@ -156,7 +156,7 @@ def test_a_sealed_connection_gets_a_step_in_one_tls_write(tmp_path: Path) -> Non
     """Sealed, a step's frames go through one TLS write: the watcher in TLS reads what
     the plain watcher reads, and each step reaches it in one write."""
     from server.identity import load_identity
-    from tests.test_server_tls import SealedLink
+    from tests.serverkit import SealedLink
 
     async def scenario() -> None:
         key = load_identity(tmp_path / "key", "Test table")
