@@ -150,28 +150,10 @@ _players_list: tuple[Players | None, bytes] = (None, b"")
 
 
 def _pots_packed(hand: Hand) -> bytes:
-    """The view's ``pots`` packed: ``hand.pots()``, worked out here in one pass in the
-    usual case that no seat still in the hand is all in (then there is one pot, R-A3:
-    every chip put in, contended by every seat still in that put any in)."""
+    """The view's ``pots`` packed (``Hand.pots``)."""
     if hand.is_over:
         return _EMPTY
-    seats = hand.seats
-    amount = 0
-    for st in seats.values():
-        amount += st.hand_total
-    contenders = []
-    for s in hand.order:
-        st = seats[s]
-        if not st.folded:
-            if st.all_in:
-                pots = [{"amount": pot.amount, "seats": pot.seats} for pot in hand.pots()]
-                return _packed(pots)
-            if st.hand_total > 0:
-                contenders.append(s)
-    if amount <= 0 or not contenders:
-        return _EMPTY
-    contenders.sort()
-    return _packed([{"amount": amount, "seats": contenders}])
+    return _packed([{"amount": pot.amount, "seats": pot.seats} for pot in hand.pots()])
 
 
 _awards_last: tuple[tuple[schema.Award, ...], bytes] = ((), _EMPTY)
