@@ -112,30 +112,6 @@ def test_a_turn_frame_over_the_packed_legal_actions_is_the_turn_message_framed()
     assert turns > 50
 
 
-def test_seat_entries_kept_from_step_to_step_are_the_ones_made_afresh() -> None:
-    """``common.views`` checks only the actor's entry after a step that is one act; every
-    entry is still what a view made from nothing says, all-ins and showdowns too."""
-    from common import views
-
-    rng = random.Random(17)
-    match = Match(seats={s: SeatInfo(f"p{s}") for s in range(7)}, rng=rng, hands=12, stack=60)
-    steps = 0
-    while not match.is_over:
-        hand = match.next_hand(rng=rng)
-        while True:
-            kept, kept_awards = views.public_seats(hand)
-            saved = views._last
-            views._last = None
-            fresh, fresh_awards = views.public_seats(hand)
-            views._last = saved
-            assert kept == fresh and kept_awards == fresh_awards, steps
-            if hand.is_over:
-                break
-            match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
-            steps += 1
-    assert steps > 100
-
-
 def test_a_clock_frame_is_the_clock_message_framed() -> None:
     """``server.frames.clock_frame`` is the ``clock`` message encoded whole, byte for byte,
     turn ids and seconds of every size, running or paused."""
