@@ -166,8 +166,8 @@ def _betting_buttons(
     facing ``high``; ``wager`` is the wager it may make, if any, and ``bet`` one bet of
     the street (R-B5).
 
-    Remembered (the last 4,096): hands ask for the same few again and again, and making
-    the ``Action``s is a third of a hand's time (``scripts/bench_engine.py``)."""
+    Remembered (the last 4,096): hands ask for the same few again and again, and working
+    them out is a third of a hand's time (``scripts/bench_engine.py``)."""
     to_call = high - total
     if to_call > 0:
         put = min(to_call, stack)
@@ -190,7 +190,7 @@ def _betting_buttons(
 
 # Events are immutable, and making a NamedTuple costs more than looking one up: the
 # deals (3,640 in all) and antes are made once, the acts a hand is likely to see kept
-# (scripts/bench_engine.py: 6% of a hand).
+# (a tenth of a hand, scripts/bench_engine.py).
 _deal = functools.cache(Deal)
 _ante = functools.cache(Ante)
 _act = functools.lru_cache(maxsize=4096)(Act)
