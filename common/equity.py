@@ -82,6 +82,9 @@ LAYOUT_MIN = 12
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
 
+_FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
+"""Built at import (about 0.1 s, as the game starts) so that the odds' first slice, worked
+between two frames, does not pay for them; ``_value`` spells out the lookup."""
 _BY_CODE: dict[int, Card] = {int(c): c for c in FULL_DECK}
 _LCM = 420
 """Every split 1..7 divides it: counted shares stay integers."""
@@ -150,18 +153,15 @@ def deal_count(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> in
 
 
 def _value(s: int, cards: Sequence[int]) -> int:
-    """The value of seven cards ``cards`` summing to ``s`` (``hands.evaluator_tables``).
-
-    The loops below spell out its first lookup (no flush: one read of ``rank_value``)
-    and call it only for the flushes, one hand in thirty."""
-    flush_suit, rank_value, flush_value = evaluator_tables()
-    bits = flush_suit[s & 0xFF]
+    """The value of seven cards ``cards`` summing to ``s`` (``hands.evaluator_tables``);
+    the loops below read ``_RANK_VALUE`` themselves and call it for the flushes only."""
+    bits = _FLUSH_SUIT[s & 0xFF]
     if bits is None:
-        return rank_value[s >> 8]
+        return _RANK_VALUE[s >> 8]
     flushed = 0
     for card in cards:
         flushed |= bits[card]
-    return flush_value[flushed]
+    return _FLUSH_VALUE[flushed]
 
 
 def _coded(cards: Sequence[int]) -> list[int]:
@@ -192,7 +192,7 @@ def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[
     points = [0] * n
     drawing = [i for i, (_, _, lo, hi) in enumerate(slots) if lo < hi]
     deals = 0
-    flush_suit, rank_value, _ = evaluator_tables()
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     if not drawing:  # every card known: one deal, split among the best hands
         winners = [i for i in range(n) if vals[i] == max(vals)]
         for i in winners:
@@ -284,7 +284,7 @@ def _sample_one(
     w = 1.0
     rnd = rng.random
     n_pool = len(pool)
-    flush_suit, rank_value, _ = evaluator_tables()
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     draws = [(i, n_pool - i) for i in range(total)]
     for _ in range(samples):
         # A partial Fisher-Yates shuffle: the first ``total`` cards of ``pool`` are a
@@ -385,7 +385,7 @@ def _sample_all(
     seats = _slots(hands)
     rnd = rng.random
     draws = [(i, len(pool) - i) for i in range(seats[-1][3])]
-    flush_suit, rank_value, _ = evaluator_tables()
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     vals = [0] * len(hands)
     for _ in range(samples):
         for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
@@ -493,7 +493,7 @@ def _sample_mine(
     draws = [(i, n_pool - i) for i in range(min(k, n_pool - 1))]
     inv = 1.0 / (groups * len(layouts))
     rnd = rng.random
-    flush_suit, rank_value, _ = evaluator_tables()
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     acc = sums[0]
     total, squares = acc
     mv = [0] * groups

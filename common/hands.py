@@ -43,7 +43,6 @@ from __future__ import annotations
 import enum
 import functools
 from array import array
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, permutations, product
@@ -473,9 +472,8 @@ def showing_groups(up_cards: Collection[Card]) -> tuple[Category, list[int]]:
     return _showing_groups([card.rank for card in up_cards])
 
 
-def _showing_groups(ranks: Collection[int]) -> tuple[Category, list[int]]:
-    counts = Counter(ranks)
-    groups = sorted(((n, rank) for rank, n in counts.items()), reverse=True)
+def _showing_groups(ranks: Sequence[int]) -> tuple[Category, list[int]]:
+    groups = sorted({(ranks.count(rank), rank) for rank in ranks}, reverse=True)
     top = groups[0][0]
     if top == 4:
         kind = Category.FOUR_OF_A_KIND
