@@ -146,18 +146,6 @@ def side_pots(
     return pots
 
 
-@functools.lru_cache(maxsize=256)
-def _bring_in_buttons(stack: int, bring_in: int, small_bet: int | None) -> tuple[Action, ...]:
-    """The bring-in seat's buttons (R-B2): bring in, or complete to ``small_bet`` when
-    it is given."""
-    bring = min(bring_in, stack)
-    buttons = [Action(_BRING_IN, bring, bring, all_in=stack <= bring_in)]
-    if small_bet is not None:
-        put = min(small_bet, stack)
-        buttons.append(Action(_COMPLETE, put, put, all_in=stack <= small_bet))
-    return tuple(buttons)
-
-
 @functools.lru_cache(maxsize=4096)
 def _betting_buttons(
     stack: int, total: int, high: int, wager: ActionKind | None, bet: int
@@ -482,9 +470,12 @@ class Hand:
         if self.street == 3 and self.high == 0 and not st.acted and st.seat == self.bring_in_seat:
             # R-B2: bring in or complete; neither check nor fold.
             stack, bring_in, small_bet = st.stack, stakes.bring_in, stakes.small_bet
-            complete = stack > bring_in and self._others_can_answer(st, bring_in)
-            cover = max(bring_in, small_bet) + 1  # as any larger stack
-            return _bring_in_buttons(min(stack, cover), bring_in, small_bet if complete else None)
+            bring = min(bring_in, stack)
+            buttons = [Action(_BRING_IN, bring, bring, all_in=stack <= bring_in)]
+            if stack > bring_in and self._others_can_answer(st, bring_in):
+                put = min(small_bet, stack)
+                buttons.append(Action(_COMPLETE, put, put, all_in=stack <= small_bet))
+            return tuple(buttons)
         if not self._may_wager(st):
             wager = None
         elif self.opened:
