@@ -40,7 +40,7 @@ from client.host import Modal, Room
 from client.link import TableLink
 from client.localserver import LocalServer, seat_key_of
 from client.model import Session
-from client.net import Connection, Status, TableKey
+from client.net import Status, TableKey
 from client.overlays import RulesOverlay
 from client.pacing import STEP, Pacer
 from client.pins import Pins
@@ -52,6 +52,7 @@ from client.scenes import reconnect, register_scenes
 from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from common.protocol import HAND_COUNTS, Start
+from common.protocol.received import ServerMessage, Welcome
 
 if TYPE_CHECKING:
     from server.journal import Unfinished
@@ -86,6 +87,7 @@ class App:
         retry_for: float = 120.0,
         seat_keys: SeatKeys | None = None,
         pins: Pins | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings or Settings.load()
         self.save_settings = save_settings
@@ -107,13 +109,14 @@ class App:
         self.notice = ""  # shown on the start screen after a table ends
         self.join_refusal: tuple[str, str] | None = None  # said by the Join box
         self.running = False
-        self._art: CardArt | None = None
+        self.art = CardArt()  # the cards' pictures (drawn anew for each window)
         self.screen: pygame.Surface | None = None
         self.net_event = 0
         self.frames = 0
         self.dirty = True
         self._flash_until = 0.0
-        self.pacer = Pacer()  # frame pacing: client.pacing
+        self.now = clock  # the window's clock: the loop, the scenes' clocks on screen
+        self.pacer = Pacer(clock)  # frame pacing: client.pacing
         self._faults: set[str] = set()
         self.offscreen = False
         self.caption = self._shown_caption = TITLE
@@ -124,29 +127,12 @@ class App:
     # ------------------------------------------------------------ what the host shows
 
     @property
-    def art(self) -> CardArt:
-        assert self._art is not None, "the display is not open yet"
-        return self._art
-
-    @art.setter
-    def art(self, art: CardArt) -> None:
-        self._art = art
-
-    @property
     def window_size(self) -> tuple[int, int]:
         return self.screen.get_size() if self.screen is not None else self.size
 
     @property
     def session(self) -> Session | None:
         return self.link.session
-
-    @session.setter
-    def session(self, session: Session | None) -> None:
-        self.link.session = session
-
-    @property
-    def conn(self) -> Connection | None:
-        return self.link.conn
 
     @property
     def status(self) -> Status:
@@ -171,17 +157,9 @@ class App:
         """Our own server (``server.app.ServerHandle``) while we run one."""
         return self.local.handle
 
-    @server.setter
-    def server(self, handle: Any) -> None:
-        self.local.handle = handle
-
     @property
     def server_kind(self) -> str:
         return self.local.kind
-
-    @server_kind.setter
-    def server_kind(self, kind: str) -> None:
-        self.local.kind = kind
 
     # ------------------------------------------------------------ setup
 
@@ -237,7 +215,7 @@ class App:
             self.shutdown()
 
     def animating(self) -> bool:
-        return any(s.animating() for s in self.scenes) or time.monotonic() < self._flash_until
+        return any(s.animating() for s in self.scenes) or self.now() < self._flash_until
 
     def step(self, max_wait: float = 1.0) -> None:
         """One pass of the loop: wait (or not), handle events and messages, update, draw."""
@@ -250,7 +228,7 @@ class App:
         else:
             idle = True
             wake = [s.wake_in() for s in self.scenes]
-            wake.append(reconnect.wake_in(self.status, time.monotonic()))  # its countdown
+            wake.append(reconnect.wake_in(self.status, self.now()))  # its countdown
             asked = [w for w in wake if w is not None]
             wait = min([max_wait, *asked])
             events = self.pacer.idle_wait(wait)
@@ -260,7 +238,7 @@ class App:
         self.pump_net()
         for event in events:
             self.handle_event(event)
-        now = time.monotonic()
+        now = self.now()
         steps = self.pacer.steps(now)
         if idle:
             steps = min(steps, 1)  # nothing moved while we slept: one step catches up
@@ -279,7 +257,7 @@ class App:
         """The scenes' background work (the odds) in what is left of this frame, so that
         a frame never runs over for it: each is given the time to the frame's end."""
         for scene in list(self.scenes):
-            left = STEP - SPARE_MARGIN - (time.monotonic() - self.pacer.last)
+            left = STEP - SPARE_MARGIN - (self.now() - self.pacer.last)
             try:
                 scene.spare(max(0.0, left))
             except Exception:
@@ -497,18 +475,23 @@ class App:
                 continue
             self.on_message(item)
 
-    def on_message(self, msg: Any) -> None:
-        kind = self.link.apply(msg)
-        if kind is None:
+    def on_message(self, msg: ServerMessage) -> None:
+        """One server message, decoded (``client.net``): the session takes it, then the
+        scenes that fit the session show it."""
+        try:
+            if not self.link.apply(msg, self.now()):
+                return
+        except Exception:
+            log.exception("the session failed on a %s message", msg.TYPE)
             return
-        if kind == "welcome" and self.link.remember_joined() and self.save_settings:
+        if isinstance(msg, Welcome) and self.link.remember_joined() and self.save_settings:
             self.settings.save()  # it worked: now it is a recent address
         self.sync_scenes()
         for scene in list(self.scenes):
             try:
-                scene.on_message(kind, msg)
+                scene.on_message(msg)
             except Exception:
-                log.exception("scene %s failed on a %s message", scene.name, kind)
+                log.exception("scene %s failed on a %s message", scene.name, msg.TYPE)
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
@@ -651,7 +634,7 @@ class App:
 
     def notify_turn(self) -> None:
         sound.play_turn()
-        self._flash_until = time.monotonic() + 2.4
+        self._flash_until = self.now() + 2.4
 
     def _flash_title(self, now: float) -> None:
         if now < self._flash_until:
@@ -667,14 +650,13 @@ class App:
     def set_four_color(self, on: bool) -> None:
         self.settings.four_color = on
         self.dirty = True
-        if self._art is not None:
-            self._art.four_color = on
+        self.art.four_color = on
 
     def run_until(
         self, done: Callable[[], bool], timeout: float = 30.0, max_wait: float = 0.05
     ) -> bool:
         """Run the real loop until ``done()`` (tests, scripts); False on timeout."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + timeout  # real time, whatever the window's clock
         while time.monotonic() < end:
             self.step(max_wait=max_wait)
             if done():

@@ -23,7 +23,7 @@ __all__ = ["ask_once_welcomed", "lost_seat", "offer"]
 
 def lost_seat(s: Session | None) -> int | None:
     """The seat a refused join may ask back, or None."""
-    return s.lost_seat if s is not None and not s.welcomed else None
+    return s.lobby.lost_seat if s is not None and not s.welcomed else None
 
 
 def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: str) -> None:
@@ -32,7 +32,7 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
     def ask() -> None:
         host.connect(where[0], where[1], password=password, watch=True)
         if host.session is not None:
-            host.session.asking = seat
+            host.session.lobby.asking = seat
 
     dialog = ConfirmDialog(
         host,
@@ -53,8 +53,8 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
 
 def ask_once_welcomed(s: Session | None, send: Callable[[dict[str, Any]], bool]) -> bool:
     """A watcher welcomed to ask for a lost seat (``Session.asking``) asks, once."""
-    if s is None or s.asking is None or not s.watch or s.ask is not None:
+    if s is None or s.lobby.asking is None or not s.watch or s.lobby.ask is not None:
         return False
-    seat, s.asking = s.asking, None
-    s.ask = (seat, "waiting", "")
+    seat, s.lobby.asking = s.lobby.asking, None
+    s.lobby.ask = (seat, "waiting", "")
     return send(AskSeat(seat).encode())

@@ -79,19 +79,19 @@ def main() -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()
     os.environ["STUD_MDNS"] = "off"  # measures drawing: nothing browsed or announced
-    from client import demo
     from client.app import App
     from client.model import Session
     from client.pacing import Nap, waiter_for
     from client.render import stamp
     from client.scenes.table import scene as table_scene
     from client.settings import Settings
+    from tests import demo
 
     clock = Clock()
     table_scene.time = clock  # type: ignore[assignment]
     app = App(Settings(name="Ann", sound=False), size=(1280, 800), save_settings=False)
     app.init_display()
-    app.session = Session("Ann")
+    app.link.session = Session("Ann")
     for msg in demo.mid_hand():
         app.on_message(msg)
     table = app.top()
@@ -138,7 +138,7 @@ def main() -> int:
             f"({frames} frames in {args.idle:.0f} s); target <= {TARGET_IDLE:.0f} %: "
             f"{'met' if pct <= TARGET_IDLE else 'NOT met'}"
         )
-    app.session = None
+    app.link.session = None
     app.shutdown()
     return 0
 

@@ -43,10 +43,10 @@ def messages(seats: int, street: int) -> list[dict[str, Any]]:
     allowing odds."""
     import random
 
-    from client.demo import _lobby_seat
     from common.cards import full_deck
     from common.engine import Hand
     from common.views import event_view, seat_view
+    from tests.demo import _lobby_seat
 
     deck = full_deck()
     random.Random(seats * 10 + street).shuffle(deck)
@@ -88,7 +88,7 @@ def run(app: Any, msgs: list[dict[str, Any]]) -> dict[str, Any]:
     from client.model import Session
 
     app.settings.odds = False
-    app.session = Session("Ann")
+    app.link.session = Session("Ann")
     for m in msgs:
         app.on_message(m)
     for _ in range(3):
@@ -189,7 +189,7 @@ def main() -> int:
                   f"{r['over']} over {FRAME * 1000:.1f} ms; without the odds (anchor) "
                   f"longest {r['idle_longest'] * 1000:5.1f} ms, "
                   f"{r['idle_over']} of {r['idle_frames']} over")  # fmt: skip
-    app.session = None
+    app.link.session = None
     return 0
 
 

@@ -22,8 +22,8 @@ from common.analysis import Chance
 from common.history import load
 from common.replay import positions, seen_record
 from scripts.simulate import simulate
+from tests.clientkit import Player, key, run
 from tests.test_analysis import DEAD, FLUSH, THROUGH_FIFTH, hand_record
-from tests.test_client_app import Player, press, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -42,18 +42,13 @@ def _fresh() -> None:
     analysing._CACHE.clear()
 
 
-def key(app: App, k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(max_wait=0.001)
-
-
 # ------------------------------------------------------------------ the computer table
 
 
-def test_the_computer_table_opens_its_books_after_the_match_only(make_app) -> None:
+def test_the_computer_table_opens_its_books_after_the_match_only(make_client) -> None:
     """Its computer seats' hole cards come once the match is over, never before (the
     ``books`` messages follow the standings, R-S1 until then)."""
-    app = make_app()
+    app = make_client()
     app.play_computer(1, 4)
     player = Player(app)
     during: list[int] = []
@@ -73,19 +68,17 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_app) -> No
     # Mid-match, a replay at the table has no analysis: it is for after the match.
     assert run([app], lambda: app.session is not None and len(app.session.book.finished()) >= 1,
                [player])  # fmt: skip
-    press(app, "h")
-    app.step(max_wait=0.01)
+    key(app, "h")
     rep = app.top()
     assert isinstance(rep, ReplayerScene) and rep.analysing.held
     rep.update(1 / 60)
     assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
     assert rep.analysis_lines()[0] == HELD
-    press(app, "escape")
-    app.step(max_wait=0.01)
+    key(app, pygame.K_ESCAPE)
     assert run([app], over, [player], timeout=80)
     assert during and set(during) == {0}
     s = app.session
-    assert s.open_books and s.book.books_expected == 4
+    assert s.lobby.open_books and s.book.books_expected == 4
     books = s.book.best()
     assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
     after = analysis_for(books, s.seat, session=s)

@@ -16,6 +16,7 @@ from client.app import App
 from client.render.tablelist import TableList
 from client.settings import Settings
 from server.app import run_in_thread
+from tests.clientkit import click
 from tests.netns import in_netns
 from tests.serverkit import config
 
@@ -27,13 +28,6 @@ def _app(tmp_path: Path, monkeypatch, name: str = "Gus", *, offscreen: bool = Fa
     app = App(Settings(name=name), size=(1280, 800), save_settings=False, retry_for=5.0)
     app.init_display(offscreen=offscreen)
     return app
-
-
-def _click(pos: tuple[int, int]) -> None:
-    pygame.event.post(
-        pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-    )
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
 
 
 def _row_of(found: TableList, name: str) -> pygame.Rect:
@@ -60,7 +54,7 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         assert (d.port, d.seats, d.free, d.password) == (den.port, 2, 5, False)
         assert (f.port, f.seats, f.password) == (friday.port, 1, True)
         # Friday needs a password: the click asks for it, Esc takes the box away.
-        _click(_row_of(start.found, "Friday").center)
+        click(app, _row_of(start.found, "Friday"), step=False)
         assert app.run_until(lambda: start.prompt is not None, timeout=5)
         app.draw()
         pygame.event.post(
@@ -69,28 +63,28 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         assert app.run_until(lambda: start.prompt is None, timeout=5)
         assert app.session is None
         # Den needs none: one click and we sit at Den.
-        _click(_row_of(start.found, "Den").center)
+        click(app, _row_of(start.found, "Den"), step=False)
         assert app.run_until(
-            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
+            lambda: app.top().name == "lobby" and app.session.lobby.said is not None, timeout=15
         )
-        assert (app.conn.host, app.conn.port) == ("127.0.0.1", den.port)
-        assert app.session.table_name == "Den"
-        assert [p.name for p in app.session.lobby_seats if p.kind == "human"] == ["Gus"]
+        assert (app.link.conn.host, app.link.conn.port) == ("127.0.0.1", den.port)
+        assert app.session.lobby.table == "Den"
+        assert [p.name for p in app.session.lobby.seats if p.kind == "human"] == ["Gus"]
         app.draw()
         # Back at the start screen, Den's entry follows the seat we took while we sat there.
         app.leave_table(notice="", send_leave=True)
         assert app.run_until(lambda: app.top().name == "start", timeout=5)
         # Friday, with its password typed in the box.
-        _click(_row_of(start.found, "Friday").center)
+        click(app, _row_of(start.found, "Friday"), step=False)
         assert app.run_until(lambda: start.prompt is not None, timeout=5)
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="swordfish"))
         pygame.event.post(
             pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
         )
         assert app.run_until(
-            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
+            lambda: app.top().name == "lobby" and app.session.lobby.said is not None, timeout=15
         )
-        assert app.conn.port == friday.port and app.session.table_name == "Friday"
+        assert app.link.conn.port == friday.port and app.session.lobby.table == "Friday"
         # A table that goes away goes from the list.
         den.stop()
         assert app.run_until(lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20)

@@ -28,6 +28,7 @@ from client.net import BUSY, Connection, Status
 from client.scenes import reconnect
 from client.seatkeys import SeatKey, SeatKeys
 from common.protocol import FrameDecoder, encode_frame
+from tests.clientkit import click, feed, key, run
 from tests.sealkit import table_context
 
 pytestmark = pytest.mark.timeout(60)
@@ -355,34 +356,20 @@ def test_R_C1_a_game_started_again_is_not_turned_away_by_a_busy_table() -> None:
 # ------------------------------------------------------------------ the app
 
 
-def _post(app: Any, event: pygame.event.Event) -> None:
-    """An event as the player makes it: into pygame's queue, read by ``App.step``."""
-    if app.offscreen:
-        app.inbox.append(event)
-    else:
-        pygame.event.post(event)
-
-
-def _click(app: Any, pos: tuple[int, int]) -> None:
-    _post(app, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
-    _post(app, pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos))
-
-
 def _lost(app: Any) -> None:
     """Hold the app as if its connection's thread were retrying, two minutes to go."""
-    app.link.status = Status("retrying", "connection lost", 2, until=time.monotonic() + 118)
+    app.link.status = Status("retrying", "connection lost", 2, until=app.now() + 118)
 
 
 @pytest.mark.parametrize("where", ["table", "lobby"])
 def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
-    from client import demo
     from client.model import Session
     from scripts.screenshot import lobby_messages
+    from tests import demo
 
     app = make_client("Ann")
-    app.session = Session("Ann")
-    for m in demo.mid_hand() if where == "table" else lobby_messages():
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand() if where == "table" else lobby_messages())
     server = Scripted(lambda n, hello: None)  # a link that the click must close
     app.link.conn = Connection("127.0.0.1", server.port, lambda: {"type": "hello"})
     try:
@@ -393,16 +380,14 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
         assert scene.name == where
         button = scene.lost.stop.rect
         assert button.w > 40 and pygame.Rect((0, 0), app.window_size).contains(button)
-        sent = scene.sent_turn if where == "table" else None
+        sent = scene.bar.sent_turn if where == "table" else None
         under = scene.buttons()[0].rect.center if where == "table" else scene.lost.box.center
         assert where == "lobby" or scene.lost.box.collidepoint(under)  # Fold, under the banner
         assert not button.collidepoint(under)
-        _click(app, under)
-        app.step(max_wait=0.0)
+        click(app, under)
         assert app.top().name == where  # nothing happens, and nothing under it is pressed
-        assert where == "lobby" or scene.sent_turn == sent
-        _click(app, button.center)
-        app.step(max_wait=0.0)
+        assert where == "lobby" or scene.bar.sent_turn == sent
+        click(app, button)
     finally:
         server.close()
     assert app.top().name == "start" and app.session is None
@@ -410,20 +395,17 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
 
 
 def test_escape_stops_trying_too(make_client) -> None:
-    from client import demo
     from client.model import Session
+    from tests import demo
 
     app = make_client("Ann")
-    app.session = Session("Ann")
-    for m in demo.mid_hand():
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand())
     app.step(max_wait=0.0)
-    _post(app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
-    app.step(max_wait=0.0)
+    key(app, pygame.K_ESCAPE)
     assert app.top().name == "table"  # Esc means nothing while the link is up
     _lost(app)
-    _post(app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
-    app.step(max_wait=0.0)
+    key(app, pygame.K_ESCAPE)
     assert app.top().name == "start"
 
 
@@ -432,16 +414,15 @@ def _shown(make_client: Any, size: tuple[int, int], messages: list[dict[str, Any
     from client.model import Session
 
     app = make_client("Ann", size=size)
-    app.session = Session("Ann")
-    for m in messages:
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, messages)
     app.step(max_wait=0.0)
     return app.top()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_banner_covers_no_seat_and_no_pot(make_client, size) -> None:
-    from client import demo
+    from tests import demo
 
     scene = _shown(make_client, size, demo.mid_hand())
     lay = scene.lay
@@ -456,7 +437,6 @@ def test_the_banner_covers_no_seat_and_no_pot(make_client, size) -> None:
 
 def _seated_guest(make_client, tmp_path, *, password: str = ""):
     """Hana hosts on 127.0.0.1 with a computer seat; Bob joins and the match starts."""
-    from tests.test_client_app import run
 
     host = make_client("Hana", grace=30.0)
     host.host_table(hands=4, computers=1, password=password, port=0, bind="127.0.0.1")
@@ -488,7 +468,6 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
     import client.app
     from client.seatkeys import default_path
     from common.protocol import PROTOCOL_VERSION
-    from tests.test_client_app import run
 
     host, bob, port = _seated_guest(make_client, tmp_path, password="pw")
     seat, token = bob.session.seat, bob.session.token
@@ -548,7 +527,6 @@ def test_a_token_the_server_does_not_know_is_dropped_and_the_join_goes_on(
     make_client, tmp_path
 ) -> None:
     from client.seatkeys import default_path
-    from tests.test_client_app import run
 
     host = make_client("Hana")
     host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
@@ -566,7 +544,6 @@ def test_a_token_the_server_does_not_know_is_dropped_and_the_join_goes_on(
 
 def test_leaving_between_matches_forgets_mid_match_keeps(make_client, tmp_path) -> None:
     from client.seatkeys import default_path
-    from tests.test_client_app import run
 
     host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
@@ -754,7 +731,6 @@ def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
     from client.seatkeys import default_path
     from server.app import run_in_thread
     from tests.serverkit import config
-    from tests.test_client_app import run
 
     cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=60.0, turn_time=0)
     first = run_in_thread(cfg)
@@ -800,7 +776,6 @@ def test_our_own_computer_table_keeps_the_token_too(make_client) -> None:
     """The game's own server may be started again (and resume its match): its seat's
     token is kept whatever port it gets; a server that does not know it seats us anew."""
     from client.seatkeys import default_path
-    from tests.test_client_app import run
 
     app = make_client("Ann")
     app.play_computer(1, 4)
@@ -820,7 +795,6 @@ def test_stop_trying_on_a_really_lost_table_keeps_the_seat_for_later(make_client
     from client.seatkeys import default_path
     from server.app import run_in_thread
     from tests.serverkit import config
-    from tests.test_client_app import run
 
     cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=60.0, turn_time=0)
     server = run_in_thread(cfg)
@@ -831,7 +805,7 @@ def test_stop_trying_on_a_really_lost_table_keeps_the_seat_for_later(make_client
     server.stop(reason="the server is shutting down")  # and it does not come back
     assert run([bob], lambda: bob.status.state == "retrying", timeout=10)
     bob.step(max_wait=0.0)
-    _click(bob, bob.top().lost.stop.rect.center)
+    click(bob, bob.top().lost.stop.rect, step=False)
     assert run([bob], lambda: bob.top().name == "start", timeout=5)
     assert "Stopped trying" in bob.notice and "shutting down" in bob.notice
     assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
@@ -853,7 +827,7 @@ def test_the_banner_fits_clear_of_every_seat_at_every_table(size, seats) -> None
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_lobby_banner_stays_above_the_seats_and_left_of_the_night(make_client, size) -> None:
-    from client import demo
+    from tests import demo
 
     lobby = _shown(make_client, size, demo.night_lobby())
     assert lobby.name == "lobby"

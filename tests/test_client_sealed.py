@@ -26,6 +26,7 @@ from client.net import (
 )
 from common.proof import TableProof
 from common.protocol import FrameDecoder, FrameError, encode_frame
+from common.protocol.received import Proof, Welcome
 from common.seal import TlsPipe, short_key
 from tests.sealkit import identity
 
@@ -158,7 +159,12 @@ def failed(seen: list[Any]) -> Status | None:
 
 
 def welcomed(seen: list[Any]) -> bool:
-    return any(kind == "msg" and item["type"] == "welcome" for kind, item in seen)
+    return any(kind == "msg" and isinstance(item, Welcome) for kind, item in seen)
+
+
+def ended(seen: list[Any]) -> bool:
+    """The connection's thread is over: its socket closed, the table has read it all."""
+    return any(s.state == "closed" for s in statuses(seen))
 
 
 def test_the_password_is_proven_and_never_sent() -> None:
@@ -178,7 +184,7 @@ def test_the_password_is_proven_and_never_sent() -> None:
     assert PASSWORD.encode() not in table.plain and PASSWORD.encode() not in table.wire
     assert b"hello" in table.plain and b"hello" not in table.wire
     # The proof message stays the link's own business: not for the game.
-    assert all(item.get("type") != "proof" for kind, item in seen if kind == "msg")
+    assert all(not isinstance(item, Proof) for kind, item in seen if kind == "msg")
 
 
 def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None:
@@ -191,8 +197,8 @@ def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None
 
     conn = link(table, check_key=refuse)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
-        time.sleep(0.1)  # anything sent after the refusal would have come by now
+        seen = wait_for(conn, ended)
+        assert table.done.wait(10)  # the table read all the client sent, to its close
     finally:
         conn.close()
         table.close()
@@ -232,8 +238,8 @@ def test_a_table_that_cannot_prove_the_password_is_hung_up_on(script: Script, sa
     table = Table(script)
     conn = link(table)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
-        time.sleep(0.1)
+        seen = wait_for(conn, ended)
+        assert table.done.wait(10)  # the table read all the client sent, to its close
     finally:
         conn.close()
         table.close()

@@ -24,10 +24,10 @@ from client.settings import Settings
 from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
+from tests.clientkit import run
 from tests.contract_client import ContractClient
 from tests.serverkit import Link, clocked_table, config, settle
 from tests.serverproc import ServerProcess
-from tests.test_client_app import run
 from tests.test_sealed_wire import ended, game_until, refusal, serve, watched
 from tests.test_server_tls import SealedLink
 from tests.wiretap import Middle, table_key

@@ -108,7 +108,7 @@ def test_the_rules_button_on_the_start_screen_and_at_the_table(make_client) -> N
     assert isinstance(app.modal, RulesOverlay)
     app.modal.close()
     app.play_computer(1, 4)
-    from tests.test_client_app import run
+    from tests.clientkit import run
 
     assert run([app], lambda: app.top().name == "table")
     table = app.top()

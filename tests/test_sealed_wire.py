@@ -154,7 +154,7 @@ def play_plain(port: int, rng: random.Random, *, password: str) -> list[dict[str
 def game_until(
     apps: list[Any], done: Any, *, players: tuple[Any, ...] = (), timeout: float = 60
 ) -> bool:
-    from tests.test_client_app import run
+    from tests.clientkit import run
 
     return run(apps, done, players, timeout=timeout)
 
@@ -169,7 +169,7 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
     match out, its link cut once and taken back with its token.  Neither way does the
     wire show a hole card, the token, the password or any frame at all: TLS records
     only, application data after the handshake, on both links."""
-    from tests.test_client_app import Player
+    from tests.clientkit import Player
 
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
                 "--start-when", "3")  # fmt: skip

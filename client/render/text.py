@@ -1,8 +1,7 @@
 """Fonts and rendered text, cached: the table redraws the same words every frame.
 
 Uses pygame's bundled default font, so nothing depends on the system's fonts.
-Rendered words are kept by (string, size, colour, weight) and fitted words by
-(string, size, width, weight); ``client.render.stamp.set_caching`` turns both off.
+Rendered words are kept by (string, size, colour, weight), the last 1500 used.
 """
 
 from __future__ import annotations
@@ -11,15 +10,11 @@ from collections import OrderedDict
 
 import pygame
 
-from client.render import stamp
-
 __all__ = ["blit_text", "clear", "fit", "fit_lines", "font", "line_height", "text", "wrap"]
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 _texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 _MAX_TEXTS = 1500
-_fits: dict[tuple[str, int, int, bool], str] = {}
-_MAX_FITS = 4000
 
 
 def font(size: int, *, bold: bool = False) -> pygame.font.Font:
@@ -36,8 +31,6 @@ def font(size: int, *, bold: bool = False) -> pygame.font.Font:
 
 
 def text(s: str, size: int, color=(240, 240, 235), *, bold: bool = False) -> pygame.Surface:
-    if not stamp.caching():
-        return font(size, bold=bold).render(s, True, color)
     key = (s, int(size), tuple(color), bold)
     surf = _texts.get(key)
     if surf is not None:
@@ -52,18 +45,6 @@ def text(s: str, size: int, color=(240, 240, 235), *, bold: bool = False) -> pyg
 
 def fit(s: str, size: int, width: int, *, bold: bool = False) -> str:
     """``s`` cut with an ellipsis so that it fits in ``width`` pixels."""
-    if not stamp.stamping():
-        return _fit(s, size, width, bold)
-    key = (s, int(size), int(width), bold)
-    got = _fits.get(key)
-    if got is None:
-        if len(_fits) >= _MAX_FITS:
-            _fits.clear()
-        got = _fits[key] = _fit(s, size, width, bold)
-    return got
-
-
-def _fit(s: str, size: int, width: int, bold: bool) -> str:
     f = font(size, bold=bold)
     if f.size(s)[0] <= width:
         return s
@@ -135,12 +116,3 @@ def fit_lines(s: str, size: int, box: tuple[int, int], *, least: int = 10) -> tu
 def clear() -> None:
     _fonts.clear()
     _texts.clear()
-    _fits.clear()
-
-
-def _clear_pictures() -> None:
-    _texts.clear()
-    _fits.clear()
-
-
-stamp.on_clear(_clear_pictures)

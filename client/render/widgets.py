@@ -2,8 +2,6 @@
 
 A widget holds its rect (set by the scene's layout), its state and an ``id``;
 ``handle_event`` returns True when it used the event.  ``draw`` changes nothing.
-A button is drawn from its stamp (``client.render.stamp``) while it looks the same,
-and ``panel``'s translucent fill is kept by size, colour and corner.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from client.render import stamp
 from client.render.text import blit_text, fit, font, text
 
 __all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel"]
@@ -23,23 +20,12 @@ INK = (245, 245, 238)
 MUTED = (170, 180, 175)
 
 
-_fills: dict[tuple, pygame.Surface] = {}
-_BUTTONS = stamp.Stamps()
-stamp.on_clear(_fills.clear)
-
-
 def panel(
     surf: pygame.Surface, rect: pygame.Rect, color=(16, 28, 24, 215), radius: int = 12
 ) -> None:
-    key = (tuple(rect.size), tuple(color), radius)
-    tmp = _fills.get(key) if stamp.stamping() else None
-    if tmp is None:
-        tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
-        pygame.draw.rect(tmp, color, tmp.get_rect(), border_radius=radius)
-        if stamp.stamping():
-            if len(_fills) > 200:
-                _fills.clear()
-            _fills[key] = tmp
+    """A rounded box of ``color`` (translucent where its alpha says) over what is there."""
+    tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(tmp, color, tmp.get_rect(), border_radius=radius)
     surf.blit(tmp, rect.topleft)
 
 
@@ -66,11 +52,6 @@ class Button:
 
     def draw(self, surf: pygame.Surface) -> None:
         r = self.rect
-        key = (self.label, self.key, self.style, self.enabled, self.hover, self.size, r.size)
-        _BUTTONS.draw(surf, key, (r.w, r.h + 3), r.topleft,
-                      lambda s, at: self._paint(s, pygame.Rect(at, r.size)))  # fmt: skip
-
-    def _paint(self, surf: pygame.Surface, r: pygame.Rect) -> None:
         base = {"primary": (46, 128, 74), "danger": (150, 52, 48), "normal": (52, 66, 78)}[
             self.style
         ]

@@ -17,7 +17,6 @@ from typing import Any
 
 import pygame
 
-from client.handbook import clean_record
 from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
@@ -25,6 +24,7 @@ from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from common import folders
 from common.history import load
+from common.protocol.received import clean_record
 from server.files import read_bytes
 
 __all__ = ["HistoriesScene", "MatchFile", "history_dir", "list_matches"]

@@ -17,7 +17,6 @@ the key nor the choice is shown.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +35,7 @@ from client.scenes.base import Scene
 from client.scenes.reconnect import ReconnectBanner
 from common.levels import LEVEL_IDS, level_info
 from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, Options, SetLevel, Sit, Start
+from common.protocol.received import Lobby, ServerMessage, TableOptions, Welcome
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
@@ -53,11 +53,11 @@ def odds_words(allowed: bool) -> str:
     return "Odds: allowed (W at the table)" if allowed else "Odds: off"
 
 
-def options_words(opts: dict[str, Any]) -> str:
+def options_words(opts: TableOptions) -> str:
     """The table's clock and stand-in in a line: ``"Turn clock 30 s + 90 s bank"``."""
-    turn, bank = opts.get("turn_time"), opts.get("time_bank") or 0
+    turn, bank = opts.turn_time, opts.time_bank
     words = "No turn clock" if not turn else f"Turn clock {turn:g} s + {bank:g} s bank"
-    if opts.get("stand_in"):
+    if opts.stand_in:
         words += " · a computer stands in for away seats"
     return words
 
@@ -194,7 +194,7 @@ class LobbyScene(Scene):
         s = self.host.session
         if s is None or not s.host:
             return False
-        p = next((p for p in s.lobby_seats if p.seat == seat and p.kind == "computer"), None)
+        p = next((p for p in s.lobby.seats if p.seat == seat and p.kind == "computer"), None)
         if p is None:
             return False
         i = LEVEL_IDS.index(p.level) if p.level in LEVEL_IDS else 0
@@ -212,17 +212,18 @@ class LobbyScene(Scene):
     def _sync_hands(self) -> None:
         """The choice shows the table's match length: what the server says, for everyone."""
         s = self.host.session
-        if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
-            self.hands.value = s.lobby["hands"]
+        said = s.lobby.said if s is not None else None
+        if said is not None and said.hands in self.hands.options:
+            self.hands.value = said.hands
         self._sync_options()
 
     def _sync_options(self) -> None:
         """Show the table's options as the server last said them."""
         s = self.host.session
-        if s is None or not s.options:
+        opts = s.lobby.options if s is not None else None
+        if s is None or opts is None:
             return
-        turn = s.options.get("turn_time")
-        bank = s.options.get("time_bank") or 0
+        turn, bank = opts.turn_time, opts.time_bank
         for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
                                     (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip
             if value in base:
@@ -231,14 +232,14 @@ class LobbyScene(Scene):
                 words = [o for o in base if not isinstance(o, int)]
                 choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
             choice.value = value
-        self.stand_in.value = bool(s.options.get("stand_in"))
-        self.plain.value = "refused" if s.plain_refused else "allowed"
-        self.odds.value = s.odds_allowed
+        self.stand_in.value = opts.stand_in
+        self.plain.value = "refused" if s.lobby.plain_refused else "allowed"
+        self.odds.value = s.lobby.odds_allowed
 
-    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
-        if kind == "lobby":
+    def on_message(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Lobby):
             self._sync_hands()
-        if kind == "welcome":  # a watcher come to ask for a lost seat back asks now
+        if isinstance(msg, Welcome):  # a watcher come to ask for a lost seat back asks now
             ask_once_welcomed(self.host.session, self.host.send)
         self._layout_give()
         self._layout_seats()
@@ -283,7 +284,7 @@ class LobbyScene(Scene):
     def odds_allowed(self) -> bool:
         """The computer table always allows them; a friends' table as its host chose."""
         s = self.host.session
-        return not self.sealing() or (s is not None and s.odds_allowed)
+        return not self.sealing() or (s is not None and s.lobby.odds_allowed)
 
     def sealing(self) -> bool:
         """Whether the table's key and the plain connections' choice are shown: not at the
@@ -304,7 +305,7 @@ class LobbyScene(Scene):
         if s is None:
             return []
         out = []
-        if s.watch and s.seat is None and len(s.lobby_seats) < 7:
+        if s.watch and s.seat is None and len(s.lobby.seats) < 7:
             out.append(self.sit)
         if s.host and not s.running:
             out += self.give
@@ -320,7 +321,7 @@ class LobbyScene(Scene):
             return
         box = self.boxes["seats"]
         y = box.y + round(60 * self.s)
-        for p in s.lobby_seats:
+        for p in s.lobby.seats:
             if p.kind == "computer":
                 b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", "Give seat")
                 b.size = max(12, round(18 * self.s))
@@ -409,7 +410,7 @@ class LobbyScene(Scene):
         y = box.y + f(60)
         lh = max(10, round(font(f(28)).get_height() * 0.9))
         lock_room = lock_width(lh) + f(10)
-        for p in s.lobby_seats:
+        for p in s.lobby.seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
             if p.next:
@@ -450,8 +451,8 @@ class LobbyScene(Scene):
     def night_rect(self) -> pygame.Rect | None:
         """The night's scoreboard, top right, once a match has been played."""
         s = self.host.session
-        night = s.night if s is not None and s.night is not None and s.night.played else None
-        return self._R(760, 24, 380, 226) if night is not None else None
+        night = s.lobby.night if s is not None else None
+        return self._R(760, 24, 380, 226) if night is not None and night.played else None
 
     def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
         """The words above the seats: (text, size, colour, bold, rect), fitted between the
@@ -462,7 +463,7 @@ class LobbyScene(Scene):
         items: list[tuple[str, float, tuple[int, int, int], bool]] = []
         server = self.host.server
         at = self.host.address
-        name = s.table_name if s is not None else ""
+        name = s.lobby.table if s is not None else ""
         if self.host.server_kind == "host" and server is not None:
             lone = getattr(server, "every_interface", False) and all(
                 a in ("127.0.0.1", "::1") for a in self.addresses
@@ -479,24 +480,24 @@ class LobbyScene(Scene):
             pw = self.host.password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
-            if s is not None and s.plain_open:  # the host allowed them: what it costs
+            if s is not None and s.lobby.plain_open:  # the host allowed them: what it costs
                 items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
         elif at is not None:
             where = joinable(*at)
             items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
             if self.key_words():  # the host reads it out; it is the same on every screen
                 items.append((f"Table key {self.key_words()}", 30, INK, True))
-            if s is not None and self.sealing() and s.plain_open:
+            if s is not None and self.sealing() and s.lobby.plain_open:
                 items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
             elif s is not None and self.sealing():
-                plain = "refused" if s.plain_refused else "allowed"
+                plain = "refused" if s.lobby.plain_refused else "allowed"
                 items.append((f"{PLAIN_LABEL}: {plain}", 22, MUTED, False))
-        if s is not None and s.open_books:  # the host's open-the-books option, for all to know
-            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+        if s is not None and s.lobby.open_books:  # the host's open-the-books option, for all
+            who = "everyone seated and watching" if s.lobby.books_to_watchers else "everyone seated"
             books = f"Open books: after the match {who} may replay every hand, hole cards and all."
             items.append((books, 24, GOLD, False))
-        if s is not None and s.waiting:  # the host cannot save: nothing starts or moves
-            items.insert(0, (s.waiting, 30, WAITING, True))
+        if s is not None and s.clocks.waiting:  # the host cannot save: nothing starts or moves
+            items.insert(0, (s.clocks.waiting, 30, WAITING, True))
         if s is None or not items:
             return []
         top = round(self.oy + 20 * sc)
@@ -592,14 +593,14 @@ class LobbyScene(Scene):
 
     def press_start(self) -> bool:
         s = self.host.session
-        if s is None or not s.host or not (s.lobby and s.lobby["can_start"]):
+        if s is None or not s.host or not (s.lobby.said and s.lobby.said.can_start):
             return False
         return self.host.send(Start(int(self.hands.value)).encode())
 
     def update(self, dt: float) -> None:
         s = self.host.session
         if s is not None:
-            self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+            self.start.enabled = bool(s.host and s.lobby.said and s.lobby.said.can_start)
             self._layout_give()
             self._layout_seats()
 
@@ -614,15 +615,14 @@ class LobbyScene(Scene):
         elif s.host:
             note = "You are the host: set the table and start when everyone is in."
         else:
-            host = next((p.name for p in s.lobby_seats if p.host), "the host")
+            host = next((p.name for p in s.lobby.seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
         if s.watch and self.sit in self.night_buttons():
             note += " A seat is free:"
         lines = wrap(note, self._f(26), self.boxes["side"].w)
-        if not s.host and s.lobby is not None:
-            lines += ["", f"A match of {s.lobby['hands']} hands."]
-        if not s.host and s.options:
-            lines += wrap(options_words(s.options), self._f(26), self.boxes["side"].w)
+        if not s.host and s.lobby.said is not None:
+            lines += ["", f"A match of {s.lobby.said.hands} hands."]
+            lines += wrap(options_words(s.lobby.said.options), self._f(26), self.boxes["side"].w)
         if not s.host:  # the host's own row says it (a box at a friends' table)
             lines += wrap(odds_words(self.odds_allowed()), self._f(26), self.boxes["side"].w)
         return lines
@@ -667,7 +667,7 @@ class LobbyScene(Scene):
         f = self._f
         room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
         n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
-        chats = lobby_words(s.log)[-n:] if n else []
+        chats = lobby_words(s.log.lines)[-n:] if n else []
         out = []
         yy = self.chat.rect.y - f(6) - len(chats) * f(26)
         width = self.chat.rect.w
@@ -689,15 +689,15 @@ class LobbyScene(Scene):
         for t, size, color, bold, rect in self.header():
             blit_text(surf, t, size, rect.topleft, color, bold=bold, shadow=bold)
         board = self.night_rect()
-        if board is not None and s.night is not None:  # the night so far, top right
+        if board is not None and s.lobby.night is not None:  # the night so far, top right
             from client.render.nightboard import draw_night
 
-            draw_night(surf, board, s.night, me=s.name, size=f(24))
+            draw_night(surf, board, s.lobby.night, me=s.name, size=f(24))
         box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
         blit_text(
             surf,
-            f"At the table ({len(s.lobby_seats)} of 7)",
+            f"At the table ({len(s.lobby.seats)} of 7)",
             f(28),
             (box.x + f(20), box.y + f(16)),
             INK,
@@ -758,4 +758,4 @@ class LobbyScene(Scene):
         for t, rect in self.chat_lines():
             blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)
-        self.lost.draw(surf, self.host.status, time.monotonic())
+        self.lost.draw(surf, self.host.status, self.host.now())

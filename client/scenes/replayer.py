@@ -30,9 +30,10 @@ from typing import Any
 import pygame
 
 from client.analysing import analysis_for
+from client.handbook import full_record
 from client.host import Host
 from client.keys import SCENES, key_of
-from client.model import Player
+from client.lobbystate import Player
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
@@ -42,7 +43,9 @@ from client.scenes.base import Scene
 from client.wording import act_words
 from common import folders
 from common.analysis import Chance, Mark
+from common.events import Act
 from common.exports import table_of, write_exports
+from common.protocol.received import decode_event
 from common.replay import Position, hand_label, positions, street_starts, table_after
 
 __all__ = ["ReplayerScene", "export_dir"]
@@ -113,9 +116,7 @@ class ReplayerScene(Scene):
             self.goto_event(self.hand_i, event)
 
     def _default_title(self) -> str:
-        full = all(
-            all("card" in e for e in r["events"] if e.get("ev") == "deal") for r in self.records
-        )
+        full = all(full_record(rec) for rec in self.records)
         return "Every hole card shown" if full else "As your seat saw it"
 
     # ------------------------------------------------------------ moving
@@ -206,10 +207,8 @@ class ReplayerScene(Scene):
         """The picture the painter reads: the replayed view, the names, the last action."""
         rec = self.record
         upto = self.stops[self.pos_i].upto if self.stops else 0
-        last = rec["events"][upto - 1] if upto else None
-        recent = {}
-        if last is not None and last.get("ev") == "act":
-            recent[last["seat"]] = act_words(last)  # stays up while shown
+        last = decode_event(rec["events"][upto - 1]) if upto else None
+        recent = {last.seat: act_words(last)} if isinstance(last, Act) else {}  # stays up
         self.shown = TablePicture(
             view=table_after(rec, upto, self.viewer),
             players={
