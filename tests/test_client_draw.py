@@ -96,6 +96,19 @@ def differences(a: Any, b: Any, where: str = "") -> list[str]:
         for k in sorted(set(a[1]) | set(b[1])):
             out += differences(a[1].get(k), b[1].get(k), f"{where}.{k}")
         return out
+    if (
+        isinstance(a, tuple)
+        and isinstance(b, tuple)
+        and a[:1] == b[:1]
+        and isinstance(a[-1], list)
+        and isinstance(b[-1], list)
+        and len(a[-1]) == len(b[-1])
+    ):  # a list or tuple: item by item
+        return [
+            d
+            for i, (x, y) in enumerate(zip(a[-1], b[-1]))
+            for d in differences(x, y, f"{where}[{i}]")
+        ]
     return [f"{where or 'value'}: {a!r:.200} -> {b!r:.200}"]
 
 

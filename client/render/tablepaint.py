@@ -9,6 +9,7 @@ kept per window size, cards per card size, text per string.
 from __future__ import annotations
 
 from math import ceil
+from typing import NamedTuple
 
 import pygame
 
@@ -22,7 +23,7 @@ from client.render.widgets import GOLD, INK, MUTED, panel
 from client.wording import STREET_NAMES, award_lines
 from common.schema import TableSeat
 
-__all__ = ["TablePainter", "seat_lock", "seat_tags"]
+__all__ = ["PlateLook", "TablePainter", "seat_lock", "seat_tags"]
 
 PLATE = (22, 30, 34)
 PLATE_TURN = (64, 52, 18)
@@ -105,6 +106,21 @@ def _wrap_award(line: str, size: int, width: int) -> list[str]:
     head, sep, hand = line.partition(" with ")
     parts = [head, sep.strip() + " " + hand] if sep else [line]
     return [row for part in parts for row in wrap(part, size, width)]
+
+
+class PlateLook(NamedTuple):
+    """What a seat's plate shows, worked out (``TablePainter.plate_look``): the plate is
+    painted from this alone, so the table's felt is the same while its plates' looks are."""
+
+    turn: bool
+    folded: bool
+    name: str  # fitted, "(you)" included
+    fs: int
+    stack: str | None
+    kind: str
+    tags: tuple[tuple[str, tuple[int, int, int]], ...]
+    bar: tuple[int, tuple[int, int, int]] | None  # the clock bar: filled width, colour
+    sealed: bool | None
 
 
 class TablePainter:
@@ -198,9 +214,56 @@ class TablePainter:
         *,
         pic: TablePicture,
         clock: bool = True,
+        look: PlateLook | None = None,
     ) -> None:
-        """A seat's name plate: its kind, name and stack, then its tags (whose turn, with
-        the turn clock's bar; dropped, away, folded, what it did) and its link's padlock."""
+        """A seat's name plate, painted from its ``plate_look`` (``look``: that, already
+        worked out)."""
+        if look is None:
+            look = self.plate_look(lay, spot, sv, player, pic=pic, clock=clock)
+        r = spot.plate_rect()
+        turn, fs, pad = look.turn, look.fs, lay.px(10)
+        pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
+        pygame.draw.rect(surf, PLATE_TURN if turn else PLATE, r, border_radius=lay.px(10))
+        border = GOLD if turn else (80, 96, 96)
+        pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
+        icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
+        self._kind_icon(surf, icon, look.kind, look.folded)
+        blit_text(surf, look.name, fs, (icon.right + lay.px(6), icon.centery),
+                  MUTED if look.folded else INK, bold=True, anchor="midleft")  # fmt: skip
+        if look.stack is not None:
+            blit_text(surf, look.stack, fs, (r.right - pad, icon.centery), GOLD, bold=True,
+                      anchor="midright")  # fmt: skip
+        # Second line: state tags.
+        if look.bar is not None:
+            self._clock_bar(surf, lay, r, look.bar)
+        x, y, right = r.x + pad, r.bottom - lay.px(8), r.right - pad
+        ts = lay.font(20)
+        if look.sealed is not None:  # the link's padlock, bottom right; tags keep left of it
+            lh = max(10, round(ts * 0.75))
+            lock = pygame.Rect(0, 0, lock_width(lh), lh)
+            lock.bottomright = (right, y)
+            color = LOCK_SEALED if look.sealed else LOCK_PLAIN
+            draw_lock(surf, lock, closed=look.sealed, color=color)
+            right = lock.x - lay.px(8)
+        for word, col in look.tags:
+            img = text(word, ts, col, bold=True)
+            if x + img.get_width() > right:
+                break
+            surf.blit(img, img.get_rect(bottomleft=(x, y)))
+            x += img.get_width() + lay.px(12)
+
+    def plate_look(
+        self,
+        lay: TableLayout,
+        spot: SeatSpot,
+        sv: TableSeat | None,
+        player: Player | None,
+        *,
+        pic: TablePicture,
+        clock: bool = True,
+    ) -> PlateLook:
+        """What a seat's plate shows, worked out: whose turn (and how far its clock has
+        run), the name fitted, the stack, the tags, the padlock."""
         r = spot.plate_rect()
         view = pic.view
         turn = (
@@ -209,50 +272,26 @@ class TablePainter:
             and not view.over
             and (clock or not spot.own)
         )
-        folded = sv is not None and sv.folded
         fs = lay.font(24 if spot.own else 22)
-        pad = lay.px(10)
-        color = PLATE_TURN if turn else PLATE
-        pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
-        pygame.draw.rect(surf, color, r, border_radius=lay.px(10))
-        border = GOLD if turn else (80, 96, 96)
-        pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
-        icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
-        kind = "computer" if player is not None and player.stand_in else None
-        self._kind_icon(surf, icon, kind or (player.kind if player else "human"), folded)
         # The name has the plate's width but the icon and the stack as drawn (at small
         # sizes the font floor makes words wider than the scale says, at large ones not).
         digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
         stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
-        room = r.w - icon_room(lay) - pad - stack_w
+        room = r.w - icon_room(lay) - lay.px(10) - stack_w
         name = player.name if player else pic.name_of(spot.seat)
-        name = fit(name + (" (you)" if spot.own else ""), fs, room, bold=True)
-        blit_text(surf, name, fs, (icon.right + lay.px(6), icon.centery),
-                  MUTED if folded else INK, bold=True, anchor="midleft")  # fmt: skip
-        if sv is not None:
-            blit_text(surf, f"{sv.stack}", fs, (r.right - pad, icon.centery), GOLD, bold=True,
-                      anchor="midright")  # fmt: skip
-        # Second line: state tags.
         left = pic.clocks.get(spot.seat) if turn else None
-        if left is not None:
-            self._clock_bar(surf, lay, r, self._clock_fill(lay, r, left, pic))
-        x = r.x + pad
-        y = r.bottom - lay.px(8)
-        ts = lay.font(20)
-        right = r.right - pad
-        sealed = seat_lock(pic, player)
-        if sealed is not None:  # the link's padlock, bottom right; the tags keep left of it
-            lh = max(10, round(ts * 0.75))
-            lock = pygame.Rect(0, 0, lock_width(lh), lh)
-            lock.bottomright = (right, y)
-            draw_lock(surf, lock, closed=sealed, color=LOCK_SEALED if sealed else LOCK_PLAIN)
-            right = lock.x - lay.px(8)
-        for word, col in seat_tags(pic, spot.seat, own=spot.own, clock=clock):
-            img = text(word, ts, col, bold=True)
-            if x + img.get_width() > right:
-                break
-            surf.blit(img, img.get_rect(bottomleft=(x, y)))
-            x += img.get_width() + lay.px(12)
+        stand_in = player is not None and player.stand_in
+        return PlateLook(
+            turn=turn,
+            folded=sv is not None and sv.folded,
+            name=fit(name + (" (you)" if spot.own else ""), fs, room, bold=True),
+            fs=fs,
+            stack=f"{sv.stack}" if sv is not None else None,
+            kind="computer" if stand_in else (player.kind if player else "human"),
+            tags=tuple(seat_tags(pic, spot.seat, own=spot.own, clock=clock)),
+            bar=self._clock_fill(lay, r, left, pic) if left is not None else None,
+            sealed=seat_lock(pic, player),
+        )
 
     @staticmethod
     def _clock_fill(

@@ -6,6 +6,7 @@ A widget holds its rect (set by the scene's layout), its state and an ``id``;
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,9 +25,14 @@ def panel(
     surf: pygame.Surface, rect: pygame.Rect, color=(16, 28, 24, 215), radius: int = 12
 ) -> None:
     """A rounded box of ``color`` (translucent where its alpha says) over what is there."""
-    tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
+    surf.blit(_fill(tuple(rect.size), tuple(color), radius), rect.topleft)
+
+
+@functools.lru_cache(maxsize=256)
+def _fill(size: tuple[int, int], color: tuple[int, ...], radius: int) -> pygame.Surface:
+    tmp = pygame.Surface(size, pygame.SRCALPHA)
     pygame.draw.rect(tmp, color, tmp.get_rect(), border_radius=radius)
-    surf.blit(tmp, rect.topleft)
+    return tmp
 
 
 @dataclass
@@ -39,6 +45,11 @@ class Button:
     style: str = "normal"  # normal, primary, danger
     hover: bool = False
     size: int = 26
+    _picture: tuple[tuple[object, ...], pygame.Surface] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """The button as last drawn, and what it showed: drawn again from it while it looks
+    the same (a table frame holds a dozen buttons)."""
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)
@@ -51,7 +62,22 @@ class Button:
         return False
 
     def draw(self, surf: pygame.Surface) -> None:
-        r = self.rect
+        look = (
+            self.label,
+            self.key,
+            self.style,
+            self.enabled,
+            self.hover,
+            self.size,
+            self.rect.size,
+        )
+        if self._picture is None or self._picture[0] != look:
+            picture = pygame.Surface((self.rect.w, self.rect.h + 3), pygame.SRCALPHA)
+            self._paint(picture, pygame.Rect((0, 0), self.rect.size))
+            self._picture = (look, picture)
+        surf.blit(self._picture[1], self.rect.topleft)
+
+    def _paint(self, surf: pygame.Surface, r: pygame.Rect) -> None:
         base = {"primary": (46, 128, 74), "danger": (150, 52, 48), "normal": (52, 66, 78)}[
             self.style
         ]
