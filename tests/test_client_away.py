@@ -18,7 +18,7 @@ from client.model import Session
 from common.events import ProtocolError
 from common.protocol.received import TableOptions
 from tests import demo
-from tests.clientkit import Player, decoded, feed, key, run
+from tests.clientkit import Player, click, decoded, feed, key, run
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -42,11 +42,10 @@ def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) 
     assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.lobby.said)
     # The lobby: the host's clock choices are the table's (R-C4); the guest reads them.
     lobby = host.top()
-    assert lobby.turn_time.value == 30 and lobby.time_bank.value == 90
+    assert lobby.choices.turn_time.value == 30 and lobby.choices.time_bank.value == 90
     assert guest.session.lobby.options == TableOptions(30.0, 90.0, stand_in=False)
-    lobby.time_bank.value = 30
-    lobby.stand_in.value = True
-    assert lobby.send_options()
+    click(host, lobby.choices.time_bank.cells()[1])  # 30 s
+    click(host, lobby.choices.stand_in.rect)
     assert run([host, guest], lambda: guest.session.lobby.options.time_bank == 30.0)
     assert guest.session.lobby.options.stand_in is True
     assert host.settings.host_time_bank == 30 and host.settings.host_stand_in

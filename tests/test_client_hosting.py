@@ -54,16 +54,16 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_clien
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
     hands = lambda app: app.session.lobby.said.hands  # noqa: E731
-    assert lobby.hands.value == 4 and hands(host) == 4
+    assert lobby.choices.hands.value == 4 and hands(host) == 4
     assert hands(guest) == 4
     assert "A match of 4 hands." in guest.top().side_lines()
     # The host clicks 12 in the lobby: the guest's lobby follows.
     host.draw()
-    click(host, lobby.hands.cells()[2])
+    click(host, lobby.choices.hands.cells()[2])
     assert run([host, guest], lambda: hands(guest) == 12)
     assert "A match of 12 hands." in guest.top().side_lines()
     assert host.settings.host_hands == 12
-    click(host, lobby.hands.cells()[0])  # and back to 4
+    click(host, lobby.choices.hands.cells()[0])  # and back to 4
     assert run([host, guest], lambda: hands(guest) == 4)
     key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
@@ -78,7 +78,7 @@ def test_the_start_screens_hands_are_the_hosted_match_length(make_client) -> Non
     start.hands.value = 4  # the computer table's choice
     app.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
     assert run([app], lambda: app.top().name == "lobby" and app.session.lobby.said is not None)
-    assert app.top().hands.value == 12
+    assert app.top().choices.hands.value == 12
     key(app, "s", step=False)
     assert run([app], lambda: app.session.running)
     assert app.session.hands == 12
@@ -254,9 +254,12 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
         buttons = [b for b in lobby.buttons() if not b.id.startswith("give:")]
         for b in lobby.buttons():  # a computer seat's "Give seat" sits on its row
             assert b in buttons or lobby.boxes["seats"].contains(b.rect), (size, b.id)
-        parts += [(b.id, b.rect) for b in buttons] + [("hands", lobby.hands.rect)]
-        parts += [("turn_time", lobby.turn_time.rect), ("time_bank", lobby.time_bank.rect)]
-        parts += [("stand_in", lobby.stand_in.rect)]
+        parts += [(b.id, b.rect) for b in buttons] + [("hands", lobby.choices.hands.rect)]
+        parts += [
+            ("turn_time", lobby.choices.turn_time.rect),
+            ("time_bank", lobby.choices.time_bank.rect),
+        ]
+        parts += [("stand_in", lobby.choices.stand_in.rect)]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:
             assert window.contains(rect), (size, name, rect)

@@ -200,18 +200,18 @@ def test_the_host_allows_odds_and_the_guest_sees_it(make_client) -> None:
     host, guest = host_with_guest(make_client)
     assert "Odds: off" in guest.top().side_lines()  # the default at a friends' table
     lobby = host.top()
-    assert not lobby.odds.value
+    assert not lobby.choices.odds.value
     sent = []
     real = host.send
     host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    click(host, lobby.odds.rect)
+    click(host, lobby.choices.odds.rect)
     assert sent[-1] == {"type": "options", "odds": True}
     allowed = lambda app: app.session.lobby.odds_allowed  # noqa: E731
     assert run([host, guest], lambda: allowed(guest) and allowed(host))
     assert host.settings.host_odds  # remembered for the next table hosted
     guest.top().update(0)
     assert "Odds: allowed (W at the table)" in guest.top().side_lines()
-    assert host.top().odds.value
+    assert host.top().choices.odds.value
     assert not host._faults and not guest._faults
 
 

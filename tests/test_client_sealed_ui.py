@@ -235,10 +235,10 @@ def test_the_host_sees_the_key_large_and_can_refuse_plain_connections(make_clien
     sent = []
     real = host.send
     host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    click(host, lobby.plain.cells()[1])
+    click(host, lobby.choices.plain.cells()[1])
     assert {"type": "options", "plain": "never"} in sent
-    assert run([host], lambda: lobby.plain.value == "refused")  # the table's own word back
-    click(host, lobby.plain.cells()[0])
+    assert run([host], lambda: lobby.choices.plain.value == "refused")  # the table's own word back
+    click(host, lobby.choices.plain.cells()[0])
     assert sent[-1] == {"type": "options", "plain": "allow"}
     assert not host._faults
 
@@ -269,10 +269,10 @@ def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_
         parts += [("key " + t, r) for t, _s, _c, _b, r in block]
         parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
         parts += [(b.id, b.rect) for b in lobby.buttons() if not b.id.startswith("give:")]
-        parts += [("hands", lobby.hands.rect), ("turn_time", lobby.turn_time.rect),
-                  ("time_bank", lobby.time_bank.rect), ("stand_in", lobby.stand_in.rect),
-                  ("plain", lobby.plain.rect), ("odds", lobby.odds.rect)]  # fmt: skip
-        parts += [("option " + t, r) for t, r in lobby.option_labels]
+        parts += [("hands", lobby.choices.hands.rect), ("turn_time", lobby.choices.turn_time.rect),
+                  ("time_bank", lobby.choices.time_bank.rect), ("stand_in", lobby.choices.stand_in.rect),
+                  ("plain", lobby.choices.plain.rect), ("odds", lobby.choices.odds.rect)]  # fmt: skip
+        parts += [("option " + t, r) for t, r in lobby.choices.labels]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:
             assert window.contains(rect), (size, name, rect)
@@ -299,7 +299,7 @@ def test_a_guest_sees_the_key_and_the_tables_choice(make_client) -> None:
         assert f"Table key {SHORT_OLD}" in words
         assert "Plain (unsealed) connections: refused" in words
         assert lobby.key_block() == []  # large only for the host who runs the table
-        assert lobby.plain not in lobby.buttons()
+        assert lobby.choices.plain not in lobby.buttons()
         lobby_words_never_overlap(lobby, size, [("seats", lobby.boxes["seats"])])
 
 
@@ -313,14 +313,14 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
 
     host, guest = host_with_guest(make_client, hands=4, password="swordfish")
     lobby = host.top()
-    assert run([host, guest], lambda: lobby.plain.value == "refused")
+    assert run([host, guest], lambda: lobby.choices.plain.value == "refused")
     assert host.session.lobby.plain_refused
     assert "Plain (unsealed) connections: refused" in [t for t, *_ in guest.top().header()]
     assert PLAIN_COST not in [t for t, *_ in lobby.header()]
-    click(host, lobby.plain.cells()[0])  # allowed
+    click(host, lobby.choices.plain.cells()[0])  # allowed
     open_ = lambda app: app.session.lobby.plain_open  # noqa: E731
     assert run([host, guest], lambda: open_(host) and open_(guest))
-    assert lobby.plain.value == "allowed" and not host.session.lobby.plain_refused
+    assert lobby.choices.plain.value == "allowed" and not host.session.lobby.plain_refused
     for size in [(800, 500), (1280, 800), (1920, 1080)]:
         pygame.display.set_mode(size, pygame.RESIZABLE)  # the host's window
         post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
@@ -332,7 +332,7 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
             assert "Plain (unsealed) connections: allowed" not in words
             parts = [("seats", app.top().boxes["seats"])]
             lobby_words_never_overlap(app.top(), size, parts)
-    click(host, lobby.plain.cells()[1])  # refused again: the cost is no longer said
+    click(host, lobby.choices.plain.cells()[1])  # refused again: the cost is no longer said
     assert run([host, guest], lambda: guest.session.lobby.plain_refused)
     assert PLAIN_COST not in [t for t, *_ in guest.top().header()]
     assert not host._faults and not guest._faults
@@ -346,8 +346,16 @@ def test_the_computer_table_shows_neither_key_nor_choice(app) -> None:
     lobby = app.registry.make("lobby", app)
     lobby.resize((1280, 800))
     assert lobby.key_words() == "" and lobby.key_block() == []
-    assert "plain" not in [label for label, _r in lobby.option_labels]
-    assert not lobby.send_plain()
+    assert "plain" not in [label for label, _r in lobby.choices.labels]
+    assert (
+        lobby.choices.handle_event(  # no such choice: nothing to send
+            pygame.event.Event(
+                pygame.MOUSEBUTTONDOWN, button=1, pos=lobby.choices.plain.rect.center
+            ),
+            app.settings,
+        )
+        is None
+    )
 
 
 # ------------------------------------------------------------------ the ways in

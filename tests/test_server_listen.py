@@ -213,7 +213,7 @@ def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
             start.address.value = f"127.0.0.1:{port}"  # exactly as logged
             start.choose("join")
             assert run([host], lambda: host.top().name == "lobby" and host.session.lobby.said)
-            assert host.session.lobby.said.hands == 4 and host.top().hands.value == 4
+            assert host.session.lobby.said.hands == 4 and host.top().choices.hands.value == 4
             wstart = watcher.top()
             wstart.address.value = f"[::1]:{port}"
             wstart.choose("watch")

@@ -7,10 +7,21 @@ Rendered words are kept by (string, size, colour, weight), the last 1500 used.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 
 import pygame
 
-__all__ = ["blit_text", "clear", "fit", "fit_lines", "font", "line_height", "text", "wrap"]
+__all__ = [
+    "blit_text",
+    "clear",
+    "fit",
+    "fit_lines",
+    "fit_sizes",
+    "font",
+    "line_height",
+    "text",
+    "wrap",
+]
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 _texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -111,6 +122,29 @@ def fit_lines(s: str, size: int, box: tuple[int, int], *, least: int = 10) -> tu
     if len(lines) > rows and not kept[-1].endswith("…"):
         kept[-1] = fit(kept[-1] + "…", at, width)
     return kept, at
+
+
+def fit_sizes(
+    lines: Sequence[tuple[str, float, bool]],
+    room: tuple[int, int],
+    scale: float,
+    *,
+    gap: int = 0,
+    shrink: float = 0.93,
+    tries: int = 60,
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """The sizes at which ``lines`` (text, base size, bold), stacked ``gap`` apart, fit in
+    ``room`` (width, height): each its base size times ``scale``, all shrunk together by
+    ``shrink`` a step until they fit (12 px at least); and each line's (width, height)."""
+    m = 1.0
+    for _ in range(tries):
+        sizes = [max(12, round(base * scale * m)) for _t, base, _b in lines]
+        dims = [font(sz, bold=b).size(t) for (t, _x, b), sz in zip(lines, sizes, strict=True)]
+        total = sum(h for _w, h in dims) + gap * (len(lines) - 1)
+        if (total <= room[1] and all(w <= room[0] for w, _h in dims)) or min(sizes) <= 12:
+            break
+        m *= shrink
+    return sizes, dims
 
 
 def clear() -> None:
