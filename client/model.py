@@ -291,6 +291,10 @@ class Session:
         else:
             self.log.say(f"{name} is back")
 
+    def back_to_lobby(self) -> None:
+        """A guest done with the standings goes to the lobby, ready for the next match."""
+        self.standings, self.view, self.running = None, None, False
+
     def reset_for_reconnect(self) -> None:
         """Forget the handshake but keep token, name, view and log for the way back.
 

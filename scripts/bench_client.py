@@ -104,7 +104,10 @@ def _idle(app: Any, seconds: float, *, poll: bool) -> float:
         s.time_left, s.clock = None, None
         s.presence.clear()
         s.recent.clear()
-    app._flash_until = 0.0  # the title's "your turn" flash (2.4 s) is over
+    if hasattr(app, "title"):  # the title's "your turn" flash (2.4 s) is over
+        app.title.until = 0.0
+    else:
+        app._flash_until = 0.0
     app.pacer.waiter = Nap() if poll else waiter_for(pygame.display.get_driver())
     app.step(max_wait=0.01)
     cpu0, wall0 = time.process_time(), time.perf_counter()

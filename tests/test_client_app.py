@@ -52,7 +52,7 @@ def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
     app.set_four_color(True)  # as the table's checkbox does
     # The checkbox follows the settings in the scene's fixed update steps; a pass of the
     # loop within 1/60 s of the last runs none, so give it the frames it takes.
-    assert app.run_until(lambda: start.four.value is True, timeout=5, max_wait=0.01)
+    assert run([app], lambda: start.four.value is True, timeout=5)
     start.remember()  # as Play does: the table's choice is not undone
     assert app.settings.four_color is True
 
@@ -100,7 +100,7 @@ def test_your_turn_flashes_the_title(make_client) -> None:
     app.play_computer(1, 4)
     assert run([app], lambda: app.top().name == "table" and bool(app.top().buttons()))
     app.step(max_wait=0.01)
-    assert app.caption != "Seventh Street" or app._flash_until > 0
+    assert app.title.caption != "Seventh Street" or app.title.until > 0
 
 
 # ------------------------------------------------------------------ friends

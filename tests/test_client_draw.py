@@ -106,7 +106,7 @@ def differences(a: Any, b: Any, where: str = "") -> list[str]:
     ):  # a list or tuple: item by item
         return [
             d
-            for i, (x, y) in enumerate(zip(a[-1], b[-1]))
+            for i, (x, y) in enumerate(zip(a[-1], b[-1], strict=True))
             for d in differences(x, y, f"{where}[{i}]")
         ]
     return [f"{where or 'value'}: {a!r:.200} -> {b!r:.200}"]

@@ -158,10 +158,10 @@ def test_w_toggles_the_readout_and_is_remembered(app) -> None:
     # The box follows the setting in the scene's fixed update steps; a pass of the loop
     # within 1/60 s of the last runs none, so give it the frames it takes.
     box = scene.panel.odds
-    assert app.run_until(lambda: box.rect.h > 0 and box.job is not None, timeout=5, max_wait=0.01)
+    assert run([app], lambda: box.rect.h > 0 and box.job is not None, timeout=5)
     key(app, pygame.K_w)
     assert not app.settings.odds
-    assert app.run_until(lambda: scene.odds_lines() == [], timeout=5, max_wait=0.01)
+    assert run([app], lambda: scene.odds_lines() == [], timeout=5)
     assert Settings().odds is False  # off until the person asks
 
 

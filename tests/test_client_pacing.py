@@ -23,7 +23,7 @@ def _quiet(app) -> None:
 
 
 def settle(app: App) -> None:
-    app._flash_until = 0.0  # the title's "your turn" flash is over
+    app.title.until = 0.0  # the title's "your turn" flash is over
     pygame.event.get()  # the window's own first events
     app.step(max_wait=0.01)
     assert not app.dirty

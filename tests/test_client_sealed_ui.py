@@ -269,9 +269,9 @@ def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_
         parts += [("key " + t, r) for t, _s, _c, _b, r in block]
         parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
         parts += [(b.id, b.rect) for b in lobby.buttons() if not b.id.startswith("give:")]
-        parts += [("hands", lobby.choices.hands.rect), ("turn_time", lobby.choices.turn_time.rect),
-                  ("time_bank", lobby.choices.time_bank.rect), ("stand_in", lobby.choices.stand_in.rect),
-                  ("plain", lobby.choices.plain.rect), ("odds", lobby.choices.odds.rect)]  # fmt: skip
+        c = lobby.choices
+        parts += [(w.id, w.rect) for w in (c.hands, c.turn_time, c.time_bank, c.stand_in,
+                                           c.plain, c.odds)]  # fmt: skip
         parts += [("option " + t, r) for t, r in lobby.choices.labels]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:

@@ -16,7 +16,7 @@ from client.model import Session
 from client.render.logview import WHEEL_LINES
 from client.tablelog import MAX_LOG
 from tests import demo
-from tests.clientkit import click, feed, hover, key, post
+from tests.clientkit import click, feed, hover, key, post, run
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -156,7 +156,7 @@ def test_a_new_log_starts_the_panel_at_the_newest_line(table) -> None:
     key(table, pygame.K_PAGEUP)
     table.link.session = Session("Ann")  # the scene stays; its log is another one
     feed(table.session, demo.mid_hand())
-    assert table.run_until(lambda: scene.panel.log.following, timeout=2)
+    assert run([table], lambda: scene.panel.log.following, timeout=2)
     assert texts(table)[-1] == table.session.log.lines[-1].text
 
 
@@ -164,9 +164,9 @@ def test_the_four_colour_box_follows_the_setting_wherever_it_changes(table) -> N
     scene = table.top()
     assert scene.panel.four.value is False
     table.set_four_color(True)  # as the start screen does
-    assert table.run_until(lambda: scene.panel.four.value is True, timeout=2)
+    assert run([table], lambda: scene.panel.four.value is True, timeout=2)
     table.settings.four_color = False
-    assert table.run_until(lambda: scene.panel.four.value is False, timeout=2)
+    assert run([table], lambda: scene.panel.four.value is False, timeout=2)
     click(table, scene.panel.four.rect)
     assert scene.panel.four.value is True
     assert table.settings.four_color is True and table.art.four_color is True
