@@ -16,8 +16,9 @@ import pytest
 from client import analysing
 from client.analysing import BUDGET, GAP, HELD, Analysing, analysis_for
 from client.app import App
+from client.render.chances import chance_words, status_lines
 from client.scenes.recap import RecapScene
-from client.scenes.replayer import ReplayerScene, chance_words
+from client.scenes.replayer import ReplayerScene
 from common.analysis import Chance
 from common.history import load
 from common.replay import positions, seen_record
@@ -73,7 +74,7 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_client) ->
     assert isinstance(rep, ReplayerScene) and rep.analysing.held
     rep.update(1 / 60)
     assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
-    assert rep.analysis_lines()[0] == HELD
+    assert status_lines(rep.analysing)[0] == HELD
     key(app, pygame.K_ESCAPE)
     assert run([app], over, [player], timeout=80)
     assert during and set(during) == {0}
@@ -137,7 +138,8 @@ def test_the_bars_show_each_seats_chance_at_the_street_on_screen(app: App) -> No
     scene.analysing.job.run()
     scene.goto(0, fifth)
     assert [seat for seat, _, _ in scene.chance_bars()] == [1]
-    assert scene.analysis_lines()[0] == "Chances from your seat's view: the books were closed"
+    said = "Chances from your seat's view: the books were closed"
+    assert status_lines(scene.analysing)[0] == said
     assert chance_words(Chance(1, 0.004, 0.01, False)) == "<1%"
     assert chance_words(Chance(1, 1.0, 0.0, True)) == "100%"
 
