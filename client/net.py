@@ -1,10 +1,9 @@
 """The connection to the table server, in a background thread.
 
-The thread connects, says ``hello``, decodes frames and puts each message in a
-``queue.Queue`` as ``("msg", message)``, decoded once (``common.protocol.received``:
-one that cannot be read is logged and dropped); status changes go in the same queue as
-``("status", Status)``.  After each put it posts a pygame event so that the
-main loop, asleep in ``pygame.event.wait``, wakes up.  Sending is a locked
+The thread connects, says ``hello``, and puts each message in a ``queue.Queue`` as
+``("msg", message)``, decoded once (``common.protocol.received``: one that cannot be
+read is logged and dropped), and each status change as ``("status", Status)``; after
+each put it calls ``wake`` (the window's idle loop wakes).  Sending is a locked
 ``sendall`` from the main thread (messages are tiny).
 
 When the link drops without a ``bye`` (closed, or silent past
@@ -131,8 +130,9 @@ _OLD_SERVER = (
 )
 
 
-def plain_refusal(first: bytes) -> str | None:
-    """What a table said in the clear instead of answering our ClientHello, if it did.
+def plain_refusal(first: bytes) -> tuple[str, str] | None:
+    """What a table said in the clear instead of answering our ClientHello, if it did:
+    its words and its error code ("" for a ``bye``).
 
     A table refuses some connections before it reads a byte (too many waiting, shutting
     down: ``server_busy``, ``bye``), and a table from before sealed connections answers a
@@ -148,21 +148,12 @@ def plain_refusal(first: bytes) -> str | None:
         return None
     for msg in _decoded(msgs):
         if isinstance(msg, r.Error) and msg.code in ("frame_too_large", "bad_frame"):
-            return _OLD_SERVER
+            return _OLD_SERVER, msg.code
         if isinstance(msg, r.Error):
-            return f"the table refused the connection: {msg.message or msg.code}"
+            return f"the table refused the connection: {msg.message or msg.code}", msg.code
         if isinstance(msg, r.Bye):
-            return f"the table is closing: {msg.reason}"
+            return f"the table is closing: {msg.reason}", ""
     return None
-
-
-def _plain_busy(first: bytes) -> bool:
-    """Whether a table's plain refusal (``plain_refusal``) is ``server_busy``."""
-    try:
-        msgs = FrameDecoder().feed(first)
-    except ValueError:
-        return False
-    return any(isinstance(m, r.Error) and m.code == "server_busy" for m in _decoded(msgs))
 
 
 def _decoded(msgs: list[dict[str, Any]]) -> list[r.ServerMessage]:
@@ -526,10 +517,10 @@ class Connection:
                 early += pipe.feed(data)
         except (OSError, ssl.SSLError) as exc:
             plain = plain_refusal(first)
-            if plain is not None and _plain_busy(first):
-                self._refused_code = "server_busy"
             if plain is not None:
-                raise _Ended("down", plain) from exc
+                if plain[1] == "server_busy":
+                    self._refused_code = plain[1]
+                raise _Ended("down", plain[0]) from exc
             log.debug("could not seal the connection to %s:%s: %s", self.host, self.port, exc)
             raise _Ended("down", not_a_table(self.host, self.port, exc)) from exc
         cert = pipe.peer_certificate()
