@@ -86,16 +86,16 @@ def run(app: Any, msgs: list[dict[str, Any]]) -> dict[str, Any]:
     import pygame
 
     from client.model import Session
+    from tests.clientkit import feed
 
     app.settings.odds = False
     app.link.session = Session("Ann")
-    for m in msgs:
-        app.on_message(m)
+    feed(app, msgs)
     for _ in range(3):
         app.step(max_wait=0.001)
     scene = app.top()
     assert scene.name == "table", scene.name
-    scene.anims.clear()
+    scene.motion.anims.clear()
     for _ in range(5):  # settle: nothing moves, the window idles
         app.step(max_wait=0.001)
     box = scene.panel.odds
