@@ -32,7 +32,7 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
     def ask() -> None:
         host.connect(where[0], where[1], password=password, watch=True)
         if host.session is not None:
-            host.session.lobby.asking = seat
+            host.session.lobby.ask_once_welcomed(seat)
 
     dialog = ConfirmDialog(
         host,
@@ -52,9 +52,8 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
 
 
 def ask_once_welcomed(s: Session | None, send: Callable[[dict[str, Any]], bool]) -> bool:
-    """A watcher welcomed to ask for a lost seat (``Session.asking``) asks, once."""
+    """A watcher welcomed to ask for a lost seat (``LobbyState.asking``) asks, once."""
     if s is None or s.lobby.asking is None or not s.watch or s.lobby.ask is not None:
         return False
-    seat, s.lobby.asking = s.lobby.asking, None
-    s.lobby.ask = (seat, "waiting", "")
-    return send(AskSeat(seat).encode())
+    seat = s.lobby.asked_now()
+    return seat is not None and send(AskSeat(seat).encode())

@@ -163,6 +163,21 @@ class LobbyState:
         self.asking = None
         return m.message or None
 
+    def ask_once_welcomed(self, seat: int) -> None:
+        """A refused join asks for ``seat`` back once welcomed as a watcher."""
+        self.asking = seat
+
+    def asked_now(self) -> int | None:
+        """The seat to ask for now (once), its ask waiting for the host's word."""
+        seat, self.asking = self.asking, None
+        if seat is not None:
+            self.ask = (seat, "waiting", "")
+        return seat
+
+    def host_answered(self, seat: int) -> None:
+        """The host gave or refused ``seat``: the next ask, if any, shows."""
+        self.asks.pop(seat, None)
+
     def refused(self, words: str) -> None:
         """Our ask was refused outright (an ``error`` to ``ask_seat``)."""
         seat = self.ask[0] if self.ask is not None else (self.asking or 0)

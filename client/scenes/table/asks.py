@@ -150,10 +150,10 @@ class AskRows:
             if question is None:
                 return False
             seat = question[0]
-            s.lobby.asks.pop(seat, None)  # answered: the next one, if any, shows
+            s.lobby.host_answered(seat)
             return send((GiveSeat(seat) if what == "ask:give" else RefuseSeat(seat)).encode())
         if what == "ask:ok":
-            s.lobby.ask = None
+            s.lobby.ask = None  # the answer read: put away
         elif what == "host:back":
             back = old_host(s)
             return back is not None and send(MakeHost(back.seat).encode())
