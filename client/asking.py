@@ -2,7 +2,7 @@
 dropped or away (the server names it) offers "Ask for your seat back".
 
 Yes: the game joins the same table again to watch under the same name
-(``Session.asking``), and once welcomed sends ``ask_seat`` (``ask_once_welcomed``, which
+(``LobbyState.asking``), and once welcomed sends ``ask_seat`` (``ask_once_welcomed``, which
 the lobby and the table scenes call on ``welcome``).  It watches meanwhile (a watcher is
 sent no hole card) and reads "Waiting for the host…", then the answer
 (``client.scenes.table.asks``); given, the server's ``welcome`` seats it with a new token.
