@@ -14,12 +14,17 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 - ``run(apps, done, players)``: the real loops until ``done()`` holds, no fixed sleeps;
   a ``Player`` answers each turn of its game by key, as a person would.
 - ``host_with_guest(make_client)``: Hana hosts on 127.0.0.1, Gus has joined her lobby.
+- ``FakeTable``: the link's other end, scripted, for the connection on its own;
+  ``polled`` and ``statuses``: what the connection's thread hands on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
+import ssl
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -28,24 +33,32 @@ import pygame
 
 from client.app import App
 from client.model import Session
+from client.net import Connection, Status
 from client.pacing import STEP
+from common.protocol import FrameDecoder, FrameError, encode_frame
 from common.protocol.received import ServerMessage, decode_server
+from common.seal import TlsPipe
+from tests.sealkit import identity
 
 __all__ = [
     "SIZES",
+    "FakeTable",
     "Player",
     "advance",
     "click",
     "closed_port",
     "decoded",
+    "failed",
     "feed",
     "handle_click",
     "host_with_guest",
     "hover",
     "key",
+    "polled",
     "post",
     "run",
     "session_from",
+    "statuses",
 ]
 
 
@@ -202,3 +215,126 @@ def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# ------------------------------------------------------------------ the link's other end
+
+
+class FakeTable:
+    """A table on 127.0.0.1 for the game's link (``client.net.Connection``) to meet: each
+    connection sealed as the game's tables are (``sealed=False``: plain), each message it
+    is sent answered by ``script(n, msg)`` (``n``: which connection's hello came last) with
+    the frames to send, ``None`` for none; it hangs up after an answer when
+    ``hang_up(frames)`` says so (by default after any).  ``refuse(n)``: frames said in the
+    clear to the ``n``-th connection before any TLS, which is then closed (a busy table);
+    ``once``: the table is gone after its first connection.  It keeps what came: every
+    message (``msgs``), each connection's first (``hellos``), and the bytes as they came
+    (``wire``) and inside TLS (``plain``); ``done`` is set when a connection has ended."""
+
+    def __init__(
+        self,
+        script: Callable[[int, dict[str, Any]], list[dict[str, Any]] | None],
+        *,
+        sealed: bool = True,
+        refuse: Callable[[int], list[dict[str, Any]] | None] = lambda n: None,
+        once: bool = False,
+        hang_up: Callable[[list[dict[str, Any]]], bool] = lambda frames: True,
+    ) -> None:
+        self.script, self.sealed, self.refuse, self.once = script, sealed, refuse, once
+        self.hang_up = hang_up
+        self.connections = 0  # accepted so far
+        self.hellos: list[dict[str, Any]] = []
+        self.msgs: list[dict[str, Any]] = []
+        self.wire, self.plain = bytearray(), bytearray()
+        self.done = threading.Event()
+        self._closed = threading.Event()
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = int(self.listener.getsockname()[1])
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        self._closed.set()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            n, self.connections = self.connections, self.connections + 1
+            threading.Thread(target=self._talk, args=(n, conn), daemon=True).start()
+            if self.once:
+                self.listener.close()
+
+    def _talk(self, n: int, conn: socket.socket) -> None:
+        try:
+            with conn:
+                self._answer(n, conn)
+        finally:
+            self.done.set()
+
+    def _answer(self, n: int, conn: socket.socket) -> None:
+        refusal = self.refuse(n)
+        if refusal is not None:  # before the TLS handshake, as a busy table does
+            with contextlib.suppress(OSError):
+                conn.sendall(b"".join(encode_frame(f) for f in refusal))
+            return
+        pipe = TlsPipe(identity().context(), server_side=True) if self.sealed else None
+        decoder, first = FrameDecoder(), True
+        conn.settimeout(0.05)
+        while not self._closed.is_set():
+            try:
+                data = conn.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            self.wire += data
+            try:
+                plain = data if pipe is None else pipe.feed(data)
+                if pipe is not None and (out := pipe.outgoing()):
+                    conn.sendall(out)
+                msgs = decoder.feed(plain)
+            except (OSError, ssl.SSLError, FrameError):  # (a plain table reading TLS)
+                return
+            self.plain += plain
+            for msg in msgs:
+                if first:
+                    self.hellos.append(msg)
+                    first = False
+                self.msgs.append(msg)
+                frames = self.script(len(self.hellos) - 1, msg)
+                if frames is None:
+                    continue
+                with contextlib.suppress(OSError):  # the client may hang up on a bye
+                    for f in frames:
+                        raw = encode_frame(f)
+                        conn.sendall(raw if pipe is None else pipe.write(raw))
+                if self.hang_up(frames):
+                    return
+
+
+def polled(
+    conn: Connection, done: Callable[[list[tuple[str, Any]]], Any], timeout: float = 15.0
+) -> list[tuple[str, Any]]:
+    """What the connection's thread hands on, ``(kind, item)``, until ``done(seen)``."""
+    seen: list[tuple[str, Any]] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not done(seen):
+        seen.extend(conn.poll())
+        time.sleep(0.005)
+    return seen
+
+
+def statuses(seen: list[tuple[str, Any]]) -> list[Status]:
+    return [item for kind, item in seen if kind == "status"]
+
+
+def failed(seen: list[tuple[str, Any]]) -> Status | None:
+    """The status that ended the link (``failed``), if one came."""
+    return next((s for s in statuses(seen) if s.state == "failed"), None)

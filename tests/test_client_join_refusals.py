@@ -20,7 +20,7 @@ from client.render.tablelist import PasswordPrompt
 from client.scenes import start as start_scene
 from common.proof import ClientProof, ProofFailed, Relayed, TableProof, WrongPassword
 from common.protocol import PROTOCOL_VERSION
-from tests.clientkit import closed_port, key, run
+from tests.clientkit import closed_port, failed, key, polled, run
 from tests.drawn import words_drawn
 
 SIZES = [(800, 500), (1280, 800), (1600, 1000)]
@@ -229,7 +229,6 @@ def test_something_that_is_not_a_table_is_said_so_not_in_tls_words() -> None:
     import threading
 
     from client.net import Connection
-    from tests.test_client_sealed import failed, wait_for
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -248,7 +247,7 @@ def test_something_that_is_not_a_table_is_said_so_not_in_tls_words() -> None:
     conn = Connection("127.0.0.1", port, hello, retry_for=0.0)
     conn.start()
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
+        seen = polled(conn, lambda s: failed(s) is not None)
     finally:
         conn.close()
         listener.close()
