@@ -24,7 +24,7 @@ Invariants:
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
   line, which reading drops.  The file is kept open from ``begin`` to ``close`` (one
   write and its ``fsync`` a record).
-- The folder is 0700 (``server.histories.private_dir``) and the file 0600.
+- The folder is 0700 (``server.files.private_dir``) and the file 0600.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's; a folder or anything but a plain file in its place, more than
   ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
@@ -34,7 +34,9 @@ Invariants:
   cuts a torn record off): the table waits and tries again (``server.saving``), so the
   journal always holds every step anyone was shown, and a journal is never stale.
 - A match that ends leaves no journal: ``remove`` deletes it.
-- ``unfinished`` only reads: it moves, writes and logs nothing, whatever the file holds.
+- ``unfinished`` and ``recorded_port`` only read: they move, write and log nothing,
+  whatever the file holds.  With ``give_up`` they are all the game (``client.localserver``)
+  asks of a journal: it never reads the records itself.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ from common.cards import Card
 from common.match import Match, SeatInfo, SeatKind
 from common.safejson import Unreadable, loads
 from server import durable, files
-from server.histories import private_dir
+from server.files import private_dir
+from server.seats import token_digest
 
 __all__ = [
     "FORMAT",
@@ -65,6 +68,7 @@ __all__ = [
     "Unfinished",
     "act_record",
     "free_record",
+    "give_up",
     "hand_record",
     "host_record",
     "journal_path",
@@ -245,6 +249,10 @@ class Unfinished:
         """The computer seats' levels, seat by seat (one each)."""
         return tuple(s.level or "" for s in self.computers)
 
+    def has_token(self, token: str) -> bool:
+        """Whether ``token`` is a person's seat's in this match (the journal keeps its hash)."""
+        return token_digest(token) in {s.token_sha256 for s in self.people if s.token_sha256}
+
 
 def unfinished(history_dir: Path, table: str) -> Unfinished | None:
     """Table ``table``'s unfinished match, if its journal holds one that replays (read
@@ -261,6 +269,19 @@ def unfinished(history_dir: Path, table: str) -> Unfinished | None:
         return _summary(table, records)
     except Exception:  # whatever the file holds, reading it is not an error
         return None
+
+
+def give_up(history_dir: Path, table: str) -> bool:
+    """Remove table ``table``'s journal: its unfinished match is given up for good (a new
+    match was chosen instead).  False when there is none, or one that cannot be read,
+    which is left for the table to set aside when it starts (with its log line)."""
+    try:
+        if not read_records(journal_path(history_dir, table), table):
+            return False
+    except (OSError, JournalError):
+        return False
+    Journal(history_dir, table).remove()
+    return True
 
 
 def _summary(table: str, records: list[dict[str, Any]]) -> Unfinished | None:

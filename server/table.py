@@ -112,8 +112,6 @@ class Table:
         self.step = 0
         self.turn_id = 0
         self.turn_seat: int | None = None
-        self._legal: tuple[int, bytes | None] = (0, None)
-        """The turn id of the last step and its seat to act's legal actions, packed."""
         self.running = False
         self.paused = False
         self.closing = False
@@ -531,14 +529,10 @@ class Table:
     def _show_step(self, events: list[Event]) -> None:
         """The step is on disk: every screen, then the next decision."""
         assert self.match is not None and self.match.hand is not None
-        hand = self.match.hand
         late, self._unshown = self._unshown or set(), None
         with self._one_write():
-            to_act = hand.to_act
-            legal = None if to_act is None else frames.legal_packed(hand, to_act)
-            self._legal = (self.turn_id, legal)
             sent = [(c, self._viewer(c)) for c in self.conns if c.greeted and c not in late]
-            out = self._step_frames(events, {viewer for _, viewer in sent}, legal)
+            out = self._step_frames(events, {viewer for _, viewer in sent})
             for conn, viewer in sent:
                 conn.send(out[viewer])
             for conn in late:
@@ -570,7 +564,7 @@ class Table:
             self.turns.person_turn(seat, self._send_turn)
 
     def _step_frames(
-        self, events: list[Event], viewers: set[int | None], legal: bytes | None = None
+        self, events: list[Event], viewers: set[int | None]
     ) -> dict[int | None, bytes]:
         """One ``events`` + ``table`` frame pair per viewing seat (``frames.step_frames``)."""
         assert self.match is not None
@@ -583,14 +577,11 @@ class Table:
             step=self.step,
             turn_id=self.turn_id,
             players=self._players(),
-            legal=legal,
         )
 
     def _send_turn(self, seat: Seat) -> None:
         assert seat.conn is not None
-        turn, legal = self._legal
-        ours = turn == self.turn_id and seat.seat == self.turn_seat
-        seat.conn.send(self.turns.turn_frame(seat, legal if ours else None))
+        seat.conn.send_message(self.turns.turn_message(seat))
 
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:

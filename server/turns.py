@@ -241,24 +241,21 @@ class Turns:
         return None if fields is None else p.Clock(*fields).encode()
 
     def broadcast_clock(self) -> None:
-        """``clock_message`` to everyone, as its frame (``frames.clock_frame``)."""
+        """``clock_message`` to everyone."""
         fields = self._clock_fields()
         if fields is None:
             return
         _, turn, time_left, bank, _ = fields
         self._said = (turn, time_left, bank)
-        self._broadcast(frames.clock_frame(*fields), newer=True)
+        self._broadcast(p.Clock(*fields).encode(), newer=True)
 
-    def turn_frame(self, seat: Seat, legal: bytes | None = None) -> bytes:
-        """The ``turn`` frame a person is sent: its legal actions (``legal``, packed by
-        ``server.frames.legal_packed``, when the step has them already) and what its
-        clock has left."""
+    def turn_message(self, seat: Seat) -> dict[str, Any]:
+        """The ``turn`` message a person is sent: its legal actions and what its clock
+        has left."""
         table = self._table
         assert table.match is not None and table.match.hand is not None
-        if legal is None:
-            legal = frames.legal_packed(table.match.hand, seat.seat)
         time_left, bank = self._left()
-        return frames.turn_frame(table.turn_id, seat.seat, legal, time_left, bank)
+        return frames.turn(table.match.hand, seat.seat, table.turn_id, time_left, bank)
 
     def _left(self) -> tuple[float | None, float | None]:
         """A ``turn``'s ``time_left`` and ``bank``: what the clock message sent in the

@@ -38,7 +38,7 @@ from client.pacing import STEP
 from common.protocol import FrameDecoder, FrameError, encode_frame
 from common.protocol.received import ServerMessage, decode_server
 from common.seal import TlsPipe
-from tests.sealkit import identity
+from tests.serverkit import identity
 
 __all__ = [
     "SIZES",

@@ -27,7 +27,7 @@ from common.protocol import encode_frame
 from common.protocol.received import Proof, Welcome
 from common.seal import short_key
 from tests.clientkit import FakeTable, failed, polled, statuses
-from tests.sealkit import identity
+from tests.serverkit import identity
 
 pytestmark = pytest.mark.timeout(30)
 
