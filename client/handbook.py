@@ -12,7 +12,7 @@ Invariants:
 - A seen record holds only what the messages held, so replaying it shows
   only what this seat saw (R-S1); the books hold more only because the
   server sent them, which it does only after a match with the option.
-- Every record here has been through ``common.protocol.received.clean_record``:
+- Every record here has been through ``common.history.clean_record``:
   well-typed seats, events and cards, so the replayer never meets a value it cannot
   draw.
 - Pure: no pygame, no sockets, no clock.
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from common import history
 from common.events import Act, Ante, Award, Return, Stakes
 from common.history import FORMAT
 from common.protocol import received as r
 
 __all__ = ["HandBook", "full_record"]
 
-MAX_EVENTS = r.MAX_EVENTS
+MAX_EVENTS = history.MAX_EVENTS
 
 
 def full_record(record: dict[str, Any]) -> bool:
@@ -138,6 +139,6 @@ class HandBook:
         if all(s in m.stacks for s in dealt):
             final = [{"seat": s, "stack": m.stacks[s]} for s in dealt]
             try:
-                self.seen[m.hand] = r.clean_record({**rec, "final": final})
+                self.seen[m.hand] = history.clean_record({**rec, "final": final})
             except ValueError:
                 self.seen.pop(m.hand, None)

@@ -12,7 +12,7 @@ from client.model import Session
 from client.overlays import RulesOverlay
 from client.render.picture import picture_of
 from client.settings import Settings
-from common.protocol.received import decode_events
+from common.history import decode_events
 from tests import demo
 from tests.clientkit import click, feed, hover, key
 

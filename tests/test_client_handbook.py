@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from client.handbook import HandBook
 from client.model import Session
 from common.cards import RANK_CHARS, SUIT_CHARS
-from common.protocol.received import clean_record
+from common.history import clean_record
 from common.replay import positions, seen_record, table_after
 from common.schema import SeatView
 from tests.clientkit import decoded, feed

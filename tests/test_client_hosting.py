@@ -20,7 +20,7 @@ import pytest
 from client.overlays import ConfirmDialog
 from client.settings import Settings
 from client.wording import LogLine
-from common.protocol.received import decode_event
+from common.history import decode_event
 from tests.clientkit import SIZES, click, closed_port, host_with_guest, key, post, run
 from tests.drawn import lobby_words_never_overlap
 

@@ -11,8 +11,8 @@ from client.model import Session
 from client.settings import Settings
 from client.wording import describe_event
 from common.events import ProtocolError
+from common.history import decode_event
 from common.presence import Presence
-from common.protocol.received import decode_event
 from common.schema import LegalAction, SeatView
 from tests import demo
 from tests.clientkit import decoded, feed, session_from

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from client.coach import MAX_LINES, CoachLine, card_words, coach_lines
 from common.cards import full_deck
 from common.engine import Hand
-from common.protocol.received import decode_events
+from common.history import decode_events
 from common.views import event_view, seat_view
 from tests.stacking import new_hand, play, random_walk, to_street, unseen_slots
 

@@ -26,7 +26,7 @@ from common.cards import full_deck
 from common.engine import Hand
 from common.events import Act, Show
 from common.hands import bring_in_key, showing_value
-from common.protocol.received import decode_events
+from common.history import decode_events
 from common.views import event_view, seat_view
 
 NAMES = {0: "Ada", 1: "Bo", 2: "Cy", 3: "Di", 4: "Eve", 5: "Fay", 6: "Gus"}

@@ -6,7 +6,7 @@ a replayed hand looks as it did at the table, with the pot and each seat's
 chips as they were.  What it replays is what it was given: during a match
 the hands as our seat saw them (``client.handbook``), after an open-books
 match or from a history file the full hands, every hole card shown.  Every
-record comes through ``client.handbook.clean_record`` (seats, events and card
+record comes through ``common.history.clean_record`` (seats, events and card
 codes checked), so the view it draws holds only what the painter can draw.
 
 The analysis after the match (``client.analysing``, worked on between frames):
@@ -44,7 +44,7 @@ from client.scenes.base import Scene
 from client.wording import act_words
 from common.analysis import Chance, Mark
 from common.events import Act
-from common.protocol.received import decode_event
+from common.history import decode_event
 from common.replay import Position, hand_label, positions, street_starts, table_after
 from server import folders
 from server.exports import table_of, write_exports

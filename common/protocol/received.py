@@ -14,8 +14,8 @@ Invariants:
   a field the message means nothing without (a ``clock``'s seat) raises.
 - A field the server may leave out, where the client keeps what it knew, is ``None``
   (a ``table``'s ``hand``, a ``lobby``'s ``table`` name, its ``paused``).
-- Events are ``common.events`` values (``decode_event``): the engine's own types, a
-  down card the viewer may not see a ``Deal`` whose ``card`` is None.
+- Events are ``common.events`` values (``common.history.decode_event``): the engine's
+  own types, a down card the viewer may not see a ``Deal`` whose ``card`` is None.
 - Pure: no I/O.
 
 The server builds what it sends from ``common.protocol.server_messages``; the names
@@ -27,165 +27,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from common.cards import Card, parse
-from common.events import (
-    Act,
-    ActionKind,
-    Ante,
-    Award,
-    Deal,
-    Event,
-    ProtocolError,
-    Return,
-    Show,
-    Stakes,
-)
-from common.history import FORMAT
-from common.reading import (
-    CARD_RE,
-    as_dict,
-    as_int,
-    as_list,
-    as_seat,
-    as_seconds,
-    as_str,
-    opt_int,
-)
+from common.events import Event, ProtocolError, Stakes
+from common.history import clean_record, decode_events
+from common.reading import as_dict, as_int, as_list, as_seat, as_seconds, as_str, opt_int
 from common.schema import LegalAction, LobbySeat, SeatView, decode_legal, decode_lobby_seats
 
 __all__ = [
-    "AskAnswer",
-    "Books",
-    "Bye",
-    "Chat",
-    "Clock",
-    "Error",
-    "Events",
-    "HandEnd",
-    "Heartbeat",
-    "Lobby",
-    "MatchStart",
-    "Night",
-    "NightMatch",
-    "NightTotal",
-    "Paused",
-    "Pong",
-    "Presence",
-    "Proof",
-    "SeatAsked",
-    "SeatAway",
-    "ServerMessage",
-    "Standing",
-    "Standings",
-    "Table",
-    "TableOptions",
-    "Turn",
-    "Waiting",
-    "Welcome",
-    "clean_record",
-    "decode_event",
-    "decode_events",
-    "decode_server",
-]
-
-MAX_EVENTS = 400
-"""Events kept of one message or one hand's record (a seven-seat hand has about 120)."""
-_ACTIONS = {kind.value: kind for kind in ActionKind}
-
-
-# ------------------------------------------------------------------ events and records
-
-
-def _card(value: Any) -> Card | None:
-    return parse(value) if isinstance(value, str) and CARD_RE.match(value) else None
-
-
-def _cards(value: Any, most: int) -> tuple[Card, ...]:
-    """The cards of a list, or none at all when one of them is not a card."""
-    cards = [_card(c) for c in as_list(value)[:most]]
-    return () if None in cards else tuple(c for c in cards if c is not None)
-
-
-def decode_event(value: Any) -> Event:
-    """One ``stud-hh/1`` event from the other side (an ``events`` message, a record)."""
-    ev = as_dict(value)
-    kind, seat = ev.get("ev"), as_seat(ev.get("seat"))
-    if seat is None:
-        raise ProtocolError("an event without a seat")
-    street = as_int(ev.get("street"), 3, lo=3, hi=7)
-    amount = as_int(ev.get("amount"), 0, lo=0)
-    if kind == "ante":
-        return Ante(seat, amount, ev.get("all_in") is True)
-    if kind == "deal":
-        card, up = _card(ev.get("card")), ev.get("up") is True
-        if up and card is None:
-            raise ProtocolError("an up card is always named")
-        return Deal(seat, street, card, up)
-    if kind == "act":
-        action = _ACTIONS.get(ev["action"]) if isinstance(ev.get("action"), str) else None
-        if action is None:
-            raise ProtocolError("an act without a known action")
-        put, to = as_int(ev.get("put"), 0, lo=0), as_int(ev.get("to"), 0, lo=0)
-        return Act(seat, street, action, put, to, ev.get("all_in") is True)
-    if kind == "return":
-        return Return(seat, amount)
-    if kind == "show":
-        cards, best = _cards(ev.get("cards"), 7), _cards(ev.get("best"), 5)
-        if not cards or not best:
-            raise ProtocolError("a show without its cards")
-        return Show(seat, cards, best, as_str(ev.get("hand"), "", 60))
-    if kind == "award":
-        return Award(seat, amount, as_int(ev.get("pot"), 0, lo=0, hi=8))
-    raise ProtocolError(f"no event {str(kind)[:20]!r}")
-
-
-def decode_events(value: Any, most: int = MAX_EVENTS) -> list[Event]:
-    """The events of a list that can be read; the others dropped."""
-    out: list[Event] = []
-    for item in as_list(value)[:most]:
-        try:
-            out.append(decode_event(item))
-        except ProtocolError:
-            continue
-    return out
-
-
-def clean_record(value: Any) -> dict[str, Any]:
-    """A ``stud-hh/1`` hand (a ``books`` message's, a history file's) with every field
-    checked, so that replaying it never meets a value it cannot draw; raises
-    ``ProtocolError`` when it is not one."""
-    if not isinstance(value, dict) or value.get("format") != FORMAT:
-        raise ProtocolError("not a stud-hh/1 hand")
-    seats = [
-        {
-            "seat": s["seat"],
-            "name": as_str(s.get("name"), f"Seat {s['seat'] + 1}", 20),
-            "kind": "computer" if s.get("kind") == "computer" else "human",
-            "stack": as_int(s.get("stack"), 0, lo=0),
-        }
-        for s in as_list(value.get("seats"))[:7]
-        if isinstance(s, dict) and as_seat(s.get("seat")) is not None
-    ]
-    dealt = {s["seat"] for s in seats}
-    if len(seats) < 2 or len(dealt) != len(seats):
-        raise ProtocolError("a hand needs two seats or more")
-    stakes = value["stakes"] if isinstance(value.get("stakes"), dict) else {}
-    return {
-        "format": FORMAT,
-        "match": as_str(value.get("match"), "", 80),
-        "hand": as_int(value.get("hand"), 0, lo=0),
-        "time": as_str(value.get("time"), "", 40),
-        "stakes": {k: as_int(stakes.get(k), d, lo=0) for k, d in Stakes().to_dict().items()},
-        "button": as_seat(value.get("button")),
-        "seats": seats,
-        "events": [e.to_dict() for e in decode_events(value.get("events")) if e.seat in dealt],
-        "final": [
-            {"seat": f["seat"], "stack": as_int(f.get("stack"), 0, lo=0)}
-            for f in as_list(value.get("final"))[:7]
-            if isinstance(f, dict) and f.get("seat") in dealt
-        ],
-    }
-
+    "AskAnswer", "Books", "Bye", "Chat", "Clock", "Error", "Events", "HandEnd", "Heartbeat",
+    "Lobby", "MatchStart", "Night", "NightMatch", "NightTotal", "Paused", "Pong", "Presence",
+    "Proof", "SeatAsked", "SeatAway", "ServerMessage", "Standing", "Standings", "Table",
+    "TableOptions", "Turn", "Waiting", "Welcome", "decode_server",
+]  # fmt: skip
 
 # ------------------------------------------------------------------ the night
 
