@@ -22,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from client.handbook import full_record
+from client.model import Session
 from common.analysis import Mark, MatchAnalysis
 
 __all__ = ["BUDGET", "GAP", "HELD", "Analysing", "analysis_for", "during_match"]
@@ -35,23 +37,19 @@ KEEP = 4
 HELD = "The analysis comes once the match is over"
 
 
-def during_match(session: Any, records: Sequence[dict[str, Any]]) -> bool:
+def during_match(session: Session | None, records: Sequence[dict[str, Any]]) -> bool:
     """These hands are of the match the session is playing, and it is not over."""
-    match = getattr(session, "match_id", None)
+    match = session.match_id if session is not None else None
     return (
         bool(match)
-        and getattr(session, "standings", None) is None
-        and any(r.get("match") == match for r in records)
+        and session is not None
+        and session.standings is None
+        and any(rec["match"] == match for rec in records)
     )
 
 
-def _full(rec: dict[str, Any]) -> bool:
-    return all("card" in e for e in rec.get("events", ()) if e.get("ev") == "deal")
-
-
 def _key(records: Sequence[dict[str, Any]], viewer: int | None) -> tuple[Any, ...]:
-    hands = tuple((str(r.get("match", "")), int(r.get("hand", 0)), _full(r)) for r in records)
-    return viewer, hands
+    return viewer, tuple((rec["match"], rec["hand"], full_record(rec)) for rec in records)
 
 
 class Analysing:
@@ -65,14 +63,14 @@ class Analysing:
         clock: Callable[[], float] = time.perf_counter,
         held: bool = False,
     ) -> None:
-        seed = str(records[0].get("match", "")) if records else ""
+        seed = records[0]["match"] if records else ""
         self.viewer = viewer
         self.held = held
         self.job = MatchAnalysis(records, None if held else viewer, random.Random(seed),
                                  chances=not held)  # fmt: skip
         self.clock = clock
         self._last = float("-inf")
-        self.seats = {int(s["seat"]) for r in records for s in r.get("seats", ())}
+        self.seats = {s["seat"] for rec in records for s in rec["seats"]}
 
     @property
     def done(self) -> bool:
@@ -133,7 +131,7 @@ _CACHE: OrderedDict[tuple[Any, ...], Analysing] = OrderedDict()
 
 
 def analysis_for(
-    records: Sequence[dict[str, Any]], viewer: int | None, *, session: Any = None
+    records: Sequence[dict[str, Any]], viewer: int | None, *, session: Session | None = None
 ) -> Analysing:
     """The analysis of ``records`` for ``viewer``: the one already begun for the same
     hands, or a new one; none (``held``) while ``session`` still plays their match."""

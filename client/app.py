@@ -1,27 +1,15 @@
 """The window: the scene stack, the events and the main loop, frame by frame.
 
-``App.run()`` is the whole client.  The loop sleeps while nothing moves
-(near-zero CPU: ``client.pacing`` blocks until input or a wake-up where the video
-driver allows) and ticks at 60 fps only while a scene animates; animation
-advances in fixed 1/60 s steps (``client.pacing``).  A scene's background work (the
-odds at the table) runs in what is left of each frame after drawing (``Scene.spare``).
-Server messages arrive through the table link's queue (``client.link.TableLink``); each one is
-applied to the ``Session`` (a bad one is logged and dropped) and then shown
-to the scenes.  The server we run ourselves, for the computer table or a
-friends' table, is ``client.localserver.LocalServer``.
-
-A seat's token is kept on disk (``client.seatkeys``, through the link) so that
-every way of joining takes the seat back after a crash; while the connection
-retries a lost table, the table and the lobby show ``client.scenes.reconnect``'s
-banner, whose *Stop trying* is ``stop_trying``.  The computer table's match left
-unfinished by a crash is offered on the start screen (``unfinished_match``) and
-resumed by ``resume_computer``; the game going down by an exception leaves our
-table's match in its journal.
-
-Which scene sits on top follows the session: connecting, lobby, table, and
-the results over the table.  The start screen is always at the bottom.
-Scenes are made by name from ``client.scenes.register_scenes`` and see the
-app only as a ``client.host.Host``.
+``App.run()`` is the whole client.  The loop sleeps while nothing moves (near-zero CPU,
+``client.pacing``) and ticks at 60 fps, in fixed 1/60 s steps, only while a scene
+animates; a scene's background work (the odds) runs in what is left of each frame
+(``Scene.spare``).  Server messages come decoded through the table link's queue
+(``client.link``): the session takes each one, then the scenes show it.  Which scene
+sits on top follows the session (connecting, lobby, table, the results over the
+table) over the start screen; scenes are made by name (``client.scenes``) and see the
+app only as a ``client.host.Host``.  Our own server, for the computer table or a
+friends' table, is ``client.localserver``: a crash leaves its match in its journal,
+offered on the start screen (``unfinished_match``, ``resume_computer``).
 """
 
 from __future__ import annotations
@@ -40,7 +28,7 @@ from client.host import Modal, Room
 from client.link import TableLink
 from client.localserver import LocalServer, seat_key_of
 from client.model import Session
-from client.net import Connection, Status, TableKey
+from client.net import Status, TableKey
 from client.overlays import RulesOverlay
 from client.pacing import STEP, Pacer
 from client.pins import Pins
@@ -52,6 +40,7 @@ from client.scenes import reconnect, register_scenes
 from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from common.protocol import HAND_COUNTS, Start
+from common.protocol.received import ServerMessage, Welcome
 
 if TYPE_CHECKING:
     from server.journal import Unfinished
@@ -60,7 +49,6 @@ __all__ = ["App"]
 
 log = logging.getLogger("client")
 
-TITLE = "Seventh Street"
 MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
 SPARE_MARGIN = 0.002  # of each frame, kept from background work for the sleep to wake in
 
@@ -86,20 +74,19 @@ class App:
         retry_for: float = 120.0,
         seat_keys: SeatKeys | None = None,
         pins: Pins | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings or Settings.load()
         self.save_settings = save_settings
         self.local = LocalServer(server_overrides)
         self.server_overrides = self.local.overrides
-        # The seats' tokens (client.seatkeys): on disk beside the settings, unless this
-        # window keeps nothing (tests' save_settings=False).
-        if seat_keys is None:
-            seat_keys = SeatKeys(default_path() if save_settings else None)
-        # The tables' keys met (client.pins), beside them the same way.
-        if pins is None:
-            pins = Pins(pins_path() if save_settings else None)
+        # The seats' tokens and the tables' keys met: on disk beside the settings, unless
+        # this window keeps nothing (tests' save_settings=False).
+        keys = seat_keys or SeatKeys(default_path() if save_settings else None)
+        pins = pins or Pins(pins_path() if save_settings else None)
+        self.pacer = Pacer(clock)  # frame pacing: client.pacing
         self.link = TableLink(
-            self.settings, retry_for=retry_for, wake=self._wake, keys=seat_keys, pins=pins
+            self.settings, retry_for=retry_for, wake=self.pacer.wake, keys=keys, pins=pins
         )
         self.registry = register_scenes(Registry())
         self.size = size or tuple(self.settings.window)  # type: ignore[assignment]
@@ -107,30 +94,19 @@ class App:
         self.notice = ""  # shown on the start screen after a table ends
         self.join_refusal: tuple[str, str] | None = None  # said by the Join box
         self.running = False
-        self._art: CardArt | None = None
+        self.art = CardArt()  # the cards' pictures (drawn anew for each window)
         self.screen: pygame.Surface | None = None
-        self.net_event = 0
         self.frames = 0
         self.dirty = True
-        self._flash_until = 0.0
-        self.pacer = Pacer()  # frame pacing: client.pacing
+        self.title = window.TitleFlash()  # "YOUR TURN" in the title when it comes
+        self.now = clock  # the window's clock: the loop, the scenes' clocks on screen
         self._faults: set[str] = set()
         self.offscreen = False
-        self.caption = self._shown_caption = TITLE
         self.inbox: list[pygame.event.Event] = []
         self.modal: Modal | None = None  # client.overlays over every scene (rules, "sure?")
         self.finder: Any = None  # client.discovery.TableFinder, started by the start screen
 
     # ------------------------------------------------------------ what the host shows
-
-    @property
-    def art(self) -> CardArt:
-        assert self._art is not None, "the display is not open yet"
-        return self._art
-
-    @art.setter
-    def art(self, art: CardArt) -> None:
-        self._art = art
 
     @property
     def window_size(self) -> tuple[int, int]:
@@ -139,14 +115,6 @@ class App:
     @property
     def session(self) -> Session | None:
         return self.link.session
-
-    @session.setter
-    def session(self, session: Session | None) -> None:
-        self.link.session = session
-
-    @property
-    def conn(self) -> Connection | None:
-        return self.link.conn
 
     @property
     def status(self) -> Status:
@@ -163,25 +131,16 @@ class App:
     @property
     def table_key(self) -> TableKey | None:
         """The key of the table we are linked to, as this client met it (TLS)."""
-        conn = self.link.conn
-        return getattr(conn, "key", None) if conn is not None else None
+        return getattr(self.link.conn, "key", None)
 
     @property
     def server(self) -> Any:
         """Our own server (``server.app.ServerHandle``) while we run one."""
         return self.local.handle
 
-    @server.setter
-    def server(self, handle: Any) -> None:
-        self.local.handle = handle
-
     @property
     def server_kind(self) -> str:
         return self.local.kind
-
-    @server_kind.setter
-    def server_kind(self, kind: str) -> None:
-        self.local.kind = kind
 
     # ------------------------------------------------------------ setup
 
@@ -192,7 +151,6 @@ class App:
         if not pygame.get_init():
             textcache.clear()  # fonts from an earlier pygame session are dead
         sound.start_pygame()  # pygame.init(), without ALSA's noise where there is no sound
-        self.net_event = pygame.event.custom_type()
         w, h = self.size
         if offscreen:
             self.offscreen = True
@@ -200,7 +158,7 @@ class App:
         else:
             self.screen = pygame.display.set_mode(window.clamp((w, h)), pygame.RESIZABLE)
             window.ask_minimum()
-            pygame.display.set_caption(TITLE)
+            pygame.display.set_caption(window.TITLE)
             pygame.key.set_repeat(400, 40)
         self.art = CardArt()
         self.art.four_color = self.settings.four_color
@@ -237,7 +195,7 @@ class App:
             self.shutdown()
 
     def animating(self) -> bool:
-        return any(s.animating() for s in self.scenes) or time.monotonic() < self._flash_until
+        return any(s.animating() for s in self.scenes) or self.title.flashing(self.now())
 
     def step(self, max_wait: float = 1.0) -> None:
         """One pass of the loop: wait (or not), handle events and messages, update, draw."""
@@ -250,7 +208,7 @@ class App:
         else:
             idle = True
             wake = [s.wake_in() for s in self.scenes]
-            wake.append(reconnect.wake_in(self.status, time.monotonic()))  # its countdown
+            wake.append(reconnect.wake_in(self.status, self.now()))  # its countdown
             asked = [w for w in wake if w is not None]
             wait = min([max_wait, *asked])
             events = self.pacer.idle_wait(wait)
@@ -260,13 +218,13 @@ class App:
         self.pump_net()
         for event in events:
             self.handle_event(event)
-        now = time.monotonic()
+        now = self.now()
         steps = self.pacer.steps(now)
         if idle:
             steps = min(steps, 1)  # nothing moved while we slept: one step catches up
         for _ in range(steps):
             self._update(STEP)
-        self._flash_title(now)
+        self.title.show(now, window=not self.offscreen)
         if quiet and not self.dirty:
             return
         self.draw()
@@ -279,7 +237,7 @@ class App:
         """The scenes' background work (the odds) in what is left of this frame, so that
         a frame never runs over for it: each is given the time to the frame's end."""
         for scene in list(self.scenes):
-            left = STEP - SPARE_MARGIN - (time.monotonic() - self.pacer.last)
+            left = STEP - SPARE_MARGIN - (self.now() - self.pacer.last)
             try:
                 scene.spare(max(0.0, left))
             except Exception:
@@ -305,8 +263,8 @@ class App:
         if event.type == pygame.VIDEORESIZE or event.type == pygame.WINDOWSIZECHANGED:
             self.resized()
             return
-        if event.type == self.net_event or self.pacer.is_wake(event):
-            return  # the queue is drained in pump_net
+        if self.pacer.is_wake(event):
+            return  # (a word from the network thread: its queue is drained in pump_net)
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self.show_rules()
             return
@@ -350,11 +308,8 @@ class App:
     def draw(self) -> None:
         if self.screen is None:
             return
-        start = 0
-        for i, scene in enumerate(self.scenes):
-            if scene.opaque:
-                start = i
-        if self.offscreen and self.screen is not None:
+        start = max((i for i, scene in enumerate(self.scenes) if scene.opaque), default=0)
+        if self.offscreen:
             self.screen.fill((0, 0, 0))
         for scene in self.scenes[start:]:
             try:
@@ -419,13 +374,9 @@ class App:
 
     # ------------------------------------------------------------ the table link
 
-    def _wake(self) -> None:
-        """Called from the network thread: wake the idle loop (``client.pacing``)."""
-        self.pacer.wake()
-
     def look_for_tables(self) -> Any:
         if self.finder is None:
-            self.finder = TableFinder(wake=self._wake)
+            self.finder = TableFinder(wake=self.pacer.wake)
             self.finder.start()
         return self.finder
 
@@ -442,10 +393,7 @@ class App:
         table: str = "",
         trusted: str = "",
     ) -> None:
-        """Go to the table at ``host``:``port``; ``remember``: the address as typed, to keep
-        among the recent ones once the table has welcomed us; ``key``: the table's short
-        key typed with it, ``announced``: as its announcement gives it, ``table``: its name
-        there; ``trusted``: a key the person chose to trust (``client.link``)."""
+        """Go to the table at ``host``:``port`` (the keywords: ``TableLink.connect``)."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
         handle = self.local.handle
         own = handle is not None and handle.port == port
@@ -497,18 +445,23 @@ class App:
                 continue
             self.on_message(item)
 
-    def on_message(self, msg: Any) -> None:
-        kind = self.link.apply(msg)
-        if kind is None:
+    def on_message(self, msg: ServerMessage) -> None:
+        """One server message, decoded (``client.net``): the session takes it, then the
+        scenes that fit the session show it."""
+        try:
+            if not self.link.apply(msg, self.now()):
+                return
+        except Exception:
+            log.exception("the session failed on a %s message", msg.TYPE)
             return
-        if kind == "welcome" and self.link.remember_joined() and self.save_settings:
+        if isinstance(msg, Welcome) and self.link.remember_joined() and self.save_settings:
             self.settings.save()  # it worked: now it is a recent address
         self.sync_scenes()
         for scene in list(self.scenes):
             try:
-                scene.on_message(kind, msg)
+                scene.on_message(msg)
             except Exception:
-                log.exception("scene %s failed on a %s message", scene.name, kind)
+                log.exception("scene %s failed on a %s message", scene.name, msg.TYPE)
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
@@ -544,46 +497,43 @@ class App:
 
     # ------------------------------------------------------------ ways in
 
-    def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
-        """A new computer table: our own server on 127.0.0.1, started as soon as we sit
-        down.  An unfinished computer match on disk is dropped first, its seat's key too."""
-        self.leave_table(notice="", send_leave=True)
+    def _unfinished(self) -> tuple[Unfinished, SeatKey] | None:
+        """The computer table's unfinished match on disk and our seat's kept key in it."""
         found = self.local.unfinished_computer()
         key = None if found is None else seat_key_of(found, self.link.keys.entries())
-        if key is not None:
-            self.link.keys.forget(key.token)
-        try:
-            handle = self.local.start_computer(computers, hands, level)
-        except Exception as exc:
-            log.exception("could not start the computer table")
-            self.notice = f"could not start the computer table: {exc}"
-            return
-        self.connect("127.0.0.1", handle.port)
+        return None if found is None or key is None else (found, key)
 
     def unfinished_match(self) -> Unfinished | None:
         """The computer table's unfinished match on disk, when our seat in it can be taken
         back (a token kept for it, ``client.seatkeys``); None otherwise."""
-        found = self.local.unfinished_computer()
-        if found is None or seat_key_of(found, self.link.keys.entries()) is None:
-            return None
-        return found
+        kept = self._unfinished()
+        return kept[0] if kept is not None else None
+
+    def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
+        """A new computer table: our own server on 127.0.0.1, started as soon as we sit
+        down.  An unfinished computer match on disk is dropped first, its seat's key too."""
+        self.leave_table(notice="", send_leave=True)
+        if (kept := self._unfinished()) is not None:
+            self.link.keys.forget(kept[1].token)
+        self._sit_at_computer_table(computers, hands, level)
 
     def resume_computer(self) -> None:
         """The start screen's *Resume*: the computer table started on its journal resumes
-        the unfinished match, and we sit back in our seat by its kept token, asking
-        nothing."""
+        the unfinished match; we sit back in our seat by its kept token."""
         self.leave_table(notice="", send_leave=True)
-        found = self.local.unfinished_computer()
-        key = None if found is None else seat_key_of(found, self.link.keys.entries())
-        if found is None or key is None:
+        kept = self._unfinished()
+        if kept is None:
             self.notice = "That match can no longer be resumed."
             return
+        found, key = kept
         self.settings.name = key.name  # the seat's name: its token is kept under it
-        levels = found.levels
+        level = found.levels[0] if found.levels else "regular"
+        self._sit_at_computer_table(len(found.computers), found.hands, level, resume=True)
+
+    def _sit_at_computer_table(self, computers: int, hands: int, level: str, **kw: Any) -> None:
+        """Start the computer table (our own server on 127.0.0.1) and join it."""
         try:
-            handle = self.local.start_computer(
-                len(found.computers), found.hands, levels[0] if levels else "regular", resume=True
-            )
+            handle = self.local.start_computer(computers, hands, level, **kw)
         except Exception as exc:
             log.exception("could not start the computer table")
             self.notice = f"could not start the computer table: {exc}"
@@ -592,9 +542,7 @@ class App:
 
     def host_table(self, **kw: Any) -> None:
         """A friends' table: our server on every interface (``bind`` narrows it, for tests),
-        announced on the network as ``name`` (default "<your name>'s table"); the keywords
-        are ``LocalServer.start_host``'s: hands, computers, password, port, bind, level,
-        name, open_books, books_to_watchers."""
+        announced on the network (the keywords: ``LocalServer.start_host``)."""
         self.leave_table(notice="", send_leave=True)
         failed = self.local.start_host(self.settings, **kw)
         if self.local.handle is None:
@@ -607,10 +555,8 @@ class App:
     def show_rules(self, at: str | None = None) -> None:
         """Open the house rules over whatever is on screen (F1 again closes them); ``at``
         a rule id (``"R-O1"``) opens them at that rule (the coach's lines)."""
-        if isinstance(self.modal, RulesOverlay) and at is None:
-            self.modal.close()
-        elif isinstance(self.modal, RulesOverlay) and at is not None:
-            self.modal.go_to(at)
+        if isinstance(self.modal, RulesOverlay):
+            self.modal.close() if at is None else self.modal.go_to(at)
         elif self.modal is None:
             self.modal = RulesOverlay(self, at=at)
         self.dirty = True
@@ -630,53 +576,22 @@ class App:
         """One key for everyone: the host starts the same seats again; a guest goes to the
         lobby, ready, and the host's start brings everyone to the table."""
         s = self.session
-        if s is None:
-            return
-        if s.host:
+        if s is not None and s.host:
             self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
-        else:
+        elif s is not None:
             self.back_to_lobby()
 
     def back_to_lobby(self) -> None:
-        s = self.session
-        if s is None:
-            return
-        s.standings = None
-        s.view = None
-        s.running = False
-        self.dirty = True
-        self.sync_scenes()
-
-    # ------------------------------------------------------------ your turn
+        if self.session is not None:
+            self.session.back_to_lobby()
+            self.dirty = True
+            self.sync_scenes()
 
     def notify_turn(self) -> None:
         sound.play_turn()
-        self._flash_until = time.monotonic() + 2.4
-
-    def _flash_title(self, now: float) -> None:
-        if now < self._flash_until:
-            on = int((self._flash_until - now) * 2.5) % 2 == 0
-            self.caption = "▶ YOUR TURN ◀  " + TITLE if on else TITLE
-        elif self._flash_until:
-            self._flash_until = 0.0
-            self.caption = TITLE
-        if not self.offscreen and self.caption != self._shown_caption:
-            pygame.display.set_caption(self.caption)
-            self._shown_caption = self.caption
+        self.title.flash(self.now())
 
     def set_four_color(self, on: bool) -> None:
         self.settings.four_color = on
         self.dirty = True
-        if self._art is not None:
-            self._art.four_color = on
-
-    def run_until(
-        self, done: Callable[[], bool], timeout: float = 30.0, max_wait: float = 0.05
-    ) -> bool:
-        """Run the real loop until ``done()`` (tests, scripts); False on timeout."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.step(max_wait=max_wait)
-            if done():
-                return True
-        return False
+        self.art.four_color = on

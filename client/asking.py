@@ -2,7 +2,7 @@
 dropped or away (the server names it) offers "Ask for your seat back".
 
 Yes: the game joins the same table again to watch under the same name
-(``Session.asking``), and once welcomed sends ``ask_seat`` (``ask_once_welcomed``, which
+(``LobbyState.asking``), and once welcomed sends ``ask_seat`` (``ask_once_welcomed``, which
 the lobby and the table scenes call on ``welcome``).  It watches meanwhile (a watcher is
 sent no hole card) and reads "Waiting for the host…", then the answer
 (``client.scenes.table.asks``); given, the server's ``welcome`` seats it with a new token.
@@ -23,7 +23,7 @@ __all__ = ["ask_once_welcomed", "lost_seat", "offer"]
 
 def lost_seat(s: Session | None) -> int | None:
     """The seat a refused join may ask back, or None."""
-    return s.lost_seat if s is not None and not s.welcomed else None
+    return s.lobby.lost_seat if s is not None and not s.welcomed else None
 
 
 def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: str) -> None:
@@ -32,7 +32,7 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
     def ask() -> None:
         host.connect(where[0], where[1], password=password, watch=True)
         if host.session is not None:
-            host.session.asking = seat
+            host.session.lobby.ask_once_welcomed(seat)
 
     dialog = ConfirmDialog(
         host,
@@ -52,9 +52,8 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
 
 
 def ask_once_welcomed(s: Session | None, send: Callable[[dict[str, Any]], bool]) -> bool:
-    """A watcher welcomed to ask for a lost seat (``Session.asking``) asks, once."""
-    if s is None or s.asking is None or not s.watch or s.ask is not None:
+    """A watcher welcomed to ask for a lost seat (``LobbyState.asking``) asks, once."""
+    if s is None or s.lobby.asking is None or not s.watch or s.lobby.ask is not None:
         return False
-    seat, s.asking = s.asking, None
-    s.ask = (seat, "waiting", "")
-    return send(AskSeat(seat).encode())
+    seat = s.lobby.asked_now()
+    return seat is not None and send(AskSeat(seat).encode())

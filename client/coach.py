@@ -2,7 +2,7 @@
 
 ``coach_lines(view, events, name_of, legal=..., focus=...)`` reads only what this seat
 has been shown: its ``SeatView`` as received (``common.schema``) and this hand's events
-as received (the wire's dicts, a hidden card already left out by the server), plus the
+as received (``common.events`` values, a hidden card already left out by the server), plus the
 buttons the server offered and the one the pointer or the keyboard is on.  It never
 reads a card the seat may not see, because it is never given one (issue 19; the
 property test in ``tests/test_coach.py`` changes unseen cards and finds the same
@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from common.cards import parse
-from common.events import STAKES
+from common.events import STAKES, Act, ActionKind, Deal, Event, Show
 from common.hands import bring_in_key, showing_name, showing_value
 from common.schema import LegalAction, SeatView
 
@@ -59,10 +58,6 @@ def _cards(codes: Sequence[str]) -> str:
     return "-".join("10" if c[:1] == "T" else c[:1] for c in codes)
 
 
-def _int(value: Any, default: int) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
 def _bet(street: int) -> int:
     """One bet of the street (R-T3): small on third and fourth, big after."""
     return STAKES.small_bet if street <= 4 else STAKES.big_bet
@@ -73,44 +68,45 @@ class StreetStory:
     """One street's betting as the events tell it."""
 
     street: int
-    acts: list[dict[str, Any]] = field(default_factory=list)
+    acts: list[Act] = field(default_factory=list)
     wagers: int = 0  # full bets, completions and raises (R-B6's count; R-A2)
     last_full: int | None = None  # the seat of the last full bet or raise
     chips: bool = False  # any chips went in by an action this street
     first: int | None = None  # the seat that acted first
-    short: list[tuple[dict[str, Any], int, int]] = field(default_factory=list)
+    short: list[tuple[Act, int, int]] = field(default_factory=list)
     """Short all-ins (R-A2): the event, the total before it and the lift."""
 
 
-def street_story(events: Sequence[dict[str, Any]]) -> dict[int, StreetStory]:
+_WAGERS = (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
+
+
+def street_story(events: Sequence[Event]) -> dict[int, StreetStory]:
     """Each street's ``StreetStory`` from a hand's events: which wagers were full (R-A2)."""
     out: dict[int, StreetStory] = {}
     high: dict[int, int] = {}
     for ev in events:
-        if ev.get("ev") != "act" or not isinstance(ev.get("street"), int):
+        if not isinstance(ev, Act):
             continue
-        street = ev["street"]
+        street = ev.street
         story = out.setdefault(street, StreetStory(street))
         before = high.get(street, 0)
         if story.first is None:
-            story.first = ev.get("seat")
+            story.first = ev.seat
         story.acts.append(ev)
-        to = _int(ev.get("to"), before)
-        put = _int(ev.get("put"), 0)
-        story.chips = story.chips or put > 0
-        if ev.get("action") in ("complete", "bet", "raise"):
-            lift = to - before
+        story.chips = story.chips or ev.put > 0
+        if ev.action in _WAGERS:
+            lift = ev.to - before
             # R-A2: a full amount, or a lift of half a bet or more, counts as full.
-            full_to = STAKES.small_bet if ev.get("action") == "complete" else before + _bet(street)
-            if before == STAKES.bring_in and street == 3 and ev.get("action") != "raise":
+            complete = ev.action is ActionKind.COMPLETE
+            full_to = STAKES.small_bet if complete else before + _bet(street)
+            if before == STAKES.bring_in and street == 3 and ev.action is not ActionKind.RAISE:
                 full_to = STAKES.small_bet
-            full = ev.get("all_in") is not True or to >= full_to or 2 * lift >= _bet(street)
-            if full:
+            if not ev.all_in or ev.to >= full_to or 2 * lift >= _bet(street):
                 story.wagers += 1
-                story.last_full = ev.get("seat")
+                story.last_full = ev.seat
             elif lift > 0:
                 story.short.append((ev, before, lift))
-        high[street] = max(before, to)
+        high[street] = max(before, ev.to)
     return out
 
 
@@ -231,13 +227,12 @@ def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
     return CoachLine(f"{who}: what others bet beyond it makes a side pot", "R-A3")
 
 
-def _short_line(ev: dict[str, Any], before: int, lift: int, w: _Words) -> CoachLine:
+def _short_line(ev: Act, before: int, lift: int, w: _Words) -> CoachLine:
     """R-A2: a short all-in is not a bet, completion or raise."""
-    street = _int(ev.get("street"), 3)
+    street = ev.street
     half = _bet(street) // 2
-    seat = ev.get("seat")
     head = (
-        f"{w.owner(seat).capitalize()} all-in to {ev.get('to')} adds {lift}, less than half a "
+        f"{w.owner(ev.seat).capitalize()} all-in to {ev.to} adds {lift}, less than half a "
         f"bet ({half}): "
     )
     if street == 3 and before <= STAKES.bring_in:
@@ -250,13 +245,13 @@ def _short_line(ev: dict[str, Any], before: int, lift: int, w: _Words) -> CoachL
 
 
 def _show_lines(
-    view: SeatView, events: Sequence[dict[str, Any]], stories: dict[int, StreetStory], w: _Words
+    view: SeatView, events: Sequence[Event], stories: dict[int, StreetStory], w: _Words
 ) -> list[CoachLine]:
     """R-S5: who shows first and why; R-S1: the five cards the table chose."""
-    shows = [e for e in events if e.get("ev") == "show"]
+    shows = [e for e in events if isinstance(e, Show)]
     if not shows:
         return []
-    first = shows[0].get("seat")
+    first = shows[0].seat
     live = {s for s, t in view.seats.items() if not t.folded}
     seventh = stories.get(7)
     who = w.verb(first, "shows first", "show first")
@@ -264,9 +259,9 @@ def _show_lines(
     if seventh is not None:
         shorts = {id(e) for e, _, _ in seventh.short}
         full = [
-            e.get("seat")
+            e.seat
             for e in seventh.acts
-            if e.get("seat") in live and e.get("action") in ("bet", "raise") and id(e) not in shorts
+            if e.seat in live and e.action in ("bet", "raise") and id(e) not in shorts
         ]
         last_full = full[-1] if full else None
     if last_full is not None and last_full == first:
@@ -279,14 +274,14 @@ def _show_lines(
     out = [CoachLine(f"{who} ({why}), then clockwise", "R-S5")]
     # The rules do not say whose five cards to name (R-S1: "the table picks them"):
     # the coach names this seat's own where it showed, else the main pot's winner's.
-    mine = next((e for e in shows if e.get("seat") == view.you), None)
+    mine = next((e for e in shows if e.seat == view.you), None)
     winner = next((a.seat for a in view.awards if a.pot == 0), None)
-    chosen = mine or next((e for e in shows if e.get("seat") == winner), None)
-    if chosen is not None and isinstance(chosen.get("best"), list):
+    chosen = mine or next((e for e in shows if e.seat == winner), None)
+    if chosen is not None:
+        best = [str(c) for c in chosen.best]
         out.append(
             CoachLine(
-                f"{w.owner(chosen.get('seat')).capitalize()} best five: "
-                f"{_cards(chosen['best'])} ({chosen.get('hand', '')})",
+                f"{w.owner(chosen.seat).capitalize()} best five: {_cards(best)} ({chosen.hand})",
                 "R-S1",
             )
         )
@@ -365,7 +360,7 @@ def _button_line(
 
 def coach_lines(
     view: SeatView | None,
-    events: Sequence[dict[str, Any]],
+    events: Sequence[Event],
     name_of: Callable[[int], str],
     *,
     legal: Sequence[LegalAction] = (),
@@ -392,29 +387,27 @@ def coach_lines(
             line = _bring_in_line(view, w)
         else:
             acts = stories[s].acts if s in stories else []
-            since = {e.get("seat") for e in acts if e.get("action") == "fold"}
+            since = {e.seat for e in acts if e.action == "fold"}
             line = _first_line(view, first, since, w)
         if line is not None and s == view.street:
             said.append(line)
 
     for ev in events:
-        kind = ev.get("ev")
-        if kind == "deal" and isinstance(ev.get("street"), int) and ev["street"] != street:
-            street = ev["street"]
+        if isinstance(ev, Deal) and ev.street != street:
+            street = ev.street
             # Each street starts clean, but for an all-in's side pot: it lasts the hand.
             said[:] = [ln for ln in said if ln.rule == "R-A3"][-1:]
-        elif kind == "act":
-            s = _int(ev.get("street"), street)
-            open_street(s, ev.get("seat"))
-            story = stories.get(s)
+        elif isinstance(ev, Act):
+            open_street(ev.street, ev.seat)
+            story = stories.get(ev.street)
             for short in story.short if story is not None else []:
                 if short[0] is ev:
                     said.append(_short_line(*short, w))
-            if ev.get("all_in") is True and isinstance(ev.get("seat"), int):
-                line = _allin_line(view, ev["seat"], w)
+            if ev.all_in:
+                line = _allin_line(view, ev.seat, w)
                 if line is not None:
                     said.append(line)
-        elif kind == "show":
+        elif isinstance(ev, Show):
             said[:] = _show_lines(view, events, stories, w)
             break
     else:

@@ -1,10 +1,12 @@
 """What a scene may ask of the window that holds it: the host interface.
 
 Scenes, overlays and ``client.leaving`` know a ``Host``, never ``client.app.App``
-(STYLE: scenes know a host, not the App; Tuxemon's ``StateManager``).  A scene
-sends a message, reads the session and the settings, opens another scene by
-its registered name (``open("replayer", records=...)``, see ``client.registry``)
-and closes itself with ``pop``; it never imports another scene.
+(STYLE: scenes know a host, not the App; Tuxemon's ``StateManager``).  A ``Host`` is
+three jobs, each its own protocol: the ``Window`` (settings, size, art, the clock, the
+scene stack and the dialogs: a scene opens another by its registered name,
+``open("replayer", records=...)``, see ``client.registry``, and closes itself with
+``pop``; it never imports another scene), the table we are ``AtTable`` (the session,
+the link, sending, leaving) and the ``WaysIn`` to a table from the start screen.
 
 This module imports no scene and no app, so it sits at the bottom of the
 client's import graph (``tests/test_import_graph.py``).
@@ -23,9 +25,10 @@ if TYPE_CHECKING:
     from client.render.cards import CardArt
     from client.seatkeys import SeatKey
     from client.settings import Settings
+    from common.protocol.received import ServerMessage
     from server.journal import Unfinished
 
-__all__ = ["Host", "Modal", "Room", "ServerInfo"]
+__all__ = ["AtTable", "Host", "Modal", "Room", "ServerInfo", "Window", "WaysIn"]
 
 
 class Room(Protocol):
@@ -37,7 +40,7 @@ class Room(Protocol):
     def enter(self) -> None: ...
     def resize(self, size: tuple[int, int]) -> None: ...
     def handle_event(self, event: pygame.event.Event) -> None: ...
-    def on_message(self, kind: str, msg: dict[str, Any]) -> None: ...
+    def on_message(self, msg: ServerMessage) -> None: ...
     def update(self, dt: float) -> None: ...
     def animating(self) -> bool: ...
     def wake_in(self) -> float | None: ...
@@ -69,39 +72,45 @@ class ServerInfo(Protocol):
     def stop(self, timeout: float = 5.0, *, reason: str = "") -> None: ...
 
 
-class Host(Protocol):
-    """The window as the scenes see it: ``client.app.App`` is one."""
+class Window(Protocol):
+    """The window: its settings, size, card art and clock, the scene stack, the dialogs."""
 
     settings: Settings
     save_settings: bool  # False in tests and scripts: settings stay in memory
-    server_overrides: dict[str, Any]  # the local server's config (tests: history_dir)
-    notice: str  # said on the start screen (why the last table ended)
-    join_refusal: tuple[str, str] | None  # a join that failed before its welcome: (code,
-    # words), said by the Join box (``client.reach``); the start screen takes it
     running: bool  # False closes the window at the end of the step
     dirty: bool  # True: draw at the next step even if nothing moves
     modal: Modal | None
-    finder: TableFinder | None  # the tables found on the network, once looked for
 
-    # ---- what the scenes read
+    @property
+    def art(self) -> CardArt: ...
+    @property
+    def window_size(self) -> tuple[int, int]: ...
+    def now(self) -> float:
+        """The window's clock (monotonic seconds): the clocks on screen run by it."""
+
+    def open(self, name: str, **kw: Any) -> Room:
+        """Make the scene registered as ``name`` and push it over the others."""
+
+    def pop(self, scene: Room) -> None: ...
+    def opened(self, name: str) -> list[Room]:
+        """The scenes named ``name`` on the stack, bottom first."""
+
+    def ask_leave(self) -> None: ...
+    def show_rules(self, at: str | None = None) -> None: ...
+    def notify_turn(self) -> None: ...
+    def set_four_color(self, on: bool) -> None: ...
+
+
+class AtTable(Protocol):
+    """The table we are at: what it has told us (the session), the link, and leaving."""
 
     @property
     def session(self) -> Session | None: ...
     @property
     def status(self) -> Status: ...
     @property
-    def art(self) -> CardArt: ...
-    @property
-    def window_size(self) -> tuple[int, int]: ...
-    @property
     def address(self) -> tuple[str, int] | None:
         """The table we talk to (host, port), None when at none."""
-
-    @property
-    def server(self) -> ServerInfo | None: ...
-    @property
-    def server_kind(self) -> str:
-        """ "computer", "host" (our own server) or "" (someone else's table)."""
 
     @property
     def password(self) -> str:
@@ -111,18 +120,28 @@ class Host(Protocol):
     def table_key(self) -> TableKey | None:
         """The key of the table we are linked to, as this client met it; None before."""
 
-    # ---- scenes
-
-    def open(self, name: str, **kw: Any) -> Room:
-        """Make the scene registered as ``name`` and push it over the others."""
-
-    def pop(self, scene: Room) -> None: ...
-    def opened(self, name: str) -> list[Room]:
-        """The scenes named ``name`` on the stack, bottom first."""
-
-    # ---- the table
-
     def send(self, msg: dict[str, Any]) -> bool: ...
+    def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None: ...
+    def stop_trying(self) -> None: ...
+    def rematch(self) -> None: ...
+    def back_to_lobby(self) -> None: ...
+
+
+class WaysIn(Protocol):
+    """The ways to a table from the start screen: join one, host one, play the computer."""
+
+    server_overrides: dict[str, Any]  # the local server's config (tests: history_dir)
+    notice: str  # said on the start screen (why the last table ended)
+    join_refusal: tuple[str, str] | None  # a join that failed before its welcome: (code,
+    # words), said by the Join box (``client.reach``); the start screen takes it
+    finder: TableFinder | None  # the tables found on the network, once looked for
+
+    @property
+    def server(self) -> ServerInfo | None: ...
+    @property
+    def server_kind(self) -> str:
+        """ "computer", "host" (our own server) or "" (someone else's table)."""
+
     def connect(
         self,
         host: str,
@@ -145,17 +164,10 @@ class Host(Protocol):
 
     def resume_computer(self) -> None: ...
     def host_table(self, **kw: Any) -> None: ...
-    def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None: ...
-    def stop_trying(self) -> None: ...
     def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None: ...
-    def rematch(self) -> None: ...
-    def back_to_lobby(self) -> None: ...
-
-    # ---- the window
-
-    def ask_leave(self) -> None: ...
-    def show_rules(self, at: str | None = None) -> None: ...
-    def notify_turn(self) -> None: ...
-    def set_four_color(self, on: bool) -> None: ...
     def look_for_tables(self) -> TableFinder | None:
         """Start browsing the network for tables (once); the finder, or None."""
+
+
+class Host(Window, AtTable, WaysIn, Protocol):
+    """What a scene may ask of the window that holds it: ``client.app.App`` is one."""

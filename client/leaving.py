@@ -26,13 +26,13 @@ def _others(app: Host) -> list[str]:
     s = app.session
     if s is None:
         return []
-    seats = {p.seat: p for p in s.lobby_seats}
+    seats = {p.seat: p for p in s.lobby.seats}
     if s.running:
         seats.update(s.players)
     return [
         p.name
         for p in seats.values()
-        if p.kind == "human" and p.seat != s.seat and p.connected and p.seat not in s.presence
+        if p.kind == "human" and p.seat != s.seat and p.connected and p.seat not in s.clocks.dropped
     ]
 
 
@@ -78,7 +78,7 @@ def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
         body += ". Its chips are not kept."
         return "Leave the match?", body, "Quit" if quitting else "Leave"
     body = "The match goes on without you. Your seat keeps its chips and antes, and "
-    if s is not None and s.options.get("stand_in"):
+    if s is not None and s.lobby.options is not None and s.lobby.options.stand_in:
         body += "a computer plays it for you from its next turn (R-C2, R-C3)."
     else:
         body += "at each of its turns it checks, or folds when it cannot check (R-C2)."

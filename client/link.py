@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +51,7 @@ from client.pins import Pin, Pins, pin_host
 from client.seatkeys import SeatKey, SeatKeys, normal_ip
 from client.settings import Settings
 from common.protocol import Hello, Leave
+from common.protocol import received as r
 from common.seal import normal_short_key, same_key, short_key
 
 __all__ = ["Expect", "KeyProblem", "TableLink"]
@@ -320,8 +320,8 @@ class TableLink:
             password=self.password or (self.found.password if self.found else ""),
         )
 
-    def _keep_keys(self, kind: str, s: Session) -> None:
-        if kind == "welcome":
+    def _keep_keys(self, msg: r.ServerMessage, s: Session) -> None:
+        if isinstance(msg, r.Welcome):
             if self.found is not None and self.found.token != s.token:
                 self.keys.forget(self.found.token)  # a newcomer after all
             key = self._key(s)
@@ -329,38 +329,33 @@ class TableLink:
                 self.keys.keep(key)
             elif self.found is not None:
                 self.keys.forget(self.found.token)
-        elif kind == "match_start":
+        elif isinstance(msg, r.MatchStart):
             key = self._key(s)  # the match is known now (a new match keeps it again)
             if key is not None:
                 self.keys.keep(key)
-        elif kind == "standings" and s.token:
+        elif isinstance(msg, r.Standings) and s.token:
             self.keys.forget(s.token, match=s.match_id)  # the match is over (R-T6)
-        elif kind == "lobby" and s.token and s.seat is not None and s.welcomed:
-            mine = any(p.seat == s.seat and p.name == s.name for p in s.lobby_seats)
+        elif isinstance(msg, r.Lobby) and s.token and s.seat is not None and s.welcomed:
+            mine = any(p.seat == s.seat and p.name == s.name for p in s.lobby.seats)
             if not mine:
                 self.keys.forget(s.token)  # our seat was freed
 
     def send(self, msg: dict[str, Any]) -> bool:
         return self.conn.send(msg) if self.conn is not None else False
 
-    def apply(self, msg: Any) -> str | None:
-        """Apply a server message to the session: its kind, or None when there is no
-        session or the message is bad (logged and dropped, STYLE)."""
+    def apply(self, msg: r.ServerMessage, now: float) -> bool:
+        """Apply a server message to the session; False when there is none."""
         session = self.session
         if session is None:
-            return None
-        try:
-            kind = session.apply(msg, time.monotonic())
-        except Exception as exc:  # malformed or unknown: log it and go on (STYLE)
-            log.warning("ignored a server message: %s (%.200r)", exc, msg)
-            return None
-        if kind == "welcome":
+            return False
+        session.apply(msg, now)
+        if isinstance(msg, r.Welcome):
             self.status = Status("connected")
         try:
-            self._keep_keys(kind, session)
+            self._keep_keys(msg, session)
         except Exception:  # the tokens on disk must never stop the game
             log.exception("keeping the seat's token failed")
-        return kind
+        return True
 
     def remember_joined(self) -> bool:
         """Once welcomed: keep the address typed among the recent ones (True if kept)."""

@@ -1,9 +1,9 @@
 """The connection to the table server, in a background thread.
 
-The thread connects, says ``hello``, decodes frames and puts each message in a
-``queue.Queue`` as ``("msg", dict)``; status changes go in the same queue as
-``("status", Status)``.  After each put it posts a pygame event so that the
-main loop, asleep in ``pygame.event.wait``, wakes up.  Sending is a locked
+The thread connects, says ``hello``, and puts each message in a ``queue.Queue`` as
+``("msg", message)``, decoded once (``common.protocol.received``: one that cannot be
+read is logged and dropped), and each status change as ``("status", Status)``; after
+each put it calls ``wake`` (the window's idle loop wakes).  Sending is a locked
 ``sendall`` from the main thread (messages are tiny).
 
 When the link drops without a ``bye`` (closed, or silent past
@@ -62,6 +62,8 @@ from client.reach import (
 )
 from common.proof import ClientProof, ProofFailed, Relayed, WrongPassword
 from common.protocol import FrameDecoder, Ping, encode_frame
+from common.protocol import Proof as ProofMac
+from common.protocol import received as r
 from common.seal import (
     TlsPipe,
     certificate_name,
@@ -128,8 +130,9 @@ _OLD_SERVER = (
 )
 
 
-def plain_refusal(first: bytes) -> str | None:
-    """What a table said in the clear instead of answering our ClientHello, if it did.
+def plain_refusal(first: bytes) -> tuple[str, str] | None:
+    """What a table said in the clear instead of answering our ClientHello, if it did:
+    its words and its error code ("" for a ``bye``).
 
     A table refuses some connections before it reads a byte (too many waiting, shutting
     down: ``server_busy``, ``bye``), and a table from before sealed connections answers a
@@ -143,25 +146,25 @@ def plain_refusal(first: bytes) -> str | None:
         msgs = FrameDecoder().feed(first)
     except ValueError:
         return None
-    for msg in msgs:
-        kind, code = msg.get("type"), msg.get("code")
-        text = str(msg.get("message") or msg.get("reason") or code or "")[:200]
-        if kind == "error" and code in ("frame_too_large", "bad_frame"):
-            return _OLD_SERVER
-        if kind == "error":
-            return f"the table refused the connection: {text}"
-        if kind == "bye":
-            return f"the table is closing: {text}"
+    for msg in _decoded(msgs):
+        if isinstance(msg, r.Error) and msg.code in ("frame_too_large", "bad_frame"):
+            return _OLD_SERVER, msg.code
+        if isinstance(msg, r.Error):
+            return f"the table refused the connection: {msg.message or msg.code}", msg.code
+        if isinstance(msg, r.Bye):
+            return f"the table is closing: {msg.reason}", ""
     return None
 
 
-def _plain_busy(first: bytes) -> bool:
-    """Whether a table's plain refusal (``plain_refusal``) is ``server_busy``."""
-    try:
-        msgs = FrameDecoder().feed(first)
-    except ValueError:
-        return False
-    return any(m.get("type") == "error" and m.get("code") == "server_busy" for m in msgs)
+def _decoded(msgs: list[dict[str, Any]]) -> list[r.ServerMessage]:
+    """The messages that can be read (``common.protocol.received``); the others logged."""
+    out = []
+    for msg in msgs:
+        try:
+            out.append(r.decode_server(msg))
+        except ValueError as exc:
+            log.warning("ignored a server message: %s (%.200r)", exc, msg)
+    return out
 
 
 class _Ended(Exception):
@@ -429,11 +432,10 @@ class Connection:
             except ValueError as exc:
                 log.warning("bad frame from the server, hanging up: %s", exc)
                 break
-            for msg in msgs:
-                kind = msg.get("type")
-                if kind == "proof" and proof is not None and not proven:
+            for msg in _decoded(msgs):
+                if isinstance(msg, r.Proof) and proof is not None and not proven:
                     try:
-                        mac = proof.finish(msg.get("pake"), msg.get("mac"), msg.get("pw_mac"))
+                        mac = proof.finish(msg.pake, msg.mac, msg.pw_mac)
                     except WrongPassword:
                         log.info("the table's password is not the one given: hanging up")
                         self._shut()
@@ -447,43 +449,36 @@ class Connection:
                         self._shut()
                         return "no_proof", NO_PROOF, False
                     proven = True
-                    self.send({"type": "proof", "mac": mac})
+                    self.send(ProofMac(mac=mac).encode())
                     continue
-                if kind == "proof":
-                    continue  # not asked for: nothing to do with it
-                if kind == "welcome" and proof is not None and not proven:
+                if isinstance(msg, r.Proof | r.Heartbeat):
+                    continue  # a proof not asked for; a heartbeat, which ``heard`` has noted
+                if isinstance(msg, r.Welcome) and proof is not None and not proven:
                     log.warning("welcomed without the table's password proof: hanging up")
                     self._shut()
                     return "no_proof", NO_PROOF_WELCOME, False
-                if kind == "welcome":
+                if isinstance(msg, r.Welcome):
                     welcomed = True
                     self._stale_token = False
                     self._welcomed()
-                elif kind == "error" and not welcomed:
-                    last_error = str(msg.get("message") or msg.get("code") or "refused")[:200]
-                    self._refused_code = str(msg.get("code") or "")[:40]
-                    stale = msg.get("code") == "bad_token" and "token" in hello
+                elif isinstance(msg, r.Error) and not welcomed:
+                    last_error = msg.message or msg.code
+                    self._refused_code = msg.code
+                    stale = msg.code == "bad_token" and "token" in hello
                     if stale:
                         self._stale(str(hello.get("token")))
                         continue  # not for the player's eyes: we simply sit down again
-                elif kind == "error" and msg.get("code") == "taken_over":
+                elif isinstance(msg, r.Error) and msg.code == "taken_over":
                     self._put("msg", msg)  # another window of ours has the seat: not a drop
                     self._shut()
-                    return (
-                        "bye",
-                        str(msg.get("message") or "another connection took the seat")[:200],
-                        welcomed,
-                    )
-                elif kind == "heartbeat":
-                    continue  # it only says the link is alive; ``heard`` has noted it
-                elif kind == "bye":
+                    return "bye", msg.message or "another connection took the seat", welcomed
+                elif isinstance(msg, r.Bye):
                     self._put("msg", msg)
                     self._shut()
-                    reason = str(msg.get("reason") or "the server closed")[:200]
                     if self.resume_after_bye and self.mid_match:
-                        return "down", reason, welcomed  # it resumes the match: try again
-                    return "bye", reason, welcomed
-                self._note_match(kind, msg)
+                        return "down", msg.reason, welcomed  # it resumes the match: try again
+                    return "bye", msg.reason, welcomed
+                self._note_match(msg)
                 self._put("msg", msg)
         self._shut()
         if stale and not welcomed:
@@ -522,10 +517,10 @@ class Connection:
                 early += pipe.feed(data)
         except (OSError, ssl.SSLError) as exc:
             plain = plain_refusal(first)
-            if plain is not None and _plain_busy(first):
-                self._refused_code = "server_busy"
             if plain is not None:
-                raise _Ended("down", plain) from exc
+                if plain[1] == "server_busy":
+                    self._refused_code = plain[1]
+                raise _Ended("down", plain[0]) from exc
             log.debug("could not seal the connection to %s:%s: %s", self.host, self.port, exc)
             raise _Ended("down", not_a_table(self.host, self.port, exc)) from exc
         cert = pipe.peer_certificate()
@@ -578,14 +573,14 @@ class Connection:
                 return b""
         return plain if plain else None
 
-    def _note_match(self, kind: Any, msg: dict[str, Any]) -> None:
+    def _note_match(self, msg: r.ServerMessage) -> None:
         """Follow whether a match runs (a ``bye`` then means a server that will resume it)."""
-        if kind in ("match_start", "table"):
+        if isinstance(msg, r.MatchStart | r.Table):
             self.mid_match = True
-        elif kind == "standings":
+        elif isinstance(msg, r.Standings):
             self.mid_match = False
-        elif kind == "lobby":
-            self.mid_match = msg.get("running") is True
+        elif isinstance(msg, r.Lobby):
+            self.mid_match = msg.running
 
     def _welcomed(self) -> None:
         """The table let us in, having proven the password if we made it: its key may be

@@ -29,6 +29,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 import pygame
@@ -124,11 +125,15 @@ def waiter_for(driver: str) -> Waiter:
 
 
 class Pacer:
-    def __init__(self, waiter: Waiter | None = None) -> None:
-        self.last = time.monotonic()
+    """The loop's time: fixed steps on the window's ``clock``; the waits themselves are
+    real seconds (``idle_wait``, ``rest``), whatever that clock says."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last = clock()
         self.acc = 0.0
         self._flag = threading.Event()
-        self.waiter = waiter  # chosen at the first wait, once the display is open
+        self.waiter: Waiter | None = None  # chosen at the first wait, once the display is open
         self.woken = False  # the last ``idle_wait`` was ended by ``wake``
 
     def wake(self) -> None:
@@ -171,6 +176,6 @@ class Pacer:
 
     def rest(self) -> None:
         """Sleep off the rest of a 1/60 s frame."""
-        spent = time.monotonic() - self.last
+        spent = self.clock() - self.last
         if spent < STEP:
             time.sleep(STEP - spent)

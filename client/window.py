@@ -18,11 +18,38 @@ import sys
 
 import pygame
 
-__all__ = ["MIN_SIZE", "clamp", "ask_minimum", "hold"]
+__all__ = ["MIN_SIZE", "TITLE", "TitleFlash", "clamp", "ask_minimum", "hold"]
 
 log = logging.getLogger(__name__)
 
 MIN_SIZE = (800, 500)
+TITLE = "Seventh Street"
+
+
+class TitleFlash:
+    """The window's title, which says "YOUR TURN" in a blink for a moment when it comes."""
+
+    def __init__(self) -> None:
+        self.until = 0.0  # when the blinking stops (the window's clock)
+        self.caption = self._shown = TITLE
+
+    def flash(self, now: float, seconds: float = 2.4) -> None:
+        self.until = now + seconds
+
+    def flashing(self, now: float) -> bool:
+        return now < self.until
+
+    def show(self, now: float, *, window: bool) -> None:
+        """The caption for ``now``, set on the window (``window``) when it changed."""
+        if now < self.until:
+            on = int((self.until - now) * 2.5) % 2 == 0
+            self.caption = "▶ YOUR TURN ◀  " + TITLE if on else TITLE
+        elif self.until:
+            self.until = 0.0
+            self.caption = TITLE
+        if window and self.caption != self._shown:
+            pygame.display.set_caption(self.caption)
+            self._shown = self.caption
 
 
 def clamp(size: tuple[int, int]) -> tuple[int, int]:

@@ -2,8 +2,8 @@
 
 Invariants:
 
-- Pure: every function takes checked or unchecked message parts and returns
-  text; nothing here raises on a malformed event, it says ``?`` or skips it.
+- Pure: every function takes typed events (``common.events``, as
+  ``common.protocol.received`` decodes them) and returns text.
 - An action's words (``act_words``) are the same in the log and in the
   "last action" label over a seat, so the two never disagree.
 - The words follow ``stud-hh/1``'s event names: act, ante, return, show, award.
@@ -11,10 +11,11 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from common.reading import as_int, as_seat, as_str
+from common.events import Act, Ante, Award, Event, Return, Show
 
 __all__ = [
     "STREET_NAMES",
@@ -36,19 +37,17 @@ class LogLine:
     kind: str = "action"  # action, street, chat, info, win
 
 
-def act_words(ev: dict[str, Any]) -> str:
+def act_words(ev: Act) -> str:
     """What an ``act`` event's seat did, without its name: ``"completes to 10"``."""
-    action = as_str(ev.get("action"))
-    put, to = as_int(ev.get("put"), 0), as_int(ev.get("to"), 0)
     return {
         "fold": "folds",
         "check": "checks",
-        "call": f"calls {put}",
-        "bet": f"bets {put}",
-        "bring_in": f"brings in for {put}",
-        "complete": f"completes to {to}",
-        "raise": f"raises to {to}",
-    }.get(action, action)
+        "call": f"calls {ev.put}",
+        "bet": f"bets {ev.put}",
+        "bring_in": f"brings in for {ev.put}",
+        "complete": f"completes to {ev.to}",
+        "raise": f"raises to {ev.to}",
+    }[ev.action]
 
 
 def act_line(who: str, words: str, *, all_in: bool) -> LogLine:
@@ -56,25 +55,20 @@ def act_line(who: str, words: str, *, all_in: bool) -> LogLine:
     return LogLine(f"{who} {words}" + (" and is all in" if all_in else ""))
 
 
-def describe_event(ev: Any, name_of: Any) -> LogLine | None:
-    """One ``stud-hh/1`` event in plain words ("Ann completes to 10"); None to skip it."""
-    if not isinstance(ev, dict):
-        return None
-    kind = ev.get("ev")
-    seat = as_seat(ev.get("seat"))
-    who = name_of(seat) if seat is not None else "?"
-    if kind == "act":
-        return act_line(who, act_words(ev), all_in=ev.get("all_in") is True)
-    if kind == "ante" and ev.get("all_in") is True:
-        return LogLine(f"{who} antes {as_int(ev.get('amount'), 0)} and is all in")
-    if kind == "return":
-        return LogLine(f"{as_int(ev.get('amount'), 0)} uncalled goes back to {who}", "info")
-    if kind == "show":
-        return LogLine(f"{who} shows {as_str(ev.get('hand'))}", "info")
-    if kind == "award":
-        pot = as_int(ev.get("pot"), 0)
-        where = "the pot" if pot == 0 else f"side pot {pot}"
-        return LogLine(f"{who} wins {as_int(ev.get('amount'), 0)} from {where}", "win")
+def describe_event(ev: Event, name_of: Callable[[int], str]) -> LogLine | None:
+    """One event in plain words ("Ann completes to 10"); None to skip it."""
+    who = name_of(ev.seat)
+    if isinstance(ev, Act):
+        return act_line(who, act_words(ev), all_in=ev.all_in)
+    if isinstance(ev, Ante) and ev.all_in:
+        return LogLine(f"{who} antes {ev.amount} and is all in")
+    if isinstance(ev, Return):
+        return LogLine(f"{ev.amount} uncalled goes back to {who}", "info")
+    if isinstance(ev, Show):
+        return LogLine(f"{who} shows {ev.hand}", "info")
+    if isinstance(ev, Award):
+        where = "the pot" if ev.pot == 0 else f"side pot {ev.pot}"
+        return LogLine(f"{who} wins {ev.amount} from {where}", "win")
     return None
 
 

@@ -143,11 +143,12 @@ class Ante(NamedTuple):
 
 
 class Deal(NamedTuple):
-    """The ``deal`` event of ``stud-hh/1``."""
+    """The ``deal`` event of ``stud-hh/1``.  ``card`` is None where the viewer may not see
+    it: another seat's down card, as a client receives it (no ``card`` key)."""
 
     seat: int
     street: int
-    card: Card
+    card: Card | None
     up: bool
 
     @property
@@ -155,6 +156,8 @@ class Deal(NamedTuple):
         return "deal"
 
     def to_dict(self) -> dict[str, Any]:
+        if self.card is None:
+            return {"ev": "deal", "seat": self.seat, "street": self.street, "up": self.up}
         return {
             "ev": "deal",
             "seat": self.seat,

@@ -5,6 +5,8 @@ carry the format's words and fields; this module adds the header and the
 ``final`` stacks and writes the line.  Reading one back (``load``) skips any line
 that is not a hand, and refuses a line past ``MAX_LINE`` bytes, nested too deep or
 holding NaN or Infinity (``common.safejson``): histories are shared between friends.
+A hand or an event from the other side (a file, the books, the wire's ``events``) is
+checked field by field before anything reads it: ``clean_record``, ``decode_event``.
 Exporting them to other formats on disk is ``server.exports``'s.
 """
 
@@ -14,11 +16,35 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from common.cards import Card, parse
 from common.engine import Hand
+from common.events import (
+    Act,
+    ActionKind,
+    Ante,
+    Award,
+    Deal,
+    Event,
+    ProtocolError,
+    Return,
+    Show,
+    Stakes,
+)
 from common.match import SeatInfo
+from common.reading import CARD_RE, as_dict, as_int, as_list, as_seat, as_str
 from common.safejson import loads
 
-__all__ = ["FORMAT", "MAX_LINE", "dumps", "hand_record", "load"]
+__all__ = [
+    "FORMAT",
+    "MAX_EVENTS",
+    "MAX_LINE",
+    "clean_record",
+    "decode_event",
+    "decode_events",
+    "dumps",
+    "hand_record",
+    "load",
+]
 
 FORMAT = "stud-hh/1"
 MAX_LINE = 1024 * 1024
@@ -76,3 +102,99 @@ def load(text: str) -> list[dict[str, Any]]:
         if isinstance(record, dict) and record.get("format") == FORMAT:
             out.append(record)
     return out
+
+
+MAX_EVENTS = 400
+"""Events kept of one message or one hand's record (a seven-seat hand has about 120)."""
+_ACTIONS = {kind.value: kind for kind in ActionKind}
+
+
+def _card(value: Any) -> Card | None:
+    return parse(value) if isinstance(value, str) and CARD_RE.match(value) else None
+
+
+def _cards(value: Any, most: int) -> tuple[Card, ...]:
+    """The cards of a list, or none at all when one of them is not a card."""
+    cards = [_card(c) for c in as_list(value)[:most]]
+    return () if None in cards else tuple(c for c in cards if c is not None)
+
+
+def decode_event(value: Any) -> Event:
+    """One ``stud-hh/1`` event from the other side (an ``events`` message, a record)."""
+    ev = as_dict(value)
+    kind, seat = ev.get("ev"), as_seat(ev.get("seat"))
+    if seat is None:
+        raise ProtocolError("an event without a seat")
+    street = as_int(ev.get("street"), 3, lo=3, hi=7)
+    amount = as_int(ev.get("amount"), 0, lo=0)
+    if kind == "ante":
+        return Ante(seat, amount, ev.get("all_in") is True)
+    if kind == "deal":
+        card, up = _card(ev.get("card")), ev.get("up") is True
+        if up and card is None:
+            raise ProtocolError("an up card is always named")
+        return Deal(seat, street, card, up)
+    if kind == "act":
+        action = _ACTIONS.get(ev["action"]) if isinstance(ev.get("action"), str) else None
+        if action is None:
+            raise ProtocolError("an act without a known action")
+        put, to = as_int(ev.get("put"), 0, lo=0), as_int(ev.get("to"), 0, lo=0)
+        return Act(seat, street, action, put, to, ev.get("all_in") is True)
+    if kind == "return":
+        return Return(seat, amount)
+    if kind == "show":
+        cards, best = _cards(ev.get("cards"), 7), _cards(ev.get("best"), 5)
+        if not cards or not best:
+            raise ProtocolError("a show without its cards")
+        return Show(seat, cards, best, as_str(ev.get("hand"), "", 60))
+    if kind == "award":
+        return Award(seat, amount, as_int(ev.get("pot"), 0, lo=0, hi=8))
+    raise ProtocolError(f"no event {str(kind)[:20]!r}")
+
+
+def decode_events(value: Any, most: int = MAX_EVENTS) -> list[Event]:
+    """The events of a list that can be read; the others dropped."""
+    out: list[Event] = []
+    for item in as_list(value)[:most]:
+        try:
+            out.append(decode_event(item))
+        except ProtocolError:
+            continue
+    return out
+
+
+def clean_record(value: Any) -> dict[str, Any]:
+    """A ``stud-hh/1`` hand (a ``books`` message's, a history file's) with every field
+    checked, so that replaying it never meets a value it cannot draw; raises
+    ``ProtocolError`` when it is not one."""
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        raise ProtocolError("not a stud-hh/1 hand")
+    seats = [
+        {
+            "seat": s["seat"],
+            "name": as_str(s.get("name"), f"Seat {s['seat'] + 1}", 20),
+            "kind": "computer" if s.get("kind") == "computer" else "human",
+            "stack": as_int(s.get("stack"), 0, lo=0),
+        }
+        for s in as_list(value.get("seats"))[:7]
+        if isinstance(s, dict) and as_seat(s.get("seat")) is not None
+    ]
+    dealt = {s["seat"] for s in seats}
+    if len(seats) < 2 or len(dealt) != len(seats):
+        raise ProtocolError("a hand needs two seats or more")
+    stakes = value["stakes"] if isinstance(value.get("stakes"), dict) else {}
+    return {
+        "format": FORMAT,
+        "match": as_str(value.get("match"), "", 80),
+        "hand": as_int(value.get("hand"), 0, lo=0),
+        "time": as_str(value.get("time"), "", 40),
+        "stakes": {k: as_int(stakes.get(k), d, lo=0) for k, d in Stakes().to_dict().items()},
+        "button": as_seat(value.get("button")),
+        "seats": seats,
+        "events": [e.to_dict() for e in decode_events(value.get("events")) if e.seat in dealt],
+        "final": [
+            {"seat": f["seat"], "stack": as_int(f.get("stack"), 0, lo=0)}
+            for f in as_list(value.get("final"))[:7]
+            if isinstance(f, dict) and f.get("seat") in dealt
+        ],
+    }

@@ -43,10 +43,10 @@ def messages(seats: int, street: int) -> list[dict[str, Any]]:
     allowing odds."""
     import random
 
-    from client.demo import _lobby_seat
     from common.cards import full_deck
     from common.engine import Hand
     from common.views import event_view, seat_view
+    from tests.demo import _lobby_seat
 
     deck = full_deck()
     random.Random(seats * 10 + street).shuffle(deck)
@@ -86,16 +86,16 @@ def run(app: Any, msgs: list[dict[str, Any]]) -> dict[str, Any]:
     import pygame
 
     from client.model import Session
+    from tests.clientkit import feed
 
     app.settings.odds = False
-    app.session = Session("Ann")
-    for m in msgs:
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, msgs)
     for _ in range(3):
         app.step(max_wait=0.001)
     scene = app.top()
     assert scene.name == "table", scene.name
-    scene.anims.clear()
+    scene.motion.anims.clear()
     for _ in range(5):  # settle: nothing moves, the window idles
         app.step(max_wait=0.001)
     box = scene.panel.odds
@@ -189,7 +189,7 @@ def main() -> int:
                   f"{r['over']} over {FRAME * 1000:.1f} ms; without the odds (anchor) "
                   f"longest {r['idle_longest'] * 1000:5.1f} ms, "
                   f"{r['idle_over']} of {r['idle_frames']} over")  # fmt: skip
-    app.session = None
+    app.link.session = None
     return 0
 
 

@@ -15,8 +15,8 @@ look, and the recap's summary of them.
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
 
 Uses the dummy video driver unless a display is set up; the table pictures
-come from hand-made server messages (``client.demo``) fed through the model,
-and the tables found from ``client.demo.DemoFinder`` (nothing is announced or
+come from hand-made server messages (``tests.demo``) fed through the model,
+and the tables found from ``tests.demo.DemoFinder`` (nothing is announced or
 browsed: ``STUD_MDNS=off``).
 """
 
@@ -67,10 +67,11 @@ class Hosted:
 def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
     """Issue 9's pictures: a refused address, "leave?" mid-hand, the host's lobby with a
     password, the rules over it and the host's "close your table?"."""
-    from client import demo
     from client.model import Session
+    from tests import demo
+    from tests.clientkit import feed
 
-    app.server, app.server_kind = None, ""
+    app.local.handle, app.local.kind = None, ""
     app.leave_table(notice="", send_leave=False)
     start = app.top()
     start.address.value = "127.0.0.1:99999"  # a port that is not one, said next to the box
@@ -80,22 +81,19 @@ def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
     start.address.value, start.port.value = "", "7777"
     start.errors.clear()
 
-    app.session = Session("Ann")
-    for m in demo.mid_hand():
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand())
     for scene in app.scenes:
         scene.resize(app.screen.get_size())
-        if hasattr(scene, "anims"):
-            scene.anims.clear()
+    app.top().motion.anims.clear()
     app.ask_leave()  # a seat in a match being played: asked first
     shot("leave.png")
     app.modal = None
 
-    app.session = None
-    app.server, app.server_kind, app.link.password = Hosted(), "host", "swordfish"
-    app.session = Session("Ann")
-    for m in lobby_messages():
-        app.on_message(m)
+    app.link.session = None
+    app.local.handle, app.local.kind, app.link.password = Hosted(), "host", "swordfish"
+    app.link.session = Session("Ann")
+    feed(app, lobby_messages())
     shot("lobby-password.png")
     app.show_rules()
     shot("rules.png")
@@ -103,7 +101,7 @@ def hosting_moments(app: Any, shot: Callable[[str], None]) -> None:
     app.ask_leave()  # the host: leaving closes the table for everyone
     shot("close-table.png")
     app.modal = None
-    app.session, app.server, app.server_kind = None, None, ""
+    app.link.session, app.local.handle, app.local.kind = None, None, ""
 
 
 def main() -> int:
@@ -118,10 +116,11 @@ def main() -> int:
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()  # default settings, nothing saved
     import pygame
 
-    from client import demo
     from client.app import App
     from client.model import Session
     from client.settings import Settings
+    from tests import demo
+    from tests.clientkit import feed
 
     w, h = (int(v) for v in args.size.split("x"))
     settings = Settings(name="Ann", recent=["192.168.1.20:7777", "tablehost:7788"])
@@ -146,13 +145,12 @@ def main() -> int:
     def table(msgs: list[dict], *, settle: float = 0.0) -> None:
         """Feed ``msgs`` to a fresh session; ``settle``: let that many seconds of animation
         play out (bets swept, the pot paid), else show the table with nothing in flight."""
-        app.session = Session("Ann")
-        for m in msgs:
-            app.on_message(m)
+        app.link.session = Session("Ann")
+        feed(app, msgs)
         for scene in app.scenes:
             scene.resize(app.screen.get_size())
-            if hasattr(scene, "anims") and not settle:
-                scene.anims.clear()
+            if scene.name == "table" and not settle:
+                scene.motion.anims.clear()
         for _ in range(round(settle * 60)):
             for scene in app.scenes:
                 scene.update(1 / 60)
@@ -182,15 +180,13 @@ def main() -> int:
     app.settings.coach = False
     _odds(app, shot, table)
     # Issue 16: the host asked for a lost seat back, and a table whose link is lost.
-    import time
-
     from client.net import Status
 
     table(demo.away_and_clock())
-    app.on_message({"type": "seat_asked", "seat": 2, "name": "Eve", "open": True})
+    feed(app, [{"type": "seat_asked", "seat": 2, "name": "Eve", "open": True}])
     shot("seat-asked.png")
     table(demo.mid_hand())
-    app.link.status = Status("retrying", "connection lost", 3, until=time.monotonic() + 107.5)
+    app.link.status = Status("retrying", "connection lost", 3, until=app.now() + 107.5)
     for scene in app.scenes:
         scene.resize(app.screen.get_size())
     shot("lost-table.png")
@@ -198,11 +194,12 @@ def main() -> int:
     # The lobby between matches on a friends' night, as the host sees it.
     from types import SimpleNamespace
 
-    app.session = Session("Ann")
-    app.server_kind = "host"
-    app.server = SimpleNamespace(port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1))
-    for m in demo.night_lobby():
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    app.local.kind = "host"
+    app.local.handle = SimpleNamespace(  # type: ignore[assignment]
+        port=7777, stop=lambda: None, server=SimpleNamespace(announcer=1)
+    )
+    feed(app, demo.night_lobby())
     # Issue 18: the table's key as our link met it, large for the host to read out.
     from client.net import TableKey
 
@@ -212,7 +209,7 @@ def main() -> int:
     app.top().update(0)
     shot("lobby.png")
     app.link.conn = None
-    app.server = None
+    app.local.handle = None
     # Issue 18: a table we know showing another key, refused until trusted.
     from client import keywarn
     from client.link import KeyProblem
@@ -234,7 +231,7 @@ def main() -> int:
     # The match's last showdown, left on the table before the standings.
     table(demo.final_showdown(), settle=4.0)
     shot("final-showdown.png")
-    app.session = None
+    app.link.session = None
     _replays(app, shot)
     _analysis(app, shot)
     hosting_moments(app, shot)
@@ -243,7 +240,7 @@ def main() -> int:
         app.screen = pygame.display.set_mode((800, 500), pygame.RESIZABLE)
     table(demo.mid_hand())
     shot("table-800x500.png")
-    app.session = None
+    app.link.session = None
     pygame.quit()
     return 0
 
@@ -251,7 +248,7 @@ def main() -> int:
 def _odds(app: Any, shot: Callable[[str], None], table: Callable[..., None]) -> None:
     """Issue 19: the odds on request facing a bet (call 20 to win 246), mid-hand, with
     the cards-seen panel open, at a friends' table whose host allows them."""
-    from client import demo
+    from tests import demo
 
     msgs = demo.mid_hand()
     table([*msgs[:2], demo._lobby(True, odds=True), *msgs[2:]])
@@ -271,10 +268,10 @@ def _odds(app: Any, shot: Callable[[str], None], table: Callable[..., None]) -> 
 def _replays(app, shot) -> None:
     """The replayer, the recap and the opened books, over a seeded match of the bots."""
     from client.analysing import analysis_for
-    from client.demo_hands import demo_match
     from client.scenes.recap import RecapScene
     from client.scenes.replayer import ReplayerScene
     from common.replay import seen_record
+    from tests.demo_hands import demo_match
 
     records = demo_match()
     ann = 0
@@ -308,9 +305,9 @@ def _analysis(app, shot) -> None:
     three sevens on fifth street, with every seat's chance at that street's deal; then
     the recap's decisions worth a look."""
     from client.analysing import analysis_for
-    from client.demo_hands import demo_match
     from client.scenes.recap import RecapScene
     from client.scenes.replayer import ReplayerScene
+    from tests.demo_hands import demo_match
 
     records = demo_match(8, learner=0)
     analysis_for(records, 0).job.run()  # the whole analysis, as the window ends up with it

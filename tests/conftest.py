@@ -76,22 +76,21 @@ def make_client(tmp_path, monkeypatch):
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    """Ann's game at 1280x800, headless, with an empty session and its own settings folder
-    (a test module may define its own ``app`` instead)."""
+    """Ann's game at 1280x800, headless, with an empty session, its own settings folder
+    and histories in ``tmp_path``; what it sends is kept in ``app.sent`` (``True``: as
+    a link that took it).  ``tests.clientkit`` feeds it messages and the player's input."""
     from client.app import App
     from client.model import Session
     from client.settings import Settings
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
+    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False,
+            server_overrides={"history_dir": tmp_path / "hh"})  # fmt: skip
     a.init_display()
-    a.session = Session("Ann")
+    a.link.session = Session("Ann")
+    a.sent = []  # type: ignore[attr-defined]
+    monkeypatch.setattr(a, "send", lambda msg: a.sent.append(msg) or True)
     yield a
-    a.session = None
+    a.link.session = None
+    a.modal = None
     pygame.quit()
-
-
-@pytest.fixture
-def make_app(make_client):
-    """The client tests' older name for ``make_client``."""
-    return make_client

@@ -1,8 +1,5 @@
 """What a module draws, as drawn: its ``blit_text`` calls recorded with their rects
-(``words_drawn``), and the cards blitted on a surface, in order (``cards_drawn``).
-
-Inside the block pieces are drawn where they go, not from stamps (a stamp is
-painted at its own origin once, then blitted: ``client.render.stamp``)."""
+(``words_drawn``), and the cards blitted on a surface, in order (``cards_drawn``)."""
 
 from __future__ import annotations
 
@@ -12,7 +9,6 @@ from types import ModuleType
 
 import pygame
 
-from client.render import stamp
 from client.render.cards import CardArt
 
 
@@ -28,12 +24,10 @@ def words_drawn(module: ModuleType) -> Iterator[list[tuple[str, pygame.Rect]]]:
         return rect
 
     module.blit_text = record
-    stamp.set_caching(True, stamps=False)
     try:
         yield drawn
     finally:
         module.blit_text = real
-        stamp.set_caching(True)
 
 
 class BlitLog(pygame.Surface):
@@ -74,3 +68,23 @@ def cards_drawn(art: CardArt, surf: BlitLog) -> Iterator[list[tuple[str, pygame.
     finally:
         del art.face, art.back  # the class's own again
         out += [(made[id(img)][0], r) for img, r in surf.blits[start:] if id(img) in made]
+
+
+def lobby_words_never_overlap(lobby, size, parts) -> None:  # noqa: ANN001
+    """Each word the lobby draws against every other drawn word and element: inside the
+    window, clear of every widget and word unless it sits inside that element (a label
+    in its chip, a row in the seats panel)."""
+    from client.scenes import lobby as lobby_module
+
+    window = pygame.Rect(0, 0, *size)
+    with words_drawn(lobby_module) as drawn:
+        lobby.draw(pygame.Surface(lobby.size))
+    words = [(t, r) for t, r in drawn if t]
+    widgets = [(n, r) for n, r in parts if not n.startswith(("header ", "chat "))]
+    widgets += [(f"chip {r.level}", r.chip) for r in lobby.seat_rows if r.chip is not None]
+    for i, (t, r) in enumerate(words):
+        assert window.contains(r), (size, t, r)
+        for n, wr in widgets:
+            assert wr.contains(r) or not wr.colliderect(r), (size, t, r, n, wr)
+        for t2, r2 in words[i + 1 :]:
+            assert t2 == t or not r.colliderect(r2), (size, t, r, t2, r2)

@@ -16,14 +16,15 @@ import pytest
 from client import analysing
 from client.analysing import BUDGET, GAP, HELD, Analysing, analysis_for
 from client.app import App
+from client.render.chances import chance_words, status_lines
 from client.scenes.recap import RecapScene
-from client.scenes.replayer import ReplayerScene, chance_words
+from client.scenes.replayer import ReplayerScene
 from common.analysis import Chance
 from common.history import load
 from common.replay import positions, seen_record
 from scripts.simulate import simulate
+from tests.clientkit import Player, key, run
 from tests.test_analysis import DEAD, FLUSH, THROUGH_FIFTH, hand_record
-from tests.test_client_app import Player, press, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -42,18 +43,13 @@ def _fresh() -> None:
     analysing._CACHE.clear()
 
 
-def key(app: App, k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(max_wait=0.001)
-
-
 # ------------------------------------------------------------------ the computer table
 
 
-def test_the_computer_table_opens_its_books_after_the_match_only(make_app) -> None:
+def test_the_computer_table_opens_its_books_after_the_match_only(make_client) -> None:
     """Its computer seats' hole cards come once the match is over, never before (the
     ``books`` messages follow the standings, R-S1 until then)."""
-    app = make_app()
+    app = make_client()
     app.play_computer(1, 4)
     player = Player(app)
     during: list[int] = []
@@ -73,19 +69,17 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_app) -> No
     # Mid-match, a replay at the table has no analysis: it is for after the match.
     assert run([app], lambda: app.session is not None and len(app.session.book.finished()) >= 1,
                [player])  # fmt: skip
-    press(app, "h")
-    app.step(max_wait=0.01)
+    key(app, "h")
     rep = app.top()
     assert isinstance(rep, ReplayerScene) and rep.analysing.held
     rep.update(1 / 60)
     assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
-    assert rep.analysis_lines()[0] == HELD
-    press(app, "escape")
-    app.step(max_wait=0.01)
+    assert status_lines(rep.analysing)[0] == HELD
+    key(app, pygame.K_ESCAPE)
     assert run([app], over, [player], timeout=80)
     assert during and set(during) == {0}
     s = app.session
-    assert s.open_books and s.book.books_expected == 4
+    assert s.lobby.open_books and s.book.books_expected == 4
     books = s.book.best()
     assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
     after = analysis_for(books, s.seat, session=s)
@@ -144,7 +138,8 @@ def test_the_bars_show_each_seats_chance_at_the_street_on_screen(app: App) -> No
     scene.analysing.job.run()
     scene.goto(0, fifth)
     assert [seat for seat, _, _ in scene.chance_bars()] == [1]
-    assert scene.analysis_lines()[0] == "Chances from your seat's view: the books were closed"
+    said = "Chances from your seat's view: the books were closed"
+    assert status_lines(scene.analysing)[0] == said
     assert chance_words(Chance(1, 0.004, 0.01, False)) == "<1%"
     assert chance_words(Chance(1, 1.0, 0.0, True)) == "100%"
 

@@ -7,90 +7,26 @@ Only 127.0.0.1 is ever used.
 
 from __future__ import annotations
 
-import os
+import contextlib
 import random
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
 
-from client import demo
-from client.app import App
 from client.model import Session
 from client.settings import Settings
+from common.events import ProtocolError
+from tests import demo
+from tests.clientkit import Player, decoded, feed, key, post, run
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def press(app: App, letter: str) -> None:
-    """A key press as the player makes it: into the app's event queue."""
-    key = pygame.key.key_code(letter.lower())
-    event = pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=letter.lower(), scancode=0)
-    if app.offscreen:
-        app.inbox.append(event)
-    else:
-        pygame.event.post(event)
-
-
-def check_buttons(app: App) -> list:
-    """The table's buttons are exactly the offered actions, named with their amounts."""
-    scene = app.top()
-    buttons = scene.buttons()
-    offered = app.session.actions()
-    assert [b.id for b in buttons] == [a.action for a in offered]
-    assert [b.label for b in buttons] == [a.label for a in offered]
-    if "check" in {b.id for b in buttons}:
-        assert "fold" not in {b.id for b in buttons}  # R-B5
-    return buttons
-
-
-class Player:
-    """Presses one offered button per turn, mostly calling, now and then raising or folding."""
-
-    def __init__(self, app: App, seed: int = 1) -> None:
-        self.app, self.rng, self.turns, self.pressed = app, random.Random(seed), 0, None
-
-    def __call__(self) -> None:
-        app = self.app
-        if app.top().name != "table" or not app.top().buttons():
-            return
-        s = app.session
-        if app.top().sent_turn == s.turn:
-            return  # answered; a press lost while the link was down is simply made again
-        buttons = check_buttons(app)
-        ids = [b.id for b in buttons]
-        roll = self.rng.random()
-        pick = next((b for b in buttons if b.id in ("check", "call")), buttons[0])
-        if roll < 0.15 and any(i in ids for i in ("raise", "bet", "complete")):
-            pick = next(b for b in buttons if b.id in ("raise", "bet", "complete"))
-        elif roll > 0.95 and "fold" in ids:
-            pick = next(b for b in buttons if b.id == "fold")
-        press(app, pick.key)
-        self.pressed = s.turn
-        self.turns += 1
-
-
-def run(apps: list[App], done, players=(), timeout: float = 40.0) -> bool:
-    import time
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        for app in apps:
-            app.step(max_wait=0.02)
-        for p in players:
-            p()
-        if done():
-            return True
-    return False
 
 
 # ------------------------------------------------------------------ start screen
 
 
-def test_start_screen_offers_the_three_ways_in(make_app) -> None:
-    app = make_app("Ann")
+def test_start_screen_offers_the_three_ways_in(make_client) -> None:
+    app = make_client("Ann")
     app.step(max_wait=0.01)
     start = app.top()
     assert start.name == "start"
@@ -101,34 +37,33 @@ def test_start_screen_offers_the_three_ways_in(make_app) -> None:
     start.name_in.focused = True
     start.name_in.value = ""
     for ch in "Joe":
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    press(app, "d")  # D would start a game, but the name box has focus
-    app.step(max_wait=0.01)
+        post(app, pygame.TEXTINPUT, text=ch, step=False)
+    key(app, "d")  # D would start a game, but the name box has focus
     assert start.name_in.value == "Joe" and app.session is None
     start.remember()
     assert Settings.load().name == "Joe"  # remembered between runs
 
 
-def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_app) -> None:
-    app = make_app("Ann")
+def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
+    app = make_client("Ann")
     app.step(max_wait=0.01)
     start = app.top()
     assert start.four.value is False
     app.set_four_color(True)  # as the table's checkbox does
     # The checkbox follows the settings in the scene's fixed update steps; a pass of the
     # loop within 1/60 s of the last runs none, so give it the frames it takes.
-    assert app.run_until(lambda: start.four.value is True, timeout=5, max_wait=0.01)
+    assert run([app], lambda: start.four.value is True, timeout=5)
     start.remember()  # as Play does: the table's choice is not undone
     assert app.settings.four_color is True
 
 
-def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_app) -> None:
+def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_client) -> None:
     import socket
 
     with socket.socket() as s:  # a free port with no server behind it
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = make_app()
+    app = make_client()
     app.connect("127.0.0.1", port)
     said = lambda: app.top().errors.get("join", "")  # noqa: E731  (by the Join box)
     assert run([app], lambda: app.session is None and said(), timeout=10)
@@ -138,58 +73,57 @@ def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_app) 
 # ------------------------------------------------------------------ the computer table
 
 
-def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_app) -> None:
-    app = make_app()
+def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_client) -> None:
+    app = make_client()
     start = app.top()
     start.computers.value, start.hands.value = 3, 4
     start.choose("play")
     assert app.server is not None and app.server_kind == "computer"
     player = Player(app)
     assert run([app], lambda: app.top().name == "results", [player]), (
-        app.session and list(app.session.log)[-5:]
+        app.session and list(app.session.log.lines)[-5:]
     )
     s = app.session
     assert player.turns > 0
-    assert len(s.standings) == 4 and sum(r["net"] for r in s.standings) == 0
-    assert any(r["winner"] for r in s.standings)
+    assert len(s.standings) == 4 and sum(r.net for r in s.standings) == 0
+    assert any(r.winner for r in s.standings)
     assert [b.id for b in app.top().buttons()] == ["rematch", "leave", "replay", "recap"]
-    log = [line.text for line in s.log]
+    log = [line.text for line in s.log.lines]
     assert any(t.startswith("Tess ") for t in log) and any("brings in for" in t for t in log)
     first = s.match_id
-    press(app, "k")  # one-click rematch (K: issue 17)
+    key(app, "k", step=False)  # one-click rematch (K: issue 17)
     assert run([app], lambda: app.session.match_id != first and app.top().name == "table")
 
 
-def test_your_turn_flashes_the_title(make_app) -> None:
-    app = make_app()
+def test_your_turn_flashes_the_title(make_client) -> None:
+    app = make_client()
     app.play_computer(1, 4)
     assert run([app], lambda: app.top().name == "table" and bool(app.top().buttons()))
     app.step(max_wait=0.01)
-    assert app.caption != "Seventh Street" or app._flash_until > 0
+    assert app.title.caption != "Seventh Street" or app.title.until > 0
 
 
 # ------------------------------------------------------------------ friends
 
 
-def test_a_friends_table_with_two_clients_joining_one_host(make_app) -> None:
-    host = make_app("Hana")
+def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
     assert host.server_kind == "host"
     port = host.server.port
     assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_app("Gus", offscreen=True)
+    guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", port, password="swordfish")
     assert run(
-        [host, guest], lambda: guest.top().name == "lobby" and len(host.session.lobby_seats) == 3
+        [host, guest], lambda: guest.top().name == "lobby" and len(host.session.lobby.seats) == 3
     )
     lobby = host.top()
     assert lobby.start.enabled and host.session.host and not guest.session.host
-    assert [p.name for p in host.session.lobby_seats if p.kind == "human"] == ["Hana", "Gus"]
+    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana", "Gus"]
     guest.draw(), host.draw()
-    press(guest, "s")  # only the host may start
-    run([host, guest], lambda: False, timeout=0.2)
-    assert guest.top().name == "lobby"
-    press(host, "s")
+    key(guest, "s")  # only the host may start: a guest's S sends nothing
+    assert not guest.top().press_start() and guest.top().name == "lobby"
+    key(host, "s", step=False)
     players = [Player(host, 1), Player(guest, 2)]
     assert run(
         [host, guest],
@@ -198,38 +132,38 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_app) -> None:
     )
     assert host.session.standings == guest.session.standings
     assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
-    press(guest, "l")
+    key(guest, "l", step=False)
     assert run([host, guest], lambda: guest.top().name == "lobby")
 
 
-def test_a_wrong_password_is_refused(make_app) -> None:
-    host = make_app("Hana")
+def test_a_wrong_password_is_refused(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=0, password="swordfish", port=0, bind="127.0.0.1")
-    guest = make_app("Gus", offscreen=True)
+    guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port, password="nope")
     assert run([host, guest], lambda: guest.session is None)
     assert guest.top().errors["join"] == "Wrong password: check it with the host."
 
 
-def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_app) -> None:
-    host = make_app("Hana")
+def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_app(" hana ", offscreen=True)
+    guest = make_client(" hana ", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
     assert run([host, guest], lambda: guest.session is None)
     assert guest.top().name == "start"
     said = guest.top().errors["join"]  # by the Join box
     assert "Hana is already at the table" in said and "another name" in said
     guest.draw()
-    assert [p.name for p in host.session.lobby_seats if p.kind == "human"] == ["Hana"]
+    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana"]
 
 
-def test_watching_without_a_seat(make_app) -> None:
-    host = make_app("Hana")
+def test_watching_without_a_seat(make_client) -> None:
+    host = make_client("Hana")
     host.play_computer(2, 4)
     assert run([host], lambda: host.top().name == "table")
-    watcher = make_app("Cy", offscreen=True)
+    watcher = make_client("Cy", offscreen=True)
     watcher.connect("127.0.0.1", host.server.port, watch=True)
     assert run(
         [host, watcher], lambda: watcher.top().name == "table" and watcher.session.view is not None
@@ -242,8 +176,8 @@ def test_watching_without_a_seat(make_app) -> None:
 # ------------------------------------------------------------------ faults
 
 
-def test_a_dropped_connection_comes_back_to_the_same_seat(make_app) -> None:
-    app = make_app(grace=5.0)
+def test_a_dropped_connection_comes_back_to_the_same_seat(make_client) -> None:
+    app = make_client(grace=5.0)
     app.play_computer(2, 4)
     player = Player(app)
     assert run([app], lambda: app.session and app.session.hand >= 2, [player])
@@ -251,7 +185,7 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(make_app) -> None:
     states: list[str] = []  # every status, even two that land in one step of a slow machine
     on_status = app.on_status
     app.on_status = lambda status: (states.append(status.state), on_status(status))
-    app.conn.sever()  # the network goes away under us
+    app.link.conn.sever()  # the network goes away under us
     assert run([app], lambda: "retrying" in states)
     assert app.top().name == "table"  # the table stays up with a banner
     app.draw()
@@ -260,15 +194,15 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(make_app) -> None:
     assert run([app], lambda: app.top().name == "results", [player])
 
 
-def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
+def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_client) -> None:
     # Before a match a drop frees the seat, so the old token is refused
     # (bad_token); the client says hello again without it instead of giving up.
-    host = make_app("Hana")
+    host = make_client("Hana")
     host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
     port = host.server.port
     # The host sits down first (its hello could otherwise lose the race for seat 0).
     assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_app("Gus", offscreen=True)
+    guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", port)
     assert run(
         [host, guest], lambda: guest.top().name == "lobby" and guest.session.seat is not None
@@ -290,13 +224,13 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_app) -> None:
     assert run(
         [host, guest],
         lambda: (
-            [(p.name, p.seat) for p in host.session.lobby_seats] == [("Hana", 0), ("Gus", seat)]
+            [(p.name, p.seat) for p in host.session.lobby.seats] == [("Hana", 0), ("Gus", seat)]
         ),
-    ), ([(p.name, p.seat) for p in host.session.lobby_seats], seat, guest.status)
+    ), ([(p.name, p.seat) for p in host.session.lobby.seats], seat, guest.status)
 
 
-def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_app) -> None:
-    app = make_app()
+def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_client) -> None:
+    app = make_client()
     app.play_computer(1, 4)
     assert run([app], lambda: app.top().name == "table")
     app.server.stop()
@@ -304,11 +238,10 @@ def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_a
     assert app.notice  # says why
 
 
-def test_nothing_the_server_sends_crashes_the_window(make_app) -> None:
-    app = make_app()
-    app.session = Session("Ann")
-    for msg in demo.mid_hand():
-        app.on_message(msg)
+def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:
+    app = make_client()
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand())
     assert app.top().name == "table"
     rng = random.Random(4)
     junk = [None, 5, "x", [], {"type": None}, {"type": "table"}, {"type": "turn", "legal": "x"},
@@ -319,26 +252,25 @@ def test_nothing_the_server_sends_crashes_the_window(make_app) -> None:
     base = demo.mid_hand()[2]
     for _ in range(150):  # shuffled and mangled table views
         view = dict(base["view"])
-        for key in rng.sample(sorted(view), 4):
-            view[key] = rng.choice([None, -1, 10**12, "x", [], {}, [None], True, [{"seat": 1}]])
+        for field in rng.sample(sorted(view), 4):
+            view[field] = rng.choice([None, -1, 10**12, "x", [], {}, [None], True, [{"seat": 1}]])
         junk.append({**base, "view": view})
-    for msg in junk:
-        app.on_message(msg)
+    for msg in junk:  # as the connection reads them: what cannot be read is dropped there
+        with contextlib.suppress(ProtocolError):
+            app.on_message(decoded(msg))
         app.step(max_wait=0.001)
     assert app.top().name in ("table", "results")
     assert not app._faults  # no scene raised
 
 
-def test_resizing_rescales_the_whole_table(make_app) -> None:
-    app = make_app()
-    app.session = Session("Ann")
-    for msg in demo.mid_hand():
-        app.on_message(msg)
+def test_resizing_rescales_the_whole_table(make_client) -> None:
+    app = make_client()
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand())
     table = app.top()
     for size in ((1024, 640), (1920, 1200), (1280, 800)):
         pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-        app.step(max_wait=0.01)
+        post(app, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
         lay = table.lay
         assert lay.size == size
         assert lay.s == pytest.approx(min(size[0] / 1280, size[1] / 800))

@@ -1,6 +1,6 @@
 """Issue 9, "At the table": what a player sees through a hand, headless (SDL dummy driver).
 
-Tables are built from ``client.demo``'s hand-made server messages (shaped as
+Tables are built from ``tests.demo``'s hand-made server messages (shaped as
 ``docs/protocol.md`` says the server sends them) or from a real server on
 127.0.0.1, and driven through the real loop; assertions look at the scene's
 state (chips on the felt, flights, buttons, tags, the log), not at pixels.
@@ -16,17 +16,17 @@ import re
 import pygame
 import pytest
 
-from client import demo, sound
+from client import sound
 from client.app import App
 from client.model import Session
 from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
 from client.settings import Settings
 from client.wording import award_lines, with_hand
+from tests import demo
+from tests.clientkit import advance, feed, key, post, run
 
 pytestmark = pytest.mark.timeout(90)
-
-STEP = 1 / 60
 
 
 @pytest.fixture
@@ -35,18 +35,6 @@ def played(monkeypatch) -> list[str]:
     names: list[str] = []
     monkeypatch.setattr(sound, "play", lambda name: names.append(name) or True)
     return names
-
-
-def feed(app: App, msgs: list[dict]) -> None:
-    for m in msgs:
-        app.on_message(m)
-
-
-def advance(app: App, seconds: float) -> None:
-    """Animation time, in the app's fixed steps, without waiting for the clock."""
-    for _ in range(round(seconds / STEP)):
-        for scene in list(app.scenes):
-            scene.update(STEP)
 
 
 def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
@@ -93,10 +81,6 @@ def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
     return msgs
 
 
-def key(k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-
-
 def act(seat: int, action: str, put: int = 0, to: int = 0, street: int = 3) -> dict:
     return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
             "to": to, "all_in": False}  # fmt: skip
@@ -109,15 +93,15 @@ def test_6_bets_are_swept_into_the_pot_when_the_hand_ends(app) -> None:
     msgs = demo.river_end()
     feed(app, msgs[:-3])
     scene = app.top()
-    scene.anims.clear()
+    scene.motion.anims.clear()
     assert sorted(amount for _, amount in scene.felt_chips()) == [20, 20]  # Ada bet, Eve called
     feed(app, msgs[-3:])  # our call ends the hand: the view still holds the street's bets
-    sweeps = [a for a in scene.anims if a.kind == "chips" and a.index == 0]
+    sweeps = [a for a in scene.motion.anims if a.kind == "chips" and a.index == 0]
     assert sorted(a.seat for a in sweeps) == [0, 1, 6]
     assert all(a.src == ("bet", a.seat) and a.dst == ("pot",) for a in sweeps)
     assert scene.felt_chips() == []  # in flight to the pot, not also lying on the felt
     advance(app, 4.0)
-    assert not scene.anims
+    assert not scene.motion.anims
     lay = scene.lay
     # Nothing is left at anyone's bet: only the pot won, in front of its winner.
     assert scene.felt_chips() == [(lay.won_at(1), 164)]
@@ -191,11 +175,10 @@ def test_7_each_street_starts_clean(app) -> None:
     assert "bets 20" in words(app, 1)  # fifth street: Ada bet
     deal = [{"ev": "deal", "seat": s, "street": 6, "up": True, "card": c}
             for s, c in ((5, "2d"), (6, "4s"), (0, "9h"), (1, "Jc"))]  # fmt: skip
-    app.on_message({"type": "events", "hand": 3, "step": 2, "events": deal})
+    feed(app, [{"type": "events", "hand": 3, "step": 2, "events": deal}])
     for seat in (0, 1, 3, 5, 6):
         assert not [w for w in words(app, seat) if w.split()[0] in ("bets", "calls", "checks")]
-    app.on_message({"type": "events", "hand": 3, "step": 3,
-                    "events": [act(6, "check", street=6)]})  # fmt: skip
+    feed(app, [{"type": "events", "hand": 3, "step": 3, "events": [act(6, "check", street=6)]}])
     assert "checks" in words(app, 6) and "bets 20" not in words(app, 1)
 
 
@@ -204,8 +187,7 @@ def test_8_the_bring_in_is_named_once_and_only_when_made(app) -> None:
     assert app.session.view.bring_in == 6
     assert not [w for w in words(app, 6) if "bring" in w or "brought" in w]
     assert words(app, 6) == ["to act"]
-    app.on_message({"type": "events", "hand": 1, "step": 2,
-                    "events": [act(6, "bring_in", 4, 4)]})  # fmt: skip
+    feed(app, [{"type": "events", "hand": 1, "step": 2, "events": [act(6, "bring_in", 4, 4)]}])
     assert [w for w in words(app, 6) if "bring" in w or "brought" in w] == ["brings in for 4"]
 
 
@@ -215,14 +197,14 @@ def test_8_the_bring_in_is_named_once_and_only_when_made(app) -> None:
 def test_15_the_first_hand_of_a_match_is_dealt_too(app) -> None:
     feed(app, first_deal(to_act=1))
     scene = app.top()
-    cards = [a for a in scene.anims if a.kind == "card"]
+    cards = [a for a in scene.motion.anims if a.kind == "card"]
     assert sorted((a.seat, a.index) for a in cards) == [(s, i) for s in (0, 1, 6) for i in range(3)]
     assert all(a.src == ("deck",) for a in cards)
 
 
 def test_15_a_hand_under_way_is_shown_as_it_is(app) -> None:
     feed(app, demo.mid_hand())  # joining (or coming back) mid-hand: nothing replayed
-    assert not [a for a in app.top().anims if a.kind == "card"]
+    assert not [a for a in app.top().motion.anims if a.kind == "card"]
 
 
 def test_9_buttons_and_clock_wait_until_our_cards_have_landed(app, played) -> None:
@@ -232,9 +214,8 @@ def test_9_buttons_and_clock_wait_until_our_cards_have_landed(app, played) -> No
     assert s.my_turn() and [a.action for a in s.actions()] == ["bring_in", "complete"]
     assert scene.buttons() == []  # our cards are still in the air
     assert "your turn" not in " ".join(words_with_clock(app, scene))
-    key(pygame.K_b)
-    app.step(max_wait=0.001)
-    assert scene.sent_turn is None  # a key in the dark does nothing
+    key(app, pygame.K_b)
+    assert scene.bar.sent_turn is None  # a key in the dark does nothing
     assert "turn" not in played
     advance(app, 3.0)
     assert [b.id for b in scene.buttons()] == ["bring_in", "complete"]
@@ -244,14 +225,8 @@ def test_9_buttons_and_clock_wait_until_our_cards_have_landed(app, played) -> No
 
 
 def words_with_clock(app: App, scene) -> list[str]:
-    import time
-
-    return [
-        w
-        for w, _ in seat_tags(
-            picture_of(app.session, time.monotonic()), 0, own=True, clock=not scene._cards_landing()
-        )
-    ]
+    pic = picture_of(app.session, app.now())
+    return [w for w, _ in seat_tags(pic, 0, own=True, clock=not scene._cards_landing())]
 
 
 # ------------------------------------------------------------------ 10: the final showdown
@@ -260,20 +235,23 @@ def words_with_clock(app: App, scene) -> list[str]:
 def test_10_the_last_hand_says_the_standings_come_next(app) -> None:
     feed(app, demo.river_end())
     assert app.top().between_hands() == "Next hand soon…"
-    app.session = Session("Ann")
+    app.link.session = Session("Ann")
     feed(app, demo.final_showdown())
     table = app.top()
     assert table.name == "table"
     assert "standings come next" in table.between_hands()
-    app.on_message(
-        {
-            "type": "standings",
-            "match": "demo",
-            "hands_played": 8,
-            "standings": [
-                {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
-            ],
-        }
+    feed(
+        app,
+        [
+            {
+                "type": "standings",
+                "match": "demo",
+                "hands_played": 8,
+                "standings": [
+                    {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+                ],
+            }
+        ],
     )
     assert app.top().name == "results" and table.between_hands() == "The match is over"
 
@@ -281,20 +259,17 @@ def test_10_the_last_hand_says_the_standings_come_next(app) -> None:
 # ------------------------------------------------------------------ 11: the log after a comeback
 
 
-def comeback(app_or_session, msgs: list[dict]) -> None:
-    s = app_or_session
+def comeback(s: Session, msgs: list[dict]) -> None:
     s.reset_for_reconnect()
-    for m in msgs:
-        s.apply(m)
+    feed(s, msgs)
 
 
 def test_11_a_comeback_continues_the_log_where_it_stopped() -> None:
     s = Session("Ann")
     msgs = first_deal(to_act=1)
-    for m in msgs:
-        s.apply(m)
-    s.apply({"type": "events", "hand": 1, "step": 2, "events": [act(1, "bring_in", 4, 4)]})
-    before = [line.text for line in s.log]
+    feed(s, msgs)
+    feed(s, [{"type": "events", "hand": 1, "step": 2, "events": [act(1, "bring_in", 4, 4)]}])
+    before = [line.text for line in s.log.lines]
     assert before.count("A match of 4 hands begins") == 1
     # The link goes; meanwhile Cray completes.  Back: welcome, lobby, the match, the
     # whole hand so far in one ``events``, the table.
@@ -303,21 +278,20 @@ def test_11_a_comeback_continues_the_log_where_it_stopped() -> None:
                            "can_start": False, "start_when": None, "running": True},
                  msgs[1], {"type": "events", "hand": 1, "step": 3, "events": whole},
                  {**msgs[3], "step": 3}])  # fmt: skip
-    after = [line.text for line in s.log]
+    after = [line.text for line in s.log.lines]
     assert after[: len(before)] == before
     assert after[len(before) :] == ["Reconnected: back at the table", "Cray completes to 10"]
-    assert s.recent[6][0] == "completes to 10" and s.recent[1][0] == "brings in for 4"
+    assert s.log.recent[6] == "completes to 10" and s.log.recent[1] == "brings in for 4"
 
 
 def test_11_a_comeback_into_a_later_hand_logs_that_hand_once() -> None:
     s = Session("Ann")
     msgs = first_deal(to_act=1)
-    for m in msgs:
-        s.apply(m)
+    feed(s, msgs)
     hand2 = first_deal(hand=2, to_act=1)
     whole = hand2[2]["events"] + [act(1, "bring_in", 4, 4)]
     comeback(s, [msgs[0], msgs[1], {"type": "events", "hand": 2, "step": 9, "events": whole}])
-    log = [line.text for line in s.log]
+    log = [line.text for line in s.log.lines]
     assert log.count("A match of 4 hands begins") == 1
     assert log.count("Hand 1 of 4") == 1 and log.count("Hand 2 of 4") == 1
     assert log[-1] == "Ada brings in for 4"
@@ -330,17 +304,16 @@ def test_12_chips_in_flight_are_re_laid_after_a_resize(app) -> None:
     msgs = demo.river_end()
     feed(app, msgs[:-3])
     scene = app.top()
-    scene.anims.clear()
+    scene.motion.anims.clear()
     feed(app, msgs[-3:])
     advance(app, 0.1)
-    assert scene.anims
+    assert scene.motion.anims
     size = (1920, 1200)
     pygame.display.set_mode(size, pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-    app.step(max_wait=0.001)
+    post(app, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
     lay = scene.lay
     assert lay.size == size
-    for a in scene.anims:
+    for a in scene.motion.anims:
         if a.kind == "chips" and a.index == 0:
             assert a.start == lay.spots[a.seat].bet_at and a.end == lay.pot_at
         elif a.kind == "chips":
@@ -352,9 +325,8 @@ def test_12_cards_in_flight_are_re_laid_after_a_resize(app) -> None:
     scene = app.top()
     size = (1024, 640)
     pygame.display.set_mode(size, pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-    app.step(max_wait=0.001)
-    for a in scene.anims:
+    post(app, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
+    for a in scene.motion.anims:
         assert a.kind == "card"
         assert a.end == scene.lay.spots[a.seat].card_rects(3)[a.index].topleft
 
@@ -363,8 +335,7 @@ def test_12_the_window_keeps_a_minimum_size_and_stays_legible_there(app) -> None
     feed(app, demo.mid_hand())
     table = app.top()
     pygame.display.set_mode((640, 400), pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(640, 400), w=640, h=400))
-    app.step(max_wait=0.001)
+    post(app, pygame.VIDEORESIZE, size=(640, 400), w=640, h=400)
     assert app.screen.get_size() == (800, 500)
     lay = table.lay
     assert lay.size == (800, 500)
@@ -374,11 +345,11 @@ def test_12_the_window_keeps_a_minimum_size_and_stays_legible_there(app) -> None
         assert window.contains(spot.plate_rect())
         for r in spot.card_rects(7):
             assert window.contains(r)
-    assert lay.font(20) >= 12 and table.log.size >= 12
+    assert lay.font(20) >= 12 and table.panel.log.size >= 12
     assert [b.label for b in table.buttons()] == ["Fold", "Call 20", "Raise to 40"]
     for b in table.buttons():
         assert lay.bar.contains(b.rect)
-    assert lay.panel.contains(table.volume.rect) and lay.panel.contains(table.chat.rect)
+    assert lay.panel.contains(table.panel.volume.rect) and lay.panel.contains(table.panel.chat.rect)
 
 
 # ------------------------------------------------------------------ 13: the winner line
@@ -424,10 +395,10 @@ def test_13_hand_names_read_as_words(name, want) -> None:
 
 def test_13_the_log_and_the_table_say_who_won_with_what(app) -> None:
     feed(app, demo.river_end())
-    assert app.session.log[-1].text == "Ada wins 164 with a full house, nines full of fours"
-    app.session = Session("Ann")
+    assert app.session.log.lines[-1].text == "Ada wins 164 with a full house, nines full of fours"
+    app.link.session = Session("Ann")
     feed(app, demo.showdown())
-    log = [line.text for line in app.session.log]
+    log = [line.text for line in app.session.log.lines]
     assert log[-2:] == [
         "Main pot: Cy wins 180 with a straight flush, eight high",
         "Side pot 1: Ada wins 126 with a full house, nines full of fours",
@@ -451,23 +422,20 @@ def test_14_the_table_plays_cards_chips_check_fold_and_a_win(app, played) -> Non
     assert played.count("card") == 9
     played.clear()
     for step, ev in enumerate([act(1, "bring_in", 4, 4), act(6, "fold"), act(0, "call", 4, 4)]):
-        app.on_message({"type": "events", "hand": 1, "step": 2 + step, "events": [ev]})
+        feed(app, [{"type": "events", "hand": 1, "step": 2 + step, "events": [ev]}])
     assert played == ["chips", "fold", "chips"]
     played.clear()
-    app.on_message({"type": "events", "hand": 1, "step": 9,
-                    "events": [act(0, "check", street=4)]})  # fmt: skip
+    feed(app, [{"type": "events", "hand": 1, "step": 9, "events": [act(0, "check", street=4)]}])
     assert played == ["check"]
     # A pot we win.
-    app.session = Session("Ann")
+    app.link.session = Session("Ann")
     msgs = demo.river_end()
-    for m in msgs[:-3]:
-        app.on_message(m)
-    app.top().anims.clear()
+    feed(app, msgs[:-3])
+    app.top().motion.anims.clear()
     last = msgs[-2]
     won = {**last, "view": {**last["view"], "awards": [{"seat": 0, "amount": 164, "pot": 0}]}}
     played.clear()
-    for m in (msgs[-3], won):
-        app.on_message(m)
+    feed(app, [msgs[-3], won])
     advance(app, 4.0)
     assert "win" in played and played[0] == "chips"
 
@@ -476,21 +444,16 @@ def test_14_volume_and_mute_are_set_at_the_table_and_remembered(app, tmp_path) -
     app.save_settings = True
     feed(app, demo.mid_hand())
     table = app.top()
-    track = table.volume.track
-    pos = (track.x + track.w // 4, track.centery)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    app.step(max_wait=0.001)
+    track = table.panel.volume.track
+    post(app, pygame.MOUSEBUTTONDOWN, pos=(track.x + track.w // 4, track.centery), button=1)
     assert 20 <= app.settings.volume <= 30
     assert sound.state()[0] == app.settings.volume
-    key(pygame.K_m)
-    app.step(max_wait=0.001)
+    key(app, pygame.K_m)
     assert app.settings.sound is False and sound.state()[1] is True
     assert sound.play("chips") is False  # muted: nothing plays
     saved = Settings.load()
     assert saved.volume == app.settings.volume and saved.sound is False
-    sp = table.volume.speaker.center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=sp, button=1))
-    app.step(max_wait=0.001)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=table.panel.volume.speaker.center, button=1)
     assert Settings.load().sound is True and sound.state()[1] is False
 
 
@@ -510,9 +473,9 @@ def test_draw_changes_nothing_through_a_hand_end(app) -> None:
     rng = random.Random(3)
     for _ in range(20):
         advance(app, rng.random() * 0.3)
-        state = ([(a.t, a.start, a.end) for a in scene.anims], scene.felt_chips())
+        state = ([(a.t, a.start, a.end) for a in scene.motion.anims], scene.felt_chips())
         app.draw()
-        assert ([(a.t, a.start, a.end) for a in scene.anims], scene.felt_chips()) == state
+        assert ([(a.t, a.start, a.end) for a in scene.motion.anims], scene.felt_chips()) == state
 
 
 # ------------------------------------------------------------------ against a real server
@@ -521,43 +484,33 @@ def test_draw_changes_nothing_through_a_hand_end(app) -> None:
 def play_along(app: App) -> None:
     """Answer our turn (once the buttons show) with check or call."""
     scene = app.top()
-    if scene.name != "table" or not scene.buttons() or scene.sent_turn == app.session.turn:
+    if scene.name != "table" or not scene.buttons() or scene.bar.sent_turn == app.session.turn:
         return
     ids = [b.id for b in scene.buttons()]
     scene.press(next((i for i in ("check", "call", "bring_in") if i in ids), ids[0]))
 
 
-def run(app: App, done, timeout: float = 40.0) -> bool:
-    import time
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        app.step(max_wait=0.02)
-        play_along(app)
-        if done():
-            return True
-    return False
-
-
-def test_10_the_final_showdown_stays_until_the_standings_come(make_app) -> None:
-    app = make_app(final_pause=600.0)
+def test_10_the_final_showdown_stays_until_the_standings_come(make_client) -> None:
+    app = make_client(final_pause=600.0)
     app.play_computer(1, 4)
     s = lambda: app.session  # noqa: E731
-    assert run(app, lambda: s() is not None and (s().hand_end or {}).get("hand") == 4)
-    run(app, lambda: False, timeout=0.5)
+    last = lambda: s() is not None and s().hand == 4 and s().view.over  # noqa: E731
+    assert run([app], last, [lambda: play_along(app)])
+    run([app], lambda: False, [lambda: play_along(app)], timeout=0.5)
     assert app.top().name == "table" and s().standings is None
     assert s().view.over and "standings" in app.top().between_hands()
 
 
-def test_11_the_log_does_not_repeat_itself_after_a_comeback(make_app) -> None:
-    app = make_app(grace=5.0)
+def test_11_the_log_does_not_repeat_itself_after_a_comeback(make_client) -> None:
+    app = make_client(grace=5.0)
     app.play_computer(2, 4)
-    assert run(app, lambda: app.session is not None and app.session.hand >= 2)
-    app.conn.sever()  # the network goes away under us
-    assert run(app, lambda: app.status.state == "retrying", timeout=10)
-    assert run(app, lambda: app.status.state == "connected", timeout=10)
-    assert run(app, lambda: app.top().name == "results")
-    log = [line.text for line in app.session.log]
+    players = [lambda: play_along(app)]
+    assert run([app], lambda: app.session is not None and app.session.hand >= 2, players)
+    app.link.conn.sever()  # the network goes away under us
+    assert run([app], lambda: app.status.state == "retrying", players, timeout=10)
+    assert run([app], lambda: app.status.state == "connected", players, timeout=10)
+    assert run([app], lambda: app.top().name == "results", players)
+    log = [line.text for line in app.session.log.lines]
     assert log.count("A match of 4 hands begins") == 1
     for hand in range(1, 5):
         assert log.count(f"Hand {hand} of 4") == 1, log

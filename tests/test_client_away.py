@@ -9,17 +9,16 @@ scene); assertions look at sessions, scenes and buttons, and every state is draw
 from __future__ import annotations
 
 import contextlib
-import time
 
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
 from client.model import Session
-from client.settings import Settings
 from common.events import ProtocolError
-from tests.test_client_app import Player, press, run
+from common.protocol.received import TableOptions
+from tests import demo
+from tests.clientkit import Player, click, decoded, feed, key, run
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,85 +33,83 @@ def drawn(*apps: App) -> None:
         assert not app._faults, app._faults
 
 
-def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_app) -> None:
-    host = make_app("Hana")
+def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
     assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_app("Gus", offscreen=True)
+    guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
-    assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.options)
+    assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.lobby.said)
     # The lobby: the host's clock choices are the table's (R-C4); the guest reads them.
     lobby = host.top()
-    assert lobby.turn_time.value == 30 and lobby.time_bank.value == 90
-    assert guest.session.options == {"turn_time": 30.0, "time_bank": 90.0, "stand_in": False}
-    lobby.time_bank.value = 30
-    lobby.stand_in.value = True
-    assert lobby.send_options()
-    assert run([host, guest], lambda: guest.session.options["time_bank"] == 30.0)
-    assert guest.session.options["stand_in"] is True
+    assert lobby.choices.turn_time.value == 30 and lobby.choices.time_bank.value == 90
+    assert guest.session.lobby.options == TableOptions(30.0, 90.0, stand_in=False)
+    click(host, lobby.choices.time_bank.cells()[1])  # 30 s
+    click(host, lobby.choices.stand_in.rect)
+    assert run([host, guest], lambda: guest.session.lobby.options.time_bank == 30.0)
+    assert guest.session.lobby.options.stand_in is True
     assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
     drawn(host, guest)
-    press(host, "s")
+    key(host, "s", step=False)
     assert run([host, guest], lambda: host.top().name == "table" and guest.top().name == "table")
     gus = Player(guest, 2)
 
     # Our turn: the clock and the bank show, and count down from the table's settings.
     assert run([host, guest], lambda: host.session.my_turn(), [gus])
     s = host.session
-    decision, bank = s.clock_left(s.seat, time.monotonic())
+    decision, bank = s.clock_left(s.seat, host.now())
     assert 0 < decision <= 30 and bank == 30
     # ... the guest sees the host's clock on its plate too (a ``clock`` message).
-    assert run([host, guest], lambda: guest.session.clock is not None, [gus])
-    assert guest.session.clock.seat == s.seat
+    assert run([host, guest], lambda: guest.session.clocks.turn is not None, [gus])
+    assert guest.session.clocks.turn.seat == s.seat
     drawn(host, guest)
     # The host has the away button and the host's controls; the guest only the away one.
     assert ids(host) == ["away", "pause", "take"]
     assert ids(guest) == ["away"]
 
     # R-C2: step away by key; everyone sees it; the bar offers "I'm back".
-    press(host, "a")
+    key(host, "a", step=False)
     assert run([host, guest], lambda: guest.session.players[0].away and host.session.away(), [gus])
     assert host.session.away() and "back" in ids(host)
-    assert host.top().away.label == "I'm back"
+    assert host.top().controls.away.label == "I'm back"
     assert guest.session.players[0].stand_in  # the host chose a stand-in
     drawn(host, guest)
     hand = host.session.hand
     assert run([host, guest], lambda: host.session.hand > hand, [gus])  # the table plays on
-    press(host, "a")
+    key(host, "a", step=False)
     assert run(
         [host, guest], lambda: not guest.session.players[0].away and not host.session.away(), [gus]
     )
-    assert not host.session.away() and host.top().away.label == "Step away"
+    assert not host.session.away() and host.top().controls.away.label == "Step away"
 
     # R-C3: the host pauses by key; the guest sees it; no new hand until resume.
     hana = Player(host, 1)
-    press(host, "p")
-    assert run([host, guest], lambda: guest.session.paused and host.session.paused, [gus, hana])
-    assert host.top().pause.label == "Resume"
+    key(host, "p", step=False)
+    paused = lambda app: app.session.clocks.paused  # noqa: E731
+    assert run([host, guest], lambda: paused(guest) and paused(host), [gus, hana])
+    assert host.top().controls.pause.label == "Resume"
     drawn(host, guest)
     assert run([host, guest], lambda: guest.session.view.over, [gus, hana])
     hand = guest.session.hand
     run([host, guest], lambda: False, [gus, hana], timeout=0.5)
     assert guest.session.hand == hand and guest.session.view.over
-    press(host, "p")
-    assert run(
-        [host, guest], lambda: not guest.session.paused and not host.session.paused, [gus, hana]
-    )
+    key(host, "p", step=False)
+    assert run([host, guest], lambda: not paused(guest) and not paused(host), [gus, hana])
     assert run([host, guest], lambda: guest.session.hand > hand, [gus, hana])
 
     # R-C3: the host takes Gus's seat away (pressed twice: a mistake is cheap to undo).
     scene = host.top()
     scene.control("take")
-    assert [b.id for b in scene._take_buttons] == ["take:1", "take:cancel"]
+    assert [b.id for b in scene.controls.take_buttons] == ["take:1", "take:cancel"]
     drawn(host)
     scene.control("take:1")
-    assert scene._take_buttons[0].label == "Take Gus's seat?"
+    assert scene.controls.take_buttons[0].label == "Take Gus's seat?"
     scene.control("take:1")
     assert run([host, guest], lambda: guest.session.players[1].away_why == "taken", [gus, hana])
     assert ids(guest) == []  # Gus can only watch now
     drawn(host, guest)
     assert run([host, guest], lambda: host.top().name == "results", [hana], timeout=90)
-    assert sum(r["stack"] for r in host.session.standings) == 3 * 600
+    assert sum(r.stack for r in host.session.standings) == 3 * 600
 
 
 @pytest.mark.parametrize(
@@ -127,25 +124,19 @@ def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_app) -> 
         {"type": "lobby", "seats": [], "options": {"turn_time": float("inf"), "time_bank": -3}},
     ],
 )
-def test_odd_values_in_the_new_messages_never_reach_the_drawing(msg, tmp_path, monkeypatch) -> None:
+def test_odd_values_in_the_new_messages_never_reach_the_drawing(app, msg) -> None:
     """A bad ``clock``, ``seat_away``, ``paused`` or lobby ``options`` is dropped or read as
     harmless values; the table still draws."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     s = Session("Ann")
-    for m in demo.away_and_clock():
-        s.apply(m, now=1.0)
+    feed(s, demo.away_and_clock(), now=1.0)
     with contextlib.suppress(ProtocolError):  # dropped whole, or read as harmless values
-        s.apply(msg, now=2.0)
+        s.apply(decoded(msg), now=2.0)
     left = s.clock_left(0, now=3.0)
     assert left is None or all(0 <= v < 10**6 for v in left)
-    app = App(Settings(name="Ann"), size=(1024, 640), save_settings=False)
-    app.init_display()
-    try:
-        app.session = Session("Ann")
-        for m in [*demo.away_and_clock(), msg]:
-            app.on_message(m)
-        app.draw()
-        assert not app._faults
-    finally:
-        app.session = None
-        pygame.quit()
+    pygame.display.set_mode((1024, 640))
+    app.resized()
+    feed(app, demo.away_and_clock())
+    with contextlib.suppress(ProtocolError):
+        app.on_message(decoded(msg))
+    app.draw()
+    assert not app._faults

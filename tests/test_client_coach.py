@@ -3,18 +3,18 @@ rules at its rule, and its lines never over a card or a plate, measured as drawn
 
 from __future__ import annotations
 
-import time
-
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
 from client.keys import MEANING, SCENES, key_of
 from client.model import Session
 from client.overlays import RulesOverlay
 from client.render.picture import picture_of
 from client.settings import Settings
+from common.history import decode_events
+from tests import demo
+from tests.clientkit import click, feed, hover, key
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -22,35 +22,18 @@ THIRD = "1:bring_in 2:complete"  # Bo brings in (2 of clubs), Cy completes: Ann'
 FIFTH = "1:bring_in 2:complete 0:call 1:call 0:check 1:check 2:check"  # Ann acts first
 
 
-def make(tmp_path, monkeypatch, size=(1280, 800), *, coach=False, kind="computer", steps=THIRD):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    settings = Settings(name="Ann")
-    settings.coach = coach
-    app = App(settings, size=size, save_settings=False)
-    app.init_display()
-    app.server_kind = kind
-    feed(app, steps)
-    return app
-
-
-def feed(app: App, steps: str) -> None:
-    app.session = Session("Ann")
-    for msg in demo.coached(steps):
-        app.on_message(msg)
+def make(app: App, size=(1280, 800), *, coach=False, kind="computer", steps=THIRD) -> App:
+    """Ann at the computer table (``kind``), three seats, the hand played to ``steps``."""
+    pygame.display.set_mode(size)
+    app.resized()
+    app.settings.coach = coach
+    app.local.kind = kind
+    feed(app, demo.coached(steps))
     app.step(max_wait=0.001)
     scene = app.top()
     assert scene.name == "table"
-    scene.resize(app.screen.get_size())
-    scene.anims.clear()
-
-
-def post(app: App, kind: int, **attrs) -> None:
-    pygame.event.post(pygame.event.Event(kind, **attrs))
-    app.step(max_wait=0.001)
-
-
-def press(app: App, k: int) -> None:
-    post(app, pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
+    scene.motion.anims.clear()
+    return app
 
 
 def test_the_key_is_one_of_the_key_map() -> None:
@@ -60,8 +43,8 @@ def test_the_key_is_one_of_the_key_map() -> None:
     assert all(k in MEANING for k in letters)
 
 
-def test_on_for_the_first_computer_table_match_only(tmp_path, monkeypatch) -> None:
-    app = make(tmp_path, monkeypatch)
+def test_on_for_the_first_computer_table_match_only(app) -> None:
+    app = make(app)
     scene = app.top()
     assert app.settings.coach_first and scene.coach_on() and scene.panel.coach.box.value
     assert [ln.rule for ln in scene.coach_lines()] == ["R-O1"]
@@ -70,25 +53,23 @@ def test_on_for_the_first_computer_table_match_only(tmp_path, monkeypatch) -> No
     for m in msgs:
         if m["type"] == "match_start":
             m["match"] = "next"
-        app.on_message(m)
+    feed(app, msgs)
     app.step(max_wait=0.001)
     assert not app.top().coach_on() and app.top().coach_lines() == []
-    press(app, pygame.K_i)
+    key(app, pygame.K_i)
     assert app.settings.coach and app.top().coach_on()
-    press(app, pygame.K_i)
+    key(app, pygame.K_i)
     assert not app.settings.coach and not app.top().coach_on()
-    pygame.quit()
 
 
-def test_off_at_a_friends_table(tmp_path, monkeypatch) -> None:
-    app = make(tmp_path, monkeypatch, kind="")
+def test_off_at_a_friends_table(app) -> None:
+    app = make(app, kind="")
     scene = app.top()
     assert not app.settings.coach_first and not scene.coach_on()
     box = scene.panel.coach.box
-    post(app, pygame.MOUSEBUTTONDOWN, pos=box.rect.center, button=1)
+    click(app, box.rect)
     assert app.settings.coach and scene.coach_on() and box.value
     assert scene.panel.coach.rect.h > 0
-    pygame.quit()
 
 
 def test_the_setting_is_remembered(tmp_path) -> None:
@@ -101,13 +82,13 @@ def test_the_setting_is_remembered(tmp_path) -> None:
     assert again.coach and again.coach_first
 
 
-def test_a_line_clicked_opens_the_rules_at_its_rule(tmp_path, monkeypatch) -> None:
-    app = make(tmp_path, monkeypatch, coach=True)
+def test_a_line_clicked_opens_the_rules_at_its_rule(app) -> None:
+    app = make(app, coach=True)
     scene = app.top()
     lines = scene.coach_lines()
     rows = scene.panel.coach.rows(lines)
     assert rows and rows[0][0] == "R-O1"
-    post(app, pygame.MOUSEBUTTONDOWN, pos=rows[0][2].center, button=1)
+    click(app, rows[0][2])
     assert isinstance(app.modal, RulesOverlay)
     rules = app.modal
     assert rules.at == "R-O1" and rules.offset == min(rules.anchors["R-O1"], rules.max_offset)
@@ -118,8 +99,8 @@ def test_a_line_clicked_opens_the_rules_at_its_rule(tmp_path, monkeypatch) -> No
     assert not rules.go_to("nowhere")
 
 
-def test_every_rule_id_of_the_rules_has_an_anchor(tmp_path, monkeypatch) -> None:
-    app = make(tmp_path, monkeypatch, coach=True)
+def test_every_rule_id_of_the_rules_has_an_anchor(app) -> None:
+    app = make(app, coach=True)
     app.show_rules(at="R-A2")
     assert isinstance(app.modal, RulesOverlay) and app.modal.at == "R-A2"
     for rid in ("R-O1", "R-O2", "R-O3", "R-B2", "R-B5", "R-B6", "R-A2", "R-A3", "R-S1", "R-S5"):
@@ -132,7 +113,7 @@ def _drawn_rects(app: App) -> tuple[list[pygame.Rect], list[pygame.Rect]]:
     scene = app.top()
     s = app.session
     assert s is not None and s.view is not None
-    pic = picture_of(s, time.monotonic())
+    pic = picture_of(s, app.now())
     taken: list[pygame.Rect] = []
     for seat, spot in scene.lay.spots.items():
         sv = s.view.seats.get(seat)
@@ -152,13 +133,12 @@ def _drawn_rects(app: App) -> tuple[list[pygame.Rect], list[pygame.Rect]]:
 
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
 @pytest.mark.parametrize("steps", [THIRD, FIFTH])
-def test_the_coach_covers_no_card_and_no_plate(tmp_path, monkeypatch, size, steps) -> None:
-    app = make(tmp_path, monkeypatch, size, coach=True, steps=steps)
+def test_the_coach_covers_no_card_and_no_plate(app, size, steps) -> None:
+    app = make(app, size, coach=True, steps=steps)
     scene = app.top()
     # The pointer on the last action button: the longest lines.
     if scene.bar.buttons:
-        post(app, pygame.MOUSEMOTION, pos=scene.bar.buttons[-1].rect.center, rel=(0, 0),
-             buttons=(0, 0, 0))  # fmt: skip
+        hover(app, scene.bar.buttons[-1].rect.center)
     lines = scene.coach_lines()
     assert len(lines) == 2
     taken, coach = _drawn_rects(app)
@@ -168,31 +148,28 @@ def test_the_coach_covers_no_card_and_no_plate(tmp_path, monkeypatch, size, step
     for r in coach:
         assert r.collidelist(taken) < 0, (size, r, taken)
         assert app.screen.get_rect().contains(r)
-    pygame.quit()
 
 
-def test_the_hovered_button_is_the_last_line(tmp_path, monkeypatch) -> None:
-    app = make(tmp_path, monkeypatch, coach=True)
+def test_the_hovered_button_is_the_last_line(app) -> None:
+    app = make(app, coach=True)
     scene = app.top()
     raise_button = next(b for b in scene.bar.buttons if b.id == "raise")
-    post(app, pygame.MOUSEMOTION, pos=raise_button.rect.center, rel=(0, 0), buttons=(0, 0, 0))
+    hover(app, raise_button.rect.center)
     last = scene.coach_lines()[-1]
     assert last.rule == "R-B6"
     assert last.text == "Raise to 20: 10 to call and 10 more; two raises left before the cap"
-    pygame.quit()
 
 
 def test_the_session_keeps_the_hands_events_once() -> None:
     """A comeback's events are the whole hand so far: the coach's list is not doubled."""
     s = Session("Ann")
     msgs = demo.coached(THIRD)
-    for m in msgs:
-        s.apply(m)
-    events = [m for m in msgs if m["type"] == "events"][0]["events"]
-    assert s.hand_events == events
+    feed(s, msgs)
+    wire = [m for m in msgs if m["type"] == "events"][0]["events"]
+    events = decode_events(wire)
+    assert s.hand_events == events and len(events) == len(wire)
     s.reset_for_reconnect()
-    for m in msgs:
-        s.apply(m)
+    feed(s, msgs)
     assert s.hand_events == events
-    s.apply({"type": "events", "hand": 2, "step": 1, "events": events[:1]})
+    feed(s, [{"type": "events", "hand": 2, "step": 1, "events": wire[:1]}])
     assert s.hand_events == events[:1]

@@ -16,6 +16,7 @@ from client.app import App
 from client.render.tablelist import TableList
 from client.settings import Settings
 from server.app import run_in_thread
+from tests.clientkit import click, run
 from tests.netns import in_netns
 from tests.serverkit import config
 
@@ -27,13 +28,6 @@ def _app(tmp_path: Path, monkeypatch, name: str = "Gus", *, offscreen: bool = Fa
     app = App(Settings(name=name), size=(1280, 800), save_settings=False, retry_for=5.0)
     app.init_display(offscreen=offscreen)
     return app
-
-
-def _click(pos: tuple[int, int]) -> None:
-    pygame.event.post(
-        pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-    )
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
 
 
 def _row_of(found: TableList, name: str) -> pygame.Rect:
@@ -53,47 +47,51 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
     try:
         start = app.top()
         assert start.name == "start" and app.finder is not None and app.finder.running
-        assert app.run_until(lambda: len(start.found.tables) == 2, timeout=30)
+        assert run([app], lambda: len(start.found.tables) == 2, timeout=30)
         app.draw()
         assert [t.name for t in start.found.tables] == ["Den", "Friday"]
         d, f = start.found.tables
         assert (d.port, d.seats, d.free, d.password) == (den.port, 2, 5, False)
         assert (f.port, f.seats, f.password) == (friday.port, 1, True)
         # Friday needs a password: the click asks for it, Esc takes the box away.
-        _click(_row_of(start.found, "Friday").center)
-        assert app.run_until(lambda: start.prompt is not None, timeout=5)
+        click(app, _row_of(start.found, "Friday"), step=False)
+        assert run([app], lambda: start.prompt is not None, timeout=5)
         app.draw()
         pygame.event.post(
             pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
         )
-        assert app.run_until(lambda: start.prompt is None, timeout=5)
+        assert run([app], lambda: start.prompt is None, timeout=5)
         assert app.session is None
         # Den needs none: one click and we sit at Den.
-        _click(_row_of(start.found, "Den").center)
-        assert app.run_until(
-            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
+        click(app, _row_of(start.found, "Den"), step=False)
+        assert run(
+            [app],
+            lambda: app.top().name == "lobby" and app.session.lobby.said is not None,
+            timeout=15,
         )
-        assert (app.conn.host, app.conn.port) == ("127.0.0.1", den.port)
-        assert app.session.table_name == "Den"
-        assert [p.name for p in app.session.lobby_seats if p.kind == "human"] == ["Gus"]
+        assert (app.link.conn.host, app.link.conn.port) == ("127.0.0.1", den.port)
+        assert app.session.lobby.table == "Den"
+        assert [p.name for p in app.session.lobby.seats if p.kind == "human"] == ["Gus"]
         app.draw()
         # Back at the start screen, Den's entry follows the seat we took while we sat there.
         app.leave_table(notice="", send_leave=True)
-        assert app.run_until(lambda: app.top().name == "start", timeout=5)
+        assert run([app], lambda: app.top().name == "start", timeout=5)
         # Friday, with its password typed in the box.
-        _click(_row_of(start.found, "Friday").center)
-        assert app.run_until(lambda: start.prompt is not None, timeout=5)
+        click(app, _row_of(start.found, "Friday"), step=False)
+        assert run([app], lambda: start.prompt is not None, timeout=5)
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="swordfish"))
         pygame.event.post(
             pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
         )
-        assert app.run_until(
-            lambda: app.top().name == "lobby" and app.session.lobby is not None, timeout=15
+        assert run(
+            [app],
+            lambda: app.top().name == "lobby" and app.session.lobby.said is not None,
+            timeout=15,
         )
-        assert app.conn.port == friday.port and app.session.table_name == "Friday"
+        assert app.link.conn.port == friday.port and app.session.lobby.table == "Friday"
         # A table that goes away goes from the list.
         den.stop()
-        assert app.run_until(lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20)
+        assert run([app], lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20)
     finally:
         app.shutdown()
         den.stop()
@@ -110,10 +108,11 @@ def test_a_hosted_table_is_announced_under_its_name(request, tmp_path: Path, mon
         start.table_name.value = ""
         host.server_overrides = {"history_dir": tmp_path / "hh", "bot_delay": 0.0}
         host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
-        assert host.run_until(lambda: host.top().name == "lobby", timeout=10)
+        assert run([host], lambda: host.top().name == "lobby", timeout=10)
         finder = guest.finder
         assert finder is not None
-        assert guest.run_until(
+        assert run(
+            [guest],
             lambda: [t.seats for t in finder.tables() if t.port == host.server.port] == [1],
             timeout=30,
         )

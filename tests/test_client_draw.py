@@ -4,8 +4,7 @@ For every scene and dialog, in a state worth drawing: after ``resize`` and
 ``update`` (what the loop does before it draws), the scene's attributes are
 taken apart, deep, into plain values; ``draw`` twice in a row must leave
 them as they were.  A drawn picture kept for the next frame (a cache: any
-value that holds a ``pygame.Surface``, or an object whose class says
-``is_cache``) is the one thing draw may fill.  Then,
+value that holds a ``pygame.Surface``) is the one thing draw may fill.  Then,
 on a fresh scene that was never drawn, its buttons are where ``handle_event``
 looks for them, and a click on one does what it says.
 """
@@ -21,13 +20,13 @@ from typing import Any
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
-from client.demo_hands import demo_match
 from client.model import Session
 from client.overlays import RulesOverlay
-from client.settings import Settings
 from common.replay import seen_record
+from tests import demo
+from tests.clientkit import feed, handle_click
+from tests.demo_hands import demo_match
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -37,8 +36,8 @@ PICTURE = "<picture>"  # a value holding a drawn surface: a cache draw may fill
 
 def snapshot(obj: Any, path: tuple[int, ...] = ()) -> Any:
     """``obj`` as plain, comparable values, attribute by attribute (the host left out)."""
-    if isinstance(obj, pygame.Surface) or getattr(type(obj), "is_cache", False):
-        return PICTURE  # (a kept look or stamp: client.render.stamp)
+    if isinstance(obj, pygame.Surface):
+        return PICTURE
     if obj is None or isinstance(obj, (bool, int, float, str, bytes, enum.Enum)):
         return obj
     if isinstance(obj, pygame.Rect):
@@ -97,33 +96,30 @@ def differences(a: Any, b: Any, where: str = "") -> list[str]:
         for k in sorted(set(a[1]) | set(b[1])):
             out += differences(a[1].get(k), b[1].get(k), f"{where}.{k}")
         return out
+    if (
+        isinstance(a, tuple)
+        and isinstance(b, tuple)
+        and a[:1] == b[:1]
+        and isinstance(a[-1], list)
+        and isinstance(b[-1], list)
+        and len(a[-1]) == len(b[-1])
+    ):  # a list or tuple: item by item
+        return [
+            d
+            for i, (x, y) in enumerate(zip(a[-1], b[-1], strict=True))
+            for d in differences(x, y, f"{where}[{i}]")
+        ]
     return [f"{where or 'value'}: {a!r:.200} -> {b!r:.200}"]
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(
-        Settings(name="Ann"),
-        size=SIZE,
-        save_settings=False,
-        server_overrides={"history_dir": tmp_path / "hh"},
-    )
-    a.init_display()
-    a.finder = demo.DemoFinder()
-    sent: list[dict[str, Any]] = []
-    a.sent = sent  # type: ignore[attr-defined]
-    monkeypatch.setattr(a, "send", lambda msg: sent.append(msg) or True)
-    yield a
-    a.session = None
-    a.modal = None
-    pygame.quit()
+@pytest.fixture(autouse=True)
+def _finder(app) -> None:
+    app.finder = demo.DemoFinder()  # the start screen's Join list: two tables found
 
 
-def feed(app: App, msgs: list[dict[str, Any]]) -> None:
-    app.session = Session("Ann")
-    for m in msgs:
-        app.on_message(m)
+def _fresh(app: App, msgs: list[dict[str, Any]]) -> None:
+    app.link.session = Session("Ann")
+    feed(app, msgs)
 
 
 def lobby_with_levels() -> list[dict[str, Any]]:
@@ -142,21 +138,20 @@ def _start(app: App) -> None:
 
 
 def _connecting(app: App) -> None:
-    app.session = Session("Ann")
+    app.link.session = Session("Ann")
     app.sync_scenes()
 
 
 def _lobby(app: App) -> None:
-    feed(app, lobby_with_levels())
+    _fresh(app, lobby_with_levels())
 
 
 def _table(msgs: Callable[[], list[dict[str, Any]]]) -> Callable[[App], None]:
-    return lambda app: feed(app, msgs())
+    return lambda app: _fresh(app, msgs())
 
 
 def _results(app: App) -> None:
-    feed(app, demo.final_showdown())
-    app.on_message(standings())
+    _fresh(app, [*demo.final_showdown(), standings()])
 
 
 def _replayer(app: App) -> None:
@@ -204,9 +199,8 @@ def test_draw_changes_nothing(app, state) -> None:
     SCENES[state](app)
     _settle(app)
     for scene in app.scenes:
-        anims = getattr(scene, "anims", None)
-        if anims is not None:
-            anims.clear()  # a still table: draw must not move it either way
+        if scene.name == "table":
+            scene.motion.anims.clear()  # a still table: draw must not move it either way
     surf = pygame.Surface(SIZE)
     for scene in app.scenes:
         before = snapshot(scene)
@@ -237,14 +231,6 @@ def test_a_dialog_draw_changes_nothing(app, make) -> None:
     assert isinstance(app.modal, RulesOverlay) or app.modal.kind == "leave"
 
 
-def click(app: App, pos: tuple[int, int]) -> None:
-    for kind in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        extra = (
-            {"button": 1} if kind != pygame.MOUSEMOTION else {"rel": (0, 0), "buttons": (0,) * 3}
-        )
-        app.handle_event(pygame.event.Event(kind, pos=pos, **extra))
-
-
 @pytest.mark.parametrize("state", list(SCENES), ids=list(SCENES))
 def test_the_buttons_are_laid_out_before_any_draw(app, state) -> None:
     """Never drawn: every button on offer has its place in the window."""
@@ -263,7 +249,7 @@ def test_the_lobby_level_chips_are_clicked_without_a_draw(app) -> None:
     lobby = app.top()
     assert lobby.name == "lobby" and lobby.level_chips, "the chips are laid out in update"
     seat, chip = lobby.level_chips[0]
-    click(app, chip.center)
+    handle_click(app, chip)
     assert app.frames == 0
     assert [m for m in app.sent if m.get("type") == "level" and m.get("seat") == seat]
 
@@ -274,7 +260,7 @@ def test_the_table_buttons_are_clicked_without_a_draw(app) -> None:
     _settle(app)
     table = app.top()
     call = next(b for b in table.buttons() if b.id == "call")
-    click(app, call.rect.center)
+    handle_click(app, call.rect)
     assert app.frames == 0
     assert [m for m in app.sent if m.get("type") == "act" and m.get("action") == "call"]
 

@@ -1,6 +1,6 @@
 """Issue 17, "Feedback": what the screens say matches what happens (points 8 to 15).
 
-Headless (SDL dummy driver); tables are built from ``client.demo``'s hand-made server
+Headless (SDL dummy driver); tables are built from ``tests.demo``'s hand-made server
 messages or from an in-process server on 127.0.0.1.  Each test names its point.
 """
 
@@ -12,33 +12,32 @@ from pathlib import Path
 import pygame
 import pytest
 
-from client import demo
-from client.app import App
 from client.scenes.results import books_note
 from client.settings import Settings
+from tests import demo
+from tests.clientkit import feed, key, run
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def feed(app: App, msgs: list[dict]) -> None:
-    for m in msgs:
-        app.on_message(m)
 
 
 # ------------------------------------------------------------------ 9: books for the seated
 
 
 def test_9_a_watcher_without_the_books_is_told_they_are_for_the_seated(app) -> None:
+    def books(to_watchers: bool) -> None:
+        lobby = demo._lobby(True, open_books=True, books_to_watchers=to_watchers)
+        feed(app, [lobby])
+
     feed(app, demo.final_showdown())
+    books(to_watchers=False)
     s = app.session
     assert s is not None and s.view is not None and s.view.you in s.view.seats
-    s.open_books, s.books_to_watchers = True, False
     assert books_note(s) == "The books are opening…"  # a seated player: they come
     s.view = replace(s.view, you=None)  # a watcher
     assert "seated" in books_note(s) and "opening" not in books_note(s)
-    s.books_to_watchers = True  # watchers get them too: they are coming
+    books(to_watchers=True)  # watchers get them too: they are coming
     assert books_note(s) == "The books are opening…"
-    s.books_to_watchers = False
+    books(to_watchers=False)
     late = max(s.view.seats) + 1  # seated for the next match, not at this one
     s.view = replace(s.view, you=late)
     assert "seated" in books_note(s)
@@ -51,20 +50,15 @@ def test_10_paused_between_hands_the_footer_agrees_with_the_banner(app) -> None:
     feed(app, demo.river_end())
     table = app.top()
     assert table.between_hands() == "Next hand soon…"
-    app.on_message({"type": "paused", "paused": True, "name": "Ann"})
-    assert app.session is not None and app.session.paused
+    feed(app, [{"type": "paused", "paused": True, "name": "Ann"}])
+    assert app.session is not None and app.session.clocks.paused
     words = table.between_hands()
     assert "soon" not in words and "host" in words
-    app.on_message({"type": "paused", "paused": False, "name": "Ann"})
+    feed(app, [{"type": "paused", "paused": False, "name": "Ann"}])
     assert table.between_hands() == "Next hand soon…"
 
 
 # ------------------------------------------------------------------ 12: one key, one meaning
-
-
-def _key(app: App, k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(max_wait=0.001)
 
 
 def _records() -> list[dict]:
@@ -119,7 +113,7 @@ def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -
     feed(app, demo.final_showdown())
     table = app.top()
     ada = {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
-    app.on_message({"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]})
+    feed(app, [{"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]}])
     results = app.top()
     assert results.name == "results"
     for name, scene in [("start", start), ("replayer", replayer), ("results", results),
@@ -151,11 +145,11 @@ def test_12_the_keys_press_what_their_table_says(app) -> None:
 
     records = _records()
     app.push(ReplayerScene(app, records, viewer=0))
-    _key(app, pygame.K_o)
+    key(app, pygame.K_o)
     assert isinstance(app.top(), RecapScene)
-    _key(app, pygame.K_ESCAPE)
+    key(app, pygame.K_ESCAPE)
     assert isinstance(app.top(), ReplayerScene)
-    _key(app, pygame.K_r)  # R is Raise at the table: the replayer does nothing with it
+    key(app, pygame.K_r)  # R is Raise at the table: the replayer does nothing with it
     assert isinstance(app.top(), ReplayerScene)
 
 
@@ -170,27 +164,20 @@ def _type(field, text: str) -> None:
     field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
 
 
-def test_14_the_default_name_is_selected_on_first_focus_and_typing_replaces_it(
-    tmp_path, monkeypatch
-) -> None:
+def test_14_the_default_name_is_selected_on_first_focus_and_typing_replaces_it(app) -> None:
     from client.scenes.start import StartScene
 
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(), size=(1280, 800), save_settings=False)
-    a.init_display()
-    try:
-        start = StartScene(a)
-        name = start.name_in
-        assert name.value == "Player" and name.select_first
-        a.draw()
-        click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=name.rect.center)
-        start.handle_event(click)
-        assert name.focused and name.selection() == (0, 6)
-        _type(name, "J")
-        _type(name, "o")
-        assert name.value == "Jo"
-    finally:
-        pygame.quit()
+    app.settings = Settings()
+    start = StartScene(app)
+    name = start.name_in
+    assert name.value == "Player" and name.select_first
+    app.draw()
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=name.rect.center)
+    start.handle_event(click)
+    assert name.focused and name.selection() == (0, 6)
+    _type(name, "J")
+    _type(name, "o")
+    assert name.value == "Jo"
 
 
 def test_14_ctrl_a_selects_all_and_a_click_places_the_cursor(app) -> None:
@@ -229,8 +216,6 @@ def test_14_ctrl_a_selects_all_and_a_click_places_the_cursor(app) -> None:
 
 
 def test_11_the_computer_table_shows_only_what_means_something_there(make_client) -> None:
-    from tests.test_client_app import press, run
-
     app = make_client("Tess", bot_delay=0.05)
     app.play_computer(2, 4)
     assert run([app], lambda: app.top().name == "table" and app.session.view is not None)
@@ -240,12 +225,10 @@ def test_11_the_computer_table_shows_only_what_means_something_there(make_client
     assert ids == ["pause"]  # no Step away, no Take a seat… (Pause: a solo player's break)
     assert table.panel.solo and table.controls.pause.rect.w > table.panel.leave.rect.w
     # No chat line: Enter does not open one and typing goes nowhere.
-    press(app, "return")
-    app.step(max_wait=0.01)
-    assert not table.chat.focused
-    assert table.panel.log.rect.bottom > table.chat.rect.top  # the log has its room
-    press(app, "a")  # A, Step away, means nothing here
-    app.step(max_wait=0.01)
+    key(app, pygame.K_RETURN)
+    assert not table.panel.chat.focused
+    assert table.panel.log.rect.bottom > table.panel.chat.rect.top  # the log has its room
+    key(app, "a")  # A, Step away, means nothing here
     assert not app.session.away()
 
 
@@ -255,7 +238,6 @@ def test_11_the_computer_table_shows_only_what_means_something_there(make_client
 def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) -> None:
     from client.discovery import FoundTable
     from common.protocol import PROTOCOL_VERSION
-    from tests.test_client_app import press, run
 
     host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="secret", port=0, bind="127.0.0.1")
@@ -275,7 +257,7 @@ def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) 
     def typed(text: str) -> None:
         guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text=text))
         guest.step(max_wait=0.01)
-        press(guest, "return")
+        key(guest, pygame.K_RETURN, step=False)
 
     typed("sesame")
     assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")

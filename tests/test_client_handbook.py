@@ -17,11 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client.handbook import HandBook, clean_record
+from client.handbook import HandBook
 from client.model import Session
 from common.cards import RANK_CHARS, SUIT_CHARS
+from common.history import clean_record
 from common.replay import positions, seen_record, table_after
 from common.schema import SeatView
+from tests.clientkit import decoded, feed
 from tests.serverkit import Client, cards_in, config, running
 
 pytestmark = pytest.mark.timeout(60)
@@ -56,8 +58,7 @@ def test_the_hand_book_is_the_history_as_the_seat_saw_it(tmp_path: Path, books: 
     history = _history(tmp_path)
     for c in [*players, watcher]:
         session = Session(c.name)
-        for msg in c.log:
-            session.apply(msg)
+        feed(session, c.log)
         book = session.book
         # The same record but for the time the hand began, which no message says.
         want = [{**clean_record(seen_record(r, c.seat)), "time": ""} for r in history]
@@ -71,7 +72,7 @@ def test_the_hand_book_is_the_history_as_the_seat_saw_it(tmp_path: Path, books: 
         if books and c is not watcher:
             assert book.opened() == [clean_record(r) for r in history]
             assert book.best() == book.opened()
-            assert session.open_books is True
+            assert session.lobby.open_books is True
         else:
             assert book.opened() == [] and book.best() == book.finished()
 
@@ -80,20 +81,18 @@ def test_a_reconnection_does_not_double_the_hand_being_played() -> None:
     book = HandBook()
     start = {"type": "match_start", "match": "m", "seats": [{"seat": 0, "name": "A"}]}
     ante = {"ev": "ante", "seat": 0, "amount": 1, "all_in": False}
-    book.take("match_start", start)
-    book.take("events", {"hand": 1, "events": [ante]})
-    book.take("match_start", start)  # back after a drop: the whole hand comes again
-    book.take("events", {"hand": 1, "events": [ante]})
+    events = {"type": "events", "hand": 1, "events": [ante]}
+    book.take(decoded(start))
+    book.take(decoded(events))
+    book.take(decoded(start))  # back after a drop: the whole hand comes again
+    book.take(decoded(events))
     assert book.seen[1]["events"] == [ante]
 
 
-def test_a_bad_books_record_is_refused_and_changes_nothing() -> None:
-    session = Session("a")
-    for bad in ({"type": "books", "record": 5}, {"type": "books", "record": {"format": "x"}},
-                {"type": "books", "record": {"format": "stud-hh/1", "seats": []}}):  # fmt: skip
-        with pytest.raises(ValueError):
-            session.apply(bad)
-    assert session.book.opened() == []
+@pytest.mark.parametrize("record", [5, {"format": "x"}, {"format": "stud-hh/1", "seats": []}])
+def test_a_bad_books_record_is_refused_before_the_session(record) -> None:
+    with pytest.raises(ValueError):
+        decoded({"type": "books", "record": record})
 
 
 _JUNK = st.recursive(

@@ -11,8 +11,8 @@ Only 127.0.0.1 is used.
 
 from __future__ import annotations
 
+import dataclasses
 import socket
-import time
 
 import pygame
 import pytest
@@ -20,62 +20,11 @@ import pytest
 from client.overlays import ConfirmDialog
 from client.settings import Settings
 from client.wording import LogLine
-from tests.test_client_app import press, run
+from common.history import decode_event
+from tests.clientkit import SIZES, click, closed_port, host_with_guest, key, post, run
+from tests.drawn import lobby_words_never_overlap
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def click(app, rect: pygame.Rect) -> None:
-    """A left click in the middle of ``rect``, through the app's event queue."""
-    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        event = pygame.event.Event(kind, pos=rect.center, button=1)
-        if app.offscreen:
-            app.inbox.append(event)
-        else:
-            pygame.event.post(event)
-
-
-def key(app, code: int) -> None:
-    event = pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode="", scancode=0)
-    if app.offscreen:
-        app.inbox.append(event)
-    else:
-        pygame.event.post(event)
-
-
-def steps(*apps, seconds: float = 0.15) -> None:
-    """Run the loops a while: at least four passes, each long enough for an ``update``
-    (a loaded machine may take all of ``seconds`` for one pass)."""
-    end = time.monotonic() + seconds
-    n = 0
-    while n < 4 or time.monotonic() < end:
-        for app in apps:
-            app.step(max_wait=0.02)
-        n += 1
-        time.sleep(0.02)
-
-
-def host_with_guest(make_client, *, hands: int = 4, computers: int = 1, password: str = ""):
-    host = make_client("Hana")
-    host.host_table(hands=hands, computers=computers, password=password, port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port, password=password)
-    assert run(
-        [host, guest],
-        lambda: (
-            guest.top().name == "lobby"
-            and guest.session.lobby is not None
-            and any(p.name == "Gus" for p in host.session.lobby_seats)
-        ),
-    )
-    return host, guest
-
-
-def free_port() -> int:
-    with socket.socket() as s:  # a free port with no server behind it
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ------------------------------------------------------------------ point 1 (from the client)
@@ -104,18 +53,19 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_clien
     host, guest = host_with_guest(make_client, hands=4)
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
-    assert lobby.hands.value == 4 and host.session.lobby["hands"] == 4
-    assert guest.session.lobby["hands"] == 4
+    hands = lambda app: app.session.lobby.said.hands  # noqa: E731
+    assert lobby.choices.hands.value == 4 and hands(host) == 4
+    assert hands(guest) == 4
     assert "A match of 4 hands." in guest.top().side_lines()
     # The host clicks 12 in the lobby: the guest's lobby follows.
     host.draw()
-    click(host, lobby.hands.cells()[2])
-    assert run([host, guest], lambda: guest.session.lobby["hands"] == 12)
+    click(host, lobby.choices.hands.cells()[2])
+    assert run([host, guest], lambda: hands(guest) == 12)
     assert "A match of 12 hands." in guest.top().side_lines()
     assert host.settings.host_hands == 12
-    click(host, lobby.hands.cells()[0])  # and back to 4
-    assert run([host, guest], lambda: guest.session.lobby["hands"] == 4)
-    press(host, "s")
+    click(host, lobby.choices.hands.cells()[0])  # and back to 4
+    assert run([host, guest], lambda: hands(guest) == 4)
+    key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
     assert host.session.hands == 4 and guest.session.hands == 4
     assert host.server.server.table.match.hands == 4
@@ -127,9 +77,9 @@ def test_the_start_screens_hands_are_the_hosted_match_length(make_client) -> Non
     start.host_hands.value = 12
     start.hands.value = 4  # the computer table's choice
     app.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
-    assert run([app], lambda: app.top().name == "lobby" and app.session.lobby is not None)
-    assert app.top().hands.value == 12
-    press(app, "s")
+    assert run([app], lambda: app.top().name == "lobby" and app.session.lobby.said is not None)
+    assert app.top().choices.hands.value == 12
+    key(app, "s", step=False)
     assert run([app], lambda: app.session.running)
     assert app.session.hands == 12
 
@@ -142,13 +92,12 @@ def test_a_port_out_of_range_is_refused_next_to_the_address(make_client) -> None
     start = app.top()
     start.address.value = "127.0.0.1:99999"
     start.choose("join")
-    assert app.conn is None and app.session is None  # no join to 7777 or anywhere
+    assert app.link.conn is None and app.session is None  # no join to 7777 or anywhere
     assert "65535" in start.errors["address"] and "port" not in start.errors
     app.step(max_wait=0.01)  # drawn without a fault
     assert not app._faults
     start.address.value = "127.0.0.1:9999"  # an edit takes the words back
-    steps(app)
-    assert "address" not in start.errors
+    assert run([app], lambda: "address" not in start.errors)
     assert app.settings.recent == []
 
 
@@ -158,7 +107,7 @@ def test_letters_in_the_port_box_are_refused_next_to_it(make_client) -> None:
     start.address.value = "127.0.0.1"
     start.port.value = "abc"
     start.choose("watch")
-    assert app.conn is None and "not a port" in start.errors["port"]
+    assert app.link.conn is None and "not a port" in start.errors["port"]
     start.remember()
     assert Settings.load().join_port == 7777  # "abc" is not kept as a port
 
@@ -168,15 +117,13 @@ def test_the_port_box_shows_the_port_typed_in_the_address(make_client) -> None:
     start = app.top()
     start.port.value = "7777"
     start.address.value = "[::1]:7788"
-    steps(app)
-    assert start.port.value == "7788" and not start.port.enabled, (start.port, app._faults)
+    assert run([app], lambda: start.port.value == "7788" and not start.port.enabled)
     start.port.focused = True
-    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="9"))
-    steps(app)
+    post(app, pygame.TEXTINPUT, text="9")
     assert start.port.value == "7788"  # locked while the address names it
     start.address.value = "::1"
-    steps(app)
-    assert start.port.enabled and start.port.value == "7788"
+    assert run([app], lambda: start.port.enabled)
+    assert start.port.value == "7788"
 
 
 def test_only_addresses_that_worked_are_remembered(make_client) -> None:
@@ -185,7 +132,7 @@ def test_only_addresses_that_worked_are_remembered(make_client) -> None:
     assert run([host], lambda: host.top().name == "lobby")
     app = make_client("Gus", offscreen=True)
     start = app.top()
-    nobody = free_port()
+    nobody = closed_port()
     start.address.value = f"127.0.0.1:{nobody}"
     start.choose("join")
     assert run([app], lambda: app.session is None and bool(start.errors.get("join")), timeout=15)
@@ -204,27 +151,24 @@ def test_only_addresses_that_worked_are_remembered(make_client) -> None:
 
 def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=4, computers=0)
-    press(host, "s")
+    key(host, "s", step=False)
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
     seat = guest.session.seat
     table = guest.top()
     table.resize(guest.screen.get_size())
-    click(guest, table.leave.rect)
-    steps(host, guest)
+    click(guest, table.panel.leave.rect)
     assert isinstance(guest.modal, ConfirmDialog)  # asked, not gone
-    assert guest.top().name == "table" and guest.conn is not None
+    assert guest.top().name == "table" and guest.link.conn is not None
     _title, body, _yes = guest.modal.title, guest.modal.body(), guest.modal.yes.label
     assert "goes on without you" in body and "take your seat back" in body
     guest.draw()
     key(guest, pygame.K_ESCAPE)  # stay
-    steps(host, guest)
     assert guest.modal is None and guest.top().name == "table"
-    click(guest, table.leave.rect)
-    steps(host, guest)
-    key(guest, pygame.K_RETURN)  # leave
+    click(guest, table.panel.leave.rect)
+    key(guest, pygame.K_RETURN, step=False)  # leave
     assert run([host, guest], lambda: guest.top().name == "start")
     assert guest.notice == "You left the table."
-    assert run([host], lambda: seat in host.session.presence)  # dropped, seat kept
+    assert run([host], lambda: seat in host.session.clocks.dropped)  # dropped, seat kept
     # Joining the same table again during the match gives the seat back (R-C1).
     guest.connect("127.0.0.1", host.server.port)
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
@@ -236,7 +180,6 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client
     lobby = host.top()
     host.draw()
     click(host, lobby.leave.rect)
-    steps(host, guest)
     dialog = host.modal
     assert isinstance(dialog, ConfirmDialog)
     assert dialog.title == "Close your table?" and dialog.yes.label == "Close the table"
@@ -257,20 +200,19 @@ def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_client) -> 
     assert isinstance(app.modal, ConfirmDialog) and app.modal.title == "Leave the match?"
     assert "ends this match here, unfinished, in hand" in app.modal.body()
     key(app, pygame.K_n)
-    steps(app)
     assert app.modal is None and app.server is not None
     app.ask_leave()
-    key(app, pygame.K_y)
+    key(app, pygame.K_y, step=False)
     assert run([app], lambda: app.top().name == "start")
     assert app.server is None and app.notice == "You left the table."
 
 
 def test_leaving_where_nothing_is_lost_does_not_ask(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=4)
-    click(guest, guest.top().leave.rect)  # a guest in the lobby: the seat is just freed
+    click(guest, guest.top().leave.rect, step=False)  # a guest in the lobby: the seat is freed
     assert run([host, guest], lambda: guest.top().name == "start")
     assert guest.modal is None
-    assert run([host], lambda: [p.name for p in host.session.lobby_seats if p.kind == "human"]
+    assert run([host], lambda: [p.name for p in host.session.lobby.seats if p.kind == "human"]
                == ["Hana"])  # fmt: skip
     host.ask_leave()  # the host alone with a computer seat, before the match
     assert host.modal is None and host.top().name == "start"
@@ -279,20 +221,14 @@ def test_leaving_where_nothing_is_lost_does_not_ask(make_client) -> None:
 def test_closing_the_window_while_hosting_asks_and_a_second_close_quits(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=4)
     host.running = True
-    pygame.event.post(pygame.event.Event(pygame.QUIT))
-    steps(host, guest)
+    post(host, pygame.QUIT)
     assert host.running and isinstance(host.modal, ConfirmDialog)
     assert "Closing the window closes it for everyone" in host.modal.body()
-    pygame.event.post(pygame.event.Event(pygame.QUIT))
-    steps(host, guest)
+    post(host, pygame.QUIT)
     assert not host.running
 
 
 # ------------------------------------------------------------------ point 5
-
-
-SIZES = [(800, 500), (1024, 640), (1280, 800), (1920, 1080), (2560, 1440), (1280, 560),
-         (900, 1100), (1600, 700)]  # fmt: skip
 
 
 def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
@@ -300,13 +236,13 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
     lobby = host.top()
     # Two long addresses (as a machine with IPv4 and IPv6 shows them) and the password.
     lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
-    host.session.open_books = True  # the host's open-the-books line is in the header too
+    lob = host.session.lobby  # the host's open-the-books line is in the header too:
+    lob.said = dataclasses.replace(lob.said, open_books=True)
     for _ in range(4):  # chat lines above the chat box
-        host.session.log.append(LogLine("Gus: hello there", "chat"))
+        host.session.log.say("Gus: hello there", "chat")
     for size in SIZES:
         pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-        host.step(max_wait=0.01)
+        post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
         window = pygame.Rect(0, 0, *size)
         header = lobby.header()
         words = [t for t, *_ in header]
@@ -318,9 +254,12 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
         buttons = [b for b in lobby.buttons() if not b.id.startswith("give:")]
         for b in lobby.buttons():  # a computer seat's "Give seat" sits on its row
             assert b in buttons or lobby.boxes["seats"].contains(b.rect), (size, b.id)
-        parts += [(b.id, b.rect) for b in buttons] + [("hands", lobby.hands.rect)]
-        parts += [("turn_time", lobby.turn_time.rect), ("time_bank", lobby.time_bank.rect)]
-        parts += [("stand_in", lobby.stand_in.rect)]
+        parts += [(b.id, b.rect) for b in buttons] + [("hands", lobby.choices.hands.rect)]
+        parts += [
+            ("turn_time", lobby.choices.turn_time.rect),
+            ("time_bank", lobby.choices.time_bank.rect),
+        ]
+        parts += [("stand_in", lobby.choices.stand_in.rect)]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:
             assert window.contains(rect), (size, name, rect)
@@ -329,35 +268,8 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
                 assert not ra.colliderect(rb), (size, a, ra, b, rb)
         # Legible: the address lines stay big.
         assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
-        drawn_words_never_overlap(lobby, size, parts)
+        lobby_words_never_overlap(lobby, size, parts)
     assert not host._faults
-
-
-def drawn_words(scene, module) -> list[tuple[str, pygame.Rect]]:
-    """Every text the scene itself draws (its ``blit_text`` calls), with the rect drawn."""
-    from tests.drawn import words_drawn
-
-    with words_drawn(module) as drawn:
-        scene.draw(pygame.Surface(scene.size))
-    return drawn
-
-
-def drawn_words_never_overlap(lobby, size, parts) -> None:
-    """Each word the lobby draws against every other drawn word and element: inside the
-    window, clear of every widget and word unless it sits inside that element (a label
-    in its chip, a row in the seats panel)."""
-    from client.scenes import lobby as lobby_module
-
-    window = pygame.Rect(0, 0, *size)
-    words = [(t, r) for t, r in drawn_words(lobby, lobby_module) if t]
-    widgets = [(n, r) for n, r in parts if not n.startswith(("header ", "chat "))]
-    widgets += [(f"chip {r.level}", r.chip) for r in lobby.seat_rows if r.chip is not None]
-    for i, (t, r) in enumerate(words):
-        assert window.contains(r), (size, t, r)
-        for n, wr in widgets:
-            assert wr.contains(r) or not wr.colliderect(r), (size, t, r, n, wr)
-        for t2, r2 in words[i + 1 :]:
-            assert t2 == t or not r.colliderect(r2), (size, t, r, t2, r2)
 
 
 # ------------------------------------------------------------------ the rules (F1)
@@ -367,20 +279,18 @@ def test_f1_shows_the_rules_anywhere_and_esc_closes_them(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=4)
     from client.overlays import RulesOverlay
 
+    sent: list[dict] = []
+    real = host.send
+    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
     key(host, pygame.K_F1)
-    steps(host, guest)
     assert isinstance(host.modal, RulesOverlay) and host.top().name == "lobby"
     key(host, pygame.K_s)  # keys go to the rules, not to the lobby's Start
-    steps(host, guest)
-    assert not host.session.running
+    assert not [m for m in sent if m["type"] == "start"]
     key(host, pygame.K_ESCAPE)
-    steps(host, guest)
     assert host.modal is None
     click(host, host.top().rules.rect)
-    steps(host, guest)
     assert isinstance(host.modal, RulesOverlay)
     key(host, pygame.K_F1)
-    steps(host, guest)
     assert host.modal is None
 
 
@@ -423,14 +333,15 @@ def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_cli
     from client.wording import describe_event
 
     host, guest = host_with_guest(make_client, hands=4)
-    log = host.session.log
+    log = host.session.log.lines
     names = {0: "Hana", 6: "Ada"}.get
     log.append(LogLine("Gus: good luck", "chat"))
+    cards = ["As", "Ad", "Kc", "Kd", "2h", "7s", "9c"]
     for ev in ({"ev": "act", "seat": 6, "action": "bet", "put": 10, "to": 10},
                {"ev": "return", "seat": 6, "amount": 10},
-               {"ev": "show", "seat": 0, "hand": "two pair"},
-               {"ev": "award", "seat": 0, "pot": 40, "amount": 40}):  # fmt: skip
-        line = describe_event(ev, lambda seat: names(seat) or "?")
+               {"ev": "show", "seat": 0, "hand": "two pair", "cards": cards, "best": cards[:5]},
+               {"ev": "award", "seat": 0, "pot": 0, "amount": 40}):  # fmt: skip
+        line = describe_event(decode_event(ev), lambda seat: names(seat) or "?")
         if line is not None:
             log.append(line)
     assert any(line.kind == "info" for line in list(log)[-4:])  # the hand's own notices

@@ -20,8 +20,8 @@ from client.render.tablelist import PasswordPrompt
 from client.scenes import start as start_scene
 from common.proof import ClientProof, ProofFailed, Relayed, TableProof, WrongPassword
 from common.protocol import PROTOCOL_VERSION
+from tests.clientkit import closed_port, failed, key, polled, run
 from tests.drawn import words_drawn
-from tests.test_client_app import press, run
 
 SIZES = [(800, 500), (1280, 800), (1600, 1000)]
 BINDING = bytes(range(32))
@@ -109,7 +109,7 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
     assert prompt is not None
     guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text="secert"))
     guest.step(max_wait=0.01)
-    press(guest, "return")
+    key(guest, pygame.K_RETURN, step=False)
     assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")
     assert prompt.error == reach.WRONG_PASSWORD and "middle" not in prompt.error
     assert guest.notice == "" and "join" not in start.errors
@@ -139,13 +139,6 @@ def test_every_refusal_the_dialog_says_fits_its_box(app, words: str, size) -> No
 
 
 # ------------------------------------------------------------------ by the Join box
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on (bound, then closed): a connection is refused."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def join_box_words(app, size) -> tuple[list[tuple[str, pygame.Rect]], pygame.Rect]:
@@ -236,7 +229,6 @@ def test_something_that_is_not_a_table_is_said_so_not_in_tls_words() -> None:
     import threading
 
     from client.net import Connection
-    from tests.test_client_sealed import failed, wait_for
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -255,7 +247,7 @@ def test_something_that_is_not_a_table_is_said_so_not_in_tls_words() -> None:
     conn = Connection("127.0.0.1", port, hello, retry_for=0.0)
     conn.start()
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
+        seen = polled(conn, lambda s: failed(s) is not None)
     finally:
         conn.close()
         listener.close()

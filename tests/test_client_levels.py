@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
-from tests.test_client_app import run
+from tests.clientkit import run
 
 
-def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:
-    app = make_app("Ann")
+def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
+    app = make_client("Ann")
     start = app.top()
     assert start.name == "start" and start.level.value == "Regular"
     start.level.value = "Shark"
@@ -31,15 +31,15 @@ def test_the_start_screen_level_plays_the_computer_table(make_app) -> None:
     assert app.settings.level == "shark"  # remembered for next time
 
 
-def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_app) -> None:
-    host = make_app("Hana")
+def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=2, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 3)
+    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 3)
     lobby = host.top()
     assert lobby.cycle_level(6)  # regular -> shark
 
     def levels() -> dict[int, str]:
-        return {p.seat: p.level for p in host.session.lobby_seats if p.kind == "computer"}
+        return {p.seat: p.level for p in host.session.lobby.seats if p.kind == "computer"}
 
     assert run([host], lambda: levels() == {5: "regular", 6: "shark"}), levels()
     host.draw()  # the lobby draws its level buttons for the host

@@ -14,6 +14,7 @@ import pytest
 from client.model import Session
 from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
+from tests.clientkit import feed
 from tests.serverkit import Link, settle
 from tests.test_server_host_role import four
 
@@ -24,7 +25,7 @@ def session_until(link: Link, done: Any) -> Session:
     """``link``'s frames applied to a fresh session, up to the first that makes ``done``."""
     session = Session(link.name)
     for msg in link.log:
-        session.apply(msg)
+        feed(session, [msg])
         if done(msg):
             return session
     raise AssertionError(f"{link.name} was never sent it")
@@ -56,7 +57,7 @@ def test_a_new_hosts_plate_says_host_as_soon_as_the_role_passes(tmp_path: Path) 
         assert "host" in words(session, 1), words(session, 1)
         assert [p.seat for p in session.players.values() if p.host] == [1]
     bob_session = session_until(bob, passed)
-    assert bob_session.host and bob_session.log[-1].text == "You are the host now"
+    assert bob_session.host and bob_session.log.lines[-1].text == "You are the host now"
     # Everything Bob was sent after it says the same.
     everything = session_until(bob, lambda m: m is bob.log[-1])
     assert "host" not in words(everything, 0) and "host" in words(everything, 1)

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_client_app import Player, press, run
+from common.protocol.received import Night
+from tests.clientkit import Player, click, key, run, session_from
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_a_late_arrival_watches_then_plays_the_rematch(make_app) -> None:
-    host = make_app("Hana")
+def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1", name="Friday")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.lobby is not None)
-    assert host.session.table_name == "Friday" and host.session.night.played == 0
-    press(host, "s")
+    assert run([host], lambda: host.top().name == "lobby" and host.session.lobby.said is not None)
+    assert host.session.lobby.table == "Friday" and host.session.lobby.night.played == 0
+    key(host, "s", step=False)
     assert run([host], lambda: host.top().name == "table" and host.session.view is not None)
-    guest = make_app("Gus", offscreen=True)
+    guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
     assert run(
         [host, guest],
@@ -37,14 +38,14 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_app) -> None:
         lambda: host.top().name == "results" and guest.top().name == "results",
         [Player(host, 2)],
     )
-    assert guest.session.night.played == 1
-    assert {t.name for t in guest.session.night.totals} == {"Hana", "Ada"}
+    assert guest.session.lobby.night.played == 1
+    assert {t.name for t in guest.session.lobby.night.totals} == {"Hana", "Ada"}
     host.draw(), guest.draw()
-    press(guest, "k")  # K, rematch (issue 17)
+    key(guest, "k", step=False)  # K, rematch (issue 17)
     assert run([host, guest], lambda: guest.top().name == "lobby")
-    assert [p.next for p in guest.session.lobby_seats if p.name == "Gus"] == [True]
+    assert [p.next for p in guest.session.lobby.seats if p.name == "Gus"] == [True]
     guest.draw()
-    press(host, "k")
+    key(host, "k", step=False)
     assert run(
         [host, guest],
         lambda: (
@@ -59,65 +60,55 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_app) -> None:
         lambda: host.top().name == "results" and guest.top().name == "results",
         [Player(host, 3), Player(guest, 4)],
     )
-    night = host.session.night
+    night = host.session.lobby.night
     assert night.played == 2 and {t.name for t in night.totals} == {"Hana", "Gus", "Ada"}
     assert [t.matches for t in night.totals if t.name == "Gus"] == [1]
-    press(host, "l")
+    key(host, "l", step=False)
     assert run([host], lambda: host.top().name == "lobby")
     host.draw()
 
 
-def _click(app, rect) -> None:
-    import pygame
-
-    for kind, extra in ((pygame.MOUSEMOTION, {"rel": (0, 0), "buttons": (0, 0, 0)}),
-                        (pygame.MOUSEBUTTONDOWN, {"button": 1})):  # fmt: skip
-        event = pygame.event.Event(kind, pos=rect.center, **extra)
-        if app.offscreen:
-            app.inbox.append(event)
-        else:
-            pygame.event.post(event)
-
-
-def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_app) -> None:
-    host = make_app("Hana")
+def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> None:
+    host = make_client("Hana")
     host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 7)
-    watcher = make_app("Cy", offscreen=True)
+    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 7)
+    watcher = make_client("Cy", offscreen=True)
     watcher.connect("127.0.0.1", host.server.port, watch=True)
-    assert run([host, watcher], lambda: watcher.top().name == "lobby" and watcher.session.lobby)
+    assert run(
+        [host, watcher], lambda: watcher.top().name == "lobby" and watcher.session.lobby.said
+    )
     assert watcher.top().sit not in watcher.top().buttons()  # the table is full
     lobby = host.top()
     host.step(max_wait=0.01)
     give = [b for b in lobby.buttons() if b.id.startswith("give:")]
     assert [b.id for b in give] == [f"give:{s}" for s in (1, 2, 3, 4, 5, 6)]
-    _click(host, give[-1].rect)  # seat 6's computer gives its chair
+    click(host, give[-1].rect, step=False)  # seat 6's computer gives its chair
     assert run(
         [host, watcher],
-        lambda: len(watcher.session.lobby_seats) == 6 and len(host.session.lobby_seats) == 6,
+        lambda: len(watcher.session.lobby.seats) == 6 and len(host.session.lobby.seats) == 6,
     )
     assert watcher.top().sit in watcher.top().buttons()
     watcher.draw()
-    _click(watcher, watcher.top().sit.rect)
+    click(watcher, watcher.top().sit.rect, step=False)
     assert run([host, watcher], lambda: watcher.session.seat is not None)
     assert run(
         [host, watcher],
         lambda: (
-            [(p.name, p.kind) for p in host.session.lobby_seats if p.seat == 6] == [("Cy", "human")]
+            [(p.name, p.kind) for p in host.session.lobby.seats if p.seat == 6] == [("Cy", "human")]
         ),
     )
     s = watcher.session
     assert s.seat == 6 and not s.watch and s.token
 
 
-def test_a_full_or_foreign_table_found_on_the_network(make_app) -> None:
+def test_a_full_or_foreign_table_found_on_the_network(make_client) -> None:
     from client.discovery import FoundTable
     from common.protocol import PROTOCOL_VERSION
 
-    host = make_app("Hana")
+    host = make_client("Hana")
     host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby_seats) == 7)
-    guest = make_app("Gus", offscreen=True)
+    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 7)
+    guest = make_client("Gus", offscreen=True)
     start = guest.top()
     full = FoundTable(
         key="Friday._seventh-street._tcp.local.",
@@ -144,20 +135,18 @@ def test_a_full_or_foreign_table_found_on_the_network(make_app) -> None:
 
 
 def test_the_night_from_the_wire_is_checked() -> None:
-    from client.model import Session
-    from client.night import parse_night
-
-    assert parse_night(None) is None and parse_night([1]) is None
-    night = parse_night({"played": "3", "matches": [5, {"number": 1, "winners": ["Ann", 7]}],
+    assert Night.decode(None) is None and Night.decode([1]) is None
+    night = Night.decode({"played": "3", "matches": [5, {"number": 1, "winners": ["Ann", 7]}],
                          "totals": [{"name": "Ann", "net": 10**12, "wins": -1}, {"net": 5}],
                          "label": "x" * 500})  # fmt: skip
     assert night is not None and night.played == 1 and len(night.label) == 40
     assert night.matches[0].winners == ("Ann",)
     assert [(t.name, t.net, t.wins) for t in night.totals] == [("Ann", 10**9, 0)]
-    s = Session("Ann")
-    s.apply({"type": "lobby", "seats": [{"seat": 0, "name": "Ann", "next": True}], "host": 0,
-             "hands": 8, "can_start": False, "running": False, "table": "Friday",
-             "night": {"played": 2, "totals": [{"name": "Ann", "net": 40, "wins": 1,
-                                               "matches": 2}]}})  # fmt: skip
-    assert s.table_name == "Friday" and s.lobby_seats[0].next
-    assert s.night is not None and s.night.total_of("Ann").net == 40
+    s = session_from([{
+        "type": "lobby", "seats": [{"seat": 0, "name": "Ann", "next": True}], "host": 0,
+        "hands": 8, "can_start": False, "running": False, "table": "Friday",
+        "night": {"played": 2, "totals": [{"name": "Ann", "net": 40, "wins": 1, "matches": 2}]},
+    }])  # fmt: skip
+    assert s.lobby.table == "Friday" and s.lobby.seats[0].next
+    night = s.lobby.night
+    assert night is not None and (ann := night.total_of("Ann")) is not None and ann.net == 40

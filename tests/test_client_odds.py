@@ -11,12 +11,12 @@ from itertools import pairwise
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
 from client.keys import MEANING, SCENES, key_of, lines
-from client.model import Session
 from client.settings import Settings
 from common.odds import OddsJob, odds_words, spot_of
+from tests import demo
+from tests.clientkit import click, feed, host_with_guest, key, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -33,26 +33,26 @@ class Manual:
         return self.now
 
 
-def make(tmp_path, monkeypatch, *, odds=True, allowed=True, kind="", size=(1280, 800), coach=False):
-    """Fifth street, seven seats, Ann facing a bet of 20 into 246 (``demo.mid_hand``), at a
-    joined table whose lobby says whether the host allows odds."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    settings = Settings(name="Ann")
-    settings.odds = odds
-    settings.coach = coach
-    app = App(settings, size=size, save_settings=False)
-    app.init_display()
-    app.server_kind = kind
-    app.session = Session("Ann")
-    msgs = demo.mid_hand()
-    lobby = demo._lobby(True, **({"odds": True} if allowed else {}))
-    for m in [*msgs[:2], lobby, *msgs[2:]]:
-        app.on_message(m)
+def at_table(app: App, msgs: list[dict], *, size=(1280, 800), odds=True, coach=False,
+             kind=""):  # fmt: skip
+    pygame.display.set_mode(size)
+    app.resized()
+    app.settings.odds, app.settings.coach = odds, coach
+    app.local.kind = kind
+    feed(app, msgs)
     app.step(max_wait=0.001)
     scene = app.top()
     assert scene.name == "table"
-    scene.anims.clear()
+    scene.motion.anims.clear()
     return app, scene
+
+
+def make(app: App, *, allowed=True, **kw):
+    """Fifth street, seven seats, Ann facing a bet of 20 into 246 (``demo.mid_hand``), at a
+    joined table whose lobby says whether the host allows odds."""
+    msgs = demo.mid_hand()
+    lobby = demo._lobby(True, **({"odds": True} if allowed else {}))
+    return at_table(app, [*msgs[:2], lobby, *msgs[2:]], **kw)
 
 
 def finish(scene) -> int:
@@ -73,11 +73,6 @@ def finish(scene) -> int:
     return frames
 
 
-def press(app: App, key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-    app.step(max_wait=0.001)
-
-
 def test_w_is_the_odds_key_in_the_key_map() -> None:
     assert key_of("table", "odds") == "W"
     assert "odds" in MEANING["W"].lower()
@@ -85,8 +80,8 @@ def test_w_is_the_odds_key_in_the_key_map() -> None:
     assert sum("W" in table for table in SCENES.values()) == 1
 
 
-def test_the_readout_facing_a_bet(tmp_path, monkeypatch) -> None:
-    app, scene = make(tmp_path, monkeypatch)
+def test_the_readout_facing_a_bet(app) -> None:
+    app, scene = make(app)
     assert scene.animating()  # the job runs: the window ticks
     assert scene.odds_lines() == ["Working out your chances…", "Call 20 to win 246: you need 7.5%"]
     assert finish(scene) >= 1  # at least one frame: never worked out inside the message
@@ -108,10 +103,10 @@ def test_the_readout_facing_a_bet(tmp_path, monkeypatch) -> None:
     assert not app._faults
 
 
-def test_the_work_is_what_is_left_of_the_frame(tmp_path, monkeypatch) -> None:
+def test_the_work_is_what_is_left_of_the_frame(app) -> None:
     """The fixed steps do no work; the frame's spare time does, within it, and a frame
     with none left still moves the job on by one slice."""
-    app, scene = make(tmp_path, monkeypatch)
+    app, scene = make(app)
     box = scene.panel.odds
     box.clock = Manual()  # each slice a millisecond or two of it
     box.spot = None  # a fresh job, timed by this clock alone
@@ -129,10 +124,10 @@ def test_the_work_is_what_is_left_of_the_frame(tmp_path, monkeypatch) -> None:
     assert box.budget < 1 / 60  # however much is left, never a whole frame
 
 
-def test_the_smallest_window_with_everything_open(tmp_path, monkeypatch) -> None:
+def test_the_smallest_window_with_everything_open(app) -> None:
     """800x500, the coach, the cards seen and the odds all on: the readout keeps inside
     the panel, above the chat line, clear of the coach's box and the cards seen."""
-    app, scene = make(tmp_path, monkeypatch, size=(800, 500), coach=True)
+    app, scene = make(app, size=(800, 500), coach=True)
     finish(scene)
     p = scene.panel
     assert p.odds.rect.h > 0 and scene.lay.panel.contains(p.odds.rect)
@@ -142,59 +137,59 @@ def test_the_smallest_window_with_everything_open(tmp_path, monkeypatch) -> None
     assert not app._faults
 
 
-def test_the_host_has_the_odds_off(tmp_path, monkeypatch) -> None:
-    app, scene = make(tmp_path, monkeypatch, allowed=False)
+def test_the_host_has_the_odds_off(app) -> None:
+    app, scene = make(app, allowed=False)
     assert scene.odds_lines() == ["The host has the odds off"]
     assert scene.panel.odds.job is None and not scene.animating()  # nothing worked out
 
 
-def test_the_computer_table_always_allows_them(tmp_path, monkeypatch) -> None:
-    app, scene = make(tmp_path, monkeypatch, allowed=False, kind="computer")
+def test_the_computer_table_always_allows_them(app) -> None:
+    app, scene = make(app, allowed=False, kind="computer")
     finish(scene)
     assert scene.odds_lines()[0].startswith("You win about")
 
 
-def test_w_toggles_the_readout_and_is_remembered(tmp_path, monkeypatch) -> None:
-    app, scene = make(tmp_path, monkeypatch, odds=False)
+def test_w_toggles_the_readout_and_is_remembered(app) -> None:
+    app, scene = make(app, odds=False)
     assert scene.odds_lines() == [] and scene.panel.odds.rect.h == 0
     assert scene.panel.odds.job is None  # off: nothing is worked out
-    press(app, pygame.K_w)
+    key(app, pygame.K_w)
     assert app.settings.odds
     # The box follows the setting in the scene's fixed update steps; a pass of the loop
     # within 1/60 s of the last runs none, so give it the frames it takes.
     box = scene.panel.odds
-    assert app.run_until(lambda: box.rect.h > 0 and box.job is not None, timeout=5, max_wait=0.01)
-    press(app, pygame.K_w)
+    assert run([app], lambda: box.rect.h > 0 and box.job is not None, timeout=5)
+    key(app, pygame.K_w)
     assert not app.settings.odds
-    assert app.run_until(lambda: scene.odds_lines() == [], timeout=5, max_wait=0.01)
+    assert run([app], lambda: scene.odds_lines() == [], timeout=5)
     assert Settings().odds is False  # off until the person asks
 
 
-def test_a_new_card_or_a_fold_starts_again(tmp_path, monkeypatch) -> None:
-    app, scene = make(tmp_path, monkeypatch)
+def test_a_new_card_or_a_fold_starts_again(app) -> None:
+    app, scene = make(app)
     finish(scene)
     job = scene.panel.odds.job
     table = next(m for m in demo.mid_hand() if m["type"] == "table")
-    app.on_message(table)  # the same view again: the same figure, nothing worked again
+    feed(app, [table])  # the same view again: the same figure, nothing worked again
     assert scene.panel.odds.job is job
     seats = table["view"]["seats"]
     for s in seats:
         if s["seat"] == 5:  # Dijkstra folds: its up cards are dead now
             s["folded"] = True
-    app.on_message(table)
+    feed(app, [table])
     again = scene.panel.odds.job
     assert again is not job and again.spot.rivals != job.spot.rivals
     finish(scene)
     assert scene.odds_lines()[0].endswith("against 3 seats")
 
 
-def test_a_watcher_and_a_folded_seat(tmp_path, monkeypatch) -> None:
-    app, scene = make(tmp_path, monkeypatch)
+def test_a_watcher_and_a_folded_seat(app) -> None:
+    app, scene = make(app)
     table = next(m for m in demo.mid_hand() if m["type"] == "table")
     for s in table["view"]["seats"]:
         if s["seat"] == 0:
             s["folded"] = True
-    app.on_message(table)
+    feed(app, [table])
     assert scene.odds_lines() == ["You folded: no odds this hand"]
 
 
@@ -202,26 +197,21 @@ def test_a_watcher_and_a_folded_seat(tmp_path, monkeypatch) -> None:
 
 
 def test_the_host_allows_odds_and_the_guest_sees_it(make_client) -> None:
-    from tests.test_client_app import run
-    from tests.test_client_hosting import host_with_guest
-
     host, guest = host_with_guest(make_client)
     assert "Odds: off" in guest.top().side_lines()  # the default at a friends' table
     lobby = host.top()
-    assert not lobby.odds.value
+    assert not lobby.choices.odds.value
     sent = []
     real = host.send
     host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    pygame.event.post(
-        pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=lobby.odds.rect.center)
-    )
-    host.step(max_wait=0.01)
+    click(host, lobby.choices.odds.rect)
     assert sent[-1] == {"type": "options", "odds": True}
-    assert run([host, guest], lambda: guest.session.odds_allowed and host.session.odds_allowed)
+    allowed = lambda app: app.session.lobby.odds_allowed  # noqa: E731
+    assert run([host, guest], lambda: allowed(guest) and allowed(host))
     assert host.settings.host_odds  # remembered for the next table hosted
     guest.top().update(0)
     assert "Odds: allowed (W at the table)" in guest.top().side_lines()
-    assert host.top().odds.value
+    assert host.top().choices.odds.value
     assert not host._faults and not guest._faults
 
 
@@ -231,26 +221,9 @@ SEVENTH = "1:bring_in 2:fold 0:call 0:check 1:check 0:check 1:check 0:check 1:ch
 """``demo.coached``'s hand to seventh street, Cy folded: Ann against Bo, to act."""
 
 
-def seventh(tmp_path, monkeypatch, size):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    settings = Settings(name="Ann")
-    settings.odds = True
-    app = App(settings, size=size, save_settings=False)
-    app.init_display()
-    app.server_kind = "computer"
-    app.session = Session("Ann")
-    for m in demo.coached(SEVENTH):
-        app.on_message(m)
-    app.step(max_wait=0.001)
-    scene = app.top()
-    assert scene.name == "table" and app.session.view.street == 7
-    scene.resize(size)
-    return app, scene
-
-
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1600, 1000)], ids=str)
 @pytest.mark.parametrize("where", ["seventh", "facing a bet"])
-def test_the_readout_is_never_cut_while_a_row_is_empty(tmp_path, monkeypatch, size, where):
+def test_the_readout_is_never_cut_while_a_row_is_empty(app, size, where):
     # Issue 33: on seventh street "You win 76.9% against 1 seat (every card co…" was cut,
     # with empty rows under it.  Measured as drawn: a line too long for its row goes on in
     # the next; a row is cut only when every row of the box is taken.
@@ -259,9 +232,10 @@ def test_the_readout_is_never_cut_while_a_row_is_empty(tmp_path, monkeypatch, si
     from tests.drawn import words_drawn
 
     if where == "seventh":
-        app, scene = seventh(tmp_path, monkeypatch, size)
+        app, scene = at_table(app, demo.coached(SEVENTH), size=size, kind="computer")
+        assert app.session.view.street == 7
     else:
-        app, scene = make(tmp_path, monkeypatch, size=size)
+        app, scene = make(app, size=size)
     finish(scene)
     box = scene.panel.odds
     lines = scene.odds_lines()

@@ -9,28 +9,21 @@ import threading
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
-from client.model import Session
 from client.pacing import FlagOnly, Nap, Pacer, SdlWait, waiter_for
-from client.settings import Settings
+from tests import demo
+from tests.clientkit import feed, hover
 
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann", sound=False), size=(1280, 800), save_settings=False)
-    a.init_display()
-    a.pacer.waiter = FlagOnly()
-    yield a
-    a.session = None
-    pygame.quit()
+@pytest.fixture(autouse=True)
+def _quiet(app) -> None:
+    app.pacer.waiter = FlagOnly()  # the dummy driver's own way to sleep, whatever STUD_IDLE says
 
 
 def settle(app: App) -> None:
-    app._flash_until = 0.0  # the title's "your turn" flash is over
+    app.title.until = 0.0  # the title's "your turn" flash is over
     pygame.event.get()  # the window's own first events
     app.step(max_wait=0.01)
     assert not app.dirty
@@ -55,7 +48,8 @@ def test_the_way_to_sleep_follows_the_driver(monkeypatch) -> None:
 def test_a_wake_ends_the_wait_and_says_so() -> None:
     pygame.init()
     try:
-        pacer = Pacer(FlagOnly())
+        pacer = Pacer()
+        pacer.waiter = FlagOnly()
         pygame.event.get()
         assert pacer.idle_wait(0.02) == [] and not pacer.woken
         threading.Timer(0.01, pacer.wake).start()
@@ -67,13 +61,11 @@ def test_a_wake_ends_the_wait_and_says_so() -> None:
 
 
 def test_an_idle_table_is_not_drawn_again(app) -> None:
-    app.session = Session("Ann")
-    for msg in demo.mid_hand():
-        app.on_message(msg)
-    app.top().anims.clear()
-    s = app.session
-    s.time_left, s.clock = None, None
-    s.presence.clear()
+    feed(app, demo.mid_hand())
+    app.top().motion.anims.clear()
+    clocks = app.session.clocks
+    clocks.ours, clocks.turn = None, None
+    clocks.dropped.clear()
     settle(app)
     frames = app.frames
     for _ in range(3):
@@ -82,19 +74,15 @@ def test_an_idle_table_is_not_drawn_again(app) -> None:
     app.pacer.wake()  # a word from the network thread (or the table finder)
     app.step(max_wait=5.0)
     assert app.frames == frames + 1
-    pygame.event.post(
-        pygame.event.Event(pygame.MOUSEMOTION, pos=(3, 3), rel=(0, 0), buttons=(0, 0, 0))
-    )
+    hover(app, (3, 3), step=False)
     app.step(max_wait=5.0)
     assert app.frames == frames + 2
 
 
 def test_a_scene_clock_coming_due_is_drawn(app) -> None:
     """Our turn's clock (``wake_in``) is drawn again as it comes due, idle or not."""
-    app.session = Session("Ann")
-    for msg in demo.mid_hand():
-        app.on_message(msg)
-    app.top().anims.clear()
+    feed(app, demo.mid_hand())
+    app.top().motion.anims.clear()
     assert app.top().wake_in() is not None
     settle(app)
     frames = app.frames

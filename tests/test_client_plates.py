@@ -8,13 +8,13 @@ from types import SimpleNamespace
 import pygame
 import pytest
 
-from client.demo import NAMES
-from client.model import Player
+from client.lobbystate import Player
 from client.render import tablepaint
 from client.render.cards import CardArt
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from server.config import ServerConfig
+from tests.demo import NAMES
 from tests.drawn import words_drawn
 
 COMPUTER_NAMES = sorted(set(NAMES) | set(ServerConfig().computer_names))

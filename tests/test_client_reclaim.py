@@ -11,12 +11,13 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
 from client.model import Session
+from client.net import Status
 from client.seatkeys import SeatKeys, default_path
 from common.schema import SeatView
-from tests.test_client_app import Player, run
+from tests import demo
+from tests.clientkit import Player, feed, run, session_from
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -33,13 +34,8 @@ def watching(msgs: list[dict]) -> list[dict]:
     return out
 
 
-def sent_by(app: App, monkeypatch) -> list[dict]:
-    out: list[dict] = []
-    monkeypatch.setattr(app, "send", lambda msg: out.append(msg) or True)
-    return out
-
-
 def key(app: App, letter: str) -> None:
+    """A key handed to the scene on top: the prompt's letters, without a pass of the loop."""
     code = pygame.key.key_code(letter.lower())
     app.top().handle_event(
         pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=letter.lower(), scancode=0)
@@ -47,28 +43,26 @@ def key(app: App, letter: str) -> None:
 
 
 def test_the_session_follows_the_host_from_every_lobby() -> None:
-    s = Session("Ann")
-    for m in demo.away_and_clock()[:2]:  # welcome (seat 0, the host) and a lobby
-        s.apply(m)
+    s = session_from(demo.away_and_clock()[:2])  # welcome (seat 0, the host) and a lobby
     assert s.host
     lobby = demo.away_and_clock()[1]
-    s.apply({"type": "seat_asked", "seat": 3, "name": "Cy", "open": True})
-    assert s.asks == {3: "Cy"}
-    s.apply(dict(lobby, host=5))  # the role passed on: our controls go, and so do the asks
-    assert not s.host and s.asks == {} and s.log[-1].text.endswith("is the host now")
-    s.apply(dict(lobby, host=0))
-    assert s.host and s.host_from == 5 and s.log[-1].text == "You are the host now"
+    feed(s, [{"type": "seat_asked", "seat": 3, "name": "Cy", "open": True}])
+    assert s.lobby.asks == {3: "Cy"}
+    feed(s, [dict(lobby, host=5)])  # the role passed on: our controls go, and so do the asks
+    assert not s.host and s.lobby.asks == {}
+    assert s.log.lines[-1].text.endswith("is the host now")
+    feed(s, [dict(lobby, host=0)])
+    assert s.host and s.lobby.host_from == 5 and s.log.lines[-1].text == "You are the host now"
 
 
-def test_the_host_gives_or_refuses_with_a_click_or_a_key(app, monkeypatch) -> None:
-    sent = sent_by(app, monkeypatch)
-    for m in demo.away_and_clock():
-        app.on_message(m)
+def test_the_host_gives_or_refuses_with_a_click_or_a_key(app) -> None:
+    sent = app.sent
+    feed(app, demo.away_and_clock())
     scene = app.top()
     assert scene.name == "table"
     ids = [b.id for b in scene._control_buttons()]
     assert "ask:give" not in ids
-    app.on_message({"type": "seat_asked", "seat": 3, "name": "Cy", "open": True})
+    feed(app, [{"type": "seat_asked", "seat": 3, "name": "Cy", "open": True}])
     rows = scene.panel.asks
     assert rows.lines == ["Cy asks for the seat back"]
     assert {"ask:give", "ask:refuse"} <= {b.id for b in scene._control_buttons()}
@@ -80,20 +74,24 @@ def test_the_host_gives_or_refuses_with_a_click_or_a_key(app, monkeypatch) -> No
     key(app, "G")
     assert sent[-1] == {"type": "give_seat", "seat": 3}
     assert "ask:give" not in [b.id for b in scene._control_buttons()]
-    app.on_message({"type": "seat_asked", "seat": 3, "name": "Cy", "open": False})
-    app.on_message({"type": "seat_asked", "seat": 3, "name": "Cy", "open": True})
+    feed(
+        app,
+        [
+            {"type": "seat_asked", "seat": 3, "name": "Cy", "open": False},
+            {"type": "seat_asked", "seat": 3, "name": "Cy", "open": True},
+        ],
+    )
     assert scene.control("ask:refuse")
     assert sent[-1] == {"type": "refuse_seat", "seat": 3}
 
 
-def test_a_guest_sees_no_prompt_and_keys_do_nothing(app, monkeypatch) -> None:
-    sent = sent_by(app, monkeypatch)
+def test_a_guest_sees_no_prompt_and_keys_do_nothing(app) -> None:
+    sent = app.sent
     msgs = demo.away_and_clock()
     msgs[0] = dict(msgs[0], host=False)
     msgs[1] = dict(msgs[1], host=5)
-    for m in msgs:
-        app.on_message(m)
-    app.on_message({"type": "seat_asked", "seat": 3, "name": "Cy", "open": True})  # stray
+    feed(app, msgs)
+    feed(app, [{"type": "seat_asked", "seat": 3, "name": "Cy", "open": True}])  # stray
     scene = app.top()
     assert not app.session.host and not scene.panel.asks.lines
     key(app, "G")
@@ -112,46 +110,39 @@ def test_the_asker_is_offered_to_ask_then_waits_and_reads_the_answer(app, monkey
     app.link.session = Session("Ann")
     app.link.password = "pw"
     monkeypatch.setattr(type(app.link), "address", property(lambda self: ("127.0.0.1", 7777)))
-    app.on_message(
-        {"type": "error", "code": "name_taken", "ref": "hello", "seat": 3,
-         "message": "Ann is already at the table: choose another name"}
-    )  # fmt: skip
-    from client.net import Status
-
+    feed(app, [{"type": "error", "code": "name_taken", "ref": "hello", "seat": 3,
+                "message": "Ann is already at the table: choose another name"}])  # fmt: skip
     app.on_status(Status("failed", "Ann is already at the table: choose another name"))
     assert app.modal is not None and app.modal.kind == "ask_seat"
     app.modal.answer(True)
     assert joined == [("127.0.0.1", 7777, "pw", True)]
-    assert app.session is not None and app.session.asking == 3
-    sent = sent_by(app, monkeypatch)
-    app.on_message({"type": "welcome", "seat": None, "token": "", "name": "Ann", "host": False,
-                    "watch": True, "hands": 8})  # fmt: skip
+    assert app.session is not None and app.session.lobby.asking == 3
+    sent = app.sent
+    feed(app, [{"type": "welcome", "seat": None, "token": "", "name": "Ann", "host": False,
+                "watch": True, "hands": 8}])  # fmt: skip
     assert sent == [{"type": "ask_seat", "seat": 3}]
-    for m in watching(demo.away_and_clock()[1:4]):
-        app.on_message(m)
-    app.on_message({"type": "ask_answer", "seat": 3, "answer": "waiting", "message": "Waiting"})
+    feed(app, watching(demo.away_and_clock()[1:4]))
+    feed(app, [{"type": "ask_answer", "seat": 3, "answer": "waiting", "message": "Waiting"}])
     scene = app.top()
     scene.resize(app.window_size)
     assert scene.name == "table" and app.session.seat is None
     assert scene.panel.asks.lines == ["Waiting for the host…"]
     assert sent == [{"type": "ask_seat", "seat": 3}]  # asked once
-    app.on_message({"type": "ask_answer", "seat": 3, "answer": "refused",
-                    "message": "The host did not give the seat back"})  # fmt: skip
+    feed(app, [{"type": "ask_answer", "seat": 3, "answer": "refused",
+                "message": "The host did not give the seat back"}])  # fmt: skip
     assert scene.panel.asks.lines == ["The host did not give the seat back"]
     assert scene.control("ask:ok") is False and not scene.panel.asks.lines
     # An ask the server refuses outright (the seat came back meanwhile) says why.
-    app.session.ask = (3, "waiting", "")
-    app.on_message({"type": "error", "code": "seat_connected", "ref": "ask_seat",
-                    "message": "seat 3 is connected: it is not lost"})  # fmt: skip
+    app.session.lobby.ask = (3, "waiting", "")
+    feed(app, [{"type": "error", "code": "seat_connected", "ref": "ask_seat",
+                "message": "seat 3 is connected: it is not lost"}])  # fmt: skip
     assert scene.panel.asks.lines == ["seat 3 is connected: it is not lost"]
 
 
-def test_a_plain_name_clash_offers_nothing(app, monkeypatch) -> None:
-    from client.net import Status
-
+def test_a_plain_name_clash_offers_nothing(app) -> None:
     app.link.session = Session("Ann")
-    app.on_message({"type": "error", "code": "name_taken", "ref": "hello",
-                    "message": "Ann is already at the table: choose another name"})  # fmt: skip
+    feed(app, [{"type": "error", "code": "name_taken", "ref": "hello",
+                "message": "Ann is already at the table: choose another name"}])  # fmt: skip
     app.on_status(Status("failed", "Ann is already at the table: choose another name"))
     assert app.modal is None
 
@@ -172,14 +163,14 @@ def test_a_lost_seat_comes_back_on_the_hosts_click_over_a_real_table(make_client
     token = gus.session.token
     gus.leave_table(notice="", send_leave=False)
     assert SeatKeys(default_path()).forget(token)
-    assert run([host], lambda: 1 in host.session.presence, [hana])  # dropped, R-C1
+    assert run([host], lambda: 1 in host.session.clocks.dropped, [hana])  # dropped, R-C1
     again = make_client("Gus", offscreen=True)
     again.connect("127.0.0.1", host.server.port)
     assert run([host, again], lambda: again.modal is not None, [hana])
     again.modal.answer(True)
-    assert run([host, again], lambda: host.session.asks == {1: "Gus"}, [hana])
-    assert again.session.seat is None and again.session.ask[1] == "waiting"
+    assert run([host, again], lambda: host.session.lobby.asks == {1: "Gus"}, [hana])
+    assert again.session.seat is None and again.session.lobby.ask[1] == "waiting"
     host.top().control("ask:give")
     assert run([host, again], lambda: again.session.seat == 1 and not again.session.watch, [hana])
-    assert again.session.token and again.session.ask[1] == "given"
+    assert again.session.token and again.session.lobby.ask[1] == "given"
     assert run([host, again], lambda: again.session.view and again.session.view.you == 1, [hana])

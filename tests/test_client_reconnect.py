@@ -7,11 +7,9 @@ servers on 127.0.0.1; the Stop trying button is clicked through the app's event 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -27,8 +25,8 @@ import pytest
 from client.net import BUSY, Connection, Status
 from client.scenes import reconnect
 from client.seatkeys import SeatKey, SeatKeys
-from common.protocol import FrameDecoder, encode_frame
-from tests.serverkit import table_context
+from common.protocol import FrameDecoder
+from tests.clientkit import FakeTable, click, feed, key, polled, run, statuses
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -54,79 +52,10 @@ def test_the_countdown_and_its_words_follow_the_clock() -> None:
 # ------------------------------------------------------------------ hand-made servers
 
 
-class Scripted:
-    """A table on 127.0.0.1 that answers each connection's hello by ``script(n, hello)``:
-    the frames to send, then it hangs up (``None``: keep the link open, say nothing)."""
-
-    def __init__(
-        self,
-        script: Callable[[int, dict[str, Any]], list[dict] | None],
-        *,
-        once: bool = False,
-        refuse: Callable[[int], list[dict] | None] = lambda n: None,
-    ) -> None:
-        self.script = script
-        self.once = once  # the table goes away after its first connection
-        self.refuse = refuse  # frames to say in the clear to the n-th connection, and close
-        self.connections = 0
-        self.hellos: list[dict[str, Any]] = []
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen()
-        self.port = self.listener.getsockname()[1]
-        self.open: list[socket.socket] = []
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            conn.settimeout(5)
-            refusal = self.refuse(self.connections)
-            self.connections += 1
-            if refusal is not None:  # before the TLS handshake, as a busy table does
-                with contextlib.suppress(OSError):
-                    conn.sendall(b"".join(encode_frame(f) for f in refusal))
-                conn.close()
-                continue
-            try:  # the game's client seals its links
-                conn = table_context().wrap_socket(conn, server_side=True)
-            except OSError:
-                conn.close()
-                continue
-            decoder = FrameDecoder()
-            msgs: list[dict] = []
-            try:
-                while not msgs:
-                    data = conn.recv(4096)
-                    if not data:
-                        break
-                    msgs = decoder.feed(data)
-            except OSError:
-                conn.close()
-                continue
-            if not msgs:
-                conn.close()
-                continue
-            self.hellos.append(msgs[0])
-            frames = self.script(len(self.hellos) - 1, msgs[0])
-            if frames is None:
-                self.open.append(conn)
-                continue
-            # The client may hang up on the first of them (a bye ends its session).
-            with contextlib.suppress(OSError):
-                for f in frames:
-                    conn.sendall(encode_frame(f))
-            if self.once:
-                self.listener.close()
-            conn.close()
-
-    def close(self) -> None:
-        self.listener.close()
-        for c in self.open:
-            c.close()
+def scripted(script: Callable[[int, dict[str, Any]], list[dict] | None], **kw: Any) -> FakeTable:
+    """A table that answers each connection's hello by ``script(n, hello)``: the frames to
+    send, then it hangs up (``None``: it keeps the link open, saying nothing)."""
+    return FakeTable(lambda n, msg: script(n, msg) if msg["type"] == "hello" else None, **kw)
 
 
 WELCOME = {"type": "welcome", "seat": 1, "token": "tok", "name": "Bob", "protocol": 2}
@@ -134,19 +63,13 @@ MATCH = {"type": "match_start", "match": "m-1", "hands": 4, "seats": []}
 LOBBY_IDLE = {"type": "lobby", "running": False, "seats": []}
 
 
-def statuses(conn: Connection, until: Callable[[list[Status]], bool], timeout=15.0) -> list:
-    seen: list[Status] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and not until(seen):
-        for kind, item in conn.poll():
-            if kind == "status":
-                seen.append(item)
-        time.sleep(0.005)
-    return seen
+def states(conn: Connection, until: Callable[[list[Status]], bool], timeout=15.0) -> list:
+    """The connection's statuses until ``until(statuses so far)``."""
+    return statuses(polled(conn, lambda seen: until(statuses(seen)), timeout))
 
 
 def test_it_keeps_trying_until_the_clock_says_two_minutes_then_gives_up() -> None:
-    server = Scripted(lambda n, hello: [WELCOME], once=True)  # welcomes once, then is gone
+    server = scripted(lambda n, hello: [WELCOME], once=True)  # welcomes once, then is gone
     clock = [1000.0]
 
     def now() -> float:
@@ -159,7 +82,7 @@ def test_it_keeps_trying_until_the_clock_says_two_minutes_then_gives_up() -> Non
     )  # fmt: skip
     conn.start()
     try:
-        seen = statuses(conn, lambda s: any(x.state in ("gone", "failed") for x in s))
+        seen = states(conn, lambda s: any(x.state in ("gone", "failed") for x in s))
     finally:
         conn.close()
         server.close()
@@ -177,7 +100,7 @@ def test_it_keeps_trying_until_the_clock_says_two_minutes_then_gives_up() -> Non
 
 
 def test_a_welcome_starts_the_countdown_again() -> None:
-    server = Scripted(lambda n, hello: [WELCOME])
+    server = scripted(lambda n, hello: [WELCOME])
     clock = [0.0]
 
     def now() -> float:
@@ -189,7 +112,7 @@ def test_a_welcome_starts_the_countdown_again() -> None:
     )
     conn.start()
     try:
-        seen = statuses(conn, lambda s: len({x.until for x in s if x.until}) >= 3)
+        seen = states(conn, lambda s: len({x.until for x in s if x.until}) >= 3)
     finally:
         conn.close()
         server.close()
@@ -199,11 +122,11 @@ def test_a_welcome_starts_the_countdown_again() -> None:
 
 def test_a_bye_in_the_middle_of_a_match_is_retried_with_its_reason() -> None:
     bye = {"type": "bye", "reason": "the server is shutting down"}
-    server = Scripted(lambda n, hello: [WELCOME, MATCH, bye] if n == 0 else [WELCOME])
+    server = scripted(lambda n, hello: [WELCOME, MATCH, bye] if n == 0 else [WELCOME])
     conn = Connection("127.0.0.1", server.port, lambda: {"type": "hello"}, retry_every=0.05)
     conn.start()
     try:
-        seen = statuses(conn, lambda s: len(server.hellos) >= 2 and len(s) >= 3)
+        seen = states(conn, lambda s: len(server.hellos) >= 2 and len(s) >= 3)
     finally:
         conn.close()
         server.close()
@@ -223,11 +146,11 @@ def test_a_bye_in_the_middle_of_a_match_is_retried_with_its_reason() -> None:
     ],
 )  # fmt: skip
 def test_a_bye_between_matches_or_a_seat_taken_over_ends_it(frames, why) -> None:
-    server = Scripted(lambda n, hello: frames)
+    server = scripted(lambda n, hello: frames)
     conn = Connection("127.0.0.1", server.port, lambda: {"type": "hello"}, retry_every=0.05)
     conn.start()
     try:
-        seen = statuses(conn, lambda s: any(x.state == "gone" for x in s))
+        seen = states(conn, lambda s: any(x.state == "gone" for x in s))
     finally:
         conn.close()
         server.close()
@@ -236,14 +159,14 @@ def test_a_bye_between_matches_or_a_seat_taken_over_ends_it(frames, why) -> None
 
 
 def test_our_own_server_saying_bye_mid_match_ends_it() -> None:
-    server = Scripted(lambda n, hello: [WELCOME, MATCH, {"type": "bye", "reason": "x"}])
+    server = scripted(lambda n, hello: [WELCOME, MATCH, {"type": "bye", "reason": "x"}])
     conn = Connection(
         "127.0.0.1", server.port, lambda: {"type": "hello"}, retry_every=0.05,
         resume_after_bye=False,
     )  # fmt: skip
     conn.start()
     try:
-        seen = statuses(conn, lambda s: any(x.state == "gone" for x in s))
+        seen = states(conn, lambda s: any(x.state == "gone" for x in s))
     finally:
         conn.close()
         server.close()
@@ -256,7 +179,7 @@ def test_a_stale_token_is_reported_and_the_hello_goes_on_without_it() -> None:
             return [{"type": "error", "code": "bad_token", "message": "no seat has that token"}]
         return None  # the newcomer is welcomed... by silence, which is enough here
 
-    server = Scripted(script)
+    server = scripted(script)
     stale: list[str] = []
     conn = Connection(
         "127.0.0.1", server.port, lambda: {"type": "hello", "name": "Bob", "token": "old"},
@@ -273,6 +196,26 @@ def test_a_stale_token_is_reported_and_the_hello_goes_on_without_it() -> None:
     assert stale == ["old"]
     assert "token" in server.hellos[0] and "token" not in server.hellos[1]
     assert conn.peer == "127.0.0.1"
+
+
+def test_a_silent_link_is_noticed_by_pings_and_retried() -> None:
+    welcome = {"type": "welcome", "seat": 0, "token": "t", "protocol": 1}
+    table = FakeTable(  # welcomes, then reads everything and never answers: a link gone quiet
+        lambda n, msg: [welcome] if msg["type"] == "hello" else None, hang_up=lambda f: False
+    )
+    hello = {"type": "hello", "protocol": 1, "name": "Ann"}
+    conn = Connection(
+        "127.0.0.1", table.port, lambda: dict(hello), retry_for=5, ping_every=0.05,
+        silence_limit=0.3,
+    )  # fmt: skip
+    conn.start()
+    try:
+        seen = polled(conn, lambda s: "retrying" in [x.state for x in statuses(s)][1:], 10)
+    finally:
+        conn.close()
+        table.close()
+    assert "retrying" in [x.state for x in statuses(seen)][1:], seen
+    assert any(m["type"] == "ping" for m in table.msgs), "it pinged while waiting"
 
 
 BUSY_ERROR = {"type": "error", "code": "server_busy", "message": "too many connections waiting"}
@@ -300,13 +243,13 @@ def test_R_C1_a_busy_table_is_asked_again_while_the_seat_is_kept() -> None:
             return [WELCOME, MATCH]  # then the link is lost
         return [BUSY_ERROR] if n <= 3 else [WELCOME]
 
-    server = Scripted(script)
+    server = scripted(script)
     hello = {"type": "hello", "protocol": 2, "name": "Bob", "token": "tok"}
     conn = Connection("127.0.0.1", server.port, lambda: dict(hello), retry_every=0.01)
     conn._closed = waits = _Waits()
     conn.start()
     try:
-        seen = statuses(conn, lambda s: len(server.hellos) >= 5 or any(
+        seen = states(conn, lambda s: len(server.hellos) >= 5 or any(
             x.state in ("failed", "gone") for x in s))  # fmt: skip
     finally:
         conn.close()
@@ -327,12 +270,12 @@ def test_R_C1_a_game_started_again_is_not_turned_away_by_a_busy_table() -> None:
     """A game started again joins with the seat's token from disk; the table, crowded,
     refuses its first connections in the clear before TLS (``server_busy``): it asks
     again until it is seated.  A newcomer's join (no token) told the same ends there."""
-    server = Scripted(lambda n, hello: [WELCOME], refuse=lambda n: [BUSY_ERROR] if n < 2 else None)
+    server = scripted(lambda n, hello: [WELCOME], refuse=lambda n: [BUSY_ERROR] if n < 2 else None)
     comeback = {"type": "hello", "protocol": 2, "name": "Bob", "token": "tok"}
     conn = Connection("127.0.0.1", server.port, lambda: dict(comeback), retry_every=0.01)
     conn.start()
     try:
-        seen = statuses(conn, lambda s: bool(server.hellos) or any(
+        seen = states(conn, lambda s: bool(server.hellos) or any(
             x.state in ("failed", "gone") for x in s))  # fmt: skip
     finally:
         conn.close()
@@ -340,11 +283,11 @@ def test_R_C1_a_game_started_again_is_not_turned_away_by_a_busy_table() -> None:
     assert not [s for s in seen if s.state in ("failed", "gone")], seen
     assert server.connections == 3 and server.hellos[0]["token"] == "tok"
     assert [s.message for s in seen if s.state == "retrying"][:2] == [BUSY, BUSY]
-    newcomer = Scripted(lambda n, hello: [WELCOME], refuse=lambda n: [BUSY_ERROR])
+    newcomer = scripted(lambda n, hello: [WELCOME], refuse=lambda n: [BUSY_ERROR])
     conn = Connection("127.0.0.1", newcomer.port, lambda: {"type": "hello", "name": "Cy"})
     conn.start()
     try:
-        seen = statuses(conn, lambda s: any(x.state in ("failed", "gone") for x in s))
+        seen = states(conn, lambda s: any(x.state in ("failed", "gone") for x in s))
     finally:
         conn.close()
         newcomer.close()
@@ -355,35 +298,21 @@ def test_R_C1_a_game_started_again_is_not_turned_away_by_a_busy_table() -> None:
 # ------------------------------------------------------------------ the app
 
 
-def _post(app: Any, event: pygame.event.Event) -> None:
-    """An event as the player makes it: into pygame's queue, read by ``App.step``."""
-    if app.offscreen:
-        app.inbox.append(event)
-    else:
-        pygame.event.post(event)
-
-
-def _click(app: Any, pos: tuple[int, int]) -> None:
-    _post(app, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
-    _post(app, pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos))
-
-
 def _lost(app: Any) -> None:
     """Hold the app as if its connection's thread were retrying, two minutes to go."""
-    app.link.status = Status("retrying", "connection lost", 2, until=time.monotonic() + 118)
+    app.link.status = Status("retrying", "connection lost", 2, until=app.now() + 118)
 
 
 @pytest.mark.parametrize("where", ["table", "lobby"])
 def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
-    from client import demo
     from client.model import Session
     from scripts.screenshot import lobby_messages
+    from tests import demo
 
     app = make_client("Ann")
-    app.session = Session("Ann")
-    for m in demo.mid_hand() if where == "table" else lobby_messages():
-        app.on_message(m)
-    server = Scripted(lambda n, hello: None)  # a link that the click must close
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand() if where == "table" else lobby_messages())
+    server = scripted(lambda n, hello: None)  # a link that the click must close
     app.link.conn = Connection("127.0.0.1", server.port, lambda: {"type": "hello"})
     try:
         app.step(max_wait=0.0)
@@ -393,16 +322,14 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
         assert scene.name == where
         button = scene.lost.stop.rect
         assert button.w > 40 and pygame.Rect((0, 0), app.window_size).contains(button)
-        sent = scene.sent_turn if where == "table" else None
+        sent = scene.bar.sent_turn if where == "table" else None
         under = scene.buttons()[0].rect.center if where == "table" else scene.lost.box.center
         assert where == "lobby" or scene.lost.box.collidepoint(under)  # Fold, under the banner
         assert not button.collidepoint(under)
-        _click(app, under)
-        app.step(max_wait=0.0)
+        click(app, under)
         assert app.top().name == where  # nothing happens, and nothing under it is pressed
-        assert where == "lobby" or scene.sent_turn == sent
-        _click(app, button.center)
-        app.step(max_wait=0.0)
+        assert where == "lobby" or scene.bar.sent_turn == sent
+        click(app, button)
     finally:
         server.close()
     assert app.top().name == "start" and app.session is None
@@ -410,20 +337,17 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
 
 
 def test_escape_stops_trying_too(make_client) -> None:
-    from client import demo
     from client.model import Session
+    from tests import demo
 
     app = make_client("Ann")
-    app.session = Session("Ann")
-    for m in demo.mid_hand():
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand())
     app.step(max_wait=0.0)
-    _post(app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
-    app.step(max_wait=0.0)
+    key(app, pygame.K_ESCAPE)
     assert app.top().name == "table"  # Esc means nothing while the link is up
     _lost(app)
-    _post(app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
-    app.step(max_wait=0.0)
+    key(app, pygame.K_ESCAPE)
     assert app.top().name == "start"
 
 
@@ -432,16 +356,15 @@ def _shown(make_client: Any, size: tuple[int, int], messages: list[dict[str, Any
     from client.model import Session
 
     app = make_client("Ann", size=size)
-    app.session = Session("Ann")
-    for m in messages:
-        app.on_message(m)
+    app.link.session = Session("Ann")
+    feed(app, messages)
     app.step(max_wait=0.0)
     return app.top()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_banner_covers_no_seat_and_no_pot(make_client, size) -> None:
-    from client import demo
+    from tests import demo
 
     scene = _shown(make_client, size, demo.mid_hand())
     lay = scene.lay
@@ -456,7 +379,6 @@ def test_the_banner_covers_no_seat_and_no_pot(make_client, size) -> None:
 
 def _seated_guest(make_client, tmp_path, *, password: str = ""):
     """Hana hosts on 127.0.0.1 with a computer seat; Bob joins and the match starts."""
-    from tests.test_client_app import run
 
     host = make_client("Hana", grace=30.0)
     host.host_table(hands=4, computers=1, password=password, port=0, bind="127.0.0.1")
@@ -488,7 +410,6 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
     import client.app
     from client.seatkeys import default_path
     from common.protocol import PROTOCOL_VERSION
-    from tests.test_client_app import run
 
     host, bob, port = _seated_guest(make_client, tmp_path, password="pw")
     seat, token = bob.session.seat, bob.session.token
@@ -548,7 +469,6 @@ def test_a_token_the_server_does_not_know_is_dropped_and_the_join_goes_on(
     make_client, tmp_path
 ) -> None:
     from client.seatkeys import default_path
-    from tests.test_client_app import run
 
     host = make_client("Hana")
     host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
@@ -566,7 +486,6 @@ def test_a_token_the_server_does_not_know_is_dropped_and_the_join_goes_on(
 
 def test_leaving_between_matches_forgets_mid_match_keeps(make_client, tmp_path) -> None:
     from client.seatkeys import default_path
-    from tests.test_client_app import run
 
     host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
@@ -754,7 +673,6 @@ def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
     from client.seatkeys import default_path
     from server.app import run_in_thread
     from tests.serverkit import config
-    from tests.test_client_app import run
 
     cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=60.0, turn_time=0)
     first = run_in_thread(cfg)
@@ -800,7 +718,6 @@ def test_our_own_computer_table_keeps_the_token_too(make_client) -> None:
     """The game's own server may be started again (and resume its match): its seat's
     token is kept whatever port it gets; a server that does not know it seats us anew."""
     from client.seatkeys import default_path
-    from tests.test_client_app import run
 
     app = make_client("Ann")
     app.play_computer(1, 4)
@@ -820,7 +737,6 @@ def test_stop_trying_on_a_really_lost_table_keeps_the_seat_for_later(make_client
     from client.seatkeys import default_path
     from server.app import run_in_thread
     from tests.serverkit import config
-    from tests.test_client_app import run
 
     cfg = config(tmp_path / "hh", computer=1, start_when=2, hands=4, grace=60.0, turn_time=0)
     server = run_in_thread(cfg)
@@ -831,7 +747,7 @@ def test_stop_trying_on_a_really_lost_table_keeps_the_seat_for_later(make_client
     server.stop(reason="the server is shutting down")  # and it does not come back
     assert run([bob], lambda: bob.status.state == "retrying", timeout=10)
     bob.step(max_wait=0.0)
-    _click(bob, bob.top().lost.stop.rect.center)
+    click(bob, bob.top().lost.stop.rect, step=False)
     assert run([bob], lambda: bob.top().name == "start", timeout=5)
     assert "Stopped trying" in bob.notice and "shutting down" in bob.notice
     assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
@@ -853,7 +769,7 @@ def test_the_banner_fits_clear_of_every_seat_at_every_table(size, seats) -> None
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_lobby_banner_stays_above_the_seats_and_left_of_the_night(make_client, size) -> None:
-    from client import demo
+    from tests import demo
 
     lobby = _shown(make_client, size, demo.night_lobby())
     assert lobby.name == "lobby"

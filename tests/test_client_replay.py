@@ -12,18 +12,17 @@ import json
 import pygame
 import pytest
 
-from client import demo
 from client.app import App
 from client.model import Session
 from client.scenes.histories import HistoriesScene, list_matches
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
-from client.settings import Settings
 from common.history import load
 from common.recap import moments
 from common.replay import positions, seen_record, street_starts, table_after
 from scripts.simulate import simulate
-from tests.test_client_app import Player, press, run
+from tests import demo
+from tests.clientkit import Player, click, feed, key, run, session_from
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -35,26 +34,11 @@ def _records(seed: int = 2) -> list[dict]:
     return [r for r in recs if r["match"] == recs[0]["match"]]
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+@pytest.fixture(autouse=True)
+def _sim(app, tmp_path, monkeypatch) -> None:
+    """The game is "Sim 1"'s, the name of the simulated histories' seat 0."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    a = App(Settings(name="Sim 1"), size=(1280, 800), save_settings=False,
-            server_overrides={"history_dir": tmp_path / "hh"})  # fmt: skip
-    a.init_display()
-    yield a
-    a.session = None
-    pygame.quit()
-
-
-def key(app: App, k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(max_wait=0.001)
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
-    app.step(max_wait=0.001)
+    app.settings.name = "Sim 1"
 
 
 def test_the_replayer_shows_the_table_as_it_was_at_every_stop(app: App) -> None:
@@ -103,7 +87,7 @@ def test_the_recap_replays_the_hand_of_each_moment(app: App) -> None:
         f"moment:{i}" for i in range(len(moments(records)))
     ]
     for i, m in enumerate(moments(records)):
-        click(app, recap.moment_buttons[i].rect.center)
+        click(app, recap.moment_buttons[i].rect)
         top = app.top()
         assert isinstance(top, ReplayerScene) and int(top.record["hand"]) == m.hand
         key(app, pygame.K_o)  # the recap again, over the replayer (O, issue 17)
@@ -128,7 +112,7 @@ def test_the_start_screen_lists_the_histories_and_replays_a_file(app: App, tmp_p
     scene = app.top()
     assert isinstance(scene, HistoriesScene) and len(scene.matches) == 1
     assert [b.id for b in scene.buttons()] == ["replay:0", "recap:0", "close"]
-    click(app, scene.buttons()[0].rect.center)
+    click(app, scene.buttons()[0].rect)
     rep = app.top()
     assert isinstance(rep, ReplayerScene) and len(rep.records) == len(records)
     assert rep.viewer == 0  # "Sim 1" sits in seat 0: the replay puts it at the bottom
@@ -137,27 +121,27 @@ def test_the_start_screen_lists_the_histories_and_replays_a_file(app: App, tmp_p
 
 
 def test_the_cards_seen_panel_toggles_with_s_and_shows_only_what_the_seat_saw(app) -> None:
-    app.session = Session("Ann")
-    for msg in demo.mid_hand():
-        app.on_message(msg)
+    app.link.session = Session("Ann")
+    feed(app, demo.mid_hand())
     app.step(max_wait=0.001)
     table = app.top()
     assert table.name == "table" and app.settings.seen_panel
-    seen = table.seen.seen
+    seen = table.panel.seen.seen
     view = app.session.view
     allowed = {c for sv in view.seats.values() for c in sv.up} | set(view.seats[0].hole or [])
     assert seen == allowed  # every up card (folded seats' too) and our hole cards
-    assert set(table.seen.mine) == {"Ac", "Qs", "Kh", "Kd", "7s"}
-    assert any(line.startswith("Trips (kings)") for line in table.seen.lines)
-    log_top = table.log.rect.top
+    assert set(table.panel.seen.mine) == {"Ac", "Qs", "Kh", "Kd", "7s"}
+    assert any(line.startswith("Trips (kings)") for line in table.panel.seen.lines)
+    log_top = table.panel.log.rect.top
     key(app, pygame.K_u)  # U, the cards-seen panel (issue 17)
-    assert app.settings.seen_panel is False and table.log.rect.top < log_top
+    assert app.settings.seen_panel is False and table.panel.log.rect.top < log_top
     key(app, pygame.K_u)  # U, the cards-seen panel (issue 17)
     assert app.settings.seen_panel is True
 
 
 def test_a_watcher_panel_holds_up_cards_only(app) -> None:
-    app.session = Session("Zed")
+    app.link.session = Session("Zed")
+    msgs = []
     for msg in demo.mid_hand():
         if msg.get("type") == "table":
             msg = json.loads(json.dumps(msg))
@@ -166,22 +150,22 @@ def test_a_watcher_panel_holds_up_cards_only(app) -> None:
                 s.pop("hole", None)
         if msg.get("type") == "welcome":
             msg = {**msg, "seat": None, "watch": True}
-        app.on_message(msg)
+        msgs.append(msg)
+    feed(app, msgs)
     app.step(max_wait=0.001)
-    panel = app.top().seen
+    panel = app.top().panel.seen
     ups = {c for sv in app.session.view.seats.values() for c in sv.up}
     assert panel.seen == ups and panel.mine == []
     assert panel.lines == ["Watching: up cards and shown hands only"]
 
 
-def test_replay_at_the_table_then_the_opened_books_after_the_match(make_app) -> None:
+def test_replay_at_the_table_then_the_opened_books_after_the_match(make_client) -> None:
     """During the match H replays what our seat saw; after it, with open books, everything."""
-    app = make_app(open_books=True)
+    app = make_client(open_books=True)
     app.play_computer(3, 4)
     player = Player(app)
     assert run([app], lambda: app.session and len(app.session.book.finished()) >= 2, [player])
-    press(app, "h")
-    app.step(max_wait=0.01)
+    key(app, "h")
     rep = app.top()
     assert isinstance(rep, ReplayerScene) and rep.viewer == app.session.seat
     me = app.session.seat
@@ -193,19 +177,16 @@ def test_replay_at_the_table_then_the_opened_books_after_the_match(make_app) -> 
         rep.goto(k, -1)
         for seat, sv in rep.shown.view.seats.items():
             assert sv.hole is None or seat == me
-    press(app, "escape")
-    app.step(max_wait=0.01)
+    key(app, pygame.K_ESCAPE)
     assert app.top().name == "table"
     assert run([app], lambda: app.top().name == "results" and len(app.session.book.opened()) == 4,
                [player])  # fmt: skip
-    assert app.session.open_books
-    press(app, "h")
-    app.step(max_wait=0.01)
+    assert app.session.lobby.open_books
+    key(app, "h")
     rep = app.top()
     assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
     assert all(sv.hole for sv in rep.shown.view.seats.values())
-    press(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
-    app.step(max_wait=0.01)
+    key(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
     assert app.top().name in ("replayer", "recap")
 
 
@@ -243,10 +224,11 @@ def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
     out = io.StringIO()
     simulate(seats=seats, hands=4, seed=5, out=out)
     records = load(out.getvalue())[:1]  # the first hand of a 4-hand match, mid-match
-    session = Session("Sim 1")
-    session.match_id, session.hands, session.seat = records[0]["match"], 4, 0
+    app.link.session = session = session_from(
+        [{"type": "welcome", "seat": 0, "token": "t", "name": "Sim 1", "hands": 4},
+         {"type": "match_start", "match": records[0]["match"], "hands": 4, "seats": []}]
+    )  # fmt: skip
     session.my_turn = lambda: True  # type: ignore[method-assign]  # the table waits on us
-    app.session = session
     scene = ReplayerScene(app, records, viewer=0)
     assert scene.shown.hand == 1 and scene.shown.hands == 4
     for size in [(800, 500), (1280, 800), (1600, 1000)]:
@@ -343,12 +325,13 @@ def test_h_opens_the_hands_on_the_last_one_first(app: App) -> None:
     from client.scenes.results import ResultsScene
 
     records = [seen_record(r, 0) for r in _records()]
-    s = Session("Sim 1")
-    s.seat, s.hands_played = 0, len(records)
-    s.standings = [{"place": 1, "seat": 0, "name": "Sim 1", "stack": 600, "net": 0,
-                    "winner": True}]  # fmt: skip
+    s = session_from(
+        [{"type": "welcome", "seat": 0, "token": "t", "name": "Sim 1"},
+         {"type": "standings", "match": "m", "hands_played": len(records), "standings": [
+             {"place": 1, "seat": 0, "name": "Sim 1", "stack": 600, "net": 0, "winner": True}]}]
+    )  # fmt: skip
     s.book.best = lambda: records  # type: ignore[method-assign]
-    app.session = s
+    app.link.session = s
     h = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h", scancode=0)
     results = ResultsScene(app)
     app.push(results)

@@ -7,21 +7,10 @@ import pygame
 import pytest
 
 from client.app import App
-from client.model import Session
 from client.scenes import results as results_module
 from client.scenes.results import ResultsScene
-from client.settings import Settings
+from tests.clientkit import session_from
 from tests.drawn import words_drawn
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
-    a.init_display()
-    yield a
-    a.session = None
-    pygame.quit()
 
 
 def standings(n: int) -> list[dict]:
@@ -31,9 +20,10 @@ def standings(n: int) -> list[dict]:
 
 @pytest.mark.parametrize("rows", [2, 4, 7])
 def test_the_standings_box_holds_its_rows_without_an_empty_band(app: App, rows: int) -> None:
-    s = Session("Ann")
-    s.seat, s.standings, s.hands_played = 0, standings(rows), 4
-    app.session = s
+    app.link.session = session_from([
+        {"type": "welcome", "seat": 0, "token": "t", "name": "Ann"},
+        {"type": "standings", "match": "m", "hands_played": 4, "standings": standings(rows)},
+    ])  # fmt: skip
     scene = ResultsScene(app)
     for size in [(800, 500), (1280, 800), (1600, 1000)]:
         scene.resize(size)

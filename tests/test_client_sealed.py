@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import ssl
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,8 +23,10 @@ from client.net import (
     TableKey,
 )
 from common.proof import TableProof
-from common.protocol import FrameDecoder, FrameError, encode_frame
-from common.seal import TlsPipe, short_key
+from common.protocol import encode_frame
+from common.protocol.received import Proof, Welcome
+from common.seal import short_key
+from tests.clientkit import FakeTable, failed, polled, statuses
 from tests.serverkit import identity
 
 pytestmark = pytest.mark.timeout(30)
@@ -34,72 +34,12 @@ pytestmark = pytest.mark.timeout(30)
 PASSWORD = "swordfish"
 WELCOME = {"type": "welcome", "seat": 0, "token": "tok", "name": "Ann", "protocol": 2}
 
-Script = Callable[["Table", dict[str, Any]], list[dict[str, Any]]]
+Script = Callable[[int, dict[str, Any]], list[dict[str, Any]]]
 
 
-class Table:
-    """A sealed table that answers each message by ``script`` (the frames to send; it
-    hangs up after an ``error``) and keeps every byte it was sent: ``wire`` (TLS
-    records) and ``plain`` (inside)."""
-
-    def __init__(self, script: Script, *, sealed: bool = True) -> None:
-        self.script = script
-        self.sealed = sealed
-        self.wire = bytearray()
-        self.plain = bytearray()
-        self.msgs: list[dict[str, Any]] = []
-        self.proof: TableProof | None = None
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen()
-        self.port = self.listener.getsockname()[1]
-        self.done = threading.Event()
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        try:
-            conn, _ = self.listener.accept()
-        except OSError:
-            return
-        conn.settimeout(0.05)
-        pipe = TlsPipe(identity().context(), server_side=True) if self.sealed else None
-        decoder = FrameDecoder()
-        with conn:
-            while not self.done.is_set():
-                try:
-                    data = conn.recv(65536)
-                except TimeoutError:
-                    continue
-                except OSError:
-                    break
-                if not data:
-                    break
-                self.wire += data
-                try:
-                    plain = data if pipe is None else pipe.feed(data)
-                except ssl.SSLError:
-                    break
-                if pipe is not None and (out := pipe.outgoing()):
-                    conn.sendall(out)
-                self.plain += plain
-                try:
-                    msgs = decoder.feed(plain)
-                except FrameError:  # a plain table reading a TLS ClientHello
-                    break
-                hang_up = False
-                for msg in msgs:
-                    self.msgs.append(msg)
-                    for frame in self.script(self, msg):
-                        raw = encode_frame(frame)
-                        conn.sendall(raw if pipe is None else pipe.write(raw))
-                        hang_up = hang_up or frame["type"] == "error"  # as a table does
-                if hang_up:
-                    break
-        self.done.set()
-
-    def close(self) -> None:
-        self.done.set()
-        self.listener.close()
+def table_of(script: Script, **kw: Any) -> FakeTable:
+    """A table that hangs up after an ``error``, as the server does."""
+    return FakeTable(script, hang_up=lambda frames: any(f["type"] == "error" for f in frames), **kw)
 
 
 def proving(
@@ -110,17 +50,17 @@ def proving(
     ``mac``, or made on another channel's ``binding``, if given; ``pw_mac`` False: as a
     table that sends no password mac) and welcomes a right client proof."""
 
-    def script(table: Table, msg: dict[str, Any]) -> list[dict[str, Any]]:
+    proof = TableProof(password, binding or identity().binding)
+
+    def script(n: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
         if msg["type"] == "hello" and "pake" in msg:
-            table.proof = TableProof(password, binding or identity().binding)
-            pake, right = table.proof.answer(msg["pake"])
+            pake, right = proof.answer(msg["pake"])
             answer = {"type": "proof", "pake": pake, "mac": mac or right}
             if pw_mac:
-                answer["pw_mac"] = table.proof.password_mac()
+                answer["pw_mac"] = proof.password_mac()
             return [answer]
         if msg["type"] == "proof":
-            assert table.proof is not None
-            if table.proof.check(msg["mac"]):
+            if proof.check(msg["mac"]):
                 return [WELCOME]
             return [{"type": "error", "code": "bad_password", "message": "wrong password"}]
         return []
@@ -128,7 +68,7 @@ def proving(
     return script
 
 
-def link(table: Table, password: str | None = PASSWORD, **kw: Any) -> Connection:
+def link(table: FakeTable, password: str | None = PASSWORD, **kw: Any) -> Connection:
     def hello() -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "hello", "protocol": 2, "name": "Ann"}
         if password is not None:
@@ -140,32 +80,20 @@ def link(table: Table, password: str | None = PASSWORD, **kw: Any) -> Connection
     return conn
 
 
-def wait_for(conn: Connection, done: Callable[[list[Any]], bool], timeout: float = 10.0) -> list:
-    seen: list[Any] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and not done(seen):
-        seen.extend(conn.poll())
-        time.sleep(0.01)
-    return seen
-
-
-def statuses(seen: list[Any]) -> list[Status]:
-    return [item for kind, item in seen if kind == "status"]
-
-
-def failed(seen: list[Any]) -> Status | None:
-    return next((s for s in statuses(seen) if s.state == "failed"), None)
-
-
 def welcomed(seen: list[Any]) -> bool:
-    return any(kind == "msg" and item["type"] == "welcome" for kind, item in seen)
+    return any(kind == "msg" and isinstance(item, Welcome) for kind, item in seen)
+
+
+def ended(seen: list[Any]) -> bool:
+    """The connection's thread is over: its socket closed, the table has read it all."""
+    return any(s.state == "closed" for s in statuses(seen))
 
 
 def test_the_password_is_proven_and_never_sent() -> None:
-    table = Table(proving())
+    table = table_of(proving())
     conn = link(table)
     try:
-        seen = wait_for(conn, welcomed)
+        seen = polled(conn, welcomed)
     finally:
         conn.close()
         table.close()
@@ -178,11 +106,11 @@ def test_the_password_is_proven_and_never_sent() -> None:
     assert PASSWORD.encode() not in table.plain and PASSWORD.encode() not in table.wire
     assert b"hello" in table.plain and b"hello" not in table.wire
     # The proof message stays the link's own business: not for the game.
-    assert all(item.get("type") != "proof" for kind, item in seen if kind == "msg")
+    assert all(not isinstance(item, Proof) for kind, item in seen if kind == "msg")
 
 
 def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None:
-    table = Table(proving())
+    table = table_of(proving())
     keys: list[TableKey] = []
 
     def refuse(key: TableKey) -> str | None:
@@ -191,8 +119,8 @@ def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None
 
     conn = link(table, check_key=refuse)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
-        time.sleep(0.1)  # anything sent after the refusal would have come by now
+        seen = polled(conn, ended)
+        assert table.done.wait(10)  # the table read all the client sent, to its close
     finally:
         conn.close()
         table.close()
@@ -205,10 +133,10 @@ def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None
 
 
 def test_a_key_that_is_accepted_lets_the_hello_go() -> None:
-    table = Table(proving())
+    table = table_of(proving())
     conn = link(table, check_key=lambda key: None)
     try:
-        seen = wait_for(conn, welcomed)
+        seen = polled(conn, welcomed)
     finally:
         conn.close()
         table.close()
@@ -229,11 +157,11 @@ def test_a_key_that_is_accepted_lets_the_hello_go() -> None:
 def test_a_table_that_cannot_prove_the_password_is_hung_up_on(script: Script, said) -> None:
     """A typo is said as one; someone in the middle only for a relay (the table proved
     the password over another channel), or when an older table's proof cannot tell."""
-    table = Table(script)
+    table = table_of(script)
     conn = link(table)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
-        time.sleep(0.1)
+        seen = polled(conn, ended)
+        assert table.done.wait(10)  # the table read all the client sent, to its close
     finally:
         conn.close()
         table.close()
@@ -243,10 +171,10 @@ def test_a_table_that_cannot_prove_the_password_is_hung_up_on(script: Script, sa
 
 
 def test_a_welcome_without_a_proof_is_hung_up_on() -> None:
-    table = Table(lambda table, msg: [WELCOME] if msg["type"] == "hello" else [])
+    table = table_of(lambda n, msg: [WELCOME] if msg["type"] == "hello" else [])
     conn = link(table)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
+        seen = polled(conn, lambda s: failed(s) is not None)
     finally:
         conn.close()
         table.close()
@@ -255,10 +183,10 @@ def test_a_welcome_without_a_proof_is_hung_up_on() -> None:
 
 
 def test_without_a_password_there_is_no_proof_to_make() -> None:
-    table = Table(lambda table, msg: [WELCOME] if msg["type"] == "hello" else [])
+    table = table_of(lambda n, msg: [WELCOME] if msg["type"] == "hello" else [])
     conn = link(table, password=None)
     try:
-        seen = wait_for(conn, welcomed)
+        seen = polled(conn, welcomed)
     finally:
         conn.close()
         table.close()
@@ -267,10 +195,10 @@ def test_without_a_password_there_is_no_proof_to_make() -> None:
 
 def test_a_refused_hello_says_the_servers_code() -> None:
     error = {"type": "error", "code": "table_full", "message": "all seven seats are taken"}
-    table = Table(lambda table, msg: [error] if msg["type"] == "hello" else [])
+    table = table_of(lambda n, msg: [error] if msg["type"] == "hello" else [])
     conn = link(table, password=None)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
+        seen = polled(conn, lambda s: failed(s) is not None)
     finally:
         conn.close()
         table.close()
@@ -279,10 +207,10 @@ def test_a_refused_hello_says_the_servers_code() -> None:
 
 def test_a_plain_table_is_not_joined_in_the_clear() -> None:
     """A server that does not speak TLS: the client says nothing in the clear."""
-    table = Table(lambda table, msg: [WELCOME], sealed=False)
+    table = table_of(lambda n, msg: [WELCOME], sealed=False)
     conn = link(table)
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
+        seen = polled(conn, lambda s: failed(s) is not None)
     finally:
         conn.close()
         table.close()
@@ -292,10 +220,10 @@ def test_a_plain_table_is_not_joined_in_the_clear() -> None:
 
 
 def test_sealed_false_speaks_plain_as_before() -> None:
-    table = Table(lambda table, msg: [WELCOME] if msg["type"] == "hello" else [], sealed=False)
+    table = table_of(lambda n, msg: [WELCOME] if msg["type"] == "hello" else [], sealed=False)
     conn = link(table, sealed=False)
     try:
-        seen = wait_for(conn, welcomed)
+        seen = polled(conn, welcomed)
     finally:
         conn.close()
         table.close()
@@ -349,7 +277,7 @@ def test_a_table_answering_in_the_clear_is_said_in_its_own_words(reply, read_fir
     conn = Connection("127.0.0.1", port, lambda: {"type": "hello", "name": "Ann"}, retry_for=0.0)
     conn.start()
     try:
-        seen = wait_for(conn, lambda s: failed(s) is not None)
+        seen = polled(conn, lambda s: failed(s) is not None)
     finally:
         conn.close()
         listener.close()

@@ -16,7 +16,7 @@ from client.__main__ import main
 from client.discovery import FoundTable, parse_facts
 from client.keywarn import KeyDialog
 from client.link import KeyProblem
-from client.model import Player, Session
+from client.lobbystate import Player
 from client.net import Status, TableKey
 from client.pins import Pin
 from client.render import tablepaint
@@ -24,8 +24,8 @@ from client.render.cards import CardArt
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from common.seal import short_key
-from tests.drawn import words_drawn
-from tests.test_client_hosting import SIZES, click, drawn_words_never_overlap, steps
+from tests.clientkit import SIZES, click, decoded, feed, host_with_guest, post, run, session_from
+from tests.drawn import lobby_words_never_overlap, words_drawn
 
 OLD, NEW = "a1" * 32, "b2" * 32
 SHORT_OLD, SHORT_NEW = short_key(OLD), short_key(NEW)
@@ -85,7 +85,6 @@ def test_a_refused_key_opens_the_dialog_and_trust_joins_again(app, monkeypatch) 
     assert isinstance(dialog, KeyDialog) and dialog.problem.new == SHORT_NEW
     assert "key has changed" in app.notice
     click(app, dialog.trust.rect)
-    app.step(max_wait=0.01)
     assert app.modal is None
     assert len(joins) == 1 and joins[0][:2] == ("10.0.0.5", 7777)  # the same table again
     assert joins[0][2]["password"] == "pw" and joins[0][2]["table"] == "Hana's table"
@@ -105,9 +104,7 @@ def test_back_trusts_nothing_and_a_typed_mismatch_has_no_trust(app, monkeypatch)
         if kind == "typed":
             assert dialog.trust not in dialog.buttons()
             click(app, dialog.trust.rect)  # where it would be: nothing there
-            app.step(max_wait=0.01)
         click(app, dialog.back.rect)
-        app.step(max_wait=0.01)
         assert app.modal is None
     assert joins == [] and app.link.pins.entries() == []
 
@@ -181,16 +178,15 @@ def lobby_msg(**extra) -> dict:
 
 
 def test_the_session_reads_sealed_seats_and_the_tables_choice() -> None:
-    s = Session("Gus")
-    s.apply(lobby_msg(), 0.0)
-    assert [p.sealed for p in s.lobby_seats] == [True, False, False]
-    assert not s.plain_refused
-    s.apply(lobby_msg(plain="never"), 0.0)
-    assert s.plain_refused
+    s = session_from([lobby_msg()], "Gus")
+    assert [p.sealed for p in s.lobby.seats] == [True, False, False]
+    assert not s.lobby.plain_refused
+    feed(s, [lobby_msg(plain="never")])
+    assert s.lobby.plain_refused
     bad = lobby_msg()
     bad["seats"][1]["sealed"] = "yes"  # only true is sealed
-    s.apply(bad, 0.0)
-    assert [p.sealed for p in s.lobby_seats] == [True, False, False]
+    feed(s, [bad])
+    assert [p.sealed for p in s.lobby.seats] == [True, False, False]
 
 
 def test_the_lobby_rows_draw_a_lock_per_person(app, monkeypatch) -> None:
@@ -202,13 +198,12 @@ def test_the_lobby_rows_draw_a_lock_per_person(app, monkeypatch) -> None:
         drawn.append((closed, rect))
 
     monkeypatch.setattr(lobby_module, "draw_lock", record)
-    app.session = Session("Gus")
-    app.session.seat = 1
-    app.session.welcomed = True
-    app.session.apply(lobby_msg(), 0.0)
+    app.link.session = session_from(
+        [{"type": "welcome", "seat": 1, "token": "t", "name": "Gus"}, lobby_msg()], "Gus"
+    )
     lobby = app.registry.make("lobby", app)
     lobby.resize((1280, 800))
-    lobby.on_message("lobby", {})
+    lobby.on_message(decoded(lobby_msg()))
     lobby.draw(pygame.Surface((1280, 800)))
     assert [c for c, _r in drawn] == [True, False]  # Hana sealed, Gus plain, Ada none
     rows = lobby.seat_rows
@@ -226,8 +221,6 @@ def fake_key(app) -> None:
 def host_lobby(make_client):
     host = make_client("Hana")
     host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
-    from tests.test_client_app import run
-
     assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
     fake_key(host)
     return host
@@ -236,40 +229,34 @@ def host_lobby(make_client):
 def test_the_host_sees_the_key_large_and_can_refuse_plain_connections(make_client) -> None:
     host = host_lobby(make_client)
     lobby = host.top()
-    steps(host)
+    assert run([host], lambda: lobby.key_block())
     words = [t for t, *_ in lobby.key_block()]
     assert words == ["Table key", SHORT_OLD, "friends check that their screen shows the same"]
     sent = []
     real = host.send
     host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    click(host, lobby.plain.cells()[1])
-    steps(host)
+    click(host, lobby.choices.plain.cells()[1])
     assert {"type": "options", "plain": "never"} in sent
-    click(host, lobby.plain.cells()[0])
-    steps(host)
+    assert run([host], lambda: lobby.choices.plain.value == "refused")  # the table's own word back
+    click(host, lobby.choices.plain.cells()[0])
     assert sent[-1] == {"type": "options", "plain": "allow"}
     assert not host._faults
 
 
 def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_client):
-    from client.wording import LogLine
-
     host = host_lobby(make_client)
-    steps(host)  # the lobby settles (its computer seat)
+    assert run([host], lambda: len(host.session.lobby.seats) == 2)  # and its computer seat
     lobby = host.top()
     lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
     for _ in range(4):
-        host.session.log.append(
-            LogLine("Gus: hello there, a long line of chat to see it cut", "chat")
-        )
+        host.session.log.say("Gus: hello there, a long line of chat to see it cut", "chat")
     for size in SIZES:
         pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-        host.step(max_wait=0.01)
+        post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
         # Said after the step: a lobby message meanwhile says them again as the table has them.
-        host.session.open_books = True
-        seats = host.session.lobby_seats
-        host.session.lobby_seats = [dataclasses.replace(p, sealed=True) for p in seats]
+        lob = host.session.lobby
+        lob.said = dataclasses.replace(lob.said, open_books=True)
+        lob.seats = [dataclasses.replace(p, sealed=True) for p in lob.seats]
         lobby.update(0.0)
         assert any(r.lock is not None for r in lobby.seat_rows)
         window = pygame.Rect(0, 0, *size)
@@ -282,10 +269,10 @@ def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_
         parts += [("key " + t, r) for t, _s, _c, _b, r in block]
         parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
         parts += [(b.id, b.rect) for b in lobby.buttons() if not b.id.startswith("give:")]
-        parts += [("hands", lobby.hands.rect), ("turn_time", lobby.turn_time.rect),
-                  ("time_bank", lobby.time_bank.rect), ("stand_in", lobby.stand_in.rect),
-                  ("plain", lobby.plain.rect), ("odds", lobby.odds.rect)]  # fmt: skip
-        parts += [("option " + t, r) for t, r in lobby.option_labels]
+        c = lobby.choices
+        parts += [(w.id, w.rect) for w in (c.hands, c.turn_time, c.time_bank, c.stand_in,
+                                           c.plain, c.odds)]  # fmt: skip
+        parts += [("option " + t, r) for t, r in lobby.choices.labels]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
         for name, rect in parts:
             assert window.contains(rect), (size, name, rect)
@@ -295,16 +282,15 @@ def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_
         for r in lobby.seat_rows:
             if r.lock is not None:
                 assert lobby.boxes["seats"].contains(r.lock) and not r.lock.colliderect(r.rect)
-        drawn_words_never_overlap(lobby, size, [p for p in parts if not p[0].startswith("key ")])
+        lobby_words_never_overlap(lobby, size, [p for p in parts if not p[0].startswith("key ")])
     assert not host._faults
 
 
 def test_a_guest_sees_the_key_and_the_tables_choice(make_client) -> None:
-    from tests.test_client_hosting import host_with_guest
-
     host, guest = host_with_guest(make_client, hands=4)
     fake_key(guest)
-    guest.session.plain_refused = True
+    lob = guest.session.lobby
+    lob.said = dataclasses.replace(lob.said, plain="never")
     for size in [(800, 500), (1280, 800)]:
         guest.screen = pygame.Surface(size)
         guest.resized()
@@ -313,8 +299,8 @@ def test_a_guest_sees_the_key_and_the_tables_choice(make_client) -> None:
         assert f"Table key {SHORT_OLD}" in words
         assert "Plain (unsealed) connections: refused" in words
         assert lobby.key_block() == []  # large only for the host who runs the table
-        assert lobby.plain not in lobby.buttons()
-        drawn_words_never_overlap(lobby, size, [("seats", lobby.boxes["seats"])])
+        assert lobby.choices.plain not in lobby.buttons()
+        lobby_words_never_overlap(lobby, size, [("seats", lobby.boxes["seats"])])
 
 
 def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cost(
@@ -324,22 +310,20 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
     refused, and every lobby says so; the host's click allows them, and then the host's
     lobby and every guest's say what that costs, clear of everything at every size."""
     from client.scenes.lobby import PLAIN_COST
-    from tests.test_client_app import run
-    from tests.test_client_hosting import host_with_guest
 
     host, guest = host_with_guest(make_client, hands=4, password="swordfish")
     lobby = host.top()
-    steps(host, guest)
-    assert host.session.plain_refused and lobby.plain.value == "refused"
+    assert run([host, guest], lambda: lobby.choices.plain.value == "refused")
+    assert host.session.lobby.plain_refused
     assert "Plain (unsealed) connections: refused" in [t for t, *_ in guest.top().header()]
     assert PLAIN_COST not in [t for t, *_ in lobby.header()]
-    click(host, lobby.plain.cells()[0])  # allowed
-    assert run([host, guest], lambda: host.session.plain_open and guest.session.plain_open)
-    assert lobby.plain.value == "allowed" and not host.session.plain_refused
+    click(host, lobby.choices.plain.cells()[0])  # allowed
+    open_ = lambda app: app.session.lobby.plain_open  # noqa: E731
+    assert run([host, guest], lambda: open_(host) and open_(guest))
+    assert lobby.choices.plain.value == "allowed" and not host.session.lobby.plain_refused
     for size in [(800, 500), (1280, 800), (1920, 1080)]:
         pygame.display.set_mode(size, pygame.RESIZABLE)  # the host's window
-        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-        host.step(max_wait=0.01)
+        post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
         guest.screen = pygame.Surface(size)  # the guest's, drawn offscreen
         guest.resized()
         for app in (host, guest):
@@ -347,9 +331,9 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
             assert PLAIN_COST in words, (size, words)
             assert "Plain (unsealed) connections: allowed" not in words
             parts = [("seats", app.top().boxes["seats"])]
-            drawn_words_never_overlap(app.top(), size, parts)
-    click(host, lobby.plain.cells()[1])  # refused again: the cost is no longer said
-    assert run([host, guest], lambda: guest.session.plain_refused)
+            lobby_words_never_overlap(app.top(), size, parts)
+    click(host, lobby.choices.plain.cells()[1])  # refused again: the cost is no longer said
+    assert run([host, guest], lambda: guest.session.lobby.plain_refused)
     assert PLAIN_COST not in [t for t, *_ in guest.top().header()]
     assert not host._faults and not guest._faults
 
@@ -358,13 +342,20 @@ def test_the_computer_table_shows_neither_key_nor_choice(app) -> None:
     app.local.kind = "computer"
     app.link.conn = SimpleNamespace(key=TableKey(OLD, "Computer table", "127.0.0.1", 5000),
                                     host="127.0.0.1", port=5000)  # fmt: skip
-    app.session.apply(lobby_msg(), 0.0)
-    app.session.seat = 0
+    feed(app.session, [{"type": "welcome", "seat": 0, "token": "t", "name": "Hana"}, lobby_msg()])
     lobby = app.registry.make("lobby", app)
     lobby.resize((1280, 800))
     assert lobby.key_words() == "" and lobby.key_block() == []
-    assert "plain" not in [label for label, _r in lobby.option_labels]
-    assert not lobby.send_plain()
+    assert "plain" not in [label for label, _r in lobby.choices.labels]
+    assert (
+        lobby.choices.handle_event(  # no such choice: nothing to send
+            pygame.event.Event(
+                pygame.MOUSEBUTTONDOWN, button=1, pos=lobby.choices.plain.rect.center
+            ),
+            app.settings,
+        )
+        is None
+    )
 
 
 # ------------------------------------------------------------------ the ways in

@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from client.seatkeys import MAX_AGE, SeatKey, SeatKeys, normal_ip
+from tests.clientkit import decoded
 
 KEY = SeatKey(host="ann-laptop.local", ip="192.168.1.20", port=7777, name="Bob", token="tok-1")
 
@@ -166,6 +167,10 @@ def test_old_keys_go_at_the_next_write(path) -> None:
 # ------------------------------------------------------------------ the link's rules
 
 
+def take(link, msg: dict) -> None:
+    link.apply(decoded(msg), 0.0)
+
+
 def _link(tmp_path):
     from client.link import TableLink
     from client.model import Session
@@ -193,7 +198,7 @@ def _lobby(seats, *, running: bool) -> dict:
 
 def test_the_link_keeps_the_key_from_welcome_and_names_the_match(tmp_path) -> None:
     link, keys = _link(tmp_path)
-    link.apply(WELCOME)
+    take(link, WELCOME)
     (key,) = keys.entries()
     assert (key.host, key.ip, key.port, key.name, key.token, key.seat, key.match) == (
         "table.local",
@@ -204,25 +209,25 @@ def test_the_link_keeps_the_key_from_welcome_and_names_the_match(tmp_path) -> No
         2,
         None,
     )
-    link.apply(_lobby(SEATS, running=True))
-    link.apply({"type": "match_start", "match": "m-7", "hands": 4, "stakes": {}, "stack": 600,
+    take(link, _lobby(SEATS, running=True))
+    take(link, {"type": "match_start", "match": "m-7", "hands": 4, "stakes": {}, "stack": 600,
                 "seats": [{"seat": 0, "name": "Ann", "kind": "human"},
                           {"seat": 2, "name": "Bob", "kind": "human"}]})  # fmt: skip
     assert [k.match for k in keys.entries()] == ["m-7"]
     # The next game finds it by the address connected, under our name, whatever was typed.
     assert keys.find(host="192.168.1.20", ip="192.168.1.20", port=7777, name="Bob")
-    link.apply({"type": "standings", "match": "m-7", "hands_played": 4, "standings": []})
+    take(link, {"type": "standings", "match": "m-7", "hands_played": 4, "standings": []})
     assert keys.entries() == []  # the match is over
 
 
 def test_the_link_forgets_a_freed_seat_and_a_leave_between_matches(tmp_path) -> None:
     link, keys = _link(tmp_path)
-    link.apply(WELCOME)
-    link.apply(_lobby(SEATS, running=False))
+    take(link, WELCOME)
+    take(link, _lobby(SEATS, running=False))
     assert len(keys.entries()) == 1
-    link.apply(_lobby(SEATS[:1], running=False))  # our seat is gone from the table
+    take(link, _lobby(SEATS[:1], running=False))  # our seat is gone from the table
     assert keys.entries() == []
-    link.apply(WELCOME)
+    take(link, WELCOME)
     link.conn.close()
     link.hang_up(send_leave=False)  # left in the lobby
     assert keys.entries() == []
@@ -245,7 +250,7 @@ def test_every_hello_after_a_kept_token_keeps_its_password(tmp_path) -> None:
     keys.keep(SeatKey(host="x", ip="192.168.1.20", port=7777, name="bob", token="tok",
                       password="pw"))  # fmt: skip
     assert link.hello()["password"] == "pw"
-    link.apply(WELCOME)  # our seat back: the session has its token now
+    take(link, WELCOME)  # our seat back: the session has its token now
     link.session.reset_for_reconnect()  # the link is lost; the thread says hello again
     hello = link.hello()
     assert (hello["token"], hello["password"]) == ("tok", "pw")

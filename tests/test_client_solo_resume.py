@@ -30,8 +30,7 @@ from client.seatkeys import SeatKeys, default_path
 from common.match import SeatKind
 from server.journal import journal_path, unfinished
 from server.seats import token_digest
-from tests.test_client_app import press, run
-from tests.test_client_hosting import SIZES, click
+from tests.clientkit import SIZES, click, key, run
 from tests.test_journal import NAME, _half_match
 
 pytestmark = pytest.mark.timeout(90)
@@ -104,11 +103,11 @@ def _answer(app: Any) -> bool:
     """Answer our turn, if it is ours and not answered yet: check or call, never fold."""
     scene = app.top()
     s = app.session
-    if scene.name != "table" or not scene.buttons() or scene.sent_turn == s.turn:
+    if scene.name != "table" or not scene.buttons() or scene.bar.sent_turn == s.turn:
         return False
     buttons = scene.buttons()
     pick = next((b for b in buttons if b.id in ("check", "call")), buttons[0])
-    press(app, pick.key)
+    key(app, pick.key, step=False)
     return True
 
 
@@ -127,7 +126,7 @@ def _play_some(app: Any, *, turns: int) -> None:
             answered[0] += 1
 
     assert run([app], lambda: answered[0] >= turns, players=[player])
-    assert run([app], lambda: _our_turn(app) and app.top().sent_turn != app.session.turn)
+    assert run([app], lambda: _our_turn(app) and app.top().bar.sent_turn != app.session.turn)
 
 
 def _crash(app: Any) -> None:
@@ -205,16 +204,13 @@ def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> 
     assert start.offer is not None
     journal = journal_path(again.local.history_dir(), COMPUTER_TABLE)
     start.computers.value = 1  # new settings for the new match
-    press(again, "d")  # D, play the computer (issue 17)
-    again.step(max_wait=0.01)
+    key(again, "d")  # D, play the computer (issue 17)
     assert isinstance(again.modal, ConfirmDialog) and again.modal.kind == "new_match"
     assert "Your match against Ada, Babbage and Cray (hand " in again.modal.body()
     click(again, again.modal.no.rect)  # "Keep it": nothing happens
-    again.step(max_wait=0.01)
     assert again.modal is None and again.top().name == "start" and journal.exists()
     assert again.unfinished_match() is not None
     click(again, start.play.rect)
-    again.step(max_wait=0.01)
     click(again, again.modal.yes.rect)  # "New match"
     assert run([again], lambda: again.session and again.session.running and again.session.view)
     s = again.session
@@ -279,9 +275,9 @@ def test_a_finished_computer_match_leaves_nothing_to_offer(make_client) -> None:
     def player() -> None:  # the quickest way through: fold, or check
         scene = app.top()
         buttons = scene.buttons() if scene.name == "table" else []
-        if buttons and _our_turn(app) and scene.sent_turn != app.session.turn:
+        if buttons and _our_turn(app) and scene.bar.sent_turn != app.session.turn:
             pick = next((b for b in buttons if b.id in ("fold", "check")), buttons[0])
-            press(app, pick.key)
+            key(app, pick.key, step=False)
 
     assert run([app], lambda: app.session.standings is not None, players=[player], timeout=60)
     assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is None

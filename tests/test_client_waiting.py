@@ -4,24 +4,22 @@ it, ``table_waits``); once the table goes on, the buttons are back."""
 
 from __future__ import annotations
 
-from client import demo
-from client.model import Session
+from tests import demo
+from tests.clientkit import feed, session_from
 
 WAITS = {"type": "waiting", "waiting": True, "why": "disk_full", "message": "x"}
 GOES_ON = {"type": "waiting", "waiting": False, "why": "", "message": ""}
 
 
 def test_the_session_says_why_the_table_waits_and_when_it_goes_on() -> None:
-    s = Session("Ann")
-    for m in demo.mid_hand():
-        s.apply(m)
-    s.apply(WAITS)
-    assert s.waiting == "The host's disk is full: the table waits until it can save"
-    s.apply({**WAITS, "why": "something new"})  # a code this game does not know
-    assert s.waiting == "The host cannot save the match: the table waits until it can"
-    s.apply(GOES_ON)
-    assert s.waiting is None
-    assert [line.text for line in s.log][-3:] == [
+    s = session_from(demo.mid_hand())
+    feed(s, [WAITS])
+    assert s.clocks.waiting == "The host's disk is full: the table waits until it can save"
+    feed(s, [{**WAITS, "why": "something new"}])  # a code this game does not know
+    assert s.clocks.waiting == "The host cannot save the match: the table waits until it can"
+    feed(s, [GOES_ON])
+    assert s.clocks.waiting is None
+    assert [line.text for line in s.log.lines][-3:] == [
         "The host's disk is full: the table waits until it can save",
         "The host cannot save the match: the table waits until it can",
         "The host can save again: the table plays on",
@@ -29,12 +27,11 @@ def test_the_session_says_why_the_table_waits_and_when_it_goes_on() -> None:
 
 
 def test_no_button_while_the_table_waits(app) -> None:
-    for m in demo.mid_hand():
-        app.on_message(m)
+    feed(app, demo.mid_hand())
     scene = app.top()
     assert {b.id for b in scene.bar.buttons} == {"fold", "call", "raise"}  # our turn
-    app.on_message(WAITS)
+    feed(app, [WAITS])
     assert scene.bar.buttons == []
     app.draw()
-    app.on_message(GOES_ON)
+    feed(app, [GOES_ON])
     assert {b.id for b in scene.bar.buttons} == {"fold", "call", "raise"}

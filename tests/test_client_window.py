@@ -8,17 +8,6 @@ import pygame
 import pytest
 
 from client import window
-from client.app import App
-from client.settings import Settings
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    a = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
-    a.init_display()
-    yield a
-    pygame.quit()
 
 
 @pytest.mark.parametrize(("w", "h"), [(640, 400), (700, 900), (1200, 300)])

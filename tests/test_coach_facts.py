@@ -26,6 +26,7 @@ from common.cards import full_deck
 from common.engine import Hand
 from common.events import Act, Show
 from common.hands import bring_in_key, showing_value
+from common.history import decode_events
 from common.views import event_view, seat_view
 
 NAMES = {0: "Ada", 1: "Bo", 2: "Cy", 3: "Di", 4: "Eve", 5: "Fay", 6: "Gus"}
@@ -159,7 +160,7 @@ def check(line: CoachLine, f: Facts) -> None:
 def lines_of(hand: Hand, viewer: int | None, focus: str | None) -> list[CoachLine]:
     """The coach's lines for ``viewer``, from what the server would send it."""
     view = seat_view(hand, viewer)
-    events = [event_view(e, viewer) for e in hand.events]
+    events = decode_events([event_view(e, viewer) for e in hand.events])
     pick = next((a for a in view.legal if a.action == focus), None) if focus else None
     return coach_lines(view, events, NAMES.__getitem__, legal=view.legal, focus=pick)
 

@@ -24,9 +24,9 @@ from client.settings import Settings
 from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
+from tests.clientkit import run
 from tests.serverkit import Client, Link, SealedLink, clocked_table, config, settle, table_key
 from tests.serverproc import ServerProcess
-from tests.test_client_app import run
 from tests.test_sealed_wire import ended, game_until, refusal, serve, watched
 from tests.wiretap import Middle
 

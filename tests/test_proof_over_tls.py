@@ -33,7 +33,7 @@ async def _join(conn: Connection, done: Any, timeout: float = 20.0) -> list[Any]
 
 
 def _welcome(seen: list[Any]) -> dict[str, Any] | None:
-    return next((m for k, m in seen if k == "msg" and m["type"] == "welcome"), None)
+    return next((m for k, m in seen if k == "msg" and m.TYPE == "welcome"), None)
 
 
 def _failed(seen: list[Any]) -> Status | None:
@@ -55,7 +55,7 @@ def test_the_game_proves_the_password_to_a_real_table(tmp_path: Path) -> None:
             conn = Connection("127.0.0.1", port, _hello("swordfish"), check_key=check)
             seen = await _join(conn, lambda s: _welcome(s) is not None)
             welcome = _welcome(seen)
-            assert welcome is not None and welcome["seat"] == 0, seen
+            assert welcome is not None and welcome.seat == 0, seen
             assert server.identity is not None
             assert [k.fingerprint for k in keys] == [server.identity.fingerprint]
             # The proof finished: the address owes no wait.

@@ -108,16 +108,11 @@ def test_the_rules_button_on_the_start_screen_and_at_the_table(make_client) -> N
     assert isinstance(app.modal, RulesOverlay)
     app.modal.close()
     app.play_computer(1, 4)
-    from tests.test_client_app import run
+    from tests.clientkit import click, run
 
     assert run([app], lambda: app.top().name == "table")
-    table = app.top()
-    assert (
-        table.rules.rect.w > 0
-        and table.rules.rect.collidelist([table.leave.rect, table.four.rect]) == -1
-    )
-    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        pygame.event.post(pygame.event.Event(kind, pos=table.rules.rect.center, button=1))
-    app.step(max_wait=0.01)
+    p = app.top().panel
+    assert p.rules.rect.w > 0 and p.rules.rect.collidelist([p.leave.rect, p.four.rect]) == -1
+    click(app, p.rules.rect)
     assert isinstance(app.modal, RulesOverlay)
     assert app.top().name == "table"

@@ -21,6 +21,7 @@ import pytest
 
 from client.reach import RELAYED
 from common.seal import key_fingerprint, short_key
+from tests.clientkit import decoded
 from tests.serverkit import Client, table_key, take_turns
 from tests.serverproc import ServerProcess
 from tests.wiretap import APPLICATION_DATA, HANDSHAKE, Middle, WireTap, tls_records
@@ -48,7 +49,7 @@ def serve(tmp: Path, *options: str, port: int = 0, name: str = TABLE) -> ServerP
 
 def watched(app: Any) -> tuple[list[dict[str, Any]], list[Any]]:
     """Every message and every status ``app`` gets from its link, from now on, in order."""
-    messages: list[dict[str, Any]] = []
+    messages: list[Any] = []  # as the game's session takes them: typed once, decoded
     statuses: list[Any] = []
     on_message, on_status = app.on_message, app.on_status
 
@@ -74,30 +75,31 @@ def ended(app: Any, statuses: list[Any]) -> bool:
     return refusal(statuses) is not None or (app.session is not None and app.session.welcomed)
 
 
-def secrets(messages: list[dict[str, Any]], *, password: str) -> dict[str, bytes]:
-    """What a seat was sent that nobody else may read, each as it is framed on the wire
+def secrets(messages: list[Any], *, password: str) -> dict[str, bytes]:
+    """What a seat was sent (decoded, ``tests.clientkit.decoded``) that nobody else may read,
+    each as it is framed on the wire
     (msgpack): every hole card dealt to it (the ``deal`` event with its card, face
     down), its hole cards in its table view, its seat token, the table's password; and
     the protocol's own keys, which show any frame in the clear.  Patterns of 8 bytes
     and more, so that ciphertext never shows one by chance."""
-    welcome = next(m for m in messages if m.get("type") == "welcome")
-    seat = welcome["seat"]
+    welcome = next(m for m in messages if m.TYPE == "welcome")
+    seat = welcome.seat
     found = {
         "password": password.encode("utf-8"),
-        "token": welcome["token"].encode("ascii"),
+        "token": welcome.token.encode("ascii"),
         "key type": b"\xa4type\xa5",  # "type" and the start of a 5-letter message type
         "key token": b"\xa5token\xb8",  # the key and a 24-character token's header
     }
     for msg in messages:
-        if msg.get("type") == "events":
-            for ev in msg["events"]:
-                if ev["ev"] == "deal" and ev["seat"] == seat and not ev["up"] and "card" in ev:
-                    card = msgpack.packb(ev["card"])
-                    found[f"deal {ev['card']}"] = b"\xa4card" + card + b"\xa2up\xc2"
-        elif msg.get("type") == "table":
-            for s in msg["view"]["seats"]:
-                if s["seat"] == seat and s.get("hole"):
-                    found[f"hole {s['hole']}"] = b"\xa4hole" + msgpack.packb(s["hole"])
+        if msg.TYPE == "events":
+            for ev in msg.events:
+                if ev.ev == "deal" and ev.seat == seat and not ev.up and ev.card is not None:
+                    card = msgpack.packb(str(ev.card))
+                    found[f"deal {ev.card}"] = b"\xa4card" + card + b"\xa2up\xc2"
+        elif msg.TYPE == "table":
+            mine = msg.view.seats.get(seat)
+            if mine is not None and mine.hole:
+                found[f"hole {mine.hole}"] = b"\xa4hole" + msgpack.packb(mine.hole)
     return found
 
 
@@ -137,7 +139,7 @@ async def play_plain(port: int, *, password: str) -> list[dict[str, Any]]:
 def game_until(
     apps: list[Any], done: Any, *, players: tuple[Any, ...] = (), timeout: float = 60
 ) -> bool:
-    from tests.test_client_app import run
+    from tests.clientkit import run
 
     return run(apps, done, players, timeout=timeout)
 
@@ -152,7 +154,7 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
     match out, its link cut once and taken back with its token.  Neither way does the
     wire show a hole card, the token, the password or any frame at all: TLS records
     only, application data after the handshake, on both links."""
-    from tests.test_client_app import Player
+    from tests.clientkit import Player
 
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
                 "--start-when", "3")  # fmt: skip
@@ -165,7 +167,7 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
             def cut_after_a_hand() -> None:
                 """The link lost after the first hand: the game comes back with its token
                 (R-C1), through the tap as well."""
-                if not cut and any(m.get("type") == "hand_end" for m in messages):
+                if not cut and any(m.TYPE == "hand_end" for m in messages):
                     cut.append(True)
                     app.link.conn.sever()
 
@@ -173,14 +175,14 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
             players = (Player(app), cut_after_a_hand)
             played = game_until([app], lambda: app.top().name == "results", players=players)
             assert played, (statuses[-3:], srv.lines[-5:])
-            welcomes = [m for m in messages if m.get("type") == "welcome"]
-            assert len(welcomes) == 2 and welcomes[0]["seat"] == welcomes[1]["seat"]
-            assert welcomes[0]["token"] == welcomes[1]["token"]  # the same seat, by token
+            welcomes = [m for m in messages if m.TYPE == "welcome"]
+            assert len(welcomes) == 2 and welcomes[0].seat == welcomes[1].seat
+            assert welcomes[0].token == welcomes[1].token  # the same seat, by token
             app.leave_table(notice="", send_leave=True)
-            seat = next(m["seat"] for m in messages if m.get("type") == "welcome")
-            lobby = next(m for m in messages if m.get("type") == "lobby")
-            mine = next(p for p in lobby["seats"] if p["seat"] == seat)
-            assert mine.get("sealed") is True  # 18.5: everyone sees it is sealed
+            seat = welcomes[0].seat
+            lobby = next(m for m in messages if m.TYPE == "lobby")
+            mine = next(p for p in lobby.seats if p.seat == seat)
+            assert mine.sealed is True  # 18.5: everyone sees it is sealed
             hidden = secrets(messages, password=PASSWORD)
             assert sum(name.startswith(("deal", "hole")) for name in hidden) >= 8  # 4 hands
             assert seen_on(tap.up + tap.down, hidden) == []
@@ -209,7 +211,7 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
             log = asyncio.run(play_plain(tap.port, password=PASSWORD))
             lobby = next(m for m in log if m.get("type") == "lobby")
             assert all("sealed" not in p for p in lobby["seats"])  # protocol 1's own bytes
-            hidden = secrets(log, password=PASSWORD)
+            hidden = secrets([decoded(m) for m in log], password=PASSWORD)
             assert sum(name.startswith(("deal", "hole")) for name in hidden) >= 8
             assert seen_on(tap.up + tap.down, hidden) == list(hidden)
             assert hidden["token"] in tap.up  # the comeback's hello (R-C1)
@@ -246,9 +248,9 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
         messages, _ = watched(app)
         app.connect("127.0.0.1", srv.port)
         assert game_until([app], lambda: app.session is not None and app.session.welcomed)
-        assert game_until([app], lambda: any(m.get("type") == "lobby" for m in messages))
-        lobby = next(m for m in messages if m.get("type") == "lobby")
-        assert lobby.get("plain") == "never"  # 18.5: everyone sees the host's choice
+        assert game_until([app], lambda: any(m.TYPE == "lobby" for m in messages))
+        lobby = next(m for m in messages if m.TYPE == "lobby")
+        assert lobby.plain == "never"  # 18.5: everyone sees the host's choice
     finally:
         srv.terminate()
 
@@ -342,7 +344,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             assert refused is not None, f"joined: {statuses}"
             assert refused.code == "no_proof", refused
             assert refused.message == RELAYED  # the password is right: the link is relayed
-            assert app.session is None and not any(m.get("type") == "welcome" for m in messages)
+            assert app.session is None and not any(m.TYPE == "welcome" for m in messages)
             sent, told = middle.up_frames(), middle.down_frames()
             hello = next(m for m in sent if m.get("type") == "hello")
             assert "pake" in hello and "password" not in hello
@@ -376,7 +378,7 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
             app.connect("127.0.0.1", middle.port, password=PASSWORD)
             assert game_until([app], lambda: ended(app, statuses)), statuses
             assert refusal(statuses) is not None
-            assert not any(m.get("type") == "welcome" for m in messages)
+            assert not any(m.TYPE == "welcome" for m in messages)
             told = middle.down_frames()
             assert "welcome" not in [m.get("type") for m in told]
             errors = [m for m in told if m.get("type") == "error"]

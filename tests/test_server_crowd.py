@@ -223,7 +223,7 @@ def test_R_C1_the_games_link_is_seated_again_by_itself_through_a_crowd(
         seen: list[tuple[str, Any]] = []
 
         def welcomes(s: list[tuple[str, Any]]) -> int:
-            return sum(1 for k, m in s if k == "msg" and m.get("type") == "welcome")
+            return sum(1 for k, m in s if k == "msg" and m.TYPE == "welcome")
 
         assert _until(link, seen, lambda s: welcomes(s) == 1, 20)
         with crowd(server.port, "halfopen", 250, each=4) as door:

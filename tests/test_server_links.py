@@ -34,7 +34,7 @@ class Driven:
         self.name = name
         self.token: str | None = None
         self.seat: int | None = None
-        self.msgs: list[dict[str, Any]] = []
+        self.msgs: list[Any] = []  # typed by the link (common.protocol.received)
         self.states: list[Any] = []
         self.acting = True
         self.rng = random.Random(name)
@@ -55,12 +55,12 @@ class Driven:
                     self.states.append(item)
                     continue
                 self.msgs.append(item)
-                if item.get("type") == "welcome":
-                    self.token, self.seat = item["token"], item["seat"]
-                if item.get("type") == "turn" and self.acting:
-                    names = [a["action"] for a in item["legal"]]
+                if item.TYPE == "welcome":  # (decoded by the link: common.protocol.received)
+                    self.token, self.seat = item.token, item.seat
+                if item.TYPE == "turn" and self.acting:
+                    names = [a.action for a in item.legal]
                     pick = "call" if "call" in names else self.rng.choice(names)
-                    self.link.send(Act(item["turn"], pick).encode())
+                    self.link.send(Act(item.turn, pick).encode())
             await asyncio.sleep(UNIT / 5)
 
     async def until(self, test: Any, timeout: float = 60 * UNIT) -> Any:
@@ -118,10 +118,10 @@ def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
                 said = await ann.until(_said_silent)
                 assert "no word from the server" in said.message
                 await bob.seen("presence", seat=ann.seat, connected=True)
-                await ann.until(lambda d: sum(m["type"] == "welcome" for m in d.msgs) == 2)
+                await ann.until(lambda d: sum(m.TYPE == "welcome" for m in d.msgs) == 2)
                 bob.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
                 await bob.play()
-                await ann.until(lambda d: any(m["type"] == "standings" for m in d.msgs))
+                await ann.until(lambda d: any(m.TYPE == "standings" for m in d.msgs))
             finally:
                 await ann.close()
                 proxy.close()
@@ -152,8 +152,8 @@ def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> Non
                 said = await ann.until(_said_silent)
                 assert "no word from the server" in said.message
                 # The link after it forwards again: a second welcome, the same name.
-                await ann.until(lambda d: sum(m["type"] == "welcome" for m in d.msgs) == 2)
-                assert ann.msgs[-1]["type"] in ("lobby", "welcome")
+                await ann.until(lambda d: sum(m.TYPE == "welcome" for m in d.msgs) == 2)
+                assert ann.msgs[-1].TYPE in ("lobby", "welcome")
                 assert {c.name for c in server.table.conns if c.greeted} >= {"Ann"}
             finally:
                 await ann.close()

@@ -175,7 +175,7 @@ def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
     hosts the match from the lobby (as a player would); a watcher joins at the
     logged IPv6 address and sees the same 4-hand match.
     """
-    from tests.test_client_app import Player, run
+    from tests.clientkit import Player, run
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", "0", "--hands", "4", "--computer", "2",
@@ -212,16 +212,17 @@ def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
             start = host.top()
             start.address.value = f"127.0.0.1:{port}"  # exactly as logged
             start.choose("join")
-            assert run([host], lambda: host.top().name == "lobby" and host.session.lobby)
-            assert host.session.lobby["hands"] == 4 and host.top().hands.value == 4
+            assert run([host], lambda: host.top().name == "lobby" and host.session.lobby.said)
+            assert host.session.lobby.said.hands == 4 and host.top().choices.hands.value == 4
             wstart = watcher.top()
             wstart.address.value = f"[::1]:{port}"
             wstart.choose("watch")
             assert run(
-                [host, watcher], lambda: watcher.top().name == "lobby" and watcher.session.lobby
+                [host, watcher],
+                lambda: watcher.top().name == "lobby" and watcher.session.lobby.said,
             )
-            assert watcher.session.lobby["hands"] == 4
-            assert watcher.conn.host == "::1" and watcher.conn.port == port
+            assert watcher.session.lobby.said.hands == 4
+            assert watcher.link.conn.host == "::1" and watcher.link.conn.port == port
             assert host.top().press_start()
             assert run(
                 [host, watcher],
@@ -251,7 +252,7 @@ def test_hosting_from_the_client_while_7777_is_taken_inside_the_namespace(tmp_pa
 
     from client.app import App
     from client.settings import Settings
-    from tests.test_client_app import run
+    from tests.clientkit import run
 
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path / "config")
     squatters = []

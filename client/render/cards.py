@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pygame
 
-from client.render.stamp import caching
 from client.render.text import font
 
 __all__ = ["CardArt", "draw_suit"]
@@ -83,29 +82,27 @@ class CardArt:
 
     def face(self, code: str, w: int, *, hole: bool = False, dim: bool = False) -> pygame.Surface:
         key = ("face", code, w, self.four_color, hole, dim)
-        surf = self._cache.get(key) if caching() else None
+        surf = self._cache.get(key)
         if surf is None:
             surf = self._draw_face(code, w, hole=hole)
             if dim:
                 surf = self._dimmed(surf)
-            if caching():
-                self._cache[key] = surf
+            self._cache[key] = surf
         return surf
 
     def back(self, w: int, *, dim: bool = False) -> pygame.Surface:
         key = ("back", w, dim)
-        surf = self._cache.get(key) if caching() else None
+        surf = self._cache.get(key)
         if surf is None:
             surf = self._draw_back(w)
             if dim:
                 surf = self._dimmed(surf)
-            if caching():
-                self._cache[key] = surf
+            self._cache[key] = surf
         return surf
 
     def chip(self, d: int, color=(200, 40, 40)) -> pygame.Surface:
         key = ("chip", d, color)
-        surf = self._cache.get(key) if caching() else None
+        surf = self._cache.get(key)
         if surf is None:
             big = pygame.Surface((d * SS, d * SS), pygame.SRCALPHA)
             c = d * SS // 2
@@ -117,14 +114,13 @@ class CardArt:
                 pygame.draw.circle(big, (245, 245, 240), p, c * 0.14)
             pygame.draw.circle(big, (245, 245, 240), (c, c), c * 0.55, max(1, SS))
             surf = pygame.transform.smoothscale(big, (d, d)).convert_alpha()
-            if caching():
-                self._cache[key] = surf
+            self._cache[key] = surf
         return surf
 
     def button(self, d: int) -> pygame.Surface:
         """The dealer button: a white disc with a D."""
         key = ("dealer", d)
-        surf = self._cache.get(key) if caching() else None
+        surf = self._cache.get(key)
         if surf is None:
             big = pygame.Surface((d * SS, d * SS), pygame.SRCALPHA)
             c = d * SS // 2
@@ -133,8 +129,7 @@ class CardArt:
             t = font(int(d * SS * 0.7), bold=True).render("D", True, (20, 20, 20))
             big.blit(t, t.get_rect(center=(c, c + SS)))
             surf = pygame.transform.smoothscale(big, (d, d)).convert_alpha()
-            if caching():
-                self._cache[key] = surf
+            self._cache[key] = surf
         return surf
 
     # ---- drawing

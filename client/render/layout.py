@@ -13,9 +13,16 @@ from dataclasses import dataclass
 
 import pygame
 
-__all__ = ["TableLayout", "SeatSpot"]
+__all__ = ["TableLayout", "SeatSpot", "base_scale"]
 
 BASE_W, BASE_H = 1280, 800
+
+
+def base_scale(size: tuple[int, int]) -> tuple[float, float, float]:
+    """(scale, x offset, y offset) of the 1280x800 design centred in a window of ``size``."""
+    w, h = size
+    s = max(0.5, min(w / BASE_W, h / BASE_H))
+    return s, (w - BASE_W * s) / 2, (h - BASE_H * s) / 2
 
 
 @dataclass(frozen=True, slots=True)

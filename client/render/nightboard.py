@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pygame
 
-from client.night import Night
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, panel
+from common.protocol.received import Night
 
 __all__ = ["draw_night"]
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from client.model import Player, Session
+from client.lobbystate import Player
+from client.model import Session
 from common.schema import SeatView
 
 __all__ = ["TablePicture", "picture_of"]
@@ -43,7 +44,7 @@ class TablePicture:
 
 def picture_of(session: Session, now: float) -> TablePicture:
     """The live table as ``session`` has it at ``now`` (the clocks run down with it)."""
-    view = session.view
+    view, opts = session.view, session.lobby.options
     clocks: dict[int, tuple[float, float]] = {}
     if view is not None and view.to_act is not None:
         left = session.clock_left(view.to_act, now)
@@ -54,11 +55,11 @@ def picture_of(session: Session, now: float) -> TablePicture:
         players=session.players,
         hand=session.hand,
         hands=session.hands,
-        recent={seat: words for seat, (words, _at) in session.recent.items()},
-        dropped={seat: session.grace_left(seat, now) for seat in session.presence},
+        recent=session.log.recent,
+        dropped={seat: session.clocks.grace_left(seat, now) for seat in session.clocks.dropped},
         clocks=clocks,
         seconds_left=session.seconds_left(now),
-        turn_time=session.options.get("turn_time") or 0.0,
-        time_bank=session.options.get("time_bank") or 0.0,
-        paused=session.paused,
+        turn_time=(opts.turn_time or 0.0) if opts is not None else 0.0,
+        time_bank=opts.time_bank if opts is not None else 0.0,
+        paused=session.clocks.paused,
     )

@@ -17,7 +17,6 @@ from typing import Any
 import pygame
 
 from client.render.cards import FOUR, TWO, draw_suit
-from client.render.stamp import caching
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, panel
 from common.schema import SeatView
@@ -95,12 +94,9 @@ class SeenPanel:
         (52 cells of text each frame would cost a quarter of the table's frame)."""
         key = (rect.size, s, four, frozenset(self.seen), tuple(self.mine),
                frozenset(self.outs), tuple(self.lines))  # fmt: skip
-        if self._picture is None or self._picture[0] != key or not caching():
+        if self._picture is None or self._picture[0] != key:
             picture = pygame.Surface(rect.size, pygame.SRCALPHA)
             self._paint(picture, picture.get_rect(), s, four=four)
-            if not caching():
-                surf.blit(picture, rect.topleft)
-                return
             self._picture = (key, picture)
         surf.blit(self._picture[1], rect.topleft)
 

@@ -3,8 +3,7 @@
 The painter reads a ``client.render.picture.TablePicture`` (the live table's
 session at one moment, or a replayed hand) and the scene's animation state;
 it changes neither (STYLE: draw changes nothing).  The felt background is
-cached per window size, cards per card size, text per string, and each name
-plate as a stamp (``client.render.stamp``) keyed by all it shows.
+kept per window size, cards per card size, text per string.
 """
 
 from __future__ import annotations
@@ -14,12 +13,11 @@ from typing import NamedTuple
 
 import pygame
 
-from client.model import Player
+from client.lobbystate import Player
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.picture import TablePicture
-from client.render.stamp import Memo, Stamps, caching, stamping
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.wording import STREET_NAMES, award_lines
@@ -112,10 +110,8 @@ def _wrap_award(line: str, size: int, width: int) -> list[str]:
 
 class PlateLook(NamedTuple):
     """What a seat's plate shows, worked out (``TablePainter.plate_look``): the plate is
-    painted from this alone, so it is its stamp's whole key."""
+    painted from this alone, so the table's felt is the same while its plates' looks are."""
 
-    scale: float
-    size: tuple[int, int]
     turn: bool
     folded: bool
     name: str  # fitted, "(you)" included
@@ -131,43 +127,11 @@ class TablePainter:
     def __init__(self, art: CardArt) -> None:
         self.art = art
         self._bg: tuple[tuple[int, int], pygame.Surface] | None = None
-        self._plates = Stamps(limit=96)  # a few looks a seat (the clock's bar moves)
-        self._felt: tuple[tuple[object, ...], pygame.Surface] | None = None
-        self._looks = Memo()  # seat -> (what its look was worked out from, the look)
-
-    # ---- the felt layer: the background and everything still on it, kept
-
-    def felt_from_layer(self, surf: pygame.Surface, key: tuple[object, ...]) -> bool:
-        """Blit the kept felt layer if it was drawn for ``key`` (and this surface's size
-        and format); False when it must be drawn again."""
-        kept = self._felt
-        full = (surf.get_size(), surf.get_bitsize(), surf.get_masks(), *key)
-        if kept is None or not stamping() or kept[0] != full:
-            return False
-        surf.blit(kept[1], (0, 0))
-        return True
-
-    def keep_felt(self, surf: pygame.Surface, key: tuple[object, ...]) -> None:
-        """Keep what ``surf`` holds now as the felt layer drawn for ``key``."""
-        if not stamping():
-            return  # (drawn uncached: what is kept stays as it was)
-        if surf.get_masks()[3]:
-            self._felt = None
-            return
-        full = (surf.get_size(), surf.get_bitsize(), surf.get_masks(), *key)
-        if self._felt is not None and self._felt[1].get_size() == surf.get_size():
-            self._felt[1].blit(surf, (0, 0))  # the same surface again: no new one made
-            self._felt = (full, self._felt[1])
-        else:
-            self._felt = (full, surf.copy())
-
-    def background_to(self, surf: pygame.Surface, lay: TableLayout) -> None:
-        surf.blit(self.background(lay), (0, 0))
 
     # ---- background
 
     def background(self, lay: TableLayout) -> pygame.Surface:
-        if self._bg is not None and self._bg[0] == lay.size and caching():
+        if self._bg is not None and self._bg[0] == lay.size:
             return self._bg[1]
         surf = pygame.Surface(lay.size).convert()
         w, h = lay.size
@@ -199,8 +163,7 @@ class TablePainter:
         surf.blit(pygame.transform.smoothscale(big, rail.size), rail.topleft)
         panel(surf, lay.panel, (12, 18, 20, 255), 0)
         pygame.draw.line(surf, (60, 70, 70), lay.panel.topleft, lay.panel.bottomleft, 2)
-        if caching():
-            self._bg = (lay.size, surf)
+        self._bg = (lay.size, surf)
         return surf
 
     # ---- seats
@@ -253,18 +216,41 @@ class TablePainter:
         clock: bool = True,
         look: PlateLook | None = None,
     ) -> None:
-        """A seat's name plate, from its stamp while it looks the same (``plate_look``;
-        ``look``: that, already worked out)."""
-        r = spot.plate_rect()
+        """A seat's name plate, painted from its ``plate_look`` (``look``: that, already
+        worked out)."""
         if look is None:
             look = self.plate_look(lay, spot, sv, player, pic=pic, clock=clock)
-        self._plates.draw(
-            surf,
-            look,
-            (r.w, r.h + 3),
-            r.topleft,
-            lambda s, at: self._paint_plate(s, lay, pygame.Rect(at, r.size), look),
-        )
+        r = spot.plate_rect()
+        turn, fs, pad = look.turn, look.fs, lay.px(10)
+        pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
+        pygame.draw.rect(surf, PLATE_TURN if turn else PLATE, r, border_radius=lay.px(10))
+        border = GOLD if turn else (80, 96, 96)
+        pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
+        icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
+        self._kind_icon(surf, icon, look.kind, look.folded)
+        blit_text(surf, look.name, fs, (icon.right + lay.px(6), icon.centery),
+                  MUTED if look.folded else INK, bold=True, anchor="midleft")  # fmt: skip
+        if look.stack is not None:
+            blit_text(surf, look.stack, fs, (r.right - pad, icon.centery), GOLD, bold=True,
+                      anchor="midright")  # fmt: skip
+        # Second line: state tags.
+        if look.bar is not None:
+            self._clock_bar(surf, lay, r, look.bar)
+        x, y, right = r.x + pad, r.bottom - lay.px(8), r.right - pad
+        ts = lay.font(20)
+        if look.sealed is not None:  # the link's padlock, bottom right; tags keep left of it
+            lh = max(10, round(ts * 0.75))
+            lock = pygame.Rect(0, 0, lock_width(lh), lh)
+            lock.bottomright = (right, y)
+            color = LOCK_SEALED if look.sealed else LOCK_PLAIN
+            draw_lock(surf, lock, closed=look.sealed, color=color)
+            right = lock.x - lay.px(8)
+        for word, col in look.tags:
+            img = text(word, ts, col, bold=True)
+            if x + img.get_width() > right:
+                break
+            surf.blit(img, img.get_rect(bottomleft=(x, y)))
+            x += img.get_width() + lay.px(12)
 
     def plate_look(
         self,
@@ -276,10 +262,9 @@ class TablePainter:
         pic: TablePicture,
         clock: bool = True,
     ) -> PlateLook:
-        """Everything a plate's pixels depend on, worked out: its stamp's key.  A seat
-        whose turn it is not shows no clock: its look is kept while what it is worked out
-        from stays the same (the seat, the player and the layout are never changed in
-        place; a dropped seat's seconds are counted whole, as its tag says them)."""
+        """What a seat's plate shows, worked out: whose turn (and how far its clock has
+        run), the name fitted, the stack, the tags, the padlock."""
+        r = spot.plate_rect()
         view = pic.view
         turn = (
             view is not None
@@ -287,114 +272,26 @@ class TablePainter:
             and not view.over
             and (clock or not spot.own)
         )
-        if turn or not stamping():
-            return self._plate_look(lay, spot, sv, player, pic=pic, clock=clock, turn=turn)
-        seat = spot.seat
-        grace = pic.dropped.get(seat)
-        memo = (lay, spot, sv, player, clock, view is None,
-                view.seats.get(seat) if view is not None else None, pic.players.get(seat),
-                seat in pic.dropped, None if grace is None else int(grace),
-                player is not None and player.seat in pic.dropped,
-                pic.recent.get(seat))  # fmt: skip
-        kept = self._looks.get(seat)
-        if kept is not None and kept[0] == memo:
-            return kept[1]
-        look = self._plate_look(lay, spot, sv, player, pic=pic, clock=clock, turn=turn)
-        self._looks[seat] = (memo, look)
-        return look
-
-    def _plate_look(
-        self,
-        lay: TableLayout,
-        spot: SeatSpot,
-        sv: TableSeat | None,
-        player: Player | None,
-        *,
-        pic: TablePicture,
-        clock: bool,
-        turn: bool,
-    ) -> PlateLook:
-        r = spot.plate_rect()
-        folded = sv is not None and sv.folded
-        name = player.name if player else pic.name_of(spot.seat)
         fs = lay.font(24 if spot.own else 22)
-        pad = lay.px(10)
         # The name has the plate's width but the icon and the stack as drawn (at small
         # sizes the font floor makes words wider than the scale says, at large ones not).
         digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
         stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
-        room = r.w - icon_room(lay) - pad - stack_w
-        kind = "computer" if player is not None and player.stand_in else None
-        name = fit(name + (" (you)" if spot.own else ""), fs, room, bold=True)
-        tags = tuple(seat_tags(pic, spot.seat, own=spot.own, clock=clock))
+        room = r.w - icon_room(lay) - lay.px(10) - stack_w
+        name = player.name if player else pic.name_of(spot.seat)
         left = pic.clocks.get(spot.seat) if turn else None
-        bar = self._clock_fill(lay, r, left, pic) if left is not None else None
+        stand_in = player is not None and player.stand_in
         return PlateLook(
-            scale=lay.s,
-            size=(r.w, r.h),
             turn=turn,
-            folded=folded,
-            name=name,
+            folded=sv is not None and sv.folded,
+            name=fit(name + (" (you)" if spot.own else ""), fs, room, bold=True),
             fs=fs,
             stack=f"{sv.stack}" if sv is not None else None,
-            kind=kind or (player.kind if player else "human"),
-            tags=tags,
-            bar=bar,
+            kind="computer" if stand_in else (player.kind if player else "human"),
+            tags=tuple(seat_tags(pic, spot.seat, own=spot.own, clock=clock)),
+            bar=self._clock_fill(lay, r, left, pic) if left is not None else None,
             sealed=seat_lock(pic, player),
         )
-
-    def _paint_plate(
-        self, surf: pygame.Surface, lay: TableLayout, r: pygame.Rect, look: PlateLook
-    ) -> None:
-        turn, fs = look.turn, look.fs
-        color = PLATE_TURN if turn else PLATE
-        pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=lay.px(10))
-        pygame.draw.rect(surf, color, r, border_radius=lay.px(10))
-        border = GOLD if turn else (80, 96, 96)
-        pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
-        pad = lay.px(10)
-        icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
-        self._kind_icon(surf, icon, look.kind, look.folded)
-        name_color = MUTED if look.folded else INK
-        blit_text(
-            surf,
-            look.name,
-            fs,
-            (icon.right + lay.px(6), icon.centery),
-            name_color,
-            bold=True,
-            anchor="midleft",
-        )
-        if look.stack is not None:
-            blit_text(
-                surf,
-                look.stack,
-                fs,
-                (r.right - pad, icon.centery),
-                GOLD,
-                bold=True,
-                anchor="midright",
-            )
-        # Second line: state tags.
-        if look.bar is not None:
-            self._clock_bar(surf, lay, r, look.bar)
-        x = r.x + pad
-        y = r.bottom - lay.px(8)
-        ts = lay.font(20)
-        right = r.right - pad
-        sealed = look.sealed
-        if sealed is not None:  # the link's padlock, bottom right; the tags keep left of it
-            lh = max(10, round(ts * 0.75))
-            lock = pygame.Rect(0, 0, lock_width(lh), lh)
-            lock.bottomright = (right, y)
-            draw_lock(surf, lock, closed=sealed, color=LOCK_SEALED if sealed else LOCK_PLAIN)
-            right = lock.x - lay.px(8)
-        for word, col in look.tags:
-            img = text(word, ts, col, bold=True)
-            if x + img.get_width() > right:
-                break
-            surf.blit(img, img.get_rect(bottomleft=(x, y)))
-            x += img.get_width() + lay.px(12)
 
     @staticmethod
     def _clock_fill(

@@ -1,25 +1,31 @@
 """Fonts and rendered text, cached: the table redraws the same words every frame.
 
 Uses pygame's bundled default font, so nothing depends on the system's fonts.
-Rendered words are kept by (string, size, colour, weight) and fitted words by
-(string, size, width, weight); ``client.render.stamp.set_caching`` turns both off.
+Rendered words are kept by (string, size, colour, weight), the last 1500 used.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 
 import pygame
 
-from client.render import stamp
-
-__all__ = ["blit_text", "clear", "fit", "fit_lines", "font", "line_height", "text", "wrap"]
+__all__ = [
+    "blit_text",
+    "clear",
+    "fit",
+    "fit_lines",
+    "fit_sizes",
+    "font",
+    "line_height",
+    "text",
+    "wrap",
+]
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 _texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 _MAX_TEXTS = 1500
-_fits: dict[tuple[str, int, int, bool], str] = {}
-_MAX_FITS = 4000
 
 
 def font(size: int, *, bold: bool = False) -> pygame.font.Font:
@@ -36,8 +42,6 @@ def font(size: int, *, bold: bool = False) -> pygame.font.Font:
 
 
 def text(s: str, size: int, color=(240, 240, 235), *, bold: bool = False) -> pygame.Surface:
-    if not stamp.caching():
-        return font(size, bold=bold).render(s, True, color)
     key = (s, int(size), tuple(color), bold)
     surf = _texts.get(key)
     if surf is not None:
@@ -52,18 +56,6 @@ def text(s: str, size: int, color=(240, 240, 235), *, bold: bool = False) -> pyg
 
 def fit(s: str, size: int, width: int, *, bold: bool = False) -> str:
     """``s`` cut with an ellipsis so that it fits in ``width`` pixels."""
-    if not stamp.stamping():
-        return _fit(s, size, width, bold)
-    key = (s, int(size), int(width), bold)
-    got = _fits.get(key)
-    if got is None:
-        if len(_fits) >= _MAX_FITS:
-            _fits.clear()
-        got = _fits[key] = _fit(s, size, width, bold)
-    return got
-
-
-def _fit(s: str, size: int, width: int, bold: bool) -> str:
     f = font(size, bold=bold)
     if f.size(s)[0] <= width:
         return s
@@ -132,15 +124,29 @@ def fit_lines(s: str, size: int, box: tuple[int, int], *, least: int = 10) -> tu
     return kept, at
 
 
+def fit_sizes(
+    lines: Sequence[tuple[str, float, bool]],
+    room: tuple[int, int],
+    scale: float,
+    *,
+    gap: int = 0,
+    shrink: float = 0.93,
+    tries: int = 60,
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """The sizes at which ``lines`` (text, base size, bold), stacked ``gap`` apart, fit in
+    ``room`` (width, height): each its base size times ``scale``, all shrunk together by
+    ``shrink`` a step until they fit (12 px at least); and each line's (width, height)."""
+    m = 1.0
+    for _ in range(tries):
+        sizes = [max(12, round(base * scale * m)) for _t, base, _b in lines]
+        dims = [font(sz, bold=b).size(t) for (t, _x, b), sz in zip(lines, sizes, strict=True)]
+        total = sum(h for _w, h in dims) + gap * (len(lines) - 1)
+        if (total <= room[1] and all(w <= room[0] for w, _h in dims)) or min(sizes) <= 12:
+            break
+        m *= shrink
+    return sizes, dims
+
+
 def clear() -> None:
     _fonts.clear()
     _texts.clear()
-    _fits.clear()
-
-
-def _clear_pictures() -> None:
-    _texts.clear()
-    _fits.clear()
-
-
-stamp.on_clear(_clear_pictures)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from client.render.stamp import caching
 from client.render.widgets import GOLD, INK, MUTED
 
 __all__ = ["VolumeControl"]
@@ -80,7 +79,7 @@ class VolumeControl:
     def _icon(self, w: int, h: int, level: int) -> pygame.Surface:
         """The speaker, drawn four times larger and smoothed down; cached per look."""
         key = (w, h, level)
-        img = self._icons.get(key) if caching() else None
+        img = self._icons.get(key)
         if img is not None:
             return img
         k = 4
@@ -108,8 +107,7 @@ class VolumeControl:
             ]
             pygame.draw.lines(big, color, False, points, line)
         img = pygame.transform.smoothscale(big, (w, h))
-        if caching():
-            self._icons[key] = img
+        self._icons[key] = img
         return img
 
     def draw(self, surf: pygame.Surface) -> None:

@@ -2,18 +2,16 @@
 
 A widget holds its rect (set by the scene's layout), its state and an ``id``;
 ``handle_event`` returns True when it used the event.  ``draw`` changes nothing.
-A button is drawn from its stamp (``client.render.stamp``) while it looks the same,
-and ``panel``'s translucent fill is kept by size, colour and corner.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
-from client.render import stamp
 from client.render.text import blit_text, fit, font, text
 
 __all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel"]
@@ -23,24 +21,18 @@ INK = (245, 245, 238)
 MUTED = (170, 180, 175)
 
 
-_fills: dict[tuple, pygame.Surface] = {}
-_BUTTONS = stamp.Stamps()
-stamp.on_clear(_fills.clear)
-
-
 def panel(
     surf: pygame.Surface, rect: pygame.Rect, color=(16, 28, 24, 215), radius: int = 12
 ) -> None:
-    key = (tuple(rect.size), tuple(color), radius)
-    tmp = _fills.get(key) if stamp.stamping() else None
-    if tmp is None:
-        tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
-        pygame.draw.rect(tmp, color, tmp.get_rect(), border_radius=radius)
-        if stamp.stamping():
-            if len(_fills) > 200:
-                _fills.clear()
-            _fills[key] = tmp
-    surf.blit(tmp, rect.topleft)
+    """A rounded box of ``color`` (translucent where its alpha says) over what is there."""
+    surf.blit(_fill(tuple(rect.size), tuple(color), radius), rect.topleft)
+
+
+@functools.lru_cache(maxsize=256)
+def _fill(size: tuple[int, int], color: tuple[int, ...], radius: int) -> pygame.Surface:
+    tmp = pygame.Surface(size, pygame.SRCALPHA)
+    pygame.draw.rect(tmp, color, tmp.get_rect(), border_radius=radius)
+    return tmp
 
 
 @dataclass
@@ -53,6 +45,11 @@ class Button:
     style: str = "normal"  # normal, primary, danger
     hover: bool = False
     size: int = 26
+    _picture: tuple[tuple[object, ...], pygame.Surface] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """The button as last drawn, and what it showed: drawn again from it while it looks
+    the same (a table frame holds a dozen buttons)."""
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)
@@ -65,10 +62,20 @@ class Button:
         return False
 
     def draw(self, surf: pygame.Surface) -> None:
-        r = self.rect
-        key = (self.label, self.key, self.style, self.enabled, self.hover, self.size, r.size)
-        _BUTTONS.draw(surf, key, (r.w, r.h + 3), r.topleft,
-                      lambda s, at: self._paint(s, pygame.Rect(at, r.size)))  # fmt: skip
+        look = (
+            self.label,
+            self.key,
+            self.style,
+            self.enabled,
+            self.hover,
+            self.size,
+            self.rect.size,
+        )
+        if self._picture is None or self._picture[0] != look:
+            picture = pygame.Surface((self.rect.w, self.rect.h + 3), pygame.SRCALPHA)
+            self._paint(picture, pygame.Rect((0, 0), self.rect.size))
+            self._picture = (look, picture)
+        surf.blit(self._picture[1], self.rect.topleft)
 
     def _paint(self, surf: pygame.Surface, r: pygame.Rect) -> None:
         base = {"primary": (46, 128, 74), "danger": (150, 52, 48), "normal": (52, 66, 78)}[

@@ -15,8 +15,9 @@ __all__ = ["register_scenes"]
 def register_scenes(registry: Registry) -> Registry:
     """Every scene of the game under its name: the start screen, connecting, the lobby,
     the table, the results, the replayer, the recap and the hand histories."""
+    from client.scenes.connecting import ConnectingScene
     from client.scenes.histories import HistoriesScene
-    from client.scenes.lobby import ConnectingScene, LobbyScene
+    from client.scenes.lobby import LobbyScene
     from client.scenes.recap import RecapScene
     from client.scenes.replayer import ReplayerScene
     from client.scenes.results import ResultsScene

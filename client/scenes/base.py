@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from common.protocol.received import ServerMessage
 
 __all__ = ["Scene"]
 
@@ -36,7 +37,7 @@ class Scene:
     def handle_event(self, event: pygame.event.Event) -> None:
         pass
 
-    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+    def on_message(self, msg: ServerMessage) -> None:
         """A server message the session has just applied."""
 
     def update(self, dt: float) -> None:

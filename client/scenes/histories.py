@@ -17,13 +17,12 @@ from typing import Any
 
 import pygame
 
-from client.handbook import clean_record
 from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
-from common.history import load
+from common.history import clean_record, load
 from server import folders
 from server.files import read_bytes
 

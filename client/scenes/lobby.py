@@ -1,4 +1,4 @@
-"""Before a match: connecting, and the lobby (who has joined, the host's Start button).
+"""Before a match: the lobby (who has joined, the host's Start button).
 
 When we host, the lobby shows, large, the address and port friends must type,
 and each computer seat's level as a button: a click moves that seat to the
@@ -17,7 +17,6 @@ the key nor the choice is shown.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -27,42 +26,21 @@ import pygame
 from client.address import joinable
 from client.asking import ask_once_welcomed
 from client.host import Host
-from client.net import BUSY
-from client.render.layout import BASE_H, BASE_W
+from client.render.layout import BASE_H, BASE_W, base_scale
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
-from client.render.text import blit_text, fit, font, text, wrap
-from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
+from client.render.text import blit_text, fit, fit_sizes, font, text, wrap
+from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
 from client.scenes.base import Scene
+from client.scenes.hostchoices import PLAIN_LABEL, HostChoices, odds_words, options_words
 from client.scenes.reconnect import ReconnectBanner
 from common.levels import LEVEL_IDS, level_info
-from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, Options, SetLevel, Sit, Start
+from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, SetLevel, Sit, Start
+from common.protocol.received import Lobby, ServerMessage, Welcome
 
-TURN_TIMES: list[object] = ["off", 15, 30, 60]
-TIME_BANKS: list[object] = [0, 30, 90, 180]
-OPTION_LABELS = ("Turn clock (seconds a decision)", "Time bank (seconds a match)",
-                 "Hands in the match")  # fmt: skip
-PLAIN_LABEL = "Plain (unsealed) connections"
-PLAIN_CHOICES: list[object] = ["allowed", "refused"]
 PLAIN_COST = "Plain connections allowed: their password, cards and token can be read on the network"
 KEY_NOTE = "friends check that their screen shows the same"
-ODDS_LABEL = "Allow odds on request (key W)"
 
-
-def odds_words(allowed: bool) -> str:
-    """Every lobby says the host's choice before the match (issue 19 point 2)."""
-    return "Odds: allowed (W at the table)" if allowed else "Odds: off"
-
-
-def options_words(opts: dict[str, Any]) -> str:
-    """The table's clock and stand-in in a line: ``"Turn clock 30 s + 90 s bank"``."""
-    turn, bank = opts.get("turn_time"), opts.get("time_bank") or 0
-    words = "No turn clock" if not turn else f"Turn clock {turn:g} s + {bank:g} s bank"
-    if opts.get("stand_in"):
-        words += " · a computer stands in for away seats"
-    return words
-
-
-__all__ = ["ConnectingScene", "LobbyScene", "SeatRow", "lobby_words"]
+__all__ = ["LobbyScene", "SeatRow", "lobby_words"]
 
 WAITING = (250, 170, 90)
 """The colour of the words that say the table waits for the host's disk."""
@@ -97,60 +75,6 @@ class SeatRow:
     sealed: bool = False  # closed (sealed) or open (plain)
 
 
-def _scale(size: tuple[int, int]) -> tuple[float, float, float]:
-    w, h = size
-    s = max(0.5, min(w / BASE_W, h / BASE_H))
-    return s, (w - BASE_W * s) / 2, (h - BASE_H * s) / 2
-
-
-class ConnectingScene(Scene):
-    name = "connecting"
-
-    def __init__(self, host: Host) -> None:
-        super().__init__(host)
-        self.cancel = Button("cancel", "Cancel", "Esc", style="danger")
-        self.s = 1.0
-
-    def buttons(self) -> list[Button]:
-        return [self.cancel]
-
-    def resize(self, size: tuple[int, int]) -> None:
-        s, ox, oy = _scale(size)
-        self.s = s
-        self.cancel.rect = pygame.Rect(
-            round(ox + 540 * s), round(oy + 470 * s), round(200 * s), round(56 * s)
-        )
-        self.cancel.size = max(14, round(26 * s))
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if self.cancel.handle_event(event) or (
-            event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-        ):
-            self.host.leave_table(notice="", send_leave=True)
-
-    def draw(self, surf: pygame.Surface) -> None:
-        surf.fill((14, 40, 30))
-        w, h = surf.get_size()
-        at = self.host.address
-        where = f"{at[0]}:{at[1]}" if at else ""
-        st = self.host.status
-        msg = "Connecting to " + where + "…"
-        if st.state == "retrying" and st.message == BUSY:  # a comeback, the seat kept
-            msg = f"The table is busy — trying again ({st.attempt})…"
-        elif st.state == "retrying":
-            msg = f"Trying {where} again ({st.attempt})…"
-        blit_text(
-            surf,
-            msg,
-            max(14, round(40 * self.s)),
-            (w // 2, h // 2 - round(60 * self.s)),
-            INK,
-            bold=True,
-            anchor="center",
-        )
-        self.cancel.draw(surf)
-
-
 class LobbyScene(Scene):
     """Who has joined, the match length, and (for the host) where friends join and Start.
 
@@ -167,15 +91,8 @@ class LobbyScene(Scene):
         self.start = Button("start", "Start the match", "S", style="primary")
         self.leave = Button("leave", "Leave", style="danger")
         self.rules = Button("rules", "Rules", "F1")
-        self.hands = Choice("hands", [4, 8, 12], host.settings.host_hands)
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
-        # The host sets the turn clock, the time bank and the stand-in (R-C3, R-C4).
-        st = host.settings
-        self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
-        self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
-        self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
-        self.plain = Choice("plain", list(PLAIN_CHOICES), "allowed")
-        self.odds = Checkbox("odds", ODDS_LABEL, st.host_odds)  # odds on request for all
+        self.choices = HostChoices(host.settings)  # the host's: hands, clock, stand-in...
         self.s = 1.0
         self.ox = self.oy = 0.0
         self.size = (BASE_W, BASE_H)
@@ -186,7 +103,6 @@ class LobbyScene(Scene):
         self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
         self.host_chips: list[tuple[int, pygame.Rect]] = []  # "make host" on people's rows
         self.seat_rows: list[SeatRow] = []
-        self.option_labels: list[tuple[str, pygame.Rect]] = []  # the host's choices' words
         self.lost = ReconnectBanner()  # the link is lost: the countdown and Stop trying
 
     def cycle_level(self, seat: int) -> bool:
@@ -194,7 +110,7 @@ class LobbyScene(Scene):
         s = self.host.session
         if s is None or not s.host:
             return False
-        p = next((p for p in s.lobby_seats if p.seat == seat and p.kind == "computer"), None)
+        p = next((p for p in s.lobby.seats if p.seat == seat and p.kind == "computer"), None)
         if p is None:
             return False
         i = LEVEL_IDS.index(p.level) if p.level in LEVEL_IDS else 0
@@ -207,83 +123,22 @@ class LobbyScene(Scene):
                 self.addresses = self.host.server.join_addresses()
             except Exception:  # the interface table could not be read
                 self.addresses = ["127.0.0.1"]
-        self._sync_hands()
+        if self.host.session is not None:
+            self.choices.follow(self.host.session)
 
-    def _sync_hands(self) -> None:
-        """The choice shows the table's match length: what the server says, for everyone."""
-        s = self.host.session
-        if s is not None and s.lobby is not None and s.lobby["hands"] in self.hands.options:
-            self.hands.value = s.lobby["hands"]
-        self._sync_options()
-
-    def _sync_options(self) -> None:
-        """Show the table's options as the server last said them."""
-        s = self.host.session
-        if s is None or not s.options:
-            return
-        turn = s.options.get("turn_time")
-        bank = s.options.get("time_bank") or 0
-        for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
-                                    (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip
-            if value in base:
-                choice.options = list(base)
-            else:  # a value set elsewhere (--turn-time 45) joins the row in its place
-                words = [o for o in base if not isinstance(o, int)]
-                choice.options = words + sorted([o for o in base if isinstance(o, int)] + [value])
-            choice.value = value
-        self.stand_in.value = bool(s.options.get("stand_in"))
-        self.plain.value = "refused" if s.plain_refused else "allowed"
-        self.odds.value = s.odds_allowed
-
-    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
-        if kind == "lobby":
-            self._sync_hands()
-        if kind == "welcome":  # a watcher come to ask for a lost seat back asks now
+    def on_message(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Lobby) and self.host.session is not None:
+            self.choices.follow(self.host.session)
+        if isinstance(msg, Welcome):  # a watcher come to ask for a lost seat back asks now
             ask_once_welcomed(self.host.session, self.host.send)
         self._layout_give()
         self._layout_seats()
         self._layout_lost()
 
-    def send_options(self) -> bool:
-        """The host's choices to the server (it answers with a lobby that shows them)."""
-        s = self.host.session
-        if s is None or not s.host:
-            return False
-        turn = self.turn_time.value
-        st = self.host.settings
-        st.host_turn_time = int(turn) if isinstance(turn, int) else 0
-        st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
-        st.host_stand_in = self.stand_in.value
-        return self.host.send(
-            Options(
-                turn_time=float(st.host_turn_time),
-                time_bank=float(st.host_time_bank),
-                stand_in=st.host_stand_in,
-            ).encode()
-        )
-
-    def send_plain(self) -> bool:
-        """The host's choice of plain connections to the server (refused: the plain ones
-        there are closed, and no new one is taken)."""
-        s = self.host.session
-        if s is None or not s.host or not self.sealing():
-            return False
-        plain = "never" if self.plain.value == "refused" else "allow"
-        return self.host.send({**Options().encode(), "plain": plain})
-
-    def send_odds(self) -> bool:
-        """The host's choice of odds on request, for everyone at the table (remembered for
-        the next table hosted)."""
-        s = self.host.session
-        if s is None or not s.host or not self.sealing():
-            return False
-        self.host.settings.host_odds = self.odds.value
-        return self.host.send(Options(odds=self.odds.value).encode())
-
     def odds_allowed(self) -> bool:
         """The computer table always allows them; a friends' table as its host chose."""
         s = self.host.session
-        return not self.sealing() or (s is not None and s.odds_allowed)
+        return not self.sealing() or (s is not None and s.lobby.odds_allowed)
 
     def sealing(self) -> bool:
         """Whether the table's key and the plain connections' choice are shown: not at the
@@ -304,7 +159,7 @@ class LobbyScene(Scene):
         if s is None:
             return []
         out = []
-        if s.watch and s.seat is None and len(s.lobby_seats) < 7:
+        if s.watch and s.seat is None and len(s.lobby.seats) < 7:
             out.append(self.sit)
         if s.host and not s.running:
             out += self.give
@@ -320,7 +175,7 @@ class LobbyScene(Scene):
             return
         box = self.boxes["seats"]
         y = box.y + round(60 * self.s)
-        for p in s.lobby_seats:
+        for p in s.lobby.seats:
             if p.kind == "computer":
                 b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", "Give seat")
                 b.size = max(12, round(18 * self.s))
@@ -338,56 +193,24 @@ class LobbyScene(Scene):
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
-        self.s, self.ox, self.oy = _scale(size)
+        self.s, self.ox, self.oy = base_scale(size)
         self.boxes = {
             "seats": self._R(140, 262, 580, 300),
             "side": self._R(760, 262, 380, 64),
         }
         self.start.rect = self._R(760, 578, 380, 60)
-        self._layout_options()
+        self.choices.sealing = self.sealing()
+        self.choices.layout(self.boxes["side"], self.start.rect, self.s)
         self.leave.rect = self._R(140, 578, 200, 60)
         self.rules.rect = self._R(356, 578, 170, 60)
         self.chat.rect = self._R(140, 730, 1000, 46)
         for w in (self.start, self.leave, self.rules, self.chat):
             w.size = max(14, round(28 * self.s))
-        for w in (self.turn_time, self.time_bank, self.hands, self.plain):
-            w.size = max(14, round(24 * self.s))
-        self.stand_in.size = self.odds.size = max(14, round(22 * self.s))
         self.sit.rect = self.start.rect.copy()
         self.sit.size = max(14, round(26 * self.s))
         self._layout_give()
         self._layout_seats()
         self._layout_lost()
-
-    def _layout_options(self) -> None:
-        """The host's three choices, each under its label, and the stand-in box: stacked
-        between the side note and Start, the labels measured in the font they are drawn in
-        (at small sizes the 14 px floor makes them taller than the scale says)."""
-        side, start = self.boxes["side"], self.start.rect
-        lab_h = font(self._f(20)).get_linesize()
-        pad = max(1, round(4 * self.s))
-        ch, cb = round(38 * self.s), round(28 * self.s)
-        rows: tuple[Choice, ...] = (self.turn_time, self.time_bank, self.hands)
-        labels: tuple[str, ...] = OPTION_LABELS
-        if self.sealing():
-            rows, labels = (*rows, self.plain), (*labels, PLAIN_LABEL)
-        boxes = 2  # the stand-in; odds on request (a box at a friends' table, else words)
-        need = len(rows) * (lab_h + pad + ch) + boxes * cb
-        room = start.top - side.bottom
-        if need > room:  # tight: the choices give up height, the words keep theirs
-            ch = max(lab_h, (room - boxes * cb - len(rows) * (lab_h + pad)) // len(rows))
-            need = len(rows) * (lab_h + pad + ch) + boxes * cb
-        gap = max(0, (room - need) // (len(rows) + 2))
-        y = side.bottom + gap
-        self.option_labels = []
-        for w, label in zip(rows, labels, strict=True):
-            words = pygame.Rect(side.x, y, font(self._f(20)).size(label)[0], lab_h)
-            self.option_labels.append((label, words))
-            y += lab_h + pad
-            w.rect = pygame.Rect(side.x, y, side.w, ch)
-            y += ch + gap
-        self.stand_in.rect = pygame.Rect(side.x, y, side.w, cb)
-        self.odds.rect = pygame.Rect(side.x, y + cb, side.w, cb)
 
     def _layout_lost(self) -> None:
         """The lost-table banner: above the seats, left of the night's scoreboard, clear of
@@ -409,7 +232,7 @@ class LobbyScene(Scene):
         y = box.y + f(60)
         lh = max(10, round(font(f(28)).get_height() * 0.9))
         lock_room = lock_width(lh) + f(10)
-        for p in s.lobby_seats:
+        for p in s.lobby.seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
             if p.next:
@@ -450,8 +273,8 @@ class LobbyScene(Scene):
     def night_rect(self) -> pygame.Rect | None:
         """The night's scoreboard, top right, once a match has been played."""
         s = self.host.session
-        night = s.night if s is not None and s.night is not None and s.night.played else None
-        return self._R(760, 24, 380, 226) if night is not None else None
+        night = s.lobby.night if s is not None else None
+        return self._R(760, 24, 380, 226) if night is not None and night.played else None
 
     def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
         """The words above the seats: (text, size, colour, bold, rect), fitted between the
@@ -462,7 +285,7 @@ class LobbyScene(Scene):
         items: list[tuple[str, float, tuple[int, int, int], bool]] = []
         server = self.host.server
         at = self.host.address
-        name = s.table_name if s is not None else ""
+        name = s.lobby.table if s is not None else ""
         if self.host.server_kind == "host" and server is not None:
             lone = getattr(server, "every_interface", False) and all(
                 a in ("127.0.0.1", "::1") for a in self.addresses
@@ -479,24 +302,24 @@ class LobbyScene(Scene):
             pw = self.host.password  # the host sits down with the table's own password
             if pw:
                 items.append((f"Password: {pw}", 30, INK, False))
-            if s is not None and s.plain_open:  # the host allowed them: what it costs
+            if s is not None and s.lobby.plain_open:  # the host allowed them: what it costs
                 items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
         elif at is not None:
             where = joinable(*at)
             items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
             if self.key_words():  # the host reads it out; it is the same on every screen
                 items.append((f"Table key {self.key_words()}", 30, INK, True))
-            if s is not None and self.sealing() and s.plain_open:
+            if s is not None and self.sealing() and s.lobby.plain_open:
                 items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
             elif s is not None and self.sealing():
-                plain = "refused" if s.plain_refused else "allowed"
+                plain = "refused" if s.lobby.plain_refused else "allowed"
                 items.append((f"{PLAIN_LABEL}: {plain}", 22, MUTED, False))
-        if s is not None and s.open_books:  # the host's open-the-books option, for all to know
-            who = "everyone seated and watching" if s.books_to_watchers else "everyone seated"
+        if s is not None and s.lobby.open_books:  # the host's open-the-books option, for all
+            who = "everyone seated and watching" if s.lobby.books_to_watchers else "everyone seated"
             books = f"Open books: after the match {who} may replay every hand, hole cards and all."
             items.append((books, 24, GOLD, False))
-        if s is not None and s.waiting:  # the host cannot save: nothing starts or moves
-            items.insert(0, (s.waiting, 30, WAITING, True))
+        if s is not None and s.clocks.waiting:  # the host cannot save: nothing starts or moves
+            items.insert(0, (s.clocks.waiting, 30, WAITING, True))
         if s is None or not items:
             return []
         top = round(self.oy + 20 * sc)
@@ -506,17 +329,9 @@ class LobbyScene(Scene):
         board = self.night_rect()
         if board is not None:  # the night so far is top right: the words keep left of it
             left, right = self._R(20, 0, 0, 0).x, board.x - round(20 * sc)
-        room_w = right - left - max(16, round(40 * sc))
-        m = 1.0
-        for _ in range(60):
-            sizes = [max(12, round(base * sc * m)) for _t, base, _c, _b in items]
-            dims = [
-                font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(items, sizes, strict=True)
-            ]
-            total = sum(d[1] for d in dims) + gap * (len(items) - 1)
-            if (total <= bottom - top and all(d[0] <= room_w for d in dims)) or min(sizes) <= 12:
-                break
-            m *= 0.93
+        room = (right - left - max(16, round(40 * sc)), bottom - top)
+        sizes, dims = fit_sizes([(t, base, b) for t, base, _c, b in items], room, sc, gap=gap)
+        total = sum(h for _w, h in dims) + gap * (len(items) - 1)
         out = []
         y = top + max(0, (bottom - top - total) // 2)  # the block sits midway in its room
         for (t, _x, c, b), sz, (tw, th) in zip(items, sizes, dims, strict=True):
@@ -544,8 +359,12 @@ class LobbyScene(Scene):
             if event.key == pygame.K_s and not self.chat.focused:
                 self.press_start()
             return
-        if s is not None and s.host and self.hands.handle_event(event):
-            self.choose_hands(int(self.hands.value))
+        if (
+            s is not None
+            and s.host
+            and (said := self.choices.handle_event(event, self.host.settings))
+        ):
+            self.host.send(said)
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for seat, rect in self.level_chips:
@@ -563,17 +382,6 @@ class LobbyScene(Scene):
                 else:
                     self.host.send(FreeSeat(int(b.id.split(":")[1])).encode())
                 return
-        if s is not None and s.host:
-            for w in (self.turn_time, self.time_bank, self.stand_in):
-                if w.handle_event(event):
-                    self.send_options()
-                    return
-            if self.sealing() and self.plain.handle_event(event):
-                self.send_plain()
-                return
-            if self.sealing() and self.odds.handle_event(event):
-                self.send_odds()
-                return
         if self.start.handle_event(event):
             self.press_start()
         elif self.leave.handle_event(event):
@@ -581,25 +389,16 @@ class LobbyScene(Scene):
         elif self.rules.handle_event(event):
             self.host.show_rules()
 
-    def choose_hands(self, hands: int) -> bool:
-        """The host picks the match length: the table (and so every guest's lobby) follows."""
-        s = self.host.session
-        if s is None or not s.host or hands not in self.hands.options:
-            return False
-        self.hands.value = hands
-        self.host.settings.host_hands = hands
-        return self.host.send(Options(hands=hands).encode())
-
     def press_start(self) -> bool:
         s = self.host.session
-        if s is None or not s.host or not (s.lobby and s.lobby["can_start"]):
+        if s is None or not s.host or not (s.lobby.said and s.lobby.said.can_start):
             return False
-        return self.host.send(Start(int(self.hands.value)).encode())
+        return self.host.send(Start(int(self.choices.hands.value)).encode())  # type: ignore[call-overload]
 
     def update(self, dt: float) -> None:
         s = self.host.session
         if s is not None:
-            self.start.enabled = bool(s.host and s.lobby and s.lobby["can_start"])
+            self.start.enabled = bool(s.host and s.lobby.said and s.lobby.said.can_start)
             self._layout_give()
             self._layout_seats()
 
@@ -614,15 +413,16 @@ class LobbyScene(Scene):
         elif s.host:
             note = "You are the host: set the table and start when everyone is in."
         else:
-            host = next((p.name for p in s.lobby_seats if p.host), "the host")
+            host = next((p.name for p in s.lobby.seats if p.host), "the host")
             note = f"Waiting for {host} to start the match…"
         if s.watch and self.sit in self.night_buttons():
             note += " A seat is free:"
         lines = wrap(note, self._f(26), self.boxes["side"].w)
-        if not s.host and s.lobby is not None:
-            lines += ["", f"A match of {s.lobby['hands']} hands."]
-        if not s.host and s.options:
-            lines += wrap(options_words(s.options), self._f(26), self.boxes["side"].w)
+        if not s.host and s.lobby.said is not None:
+            lines += ["", f"A match of {s.lobby.said.hands} hands."]
+            opts = s.lobby.said.options
+            words = options_words(opts.turn_time, opts.time_bank, opts.stand_in)
+            lines += wrap(words, self._f(26), self.boxes["side"].w)
         if not s.host:  # the host's own row says it (a box at a friends' table)
             lines += wrap(odds_words(self.odds_allowed()), self._f(26), self.boxes["side"].w)
         return lines
@@ -642,17 +442,8 @@ class LobbyScene(Scene):
         lines: list[tuple[str, float, tuple[int, int, int], bool]] = [
             ("Table key", 20, MUTED, False), (key, 44, GOLD, True), (KEY_NOTE, 19, MUTED, False)
         ]  # fmt: skip
-        m = 1.0
-        for _ in range(40):
-            sizes = [max(12, round(base * self.s * m)) for _t, base, _c, _b in lines]
-            dims = [
-                font(sz, bold=b).size(t) for (t, _x, _c, b), sz in zip(lines, sizes, strict=True)
-            ]
-            if (sum(d[1] for d in dims) <= area.h and all(d[0] <= area.w for d in dims)) or min(
-                sizes
-            ) <= 12:
-                break
-            m *= 0.94
+        words = [(t, base, b) for t, base, _c, b in lines]
+        sizes, dims = fit_sizes(words, area.size, self.s, shrink=0.94, tries=40)
         out = []
         y = area.top + max(0, (area.h - sum(d[1] for d in dims)) // 2)
         for (t, _x, c, b), sz, (tw, th) in zip(lines, sizes, dims, strict=True):
@@ -667,7 +458,7 @@ class LobbyScene(Scene):
         f = self._f
         room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
         n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
-        chats = lobby_words(s.log)[-n:] if n else []
+        chats = lobby_words(s.log.lines)[-n:] if n else []
         out = []
         yy = self.chat.rect.y - f(6) - len(chats) * f(26)
         width = self.chat.rect.w
@@ -689,15 +480,15 @@ class LobbyScene(Scene):
         for t, size, color, bold, rect in self.header():
             blit_text(surf, t, size, rect.topleft, color, bold=bold, shadow=bold)
         board = self.night_rect()
-        if board is not None and s.night is not None:  # the night so far, top right
+        if board is not None and s.lobby.night is not None:  # the night so far, top right
             from client.render.nightboard import draw_night
 
-            draw_night(surf, board, s.night, me=s.name, size=f(24))
+            draw_night(surf, board, s.lobby.night, me=s.name, size=f(24))
         box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
         blit_text(
             surf,
-            f"At the table ({len(s.lobby_seats)} of 7)",
+            f"At the table ({len(s.lobby.seats)} of 7)",
             f(28),
             (box.x + f(20), box.y + f(16)),
             INK,
@@ -739,17 +530,7 @@ class LobbyScene(Scene):
         for b in self.night_buttons():
             b.draw(surf)
         if s.host:
-            for label, rect in self.option_labels:
-                blit_text(surf, label, f(20), rect.topleft, MUTED)
-            for w in (self.turn_time, self.time_bank, self.hands):
-                w.draw(surf)
-            if self.sealing():
-                self.plain.draw(surf)
-                self.odds.draw(surf)
-            else:  # the computer table always allows them: said, not chosen
-                at = (self.odds.rect.x, self.odds.rect.centery)
-                blit_text(surf, odds_words(True), self.odds.size, at, INK, anchor="midleft")
-            self.stand_in.draw(surf)
+            self.choices.draw(surf, self.s)
             self.start.draw(surf)
         self.leave.draw(surf)
         self.rules.draw(surf)
@@ -758,4 +539,4 @@ class LobbyScene(Scene):
         for t, rect in self.chat_lines():
             blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)
-        self.lost.draw(surf, self.host.status, time.monotonic())
+        self.lost.draw(surf, self.host.status, self.host.now())

@@ -6,7 +6,7 @@ a replayed hand looks as it did at the table, with the pot and each seat's
 chips as they were.  What it replays is what it was given: during a match
 the hands as our seat saw them (``client.handbook``), after an open-books
 match or from a history file the full hands, every hole card shown.  Every
-record comes through ``client.handbook.clean_record`` (seats, events and card
+record comes through ``common.history.clean_record`` (seats, events and card
 codes checked), so the view it draws holds only what the painter can draw.
 
 The analysis after the match (``client.analysing``, worked on between frames):
@@ -30,17 +30,21 @@ from typing import Any
 import pygame
 
 from client.analysing import analysis_for
+from client.handbook import full_record
 from client.host import Host
 from client.keys import SCENES, key_of
-from client.model import Player
+from client.lobbystate import Player
+from client.render import chances
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
-from client.render.text import blit_text, fit, wrap
+from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from client.wording import act_words
 from common.analysis import Chance, Mark
+from common.events import Act
+from common.history import decode_event
 from common.replay import Position, hand_label, positions, street_starts, table_after
 from server import folders
 from server.exports import table_of, write_exports
@@ -49,8 +53,6 @@ __all__ = ["ReplayerScene", "export_dir"]
 
 log = logging.getLogger("client.replayer")
 PLAY_STEP = 1.0  # seconds per stop while playing
-MARK = (246, 146, 70)  # a decision worth a look: its marker, its line
-WHY_LINES = 4  # the lines the panel keeps for why a decision is worth a look
 
 
 def export_dir() -> Path:
@@ -113,9 +115,7 @@ class ReplayerScene(Scene):
             self.goto_event(self.hand_i, event)
 
     def _default_title(self) -> str:
-        full = all(
-            all("card" in e for e in r["events"] if e.get("ev") == "deal") for r in self.records
-        )
+        full = all(full_record(rec) for rec in self.records)
         return "Every hole card shown" if full else "As your seat saw it"
 
     # ------------------------------------------------------------ moving
@@ -206,10 +206,8 @@ class ReplayerScene(Scene):
         """The picture the painter reads: the replayed view, the names, the last action."""
         rec = self.record
         upto = self.stops[self.pos_i].upto if self.stops else 0
-        last = rec["events"][upto - 1] if upto else None
-        recent = {}
-        if last is not None and last.get("ev") == "act":
-            recent[last["seat"]] = act_words(last)  # stays up while shown
+        last = decode_event(rec["events"][upto - 1]) if upto else None
+        recent = {last.seat: act_words(last)} if isinstance(last, Act) else {}  # stays up
         self.shown = TablePicture(
             view=table_after(rec, upto, self.viewer),
             players={
@@ -343,7 +341,7 @@ class ReplayerScene(Scene):
         )
         self.why_rect = pygame.Rect(
             p.x + lay.px(12), self.status_rect.bottom + lay.px(6), p.w - lay.px(24),
-            WHY_LINES * line + lay.px(12),
+            chances.WHY_LINES * line + lay.px(12),
         )  # fmt: skip
         self.slots = {seat: self._slot(spot) for seat, spot in lay.spots.items()}
         # Room above Close for the "your turn at the table" banner.
@@ -462,7 +460,7 @@ class ReplayerScene(Scene):
                 self.painter.chips(surf, lay, spot.bet_at, sv.bet)
         for seat, r, chance in self.chance_bars():
             folded = view is not None and view.seats[seat].folded
-            self._draw_bar(surf, r, chance, own=seat == self.viewer, dim=folded)
+            chances.draw_bar(surf, self.lay, r, chance, own=seat == self.viewer, dim=folded)
         # What just happened, over the table.
         if self.stops:
             stop = self.stops[self.pos_i]
@@ -470,7 +468,7 @@ class ReplayerScene(Scene):
             img_size = lay.font(26)
             box = self.stop_box()
             panel(surf, box, (8, 20, 16, 225), lay.px(10))
-            edge = MARK if self.mark_here() is not None else GOLD
+            edge = chances.MARK if self.mark_here() is not None else GOLD
             pygame.draw.rect(surf, edge, box, 2, border_radius=lay.px(10))
             blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
                       box.center, INK, bold=True, anchor="center")  # fmt: skip
@@ -546,83 +544,17 @@ class ReplayerScene(Scene):
             stop = self.stops[k]
             color = GOLD if k == self.pos_i else (INK if k < self.pos_i else MUTED)
             if k in marks:
-                pygame.draw.circle(surf, MARK, (r.x + lay.px(7), y + line // 2), lay.px(5))
-                color = MARK if k != self.pos_i else GOLD
+                pygame.draw.circle(surf, chances.MARK, (r.x + lay.px(7), y + line // 2), lay.px(5))
+                color = chances.MARK if k != self.pos_i else GOLD
             words = fit(stop.label, size, r.w - indent - lay.px(6), bold=k == self.pos_i)
             blit_text(surf, words, size, (r.x + indent, y), color, bold=k == self.pos_i)
             y += line
 
-    def _draw_bar(
-        self, surf: pygame.Surface, r: pygame.Rect, c: Chance, *, own: bool, dim: bool
-    ) -> None:
-        """A seat's chance: its percentage, then a bar filled that far (grey: folded)."""
-        lay = self.lay
-        panel(surf, r, (6, 16, 14, 235), r.h // 2)
-        pygame.draw.rect(surf, (90, 110, 104), r, 1, border_radius=r.h // 2)
-        size = max(12, r.h - 4)
-        label = blit_text(surf, chance_words(c), size, (r.x + lay.px(8), r.centery),
-                          MUTED if dim else INK, bold=True, anchor="midleft")  # fmt: skip
-        track = pygame.Rect(label.right + lay.px(6), 0, 0, max(4, r.h // 3))
-        track.w = max(4, r.right - lay.px(8) - track.x)
-        track.centery = r.centery
-        pygame.draw.rect(surf, (44, 58, 54), track, border_radius=track.h // 2)
-        fill = track.copy()
-        fill.w = round(track.w * max(0.0, min(1.0, c.share)))
-        if fill.w:
-            color = (110, 116, 114) if dim else GOLD if own else (120, 200, 150)
-            pygame.draw.rect(surf, color, fill, border_radius=track.h // 2)
-
-    def analysis_lines(self) -> tuple[str, str]:
-        """The panel's two lines on the analysis: what the chances know, and what the
-        looking found (or how far it has come)."""
-        a = self.analysing
-        counting = a.job.decisions_done and not a.done
-        return a.knowledge(), a.progress() if counting else a.summary()
-
     def why_lines(self) -> tuple[list[str], bool]:
         """The words in the why box: the marked decision's (True), or a hint (False)."""
         lay = self.lay
-        size = lay.font(18)
-        room = self.why_rect.w - lay.px(16)
-        mark = self.mark_here()
-        if mark is not None:
-            return wrap(mark.text, size, room)[:WHY_LINES], True
-        a = self.analysing
-        if a.held:
-            words = "Your decisions are looked over once the match is over."
-        elif not a.judged():
-            words = "Decisions are looked over for a seat of your own: none here."
-        elif not a.job.decisions_done:
-            words = "Your decisions are being looked over…"
-        elif not a.job.marks():
-            words = "None of your decisions in these hands is worth a second look."
-        else:
-            words = f"Stops marked with a dot are decisions worth a look: {self.look.key} goes "
-            words += "to the next one."
-        return wrap(words, size, room)[:WHY_LINES], False
-
-    def _draw_analysis(self, surf: pygame.Surface) -> None:
-        lay = self.lay
-        size = lay.font(18)
-        r = self.status_rect
-        first, second = self.analysis_lines()
-        line = r.h // 3
-        y = r.y + line // 2
-        for words in wrap(first, size, r.w)[:2]:
-            blit_text(surf, fit(words, size, r.w), size, (r.x, y), MUTED, anchor="midleft")
-            y += line
-        blit_text(surf, fit(second, size, r.w, bold=True), size, (r.x, y), GOLD, bold=True,
-                  anchor="midleft")  # fmt: skip
-        box = self.why_rect
-        words, marked = self.why_lines()
-        panel(surf, box, (8, 20, 16, 220), lay.px(8))
-        if marked:
-            pygame.draw.rect(surf, MARK, box, 2, border_radius=lay.px(8))
-        y = box.y + lay.px(6)
-        step = (box.h - lay.px(12)) // WHY_LINES
-        for text in words:
-            blit_text(surf, text, size, (box.x + lay.px(8), y), INK if marked else MUTED)
-            y += step
+        return chances.why_lines(self.analysing, self.mark_here(), self.look.key,
+                                 lay.font(18), self.why_rect.w - lay.px(16))  # fmt: skip
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
@@ -634,7 +566,8 @@ class ReplayerScene(Scene):
         for b in self.panel_buttons:
             b.draw(surf)
         self.look.draw(surf)
-        self._draw_analysis(surf)
+        chances.draw_status(surf, lay, self.status_rect, self.why_rect, self.analysing,
+                            self.why_lines())  # fmt: skip
         size = lay.font(19)
         for k, r in self.hand_rows:
             current = k == self.hand_i
@@ -643,7 +576,8 @@ class ReplayerScene(Scene):
                 pygame.draw.rect(surf, GOLD, r, 1, border_radius=lay.px(6))
             marked = bool(self.analysing.job.hands[k].marks)
             if marked:
-                pygame.draw.circle(surf, MARK, (r.right - lay.px(10), r.centery), lay.px(5))
+                pygame.draw.circle(surf, chances.MARK, (r.right - lay.px(10), r.centery),
+                                   lay.px(5))  # fmt: skip
             label = hand_label(self.records[k])
             room = r.w - lay.px(12) - (lay.px(18) if marked else 0)
             blit_text(surf, fit(label, size, room), size,
@@ -654,13 +588,3 @@ class ReplayerScene(Scene):
             blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
                       (p.x + lay.px(12), self.turn_rect.centery), (220, 200, 150),
                       anchor="midleft")  # fmt: skip
-
-
-def chance_words(c: Chance) -> str:
-    """``"62%"``; a sampled chance never says 0% or 100% (``"<1%"``, ``">99%"``)."""
-    pct = round(100 * c.share)
-    if not c.exact and pct <= 0:
-        return "<1%"
-    if not c.exact and pct >= 100:
-        return ">99%"
-    return f"{pct}%"

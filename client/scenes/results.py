@@ -22,7 +22,7 @@ def books_note(s: Any) -> str:
     they go to the players seated at the match only, so none will come."""
     v = s.view
     played = v is not None and v.you is not None and v.you in v.seats
-    if not played and not s.books_to_watchers:
+    if not played and not s.lobby.books_to_watchers:
         return "The books are open to the players seated at this match"
     books = s.book.opened()
     if books and len(books) >= s.book.books_expected:
@@ -82,8 +82,8 @@ class ResultsScene(Scene):
         s = self.host.session
         if s is None or s.standings is None:
             return 7, False, False
-        night = s.night is not None and bool(s.night.played)
-        return len(s.standings), night, bool(s.open_books)
+        night = s.lobby.night is not None and bool(s.lobby.night.played)
+        return len(s.standings), night, bool(s.lobby.open_books)
 
     def box_height(self) -> int:
         """As tall as its words and buttons, no taller: the header, a row per seat, the
@@ -138,7 +138,7 @@ class ResultsScene(Scene):
         box = self.box
         panel(surf, box, (10, 24, 20, 240), f(18))
         pygame.draw.rect(surf, GOLD, box, 3, border_radius=f(18))
-        winners = [r["name"] for r in s.standings if r["winner"]]
+        winners = [r.name for r in s.standings if r.winner]
         title = (
             " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
             if winners
@@ -164,7 +164,7 @@ class ResultsScene(Scene):
             anchor="center",
         )
         y = box.y + f(160)
-        night = s.night
+        night = s.lobby.night
         cols = (box.x + f(50), box.x + f(110), box.right - f(330), box.right - f(190),
                 box.right - f(50))  # fmt: skip
         heads = (("#", cols[0], "topleft"), ("Seat", cols[1], "topleft"),
@@ -174,19 +174,19 @@ class ResultsScene(Scene):
             blit_text(surf, label, f(22), (x, y), MUTED, anchor=anchor)
         y += f(34)
         for r in s.standings:
-            color = GOLD if r["winner"] else INK
-            name = r["name"] + ("  (you)" if r["seat"] == s.seat else "")
-            blit_text(surf, str(r["place"]), f(28), (cols[0], y), color, bold=True)
+            color = GOLD if r.winner else INK
+            name = r.name + ("  (you)" if r.seat == s.seat else "")
+            blit_text(surf, str(r.place), f(28), (cols[0], y), color, bold=True)
             blit_text(
                 surf,
                 fit(name, f(28), cols[2] - cols[1] - f(120)),
                 f(28),
                 (cols[1], y),
                 color,
-                bold=r["winner"],
+                bold=r.winner,
             )
-            blit_text(surf, str(r["stack"]), f(28), (cols[2], y), color, anchor="topright")
-            net = r["net"]
+            blit_text(surf, str(r.stack), f(28), (cols[2], y), color, anchor="topright")
+            net = r.net
             ncol = (110, 220, 130) if net > 0 else (235, 110, 100) if net < 0 else MUTED
             blit_text(
                 surf,
@@ -197,7 +197,7 @@ class ResultsScene(Scene):
                 bold=True,
                 anchor="topright",
             )
-            total = night.total_of(r["name"]) if night is not None else None
+            total = night.total_of(r.name) if night is not None else None
             if total is not None:
                 tcol = (
                     (110, 220, 130)
@@ -213,7 +213,7 @@ class ResultsScene(Scene):
             line = f"Match {night.played} of the night · {night.label}"
             at = (box.centerx, y + f(6))
             blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
-        if s.open_books:
+        if s.lobby.open_books:
             note = books_note(s)
             blit_text(surf, note, f(22), (box.centerx, self.replay.rect.top - f(18)), GOLD,
                       anchor="center")  # fmt: skip

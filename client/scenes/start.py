@@ -34,6 +34,7 @@ from client.scenes.base import Scene
 from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
+from common.protocol.received import ServerMessage, Welcome
 from common.seal import normal_short_key
 
 if TYPE_CHECKING:
@@ -164,8 +165,8 @@ class StartScene(Scene):
         self._found_note()
         self.read_offer()
 
-    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
-        if kind == "welcome":
+    def on_message(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Welcome):
             self.asked = None  # the password was right
 
     def read_offer(self) -> None:

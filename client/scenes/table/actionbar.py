@@ -33,7 +33,7 @@ def between_hands(s: Session | None) -> str:
     """The bar's words while a hand's end shows: the next hand, or the standings."""
     if s is not None and s.standings is not None:
         return "The match is over"
-    if s is not None and s.paused:  # the banner says why: no new hand until the host resumes
+    if s is not None and s.clocks.paused:  # the banner says why: no new hand until the host resumes
         return "Paused: the next hand waits for the host"
     if s is not None and s.hand >= s.hands:
         return "That was the last hand: the standings come next…"
@@ -62,7 +62,7 @@ class ActionBar:
         legal: list[LegalAction] = s.actions() if s is not None else []
         if s is not None and s.turn is not None and s.turn == self.sent_turn:
             legal = []
-        if landing or (s is not None and s.waiting):  # nobody acts until the host can save
+        if landing or (s is not None and s.clocks.waiting):  # nobody acts until the host can save
             legal = []
         old = {b.id: b for b in self.buttons}
         buttons = []
@@ -168,7 +168,7 @@ class ActionBar:
             return
         view = s.view
         mine = view.seats.get(s.seat) if view and s.seat is not None else None
-        if s.waiting and view is not None and not s.watch:
+        if s.clocks.waiting and view is not None and not s.watch:
             msg = "The table waits for the host's disk"
         elif s.watch or s.seat is None:
             msg = "Watching"
@@ -216,13 +216,12 @@ class ActionBar:
         if decision > 0:
             main, col = f"{ceil(decision)}s", GOLD
             # (a protocol 1 server says nothing of a bank)
-            sub = (
-                f"bank {ceil(bank)}s" if bank > 0 else "no bank left" if s.bank is not None else ""
-            )
+            told = s.clocks.bank is not None
+            sub = f"bank {ceil(bank)}s" if bank > 0 else "no bank left" if told else ""
         else:
             main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
-        if s.paused or s.waiting:
-            col, sub = MUTED, "paused" if s.paused else "waiting"
+        if s.clocks.paused or s.clocks.waiting:
+            col, sub = MUTED, "paused" if s.clocks.paused else "waiting"
         r = blit_text(surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True,
                       anchor="midright")  # fmt: skip
         blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")

@@ -24,7 +24,8 @@ from typing import Any
 import pygame
 
 from client.keys import key_of
-from client.model import Player, Session
+from client.lobbystate import Player
+from client.model import Session
 from client.render.layout import TableLayout
 from client.render.text import blit_text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
@@ -39,10 +40,10 @@ WAITING = "Waiting for the host…"
 
 def host_question(s: Session | None) -> tuple[int, str] | None:
     """(seat, words) of the first open ask the host is to answer, or None."""
-    if s is None or not s.host or not s.asks:
+    if s is None or not s.host or not s.lobby.asks:
         return None
-    seat = min(s.asks)
-    return seat, f"{s.asks[seat]} asks for the seat back"
+    seat = min(s.lobby.asks)
+    return seat, f"{s.lobby.asks[seat]} asks for the seat back"
 
 
 NO_PROOF = "Give it only if it is really them: a name is no proof."
@@ -50,9 +51,9 @@ NO_PROOF = "Give it only if it is really them: a name is no proof."
 
 def asker_words(s: Session | None) -> str:
     """What the asker reads while it watches: the wait, then the answer ("" for none)."""
-    if s is None or s.ask is None or s.seat is not None:
+    if s is None or s.lobby.ask is None or s.seat is not None:
         return ""
-    seat, answer, words = s.ask
+    seat, answer, words = s.lobby.ask
     if answer == "waiting":
         return WAITING
     if answer == "refused":
@@ -62,12 +63,17 @@ def asker_words(s: Session | None) -> str:
     return words
 
 
+def answered(s: Session) -> bool:
+    """Our own ask for a seat back has its answer."""
+    return s.lobby.ask is not None and s.lobby.ask[1] != "waiting"
+
+
 def old_host(s: Session | None) -> Player | None:
     """The person the host's role passed to us from, if it is connected again."""
-    if s is None or not s.host or s.host_from is None or s.host_from == s.seat:
+    if s is None or not s.host or s.lobby.host_from is None or s.lobby.host_from == s.seat:
         return None
-    p = s.players.get(s.host_from)
-    back = p is not None and p.kind == "human" and p.connected and p.seat not in s.presence
+    p = s.players.get(s.lobby.host_from)
+    back = p is not None and p.kind == "human" and p.connected and p.seat not in s.clocks.dropped
     return p if back else None
 
 
@@ -113,7 +119,7 @@ class AskRows:
             if question is not None:
                 self.give.rect = pygame.Rect(x + lay.px(10), btn_y, half, btn_h)
                 self.refuse.rect = pygame.Rect(x + lay.px(18) + half, btn_y, half, btn_h)
-            elif s is not None and s.ask is not None and s.ask[1] != "waiting":
+            elif s is not None and answered(s):
                 self.ok.rect = pygame.Rect(x + w - lay.px(10) - half, btn_y, half, btn_h)
             else:
                 btn_h = -lay.px(6)  # waiting: words only
@@ -130,7 +136,7 @@ class AskRows:
         out: list[Button] = []
         if host_question(s) is not None:
             out += [self.give, self.refuse]
-        elif asker_words(s) and s is not None and s.ask is not None and s.ask[1] != "waiting":
+        elif asker_words(s) and s is not None and answered(s):
             out.append(self.ok)
         if self.hosting and old_host(s) is not None:
             out.append(self.hand_back)
@@ -144,10 +150,10 @@ class AskRows:
             if question is None:
                 return False
             seat = question[0]
-            s.asks.pop(seat, None)  # answered: the next one, if any, shows
+            s.lobby.host_answered(seat)
             return send((GiveSeat(seat) if what == "ask:give" else RefuseSeat(seat)).encode())
         if what == "ask:ok":
-            s.ask = None
+            s.lobby.ask = None  # the answer read: put away
         elif what == "host:back":
             back = old_host(s)
             return back is not None and send(MakeHost(back.seat).encode())

@@ -3,23 +3,20 @@
 A seated player may step away and come back; the host may pause the table
 and take a person's seat away for the match (a second press confirms).
 ``Controls`` lays its buttons out from a height down, says which are on
-offer, turns a press into the message to send, and draws the rows from one
-cached picture (the table draws 60 times a second; they change only when
-pressed, hovered or relabelled).
+offer, turns a press into the message to send, and draws the rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import pygame
 
 from client.keys import key_of
-from client.model import Player, Session
+from client.lobbystate import Player
+from client.model import Session
 from client.render.layout import TableLayout
-from client.render.stamp import caching
 from client.render.widgets import Button
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
@@ -58,7 +55,6 @@ class Controls:
         self.taking = False  # the host is choosing a seat to take away
         self.confirm: int | None = None  # the seat a second press takes away
         self.take_buttons: list[Button] = []
-        self._pic: tuple[tuple[Any, ...], pygame.Surface] | None = None
         # At the computer table (we are its only person) only what means something
         # there: Pause, for a break (nobody else waits, but the deal does), and "I'm
         # back" should our seat be away (a turn clock that ran out).  No Step away
@@ -80,8 +76,8 @@ class Controls:
             half = (w - lay.px(8)) // 2
             self.pause.rect = pygame.Rect(x, y, w if self.solo else half, lay.px(38))
             self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
-            self.pause.label = "Resume" if s is not None and s.paused else "Pause"
-            self.pause.style = "primary" if s is not None and s.paused else "normal"
+            self.pause.label = "Resume" if s is not None and s.clocks.paused else "Pause"
+            self.pause.style = "primary" if s is not None and s.clocks.paused else "normal"
             y += lay.px(46)
             old = {b.id: b for b in self.take_buttons}
             self.take_buttons = []
@@ -134,7 +130,7 @@ class Controls:
             if seated(s) and (me is None or me.away_why != "taken") and self._offers_away(s):
                 sent = send((Back() if s.away() else Away()).encode())
         elif what == "pause" and hosting(s):
-            sent = send((Resume() if s.paused else Pause()).encode())
+            sent = send((Resume() if s.clocks.paused else Pause()).encode())
         elif self.solo and what.startswith("take"):
             pass
         elif what == "take" and hosting(s):
@@ -151,21 +147,6 @@ class Controls:
         return sent
 
     def draw(self, surf: pygame.Surface, s: Session | None) -> None:
-        """The rows, drawn once into a cached picture (a picture, not state: it is drawn
-        again whenever a button's look changes)."""
-        buttons = [b for b in self.buttons(s) if b is not self.back]
-        if not buttons:
-            return
-        area = buttons[0].rect.unionall([b.rect for b in buttons]).inflate(0, 8)
-        key = (tuple(area),) + tuple(
-            (b.id, b.label, b.style, b.hover, b.enabled, b.size, tuple(b.rect)) for b in buttons
-        )
-        if self._pic is None or self._pic[0] != key or not caching():
-            pic = pygame.Surface(area.size, pygame.SRCALPHA)
-            for b in buttons:
-                replace(b, rect=b.rect.move(-area.x, -area.y)).draw(pic)
-            if not caching():
-                surf.blit(pic, area.topleft)
-                return
-            self._pic = (key, pic)
-        surf.blit(self._pic[1], area.topleft)
+        for b in self.buttons(s):
+            if b is not self.back:  # (drawn in the bar)
+                b.draw(surf)

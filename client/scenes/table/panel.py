@@ -97,7 +97,7 @@ class SidePanel:
         return next((a for a in s.actions() if a.action == hovered), None)
 
     def sync_log(self, s: Session | None) -> None:
-        self.log.sync(s.log if s is not None else ())
+        self.log.sync(s.log.lines if s is not None else ())
 
     def follow(self, settings: Settings) -> None:
         """Show the settings as they are now (they may change elsewhere: the start

@@ -11,7 +11,6 @@ draws the seats and the centre with the painter, from a ``TablePicture``.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pygame
@@ -20,22 +19,21 @@ from client import sound
 from client.asking import ask_once_welcomed
 from client.host import Host
 from client.keys import key_of
+from client.model import Session
 from client.render.layout import TableLayout
-from client.render.logview import LogView
-from client.render.motion import Anim
 from client.render.picture import TablePicture, picture_of
-from client.render.seenpanel import SeenPanel
 from client.render.tablepaint import TablePainter
 from client.render.text import text, wrap
-from client.render.volume import VolumeControl
-from client.render.widgets import Button, Checkbox, TextInput, panel
+from client.render.widgets import Button, panel
 from client.scenes.base import Scene
 from client.scenes.reconnect import ReconnectBanner
 from client.scenes.table.actionbar import ActionBar, between_hands
 from client.scenes.table.controls import hosting, seated
 from client.scenes.table.motion import Motion
 from client.scenes.table.panel import SidePanel
+from common.events import Act, Event
 from common.protocol import MAX_CHAT, Chat
+from common.protocol import received as r
 
 __all__ = ["TableScene"]
 
@@ -55,61 +53,8 @@ class TableScene(Scene):
         self.lost = ReconnectBanner()  # the link is lost: the countdown and Stop trying
         self._notify_on_landing = False
         self.coach_match: str | None = None  # the first computer-table match: coach on
+        self._felt: tuple[tuple[Any, ...], pygame.Surface] | None = None  # ``_draw_felt``
         self._coach_follow()
-
-    # ---- the parts' widgets, by the names tests and scripts know them
-
-    @property
-    def anims(self) -> list[Anim]:
-        return self.motion.anims
-
-    @property
-    def sent_turn(self) -> int | None:
-        return self.bar.sent_turn
-
-    @property
-    def log(self) -> LogView:
-        return self.panel.log
-
-    @property
-    def chat(self) -> TextInput:
-        return self.panel.chat
-
-    @property
-    def four(self) -> Checkbox:
-        return self.panel.four
-
-    @property
-    def volume(self) -> VolumeControl:
-        return self.panel.volume
-
-    @property
-    def seen(self) -> SeenPanel:
-        return self.panel.seen
-
-    @property
-    def leave(self) -> Button:
-        return self.panel.leave
-
-    @property
-    def rules(self) -> Button:
-        return self.panel.rules
-
-    @property
-    def replay(self) -> Button:
-        return self.panel.replay
-
-    @property
-    def away(self) -> Button:
-        return self.controls.away
-
-    @property
-    def pause(self) -> Button:
-        return self.controls.pause
-
-    @property
-    def _take_buttons(self) -> list[Button]:
-        return self.controls.take_buttons
 
     # ------------------------------------------------------------ layout
 
@@ -188,7 +133,7 @@ class TableScene(Scene):
     def odds_allowed(self) -> bool:
         """The computer table always allows them; a friends' table as its host chose."""
         s = self.host.session
-        return self.host.server_kind == "computer" or (s is not None and s.odds_allowed)
+        return self.host.server_kind == "computer" or (s is not None and s.lobby.odds_allowed)
 
     def toggle_odds(self) -> None:
         """The odds readout on or off (its box, or key W); the choice is remembered."""
@@ -375,37 +320,35 @@ class TableScene(Scene):
 
     # ------------------------------------------------------------ messages
 
-    def on_message(self, kind: str, msg: dict[str, Any]) -> None:
+    def on_message(self, msg: r.ServerMessage) -> None:
         s = self.host.session
         if s is None:
             return
         self.panel.sync_log(s)  # now, not at the next update: draw may come first
-        if kind in ("table", "match_start", "welcome") and set(self.lay.spots) != set(
-            self._seats()
-        ):
+        seats_may_change = isinstance(msg, r.Table | r.MatchStart | r.Welcome)
+        if seats_may_change and set(self.lay.spots) != set(self._seats()):
             self.resize(self.lay.size)
-        if kind == "table":
+        if isinstance(msg, r.Table):
             self.panel.seen.update(s.view)
-        if kind in ("table", "lobby"):  # a new card or a fold: the odds start again
+        if isinstance(msg, r.Table | r.Lobby):  # a new card or a fold: the odds start again
             self.panel.odds.follow(s, allowed=self.odds_allowed())
-        if kind == "table" and s.view is not None:
+        if isinstance(msg, r.Table) and s.view is not None:
             self.motion.on_view(s.view, s.hand, self.lay)
-        if kind == "events":
-            _act_sound(msg)
+        if isinstance(msg, r.Events):
+            _act_sound(msg.events)
         self._landing = self._cards_landing()
-        if kind == "turn" and s.my_turn() and not self._pre_act():
+        if isinstance(msg, r.Turn) and s.my_turn() and not self._pre_act():
             if self._landing:
                 self._notify_on_landing = True
             else:
                 self.host.notify_turn()
-        if kind in ("table", "turn", "events", "hand_end", "standings"):
+        if isinstance(msg, r.Table | r.Turn | r.Events | r.HandEnd | r.Standings):
             self._layout_buttons()
-        if kind == "welcome":
+        if isinstance(msg, r.Welcome):
             ask_once_welcomed(s, self.host.send)
-        back = kind == "presence" and self.host.session is not None and self.host.session.host
-        back = back or (kind == "error" and msg.get("ref") == "ask_seat")  # the asker's word
-        if back or kind in ("seat_away", "paused", "lobby", "match_start", "welcome",
-                            "standings", "seat_asked", "ask_answer", "waiting"):  # fmt: skip
+        back = isinstance(msg, r.Presence) and s.host
+        back = back or (isinstance(msg, r.Error) and msg.ref == "ask_seat")  # the asker's word
+        if back or isinstance(msg, _ROWS_FOLLOW):
             self.resize(self.lay.size)  # the away, host and ask rows follow the state
 
     def _pre_act(self) -> bool:
@@ -453,12 +396,12 @@ class TableScene(Scene):
         s = self.host.session
         if s is None:
             return None
-        if s.my_turn() and s.time_left is not None:
+        c, view = s.clocks, s.view
+        if s.my_turn() and c.ours is not None:
             return 0.25
-        view = s.view
-        if s.clock is not None and view is not None and view.to_act == s.clock.seat:
+        if c.turn is not None and view is not None and view.to_act == c.turn.seat:
             return 0.25
-        if s.presence:
+        if c.dropped:
             return 0.5
         return None
 
@@ -484,7 +427,7 @@ class TableScene(Scene):
         if s is None:
             surf.blit(self.painter.background(lay), (0, 0))
             return
-        now = time.monotonic()
+        now = self.host.now()
         pic = picture_of(s, now)
         self._draw_felt(surf, s, pic)
         self.motion.draw_flying(surf, lay, self.painter, self.host.art)
@@ -492,60 +435,48 @@ class TableScene(Scene):
         self.panel.draw(surf, lay, s, self.host.settings)
         self._draw_banner(surf)
 
-    def _draw_felt(self, surf: pygame.Surface, s: Any, pic: TablePicture) -> None:
+    def _draw_felt(self, surf: pygame.Surface, s: Session, pic: TablePicture) -> None:
         """The felt and all that lies still on it: the centre, the seats' cards and plates,
-        the chips.  While nothing moves it is one kept layer, drawn again only when
-        something it shows changes (its key: the view, which is never changed in place,
-        the plates' looks, the names, the layout and the deck's colours)."""
-        lay = self.lay
-        view = s.view
-        hidden = self.motion.hidden()
-        clock = not self._landing
+        the chips.  While nothing flies, the felt is kept and blitted again as long as all
+        it shows is the same (the layout, the view, which is never changed in place, the
+        hand and the plates' looks): a table waiting on a seat is one blit a frame instead
+        of some 300 drawing calls (``scripts/bench_client.py``)."""
+        lay, view = self.lay, s.view
         looks = {
-            seat: self.painter.plate_look(
-                lay,
-                spot,
-                view.seats.get(seat) if view else None,
-                s.players.get(seat),
-                pic=pic,
-                clock=clock,
-            )
+            seat: self.painter.plate_look(lay, spot, view.seats.get(seat) if view else None,
+                                          s.players.get(seat), pic=pic, clock=not self._landing)
             for seat, spot in lay.spots.items()
-        }
-        key: tuple[Any, ...] | None = None
-        if not self.motion.anims:
-            names = tuple((seat, p.name) for seat, p in s.players.items())
-            key = (lay, view, pic.hand, pic.hands, names, tuple(looks.items()),
-                   self.host.art.four_color)  # fmt: skip
-            if self.painter.felt_from_layer(surf, key):
-                return
-        self.painter.background_to(surf, lay)
+        }  # fmt: skip
+        key = (lay, view, pic.hand, pic.hands, looks, self.host.art.four_color)
+        if self._felt is not None and self._felt[0] == key and not self.motion.anims:
+            surf.blit(self._felt[1], (0, 0))
+            return
+        hidden = self.motion.hidden()
+        surf.blit(self.painter.background(lay), (0, 0))
         self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
         self.motion.draw_deck(surf, lay, self.host.art)
         showdown = bool(view and view.over)
         winners = {seat for seat, _, _ in view.awards} if view else set()
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
-            player = s.players.get(seat)
             if sv is not None:
                 self.painter.seat_cards(
                     surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
                 )
-            self.painter.plate(surf, lay, spot, sv, player, pic=pic, clock=clock, look=looks[seat])
+            self.painter.plate(surf, lay, spot, sv, None, pic=pic, look=looks[seat])
             if sv is not None and sv.shown is not None and showdown:
                 self.painter.shown_name(surf, lay, spot, sv, seat in winners)
             if view is not None and view.button == seat:
                 self.painter.dealer_button(surf, lay, spot)
         for at, amount in self.felt_chips():
             self.painter.chips(surf, lay, at, amount)
-        if key is not None:
-            self.painter.keep_felt(surf, key)
+        self._felt = None if self.motion.anims else (key, surf.copy())
 
-    def _draw_paused(self, surf: pygame.Surface, s: Any) -> None:
+    def _draw_paused(self, surf: pygame.Surface, s: Session) -> None:
         """R-C3: the table is paused; the hand in play is played out first."""
         lay = self.lay
         view = s.view
-        who = s.paused_by or "the host"
+        who = s.clocks.paused_by or "the host"
         if view is not None and not view.over:
             msg = f"Paused by {who}: this hand is played out, then the table waits"
         else:
@@ -574,25 +505,21 @@ class TableScene(Scene):
 
     def _draw_banner(self, surf: pygame.Surface) -> None:
         s = self.host.session
-        if s is not None and s.waiting:
-            self._draw_waiting(surf, s.waiting)
-        elif s is not None and s.paused:
+        if s is not None and s.clocks.waiting:
+            self._draw_waiting(surf, s.clocks.waiting)
+        elif s is not None and s.clocks.paused:
             self._draw_paused(surf, s)
-        self.lost.draw(surf, self.host.status, time.monotonic())
+        self.lost.draw(surf, self.host.status, self.host.now())
 
 
-def _act_sound(msg: dict[str, Any]) -> None:
+_ROWS_FOLLOW = (r.SeatAway, r.Paused, r.Lobby, r.MatchStart, r.Welcome, r.Standings,
+                r.SeatAsked, r.AskAnswer, r.Waiting)  # fmt: skip
+"""Messages after which the away, host and ask rows are laid out again."""
+
+
+def _act_sound(events: list[Event]) -> None:
     """The sound of one action as it happens (a comeback's replay of many stays quiet)."""
-    events = msg.get("events")
-    acts = (
-        [e for e in events if isinstance(e, dict) and e.get("ev") == "act"]
-        if isinstance(events, list)
-        else []
-    )
-    if len(acts) != 1:
-        return
-    action = acts[0].get("action")
-    if action in ("check", "fold"):
-        sound.play(str(action))
-    elif action in ("bring_in", "complete", "bet", "raise", "call"):
-        sound.play("chips")
+    acts = [e for e in events if isinstance(e, Act)]
+    if len(acts) == 1:
+        action = acts[0].action
+        sound.play(action.value if action in ("check", "fold") else "chips")

@@ -1,0 +1,184 @@
+"""What the lobby says of the table: its seats, its host, its options, the night so far,
+and the seats asked back by name.
+
+``LobbyState`` keeps the last ``lobby`` message (``said``) with what outlives it: the
+table's name, the night's scoreboard, who hosted before, the host's open asks and our
+own.  Its methods take a ``received`` message and return the log's words for it, if any.
+
+Pure: no pygame, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from common.presence import Presence
+from common.protocol.received import AskAnswer, Lobby, Night, SeatAsked, TableOptions
+from common.schema import LobbySeat
+
+__all__ = ["LobbyState", "Player"]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A filled seat as the client knows it (a ``common.schema.LobbySeat`` read)."""
+
+    seat: int
+    name: str
+    kind: str = "human"  # "human" or "computer"
+    host: bool = False
+    level: str = ""  # a computer seat's level id ("" when the server does not say)
+    level_name: str = ""
+    presence: Presence = Presence.PLAYING
+    """Where its person is (``common.presence``), read from the seat's wire fields."""
+    stand_in: bool = False
+    """A computer plays the seat while it is away: the table's stand-in option (R-C3)
+    applied to an away presence, as the server says it."""
+    sealed: bool | None = None
+    """Its person's connection is sealed (TLS), as the server says it (``"sealed": true``;
+    absent: plain, or not connected); None where nobody said (a replayed hand)."""
+
+    @classmethod
+    def of(cls, seat: LobbySeat) -> Player:
+        computer = seat.kind == "computer"
+        return cls(
+            seat=seat.seat,
+            name=seat.name,
+            kind=seat.kind,
+            host=seat.host,
+            level=(seat.level or "") if computer else "",
+            level_name=(seat.level_name or "") if computer else "",
+            presence=seat.presence,
+            stand_in=seat.stand_in,
+            sealed=seat.sealed,
+        )
+
+    def moved(self, presence: Presence, *, stand_in: bool) -> Player:
+        return replace(self, presence=presence, stand_in=stand_in)
+
+    @property
+    def away(self) -> bool:
+        """Its turns are played for it (R-C2, R-C3)."""
+        return self.presence.away
+
+    @property
+    def away_why(self) -> str | None:
+        """``asked``, ``clock``, ``dropped`` or ``taken`` while away, else None."""
+        return self.presence.away_why
+
+    @property
+    def next(self) -> bool:
+        """Seated during a match: plays from the next one."""
+        return self.presence is Presence.NEXT_MATCH
+
+    @property
+    def connected(self) -> bool:
+        """Not known to be cut off: neither dropped nor away after a drop (an away seat's
+        link is not in its presence; ``Clocks.dropped`` has every seat said dropped)."""
+        return self.presence is not Presence.DROPPED and self.presence is not Presence.AWAY_DROPPED
+
+
+class LobbyState:
+    def __init__(self) -> None:
+        self.said: Lobby | None = None  # the last lobby message
+        self.seats: list[Player] = []  # its seats
+        self.table = ""  # the table's name
+        self.night: Night | None = None  # the night's scoreboard, from a lobby or standings
+        self._host: int | None = None  # the host's seat, as the last lobby said it
+        self.host_from: int | None = None  # the seat the host's role came to us from
+        # A seat asked back by name (docs/protocol.md): the host's open asks (seat ->
+        # name); a refused join's lost seat, which may be asked for; the seat to ask for
+        # once welcomed as a watcher; and our own ask's (seat, answer, words).
+        self.asks: dict[int, str] = {}
+        self.lost_seat: int | None = None
+        self.asking: int | None = None
+        self.ask: tuple[int, str, str] | None = None
+
+    @property
+    def options(self) -> TableOptions | None:
+        return self.said.options if self.said is not None else None
+
+    @property
+    def plain_refused(self) -> bool:
+        """The table takes only sealed connections."""
+        return self.said is not None and self.said.plain == "never"
+
+    @property
+    def plain_open(self) -> bool:
+        """Plain connections are let into a table with a password."""
+        return self.said is not None and self.said.plain == "allow"
+
+    @property
+    def odds_allowed(self) -> bool:
+        return self.said is not None and self.said.odds
+
+    @property
+    def open_books(self) -> bool:
+        return self.said is not None and self.said.open_books
+
+    @property
+    def books_to_watchers(self) -> bool:
+        return self.said is not None and self.said.books_to_watchers
+
+    def name_of(self, seat: int) -> str | None:
+        return next((p.name for p in self.seats if p.seat == seat), None)
+
+    def player(self, seat: int) -> Player | None:
+        return next((p for p in self.seats if p.seat == seat), None)
+
+    def take(
+        self, m: Lobby, me: int | None, name_of: Callable[[int], str]
+    ) -> tuple[bool, str | None]:
+        """A lobby: whether we host now, and the words when the host changed."""
+        first = self.said is None
+        self.said = m
+        self.seats = [Player.of(seat) for seat in m.seats]
+        self.table = m.table if m.table is not None else self.table
+        self.night = m.night or self.night
+        before, self._host = self._host, m.host
+        hosting = m.host is not None and m.host == me
+        if not hosting:
+            self.asks.clear()
+            self.host_from = None
+        if first or before == m.host or m.host is None:
+            return hosting, None
+        if hosting:
+            self.host_from = before
+        who = "You are" if hosting else f"{self.name_of(m.host) or name_of(m.host)} is"
+        return hosting, f"{who} the host now"
+
+    def asked(self, m: SeatAsked, name: str) -> str | None:
+        """To the host: someone asks for a lost seat back (``open``), or that ask is over."""
+        if not m.open:
+            self.asks.pop(m.seat, None)
+            return None
+        new = m.seat not in self.asks
+        self.asks[m.seat] = m.name or name
+        return f"{m.name or name} asks for the seat back" if new else None
+
+    def answered(self, m: AskAnswer) -> str | None:
+        """Our own ask for a seat back: waiting, given, refused or unanswered."""
+        self.ask = (m.seat, m.answer, m.message)
+        self.asking = None
+        return m.message or None
+
+    def ask_once_welcomed(self, seat: int) -> None:
+        """A refused join asks for ``seat`` back once welcomed as a watcher."""
+        self.asking = seat
+
+    def asked_now(self) -> int | None:
+        """The seat to ask for now (once), its ask waiting for the host's word."""
+        seat, self.asking = self.asking, None
+        if seat is not None:
+            self.ask = (seat, "waiting", "")
+        return seat
+
+    def host_answered(self, seat: int) -> None:
+        """The host gave or refused ``seat``: the next ask, if any, shows."""
+        self.asks.pop(seat, None)
+
+    def refused(self, words: str) -> None:
+        """Our ask was refused outright (an ``error`` to ``ask_seat``)."""
+        seat = self.ask[0] if self.ask is not None else (self.asking or 0)
+        self.ask = (seat, "failed", words)

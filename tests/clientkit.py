@@ -1,0 +1,340 @@
+"""The client tests' kit: server messages fed to a game, and the player's keys and clicks.
+
+A game (``client.app.App``) comes from ``tests/conftest.py``'s fixtures (``app``: Ann's,
+headless, no table; ``make_client``: one against an in-process server).  Here:
+
+- ``feed(game, msgs)``: messages as the wire carries them (``tests.demo``'s, or made by
+  hand), decoded as the connection decodes them and applied to an ``App`` or a
+  ``Session``; ``session_from(msgs)``; ``decoded(msg)``.
+- ``key``, ``click``, ``post``: the player's input, into the game's own event queue
+  (``App.inbox`` for an offscreen one), then one pass of the loop (``step=False``: none);
+  ``hover`` moves the pointer; ``handle_click`` hands a click to the app's handler
+  without a pass of the loop (nothing drawn).
+- ``advance(app, seconds)``: animation time in the loop's fixed steps, with no waiting.
+- ``run(apps, done, players)``: the real loops until ``done()`` holds, no fixed sleeps;
+  a ``Player`` answers each turn of its game by key, as a person would.
+- ``host_with_guest(make_client)``: Hana hosts on 127.0.0.1, Gus has joined her lobby.
+- ``FakeTable``: the link's other end, scripted, for the connection on its own;
+  ``polled`` and ``statuses``: what the connection's thread hands on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pygame
+
+from client.app import App
+from client.model import Session
+from client.net import Connection, Status
+from client.pacing import STEP
+from common.protocol import FrameDecoder, FrameError, encode_frame
+from common.protocol.received import ServerMessage, decode_server
+from common.seal import TlsPipe
+from tests.serverkit import identity
+
+__all__ = [
+    "SIZES",
+    "FakeTable",
+    "Player",
+    "advance",
+    "click",
+    "closed_port",
+    "decoded",
+    "failed",
+    "feed",
+    "handle_click",
+    "host_with_guest",
+    "hover",
+    "key",
+    "polled",
+    "post",
+    "run",
+    "session_from",
+    "statuses",
+]
+
+
+SIZES = [(800, 500), (1024, 640), (1280, 800), (1920, 1080), (2560, 1440), (1280, 560),
+         (900, 1100), (1600, 700)]  # fmt: skip
+"""Window sizes whose layouts the tests measure: the smallest, common, tall and wide."""
+
+
+def decoded(msg: dict[str, Any]) -> ServerMessage:
+    return decode_server(msg)
+
+
+def feed(game: App | Session, msgs: Iterable[dict[str, Any]], *, now: float = 0.0) -> None:
+    """Each message as the connection hands it on: decoded, then applied."""
+    for msg in msgs:
+        if isinstance(game, Session):
+            game.apply(decode_server(msg), now)
+        else:
+            game.on_message(decode_server(msg))
+
+
+def session_from(msgs: Iterable[dict[str, Any]], name: str = "Ann") -> Session:
+    s = Session(name)
+    feed(s, msgs)
+    return s
+
+
+def post(app: App, kind: int, *, step: bool = True, **attrs: Any) -> None:
+    """One event as the player makes it, into the app's queue; then one pass of the loop."""
+    event = pygame.event.Event(kind, **attrs)
+    if app.offscreen:
+        app.inbox.append(event)
+    else:
+        pygame.event.post(event)
+    if step:
+        app.step(max_wait=0.001)
+
+
+def key(app: App, k: int | str, *, step: bool = True) -> None:
+    """A key pressed: a pygame key code, or a letter."""
+    code = pygame.key.key_code(k.lower()) if isinstance(k, str) else k
+    letter = k.lower() if isinstance(k, str) else ""
+    post(app, pygame.KEYDOWN, step=step, key=code, mod=0, unicode=letter, scancode=0)
+
+
+def hover(app: App, pos: tuple[int, int], *, step: bool = True) -> None:
+    post(app, pygame.MOUSEMOTION, step=step, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+
+
+def click(app: App, at: tuple[int, int] | pygame.Rect, *, step: bool = True) -> None:
+    """A left click (on ``at``'s middle, for a rect): the pointer moves there first."""
+    pos = at.center if isinstance(at, pygame.Rect) else at
+    hover(app, pos, step=False)
+    post(app, pygame.MOUSEBUTTONDOWN, step=False, pos=pos, button=1)
+    post(app, pygame.MOUSEBUTTONUP, step=step, pos=pos, button=1)
+
+
+def handle_click(app: App, at: tuple[int, int] | pygame.Rect) -> None:
+    """A left click handed straight to the app's handler: no pass of the loop, no draw."""
+    pos = at.center if isinstance(at, pygame.Rect) else at
+    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0,) * 3))
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        app.handle_event(pygame.event.Event(kind, pos=pos, button=1))
+
+
+def advance(app: App, seconds: float) -> None:
+    """Animation time, in the loop's fixed steps, without waiting for the clock."""
+    for _ in range(round(seconds / STEP)):
+        for scene in list(app.scenes):
+            scene.update(STEP)
+
+
+def run(
+    apps: list[App],
+    done: Callable[[], Any],
+    players: Iterable[Callable[[], Any]] = (),
+    timeout: float = 40.0,
+) -> bool:
+    """The real loops (and each player's move) until ``done()``; False on timeout."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for app in apps:
+            app.step(max_wait=0.02)
+        for player in players:
+            player()
+        if done():
+            return True
+    return False
+
+
+def check_buttons(app: App) -> list[Any]:
+    """The table's buttons are exactly the offered actions, named with their amounts."""
+    buttons = app.top().buttons()
+    offered = app.session.actions() if app.session is not None else []
+    assert [b.id for b in buttons] == [a.action for a in offered]
+    assert [b.label for b in buttons] == [a.label for a in offered]
+    if "check" in {b.id for b in buttons}:
+        assert "fold" not in {b.id for b in buttons}  # R-B5
+    return buttons
+
+
+class Player:
+    """Presses one offered button per turn by its key, mostly calling, now and then
+    raising or folding; each button checked against the offered actions first."""
+
+    def __init__(self, app: App, seed: int = 1) -> None:
+        self.app, self.rng, self.turns, self.pressed = app, random.Random(seed), 0, None
+
+    def __call__(self) -> None:
+        app, s = self.app, self.app.session
+        table = app.top()
+        if s is None or table.name != "table" or not table.buttons():
+            return
+        if table.bar.sent_turn == s.turn:
+            return  # answered; a press lost while the link was down is simply made again
+        buttons = check_buttons(app)
+        ids = [b.id for b in buttons]
+        roll = self.rng.random()
+        pick = next((b for b in buttons if b.id in ("check", "call")), buttons[0])
+        if roll < 0.15 and any(i in ids for i in ("raise", "bet", "complete")):
+            pick = next(b for b in buttons if b.id in ("raise", "bet", "complete"))
+        elif roll > 0.95 and "fold" in ids:
+            pick = next(b for b in buttons if b.id == "fold")
+        key(app, pick.key, step=False)
+        self.pressed = s.turn
+        self.turns += 1
+
+
+def host_with_guest(
+    make_client: Callable[..., App], *, hands: int = 4, computers: int = 1, password: str = ""
+) -> tuple[App, App]:
+    """Hana hosts a table on 127.0.0.1 (``computers`` computer seats); Gus, offscreen, has
+    joined her lobby."""
+    host = make_client("Hana")
+    host.host_table(hands=hands, computers=computers, password=password, port=0,
+                    bind="127.0.0.1")  # fmt: skip
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    guest = make_client("Gus", offscreen=True)
+    assert host.server is not None
+    guest.connect("127.0.0.1", host.server.port, password=password)
+    assert run(
+        [host, guest],
+        lambda: (
+            guest.top().name == "lobby"
+            and guest.session.lobby.said is not None
+            and any(p.name == "Gus" for p in host.session.lobby.seats)
+        ),
+    )
+    return host, guest
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then closed): a connection is refused."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# ------------------------------------------------------------------ the link's other end
+
+
+class FakeTable:
+    """A table on 127.0.0.1 for the game's link (``client.net.Connection``) to meet: each
+    connection sealed as the game's tables are (``sealed=False``: plain), each message it
+    is sent answered by ``script(n, msg)`` (``n``: which connection's hello came last) with
+    the frames to send, ``None`` for none; it hangs up after an answer when
+    ``hang_up(frames)`` says so (by default after any).  ``refuse(n)``: frames said in the
+    clear to the ``n``-th connection before any TLS, which is then closed (a busy table);
+    ``once``: the table is gone after its first connection.  It keeps what came: every
+    message (``msgs``), each connection's first (``hellos``), and the bytes as they came
+    (``wire``) and inside TLS (``plain``); ``done`` is set when a connection has ended."""
+
+    def __init__(
+        self,
+        script: Callable[[int, dict[str, Any]], list[dict[str, Any]] | None],
+        *,
+        sealed: bool = True,
+        refuse: Callable[[int], list[dict[str, Any]] | None] = lambda n: None,
+        once: bool = False,
+        hang_up: Callable[[list[dict[str, Any]]], bool] = lambda frames: True,
+    ) -> None:
+        self.script, self.sealed, self.refuse, self.once = script, sealed, refuse, once
+        self.hang_up = hang_up
+        self.connections = 0  # accepted so far
+        self.hellos: list[dict[str, Any]] = []
+        self.msgs: list[dict[str, Any]] = []
+        self.wire, self.plain = bytearray(), bytearray()
+        self.done = threading.Event()
+        self._closed = threading.Event()
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = int(self.listener.getsockname()[1])
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        self._closed.set()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            n, self.connections = self.connections, self.connections + 1
+            threading.Thread(target=self._talk, args=(n, conn), daemon=True).start()
+            if self.once:
+                self.listener.close()
+
+    def _talk(self, n: int, conn: socket.socket) -> None:
+        try:
+            with conn:
+                self._answer(n, conn)
+        finally:
+            self.done.set()
+
+    def _answer(self, n: int, conn: socket.socket) -> None:
+        refusal = self.refuse(n)
+        if refusal is not None:  # before the TLS handshake, as a busy table does
+            with contextlib.suppress(OSError):
+                conn.sendall(b"".join(encode_frame(f) for f in refusal))
+            return
+        pipe = TlsPipe(identity().context(), server_side=True) if self.sealed else None
+        decoder, first = FrameDecoder(), True
+        conn.settimeout(0.05)
+        while not self._closed.is_set():
+            try:
+                data = conn.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            self.wire += data
+            try:
+                plain = data if pipe is None else pipe.feed(data)
+                if pipe is not None and (out := pipe.outgoing()):
+                    conn.sendall(out)
+                msgs = decoder.feed(plain)
+            except (OSError, ssl.SSLError, FrameError):  # (a plain table reading TLS)
+                return
+            self.plain += plain
+            for msg in msgs:
+                if first:
+                    self.hellos.append(msg)
+                    first = False
+                self.msgs.append(msg)
+                frames = self.script(len(self.hellos) - 1, msg)
+                if frames is None:
+                    continue
+                with contextlib.suppress(OSError):  # the client may hang up on a bye
+                    for f in frames:
+                        raw = encode_frame(f)
+                        conn.sendall(raw if pipe is None else pipe.write(raw))
+                if self.hang_up(frames):
+                    return
+
+
+def polled(
+    conn: Connection, done: Callable[[list[tuple[str, Any]]], Any], timeout: float = 15.0
+) -> list[tuple[str, Any]]:
+    """What the connection's thread hands on, ``(kind, item)``, until ``done(seen)``."""
+    seen: list[tuple[str, Any]] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not done(seen):
+        seen.extend(conn.poll())
+        time.sleep(0.005)
+    return seen
+
+
+def statuses(seen: list[tuple[str, Any]]) -> list[Status]:
+    return [item for kind, item in seen if kind == "status"]
+
+
+def failed(seen: list[tuple[str, Any]]) -> Status | None:
+    """The status that ended the link (``failed``), if one came."""
+    return next((s for s in statuses(seen) if s.state == "failed"), None)
