@@ -13,10 +13,10 @@ programs read every ``*.jsonl`` there as a hand history), JSON lines:
   resumed table had to take instead of its old one;
 - ``sit`` / ``free``: a person seated during the match for the next one, and freed.
 
-``hand`` and ``act`` records carry the table's ``turn`` and ``step`` counters after them
-(``stepped``).  The functions ``*_record`` build each record the table appends, so each
-shape has one writer here (the ``match`` record's is ``server.resume.match_record``) and
-one reader (``server.resume.rebuild``).
+``hand`` and ``act`` records carry the table's ``turn`` and ``step`` after them
+(``stepped``).  Each shape has one writer (``*_record``, handed to ``Table.record``, the
+one way into the journal) and one reader: ``rebuild``, the one replay, which both a
+resumed table and ``unfinished`` read (as ``Rebuilt`` and ``SeatRecord`` values).
 
 Invariants:
 
@@ -30,6 +30,11 @@ Invariants:
   ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
   ``common.safejson``) is moved aside to ``<name>.broken-<time>`` with one warning, and
   the table starts clean.
+- Replaying never trusts the journal: a record that does not fit (a missing field or
+  one of the wrong type, a number not finite, a card twice, an illegal action) raises
+  ``JournalError``, and the table sets the journal aside.  The history is always
+  ``<history_dir>/<match id>.jsonl`` (``server.histories.history_name``): no path read
+  from the journal is ever opened.
 - A write that fails raises ``OSError`` and leaves the file as it was (``server.durable``
   cuts a torn record off): the table waits and tries again (``server.saving``), so the
   journal always holds every step anyone was shown, and a journal is never stale.
@@ -46,30 +51,35 @@ import os
 import random
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from common.cards import Card
+from common.engine import Hand
+from common.events import IllegalAction
 from common.match import Match, SeatInfo, SeatKind
 from common.safejson import Unreadable, loads
 from server import durable, files
-from server.histories import private_dir
+from server.histories import history_name, private_dir
 
 __all__ = [
     "FORMAT",
     "VERSION",
     "Journal",
     "JournalError",
-    "JournalSeat",
+    "Rebuilt",
+    "SeatRecord",
     "Unfinished",
     "act_record",
     "free_record",
     "hand_record",
     "host_record",
     "journal_path",
+    "match_record",
     "port_record",
     "read_records",
+    "rebuild",
     "recorded_port",
     "sit_record",
     "stepped",
@@ -102,6 +112,57 @@ def journal_path(history_dir: Path, table: str) -> Path:
 
 
 Record = dict[str, Any]
+
+
+# ------------------------------------------------------------ the records written
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat as the journal keeps it: never its token, only the token's hash."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    level: str | None
+    token_sha256: str | None
+
+
+def match_record(
+    match: Match,
+    *,
+    match_id: str,
+    history: str,
+    options: Mapping[str, Any],
+    host: int | None,
+    port: int | None,
+    turn: int,
+    step: int,
+    seats: Iterable[SeatRecord],
+) -> Record:
+    """The ``match`` record of ``match``, just started: it begins a new journal."""
+    return {
+        "t": "match",
+        "match": match_id,
+        "history": history,
+        "hands": match.hands,
+        "options": dict(options),
+        "button": match.button,
+        "host": host,
+        "port": port,
+        "turn": turn,
+        "step": step,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind.value,
+                "level": s.level,
+                "token_sha256": s.token_sha256,
+            }
+            for s in seats
+        ],  # fmt: skip
+    }
 
 
 def hand_record(no: int, time: str, deck: Iterable[str]) -> Record:
@@ -146,12 +207,13 @@ def port_record(port: int) -> Record:
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``, made once: the
-same text, without an encoder made for every record."""
 
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
     return (_JSON.encode(record) + "\n").encode()
+
+
+# ------------------------------------------------------------ reading
 
 
 def parse(data: bytes, table: str) -> list[dict[str, Any]]:
@@ -206,15 +268,172 @@ def recorded_port(history_dir: Path, table: str) -> int | None:
     return port if isinstance(port, int) and not isinstance(port, bool) and port > 0 else None
 
 
-@dataclass(frozen=True, slots=True)
-class JournalSeat:
-    """A seat of a journaled match: its name, kind and level, and its token's hash."""
+# ------------------------------------------------------------ the replay
 
-    seat: int
-    name: str
-    kind: SeatKind
-    level: str | None
-    token_sha256: str | None
+
+@dataclass(slots=True)
+class Rebuilt:
+    """The match a journal replays to, and the table's counters after its last record;
+    the banks (R-C4) are those after the last action: the seat to act gets back what it
+    had when its turn began."""
+
+    match_id: str
+    history: str
+    """The history file's name, beside the journal (``server.histories.history_name``)."""
+    match: Match
+    turn_time: float | None
+    time_bank: float
+    stand_in: bool
+    seats: list[SeatRecord]
+    """The match's seats, with their tokens' hashes as the last record says them."""
+    host: int | None
+    port: int | None
+    turn_id: int
+    step: int
+    hand_no: int = 0
+    hand_time: str = ""
+    banks: dict[int, float] = field(default_factory=dict)
+    finished: list[tuple[int, str, Hand]] = field(default_factory=list)
+    """Every finished hand: its number, time string and the hand."""
+    waiting: dict[int, SeatRecord] = field(default_factory=dict)
+    """People seated during the match for the next one (``sit``, until their ``free``)."""
+
+
+def _int(record: dict[str, Any], key: str) -> int:
+    value = record[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise JournalError(f"{record.get('t')}: {key} is not a whole number")
+    return value
+
+
+def _opt_int(record: dict[str, Any], key: str) -> int | None:
+    return None if record.get(key) is None else _int(record, key)
+
+
+def _seconds(value: Any, *, low: float = -1e9) -> float:
+    """A time in seconds from the journal: a finite number (not a flag, not text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise JournalError(f"{value!r:.40} is not a number of seconds")
+    seconds = float(value)  # OverflowError for an integer of 400 digits
+    if not low <= seconds < 1e9:  # the journal holds no NaN or Infinity (safejson)
+        raise JournalError(f"{seconds:.3g} seconds is out of bounds")
+    return seconds
+
+
+def _text(value: Any, *, optional: bool = False) -> Any:
+    """A name, level, token hash, time or action from the journal: text (or None)."""
+    if (value is None and optional) or isinstance(value, str):
+        return value
+    raise JournalError(f"{value!r:.40} is not text")
+
+
+def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
+    """Replay a journal's records (header left out) through the engine
+    (``common.match``): the seats, the button, every hand from its journaled deck with
+    every action applied again, so the stacks, the pots, whose turn it is and the cards
+    dealt and still to come are those the killed server had.  ``JournalError`` if they
+    do not fit."""
+    try:
+        return _rebuild(records)
+    except JournalError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, ArithmeticError) as exc:
+        raise JournalError(f"cannot replay it: {type(exc).__name__}: {exc}") from None
+    except IllegalAction as exc:
+        raise JournalError(f"cannot replay it: {exc}") from None
+
+
+def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
+    if not records or records[0].get("t") != "match":
+        raise JournalError("no match record after the header")
+    head = records[0]
+    seats = {
+        _int(s, "seat"): SeatRecord(
+            seat=_int(s, "seat"),
+            name=_text(s["name"]),
+            kind=SeatKind(s["kind"]),
+            level=_text(s.get("level"), optional=True),
+            token_sha256=_text(s.get("token_sha256"), optional=True),
+        )
+        for s in head["seats"]
+    }
+    opts = head["options"]
+    turn_time = None if opts["turn_time"] is None else _seconds(opts["turn_time"], low=0)
+    match = Match(
+        seats={n: SeatInfo(s.name, s.kind) for n, s in seats.items()},
+        rng=random.Random(0),  # the button is the journal's, not a new draw
+        hands=_int(head, "hands"),
+    )
+    button = _int(head, "button")
+    if button not in match.seats:
+        raise JournalError(f"the button {button} is no seat of the match")
+    match.button = button
+    match_id = _text(head["match"])
+    out = Rebuilt(
+        match_id=match_id,
+        history=history_name(head.get("history"), match_id),
+        match=match,
+        turn_time=turn_time,
+        time_bank=_seconds(opts["time_bank"], low=0),
+        stand_in=opts["stand_in"] is True,
+        seats=[],
+        host=_opt_int(head, "host"),
+        port=_opt_int(head, "port"),
+        turn_id=_int(head, "turn"),
+        step=_int(head, "step"),
+    )
+    out.banks = {n: out.time_bank for n, s in seats.items() if s.kind is SeatKind.HUMAN}
+    for record in records[1:]:
+        kind = record.get("t")
+        if kind == "hand":
+            if _int(record, "no") != match.hands_played + 1:
+                raise JournalError(f"hand {record['no']} after {match.hands_played} hands")
+            deck = [Card(code) for code in record["deck"]]
+            if len(deck) != 7 * len(match.seats_in):
+                raise JournalError(f"hand {record['no']}'s deck has {len(deck)} cards")
+            out.hand_no, out.hand_time = match.hands_played + 1, _text(record["time"])
+            match.next_hand(deck)
+        elif kind == "act":
+            match.apply(_int(record, "seat"), _text(record["action"]))
+            for seat, bank in dict(record.get("banks") or {}).items():
+                if int(seat) in out.banks:
+                    out.banks[int(seat)] = max(0.0, _seconds(bank))
+        elif kind == "token":
+            number, digest = _int(record, "seat"), _text(record["token_sha256"])
+            for seats_now in (seats, out.waiting):
+                if number in seats_now:
+                    was = seats_now[number]
+                    seats_now[number] = SeatRecord(number, was.name, was.kind, was.level, digest)
+            continue
+        elif kind == "sit":  # a person seated for the next match
+            number = _int(record, "seat")
+            if number in seats:
+                raise JournalError(f"seat {number} sits but plays in the match")
+            out.waiting[number] = SeatRecord(
+                number, _text(record["name"]), SeatKind.HUMAN, None, _text(record["token_sha256"])
+            )
+            continue
+        elif kind == "free":
+            out.waiting.pop(_int(record, "seat"), None)
+            continue
+        elif kind == "host":
+            out.host = _opt_int(record, "seat")
+            continue
+        elif kind == "port":
+            out.port = _opt_int(record, "port")
+            continue
+        else:
+            raise JournalError(f"a record of unknown kind {kind!r}")
+        out.turn_id, out.step = _int(record, "turn"), _int(record, "step")
+        hand = match.hand
+        assert hand is not None
+        if hand.is_over and not any(done is hand for _, _, done in out.finished):
+            out.finished.append((out.hand_no, out.hand_time, hand))
+    out.seats = list(seats.values())
+    hand = match.hand
+    if hand is not None and hand.is_over is False and hand.to_act is None:
+        raise JournalError("the hand in play waits on no one")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,14 +449,14 @@ class Unfinished:
     """The hand in play, or the next to be dealt when none is."""
     in_play: bool
     """A hand is being played (else the match stopped between two hands)."""
-    seats: tuple[JournalSeat, ...]
+    seats: tuple[SeatRecord, ...]
 
     @property
-    def computers(self) -> tuple[JournalSeat, ...]:
+    def computers(self) -> tuple[SeatRecord, ...]:
         return tuple(s for s in self.seats if s.kind is SeatKind.COMPUTER)
 
     @property
-    def people(self) -> tuple[JournalSeat, ...]:
+    def people(self) -> tuple[SeatRecord, ...]:
         return tuple(s for s in self.seats if s.kind is SeatKind.HUMAN)
 
     @property
@@ -247,67 +466,30 @@ class Unfinished:
 
 
 def unfinished(history_dir: Path, table: str) -> Unfinished | None:
-    """Table ``table``'s unfinished match, if its journal holds one that replays (read
-    only: a journal that cannot be read, does not replay or whose match is over reads as
-    None and stays where it is; the table sets a broken one aside when it starts).
-
-    The hands are replayed through the engine (``common.match``), as
-    ``server.resume.rebuild`` does, to know how many are over."""
+    """Table ``table``'s unfinished match, if its journal holds one that replays
+    (``rebuild``; read only: a journal that cannot be read, does not replay or whose
+    match is over reads as None and stays where it is; the table sets a broken one aside
+    when it starts)."""
     try:
-        records = read_records(journal_path(history_dir, table), table)
-    except (OSError, JournalError):
-        return None
-    try:
-        return _summary(table, records)
+        got = rebuild(read_records(journal_path(history_dir, table), table))
     except Exception:  # whatever the file holds, reading it is not an error
         return None
-
-
-def _summary(table: str, records: list[dict[str, Any]]) -> Unfinished | None:
-    if not records or records[0].get("t") != "match":
-        return None
-    head = records[0]
-    seats = {
-        int(s["seat"]): JournalSeat(
-            seat=int(s["seat"]),
-            name=str(s["name"]),
-            kind=SeatKind(s["kind"]),
-            level=None if s.get("level") is None else str(s["level"]),
-            token_sha256=None if s.get("token_sha256") is None else str(s["token_sha256"]),
-        )
-        for s in head["seats"]
-    }
-    match = Match(
-        seats={n: SeatInfo(s.name, s.kind) for n, s in seats.items()},
-        rng=random.Random(0),
-        hands=int(head["hands"]),
-    )
-    match.button = int(head["button"])
-    hand_no = 0
-    for record in records[1:]:
-        if record.get("t") == "hand":
-            hand_no = int(record["no"])
-            match.next_hand([Card(code) for code in record["deck"]])
-        elif record.get("t") == "act":
-            match.apply(int(record["seat"]), str(record["action"]))
-        elif record.get("t") == "token" and int(record["seat"]) in seats:  # a reclaim given
-            was = seats[int(record["seat"])]
-            seats[was.seat] = JournalSeat(
-                was.seat, was.name, was.kind, was.level, str(record["token_sha256"])
-            )
+    match, hand = got.match, got.match.hand
     if match.is_over:
         return None
-    hand = match.hand
     in_play = hand is not None and not hand.is_over
     return Unfinished(
         table=table,
-        match=str(head["match"]),
+        match=got.match_id,
         hands=match.hands,
         hands_played=match.hands_played,
-        hand=hand_no if in_play else match.hands_played + 1,
+        hand=got.hand_no if in_play else match.hands_played + 1,
         in_play=in_play,
-        seats=tuple(seats.values()),
+        seats=tuple(got.seats),
     )
+
+
+# ------------------------------------------------------------ the file
 
 
 class Journal:
@@ -317,16 +499,16 @@ class Journal:
         self.path = journal_path(history_dir, table)
         self.table = table
         self.enabled = enabled
-        self._live = False
-        """A match's journal is being written (``begin`` or ``carry_on`` done)."""
         self._fd: int | None = None
-        """The file, open for appending while live."""
+        """The file, open for appending while a match's journal is being written
+        (``begin`` or ``carry_on`` done)."""
         self._whole = 0
         """The length of the whole lines ``load`` read: what ``carry_on`` keeps."""
 
     @property
     def open(self) -> bool:
-        return self._live
+        """A match's journal is being written."""
+        return self._fd is not None
 
     def load(self) -> list[dict[str, Any]]:
         """The records of an unfinished match's journal (none when there is none); a
@@ -375,7 +557,6 @@ class Journal:
             raise
         durable.sync_dir(self.path.parent)
         self._fd = fd
-        self._live = True
 
     def carry_on(self) -> None:
         """Go on writing the journal ``load`` read, after its last whole line (a torn one
@@ -392,18 +573,23 @@ class Journal:
             os.close(fd)
             raise
         self._fd = fd
-        self._live = True
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        """``record`` on disk: a ``match`` record ``begin``s a new journal, any other is
+        appended to it.  ``OSError`` if it cannot be (``begin``, ``append``)."""
+        if record.get("t") == "match":
+            self.begin(record)
+        else:
+            self.append(record)
 
     def append(self, record: Mapping[str, Any]) -> None:
         """One record, on disk (``fsync``) when this returns; ``OSError`` if it cannot
         be, with the file as it was (and the record to be appended again)."""
-        if self._live:
-            assert self._fd is not None
+        if self._fd is not None:
             durable.append(self._fd, _dumps(record))
 
     def close(self) -> None:
         """Write no more (the file stays, for a table started again to resume)."""
-        self._live = False
         fd, self._fd = self._fd, None
         if fd is not None:
             with contextlib.suppress(OSError):

@@ -19,8 +19,7 @@ from common.match import SeatKind
 from common.presence import Presence
 from common.protocol import Act, FrameDecoder, Start
 from server import histories
-from server.journal import FORMAT, VERSION, Journal, journal_path, parse, recorded_port
-from server.resume import rebuild
+from server.journal import FORMAT, VERSION, Journal, journal_path, parse, rebuild, recorded_port
 from server.seats import Seat, token_digest
 from server.table import Table
 from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, run, settle
@@ -175,7 +174,7 @@ async def test_a_new_token_and_a_new_host_are_journaled(tmp_path: Path) -> None:
     seat = table.seats[links[1].seat]
     seat.token = "a-brand-new-token"
     table.token_changed(seat)
-    table.host = links[1].seat
+    table.role.pass_on(links[1].seat)
     other = tmp_path / "again"
     other.mkdir()
     journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())

@@ -46,7 +46,7 @@ def test_a_step_is_one_write_to_each_connection() -> None:
     steps = 0
 
     def watch(table: Table, links: dict[str, Link]) -> None:
-        step = table._after_step
+        step = table.dealer._after_step
 
         def counted(*args: Any, **kw: Any) -> None:
             nonlocal steps
@@ -57,7 +57,7 @@ def test_a_step_is_one_write_to_each_connection() -> None:
             for conn, was in zip(conns, before, strict=True):
                 most[conn.name] = max(most.get(conn.name, 0), _writes(conn) - was)
 
-        table._after_step = counted  # type: ignore[method-assign]
+        table.dealer._after_step = counted  # type: ignore[method-assign]
 
     asyncio.run(record_streams.night(record_streams.SEEDS[0], watch=watch))
     assert steps > 100
@@ -102,7 +102,7 @@ def _count_writes(table: Table) -> dict[str, int]:
     """The most writes any connection got in one ``_after_step``, by its name, as the
     table plays on."""
     most: dict[str, int] = {}
-    step = table._after_step
+    step = table.dealer._after_step
 
     def counted(*args: Any, **kw: Any) -> None:
         conns: list[Connection] = list(table.conns)
@@ -111,5 +111,5 @@ def _count_writes(table: Table) -> dict[str, int]:
         for conn, was in zip(conns, before, strict=True):
             most[conn.name] = max(most.get(conn.name, 0), _writes(conn) - was)
 
-    table._after_step = counted  # type: ignore[method-assign]
+    table.dealer._after_step = counted  # type: ignore[method-assign]
     return most
