@@ -84,7 +84,7 @@ class TableServer:
         ``start`` on: every connection may be sealed with it."""
 
     async def start(self) -> int:
-        """Resume the table's unfinished match if its journal holds one (``server.resume``),
+        """Resume the table's unfinished match if its journal holds one (``Table.resume``),
         then listen on one port for every address family and return it.  Asked for any
         port (0), a resumed match's table takes the one it had when it can, so that its
         players' games find it again."""

@@ -87,6 +87,8 @@ class Dealer:
         self.hand_no = 0
         self.hand_time = ""
         self.step = 0
+        self.port: int | None = None
+        """The port the table listens on, once known: the journal says it."""
         self.pending = False
         """A step is being written: nobody has been shown it yet."""
         self._rng = rng
@@ -113,9 +115,9 @@ class Dealer:
 
     # ------------------------------------------------------------ a match
 
-    def start(self, *, port: int | None) -> None:
-        """A match of every seat there is (``port``: the table's, for the journal); the
-        table is told once its first record is on disk (``begun``)."""
+    def start(self) -> None:
+        """A match of every seat there is; the table is told once its first record is on
+        disk (``begun``)."""
         with self._one_write():
             self._chairs.match_starts()
             self.deals.reset()
@@ -133,7 +135,7 @@ class Dealer:
             history = self.records.history_path
             head = journal.match_record(
                 match, match_id=match_id, history=history.name if history else "",
-                options=self._options.to_dict(), host=self._role.seat, port=port,
+                options=self._options.to_dict(), host=self._role.seat, port=self.port,
                 turn=self._turns.turn_id, step=self.step,
                 seats=[SeatRecord(n, s.name, s.kind, s.level, s.digest())
                        for n, s in sorted(seats.items())],
@@ -296,6 +298,13 @@ class Dealer:
         if not self.life.paused:
             self.deals.resume(self.config.hand_pause, self._next_hand)
 
+    def listening(self, port: int) -> None:
+        """The table listens on ``port``; a resumed match that had to take another than
+        its journal's journals it, so that its players' games find it there."""
+        if port != self.port:
+            self.record(journal.port_record(port))
+        self.port = port
+
     def close(self) -> None:
         """The table shuts down: nothing more is written or dealt."""
         self._move(Move.CLOSE)
@@ -326,6 +335,7 @@ class Dealer:
         self._turns.match_start(seats, got.banks)
         self._turns.resume(got.turn_id, got.match.hand)
         self.step, self.hand_no, self.hand_time = got.step, got.hand_no, got.hand_time
+        self.port = got.port
         self._move(Move.START)
         self.saver.save(self.journal.carry_on)  # after its whole lines: nothing written again
         info = {s: seat.info() for s, seat in self._seats.items()}

@@ -120,8 +120,8 @@ class HostRole:
         if seat_no == self.seat:
             return
         self._set(seat_no)
-        if seat_no in self._seats:
-            log.info("%s (seat %d) is the host now", self._seats[seat_no].name, seat_no)
+        if self.name():
+            log.info("%s (seat %d) is the host now", self.name(), seat_no)
         else:
             log.info("nobody is the host now: the first person back will be")
         self._passed()

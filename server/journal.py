@@ -22,9 +22,8 @@ Invariants:
 
 - A record is written as one line, newline last, and ``fsync``ed before the table sends
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
-  line, which reading drops.  The file is kept open from ``begin`` to ``close`` (one
-  write and its ``fsync`` a record).
-- The folder is 0700 (``server.histories.private_dir``) and the file 0600.
+  line, which reading drops.  The file (0600, in a 0700 folder) is kept open from
+  ``begin`` to ``close``: one write and its ``fsync`` a record.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's; a folder or anything but a plain file in its place, more than
   ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
@@ -36,9 +35,8 @@ Invariants:
   ``<history_dir>/<match id>.jsonl`` (``server.histories.history_name``): no path read
   from the journal is ever opened.
 - A write that fails raises ``OSError`` and leaves the file as it was (``server.durable``
-  cuts a torn record off): the table waits and tries again (``server.saving``), so the
-  journal always holds every step anyone was shown, and a journal is never stale.
-- A match that ends leaves no journal: ``remove`` deletes it.
+  cuts a torn record off): the table waits and tries again (``server.saving``).  A
+  match that ends leaves no journal (``remove``).
 - ``unfinished`` only reads: it moves, writes and logs nothing, whatever the file holds.
 """
 
@@ -127,6 +125,17 @@ class SeatRecord:
     level: str | None
     token_sha256: str | None
 
+    def to_dict(self) -> Record:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind.value,
+                "level": self.level, "token_sha256": self.token_sha256}  # fmt: skip
+
+    @classmethod
+    def read(cls, s: dict[str, Any]) -> SeatRecord:
+        """A ``match`` record's seat, checked (``JournalError``)."""
+        level, digest = s.get("level"), s.get("token_sha256")
+        return cls(_int(s, "seat"), _text(s["name"]), SeatKind(s["kind"]),
+                   _text(level, optional=True), _text(digest, optional=True))  # fmt: skip
+
 
 def match_record(
     match: Match,
@@ -152,16 +161,7 @@ def match_record(
         "port": port,
         "turn": turn,
         "step": step,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "kind": s.kind.value,
-                "level": s.level,
-                "token_sha256": s.token_sha256,
-            }
-            for s in seats
-        ],  # fmt: skip
+        "seats": [s.to_dict() for s in seats],
     }
 
 
@@ -206,7 +206,7 @@ def port_record(port: int) -> Record:
     return {"t": "port", "port": port}
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once
 
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
@@ -347,16 +347,7 @@ def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
     if not records or records[0].get("t") != "match":
         raise JournalError("no match record after the header")
     head = records[0]
-    seats = {
-        _int(s, "seat"): SeatRecord(
-            seat=_int(s, "seat"),
-            name=_text(s["name"]),
-            kind=SeatKind(s["kind"]),
-            level=_text(s.get("level"), optional=True),
-            token_sha256=_text(s.get("token_sha256"), optional=True),
-        )
-        for s in head["seats"]
-    }
+    seats = {seat.seat: seat for seat in map(SeatRecord.read, head["seats"])}
     opts = head["options"]
     turn_time = None if opts["turn_time"] is None else _seconds(opts["turn_time"], low=0)
     match = Match(

@@ -160,7 +160,7 @@ async def test_a_finished_match_leaves_no_journal(tmp_path: Path) -> None:
 @run
 async def test_the_port_is_recorded(tmp_path: Path) -> None:
     table, _ = await clocked_table(config(tmp_path, name=NAME, computer=1, start_when=3))
-    table.port = 45678
+    table.listening(45678)
     for name in ("Ann", "Bob"):
         Link(table, name).hello()
     assert recorded_port(tmp_path, NAME) == 45678
@@ -173,7 +173,7 @@ async def test_a_new_token_and_a_new_host_are_journaled(tmp_path: Path) -> None:
     table, links = await _half_match(tmp_path)
     seat = table.seats[links[1].seat]
     seat.token = "a-brand-new-token"
-    table.token_changed(seat)
+    table.seating.token_changed(seat)
     table.role.pass_on(links[1].seat)
     other = tmp_path / "again"
     other.mkdir()
