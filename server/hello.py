@@ -4,8 +4,8 @@
 comeback, R-C1, which skips the password back-off and the table's budget of guesses);
 the password, after its address's back-off (``server.guard``) and its turn in the
 table's budget (``server.guesses``); then a watcher's room, or a newcomer's free seat,
-name (``server.names``) and room.  It only decides: a hello let in goes to the table
-(``admit``: back to the token's seat, to watch, or to a free seat), which seats it.
+name (``server.names``) and room.  It only decides: a hello let in goes to ``admit``
+(``server.seating``: back to the token's seat, to watch, or to a free seat).
 Invariants:
 
 - Every refusal of a hello is an ``error`` naming ``hello`` and a close
@@ -77,7 +77,7 @@ class _Proving:
 
 
 Admit = Callable[[Connection, p.Hello, Seat | None], None]
-"""The table lets a hello in: back to the token's seat (given), else to watch
+"""A hello let in (``server.seating``): back to the token's seat (given), else to watch
 (``hello.watch``) or to the lowest free seat."""
 
 

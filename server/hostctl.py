@@ -12,10 +12,10 @@
   matches frees it.  The host's own connection must be sealed to turn them off.  Plain
   connections allowed at a table with a password are said with their cost
   (``plain_words``): the log warns, the terminal's ``status`` says it, every lobby too.
-- Pausing and resuming change the table's life: checked here, carried out by the table
-  (``pause``).  While paused the hand in play is finished, no new hand is dealt
-  (``server.dealing``) and a person's clock stands still; ``resume`` starts the clock
-  where it stood and deals the next hand if the last one is over.
+- Pausing and resuming change the table's life, the dealer's (``Dealer.pause``): while
+  paused the hand in play is finished, no new hand is dealt and a person's clock stands
+  still; ``resume`` starts the clock where it stood and deals the next hand if the last
+  one is over.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 
 from common import protocol as p
 from common.match import SeatKind
+from server.dealer import Dealer
 from server.hostrole import HostRole
 from server.net import TLS_REQUIRED, Connection
 from server.presence import Move
@@ -50,9 +51,8 @@ class HostControls:
         *,
         role: HostRole,
         turns: Turns,
+        dealer: Dealer,
         password: bool,
-        running: Callable[[], bool],
-        pause: Callable[[bool], None],
         lobby_changed: Callable[[], None],
     ) -> None:
         self.options = options
@@ -60,10 +60,12 @@ class HostControls:
         self._conns = conns
         self._role = role
         self._turns = turns
+        self._dealer = dealer
         self._password = password
-        self._running = running
-        self._pause = pause
         self._broadcast_lobby = lobby_changed
+
+    def _running(self) -> bool:
+        return self._dealer.life.running
 
     # ------------------------------------------------------------ messages
 
@@ -188,11 +190,11 @@ class HostControls:
     # ------------------------------------------------------------ R-C3
 
     def pause(self) -> None:
-        """The host pauses the table (the table refuses it if it is paused already)."""
-        self._pause(True)
+        """The host pauses the table (``Dealer.pause``, which refuses a table paused)."""
+        self._dealer.pause(True)
 
     def resume(self) -> None:
-        self._pause(False)
+        self._dealer.pause(False)
 
     def take_seat(self, seat_no: int) -> None:
         seat = self._seats.get(seat_no)

@@ -96,8 +96,8 @@ class Seating:
             self._state(conn)
         else:
             self.newcomer(conn, hello.name)
-            most = self._start_when
-            if most is not None and self._dealer.match is None and len(self.seats) >= most:
+            enough = self._start_when
+            if enough is not None and self._dealer.match is None and len(self.seats) >= enough:
                 self._dealer.start()
 
     def comeback(self, conn: Connection, seat: Seat) -> None:

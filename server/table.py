@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from common import protocol as p
-from common.events import Event
+from common.events import Event, IllegalAction
 from common.match import Match, SeatKind
 from common.schema import LobbySeat
 from server import books, frames
@@ -118,9 +118,9 @@ class Table:
             broadcast=self._broadcast, begun=self._begun, show=self._show, over=self._over,
             one_write=self._one_write,
         )  # fmt: skip
-        self.records, self.journal, self.saver = (
-            self.dealer.records, self.dealer.journal, self.dealer.saver
-        )  # fmt: skip
+        self.records = self.dealer.records
+        self.journal = self.dealer.journal
+        self.saver = self.dealer.saver
         self.door = Door(DoorLimits.of(config))
         self.seating = Seating(
             self.seats, options=self.options, start_when=config.start_when, door=self.door,
@@ -133,8 +133,8 @@ class Table:
         )  # fmt: skip
         self.controls = HostControls(
             self.options, self.seats, self.conns, role=self.role, turns=self.turns,
-            password=config.password is not None, running=lambda: self.running,
-            pause=self.dealer.pause, lobby_changed=self._broadcast_lobby,
+            dealer=self.dealer, password=config.password is not None,
+            lobby_changed=self._broadcast_lobby,
         )  # fmt: skip
         self.chairs.seat(
             computer_seats(config.computer, config.computer_names, self.rng, config.computer_levels)
@@ -305,7 +305,11 @@ class Table:
         problem = self.saver.problem
         if self.dealer.life.waiting and problem is not None:  # nothing moves (server.saving)
             raise p.MessageError("table_waits", problem.message, "act")
-        self.turns.act(self.seats.get(conn.seat), conn.seat, act, protocol=conn.protocol)
+        self.turns.check_act(self.seats.get(conn.seat), conn.seat, act, protocol=conn.protocol)
+        try:
+            self.dealer.apply(conn.seat, act.action)
+        except IllegalAction as exc:
+            raise p.MessageError("illegal_action", str(exc), "act") from None
         conn.budget.refund()  # the table asked for it: its pace is the table's, not a flood
 
     # ------------------------------------------------------------ what everyone is sent

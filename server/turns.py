@@ -38,7 +38,6 @@ from typing import Any
 
 from common import protocol as p
 from common.engine import Hand
-from common.events import IllegalAction
 from common.match import SeatKind
 from common.presence import Presence
 from server import frames
@@ -138,10 +137,10 @@ class Turns:
         else:
             self._away_turn(seat)
 
-    def act(self, seat: Seat | None, seat_no: int, act: p.Act, *, protocol: int) -> None:
-        """A person's ``act`` for seat ``seat_no`` (``seat``, if it is there): played if
-        its person may act (``server.presence``), it is its turn and it names the current
-        one; else ``MessageError``, changing nothing."""
+    def check_act(self, seat: Seat | None, seat_no: int, act: p.Act, *, protocol: int) -> None:
+        """Whether a person's ``act`` for seat ``seat_no`` (``seat``, if it is there) may
+        be played: its person may act (``server.presence``), it is its turn and it names
+        the current one; else ``MessageError``."""
         refused = act_refusal(seat.presence, protocol=protocol) if seat else None
         if refused is not None:  # taken (R-C3), or away: its turns are played for it (R-C2)
             raise p.MessageError(refused.code, str(refused), "act")
@@ -151,10 +150,6 @@ class Turns:
             raise p.MessageError(
                 "stale_turn", f"turn {act.turn} is over; this is turn {self.turn_id}", "act"
             )
-        try:
-            self._apply(seat_no, act.action)
-        except IllegalAction as exc:
-            raise p.MessageError("illegal_action", str(exc), "act") from None
 
     def reconnected(self, seat: Seat) -> None:
         """``seat``'s person is back with its token (R-C1): everyone is told, and the
