@@ -3,7 +3,7 @@ and the tables' keys (``client.pins``).
 
 ``KeptList`` reads and writes ``{"version": 1, <field>: [record, ...]}``.  Invariants:
 
-- The file is 0600 and always whole (``common.exports.write_private``).
+- The file is 0600 and always whole (``server.files.write_private``).
 - A missing file reads as empty; an unreadable or corrupt one (a folder in its place,
   too large, not JSON, nested too deep, NaN or Infinity, not ``{<field>: [...]}``:
   ``server.files``) reads as empty and is renamed ``<name>.broken-<time>`` first, with
@@ -26,8 +26,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from common.exports import write_private
 from server import files
+from server.files import write_private
 
 __all__ = ["KeptList"]
 

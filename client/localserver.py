@@ -40,11 +40,8 @@ friends' table's."""
 
 def seat_key_of(found: Unfinished, keys: Iterable[SeatKey]) -> SeatKey | None:
     """Our kept key for a person's seat of the unfinished match ``found``: an own
-    server's key whose token hashes to that seat's (the latest, if several)."""
-    from server.seats import token_digest
-
-    hashes = {s.token_sha256 for s in found.people if s.token_sha256}
-    fits = [k for k in keys if k.own and token_digest(k.token) in hashes]
+    server's key for one of its seats (the latest, if several)."""
+    fits = [k for k in keys if k.own and found.has_token(k.token)]
     return max(fits, key=lambda k: k.saved, default=None)
 
 
@@ -76,16 +73,10 @@ class LocalServer:
     def drop_computer(self) -> None:
         """Remove the computer table's journal: its unfinished match is given up.  One that
         cannot be read is left for the table to set aside (with its log line)."""
-        from server.journal import Journal, JournalError, journal_path, read_records
+        from server.journal import give_up
 
-        path = journal_path(self.history_dir(), COMPUTER_TABLE)
-        try:
-            if not read_records(path, COMPUTER_TABLE):
-                return
-        except (OSError, JournalError):
-            return
-        Journal(self.history_dir(), COMPUTER_TABLE).remove()
-        log.info("the unfinished computer match was dropped for a new one")
+        if give_up(self.history_dir(), COMPUTER_TABLE):
+            log.info("the unfinished computer match was dropped for a new one")
 
     def start_computer(
         self, computers: int, hands: int, level: str, *, resume: bool = False

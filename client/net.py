@@ -60,7 +60,6 @@ from client.reach import (
     not_a_table,
     unreachable,
 )
-from common.linkopts import tune_link
 from common.proof import ClientProof, ProofFailed, Relayed, WrongPassword
 from common.protocol import FrameDecoder, Ping, encode_frame
 from common.seal import (
@@ -72,6 +71,7 @@ from common.seal import (
     looks_like_tls,
     short_key,
 )
+from server.linkopts import tune_link
 
 __all__ = [
     "BUSY",
@@ -363,7 +363,7 @@ class Connection:
         # server writes at least every 7.5 s (a heartbeat when nothing else) and we
         # ping when we have sent nothing for ``ping_every``: silence past
         # ``silence_limit`` means the server is gone, and the socket itself gives
-        # up on data that stays unacknowledged that long (common.linkopts).
+        # up on data that stays unacknowledged that long (server.linkopts).
         tick = min(self.ping_every, self.silence_limit) / 2
         with self._lock:
             self._sock = sock

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from client.keptlist import KeptList
 from client.seatkeys import normal_ip
-from common.folders import config_dir
+from server.folders import config_dir
 
 __all__ = ["MAX_PINS", "Pin", "Pins", "Verdict", "default_path", "pin_host"]
 

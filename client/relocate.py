@@ -1,4 +1,4 @@
-"""Move a file once from where an older version kept it (``common.folders``): today the
+"""Move a file once from where an older version kept it (``server.folders``): today the
 client's settings, which were under ``~/.config`` on macOS and Windows too.
 
 Never overwrites: when something is already at the new place it wins, and the old copy

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from client.keptlist import KeptList
-from common.folders import config_dir
+from server.folders import config_dir
 
 __all__ = ["MAX_AGE", "MAX_KEYS", "SeatKey", "SeatKeys", "default_path", "normal_ip"]
 

@@ -1,6 +1,6 @@
 """The player's remembered settings: name, last addresses, deck colours, table sizes.
 
-Kept as JSON in the user's config folder (``common.folders``): on Linux
+Kept as JSON in the user's config folder (``server.folders``): on Linux
 ``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or ``~/.config/...``).  A file an older
 version left elsewhere on this platform moves there at first use.  A missing file gives
 the defaults; so does a broken one (a folder in its place, too large, not JSON, nested
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from client.relocate import move_once
-from common import folders
 from common.levels import LEVEL_IDS
 from common.protocol import HAND_COUNTS
+from server import folders
 from server.files import read_json
 
 __all__ = ["Settings", "config_path"]

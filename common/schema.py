@@ -4,8 +4,8 @@ The server builds these (``common.views``, ``server.frames``) and sends their
 ``encode()``; the client reads the wire back with ``decode()``.  Invariants:
 
 - ``encode()`` is the wire dict exactly: the same keys, in the same order, with the
-  same optional-key rules as ``docs/protocol.md`` (``tests/test_wire_bytes.py``
-  holds every recorded frame to it, byte for byte).
+  same optional-key rules as ``docs/protocol.md`` (``tests/test_wire_values.py``
+  holds every recorded message to it, key order included).
 - ``decode()`` takes whatever msgpack produced and checks it as the client always
   did: seats are 0 to 6, card codes are well formed, numbers are clamped, lists
   are capped (seven seats, eight pots, eight actions), an unknown action is
@@ -313,51 +313,6 @@ class SeatView:
             "you": self.you,
             "legal": [a.encode() for a in self.legal],
         }
-
-    def encode_over(self, base: SeatView, base_wire: dict[str, Any]) -> dict[str, Any]:
-        """``self.encode()``, reusing ``base_wire`` (``base.encode()``) for the seats that
-        ``self`` shares with ``base`` (the same objects): a seat's view differs from the
-        public one only in its own seat, ``you`` and ``legal`` (``server.frames``).
-        Anything else that differs from ``base`` is encoded afresh."""
-        if not self._shares(base):
-            return self.encode()
-        out = dict(base_wire)
-        out["turn"] = self.turn_id
-        out["you"] = self.you
-        out["legal"] = [a.encode() for a in self.legal]
-        if self.seats is not base.seats:  # the same seats in the same order (``_shares``)
-            out["seats"] = [
-                wire if s is b else s.encode()
-                for s, b, wire in zip(
-                    self.seats.values(), base.seats.values(), base_wire["seats"], strict=True
-                )
-            ]
-        return out
-
-    def _shares(self, base: SeatView) -> bool:
-        """Every field but ``seats``, ``you`` and ``legal`` is ``base``'s own object, and
-        the seats are the same seats in the same order."""
-        return (
-            self.street is base.street
-            and self.button is base.button
-            and self.order is base.order
-            and self.bring_in is base.bring_in
-            and self.to_act is base.to_act
-            and self.high is base.high
-            and self.pot is base.pot
-            and self.pots is base.pots
-            and self.over is base.over
-            and self.awards is base.awards
-            and (self.seats is base.seats or list(self.seats) == list(base.seats))
-        )
-
-    def seen_by(self, you: int, legal: list[LegalAction], seats: dict[int, TableSeat]) -> SeatView:
-        """This view with another viewer, its legal actions and its seats (the rest shared).
-        ``dataclasses.replace`` does the same, several times slower."""
-        return SeatView(
-            self.street, self.button, self.order, self.bring_in, self.to_act, self.turn_id,
-            self.high, self.pot, self.pots, self.over, seats, self.awards, you, legal,
-        )  # fmt: skip
 
     @classmethod
     def decode(cls, value: Any) -> SeatView:

@@ -42,7 +42,6 @@ __all__ = [
     "looks_like_tls",
     "normal_short_key",
     "same_key",
-    "server_context",
     "short_key",
 ]
 
@@ -114,15 +113,6 @@ def certificate_name(cert_der: bytes) -> str:
     value = names[0].value if names else ""
     text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
     return "".join(c for c in text if c.isprintable())[:40]
-
-
-def server_context(certfile: str, keyfile: str | None = None) -> ssl.SSLContext:
-    """The table's side: its certificate and key; no client certificates.  TLS 1.2 at
-    least, so that other programs' clients can seal too; the game's client uses 1.3."""
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    ctx.load_cert_chain(certfile, keyfile)
-    return ctx
 
 
 def client_context() -> ssl.SSLContext:

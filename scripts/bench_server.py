@@ -1,40 +1,31 @@
 #!/usr/bin/env python3
-"""Benchmark: socket clients on loopback at one table (a benchmark, not a test).
+"""Benchmark: what one act costs the real server, and how soon every screen shows it.
 
-    scripts/bench_server.py [--acts 2000] [--segments 10] [--no-growth] [--flooders 4]
+    scripts/bench_server.py [--baseline TREE ...] [--acts 2000] [--segments 10] [--flooders 4]
 
-Every server runs as a subprocess and is measured with the same client harness, all of
-them interleaved in one run: each in turn plays its share of ``--acts`` in
-``--segments`` rounds (the order turned round each round), so that whatever else the
-machine does falls on all alike.  Only the ratios to anchors measured in the same run
-count; each is printed with its target.
+Each table is the real server, ``python -m server`` from a source tree, started as a
+subprocess with nothing patched, its clients on loopback.  The targets (issue 34): at
+seven seats with 16 watchers, one act costs the server at most 1 ms of CPU, and from an
+act to every client's ``table`` for that step takes at most one frame (16 ms) at p99.
 
-- The floor: a raw asyncio server that, for each message it gets, writes one frame of
-  as many bytes as the table sends each client per act (measured as the run goes) to
-  every client, in one write each.  Its act-to-every-client p50 and its CPU per act are
-  the anchors: the table's CPU per act at seven seats at most 2x the floor's, and its
-  act-to-all-seven-updated p50 at most 1.5x the floor's.  A client's bytes are timed
-  when they are read, before the clients read with them are decoded (one process
-  decodes them all, and the table's frames take longer to decode than the floor's).
-- The table at seven seats, plain and sealed (TLS, ``common.seal.client_context``, as
-  the game's client): act to every client's ``table`` for the step, p50 and p99, and
-  the server's CPU per act (its process's CPU clock over its own segments).
-- A yardstick, the bare table: the same server with its journal, its step frames and
-  its clock message taken out (each step sends every client one frame of about the
-  same size, like the floor's, so that the clients play on).  Not a server anyone
-  plays: its CPU per act against the floor's is the most that rebuilding those three
-  parts could ever give, the engine, the turns and the event loop's own work left.
-- How cost grows: CPU per act, p99 and bytes sent per act at 2, 4 and 7 seats and at
-  seven seats with 4 and 16 watchers (watchers from 127.0.0.3 on, four to an address).
-  CPU must grow no faster than the bytes, and a watcher must cost less than a seat.
-- Under attack: four more connections (from 127.0.0.2) flood one table with pings as
-  fast as the kernel takes them, opening a new connection whenever the server closes
-  one; that table and a clean one are interleaved while the flood is on, and the
-  attacked p99 must be at most 1.5x the clean one's.
+- This tree and each ``--baseline`` (another checkout, say ``git worktree add
+  /tmp/main main``; named by its folder), each at seven seats with 16 watchers, seven
+  seats plain, seven seats sealed (TLS, ``common.seal.client_context``, as the game's
+  client) and, unless ``--no-growth``, 2 and 4 seats: interleaved in one run (each
+  table plays its share of ``--acts`` in ``--segments`` rounds, the order turned round
+  each round), so that whatever else the machine does falls on all alike.  Printed:
+  CPU per act (the server process's CPU clock over its own rounds), act to every screen
+  at p50 and p99, bytes per act, and this tree's figures as ratios of each baseline's.
+- Under attack (this tree only): four more connections (from 127.0.0.2) flood one table
+  with pings as fast as the kernel takes them, opening a new connection whenever the
+  server closes one; that table and a clean one are interleaved while the flood is on,
+  and the attacked p99 must be at most 1.5x the clean one's.
 
-The tables keep their journals in memory (``/dev/shm``, where there is one) so that
-the figures are the server's and not the disk's; what one journal record's fsync costs
-on the temp folder's disk is printed beside them.  Only loopback addresses are used.
+An act's latency is taken when the last client's bytes for its step are read, before
+they are decoded (the clients share one process).  The tables keep their journals in
+memory (``/dev/shm``, where there is one), so the figures are the server's and not the
+disk's; what one journal record's fsync costs on the temp folder's disk is printed
+beside them.  Only loopback addresses are used.
 """
 
 from __future__ import annotations
@@ -47,12 +38,12 @@ import ctypes.util
 import os
 import random
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -64,67 +55,10 @@ from common.seal import client_context  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 SEATS = 7
-
-
-# ------------------------------------------------------------------ the floor server
-
-
-async def _floor_server() -> None:
-    """The floor: for each message it gets, one frame of the size the message asks for
-    (``size``: the bytes a table sends each connection per act, measured) to every
-    client, in one write each.  Nothing else: the least a server can do for the same
-    bytes."""
-    conns: list[asyncio.Transport] = []
-    step = 0
-
-    class Floor(asyncio.Protocol):
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)
-            self.decoder = FrameDecoder()
-            conns.append(transport)
-            transport.write(encode_frame({"type": "ready"}))  # it is in every broadcast now
-
-        def data_received(self, data: bytes) -> None:
-            nonlocal step
-            for msg in self.decoder.feed(data):
-                step += 1
-                size = max(0, int(msg.get("size", 0)) - 40)
-                frame = encode_frame({"type": "table", "step": step, "pad": b"x" * size})
-                for t in conns:
-                    t.write(frame)
-
-    server = await asyncio.get_running_loop().create_server(Floor, LOOPBACK, 0)
-    print(f"listening on port {server.sockets[0].getsockname()[1]}", file=sys.stderr, flush=True)
-    await asyncio.Event().wait()
-
-
-# ------------------------------------------------------------------ the bare table
-
-_BARE_PAD = 1500
-"""Bytes of padding in the bare table's one frame a step: about what the table sends
-each client per act (the report prints both)."""
-
-
-def _bare_server(argv: list[str]) -> int:
-    """``python -m server`` with its journal, step frames and clock message taken out:
-    every step is one frame to every client (its ``step`` and padding), the ``turn`` as
-    the table sends it.  A yardstick for the report, never a table to play at."""
-    from server import journal, table, turns
-    from server.__main__ import main as serve
-
-    pad = b"x" * _BARE_PAD
-
-    def step_frames(
-        self: table.Table, events: object, viewers: set[int | None], legal: object = None
-    ) -> dict[int | None, bytes]:
-        return dict.fromkeys(
-            viewers, encode_frame({"type": "table", "step": self.step, "pad": pad})
-        )
-
-    journal.Journal.append = lambda self, record: None  # type: ignore[method-assign]
-    table.Table._step_frames = step_frames  # type: ignore[method-assign]
-    turns.Turns.broadcast_clock = lambda self: None  # type: ignore[method-assign]
-    return serve(argv)
+CPU_TARGET = 1e-3
+"""Seconds of server CPU one act may cost at seven seats with 16 watchers."""
+P99_TARGET = 16e-3
+"""Seconds from an act to every screen updated, at p99: one frame at 60 Hz."""
 
 
 # ------------------------------------------------------------------ the attack
@@ -185,8 +119,7 @@ class Bench:
     at a time, ``run(n)`` acts at a go.  An act is done when every client (watchers
     too) has its ``table`` for the step."""
 
-    def __init__(self, *, floor: bool, seats: int = SEATS, watchers: int = 0) -> None:
-        self.floor = floor
+    def __init__(self, *, seats: int = SEATS, watchers: int = 0) -> None:
         self.seats = seats
         self.clients = seats + watchers
         self.goal = 0  # acts measured when the current ``run`` is done
@@ -196,13 +129,10 @@ class Bench:
         self.transports: list[asyncio.Transport] = []
         self.latencies: list[float] = []
         self.received = 0  # bytes, every client together
-        self.size = 0  # the floor: bytes to ask for per client per act
         self.pending: tuple[int, float] | None = None  # (step awaited, sent at)
         self.done = asyncio.Event()
         self.rng = random.Random(1)
         self.host_needs_start = False
-        self.ready = asyncio.Event()  # the floor server has every client
-        self._ready = 0
         self.decoders = [FrameDecoder() for _ in range(self.clients)]
         self._inbox: list[tuple[int, float, bytes]] = []
         """Bytes read (client, when, what) and not yet decoded: every client's arrival is
@@ -215,8 +145,7 @@ class Bench:
             """Its bytes are timed when read and decoded after every client that could
             be read in the same turn of the loop has been: the clients share one
             process, and the time this one takes to decode a frame is not the server's
-            latency to the next (nor is it the same for the floor's frames and the
-            table's, whose bytes are as many but not as simple)."""
+            latency to the next."""
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 assert isinstance(transport, asyncio.Transport)
@@ -251,10 +180,6 @@ class Bench:
             self.transports[0].write(encode_frame(Start(hands=12).encode()))
         elif kind == "standings" and i == 0:
             self.host_needs_start = True
-        elif kind == "ready":
-            self._ready += 1
-            if self._ready == self.clients:
-                self.ready.set()
 
     def _maybe_finish_step(self) -> None:
         if self.pending is not None:
@@ -277,7 +202,7 @@ class Bench:
         await asyncio.wait_for(self.done.wait(), 600)
 
     def _maybe_act(self) -> None:
-        if self.pending is not None or len(self.latencies) >= self.goal:
+        if self.pending is not None or len(self.latencies) >= self.goal or not self.turns:
             return
         step = max(self.seen)
         if min(self.seen) < step:
@@ -285,14 +210,6 @@ class Bench:
         for arrived in self.arrival:  # steps nobody waits for (deals, the hand's end)
             for old in [s for s in arrived if s <= step]:
                 del arrived[old]
-        if self.floor:
-            actor = self.rng.randrange(self.seats)
-            msg: dict[str, Any] = {"type": "act", "size": self.size}
-            self.pending = (step + 1, time.perf_counter())
-            self.transports[actor].write(encode_frame(msg))
-            return
-        if not self.turns:
-            return
         actor, turn_msg = next(iter(self.turns.items()))
         names = [a["action"] for a in turn_msg["legal"]]
         prefer = [n for n in names if n in ("call", "check", "bring_in")]
@@ -303,29 +220,24 @@ class Bench:
         self.transports[actor].write(encode_frame(Act(turn_msg["turn"], action).encode()))
 
 
-async def _seated(
-    port: int, *, floor: bool, sealed: bool = False, seats: int = SEATS, watchers: int = 0
-) -> Bench:
+async def _seated(port: int, *, sealed: bool, seats: int, watchers: int) -> Bench:
     """The clients at the server on ``port``, said hello (sealed: each in TLS, as the
     game's client; the table's key is not checked here): the watchers first, so that
     the match (which starts with the last seat) has them all."""
     loop = asyncio.get_running_loop()
-    bench = Bench(floor=floor, seats=seats, watchers=watchers)
-    tls = {"ssl": client_context(), "server_hostname": ""} if sealed else {}
+    bench = Bench(seats=seats, watchers=watchers)
+    tls: dict[str, Any] = {"ssl": client_context(), "server_hostname": ""} if sealed else {}
     order = [(seats + w, True) for w in range(watchers)] + [(i, False) for i in range(seats)]
     made: dict[int, asyncio.Transport] = {}
     for index, watch in order:
-        local = {"local_addr": (_watcher_source(index - seats), 0)} if watch else {}
+        local: dict[str, Any] = {"local_addr": (_watcher_source(index - seats), 0)} if watch else {}
         transport, _ = await loop.create_connection(
-            lambda i=index: bench.client(i), LOOPBACK, port, **tls, **local
+            partial(bench.client, index), LOOPBACK, port, **tls, **local
         )
         made[index] = transport
-        if not floor:
-            hello = Hello(name=f"w{index}" if watch else f"c{index}", watch=watch)
-            transport.write(encode_frame(hello.encode()))
+        hello = Hello(name=f"w{index}" if watch else f"c{index}", watch=watch)
+        transport.write(encode_frame(hello.encode()))
     bench.transports = [made[i] for i in range(bench.clients)]
-    if floor:  # an act before the floor server has all its clients would wait for ever
-        await asyncio.wait_for(bench.ready.wait(), 60)
     return bench
 
 
@@ -333,13 +245,14 @@ class Measured:
     """One server's share of the interleaved run: its acts' latencies, the server's CPU
     seconds and the bytes its clients received, over its own segments."""
 
-    def __init__(self, port: int, pid: int, *, seats: int = SEATS, watchers: int = 0) -> None:
+    def __init__(
+        self, port: int, pid: int, *, seats: int, watchers: int, sealed: bool = False
+    ) -> None:
         self.port, self.pid = port, pid
-        self.seats, self.watchers = seats, watchers
+        self.seats, self.watchers, self.sealed = seats, watchers, sealed
         self.latencies: list[float] = []
         self.cpu = 0.0
         self.received = 0
-        self.rss = 0  # KiB, once measured
 
     @property
     def cpu_per_act(self) -> float:
@@ -350,33 +263,19 @@ class Measured:
         return self.received / max(1, len(self.latencies))
 
     def p(self, q: float) -> float:
-        return _pct(self.latencies, q)
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _interleaved(
-    tables: dict[str, Measured], acts: int, warmup: int, segments: int, *, floor: str = "floor"
-) -> None:
-    """Each server's clients (a name with ``sealed`` in it: in TLS), then ``segments``
-    rounds in which every server plays its share of ``acts`` in turn, the order turned
-    round each round.  The floor (named ``floor``) is asked, each act, for what the
-    plain seven-seat table (``plain``) sent each client per act so far."""
+async def _interleaved(tables: dict[str, Measured], acts: int, warmup: int, segments: int) -> None:
+    """Each server's clients, a warm-up, then ``segments`` rounds in which every server
+    plays its share of ``acts`` in turn, the order turned round each round."""
     benches = {
-        name: await _seated(
-            m.port,
-            floor=name == floor,
-            sealed="sealed" in name,
-            seats=m.seats,
-            watchers=m.watchers,
-        )
+        name: await _seated(m.port, sealed=m.sealed, seats=m.seats, watchers=m.watchers)
         for name, m in tables.items()
     }
-    for name, bench in benches.items():
-        if name != floor:
-            await bench.run(warmup)
-    plain = benches.get("plain")
-    if floor in benches and plain is not None:
-        benches[floor].size = int(plain.received / max(1, len(plain.latencies)) / plain.clients)
-        await benches[floor].run(warmup)
+    for bench in benches.values():
+        await bench.run(warmup)
     order = list(tables)
     for round_ in range(segments):
         share = acts // segments + (1 if round_ < acts % segments else 0)
@@ -387,20 +286,19 @@ async def _interleaved(
             m.cpu += _cpu_seconds(m.pid) - cpu
             m.received += bench.received - got
             m.latencies += bench.latencies[start:]
-            if name == "plain" and floor in benches:
-                benches[floor].size = int(m.bytes_per_act / bench.clients)
     for bench in benches.values():
         for t in bench.transports:
             t.close()
 
 
-def _spawn(args: list[str]) -> tuple[subprocess.Popen[str], int]:
+def _spawn(tree: Path, args: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """``python -m server args`` from source tree ``tree``; its process and port."""
     proc = subprocess.Popen(
-        [sys.executable, *args],
+        [sys.executable, "-m", "server", *args],
         stderr=subprocess.PIPE,
         text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "STUD_MDNS": "off"},
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree), "STUD_MDNS": "off"},
     )
     assert proc.stderr is not None
     for line in proc.stderr:
@@ -409,7 +307,7 @@ def _spawn(args: list[str]) -> tuple[subprocess.Popen[str], int]:
             # Keep draining its log so a full pipe never stalls the server.
             threading.Thread(target=proc.stderr.read, daemon=True).start()
             return proc, int(found.group(1))
-    raise RuntimeError("server did not start")
+    raise RuntimeError(f"the server from {tree} did not start")
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -424,99 +322,44 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _bot_decisions(decisions: int) -> list[float]:
-    """Seconds per ``server.brain.choose_action`` call on real seat views (no sockets)."""
-    from common.match import Match, SeatInfo, SeatKind
-    from common.views import seat_view
-    from server.brain import choose_action
-
-    rng = random.Random(5)
-    times: list[float] = []
-    while len(times) < decisions:
-        seats = {s: SeatInfo(f"c{s}", SeatKind.COMPUTER) for s in range(rng.randint(2, SEATS))}
-        match = Match(seats=seats, rng=rng, hands=4)
-        while not match.is_over and len(times) < decisions:
-            hand = match.next_hand(rng=rng)
-            while hand.to_act is not None:
-                view = seat_view(hand, hand.to_act)
-                started = time.perf_counter()
-                choice = choose_action(view, rng)
-                times.append(time.perf_counter() - started)
-                match.apply(hand.to_act, choice)
-    return times
-
-
-def _server_args(history: str, seats: int) -> list[str]:
+def _server_args(folder: Path, seats: int) -> list[str]:
+    folder.mkdir(exist_ok=True)  # its histories, and its key beside them: nothing kept
     return [
-        "-m",
-        "server",
-        "--host",
-        LOOPBACK,
-        "--port",
-        "0",
-        "--start-when",
-        str(seats),
-        "--hands",
-        "12",
-        "--bot-delay",
-        "0",
-        "--hand-pause",
-        "0",
-        "--history-dir",
-        history,
-        "--data-dir",  # its key beside its histories: a run of its own, nothing kept
-        history,
-        "--log-level",
-        "INFO",
+        "--host", LOOPBACK, "--port", "0", "--start-when", str(seats), "--hands", "12",
+        "--bot-delay", "0", "--hand-pause", "0", "--history-dir", str(folder),
+        "--data-dir", str(folder), "--log-level", "INFO",
         "--no-announce",  # a benchmark on loopback: nothing goes on the network
-    ]
+    ]  # fmt: skip
 
 
 SHAPES = {
-    "plain": (SEATS, 0),
-    "sealed": (SEATS, 0),
-    "bare": (SEATS, 0),
-    "2 seats": (2, 0),
-    "4 seats": (4, 0),
-    "4 watchers": (SEATS, 4),
-    "16 watchers": (SEATS, 16),
+    "7 + 16 watchers": (SEATS, 16, False),
+    "7 seats": (SEATS, 0, False),
+    "7 sealed": (SEATS, 0, True),
+    "2 seats": (2, 0, False),
+    "4 seats": (4, 0, False),
 }
-"""Every table the interleaved run measures: (seats, watchers); ``sealed`` in TLS, the
-others plain; ``bare`` the yardstick (``_bare_server``)."""
+"""Every table the interleaved run measures, for each tree: (seats, watchers, sealed)."""
 
 
-def _run_tables(tmp: str, names: list[str], args: argparse.Namespace) -> dict[str, Measured]:
-    """Start the floor and a server for each of ``names``, interleave them, stop them."""
+def _run(
+    tmp: str, trees: dict[str, Path], names: list[str], args: argparse.Namespace
+) -> dict[tuple[str, str], Measured]:
+    """A server of each shape from each tree, interleaved, then stopped."""
     procs: list[subprocess.Popen[str]] = []
-    tables: dict[str, Measured] = {}
+    tables: dict[tuple[str, str], Measured] = {}
     try:
-        proc, port = _spawn([__file__, "--floor-server"])
-        procs.append(proc)
-        tables["floor"] = Measured(port, proc.pid)
-        for name in names:
-            seats, watchers = SHAPES[name]
-            history = Path(tmp, name.replace(" ", "-"))  # each its own folder and key
-            history.mkdir(exist_ok=True)
-            server = _server_args(str(history), seats)
-            if name == "bare":
-                server = [__file__, "--bare-server", *server[2:]]  # for "-m server"
-            proc, port = _spawn(server)
-            procs.append(proc)
-            tables[name] = Measured(port, proc.pid, seats=seats, watchers=watchers)
-        asyncio.run(_interleaved(tables, args.acts, args.warmup, max(1, args.segments)))
-        tables["plain"].rss = _rss_kib(tables["plain"].pid)
+        for tree_name, tree in trees.items():
+            for name in names:
+                seats, watchers, sealed = SHAPES[name]
+                folder = Path(tmp, f"{tree_name}-{name.replace(' ', '')}")
+                proc, port = _spawn(tree, _server_args(folder, seats))
+                procs.append(proc)
+                tables[tree_name, name] = Measured(
+                    port, proc.pid, seats=seats, watchers=watchers, sealed=sealed
+                )
+        keyed = {f"{t} {n}": m for (t, n), m in tables.items()}
+        asyncio.run(_interleaved(keyed, args.acts, args.warmup, max(1, args.segments)))
     finally:
         for proc in procs:
             proc.terminate()
@@ -531,37 +374,25 @@ def _attack(tmp: str, args: argparse.Namespace) -> tuple[Measured, Measured, lis
     procs: list[subprocess.Popen[str]] = []
     flood_log: list[str] = []
     tables: dict[str, Measured] = {}
-    flood: subprocess.Popen[str] | None = None
     try:
         for name in ("clean", "attacked"):
-            history = Path(tmp, f"flood-{name}")
-            history.mkdir(exist_ok=True)
-            proc, port = _spawn(_server_args(str(history), SEATS))
+            proc, port = _spawn(ROOT, _server_args(Path(tmp, f"flood-{name}"), SEATS))
             procs.append(proc)
-            tables[name] = Measured(port, proc.pid)
+            tables[name] = Measured(port, proc.pid, seats=SEATS, watchers=0)
+        target = str(tables["attacked"].port)
         flood = subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--flood",
-                str(tables["attacked"].port),
-                "--flooders",
-                str(args.flooders),
-            ],
+            [sys.executable, __file__, "--flood", target, "--flooders", str(args.flooders)],
             stderr=subprocess.PIPE,
             text=True,
             cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
+        procs.append(flood)
         log = flood.stderr
         assert log is not None
         threading.Thread(target=lambda: flood_log.extend(log), daemon=True).start()
         time.sleep(1.0)  # the flood is on before the seats sit down
         asyncio.run(_interleaved(tables, args.acts, args.warmup, max(1, args.segments)))
     finally:
-        if flood is not None:
-            flood.terminate()
-            flood.wait()
         for proc in procs:
             proc.terminate()
             proc.wait()
@@ -578,9 +409,7 @@ def _fsync_cost(folder: str, records: int = 50) -> tuple[float, float]:
     """CPU and wall seconds of one journal record on ``folder``'s disk: an append and its
     fsync to the file kept open, as ``server.journal`` does it."""
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        path = Path(tmp, "journal")
-        path.touch()
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        fd = os.open(Path(tmp, "journal"), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             wall, cpu = time.perf_counter(), time.process_time()
             for _ in range(records):
@@ -592,18 +421,13 @@ def _fsync_cost(folder: str, records: int = 50) -> tuple[float, float]:
         return spent[0] / records, spent[1] / records
 
 
-def _verdict(value: float, target: float, *, less: bool = False) -> str:
-    ok = value < target if less else value <= target
-    return "ok" if ok else "MISSED"
-
-
 def main() -> int:
-    if sys.argv[1:2] == ["--bare-server"]:  # the yardstick's process (_bare_server)
-        return _bare_server(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--baseline", type=Path, action="append", default=[], help="a source tree to compare"
+    )
     ap.add_argument("--acts", type=int, default=2000, help="acts measured per table")
     ap.add_argument("--warmup", type=int, default=200)
-    ap.add_argument("--bot-decisions", type=int, default=1000, help="0 to skip")
     ap.add_argument("--flooders", type=int, default=4, help="attacking connections (0: none)")
     ap.add_argument(
         "--segments", type=int, default=10, help="turns each table takes in the interleaved run"
@@ -613,136 +437,87 @@ def main() -> int:
         "--journal-dir",
         default=_memory_dir(),
         help="where the tables keep their journals and histories (default: a folder in "
-        "memory, /dev/shm, where there is one: the server's own cost, not the disk's; "
-        "what an fsync costs on the disk is printed apart)",
+        "memory, /dev/shm, where there is one: the server's own cost, not the disk's)",
     )
-    ap.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--flood", type=int, default=0, metavar="PORT", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.floor_server:
-        asyncio.run(_floor_server())
-        return 0
     if args.flood:
         asyncio.run(_flood(args.flood, args.flooders, "127.0.0.2"))
         return 0
-    names = ["plain", "sealed", "bare"] + ([] if args.no_growth else list(SHAPES)[3:])
+    trees = {"this": ROOT, **{tree.resolve().name: tree.resolve() for tree in args.baseline}}
+    names = list(SHAPES)[: 3 if args.no_growth else None]
     disk = _fsync_cost(tempfile.gettempdir())
     with tempfile.TemporaryDirectory(dir=args.journal_dir) as tmp:
-        tables = _run_tables(tmp, names, args)
+        tables = _run(tmp, trees, names, args)
         attack = _attack(tmp, args) if args.flooders else None
-    results: list[bool] = []
-
-    def check(line: str, value: float, target: float, *, less: bool = False) -> None:
-        verdict = _verdict(value, target, less=less)
-        results.append(verdict == "ok")
-        print(f"{line}  [{verdict}]")
 
     ms, us = 1000, 1e6
-    floor, plain, sealed = tables["floor"], tables["plain"], tables["sealed"]
     print(
-        f"acts measured: {len(plain.latencies)} per table (after {args.warmup} warm-up), "
-        f"{args.segments} interleaved segments each, loopback"
+        f"acts measured: {args.acts} per table (after {args.warmup} warm-up), "
+        f"{args.segments} interleaved segments each, loopback; trees: "
+        + ", ".join(f"{name} {tree}" for name, tree in trees.items())
     )
-    print(
-        f"bytes per act to each of 7 clients: {plain.bytes_per_act / SEATS:.0f} "
-        "(the floor sends as many)"
-    )
-    for name in ("floor", "plain", "sealed"):
-        m = tables[name]
-        print(
-            f"{name:<8} p50 {m.p(0.5) * ms:.3f} ms  p99 {m.p(0.99) * ms:.3f} ms  "
-            f"CPU {m.cpu_per_act * us:.0f} us/act"
-        )
-    for name, m in (("plain", plain), ("sealed", sealed)):
+    print(f"{'':<17}{'tree':<14}{'CPU/act':>10}{'p50':>10}{'p99':>10}{'bytes/act':>11}")
+    for name in names:
+        new = tables["this", name]
+        for tree in trees:
+            m = tables[tree, name]
+            print(
+                f"{name:<17}{tree:<14}{m.cpu_per_act * us:>7.0f} us{m.p(0.5) * ms:>7.2f} ms"
+                f"{m.p(0.99) * ms:>7.2f} ms{m.bytes_per_act:>11.0f}"
+            )
+        for tree in list(trees)[1:]:
+            old = tables[tree, name]
+            print(
+                f"{'':<17}{'this/' + tree:<14}{new.cpu_per_act / old.cpu_per_act:>9.2f}x"
+                f"{new.p(0.5) / old.p(0.5):>9.2f}x{new.p(0.99) / old.p(0.99):>9.2f}x"
+            )
+    results: list[bool] = []
+
+    def check(line: str, value: float, target: float, *, counts: bool = True) -> None:
+        """A target's line; only this tree's count in the verdict."""
+        ok = value <= target
+        if counts:
+            results.append(ok)
+        print(f"{line}  [{'ok' if ok else 'MISSED'}]")
+
+    for tree in trees:
+        m = tables[tree, "7 + 16 watchers"]
         check(
-            f"{name:<8} CPU/act {m.cpu_per_act / floor.cpu_per_act:.2f}x the floor's "
-            "(target <= 2x)",
-            m.cpu_per_act / floor.cpu_per_act,
-            2.0,
+            f"{tree}: at 7 seats + 16 watchers one act costs the server "
+            f"{m.cpu_per_act * ms:.3f} ms CPU (target <= {CPU_TARGET * ms:.0f} ms)",
+            m.cpu_per_act,
+            CPU_TARGET,
+            counts=tree == "this",
         )
         check(
-            f"{name:<8} p50 {m.p(0.5) / floor.p(0.5):.2f}x the floor's (target <= 1.5x)",
-            m.p(0.5) / floor.p(0.5),
-            1.5,
+            f"{tree}: act to every screen p99 {m.p(0.99) * ms:.2f} ms "
+            f"(target <= {P99_TARGET * ms:.0f} ms, one frame)",
+            m.p(0.99),
+            P99_TARGET,
+            counts=tree == "this",
         )
-    bare = tables["bare"]
-    print(
-        f"bare     CPU/act {bare.cpu_per_act / floor.cpu_per_act:.2f}x the floor's, "
-        f"p50 {bare.p(0.5) / floor.p(0.5):.2f}x ({bare.bytes_per_act / SEATS:.0f} bytes per "
-        "client per act): the table with no journal, step frames or clock message, so the "
-        "most that rebuilding those could give"
-    )
-    print(
-        f"sealed/plain  p50 {sealed.p(0.5) / plain.p(0.5):.2f}x  "
-        f"CPU {sealed.cpu_per_act / plain.cpu_per_act:.2f}x"
-    )
-    print(f"server RSS    {plain.rss / 1024:.1f} MiB with seven clients")
     print(
         f"journal in {args.journal_dir or tempfile.gettempdir()}; each act's record is "
         f"fsynced before its frames leave: on {tempfile.gettempdir()}'s disk one such fsync "
         f"costs {disk[0] * us:.0f} us CPU, {disk[1] * ms:.2f} ms wall (not in the figures "
         "above when the journal is in memory)"
     )
-    if not args.no_growth:
-        print(
-            "how cost grows (plain; ratios against 2 seats, and against 7 seats with no watchers):"
-        )
-        two = tables["2 seats"]
-        rows = [("2 seats", two), ("4 seats", tables["4 seats"]), ("7 seats", plain)]
-        rows += [
-            ("7 + 4 watchers", tables["4 watchers"]),
-            ("7 + 16 watchers", tables["16 watchers"]),
-        ]
-        for label, m in rows:
-            print(
-                f"  {label:<16} CPU {m.cpu_per_act * us:6.0f} us/act  p99 {m.p(0.99) * ms:.3f} ms  "
-                f"bytes/act {m.bytes_per_act:7.0f}"
-            )
-        for label, m, base in (
-            ("4 seats", tables["4 seats"], two),
-            ("7 seats", plain, two),
-            ("7 + 4 watchers", tables["4 watchers"], plain),
-            ("7 + 16 watchers", tables["16 watchers"], plain),
-        ):
-            cpu = m.cpu_per_act / base.cpu_per_act
-            sent = m.bytes_per_act / base.bytes_per_act
-            check(
-                f"  {label:<16} CPU grew {cpu:.2f}x, bytes {sent:.2f}x: "
-                f"{cpu / sent:.2f} (target <= 1: no faster than the bytes)",
-                cpu / sent,
-                1.0,
-            )
-        seat = (plain.cpu_per_act - two.cpu_per_act) / (SEATS - 2)
-        watcher = (tables["16 watchers"].cpu_per_act - plain.cpu_per_act) / 16
-        check(
-            f"  a watcher costs {watcher * us:.1f} us/act, a seat {seat * us:.1f} us/act: "
-            f"{watcher / seat if seat > 0 else float('inf'):.2f} (target < 1)",
-            watcher / seat if seat > 0 else float("inf"),
-            1.0,
-            less=True,
-        )
     if attack is not None:
         clean, attacked, flood_log = attack
         last = next((line.split() for line in reversed(flood_log) if line.startswith("flood")), [])
-        opened, sent_b = (int(last[1]), int(last[2])) if len(last) == 3 else (0, 0)
+        opened, sent = (int(last[1]), int(last[2])) if len(last) == 3 else (0, 0)
         print(
-            f"under attack  p50 {attacked.p(0.5) * ms:.3f} ms  p99 {attacked.p(0.99) * ms:.3f} ms"
-            f"  clean (same rounds) p50 {clean.p(0.5) * ms:.3f} ms  p99 {clean.p(0.99) * ms:.3f} ms"
-            f"  ({args.flooders} connections flooding pings: {opened} opened, "
-            f"{sent_b / 1e6:.0f} MB)"
+            f"under attack  p50 {attacked.p(0.5) * ms:.2f} ms  p99 {attacked.p(0.99) * ms:.2f} ms"
+            f"  clean (same rounds) p50 {clean.p(0.5) * ms:.2f} ms  p99 {clean.p(0.99) * ms:.2f}"
+            f" ms  ({args.flooders} connections flooding pings: {opened} opened, "
+            f"{sent / 1e6:.0f} MB)"
         )
         check(
             f"p99 under attack {attacked.p(0.99) / clean.p(0.99):.2f}x the clean p99 "
             "(target <= 1.5x)",
             attacked.p(0.99) / clean.p(0.99),
             1.5,
-        )
-    if args.bot_decisions:
-        bots = _bot_decisions(args.bot_decisions)
-        b50, b99 = statistics.median(bots) * ms, _pct(bots, 0.99) * ms
-        print(
-            f"computer seat decision ({len(bots)}): p50 {b50:.2f} ms  p99 {b99:.2f} ms "
-            "(budget 20 / 100 ms)"
         )
     ok = all(results)
     print("targets met" if ok else "targets NOT met")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import folders
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
+from server import folders
 
 __all__ = [
     "MAX_TABLE_NAME",
@@ -23,13 +23,13 @@ never at a table with a password, allowed at one without)."""
 
 
 def default_history_dir() -> Path:
-    """A ``histories`` folder in the user's data folder (``common.folders``): where the
+    """A ``histories`` folder in the user's data folder (``server.folders``): where the
     server has always kept them, on every platform."""
     return folders.history_dir()
 
 
 def default_data_dir() -> Path:
-    """The server's own folder (``common.folders.server_dir``): the table's key, kept
+    """The server's own folder (``server.folders.server_dir``): the table's key, kept
     apart from the histories people share."""
     return folders.server_dir()
 

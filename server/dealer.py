@@ -42,9 +42,10 @@ from server import frames, journal
 from server.config import ServerConfig
 from server.dealing import DealTimer
 from server.hostrole import HostRole
-from server.journal import Journal, JournalError, Rebuilt, SeatRecord
+from server.journal import Journal
 from server.life import Life, Move, after
 from server.lobby import ComputerChairs
+from server.rebuild import JournalError, Rebuilt, SeatRecord, rebuild
 from server.records import MatchRecords
 from server.saving import Problem, Saver
 from server.seats import Seat
@@ -314,13 +315,13 @@ class Dealer:
     # ------------------------------------------------------------ a killed table's match
 
     def rebuilt(self) -> Rebuilt | None:
-        """The unfinished match the journal holds, replayed (``journal.rebuild``); None
+        """The unfinished match the journal holds, replayed (``server.rebuild``); None
         when there is none, or it does not replay (then it is set aside)."""
         records = self.journal.load()
         if not records:
             return None
         try:
-            return journal.rebuild(records)
+            return rebuild(records)
         except JournalError as exc:
             self.journal.set_aside(str(exc))
             return None

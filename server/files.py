@@ -1,4 +1,12 @@
-"""Reading the files the table and the game keep, defensively, and setting a bad one aside.
+"""The files the table and the game keep: written private and whole, read back
+defensively, a bad one set aside.
+
+- ``private_dir(path)``: make the folder (and missing parents) 0700.
+- ``write_private(path, text)``: write a whole file 0600, through a temporary file
+  synced and renamed over it, so a reader never meets half a file (the scoreboards, the
+  table's key, exports, the game's seat tokens and tables' keys).  They hold hole cards
+  or name everyone who played, so only their owner may read them (also a folder that
+  was there before with a looser mode); Windows keeps its own ACLs.
 
 Every file the server or the game reads back (the journal, the night's scoreboard, the
 table's key, the settings, the tables' keys met, the seats' tokens) is read here, so a
@@ -23,9 +31,11 @@ reading a kept file for the whole game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
+import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -33,7 +43,7 @@ from typing import Any, TypeVar
 
 from common.safejson import Unreadable, loads
 
-__all__ = ["Unreadable", "read_bytes", "read_json", "set_aside"]
+__all__ = ["Unreadable", "private_dir", "read_bytes", "read_json", "set_aside", "write_private"]
 
 log = logging.getLogger("server.files")
 
@@ -123,3 +133,31 @@ def set_aside(
     logger.warning("%s %s cannot be read (%s): set aside as %s; %s",
                    what, path, why, broken.name, then)  # fmt: skip
     return broken
+
+
+def private_dir(path: Path) -> None:
+    """Make ``path`` (and its missing parents) and leave it readable by its owner only."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all, 0600, in a 0700 folder, and on the
+    disk before it returns (a crash leaves the old file or the new one, never half of
+    one); OSError if it cannot.  The one way this game writes a private file."""
+    private_dir(path.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
+    try:
+        if hasattr(os, "fchmod"):  # not on Windows before Python 3.13
+            os.fchmod(fd, 0o600)  # (mkstemp makes it 0600 already; said before the data)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise

@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from common.engine import Hand
-from common.exports import private_dir
 from common.history import MAX_LINE, dumps, hand_record, load
 from common.match import SeatInfo
 from common.safejson import Unreadable, loads
 from server import durable, files
+from server.files import private_dir
 
 __all__ = [
     "append_hand",
@@ -47,7 +47,6 @@ __all__ = [
     "match_hands",
     "match_path",
     "new_match_id",
-    "private_dir",
 ]
 
 log = logging.getLogger("server.histories")

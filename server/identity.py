@@ -1,8 +1,8 @@
 """The table's key: who this table is, across restarts and nights.
 
 One EC P-256 key per server data folder, ``<data_dir>/table.key`` (PEM, PKCS #8, 0600,
-in a 0700 folder: ``common.exports.private_dir``), made on the first start and kept.
-The data folder is the server's own (``common.folders.server_dir``, or ``--data-dir``),
+in a 0700 folder: ``server.files.private_dir``), made on the first start and kept.
+The data folder is the server's own (``server.folders.server_dir``, or ``--data-dir``),
 never the histories folder, which people zip and send to each other; a key an older
 version kept there is moved over on the first start (``old``).  At each start a
 self-signed certificate is issued from it in memory: its common name is the table's
@@ -15,7 +15,7 @@ renamed, or started again, keeps its identity.
 Invariants:
 
 - The key file is never read by anyone but its owner: it is written 0600 through a
-  temporary file (``common.exports.write_private``), and the one file ``ssl`` needs to
+  temporary file (``server.files.write_private``), and the one file ``ssl`` needs to
   load key and certificate (``load_cert_chain`` takes no bytes) is an anonymous memory
   file where the system has them (Linux: nothing on disk, so a full disk does not stop
   a start), else made 0600 in the same private folder (or a new private temporary one,
@@ -55,10 +55,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from common import seal
-from common.exports import private_dir, write_private
 from server import files
+from server.files import private_dir, write_private
 
-__all__ = ["KEY_FILE", "Identity", "load_identity", "self_signed"]
+__all__ = ["KEY_FILE", "Identity", "load_identity", "self_signed", "server_context"]
 
 log = logging.getLogger("server")
 
@@ -75,7 +75,7 @@ class Identity:
     """The table's key, its certificate of this start, and the TLS context that uses them."""
 
     context: ssl.SSLContext
-    """``common.seal.server_context`` with the certificate and key loaded."""
+    """``server_context`` with the certificate and key loaded."""
     cert_der: bytes
     fingerprint: str
     """``common.seal.key_fingerprint``: SHA-256 of the key, 64 hex digits."""
@@ -209,8 +209,18 @@ def _certificate(key: ec.EllipticCurvePrivateKey, name: str) -> bytes:
     return cert.public_bytes(serialization.Encoding.PEM)
 
 
+def server_context(certfile: str, keyfile: str | None = None) -> ssl.SSLContext:
+    """The table's side of TLS, from the files of its certificate and key; no client
+    certificates.  TLS 1.2 at least, so that other programs' clients can seal too; the
+    game's client uses 1.3 (``common.seal.client_context``)."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    ctx.load_cert_chain(certfile, keyfile)
+    return ctx
+
+
 def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
-    """``common.seal.server_context`` loaded from ``pem`` (key and certificate).  Where
+    """``server_context`` loaded from ``pem`` (key and certificate).  Where
     the system has anonymous memory files (Linux) through one of those, so that nothing
     is written and a table starts on a full disk too; elsewhere through a 0600 file in
     the private ``folder`` that is removed at once (in a new private temporary folder
@@ -221,7 +231,7 @@ def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
             view = memoryview(pem)
             while view:
                 view = view[os.write(fd, view) :]
-            return seal.server_context(f"/proc/self/fd/{fd}")
+            return server_context(f"/proc/self/fd/{fd}")
         finally:
             os.close(fd)
     try:
@@ -237,7 +247,7 @@ def _context_in(folder: Path, pem: bytes) -> ssl.SSLContext:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(pem)
-        return seal.server_context(str(tmp))
+        return server_context(str(tmp))
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

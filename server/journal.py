@@ -14,30 +14,28 @@ programs read every ``*.jsonl`` there as a hand history), JSON lines:
 - ``sit`` / ``free``: a person seated during the match for the next one, and freed.
 
 ``hand`` and ``act`` records carry the table's ``turn`` and ``step`` after them
-(``stepped``).  Each shape has one writer (``*_record``, handed to ``Table.record``, the
-one way into the journal) and one reader: ``rebuild``, the one replay, which both a
-resumed table and ``unfinished`` read (as ``Rebuilt`` and ``SeatRecord`` values).
+(``stepped``).  Each shape has one writer here (``*_record``, handed to
+``Dealer.record``, the one way into the journal) and one reader: ``server.rebuild``,
+the one replay, which both a resumed table and ``unfinished`` read.
 
 Invariants:
 
 - A record is written as one line, newline last, and ``fsync``ed before the table sends
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
-  line, which reading drops.  The file (0600, in a 0700 folder) is kept open from
-  ``begin`` to ``close``: one write and its ``fsync`` a record.
+  line, which reading drops.  The file (0600, in a 0700 folder: ``server.files``) is
+  kept open from ``begin`` to ``close``: one write and its ``fsync`` a record.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's; a folder or anything but a plain file in its place, more than
   ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
   ``common.safejson``) is moved aside to ``<name>.broken-<time>`` with one warning, and
   the table starts clean.
-- Replaying never trusts the journal: a record that does not fit (a missing field or
-  one of the wrong type, a number not finite, a card twice, an illegal action) raises
-  ``JournalError``, and the table sets the journal aside.  The history is always
-  ``<history_dir>/<match id>.jsonl`` (``server.histories.history_name``): no path read
-  from the journal is ever opened.
 - A write that fails raises ``OSError`` and leaves the file as it was (``server.durable``
-  cuts a torn record off): the table waits and tries again (``server.saving``).  A
-  match that ends leaves no journal (``remove``).
-- ``unfinished`` only reads: it moves, writes and logs nothing, whatever the file holds.
+  cuts a torn record off): the table waits and tries again (``server.saving``), so the
+  journal always holds every step anyone was shown, and a journal is never stale.
+- A match that ends leaves no journal: ``remove`` deletes it.
+- ``unfinished`` and ``recorded_port`` only read: they move, write and log nothing,
+  whatever the file holds.  With ``give_up`` they are all the game (``client.localserver``)
+  asks of a journal: it never reads the records itself.
 """
 
 from __future__ import annotations
@@ -46,38 +44,33 @@ import contextlib
 import json
 import logging
 import os
-import random
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common.cards import Card
-from common.engine import Hand
-from common.events import IllegalAction
-from common.match import Match, SeatInfo, SeatKind
+from common.match import Match, SeatKind
 from common.safejson import Unreadable, loads
 from server import durable, files
-from server.histories import history_name, private_dir
+from server.files import private_dir
+from server.rebuild import JournalError, SeatRecord, rebuild
+from server.seats import token_digest
 
 __all__ = [
     "FORMAT",
     "VERSION",
     "Journal",
-    "JournalError",
-    "Rebuilt",
-    "SeatRecord",
     "Unfinished",
     "act_record",
     "free_record",
+    "give_up",
     "hand_record",
     "host_record",
     "journal_path",
     "match_record",
     "port_record",
     "read_records",
-    "rebuild",
     "recorded_port",
     "sit_record",
     "stepped",
@@ -96,10 +89,6 @@ MAX_LINE = 256 * 1024
 """The longest record read: the ``match`` record of seven seats is under 2 KiB."""
 
 
-class JournalError(ValueError):
-    """A journal that cannot be read or replayed: it is set aside."""
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "table"
 
@@ -113,28 +102,6 @@ Record = dict[str, Any]
 
 
 # ------------------------------------------------------------ the records written
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    """A seat as the journal keeps it: never its token, only the token's hash."""
-
-    seat: int
-    name: str
-    kind: SeatKind
-    level: str | None
-    token_sha256: str | None
-
-    def to_dict(self) -> Record:
-        return {"seat": self.seat, "name": self.name, "kind": self.kind.value,
-                "level": self.level, "token_sha256": self.token_sha256}  # fmt: skip
-
-    @classmethod
-    def read(cls, s: dict[str, Any]) -> SeatRecord:
-        """A ``match`` record's seat, checked (``JournalError``)."""
-        level, digest = s.get("level"), s.get("token_sha256")
-        return cls(_int(s, "seat"), _text(s["name"]), SeatKind(s["kind"]),
-                   _text(level, optional=True), _text(digest, optional=True))  # fmt: skip
 
 
 def match_record(
@@ -268,163 +235,7 @@ def recorded_port(history_dir: Path, table: str) -> int | None:
     return port if isinstance(port, int) and not isinstance(port, bool) and port > 0 else None
 
 
-# ------------------------------------------------------------ the replay
-
-
-@dataclass(slots=True)
-class Rebuilt:
-    """The match a journal replays to, and the table's counters after its last record;
-    the banks (R-C4) are those after the last action: the seat to act gets back what it
-    had when its turn began."""
-
-    match_id: str
-    history: str
-    """The history file's name, beside the journal (``server.histories.history_name``)."""
-    match: Match
-    turn_time: float | None
-    time_bank: float
-    stand_in: bool
-    seats: list[SeatRecord]
-    """The match's seats, with their tokens' hashes as the last record says them."""
-    host: int | None
-    port: int | None
-    turn_id: int
-    step: int
-    hand_no: int = 0
-    hand_time: str = ""
-    banks: dict[int, float] = field(default_factory=dict)
-    finished: list[tuple[int, str, Hand]] = field(default_factory=list)
-    """Every finished hand: its number, time string and the hand."""
-    waiting: dict[int, SeatRecord] = field(default_factory=dict)
-    """People seated during the match for the next one (``sit``, until their ``free``)."""
-
-
-def _int(record: dict[str, Any], key: str) -> int:
-    value = record[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise JournalError(f"{record.get('t')}: {key} is not a whole number")
-    return value
-
-
-def _opt_int(record: dict[str, Any], key: str) -> int | None:
-    return None if record.get(key) is None else _int(record, key)
-
-
-def _seconds(value: Any, *, low: float = -1e9) -> float:
-    """A time in seconds from the journal: a finite number (not a flag, not text)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise JournalError(f"{value!r:.40} is not a number of seconds")
-    seconds = float(value)  # OverflowError for an integer of 400 digits
-    if not low <= seconds < 1e9:  # the journal holds no NaN or Infinity (safejson)
-        raise JournalError(f"{seconds:.3g} seconds is out of bounds")
-    return seconds
-
-
-def _text(value: Any, *, optional: bool = False) -> Any:
-    """A name, level, token hash, time or action from the journal: text (or None)."""
-    if (value is None and optional) or isinstance(value, str):
-        return value
-    raise JournalError(f"{value!r:.40} is not text")
-
-
-def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
-    """Replay a journal's records (header left out) through the engine
-    (``common.match``): the seats, the button, every hand from its journaled deck with
-    every action applied again, so the stacks, the pots, whose turn it is and the cards
-    dealt and still to come are those the killed server had.  ``JournalError`` if they
-    do not fit."""
-    try:
-        return _rebuild(records)
-    except JournalError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, ArithmeticError) as exc:
-        raise JournalError(f"cannot replay it: {type(exc).__name__}: {exc}") from None
-    except IllegalAction as exc:
-        raise JournalError(f"cannot replay it: {exc}") from None
-
-
-def _rebuild(records: list[dict[str, Any]]) -> Rebuilt:
-    if not records or records[0].get("t") != "match":
-        raise JournalError("no match record after the header")
-    head = records[0]
-    seats = {seat.seat: seat for seat in map(SeatRecord.read, head["seats"])}
-    opts = head["options"]
-    turn_time = None if opts["turn_time"] is None else _seconds(opts["turn_time"], low=0)
-    match = Match(
-        seats={n: SeatInfo(s.name, s.kind) for n, s in seats.items()},
-        rng=random.Random(0),  # the button is the journal's, not a new draw
-        hands=_int(head, "hands"),
-    )
-    button = _int(head, "button")
-    if button not in match.seats:
-        raise JournalError(f"the button {button} is no seat of the match")
-    match.button = button
-    match_id = _text(head["match"])
-    out = Rebuilt(
-        match_id=match_id,
-        history=history_name(head.get("history"), match_id),
-        match=match,
-        turn_time=turn_time,
-        time_bank=_seconds(opts["time_bank"], low=0),
-        stand_in=opts["stand_in"] is True,
-        seats=[],
-        host=_opt_int(head, "host"),
-        port=_opt_int(head, "port"),
-        turn_id=_int(head, "turn"),
-        step=_int(head, "step"),
-    )
-    out.banks = {n: out.time_bank for n, s in seats.items() if s.kind is SeatKind.HUMAN}
-    for record in records[1:]:
-        kind = record.get("t")
-        if kind == "hand":
-            if _int(record, "no") != match.hands_played + 1:
-                raise JournalError(f"hand {record['no']} after {match.hands_played} hands")
-            deck = [Card(code) for code in record["deck"]]
-            if len(deck) != 7 * len(match.seats_in):
-                raise JournalError(f"hand {record['no']}'s deck has {len(deck)} cards")
-            out.hand_no, out.hand_time = match.hands_played + 1, _text(record["time"])
-            match.next_hand(deck)
-        elif kind == "act":
-            match.apply(_int(record, "seat"), _text(record["action"]))
-            for seat, bank in dict(record.get("banks") or {}).items():
-                if int(seat) in out.banks:
-                    out.banks[int(seat)] = max(0.0, _seconds(bank))
-        elif kind == "token":
-            number, digest = _int(record, "seat"), _text(record["token_sha256"])
-            for seats_now in (seats, out.waiting):
-                if number in seats_now:
-                    was = seats_now[number]
-                    seats_now[number] = SeatRecord(number, was.name, was.kind, was.level, digest)
-            continue
-        elif kind == "sit":  # a person seated for the next match
-            number = _int(record, "seat")
-            if number in seats:
-                raise JournalError(f"seat {number} sits but plays in the match")
-            out.waiting[number] = SeatRecord(
-                number, _text(record["name"]), SeatKind.HUMAN, None, _text(record["token_sha256"])
-            )
-            continue
-        elif kind == "free":
-            out.waiting.pop(_int(record, "seat"), None)
-            continue
-        elif kind == "host":
-            out.host = _opt_int(record, "seat")
-            continue
-        elif kind == "port":
-            out.port = _opt_int(record, "port")
-            continue
-        else:
-            raise JournalError(f"a record of unknown kind {kind!r}")
-        out.turn_id, out.step = _int(record, "turn"), _int(record, "step")
-        hand = match.hand
-        assert hand is not None
-        if hand.is_over and not any(done is hand for _, _, done in out.finished):
-            out.finished.append((out.hand_no, out.hand_time, hand))
-    out.seats = list(seats.values())
-    hand = match.hand
-    if hand is not None and hand.is_over is False and hand.to_act is None:
-        raise JournalError("the hand in play waits on no one")
-    return out
+# ------------------------------------------------------------ what the game asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,6 +266,10 @@ class Unfinished:
         """The computer seats' levels, seat by seat (one each)."""
         return tuple(s.level or "" for s in self.computers)
 
+    def has_token(self, token: str) -> bool:
+        """Whether ``token`` is a person's seat's in this match (the journal keeps its hash)."""
+        return token_digest(token) in {s.token_sha256 for s in self.people if s.token_sha256}
+
 
 def unfinished(history_dir: Path, table: str) -> Unfinished | None:
     """Table ``table``'s unfinished match, if its journal holds one that replays
@@ -478,6 +293,19 @@ def unfinished(history_dir: Path, table: str) -> Unfinished | None:
         in_play=in_play,
         seats=tuple(got.seats),
     )
+
+
+def give_up(history_dir: Path, table: str) -> bool:
+    """Remove table ``table``'s journal: its unfinished match is given up for good (a new
+    match was chosen instead).  False when there is none, or one that cannot be read,
+    which is left for the table to set aside when it starts (with its log line)."""
+    try:
+        if not read_records(journal_path(history_dir, table), table):
+            return False
+    except (OSError, JournalError):
+        return False
+    Journal(history_dir, table).remove()
+    return True
 
 
 # ------------------------------------------------------------ the file

@@ -40,7 +40,7 @@ Invariants:
 - Once greeted, a connection is written to at least every 1.5 ``heartbeat_every``
   seconds (a ``heartbeat`` after ``heartbeat_every`` with nothing else), and its socket gives
   up on a peer that acknowledges nothing for ``link_timeout`` seconds
-  (``common.linkopts``), so a vanished peer is found whoever's turn it is.  A
+  (``server.linkopts``), so a vanished peer is found whoever's turn it is.  A
   client that said it beats (``hello`` with ``heartbeat``) and then sends
   nothing for ``link_timeout`` seconds is dropped too: that also sees through
   a box that acknowledges for a peer that is gone.
@@ -60,7 +60,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from common.events import ProtocolError
-from common.linkopts import tune_link
 from common.protocol import (
     MAX_FRAME,
     PROTOCOL_VERSION,
@@ -72,6 +71,7 @@ from common.protocol import (
 )
 from common.seal import TlsPipe, looks_like_tls
 from server.budget import TokenBucket
+from server.linkopts import tune_link
 from server.timers import Clock, Handle, LoopClock
 
 if TYPE_CHECKING:

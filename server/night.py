@@ -37,9 +37,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from common.exports import write_private
 from common.match import Standing
 from server import files
+from server.files import write_private
 
 __all__ = ["FORMAT", "Night", "evening_of", "night_path"]
 

@@ -36,11 +36,11 @@ from server.asks import SeatAsks
 from server.dealer import Dealer
 from server.guard import Door
 from server.hostrole import HostRole
-from server.journal import Rebuilt
 from server.life import Life
 from server.lobby import ComputerChairs
 from server.net import Connection
 from server.presence import Move, step
+from server.rebuild import Rebuilt
 from server.seats import Seat, first_free, token_digest
 from server.turns import TableOptions, Turns
 

@@ -272,7 +272,7 @@ class Turns:
             time_left, bank = self.turn_clock.time_left(), None
         else:
             time_left, bank = fields[2], fields[3]
-        seat.conn.send(self.turn_frame(seat, time_left, bank))
+        seat.conn.send_message(self.turn_message(seat, time_left, bank))
 
     def _clock_fields(self) -> ClockFields | None:
         """The ``clock`` message's fields, or None when no person's clock runs."""
@@ -290,11 +290,12 @@ class Turns:
         """The ``clock`` message to everyone while a person's clock runs; its fields."""
         fields = self._clock_fields()
         if fields is not None:
-            self._broadcast(frames.clock_frame(*fields), newer=True)
+            self._broadcast(p.Clock(*fields).encode(), newer=True)
         return fields
 
-    def turn_frame(self, seat: Seat, time_left: float | None, bank: float | None) -> bytes:
-        """The ``turn`` frame a person is sent: its legal actions and its clock."""
+    def turn_message(
+        self, seat: Seat, time_left: float | None, bank: float | None
+    ) -> dict[str, Any]:
+        """The ``turn`` message a person is sent: its legal actions and its clock."""
         assert self._hand is not None
-        legal = frames.legal_packed(self._hand, seat.seat)
-        return frames.turn_frame(self.turn_id, seat.seat, legal, time_left, bank)
+        return frames.turn(self._hand, seat.seat, self.turn_id, time_left, bank)

@@ -10,6 +10,7 @@ as soon as one is closed, until killed.  ``KIND``:
 
 Every ``--report`` seconds it prints one line to stdout: ``opened N answers CODE=N …``
 (the error codes it was answered with, ``bad_password`` being a guess the table checked).
+``crowd(port, kind, n)`` runs one for a test and reads its reports (``Crowd``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ssl
+import re
+import subprocess
 import sys
+import threading
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 
-from common.protocol import FrameDecoder, encode_frame
-from common.seal import client_context
+from tests.serverkit import Client, client_hello
 
-__all__ = ["address", "client_hello"]
+__all__ = ["Crowd", "address", "crowd"]
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def address(n: int, base: int = 2) -> str:
@@ -32,16 +38,9 @@ def address(n: int, base: int = 2) -> str:
     return f"127.{base}.{n // 250}.{n % 250 + 1}"
 
 
-def client_hello() -> bytes:
-    """The first flight of a TLS client (its ClientHello), as the game's client sends it."""
-    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
-    tls = client_context().wrap_bio(incoming, outgoing, server_side=False)
-    with contextlib.suppress(ssl.SSLWantReadError):
-        tls.do_handshake()
-    return outgoing.read()
+class _Door:
+    """The crowd's side, in its own process."""
 
-
-class Crowd:
     def __init__(self, port: int, kind: str) -> None:
         self.port = port
         self.kind = kind
@@ -51,32 +50,22 @@ class Crowd:
 
     async def one(self, source: str, n: int) -> None:
         while True:
+            c = Client(f"G{n}")
             try:
-                reader, writer = await asyncio.open_connection(
-                    "127.0.0.1", self.port, local_addr=(source, 0)
-                )
+                await c.connect(self.port, source=source)
             except OSError:
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.05)  # (the door's backlog is full: knock again)
                 continue
             self.opened += 1
-            try:
-                if self.kind == "halfopen":
-                    writer.write(self.hello)
-                elif self.kind == "guess":
-                    msg = {"type": "hello", "protocol": 1, "name": f"G{n}", "password": f"x{n}"}
-                    writer.write(encode_frame(msg))
-                decoder = FrameDecoder()
-                while data := await reader.read(65536):
-                    if self.kind == "halfopen":
-                        continue  # the table's handshake: never answered
-                    with contextlib.suppress(ValueError):
-                        for msg in decoder.feed(data):
-                            if msg.get("type") == "error":
-                                self.answers[str(msg.get("code"))] += 1
-            except OSError:
-                pass
-            finally:
-                writer.close()
+            if self.kind == "halfopen":
+                c.send_raw(self.hello)  # the table's answer is TLS: never read as frames
+            elif self.kind == "guess":
+                c.send({"type": "hello", "protocol": 1, "name": c.name, "password": f"x{n}"})
+            with contextlib.suppress(TimeoutError):
+                await c.wait_closed(timeout=3600)
+            for error in c.of_type("error"):
+                self.answers[str(error.get("code"))] += 1
+            await c.close()
 
     async def report(self, every: float) -> None:
         while True:
@@ -94,7 +83,7 @@ async def main(argv: list[str]) -> None:
     ap.add_argument("--base", type=int, default=2)
     ap.add_argument("--report", type=float, default=1.0)
     args = ap.parse_args(argv)
-    crowd = Crowd(args.port, args.kind)
+    crowd = _Door(args.port, args.kind)
     tasks = [
         asyncio.create_task(crowd.one(address(n, args.base), n))
         for n in range(args.addresses)
@@ -103,6 +92,56 @@ async def main(argv: list[str]) -> None:
     print("ready", flush=True)
     await crowd.report(args.report)
     await asyncio.gather(*tasks)
+
+
+class Crowd:
+    """``python -m tests.crowd PORT KIND N`` run for a test: its last report in ``last``."""
+
+    def __init__(self, port: int, kind: str, addresses: int, *, each: int = 1) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.crowd", str(port), kind, str(addresses),
+             "--each", str(each)],
+            cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.ready.wait(30), "the crowd did not start"
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.strip())
+            if line.startswith("ready"):
+                self.ready.set()
+
+    @property
+    def last(self) -> str:
+        return self.lines[-1] if self.lines else ""
+
+    def answers(self) -> dict[str, int]:
+        """The error codes its connections were answered with, so far (as last reported)."""
+        return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", self.last)}
+
+    def opened(self) -> int:
+        """The connections it has opened, so far (as last reported)."""
+        found = re.match(r"opened (\d+)", self.last)
+        return int(found.group(1)) if found else 0
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(10)
+
+
+@contextlib.contextmanager
+def crowd(port: int, kind: str, addresses: int, *, each: int = 1) -> Iterator[Crowd]:
+    c = Crowd(port, kind, addresses, each=each)
+    try:
+        yield c
+    finally:
+        c.stop()
 
 
 if __name__ == "__main__":

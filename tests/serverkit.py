@@ -1,27 +1,52 @@
-"""Helpers for the server tests: a real server on 127.0.0.1 port 0 and socket clients.
+"""The server tests' one kit: a table to test, one wire client, one way to wait.
 
-Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to
-stretch them all on a slow machine.  A table on a fake clock (``clocked_table``, with
-``Link`` clients and no sockets) needs no delays at all: tests ``advance`` its clock.
+- A server on 127.0.0.1 port 0 (``config``, ``running``), its timers on a fake clock if
+  the test says so (``fake_clock``); a table with no sockets at all (``clocked_table``,
+  ``Link`` clients, ``settle``, ``advance``, ``drive``).
+- ``Client``: the one raw wire client, written from ``docs/protocol.md`` alone (a 4-byte
+  big-endian length, then a msgpack map with string keys; it does not use the server's
+  own framing).  Plain or sealed (TLS, the game's context), from any loopback address,
+  proving a password (SPAKE2) as the game does; it keeps every message it was sent, in
+  order, and answers turns at random (``take_turns``).
+- ``until`` / ``wait_until``: the one way to wait for something that is not a message (a
+  log line, a count, a thread's state): asked again every few milliseconds until it is
+  true or the time is up.  A message is awaited with ``Client.expect`` / ``seen``; every
+  message sent before now has come once a ``roundtrip`` is done.
+- A table's key for hand-made TLS servers (``identity``, ``table_context``), and the
+  bytes a TLS client opens with (``client_hello``).
+
+Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to stretch them
+all on a slow machine.  A table on a fake clock needs no delays at all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import functools
 import os
 import random
 import re
+import shutil
+import ssl
+import struct
+import tempfile
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from common.protocol import Act, FrameDecoder, Hello, Ping, encode_frame
+import msgpack  # type: ignore[import-untyped]
+
+from common.proof import ClientProof
+from common.protocol import Act, Hello
 from common.schema import SeatView, decode_legal
+from common.seal import TlsPipe, channel_binding, client_context, key_fingerprint
 from server.app import TableServer
 from server.config import ServerConfig
+from server.identity import Identity, self_signed, server_context
 from server.net import Connection, Limits
 from server.table import Table
 from server.timers import Clock, FakeClock
@@ -29,6 +54,7 @@ from server.timers import Clock, FakeClock
 UNIT = 0.05 * float(os.environ.get("STUD_TEST_SCALE", "1"))
 LOOPBACK = "127.0.0.1"
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+T = TypeVar("T")
 
 
 def run(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
@@ -63,7 +89,7 @@ async def running(
 ) -> AsyncIterator[tuple[TableServer, int]]:
     """A server on loopback; computer seats use ``server.brain`` only if ``real_bots``;
     every timer of the server runs off ``clock`` (see ``fake_clock``) if one is given."""
-    server = TableServer(cfg, chooser=None if real_bots else _random_choice, clock=clock)
+    server = TableServer(cfg, chooser=None if real_bots else choose, clock=clock)
     port = await server.start()
     try:
         yield server, port
@@ -77,56 +103,7 @@ def fake_clock() -> FakeClock:
     return FakeClock(pump=asyncio.get_running_loop().call_soon)
 
 
-async def roundtrip(client: Client) -> None:
-    """A ``ping`` answered: every frame the server sent the client before it has come."""
-    mark = len(client.log)
-    client.send(Ping(0).encode())
-    await client.seen("pong", mark)
-
-
-async def ticking(
-    clock: FakeClock,
-    client: Client,
-    *types: str,
-    step: float,
-    start: int | None = None,
-    limit: float = 600.0,
-    **match: Any,
-) -> dict[str, Any]:
-    """``client.expect(*types, **match)`` (or, given ``start``, ``client.seen`` from there)
-    while the server's fake clock moves on ``step`` seconds whenever nothing has come for
-    a moment (at most ``limit`` seconds of it)."""
-    until = clock.now() + limit
-    while True:
-        try:
-            if start is None:
-                return await client.expect(*types, timeout=UNIT / 2, **match)
-            return (await client.seen(types[0], start, timeout=UNIT / 2, **match))[1]
-        except TimeoutError:
-            if clock.now() >= until:
-                raise
-            clock.advance(step)
-
-
-@contextlib.asynccontextmanager
-async def ticker(clock: FakeClock, *, step: float, every: float) -> AsyncIterator[None]:
-    """The fake clock moves on ``step`` seconds every ``every`` real seconds while inside."""
-
-    async def tick() -> None:
-        while True:
-            await asyncio.sleep(every)
-            clock.advance(step)
-
-    task = asyncio.get_running_loop().create_task(tick())
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
-def _random_choice(view: SeatView | dict[str, Any], rng: random.Random) -> str:
+def choose(view: SeatView | dict[str, Any], rng: random.Random) -> str:
     """A quick stand-in for the computer brain: the tests here are about the server.
     Also answers a person's ``turn`` message (a dict with the same ``legal``)."""
     legal = view.legal if isinstance(view, SeatView) else decode_legal(view["legal"])
@@ -134,122 +111,247 @@ def _random_choice(view: SeatView | dict[str, Any], rng: random.Random) -> str:
     return "call" if "call" in names and rng.random() < 0.6 else rng.choice(names)
 
 
-class Client:
-    """One socket client that keeps every message it was sent, in order."""
+# ------------------------------------------------------------------ waiting
 
-    def __init__(self, name: str = "p") -> None:
+
+async def until(done: Callable[[], T], *, timeout: float = 40 * UNIT) -> T:
+    """``done()`` asked again every few milliseconds until it is true or ``timeout``
+    seconds have passed: its last answer (assert it)."""
+    end = time.monotonic() + timeout
+    while not (found := done()) and time.monotonic() < end:
+        await asyncio.sleep(UNIT / 10)
+    return found
+
+
+def wait_until(done: Callable[[], T], *, timeout: float = 20.0) -> T:
+    """``until`` for a test with no event loop of its own (the event loop, if any, is
+    on another thread)."""
+    end = time.monotonic() + timeout
+    while not (found := done()) and time.monotonic() < end:
+        time.sleep(0.02)
+    return found
+
+
+async def roundtrip(client: Client) -> None:
+    """A ``ping`` answered: every frame the server sent the client before it has come."""
+    mark = len(client.log)
+    client.send({"type": "ping", "id": 0})
+    await client.seen("pong", mark)
+
+
+# ------------------------------------------------------------------ the wire
+
+
+def frame(obj: Any) -> bytes:
+    """Any object as a frame (a test may send what no client should)."""
+    body = msgpack.packb(obj, use_bin_type=True)
+    return struct.pack(">I", len(body)) + body
+
+
+def frames(buf: bytearray) -> list[dict[str, Any]]:
+    """The whole frames at the start of ``buf``, taken out of it, read as
+    ``docs/protocol.md`` says; ValueError for one that is not a map with string keys."""
+    out = []
+    while len(buf) >= 4 and len(buf) >= 4 + (size := int.from_bytes(buf[:4], "big")):
+        msg = msgpack.unpackb(bytes(buf[4 : 4 + size]), raw=False, strict_map_key=True)
+        del buf[: 4 + size]
+        if not isinstance(msg, dict) or not all(isinstance(k, str) for k in msg):
+            raise ValueError(f"a frame that is not a map with string keys: {msg!r}")
+        out.append(msg)
+    return out
+
+
+def client_hello() -> bytes:
+    """The first flight of a TLS client (its ClientHello), as the game's client sends it."""
+    pipe = TlsPipe(client_context(), server_side=False)
+    pipe.handshake()
+    return pipe.outgoing()
+
+
+class Messages:
+    """What both kinds of client read their ``log`` with."""
+
+    name: str
+    log: list[dict[str, Any]]
+
+    def of_type(self, kind: str, **match: Any) -> list[dict[str, Any]]:
+        return [m for m in self.log if m.get("type") == kind and _fits(m, match)]
+
+    def last(self, kind: str, **match: Any) -> dict[str, Any]:
+        found = self.of_type(kind, **match)
+        assert found, f"{self.name}: no {kind} {match}"
+        return found[-1]
+
+    def acts(self, seat: int, start: int = 0) -> list[dict[str, Any]]:
+        """Every ``act`` event of ``seat`` this client was sent (from log index ``start``)."""
+        return [
+            e
+            for m in self.log[start:]
+            if m.get("type") == "events"
+            for e in m["events"]
+            if e["ev"] == "act" and e["seat"] == seat
+        ]
+
+
+def _fits(msg: dict[str, Any], match: dict[str, Any]) -> bool:
+    return all(msg.get(k) == v for k, v in match.items())
+
+
+class Client(Messages):
+    """One connection to a table, its every message kept in ``log`` as it comes."""
+
+    def __init__(self, name: str = "p", *, seed: Any = None) -> None:
         self.name = name
+        self.rng = random.Random(name if seed is None else seed)
+        """Its choice on its turns (``take_turns``)."""
         self.log: list[dict[str, Any]] = []
-        self.decoder = FrameDecoder()
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.cert = b""
+        """The certificate (DER) the table showed, on a sealed connection."""
         self.closed = False
+        self.problem = ""
+        """Why a frame was not one ``docs/protocol.md`` allows (the connection is dropped)."""
+        self.seat: int | None = None
+        self.token = ""
+        self.writer: asyncio.StreamWriter | None = None
+        self._buf = bytearray()
         self._cursor = 0
         self._arrived = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self.seat: int | None = None
-        self.token = ""
 
-    async def connect(self, port: int) -> Client:
-        self.reader, self.writer = await asyncio.open_connection(LOOPBACK, port)
-        self._task = asyncio.get_running_loop().create_task(self._pump())
+    def again(self) -> Client:
+        """The same person on a new connection (not yet made): its seat, token and rng."""
+        other = Client(self.name)
+        other.rng, other.seat, other.token = self.rng, self.seat, self.token
+        return other
+
+    async def connect(
+        self,
+        port: int,
+        *,
+        sealed: bool = False,
+        context: ssl.SSLContext | None = None,
+        source: str | None = None,
+        host: str = LOOPBACK,
+    ) -> Client:
+        """Open the connection: plain, or sealed (``context``, else the game's), from the
+        loopback address ``source`` if given (Linux routes all of 127/8 to ``lo``)."""
+        context = context or (client_context() if sealed else None)
+        reader, self.writer = await asyncio.open_connection(
+            host, port, ssl=context, local_addr=(source, 0) if source else None
+        )
+        if context is not None:
+            self.cert = self.writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
+        self._task = asyncio.get_running_loop().create_task(self._pump(reader))
+        _PUMPS.add(self._task)  # a client no test holds any more stays connected
+        self._task.add_done_callback(_PUMPS.discard)
         return self
 
-    async def _pump(self) -> None:
-        assert self.reader is not None
+    async def _pump(self, reader: asyncio.StreamReader) -> None:
         try:
-            while data := await self.reader.read(65536):
-                self.log.extend(self.decoder.feed(data))
+            while data := await reader.read(65536):
+                self._buf += data
+                self.log += frames(self._buf)
                 self._arrived.set()
-        except (ConnectionError, OSError):
+        except (ConnectionError, OSError, ssl.SSLError):
             pass
+        except ValueError as exc:
+            self.problem = str(exc)
+            self.writer.close()  # type: ignore[union-attr]
         self.closed = True
         self._arrived.set()
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.send_raw(encode_frame(msg))
+        self.send_raw(frame(msg))
 
     def send_raw(self, data: bytes) -> None:
         assert self.writer is not None
         self.writer.write(data)
 
-    async def hello(self, port: int, **kw: Any) -> dict[str, Any]:
-        await self.connect(port)
+    async def hello(
+        self,
+        port: int = 0,
+        *,
+        sealed: bool = False,
+        source: str | None = None,
+        proof: str | None = None,
+        **kw: Any,
+    ) -> dict[str, Any]:
+        """Connect (to ``port``, unless connected) and say hello (``kw``: ``Hello``'s
+        fields); the ``welcome`` or the ``error``.  ``proof``: a password proved as the
+        game proves it (sealed, protocol 2), never sent."""
+        if self.writer is None:
+            await self.connect(port, sealed=sealed or proof is not None, source=source)
+        pake = None if proof is None else ClientProof(proof, channel_binding(self.cert))
+        if pake is not None:
+            kw["pake"] = pake.start()
         self.send(Hello(name=kw.pop("name", self.name), **kw).encode())
-        msg = await self.expect("welcome", "error")
+        msg = await self.expect("welcome", "error", "proof")
+        if msg["type"] == "proof":
+            assert pake is not None
+            self.send({"type": "proof", "mac": pake.finish(msg["pake"], msg["mac"])})
+            msg = await self.expect("welcome", "error")
         if msg["type"] == "welcome":
             self.seat, self.token = msg["seat"], msg["token"]
         return msg
 
+    @property
+    def unread(self) -> int:
+        """Messages come and not yet read (``take``, ``expect``)."""
+        return len(self.log) - self._cursor
+
+    def take(self, *types: str, **match: Any) -> dict[str, Any] | None:
+        """The next unread message of one of ``types`` (and ``match``) if it has come:
+        the cursor moves past every message looked at."""
+        while self._cursor < len(self.log):
+            msg = self.log[self._cursor]
+            self._cursor += 1
+            if _wanted(msg, types) and _fits(msg, match):
+                return msg
+        return None
+
     async def expect(self, *types: str, timeout: float = 40 * UNIT, **match: Any) -> dict[str, Any]:
-        """The next unread message of one of ``types`` (and with ``match`` keys)."""
-        _, msg = await self._find(types, None, timeout, match, label=types)
-        return msg
+        """The next unread message of one of ``types`` (any but a ``heartbeat`` if none
+        is named) and with ``match``'s values, waiting for it: each message is read once."""
+        return await self._wait(lambda: self.take(*types, **match), timeout, types or "any")
 
     async def seen(
         self, kind: str, start: int = 0, timeout: float = 40 * UNIT, **match: Any
     ) -> tuple[int, dict[str, Any]]:
         """The first logged message from index ``start`` on of ``kind`` (and ``match``),
         waiting for it if need be; unlike ``expect`` it moves no cursor."""
-        return await self._find((kind,), start, timeout, match, label=kind)
 
-    async def _find(
-        self,
-        types: tuple[str, ...],
-        start: int | None,
-        timeout: float,
-        match: dict[str, Any],
-        *,
-        label: object,
-    ) -> tuple[int, dict[str, Any]]:
-        """Index and message of the first logged message of one of ``types`` (and
-        ``match``) from ``start`` on, waiting for it until ``timeout``.  With ``start``
-        None it reads from the cursor and moves the cursor past each message it looks
-        at, matched or not, so ``expect`` never returns one message twice."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        i = start or 0
-        while True:
-            if start is None:
-                i = self._cursor
-            while i < len(self.log):
-                msg = self.log[i]
-                i += 1
-                if start is None:
-                    self._cursor = i
-                if msg.get("type") in types and all(msg.get(k) == v for k, v in match.items()):
-                    return i - 1, msg
+        def find() -> tuple[int, dict[str, Any]] | None:
+            return next(
+                ((i, m) for i, m in enumerate(self.log[start:], start)
+                 if m.get("type") == kind and _fits(m, match)),
+                None,
+            )  # fmt: skip
+
+        return await self._wait(find, timeout, kind)
+
+    async def _wait(self, find: Callable[[], T | None], timeout: float, label: object) -> T:
+        end = asyncio.get_running_loop().time() + timeout
+        while (found := find()) is None:
             if self.closed:
-                raise ConnectionError(f"{self.name}: closed while waiting for {label}")
+                raise ConnectionError(
+                    f"{self.name}: closed while waiting for {label} {self.problem}"
+                )
             self._arrived.clear()
-            left = deadline - loop.time()
+            left = end - asyncio.get_running_loop().time()
             if left <= 0:
-                raise TimeoutError(f"{self.name}: no {label} {match} in time")
+                raise TimeoutError(f"{self.name}: no {label} in time")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._arrived.wait(), left)
+        return found
 
     async def wait_closed(self, timeout: float = 40 * UNIT) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.closed:
-            self._arrived.clear()
-            left = deadline - loop.time()
-            if left <= 0:
-                raise TimeoutError(f"{self.name}: still open")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._arrived.wait(), left)
+        """Until the table has closed the connection (frames before the close are kept)."""
+        with contextlib.suppress(ConnectionError):
+            await self._wait(lambda: None, timeout, "the close")
 
-    async def play(self, rng: random.Random | None = None) -> dict[str, Any]:
-        """Answer every turn with an offered action until the standings come."""
-        rng = rng or random.Random(self.name)
-        while True:
-            msg = await self.expect("turn", "standings", timeout=400 * UNIT)
-            if msg["type"] == "standings":
-                return msg
-            self.send(Act(msg["turn"], _random_choice(msg, rng)).encode())
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.log if m.get("type") == kind]
+    async def play(self) -> dict[str, Any]:
+        """Answer every turn with an offered action until the standings come: those."""
+        return (await take_turns([self]))[1]
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -259,6 +361,46 @@ class Client:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._task, 1)
+
+
+_PUMPS: set[asyncio.Task[None]] = set()
+"""Every open client's reading task (the event loop keeps only weak references)."""
+
+
+def _wanted(msg: dict[str, Any], types: tuple[str, ...]) -> bool:
+    return msg.get("type") in types if types else msg.get("type") != "heartbeat"
+
+
+async def take_turns(
+    clients: list[Client],
+    stop: Callable[[Client, dict[str, Any]], bool] | None = None,
+    *,
+    timeout: float = 400 * UNIT,
+) -> tuple[Client, dict[str, Any]]:
+    """Each client answers its turns with an offered action (its own ``rng``) until the
+    standings come, or ``stop(client, turn)`` says to stop at a turn, left unanswered:
+    the client and the message it stopped at."""
+    while True:
+        for c in clients:
+            while (msg := c.take("turn", "standings")) is not None:
+                if msg["type"] == "standings" or (stop is not None and stop(c, msg)):
+                    return c, msg
+                c.send(Act(msg["turn"], choose(msg, c.rng)).encode())
+        if all(c.closed for c in clients):
+            raise ConnectionError(f"{[c.name for c in clients]}: closed before the standings")
+        if not await until(lambda: any(c.unread for c in clients), timeout=timeout):
+            raise TimeoutError(f"no turn came to {[c.name for c in clients]}")
+
+
+def table_key(port: int) -> bytes:
+    """The certificate (DER) a table on loopback ``port`` shows; no hello is said."""
+
+    async def shown() -> bytes:
+        c = await Client("key").connect(port, sealed=True)
+        await c.close()
+        return c.cert
+
+    return asyncio.run(shown())
 
 
 def cards_in(obj: Any) -> set[str]:
@@ -274,6 +416,50 @@ def cards_in(obj: Any) -> set[str]:
         elif isinstance(item, str) and CARD.match(item):
             found.add(item)
     return found
+
+
+# ------------------------------------------------------------------ a table's key
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A key and its self-signed certificate: ``pem`` holds both, for ``load_cert_chain``."""
+
+    pem: Path
+    der: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return key_fingerprint(self.der)
+
+    @property
+    def binding(self) -> bytes:
+        return channel_binding(self.der)
+
+    def context(self) -> ssl.SSLContext:
+        return server_context(str(self.pem))
+
+
+@functools.cache
+def _keys() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="stud-keys-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+@functools.cache
+def identity(name: str = "Test table") -> Key:
+    """One key per ``name`` for the whole test process, for hand-made TLS servers."""
+    key_pem, cert_pem = self_signed(name)
+    pem = _keys() / f"{name.replace(' ', '_')}.pem"
+    pem.write_bytes(key_pem + cert_pem)
+    pem.chmod(0o600)
+    return Key(pem, ssl.PEM_cert_to_DER_cert(cert_pem.decode("ascii")))
+
+
+def table_context(name: str = "Test table") -> ssl.SSLContext:
+    """The server side's TLS context of ``identity(name)``."""
+    return identity(name).context()
 
 
 # ------------------------------------------------------------------ a table on a fake clock
@@ -320,9 +506,11 @@ class FakeTransport(asyncio.Transport):
         return self.reading
 
 
-class Link:
+class Link(Messages):
     """One client of a table on a fake clock: a real ``Connection`` over a
     ``FakeTransport``, whose every message is kept, in order, in ``log``."""
+
+    tls: TlsPipe | None = None
 
     def __init__(
         self,
@@ -331,13 +519,16 @@ class Link:
         *,
         limits: Limits | None = None,
         address: str = LOOPBACK,
+        identity: Identity | None = None,
     ) -> None:
         self.name = name
         self.transport = FakeTransport(address)
-        self.conn = Connection(table, limits or Limits(), table.clock)
-        self.decoder = FrameDecoder()
+        self.conn = Connection(table, limits or Limits(), table.clock, identity=identity)
+        self._buf = bytearray()
         self._read = 0
         self._log: list[dict[str, Any]] = []
+        self.writes: list[list[dict[str, Any]]] = []
+        """The messages each write brought, once ``log`` has read them."""
         self.seat: int | None = None
         self.token = ""
         self.conn.connection_made(self.transport)
@@ -345,12 +536,28 @@ class Link:
     @property
     def log(self) -> list[dict[str, Any]]:
         while self._read < len(self.transport.written):
-            self._log.extend(self.decoder.feed(self.transport.written[self._read]))
+            data = self.transport.written[self._read]
+            self._buf += data if self.tls is None else self.tls.feed(data)
+            got = frames(self._buf)
+            self.writes.append(got)
+            self._log += got
             self._read += 1
         return self._log
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.conn.data_received(encode_frame(msg))
+        self.send_bytes(frame(msg))
+
+    def send_bytes(self, data: bytes) -> None:
+        """Bytes of the protocol (sealed first on a sealed link)."""
+        if self.tls is None:
+            self.conn.data_received(data)
+        else:
+            self.raw(self.tls.write(data))
+
+    def raw(self, data: bytes) -> None:
+        """Bytes as they come off the wire."""
+        if data and not self.conn.closed:
+            self.conn.data_received(data)
 
     def hello(self, **kw: Any) -> dict[str, Any]:
         self.send(Hello(name=kw.pop("name", self.name), **kw).encode())
@@ -363,33 +570,41 @@ class Link:
         """The link is gone, as if the socket closed (R-C1)."""
         self.conn.connection_lost(None)
 
-    def of_type(self, kind: str, **match: Any) -> list[dict[str, Any]]:
-        return [
-            m
-            for m in self.log
-            if m.get("type") == kind and all(m.get(k) == v for k, v in match.items())
-        ]
 
-    def last(self, kind: str, **match: Any) -> dict[str, Any]:
-        found = self.of_type(kind, **match)
-        assert found, f"{self.name}: no {kind} {match}"
-        return found[-1]
+class SealedLink(Link):
+    """A ``Link`` whose connection is sealed: a ``TlsPipe`` is the client's end, its
+    handshake done at once unless not ``shake``."""
 
-    def acts(self, seat: int) -> list[dict[str, Any]]:
-        """Every ``act`` event of ``seat`` this link was sent."""
-        return [
-            e
-            for m in self.of_type("events")
-            for e in m["events"]
-            if e["ev"] == "act" and e["seat"] == seat
-        ]
+    def __init__(
+        self,
+        table: Table,
+        identity: Identity,
+        name: str = "p",
+        *,
+        limits: Limits | None = None,
+        shake: bool = True,
+    ) -> None:
+        super().__init__(table, name, limits=limits, identity=identity)
+        self.tls = TlsPipe(client_context(), server_side=False)
+        if shake:
+            self.shake()
+
+    def shake(self) -> None:
+        assert self.tls is not None
+        self.tls.handshake()
+        for _ in range(10):
+            self.raw(self.tls.outgoing())
+            self.log  # noqa: B018 (reads what the server sent)
+            if self.tls.ready and self.conn.sealed:
+                return
+        raise AssertionError("no handshake")
 
 
 async def clocked_table(cfg: ServerConfig, *, chooser: Any = None) -> tuple[Table, FakeClock]:
     """A table whose every timer runs off a ``FakeClock``; what is due "at once" runs on
     the running loop (so ``settle`` plays it), the rest waits for ``advance``."""
     clock = FakeClock(pump=asyncio.get_running_loop().call_soon)
-    return Table(cfg, chooser=chooser or _random_choice, clock=clock), clock
+    return Table(cfg, chooser=chooser or choose, clock=clock), clock
 
 
 async def settle(table: Table, *links: Link) -> None:

@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.serverkit import LOOPBACK
+from tests.serverkit import LOOPBACK, wait_until
 
 __all__ = ["ServerProcess"]
 
@@ -25,17 +25,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class ServerProcess:
-    """One ``python -m server``; ``options`` are its command line after the address."""
+    """One ``python -m server`` (or ``program``, the installed ``stud-server``, say);
+    ``options`` are its command line after the address."""
 
-    def __init__(self, tmp: Path, *options: str, port: int = 0) -> None:
+    def __init__(
+        self, tmp: Path, *options: str, port: int = 0, program: list[str] | None = None
+    ) -> None:
         env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
                "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "server",
+                *(program or [sys.executable, "-m", "server"]),
                 "--host",
                 LOOPBACK,
                 "--port",
@@ -50,17 +51,15 @@ class ServerProcess:
             env=env,
         )
         self.lines: list[str] = []
-        self._port = threading.Event()
         self.port = 0
         reader = threading.Thread(target=self._read, daemon=True)
         reader.start()
-        deadline = time.monotonic() + 30
-        while not self._port.wait(0.05):  # a server that exits (or hangs) is no server
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                if self.proc.poll() is None:
-                    self.kill()
-                reader.join(5)
-                raise AssertionError("the server did not listen:\n" + "".join(self.lines))
+        wait_until(lambda: self.port or self.proc.poll() is not None, timeout=30)
+        if not self.port:  # a server that exits (or hangs) is no server
+            if self.proc.poll() is None:
+                self.kill()
+            reader.join(5)
+            raise AssertionError("the server did not listen:\n" + "".join(self.lines))
 
     def _read(self) -> None:
         """Every line the server logs, until it exits; then its end of the pipe is closed."""
@@ -70,7 +69,6 @@ class ServerProcess:
                 self.lines.append(line)
                 if found := re.search(r"listening on port (\d+)", line):
                     self.port = int(found.group(1))
-                    self._port.set()
 
     def freeze(self) -> None:
         """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""
@@ -90,7 +88,4 @@ class ServerProcess:
 
     def says(self, text: str, seconds: float = 20) -> bool:
         """Whether its log says ``text`` within ``seconds`` (its lines come on a thread)."""
-        deadline = time.monotonic() + seconds
-        while not self.said(text) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return self.said(text)
+        return wait_until(lambda: self.said(text), timeout=seconds)

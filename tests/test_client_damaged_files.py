@@ -242,8 +242,8 @@ def test_a_hostile_history_line_is_skipped_where_the_game_reads_histories(
     count of the hands its file holds; the good hand beside it is read.  A pipe or a
     folder named like a history is left out of the list."""
     from client.scenes.histories import list_matches
-    from common.exports import table_of
     from common.history import load
+    from server.exports import table_of
     from server.histories import hand_numbers
 
     good = json.dumps(_hand())

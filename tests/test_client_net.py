@@ -8,7 +8,7 @@ import time
 
 from client.net import Connection
 from common.protocol import FrameDecoder, encode_frame
-from tests.sealkit import table_context
+from tests.serverkit import table_context
 
 
 def _silent_server() -> tuple[socket.socket, list[dict], threading.Event]:

@@ -28,7 +28,7 @@ from client.net import BUSY, Connection, Status
 from client.scenes import reconnect
 from client.seatkeys import SeatKey, SeatKeys
 from common.protocol import FrameDecoder, encode_frame
-from tests.sealkit import table_context
+from tests.serverkit import table_context
 
 pytestmark = pytest.mark.timeout(60)
 

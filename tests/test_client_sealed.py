@@ -27,7 +27,7 @@ from client.net import (
 from common.proof import TableProof
 from common.protocol import FrameDecoder, FrameError, encode_frame
 from common.seal import TlsPipe, short_key
-from tests.sealkit import identity
+from tests.serverkit import identity
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -351,7 +351,7 @@ def test_the_game_killed_mid_match_offers_it_and_resumes_it(tmp_path, monkeypatc
     token the killed game kept, in the same hand, every chip there."""
     from client.app import App
     from client.settings import Settings
-    from common import folders
+    from server import folders
     from tests.test_client_reconnect import ROOT
 
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",

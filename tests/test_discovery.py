@@ -8,7 +8,6 @@ run in threads (``run_in_thread``) as the pygame client hosts them.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from client.discovery import FoundTable, TableFinder, parse_facts
 from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
 from server.app import run_in_thread
 from tests.netns import in_netns
-from tests.serverkit import Client, config
+from tests.serverkit import Client, config, wait_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -26,13 +25,14 @@ pytestmark = pytest.mark.timeout(120)
 def wait_for(
     finder: TableFinder, done: Callable[[list[FoundTable]], bool], what: str, timeout: float = 20.0
 ) -> list[FoundTable]:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        tables = finder.tables()
-        if done(tables):
-            return tables
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} in {timeout}s; the finder has {finder.tables()}")
+    tables: list[FoundTable] = []
+
+    def found() -> bool:
+        tables[:] = finder.tables()
+        return done(tables)
+
+    assert wait_until(found, timeout=timeout), f"no {what} in {timeout}s; the finder has {tables}"
+    return tables
 
 
 def named(tables: list[FoundTable], name: str) -> FoundTable | None:

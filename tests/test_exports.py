@@ -15,10 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common.exports import table_of, write_exports
-from common.history import load, main
+from common.history import load
 from common.phh import phh_name, pokerstars_number, to_pokerstars
 from scripts.simulate import simulate
+from server.exports import main, table_of, write_exports
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,7 +79,7 @@ def _folder_of_files(folder: Path) -> Path:
 
 def _export(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "common.history", "export", *args],
+        [sys.executable, "-m", "server.exports", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -105,10 +105,10 @@ def test_export_says_which_files_are_not_histories_and_exports_the_others(tmp_pa
             assert why in line and str(folder / name) in line
         assert len(list(out.glob(written))) == (3 if to == "phh" else 1)
     # A folder stands for its .jsonl files: the same answer.
-    assert main(["export", str(folder), "--to", "phh", str(tmp_path / "again")]) == 1
+    assert main([str(folder), "--to", "phh", str(tmp_path / "again")]) == 1
     assert len(list((tmp_path / "again").glob("*.phh"))) == 3
     # Only good files: exit 0.
-    assert main(["export", str(folder / "d-good.jsonl"), str(tmp_path / "ok")]) == 0
+    assert main([str(folder / "d-good.jsonl"), str(tmp_path / "ok")]) == 0
 
 
 def test_exports_are_0600_in_0700_folders(tmp_path) -> None:
@@ -117,10 +117,10 @@ def test_exports_are_0600_in_0700_folders(tmp_path) -> None:
     good = str(folder / "d-good.jsonl")
     for to in ("phh", "pokerstars"):
         out = tmp_path / "exports" / to
-        assert main(["export", good, "--to", to, str(out)]) == 0
+        assert main([good, "--to", to, str(out)]) == 0
         assert {p.stat().st_mode & 0o777 for p in out.iterdir()} == {0o600}
         assert out.stat().st_mode & 0o777 == 0o700
-    # The replayer's writer (common.exports), into a folder there before as 0755.
+    # The replayer's writer (server.exports), into a folder there before as 0755.
     there = tmp_path / "there"
     there.mkdir()
     there.chmod(0o755)

@@ -1,4 +1,4 @@
-"""The per-user folders (``common.folders``) and the settings' one-time move (``client.relocate``).
+"""The per-user folders (``server.folders``) and the settings' one-time move (``client.relocate``).
 
 Linux keeps exactly the paths it always had (XDG honoured); macOS and Windows are run
 here through platformdirs' own classes for those platforms, with HOME and the Windows
@@ -23,7 +23,7 @@ import pytest
 
 from client import relocate
 from client.settings import Settings, config_path
-from common import folders
+from server import folders
 from server.config import ServerConfig, default_history_dir
 
 linux_only = pytest.mark.skipif(

@@ -29,9 +29,9 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Act
 from tests import hhcheck
-from tests.serverkit import _random_choice
+from tests.serverkit import Client, choose, roundtrip, take_turns, until
 from tests.serverproc import ServerProcess
-from tests.test_journal_process import Player, answer, comeback, last_table, same_table
+from tests.test_journal_process import caught_up, comeback, last_table, play_out, same_table, sit
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -84,27 +84,28 @@ def server(tmp: Path, disk: Path, *, hands: int, port: int = 0) -> ServerProcess
     )  # fmt: skip
 
 
-async def play_until_waiting(players: list[Player], asked: Player) -> None:
-    """Answer ``asked``'s last turn (``answer`` stopped at it), then every turn, until
+async def play_until_waiting(players: list[Client], asked: Client, turn: dict[str, Any]) -> None:
+    """Answer ``asked``'s ``turn`` (``take_turns`` stopped at it), then every turn, until
     the table says it waits for its disk."""
-    turn = asked.client.of_type("turn")[-1]
-    asked.client.send(Act(turn["turn"], _random_choice(turn, asked.rng)).encode())
-    for _ in range(5000):
-        if any(p.client.of_type("waiting") for p in players):
-            return
-        for p in players:
-            with contextlib.suppress(TimeoutError):
-                msg = await p.client.expect("turn", "standings", timeout=0.02)
-                assert msg["type"] != "standings", "the match ended on a full disk"
-                p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
-    raise AssertionError("the table never said it waits")
+    asked.send(Act(turn["turn"], choose(turn, asked.rng)).encode())
+
+    def waits() -> bool:
+        return any(p.of_type("waiting") for p in players)
+
+    play = asyncio.get_running_loop().create_task(take_turns(players))
+    try:
+        assert await until(lambda: waits() or play.done(), timeout=60) and waits(), (
+            "the table never said it waits" if not play.done() else "the match ended"
+        )
+    finally:
+        play.cancel()
 
 
-def steps_seen(players: list[Player], logs: dict[str, list[dict[str, Any]]]) -> None:
+def steps_seen(players: list[Client], logs: dict[str, list[dict[str, Any]]]) -> None:
     """Every ``table`` frame each person was sent, over all its connections, never goes
     back: no step rewound or shown again."""
     for p in players:
-        seen = [(m["hand"], m["step"]) for m in logs[p.name] + p.client.log if m["type"] == "table"]
+        seen = [(m["hand"], m["step"]) for m in logs[p.name] + p.log if m["type"] == "table"]
         assert seen == sorted(seen), f"{p.name} saw the table go back: {seen}"
 
 
@@ -127,52 +128,46 @@ def check_history(disk: Path, standings: dict[str, Any], hands: int) -> None:
 
 
 async def _no_rewind(tmp: Path) -> None:
-    players = [Player("Ann", 1), Player("Bob", 2)]
+    players = [Client("Ann", seed=1), Client("Bob", seed=2)]
     logs: dict[str, list[dict[str, Any]]] = {p.name: [] for p in players}
     with small_disk(tmp) as disk:
         servers = [server(tmp, disk, hands=8)]
         try:
-            for p in players:
-                welcome = await p.client.hello(servers[0].port, name=p.name)
-                p.token, p.seat = welcome["token"], welcome["seat"]
-            asked = await answer(players, lambda p, t: last_table(p.client)["hand"] >= 2)
-            assert asked is not None
+            await sit(players, servers[0].port)
+            asked, turn = await take_turns(players, lambda p, t: last_table(p)["hand"] >= 2)
+            assert turn["type"] == "turn"
             filler = fill(disk)  # during hand 2
-            await play_until_waiting(players, asked)
+            await play_until_waiting(players, asked, turn)
             assert servers[-1].says("cannot save")
-            waiting = players[0].client.of_type("waiting")[-1]
+            waiting = players[0].of_type("waiting")[-1]
             assert waiting["why"] == "disk_full" and waiting["waiting"] is True
-            await asyncio.sleep(0.5)  # nothing more comes: the table waits
-            before = {p.name: last_table(p.client) for p in players}
+            before = await caught_up(players)  # all that came before the table waits
             print("the players last saw hand", before["Ann"]["hand"], "step", before["Ann"]["step"])
             servers[-1].kill()
             for p in players:
-                logs[p.name] += p.client.log
-                await p.client.close()
+                logs[p.name] += p.log
             # Started again while the disk is still full: it starts and resumes.
             servers.append(server(tmp, disk, hands=8, port=servers[-1].port))
             assert servers[-1].says(f"resumed match {before['Ann']['match']} at hand")
             await comeback(players, servers[-1].port, servers[-1].started)
             for p in players:
-                await p.client.seen("lobby")
-            await asyncio.sleep(0.5)
-            for p in players:
-                shown = p.client.of_type("table")
+                await p.seen("lobby")
+                await roundtrip(p)
+                shown = p.of_type("table")
                 if shown and shown[0]["step"] == before[p.name]["step"]:
                     same_table(shown[0], before[p.name])
             print(
                 "back after the restart on the full disk:",
-                [(m["hand"], m["step"]) for m in players[0].client.of_type("table")],
-                "waiting:", [m["waiting"] for m in players[0].client.of_type("waiting")],
+                [(m["hand"], m["step"]) for m in players[0].of_type("table")],
+                "waiting:", [m["waiting"] for m in players[0].of_type("waiting")],
             )  # fmt: skip
             filler.unlink()  # room again: the table goes on by itself
-            assert await answer(players, lambda p, t: False) is None
-            standings = (await players[0].client.seen("standings", timeout=20))[1]
+            standings = await play_out(players)
             steps_seen(players, logs)
             check_history(disk, standings, 8)
         finally:
             for p in players:
-                await p.client.close()
+                await p.close()
             for s in servers:
                 if s.proc.poll() is None:
                     s.kill()
@@ -183,23 +178,21 @@ def test_a_full_disk_holds_the_table_and_a_kill_meanwhile_rewinds_nothing(tmp_pa
 
 
 async def _ends_full(tmp: Path) -> None:
-    players = [Player("Ann", 3), Player("Bob", 4)]
+    players = [Client("Ann", seed=3), Client("Bob", seed=4)]
     with small_disk(tmp) as disk:
         srv = server(tmp, disk, hands=4)
         try:
-            for p in players:
-                welcome = await p.client.hello(srv.port, name=p.name)
-                p.token, p.seat = welcome["token"], welcome["seat"]
-            asked = await answer(players, lambda p, t: last_table(p.client)["hand"] >= 4)
-            assert asked is not None
+            await sit(players, srv.port)
+            asked, turn = await take_turns(players, lambda p, t: last_table(p)["hand"] >= 4)
+            assert turn["type"] == "turn"
             filler = fill(disk)  # during the last hand
-            await play_until_waiting(players, asked)
-            await asyncio.sleep(1.0)
-            ann = players[0].client
+            await play_until_waiting(players, asked, turn)
+            await caught_up(players)
+            ann = players[0]
             assert not ann.of_type("standings")
             print("hands in the history while the disk is full:", len(history(disk)))
             filler.unlink()
-            assert await answer(players, lambda p, t: False) is None
+            await play_out(players)
             at, standings = await ann.seen("standings", timeout=20)
             resumed, _ = await ann.seen("waiting", waiting=False)
             assert resumed < at  # the standings came once the table could save
@@ -207,7 +200,7 @@ async def _ends_full(tmp: Path) -> None:
             assert len(list(disk.glob("night-*.json"))) == 1
         finally:
             for p in players:
-                await p.client.close()
+                await p.close()
             if srv.proc.poll() is None:
                 srv.kill()
 

@@ -1,4 +1,5 @@
-"""No import circle among the modules of ``common``, ``server`` and ``client`` (issue 15).
+"""No import circle among the modules of ``common``, ``server`` and ``client`` (issue 15),
+and no I/O in ``common`` (issue 34).
 
 Every ``import`` statement counts, wherever it is: at the top of a module, inside a
 function (the old way of hiding a circle) and under ``if TYPE_CHECKING:``.  An edge is
@@ -26,7 +27,58 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("common", "server", "client")
 
-__all__ = ["find_cycle", "import_graph"]
+__all__ = ["find_cycle", "import_graph", "io_in"]
+
+IO_MODULES = frozenset(
+    [
+        "argparse",
+        "asyncio",
+        "concurrent",
+        "fcntl",
+        "glob",
+        "http",
+        "io",
+        "logging",
+        "mmap",
+        "multiprocessing",
+        "os",
+        "pathlib",
+        "platformdirs",
+        "pygame",
+        "select",
+        "selectors",
+        "shutil",
+        "signal",
+        "socket",
+        "socketserver",
+        "subprocess",
+        "sys",
+        "tempfile",
+        "threading",
+        "time",
+        "urllib",
+        "zeroconf",
+    ]
+)
+"""Modules whose job is I/O (files, sockets, processes, the terminal, clocks, logs)."""
+IO_CALLS = frozenset({"open", "print", "input", "breakpoint"})
+"""Built-in functions that read or write outside the process."""
+IO_METHODS = frozenset(
+    [
+        "load_cert_chain",
+        "load_verify_locations",
+        "wrap_socket",
+        "read_text",
+        "read_bytes",
+        "write_text",
+        "write_bytes",
+        "now",
+        "today",
+        "utcnow",
+    ]
+)
+"""Methods that reach a file or a clock through a module allowed for its pure parts
+(``ssl`` for TLS in memory, ``datetime`` for dates read from a record)."""
 
 
 def _modules() -> dict[str, Path]:
@@ -152,6 +204,59 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
         if v not in index:
             visit(v)
     return sorted(groups, key=len, reverse=True)
+
+
+def io_in(path: Path) -> list[str]:
+    """What in ``path`` does I/O: imports of ``IO_MODULES`` (anywhere in the file) and
+    calls of ``IO_CALLS`` or ``IO_METHODS``, each as ``line: what``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Call):
+            fn = node.func
+            if isinstance(fn, ast.Name) and fn.id in IO_CALLS:
+                found.append(f"{node.lineno}: {fn.id}()")
+            elif isinstance(fn, ast.Attribute) and fn.attr in IO_METHODS:
+                found.append(f"{node.lineno}: .{fn.attr}()")
+        found += [f"{node.lineno}: import {n}" for n in names if n.split(".")[0] in IO_MODULES]
+    return sorted(found, key=lambda line: int(line.split(":")[0]))
+
+
+def test_common_does_no_io() -> None:
+    """``common`` is the game: no file, socket, process, terminal, clock or log (issue 34);
+    the server and the game do that around it."""
+    where = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / "common").rglob("*.py"))
+        if (found := io_in(path))
+    }
+    assert not where, "I/O in common/:\n" + "\n".join(
+        f"  {file}:{line}" for file, lines in where.items() for line in lines
+    )
+
+
+def test_io_is_seen_wherever_it_is(tmp_path) -> None:
+    """The check itself: an I/O import in a function, ``from os import path``, ``open()``
+    and a certificate file loaded through ``ssl`` are each found; pure code is not."""
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import ssl, json\nfrom os import path\n"
+        "def f():\n    import socket\n    return open('x')\n"
+        "def g(ctx):\n    ctx.load_cert_chain('k.pem')\n    return json.dumps({})\n"
+    )
+    assert io_in(path) == [
+        "2: import os",
+        "4: import socket",
+        "5: open()",
+        "7: .load_cert_chain()",
+    ]
+    path.write_text("import hashlib, ssl\nfrom common.cards import Card\nprint = len\n")
+    assert io_in(path) == []
 
 
 def test_the_graph_sees_every_kind_of_import() -> None:

@@ -19,7 +19,8 @@ from common.match import SeatKind
 from common.presence import Presence
 from common.protocol import Act, FrameDecoder, Start
 from server import histories
-from server.journal import FORMAT, VERSION, Journal, journal_path, parse, rebuild, recorded_port
+from server.journal import FORMAT, VERSION, Journal, journal_path, parse, recorded_port
+from server.rebuild import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
 from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, run, settle

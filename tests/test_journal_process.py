@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,8 @@ from typing import Any
 import pytest
 
 from common.match import START_STACK
-from common.protocol import Act
 from tests import hhcheck
-from tests.serverkit import LOOPBACK, Client, _random_choice
+from tests.serverkit import LOOPBACK, Client, roundtrip, take_turns, until
 from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,47 +55,36 @@ def same_table(got: dict[str, Any], want: dict[str, Any]) -> None:
                 assert mine[key] == value, f"players.{key}"
 
 
-class Player:
-    """A person at the table: answers its turns at random until told to stop."""
-
-    def __init__(self, name: str, seed: int) -> None:
-        self.name = name
-        self.rng = random.Random(seed)
-        self.client = Client(name)
-        self.token = ""
-        self.seat: int | None = None
-
-
-async def expect_or_none(c: Client, *types: str, timeout: float) -> dict[str, Any] | None:
-    try:
-        return await c.expect(*types, timeout=timeout)
-    except TimeoutError:
-        return None
-
-
-async def answer(players: list[Player], stop: Any) -> Player | None:
-    while True:
-        for p in players:
-            msg = await expect_or_none(p.client, "turn", "standings", timeout=0.02)
-            if msg is None:
-                continue
-            if msg["type"] == "standings":
-                return None
-            if stop(p, msg):
-                return p
-            p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
-
-
-async def comeback(players: list[Player], port: int, started: float) -> float:
-    """Every person back with its token; seconds from ``started`` (the server process
-    started again) until the first was let in."""
-    first = 0.0
+async def sit(players: list[Client], port: int) -> None:
     for p in players:
-        p.client = Client(p.name)
-        welcome = await p.client.hello(port, token=p.token, name=p.name)
+        assert (await p.hello(port))["type"] == "welcome"
+
+
+async def caught_up(players: list[Client]) -> dict[str, dict[str, Any]]:
+    """Every frame sent to each person has come: the last ``table`` each saw."""
+    for p in players:
+        await roundtrip(p)
+    return {p.name: last_table(p) for p in players}
+
+
+async def comeback(players: list[Client], port: int, started: float) -> float:
+    """Every person back with its token, on a new connection (in place in ``players``);
+    seconds from ``started`` (the server process started again) until the first was let in."""
+    first = 0.0
+    for i, p in enumerate(players):
+        await p.close()
+        players[i] = p.again()
+        welcome = await players[i].hello(port, token=p.token)
         assert welcome["type"] == "welcome" and welcome["seat"] == p.seat, welcome
         first = first or time.monotonic() - started
     return first
+
+
+async def play_out(players: list[Client]) -> dict[str, Any]:
+    """Every turn answered until the standings: those."""
+    _, standings = await take_turns(players)
+    assert standings["type"] == "standings"
+    return standings
 
 
 def check_history(tmp: Path, standings: dict[str, Any]) -> None:
@@ -121,50 +108,36 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
     again; the seconds from each start to the first comeback let in."""
     pause = 1.0 if "during a showdown's pause" in wheres else 0.2
     servers = [Server(tmp, hand_pause=pause)]
-    players = [Player("Ann", 1), Player("Bob", 2)]
+    players = [Client("Ann", seed=1), Client("Bob", seed=2)]
     took: list[float] = []
     try:
-        for p in players:
-            welcome = await p.client.hello(servers[0].port, name=p.name)
-            p.token, p.seat = welcome["token"], welcome["seat"]
+        await sit(players, servers[0].port)
         for where in wheres:
             await _reach(players, where)
-            # The step that asked for this turn has reached everyone: the server writes
-            # to one connection after another, so the one who was asked may hear of it
-            # before the others do.  (Nothing moves on while it waits for the turn.)
-            await every_table_at(players, max(last_table(p.client)["step"] for p in players))
-            servers[-1].freeze()  # a showdown's pause must not run out meanwhile
-            await asyncio.sleep(0.1)  # every frame of the last step has come
-            before = {p.name: last_table(p.client) for p in players}
+            # Every frame of the last step has reached everyone (the server writes to
+            # one connection after another; nothing moves on while it waits for the
+            # turn), then it moves no further: a showdown's pause must not run out.
+            before = await caught_up(players)
+            servers[-1].freeze()
             servers[-1].kill()
             # Started again on the same folder, asked for any port: it takes its old one.
             servers.append(Server(tmp, hand_pause=pause))
             assert servers[-1].port == servers[-2].port
             took.append(await comeback(players, servers[-1].port, servers[-1].started))
             assert servers[-1].said(f"resumed match {before['Ann']['match']} at hand")
-            await asyncio.sleep(0.1)
-            for p in players:
-                same_table(last_table(p.client), before[p.name])
-        assert await answer(players, lambda p, t: False) is None
-        check_history(tmp, (await players[0].client.seen("standings", timeout=10))[1])
+            for p, table in (await caught_up(players)).items():
+                same_table(table, before[p])
+        check_history(tmp, await play_out(players))
         return took
     finally:
         for p in players:
-            await p.client.close()
+            await p.close()
         for server in servers:
             if server.proc.poll() is None:
                 server.kill()
 
 
-async def every_table_at(players: list[Player], step: int, timeout: float = 10.0) -> None:
-    """Wait until every player's last ``table`` frame is of ``step`` or later."""
-    end = time.monotonic() + timeout
-    while any(last_table(p.client)["step"] < step for p in players):
-        assert time.monotonic() < end, f"not every player saw step {step}"
-        await asyncio.sleep(0.01)
-
-
-async def _reach(players: list[Player], where: str) -> None:
+async def _reach(players: list[Client], where: str) -> None:
     """Play on until the kill point ``where``: the server is waiting on a person's turn
     (or in the pause after a showdown) when this returns."""
     if where == "during a showdown's pause":
@@ -172,15 +145,15 @@ async def _reach(players: list[Player], where: str) -> None:
         return
     acted = [0, -1]  # persons' actions this hand; the hand number
 
-    def stop(p: Player, turn: dict[str, Any]) -> bool:
-        hand = last_table(p.client)["hand"]
+    def stop(p: Client, turn: dict[str, Any]) -> bool:
+        hand = last_table(p)["hand"]
         if hand != acted[1]:
             acted[:] = [0, hand]
         if where == "mid-street":
             hit = hand >= 2 and acted[0] >= 3
         elif where == "right after an action":
             other = next(o for o in players if o is not p)
-            last = [e for m in p.client.of_type("events") for e in m["events"]][-1:]
+            last = [e for m in p.of_type("events") for e in m["events"]][-1:]
             hit = acted[0] >= 2 and bool(last) and last[0].get("seat") == other.seat
         else:
             assert where == "during the last hand"
@@ -188,17 +161,21 @@ async def _reach(players: list[Player], where: str) -> None:
         acted[0] += not hit
         return hit
 
-    assert await answer(players, stop) is not None, f"the match ended before {where}"
+    _, stopped = await take_turns(players, stop)
+    assert stopped["type"] == "turn", f"the match ended before {where}"
 
 
-async def answer_until_showdown(players: list[Player]) -> None:
+async def answer_until_showdown(players: list[Client]) -> None:
     """Play until a hand ends in a showdown (its pause is on, the cards on the table)."""
-    while not any(m["shows"] for m in players[0].client.of_type("hand_end")):
-        assert not players[0].client.of_type("standings"), "no showdown in the match"
-        for p in players:
-            msg = await expect_or_none(p.client, "turn", timeout=0.02)
-            if msg is not None:
-                p.client.send(Act(msg["turn"], _random_choice(msg, p.rng)).encode())
+
+    def shown() -> bool:
+        return any(m["shows"] for m in players[0].of_type("hand_end"))
+
+    play = asyncio.get_running_loop().create_task(take_turns(players))
+    try:
+        assert await until(lambda: shown() or play.done(), timeout=60) and shown()
+    finally:
+        play.cancel()
 
 
 @pytest.mark.parametrize(
@@ -237,21 +214,18 @@ async def _host_again(tmp: Path) -> None:
         return local
 
     local = host()
-    players = [Player("Ann", 3), Player("Bob", 4)]
+    players = [Client("Ann", seed=3), Client("Bob", seed=4)]
     try:
-        for p in players:
-            welcome = await p.client.hello(local.handle.port, name=p.name)
-            p.token, p.seat = welcome["token"], welcome["seat"]
-        players[0].client.send(Start().encode())
+        await sit(players, local.handle.port)
+        players[0].send(Start().encode())
         turns = [0]
 
-        def stop(p: Player, turn: dict[str, Any]) -> bool:
+        def stop(p: Client, turn: dict[str, Any]) -> bool:
             turns[0] += 1
             return turns[0] > 6
 
-        assert await answer(players, stop) is not None
-        await asyncio.sleep(0.1)
-        before = {p.name: last_table(p.client) for p in players}
+        assert (await take_turns(players, stop))[1]["type"] == "turn"
+        before = await caught_up(players)
         port = local.handle.port
         # The game dies: its server thread goes without ending the match (no forget).
         await asyncio.to_thread(local.handle.stop, reason="crash")
@@ -260,14 +234,12 @@ async def _host_again(tmp: Path) -> None:
         assert local.handle.server.resumed and local.handle.port == port
         took = await comeback(players, port, started)
         print(f"comeback after hosting again: {took:.2f} s")
-        await asyncio.sleep(0.1)
-        for p in players:
-            same_table(last_table(p.client), before[p.name])
-        assert await answer(players, lambda p, t: False) is None
-        check_history(tmp, (await players[0].client.seen("standings", timeout=10))[1])
+        for p, table in (await caught_up(players)).items():
+            same_table(table, before[p])
+        check_history(tmp, await play_out(players))
     finally:
         for p in players:
-            await p.client.close()
+            await p.close()
         await asyncio.to_thread(local.stop, "Ann")
 
 

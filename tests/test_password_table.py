@@ -24,13 +24,11 @@ from client.settings import Settings
 from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
-from tests.contract_client import ContractClient
-from tests.serverkit import Link, clocked_table, config, settle
+from tests.serverkit import Client, Link, SealedLink, clocked_table, config, settle, table_key
 from tests.serverproc import ServerProcess
 from tests.test_client_app import run
 from tests.test_sealed_wire import ended, game_until, refusal, serve, watched
-from tests.test_server_tls import SealedLink
-from tests.wiretap import Middle, table_key
+from tests.wiretap import Middle
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -58,20 +56,22 @@ def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *options)
     try:
         assert srv.says(said)
-        c = ContractClient(srv.port)
-        try:
-            got = c.hello("Pat", password=PASSWORD)
+
+        async def plain_hello() -> None:
+            pat = Client("Pat")
+            got = await pat.hello(srv.port, protocol=1, password=PASSWORD)
             if not options:
                 refused = (got["type"], got.get("code"), got.get("ref"))
                 assert refused == ("error", "tls_required", "hello"), got
-                assert "password" in got["message"] and c.closed_soon(10)
+                assert "password" in got["message"]
+                await pat.wait_closed(10)
                 assert not srv.said("Pat sits")
             else:
                 assert got["type"] == "welcome", got
-                lobby = c.recv_type("lobby", 10)
-                assert lobby["plain"] == "allow"
-        finally:
-            c.close()
+                assert (await pat.expect("lobby", timeout=10))["plain"] == "allow"
+            await pat.close()
+
+        asyncio.run(plain_hello())
     finally:
         srv.terminate()
 

@@ -61,7 +61,7 @@ def test_every_exported_hand_replays_in_pokerkit_to_our_final_stacks(tmp_path) -
     src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = tmp_path / "phh"
     subprocess.run(
-        [sys.executable, "-m", "common.history", "export", str(src), "--to", "phh", str(out)],
+        [sys.executable, "-m", "server.exports", str(src), "--to", "phh", str(out)],
         check=True,
         cwd=ROOT,
         capture_output=True,

@@ -5,14 +5,13 @@ its way in (``server.hello``) together."""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client.net import WRONG_PASSWORD, Connection, Status, TableKey
-from tests.serverkit import config, running
+from tests.serverkit import config, running, until
 
 pytest.importorskip("server.identity", reason="the server's sealed wire (server.net's TLS)")
 
@@ -22,11 +21,13 @@ pytestmark = pytest.mark.timeout(60)
 async def _join(conn: Connection, done: Any, timeout: float = 20.0) -> list[Any]:
     """Run ``conn`` until ``done(seen)`` (seen: what its thread reported)."""
     seen: list[Any] = []
-    conn.start()
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and not done(seen):
-        await asyncio.sleep(0.02)
+
+    def polled() -> bool:
         seen.extend(conn.poll())
+        return bool(done(seen))
+
+    conn.start()
+    await until(polled, timeout=timeout)
     conn.close()
     return seen
 

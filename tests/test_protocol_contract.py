@@ -1,32 +1,29 @@
 """Contract tests: the real server against docs/protocol.md, and nothing else.
 
-Written as an outside client author would: only the wire document, a raw
-socket and msgpack (tests/contract_client.py). Where the server and the
-document disagree the test follows the document and is marked
+Written as an outside client author would: only the wire document, a raw socket and
+msgpack (``tests.serverkit.Client`` reads frames by the document, not with the server's
+own decoder, and every message here is a dict spelled as the document spells it).  Where
+the server and the document disagree the test follows the document and is marked
 ``xfail(strict=True, reason="DOC/SERVER MISMATCH: ...")``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import os
-import queue
 import random
 import re
-import signal
 import struct
-import subprocess
-import sys
-import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgpack
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from contract_client import Closed, ContractClient, encode, poll, wait_port  # noqa: E402
+from tests.serverkit import Client, frame, roundtrip, run, until
+from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / ".venv" / "bin" / "stud-server"
@@ -41,146 +38,63 @@ pytestmark = [pytest.mark.timeout(60), pytest.mark.xdist_group("contract")]
 
 CARD = re.compile(r"^[23456789TJQKA][cdhs]$")
 ACTIONS = {"bring_in", "complete", "bet", "raise", "call", "check", "fold"}
-ERROR_CODES = {
-    "bad_frame",
-    "frame_too_large",
-    "bad_message",
-    "unknown_type",
-    "no_hello",
-    "handshake_timeout",
-    "already_hello",
-    "bad_name",
-    "protocol_version",
-    "bad_password",
-    "bad_token",
-    "table_full",
-    "match_running",
-    "server_busy",
-    "taken_over",
-    "not_seated",
-    "not_your_turn",
-    "stale_turn",
-    "illegal_action",
-    "not_host",
-    "not_enough_seats",
-    "chat_rate",
-    "too_long",
-    "server_error",
-    "password_wait",
-    "name_taken",
-    "flood",
-    "tls_required",
-}
-CLOSING = {
-    "bad_frame",
-    "frame_too_large",
-    "no_hello",
-    "handshake_timeout",
-    "protocol_version",
-    "bad_password",
-    "bad_token",
-    "table_full",
-    "server_busy",
-    "taken_over",
-    "server_error",
-    "password_wait",
-    "name_taken",
-    "flood",
-    "tls_required",
-}
+ERROR_CODES = set(
+    re.findall(
+        r"\w+",
+        """bad_frame frame_too_large bad_message unknown_type no_hello handshake_timeout
+        already_hello bad_name protocol_version bad_password bad_token table_full match_running
+        server_busy taken_over not_seated not_your_turn stale_turn illegal_action not_host
+        not_enough_seats chat_rate too_long server_error password_wait name_taken flood
+        tls_required""",
+    )
+)
+_TYPES = {"int": (int,), "num": (int, float), "str": (str,), "bool": (bool,), "list": (list,),
+          "map": (dict,), "null": (type(None),)}  # fmt: skip
 
-INT = (int,)
-NUM = (int, float)
-NONE = type(None)
 
-SEAT_ENTRY = {"seat": INT, "name": (str,), "kind": (str,), "connected": (bool,), "host": (bool,)}
+def fields(text: str) -> dict[str, tuple[type, ...]]:
+    """The keys of a map as the document lists them, with the types it allows:
+    ``fields("seat int|null, name str")`` (``num``: int or float)."""
+    pairs = (item.split() for item in text.split(",") if item.strip())
+    return {key: sum((_TYPES[k] for k in kinds.split("|")), ()) for key, kinds in pairs}
+
+
+SEAT_ENTRY = fields("seat int, name str, kind str, connected bool, host bool")
 SCHEMA = {
-    "welcome": {
-        "protocol": INT,
-        "seat": (int, NONE),
-        "token": (str,),
-        "name": (str,),
-        "host": (bool,),
-        "watch": (bool,),
-        "hands": INT,
-        "server": (str,),
-    },
-    "error": {"code": (str,), "message": (str,)},
-    "lobby": {
-        "seats": (list,),
-        "host": (int, NONE),
-        "hands": INT,
-        "can_start": (bool,),
-        "start_when": (int, NONE),
-        "running": (bool,),
-        "max_seats": INT,
-        "open_books": (bool,),
-        "books_to_watchers": (bool,),
-    },
-    "match_start": {
-        "match": (str,),
-        "hands": INT,
-        "seats": (list,),
-        "stakes": (dict,),
-        "stack": INT,
-    },
-    "events": {"hand": INT, "step": INT, "events": (list,)},
-    "table": {
-        "match": (str,),
-        "hand": INT,
-        "hands": INT,
-        "step": INT,
-        "view": (dict,),
-        "players": (list,),
-    },
-    "turn": {"turn": INT, "seat": INT, "legal": (list,), "time_left": (int, float, NONE)},
-    "hand_end": {"hand": INT, "awards": (list,), "shows": (list,), "stacks": (list,)},
-    "standings": {"match": (str,), "standings": (list,), "hands_played": INT, "history": (str,)},
-    "presence": {"seat": INT, "connected": (bool,), "grace": (int, float, NONE)},
-    "chat": {"seat": (int, NONE), "name": (str,), "text": (str,)},
-    "pong": {"id": INT},
-    "bye": {"reason": (str,)},
+    "welcome": fields("protocol int, seat int|null, token str, name str, host bool, watch bool,"
+                      " hands int, server str"),
+    "error": fields("code str, message str"),
+    "lobby": fields("seats list, host int|null, hands int, can_start bool, start_when int|null,"
+                    " running bool, max_seats int, open_books bool, books_to_watchers bool"),
+    "match_start": fields("match str, hands int, seats list, stakes map, stack int"),
+    "events": fields("hand int, step int, events list"),
+    "table": fields("match str, hand int, hands int, step int, view map, players list"),
+    "turn": fields("turn int, seat int, legal list, time_left num|null"),
+    "hand_end": fields("hand int, awards list, shows list, stacks list"),
+    "standings": fields("match str, standings list, hands_played int, history str"),
+    "presence": fields("seat int, connected bool, grace num|null"),
+    "chat": fields("seat int|null, name str, text str"),
+    "pong": fields("id int"),
+    "bye": fields("reason str"),
     "heartbeat": {},
-    "books": {"match": (str,), "hand": INT, "hands": INT, "record": (dict,)},
-}
-VIEW = {
-    "street": INT,
-    "button": (int, NONE),
-    "order": (list,),
-    "bring_in": (int, NONE),
-    "to_act": (int, NONE),
-    "turn": (int, NONE),
-    "high": INT,
-    "pot": INT,
-    "pots": (list,),
-    "over": (bool,),
-    "seats": (list,),
-    "awards": (list,),
-    "you": (int, NONE),
-    "legal": (list,),
-}
-VIEW_SEAT = {
-    "seat": INT,
-    "stack": INT,
-    "bet": INT,
-    "in_pot": INT,
-    "folded": (bool,),
-    "all_in": (bool,),
-    "up": (list,),
-    "down": INT,
-    "last_action": (str, NONE),
-}
-STAKES = {"ante": INT, "bring_in": INT, "small_bet": INT, "big_bet": INT}
-LEGAL = {"action": (str,), "put": INT, "to": INT, "all_in": (bool,)}
-AWARD = {"ev": (str,), "seat": INT, "amount": INT, "pot": INT}
-SHOW = {"ev": (str,), "seat": INT, "cards": (list,), "best": (list,), "hand": (str,)}
-STACK = {"seat": INT, "stack": INT}
-STANDING = {"place": INT, "seat": INT, "name": (str,), "stack": INT, "net": INT, "winner": (bool,)}
+    "books": fields("match str, hand int, hands int, record map"),
+}  # fmt: skip
+VIEW = fields("street int, button int|null, order list, bring_in int|null, to_act int|null,"
+              " turn int|null, high int, pot int, pots list, over bool, seats list, awards list,"
+              " you int|null, legal list")  # fmt: skip
+VIEW_SEAT = fields("seat int, stack int, bet int, in_pot int, folded bool, all_in bool, up list,"
+                   " down int, last_action str|null")  # fmt: skip
+STAKES = fields("ante int, bring_in int, small_bet int, big_bet int")
+LEGAL = fields("action str, put int, to int, all_in bool")
+AWARD = fields("ev str, seat int, amount int, pot int")
+SHOW = fields("ev str, seat int, cards list, best list, hand str")
+STACK = fields("seat int, stack int")
+STANDING = fields("place int, seat int, name str, stack int, net int, winner bool")
 EVENT_KEYS = {
-    "ante": {"seat": INT, "amount": INT, "all_in": (bool,)},
-    "deal": {"seat": INT, "street": INT, "up": (bool,)},
-    "award": {"seat": INT, "amount": INT, "pot": INT},
-    "show": {"seat": INT, "cards": (list,), "best": (list,), "hand": (str,)},
+    "ante": fields("seat int, amount int, all_in bool"),
+    "deal": fields("seat int, street int, up bool"),
+    "award": fields("seat int, amount int, pot int"),
+    "show": fields("seat int, cards list, best list, hand str"),
 }
 
 
@@ -265,7 +179,7 @@ def validate(msg: dict) -> list[str]:
             keys(v, VIEW, "table.view", p)
             legal_list(v.get("legal") or [], "table.view.legal", p)
             for i, pot in enumerate(v.get("pots") or []):
-                keys(pot, {"amount": INT, "seats": (list,)}, f"table.view.pots[{i}]", p)
+                keys(pot, fields("amount int, seats list"), f"table.view.pots[{i}]", p)
             for i, s in enumerate(v.get("seats") or []):
                 keys(s, VIEW_SEAT, f"table.view.seats[{i}]", p)
                 if isinstance(s, dict):
@@ -398,123 +312,84 @@ class Privacy:
 
 
 # --------------------------------------------------------------------------
-# Server processes
+# Server processes, and what a client does
 # --------------------------------------------------------------------------
 
 
-_LISTENING = re.compile(r"listening on port (\d+)")
+def serve(tmp: Path, *extra: str, computer=1, start_when=None, hands=4, seed=None):
+    """The installed ``stud-server`` on loopback (``tests.serverproc``), its own folders
+    under ``tmp``: quick computer seats, no pauses."""
+    args = ["--computer", str(computer), "--hands", str(hands), "--bot-delay", "0",
+            "--hand-pause", "0", "--history-dir", str(tmp / "histories"), *extra]  # fmt: skip
+    if start_when is not None:
+        args += ["--start-when", str(start_when)]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    return ServerProcess(tmp, *args, program=[str(SERVER)])
 
 
-def said_port(proc: subprocess.Popen, timeout: float = 20.0) -> int:
-    """The port a ``stud-server --port 0`` says in its log that it listens on.
-
-    Its own choice, so no other test (another xdist worker's) can take the port between a
-    free one being picked here and the server binding it.  The rest of its log is drained.
-    """
-    told: queue.Queue[int | None] = queue.Queue()
-
-    def read() -> None:
-        port = None
-        for line in proc.stderr:
-            if port is None and (m := _LISTENING.search(line)):
-                port = int(m.group(1))
-                told.put(port)
-        if port is None:
-            told.put(None)
-
-    threading.Thread(target=read, daemon=True).start()
+@contextlib.contextmanager
+def served(tmp: Path, *extra: str, **kw):
+    srv = serve(tmp, *extra, **kw)
     try:
-        port = told.get(timeout=timeout)
-    except queue.Empty:
-        port = None
-    if port is None:
-        proc.kill()
-        raise RuntimeError("stud-server did not say which port it listens on")
-    return port
-
-
-class Server:
-    def __init__(self, *extra, computer=1, start_when=None, hands=4, seed=None):
-        self.hist = tempfile.mkdtemp(prefix="contract-hh-")
-        args = [
-            str(SERVER),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--computer",
-            str(computer),
-        ]
-        args += [
-            "--hands",
-            str(hands),
-            "--bot-delay",
-            "0",
-            "--hand-pause",
-            "0",
-            "--history-dir",
-            self.hist,
-        ]
-        args += ["--log-level", "INFO"]  # for the port it says; nothing else is read
-        if start_when is not None:
-            args += ["--start-when", str(start_when)]
-        if seed is not None:
-            args += ["--seed", str(seed)]
-        args += list(extra)
-        self.proc = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-        self.port = said_port(self.proc)
-        wait_port(self.port)
-
-    def client(self) -> ContractClient:
-        return ContractClient(self.port)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        yield srv
+    finally:
+        srv.terminate()
 
 
 @pytest.fixture
-def lobby_server():
-    s = Server(computer=1)
-    yield s
-    s.stop()
+def lobby_server(tmp_path):
+    with served(tmp_path) as srv:
+        yield srv
 
 
-def joined(srv: Server, name: str, **extra) -> ContractClient:
-    c = srv.client()
-    w = c.hello(name, **extra)
+async def hello(c: Client, name: str, **extra) -> dict:
+    """A protocol-1 hello as the document spells it; the next message (a wrong password
+    makes the next hello from the address wait, up to seconds)."""
+    c.send({"type": "hello", "protocol": 1, "name": name, **extra})
+    return await c.expect(timeout=5.0)
+
+
+async def said_hello(srv, name: str, **extra) -> tuple[Client, dict]:
+    """A new connection that has said hello: it, and the answer."""
+    c = await Client(name).connect(srv.port)
+    return c, await hello(c, name, **extra)
+
+
+async def caught_up(c: Client) -> None:
+    """Everything sent to ``c`` so far has come, and is left unread."""
+    await roundtrip(c)
+    while c.take() is not None:
+        pass
+
+
+async def joined(srv, name: str, **extra) -> Client:
+    c, w = await said_hello(srv, name, **extra)
     assert w["type"] == "welcome", w
-    assert c.recv()["type"] == "lobby"
-    c.drain(0.1)
+    assert (await c.expect())["type"] == "lobby"
+    await caught_up(c)
     return c
 
 
-def refused(c: ContractClient, timeout=2.0):
-    """The messages received until the server closes, or None if it does not close."""
-    before = len(c.log)
-    closed = c.closed_soon(timeout)
-    return c.log[before:] if closed else None
+async def refused(c: Client) -> list[dict] | None:
+    """The messages left unread when the server closes, or None if it does not close."""
+    try:
+        await c.wait_closed()
+    except TimeoutError:
+        return None
+    return list(iter(c.take, None))
 
 
-def error_then(c: ContractClient, msg: dict, timeout=1.0) -> dict:
+async def error_then(c: Client, msg: dict) -> dict:
     c.send(msg)
-    return c.recv_type("error", timeout)
+    return await c.expect("error", timeout=1.0)
 
 
-def still_open(c: ContractClient) -> bool:
+async def still_open(c: Client) -> bool:
     c.send({"type": "ping", "id": 991})
     try:
-        return (
-            c.recv_until(lambda m: m.get("type") == "pong" and m.get("id") == 991, 1.0) is not None
-        )
-    except (Closed, TimeoutError, OSError):
+        return bool(await c.expect("pong", id=991, timeout=1.0))
+    except (ConnectionError, TimeoutError):
         return False
 
 
@@ -523,152 +398,155 @@ def still_open(c: ContractClient) -> bool:
 # --------------------------------------------------------------------------
 
 
-class Player:
-    def __init__(self, name, conn, welcome):
-        self.name = name
-        self.conn = conn
-        self.welcome = welcome
-        self.seat = welcome["seat"]
-        self.token = welcome["token"]
-        self.segments: list[list[dict]] = [[welcome]]  # one list per connection
-        self.privacy = Privacy(self.seat)
-        self.expected_errors: list[tuple[str, str | None]] = []
-        self.errors: list[dict] = []
-        self.done = False
-        self.my_turns: list[int] = []
-        self.probed = False
+@dataclass
+class Person:
+    """Someone at the table: each of its connections, and the errors it provoked."""
+
+    name: str
+    welcome: dict
+    conns: list[Client]
+    expected_errors: list[tuple[str, str | None]] = field(default_factory=list)
+    my_turns: list[int] = field(default_factory=list)
+    probed: bool = False
+    standings: bool = False
+    done: bool = False
 
     @property
-    def log(self):
-        return self.segments[-1]
+    def conn(self) -> Client:
+        return self.conns[-1]
+
+    @property
+    def seat(self):
+        return self.welcome["seat"]
+
+    @property
+    def token(self) -> str:
+        return self.welcome["token"]
+
+    @property
+    def segments(self) -> list[list[dict]]:
+        """What each connection was sent (heartbeats left out: the document says to
+        ignore them)."""
+        return [[m for m in c.log if m["type"] != "heartbeat"] for c in self.conns]
+
+    @property
+    def errors(self) -> list[dict]:
+        return [m for seg in self.segments for m in seg if m["type"] == "error"]
+
+    def privacy_problems(self) -> list[str]:
+        out = []
+        for seg in self.segments:  # what a connection may know starts anew with it
+            privacy = Privacy(self.seat)
+            for m in seg:
+                privacy.see(m)
+            out += privacy.problems
+        return out
 
 
-def play_match():
+async def play_match(tmp: Path) -> dict:
     rng = random.Random(20261129)
-    srv = Server(computer=1, start_when=3, hands=4, seed=5)
-    rec = {"problems": [], "reconnect": None}
+    srv = serve(tmp, computer=1, start_when=3, hands=4, seed=5)
+    rec: dict = {"reconnect": None, "problems": []}
     try:
-        watcher_conn = srv.client()
-        ww = watcher_conn.hello("Cy", watch=True)
+        conn, ww = await said_hello(srv, "Cy", watch=True)
+        watcher = Person("Cy", ww, [conn])
         players = []
         for name in ("Ann", "Bob"):
-            c = srv.client()
-            players.append(Player(name, c, c.hello(name)))
-        watcher = Player("Cy", watcher_conn, ww)
+            conn, welcome = await said_hello(srv, name)
+            players.append(Person(name, welcome, [conn]))
         everyone = [*players, watcher]
         ann, bob = players
-        reconnect_done = False
         pending: list = []
 
-        def act(p, msg):
+        def act(p: Person, msg: dict) -> None:
             p.my_turns.append(msg["turn"])
             choices = [e["action"] for e in msg["legal"]]
             if len(choices) > 1 and "fold" in choices and rng.random() < 0.85:
                 choices.remove("fold")  # reach showdowns now and then
             p.conn.send({"type": "act", "turn": msg["turn"], "action": rng.choice(choices)})
 
-        deadline = time.monotonic() + 15
-        while not all(p.done for p in everyone):
-            assert time.monotonic() < deadline, "match did not finish in 15 s"
-            live = [p for p in everyone if not p.done]
-            by_conn = {id(p.conn): p for p in live}
-            for conn, msg in poll([p.conn for p in live], 2.0):
-                p = by_conn[id(conn)]
-                p.log.append(msg)
-                rec["problems"] += [f"{p.name}: {x}" for x in validate(msg)]
-                p.privacy.see(msg)
-                t = msg["type"]
-                if t == "error":
-                    p.errors.append(msg)
-                if t == "lobby" and any(m["type"] == "standings" for m in p.log):
-                    p.done = True
-                if t != "turn":
+        def probe(p: Person, msg: dict) -> None:
+            """Errors that must change nothing (doc "Acting"); p acts once all are answered."""
+            other = bob if p is ann else ann
+            offered = {e["action"] for e in msg["legal"]}
+            not_offered = sorted(ACTIONS - offered)[0]
+            stale = p.my_turns[-1] if p.my_turns else msg["turn"] - 1
+            first = msg["legal"][0]["action"]
+            for who, turn, action, code in (
+                (p, stale, first, "stale_turn"),
+                (p, msg["turn"], not_offered, "illegal_action"),
+                (other, msg["turn"], first, "not_your_turn"),
+                (watcher, msg["turn"], first, "not_seated"),
+            ):
+                who.conn.send({"type": "act", "turn": turn, "action": action})
+                who.expected_errors.append((code, "act"))
+            if p.welcome["host"]:
+                p.conn.send({"type": "start"})
+                p.expected_errors.append(("match_running", "start"))
+            p.conn.send({"type": "ping", "id": 1000 + p.seat})
+            pending.append((p, msg))
+
+        async with asyncio.timeout(15):  # the match, to the end
+            while not all(p.done for p in everyone):
+                for p in [p for p in everyone if not p.done]:
+                    while not p.done and (msg := p.conn.take()) is not None:
+                        p.standings = p.standings or msg["type"] == "standings"
+                        p.done = msg["type"] == "lobby" and p.standings
+                        if msg["type"] != "turn":
+                            continue
+                        if msg["seat"] != p.seat:
+                            rec["problems"].append(f"{p.name} got a turn for {msg['seat']}")
+                            continue
+                        if not p.probed:
+                            p.probed = True
+                            probe(p, msg)
+                        elif p is bob and rec["reconnect"] is None and msg["turn"] > 4:
+                            rec["reconnect"] = await reconnect(srv, bob, ann, msg)
+                            act(p, rec["reconnect"]["turn"])  # re-sent on the new connection
+                        else:
+                            act(p, msg)
+                if pending and all(len(q.errors) >= len(q.expected_errors) for q in everyone):
+                    act(*pending.pop())
                     continue
-                if msg["seat"] != p.seat:
-                    rec["problems"].append(
-                        f"{p.name} (seat {p.seat}) got a turn for seat {msg['seat']}"
-                    )
-                    continue
-                other = bob if p is ann else ann
-                if not p.probed:
-                    # errors that must change nothing (doc "Acting"); act only once all are answered
-                    p.probed = True
-                    offered = {e["action"] for e in msg["legal"]}
-                    not_offered = sorted(ACTIONS - offered)[0]
-                    stale = p.my_turns[-1] if p.my_turns else msg["turn"] - 1
-                    p.conn.send({"type": "act", "turn": stale, "action": msg["legal"][0]["action"]})
-                    p.expected_errors.append(("stale_turn", "act"))
-                    p.conn.send({"type": "act", "turn": msg["turn"], "action": not_offered})
-                    p.expected_errors.append(("illegal_action", "act"))
-                    other.conn.send(
-                        {"type": "act", "turn": msg["turn"], "action": msg["legal"][0]["action"]}
-                    )
-                    other.expected_errors.append(("not_your_turn", "act"))
-                    watcher.conn.send(
-                        {"type": "act", "turn": msg["turn"], "action": msg["legal"][0]["action"]}
-                    )
-                    watcher.expected_errors.append(("not_seated", "act"))
-                    if p.welcome["host"]:
-                        p.conn.send({"type": "start"})
-                        p.expected_errors.append(("match_running", "start"))
-                    p.conn.send({"type": "ping", "id": 1000 + p.seat})
-                    pending.append((p, msg))
-                    continue
-                if p is bob and not reconnect_done and msg["turn"] > 4:
-                    reconnect_done = True
-                    rec["reconnect"] = reconnect(srv, bob, msg)
-                    # continue on the new connection; its turn was re-sent
-                    msg = rec["reconnect"]["turn"] or msg
-                act(p, msg)
-            if pending and all(len(q.errors) >= len(q.expected_errors) for q in everyone):
-                act(*pending.pop())
+                await until(lambda: any(p.conn.unread for p in everyone))
         # the server shuts down: everyone gets a bye, then the close
-        srv.stop()
+        srv.terminate()
         for p in everyone:
-            try:
-                rest = []
-                while True:
-                    rest.append(p.conn.recv(3.0))
-            except (Closed, TimeoutError, OSError) as e:
-                rec.setdefault("bye", {})[p.name] = (rest, type(e).__name__)
+            with contextlib.suppress(TimeoutError):
+                await p.conn.wait_closed(3.0)
+            rest = list(iter(p.conn.take, None))
+            rec.setdefault("bye", {})[p.name] = (rest, p.conn.closed)
+        rec["problems"] += [
+            f"{p.name}: {x}" for p in everyone for seg in p.segments for m in seg
+            for x in validate(m)
+        ]  # fmt: skip
         rec["players"] = players
         rec["watcher"] = watcher
-        rec["hist"] = srv.hist
+        rec["hist"] = tmp / "histories"
         return rec
     finally:
-        srv.stop()
+        srv.terminate()
 
 
-def reconnect(srv: Server, p: Player, turn_msg: dict) -> dict:
-    """Drop p mid-hand on its turn and come back with the token (doc: Drops and comebacks)."""
-    tables = [m for m in p.log if m["type"] == "table"]
+async def reconnect(srv, p: Person, other: Person, turn_msg: dict) -> dict:
+    """Drop p mid-hand on its turn and come back with the token (doc: Drops and comebacks):
+    once the others have seen the drop."""
+    tables = p.conn.of_type("table")
     hole_before = next(s for s in tables[-1]["view"]["seats"] if s["seat"] == p.seat).get("hole")
-    p.conn.close()
-    time.sleep(0.2)
-    c = srv.client()
+    mark = len(other.conn.log)
+    await p.conn.close()
+    await other.conn.seen("presence", mark, seat=p.seat, connected=False)
+    c = await Client("Robert").connect(srv.port)
     c.send({"type": "hello", "protocol": 1, "name": "Robert", "token": p.token})
-    p.conn = c
-    p.segments.append([])
-    p.privacy = Privacy(p.seat)
-    got = []
-    turn = None
-    end = time.monotonic() + 3
-    while time.monotonic() < end:
-        m = c.recv(3)
-        got.append(m)
-        p.log.append(m)
-        p.privacy.see(m)
-        if m["type"] == "error":
-            p.errors.append(m)
-        if m["type"] == "turn":
-            turn = m
-            break
+    p.conns.append(c)
+    turn = await c.expect("turn", timeout=3)
+    got = [m for m in c.log[: c.log.index(turn) + 1] if m["type"] != "heartbeat"]
     return {"messages": got, "hole_before": hole_before, "turn_before": turn_msg, "turn": turn}
 
 
 @pytest.fixture(scope="module")
-def match():
-    return play_match()
+def match(tmp_path_factory):
+    return asyncio.run(play_match(tmp_path_factory.mktemp("match")))
 
 
 def test_match_messages_match_the_documented_schema(match):
@@ -698,7 +576,7 @@ def test_match_reaches_standings_with_four_hands(match):
 def test_match_no_hole_cards_leak_before_showdown(match):
     problems = []
     for p in [*match["players"], match["watcher"]]:
-        problems += [f"{p.name}: {x}" for x in p.privacy.problems]
+        problems += [f"{p.name}: {x}" for x in p.privacy_problems()]
     assert problems == []
     # a spectator never gets a 'hole' and its view's 'you' is null
     w = match["watcher"]
@@ -716,7 +594,7 @@ def test_match_showdowns_seen(match):
     assert shows, "no showdown in the seeded run; change the seed"
 
 
-def _order_problems(p: Player) -> list[str]:
+def _order_problems(p: Person) -> list[str]:
     out = []
     for si, seg in enumerate(p.segments):
         types = [m["type"] for m in seg]
@@ -748,8 +626,7 @@ def _order_problems(p: Player) -> list[str]:
             if t == "turn":
                 prev = seg[i - 1]
                 if si > 0 and i < 8 and prev["type"] == "presence":
-                    # the comeback's own presence: see test_match_reconnect_turn_right_after_table
-                    prev = seg[i - 2]
+                    prev = seg[i - 2]  # the comeback's own presence
                 if prev["type"] != "table":
                     out.append(
                         f"{p.name} conn {si}: turn {m['turn']} after {prev['type']}, not its table"
@@ -862,14 +739,12 @@ def test_match_reconnect_with_token_resyncs(match):
     assert r is not None, "Bob never got a turn to drop on"
     bob = match["players"][1]
     msgs = r["messages"]
-    types = [m["type"] for m in msgs]
     w = msgs[0]
     assert w["type"] == "welcome" and w["seat"] == bob.seat and w["token"] == bob.token
     assert w["name"] == "Bob"  # the seat keeps its name
-    # Joining during a match: welcome, lobby, match_start, one events (hand so far), table, turn
-    # (presence may come anywhere: "everyone gets every presence")
-    types = [t for t in types if t != "presence"]
-    msgs = [m for m in msgs if m["type"] != "presence"]
+    # Joining during a match: welcome, lobby, match_start, one events (hand so far), table,
+    # and the turn right after its table
+    types = [m["type"] for m in msgs]
     assert types == ["welcome", "lobby", "match_start", "events", "table", "turn"], types
     ev = msgs[3]
     tb = msgs[4]
@@ -886,17 +761,12 @@ def test_match_reconnect_with_token_resyncs(match):
     assert tb["view"]["legal"] == hand["legal"] and tb["view"]["you"] == bob.seat
 
 
-def test_match_reconnect_turn_right_after_table(match):
-    types = [m["type"] for m in match["reconnect"]["messages"]]
-    assert types[:6] == ["welcome", "lobby", "match_start", "events", "table", "turn"], types
-
-
 def test_match_bye_on_shutdown(match):
-    for name, (rest, end) in match["bye"].items():
+    for name, (rest, closed) in match["bye"].items():
         # seats freed by the shutdown may be announced first; the last word is the bye
         assert [m["type"] for m in rest][-1:] == ["bye"], (name, rest)
         assert {m["type"] for m in rest[:-1]} <= {"lobby", "presence"}, (name, rest)
-        assert end == "Closed", name
+        assert closed, name
 
 
 # --------------------------------------------------------------------------
@@ -904,318 +774,264 @@ def test_match_bye_on_shutdown(match):
 # --------------------------------------------------------------------------
 
 
-def test_hello_welcome_then_lobby(lobby_server):
-    c = lobby_server.client()
-    w = c.hello("Ann")
+# --------------------------------------------------------------------------
+# 2: every client message and error code, in the lobby
+# --------------------------------------------------------------------------
+
+
+@run
+async def test_hello_welcome_then_lobby(lobby_server):
+    c, w = await said_hello(lobby_server, "Ann")
     assert validate(w) == []
-    assert (
-        w["type"] == "welcome"
-        and w["seat"] is not None
-        and w["host"] is True
-        and w["watch"] is False
-    )
+    assert w["type"] == "welcome" and w["seat"] is not None
+    assert w["host"] is True and w["watch"] is False
     assert w["name"] == "Ann" and w["hands"] == 4 and w["token"]
-    lob = c.recv()
+    lob = await c.expect()
     assert lob["type"] == "lobby" and validate(lob) == []
     assert lob["host"] == w["seat"] and lob["running"] is False and lob["start_when"] is None
     # Protocol 2 adds keys to a seat entry (away, away_why, stand_in); these five stay.
-    assert {
-        "seat": w["seat"],
-        "name": "Ann",
-        "kind": "human",
-        "connected": True,
-        "host": True,
-    } in [{k: s[k] for k in SEAT_ENTRY} for s in lob["seats"]]
+    mine = {"seat": w["seat"], "name": "Ann", "kind": "human", "connected": True, "host": True}
+    assert mine in [{k: s[k] for k in SEAT_ENTRY} for s in lob["seats"]]
 
 
-def test_hello_name_trimmed_and_cut(lobby_server):
-    c = lobby_server.client()
-    assert c.hello("  Zed  ")["name"] == "Zed"
-    d = lobby_server.client()
-    assert d.hello("N" * 30)["name"] == "N" * 20
+@run
+async def test_hello_name_trimmed_and_cut(lobby_server):
+    assert (await said_hello(lobby_server, "  Zed  "))[1]["name"] == "Zed"
+    assert (await said_hello(lobby_server, "N" * 30))[1]["name"] == "N" * 20
 
 
-def test_hello_watch_is_a_spectator(lobby_server):
-    a = joined(lobby_server, "Ann")
-    c = lobby_server.client()
-    w = c.hello("Cy", watch=True)
+@run
+async def test_hello_watch_is_a_spectator(lobby_server):
+    await joined(lobby_server, "Ann")
+    c, w = await said_hello(lobby_server, "Cy", watch=True)
     assert validate(w) == []
     assert w["seat"] is None and w["watch"] is True and w["host"] is False
-    lob = c.recv()
+    lob = await c.expect()
     assert lob["type"] == "lobby" and all(s["name"] != "Cy" for s in lob["seats"])
-    a.close()
 
 
 @pytest.mark.parametrize("name", ["", "   ", "A\x07b"])
-def test_bad_name_keeps_connection(lobby_server, name):
-    c = lobby_server.client()
-    e = c.hello(name)
+@run
+async def test_bad_name_keeps_connection(lobby_server, name):
+    c, e = await said_hello(lobby_server, name)
     assert e["type"] == "error" and e["code"] == "bad_name" and validate(e) == []
     # bad_name does not close (error table): a good hello still works
-    assert c.hello("Ann")["type"] == "welcome"
+    assert (await hello(c, "Ann"))["type"] == "welcome"
 
 
-def test_protocol_version(lobby_server):
-    c = lobby_server.client()
-    e = c.hello("Ann", **{"protocol": 99})  # hello() puts protocol 1 first; the extra wins
-    assert e["type"] == "error" and e["code"] == "protocol_version" and validate(e) == []
-    assert refused(c) == []
+@pytest.mark.parametrize(
+    ("hello_extra", "code"),
+    [({"protocol": 99}, "protocol_version"), ({"token": "not-a-token"}, "bad_token")],
+    ids=["protocol_version", "bad_token"],
+)
+@run
+async def test_a_refused_hello_is_closed(lobby_server, hello_extra, code):
+    c, e = await said_hello(lobby_server, "Ann", **hello_extra)
+    assert e["type"] == "error" and e["code"] == code and validate(e) == []
+    assert await refused(c) == []
 
 
-def test_bad_token(lobby_server):
-    c = lobby_server.client()
-    e = c.hello("Ann", token="not-a-token")
-    assert e["code"] == "bad_token" and refused(c) == []
-
-
-def test_password():
-    srv = Server("--password", "swordfish", "--plain", "allow", computer=1)  # a plain client
-    try:
+@run
+async def test_password(tmp_path):
+    with served(tmp_path, "--password", "swordfish", "--plain", "allow") as srv:  # plain
         for extra in ({}, {"password": "wrong"}):
-            c = srv.client()
-            e = c.hello("Ann", **extra)
+            c, e = await said_hello(srv, "Ann", **extra)
             assert e["type"] == "error" and e["code"] == "bad_password" and validate(e) == []
-            assert refused(c) == []
-        c = srv.client()
-        assert c.hello("Ann", password="swordfish")["type"] == "welcome"
-        w = srv.client()
-        assert w.hello("Cy", watch=True, password="swordfish")["type"] == "welcome"
-    finally:
-        srv.stop()
+            assert await refused(c) == []
+        assert (await said_hello(srv, "Ann", password="swordfish"))[1]["type"] == "welcome"
+        w = await said_hello(srv, "Cy", watch=True, password="swordfish")
+        assert w[1]["type"] == "welcome"
 
 
-def test_no_hello_first(lobby_server):
-    c = lobby_server.client()
-    c.send({"type": "ping", "id": 1})
-    e = c.recv()
-    assert e["code"] == "no_hello" and refused(c) == []
+@pytest.mark.parametrize(
+    "first", [{"type": "ping", "id": 1}, {"protocol": 1, "name": "Ann"}], ids=["ping", "typeless"]
+)
+@run
+async def test_no_hello_first(lobby_server, first):
+    c = await Client().connect(lobby_server.port)
+    c.send(first)
+    assert (await c.expect())["code"] == "no_hello"
+    assert await refused(c) == []
 
 
-def test_typeless_first_message_is_no_hello(lobby_server):
-    c = lobby_server.client()
-    c.send({"protocol": 1, "name": "Ann"})
-    e = c.recv()
-    assert e["code"] == "no_hello"
-    assert refused(c) == []
-
-
-def test_a_password_table_takes_no_plain_hello_by_default():
+@run
+async def test_a_password_table_takes_no_plain_hello_by_default(tmp_path):
     """Plain connections off: a table with a password takes only sealed connections
     unless its host allows plain ones; the plain hello is refused with words that say
     why, whatever its password, and closed."""
-    srv = Server("--password", "swordfish", computer=1)
-    try:
+    with served(tmp_path, "--password", "swordfish") as srv:
         for extra in ({"password": "swordfish"}, {}):
-            c = srv.client()
-            e = c.hello("Ann", **extra)
+            c, e = await said_hello(srv, "Ann", **extra)
             assert (e["type"], e.get("code"), e.get("ref")) == ("error", "tls_required", "hello"), e
             assert validate(e) == [] and "password" in e["message"] and "TLS" in e["message"]
-            assert refused(c) == []
-    finally:
-        srv.stop()
+            assert await refused(c) == []
 
 
-def test_error_ref_on_refused_handshake():
-    srv = Server("--password", "pw", "--plain", "allow", computer=1)  # plain clients
-    try:
-        refs = {}
-        for label, msg in [
-            ("protocol_version", {"type": "hello", "protocol": 99, "name": "A", "password": "pw"}),
-            (
-                "bad_token",
-                {"type": "hello", "protocol": 1, "name": "A", "token": "x", "password": "pw"},
-            ),
-            ("bad_password", {"type": "hello", "protocol": 1, "name": "A"}),
-            ("no_hello", {"type": "ping", "id": 3}),
-        ]:
-            c = srv.client()
+@run
+async def test_error_ref_on_refused_handshake(tmp_path):
+    with served(tmp_path, "--password", "pw", "--plain", "allow") as srv:  # plain clients
+        for code, ref, msg in [
+            ("protocol_version", "hello",
+             {"type": "hello", "protocol": 99, "name": "A", "password": "pw"}),
+            ("bad_token", "hello",
+             {"type": "hello", "protocol": 1, "name": "A", "token": "x", "password": "pw"}),
+            ("bad_password", "hello", {"type": "hello", "protocol": 1, "name": "A"}),
+            ("no_hello", "ping", {"type": "ping", "id": 3}),
+        ]:  # fmt: skip
+            c = await Client().connect(srv.port)
             c.send(msg)
-            e = c.recv()
-            assert e["code"] == label
-            refs[label] = e.get("ref")
-        assert refs == {
-            "protocol_version": "hello",
-            "bad_token": "hello",
-            "bad_password": "hello",
-            "no_hello": "ping",
-        }
-    finally:
-        srv.stop()
+            e = await c.expect()
+            assert (e["code"], e.get("ref")) == (code, ref)
 
 
-def test_missing_and_unknown_type_after_hello(lobby_server):
-    c = joined(lobby_server, "Ann")
-    e = error_then(c, {"id": 1})
+@run
+async def test_missing_and_unknown_type_after_hello(lobby_server):
+    c = await joined(lobby_server, "Ann")
+    e = await error_then(c, {"id": 1})
     assert e["code"] == "bad_message" and "ref" not in e
-    e = error_then(c, {"type": "dance", "id": 1})
+    e = await error_then(c, {"type": "dance", "id": 1})
     assert e["code"] == "unknown_type" and e.get("ref") == "dance"
-    e = error_then(c, {"type": "hello", "protocol": 1, "name": "Again"})
+    e = await error_then(c, {"type": "hello", "protocol": 1, "name": "Again"})
     assert e["code"] == "already_hello" and e.get("ref") == "hello"
-    assert still_open(c)
+    assert await still_open(c)
 
 
-def test_ping_pong_and_unknown_keys_ignored(lobby_server):
-    c = joined(lobby_server, "Ann")
+@run
+async def test_ping_pong_and_unknown_keys_ignored(lobby_server):
+    c = await joined(lobby_server, "Ann")
     c.send({"type": "ping", "id": 42, "whatever": [1, 2]})
-    assert c.recv_type("pong") == {"type": "pong", "id": 42}
+    assert await c.expect("pong") == {"type": "pong", "id": 42}
     c.send({"type": "ping", "id": -7})
-    assert c.recv_type("pong")["id"] == -7
-    e = error_then(c, {"type": "ping", "id": "42"})
+    assert (await c.expect("pong"))["id"] == -7
+    e = await error_then(c, {"type": "ping", "id": "42"})
     assert e["code"] == "bad_message" and e.get("ref") == "ping"
-
-
-def test_ping_without_id_is_answered_with_id_0(lobby_server):
-    c = joined(lobby_server, "Ann")
     c.send({"type": "ping"})
-    m = c.recv()
-    assert m == {"type": "pong", "id": 0}
+    assert await c.expect() == {"type": "pong", "id": 0}  # no id: 0
 
 
-def test_chat_relay_limits_and_rate(lobby_server):
-    a = joined(lobby_server, "Ann")
-    b = joined(lobby_server, "Bob")
-    w = joined(lobby_server, "Cy", watch=True)
-    a.drain(0.1)
+@run
+async def test_chat_relay_limits_and_rate(lobby_server):
+    a = await joined(lobby_server, "Ann")
+    b = await joined(lobby_server, "Bob")
+    w = await joined(lobby_server, "Cy", watch=True)
     a.send({"type": "chat", "text": "nice river"})
     for c in (a, b, w):
-        m = c.recv_type("chat")
+        m = await c.expect("chat")
         assert m == {"type": "chat", "seat": 0, "name": "Ann", "text": "nice river"}
     w.send({"type": "chat", "text": "**bold** /start"})
     for c in (a, b, w):
-        m = c.recv_type("chat")
+        m = await c.expect("chat")
         assert m["seat"] is None and m["name"] == "Cy" and m["text"] == "**bold** /start"
-    e = error_then(b, {"type": "chat", "text": "x" * 201})
+    e = await error_then(b, {"type": "chat", "text": "x" * 201})
     assert e["code"] == "too_long" and e.get("ref") == "chat"
     b.send({"type": "chat", "text": "y" * 200})
-    assert b.recv_type("chat")["text"] == "y" * 200
-    e = error_then(b, {"type": "chat"})
+    assert (await b.expect("chat"))["text"] == "y" * 200
+    e = await error_then(b, {"type": "chat"})
     assert e["code"] == "bad_message"
     # bursts of five, then about one a second (w has said one line already)
-    w.drain(0.1)
+    await caught_up(w)
+    mark = len(w.log)
     for i in range(8):
         w.send({"type": "chat", "text": f"line {i}"})
-    got = [m for m in w.drain(0.4) if m["type"] in ("chat", "error")]
-    codes = [m.get("code") for m in got if m["type"] == "error"]
-    assert "chat_rate" in codes
-    assert [m["text"] for m in got if m["type"] == "chat"][:4] == [
-        "line 0",
-        "line 1",
-        "line 2",
-        "line 3",
-    ]
-    assert still_open(w)
+    await roundtrip(w)  # every answer has come
+    got = [m for m in w.log[mark:] if m["type"] in ("chat", "error")]
+    assert "chat_rate" in [m.get("code") for m in got if m["type"] == "error"]
+    said = [m["text"] for m in got if m["type"] == "chat"]
+    assert said[:4] == ["line 0", "line 1", "line 2", "line 3"]
+    assert await still_open(w)
 
 
-def test_start_errors_and_start_with_hands(lobby_server):
-    a = joined(lobby_server, "Ann")
-    b = joined(lobby_server, "Bob")
-    w = joined(lobby_server, "Cy", watch=True)
-    e = error_then(b, {"type": "start"})
+@run
+async def test_start_errors_and_start_with_hands(lobby_server):
+    a = await joined(lobby_server, "Ann")
+    b = await joined(lobby_server, "Bob")
+    w = await joined(lobby_server, "Cy", watch=True)
+    e = await error_then(b, {"type": "start"})
     assert e["code"] == "not_host" and e.get("ref") == "start"
-    e = error_then(w, {"type": "start"})
+    e = await error_then(w, {"type": "start"})
     assert e["code"] == "not_host"
-    e = error_then(a, {"type": "start", "hands": 5})
+    e = await error_then(a, {"type": "start", "hands": 5})
     assert e["code"] == "bad_message" and e.get("ref") == "start"
-    a.drain(0.1)
     a.send({"type": "start", "hands": 8})
-    ms = a.recv_type("match_start")
+    ms = await a.expect("match_start")
     assert ms["hands"] == 8 and validate(ms) == []
-    # a seat asked for during a match: it sits in at the next one, watching meanwhile
-    c = lobby_server.client()
-    e = c.hello("Late")
-    assert e["type"] == "welcome" and e["seat"] is not None
-    types = [c.recv()["type"] for _ in range(4)]
-    assert types == ["lobby", "match_start", "events", "table"]
+    # a seat asked for during a match: it sits in at the next one, watching meanwhile;
     # watching during a match: welcome, lobby, match_start, events, table
-    v = lobby_server.client()
-    assert v.hello("Viewer", watch=True)["seat"] is None
-    types = [v.recv()["type"] for _ in range(4)]
-    assert types == ["lobby", "match_start", "events", "table"]
+    for extra in ({}, {"watch": True}):
+        c, e = await said_hello(lobby_server, "Late" if not extra else "Viewer", **extra)
+        assert e["type"] == "welcome" and (e["seat"] is None) == bool(extra)
+        types = [(await c.expect())["type"] for _ in range(4)]
+        assert types == ["lobby", "match_start", "events", "table"]
 
 
-def test_not_enough_seats():
-    srv = Server(computer=0)
-    try:
-        a = joined(srv, "Ann")
-        e = error_then(a, {"type": "start"})
+@run
+async def test_not_enough_seats(tmp_path):
+    with served(tmp_path, computer=0) as srv:
+        a = await joined(srv, "Ann")
+        e = await error_then(a, {"type": "start"})
         assert e["code"] == "not_enough_seats" and e.get("ref") == "start"
-        assert still_open(a)
-    finally:
-        srv.stop()
+        assert await still_open(a)
 
 
-def test_leave_and_drop_before_match_free_the_seat(lobby_server):
-    a = joined(lobby_server, "Ann")
-    b = joined(lobby_server, "Bob")
-    a.drain(0.1)
+@run
+async def test_leave_and_drop_before_match_free_the_seat(lobby_server):
+    a = await joined(lobby_server, "Ann")
+    b = await joined(lobby_server, "Bob")
+    await caught_up(a)
     b.send({"type": "leave"})
-    assert refused(b) is not None  # the server closes the connection
-    lob = a.recv_type("lobby")
+    assert await refused(b) is not None  # the server closes the connection
+    lob = await a.expect("lobby")
     assert all(s["name"] != "Bob" for s in lob["seats"])
-    c = lobby_server.client()
-    e = c.hello("Bob", token=b.log[0]["token"])
-    assert e["code"] == "bad_token"
-    d = joined(lobby_server, "Dee")
-    tok = d.log[0]["token"]
-    a.drain(0.1)
-    d.close()
-    lob = a.recv_type("lobby")
+    _, again = await said_hello(lobby_server, "Bob", token=b.log[0]["token"])
+    assert again["code"] == "bad_token"
+    d = await joined(lobby_server, "Dee")
+    await caught_up(a)
+    await d.close()
+    lob = await a.expect("lobby")
     assert all(s["name"] != "Dee" for s in lob["seats"])
-    c = lobby_server.client()
-    assert c.hello("Dee", token=tok)["code"] == "bad_token"
+    _, again = await said_hello(lobby_server, "Dee", token=d.log[0]["token"])
+    assert again["code"] == "bad_token"
 
 
-def test_table_full():
-    srv = Server(computer=5)
-    try:
-        keep = [joined(srv, "Ann"), joined(srv, "Bob")]
-        c = srv.client()
-        e = c.hello("Cat")
-        assert e["code"] == "table_full" and refused(c) == []
-        w = srv.client()
-        assert w.hello("Cy", watch=True)["type"] == "welcome"
-        assert len(keep) == 2
-    finally:
-        srv.stop()
+@run
+async def test_table_full(tmp_path):
+    with served(tmp_path, computer=5) as srv:
+        await joined(srv, "Ann")
+        await joined(srv, "Bob")
+        c, e = await said_hello(srv, "Cat")
+        assert e["code"] == "table_full" and await refused(c) == []
+        assert (await said_hello(srv, "Cy", watch=True))[1]["type"] == "welcome"
 
 
-def test_server_busy():
-    srv = Server("--max-connections", "2", computer=1)
-    try:
-        keep = [joined(srv, "Ann"), joined(srv, "Bob")]
-        c = srv.client()
+@run
+async def test_server_busy(tmp_path):
+    with served(tmp_path, "--max-connections", "2") as srv:
+        await joined(srv, "Ann")
+        await joined(srv, "Bob")
+        c = await Client("Cat").connect(srv.port)
         with contextlib.suppress(OSError):
             c.send({"type": "hello", "protocol": 1, "name": "Cat"})
-        e = c.recv()
+        e = await c.expect()
         assert e["type"] == "error" and e["code"] == "server_busy"
-        assert refused(c) == []
-        assert len(keep) == 2
-    finally:
-        srv.stop()
+        assert await refused(c) == []
 
 
-def test_taken_over_and_leave_during_match():
-    srv = Server(computer=1)
-    try:
-        a = joined(srv, "Ann")
+@run
+async def test_taken_over_and_leave_during_match(tmp_path):
+    with served(tmp_path) as srv:
+        a = await joined(srv, "Ann")
         a.send({"type": "start"})
-        a.recv_type("match_start")
-        b = srv.client()
-        w = b.hello("Whoever", token=a.log[0]["token"])
+        await a.expect("match_start")
+        b, w = await said_hello(srv, "Whoever", token=a.log[0]["token"])
         assert w["type"] == "welcome" and w["seat"] == a.log[0]["seat"] and w["name"] == "Ann"
-        e = a.recv_type("error")
-        assert e["code"] == "taken_over"
-        assert refused(a) is not None
+        assert (await a.expect("error"))["code"] == "taken_over"
+        assert await refused(a) is not None
         # the new connection gets the match so far
-        b.recv_type("table")
+        await b.expect("table")
         # leave during a match: the seat stays, the connection closes, the token still works
-        b.drain(0.1)
         b.send({"type": "leave"})
-        assert refused(b) is not None
-        c = srv.client()
-        assert c.hello("Ann", token=a.log[0]["token"])["type"] == "welcome"
-    finally:
-        srv.stop()
+        assert await refused(b) is not None
+        assert (await said_hello(srv, "Ann", token=a.log[0]["token"]))[1]["type"] == "welcome"
 
 
 # --------------------------------------------------------------------------
@@ -1232,75 +1048,81 @@ def _frame_of(n: int) -> bytes:
     raise AssertionError(n)
 
 
-def test_frame_of_exactly_64k_is_accepted_and_one_more_byte_is_refused(lobby_server):
-    c = joined(lobby_server, "Ann")
+@run
+async def test_frame_of_exactly_64k_is_accepted_and_one_more_byte_is_refused(lobby_server):
+    c = await joined(lobby_server, "Ann")
     c.send_raw(_frame_of(65536))
-    assert c.recv_type("pong")["id"] == 7
+    assert (await c.expect("pong"))["id"] == 7
     c.send_raw(_frame_of(65537))
-    e = c.recv_type("error")
-    assert e["code"] == "frame_too_large" and refused(c) == []
+    e = await c.expect("error")
+    assert e["code"] == "frame_too_large" and await refused(c) == []
 
 
-def test_oversized_length_prefix_alone(lobby_server):
-    c = lobby_server.client()
+@run
+async def test_oversized_length_prefix_alone(lobby_server):
+    c = await Client().connect(lobby_server.port)
     c.send_raw(struct.pack(">I", 10_000_000))
-    e = c.recv()
-    assert e["code"] == "frame_too_large" and refused(c) == []
+    e = await c.expect()
+    assert e["code"] == "frame_too_large" and await refused(c) == []
 
 
 @pytest.mark.parametrize(
     "raw",
     [
         b"\x00\x00\x00\x03\xc1\xc1\xc1",  # not msgpack
-        encode([1, 2]),  # not a map  (encode packs any object)
+        frame([1, 2]),  # not a map
         struct.pack(">I", 3) + msgpack.packb({1: 2}),  # non-string key
         struct.pack(">I", 1) + msgpack.packb(5),
     ],
     ids=["garbage", "array", "int-key", "int"],
 )
-def test_bad_frames_close_only_that_connection(lobby_server, raw):
-    other = joined(lobby_server, "Ann")
-    c = joined(lobby_server, "Bob")
+@run
+async def test_bad_frames_close_only_that_connection(lobby_server, raw):
+    other = await joined(lobby_server, "Ann")
+    c = await joined(lobby_server, "Bob")
     c.send_raw(raw)
-    e = c.recv_type("error")
-    assert e["code"] == "bad_frame" and refused(c) == []
-    assert still_open(other)
+    e = await c.expect("error")
+    assert e["code"] == "bad_frame" and await refused(c) == []
+    assert await still_open(other)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def slow_clocks():
-    """The 5 s clocks (handshake, a frame cut short) run while the other tests run."""
-    srv = Server(computer=1)
+def slow_clocks(tmp_path_factory):
+    """The 5 s clocks (handshake, a frame cut short) run while the other tests run, on
+    a thread of their own."""
+    srv = serve(tmp_path_factory.mktemp("clocks"))
     results: dict = {}
-    silent = srv.client()
-    cut = joined(srv, "Ann")
-    cut.send_raw(struct.pack(">I", 50) + b"\x81")
-    early = srv.client()  # a frame cut short before any hello
-    early.send_raw(struct.pack(">I", 50) + b"\x81")
-    t0 = time.monotonic()
 
-    def wait(name, c):
-        try:
-            m = c.recv_type("error", 13)
-        except (Closed, TimeoutError) as e:
-            m = {"code": repr(e)}
-        results[name] = (m, time.monotonic() - t0, c.closed_soon(1))
+    async def watch() -> None:
+        silent = await Client("silent").connect(srv.port)
+        cut = await joined(srv, "Ann")
+        cut.send_raw(struct.pack(">I", 50) + b"\x81")
+        early = await Client("early").connect(srv.port)  # a frame cut short before any hello
+        early.send_raw(struct.pack(">I", 50) + b"\x81")
+        t0 = time.monotonic()
 
-    threads = [
-        threading.Thread(target=wait, args=a, daemon=True)
-        for a in (("silent", silent), ("cut", cut), ("early", early))
-    ]
-    for t in threads:
-        t.start()
-    yield threads, results
-    srv.stop()
+        async def wait(name: str, c: Client) -> None:
+            try:
+                m = await c.expect("error", timeout=13)
+            except (ConnectionError, TimeoutError) as e:
+                m = {"code": repr(e)}
+            dt = time.monotonic() - t0
+            with contextlib.suppress(TimeoutError):
+                await c.wait_closed(1)
+            results[name] = (m, dt, c.closed)
+
+        await asyncio.gather(wait("silent", silent), wait("cut", cut), wait("early", early))
+
+    thread = threading.Thread(target=asyncio.run, args=(watch(),), daemon=True)
+    thread.start()
+    yield thread, results
+    srv.terminate()
 
 
 def test_handshake_timeout_and_cut_short_frame(slow_clocks):
     """Kept last in the file: by now most of the 10 s have passed."""
-    threads, results = slow_clocks
-    for t in threads:
-        t.join(15)
+    thread, results = slow_clocks
+    thread.join(15)
     m, dt, closed = results["silent"]
     assert m["code"] == "handshake_timeout" and 4 < dt < 7.5 and closed, results
     m, dt, closed = results["cut"]
@@ -1309,12 +1131,7 @@ def test_handshake_timeout_and_cut_short_frame(slow_clocks):
 
 def test_cut_short_frame_before_hello_meets_the_handshake_timeout(slow_clocks):
     # Framing: before the hello, the handshake timer is the one that runs out.
-    threads, results = slow_clocks
-    for t in threads:
-        t.join(15)
+    thread, results = slow_clocks
+    thread.join(15)
     m, dt, closed = results["early"]
     assert m["code"] == "handshake_timeout" and closed, results
-
-
-if os.environ.get("CONTRACT_DEBUG"):  # pragma: no cover
-    print(play_match())

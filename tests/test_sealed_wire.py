@@ -1,11 +1,11 @@
 """Issue 18, a sealed wire: what someone else on the Wi-Fi can see and do, over loopback.
 
-Each test names the issue's point it holds to (18.1 … 18.6).  The wire is recorded by a
-proxy between the client and the table (``tests.wiretap.WireTap``), as a packet capture
-would; the man in the middle is a proxy with a certificate of its own and the table's
-name (``tests.wiretap.Middle``).  Tables are real ``python -m server`` processes on
-127.0.0.1 (``tests.serverproc``), or in-process servers on a fake clock for the
-handshake's time; the game's client is the headless game itself (``make_client``:
+Each test names the issue's point it holds to (18.1 … 18.5; the handshake's time, 18.6,
+is ``tests/test_server_tls.py``'s, on a fake clock).  The wire is recorded by a proxy
+between the client and the table (``tests.wiretap.WireTap``), as a packet capture would;
+the man in the middle is a proxy with a certificate of its own and the table's name
+(``tests.wiretap.Middle``).  Tables are real ``python -m server`` processes on
+127.0.0.1 (``tests.serverproc``); the game's client is the headless game itself (``make_client``:
 ``client.app.App``, its ``TableLink`` and ``client.net.Connection``), pins and all in
 the test's own config folder.  No assertion is about how long anything took.
 """
@@ -13,8 +13,6 @@ the test's own config folder.  No assertion is about how long anything took.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import random
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +20,10 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from client.reach import RELAYED
-from common.protocol import Hello, encode_frame
-from common.seal import TlsPipe, client_context, key_fingerprint, short_key
-from tests.contract_client import ContractClient
-from tests.serverkit import UNIT, config, fake_clock, running
+from common.seal import key_fingerprint, short_key
+from tests.serverkit import Client, table_key, take_turns
 from tests.serverproc import ServerProcess
-from tests.wiretap import APPLICATION_DATA, HANDSHAKE, Middle, WireTap, table_key, tls_records
+from tests.wiretap import APPLICATION_DATA, HANDSHAKE, Middle, WireTap, tls_records
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -122,33 +118,20 @@ def assert_sealed(data: bytes) -> int:
     return len(kinds) - first
 
 
-def play_plain(port: int, rng: random.Random, *, password: str) -> list[dict[str, Any]]:
-    """A protocol-1 client's match (docs/protocol.md only): each turn answered with an
-    offered action, until the standings; after the first hand it hangs up and comes
-    back with its token (R-C1).  Every message it got, both links'."""
-    c = ContractClient(port)
-    log: list[dict[str, Any]] = []
-    try:
-        welcome = c.hello("Pat", password=password)
-        assert welcome["type"] == "welcome", welcome
-        back = False
-        while True:
-            msg = c.recv(timeout=60)
-            if msg["type"] == "turn":
-                names = [a["action"] for a in msg["legal"]]
-                pick = next((n for n in names if n in ("check", "call")), rng.choice(names))
-                c.send({"type": "act", "turn": msg["turn"], "action": pick})
-            elif msg["type"] == "hand_end" and not back:
-                back = True
-                log += c.log
-                c.close()
-                c = ContractClient(port)
-                again = c.hello("Pat", token=welcome["token"], password=password)
-                assert again["type"] == "welcome" and again["seat"] == welcome["seat"], again
-            elif msg["type"] == "standings":
-                return log + c.log
-    finally:
-        c.close()
+async def play_plain(port: int, *, password: str) -> list[dict[str, Any]]:
+    """A protocol-1 client's match: each turn answered with an offered action, until the
+    standings; at its first turn after the first hand it hangs up and comes back with
+    its token (R-C1).  Every message it got, both links'."""
+    pat = Client("Pat", seed=18)
+    welcome = await pat.hello(port, protocol=1, password=password)
+    assert welcome["type"] == "welcome", welcome
+    await take_turns([pat], lambda c, turn: bool(c.of_type("hand_end")))
+    await pat.close()
+    again = pat.again()
+    back = await again.hello(port, protocol=1, token=pat.token, password=password)
+    assert back["type"] == "welcome" and back["seat"] == welcome["seat"], back
+    await again.play()
+    return pat.log + again.log
 
 
 def game_until(
@@ -223,7 +206,7 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
                 "--start-when", "3", "--plain", "allow")  # fmt: skip
     try:
         with WireTap(srv.port) as tap:
-            log = play_plain(tap.port, random.Random(18), password=PASSWORD)
+            log = asyncio.run(play_plain(tap.port, password=PASSWORD))
             lobby = next(m for m in log if m.get("type") == "lobby")
             assert all("sealed" not in p for p in lobby["seats"])  # protocol 1's own bytes
             hidden = secrets(log, password=PASSWORD)
@@ -248,16 +231,17 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
     person can act on, and the link is closed; the game's client (sealed) sits down."""
     srv = serve(tmp_path / "table", "--plain", "never", "--computer", "1")
     try:
-        c = ContractClient(srv.port)
-        try:
-            error = c.hello("Pat")
+
+        async def plain_hello() -> None:
+            pat = Client("Pat")
+            error = await pat.hello(srv.port, protocol=1)
             assert error["type"] == "error" and error["code"] == "tls_required", error
             assert error.get("ref") == "hello"
             assert "only sealed" in error["message"] and "TLS" in error["message"]
-            assert c.closed_soon(10)
-            assert not any(m.get("type") == "welcome" for m in c.log)
-        finally:
-            c.close()
+            await pat.wait_closed(10)
+            assert not pat.of_type("welcome")
+
+        asyncio.run(plain_hello())
         app = make_client("Tess")
         messages, _ = watched(app)
         app.connect("127.0.0.1", srv.port)
@@ -402,132 +386,6 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
         assert not srv.said("Tess sits")
     finally:
         srv.terminate()
-
-
-# ------------------------------------------------------------------ 18.6: the handshake
-
-
-def _client_hello() -> bytes:
-    """A real TLS ClientHello, as the game's client opens with."""
-    pipe = TlsPipe(client_context(), server_side=False)
-    assert not pipe.handshake()
-    return pipe.outgoing()
-
-
-async def _read_until_closed(reader: asyncio.StreamReader, into: bytearray) -> None:
-    with contextlib.suppress(ConnectionError, OSError):
-        while data := await reader.read(65536):
-            into.extend(data)
-
-
-async def _until(done: Any) -> None:
-    """Wait for bytes in flight on loopback (``done()``); nothing on the table's clock."""
-    for _ in range(400):
-        if done():
-            return
-        await asyncio.sleep(UNIT / 20)
-    raise TimeoutError("nothing came")
-
-
-async def _closed(task: asyncio.Task[None]) -> bool:
-    """Whether the server has closed the link; a moment's wait for the bytes in flight."""
-    for _ in range(5):
-        await asyncio.sleep(0)
-    await asyncio.wait([task], timeout=UNIT)
-    return task.done()
-
-
-async def _closed_after(clock: Any, task: asyncio.Task[None], step: float) -> float:
-    """Move the table's clock on ``step`` at a time until it closes the link: how far
-    it had moved then (from when the link was opened: the clock had not moved since)."""
-    start = clock.now()
-    for _ in range(100):
-        if await _closed(task):
-            return float(clock.now() - start)
-        clock.advance(step)
-    raise AssertionError("still open")
-
-
-@pytest.mark.parametrize("how", ["stalled", "half a hello", "no hello"])
-def test_18_6_a_tls_handshake_that_stalls_is_closed_within_the_handshake_time(
-    tmp_path: Path, how: str
-) -> None:
-    """The handshake timer covers the TLS handshake and the hello, as for a plain
-    connection: a ClientHello then silence, or a TLS handshake finished with no hello
-    after it, is open until the handshake time and closed at it; half a ClientHello
-    (a record cut short) is closed no later (its record is timed like a frame).  On
-    the table's fake clock, moved on a tenth of the time at a go."""
-    limit = 10 * UNIT
-
-    async def scenario() -> None:
-        clock = fake_clock()
-        cfg = config(tmp_path, handshake_timeout=limit)
-        async with running(cfg, clock=clock) as (server, port):
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            got = bytearray()
-            task = asyncio.get_running_loop().create_task(_read_until_closed(reader, got))
-            conns = server.table.conns
-            hello = _client_hello()
-            if how == "half a hello":
-                writer.write(hello[: len(hello) // 2])
-                await _until(lambda: any(c.kind == "tls" for c in conns))
-            elif how == "no hello":
-                pipe = TlsPipe(client_context(), server_side=False)
-                pipe.handshake()
-                writer.write(pipe.outgoing())
-                while not pipe.ready:
-                    await _until(lambda: got)
-                    pipe.feed(bytes(got))
-                    got.clear()
-                    writer.write(pipe.outgoing())
-                await _until(lambda: any(c.sealed for c in conns))
-            else:
-                writer.write(hello)
-                await _until(lambda: got)
-                assert got[:1] == bytes([HANDSHAKE])  # the table answered in TLS
-            step = limit / 10
-            closed = await _closed_after(clock, task, step)
-            assert closed <= limit + step  # (a step: the clock's sums are not exact)
-            if how != "half a hello":
-                assert closed > limit - step
-            writer.close()
-
-    asyncio.run(scenario())
-
-
-@pytest.mark.parametrize(
-    "garbage",
-    [
-        b"\x16\x03\x01\x00\x10" + b"not a handshake!",
-        b"\x16\x03\x03\xff\xff" + bytes(range(256)) * 4,
-        b"\x16\x03" + b"\x00" * 64,
-        _client_hello() + b"\x17\x03\x03\x00\x20" + bytes(32),
-    ],
-    ids=["a record of junk", "a huge record of junk", "zeros", "a hello then junk"],
-)
-def test_18_6_garbage_after_a_tls_record_header_is_closed_at_once(
-    tmp_path: Path, garbage: bytes
-) -> None:
-    """Bytes that start like TLS and are not: the link is closed with no time passing
-    on the table's clock (not left to the handshake timer), and the table plays on."""
-
-    async def scenario() -> None:
-        clock = fake_clock()
-        async with running(config(tmp_path, computer=1), clock=clock) as (server, port):
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            got = bytearray()
-            task = asyncio.get_running_loop().create_task(_read_until_closed(reader, got))
-            writer.write(garbage)
-            await asyncio.wait_for(task, 40 * UNIT)  # no clock.advance: at once
-            assert b"\xa4type" not in got  # no frame in the clear to a TLS client
-            writer.close()
-            # The table still takes a plain hello.
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(encode_frame(Hello(name="Pat").encode()))
-            assert b"welcome" in await asyncio.wait_for(reader.read(65536), 40 * UNIT)
-            writer.close()
-
-    asyncio.run(scenario())
 
 
 # ------------------------------------------------------------------ 18.2: the table's key

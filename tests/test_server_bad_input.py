@@ -4,18 +4,18 @@ closes only that connection), and the match then plays to the end with no chip l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import msgpack
 import pytest
 
-from common.protocol import Act, Hello, Ping, encode_frame
+from common.protocol import Act, Hello, Ping
 from server.app import TableServer
-from tests.serverkit import LOOPBACK, UNIT, Client, config, running
+from tests.serverkit import UNIT, Client, config, frame, running, until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -49,11 +49,6 @@ async def _refused(t: Table, code: str, *, closes: bool, data: bytes) -> None:
     await c.close()
 
 
-def _frame(obj: object) -> bytes:
-    body = msgpack.packb(obj)
-    return struct.pack(">I", len(body)) + body
-
-
 async def garbage_bytes(t: Table) -> None:
     await _refused(t, "bad_frame", closes=True, data=b"\x00\x00\x00\x05hello")
 
@@ -71,11 +66,11 @@ async def frame_cut_short_then_silence(t: Table) -> None:
 
 
 async def msgpack_not_a_map(t: Table) -> None:
-    await _refused(t, "bad_frame", closes=True, data=_frame([1, 2, 3]))
+    await _refused(t, "bad_frame", closes=True, data=frame([1, 2, 3]))
 
 
 async def map_with_int_keys(t: Table) -> None:
-    await _refused(t, "bad_frame", closes=True, data=_frame({1: "hello"}))
+    await _refused(t, "bad_frame", closes=True, data=frame({1: "hello"}))
 
 
 async def _refused_after_hello(t: Table, code: str, *, data: bytes) -> None:
@@ -93,42 +88,42 @@ async def _refused_after_hello(t: Table, code: str, *, data: bytes) -> None:
 
 async def missing_type(t: Table) -> None:
     # Before the hello anything but a hello is no_hello and closes (docs/protocol.md).
-    await _refused(t, "no_hello", closes=True, data=_frame({"name": "x"}))
-    await _refused_after_hello(t, "bad_message", data=_frame({"name": "x"}))
+    await _refused(t, "no_hello", closes=True, data=frame({"name": "x"}))
+    await _refused_after_hello(t, "bad_message", data=frame({"name": "x"}))
 
 
 async def unknown_type(t: Table) -> None:
-    await _refused(t, "no_hello", closes=True, data=_frame({"type": "dance"}))
-    await _refused_after_hello(t, "unknown_type", data=_frame({"type": "dance"}))
+    await _refused(t, "no_hello", closes=True, data=frame({"type": "dance"}))
+    await _refused_after_hello(t, "unknown_type", data=frame({"type": "dance"}))
 
 
 async def wrong_field_type(t: Table) -> None:
     hello = {"type": "hello", "protocol": "1", "name": "x", "password": PASSWORD}
-    await _refused(t, "bad_message", closes=False, data=_frame(hello))
+    await _refused(t, "bad_message", closes=False, data=frame(hello))
 
 
 async def huge_string(t: Table) -> None:
     hello = {"type": "hello", "protocol": 1, "name": "x" * 60_000, "password": PASSWORD}
-    await _refused(t, "bad_message", closes=False, data=_frame(hello))
+    await _refused(t, "bad_message", closes=False, data=frame(hello))
 
 
 async def act_before_hello(t: Table) -> None:
-    await _refused(t, "no_hello", closes=True, data=encode_frame(Act(1, "call").encode()))
+    await _refused(t, "no_hello", closes=True, data=frame(Act(1, "call").encode()))
 
 
 async def wrong_password(t: Table) -> None:
     hello = Hello(name="x", password="guess").encode()
-    await _refused(t, "bad_password", closes=True, data=encode_frame(hello))
+    await _refused(t, "bad_password", closes=True, data=frame(hello))
 
 
 async def wrong_protocol_version(t: Table) -> None:
     hello = Hello(name="x", protocol=99, password=PASSWORD).encode()
-    await _refused(t, "protocol_version", closes=True, data=encode_frame(hello))
+    await _refused(t, "protocol_version", closes=True, data=frame(hello))
 
 
 async def bad_token(t: Table) -> None:
     hello = Hello(name="x", token="not-a-token", password=PASSWORD).encode()
-    await _refused(t, "bad_token", closes=True, data=encode_frame(hello))
+    await _refused(t, "bad_token", closes=True, data=frame(hello))
 
 
 async def seat_while_match_runs(t: Table) -> None:
@@ -196,34 +191,29 @@ async def never_says_hello(t: Table) -> None:
 
 async def stops_reading(t: Table) -> None:
     """Its queue passes the bound and it is dropped; the others never wait for it."""
-    loop = asyncio.get_running_loop()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.setblocking(False)
     others = len(t.server.table.conns)
-    await loop.sock_connect(sock, (LOOPBACK, t.port))
-    while len(t.server.table.conns) == others:
-        await asyncio.sleep(UNIT / 10)
-    before = others + 1
+    sloth = await Client("sloth").connect(t.port)
+    sloth.writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sloth.writer.transport.pause_reading()  # it reads nothing from now on
+    assert await until(lambda: len(t.server.table.conns) > others)
     hello = Hello(name="sloth", watch=True, password=PASSWORD).encode()
-    pings = encode_frame(hello) + encode_frame(Ping(1).encode()) * 20_000
-    try:
+    pings = frame(hello) + frame(Ping(1).encode()) * 20_000
+    with contextlib.suppress(ConnectionError, TimeoutError):
         for _ in range(40):
-            await asyncio.wait_for(loop.sock_sendall(sock, pings), 20 * UNIT)
-            if len(t.server.table.conns) < before:
+            sloth.send_raw(pings)
+            await asyncio.wait_for(sloth.writer.drain(), 20 * UNIT)
+            if len(t.server.table.conns) == others:
                 break
-    except (ConnectionError, TimeoutError):
-        pass
-    finally:
-        sock.close()
-    assert len(t.server.table.conns) < before
+    await sloth.close()
+    assert len(t.server.table.conns) == others
 
 
 async def too_many_connections(t: Table) -> None:
     """More connections still to say hello than one address may have: refused at once."""
     room = t.server.config.pending_per_address
+    others = len(t.server.table.conns)
     extra = [await Client(f"x{i}").connect(t.port) for i in range(room)]
-    await asyncio.sleep(UNIT)
+    assert await until(lambda: len(t.server.table.conns) == others + room)
     late = await Client("late").connect(t.port)
     assert (await late.expect("error"))["code"] == "server_busy"
     await late.wait_closed()

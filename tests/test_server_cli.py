@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import re
 import signal
 import socket
 import subprocess
@@ -13,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from common.protocol import FrameDecoder, Hello, encode_frame
 from server.app import lan_addresses, run_in_thread
-from tests.serverkit import LOOPBACK, UNIT, Client, config, running
+from tests.serverkit import LOOPBACK, UNIT, Client, config, running, wait_until
+from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,52 +47,25 @@ def test_help_names_every_option() -> None:
 
 
 def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--host",
-            LOOPBACK,
-            "--port",
-            "0",
-            "--computer",
-            "1",
-            "--history-dir",
-            str(tmp_path),
-            "--bot-delay",
-            "0",
-            "--no-announce",  # (and STUD_MDNS=off from conftest): nothing multicast
-            "--name",
-            "Friday",
-        ],
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
+    server = ServerProcess(tmp_path, "--computer", "1", "--history-dir", str(tmp_path),
+                           "--bot-delay", "0", "--name", "Friday")  # fmt: skip
     try:
-        assert proc.stderr is not None
-        port = 0
-        for line in proc.stderr:
-            if found := re.search(r"listening on port (\d+)", line):
-                port = int(found.group(1))
-                break
-        assert "INFO" in line
-        assert f"127.0.0.1:{port}" in proc.stderr.readline()
-        with socket.create_connection((LOOPBACK, port), timeout=5) as sock:
-            sock.sendall(encode_frame(Hello(name="Ann").encode()))
-            decoder, got = FrameDecoder(), []
-            while not any(m["type"] == "lobby" for m in got):
-                got += decoder.feed(sock.recv(65536))
-            proc.send_signal(signal.SIGTERM)
-            while not any(m["type"] == "bye" for m in got):
-                data = sock.recv(65536)
-                assert data, "closed without a bye"
-                got += decoder.feed(data)
-        assert proc.wait(10) == 0
+        at = next(i for i, line in enumerate(server.lines) if "listening on port" in line)
+        assert "INFO" in server.lines[at]
+        assert wait_until(lambda: len(server.lines) > at + 1)
+        assert f"127.0.0.1:{server.port}" in server.lines[at + 1]
+
+        async def hello_then_sigterm() -> None:
+            ann = Client("Ann")
+            await ann.hello(server.port)
+            await ann.expect("lobby")
+            server.proc.send_signal(signal.SIGTERM)
+            await ann.expect("bye")  # before the close
+
+        asyncio.run(hello_then_sigterm())
+        assert server.proc.wait(10) == 0
     finally:
-        proc.kill()
-        proc.wait()
+        server.terminate()
 
 
 def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) -> None:

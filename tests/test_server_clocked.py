@@ -1,6 +1,7 @@
 """Every timer of the table on a fake clock (``server.timers.FakeClock``): the turn clock
 and bank (R-C4), a dropped seat's grace (R-C1), the pauses between hands and after the
-last one (R-T6), and the host's pause (R-C3).  No sockets and no sleeping: each test
+last one (R-T6: the last hand's showdown stays on the table before the standings cover
+it), and the host's pause (R-C3), which holds those too.  No sockets and no sleeping: each test
 advances the clock and looks at what every link was sent, so the times are exact.
 """
 
@@ -47,6 +48,8 @@ def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path) -> No
         table, clock = await clocked_table(cfg)
         ann = Link(table, "ann")
         ann.hello()
+        options = {"turn_time": 2, "time_bank": 30, "stand_in": False}
+        assert ann.last("lobby")["options"] == options
         await until(table, clock, ann, lambda: turns_of(ann), step=0.01)
         turn = turns_of(ann)[-1]
         assert (turn["time_left"], turn["bank"]) == (2.0, 30.0)
@@ -72,6 +75,8 @@ def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path) -> No
         await until(table, clock, ann, lambda: len(ann.acts(ann.seat)) >= acts + 3)
         assert all(a["action"] in DEFAULTS for a in ann.acts(ann.seat)[acts - 1 :])
         assert len(turns_of(ann)) == sent
+        me = next(p for p in ann.last("table")["players"] if p["seat"] == ann.seat)
+        assert (me["away"], me["away_why"]) == (True, "clock")
         # Back: from her next turn she plays again, with the bank she has left (none).
         ann.send({"type": "back"})
         await settle(table, ann)
@@ -200,8 +205,37 @@ def test_r_t6_the_final_pause_before_the_standings(tmp_path: Path) -> None:
             await advance(table, clock, 1, ann)
         assert not ann.of_type("standings") and table.running
         await advance(table, clock, 29.9, ann)
+        assert not ann.of_type("standings") and table.running  # the showdown shows
+        # A comeback during the pause still gets the table, with the last hand.
+        back = Link(table, "back")
+        assert back.hello(token=ann.token)["seat"] == ann.seat
+        assert (back.last("table")["hand"], back.last("table")["view"]["over"]) == (4, True)
+        await advance(table, clock, 0.1, back)
+        assert back.last("standings")["hands_played"] == 4
+        assert back.last("lobby")["running"] is False
+        table.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=1, final_pause=2)
+        table, clock = await clocked_table(cfg)
+        ann = Link(table, "ann")
+        ann.hello()
+        ann.send({"type": "away"})
+        while not ann.of_type("table", hand=4):
+            await advance(table, clock, 1, ann)
+        ann.send({"type": "pause"})  # during the last hand, which is played out
+        while not ann.of_type("hand_end", hand=4):
+            await advance(table, clock, 1, ann)
+        await advance(table, clock, 10, ann)  # five times the final pause
         assert not ann.of_type("standings") and table.running
-        await advance(table, clock, 0.1, ann)
+        ann.send({"type": "resume"})
+        await advance(table, clock, 0.9, ann)
+        assert not ann.of_type("standings")
+        await advance(table, clock, 0.1, ann)  # a second after the resume
         assert ann.last("standings")["hands_played"] == 4
         assert ann.last("lobby")["running"] is False
         table.shutdown()

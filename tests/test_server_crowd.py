@@ -5,7 +5,7 @@ The first tests drive the door (``server.guard``) on a fake clock with ``Link`` 
 from many addresses.  The rest (``slow``) run a real ``python -m server`` on loopback
 (``tests.serverproc``) with a crowd from hundreds of 127.x.y.z addresses in a process of
 its own (``tests.crowd``), and come back by token as the game's client does: sealed,
-the password proved (``tests.doorkit``), or with the game's own link (``client.net``).
+the password proved, or with the game's own link (``client.net``).
 Each prints its figures (run with ``-s`` to see them).
 """
 
@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from client.net import BUSY, Connection
-from common.protocol import FrameDecoder, Hello, encode_frame
-from tests.crowd import address
-from tests.doorkit import crowd, sealed_hello
-from tests.serverkit import Link, clocked_table, config, settle
+from common.proof import ProofFailed
+from common.protocol import Hello, encode_frame
+from tests.crowd import address, crowd
+from tests.serverkit import Client, Link, clocked_table, config, settle, wait_until
 from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(600)
@@ -122,9 +122,34 @@ def _table(tmp_path: Path, *options: str) -> ServerProcess:
     )  # fmt: skip
 
 
+async def sealed_hello(
+    port: int,
+    *,
+    name: str,
+    source: str = "127.0.0.1",
+    token: str | None = None,
+    watch: bool = False,
+) -> dict[str, Any]:
+    """One sealed connection from ``source``, its hello as the game says it (``token``,
+    the password proved, not sent): the ``welcome`` or the ``error``, or ``{"type":
+    "closed"}`` / ``{"type": "timeout"}``.  The connection is closed after."""
+    c = Client(name)
+    try:
+        async with asyncio.timeout(20):
+            return await c.hello(port, source=source, proof=PASSWORD, token=token, watch=watch)
+    except TimeoutError:
+        return {"type": "timeout"}
+    except (OSError, ConnectionError):
+        return {"type": "closed"}
+    except ProofFailed:
+        return {"type": "error", "code": "no_proof"}
+    finally:
+        await c.close()
+
+
 async def _seat(server: ServerProcess) -> str:
     """Ann sits down (the match starts): her token."""
-    welcome = await sealed_hello(server.port, name="Ann", password=PASSWORD)
+    welcome = await sealed_hello(server.port, name="Ann")
     assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
     assert server.says("match")
     return str(welcome["token"])
@@ -135,9 +160,7 @@ async def _comebacks(port: int, token: str, *, first: int, count: int = 10) -> l
     never seen: what each got."""
     got = []
     for i in range(count):
-        answer = await sealed_hello(
-            port, name="Ann", password=PASSWORD, token=token, source=f"127.5.{first}.{i + 1}"
-        )
+        answer = await sealed_hello(port, name="Ann", token=token, source=f"127.5.{first}.{i + 1}")
         got.append(answer["type"] if answer["type"] != "error" else answer["code"])
     return got
 
@@ -158,8 +181,7 @@ def test_R_C1_comebacks_by_token_get_in_through_a_crowd(
     try:
         token = asyncio.run(_seat(server))
         with crowd(server.port, kind, addresses, each=each) as door:
-            while door.opened() < addresses * each:  # the crowd is at the door
-                time.sleep(0.2)
+            assert wait_until(lambda: door.opened() >= addresses * each, timeout=300)
             got = asyncio.run(_comebacks(server.port, token, first=1))
             opened = door.opened()
         print(f"\n{kind} x{addresses * each}: {got.count('welcome')}/10 in {got}; "
@@ -178,13 +200,13 @@ def _link(port: int, token: str) -> Connection:
 
 
 def _until(conn: Connection, seen: list[tuple[str, Any]], done: Any, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    """Whether ``done(seen)`` comes true within ``timeout`` s, ``seen`` what the link said."""
+
+    def polled() -> bool:
         seen.extend(conn.poll())
-        if done(seen):
-            return True
-        time.sleep(0.02)
-    return done(seen)
+        return bool(done(seen))
+
+    return wait_until(polled, timeout=timeout)
 
 
 @pytest.mark.slow
@@ -205,8 +227,7 @@ def test_R_C1_the_games_link_is_seated_again_by_itself_through_a_crowd(
 
         assert _until(link, seen, lambda s: welcomes(s) == 1, 20)
         with crowd(server.port, "halfopen", 250, each=4) as door:
-            while door.opened() < 1000:
-                time.sleep(0.2)
+            assert wait_until(lambda: door.opened() >= 1000, timeout=300)
             for cut in range(2, 5):
                 link.sever()
                 assert _until(link, seen, lambda s, n=cut: welcomes(s) == n, 120), seen[-5:]
@@ -238,12 +259,8 @@ def test_guesses_from_300_addresses_for_a_minute_are_checked_at_most_20(
             while time.monotonic() - started < 60:
                 got += asyncio.run(_comebacks(server.port, token, first=len(got), count=1))
                 if len(got) == 5:
-                    friend = asyncio.run(
-                        sealed_hello(server.port, name="Ann2", password=PASSWORD, watch=True)
-                    )
-                    stranger = asyncio.run(
-                        sealed_hello(server.port, name="Cy", password=PASSWORD, source="127.6.0.1")
-                    )
+                    friend = asyncio.run(sealed_hello(server.port, name="Ann2", watch=True))
+                    stranger = asyncio.run(sealed_hello(server.port, name="Cy", source="127.6.0.1"))
                 time.sleep(max(0.0, started + 6 * len(got) - time.monotonic()))
             answers, opened = door.answers(), door.opened()
         checked = answers.get("bad_password", 0)
@@ -269,23 +286,18 @@ def test_a_waiting_address_still_waits_after_4200_others_tried_once(tmp_path: Pa
     server = _table(tmp_path)
 
     async def guess(source: str, n: int) -> dict[str, Any]:
+        c = Client(f"G{n}")
         try:
-            reader, writer = await asyncio.open_connection(
-                "127.0.0.1", server.port, local_addr=(source, 0)
-            )
+            await c.connect(server.port, source=source)
         except OSError:
             return {"code": "unreached"}
         try:
-            msg = {"type": "hello", "protocol": 1, "name": f"G{n}", "password": f"x{n}"}
-            writer.write(encode_frame(msg))
-            decoder = FrameDecoder()
-            while data := await asyncio.wait_for(reader.read(65536), 30):
-                for answer in decoder.feed(data):
-                    if answer["type"] == "error":
-                        return answer
+            c.send({"type": "hello", "protocol": 1, "name": c.name, "password": f"x{n}"})
+            return await c.expect("error", timeout=30)
+        except ConnectionError:
             return {"code": "closed"}
         finally:
-            writer.close()
+            await c.close()
 
     async def others() -> list[str]:
         gate = asyncio.Semaphore(16)  # under the pending room: each one is heard

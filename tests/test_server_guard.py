@@ -16,61 +16,39 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from common.protocol import Chat, Hello, Ping, Start, encode_frame
+from common.protocol import Chat, Hello, Ping, Start
 from server.chat import clean_text
-from tests.serverkit import LOOPBACK, UNIT, Client, config, running
+from tests.serverkit import UNIT, Client, config, frame, running, until
 
 HOSTILE = "127.0.0.2"
 FRIEND = "127.0.0.3"
 
 
-async def _open(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.open_connection(LOOPBACK, port, local_addr=(source, 0))
-
-
-class From(Client):
-    """A ``Client`` whose socket comes from a given loopback address."""
-
-    def __init__(self, name: str, source: str) -> None:
-        super().__init__(name)
-        self.source = source
-
-    async def connect(self, port: int) -> Client:
-        self.reader, self.writer = await _open(port, self.source)
-        self._task = asyncio.get_running_loop().create_task(self._pump())
-        return self
-
-
 async def _hostile(port: int, kind: str, stop: asyncio.Event) -> None:
     """One of the 200: silent, watching, trickling or re-opening, again and again."""
     while not stop.is_set():
+        lurker = Client("lurker")
         try:
-            reader, writer = await _open(port, HOSTILE)
+            await lurker.connect(port, source=HOSTILE)
         except OSError:
-            await asyncio.sleep(UNIT / 5)
+            await asyncio.sleep(UNIT / 5)  # (the door's backlog is full: knock again)
             continue
         try:
             if kind == "watching":
-                writer.write(encode_frame(Hello(name="lurker", watch=True).encode()))
+                lurker.send(Hello(name="lurker", watch=True).encode())
             elif kind == "trickling":
-                frame = encode_frame(Hello(name="drip" * 4).encode())
-                for byte in frame[:-1]:
-                    writer.write(bytes([byte]))
-                    await asyncio.sleep(UNIT)
-                    if stop.is_set() or writer.is_closing() or reader.at_eof():
+                for byte in frame(Hello(name="drip" * 4).encode())[:-1]:
+                    lurker.send_raw(bytes([byte]))
+                    await asyncio.sleep(UNIT)  # the pace of the trickle
+                    if stop.is_set() or lurker.closed:
                         break
             if kind != "reopening":
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(_drain(reader), 400 * UNIT)
+                    await lurker.wait_closed(400 * UNIT)
         except (ConnectionError, OSError):
             pass
         finally:
-            writer.close()
-
-
-async def _drain(reader: asyncio.StreamReader) -> None:
-    while await reader.read(65536):
-        pass
+            await lurker.close()
 
 
 def test_R_C1_no_one_can_lock_a_seated_player_out(tmp_path: Path) -> None:
@@ -102,10 +80,15 @@ def test_R_C1_no_one_can_lock_a_seated_player_out(tmp_path: Path) -> None:
                 for i in range(200)
             ]
             try:
-                await asyncio.sleep(6 * UNIT)  # the door is crowded now
+                limits = server.table.door.limits
+
+                def crowd() -> int:
+                    return sum(1 for c in server.table.conns if c.address == HOSTILE)
+
+                assert await until(lambda: crowd() >= limits.pending_per_address)
                 most = 0
-                cy = From("Cy", FRIEND)
-                assert (await cy.hello(port))["seat"] == 2
+                cy = Client("Cy")
+                assert (await cy.hello(port, source=FRIEND))["seat"] == 2
                 ann.send(Start().encode())
                 await ann.seen("match_start")
                 seated = {"Ann": ann, "Bob": bob, "Cy": cy}
@@ -119,10 +102,8 @@ def test_R_C1_no_one_can_lock_a_seated_player_out(tmp_path: Path) -> None:
                     assert welcome["type"] == "welcome" and welcome["seat"] == old.seat, welcome
                     back += 1
                     seated[name] = new
-                    here = [c for c in server.table.conns if c.address == HOSTILE]
-                    most = max(most, len(here))
+                    most = max(most, crowd())
                 assert back == 20
-                limits = server.table.door.limits
                 assert 0 < most <= limits.pending_per_address + limits.watchers_per_address
                 assert server.table.running
             finally:
@@ -142,8 +123,7 @@ def test_a_trickled_frame_is_cut_off_however_slowly_it_comes(tmp_path: Path) -> 
         async with running(cfg) as (_server, port):
             ann = Client("Ann")
             await ann.hello(port)
-            frame = struct.pack(">I", 40) + b"\x81"
-            ann.send_raw(frame)
+            ann.send_raw(struct.pack(">I", 40) + b"\x81")
             for _ in range(30):  # 15 frame timeouts' worth of trickle
                 if ann.closed:
                     break
@@ -159,15 +139,15 @@ def test_watchers_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
     async def scenario() -> None:
         cfg = config(tmp_path, watchers_per_address=2, max_watchers=3)
         async with running(cfg) as (_server, port):
-            ok = [From(f"w{i}", HOSTILE) for i in range(2)]
-            for w in ok:
-                assert (await w.hello(port, watch=True))["type"] == "welcome"
-            third = From("w2", HOSTILE)
-            refused = await third.hello(port, watch=True)
+            for i in range(2):
+                welcome = await Client(f"w{i}").hello(port, source=HOSTILE, watch=True)
+                assert welcome["type"] == "welcome"
+            third = Client("w2")
+            refused = await third.hello(port, source=HOSTILE, watch=True)
             assert refused["code"] == "server_busy" and "address" in refused["message"]
             await third.wait_closed()
-            friend = From("f", FRIEND)
-            assert (await friend.hello(port, watch=True))["type"] == "welcome"
+            friend = Client("f")
+            assert (await friend.hello(port, source=FRIEND, watch=True))["type"] == "welcome"
             full = Client("x")
             assert (await full.hello(port, watch=True))["code"] == "server_busy"
             # Sitting down is not watching: a person still gets a seat.
@@ -185,9 +165,9 @@ def test_a_flooding_connection_is_closed_and_the_match_finishes(tmp_path: Path) 
         async with running(cfg) as (server, port):
             ann = Client("Ann")
             await ann.hello(port)
-            flood = From("Flood", HOSTILE)
-            await flood.hello(port, watch=True)
-            flood.send_raw(encode_frame(Ping(1).encode()) * 5000)
+            flood = Client("Flood")
+            await flood.hello(port, source=HOSTILE, watch=True)
+            flood.send_raw(frame(Ping(1).encode()) * 5000)
             error = await flood.expect("error")
             assert error["code"] == "flood" and error["ref"] == "ping"
             await flood.wait_closed()
@@ -245,26 +225,29 @@ def test_wrong_passwords_back_off_per_address(tmp_path: Path) -> None:
             for miss in range(1, 4):
                 started = loop.time()
                 wait = door.wait_left(HOSTILE)
-                c = From(f"guess{miss}", HOSTILE)
-                assert (await c.hello(port, password="guess"))["code"] == "bad_password"
+                guess = await Client(f"guess{miss}").hello(port, source=HOSTILE, password="guess")
+                assert guess["code"] == "bad_password"
                 assert loop.time() - started >= wait * 0.99  # held until the wait was over
                 assert door.wait_left(HOSTILE) > UNIT * 2 ** (miss - 1) * 0.9
             # A long wait is refused outright, the password unread.
             while door.wait_left(HOSTILE) <= 10:
                 door.password_failed(HOSTILE)
-            c = From("right-but-waiting", HOSTILE)
-            e = await c.hello(port, password="swordfish")
+            c = Client("right-but-waiting")
+            e = await c.hello(port, source=HOSTILE, password="swordfish")
             assert e["code"] == "password_wait" and "try again in" in e["message"]
             # Another address is not held up, nor is a seat's comeback with its token.
-            assert (await From("Cy", FRIEND).hello(port, password="swordfish"))["seat"] == 1
+            cy = await Client("Cy").hello(port, source=FRIEND, password="swordfish")
+            assert cy["seat"] == 1
             ann.send(Start().encode())
             await ann.seen("match_start")
             await ann.close()
-            back = From("Ann", HOSTILE)
-            assert (await back.hello(port, password="swordfish", token=ann.token))["seat"] == 0
+            back = await Client("Ann").hello(
+                port, source=HOSTILE, password="swordfish", token=ann.token
+            )
+            assert back["seat"] == 0
             # A right password clears the address's misses.
             door.password_ok(HOSTILE)
-            dee = await From("Dee", HOSTILE).hello(port, password="swordfish", watch=True)
+            dee = await Client("Dee").hello(port, source=HOSTILE, password="swordfish", watch=True)
             assert dee["type"] == "welcome"
 
     asyncio.run(scenario())

@@ -1,6 +1,6 @@
 """Vanished links (R-C1): a laptop that sleeps mid-hand, a server that goes silent.
 
-The links go through ``tests.blackhole``: a proxy that forwards and then
+The links go through ``tests.wiretap.WireTap``: a proxy that forwards and then
 swallows everything both ways without closing anything.  Every delay is a
 multiple of ``UNIT``; the server's heartbeat and link timeout are scaled down
 the same way.
@@ -21,9 +21,9 @@ import pytest
 
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
-from tests.blackhole import BlackHoleProxy
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, fake_clock, running
+from tests.serverkit import UNIT, Client, config, fake_clock, running, until
+from tests.wiretap import WireTap
 
 
 class Driven:
@@ -64,14 +64,9 @@ class Driven:
             await asyncio.sleep(UNIT / 5)
 
     async def until(self, test: Any, timeout: float = 60 * UNIT) -> Any:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() < deadline:
-            found = test(self)
-            if found:
-                return found
-            await asyncio.sleep(UNIT / 5)
-        raise TimeoutError(f"{self.name}: not in time: {self.states[-3:]}")
+        found = await until(lambda: test(self), timeout=timeout)
+        assert found, f"{self.name}: not in time: {self.states[-3:]}"
+        return found
 
     async def close(self) -> None:
         self.link.close()
@@ -103,13 +98,12 @@ def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
             link_timeout=12 * UNIT,
         )
         async with running(cfg) as (_server, port):
-            proxy = BlackHoleProxy(port)
-            proxy_port = await proxy.start()
+            proxy = WireTap(port).start()
             bob = Client("Bob")
             await bob.hello(port)
             # Ann's own client notices the silence later than the server does.
             ann = Driven(
-                "Ann", proxy_port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
+                "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
                 retry_every=2 * UNIT, retry_for=400 * UNIT,
             )  # fmt: skip
             ann.start()
@@ -130,7 +124,7 @@ def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
                 await ann.until(lambda d: any(m["type"] == "standings" for m in d.msgs))
             finally:
                 await ann.close()
-                await proxy.stop()
+                proxy.close()
         (path,) = tmp_path.glob("*.jsonl")
         records = [json.loads(line) for line in path.read_text().splitlines()]
         assert len(records) == 4
@@ -146,10 +140,9 @@ def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> Non
     async def scenario() -> None:
         cfg = config(tmp_path, heartbeat_every=2 * UNIT, link_timeout=200 * UNIT)
         async with running(cfg) as (server, port):
-            proxy = BlackHoleProxy(port)
-            proxy_port = await proxy.start()
+            proxy = WireTap(port).start()
             ann = Driven(
-                "Ann", proxy_port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
+                "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
                 retry_every=2 * UNIT, retry_for=400 * UNIT,
             )  # fmt: skip
             ann.start()
@@ -164,7 +157,7 @@ def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> Non
                 assert {c.name for c in server.table.conns if c.greeted} >= {"Ann"}
             finally:
                 await ann.close()
-                await proxy.stop()
+                proxy.close()
 
     asyncio.run(scenario())
 
@@ -196,12 +189,12 @@ def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Pa
 
 
 _NAMESPACE_SCRIPT = """
-import asyncio, subprocess, sys, tempfile, time
+import asyncio, subprocess, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from common.protocol import Hello, encode_frame
 from server.app import TableServer
 from server.config import ServerConfig
+from tests.serverkit import Client, until
 
 async def main():
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
@@ -209,18 +202,11 @@ async def main():
                        heartbeat_every=0.5, link_timeout=2.0, computer=1)
     server = TableServer(cfg)
     port = await server.start()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(encode_frame(Hello(name="Ann").encode()))  # protocol 1, no heartbeat
-    while not any(s.conn for s in server.table.seats.values()):
-        await asyncio.sleep(0.05)
+    await Client("Ann").hello(port)  # protocol 1, no heartbeat
     subprocess.run(["ip", "link", "set", "lo", "down"], check=True)  # nothing gets through
-    started = time.monotonic()
-    while any(s.kind.value == "human" for s in server.table.seats.values()):
-        if time.monotonic() - started > 60:
-            print("STILL SEATED")
-            return
-        await asyncio.sleep(0.05)
-    print("DROPPED")
+    seats = server.table.seats.values()
+    gone = await until(lambda: all(s.kind.value != "human" for s in seats), timeout=60)
+    print("DROPPED" if gone else "STILL SEATED")
 
 asyncio.run(main())
 """

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from common.protocol import Chat, Start
+from common.protocol import Start
 from common.schema import SeatView
 from server.app import TableServer
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, cards_in, config, running
+from tests.serverkit import Client, cards_in, config, running
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -164,30 +164,6 @@ def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
             assert [s["seat"] for s in lobby["seats"]] == [1]
             c = Client("c")
             assert (await c.hello(port))["seat"] == 0
-
-    asyncio.run(scenario())
-
-
-def test_chat_is_relayed_with_the_name_and_rate_limited(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, chat_burst=2, chat_per_second=0.5)) as (_s, port):
-            a, b = Client("Ann"), Client("Bob")
-            await a.hello(port)
-            await b.hello(port)
-            a.send(Chat('{"type": "start"} <b>hi</b>').encode())
-            said = await b.expect("chat")
-            assert said == {
-                "type": "chat",
-                "seat": 0,
-                "name": "Ann",
-                "text": '{"type": "start"} <b>hi</b>',
-            }
-            a.send(Chat("two").encode())
-            a.send(Chat("three").encode())
-            assert (await a.expect("error"))["code"] == "chat_rate"
-            a.send(Chat("x" * 201).encode())
-            assert (await a.expect("error"))["code"] == "too_long"
-            await asyncio.sleep(UNIT)
 
     asyncio.run(scenario())
 

@@ -22,6 +22,7 @@ from tests.serverkit import (
     config,
     roundtrip,
     settle,
+    take_turns,
 )
 from tests.serverproc import ServerProcess
 
@@ -319,13 +320,7 @@ def test_over_real_processes_a_reclaim_goes_through_on_the_hosts_give(tmp_path: 
         await ann.hello(port)
         await bob.hello(port)
 
-        async def ann_plays() -> None:
-            while True:
-                msg = await ann.expect("turn", timeout=60)
-                names = [a["action"] for a in msg["legal"]]
-                ann.send(Act(msg["turn"], "call" if "call" in names else names[0]).encode())
-
-        playing = asyncio.get_running_loop().create_task(ann_plays())
+        playing = asyncio.get_running_loop().create_task(take_turns([ann]))
         turn = await bob.expect("turn", timeout=20)
         table = [m for m in bob.of_type("table") if m["view"]["to_act"] == bob.seat][-1]
         (mine,) = [s for s in table["view"]["seats"] if s["seat"] == bob.seat]

@@ -4,7 +4,12 @@ Issue 18's tests need to see what crosses the network between a client and a tab
 
 - ``WireTap(port)``: a TCP proxy on 127.0.0.1 (port 0) that forwards both ways and keeps
   every byte of each link, as a packet capture would (``up``: client to server,
-  ``down``: server to client).  It reads nothing, it changes nothing.
+  ``down``: server to client).  It reads nothing, it changes nothing, until it is told
+  to ``swallow``: then every link open at that moment keeps reading both ways and
+  throws everything away (``swallowed`` counts it): no FIN, no RST, nothing delivered,
+  as when a laptop sleeps or leaves the Wi-Fi (R-C1).  Links opened after it forward
+  again (the laptop is back).  The kernel still acknowledges on the proxy's side, so
+  only an application-level check can see that the other end is gone.
 - ``Middle(port, name=...)``: a proxy that ends the client's TLS with a certificate of
   its own (a fresh P-256 key, its common name the same table name, so that it looks
   like the table in every way but the key), opens its own connection to the real table
@@ -33,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from common.protocol import FrameDecoder
-from common.seal import client_context, key_fingerprint, server_context
+from common.seal import client_context, key_fingerprint
+from server.identity import server_context
 
 __all__ = [
     "ALERT",
@@ -46,7 +52,6 @@ __all__ = [
     "WireTap",
     "frames",
     "make_certificate",
-    "table_key",
     "tls_records",
 ]
 
@@ -65,6 +70,8 @@ class Record:
     """From the table to the client."""
     closed: bool = False
     """Both ends are done."""
+    swallowing: bool = False
+    """Everything is thrown away, both ways (``swallow``)."""
 
 
 class _Proxy:
@@ -77,6 +84,8 @@ class _Proxy:
         self.records: list[Record] = []
         self.errors: list[str] = []
         """Why links ended badly (a failed TLS handshake on either side, say)."""
+        self.swallowed = 0
+        """Bytes thrown away since ``swallow``."""
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -101,6 +110,12 @@ class _Proxy:
     def links(self) -> list[Record]:
         with self._lock:
             return list(self.records)
+
+    def swallow(self) -> None:
+        """Every link open now turns into a black hole, both ways."""
+        with self._lock:
+            for record in self.records:
+                record.swallowing = True
 
     # ---- starting and stopping (any thread)
 
@@ -166,26 +181,30 @@ class _Proxy:
             return
         self._writers.append(up_writer)
         pumps = [
-            self._pump(reader, up_writer, record.up),
-            self._pump(up_reader, writer, record.down),
+            self._pump(record, reader, up_writer, record.up),
+            self._pump(record, up_reader, writer, record.down),
         ]
         await asyncio.gather(*pumps, return_exceptions=True)
         record.closed = True
 
     async def _pump(
-        self, src: asyncio.StreamReader, dst: asyncio.StreamWriter, into: bytearray
-    ) -> None:
+        self, record: Record, src: asyncio.StreamReader, dst: asyncio.StreamWriter,
+        into: bytearray,
+    ) -> None:  # fmt: skip
         """Forward ``src`` to ``dst`` until it ends, keeping every byte in ``into``; an
-        end on one side is passed on as a close to the other."""
+        end on one side is passed on as a close to the other (a black hole says nothing)."""
         try:
             while data := await src.read(_READ):
                 with self._lock:
+                    if record.swallowing:
+                        self.swallowed += len(data)
+                        continue
                     into.extend(data)
                 dst.write(data)
                 await dst.drain()
         except (OSError, ssl.SSLError) as exc:
             self.errors.append(str(exc))
-        finally:
+        if not record.swallowing:
             dst.close()
 
 
@@ -262,18 +281,6 @@ def make_certificate(name: str) -> tuple[bytes, bytes]:
 
     key_pem, cert_pem = self_signed(name)
     return cert_pem, key_pem
-
-
-def table_key(port: int, host: str = LOOPBACK, *, timeout: float = 5.0) -> bytes:
-    """The certificate (DER) a table on ``host``:``port`` shows in a TLS handshake; the
-    link is then closed before any hello."""
-    import socket
-
-    with (
-        socket.create_connection((host, port), timeout=timeout) as raw,
-        client_context().wrap_socket(raw) as tls,
-    ):
-        return tls.getpeercert(binary_form=True) or b""
 
 
 def frames(data: bytes) -> list[dict[str, Any]]:

@@ -23,8 +23,8 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
-from common import folders
 from common.history import load
+from server import folders
 from server.files import read_bytes
 
 __all__ = ["HistoriesScene", "MatchFile", "history_dir", "list_matches"]
@@ -35,7 +35,7 @@ MAX_BYTES = 16 * 1024 * 1024  # a 12-hand match is ~60 KB; anything this big is 
 
 
 def history_dir(host: Host) -> Path:
-    """The histories the table this game starts writes (``common.folders``, or where a
+    """The histories the table this game starts writes (``server.folders``, or where a
     test or the command line put them)."""
     return Path(host.server_overrides.get("history_dir") or folders.history_dir())
 

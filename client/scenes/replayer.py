@@ -40,10 +40,10 @@ from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
 from client.wording import act_words
-from common import folders
 from common.analysis import Chance, Mark
-from common.exports import table_of, write_exports
 from common.replay import Position, hand_label, positions, street_starts, table_after
+from server import folders
+from server.exports import table_of, write_exports
 
 __all__ = ["ReplayerScene", "export_dir"]
 

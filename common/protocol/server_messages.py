@@ -325,4 +325,4 @@ SERVER_MESSAGES: dict[str, type[_Message]] = {
     )
 }
 """Every message a plain connection may be sent (``ProofAnswer`` goes only to sealed
-ones, so the recorded plain frames of ``tests/test_wire_bytes.py`` never hold it)."""
+ones, so the recorded plain messages of ``tests/test_wire_values.py`` never hold it)."""

@@ -1,6 +1,7 @@
 """Where the game keeps a player's files: one answer for the client and the server.
 
-Paths only, no I/O: ``client.relocate`` moves the settings from where an older version
+Paths only, read from the environment and the platform (not in ``common``, which does
+no I/O), never a file: ``client.relocate`` moves the settings from where an older version
 kept them.
 The folders come from platformdirs, the same on Linux, macOS and Windows:
 

@@ -14,8 +14,8 @@ The application-level check (nothing heard for a while: hang up) stays the
 authority: it also works through a proxy or NAT box that acknowledges on the
 peer's behalf, which no socket option can see through.
 
-This is the one module of ``common`` that touches a socket; it only sets
-options on one it is given.
+The server (``server.net``) and the game (``client.net``) both set them here; this
+module only sets options on a socket it is given.
 """
 
 from __future__ import annotations
