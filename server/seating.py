@@ -198,12 +198,11 @@ class Seating:
         """``conn``'s person says ``leave``: between matches its seat is freed; during
         one it is away at once (R-C2) and a host's role passes now."""
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
-        if seat is None:
-            pass
-        elif not self._dealer.life.running or seat.presence is Presence.NEXT_MATCH:
+        between = not self._dealer.life.running
+        if seat is not None and (between or seat.presence is Presence.NEXT_MATCH):
             self.free(seat.seat)
             conn.seat = None
-        else:
+        elif seat is not None:
             self._turns.move(seat, Move.LEAVE)  # gone on purpose: no grace to wait out
             self._role.left(seat.seat)
         conn.close()
