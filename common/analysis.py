@@ -23,19 +23,12 @@ record alone (the open books, a history file, or the hand as one seat saw it,
     ``need = call / (pot + call)``.  Cost: what calling was worth,
     ``chance * (pot + call) - call`` chips.
   * ``dead_call`` and ``dead_bet``: a call, or a bet, completion or raise,
-    with no live outs.  The definition (``drawing_dead``): some rival still
-    in shows up cards whose hand *alone* beats the best hand the viewer can
-    possibly end with.  A rival's up cards (one to four) make a pattern: four
-    or three of a kind, two pair, one pair or high cards; its ``floor`` is
-    that pattern with its other up cards as kickers and the weakest kickers
-    imaginable (twos) in the slots left, as an ``evaluate`` value.  Whatever
-    its hidden and coming cards, the rival ends with at least the floor (any
-    five of its seven cards holding its up cards are worth that much or more).
-    The viewer is drawing dead when every way its cards still to come can
-    fall, from the cards it has not seen, leaves its best five below that
-    floor: it cannot win, nor even tie.  Counted exactly (every completion),
-    so a live hand is never called dead; a hand that could only tie with
-    impossible kickers is called live.  Cost: the chips put in.
+    with no live outs (``drawing_dead``): some rival still in shows up cards
+    whose hand *alone* (``floor_value``: their pattern with twos for the cards
+    it lacks) beats every hand the viewer can end with, every completion from
+    the cards it has not seen counted, so a live hand is never called dead (a
+    hand that could only tie with impossible kickers is called live).  Cost:
+    the chips put in.
 
   ``MatchAnalysis.worth_a_look()`` is the marks that cost most, most first.
 
@@ -59,7 +52,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -168,11 +161,8 @@ class HandAnalysis:
 
     def chances_at(self, upto: int) -> StreetChances | None:
         """The street's chances in force after ``upto`` events: the last deal at or before."""
-        best = None
-        for st in self.streets:
-            if st.upto <= upto and (best is None or st.upto > best.upto):
-                best = st
-        return best
+        return max((st for st in self.streets if st.upto <= upto), key=lambda st: st.upto,
+                   default=None)  # fmt: skip
 
 
 # ------------------------------------------------------------------ drawing dead
@@ -184,17 +174,10 @@ def floor_value(up: Sequence[Card]) -> int:
     cards) with its other up cards as kickers and twos in the slots left.  Any five of
     its final cards that hold the up cards are worth at least this (R-S2)."""
     cat, ranks = showing_groups(up)  # raises ValueError unless one to four cards
-    nibbles = [int(r) for r in ranks][:5]
-    nibbles += [0] * (5 - len(nibbles))
     value = int(cat)
-    for r in nibbles:
+    for r in [*ranks, 0, 0, 0, 0, 0][:5]:
         value = value << 4 | r
     return value
-
-
-def _unseen(known: Sequence[Card]) -> list[Card]:
-    taken = set(known)
-    return [c for c in FULL_DECK if c not in taken]
 
 
 def best_reachable(mine: Sequence[Card], pool: Sequence[Card], floor: int) -> tuple[bool, int]:
@@ -227,7 +210,8 @@ def drawing_dead(
     if not floors:
         return None
     floor, who = max(floors)
-    reached, best = best_reachable(mine, _unseen(seen), floor)
+    taken = set(seen)
+    reached, best = best_reachable(mine, [c for c in FULL_DECK if c not in taken], floor)
     return None if reached else (who, best)
 
 
@@ -277,11 +261,7 @@ def _walk(record: Mapping[str, Any]) -> tuple[list[_Moment], list[_Moment]]:
     street, high, pot = 0, 0, 0
 
     def snapshot(index: int) -> _Moment:
-        copy = {
-            s: _SeatState(st.seat, st.name, st.stack, list(st.down), list(st.up), st.folded,
-                          st.street_to)
-            for s, st in seats.items()
-        }  # fmt: skip
+        copy = {s: replace(st, down=list(st.down), up=list(st.up)) for s, st in seats.items()}
         return _Moment(index, street, pot, high, copy)
 
     for i, ev in enumerate(events):
@@ -499,23 +479,19 @@ class MatchAnalysis:
 
     def _street_tasks(self, k: int, deals: list[_Moment], full: bool) -> list[_Task]:
         out = []
+        v = self.viewer
         for m in deals:
             live = [s for s, st in m.seats.items() if not st.folded]
+            rng = self._rng(k, "street", m.street)
             if full:
                 hands = [_known(m.seats[s]) or [] for s in live]
                 dead = [c for st in m.seats.values() if st.folded for c in (_known(st) or st.up)]
-                sampler = _Sampler(hands, dead, self._rng(k, "street", m.street), mine_only=False)
-                out.append(_Task(k, "street", m, live, sampler))
-                continue
-            v = self.viewer
-            mine = _known(m.seats[v]) if v is not None and v in live else None
-            if v is None or mine is None:
-                continue
-            rivals = [m.seats[s].up for s in live if s != v]
-            dead = [c for st in m.seats.values() if st.folded for c in st.up]
-            sampler = _Sampler([mine, *rivals], dead, self._rng(k, "street", m.street),
-                               mine_only=True)  # fmt: skip
-            out.append(_Task(k, "street", m, [v], sampler))
+                out.append(_Task(k, "street", m, live, _Sampler(hands, dead, rng, mine_only=False)))
+            elif v is not None and v in live and (mine := _known(m.seats[v])) is not None:
+                rivals = [m.seats[s].up for s in live if s != v]
+                dead = [c for st in m.seats.values() if st.folded for c in st.up]
+                sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
+                out.append(_Task(k, "street", m, [v], sampler))
         return out
 
     def _street_done(self, task: _Task) -> None:
@@ -593,24 +569,17 @@ class MatchAnalysis:
             put = int(ev["put"])
             action = str(ev["action"])
             your_best = hand_name(best)
+            made = f"your seven cards make only {your_best}." if len(mine) >= 7 else ""
             if action == "call":
-                kind = "dead_call"
+                kind, short = "dead_call", f"called {put} with no live outs"
                 text = f"You called {put} with no live outs: {rival.name} shows {shows}, and "
-                text += (
-                    f"your seven cards make only {your_best}."
-                    if len(mine) >= 7
-                    else f"the best you could still make is {your_best}."
-                )
-                short = f"called {put} with no live outs"
+                text += made or f"the best you could still make is {your_best}."
             else:
-                kind = "dead_bet"
+                kind, short = "dead_bet", f"{_DONE[action]} {put}, drawing dead"
                 text = f"You {_DONE[action]} {put} into {rival.name}'s {shows} showing: "
                 text += (
-                    f"your seven cards make only {your_best}."
-                    if len(mine) >= 7
-                    else f"no card to come could make your hand beat it (at best {your_best})."
+                    made or f"no card to come could make your hand beat it (at best {your_best})."
                 )
-                short = f"{_DONE[action]} {put}, drawing dead"
             hand.marks.append(
                 Mark(hand.hand, m.index, m.street, self.viewer, kind, action, text, float(put),
                      put / big, short=short)

@@ -8,6 +8,12 @@ against that list, raises ``IllegalAction`` (changing nothing) if it is not
 there, and otherwise returns the events that followed, up to the next
 decision or the end of the hand.
 
+One path through a hand: ``start`` posts the antes; then every street is dealt
+by ``_deal_street`` and opened by ``_open_betting``; every betting round is
+closed by ``_end_round``, which gives back what no one called (``_return_uncalled``)
+and deals the next street or shows down.  ``side_pots`` is the one way the pots
+are worked out, here, in the replay and in what the table sends.
+
 Invariants, true between calls:
 
 - ``to_act`` is ``None`` exactly when the hand is over or not started.
@@ -27,13 +33,14 @@ are marked "Cardroom practice" below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
 
-from common.cards import SUIT_BITS, Card, full_deck
+from common.cards import Card
 from common.events import (
     STAKES,
+    WAGERS,
     Act,
     Action,
     ActionKind,
@@ -46,42 +53,12 @@ from common.events import (
     Show,
     Stakes,
 )
-from common.hands import (
-    best_five_of,
-    bring_in_key,
-    evaluate,
-    hand_name,
-    showing_value,
-)
+from common.hands import best_five_of, evaluate, hand_name, showing_value
 
-__all__ = ["Hand", "Pot", "SeatState", "clockwise"]
+__all__ = ["Hand", "Pot", "SeatState", "clockwise", "side_pots"]
 
 MAX_SEATS = 7
 SEAT_NUMBERS = range(MAX_SEATS)
-
-_new = tuple.__new__
-"""Builds an event from its fields without the NamedTuple's own ``__new__`` (one Python
-call less for every card and action; the same immutable tuple)."""
-_CLOCKWISE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(SEAT_NUMBERS, key=lambda s: (s - b - 1) % MAX_SEATS)) for b in SEAT_NUMBERS
-)
-"""Every seat number clockwise from the one after the button, by button (R-T0)."""
-_BRING_IN_KEY: dict[Card, int] = {card: bring_in_key(card) for card in full_deck()}
-_SHOWING: dict[int, int] = {}
-"""``showing_value`` of up cards by what it depends on (R-O2): how many of each rank
-show (their sum's rank counts, ``common.cards``) and the suit of the highest card; at
-most 9,516 such keys for one to four cards."""
-
-_DEALS: tuple[tuple[dict[Card, Deal], ...], ...] = tuple(
-    tuple(
-        {card: _new(Deal, (seat, street, card, up)) for card in full_deck()}
-        for street, up in ((3, False), (3, True), (4, True), (5, True), (6, True), (7, False))
-    )
-    for seat in SEAT_NUMBERS
-)
-"""Every ``Deal`` event there can be, made once: by seat, then third street's down
-and up cards and fourth to seventh street (index ``street - 2``), then by card.
-A hand picks its events out of these rather than making tuples for every card."""
 
 _FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = (
@@ -92,7 +69,7 @@ _BRING_IN, _COMPLETE, _BET, _RAISE = (
 )
 
 
-def clockwise(seats: Sequence[int] | set[int], after: int) -> list[int]:
+def clockwise(seats: Collection[int], after: int) -> list[int]:
     """``seats`` in clockwise order starting with the first one after seat ``after`` (R-T0).
 
     >>> clockwise([0, 2, 5], after=2)
@@ -136,103 +113,79 @@ class Pot:
     seats: tuple[int, ...]
 
 
-_ACTIONS: dict[tuple[ActionKind, int, int, bool], Action] = {}
+def side_pots(
+    put_in: Mapping[int, int], *, live: Collection[int], all_in: Collection[int]
+) -> list[Pot]:
+    """The pots, main pot first (R-A3; ``stud-hh/1`` pot numbering), from what each seat
+    put in this hand; ``live``: the seats still in it, ``all_in``: seats with no chips left.
+
+    One pot for each distinct total that a live all-in seat put in, from the smallest
+    up, and a last one for the rest; a level's pot goes to the live seats that put in as
+    much, the last to those that put in more than the level below it.  Neighbours that
+    the same seats contend for are merged.
+
+    >>> side_pots({0: 10, 1: 30, 2: 30, 3: 5}, live={0, 1, 2}, all_in={0})
+    [Pot(amount=35, seats=(0, 1, 2)), Pot(amount=40, seats=(1, 2))]
+    """
+    levels = sorted({put_in[s] for s in live if s in all_in})
+    pots: list[Pot] = []
+    below = 0
+    for level in [*levels, None]:
+        if level is None:
+            amount = sum(max(0, t - below) for t in put_in.values())
+            seats = tuple(sorted(s for s in live if put_in[s] > below))
+        else:
+            amount = sum(min(t, level) - min(t, below) for t in put_in.values())
+            seats = tuple(sorted(s for s in live if put_in[s] >= level))
+            below = level
+        if amount > 0 and seats:
+            if pots and pots[-1].seats == seats:
+                pots[-1] = Pot(pots[-1].amount + amount, seats)
+            else:
+                pots.append(Pot(amount, seats))
+    return pots
 
 
-def _action(kind: ActionKind, put: int, to: int, all_in: bool = False) -> Action:
-    """An ``Action``, shared between hands: they are immutable and hands ask for the same few."""
-    key = (kind, put, to, all_in)
-    action = _ACTIONS.get(key)
-    if action is None:
-        action = Action(kind, put, to, all_in=all_in)
-        if len(_ACTIONS) < 50_000:  # bounded: huge simulated stacks must not grow it forever
-            _ACTIONS[key] = action
-    return action
+@functools.lru_cache(maxsize=4096)
+def _betting_buttons(
+    stack: int, total: int, high: int, wager: ActionKind | None, bet: int
+) -> tuple[Action, ...]:
+    """The buttons of a seat with ``stack`` that has put ``total`` in on this street,
+    facing ``high``; ``wager`` is the wager it may make, if any, and ``bet`` one bet of
+    the street (R-B5).
+
+    Remembered (the last 4,096): hands ask for the same few again and again, and working
+    them out is a third of a hand's time (``scripts/bench_engine.py``)."""
+    to_call = high - total
+    if to_call > 0:
+        put = min(to_call, stack)
+        buttons = [
+            Action(_FOLD, 0, total),
+            Action(_CALL, put, total + put, all_in=stack <= to_call),
+        ]
+    else:
+        buttons = [Action(_CHECK, 0, total)]  # R-B5: no fold when checking is free
+    # R-B3, R-A2: until a full bet or completion the wager is to one full bet, then a
+    # raise is to one bet more.  An all-in that reaches the target is full (R-A2), so
+    # before the street opens ``high`` stays below the full bet; the guard is for odd stakes.
+    target = high + bet if wager is _RAISE else bet
+    if wager is not None and target > high:
+        need = target - total
+        put = min(need, stack)
+        buttons.append(Action(wager, put, total + put, all_in=stack <= need))
+    return tuple(buttons)
 
 
-_ANTES: dict[tuple[int, int, bool], Ante] = {}
-"""``Ante`` events by their fields, as ``_ACTS``."""
-_ACTS: dict[tuple[int, int, ActionKind, int, int, bool], Act] = {}
-"""``Act`` events by their fields, shared between hands like the actions: looking one up
-costs less than making the tuple anew."""
-
-
-_LEGAL_MEMO_SIZE = 1024
-"""Buttons remembered per stakes: the first ones asked for, which are the common ones.
-Small and full after a few dozen matches, so a server that runs for weeks stays flat."""
-_LEGAL_BY_STAKES: dict[Stakes, dict[tuple[int, int, int, int, bool, bool], tuple[Action, ...]]] = {}
-"""Legal-action tuples by stakes, then by (street, stack, street total, high, opened, may wager)."""
-
-
-_DEFAULT_MEMO = _LEGAL_BY_STAKES.setdefault(STAKES, {})
-
-
-_LAYOUTS: dict[tuple[int, ...], tuple[tuple[int, ...], int, tuple[slice, ...]]] = {}
-"""Checked seatings by (button, *seats as given): the deal order, its length, and for
-each seat in it the slice of the doubled order that is the seats clockwise after it."""
-
-
-def _layout(
-    stacks: Mapping[int, int], button: int
-) -> tuple[tuple[int, ...], int, tuple[slice, ...]]:
-    """Check a hand's seats, stacks and button and work out its ``_LAYOUTS`` entry (R-T0)."""
-    if not 2 <= len(stacks) <= MAX_SEATS:
-        raise ValueError(f"a hand needs 2 to {MAX_SEATS} seats, got {len(stacks)}")
-    for seat, stack in stacks.items():
-        if seat not in SEAT_NUMBERS:
-            raise ValueError(f"no seat {seat}: seats are 0 to {MAX_SEATS - 1}")
-        if stack <= 0:
-            raise ValueError(f"seat {seat} has no chips and cannot be dealt in (R-T5)")
-    if button not in SEAT_NUMBERS:
-        raise ValueError(f"no seat {button} for the button")
-    order = tuple(sorted(stacks, key=_CLOCKWISE[button].index))
-    n = len(order)
-    layout = order, n, tuple(slice(i + 1, i + 1 + n) for i in range(n))
-    if len(_LAYOUTS) < 4096:  # bounded: every seating of seven seats is far more
-        _LAYOUTS[(button, *stacks)] = layout
-    return layout
+# Events are immutable, and making a NamedTuple costs more than looking one up: the
+# deals (3,640 in all) and antes are made once, the acts a hand is likely to see kept
+# (a tenth of a hand, scripts/bench_engine.py).
+_deal = functools.cache(Deal)
+_ante = functools.cache(Ante)
+_act = functools.lru_cache(maxsize=4096)(Act)
 
 
 class Hand:
     """One hand, from the antes to the last award."""
-
-    __slots__ = (
-        "_after",
-        "_bet",
-        "_chips_on_seventh",
-        "_dealt",
-        "_deck",
-        "_first_on_seventh",
-        "_full_wagers_on_seventh",
-        "_last_in_order",
-        "_legal_cache",
-        "_legal_memo",
-        "_live",
-        "_paid",
-        "_states",
-        "bring_in_seat",
-        "button",
-        "events",
-        "full_count",
-        "high",
-        "is_over",
-        "opened",
-        "order",
-        "seats",
-        "stakes",
-        "started",
-        "street",
-        "to_act",
-        "turn",
-    )
-
-    _deals_itself: ClassVar[bool] = False
-    """True in a subclass with its own ``_deal_street``: it then deals every street,
-    and ``_begin_betting`` opens it, where the plain hand does both in one pass."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._deals_itself = cls._deal_street is not Hand._deal_street
 
     def __init__(
         self,
@@ -242,40 +195,39 @@ class Hand:
         deck: Sequence[Card],
         stakes: Stakes = STAKES,
     ) -> None:
-        layout = _LAYOUTS.get((button, *stacks))
-        if layout is None:
-            layout = _layout(stacks, button)
-        order, n, slices = layout
+        if not 2 <= len(stacks) <= MAX_SEATS:
+            raise ValueError(f"a hand needs 2 to {MAX_SEATS} seats, got {len(stacks)}")
         for seat, stack in stacks.items():
-            if stack <= 0:  # the seats and button were checked with the layout
+            if seat not in SEAT_NUMBERS:
+                raise ValueError(f"no seat {seat}: seats are 0 to {MAX_SEATS - 1}")
+            if stack <= 0:
                 raise ValueError(f"seat {seat} has no chips and cannot be dealt in (R-T5)")
-        if len(set(deck)) != len(deck) or len(deck) < 7 * n:
+        if button not in SEAT_NUMBERS:
+            raise ValueError(f"no seat {button} for the button")
+        if len(set(deck)) != len(deck) or len(deck) < 7 * len(stacks):
             raise ValueError("the deck must hold distinct cards, seven for each seat (R-D6)")
         self.stakes = stakes
         self.button = button
-        self.order = order
-        # The lists given, not made by the dataclass's factories: a seat is made every hand.
-        states = self._states = tuple([SeatState(s, stacks[s], stacks[s], [], []) for s in order])
-        """The seats' states in deal order."""
-        # ``zip`` with no keyword (its fast call): the layout's order, its slices and the
-        # states have one length by construction.
-        self.seats: dict[int, SeatState] = dict(zip(order, states))  # noqa: B905
-        # For each seat, every seat's state clockwise after it, itself last (R-T0, R-O4).
-        self._after: dict[int, tuple[SeatState, ...]] = dict(
-            zip(order, map((states * 2).__getitem__, slices))  # noqa: B905
-        )
-        self._live = n
-        self._last_in_order = order[-1]  # deals start after it
+        self.order = tuple(clockwise(stacks, after=button))
+        """The seats in deal order, clockwise from the first after the button (R-D2)."""
+        self.seats = {s: SeatState(s, stacks[s], stacks[s]) for s in self.order}
+        states = list(self.seats.values())
+        self._after = {st.seat: (*states[i + 1 :], *states[: i + 1]) for i, st in enumerate(states)}
+        """For each seat, every seat clockwise after it, itself last (R-T0, R-O4)."""
+        self._live = len(stacks)
+        """Seats not folded."""
         self._deck = list(deck)
         self._dealt = 0
         self.events: list[Event] = []
+        self.started = False
+        self.is_over = False
         self.street = 0
         self.to_act: int | None = None
         self.turn = 0
         """Counts decisions asked for; a stale answer names an older turn."""
+        self._legal: tuple[Action, ...] = ()
+        """The buttons of the seat to act, worked out as its turn is given."""
         self.bring_in_seat: int | None = None
-        self.is_over = False
-        self.started = False
         self.high = 0
         self.full_count = 0
         self.opened = False
@@ -285,10 +237,6 @@ class Hand:
         self._full_wagers_on_seventh: list[int] = []
         """Seats that made a full bet or raise on seventh street, in order (R-S5)."""
         self._chips_on_seventh = False
-        self._legal_cache: tuple[Action, ...] | None = None
-        self._legal_memo = (
-            _DEFAULT_MEMO if stakes is STAKES else _LEGAL_BY_STAKES.setdefault(stakes, {})
-        )
         self._paid = 0
 
     # ------------------------------------------------------------ queries
@@ -296,22 +244,18 @@ class Hand:
     @property
     def in_hand(self) -> list[int]:
         """Seats not folded, in deal order."""
-        return [st.seat for st in self._states if not st.folded]
+        return [s for s, st in self.seats.items() if not st.folded]
 
     @property
     def pot_total(self) -> int:
         """Every chip put in and not yet paid out."""
-        return sum(st.hand_total for st in self._states) - self._paid
+        return sum(st.hand_total for st in self.seats.values()) - self._paid
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """The buttons for the seat to act, with their amounts (R-B1); empty for any other seat."""
-        to_act = self.to_act
-        if to_act is None or (seat is not None and seat != to_act):
+        if seat is not None and seat != self.to_act:
             return ()
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = self._compute_legal(self.seats[to_act])
-        return legal
+        return self._legal
 
     def default_action(self, seat: int) -> ActionKind:
         """What a dropped seat does when its time runs out: check if it can, else fold (R-C1).
@@ -327,38 +271,19 @@ class Hand:
         return kinds[0]
 
     def pots(self) -> list[Pot]:
-        """The pots as they stand, main pot first (R-A3; ``stud-hh/1`` pot numbering).
+        """The pots as they stand, main pot first (``side_pots``)."""
+        states = self.seats.values()
+        return side_pots(
+            {st.seat: st.hand_total for st in states},
+            live=[st.seat for st in states if not st.folded],
+            all_in=[st.seat for st in states if st.all_in],
+        )
 
-        One pot for each distinct total that an all-in seat still in the hand
-        put in, from the smallest up, and a last one for the rest; neighbours
-        that the same seats contend for are merged.
-        """
-        levels = sorted({st.hand_total for st in self._states if st.all_in and not st.folded})
-        if not levels:  # no one all in: one pot for every seat still in that put chips in
-            amount = 0
-            for st in self._states:
-                amount += st.hand_total
-            seats = [st.seat for st in self._states if st.hand_total and not st.folded]
-            return [Pot(amount, tuple(sorted(seats)))] if amount > 0 and seats else []
-        totals = {s: st.hand_total for s, st in self.seats.items()}
-        live = [s for s in self.order if not self.seats[s].folded]
-        pots: list[Pot] = []
-        prev = 0
-        for level in [*levels, None]:
-            if level is None:
-                amount = sum(max(0, t - prev) for t in totals.values())
-                contenders = tuple(sorted(s for s in live if totals[s] > prev))
-            else:
-                amount = sum(min(t, level) - min(t, prev) for t in totals.values())
-                contenders = tuple(sorted(s for s in live if totals[s] >= level))
-            if amount > 0 and contenders:
-                if pots and pots[-1].seats == contenders:
-                    pots[-1] = Pot(pots[-1].amount + amount, contenders)
-                else:
-                    pots.append(Pot(amount, contenders))
-            if level is not None:
-                prev = level
-        return pots
+    def final_stacks(self) -> dict[int, int]:
+        """Each seat's stack once the pots are paid, in deal order."""
+        if not self.is_over:
+            raise RuntimeError("the hand is not over")
+        return {s: st.stack for s, st in self.seats.items()}
 
     # ------------------------------------------------------------ driving
 
@@ -368,66 +293,13 @@ class Hand:
             raise RuntimeError("the hand has already started")
         self.started = True
         out: list[Event] = []
-        ante = self.stakes.ante
-        states = self._states
-        bettors = 0
-        for st in states:
-            stack = st.stack
-            amount = ante if ante < stack else stack
-            st.stack = stack = stack - amount
+        for st in self.seats.values():  # R-D1: a short stack antes what it has
+            amount = min(self.stakes.ante, st.stack)
+            st.stack -= amount
             st.hand_total += amount
-            if stack == 0:
-                st.all_in = True
-            else:
-                bettors += 1
-            fields = (st.seat, amount, st.all_in)
-            event = _ANTES.get(fields)
-            if event is None:
-                event = _new(Ante, fields)
-                if len(_ANTES) < 4096:  # bounded: short stacks ante what they have
-                    _ANTES[fields] = event
-            out.append(event)  # R-D1
-        if self._deals_itself:
-            self._deal_street(3, out)
-            self._begin_betting(out)
-            self.events += out
-            return out
-        # Third street in one go (R-D2, R-D3): two rounds of down cards and one of up
-        # cards, the lowest up card found as it is dealt (R-O1); the betting round as
-        # ``_begin_betting`` would open it, from what ``__init__`` set.
-        self.street = 3
-        deck = self._deck
-        dealt = self._dealt
-        for st in states:
-            card = deck[dealt]
-            dealt += 1
-            st.down.append(card)
-            out.append(_DEALS[st.seat][0][card])
-        for st in states:
-            card = deck[dealt]
-            dealt += 1
-            st.down.append(card)
-            out.append(_DEALS[st.seat][0][card])
-        low = 99
-        lowest = states[0]
-        for st in states:
-            card = deck[dealt]
-            dealt += 1
-            st.up.append(card)
-            out.append(_DEALS[st.seat][1][card])
-            key = _BRING_IN_KEY[card]
-            if key < low:
-                low, lowest = key, st
-        self._dealt = dealt
-        if bettors <= 1:  # R-D5: no one left to bet against
-            self._end_round(out)
-        else:
-            first = lowest  # R-O1, unless it cannot bet (R-O3)
-            if lowest.all_in:
-                first = self._first_can_bet_from(lowest)
-            self.bring_in_seat = self.to_act = first.seat
-            self.turn += 1
-            self._legal_cache = self._compute_legal(first)
+            st.all_in = st.stack == 0
+            out.append(_ante(st.seat, amount, st.all_in))
+        self._next_street(out)
         self.events += out
         return out
 
@@ -437,253 +309,193 @@ class Hand:
         Raises ``IllegalAction`` and changes nothing if it is not this seat's
         turn or the action is not among ``legal_actions()``.
         """
-        to_act = self.to_act
-        if to_act is None:
+        if self.to_act is None:
             raise IllegalAction(seat, str(action), (), "no one is to act")
-        if seat != to_act:
-            raise IllegalAction(seat, str(action), (), f"it is seat {to_act}'s turn")
-        st = self.seats[to_act]
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = self._compute_legal(st)
-        for chosen in legal:
+        if seat != self.to_act:
+            raise IllegalAction(seat, str(action), (), f"it is seat {self.to_act}'s turn")
+        for chosen in self._legal:
             if chosen.kind == action:
                 break
         else:
-            raise IllegalAction(seat, str(action), legal)
-
-        # The action (R-B1), then whoever owes one next (R-O4, R-B8).
-        kind, put, to = chosen.kind, chosen.put, chosen.to
-        street = self.street
-        high = self.high
-        if put:  # never a fold's
-            st.stack -= put
-            st.hand_total += put
-            if st.stack == 0:
-                st.all_in = True
-            st.street_total = to
-            if street == 7:
-                self._chips_on_seventh = True
-        if kind is _FOLD:
-            st.folded = True
-            self._live -= 1
-        elif kind is _CALL or kind is _CHECK:
-            pass
-        elif kind is not _BRING_IN:  # a completion, bet or raise
-            bet = self._bet
-            # R-A2: an all-in is a full wager when it lifts the highest total by half a
-            # bet or more, or when it reaches the full amount a seat with more chips
-            # would have made: the completion or bet (``bet``) before the street is
-            # opened, the raise-to of R-B7 after.  Each all-in is judged on its own
-            # (4 -> 7 is short, then 7 -> 10 reaches the completion and is full).
-            full_to = high + bet if self.opened else bet
-            if not chosen.all_in or to - high >= (bet + 1) // 2 or to >= full_to:
-                self.full_count += 1
-                self.opened = True
-                if street == 7:
-                    # R-S5 with R-A2: a short all-in is not a bet or raise.
-                    self._full_wagers_on_seventh.append(seat)
-            self.high = high = to
-        else:
-            self.high = high = to
-        st.acted = True
-        st.full_mark = self.full_count
-        st.last_action = kind
-        fields = (seat, street, kind, put, to, chosen.all_in)
-        event = _ACTS.get(fields)
-        if event is None:
-            event = _new(Act, fields)
-            if len(_ACTS) < 50_000:  # bounded, as ``_ACTIONS`` is
-                _ACTS[fields] = event
-        out: list[Event] = [event]
-
+            raise IllegalAction(seat, str(action), self._legal)
+        st = self.seats[seat]
+        self._take(st, chosen)
+        out: list[Event] = [
+            _act(seat, self.street, chosen.kind, chosen.put, chosen.to, chosen.all_in)
+        ]
         if self._live == 1:
             self._finish_uncontested(out)
         else:
+            # R-O4, R-B8: the next seat clockwise that can bet and owes an action.
             for o in self._after[seat]:
-                if not o.folded and not o.all_in and (not o.acted or o.street_total < high):
-                    self.to_act = o.seat
-                    self.turn += 1
-                    self._legal_cache = self._compute_legal(o)
+                if not o.folded and not o.all_in and (not o.acted or o.street_total < self.high):
+                    self._give_turn(o)
                     break
             else:
                 self._end_round(out)
         self.events += out
         return out
 
-    # ------------------------------------------------------------ dealing
+    def _take(self, st: SeatState, chosen: Action) -> None:
+        """``st``'s chosen action: its chips in, the street's high and its full wagers (R-A2)."""
+        if chosen.put:
+            st.stack -= chosen.put
+            st.hand_total += chosen.put
+            st.street_total = chosen.to
+            st.all_in = st.stack == 0
+            if self.street == 7:
+                self._chips_on_seventh = True
+        if chosen.kind is _FOLD:
+            st.folded = True
+            self._live -= 1
+        elif chosen.kind is _BRING_IN:
+            self.high = chosen.to
+        elif chosen.kind in WAGERS:
+            # R-A2: an all-in is a full wager when it lifts the highest total by half a
+            # bet or more, or when it reaches the full amount a seat with more chips
+            # would have made: the completion or bet before the street is opened, the
+            # raise-to of R-B7 after.  Each all-in is judged on its own (4 -> 7 is
+            # short, then 7 -> 10 reaches the completion and is full).
+            bet = self._bet
+            full_to = self.high + bet if self.opened else bet
+            lift = chosen.to - self.high
+            if not chosen.all_in or lift >= (bet + 1) // 2 or chosen.to >= full_to:
+                self.full_count += 1
+                self.opened = True
+                if self.street == 7:  # R-S5 with R-A2: a short all-in is not a bet or raise
+                    self._full_wagers_on_seventh.append(st.seat)
+            self.high = chosen.to
+        st.acted = True
+        st.full_mark = self.full_count
+        st.last_action = chosen.kind
 
-    def _deal_street(self, street: int, out: list[Event]) -> None:
-        """Deal a street's cards one at a time, clockwise from the button (R-D2, R-D3, R-D4)."""
-        self.street = street
-        deck = self._deck
-        dealt = self._dealt
-        if street == 3:  # two rounds of down cards, one of up cards; no one has folded
-            for st in self._states:
-                card = deck[dealt]
-                dealt += 1
-                st.down.append(card)
-                out.append(_DEALS[st.seat][0][card])
-            for st in self._states:
-                card = deck[dealt]
-                dealt += 1
-                st.down.append(card)
-                out.append(_DEALS[st.seat][0][card])
-            for st in self._states:
-                card = deck[dealt]
-                dealt += 1
-                st.up.append(card)
-                out.append(_DEALS[st.seat][1][card])
-        else:
-            up = street != 7
-            for st in self._states:
-                if not st.folded:
-                    card = deck[dealt]
-                    dealt += 1
-                    (st.up if up else st.down).append(card)
-                    out.append(_DEALS[st.seat][street - 2][card])
-        self._dealt = dealt
+    def _give_turn(self, st: SeatState) -> None:
+        self.to_act = st.seat
+        self.turn += 1
+        self._legal = self._buttons(st)
 
-    # ------------------------------------------------------------ betting
+    # ------------------------------------------------------------ streets
 
-    def _begin_betting(self, out: list[Event]) -> None:
-        """Open the street's betting round, or skip to the run-out (R-D5)."""
+    def _next_street(self, out: list[Event]) -> None:
+        """Deal the next street and open its betting, or run on when fewer than two
+        seats can bet (R-D5)."""
+        self._deal_street(out)
+        if not self._open_betting():
+            self._end_round(out)
+
+    def _deal_street(self, out: list[Event]) -> None:
+        """Deal the next street one card at a time, clockwise from the button, to every seat
+        still in: on third street two down cards then one up card, then one up card a
+        street, the last one down (R-D2, R-D3, R-D4); and start its betting afresh."""
+        street = self.street = 3 if self.street == 0 else self.street + 1
+        self._bet = self.stakes.bet_for(street)
         self.high = 0
         self.full_count = 0
         self.opened = False
-        street = self.street
-        stakes = self.stakes
-        self._bet = stakes.small_bet if street <= 4 else stakes.big_bet  # Stakes.bet_for
-        bettors = 0
-        for st in self._states:
+        states = self.seats.values()
+        for st in states:
             st.street_total = 0
             st.acted = False
             st.full_mark = 0
             st.last_action = None
+        live = [st for st in states if not st.folded]
+        deck, dealt = self._deck, self._dealt
+        for up in (False, False, True) if street == 3 else (street != 7,):
+            for st in live:
+                card = deck[dealt]
+                dealt += 1
+                (st.up if up else st.down).append(card)
+                out.append(_deal(st.seat, street, card, up))
+        self._dealt = dealt
+
+    def _open_betting(self) -> bool:
+        """Give the turn to the seat that acts first on this street (R-O1..R-O3); False,
+        with no one to act, when fewer than two seats can bet (R-D5)."""
+        states = self.seats.values()
+        bettors = 0
+        for st in states:
             if not st.folded and not st.all_in:
                 bettors += 1
-        if bettors <= 1:  # R-D5: no one left to bet against
-            self._end_round(out)
-            return
-        if street == 3:
-            lowest = self._states[0]
-            low = 99
-            for st in self._states:  # no one has folded yet
-                key = _BRING_IN_KEY[st.up[0]]
-                if key < low:
-                    low, lowest = key, st
+        if bettors < 2:
+            return False
+        if self.street == 3:  # no one has folded yet
+            lowest = min(states, key=lambda st: st.up[0])  # cards order as R-O1 does
             first = self._first_can_bet_from(lowest)  # R-O1, R-O3
             self.bring_in_seat = first.seat
         else:
-            best = -1
-            leader = self._states[0]
-            key_of = _BRING_IN_KEY
-            for st in self._states:
-                if not st.folded:
-                    up = st.up
-                    # Which rank shows how often (the rank key of the cards' sum, with
-                    # their number), and the suit of the highest card (the largest int:
-                    # a card's rank sits above its suit, ``common.cards``).
-                    key = (sum(up) >> SUIT_BITS) << 5 | len(up) << 2 | (key_of[max(up)] & 3)
-                    value = _SHOWING.get(key)
-                    if value is None:
-                        value = _SHOWING[key] = showing_value(up)
-                    if value > best:
-                        best, leader = value, st
+            live = [st for st in states if not st.folded]
+            leader = max(live, key=lambda st: showing_value(st.up))
             first = self._first_can_bet_from(leader)  # R-O2, R-O3
-            if street == 7:
+            if self.street == 7:
                 self._first_on_seventh = first.seat
-        self.to_act = first.seat
-        self.turn += 1
-        self._legal_cache = self._compute_legal(first)
+        self._give_turn(first)
+        return True
 
     def _first_can_bet_from(self, st: SeatState) -> SeatState:
         """``st`` if it can still bet, else the first seat clockwise after it that can (R-O3)."""
-        if not st.folded and not st.all_in:
+        if st.can_bet:
             return st
-        for o in self._after[st.seat]:
-            if not o.folded and not o.all_in:
-                return o
-        raise AssertionError("no seat can bet")  # _begin_betting checked there are two
+        return next(o for o in self._after[st.seat] if o.can_bet)
 
-    def _compute_legal(self, st: SeatState) -> tuple[Action, ...]:
-        stack, total, high = st.stack, st.street_total, self.high
-        if high == 0 and self.street == 3 and not st.acted and st.seat == self.bring_in_seat:
-            stakes = self.stakes
-            # R-B2: bring in or complete; neither check nor fold.
-            answer = stack > stakes.bring_in and self._others_can_answer(st, stakes.bring_in)
-            # Street 0 keys the bring-in's buttons; a stack above both amounts plays as any.
-            cover = max(stakes.bring_in, stakes.small_bet) + 1
-            key = (0, stack if stack < cover else cover, 0, 0, False, answer)
-            legal = self._legal_memo.get(key)
-            if legal is None:
-                bring = _action(
-                    _BRING_IN,
-                    min(stakes.bring_in, stack),
-                    min(stakes.bring_in, stack),
-                    stack <= stakes.bring_in,
-                )
-                if answer:
-                    put = min(stakes.small_bet, stack)
-                    legal = bring, _action(_COMPLETE, put, put, stack <= stakes.small_bet)
-                else:
-                    legal = (bring,)
-                if len(self._legal_memo) < _LEGAL_MEMO_SIZE:
-                    self._legal_memo[key] = legal
-            return legal
-
-        # Whether ``st`` may bet, complete or raise now.
-        wager = False
-        if stack > high - total:
-            full_count = self.full_count
-            if st.acted and st.full_mark >= full_count:
-                pass  # R-A2: only call or fold after a short all-in
-            elif full_count >= 4 and self._live > 2:
-                pass  # R-B6: one bet and three raises while more than two are in
-            else:
-                # R-B9: someone else in the hand could still put in more than ``high``.
-                for o in self._after[st.seat]:
-                    if o is not st and not o.folded and o.street_total + o.stack > high:
-                        wager = True
-                        break
-        # The buttons depend only on these; hands ask for the same few again and again.
-        # A stack that covers a call and the largest wager plays as any larger one.
-        cover = high - total + self._bet + 1
-        key = (self.street, stack if stack < cover else cover, total, high, self.opened, wager)
-        legal = self._legal_memo.get(key)
-        if legal is None:
-            legal = self._buttons(stack=stack, total=total, wager=wager)
-            if len(self._legal_memo) < _LEGAL_MEMO_SIZE:
-                self._legal_memo[key] = legal
-        return legal
-
-    def _buttons(self, *, stack: int, total: int, wager: bool) -> tuple[Action, ...]:
-        """The legal actions for a seat with ``stack`` and ``total`` facing ``self.high``."""
-        to_call = self.high - total
-        actions: list[Action] = []
-        if to_call > 0:
-            actions.append(_action(_FOLD, 0, total))
-            put = min(to_call, stack)
-            actions.append(_action(_CALL, put, total + put, stack <= to_call))
+    def _end_round(self, out: list[Event]) -> None:
+        """Close the betting round: give back what no one called, then go on."""
+        self.to_act = None
+        self._legal = ()
+        self._return_uncalled(out)
+        if self.street == 7:
+            self._showdown(out)
         else:
-            actions.append(_action(_CHECK, 0, total))  # R-B5: no fold when checking is free
+            self._next_street(out)
 
-        if wager:
-            bet = self._bet
-            if not self.opened:
-                # R-B3, R-A2: until a full bet or completion, the wager is to one full bet.
-                kind = _COMPLETE if self.street == 3 else _BET
-                target = bet
-            else:
-                kind = _RAISE
-                target = self.high + bet  # R-B4, R-B5, R-B7
-            # An all-in that reaches ``target`` is full (R-A2), so before the street
-            # opens ``high`` stays below the full bet; the guard is for odd stakes.
-            if target > self.high:
-                need = target - total
-                put = min(need, stack)
-                actions.append(_action(kind, put, total + put, stack <= need))
-        return tuple(actions)
+    def _return_uncalled(self, out: list[Event]) -> None:
+        """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
+        top, most, second = None, 0, 0
+        for st in self.seats.values():
+            if st.hand_total > most:
+                top, most, second = st, st.hand_total, most
+            elif st.hand_total > second:
+                second = st.hand_total
+        if top is not None and most > second:
+            top.stack += most - second
+            top.hand_total = second
+            top.street_total -= most - second
+            top.all_in = False
+            out.append(Return(top.seat, most - second))
+
+    # ------------------------------------------------------------ betting
+
+    def _buttons(self, st: SeatState) -> tuple[Action, ...]:
+        """The legal actions of ``st``, whose turn it is (R-B1)."""
+        stakes = self.stakes
+        if self.street == 3 and self.high == 0 and not st.acted and st.seat == self.bring_in_seat:
+            # R-B2: bring in or complete; neither check nor fold.
+            stack, bring_in, small_bet = st.stack, stakes.bring_in, stakes.small_bet
+            bring = min(bring_in, stack)
+            buttons = [Action(_BRING_IN, bring, bring, all_in=stack <= bring_in)]
+            if stack > bring_in and self._others_can_answer(st, bring_in):
+                put = min(small_bet, stack)
+                buttons.append(Action(_COMPLETE, put, put, all_in=stack <= small_bet))
+            return tuple(buttons)
+        if not self._may_wager(st):
+            wager = None
+        elif self.opened:
+            wager = _RAISE  # R-B4, R-B5, R-B7
+        else:
+            wager = _COMPLETE if self.street == 3 else _BET  # R-B3
+        bet = self._bet
+        # A stack that covers a call and a wager has the buttons of any larger one.
+        stack = min(st.stack, self.high - st.street_total + bet + 1)
+        return _betting_buttons(stack, st.street_total, self.high, wager, bet)
+
+    def _may_wager(self, st: SeatState) -> bool:
+        """Whether ``st`` may bet, complete or raise now."""
+        if st.stack <= self.high - st.street_total:
+            return False  # it can only call, all in
+        if st.acted and st.full_mark >= self.full_count:
+            return False  # R-A2: only call or fold after a short all-in
+        if self.full_count >= 4 and self._live > 2:
+            return False  # R-B6: one bet and three raises while more than two are in
+        return self._others_can_answer(st, self.high)
 
     def _others_can_answer(self, st: SeatState, level: int) -> bool:
         """R-B9: someone else in the hand could still put in more than ``level``."""
@@ -692,147 +504,30 @@ class Hand:
                 return True
         return False
 
-    def _end_round(self, out: list[Event]) -> None:
-        """Close the betting round: give back what no one called, then go on."""
-        self.to_act = None
-        self._legal_cache = None
-        self._return_uncalled(out)
-        street = self.street
-        if street == 7:
-            self._showdown(out)
-            return
-        if self._deals_itself:
-            self._deal_street(street + 1, out)
-            self._begin_betting(out)
-            return
-        # The next street in one pass over the seats: ``_deal_street`` (R-D2, R-D4),
-        # then ``_begin_betting``'s reset and its best showing hand (R-O2).
-        self.street = street = street + 1
-        self.high = 0
-        self.full_count = 0
-        self.opened = False
-        stakes = self.stakes
-        self._bet = stakes.small_bet if street <= 4 else stakes.big_bet  # Stakes.bet_for
-        deck = self._deck
-        dealt = self._dealt
-        up = street != 7
-        bettors = 0
-        best = -1
-        leader = self._states[0]
-        key_of = _BRING_IN_KEY
-        for st in self._states:
-            st.street_total = 0
-            st.acted = False
-            st.full_mark = 0
-            st.last_action = None
-            if not st.folded:
-                card = deck[dealt]
-                dealt += 1
-                shown = st.up
-                if up:
-                    shown.append(card)
-                else:
-                    st.down.append(card)
-                out.append(_DEALS[st.seat][street - 2][card])
-                if not st.all_in:
-                    bettors += 1
-                # Which rank shows how often (the rank key of the cards' sum, with
-                # their number), and the suit of the highest card (the largest int:
-                # a card's rank sits above its suit, ``common.cards``).
-                key = (sum(shown) >> SUIT_BITS) << 5 | len(shown) << 2 | (key_of[max(shown)] & 3)
-                value = _SHOWING.get(key)
-                if value is None:
-                    value = _SHOWING[key] = showing_value(shown)
-                if value > best:
-                    best, leader = value, st
-        self._dealt = dealt
-        if bettors <= 1:  # R-D5: no one left to bet against
-            self._end_round(out)
-            return
-        first = leader  # R-O2, unless it cannot bet (R-O3); the leader has not folded
-        if leader.all_in:
-            first = self._first_can_bet_from(leader)
-        if street == 7:
-            self._first_on_seventh = first.seat
-        self.to_act = first.seat
-        self.turn += 1
-        self._legal_cache = self._compute_legal(first)
-
-    def _return_uncalled(self, out: list[Event]) -> None:
-        """R-A4: chips of a bet that no one called go back; the bring-in counts as a bet."""
-        top = self._states[0]
-        most = top.hand_total
-        second = 0
-        for st in self._states[1:]:
-            total = st.hand_total
-            if total > most:
-                second, most, top = most, total, st
-            elif total > second:
-                second = total
-        excess = most - second
-        if excess > 0:
-            top.stack += excess
-            top.hand_total -= excess
-            top.street_total -= excess
-            if top.stack:
-                top.all_in = False
-            out.append(_new(Return, (top.seat, excess)))
-
     # ------------------------------------------------------------ the end
 
     def _finish_uncontested(self, out: list[Event]) -> None:
-        """R-S4: the last seat takes the pot without showing.
-
-        ``_return_uncalled`` (R-A4) and the sum of the pot in one pass over the seats.
-        """
+        """R-S4: the last seat takes the pot without showing, once what no one called
+        is back (R-A4)."""
         self.to_act = None
-        self._legal_cache = None
-        states = self._states
-        top = winner = states[0]
-        amount = most = top.hand_total
-        second = 0
-        for st in states[1:]:
-            total = st.hand_total
-            amount += total
-            if total > most:
-                second, most, top = most, total, st
-            elif total > second:
-                second = total
-            if not st.folded:
-                winner = st
-        excess = most - second
-        if excess > 0:
-            top.stack += excess
-            top.hand_total -= excess
-            top.street_total -= excess
-            if top.stack:
-                top.all_in = False
-            out.append(_new(Return, (top.seat, excess)))
-            amount -= excess
-        winner.stack += amount
-        self._paid += amount
-        out.append(_new(Award, (winner.seat, amount, 0)))
+        self._legal = ()
+        self._return_uncalled(out)
+        winner = next(st for st in self.seats.values() if not st.folded)
+        self._pay(winner.seat, self.pot_total, 0, out)
         self.is_over = True
 
     def _showdown(self, out: list[Event]) -> None:
         """R-S1..R-S3, R-S5: show in order, then pay each pot to its best hand."""
-        live = self.in_hand
         values: dict[int, int] = {}
-        for s in self._showing_order(live):
+        for s in self._showing_order(self.in_hand):
             cards = self.seats[s].cards
-            value = evaluate(cards)
-            values[s] = value
-            name = _NAMES.get(value)
-            if name is None:
-                name = _NAMES[value] = hand_name(value)
-            out.append(_new(Show, (s, tuple(cards), tuple(best_five_of(cards, value)), name)))
+            value = values[s] = evaluate(cards)
+            out.append(Show(s, tuple(cards), tuple(best_five_of(cards, value)), hand_name(value)))
         for index, pot in enumerate(self.pots()):
             best = max(values[s] for s in pot.seats)
-            winners = [s for s in pot.seats if values[s] == best]
-            if len(winners) > 1:
-                winners.sort(key=_CLOCKWISE[self.button].index)
-            share, odd = divmod(pot.amount, len(winners))
             # R-S3: odd chips one at a time clockwise from the first seat after the button.
+            winners = clockwise([s for s in pot.seats if values[s] == best], after=self.button)
+            share, odd = divmod(pot.amount, len(winners))
             for i, s in enumerate(winners):
                 self._pay(s, share + (1 if i < odd else 0), index, out)
         self.is_over = True
@@ -860,14 +555,4 @@ class Hand:
     def _pay(self, seat: int, amount: int, pot: int, out: list[Event]) -> None:
         self.seats[seat].stack += amount
         self._paid += amount
-        out.append(_new(Award, (seat, amount, pot)))
-
-    def final_stacks(self) -> dict[int, int]:
-        """Each seat's stack once the pots are paid, in deal order."""
-        if not self.is_over:
-            raise RuntimeError("the hand is not over")
-        return {s: self.seats[s].stack for s in self.order}
-
-
-_NAMES: dict[int, str] = {}
-"""``hand_name`` by value: a few thousand values at most (R-S2)."""
+        out.append(Award(seat, amount, pot))

@@ -74,16 +74,17 @@ Z95 = 1.959964
 BATCH = 100
 """Samples between two looks at the half-width when sampling to a target."""
 MY_DRAWS = 3
-"""``equity`` completes the seat's own hand this many ways for each deal of its rivals' ..."""
+"""``equity`` completes the seat's own hand this many ways for each deal of its rivals'."""
 VARIANTS = 12
+"""``equity`` reads up to this many layouts of its rivals' and its own cards off each shuffle
+when a deal uses at least ``LAYOUT_MIN`` cards (else one deal per shuffle, as plain)."""
 LAYOUT_MIN = 12
-"""... when a deal uses at least this many cards (else one deal per shuffle, as plain)."""
-"""``equity`` reads up to this many layouts of its rivals' and its own cards off each shuffle."""
 MAX_SAMPLES = 400_000
 """Sampling to a target stops here whatever the half-width (far past one point)."""
 
 _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE = evaluator_tables()
-"""Cards are summed as plain ints: ``_value`` spells out the lookup."""
+"""Built at import (about 0.1 s, as the game starts) so that the odds' first slice, worked
+between two frames, does not pay for them; ``_value`` spells out the lookup."""
 _BY_CODE: dict[int, Card] = {int(c): c for c in FULL_DECK}
 _LCM = 420
 """Every split 1..7 divides it: counted shares stay integers."""
@@ -152,7 +153,8 @@ def deal_count(hands: Sequence[Sequence[Card]], dead: Sequence[Card] = ()) -> in
 
 
 def _value(s: int, cards: Sequence[int]) -> int:
-    """The value of seven cards ``cards`` summing to ``s`` (``hands.evaluator_tables``)."""
+    """The value of seven cards ``cards`` summing to ``s`` (``hands.evaluator_tables``);
+    the loops below read ``_RANK_VALUE`` themselves and call it for the flushes only."""
     bits = _FLUSH_SUIT[s & 0xFF]
     if bits is None:
         return _RANK_VALUE[s >> 8]
@@ -167,41 +169,47 @@ def _coded(cards: Sequence[int]) -> list[int]:
     return [int(c) for c in cards]
 
 
+def _slots(
+    hands: Sequence[Sequence[Card]], start: int = 0
+) -> list[tuple[int, list[int], int, int]]:
+    """Where each hand's missing cards lie in a deal laid out from ``start``, one hand
+    after the other: (its known cards' sum, its known cards, first, past the last)."""
+    slots = []
+    for hand in hands:
+        known = _coded(hand)
+        end = start + 7 - len(known)
+        slots.append((sum(known), known, start, end))
+        start = end
+    return slots
+
+
 def _count(hands: Sequence[Sequence[Card]], dead: Sequence[Card]) -> tuple[list[int], int]:
     """Every deal counted: (each seat's points, deals); a share is points / (420 deals)."""
     pool = _coded(_check(hands, dead))
     n = len(hands)
-    known = [_coded(h) for h in hands]
-    bases = [sum(k) for k in known]
-    need = [7 - len(k) for k in known]
-    vals = [_value(bases[i], known[i]) if need[i] == 0 else 0 for i in range(n)]
+    slots = _slots(hands)
+    vals = [_value(base, known) if lo == hi else 0 for base, known, lo, hi in slots]
     points = [0] * n
-    drawing = [i for i in range(n) if need[i]]
+    drawing = [i for i, (_, _, lo, hi) in enumerate(slots) if lo < hi]
     deals = 0
-
-    def settle() -> None:
-        best = max(vals)
-        winners = [i for i in range(n) if vals[i] == best]
-        share = _LCM // len(winners)
+    flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
+    if not drawing:  # every card known: one deal, split among the best hands
+        winners = [i for i in range(n) if vals[i] == max(vals)]
         for i in winners:
-            points[i] += share
-
-    if not drawing:
-        settle()
+            points[i] += _LCM // len(winners)
         return points, 1
 
     def deal(d: int, pool: list[int]) -> None:
         nonlocal deals
         seat = drawing[d]
-        base, hand, k = bases[seat], known[seat], need[seat]
+        base, hand, lo, hi = slots[seat]
         last = d == len(drawing) - 1
         if last:
             others = [vals[i] for i in range(n) if i != seat]
             best = max(others) if others else -1
             ties = others.count(best)
             tops = [i for i in range(n) if i != seat and vals[i] == best]
-        flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
-        for combo in combinations(pool, k):
+        for combo in combinations(pool, hi - lo):
             s = sum(combo, base)
             v = (
                 rank_value[s >> 8]
@@ -266,14 +274,8 @@ def _sample_one(
     mine = _coded(hands[0])
     need_me = 7 - len(mine)
     base_me = sum(mine)
-    slots = []
-    start = need_me
-    for hand in hands[1:]:
-        known = _coded(hand)
-        n = 7 - len(known)
-        slots.append((sum(known), known, start, start + n))
-        start += n
-    total = start
+    slots = _slots(hands[1:], need_me)
+    total = slots[-1][3] if slots else need_me
     ranged = None
     if weights is not None:
         ranged = [(r, lo, hi) for r, (_, _, lo, hi) in zip(weights, slots, strict=True)]
@@ -380,15 +382,9 @@ def _sample_all(
 ) -> None:
     """``samples`` deals into ``sums`` (per seat: share sum, square sum): the unseen
     cards shuffled, each seat's missing cards dealt from the top in seat order."""
-    seats = []
-    start = 0
-    for hand in hands:
-        known = _coded(hand)
-        n = 7 - len(known)
-        seats.append((sum(known), known, start, start + n))
-        start += n
+    seats = _slots(hands)
     rnd = rng.random
-    draws = [(i, len(pool) - i) for i in range(start)]
+    draws = [(i, len(pool) - i) for i in range(seats[-1][3])]
     flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     vals = [0] * len(hands)
     for _ in range(samples):
@@ -457,13 +453,8 @@ def _sample_mine(
     mine = _coded(hands[0])
     need_me = 7 - len(mine)
     base_me = sum(mine)
-    seats: list[tuple[int, list[int], int, int]] = []
-    start = 0
-    for hand in hands[1:]:
-        known = _coded(hand)
-        n = 7 - len(known)
-        seats.append((sum(known), known, start, start + n))
-        start += n
+    seats = _slots(hands[1:])
+    start = seats[-1][3] if seats else 0
     n_pool = len(pool)
     left = n_pool - start
     mysets: list[list[int]]

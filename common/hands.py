@@ -25,7 +25,7 @@ Invariants:
   ``server.brain.equity``) the seven-card tables, for the cards' plain ints:
   they keep the known cards' sum and add the cards dealt.
 - The tables are built from the rank patterns, not by trying 5-card subsets,
-  on first use rather than at import (``_Unbuilt``): about a hundred
+  on first use rather than at import (``_tables``): about a hundred
   milliseconds, nothing read from disk; about 34 MB in all.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
@@ -41,12 +41,12 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 from array import array
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import permutations, product
-from typing import Any
+from itertools import combinations_with_replacement, permutations, product
+from typing import NamedTuple
 
 from common.cards import RANK_KEYS, SUIT_BITS, SUIT_KEYS, Card, Rank, full_deck
 
@@ -229,9 +229,23 @@ def _suit_tables() -> dict[int, list[_SuitBits | None]]:
     return out
 
 
-def _build() -> None:
-    """Build every table ``evaluate`` reads, in place of the stand-ins (``_Unbuilt``)."""
-    global _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE, _FEWER, _BUILT
+class _Tables(NamedTuple):
+    """What ``evaluate`` reads."""
+
+    flush_suit: list[_SuitBits | None]
+    """Seven cards' suit bits of the flush suit by the sum of their suit keys, else None."""
+    rank_value: array[int]
+    """Seven cards' value without a flush, by their rank key."""
+    flush_value: list[int]
+    """A flush's value by the mask of its suit's ranks (five to seven bits)."""
+    fewer: dict[int, tuple[list[_SuitBits | None], dict[int, int]]]
+    """For five and six cards: their ``flush_suit`` and their values by rank key."""
+
+
+@functools.cache
+def _tables() -> _Tables:
+    """Every table ``evaluate`` reads, built on first use: about a hundred milliseconds,
+    which an import of this module need not pay."""
     by_count, flush_value = _build_tables()
     suits = _suit_tables()
     sevens = by_count[7]
@@ -240,44 +254,10 @@ def _build() -> None:
     rank_value = array("i", [0]) * (max(sevens) + 1)
     for key, value in sevens.items():
         rank_value[key] = value
-    _FEWER = {n: (suits[n], by_count[n]) for n in (5, 6)}
-    _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE, _BUILT = suits[7], rank_value, flush_value, True
+    fewer = {n: (suits[n], by_count[n]) for n in (5, 6)}
+    return _Tables(suits[7], rank_value, flush_value, fewer)
 
 
-class _Unbuilt:
-    """Stands for a table until the first read builds them all (``_build``).
-
-    The tables take about a hundred milliseconds to build, which an import of this
-    module need not pay.  The build rebinds the module's names, so once built the
-    evaluator reads the tables themselves, with nothing in between."""
-
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def _table(self) -> Any:
-        if not _BUILT:
-            _build()
-        return globals()[self._name]
-
-    def __getitem__(self, key: int) -> Any:
-        return self._table()[key]
-
-
-def _unbuilt(name: str) -> Any:
-    return _Unbuilt(name)
-
-
-_BUILT = False
-_FLUSH_SUIT: list[_SuitBits | None] = _unbuilt("_FLUSH_SUIT")
-"""Seven cards' suit bits of the flush suit by the sum of their suit keys, else None."""
-_RANK_VALUE: array[int] = _unbuilt("_RANK_VALUE")
-"""Seven cards' value without a flush, by their rank key."""
-_FLUSH_VALUE: list[int] = _unbuilt("_FLUSH_VALUE")
-"""A flush's value by the mask of its suit's ranks (five to seven bits)."""
-_FEWER: dict[int, tuple[list[_SuitBits | None], dict[int, int]]] = _unbuilt("_FEWER")
-"""For five and six cards: their ``_FLUSH_SUIT`` and their values by rank key."""
 assert SUIT_BITS == 8 and _SUIT_MASK == 0xFF  # evaluate's literals
 
 
@@ -298,11 +278,12 @@ def evaluate(cards: Collection[Card]) -> int:
     except ValueError:
         return _evaluate_other(cards)
     s: int = a + b + c + d + e + f + g
-    bits = _FLUSH_SUIT[s & 0xFF]
+    flush_suit, rank_value, flush_value, _ = _tables()
+    bits = flush_suit[s & 0xFF]
     if bits is None:
-        return _RANK_VALUE[s >> 8]
+        return rank_value[s >> 8]
     # A flush (one hand in thirty): the flush suit's ranks as a mask, still unrolled.
-    return _FLUSH_VALUE[bits[a] | bits[b] | bits[c] | bits[d] | bits[e] | bits[f] | bits[g]]
+    return flush_value[bits[a] | bits[b] | bits[c] | bits[d] | bits[e] | bits[f] | bits[g]]
 
 
 def _evaluate_other(cards: Collection[Card]) -> int:
@@ -310,7 +291,8 @@ def _evaluate_other(cards: Collection[Card]) -> int:
     n = len(cards)
     if n != 5 and n != 6:
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
-    suits, values = _FEWER[n]
+    tables = _tables()
+    suits, values = tables.fewer[n]
     s: int = sum(cards)
     value = values.get(s >> SUIT_BITS)
     if value is None:  # five of a rank, say
@@ -321,7 +303,7 @@ def _evaluate_other(cards: Collection[Card]) -> int:
     flushed = 0
     for card in cards:
         flushed |= bits[card]
-    return _FLUSH_VALUE[flushed]
+    return tables.flush_value[flushed]
 
 
 def evaluator_tables() -> tuple[Sequence[Mapping[int, int] | None], Sequence[int], Sequence[int]]:
@@ -335,9 +317,8 @@ def evaluator_tables() -> tuple[Sequence[Mapping[int, int] | None], Sequence[int
     of the flush suit (0 for the others) and the value is ``flush_value[m]``, ``m``
     the seven cards' bits or-ed.  The values are ``evaluate``'s.  Read only.
     """
-    if not _BUILT:
-        _build()
-    return _FLUSH_SUIT, _RANK_VALUE, _FLUSH_VALUE
+    flush_suit, rank_value, flush_value, _ = _tables()
+    return flush_suit, rank_value, flush_value
 
 
 def category_of(value: int) -> Category:
@@ -488,8 +469,11 @@ def showing_groups(up_cards: Collection[Card]) -> tuple[Category, list[int]]:
     """The showing kind and its distinct ranks, kind first then high to low (R-O2)."""
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
-    counts = Counter(card.rank for card in up_cards)
-    groups = sorted(((n, rank) for rank, n in counts.items()), reverse=True)
+    return _showing_groups([card.rank for card in up_cards])
+
+
+def _showing_groups(ranks: Sequence[int]) -> tuple[Category, list[int]]:
+    groups = sorted({(ranks.count(rank), rank) for rank in ranks}, reverse=True)
     top = groups[0][0]
     if top == 4:
         kind = Category.FOUR_OF_A_KIND
@@ -518,21 +502,26 @@ def showing_value(up_cards: Collection[Card]) -> int:
     """
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
-    # The kind and ranks depend only on how many of each rank show, which the
-    # rank key of the cards' sum names, given how many cards there are: remember
-    # them (2,379 such counts).
-    counts = (sum(up_cards) >> SUIT_BITS) << 3 | len(up_cards)
-    value = _SHOWING_BY_COUNTS.get(counts)
-    if value is None:
-        kind, ranks = showing_groups(up_cards)
-        value = int(kind)
-        for i in range(4):
-            value = value << 4 | (ranks[i] + 1 if i < len(ranks) else 0)
-        _SHOWING_BY_COUNTS[counts] = value
-    return value << 2 | (max(map(_BRING_IN_KEYS.__getitem__, up_cards)) & 3)
+    # The kind and ranks depend only on how many of each rank show, which the rank key
+    # of the cards' sum names, given how many cards there are; the highest card is the
+    # largest int (``common.cards``).
+    by_ranks = _showing_values()[(sum(up_cards) >> SUIT_BITS) << 3 | len(up_cards)]
+    return by_ranks << 2 | _BRING_IN_KEYS[max(up_cards)] & 3
 
 
-_SHOWING_BY_COUNTS: dict[int, int] = {}
+@functools.cache
+def _showing_values() -> dict[int, int]:
+    """``showing_value`` but for the suit, for every way to show one to four ranks
+    (2,379), by the rank key of the cards' sum and their count."""
+    out = {}
+    for n in range(1, 5):
+        for ranks in combinations_with_replacement(range(13), n):
+            kind, groups = _showing_groups(ranks)
+            value = int(kind)
+            for i in range(4):
+                value = value << 4 | (groups[i] + 1 if i < len(groups) else 0)
+            out[sum(RANK_KEYS[r] for r in ranks) << 3 | n] = value
+    return out
 
 
 def showing_name(up_cards: Collection[Card]) -> str:

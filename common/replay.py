@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.engine import side_pots
 from common.schema import Award, Pot, SeatView, Shown, TableSeat
 
 __all__ = [
@@ -60,27 +61,13 @@ class _Seat:
 
 
 def _pots(seats: Sequence[_Seat]) -> list[Pot]:
-    """The pots as ``Hand.pots`` makes them (R-A3): a level per all-in total still in."""
-    totals = {s.seat: s.in_pot for s in seats}
-    live = [s for s in seats if not s.folded]
-    levels = sorted({s.in_pot for s in live if s.all_in})
-    pots: list[Pot] = []
-    prev = 0
-    for level in [*levels, None]:
-        if level is None:
-            amount = sum(max(0, t - prev) for t in totals.values())
-            contenders = sorted(s.seat for s in live if s.in_pot > prev)
-        else:
-            amount = sum(min(t, level) - min(t, prev) for t in totals.values())
-            contenders = sorted(s.seat for s in live if s.in_pot >= level)
-        if amount > 0 and contenders:
-            if pots and pots[-1].seats == contenders:
-                pots[-1] = Pot(pots[-1].amount + amount, contenders)
-            else:
-                pots.append(Pot(amount, contenders))
-        if level is not None:
-            prev = level
-    return pots
+    """The pots as ``Hand.pots`` makes them (R-A3, ``common.engine.side_pots``)."""
+    pots = side_pots(
+        {s.seat: s.in_pot for s in seats},
+        live=[s.seat for s in seats if not s.folded],
+        all_in=[s.seat for s in seats if s.all_in],
+    )
+    return [Pot(pot.amount, list(pot.seats)) for pot in pots]
 
 
 def _events(record: Mapping[str, Any]) -> list[dict[str, Any]]:

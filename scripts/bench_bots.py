@@ -53,8 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common.cards import Card, full_deck  # noqa: E402
-from common.engine import Hand  # noqa: E402
-from common.events import Event  # noqa: E402
+from common.engine import Hand, clockwise  # noqa: E402
 from common.match import DEFAULT_HANDS, SeatKind  # noqa: E402
 from common.views import seat_view  # noqa: E402
 from scripts.stud_refs import REFERENCES, YARDSTICKS  # noqa: E402
@@ -81,25 +80,18 @@ def make_player(name: str) -> Player:
     raise SystemExit(f"no player {name!r}: levels {list(LEVELS)}, others {list(others)}")
 
 
-class SeatDeckHand(Hand):
-    """A hand whose cards are fixed per seat: seat s always gets ``cards[s]`` in order,
-    whoever folds.  Only the benchmark needs this; the table deals from one pack (R-D2)."""
-
-    def __init__(self, *, cards: Mapping[int, Sequence[Card]], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._by_seat = cards
-
-    def _deal_street(self, street: int, out: list[Event]) -> None:
-        from common.events import Deal
-
-        self.street = street
-        live = [st for st in self._after[self._last_in_order] if not st.folded]
-        rounds = (False, False, True) if street == 3 else (street != 7,)
-        for up in rounds:
-            for st in live:
-                card = self._by_seat[st.seat][len(st.down) + len(st.up)]
-                (st.up if up else st.down).append(card)
-                out.append(Deal(st.seat, street, card, up))
+def seat_pack(
+    cards: Mapping[int, Sequence[Card]], button: int, folded_on: Mapping[int, int]
+) -> list[Card]:
+    """A pack that deals seat s ``cards[s]`` in order, whoever folds, given the street
+    each folded seat folded on.  Only the benchmark needs this; the table deals from one
+    pack (R-D2): third street to every seat, then a card a street to the seats still
+    in, clockwise from the button, the cards no one is dealt last."""
+    order = clockwise(cards, after=button)
+    pack = [cards[s][i] for i in range(3) for s in order]
+    for street in range(4, 8):
+        pack += [cards[s][street - 1] for s in order if folded_on.get(s, 8) >= street]
+    return pack + [c for s in order for c in cards[s] if c not in pack]
 
 
 def play_hand(
@@ -109,16 +101,18 @@ def play_hand(
     cards: Mapping[int, Sequence[Card]],
     timings: list[float] | None = None,
 ) -> dict[int, int]:
-    """One hand of ``table``'s players from fresh 600-chip stacks; returns each seat's
-    net chips.  At its end each seat is shown its view of it (``hand_over``), as at the
-    table."""
+    """One hand of ``table``'s players from fresh 600-chip stacks, each seat dealt its
+    own ``cards`` (``seat_pack``); returns each seat's net chips.  At its end each seat
+    is shown its view of it (``hand_over``), as at the table.
+
+    A fold changes which cards the later streets take from the pack, so after one the
+    hand is played again from a pack made for it, with the same actions so far: the
+    same cards come out up to the fold, and each seat's own ones after it."""
     players, rngs = table.players, table.rngs
-    hand = SeatDeckHand(
-        cards=cards,
-        stacks={s: START for s in players},
-        button=button,
-        deck=_DECK[: 7 * len(players)],
-    )
+    stacks = {s: START for s in players}
+    folded_on: dict[int, int] = {}
+    played: list[tuple[int, str]] = []
+    hand = Hand(stacks=stacks, button=button, deck=seat_pack(cards, button, folded_on))
     hand.start()
     while not hand.is_over:
         seat = hand.to_act
@@ -130,7 +124,15 @@ def play_hand(
             timings.append(time.perf_counter() - t0)
         else:
             action = players[seat](view, rngs[seat])
+        street = hand.street
         hand.apply(seat, action)
+        played.append((seat, action))
+        if action == "fold" and not hand.is_over:
+            folded_on[seat] = street
+            hand = Hand(stacks=stacks, button=button, deck=seat_pack(cards, button, folded_on))
+            hand.start()
+            for s, a in played:
+                hand.apply(s, a)
     table.chairs.hand_over(hand)
     return {s: stack - START for s, stack in hand.final_stacks().items()}
 

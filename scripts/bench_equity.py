@@ -13,8 +13,7 @@ with ``eval7.evaluate`` or treys' ``Evaluator.evaluate``.  It prints rollouts pe
 second (median of the rounds) and ratios from the same run, then the milliseconds
 ``common.equity.equity`` takes to reach +-1 point at 95% (what the odds readout
 asks; it reads several deals off each shuffle, so it needs fewer draws) beside
-the ``equity`` as it was (``tests/equity_before.py``), and what plain rollouts at
-each measured rate would take.
+what plain rollouts at each measured rate would take.
 
 The anchors are for comparison only and are not dependencies of the game:
 
@@ -42,7 +41,6 @@ sys.path.insert(0, str(ROOT))
 from common.cards import Card, full_deck, parse_many  # noqa: E402
 from common.equity import Z95, equity, sample_share  # noqa: E402
 from scripts.bench_engine import optional  # noqa: E402
-from tests import equity_before  # noqa: E402
 
 SPOTS: dict[str, tuple[str, list[str]]] = {
     "heads-up 3rd": ("Ah Kh Qh", ["9c"]),
@@ -122,7 +120,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         runners = _runners(mine, rivals, libs)
         times: dict[str, list[float]] = {name: [] for name in runners}
         target_s: list[float] = []
-        before_s: list[float] = []
         deals = 0
         for r in range(args.rounds):
             for name, run in runners.items():
@@ -131,9 +128,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             start = time.perf_counter()
             e = equity(mine, rivals, [], random.Random(r))
             target_s.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            equity_before.equity(mine, rivals, [], random.Random(r))
-            before_s.append(time.perf_counter() - start)
             deals = e.deals
         rates = {name: args.rollouts / statistics.median(ts) for name, ts in times.items()}
         ours = rates["common.equity"]
@@ -145,11 +139,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"  {spot:13s} {line}{target}")
         ms = statistics.median(target_s) * 1000
         kind = "counted" if e.exact else f"{deals:,} draws"
-        was = statistics.median(before_s) * 1000
         goal = "  (target <= 65 ms idle, the readout's 100 ms)" if len(rivals) == 6 else ""
         print(
             f"  {'':13s} to +-1 point (95%): {ms:.0f} ms ({kind}, share {e.share:.3f}"
-            f" +- {e.half_width:.4f}); as it was {was:.0f} ms ({was / ms:.1f}x ours){goal}"
+            f" +- {e.half_width:.4f}){goal}"
         )
         if not e.exact:
             # A plain rollout's share varies at most p(1 - p) (ties only lower it): the

@@ -1,5 +1,5 @@
-"""Benchmark of the hand evaluator (``common.hands``) against eval7 (a C extension)
-and against the evaluator as it was (``tests/hands_before.py``), on the same hands.
+"""Benchmark of the hand evaluator (``common.hands``) against eval7 (a C extension),
+on the same hands.
 
     .venv/bin/python scripts/bench_eval.py               # 20,000 hands, 9 rounds
     .venv/bin/python scripts/bench_eval.py --rounds 15   # steadier medians
@@ -10,8 +10,7 @@ of the per-round ratios, with its target beside it:
 
     evaluate      the public ``common.hands.evaluate`` on lists of ``Card``
                   against ``eval7.evaluate`` on lists of ``eval7.Card``
-                  (target >= 1.0x) and against the evaluator as it was (which
-                  now also looks up each card's former int value);
+                  (target >= 1.0x);
     partial sums  the project's hot path (rollouts, ``common.equity``): each
                   hand's three known cards summed once as plain ints, the four
                   cards dealt added and looked up in ``evaluator_tables``, against
@@ -22,12 +21,13 @@ of the per-round ratios, with its target beside it:
                   seventh-street spots, every three of sixteen cards added to a
                   rival's four up cards in nested loops that keep each partial
                   sum, against eval7 on the same hands ready made (target >= 1.5x);
-    best five     ``best_five`` (the showdown's five cards) against the old one.
+    best five     ``best_five`` (the showdown's five cards), for the record.
 
 It also times ``import common.hands`` in fresh interpreters (target < 300 ms),
 alone and with a first ``evaluate`` (which builds the tables),
-and checks that every runner orders the hands alike and that the values equal
-the old evaluator's.  eval7 is for comparison only, not a dependency:
+and checks that every runner orders the hands alike and that the best fives are the
+brute-force oracle's (``tests/brute_hands.py``).  eval7 is for comparison only, not a
+dependency:
 
     .venv/bin/pip install eval7
 
@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from common.cards import Card, full_deck  # noqa: E402
 from common.hands import best_five, evaluate, evaluator_tables  # noqa: E402
 from scripts.bench_engine import optional  # noqa: E402
-from tests import hands_before  # noqa: E402
+from tests import brute_hands  # noqa: E402
 
 
 def _import_ms(module: str, samples: int = 5, first_use: bool = False) -> list[float]:
@@ -155,7 +155,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     runners: dict[str, Callable[[], list[int]]] = {
         "evaluate": lambda: [evaluate(h) for h in hands],
-        "before": lambda: [hands_before.evaluate(h) for h in hands],
         "partial sums": _partial_sums(hands),
     }
     spots = _spots(hands, max(1, args.hands // 560))
@@ -173,7 +172,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         runners["eval7 counted"] = lambda: [ev7(h) for h in counted7]
     fives = hands[: max(1, args.hands // 10)]
     runners["best five"] = lambda: [len(best_five(h)) for h in fives]
-    runners["best five before"] = lambda: [len(hands_before.best_five(h)) for h in fives]
 
     times: dict[str, list[float]] = {name: [] for name in runners}
     for _ in range(args.rounds):
@@ -203,28 +201,23 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"  enumeration / eval7   {ratio('enumeration', 'eval7 counted'):5.2f}x"
             "  (target >= 1.5x; eval7 given each hand ready made)"
         )
-    print(f"  evaluate / before     {ratio('evaluate', 'before'):5.2f}x  (target >= 1.0x)")
-    print(
-        f"  best five / before    {ratio('best five', 'best five before'):5.2f}x  (target >= 1.0x)"
-    )
-    ours, used, theirs = [], [], []
+    ours, used = [], []
     for _ in range(5):  # interleaved, as the rest
         ours += _import_ms("common.hands", 1)
         used += _import_ms("common.hands", 1, first_use=True)
-        theirs += _import_ms("tests.hands_before", 1)
     print(
-        f"  import common.hands   {statistics.median(ours):5.0f} ms median (the old one"
-        f" {statistics.median(theirs):.0f} ms; target < 300 ms on an idle machine)"
+        f"  import common.hands   {statistics.median(ours):5.0f} ms median"
+        " (target < 300 ms on an idle machine)"
     )
     print(f"    and first evaluate  {statistics.median(used):5.0f} ms median (builds the tables)")
 
     values = runners["evaluate"]()
-    if values != runners["before"]() or values != runners["partial sums"]():
-        raise SystemExit("the evaluators disagree")
-    if runners["enumeration"]() != [hands_before.evaluate(h) for h in _enumerated(spots)]:
-        raise SystemExit("the enumeration disagrees with the old evaluator")
-    if [best_five(h) for h in fives] != [hands_before.best_five(h) for h in fives]:
-        raise SystemExit("best_five disagrees with the old one")
+    if values != runners["partial sums"]():
+        raise SystemExit("the partial sums disagree with evaluate")
+    if runners["enumeration"]() != [evaluate(h) for h in _enumerated(spots)]:
+        raise SystemExit("the enumeration disagrees with evaluate")
+    if [best_five(h) for h in fives] != [brute_hands.best_five(h) for h in fives]:
+        raise SystemExit("best_five disagrees with the brute-force oracle")
     if "eval7" in runners:
         theirs = runners["eval7"]()
         pairs = [(rng.randrange(n), rng.randrange(n)) for _ in range(20_000)]
@@ -235,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         if bad:
             raise SystemExit(f"eval7 orders {bad} pairs otherwise")
-    print("  values equal the old evaluator's, and order hands as eval7 does")
+    print("  the runners agree, best five is the oracle's, and hands order as eval7 has them")
 
 
 if __name__ == "__main__":

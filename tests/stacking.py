@@ -16,15 +16,18 @@ Steps are written ``"3:bring_in 4:call 5:complete"``: seat, colon, action.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from common.cards import Card, full_deck, parse
 from common.engine import Hand, clockwise
 from common.events import Act, Award, Deal, Event, Return, Show
 from common.history import hand_record
 from common.match import SeatInfo
+from common.views import seat_view
 from tests.hhcheck import problems
 
 __all__ = [
+    "view_dict",
     "OPEN",
     "acts",
     "awards",
@@ -224,3 +227,8 @@ def unseen_slots(hand: Hand, deck: list[Card], viewer: int) -> list[int]:
     seen = {c for s in hand.order for c in hand.seats[s].up} | shown
     seen |= set(hand.seats[viewer].down)
     return [i for i, c in enumerate(deck) if c not in seen]
+
+
+def view_dict(hand: Hand, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view as the wire (and a computer seat) reads it."""
+    return seat_view(hand, seat).encode()

@@ -11,8 +11,8 @@ import pytest
 
 from common.cards import full_deck, parse_many
 from common.engine import Hand
-from common.views import seat_view_dict as seat_view
 from server.brain import SOLID, STYLES, Style, choose_action, equity, starting_class
+from tests.stacking import view_dict as seat_view
 
 # ---------------------------------------------------------------- helpers
 

@@ -19,9 +19,9 @@ from common.engine import Hand
 from common.events import ActionKind, Deal, IllegalAction, Show
 from common.history import hand_record
 from common.match import SeatInfo
-from common.views import event_view, spectator_view
-from common.views import seat_view_dict as seat_view
+from common.views import event_view
 from tests.hhcheck import problems
+from tests.stacking import view_dict as seat_view
 
 STACKS = st.one_of(st.integers(1, 30), st.integers(1, 700))
 
@@ -72,7 +72,7 @@ def _check_step(hand: Hand, total: int) -> None:
     if ActionKind.CHECK in kinds:
         assert ActionKind.FOLD not in kinds, "no fold when checking is free (R-B5)"
     for viewer in [*hand.seats, None]:
-        view = seat_view(hand, viewer) if viewer is not None else spectator_view(hand).encode()
+        view = seat_view(hand, viewer)
         allowed = _visible_cards(hand, viewer)
         assert _cards_in(view) <= allowed, f"seat {viewer} sees a card it may not"
         for event in hand.events:

@@ -85,11 +85,11 @@ def test_the_fixture_covers_the_hard_cases() -> None:
 
 def test_the_showdowns_best_five_is_best_five() -> None:
     """The engine shows the five (R-S1) from the value it has (``best_five_of``): the
-    same cards in the same order as the evaluator before it found them by trying every
-    five (``tests/hands_before.py``), on random hands and on every kind of hand."""
+    same cards in the same order as trying every five (``tests/brute_hands.py``), on
+    random hands and on every kind of hand."""
     from common.cards import full_deck, parse_many
     from common.hands import best_five_of, evaluate
-    from tests.hands_before import best_five
+    from tests.brute_hands import best_five
 
     rng = random.Random(20)
     deck = full_deck()

@@ -18,7 +18,6 @@ from common.cards import full_deck, parse_many
 from common.engine import Hand
 from common.levels import LEVEL_IDS
 from common.protocol import MessageError, SetLevel, decode_client
-from common.views import seat_view_dict as seat_view
 from server.__main__ import _parser, config_from_args
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.brain.rivals import Range, RivalModel
@@ -26,6 +25,7 @@ from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
 from tests.record_decisions import random_point
+from tests.stacking import view_dict as seat_view
 from tests.test_bots import seat, view
 
 # ---------------------------------------------------------------- helpers

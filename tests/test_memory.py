@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 from common.cards import full_deck
 from common.engine import Hand
 from common.match import SeatKind
-from common.views import seat_view_dict as seat_view
 from server import records
 from server.brain import Brain, brain
 from server.lobby import ComputerChairs
@@ -34,6 +33,7 @@ from server.seats import Seat
 from server.table import Table
 from server.timers import FakeClock
 from tests.serverkit import Link, config, drive, run, settle
+from tests.stacking import view_dict as seat_view
 
 NAME = "Friday's table"
 

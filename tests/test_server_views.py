@@ -50,25 +50,3 @@ def test_step_frames_are_each_viewers_own_view_at_every_step_all_ins_too() -> No
     assert steps > 200 and all_ins > 20, (steps, all_ins)
 
 
-def test_seat_entries_kept_from_step_to_step_are_the_ones_made_afresh() -> None:
-    """``common.views`` checks only the actor's entry after a step that is one act; every
-    entry is still what a view made from nothing says, all-ins and showdowns too."""
-    from common import views
-
-    rng = random.Random(17)
-    match = Match(seats={s: SeatInfo(f"p{s}") for s in range(7)}, rng=rng, hands=12, stack=60)
-    steps = 0
-    while not match.is_over:
-        hand = match.next_hand(rng=rng)
-        while True:
-            kept, kept_awards = views.public_seats(hand)
-            saved = views._last
-            views._last = None
-            fresh, fresh_awards = views.public_seats(hand)
-            views._last = saved
-            assert kept == fresh and kept_awards == fresh_awards, steps
-            if hand.is_over:
-                break
-            match.apply(hand.to_act, rng.choice(hand.legal_actions()).kind)
-            steps += 1
-    assert steps > 100

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from common.views import seat_view_dict as seat_view
 from scripts.stud_refs import REFERENCES, YARDSTICKS, EquityPlayer, ScareBluffer, StationBound
 from tests.record_decisions import random_point
+from tests.stacking import view_dict as seat_view
 from tests.test_bots import seat, view
 
 PLAYERS = {**REFERENCES, **YARDSTICKS}
