@@ -37,7 +37,7 @@ from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
 from server.identity import Identity, load_identity
-from server.journal import port_record, recorded_port
+from server.journal import recorded_port
 from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
 from server.table import Table
@@ -84,7 +84,7 @@ class TableServer:
         ``start`` on: every connection may be sealed with it."""
 
     async def start(self) -> int:
-        """Resume the table's unfinished match if its journal holds one (``server.resume``),
+        """Resume the table's unfinished match if its journal holds one (``Table.resume``),
         then listen on one port for every address family and return it.  Asked for any
         port (0), a resumed match's table takes the one it had when it can, so that its
         players' games find it again."""
@@ -110,9 +110,7 @@ class TableServer:
                 if i == len(ports) - 1:
                     raise
                 log.warning("cannot have port %d again (%s): any free port instead", port, exc)
-        if self.resumed and self.port != had:
-            self.table.record(port_record(self.port))
-        self.table.port = self.port
+        self.table.listening(self.port)
         if self.config.announce:
             key = self.identity.short
             self.announcer = Announcer(

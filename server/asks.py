@@ -16,8 +16,8 @@ Invariants:
 
 - A name alone is not a proof: the seat changes hands only on the host's ``give``.
   Until then the asker is a watcher, sent what every watcher is sent (no hole card).
-  A seat given gets a new token (``token_changed`` journals it) and the old one is dead;
-  the asker takes it as a token's comeback would (R-C1).
+  A seat given goes to the table (``give``), which makes it a new token (journaled; the
+  old one is dead) and seats the asker as a token's comeback would (R-C1).
 - At most one ask is pending per seat and per connection; a refused ask is an
   ``error`` to its sender only and changes nothing.
 - Every ask ends exactly once, with a word to the asker (``ask_answer``) and, while it
@@ -31,14 +31,14 @@ Invariants:
 from __future__ import annotations
 
 import logging
-import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from common import protocol as p
 from common.match import SeatKind
 from common.presence import Presence
+from server.hostrole import HostRole
 from server.names import taken_by
 from server.net import Connection
 from server.seats import Seat
@@ -52,14 +52,6 @@ ASK_TIMEOUT = 180.0
 """Seconds an ask waits for the host's word before it ends unanswered."""
 
 
-class AskTable(Protocol):
-    """What the asks read of the table."""
-
-    seats: dict[int, Seat]
-    host: int | None
-    running: bool
-
-
 @dataclass(slots=True)
 class Ask:
     """One pending ask: who asked for which seat, and its timeout."""
@@ -70,14 +62,18 @@ class Ask:
     timer: Handle | None = None
 
 
-def askable(seat: Seat | None, *, running: bool) -> bool:
+_LOST = (Presence.DROPPED, Presence.AWAY_ASKED, Presence.AWAY_CLOCK, Presence.AWAY_DROPPED)
+"""The presences of a seat of the match in play (a match's end makes every seat
+``PLAYING`` again, R-C2) that its person may be gone from."""
+
+
+def askable(seat: Seat | None) -> bool:
     """Whether ``seat``'s person may ask for it back by name (see the module)."""
     return (
-        running
-        and seat is not None
+        seat is not None
         and seat.kind is SeatKind.HUMAN
         and seat.conn is None
-        and seat.presence not in (Presence.TAKEN, Presence.NEXT_MATCH)
+        and seat.presence in _LOST
     )
 
 
@@ -86,39 +82,38 @@ class SeatAsks:
 
     def __init__(
         self,
-        table: AskTable,
+        seats: Mapping[int, Seat],
+        role: HostRole,
         *,
         clock: Clock,
         give: Callable[[Connection, Seat], None],
-        token_changed: Callable[[Seat], None],
-        is_proto1: Callable[[Connection], bool],
         timeout: float = ASK_TIMEOUT,
     ) -> None:
-        self._table = table
+        self._seats = seats
+        self._role = role
         self._clock = clock
         self._give = give
-        self._token_changed = token_changed
-        self._is_proto1 = is_proto1
         self._timeout = timeout
         self.pending: dict[int, Ask] = {}
 
     # ------------------------------------------------------------ the asker
 
-    def ask(self, conn: Connection, msg: p.AskSeat) -> None:
-        """A watcher's ``ask_seat``; raises ``MessageError`` (to it only) when refused."""
-        table, ref, n = self._table, "ask_seat", msg.seat
+    def ask(self, conn: Connection, msg: p.AskSeat, *, running: bool) -> None:
+        """A watcher's ``ask_seat`` (``running``: a match is being played); raises
+        ``MessageError`` (to it only) when refused."""
+        ref, n = "ask_seat", msg.seat
         if conn.seat is not None:
             raise p.MessageError("already_seated", "you have a seat", ref)
-        if not table.running:
+        if not running:
             raise p.MessageError("no_match", "no match is being played: take a free seat", ref)
-        seat = table.seats.get(n)
+        seat = self._seats.get(n)
         if seat is None or seat.kind is not SeatKind.HUMAN:
             raise p.MessageError("bad_seat", f"seat {n} is not a person's seat", ref)
         if seat.presence is Presence.TAKEN:
             raise p.MessageError(
                 "seat_taken", f"the host took seat {n} away for this match (R-C3)", ref
             )
-        if not askable(seat, running=True):
+        if not askable(seat):
             raise p.MessageError("seat_connected", f"seat {n} is connected: it is not lost", ref)
         if taken_by(conn.name or "", [seat.name]) is None:
             raise p.MessageError(
@@ -142,7 +137,7 @@ class SeatAsks:
     def answer(self, conn: Connection, msg: p.GiveSeat | p.RefuseSeat) -> None:
         """The host's ``give_seat`` or ``refuse_seat``; raises ``MessageError`` otherwise."""
         ref = msg.TYPE
-        if conn.seat is None or conn.seat != self._table.host:
+        if conn.seat is None or conn.seat != self._role.seat:
             raise p.MessageError("not_host", "only the host gives a seat back", ref)
         self.decide(msg.seat, give=isinstance(msg, p.GiveSeat), ref=ref)
 
@@ -151,8 +146,8 @@ class SeatAsks:
         ask = self.pending.get(n)
         if ask is None:
             raise p.MessageError("no_ask", f"nobody is asking for seat {n}", ref)
-        seat = self._table.seats.get(n)
-        if give and not askable(seat, running=self._table.running):
+        seat = self._seats.get(n)
+        if give and not askable(seat):
             self._end(ask, "unanswered", "the seat is no longer lost")
             raise p.MessageError("no_ask", f"seat {n} is no longer lost", ref)
         if not give:
@@ -162,8 +157,6 @@ class SeatAsks:
         assert seat is not None
         log.info("the host gives seat %d back to %s on %s", n, ask.name, ask.conn.peer)
         self._end(ask, "given", "The host gave the seat back")
-        seat.token = secrets.token_urlsafe(18)
-        self._token_changed(seat)
         self._give(ask.conn, seat)
 
     # ------------------------------------------------------------ asks that end by themselves
@@ -202,10 +195,10 @@ class SeatAsks:
     # ------------------------------------------------------------ the host
 
     def _host_conn(self) -> Connection | None:
-        table = self._table
-        seat = table.seats.get(table.host) if table.host is not None else None
+        host = self._role.seat
+        seat = self._seats.get(host) if host is not None else None
         conn = seat.conn if seat is not None else None
-        return None if conn is None or self._is_proto1(conn) else conn
+        return None if conn is None or conn.protocol == 1 else conn
 
     def _tell_host(self, msg: dict[str, Any]) -> None:
         conn = self._host_conn()
@@ -222,7 +215,7 @@ class SeatAsks:
 
     def tell(self, conn: Connection) -> None:
         """Every open ask to ``conn``, the host just welcomed (unless it speaks protocol 1)."""
-        if not self._is_proto1(conn):
+        if conn.protocol != 1:
             for msg in self.open_messages():
                 conn.send_message(msg)
 

@@ -1,15 +1,15 @@
-"""The way in: a connection's ``hello``, and a watcher's ``sit``.
+"""The way in: a connection's ``hello``, and whether a watcher may ``sit``.
 
 ``Reception.hello`` checks, in this order: the protocol version; a seat's token (a
 comeback, R-C1, which skips the password back-off and the table's budget of guesses);
 the password, after its address's back-off (``server.guard``) and its turn in the
 table's budget (``server.guesses``); then a watcher's room, or a newcomer's free seat,
-name (``server.names``) and room.  Invariants:
+name (``server.names``) and room.  It only decides: a hello let in goes to ``admit``
+(``server.seating``: back to the token's seat, to watch, or to a free seat).
+Invariants:
 
 - Every refusal of a hello is an ``error`` naming ``hello`` and a close
   (``Connection.fail``); a refused ``sit`` raises ``MessageError`` and keeps the watcher.
-- A comeback takes its seat back from any connection still holding it, tells everyone
-  first (``presence``), and ends the away spell its drop began (``server.presence``).
 - A hello in its address's password back-off waits for its answer at most
   ``MAX_HOLD`` seconds, on the table's clock, and then at most as long again for its
   turn in the table's budget; a wrong password checked uses a turn, a right one gives
@@ -17,8 +17,6 @@ name (``server.names``) and room.  Invariants:
   counted either: the token it holds is more than the password it might guess).
 - A protocol 2 newcomer whose name is a lost seat's (``server.asks.askable``) is told
   that seat in its ``name_taken`` error, so that it may watch and ask for it back.
-- A newcomer sits in the lowest free seat; once a match has been played here it plays
-  from the next match (``NEXT_MATCH``).
 - A plain connection's hello is refused (``tls_required``) while the table takes only
   sealed ones (``plain`` "never", the default at a table with a password: a plain hello
   would carry the password in the clear), before anything of it is looked at.
@@ -34,25 +32,21 @@ from __future__ import annotations
 import hmac
 import logging
 import math
-import secrets
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from common import protocol as p
-from common.match import Match, SeatKind
-from common.presence import Presence
 from common.proof import ProofFailed, TableProof
 from server.asks import askable
 from server.config import ServerConfig
 from server.guard import Door
 from server.names import taken_by
 from server.net import TLS_REQUIRED, Connection
-from server.presence import Move
 from server.seats import Seat, first_free
 from server.timers import Clock
-from server.turns import Turns
+from server.turns import TableOptions
 
 __all__ = ["MAX_HOLD", "TLS_REQUIRED_PASSWORD", "Reception"]
 
@@ -82,56 +76,40 @@ class _Proving:
     """It took a turn of the table's budget (given back if the right mac comes)."""
 
 
-class DoorTable(Protocol):
-    """What the way in reads and sets of the table."""
-
-    config: ServerConfig
-    seats: dict[int, Seat]
-    conns: set[Connection]
-    proto1: set[Connection]
-    host: int | None
-    match: Match | None
-    running: bool
-    hands: int
-    turn_seat: int | None
+Admit = Callable[[Connection, p.Hello, Seat | None], None]
+"""A hello let in (``server.seating``): back to the token's seat (given), else to watch
+(``hello.watch``) or to the lowest free seat."""
 
 
 class Reception:
-    """Greets connections: seats them, takes them back to their seats, or lets them watch."""
+    """Decides who comes in: back to a seat by its token, to watch, or to a free seat."""
 
     def __init__(
         self,
-        table: DoorTable,
+        config: ServerConfig,
         door: Door,
-        turns: Turns,
+        options: TableOptions,
+        seats: Mapping[int, Seat],
+        conns: set[Connection],
         *,
         clock: Clock,
-        broadcast: Callable[..., None],
-        lobby: Callable[[], dict[str, Any]],
-        seat_conn: Callable[[Connection, Seat], None],
-        send_state: Callable[[Connection], None],
-        send_turn: Callable[[Seat], None],
-        start_match: Callable[[], None],
+        admit: Admit,
     ) -> None:
-        self._table = table
+        self._config = config
         self._door = door
-        self._turns = turns
+        self._options = options
+        self._seats = seats
+        self._conns = conns
         self._clock = clock
-        self._broadcast = broadcast
-        self._lobby = lobby
-        self._seat_conn = seat_conn
-        self._send_state = send_state
-        self._send_turn = send_turn
-        self._start_match = start_match
+        self._admit = admit
         self._proving: weakref.WeakKeyDictionary[Connection, _Proving] = weakref.WeakKeyDictionary()
         self._warned = float("-inf")  # when the host was last told of someone guessing
 
     def hello(self, conn: Connection, hello: p.Hello) -> None:
-        table = self._table
         if conn in self._proving:
             raise p.MessageError("already_hello", "hello only once", "hello")
-        if not conn.sealed and self._plain() == "never":
-            why = TLS_REQUIRED if table.config.password is None else TLS_REQUIRED_PASSWORD
+        if not conn.sealed and self._options.plain == "never":
+            why = TLS_REQUIRED if self._config.password is None else TLS_REQUIRED_PASSWORD
             conn.fail("tls_required", why, "hello")
             return
         if hello.protocol not in p.PROTOCOLS:
@@ -142,7 +120,7 @@ class Reception:
             )
             return
         if hello.protocol == 1:
-            table.proto1.add(conn)
+            conn.protocol = 1
             hello = replace(hello, pake=None)  # protocol 2's: not heard from protocol 1
         if hello.pake is not None and not conn.sealed:  # a corrected hello may follow
             raise p.MessageError(
@@ -151,11 +129,6 @@ class Reception:
         if not self._password_ok(conn, hello, comeback=self._seat_of(hello) is not None):
             return
         self._greet(conn, hello)
-
-    def _plain(self) -> str:
-        """Whether plain connections may say hello now (the host's choice, between
-        matches, in the table's options; at first the server's ``plain`` setting)."""
-        return self._turns.options.plain
 
     def proving(self, conn: Connection) -> bool:
         """Whether ``conn``'s hello waits for its client's ``proof``."""
@@ -178,7 +151,7 @@ class Reception:
     def _seat_of(self, hello: p.Hello) -> Seat | None:
         if hello.token is None:
             return None
-        return next((s for s in self._table.seats.values() if s.owns(hello.token)), None)
+        return next((s for s in self._seats.values() if s.owns(hello.token)), None)
 
     def _greet(self, conn: Connection, hello: p.Hello) -> None:
         """The hello once its password (or proof) is right: a comeback, a watcher or a
@@ -191,17 +164,20 @@ class Reception:
                     "bad_token", "no seat has that token (it ends when the seat is freed)", "hello"
                 )
                 return
-            seat.token = seat.token or hello.token  # a seat rebuilt from the journal
-            self._comeback(conn, seat)
+            self._admit(conn, hello, seat)
         elif hello.watch:
-            self._watch(conn, hello)
+            refused = self._door.may_watch(conn, self._conns)
+            if refused is not None:
+                conn.fail("server_busy", refused, "hello")
+                return
+            self._admit(conn, hello, None)
         else:
-            self._newcomer(conn, hello.name)
+            self._newcomer(conn, hello)
 
     def _password_ok(self, conn: Connection, hello: p.Hello, *, comeback: bool) -> bool:
         """The password, after its address's back-off and its turn in the table's budget;
         False once refused or held."""
-        password = self._table.config.password
+        password = self._config.password
         if password is None:
             return True
         if comeback:
@@ -293,7 +269,7 @@ class Reception:
         if turn:
             self._door.password_failed(conn.address, now)
         conn.waiting = True
-        timeout = self._table.config.handshake_timeout
+        timeout = self._config.handshake_timeout
         timer = self._clock.call_later(timeout, self._proof_expired, conn)
         self._proving[conn] = _Proving(hello, proof, timer, turn)
         conn.send_message(p.ProofAnswer(pake, mac, proof.password_mac()).encode())
@@ -304,97 +280,35 @@ class Reception:
         if self._proving.pop(conn, None) is not None and not conn.closed:
             conn.fail("handshake_timeout", "no hello in time")
 
-    def take_back(self, conn: Connection, seat: Seat) -> None:
-        """``seat`` to ``conn`` as a token's comeback would have it: the host gave the seat
-        back to a connection that asked for it by name (``server.asks``)."""
-        self._comeback(conn, seat)
-
-    def _comeback(self, conn: Connection, seat: Seat) -> None:
-        """R-C1: the seat's person is back with its token, cards included."""
-        table = self._table
-        old = seat.conn
-        seat.conn = None
-        if old is not None:
-            old.seat = None
-            old.fail("taken_over", "another connection took this seat with its token")
-        if table.running:  # tell the others first: the comeback's own state says it
-            self._broadcast(p.Presence(seat.seat, True, None).encode())
-            self._turns.move(seat, Move.RECONNECT)
-        self._seat_conn(conn, seat)
-        self._door.seated(seat.seat, conn.address)
-        log.info("seat %d (%s) is back from %s", seat.seat, seat.name, conn.peer)
-        if table.running:
-            if table.turn_seat == seat.seat and seat.presence is Presence.PLAYING:
-                self._turns.start_clock(seat)
-                self._send_turn(seat)
-        else:
-            self._broadcast(self._lobby(), but=conn)  # it has just had its own
-
-    def _watch(self, conn: Connection, hello: p.Hello) -> None:
-        table = self._table
-        refused = self._door.may_watch(conn, table.conns)
-        if refused is not None:
-            conn.fail("server_busy", refused, "hello")
-            return
-        conn.mark_greeted()
-        conn.name = hello.name
-        conn.send_message(
-            p.Welcome(None, "", hello.name, False, True, table.hands, hello.protocol).encode()
-        )
-        self._send_state(conn)
-
-    def _newcomer(self, conn: Connection, name: str) -> None:
-        table, cfg = self._table, self._table.config
-        if first_free(table.seats) is None:
+    def _newcomer(self, conn: Connection, hello: p.Hello) -> None:
+        seats = self._seats
+        if first_free(seats) is None:
             conn.fail("table_full", "all seven seats are taken", "hello")
             return
-        clash = next((s for s in table.seats.values() if taken_by(name, [s.name])), None)
+        clash = next((s for s in seats.values() if taken_by(hello.name, [s.name])), None)
         if clash is not None:
             # Protocol 2: a seat of that name whose person is gone may be asked back.
-            lost = conn not in table.proto1 and askable(clash, running=table.running)
+            lost = conn.protocol != 1 and askable(clash)
             text = f"{clash.name} is already at the table: choose another name"
             error = p.Error("name_taken", text, "hello", clash.seat if lost else None)
             conn.send_message(error.encode())
             conn.close()
             return
-        refused = self._door.may_seat(conn, table.conns)
+        refused = self._door.may_seat(conn, self._conns)
         if refused is not None:
             conn.fail("server_busy", refused, "hello")
             return
-        self.seat_newcomer(conn, name)
-        start_when = cfg.start_when
-        if start_when is not None and table.match is None and len(table.seats) >= start_when:
-            self._start_match()
+        self._admit(conn, hello, None)
 
-    def sit(self, conn: Connection) -> None:
-        """A spectator takes a free seat (for the next match if one is running)."""
-        table = self._table
+    def may_sit(self, conn: Connection) -> None:
+        """Whether a spectator may take a free seat (for the next match if one is
+        running); ``MessageError`` if not."""
         if conn.seat is not None:
             raise p.MessageError("already_seated", "you have a seat", "sit")
-        if first_free(table.seats) is None:
+        if first_free(self._seats) is None:
             raise p.MessageError("table_full", "all seven seats are taken", "sit")
-        clash = taken_by(conn.name or "Player", (s.name for s in table.seats.values()))
+        clash = taken_by(conn.name or "Player", (s.name for s in self._seats.values()))
         if clash is not None:
             raise p.MessageError(
                 "name_taken", f"{clash} is already at the table: watch under another name", "sit"
             )
-        self.seat_newcomer(conn, conn.name or "Player")
-
-    def seat_newcomer(self, conn: Connection, name: str) -> None:
-        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
-        seat is marked for the next match (``next`` in the lobby): during a match it
-        watches until then."""
-        table = self._table
-        free = first_free(table.seats)
-        assert free is not None
-        seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
-        if table.match is not None:
-            seat.presence = Presence.NEXT_MATCH
-        table.seats[seat.seat] = seat
-        if table.host is None:
-            table.host = seat.seat
-        self._seat_conn(conn, seat)
-        self._door.seated(seat.seat, conn.address)
-        when = " for the next match" if seat.presence is Presence.NEXT_MATCH else ""
-        log.info("%s sits in seat %d%s from %s", seat.name, seat.seat, when, conn.peer)
-        self._broadcast(self._lobby(), but=conn)  # it has just had its own

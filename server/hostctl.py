@@ -12,21 +12,21 @@
   matches frees it.  The host's own connection must be sealed to turn them off.  Plain
   connections allowed at a table with a password are said with their cost
   (``plain_words``): the log warns, the terminal's ``status`` says it, every lobby too.
-- While ``paused`` the hand in play is finished, no new hand is dealt
-  (``server.dealing``) and a person's clock stands still; ``resume`` starts the clock
-  where it stood and deals the next hand if the last one is over.
+- Pausing and resuming change the table's life, the dealer's (``Dealer.pause``): while
+  paused the hand in play is finished, no new hand is dealt and a person's clock stands
+  still; ``resume`` starts the clock where it stood and deals the next hand if the last
+  one is over.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
 
 from common import protocol as p
 from common.match import SeatKind
-from server.config import ServerConfig
-from server.dealing import DealTimer
+from server.dealer import Dealer
+from server.hostrole import HostRole
 from server.net import TLS_REQUIRED, Connection
 from server.presence import Move
 from server.seats import Seat
@@ -40,64 +40,49 @@ PLAIN_COST = "their password, cards and token can be read on the network"
 """What plain connections allowed at a table with a password cost (issue 33)."""
 
 
-class HostTable(Protocol):
-    """What the host's controls read and set of the table."""
-
-    seats: dict[int, Seat]
-    host: int | None
-    running: bool
-    hands: int
-    turn_seat: int | None
-    paused: bool
-    conns: set[Connection]
-    config: ServerConfig
-
-
 class HostControls:
     """Pause, resume, take a seat away, set the table; away and back."""
 
     def __init__(
         self,
-        table: HostTable,
-        turns: Turns,
-        deals: DealTimer,
+        options: TableOptions,
+        seats: Mapping[int, Seat],
+        conns: set[Connection],
         *,
-        hand_pause: float,
-        broadcast: Callable[..., None],
-        broadcast_lobby: Callable[[], None],
-        send_turn: Callable[[Seat], None],
-        next_hand: Callable[[], None],
+        role: HostRole,
+        turns: Turns,
+        dealer: Dealer,
+        password: bool,
+        lobby_changed: Callable[[], None],
     ) -> None:
-        self._table = table
+        self.options = options
+        self._seats = seats
+        self._conns = conns
+        self._role = role
         self._turns = turns
-        self._deals = deals
-        self._hand_pause = hand_pause
-        self._broadcast = broadcast
-        self._broadcast_lobby = broadcast_lobby
-        self._send_turn = send_turn
-        self._next_hand = next_hand
+        self._dealer = dealer
+        self._password = password
+        self._broadcast_lobby = lobby_changed
 
-    @property
-    def options(self) -> TableOptions:
-        return self._turns.options
+    def _running(self) -> bool:
+        return self._dealer.life.running
 
     # ------------------------------------------------------------ messages
 
     def control(self, conn: Connection, msg: p.ClientMessage) -> None:
         """One of ``p.CONTROL_MESSAGES``."""
-        table = self._table
         if isinstance(msg, p.Options):
             self._set_options(conn, msg)
             return
         ref = msg.TYPE
-        if conn.seat is None or conn.seat not in table.seats:
+        if conn.seat is None or conn.seat not in self._seats:
             raise p.MessageError("not_seated", "a spectator has no seat to do that with", ref)
         if isinstance(msg, p.Away | p.Back):
-            self._away_or_back(table.seats[conn.seat], back=isinstance(msg, p.Back), ref=ref)
+            self._away_or_back(self._seats[conn.seat], back=isinstance(msg, p.Back), ref=ref)
             return
-        if conn.seat != table.host:
+        if conn.seat != self._role.seat:
             raise p.MessageError("not_host", f"only the host may {ref.replace('_', ' ')}", ref)
-        if not table.running:
+        if not self._running():
             raise p.MessageError("no_match", "no match is being played", ref)
         if isinstance(msg, p.Pause):
             self.pause()
@@ -111,7 +96,7 @@ class HostControls:
             self._turns.move(seat, Move.BACK, ref=ref)
             log.info("seat %d (%s) is back (R-C2)", seat.seat, seat.name)
             return
-        if not self._table.running:
+        if not self._running():
             raise p.MessageError(
                 "no_match", "no match is being played: nothing to step away from", ref
             )
@@ -119,10 +104,9 @@ class HostControls:
         log.info("seat %d (%s) steps away (R-C2)", seat.seat, seat.name)
 
     def _set_options(self, conn: Connection, msg: p.Options) -> None:
-        table = self._table
-        if conn.seat is None or conn.seat != table.host:
+        if conn.seat is None or conn.seat != self._role.seat:
             raise p.MessageError("not_host", "only the host sets the table", "options")
-        if table.running:
+        if self._running():
             raise p.MessageError("match_running", "the table is set between matches", "options")
         if msg.plain == "never" and not conn.sealed:
             raise p.MessageError(
@@ -138,7 +122,7 @@ class HostControls:
         if msg.stand_in is not None:
             opts.stand_in = msg.stand_in
         if msg.hands is not None:
-            table.hands = msg.hands  # R-T4: the next match's length, in every lobby
+            opts.hands = msg.hands  # R-T4: the next match's length, in every lobby
         if msg.plain is not None:
             opts.plain = msg.plain
             self._warn_plain()
@@ -147,7 +131,7 @@ class HostControls:
         log.info(
             "the host sets the table: %s, %d hands, plain connections: %s, odds: %s",
             opts.to_dict(),
-            table.hands,
+            opts.hands,
             opts.plain,
             "allowed" if opts.odds else "off",
         )
@@ -156,7 +140,7 @@ class HostControls:
 
     def set_plain(self, plain: str) -> None:
         """The terminal's ``plain never|allow``, between matches only."""
-        if self._table.running:
+        if self._running():
             raise p.MessageError("match_running", "the table is set between matches")
         self.options.plain = plain
         log.info("plain connections: %s", plain)
@@ -170,12 +154,12 @@ class HostControls:
         cost at a table with one."""
         if self.options.plain == "never":
             return "plain connections never"
-        if self._table.config.password is not None:
+        if self._password:
             return f"plain connections allowed: {PLAIN_COST}"
         return ""
 
     def _warn_plain(self) -> None:
-        if self.options.plain == "allow" and self._table.config.password is not None:
+        if self.options.plain == "allow" and self._password:
             log.warning("%s", self.plain_words())
 
     def _close_plain(self) -> None:
@@ -183,14 +167,14 @@ class HostControls:
         seat's is freed by the table as it closes, as a leave between matches would be."""
         if self.options.plain != "never":
             return
-        for conn in list(self._table.conns):
+        for conn in list(self._conns):
             if conn.kind == "plain" and not conn.closed:
                 log.info("%r: plain, and the table takes only sealed connections now", conn)
                 conn.fail("tls_required", TLS_REQUIRED)
 
     def set_odds(self, on: bool) -> None:
         """The terminal's ``odds on|off``, between matches only."""
-        if self._table.running:
+        if self._running():
             raise p.MessageError("match_running", "the table is set between matches")
         self.options.odds = on
         log.info("odds on request: %s", "allowed" if on else "off")
@@ -198,7 +182,7 @@ class HostControls:
 
     def set_stand_in(self, on: bool) -> None:
         """The terminal's ``stand-in on|off``, between matches only."""
-        if self._table.running:
+        if self._running():
             raise p.MessageError("match_running", "the table is set between matches")
         self.options.stand_in = on
         self._broadcast_lobby()
@@ -206,36 +190,17 @@ class HostControls:
     # ------------------------------------------------------------ R-C3
 
     def pause(self) -> None:
-        table = self._table
-        if table.paused:
-            raise p.MessageError("already_paused", "the table is already paused", "pause")
-        table.paused = True
-        self._turns.turn_clock.freeze()
-        self._deals.hold()  # between hands: hold the next deal
-        log.info("the host pauses the table (R-C3)")
-        self._broadcast(p.Paused(True, self.host_name()).encode(), newer=True)
-        self._turns.broadcast_clock()
+        """The host pauses the table (``Dealer.pause``, which refuses a table paused)."""
+        self._dealer.pause(True)
 
     def resume(self) -> None:
-        table = self._table
-        if not table.paused:
-            raise p.MessageError("not_paused", "the table is not paused", "resume")
-        table.paused = False
-        self._turns.turn_clock.thaw()
-        log.info("the host resumes the table")
-        self._broadcast(p.Paused(False, self.host_name()).encode(), newer=True)
-        seat = table.seats.get(table.turn_seat) if table.turn_seat is not None else None
-        if seat is not None and seat.conn is not None and self._turns.turn_clock.left() is not None:
-            self._turns.broadcast_clock()
-            self._send_turn(seat)  # the same turn, with the clock running again
-        self._deals.resume(self._hand_pause, self._next_hand)
+        self._dealer.pause(False)
 
     def take_seat(self, seat_no: int) -> None:
-        table = self._table
-        seat = table.seats.get(seat_no)
+        seat = self._seats.get(seat_no)
         if seat is None or seat.kind is not SeatKind.HUMAN:
             raise p.MessageError("bad_seat", f"seat {seat_no} is not a person's seat", "take_seat")
-        if seat_no == table.host:
+        if seat_no == self._role.seat:
             raise p.MessageError("bad_seat", "the host cannot take its own seat away", "take_seat")
         try:
             self._turns.move(seat, Move.TAKE, ref="take_seat")
@@ -246,19 +211,3 @@ class HostControls:
                 ) from None
             raise
         log.info("the host takes seat %d (%s) away for the match (R-C3)", seat_no, seat.name)
-
-    def host_name(self) -> str:
-        table = self._table
-        host = table.seats.get(table.host) if table.host is not None else None
-        return host.name if host is not None else ""
-
-    def rejoin_messages(self) -> list[dict[str, Any]]:
-        """What a (re)joining protocol 2 connection needs besides the match: the pause
-        and the clock."""
-        out = []
-        if self._table.paused:
-            out.append(p.Paused(True, self.host_name()).encode())
-        msg = self._turns.clock_message()
-        if msg is not None:
-            out.append(msg)
-        return out

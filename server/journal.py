@@ -13,18 +13,17 @@ programs read every ``*.jsonl`` there as a hand history), JSON lines:
   resumed table had to take instead of its old one;
 - ``sit`` / ``free``: a person seated during the match for the next one, and freed.
 
-``hand`` and ``act`` records carry the table's ``turn`` and ``step`` counters after them
-(``stepped``).  The functions ``*_record`` build each record the table appends, so each
-shape has one writer here (the ``match`` record's is ``server.resume.match_record``) and
-one reader (``server.resume.rebuild``).
+``hand`` and ``act`` records carry the table's ``turn`` and ``step`` after them
+(``stepped``).  Each shape has one writer here (``*_record``, handed to
+``Dealer.record``, the one way into the journal) and one reader: ``server.rebuild``,
+the one replay, which both a resumed table and ``unfinished`` read.
 
 Invariants:
 
 - A record is written as one line, newline last, and ``fsync``ed before the table sends
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
-  line, which reading drops.  The file is kept open from ``begin`` to ``close`` (one
-  write and its ``fsync`` a record).
-- The folder is 0700 (``server.files.private_dir``) and the file 0600.
+  line, which reading drops.  The file (0600, in a 0700 folder: ``server.files``) is
+  kept open from ``begin`` to ``close``: one write and its ``fsync`` a record.
 - A file that cannot be read (a bad line before the end, another format or version, or
   another table's; a folder or anything but a plain file in its place, more than
   ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
@@ -45,26 +44,23 @@ import contextlib
 import json
 import logging
 import os
-import random
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common.cards import Card
-from common.match import Match, SeatInfo, SeatKind
+from common.match import Match, SeatKind
 from common.safejson import Unreadable, loads
 from server import durable, files
 from server.files import private_dir
+from server.rebuild import JournalError, SeatRecord, rebuild
 from server.seats import token_digest
 
 __all__ = [
     "FORMAT",
     "VERSION",
     "Journal",
-    "JournalError",
-    "JournalSeat",
     "Unfinished",
     "act_record",
     "free_record",
@@ -72,6 +68,7 @@ __all__ = [
     "hand_record",
     "host_record",
     "journal_path",
+    "match_record",
     "port_record",
     "read_records",
     "recorded_port",
@@ -92,10 +89,6 @@ MAX_LINE = 256 * 1024
 """The longest record read: the ``match`` record of seven seats is under 2 KiB."""
 
 
-class JournalError(ValueError):
-    """A journal that cannot be read or replayed: it is set aside."""
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "table"
 
@@ -106,6 +99,37 @@ def journal_path(history_dir: Path, table: str) -> Path:
 
 
 Record = dict[str, Any]
+
+
+# ------------------------------------------------------------ the records written
+
+
+def match_record(
+    match: Match,
+    *,
+    match_id: str,
+    history: str,
+    options: Mapping[str, Any],
+    host: int | None,
+    port: int | None,
+    turn: int,
+    step: int,
+    seats: Iterable[SeatRecord],
+) -> Record:
+    """The ``match`` record of ``match``, just started: it begins a new journal."""
+    return {
+        "t": "match",
+        "match": match_id,
+        "history": history,
+        "hands": match.hands,
+        "options": dict(options),
+        "button": match.button,
+        "host": host,
+        "port": port,
+        "turn": turn,
+        "step": step,
+        "seats": [s.to_dict() for s in seats],
+    }
 
 
 def hand_record(no: int, time: str, deck: Iterable[str]) -> Record:
@@ -149,13 +173,14 @@ def port_record(port: int) -> Record:
     return {"t": "port", "port": port}
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``, made once: the
-same text, without an encoder made for every record."""
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once
 
 
 def _dumps(record: Mapping[str, Any]) -> bytes:
     return (_JSON.encode(record) + "\n").encode()
+
+
+# ------------------------------------------------------------ reading
 
 
 def parse(data: bytes, table: str) -> list[dict[str, Any]]:
@@ -210,15 +235,7 @@ def recorded_port(history_dir: Path, table: str) -> int | None:
     return port if isinstance(port, int) and not isinstance(port, bool) and port > 0 else None
 
 
-@dataclass(frozen=True, slots=True)
-class JournalSeat:
-    """A seat of a journaled match: its name, kind and level, and its token's hash."""
-
-    seat: int
-    name: str
-    kind: SeatKind
-    level: str | None
-    token_sha256: str | None
+# ------------------------------------------------------------ what the game asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,14 +251,14 @@ class Unfinished:
     """The hand in play, or the next to be dealt when none is."""
     in_play: bool
     """A hand is being played (else the match stopped between two hands)."""
-    seats: tuple[JournalSeat, ...]
+    seats: tuple[SeatRecord, ...]
 
     @property
-    def computers(self) -> tuple[JournalSeat, ...]:
+    def computers(self) -> tuple[SeatRecord, ...]:
         return tuple(s for s in self.seats if s.kind is SeatKind.COMPUTER)
 
     @property
-    def people(self) -> tuple[JournalSeat, ...]:
+    def people(self) -> tuple[SeatRecord, ...]:
         return tuple(s for s in self.seats if s.kind is SeatKind.HUMAN)
 
     @property
@@ -255,20 +272,27 @@ class Unfinished:
 
 
 def unfinished(history_dir: Path, table: str) -> Unfinished | None:
-    """Table ``table``'s unfinished match, if its journal holds one that replays (read
-    only: a journal that cannot be read, does not replay or whose match is over reads as
-    None and stays where it is; the table sets a broken one aside when it starts).
-
-    The hands are replayed through the engine (``common.match``), as
-    ``server.resume.rebuild`` does, to know how many are over."""
+    """Table ``table``'s unfinished match, if its journal holds one that replays
+    (``rebuild``; read only: a journal that cannot be read, does not replay or whose
+    match is over reads as None and stays where it is; the table sets a broken one aside
+    when it starts)."""
     try:
-        records = read_records(journal_path(history_dir, table), table)
-    except (OSError, JournalError):
-        return None
-    try:
-        return _summary(table, records)
+        got = rebuild(read_records(journal_path(history_dir, table), table))
     except Exception:  # whatever the file holds, reading it is not an error
         return None
+    match, hand = got.match, got.match.hand
+    if match.is_over:
+        return None
+    in_play = hand is not None and not hand.is_over
+    return Unfinished(
+        table=table,
+        match=got.match_id,
+        hands=match.hands,
+        hands_played=match.hands_played,
+        hand=got.hand_no if in_play else match.hands_played + 1,
+        in_play=in_play,
+        seats=tuple(got.seats),
+    )
 
 
 def give_up(history_dir: Path, table: str) -> bool:
@@ -284,51 +308,7 @@ def give_up(history_dir: Path, table: str) -> bool:
     return True
 
 
-def _summary(table: str, records: list[dict[str, Any]]) -> Unfinished | None:
-    if not records or records[0].get("t") != "match":
-        return None
-    head = records[0]
-    seats = {
-        int(s["seat"]): JournalSeat(
-            seat=int(s["seat"]),
-            name=str(s["name"]),
-            kind=SeatKind(s["kind"]),
-            level=None if s.get("level") is None else str(s["level"]),
-            token_sha256=None if s.get("token_sha256") is None else str(s["token_sha256"]),
-        )
-        for s in head["seats"]
-    }
-    match = Match(
-        seats={n: SeatInfo(s.name, s.kind) for n, s in seats.items()},
-        rng=random.Random(0),
-        hands=int(head["hands"]),
-    )
-    match.button = int(head["button"])
-    hand_no = 0
-    for record in records[1:]:
-        if record.get("t") == "hand":
-            hand_no = int(record["no"])
-            match.next_hand([Card(code) for code in record["deck"]])
-        elif record.get("t") == "act":
-            match.apply(int(record["seat"]), str(record["action"]))
-        elif record.get("t") == "token" and int(record["seat"]) in seats:  # a reclaim given
-            was = seats[int(record["seat"])]
-            seats[was.seat] = JournalSeat(
-                was.seat, was.name, was.kind, was.level, str(record["token_sha256"])
-            )
-    if match.is_over:
-        return None
-    hand = match.hand
-    in_play = hand is not None and not hand.is_over
-    return Unfinished(
-        table=table,
-        match=str(head["match"]),
-        hands=match.hands,
-        hands_played=match.hands_played,
-        hand=hand_no if in_play else match.hands_played + 1,
-        in_play=in_play,
-        seats=tuple(seats.values()),
-    )
+# ------------------------------------------------------------ the file
 
 
 class Journal:
@@ -338,16 +318,16 @@ class Journal:
         self.path = journal_path(history_dir, table)
         self.table = table
         self.enabled = enabled
-        self._live = False
-        """A match's journal is being written (``begin`` or ``carry_on`` done)."""
         self._fd: int | None = None
-        """The file, open for appending while live."""
+        """The file, open for appending while a match's journal is being written
+        (``begin`` or ``carry_on`` done)."""
         self._whole = 0
         """The length of the whole lines ``load`` read: what ``carry_on`` keeps."""
 
     @property
     def open(self) -> bool:
-        return self._live
+        """A match's journal is being written."""
+        return self._fd is not None
 
     def load(self) -> list[dict[str, Any]]:
         """The records of an unfinished match's journal (none when there is none); a
@@ -396,7 +376,6 @@ class Journal:
             raise
         durable.sync_dir(self.path.parent)
         self._fd = fd
-        self._live = True
 
     def carry_on(self) -> None:
         """Go on writing the journal ``load`` read, after its last whole line (a torn one
@@ -413,18 +392,23 @@ class Journal:
             os.close(fd)
             raise
         self._fd = fd
-        self._live = True
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        """``record`` on disk: a ``match`` record ``begin``s a new journal, any other is
+        appended to it.  ``OSError`` if it cannot be (``begin``, ``append``)."""
+        if record.get("t") == "match":
+            self.begin(record)
+        else:
+            self.append(record)
 
     def append(self, record: Mapping[str, Any]) -> None:
         """One record, on disk (``fsync``) when this returns; ``OSError`` if it cannot
         be, with the file as it was (and the record to be appended again)."""
-        if self._live:
-            assert self._fd is not None
+        if self._fd is not None:
             durable.append(self._fd, _dumps(record))
 
     def close(self) -> None:
         """Write no more (the file stays, for a table started again to resume)."""
-        self._live = False
         fd, self._fd = self._fd, None
         if fd is not None:
             with contextlib.suppress(OSError):

@@ -60,7 +60,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from common.events import ProtocolError
-from common.protocol import MAX_FRAME, Error, FrameDecoder, FrameError, MessageError, encode_frame
+from common.protocol import (
+    MAX_FRAME,
+    PROTOCOL_VERSION,
+    Error,
+    FrameDecoder,
+    FrameError,
+    MessageError,
+    encode_frame,
+)
 from common.seal import TlsPipe, looks_like_tls
 from server.budget import TokenBucket
 from server.linkopts import tune_link
@@ -166,6 +174,8 @@ class Connection(asyncio.Protocol):
         self.waiting = False
         """Its hello waits for the table (a password's back-off or turn, or its proof):
         it has done its part (``server.guard`` closes it last to make room)."""
+        self.protocol = PROTOCOL_VERSION
+        """The protocol its hello said: 1 is sent no message type of 2."""
         # Set by the table once the hello is accepted.
         self.greeted = False
         self.seat: int | None = None

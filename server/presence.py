@@ -17,6 +17,8 @@ way h11 keeps its connection states apart from the sockets.  Invariants:
 - Every away spell, and a seat taken away, lasts the match only: ``MATCH_START`` and
   ``MATCH_END`` end them; a seat waiting for the next match waits through a match's end
   and plays from the next start.
+- A seat starts ``PLAYING``; one taken once the table has begun a match moves to
+  ``NEXT_MATCH`` at once (``SIT_LATE``), so no state is set around ``step``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ class Move(Enum):
     """Its turn clock and time bank ran out (R-C4, then R-C2)."""
     TAKE = "take"
     """The host took the seat away for the rest of the match (R-C3)."""
+    SIT_LATE = "sit_late"
+    """A person took a free seat once the table had begun a match: it plays from the
+    next one (R-T1: the seats are the match's from its start)."""
     MATCH_START = "match_start"
     MATCH_END = "match_end"
 
@@ -63,6 +68,7 @@ RULE: dict[Move, str] = {
     Move.ALIVE_V1: "R-C2",
     Move.CLOCK_OUT: "R-C4",
     Move.TAKE: "R-C3",
+    Move.SIT_LATE: "R-T1",
     Move.MATCH_START: "R-C2",
     Move.MATCH_END: "R-C2",
 }
@@ -125,6 +131,8 @@ TRANSITIONS: dict[tuple[Presence, Move], Presence] = {
     (P.PLAYING, Move.CLOCK_OUT): P.AWAY_CLOCK,
     # R-C3: the host takes a seat of the match away.
     **{(s, Move.TAKE): P.TAKEN for s in (P.PLAYING, P.DROPPED, *_AWAY_BY_PERSON)},
+    # R-T1: a seat taken once a match began waits for the next one.
+    (P.PLAYING, Move.SIT_LATE): P.NEXT_MATCH,
     # Every away spell, and a seat taken away, lasts one match.
     **{(s, Move.MATCH_START): P.PLAYING for s in Presence},
     **{(s, Move.MATCH_END): P.PLAYING for s in _IN_MATCH},

@@ -76,6 +76,10 @@ class Seat:
             return hmac.compare_digest(token_digest(token), self.token_hash)
         return False
 
+    def digest(self) -> str | None:
+        """What the journal keeps of its token: the token's hash (``token_digest``)."""
+        return self.token_hash if self.token is None else token_digest(self.token)
+
     @property
     def connected(self) -> bool:
         return self.kind is SeatKind.COMPUTER or self.conn is not None

@@ -1,18 +1,30 @@
-"""A person's turn: who plays it, how long it may take, and the seat's presence (R-C1..R-C4).
+"""The turn: whose decision the table asks for, who plays it and how long it may take.
 
-``Turns`` asks ``server.presence`` who plays a person's turn (the person, the default at
-once, a computer standing in, or nobody until a dropped seat's grace is over), runs the
-turn clock and bank (``server.clock``) and moves each seat's presence when something
-happens to it, telling everyone (``seat_away``).  Invariants:
+``Turns`` owns the turn: the table's turn id (``turn_id``), the seat asked to act
+(``to_act``) and its clock.  Each step of a hand moves the turn on (``advance``); once
+the step is shown the table asks the seat to act (``ask``), and ``Turns`` has it played:
+a computer seat chooses (``server.computer``); for a person it asks ``server.presence``
+who plays (the person, the default at once, a computer standing in, or nobody until a
+dropped seat's grace is over) and runs the turn clock and bank (``server.clock``,
+R-C4).  It also moves each seat's presence when something happens to it, telling
+everyone (``seat_away``).  Invariants:
 
-- A seat's ``presence`` changes here only, through ``server.presence.step``; a refused
-  move raises ``MessageError`` with the move's error code and changes nothing.
+- ``turn_id`` grows by one for every decision the table asks for, across hands and
+  matches; an ``act``, a timer's default and a computer seat's choice count only while
+  their turn is the current one (``current``).
+- ``to_act`` is None from a step until the table asks for its decision, so nobody acts
+  on a step that is not on disk yet (``server.saving``).
+- A seat's ``presence`` changes only through ``server.presence.step``; a refused move
+  raises ``MessageError`` with the move's error code and changes nothing.
 - An away seat's turn is played at once (R-C2) by the default, or by the computer brain
   when the host chose a stand-in (R-C3); its person is never sent a ``turn`` for it.
   ``back`` ends an away spell from the seat's next turn: a turn already handed to the
   default or the stand-in is played by it.
 - The bank a person has left is kept on its seat between turns; the clock only counts
-  it down.  While the table is paused the clock stands still (``freeze``/``thaw``).
+  it down.  While the table is paused or waits to save, the clock stands still
+  (``freeze``/``thaw``) and its ``clock`` message says it is not running.
+- The ``clock`` message and the ``turn`` sent with it say the same time left: it is
+  read once for both.
 - Every timer here is the table's clock's (``server.timers``).
 """
 
@@ -20,23 +32,26 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from common import protocol as p
-from common.match import Match
+from common.engine import Hand
+from common.match import SeatKind
 from common.presence import Presence
 from server import frames
 from server.clock import TurnClock
-from server.net import Connection
-from server.presence import Actor, Move, Refused, actor, step
+from server.presence import Actor, Move, Refused, act_refusal, actor, step
 from server.seats import Seat
 from server.timers import Clock
 
 __all__ = ["TableOptions", "Turns"]
 
 log = logging.getLogger("server.table")
+
+ClockFields = tuple[int, int, float, float, bool]
+"""A ``clock`` message's fields in their order: seat, turn, time left, bank, running."""
 
 
 @dataclass(slots=True)
@@ -54,27 +69,18 @@ class TableOptions:
     odds: bool = False
     """Odds on request are allowed (``ServerConfig.odds``).  Not in ``to_dict`` either:
     the lobby says ``"odds": true`` on its own, only when allowed."""
+    hands: int = 8
+    """The next match's length (R-T4); the lobby and the journal say it on their own."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"turn_time": self.turn_time, "time_bank": self.time_bank, "stand_in": self.stand_in}
 
 
-class TurnTable(Protocol):
-    """What ``Turns`` reads of the table: the match, whose turn it is, and the seats."""
-
-    seats: dict[int, Seat]
-    match: Match | None
-    turn_id: int
-    turn_seat: int | None
-    paused: bool
-
-
 class Turns:
-    """Whose turn it is and who plays it, for one table."""
+    """The table's turn, and who plays it."""
 
     def __init__(
         self,
-        table: TurnTable,
         options: TableOptions,
         *,
         grace: float | None,
@@ -82,20 +88,116 @@ class Turns:
         rng: random.Random,
         broadcast: Callable[..., None],
         apply: Callable[[int, str], None],
-        stand_in: Callable[[Seat, int], None],
+        computer: Callable[[Seat, int], None],
     ) -> None:
-        self._table = table
         self.options = options
         self.grace = grace
         self.turn_clock = TurnClock(self._time_up, clock)
+        self.turn_id = 0
+        self.to_act: Seat | None = None
+        """The seat whose decision is asked for now (None between a step and its asking)."""
+        self._hand: Hand | None = None
         self._timers = clock
         self._rng = rng
         self._broadcast = broadcast
         self._apply = apply
-        self._stand_in = stand_in
-        self._said: tuple[int, float, float] | None = None
-        """(turn, time left, bank) of the clock message just broadcast, while the turn
-        sent with it is made (``person_turn``)."""
+        self._computer = computer
+
+    # ------------------------------------------------------------ the turn
+
+    def advance(self, hand: Hand) -> int:
+        """The hand moved on (a seat acted, or a hand was dealt): the clock of the seat
+        that acted stops, keeping its bank; a decision to come is a new turn.  Returns
+        the turn id."""
+        bank = self.turn_clock.stop()
+        if bank is not None and self.to_act is not None:
+            self.to_act.bank = bank
+        self.to_act = None
+        self._hand = hand
+        if not hand.is_over:
+            self.turn_id += 1
+        return self.turn_id
+
+    def current(self, turn: int) -> Hand | None:
+        """The hand while ``turn`` is still the one being asked for, else None."""
+        return self._hand if turn == self.turn_id else None
+
+    def ask(self, seat: Seat) -> None:
+        """``seat`` is to act on the current turn: a computer seat chooses; a person's
+        turn waits for it, or is played for it now."""
+        self.to_act = seat
+        if seat.kind is SeatKind.COMPUTER:
+            self._computer(seat, self.turn_id)
+            return
+        who = actor(seat.presence, stand_in=self.options.stand_in)
+        if who is Actor.PERSON:
+            self._start(seat)
+        elif who is Actor.GRACE:
+            self.turn_clock.arm(self.grace, self.turn_id)  # R-C1
+        else:
+            self._away_turn(seat)
+
+    def check_act(self, seat: Seat | None, seat_no: int, act: p.Act, *, protocol: int) -> None:
+        """Whether a person's ``act`` for seat ``seat_no`` (``seat``, if it is there) may
+        be played: its person may act (``server.presence``), it is its turn and it names
+        the current one; else ``MessageError``."""
+        refused = act_refusal(seat.presence, protocol=protocol) if seat else None
+        if refused is not None:  # taken (R-C3), or away: its turns are played for it (R-C2)
+            raise p.MessageError(refused.code, str(refused), "act")
+        if seat is None or self.to_act is not seat:
+            raise p.MessageError("not_your_turn", f"it is not seat {seat_no}'s turn", "act")
+        if act.turn != self.turn_id:
+            raise p.MessageError(
+                "stale_turn", f"turn {act.turn} is over; this is turn {self.turn_id}", "act"
+            )
+
+    def reconnected(self, seat: Seat) -> None:
+        """``seat``'s person is back with its token (R-C1): everyone is told, and the
+        away spell its drop began ends."""
+        self._broadcast(p.Presence(seat.seat, True, None).encode())
+        self.move(seat, Move.RECONNECT)
+
+    def rejoined(self, seat: Seat) -> None:
+        """``seat``'s person has had the table's state: if its turn waits on it, the
+        turn starts again (its clock, and the ``turn`` sent)."""
+        if self.to_act is seat and seat.presence is Presence.PLAYING:
+            self._start(seat)
+
+    def again(self) -> None:
+        """The clock runs again, or is said again (the host resumed, the table saved):
+        everyone is told, and the person to act is sent its turn again."""
+        if self.to_act is not None and self.turn_clock.left() is not None:
+            self._say(self.to_act)
+
+    def _away_turn(self, seat: Seat) -> None:
+        """An away seat's turn: the stand-in plays it, or the default does, at once (R-C2)."""
+        turn = self.turn_id
+        if actor(seat.presence, stand_in=self.options.stand_in) is Actor.STAND_IN:
+            if seat.rng is None:
+                seat.rng = random.Random(self._rng.getrandbits(64))
+            self._computer(seat, turn)
+        else:
+            self._timers.call_soon(self._play_default, turn)
+
+    def _play_default(self, turn: int) -> None:
+        seat = self.to_act
+        if turn != self.turn_id or seat is None or self._hand is None:
+            return
+        action = self._hand.default_action(seat.seat)
+        log.debug("seat %d is away: %s (R-C2)", seat.seat, action.value)
+        self._apply(seat.seat, action.value)
+
+    def _time_up(self, turn: int) -> None:
+        """The seat to act ran out of time: its grace (R-C1) or its clock and bank (R-C4).
+        Either way it is away now (R-C2) and its turn is played for it."""
+        seat = self.to_act
+        if turn != self.turn_id or seat is None:
+            return
+        move = Move.GRACE_OVER if seat.presence is Presence.DROPPED else Move.CLOCK_OUT
+        if move is Move.CLOCK_OUT:
+            seat.bank = 0.0
+        log.info("seat %d's time is up (%s): it is away", seat.seat, move.value)
+        self.move(seat, move)
 
     # ------------------------------------------------------------ presence
 
@@ -111,8 +213,8 @@ class Turns:
             why = after.away_why
             stand_in = after.away and self.options.stand_in
             self._broadcast(p.SeatAway(seat.seat, after.away, why, stand_in).encode(), newer=True)
-        waiting = self._table.turn_seat == seat.seat and not before.away
-        if waiting and after.away:  # its turn was waiting on its person: play it now (R-C2)
+        if self.to_act is seat and not before.away and after.away:
+            # Its turn was waiting on its person: play it now (R-C2).
             bank = self.turn_clock.stop()
             if bank is not None and move is not Move.CLOCK_OUT:
                 seat.bank = bank
@@ -121,149 +223,79 @@ class Turns:
         return after
 
     def dropped(self, seat: Seat) -> None:
-        """``seat``'s connection went mid-match: its grace runs if its turn waits on it (R-C1)."""
+        """``seat``'s connection went mid-match: everyone is told, and its grace runs if
+        its turn waits on it (R-C1)."""
+        self._broadcast(p.Presence(seat.seat, False, self.grace).encode())
         before = seat.presence
         self.move(seat, Move.DROP)
-        if self._table.turn_seat == seat.seat and before is Presence.PLAYING:
-            self.stop_clock(seat.seat)
-            self.turn_clock.arm(self.grace, self._table.turn_id)
+        if self.to_act is seat and before is Presence.PLAYING:
+            bank = self.turn_clock.stop()
+            if bank is not None:
+                seat.bank = bank
+            self.turn_clock.arm(self.grace, self.turn_id)
 
-    def alive_v1(self, conn: Connection) -> None:
-        """A protocol 1 connection said something.  It has no ``back`` and is never told
-        its seat is away, so any message from it (a ``ping`` will do) is its person's
-        "I'm back" after its clock ran out or its drop (R-C2); a seat taken or stepped
-        away stays."""
-        seat = self._table.seats.get(conn.seat) if conn.seat is not None else None
-        if seat is not None and seat.conn is conn:
-            self.move(seat, Move.ALIVE_V1)
-
-    def left(self, seat_no: int) -> None:
-        """A person says ``leave`` during a match: no grace is waited for someone who said
-        goodbye, so the seat is away now (R-C2) and stays in the match (R-C1)."""
-        seat = self._table.seats.get(seat_no)
-        if seat is not None:
-            self.move(seat, Move.LEAVE)
-
-    def match_start(self, seats: list[Seat]) -> None:
+    def match_start(self, seats: Iterable[Seat], banks: Mapping[int, float] | None = None) -> None:
+        """Every seat plays from now on with a full bank (R-C4), or with ``banks`` (by seat
+        number), a resumed match's."""
         for seat in seats:
-            seat.bank = self.options.time_bank
+            seat.bank = (banks or {}).get(seat.seat, self.options.time_bank)
             seat.presence = step(seat.presence, Move.MATCH_START)
 
-    def match_end(self, seats: list[Seat]) -> None:
+    def match_end(self, seats: Iterable[Seat]) -> None:
+        self.to_act = None
         self.turn_clock.frozen = False
         for seat in seats:  # an away spell, and a seat taken away, last the match only
             seat.presence = step(seat.presence, Move.MATCH_END)
 
-    def _time_up(self, turn: int) -> None:
-        """The seat to act ran out of time: its grace (R-C1) or its clock and bank (R-C4).
-        Either way it is away now (R-C2) and its turn is played for it."""
-        table = self._table
-        if turn != table.turn_id or table.turn_seat is None or table.match is None:
-            return
-        seat = table.seats[table.turn_seat]
-        move = Move.GRACE_OVER if seat.presence is Presence.DROPPED else Move.CLOCK_OUT
-        if move is Move.CLOCK_OUT:
-            seat.bank = 0.0
-        log.info("seat %d's time is up (%s): it is away", seat.seat, move.value)
-        self.move(seat, move)
-
-    # ------------------------------------------------------------ whose turn
-
-    def person_turn(self, seat: Seat, send_turn: Callable[[Seat], None]) -> None:
-        """``seat``, a person's, is to act on the table's current turn: wait for it, or
-        have it played now."""
-        who = actor(seat.presence, stand_in=self.options.stand_in)
-        if who is Actor.PERSON:
-            self.start_clock(seat)
-            try:  # the turn says what the clock just said (``_left``)
-                send_turn(seat)
-            finally:
-                self._said = None
-        elif who is Actor.GRACE:
-            self.turn_clock.arm(self.grace, self._table.turn_id)  # R-C1
-        else:
-            self._away_turn(seat)
-
-    def _away_turn(self, seat: Seat) -> None:
-        """An away seat's turn: the stand-in plays it, or the default does, at once (R-C2)."""
-        turn = self._table.turn_id
-        if actor(seat.presence, stand_in=self.options.stand_in) is Actor.STAND_IN:
-            if seat.rng is None:
-                seat.rng = random.Random(self._rng.getrandbits(64))
-            self._stand_in(seat, turn)
-        else:
-            self._timers.call_soon(self._play_default, turn)
-
-    def _play_default(self, turn: int) -> None:
-        table = self._table
-        if turn != table.turn_id or table.turn_seat is None or table.match is None:
-            return
-        hand = table.match.hand
-        assert hand is not None
-        action = hand.default_action(table.turn_seat)
-        log.debug("seat %d is away: %s (R-C2)", table.turn_seat, action.value)
-        self._apply(table.turn_seat, action.value)
+    def resume(self, turn_id: int, hand: Hand | None) -> None:
+        """A match rebuilt from its journal goes on from turn ``turn_id`` of ``hand``."""
+        self.turn_id = turn_id
+        self._hand = hand
 
     # ------------------------------------------------------------ the clock (R-C4)
 
-    def start_clock(self, seat: Seat) -> None:
-        """A person's clock for this turn: the decision seconds, then its bank (R-C4)."""
+    def _start(self, seat: Seat) -> None:
+        """A person's turn: its clock starts (the decision seconds, then its bank), and
+        the turn is sent to it."""
         if self.options.turn_time is None:
             self.turn_clock.cancel()
+        else:
+            self.turn_clock.start(self.turn_id, self.options.turn_time, seat.bank)
+        self._say(seat)
+
+    def _say(self, seat: Seat) -> None:
+        """The clock to everyone, and ``seat`` its turn, both with the time left read once."""
+        fields = self.broadcast_clock()
+        if seat.conn is None:
             return
-        self.turn_clock.start(self._table.turn_id, self.options.turn_time, seat.bank)
-        self.broadcast_clock()
+        if fields is None:
+            time_left, bank = self.turn_clock.time_left(), None
+        else:
+            time_left, bank = fields[2], fields[3]
+        seat.conn.send_message(self.turn_message(seat, time_left, bank))
 
-    def stop_clock(self, seat_no: int) -> None:
-        """``seat_no`` acted: keep what is left of its bank."""
-        bank = self.turn_clock.stop()
-        seat = self._table.seats.get(seat_no)
-        if bank is not None and seat is not None:
-            seat.bank = bank
-
-    def _clock_fields(self) -> tuple[int, int, float, float, bool] | None:
-        """A ``clock`` message's fields in their order (seat, turn, time left, bank,
-        running), or None when no person's clock runs."""
+    def _clock_fields(self) -> ClockFields | None:
+        """The ``clock`` message's fields, or None when no person's clock runs."""
         left = self.turn_clock.left()
-        table = self._table
-        if left is None or table.turn_seat is None:
+        if left is None or self.to_act is None:
             return None
-        return (
-            table.turn_seat,
-            table.turn_id,
-            round(left[0], 1),
-            round(left[1], 1),
-            not (table.paused or self.turn_clock.frozen),  # paused, or waiting to save
-        )
+        frozen = self.turn_clock.frozen  # paused, or waiting to save
+        return self.to_act.seat, self.turn_id, round(left[0], 1), round(left[1], 1), not frozen
 
     def clock_message(self) -> dict[str, Any] | None:
         fields = self._clock_fields()
         return None if fields is None else p.Clock(*fields).encode()
 
-    def broadcast_clock(self) -> None:
-        """``clock_message`` to everyone."""
+    def broadcast_clock(self) -> ClockFields | None:
+        """The ``clock`` message to everyone while a person's clock runs; its fields."""
         fields = self._clock_fields()
-        if fields is None:
-            return
-        _, turn, time_left, bank, _ = fields
-        self._said = (turn, time_left, bank)
-        self._broadcast(p.Clock(*fields).encode(), newer=True)
+        if fields is not None:
+            self._broadcast(p.Clock(*fields).encode(), newer=True)
+        return fields
 
-    def turn_message(self, seat: Seat) -> dict[str, Any]:
-        """The ``turn`` message a person is sent: its legal actions and what its clock
-        has left."""
-        table = self._table
-        assert table.match is not None and table.match.hand is not None
-        time_left, bank = self._left()
-        return frames.turn(table.match.hand, seat.seat, table.turn_id, time_left, bank)
-
-    def _left(self) -> tuple[float | None, float | None]:
-        """A ``turn``'s ``time_left`` and ``bank``: what the clock message sent in the
-        same breath said (``person_turn``), else what the clock has left now."""
-        said = self._said
-        if said is not None and said[0] == self._table.turn_id:
-            return said[1], said[2]
-        left = self.turn_clock.left()
-        if left is None:
-            return self.turn_clock.time_left(), None
-        return round(left[0], 1), round(left[1], 1)
+    def turn_message(
+        self, seat: Seat, time_left: float | None, bank: float | None
+    ) -> dict[str, Any]:
+        """The ``turn`` message a person is sent: its legal actions and its clock."""
+        assert self._hand is not None
+        return frames.turn(self._hand, seat.seat, self.turn_id, time_left, bank)

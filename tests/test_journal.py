@@ -20,7 +20,7 @@ from common.presence import Presence
 from common.protocol import Act, FrameDecoder, Start
 from server import histories
 from server.journal import FORMAT, VERSION, Journal, journal_path, parse, recorded_port
-from server.resume import rebuild
+from server.rebuild import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
 from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, run, settle
@@ -161,7 +161,7 @@ async def test_a_finished_match_leaves_no_journal(tmp_path: Path) -> None:
 @run
 async def test_the_port_is_recorded(tmp_path: Path) -> None:
     table, _ = await clocked_table(config(tmp_path, name=NAME, computer=1, start_when=3))
-    table.port = 45678
+    table.listening(45678)
     for name in ("Ann", "Bob"):
         Link(table, name).hello()
     assert recorded_port(tmp_path, NAME) == 45678
@@ -174,8 +174,8 @@ async def test_a_new_token_and_a_new_host_are_journaled(tmp_path: Path) -> None:
     table, links = await _half_match(tmp_path)
     seat = table.seats[links[1].seat]
     seat.token = "a-brand-new-token"
-    table.token_changed(seat)
-    table.host = links[1].seat
+    table.seating.token_changed(seat)
+    table.role.pass_on(links[1].seat)
     other = tmp_path / "again"
     other.mkdir()
     journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())

@@ -44,16 +44,16 @@ _PEOPLE_GRID = {
     "next":         (_NO_MATCH,      "next",    _NO_MATCH, _NO_MATCH,      _NOT_AWAY, "next"),
 }
 # ... and those of the table's timers and its host (R-C1, R-C3, R-C4).
-_TABLE = (M.GRACE_OVER, M.CLOCK_OUT, M.TAKE, M.MATCH_START, M.MATCH_END)
+_TABLE = (M.GRACE_OVER, M.CLOCK_OUT, M.TAKE, M.MATCH_START, M.MATCH_END, M.SIT_LATE)
 _TABLE_GRID = {
-    #                grace_over      clock_out  take           match_start  match_end
-    "playing":      (_X,             "clock",   "taken",       "playing",   "playing"),
-    "dropped":      ("away_dropped", _X,        "taken",       "playing",   "playing"),
-    "asked":        (_X,             _X,        "taken",       "playing",   "playing"),
-    "clock":        (_X,             _X,        "taken",       "playing",   "playing"),
-    "away_dropped": (_X,             _X,        "taken",       "playing",   "playing"),
-    "taken":        (_X,             _X,        _TAKEN,        "playing",   "playing"),
-    "next":         (_X,             _X,        "!bad_seat",   "playing",   "next"),
+    #                grace_over      clock_out  take         match_start  match_end  sit_late
+    "playing":      (_X,             "clock",   "taken",     "playing",   "playing", "next"),
+    "dropped":      ("away_dropped", _X,        "taken",     "playing",   "playing", _X),
+    "asked":        (_X,             _X,        "taken",     "playing",   "playing", _X),
+    "clock":        (_X,             _X,        "taken",     "playing",   "playing", _X),
+    "away_dropped": (_X,             _X,        "taken",     "playing",   "playing", _X),
+    "taken":        (_X,             _X,        _TAKEN,      "playing",   "playing", _X),
+    "next":         (_X,             _X,        "!bad_seat", "playing",   "next",    _X),
 }
 # fmt: on
 

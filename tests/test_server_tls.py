@@ -442,12 +442,12 @@ def test_plain_refusals_change_nothing(tmp_path: Path, identity: Identity) -> No
         bob.send(p.Options(plain="never").encode())
         assert bob.last("error")["code"] == "not_host"
         # A plain host would close itself: refused.
-        table.host = bob.seat
+        table.role.pass_on(bob.seat)
         bob.send(p.Options(plain="never").encode())
         err = bob.last("error")
         assert (err["code"], err["ref"]) == ("tls_required", "options")
         assert table.turns.options.plain == "allow" and not bob.conn.closed
-        table.host = host.seat
+        table.role.pass_on(host.seat)
         host.send(p.Start().encode())
         await settle(table, host, bob)
         host.send(p.Options(plain="never").encode())

@@ -48,5 +48,3 @@ def test_step_frames_are_each_viewers_own_view_at_every_step_all_ins_too() -> No
                 pick = want_kind if want_kind and rng.random() < 0.5 else rng.choice(legal).kind
                 events = match.apply(hand.to_act, pick)
     assert steps > 200 and all_ins > 20, (steps, all_ins)
-
-
