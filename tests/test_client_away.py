@@ -46,8 +46,8 @@ def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) 
     assert guest.session.lobby.options == TableOptions(30.0, 90.0, stand_in=False)
     click(host, lobby.choices.time_bank.cells()[1])  # 30 s
     click(host, lobby.choices.stand_in.rect)
-    assert run([host, guest], lambda: guest.session.lobby.options.time_bank == 30.0)
-    assert guest.session.lobby.options.stand_in is True
+    # Two choices, two lobbies: the guest reads both once the second has come.
+    assert run([host, guest], lambda: guest.session.lobby.options == TableOptions(30.0, 30.0, True))
     assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
     drawn(host, guest)
     key(host, "s", step=False)
