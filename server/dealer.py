@@ -175,13 +175,12 @@ class Dealer:
         has the step, then every screen, then the next decision; each connection is sent
         all the step says in one write."""
         assert self.match is not None and self.match.hand is not None
-        with self._one_write():
-            self.step += 1
-            turn = self._turns.advance(self.match.hand)
-            banks = {s.seat: s.bank for s in self._seats.values() if s.kind is SeatKind.HUMAN}
-            self.pending = True
-            note = journal.stepped(note, turn=turn, step=self.step, banks=banks)
-            self.record(note, partial(self._show_step, events))
+        self.step += 1
+        turn = self._turns.advance(self.match.hand)
+        banks = {s.seat: s.bank for s in self._seats.values() if s.kind is SeatKind.HUMAN}
+        self.pending = True
+        note = journal.stepped(note, turn=turn, step=self.step, banks=banks)
+        self.record(note, partial(self._show_step, events))  # it shows in one write
 
     def _show_step(self, events: list[Event]) -> None:
         """The step is on disk: every screen, then the next decision."""
