@@ -152,19 +152,13 @@ class Night:
         self.seats: dict[int, Seat] = {}
         self.night = ""
         self.rngs: dict[int, random.Random] = {}
-        self.chairs = ComputerChairs(
-            self.seats,
-            own_brains=False,
-            host=lambda: None,
-            running=lambda: False,
-            night=lambda: self.night,
-        )
+        self.chairs = ComputerChairs(self.seats, own_brains=False)
         chairs = []
         for s, player in self.players.items():
             seat = Seat(s, f"{names[s]} {s}", SeatKind.COMPUTER)
             seat.brain = player
             chairs.append(seat)
-        self.chairs.seat(chairs)
+        self.chairs.seat(chairs, night=self.night)
 
     def begin(self, night: str, rngs: Mapping[int, random.Random]) -> None:
         """A new night: each seat's random source for it (its memory goes at the first
@@ -202,7 +196,7 @@ def run_chunk(
         total = 0.0
         for m in range(matches):
             for table in tables:
-                table.chairs.match_starts()
+                table.chairs.match_starts(table.night)
             for h in range(hands):
                 deal = night * per_night + m * hands + h
                 cards = deal_cards(seed, deal, seats)
@@ -228,7 +222,7 @@ def measure_time(name: str, decisions: int, seed: int) -> list[float]:
     timings: list[float] = []
     table = Night([name] * 7)
     table.begin("timed", {s: random.Random(seed * 31 + s) for s in range(7)})
-    table.chairs.match_starts()  # one long match: the memory kept throughout
+    table.chairs.match_starts(table.night)  # one long match: the memory kept throughout
     deal = 0
     while len(timings) < decisions:
         play_hand(table, button=deal % 7, cards=deal_cards(seed + 99, deal, 7), timings=timings)

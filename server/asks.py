@@ -16,8 +16,8 @@ Invariants:
 
 - A name alone is not a proof: the seat changes hands only on the host's ``give``.
   Until then the asker is a watcher, sent what every watcher is sent (no hole card).
-  A seat given goes to the table (``give``), which makes it a new token (journaled; the
-  old one is dead) and seats the asker as a token's comeback would (R-C1).
+  A seat given (``decide`` returns it) goes to ``server.seating``, which makes it a new
+  token (journaled; the old one is dead) and seats the asker as a comeback would (R-C1).
 - At most one ask is pending per seat and per connection; a refused ask is an
   ``error`` to its sender only and changes nothing.
 - Every ask ends exactly once, with a word to the asker (``ask_answer``) and, while it
@@ -31,7 +31,7 @@ Invariants:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,13 +86,11 @@ class SeatAsks:
         role: HostRole,
         *,
         clock: Clock,
-        give: Callable[[Connection, Seat], None],
         timeout: float = ASK_TIMEOUT,
     ) -> None:
         self._seats = seats
         self._role = role
         self._clock = clock
-        self._give = give
         self._timeout = timeout
         self.pending: dict[int, Ask] = {}
 
@@ -134,15 +132,11 @@ class SeatAsks:
 
     # ------------------------------------------------------------ the host's word
 
-    def answer(self, conn: Connection, msg: p.GiveSeat | p.RefuseSeat) -> None:
-        """The host's ``give_seat`` or ``refuse_seat``; raises ``MessageError`` otherwise."""
-        ref = msg.TYPE
-        if conn.seat is None or conn.seat != self._role.seat:
-            raise p.MessageError("not_host", "only the host gives a seat back", ref)
-        self.decide(msg.seat, give=isinstance(msg, p.GiveSeat), ref=ref)
-
-    def decide(self, n: int, *, give: bool, ref: str | None = None) -> None:
-        """Give or refuse the ask for seat ``n`` (the host's message or the terminal)."""
+    def decide(
+        self, n: int, *, give: bool, ref: str | None = None
+    ) -> tuple[Connection, Seat] | None:
+        """Give or refuse the ask for seat ``n`` (the host's message or the terminal):
+        the asker's connection and the seat it is given (``Seating.give_back``), if so."""
         ask = self.pending.get(n)
         if ask is None:
             raise p.MessageError("no_ask", f"nobody is asking for seat {n}", ref)
@@ -153,11 +147,11 @@ class SeatAsks:
         if not give:
             log.info("the host refuses seat %d to %s", n, ask.name)
             self._end(ask, "refused", "The host did not give the seat back")
-            return
+            return None
         assert seat is not None
         log.info("the host gives seat %d back to %s on %s", n, ask.name, ask.conn.peer)
         self._end(ask, "given", "The host gave the seat back")
-        self._give(ask.conn, seat)
+        return ask.conn, seat
 
     # ------------------------------------------------------------ asks that end by themselves
 

@@ -120,7 +120,7 @@ class Dealer:
         """A match of every seat there is; the table is told once its first record is on
         disk (``begun``)."""
         with self._one_write():
-            self._chairs.match_starts()
+            self._chairs.match_starts(self.records.tonight(running=False).evening)
             self.deals.reset()
             self._turns.match_start(self._seats.values())  # late arrivals play from now on
             seats = self._seats

@@ -26,7 +26,6 @@ from common import protocol as p
 from common.match import SeatKind
 from common.presence import Presence
 from server.journal import host_record
-from server.net import Connection
 from server.seats import Seat, next_host
 from server.timers import Clock, Handle
 
@@ -125,12 +124,6 @@ class HostRole:
         else:
             log.info("nobody is the host now: the first person back will be")
         self._passed()
-
-    def asked(self, conn: Connection, msg: p.MakeHost) -> None:
-        """The host's ``make_host``; raises ``MessageError`` (to it only) when refused."""
-        if conn.seat is None or conn.seat != self.seat:
-            raise p.MessageError("not_host", "only the host hands the host's role on", msg.TYPE)
-        self.make_host(msg.seat, ref=msg.TYPE)
 
     def make_host(self, seat_no: int, *, ref: str | None = None) -> None:
         """The host's role to the connected person in ``seat_no`` (the host's

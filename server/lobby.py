@@ -15,22 +15,21 @@ Invariants:
   scoreboard on (``server.night``) but not the brains' memory: they start fresh then,
   and keep what they learn from there to the night's end.  No memory is written to
   disk, and none of it is in any message to a client.
-- Only the host changes a computer seat, and only between matches; a refused change
-  raises ``MessageError`` (``not_host``, ``match_running``, or the change's own code)
-  and changes nothing.
+- Only the host changes a computer seat, and only between matches (the table checks
+  it, ``server.table.HOSTS``); a refused change raises ``MessageError`` and changes
+  nothing.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from common import protocol as p
 from common.engine import Hand
 from common.match import SeatKind
 from common.views import seat_view
 from server.brain import brain, level_id
-from server.net import Connection
 from server.seats import Seat
 
 __all__ = ["ComputerChairs"]
@@ -41,36 +40,25 @@ log = logging.getLogger("server.table")
 class ComputerChairs:
     """The host's say over the computer seats, and their brains."""
 
-    def __init__(
-        self,
-        seats: dict[int, Seat],
-        *,
-        own_brains: bool,
-        host: Callable[[], int | None],
-        running: Callable[[], bool],
-        night: Callable[[], str],
-    ) -> None:
+    def __init__(self, seats: dict[int, Seat], *, own_brains: bool) -> None:
         self._seats = seats
         self._own_brains = own_brains
-        self._host = host
-        self._running = running
-        self._tonight = night
         self._night: str | None = None
         """The night the brains remember (None until the first seats are seated)."""
 
-    def seat(self, chairs: Iterable[Seat]) -> None:
+    def seat(self, chairs: Iterable[Seat], *, night: str) -> None:
         """Seat computer seats (the table's first ones, or a resumed match's), each with
-        a fresh brain, which remembers from now on for tonight."""
+        a fresh brain, which remembers from now on for tonight (``night``)."""
         for chair in chairs:
             self._give_brain(chair)
             self._seats[chair.seat] = chair
         if self._night is None:
-            self._night = self._tonight()
+            self._night = night
         self._meet()
 
-    def match_starts(self) -> None:
-        """A match starts: at a new night every brain forgets; each is told who sits where."""
-        night = self._tonight()
+    def match_starts(self, night: str) -> None:
+        """A match starts on ``night``: at a new night every brain forgets; each is told
+        who sits where."""
         if night != self._night:
             self._night = night
             for seat in self._seats.values():
@@ -86,12 +74,9 @@ class ComputerChairs:
             if observe is not None:  # what this seat sees of the hand's end, nothing more
                 observe(seat_view(hand, seat.seat))
 
-    def set_level(self, conn: Connection, msg: p.SetLevel) -> None:
+    def set_level(self, msg: p.SetLevel) -> None:
         """The host picks a computer seat's level in the lobby."""
-        seat = self._hosts(
-            conn, msg.seat, "level", "sets computer levels", "a match is already running",
-            bad="bad_message",
-        )  # fmt: skip
+        seat = self.computer(msg.seat, ref=msg.TYPE, bad="bad_message")
         try:
             level = level_id(msg.level)
         except ValueError as exc:
@@ -100,13 +85,13 @@ class ComputerChairs:
         self._give_brain(seat)
         log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
 
-    def may_free(self, conn: Connection, msg: p.FreeSeat) -> None:
-        """The host may let computer seat ``msg.seat`` give its chair to a person (the
-        table frees it), between matches."""
-        self._hosts(
-            conn, msg.seat, "free_seat", "frees a computer seat", "wait for the match to end",
-            bad="bad_seat",
-        )  # fmt: skip
+    def computer(self, number: int, *, ref: str, bad: str = "bad_seat") -> Seat:
+        """The computer seat ``number`` (the host frees it, or sets its level), else a
+        ``MessageError`` (``bad``)."""
+        seat = self._seats.get(number)
+        if seat is None or seat.kind is not SeatKind.COMPUTER:
+            raise p.MessageError(bad, f"seat {number} is not a computer seat", ref)
+        return seat
 
     def _give_brain(self, seat: Seat) -> None:
         if self._own_brains and seat.level is not None:
@@ -123,17 +108,3 @@ class ComputerChairs:
             meet = getattr(seat.brain, "meet", None)
             if meet is not None:
                 meet(names)
-
-    def _hosts(
-        self, conn: Connection, number: int, ref: str, what: str, running: str, *, bad: str
-    ) -> Seat:
-        """The computer seat ``number`` for a lobby change only the host may make between
-        matches; otherwise a ``MessageError`` (``not_host``, ``match_running``, ``bad``)."""
-        if conn.seat is None or conn.seat != self._host():
-            raise p.MessageError("not_host", f"only the host {what}", ref)
-        if self._running():
-            raise p.MessageError("match_running", running, ref)
-        seat = self._seats.get(number)
-        if seat is None or seat.kind is not SeatKind.COMPUTER:
-            raise p.MessageError(bad, f"seat {number} is not a computer seat", ref)
-        return seat

@@ -229,7 +229,7 @@ class Seating:
 
     # ------------------------------------------------------------ a resumed match
 
-    def rebuilt(self, got: Rebuilt, rng: random.Random) -> list[Seat]:
+    def rebuilt(self, got: Rebuilt, rng: random.Random, *, night: str) -> list[Seat]:
         """The seats of a match rebuilt from its journal, known by their tokens' hashes:
         its computer seats with fresh brains and an RNG drawn from ``rng``, the people
         seated for the next match waiting for it again, and its host.  Returns the
@@ -241,7 +241,7 @@ class Seating:
                 seat.rng = random.Random(rng.getrandbits(64))
             self.seats[s.seat] = seat
         playing = list(self.seats.values())
-        self._chairs.seat([s for s in playing if s.kind is SeatKind.COMPUTER])
+        self._chairs.seat([s for s in playing if s.kind is SeatKind.COMPUTER], night=night)
         for s in got.waiting.values():
             seat = Seat(s.seat, s.name, s.kind, token_hash=s.token_sha256)
             seat.presence = step(seat.presence, Move.SIT_LATE)

@@ -15,6 +15,8 @@ Invariants:
   all one step sends it goes out in one write (``_one_write``).
 - A step is shown only once the dealer has it on disk; a connection that joins while
   one is being written is sent the whole table once it is shown, not the step.
+- Only the host sends the host's messages (``HOSTS``), checked here once; the host's
+  terminal (``console``) sends the same messages as the host, whoever hosts.
 - Once closed, the table does nothing more: a shutdown's last word is its ``bye``.
 """
 
@@ -29,15 +31,14 @@ from typing import Any
 
 from common import protocol as p
 from common.events import Event, IllegalAction
-from common.match import Match, SeatKind
+from common.match import SeatKind
 from common.schema import LobbySeat
-from server import books, frames
+from server import books, console, frames
 from server.announce import short_hostname
 from server.asks import SeatAsks
 from server.chat import said
 from server.computer import Chooser, ComputerSeats, default_chooser
 from server.config import ServerConfig
-from server.console import console
 from server.dealer import Dealer
 from server.guard import Door, DoorLimits
 from server.hello import Reception
@@ -52,9 +53,26 @@ from server.seats import Seat, computer_seats, public_seats
 from server.timers import Clock, LoopClock
 from server.turns import TableOptions, Turns
 
-__all__ = ["Table"]
+__all__ = ["HOSTS", "Table"]
 
 log = logging.getLogger("server.table")
+
+BETWEEN, DURING = "between", "during"
+HOSTS: dict[str, tuple[str, str | None, str]] = {
+    "start": ("starts the match", BETWEEN, "a match is already running"),
+    "options": ("sets the table", BETWEEN, "the table is set between matches"),
+    "level": ("sets computer levels", BETWEEN, "a match is already running"),
+    "free_seat": ("frees a computer seat", BETWEEN, "wait for the match to end"),
+    "pause": ("may pause", DURING, "no match is being played"),
+    "resume": ("may resume", DURING, "no match is being played"),
+    "take_seat": ("may take seat", DURING, "no match is being played"),
+    "give_seat": ("gives a seat back", None, ""),
+    "refuse_seat": ("gives a seat back", None, ""),
+    "make_host": ("hands the host's role on", None, ""),
+}
+"""The host's messages: what only the host does (the ``not_host`` error's words), and
+whether between matches or during one only (the ``match_running`` or ``no_match``
+error's words)."""
 
 
 class Table:
@@ -79,8 +97,8 @@ class Table:
             hands=config.hands,
         )
         self._late: set[Connection] = set()
-        self._listed: tuple[tuple[object, ...], list[LobbySeat]] = ((), [])
         """Connections that (re)joined while a step was being written."""
+        self._listed: tuple[tuple[object, ...], list[LobbySeat]] = ((), [])
         self.computers = ComputerSeats(
             chooser or default_chooser(),
             delay=config.bot_delay,
@@ -99,20 +117,11 @@ class Table:
             computer=self.computers.play,
         )
         self.role = HostRole(
-            self.seats, clock=self.clock, grace=config.grace, record=self.record,
-            passed=self._host_passed,
+            self.seats, clock=self.clock, grace=config.grace,
+            record=lambda note: self.dealer.record(note), passed=self._host_passed,
         )  # fmt: skip
-        self.asks = SeatAsks(
-            self.seats, self.role, clock=self.clock,
-            give=lambda conn, seat: self.seating.give_back(conn, seat),
-        )  # fmt: skip
-        self.chairs = ComputerChairs(
-            self.seats,
-            own_brains=chooser is None,
-            host=lambda: self.host,
-            running=lambda: self.running,
-            night=lambda: self.records.tonight(running=self.running).evening,
-        )
+        self.asks = SeatAsks(self.seats, self.role, clock=self.clock)
+        self.chairs = ComputerChairs(self.seats, own_brains=chooser is None)
         self.dealer = Dealer(
             config, self.name, rng=self.rng, clock=self.clock, seats=self.seats,
             options=self.options, turns=self.turns, chairs=self.chairs, role=self.role,
@@ -133,72 +142,17 @@ class Table:
             clock=self.clock, admit=self.seating.admit,
         )  # fmt: skip
         self.controls = HostControls(
-            self.options, self.seats, self.conns, role=self.role, turns=self.turns,
-            dealer=self.dealer, password=config.password is not None,
-            lobby_changed=self._broadcast_lobby,
+            self.options, self.seats, self.conns, turns=self.turns,
+            password=config.password is not None,
         )  # fmt: skip
-        self.chairs.seat(
-            computer_seats(config.computer, config.computer_names, self.rng, config.computer_levels)
+        chairs = computer_seats(
+            config.computer, config.computer_names, self.rng, config.computer_levels
         )
-
-    # ------------------------------------------------------------ what the table is
-
-    @property
-    def running(self) -> bool:
-        """A match is being played (``server.life``)."""
-        return self.dealer.life.running
-
-    @property
-    def paused(self) -> bool:
-        return self.dealer.life.paused
-
-    @property
-    def match(self) -> Match | None:
-        return self.dealer.match
-
-    @property
-    def hand_no(self) -> int:
-        return self.dealer.hand_no
-
-    @property
-    def hand_time(self) -> str:
-        return self.dealer.hand_time
-
-    @property
-    def step(self) -> int:
-        return self.dealer.step
-
-    @property
-    def hands(self) -> int:
-        """The length of the match in play, or of the next one (R-T4)."""
-        return self.options.hands
-
-    @property
-    def host(self) -> int | None:
-        return self.role.seat
-
-    @property
-    def turn_id(self) -> int:
-        return self.turns.turn_id
-
-    @property
-    def turn_seat(self) -> int | None:
-        """The seat whose decision is asked for now (``server.turns``)."""
-        seat = self.turns.to_act
-        return None if seat is None else seat.seat
-
-    @property
-    def bot_times(self) -> list[float]:
-        """How long the computer seats' last choices took, in seconds."""
-        return list(self.computers.times)
+        self.chairs.seat(chairs, night=self.records.tonight(running=False).evening)
 
     def apply(self, seat: int, action: str) -> None:
         """Play ``action`` for ``seat`` (``Dealer.apply``)."""
         self.dealer.apply(seat, action)
-
-    def record(self, note: dict[str, Any]) -> None:
-        """``note`` in the journal of the match in play (``Dealer.record``)."""
-        self.dealer.record(note)
 
     # ------------------------------------------------------------ connections
 
@@ -255,7 +209,10 @@ class Table:
             seat = self.seating.of(conn)
             if seat is not None:  # it cannot say "back": anything it says will do (R-C2)
                 self.turns.move(seat, Move.ALIVE_V1)
-        if isinstance(msg, p.Act):
+        if msg.TYPE in HOSTS:
+            self._hosts(conn, msg)
+            self._host_says(msg, sealed=conn.sealed)
+        elif isinstance(msg, p.Act):
             self._act(conn, msg)
         elif isinstance(msg, p.Chat):
             cfg = self.config
@@ -263,25 +220,15 @@ class Table:
             self._broadcast(line.encode())
         elif isinstance(msg, p.Ping):
             conn.send_message(p.Pong(msg.id).encode())
-        elif isinstance(msg, p.Start):
-            self._start(conn, msg)
-        elif isinstance(msg, p.SetLevel):
-            self.chairs.set_level(conn, msg)
-            self._broadcast_lobby()
         elif isinstance(msg, p.Sit):
             self.reception.may_sit(conn)
             self.seating.newcomer(conn, conn.name or "Player")
-        elif isinstance(msg, p.FreeSeat):
-            self.chairs.may_free(conn, msg)
-            self.seating.free(msg.seat)
-        elif isinstance(msg, p.CONTROL_MESSAGES):
-            self.controls.control(conn, msg)
+        elif isinstance(msg, p.Away | p.Back):
+            seat = self._seat_of(conn, msg.TYPE)
+            back, running = isinstance(msg, p.Back), self.dealer.life.running
+            self.controls.away_or_back(seat, back=back, running=running)
         elif isinstance(msg, p.AskSeat):
-            self.asks.ask(conn, msg, running=self.running)
-        elif isinstance(msg, p.GiveSeat | p.RefuseSeat):
-            self.asks.answer(conn, msg)
-        elif isinstance(msg, p.MakeHost):
-            self.role.asked(conn, msg)
+            self.asks.ask(conn, msg, running=self.dealer.life.running)
         elif isinstance(msg, p.Proof):
             self.reception.proof(conn, msg)  # none waits: refused
         elif isinstance(msg, p.Leave):
@@ -289,16 +236,56 @@ class Table:
         else:
             conn.send_message(p.Error("already_hello", "hello only once", "hello").encode())
 
-    def _start(self, conn: Connection, start: p.Start) -> None:
-        if conn.seat is None or conn.seat != self.host:
-            raise p.MessageError("not_host", "only the host starts the match", "start")
-        if self.running:
-            raise p.MessageError("match_running", "a match is already running", "start")
-        if len(self.seats) < 2:
-            raise p.MessageError("not_enough_seats", "a match needs two seats or more", "start")
-        if start.hands is not None:
-            self.options.hands = start.hands
-        self.dealer.start()
+    def _hosts(self, conn: Connection | None, msg: p.ClientMessage) -> None:
+        """Whether ``msg``, one of the host's, may be sent now by ``conn`` (None: the
+        host's terminal, which may whoever hosts); else ``MessageError``."""
+        what, when, refusal = HOSTS[msg.TYPE]
+        ref = msg.TYPE
+        if conn is not None:
+            if when is DURING:
+                self._seat_of(conn, ref)
+            if conn.seat is None or conn.seat != self.role.seat:
+                raise p.MessageError("not_host", f"only the host {what}", ref)
+        running = self.dealer.life.running
+        if when is BETWEEN and running:
+            raise p.MessageError("match_running", refusal, ref)
+        if when is DURING and not running:
+            raise p.MessageError("no_match", refusal, ref)
+
+    def _seat_of(self, conn: Connection, ref: str) -> Seat:
+        seat = self.seats.get(conn.seat) if conn.seat is not None else None
+        if seat is None:
+            raise p.MessageError("not_seated", "a spectator has no seat to do that with", ref)
+        return seat
+
+    def _host_says(self, msg: p.ClientMessage, *, sealed: bool) -> None:
+        """One of the host's messages, checked (``_hosts``); ``sealed``: it came on a
+        sealed connection (or the terminal)."""
+        if isinstance(msg, p.Start):
+            if len(self.seats) < 2:
+                raise p.MessageError("not_enough_seats", "a match needs two seats or more", "start")
+            if msg.hands is not None:
+                self.options.hands = msg.hands
+            self.dealer.start()
+        elif isinstance(msg, p.Options):
+            self.controls.set_options(msg, sealed=sealed)
+            self._broadcast_lobby()
+        elif isinstance(msg, p.SetLevel):
+            self.chairs.set_level(msg)
+            self._broadcast_lobby()
+        elif isinstance(msg, p.FreeSeat):
+            self.chairs.computer(msg.seat, ref=msg.TYPE)
+            self.seating.free(msg.seat)
+        elif isinstance(msg, p.Pause | p.Resume):
+            self.dealer.pause(isinstance(msg, p.Pause))
+        elif isinstance(msg, p.TakeSeat):
+            self.controls.take_seat(msg.seat, host=self.role.seat)
+        elif isinstance(msg, p.GiveSeat | p.RefuseSeat):
+            given = self.asks.decide(msg.seat, give=isinstance(msg, p.GiveSeat), ref=msg.TYPE)
+            if given is not None:
+                self.seating.give_back(*given)
+        elif isinstance(msg, p.MakeHost):
+            self.role.make_host(msg.seat, ref=msg.TYPE)
 
     def _act(self, conn: Connection, act: p.Act) -> None:
         if conn.seat is None:
@@ -316,21 +303,21 @@ class Table:
     # ------------------------------------------------------------ what everyone is sent
 
     def _lobby(self) -> dict[str, Any]:
-        opts = self.options
+        opts, cfg, life = self.options, self.config, self.dealer.life
         return frames.lobby(
             self._players(),
-            host=self.host,
-            hands=self.hands,
-            start_when=self.config.start_when,
-            running=self.running,
-            open_books=self.config.open_books,
-            books_to_watchers=self.config.books_to_watchers,
+            host=self.role.seat,
+            hands=opts.hands,
+            start_when=cfg.start_when,
+            running=life.running,
+            open_books=cfg.open_books,
+            books_to_watchers=cfg.books_to_watchers,
             options=opts.to_dict(),
-            paused=self.paused,
+            paused=life.paused,
             table=self.name,
-            night=self.records.tonight(running=self.running).summary(),
+            night=self.records.tonight(running=life.running).summary(),
             plain=opts.plain,
-            password=self.config.password is not None,
+            password=cfg.password is not None,
             odds=opts.odds,
         )
 
@@ -339,9 +326,10 @@ class Table:
         something they say has changed (``Seat.listed``): every step sends them to every
         seat, and they seldom change.  Made afresh each step, they cost an act about 50 us
         of the 1 ms it may take at seven seats with 16 watchers (``scripts/bench_server.py``)."""
-        key = (self.host, self.options.stand_in, *(s.listed() for s in self.seats.values()))
+        host, stand_in = self.role.seat, self.options.stand_in
+        key = (host, stand_in, *(s.listed() for s in self.seats.values()))
         if key != self._listed[0]:
-            self._listed = (key, public_seats(self.seats, self.host, self.options.stand_in))
+            self._listed = (key, public_seats(self.seats, host, stand_in))
         return self._listed[1]
 
     def _broadcast_lobby(self, *, but: Connection | None = None) -> None:
@@ -351,20 +339,20 @@ class Table:
     def _send_state(self, conn: Connection) -> None:
         """Everything a (re)joining connection needs: lobby, match, hand so far, its turn."""
         conn.send_message(self._lobby())
-        problem = self.saver.problem
+        dealer, problem = self.dealer, self.saver.problem
         if problem is not None and conn.protocol != 1:
             conn.send_message(p.Waiting(True, problem.why, problem.message).encode())
-        if not self.running or self.match is None or self.match.hand is None:
+        match = dealer.match
+        if not dealer.life.running or match is None or match.hand is None:
             return
-        if self.dealer.pending:  # the step on screen is not on disk yet
+        if dealer.pending:  # the step on screen is not on disk yet
             self._late.add(conn)
             return
-        conn.send_message(frames.match_start(self.match, self.records.match_id, self._players()))
+        conn.send_message(frames.match_start(match, self.records.match_id, self._players()))
         viewer = self._viewer(conn)
-        out = self._step_frames(self.match.hand.events, {viewer})
-        conn.send(out[viewer])
+        conn.send(self._step_frames(match.hand.events, {viewer})[viewer])
         if conn.protocol != 1:
-            if self.paused:
+            if dealer.life.paused:
                 conn.send_message(p.Paused(True, self.role.name()).encode())
             clock = self.turns.clock_message()
             if clock is not None:
@@ -372,7 +360,8 @@ class Table:
 
     def _viewer(self, conn: Connection) -> int | None:
         """Whose cards ``conn`` may see: its seat if that seat plays this match, else none."""
-        if conn.seat is None or self.match is None or conn.seat not in self.match.seats:
+        match = self.dealer.match
+        if conn.seat is None or match is None or conn.seat not in match.seats:
             return None
         return conn.seat
 
@@ -380,14 +369,15 @@ class Table:
         self, events: list[Event], viewers: set[int | None]
     ) -> dict[int | None, bytes]:
         """One ``events`` + ``table`` frame pair per viewing seat (``frames.step_frames``)."""
-        assert self.match is not None
+        dealer = self.dealer
+        assert dealer.match is not None
         return frames.step_frames(
-            self.match,
+            dealer.match,
             events,
             viewers,
             match_id=self.records.match_id,
-            hand_no=self.hand_no,
-            step=self.step,
+            hand_no=dealer.hand_no,
+            step=dealer.step,
             turn_id=self.turns.turn_id,
             players=self._players(),
         )
@@ -417,9 +407,10 @@ class Table:
 
     def _begun(self) -> None:
         """The match's first record is on disk: every lobby and screen says it began."""
-        assert self.match is not None
+        match = self.dealer.match
+        assert match is not None
         self._broadcast_lobby()
-        self._broadcast(frames.match_start(self.match, self.records.match_id, self._players()))
+        self._broadcast(frames.match_start(match, self.records.match_id, self._players()))
 
     def _show(self, events: list[Event]) -> None:
         """A step is on disk: its frames to every screen (the whole table to one that
@@ -444,7 +435,7 @@ class Table:
         every lobby says so, and the books open if the table keeps them open."""
         self.seating.match_over()
         self._broadcast_lobby()
-        records, match = self.records, self.match
+        records, match = self.records, self.dealer.match
         if self.config.open_books and records.hands and match is not None:
             watchers = self.config.books_to_watchers
             books.open_books(
@@ -461,7 +452,8 @@ class Table:
         got = self.dealer.rebuilt()
         if got is None:
             return False
-        playing = self.seating.rebuilt(got, self.rng)
+        night = self.records.tonight(running=False).evening
+        playing = self.seating.rebuilt(got, self.rng, night=night)
         opts = self.options  # the match's; plain connections and odds stay the host's
         opts.hands, opts.turn_time, opts.time_bank = got.match.hands, got.turn_time, got.time_bank
         opts.stand_in = got.stand_in
@@ -484,16 +476,29 @@ class Table:
         self.dealer.listening(port)
 
     def console(self, line: str) -> str:
-        """One command from the host's terminal (``server.console``); what to print."""
-        return console(
-            self.controls,
-            self.seats,
-            line,
-            running=self.running,
-            paused=self.paused,
-            asks=self.asks,
-            make_host=self.role.make_host,
-        )
+        """One line from the host's terminal (``server.console``): the host's message it
+        stands for, sent as the host, or the status; what to print."""
+        said = console.message(line)
+        if said is None:
+            return ""
+        if isinstance(said, str):
+            if said != "status":
+                return said
+            life = self.dealer.life
+            return console.status(
+                "paused" if life.paused else "playing" if life.running else "in the lobby",
+                self.seats,
+                self.options,
+                plain=self.controls.plain_words(),
+                asks=self.asks.lines(),
+            )
+        try:
+            msg = p.decode_client(said)
+            self._hosts(None, msg)
+            self._host_says(msg, sealed=True)
+        except p.MessageError as exc:
+            return f"refused: {exc}"
+        return "ok"
 
     def shutdown(self, reason: str = "the host closed the table") -> None:
         """Tell everyone, stop timers and computer seats, close every connection."""

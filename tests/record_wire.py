@@ -50,7 +50,7 @@ from common.presence import Presence
 from server import frames, histories, records
 from server.seats import Seat
 from server.table import Table
-from tests.serverkit import Link, clocked_table, config, settle
+from tests.serverkit import Link, clocked_table, config, seat_to_act, settle
 
 FIXTURE = Path(__file__).with_name("fixtures") / "wire_values.jsonl.gz"
 
@@ -116,9 +116,9 @@ async def _play(table: Table, clock: Any, links: dict[str, Link], seed: int) -> 
 
     for _ in range(20000):
         await settle(table, *links.values())
-        if table.match is not None and not table.running:
+        if table.dealer.match is not None and not table.dealer.life.running:
             return  # the standings are out
-        step = table.step
+        step = table.dealer.step
         if once("drop", step >= 5):
             links["Cid"].drop()  # mid-hand: R-C1 keeps the seat
         elif once("back", step >= 12):
@@ -159,14 +159,14 @@ async def _act(
 ) -> bool:
     """The person to act acts (or, once, lets its clock and bank run out); False when
     no person can act now."""
-    hand = table.match.hand if table.match is not None else None
-    seat = table.turn_seat
+    hand = table.dealer.match.hand if table.dealer.match is not None else None
+    seat = seat_to_act(table)
     link = next((lk for lk in people if lk.seat == seat and lk.conn.seat == seat), None)
     if hand is None or hand.is_over or seat is None or link is None:
         return False
     if table.seats[seat].conn is not link.conn or table.seats[seat].presence.away:
         return False
-    step = table.step
+    step = table.dealer.step
     if link is links["Dee"] and once("clock", step >= 14):
         clock.advance(20.0 + 10.0 + 0.5)  # its decision seconds and its bank (R-C4)
         await settle(table, *links.values())
@@ -177,7 +177,7 @@ async def _act(
     legal = [str(a.kind) for a in hand.legal_actions(seat)]
     calm = [a for a in legal if a in ("check", "call", "bring_in")]
     choice = rng.choice(calm) if calm and rng.random() < 0.7 else rng.choice(legal)
-    link.send(p.Act(table.turn_id, choice).encode())
+    link.send(p.Act(table.turns.turn_id, choice).encode())
     if rng.random() < 0.1:
         link.send(p.Chat(text="nice one").encode())
     return True

@@ -607,6 +607,12 @@ async def clocked_table(cfg: ServerConfig, *, chooser: Any = None) -> tuple[Tabl
     return Table(cfg, chooser=chooser or choose, clock=clock), clock
 
 
+def seat_to_act(table: Table) -> int | None:
+    """The seat whose decision the table asks for now (``Turns.to_act``)."""
+    seat = table.turns.to_act
+    return None if seat is None else seat.seat
+
+
 async def settle(table: Table, *links: Link) -> None:
     """Let everything that is due now happen (frames, defaults played at once, computer
     seats choosing in their threads), without moving the fake clock."""
@@ -651,17 +657,17 @@ async def drive(
         await settle(table, *links)
         if until is not None and until():
             return
-        if table.match is not None and not table.running:
+        if table.dealer.match is not None and not table.dealer.life.running:
             return  # the standings are out
-        hand = table.match.hand if table.match is not None else None
-        seat = table.turn_seat
+        hand = table.dealer.match.hand if table.dealer.match is not None else None
+        seat = seat_to_act(table)
         link = next((lk for lk in links if lk.seat == seat and lk.conn.seat == seat), None)
         mine = seat is not None and link is not None and table.seats[seat].conn is link.conn
         playing = mine and seat is not None and not table.seats[seat].presence.away
         if hand is not None and not hand.is_over and playing and not table.computers.thinking:
             assert seat is not None and link is not None
             legal = [str(a.kind) for a in hand.legal_actions(seat)]
-            link.send(Act(table.turn_id, rng.choice(legal)).encode())
+            link.send(Act(table.turns.turn_id, rng.choice(legal)).encode())
             continue
         due = clock.next_due()
         if due is None:

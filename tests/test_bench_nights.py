@@ -19,7 +19,7 @@ def test_a_bench_night_keeps_memory_over_its_matches_and_forgets_at_the_next() -
     for night in ("first", "second"):
         table.begin(night, {0: random.Random(1), 1: random.Random(2)})
         for match in range(2):
-            table.chairs.match_starts()
+            table.chairs.match_starts(table.night)
             assert shark.memory.hands == 4 * match  # kept over the night, reset at a new one
             for h in range(4):
                 cards = deal_cards(1, 4 * match + h, 2)

@@ -68,7 +68,7 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_clien
     key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
     assert host.session.hands == 4 and guest.session.hands == 4
-    assert host.server.server.table.match.hands == 4
+    assert host.server.server.table.dealer.match.hands == 4
 
 
 def test_the_start_screens_hands_are_the_hosted_match_length(make_client) -> None:

@@ -45,7 +45,7 @@ def test_a_new_hosts_plate_says_host_as_soon_as_the_role_passes(tmp_path: Path) 
         n, (ann, bob, cat, dan) = await four(tmp_path)
         ann.send({"type": "leave"})
         await settle(n.table, *n.links)
-        assert n.table.host == 1
+        assert n.table.role.seat == 1
         return bob, cat
 
     bob, cat = asyncio.run(scenario())

@@ -575,7 +575,7 @@ def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
         seat = _wait(lambda: bob() and bob().conn is not None and bob(), what="Bob seated")
         n = seat.seat
         # Mid-hand, Bob's turn (he plays nothing: the hand waits for him, clock running).
-        _wait(lambda: table.running and table.turn_seat == n, what="Bob's turn")
+        _wait(lambda: table.turns.to_act is seat, what="Bob's turn")
         old = seat.conn
         keys = _wait(lambda: SeatKeys(tmp_path / "config/seventh-street/seats.json").entries())
         assert [(k.name, k.token, k.seat) for k in keys] == [("Bob", seat.token, n)]
@@ -635,7 +635,7 @@ def test_a_bot_client_killed_and_started_again_comes_back_to_its_seat(tmp_path) 
     try:
         procs.append(subprocess.Popen(args, cwd=ROOT, stderr=subprocess.PIPE))
         seat = _wait(lambda: zed() and zed().conn is not None and zed(), what="Zed seated")
-        _wait(lambda: table.running and table.turn_seat == seat.seat, what="Zed thinking")
+        _wait(lambda: table.turns.to_act is seat, what="Zed thinking")
         old, token = seat.conn, seat.token
         kept = _wait(lambda: SeatKeys(keep).entries(), what="the token kept")
         assert [k.token for k in kept] == [token]

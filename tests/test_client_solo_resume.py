@@ -50,10 +50,10 @@ def test_a_real_journal_says_its_hand_its_seats_and_their_levels(tmp_path: Path)
         before = journal_path(tmp_path, NAME).read_bytes()
         found = unfinished(tmp_path, NAME)
         assert found is not None
-        match = table.match
+        match = table.dealer.match
         assert (found.table, found.match) == (NAME, table.records.match_id)
-        assert found.hands == table.hands
-        assert (found.hand, found.in_play) == (table.hand_no, True) and found.hand >= 2
+        assert found.hands == table.options.hands
+        assert (found.hand, found.in_play) == (table.dealer.hand_no, True) and found.hand >= 2
         assert found.hands_played == found.hand - 1
         assert match is not None and found.hands_played == match.hands_played
         got = [(s.seat, s.name, s.kind) for s in found.seats]

@@ -105,7 +105,7 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> bytes:
         links = [Link(table, "Ann"), Link(table, "Bob")]
         for link in links:
             link.hello()
-        await drive(table, clock, links, random.Random(1), until=lambda: table.step >= 6)
+        await drive(table, clock, links, random.Random(1), until=lambda: table.dealer.step >= 6)
         data = table.journal.path.read_bytes()
         table.shutdown()
         return data

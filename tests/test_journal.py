@@ -23,7 +23,17 @@ from server.journal import FORMAT, VERSION, Journal, journal_path, parse, record
 from server.rebuild import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
-from tests.serverkit import LOOPBACK, Client, Link, clocked_table, config, drive, run, settle
+from tests.serverkit import (
+    LOOPBACK,
+    Client,
+    Link,
+    clocked_table,
+    config,
+    drive,
+    run,
+    seat_to_act,
+    settle,
+)
 
 NAME = "Friday's table"
 
@@ -39,8 +49,8 @@ async def _half_match(tmp: Path) -> tuple[Table, list[Link]]:
 
 
 def _mid_second(table: Table) -> bool:
-    hand = table.match.hand if table.match else None
-    return table.hand_no >= 2 and hand is not None and hand.street >= 4 and not hand.is_over
+    hand = table.dealer.match.hand if table.dealer.match else None
+    return table.dealer.hand_no >= 2 and hand is not None and hand.street >= 4 and not hand.is_over
 
 
 @run
@@ -56,7 +66,7 @@ async def test_a_cut_at_every_byte_leaves_a_readable_prefix(tmp_path: Path) -> N
         assert got == whole[: max(0, lines - 1)]  # the header is not a record
     for lines in range(2, len(ends) + 1):  # and each prefix replays
         got = rebuild(parse(data[: ends[lines - 1]], NAME))
-        assert got.match.seats.keys() == table.match.seats.keys()
+        assert got.match.seats.keys() == table.dealer.match.seats.keys()
 
 
 @run
@@ -106,7 +116,7 @@ async def test_a_broken_journal_is_set_aside_and_the_table_starts_clean(
     assert len(aside) == 1 and aside[0].read_bytes() == data
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "set aside" in said and why in said and "starts clean" in said
-    assert not table.running and table.match is None
+    assert not table.dealer.life.running and table.dealer.match is None
     assert len(table.seats) == 1  # its own computer seat, as configured
     link = Link(table, "Ann")
     assert link.hello()["type"] == "welcome"
@@ -153,7 +163,7 @@ async def test_a_finished_match_leaves_no_journal(tmp_path: Path) -> None:
     for link in links:
         link.hello()
     await drive(table, clock, links, random.Random(5))
-    assert not table.running
+    assert not table.dealer.life.running
     assert not list(tmp_path.glob("*.journal*"))
     assert recorded_port(tmp_path, NAME) is None
 
@@ -181,7 +191,7 @@ async def test_a_new_token_and_a_new_host_are_journaled(tmp_path: Path) -> None:
     journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())
     again, _ = await clocked_table(config(other, name=NAME, computer=1))
     assert again.resume()
-    assert again.host == links[1].seat
+    assert again.role.seat == links[1].seat
     assert again.seats[seat.seat].owns("a-brand-new-token")
     assert not again.seats[seat.seat].owns(links[1].token)
     assert Link(again, "x").hello(token=links[1].token)["type"] == "error"
@@ -219,9 +229,9 @@ async def test_a_resumed_seat_has_the_bank_it_had_left(tmp_path: Path) -> None:
     for link in links:
         link.hello()
     await settle(table, *links)
-    slow = next(lk for lk in links if lk.seat == table.turn_seat)
+    slow = next(lk for lk in links if lk.seat == seat_to_act(table))
     clock.advance(14)  # four seconds of its bank spent
-    slow.send(Act(table.turn_id, _first(table)).encode())
+    slow.send(Act(table.turns.turn_id, _first(table)).encode())
     await settle(table, *links)
     assert table.seats[slow.seat].bank == pytest.approx(16)
     other = tmp_path / "again"
@@ -235,16 +245,16 @@ async def test_a_resumed_seat_has_the_bank_it_had_left(tmp_path: Path) -> None:
     for link, old in zip(back, links, strict=True):
         assert link.hello(token=old.token)["seat"] == old.seat
     await settle(again, *back)
-    to_act = next(lk for lk in back if lk.seat == again.turn_seat)
+    to_act = next(lk for lk in back if lk.seat == seat_to_act(again))
     turn = to_act.last("turn")
-    assert turn["turn"] == again.turn_id == table.turn_id
+    assert turn["turn"] == again.turns.turn_id == table.turns.turn_id
     want = 16 if to_act.seat == slow.seat else 20
     assert turn["bank"] == pytest.approx(want)
 
 
 def _first(table: Table) -> str:
-    assert table.match is not None and table.match.hand is not None
-    kinds = [str(a.kind) for a in table.match.hand.legal_actions()]
+    assert table.dealer.hand_no > 0
+    kinds = [str(a.kind) for a in table.dealer.match.hand.legal_actions()]
     return "call" if "call" in kinds else kinds[0]
 
 
@@ -272,7 +282,7 @@ async def test_every_step_is_on_disk_before_any_frame_of_it_leaves(tmp_path: Pat
         link.transport.write = watch  # type: ignore[method-assign]
     for link in links:
         link.hello()
-    await drive(table, clock, links, random.Random(2), until=lambda: table.hand_no >= 3)
+    await drive(table, clock, links, random.Random(2), until=lambda: table.dealer.hand_no >= 3)
     assert checked[0] > 20
 
 
@@ -332,11 +342,11 @@ async def test_a_seat_for_the_next_match_is_kept_until_freed(tmp_path: Path) -> 
     for link, old in zip(people, links, strict=True):
         assert link.hello(token=old.token)["seat"] == old.seat
     await drive(again, clock, [*people, back], random.Random(3))
-    assert not again.running
+    assert not again.dealer.life.running
     assert again.seats[cy.seat].connected  # kept at the match's end: it plays the next
     people[0].send(Start().encode())  # the host (back too) starts it
     await settle(again, *people, back)
-    assert again.running and cy.seat in again.match.seats
+    assert again.dealer.life.running and cy.seat in again.dealer.match.seats
     assert again.seats[cy.seat].presence is Presence.PLAYING
 
 

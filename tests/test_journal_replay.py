@@ -60,7 +60,7 @@ class Recording:
 
 def state(table: Table) -> dict[str, Any]:
     """The engine's state as a resumed table must rebuild it."""
-    match = table.match
+    match = table.dealer.match
     assert match is not None
     out: dict[str, Any] = {
         "stacks": dict(match.stacks),
@@ -74,10 +74,10 @@ def state(table: Table) -> dict[str, Any]:
         return out
     out.update(
         {
-            "hand_no": table.hand_no,
-            "hand_time": table.hand_time,
-            "turn_id": table.turn_id,
-            "step": table.step,
+            "hand_no": table.dealer.hand_no,
+            "hand_time": table.dealer.hand_time,
+            "turn_id": table.turns.turn_id,
+            "step": table.dealer.step,
             "to_act": hand.to_act,
             "legal": hand.legal_actions(),
             "rest": list(hand._deck[hand._dealt :]),
@@ -146,10 +146,10 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
             assert link.hello()["type"] == "welcome"
         rng = random.Random(seed)
         if drop_at is not None:
-            await drive(table, clock, links, rng, until=lambda: table.step >= drop_at)
+            await drive(table, clock, links, rng, until=lambda: table.dealer.step >= drop_at)
             links[1].drop()
         await drive(table, clock, links, rng)
-        assert not table.running and not journal.path.exists()
+        assert not table.dealer.life.running and not journal.path.exists()
         path = hist()
         assert path is not None
         return Recording(
@@ -200,9 +200,9 @@ async def _resume_and_finish(rec: Recording, k: int, cut: int, hist_kind: int, h
         assert_same(state(table), point.state) if "views" in point.state else None
         if "views" not in point.state:  # no hand dealt yet: the resumed table deals one
             want = point.state
-            assert table.match is not None
-            assert table.match.stacks == want["stacks"]
-            assert table.match.hands_played == want["hands_played"]
+            assert table.dealer.match is not None
+            assert table.dealer.match.stacks == want["stacks"]
+            assert table.dealer.match.hands_played == want["hands_played"]
         # Every person comes back with its token (R-C1), known to the table by its hash.
         links = []
         for seat, token in rec.tokens.items():
@@ -212,17 +212,17 @@ async def _resume_and_finish(rec: Recording, k: int, cut: int, hist_kind: int, h
             assert table.seats[seat].token == token
             links.append(link)
         await drive(table, clock, links, random.Random(k))
-        assert not table.running and not path.exists()  # finished: no journal left
+        assert not table.dealer.life.running and not path.exists()  # finished: no journal left
         hist_path = tmp / rec.history_name
         hands = hands_of(hist_path.read_bytes())
         assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))
-        assert table.match is not None and table.match.hands_played == len(hands)
+        assert table.dealer.match is not None and table.dealer.match.hands_played == len(hands)
         for h in hands:
             assert hhcheck.problems(h) == []
             start = sum(s["stack"] for s in h["seats"])
             assert sum(s["stack"] for s in h["final"]) == start
         total = START_STACK * (rec.people + rec.computers)
-        assert sum(table.match.stacks.values()) == total
+        assert sum(table.dealer.match.stacks.values()) == total
         # The hands finished before the kill are the killed table's, byte for byte.
         done = hands_of(rec.final_history)[: point.state["hands_played"]]
         assert hands[: len(done)] == done

@@ -57,7 +57,7 @@ def _table(tmp: Path) -> tuple[Table, FakeClock]:
 async def _match(table: Table, clock: FakeClock, ann: Link, seed: int) -> None:
     ann.send({"type": "start"})
     await drive(table, clock, [ann], random.Random(seed))
-    assert not table.running
+    assert not table.dealer.life.running
 
 
 def _shark(table: Table) -> Brain:
@@ -134,7 +134,7 @@ async def test_a_resumed_match_remembers_on_into_the_nights_next_match(tmp_path:
     links = [Link(table, "Ann")]
     links[0].hello()
     links[0].send({"type": "start"})
-    await drive(table, clock, links, random.Random(1), until=lambda: table.hand_no >= 3)
+    await drive(table, clock, links, random.Random(1), until=lambda: table.dealer.hand_no >= 3)
     other = tmp_path / "again"
     other.mkdir()
     (other / table.journal.path.name).write_bytes(table.journal.path.read_bytes())
@@ -149,7 +149,7 @@ async def test_a_resumed_match_remembers_on_into_the_nights_next_match(tmp_path:
     assert learned >= 1
     ann.send({"type": "start"})
     await settle(again, ann)
-    assert again.running and shark.memory.hands >= learned  # the same night: kept
+    assert again.dealer.life.running and shark.memory.hands >= learned  # the same night: kept
 
 
 # ---------------------------------------------------------------- by name, not by seat
@@ -180,17 +180,15 @@ def _play(chairs: ComputerChairs, seats: dict[int, Seat], deals: int, seed: int)
 
 
 def test_a_person_who_changes_seats_is_known_by_name() -> None:
-    night = ["2026-11-27"]
     seats: dict[int, Seat] = {}
-    chairs = ComputerChairs(
-        seats, own_brains=True, host=lambda: 0, running=lambda: False, night=lambda: night[0]
-    )
+    chairs = ComputerChairs(seats, own_brains=True)
     ann = Seat(0, "Ann", SeatKind.HUMAN)
     seats[0] = ann
-    chairs.seat([Seat(6, "Ada", SeatKind.COMPUTER, rng=random.Random(1), level="shark")])
+    ada = Seat(6, "Ada", SeatKind.COMPUTER, rng=random.Random(1), level="shark")
+    chairs.seat([ada], night="2026-11-27")
     shark = seats[6].brain
     assert isinstance(shark, Brain)
-    chairs.match_starts()
+    chairs.match_starts("2026-11-27")
     _play(chairs, seats, 5, 1)
     model = shark.memory.rivals["Ann"]
     assert model.dealt == 5
@@ -199,14 +197,13 @@ def test_a_person_who_changes_seats_is_known_by_name() -> None:
     ann.seat = 3
     seats[3] = ann
     seats[0] = Seat(0, "Bob", SeatKind.HUMAN)
-    chairs.match_starts()
+    chairs.match_starts("2026-11-27")
     _play(chairs, seats, 4, 2)
     assert shark.memory.rivals["Ann"] is model and model.dealt == 9
     assert shark.memory.rivals["Bob"].dealt == 4
     assert set(shark.memory.rivals) == {"Ann", "Bob"}  # no model under a seat number
 
-    night[0] = "2026-11-28"
-    chairs.match_starts()
+    chairs.match_starts("2026-11-28")
     assert shark.memory.rivals == {} and shark.memory.hands == 0
 
 

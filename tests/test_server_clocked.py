@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from common.protocol import Act
-from tests.serverkit import Link, advance, clocked_table, config, settle
+from tests.serverkit import Link, advance, clocked_table, config, seat_to_act, settle
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -98,7 +98,7 @@ def test_r_c1_grace_then_away_then_back_by_token(tmp_path: Path) -> None:
         bob.hello()
         await settle(table, ann, bob)
         # Play until it is Bob's turn, then his link goes.
-        while not turns_of(bob) or turns_of(bob)[-1]["turn"] != table.turn_id:
+        while not turns_of(bob) or turns_of(bob)[-1]["turn"] != table.turns.turn_id:
             answer(ann, turns_of(ann)[-1])
             await settle(table, ann, bob)
         bob.drop()
@@ -113,8 +113,8 @@ def test_r_c1_grace_then_away_then_back_by_token(tmp_path: Path) -> None:
         assert ann.last("seat_away", seat=bob.seat)["why"] == "dropped"
         assert ann.acts(bob.seat)[-1]["action"] in DEFAULTS
         # His next turns are played at once: no grace for an away seat (R-C2).
-        while table.turn_seat != ann.seat or len(ann.acts(bob.seat)) < acts + 2:
-            if table.turn_seat == ann.seat:
+        while seat_to_act(table) != ann.seat or len(ann.acts(bob.seat)) < acts + 2:
+            if seat_to_act(table) == ann.seat:
                 answer(ann, turns_of(ann)[-1])
             await advance(table, clock, 0, ann)
         # He comes back with his token: the away spell his drop began is over.
@@ -203,9 +203,9 @@ def test_r_t6_the_final_pause_before_the_standings(tmp_path: Path) -> None:
         ann.send({"type": "away"})
         while not ann.of_type("hand_end", hand=4):
             await advance(table, clock, 1, ann)
-        assert not ann.of_type("standings") and table.running
+        assert not ann.of_type("standings") and table.dealer.life.running
         await advance(table, clock, 29.9, ann)
-        assert not ann.of_type("standings") and table.running  # the showdown shows
+        assert not ann.of_type("standings") and table.dealer.life.running  # the showdown shows
         # A comeback during the pause still gets the table, with the last hand.
         back = Link(table, "back")
         assert back.hello(token=ann.token)["seat"] == ann.seat
@@ -231,7 +231,7 @@ def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path: Path)
         while not ann.of_type("hand_end", hand=4):
             await advance(table, clock, 1, ann)
         await advance(table, clock, 10, ann)  # five times the final pause
-        assert not ann.of_type("standings") and table.running
+        assert not ann.of_type("standings") and table.dealer.life.running
         ann.send({"type": "resume"})
         await advance(table, clock, 0.9, ann)
         assert not ann.of_type("standings")
@@ -252,7 +252,7 @@ def test_computer_seats_pause_before_they_choose(tmp_path: Path) -> None:
         ann.hello()
         ann.send({"type": "away"})
         await settle(table, ann)
-        to_act = table.turn_seat
+        to_act = seat_to_act(table)
         assert to_act is not None and to_act != ann.seat  # a computer seat
         await advance(table, clock, 1.19, ann)
         assert not ann.acts(to_act)
@@ -276,7 +276,7 @@ def test_a_seat_for_the_next_match_has_nothing_to_step_away_from_or_take(
         ann = Link(table, "ann")
         ann.hello()
         await settle(table, ann)
-        assert table.running
+        assert table.dealer.life.running
         dan = Link(table, "dan")
         dan.hello()
         await settle(table, ann, dan)

@@ -40,7 +40,7 @@ async def _seated_and_dropped(tmp_path: Path) -> tuple[Any, Any, str]:
     ann = Link(table, "Ann")
     token = ann.hello()["token"]
     await settle(table, ann)
-    assert table.running
+    assert table.dealer.life.running
     ann.drop()
     return table, clock, token
 

@@ -27,7 +27,7 @@ from common.protocol import Act
 from server import durable
 from server.saving import RETRY, Problem, Saver
 from server.timers import FakeClock
-from tests.serverkit import Link, advance, clocked_table, config, drive, settle
+from tests.serverkit import Link, advance, clocked_table, config, drive, seat_to_act, settle
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -111,7 +111,7 @@ async def two_people(tmp: Path, **options: Any) -> tuple[Any, FakeClock, Link, L
 
 
 def to_act(table: Any, *links: Link) -> tuple[Link, dict[str, Any]]:
-    link = next(lk for lk in links if lk.seat == table.turn_seat)
+    link = next(lk for lk in links if lk.seat == seat_to_act(table))
     return link, link.last("turn")
 
 
@@ -161,7 +161,7 @@ def test_the_turn_clock_stands_still_while_the_table_waits(tmp_path: Path, disk:
         actor, turn = to_act(table, ann, bob)
         await advance(table, clock, 3, ann, bob)  # 2 s of the decision left
         disk.full = True
-        table.record({"t": "host", "seat": table.host})  # any record: the table waits
+        table.dealer.record({"t": "host", "seat": table.role.seat})  # any record: the table waits
         await settle(table, ann, bob)
         stopped = actor.last("clock")
         assert stopped["running"] is False and stopped["time_left"] == 2.0
@@ -210,7 +210,7 @@ def test_each_hand_is_in_the_history_before_the_next_is_dealt(
         rng = random.Random(3)
 
         def stuck() -> bool:
-            return table.saver.waiting and table.match.hand.is_over
+            return table.saver.waiting and table.dealer.match.hand.is_over
 
         await drive(table, clock, [ann, bob], rng, until=stuck)
         assert not ann.of_type("hand_end")  # its end waits for the history
@@ -231,7 +231,7 @@ def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_it_is_saved(
     async def scenario() -> None:
         table, clock, ann, bob = await two_people(tmp_path, hands=4)
         rng = random.Random(5)
-        await drive(table, clock, [ann, bob], rng, until=lambda: table.hand_no == 4)
+        await drive(table, clock, [ann, bob], rng, until=lambda: table.dealer.hand_no == 4)
         disk.full = True
         await drive(table, clock, [ann, bob], rng, until=lambda: table.saver.waiting)
         await advance(table, clock, 120, ann, bob)

@@ -105,7 +105,7 @@ def test_R_C1_no_one_can_lock_a_seated_player_out(tmp_path: Path) -> None:
                     most = max(most, crowd())
                 assert back == 20
                 assert 0 < most <= limits.pending_per_address + limits.watchers_per_address
-                assert server.table.running
+                assert server.table.dealer.life.running
             finally:
                 stop.set()
                 for task in hostiles:

@@ -30,8 +30,8 @@ async def four(tmp_path: Path, **kw: Any) -> tuple[Night, list[Link]]:
     for link in links:
         link.hello()
     n = Night(table, clock, *links)
-    await n.until(lambda: table.match is not None and table.match.hand is not None)
-    assert table.host == 0 and links[0].of_type("welcome")[0]["host"] is True
+    await n.until(lambda: table.dealer.hand_no > 0)
+    assert table.role.seat == 0 and links[0].of_type("welcome")[0]["host"] is True
     return n, links
 
 
@@ -69,20 +69,20 @@ def test_a_dropped_host_keeps_the_role_for_the_grace_then_it_passes(tmp_path: Pa
         bob.drop()
         ann.drop()
         await advance(table, n.clock, GRACE - 0.5, cat, dan)
-        assert table.host == 0, "within the grace the dropped host is still the host"
+        assert table.role.seat == 0, "within the grace the dropped host is still the host"
         await advance(table, n.clock, 0.5, cat, dan)
-        assert table.host == 2
+        assert table.role.seat == 2
         assert hosts(dan)[-2:] == [0, 2] and hosts(cat)[-1] == 2
         # Ann comes back with her token: an ordinary seat now.
         back = n.add(Link(table, "Ann"))
         welcome = back.hello(token=ann.token)
         assert welcome["seat"] == 0 and welcome["host"] is False
         assert back.last("lobby")["host"] == 2
-        assert table.host == 2
+        assert table.role.seat == 2
         # Cat hands the role back with one message; the others see it.
         cat.send({"type": "make_host", "seat": 0})
         await settle(table, *n.links)
-        assert table.host == 0 and dan.last("lobby")["host"] == 0
+        assert table.role.seat == 0 and dan.last("lobby")["host"] == 0
         # Only the host hands it on, and only to a connected person.
         cat.send({"type": "make_host", "seat": 2})
         await settle(table, *n.links)
@@ -91,7 +91,7 @@ def test_a_dropped_host_keeps_the_role_for_the_grace_then_it_passes(tmp_path: Pa
             back.send({"type": "make_host", "seat": seat})
             await settle(table, *n.links)
             assert back.last("error")["code"] == code
-        assert table.host == 0
+        assert table.role.seat == 0
 
     asyncio.run(scenario())
 
@@ -104,7 +104,7 @@ def test_a_host_back_within_the_grace_stays_host(tmp_path: Path) -> None:
         back = n.add(Link(n.table, "Ann"))
         assert back.hello(token=ann.token)["host"] is True
         await advance(n.table, n.clock, 3 * GRACE, bob)
-        assert n.table.host == 0 and set(hosts(bob)) == {0}
+        assert n.table.role.seat == 0 and set(hosts(bob)) == {0}
 
     asyncio.run(scenario())
 
@@ -118,15 +118,15 @@ def test_a_host_who_leaves_hands_the_role_on_at_once(tmp_path: Path) -> None:
         assert bob.last("error")["code"] == "not_host" and not dan.of_type("error")
         ann.send({"type": "make_host", "seat": 3})
         await settle(table, *n.links)
-        assert table.host == 3
+        assert table.role.seat == 3
         dan.send({"type": "leave"})
         await settle(table, *n.links)
-        assert table.host == 0  # the next connected person clockwise from seat 3 wraps to 0
+        assert table.role.seat == 0  # the next connected person clockwise from seat 3 wraps to 0
         assert hosts(dan)[-2:] == [3, 0]
         assert ann.last("lobby")["host"] == 0
         # The match plays on.
-        hand = table.hand_no
-        await n.until(lambda: table.hand_no > hand)
+        hand = table.dealer.hand_no
+        await n.until(lambda: table.dealer.hand_no > hand)
 
     asyncio.run(scenario())
 
@@ -139,16 +139,16 @@ def test_with_nobody_left_the_role_waits_for_the_first_person_back(tmp_path: Pat
         ann.hello()
         bob.hello()
         n = Night(table, clock, ann, bob)
-        await n.until(lambda: table.match is not None and table.match.hand is not None)
+        await n.until(lambda: table.dealer.hand_no > 0)
         bob.drop()
         ann.drop()
         await advance(table, clock, GRACE + 1)
-        assert table.host is None
+        assert table.role.seat is None
         assert "refused" not in table.console("pause")  # the terminal keeps its controls
         assert table.console("resume") == "ok"
         back = Link(table, "Bob")
         assert back.hello(token=bob.token)["host"] is True
-        assert table.host == 1
+        assert table.role.seat == 1
         assert table.console("host 0").startswith("refused")  # Ann is not connected
         again = Link(table, "Ann")
         again.hello(token=ann.token)
@@ -167,9 +167,9 @@ def test_between_matches_a_leaving_host_passes_clockwise(tmp_path: Path) -> None
             link.hello()
         links[0].send({"type": "make_host", "seat": 1})
         await settle(table, *links)
-        assert table.host == 1
+        assert table.role.seat == 1
         links[1].send({"type": "leave"})
         await settle(table, *links)
-        assert table.host == 2 and links[0].last("lobby")["host"] == 2
+        assert table.role.seat == 2 and links[0].last("lobby")["host"] == 2
 
     asyncio.run(scenario())

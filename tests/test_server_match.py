@@ -83,7 +83,7 @@ def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> None:
                 assert c.of_type("hand_end")[-1]["stacks"] == [
                     {"seat": s, "stack": final.get(s, 0)} for s in sorted(final)
                 ]
-            assert server.table.bot_times, "the computer seats acted"
+            assert server.table.computers.times, "the computer seats acted"
 
     asyncio.run(scenario())
 

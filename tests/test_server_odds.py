@@ -97,7 +97,7 @@ def test_the_host_changes_odds_between_matches(tmp_path: Path) -> None:
         # Refused during a match, as the other options are; nothing changes.
         host.send(p.Start().encode())
         await settle(table, host, old)
-        assert table.running
+        assert table.dealer.life.running
         host.send(p.Options(odds=True).encode())
         err = host.last("error")
         assert (err["code"], err["ref"]) == ("match_running", "options")

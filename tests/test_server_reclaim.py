@@ -21,6 +21,7 @@ from tests.serverkit import (
     clocked_table,
     config,
     roundtrip,
+    seat_to_act,
     settle,
     take_turns,
 )
@@ -42,18 +43,18 @@ class Night:
         return link
 
     def note(self) -> None:
-        match = self.table.match
+        match = self.table.dealer.match
         if match is not None and match.hand is not None and 1 in match.hand.seats:
-            held = self.bob_down.setdefault(self.table.hand_no, set())
+            held = self.bob_down.setdefault(self.table.dealer.hand_no, set())
             held.update(str(c) for c in match.hand.seats[1].down)
 
     async def step(self, seconds: float = 0.5) -> None:
         """Every link whose turn it is plays its first offered action; then time moves."""
         for link in self.links:
             turns = link.of_type("turn")
-            if turns and not link.conn.closed and link.seat == self.table.turn_seat:
+            if turns and not link.conn.closed and link.seat == seat_to_act(self.table):
                 turn = turns[-1]
-                if turn["turn"] == self.table.turn_id and turn["turn"] not in self.answered:
+                if turn["turn"] == self.table.turns.turn_id and turn["turn"] not in self.answered:
                     self.answered.add(turn["turn"])
                     names = [a["action"] for a in turn["legal"]]
                     link.send(Act(turn["turn"], "call" if "call" in names else names[0]).encode())
@@ -77,7 +78,7 @@ async def night(tmp_path: Path, **kw: Any) -> tuple[Night, Link, Link]:
     bob.hello()
     n = Night(table, clock, ann, bob)
     await settle(table, ann, bob)
-    await n.until(lambda: table.match is not None and table.match.hand is not None)
+    await n.until(lambda: table.dealer.hand_no > 0)
     return n, ann, bob
 
 
@@ -132,7 +133,7 @@ def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> None:
         assert ann.last("seat_asked") == {"type": "seat_asked", "seat": 1, "name": "Bob",
                                           "open": True}  # fmt: skip
         # The host thinks it over while hands are played: the asker only watches.
-        await n.until(lambda: n.table.hand_no >= 3)
+        await n.until(lambda: n.table.dealer.hand_no >= 3)
         assert not asker.of_type("welcome")[1:]
         assert n.table.seats[1].conn is None
         before = len(asker.log)
@@ -149,13 +150,13 @@ def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> None:
         # Its state, its own cards included, now that the host said so (R-C1).
         table = [m for m in asker.log[before:] if m["type"] == "table"][-1]
         (mine,) = [s for s in table["view"]["seats"] if s["seat"] == 1]
-        hand = n.table.match.hand
+        hand = n.table.dealer.match.hand
         assert mine["hole"][:2] == [str(c) for c in hand.seats[1].down[:2]]
         # The old token is dead; the new one works.
         stale = Link(n.table, "Bob")
         assert stale.hello(token=old_token)["code"] == "bad_token"
         asker.seat = 1
-        await n.until(lambda: n.table.turn_seat == 1 and asker.of_type("turn"))
+        await n.until(lambda: seat_to_act(n.table) == 1 and asker.of_type("turn"))
 
     asyncio.run(scenario())
 
@@ -189,7 +190,7 @@ def test_an_ask_refused_or_unanswered_gets_nothing(tmp_path: Path, how: str) -> 
         elif how == "timeout":
             for _ in range(int(ASK_TIMEOUT / 0.5) - 4):
                 await n.step()
-            assert n.table.asks.pending and n.table.running
+            assert n.table.asks.pending and n.table.dealer.life.running
             for _ in range(6):
                 await n.step()
         elif how == "asker_leaves":
@@ -269,8 +270,8 @@ def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
         await n.step()
         assert await refused(other, ask) == "seat_taken"
         # The table plays on.
-        hand = n.table.hand_no
-        await n.until(lambda: n.table.hand_no > hand)
+        hand = n.table.dealer.hand_no
+        await n.until(lambda: n.table.dealer.hand_no > hand)
 
     asyncio.run(scenario())
 
@@ -283,7 +284,7 @@ def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
         ann.hello(protocol=1)
         bob.hello()
         n = Night(table, clock, ann, bob)
-        await n.until(lambda: table.match is not None and table.match.hand is not None)
+        await n.until(lambda: table.dealer.hand_no > 0)
         bob.drop()
         await n.step()
         one = n.add(Link(table, "Bob"))

@@ -44,11 +44,11 @@ def test_the_lobby_says_the_hosts_match_length_and_follows_options(tmp_path: Pat
             assert (await host.expect("lobby", hands=12))["hands"] == 12
             host.send(Start().encode())  # no hands: the table's setting
             start = await guest.expect("match_start")
-            assert start["hands"] == 12 and server.table.hands == 12
+            assert start["hands"] == 12 and server.table.options.hands == 12
             host.send(Options(hands=4).encode())
             err = await host.expect("error")
             assert (err["code"], err["ref"]) == ("match_running", "options")
-            assert server.table.match is not None and server.table.match.hands == 12
+            assert server.table.dealer.match is not None and server.table.dealer.match.hands == 12
             await host.close()
             await guest.close()
 

@@ -529,7 +529,7 @@ def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
         for name in ("Ann", "Bob"):
             Link(table, name).hello()
         await settle(table)
-        assert table.running
+        assert table.dealer.life.running
         again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))
         assert again.resume()
         assert again.turns.options.plain == "never"
