@@ -192,32 +192,23 @@ def password_from(args: argparse.Namespace) -> str | None:
     return os.environ.get(PASSWORD_ENV) or None
 
 
+_SAME = (
+    "host", "port", "hands", "computer", "start_when", "grace", "turn_time", "time_bank",
+    "stand_in", "seed", "bot_delay", "hand_pause", "max_connections", "max_frame", "open_books",
+    "name", "plain", "odds",
+)  # fmt: skip
+"""The options whose value is the ``ServerConfig`` field of the same name."""
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
-        host=args.host,
-        port=args.port,
-        hands=args.hands,
-        computer=args.computer,
+        **{name: getattr(args, name) for name in _SAME},
         computer_levels=tuple(lv for lv in args.computer_level.split(",") if lv.strip()),
         password=password_from(args),
-        start_when=args.start_when,
-        grace=args.grace,
-        turn_time=args.turn_time,
-        time_bank=args.time_bank,
-        stand_in=args.stand_in,
         history_dir=args.history_dir or default_history_dir(),
         data_dir=args.data_dir or default_data_dir(),
-        seed=args.seed,
-        bot_delay=args.bot_delay,
-        hand_pause=args.hand_pause,
-        max_connections=args.max_connections,
-        max_frame=args.max_frame,
-        open_books=args.open_books,
         books_to_watchers=args.books_to_watchers and args.open_books,
-        name=args.name,
         announce=not args.no_announce,
-        plain=args.plain,
-        odds=args.odds,
     )
 
 

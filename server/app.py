@@ -162,10 +162,6 @@ class TableServer:
             return found
         return (["127.0.0.1"] if v4 else []) + (["::1"] if v6 else [])
 
-    def addresses(self) -> list[str]:
-        """``join_addresses``, as older callers name it."""
-        return self.join_addresses()
-
     async def stop(
         self, reason: str = "the host closed the table", *, forget: bool = False
     ) -> None:

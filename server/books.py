@@ -20,7 +20,7 @@ from typing import Any
 from common import protocol as p
 from server.net import Connection
 
-__all__ = ["book_frames", "may_open", "open_books"]
+__all__ = ["open_books"]
 
 
 def open_books(
@@ -31,21 +31,11 @@ def open_books(
     seated: Collection[int],
     watchers: bool,
 ) -> None:
-    """The match is over: its full histories to every greeted connection that may have
-    them (``may_open``)."""
-    out = book_frames(records, match_id)
-    for conn in list(conns):
-        if conn.greeted and may_open(conn.seat, seated=seated, watchers=watchers):
-            conn.send(out)
-
-
-def may_open(seat: int | None, *, seated: Collection[int], watchers: bool) -> bool:
-    """Whether a connection (``seat`` ``None``: a watcher) gets the books."""
-    return seat in seated if seat is not None else watchers
-
-
-def book_frames(records: Sequence[dict[str, Any]], match_id: str) -> bytes:
-    """One ``books`` frame per hand, in hand order."""
-    return b"".join(
+    """The match is over: one ``books`` frame per hand, in hand order, to every greeted
+    connection seated at it (to a watcher only with ``watchers``)."""
+    out = b"".join(
         p.encode_frame(p.Books(match_id, int(r["hand"]), len(records), r).encode()) for r in records
     )
+    for conn in list(conns):
+        if conn.greeted and (conn.seat in seated if conn.seat is not None else watchers):
+            conn.send(out)

@@ -11,7 +11,6 @@ Invariants:
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 __all__ = ["TokenBucket"]
@@ -34,9 +33,8 @@ class TokenBucket:
     def __post_init__(self) -> None:
         self.tokens = self.burst
 
-    def spend(self, now: float | None = None) -> bool:
-        """Take one token (``now`` is a ``time.monotonic()`` reading); False if none."""
-        now = time.monotonic() if now is None else now
+    def spend(self, now: float) -> bool:
+        """Take one token at ``now`` (the connection's clock); False if none."""
         if self.checked is not None:
             self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.per_second)
         self.checked = now

@@ -5,14 +5,9 @@ Invariants:
 - A line is stripped of escape sequences and control characters before anyone sees
   it (``clean_text``); an empty one is refused.
 - A watcher's line says so (``watching``), so that no one mistakes it for a seat's.
-
-- A connection's bucket holds at most ``burst`` lines and refills at
-  ``per_second`` lines a second; its first line finds the bucket full.
-- Each line said spends one; a line refused spends nothing, so a connection
-  that keeps talking is refused until the bucket refills.
-- The bucket lives on the ``Connection`` (``chat_allowance`` and
-  ``chat_checked``, the time of its last line on the connection's clock,
-  ``server.timers``, 0.0 before any), so it ends with the connection.
+- A connection's lines come from its own ``server.budget.TokenBucket`` of ``burst``
+  lines refilled at ``per_second`` (``Connection.chat``, full at its first line, on the
+  connection's clock), so it ends with the connection.
 """
 
 from __future__ import annotations
@@ -20,9 +15,10 @@ from __future__ import annotations
 import re
 
 from common import protocol as p
+from server.budget import TokenBucket
 from server.net import Connection
 
-__all__ = ["clean_text", "said", "spend_line"]
+__all__ = ["clean_text", "said"]
 
 
 def said(conn: Connection, chat: p.Chat, *, burst: float, per_second: float) -> p.ChatSaid:
@@ -31,23 +27,11 @@ def said(conn: Connection, chat: p.Chat, *, burst: float, per_second: float) -> 
     text = clean_text(chat.text, limit=p.MAX_CHAT)
     if not text:
         raise p.MessageError("bad_message", "chat text is empty", "chat")
-    if not spend_line(conn, burst=burst, per_second=per_second):
+    if conn.chat is None:
+        conn.chat = TokenBucket(burst, per_second)
+    if not conn.chat.spend(conn.clock.now()):
         raise p.MessageError("chat_rate", "slow down: too many chat lines", "chat")
     return p.ChatSaid(conn.seat, conn.name, text, watching=conn.seat is None)
-
-
-def spend_line(conn: Connection, *, burst: float, per_second: float) -> bool:
-    """Spend one of ``conn``'s chat lines; False when it has none left just now."""
-    now = conn.clock.now()
-    allowance = min(burst, conn.chat_allowance + (now - conn.chat_checked) * per_second)
-    if conn.chat_checked == 0.0:
-        allowance = burst
-    conn.chat_checked = now
-    if allowance < 1:
-        conn.chat_allowance = allowance
-        return False
-    conn.chat_allowance = allowance - 1
-    return True
 
 
 # ANSI/ECMA-48 escape sequences, 7-bit and 8-bit: CSI (ESC [ or 0x9b) with its

@@ -46,7 +46,6 @@ The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
 
 from __future__ import annotations
 
-import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -155,7 +154,7 @@ class Door:
             return "too many connections"
         return None
 
-    def flooded(self, address: str, now: float | None = None) -> float:
+    def flooded(self, address: str, now: float) -> float:
         """Note a connection closed for flooding; return how long ``address`` is cut off."""
         limits = self.limits
         wait = _miss(self._floods, address, limits.first_flood_wait, limits.max_flood_wait, now)
@@ -163,26 +162,22 @@ class Door:
             self._floods.popitem(last=False)
         return wait
 
-    def cut_off(self, address: str, now: float | None = None) -> bool:
+    def cut_off(self, address: str, now: float) -> bool:
         """True while ``address``'s new connections are refused for its flooding."""
         entry = self._floods.get(address)
-        return entry is not None and entry.until > (time.monotonic() if now is None else now)
+        return entry is not None and entry.until > now
 
     # ---- passwords
 
-    def wait_left(self, address: str, now: float | None = None) -> float:
+    def wait_left(self, address: str, now: float) -> float:
         """Seconds ``address`` must still wait before its next password is heard."""
         entry = self._failures.get(address)
-        if entry is None:
-            return 0.0
-        now = time.monotonic() if now is None else now
-        return max(0.0, entry.until - now)
+        return 0.0 if entry is None else max(0.0, entry.until - now)
 
-    def password_failed(self, address: str, now: float | None = None) -> float:
+    def password_failed(self, address: str, now: float) -> float:
         """Note a wrong password from ``address``; return the wait it now has.  The misses
         of every address already forgiven are forgotten here, and only those."""
         limits = self.limits
-        now = time.monotonic() if now is None else now
         most = limits.max_backoff
         for gone in [a for a, e in self._failures.items() if now >= e.until + most]:
             del self._failures[gone]
@@ -221,16 +216,9 @@ def _unheard(candidates: list[Connection]) -> Connection:
     return next((c for c in ahead if not c.unread()), candidates[0])
 
 
-def _miss(
-    book: dict[str, _Failures],
-    address: str,
-    first: float,
-    most: float,
-    now: float | None,
-) -> float:
+def _miss(book: dict[str, _Failures], address: str, first: float, most: float, now: float) -> float:
     """One more miss for ``address`` in ``book``: its wait doubles from ``first`` up to
     ``most``; it is forgiven once it has missed nothing for a whole longest wait."""
-    now = time.monotonic() if now is None else now
     entry = book.pop(address, None)
     count = entry.count + 1 if entry and now < entry.until + most else 1
     wait = min(most, first * 2 ** (count - 1))

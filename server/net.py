@@ -180,8 +180,8 @@ class Connection(asyncio.Protocol):
         self.greeted = False
         self.seat: int | None = None
         self.name = ""
-        self.chat_allowance = 0.0
-        self.chat_checked = 0.0
+        self.chat: TokenBucket | None = None
+        """Its chat lines' bucket (``server.chat``), from its first line on."""
         self._handshake_timer: Handle | None = None
         self._frame_timer: Handle | None = None
         self._beat_timer: Handle | None = None

@@ -1,14 +1,11 @@
 """The one authoritative table: a façade over the parts that run a night.
 
-``Table`` is the ``Handler`` behind every ``Connection``; it runs entirely in the event
-loop, one message or one timer at a time.  It hands every message to the part whose job
-it is (``docs/architecture.md`` lists them) and sends what each connection is shown:
-the way in (``server.hello``) decides who comes in and ``server.seating`` seats them;
-the dealer (``server.dealer``) plays the match and keeps it on disk; the turn's owner
-(``server.turns``) asks for each decision.  The parts never write the table's fields:
-they answer with a decision or act on what they own, and call back only to have
-something shown.  Every timer runs off one clock (``server.timers``, ``clock=``).
-Invariants:
+``Table`` is the ``Handler`` behind every ``Connection``, in the event loop, one message
+or timer at a time.  It hands every message to the part whose job it is
+(``docs/architecture.md`` lists them) and sends what each connection is shown.  The
+parts never write the table's fields: they answer with a decision or act on what they
+own, and call back only to have something shown.  Every timer runs off one clock
+(``server.timers``).  Invariants:
 
 - Each connection is sent only ``common.views`` output for its own seat (``None`` for a
   spectator, built by ``server.frames``), so a card it may not see never leaves here;
@@ -104,7 +101,7 @@ class Table:
             delay=config.bot_delay,
             rng=self.rng,
             current=lambda turn: self.turns.current(turn),
-            apply=self.apply,
+            apply=lambda seat, action: self.dealer.apply(seat, action),
             clock=self.clock,
         )
         self.turns = Turns(
@@ -113,7 +110,7 @@ class Table:
             clock=self.clock,
             rng=self.rng,
             broadcast=self._broadcast,
-            apply=self.apply,
+            apply=lambda seat, action: self.dealer.apply(seat, action),
             computer=self.computers.play,
         )
         self.role = HostRole(
@@ -150,10 +147,6 @@ class Table:
         )
         self.chairs.seat(chairs, night=self.records.tonight(running=False).evening)
 
-    def apply(self, seat: int, action: str) -> None:
-        """Play ``action`` for ``seat`` (``Dealer.apply``)."""
-        self.dealer.apply(seat, action)
-
     # ------------------------------------------------------------ connections
 
     def on_open(self, conn: Connection) -> bool:
@@ -180,8 +173,7 @@ class Table:
         self.seating.gone(conn)
 
     def on_message(self, conn: Connection, raw: dict[str, Any]) -> None:
-        """One message: whatever it makes the table say goes out to its sender in one
-        write, and a step it sets off to everyone in one write each (``_one_write``)."""
+        """One message; what it makes the table say goes out in one write per connection."""
         conn.cork()
         try:
             self._message(conn, raw)
@@ -259,8 +251,7 @@ class Table:
         return seat
 
     def _host_says(self, msg: p.ClientMessage, *, sealed: bool) -> None:
-        """One of the host's messages, checked (``_hosts``); ``sealed``: it came on a
-        sealed connection (or the terminal)."""
+        """One of the host's messages, checked (``_hosts``); ``sealed``: not plain."""
         if isinstance(msg, p.Start):
             if len(self.seats) < 2:
                 raise p.MessageError("not_enough_seats", "a match needs two seats or more", "start")
@@ -323,9 +314,8 @@ class Table:
 
     def _players(self) -> list[LobbySeat]:
         """The seats as the lobby and every ``table`` list them, made again only when
-        something they say has changed (``Seat.listed``): every step sends them to every
-        seat, and they seldom change.  Made afresh each step, they cost an act about 50 us
-        of the 1 ms it may take at seven seats with 16 watchers (``scripts/bench_server.py``)."""
+        ``Seat.listed`` changes: afresh each step they cost an act about 50 us of its 1 ms
+        (seven seats, 16 watchers: ``scripts/bench_server.py``)."""
         host, stand_in = self.role.seat, self.options.stand_in
         key = (host, stand_in, *(s.listed() for s in self.seats.values()))
         if key != self._listed[0]:
@@ -337,7 +327,7 @@ class Table:
             self._broadcast(self._lobby(), but=but)
 
     def _send_state(self, conn: Connection) -> None:
-        """Everything a (re)joining connection needs: lobby, match, hand so far, its turn."""
+        """A (re)joining connection's lobby, match, hand so far and clock."""
         conn.send_message(self._lobby())
         dealer, problem = self.dealer, self.saver.problem
         if problem is not None and conn.protocol != 1:
@@ -359,7 +349,7 @@ class Table:
                 conn.send_message(clock)
 
     def _viewer(self, conn: Connection) -> int | None:
-        """Whose cards ``conn`` may see: its seat if that seat plays this match, else none."""
+        """``conn``'s seat if it plays this match, else None (a watcher's view)."""
         match = self.dealer.match
         if conn.seat is None or match is None or conn.seat not in match.seats:
             return None
@@ -368,7 +358,6 @@ class Table:
     def _step_frames(
         self, events: list[Event], viewers: set[int | None]
     ) -> dict[int | None, bytes]:
-        """One ``events`` + ``table`` frame pair per viewing seat (``frames.step_frames``)."""
         dealer = self.dealer
         assert dealer.match is not None
         return frames.step_frames(
@@ -385,8 +374,7 @@ class Table:
     def _broadcast(
         self, msg: dict[str, Any] | bytes, *, but: Connection | None = None, newer: bool = False
     ) -> None:
-        """``msg`` (or its frame, already made) to every greeted connection; ``newer``: a
-        protocol 2 message type, which protocol 1 connections are not sent."""
+        """``msg`` (or its frame) to every greeted connection; ``newer``: not to protocol 1."""
         frame = msg if isinstance(msg, bytes) else p.encode_frame(msg)
         for conn in list(self.conns):
             if conn.greeted and conn is not but and not (newer and conn.protocol == 1):
@@ -394,8 +382,7 @@ class Table:
 
     @contextmanager
     def _one_write(self) -> Iterator[None]:
-        """Every connection corked while inside (``Connection.cork``): what it is sent
-        goes out in one write at the end."""
+        """Every connection corked while inside (``Connection.cork``)."""
         conns = list(self.conns)
         for conn in conns:
             conn.cork()
@@ -406,15 +393,13 @@ class Table:
                 conn.uncork()
 
     def _begun(self) -> None:
-        """The match's first record is on disk: every lobby and screen says it began."""
         match = self.dealer.match
         assert match is not None
         self._broadcast_lobby()
         self._broadcast(frames.match_start(match, self.records.match_id, self._players()))
 
     def _show(self, events: list[Event]) -> None:
-        """A step is on disk: its frames to every screen (the whole table to one that
-        joined while it was being written)."""
+        """A step is on disk: its frames to every screen (the whole table to a late one)."""
         late, self._late = self._late, set()
         sent = [(c, self._viewer(c)) for c in self.conns if c.greeted and c not in late]
         out = self._step_frames(events, {viewer for _, viewer in sent})
@@ -425,14 +410,10 @@ class Table:
                 self._send_state(conn)
 
     def _host_passed(self) -> None:
-        """The host's role passed on: everyone's lobby says so, the new host hears of
-        every open ask."""
         self._broadcast_lobby()
         self.asks.tell_new_host()
 
     def _over(self) -> None:
-        """The match is over and its standings shown: the seats of people gone are freed,
-        every lobby says so, and the books open if the table keeps them open."""
         self.seating.match_over()
         self._broadcast_lobby()
         records, match = self.records, self.dealer.match
@@ -445,10 +426,9 @@ class Table:
     # ------------------------------------------------------------ starting and stopping
 
     def resume(self) -> bool:
-        """Before listening: the unfinished match the journal holds, if any, played on
-        from the exact decision it stopped at (``Dealer.rebuilt``).  Every person's seat
-        is dropped (R-C1) until its person comes back with the token whose hash the
-        journal kept."""
+        """Before listening: the journal's unfinished match, if any, played on from the
+        decision it stopped at; every person's seat is dropped (R-C1) until its token
+        comes back."""
         got = self.dealer.rebuilt()
         if got is None:
             return False
@@ -472,12 +452,11 @@ class Table:
         return True
 
     def listening(self, port: int) -> None:
-        """The table listens on ``port`` (``Dealer.listening``)."""
         self.dealer.listening(port)
 
     def console(self, line: str) -> str:
-        """One line from the host's terminal (``server.console``): the host's message it
-        stands for, sent as the host, or the status; what to print."""
+        """One line of the host's terminal (``server.console``), sent as the host's
+        message it stands for; what to print."""
         said = console.message(line)
         if said is None:
             return ""

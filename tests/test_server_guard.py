@@ -218,20 +218,20 @@ def test_wrong_passwords_back_off_per_address(tmp_path: Path) -> None:
             grace=1000 * UNIT,
         )  # fmt: skip
         async with running(cfg) as (server, port):
-            door = server.table.door
+            door, now = server.table.door, server.table.clock.now
             ann = Client("Ann")
             await ann.hello(port, password="swordfish")
             loop = asyncio.get_running_loop()
             for miss in range(1, 4):
                 started = loop.time()
-                wait = door.wait_left(HOSTILE)
+                wait = door.wait_left(HOSTILE, now())
                 guess = await Client(f"guess{miss}").hello(port, source=HOSTILE, password="guess")
                 assert guess["code"] == "bad_password"
                 assert loop.time() - started >= wait * 0.99  # held until the wait was over
-                assert door.wait_left(HOSTILE) > UNIT * 2 ** (miss - 1) * 0.9
+                assert door.wait_left(HOSTILE, now()) > UNIT * 2 ** (miss - 1) * 0.9
             # A long wait is refused outright, the password unread.
-            while door.wait_left(HOSTILE) <= 10:
-                door.password_failed(HOSTILE)
+            while door.wait_left(HOSTILE, now()) <= 10:
+                door.password_failed(HOSTILE, now())
             c = Client("right-but-waiting")
             e = await c.hello(port, source=HOSTILE, password="swordfish")
             assert e["code"] == "password_wait" and "try again in" in e["message"]
