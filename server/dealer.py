@@ -1,14 +1,12 @@
 """The match in play: its hands, every step on disk before anyone sees it, and the
 table's life.
 
-``Dealer`` runs a table's matches.  It starts one (``start``), deals each hand from a
-secure shuffle (R-T2), applies every action through the engine (``apply``), puts each
-step in the journal (``record``, the one way into it) and only then has the table show
-it (``show``), and asks the turn's owner for the next decision (``server.turns``).  A
-finished hand goes into the history before the next is dealt after the pause between
-hands (``server.dealing``); a finished match onto the night's scoreboard, and then the
-table ends it for the people there (``over``).  It keeps the table's life
-(``server.life``): paused by the host (R-C3), or waiting for a write that failed
+``Dealer`` starts a match, deals each hand from a secure shuffle (R-T2), applies every
+action through the engine, puts each step in the journal (``record``, the one way into
+it) and only then has the table show it (``show``), and asks the turn's owner for the
+next decision (``server.turns``).  A finished hand goes into the history before the
+next deal (``server.dealing``), a finished match onto the night's scoreboard.  It keeps
+the table's life (``server.life``): paused (R-C3) or waiting for a write
 (``server.saving``), the clock and the next deal stand still.  A killed table's match
 comes back through ``rebuilt`` and ``resume``.  Invariants:
 
@@ -89,7 +87,6 @@ class Dealer:
         self.hand_time = ""
         self.step = 0
         self.port: int | None = None
-        """The port the table listens on, once known: the journal says it."""
         self.pending = False
         """A step is being written: nobody has been shown it yet."""
         self._rng = rng
@@ -108,17 +105,15 @@ class Dealer:
         self.life = after(self.life, move)
 
     def record(self, note: dict[str, Any], then: Callable[[], None] | None = None) -> None:
-        """``note`` in the journal of the match in play, on disk before ``then`` runs
-        (``server.saving``): the one way anything reaches the journal.  Between matches,
-        and once closed, there is no journal: nothing is written, and nothing follows."""
+        """``note`` in the journal, on disk before ``then`` runs (``server.saving``): the one
+        way into the journal.  Between matches, and once closed, nothing is written."""
         if self.life.running:
             self.saver.save(partial(self.journal.write, note), then)
 
     # ------------------------------------------------------------ a match
 
     def start(self) -> None:
-        """A match of every seat there is; the table is told once its first record is on
-        disk (``begun``)."""
+        """A match of every seat there is (``begun`` once its first record is on disk)."""
         with self._one_write():
             self._chairs.match_starts(self.records.tonight(running=False).evening)
             self.deals.reset()
@@ -165,15 +160,14 @@ class Dealer:
         self._after_step(list(hand.events), note)
 
     def apply(self, seat: int, action: str) -> None:
-        """Play ``action`` for ``seat`` (raises ``IllegalAction``, changing nothing)."""
+        """Play ``action`` for ``seat`` (``IllegalAction``: nothing changed)."""
         assert self.match is not None
         events = self.match.apply(seat, action)
         self._after_step(events, journal.act_record(seat, str(action)))
 
     def _after_step(self, events: list[Event], note: dict[str, Any]) -> None:
-        """The engine has moved on (``note`` says how): the turn moves on, the journal
-        has the step, then every screen, then the next decision; each connection is sent
-        all the step says in one write."""
+        """The engine moved on (``note`` says how): the turn, the journal, then every
+        screen and the next decision."""
         assert self.match is not None and self.match.hand is not None
         self.step += 1
         turn = self._turns.advance(self.match.hand)
@@ -183,15 +177,13 @@ class Dealer:
         self.record(note, partial(self._show_step, events))  # it shows in one write
 
     def _show_step(self, events: list[Event]) -> None:
-        """The step is on disk: every screen, then the next decision."""
         with self._one_write():
             self.pending = False
             self._show(events)
             self.play_on()
 
     def play_on(self) -> None:
-        """After a step (or a resume): the first hand, the hand's end, or its next
-        decision asked for."""
+        """After a step (or a resume): the next hand, the hand's end, or its decision."""
         assert self.match is not None
         hand = self.match.hand
         if hand is None:
@@ -215,7 +207,6 @@ class Dealer:
         self.saver.save(write, self._hand_written)
 
     def _hand_written(self) -> None:
-        """The hand is in the history: its end on every screen, then the next one."""
         assert self.match is not None
         self._broadcast(frames.hand_end(self.match, self.hand_no))
         cfg, paused = self.config, self.life.paused
@@ -233,8 +224,6 @@ class Dealer:
             self.saver.save(partial(self.records.match_over, self.match), self._match_written)
 
     def _match_written(self) -> None:
-        """The match is on the night's scoreboard: its journal goes, its standings show,
-        and the table ends it for the people there (``over``)."""
         if self.match is None or not self.life.running:
             return
         match, records = self.match, self.records
@@ -251,9 +240,8 @@ class Dealer:
     # ------------------------------------------------------------ paused, or waiting
 
     def pause(self, on: bool) -> None:
-        """The host pauses the table (``on``), or resumes it (R-C3): while paused the
-        clock stands still and no hand is dealt; a resume while a write waits leaves
-        both to the write (``_saving``)."""
+        """The host pauses (``on``) or resumes the table (R-C3); a resume while a write
+        waits leaves the clock and the deal to the write (``_saving``)."""
         clock = self._turns.turn_clock
         if on:
             if self.life.paused:
@@ -277,8 +265,7 @@ class Dealer:
             self.deals.resume(self.config.hand_pause, self._next_hand)
 
     def _saving(self, problem: Problem | None) -> None:
-        """The table waits for a write (``problem``), or goes on (None): the clocks stand
-        still meanwhile (unless the host's pause holds them already) and everyone is told."""
+        """The table waits for a write (``problem``), or goes on (None); everyone is told."""
         clock = self._turns.turn_clock
         if not self.life.paused:
             if problem is not None:
@@ -299,14 +286,12 @@ class Dealer:
             self.deals.resume(self.config.hand_pause, self._next_hand)
 
     def listening(self, port: int) -> None:
-        """The table listens on ``port``; a resumed match that had to take another than
-        its journal's journals it, so that its players' games find it there."""
+        """The table listens on ``port``; another than the journal's is journaled."""
         if port != self.port:
             self.record(journal.port_record(port))
         self.port = port
 
     def close(self) -> None:
-        """The table shuts down: nothing more is written or dealt."""
         self._move(Move.CLOSE)
         self.saver.cancel()
         self.deals.cancel()
@@ -314,8 +299,7 @@ class Dealer:
     # ------------------------------------------------------------ a killed table's match
 
     def rebuilt(self) -> Rebuilt | None:
-        """The unfinished match the journal holds, replayed (``server.rebuild``); None
-        when there is none, or it does not replay (then it is set aside)."""
+        """The journal's unfinished match, replayed; None (a bad journal set aside)."""
         records = self.journal.load()
         if not records:
             return None
@@ -326,8 +310,7 @@ class Dealer:
             return None
 
     def resume(self, got: Rebuilt, seats: Iterable[Seat]) -> None:
-        """Play on with the match ``got``, its ``seats`` seated again: from the exact
-        decision it stopped at, writing nothing again."""
+        """Play on with the match ``got`` from its decision, writing nothing again."""
         self.match = got.match
         # The history beside the journal, wherever the folder is now (a plain name).
         history = self.config.history_dir / got.history if got.history else None

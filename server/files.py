@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable
@@ -43,7 +44,15 @@ from typing import Any, TypeVar
 
 from common.safejson import Unreadable, loads
 
-__all__ = ["Unreadable", "private_dir", "read_bytes", "read_json", "set_aside", "write_private"]
+__all__ = [
+    "Unreadable",
+    "private_dir",
+    "read_bytes",
+    "read_json",
+    "set_aside",
+    "slug",
+    "write_private",
+]
 
 log = logging.getLogger("server.files")
 
@@ -133,6 +142,11 @@ def set_aside(
     logger.warning("%s %s cannot be read (%s): set aside as %s; %s",
                    what, path, why, broken.name, then)  # fmt: skip
     return broken
+
+
+def slug(table: str) -> str:
+    """A table's name as a part of its files' names: ``friday-night``."""
+    return re.sub(r"[^a-z0-9]+", "-", table.lower()).strip("-")[:40] or "table"
 
 
 def private_dir(path: Path) -> None:

@@ -1,9 +1,8 @@
 """Who may come in: connection limits per address and in all, and password back-off.
 
-The table's door, kept apart from the table: ``Table.on_open`` asks ``admit``,
-``Table._hello`` asks ``may_watch``/``may_seat``, reports passwords to
-``password_failed``/``password_ok`` and takes the turns of the table's password budget
-(``guesses``, ``server.guesses``).  Invariants:
+The table asks ``admit`` of each new connection, and the way in (``server.hello``) asks
+``may_watch``/``may_seat``, reports passwords and takes turns of the table's password
+budget (``guesses``, ``server.guesses``).  Invariants:
 
 - A seat's comeback with its token is never refused here: no limit below
   counts it, so whatever else is connected a seated player gets back in.
@@ -79,8 +78,6 @@ class DoorLimits:
 
     @classmethod
     def of(cls, config: ServerConfig) -> DoorLimits:
-        """The limits a server's settings ask for (the flood waits and the longest
-        back-off are not settings)."""
         return cls(
             max_connections=config.max_connections,
             max_pending=config.max_pending,
@@ -103,7 +100,6 @@ class Door:
     def __init__(self, limits: DoorLimits) -> None:
         self.limits = limits
         self.guesses = Guesses()
-        """The table's budget of checked passwords, in all (``server.guesses``)."""
         self._failures: dict[str, _Failures] = {}
         self._floods: OrderedDict[str, _Failures] = OrderedDict()
         self._seat_addresses: dict[int, str] = {}
@@ -111,13 +107,12 @@ class Door:
     # ---- connections
 
     def seated(self, seat: int, address: str) -> None:
-        """``seat``'s person came (or came back) from ``address``: room is kept there for
-        its comeback."""
+        """``seat``'s person came from ``address``: room is kept there for its comeback."""
         self._seat_addresses[seat] = address
 
     def admit(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
-        """None if ``conn`` (just opened) may wait for its hello, else why not.  May close
-        a pending connection of another address to make room."""
+        """None if ``conn`` (just opened) may wait for its hello, else why not; may close
+        another address's pending connection to make room."""
         pending = [c for c in conns if not c.greeted and not c.closed and c is not conn]
         here = sum(1 for c in pending if c.address == conn.address)
         if here >= self.limits.pending_per_address:
@@ -134,7 +129,6 @@ class Door:
         return None
 
     def may_watch(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
-        """None if ``conn`` may watch, else why not."""
         greeted = [c for c in conns if c.greeted and c is not conn]
         watchers = [c for c in greeted if c.seat is None]
         if len(watchers) >= self.limits.max_watchers:
@@ -148,14 +142,13 @@ class Door:
         return None
 
     def may_seat(self, conn: Connection, conns: Iterable[Connection]) -> str | None:
-        """None if a newcomer on ``conn`` may take a free seat, else why not."""
         greeted = [c for c in conns if c.greeted and c is not conn]
         if len(greeted) >= self.limits.max_connections:
             return "too many connections"
         return None
 
     def flooded(self, address: str, now: float) -> float:
-        """Note a connection closed for flooding; return how long ``address`` is cut off."""
+        """A connection closed for flooding: how long ``address`` is cut off."""
         limits = self.limits
         wait = _miss(self._floods, address, limits.first_flood_wait, limits.max_flood_wait, now)
         while len(self._floods) > _MAX_FLOODERS:
@@ -163,20 +156,18 @@ class Door:
         return wait
 
     def cut_off(self, address: str, now: float) -> bool:
-        """True while ``address``'s new connections are refused for its flooding."""
         entry = self._floods.get(address)
         return entry is not None and entry.until > now
 
     # ---- passwords
 
     def wait_left(self, address: str, now: float) -> float:
-        """Seconds ``address`` must still wait before its next password is heard."""
         entry = self._failures.get(address)
         return 0.0 if entry is None else max(0.0, entry.until - now)
 
     def password_failed(self, address: str, now: float) -> float:
-        """Note a wrong password from ``address``; return the wait it now has.  The misses
-        of every address already forgiven are forgotten here, and only those."""
+        """A wrong password from ``address``: the wait it has now.  The forgiven
+        addresses' misses are forgotten here, and only those."""
         limits = self.limits
         most = limits.max_backoff
         for gone in [a for a, e in self._failures.items() if now >= e.until + most]:
@@ -184,21 +175,18 @@ class Door:
         return _miss(self._failures, address, limits.first_backoff, most, now)
 
     def password_ok(self, address: str, *, turn: bool = False) -> None:
-        """A right password (or password proof) from ``address``: its misses are cleared,
-        its ``turn`` of the table's budget given back, and it is a friend from now on."""
+        """A right password (or proof): misses cleared, the ``turn`` given back, and a
+        friend from now on."""
         self._failures.pop(address, None)
         self.guesses.right(address, turn=turn)
 
     @property
     def remembered(self) -> int:
-        """Addresses whose wrong passwords are remembered now."""
         return len(self._failures)
 
 
 def _by_worth(pending: list[Connection]) -> list[Connection]:
-    """Pending connections that have spoken, the least worth keeping first (see the
-    module's invariants): by whether its hello waits for the table, how few pending its
-    address has, when it was last heard, and its age."""
+    """Pending connections that have spoken, the least worth keeping first."""
     per_address = Counter(c.address for c in pending)
 
     def worth(c: Connection) -> tuple[bool, int, float, int]:
@@ -208,17 +196,15 @@ def _by_worth(pending: list[Connection]) -> list[Connection]:
 
 
 def _unheard(candidates: list[Connection]) -> Connection:
-    """The first of ``candidates`` with nothing unread: one whose bytes wait in its socket
-    has spoken since it was last read, and is passed over (the event loop is behind,
-    not its peer).  Only the first ``_LOOK_AHEAD`` are asked (one look at a socket
-    each); the first of all if every one of them has."""
+    """The first of ``candidates`` (of the first ``_LOOK_AHEAD``) with no bytes unread in
+    its socket, else the first of all."""
     ahead = candidates[:_LOOK_AHEAD]
     return next((c for c in ahead if not c.unread()), candidates[0])
 
 
 def _miss(book: dict[str, _Failures], address: str, first: float, most: float, now: float) -> float:
-    """One more miss for ``address`` in ``book``: its wait doubles from ``first`` up to
-    ``most``; it is forgiven once it has missed nothing for a whole longest wait."""
+    """One more miss for ``address``: its wait doubles from ``first`` up to ``most``;
+    forgiven after a whole longest wait with no miss."""
     entry = book.pop(address, None)
     count = entry.count + 1 if entry and now < entry.until + most else 1
     wait = min(most, first * 2 ** (count - 1))

@@ -24,11 +24,9 @@ Invariants:
   any frame of it; so a crash at any byte leaves whole lines and at most one torn last
   line, which reading drops.  The file (0600, in a 0700 folder: ``server.files``) is
   kept open from ``begin`` to ``close``: one write and its ``fsync`` a record.
-- A file that cannot be read (a bad line before the end, another format or version, or
-  another table's; a folder or anything but a plain file in its place, more than
-  ``MAX_BYTES``, a line nested too deep or holding NaN or Infinity: ``server.files``,
-  ``common.safejson``) is moved aside to ``<name>.broken-<time>`` with one warning, and
-  the table starts clean.
+- A file that cannot be read (a bad line before the end, another format, version or
+  table; not a plain file, too large, too deep, NaN: ``server.files``) is moved aside
+  to ``<name>.broken-<time>`` with one warning, and the table starts clean.
 - A write that fails raises ``OSError`` and leaves the file as it was (``server.durable``
   cuts a torn record off): the table waits and tries again (``server.saving``), so the
   journal always holds every step anyone was shown, and a journal is never stale.
@@ -44,7 +42,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,13 +86,8 @@ MAX_LINE = 256 * 1024
 """The longest record read: the ``match`` record of seven seats is under 2 KiB."""
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "table"
-
-
 def journal_path(history_dir: Path, table: str) -> Path:
-    """Where table ``table``'s journal lives."""
-    return Path(history_dir) / f"{_slug(table)}{SUFFIX}"
+    return Path(history_dir) / f"{files.slug(table)}{SUFFIX}"
 
 
 Record = dict[str, Any]
@@ -116,7 +108,7 @@ def match_record(
     step: int,
     seats: Iterable[SeatRecord],
 ) -> Record:
-    """The ``match`` record of ``match``, just started: it begins a new journal."""
+    """The ``match`` record: it begins a new journal."""
     return {
         "t": "match",
         "match": match_id,
@@ -133,43 +125,36 @@ def match_record(
 
 
 def hand_record(no: int, time: str, deck: Iterable[str]) -> Record:
-    """Hand ``no`` is dealt at ``time`` from ``deck`` (card codes, as shuffled)."""
     return {"t": "hand", "no": no, "time": time, "deck": list(deck)}
 
 
 def act_record(seat: int, action: str) -> Record:
-    """``seat`` played ``action``."""
     return {"t": "act", "seat": seat, "action": action}
 
 
 def stepped(note: Record, *, turn: int, step: int, banks: Mapping[int, float]) -> Record:
-    """A ``hand`` or ``act`` record with the table's counters after it and every
-    person's time bank (R-C4)."""
+    """A ``hand`` or ``act`` record with the table's counters and the banks after it."""
     return {**note, "turn": turn, "step": step, "banks": {str(s): b for s, b in banks.items()}}
 
 
 def sit_record(seat: int, name: str, token_sha256: str) -> Record:
-    """A person sits in ``seat`` during the match, for the next one."""
+    """A person sits during the match, for the next one."""
     return {"t": "sit", "seat": seat, "name": name, "token_sha256": token_sha256}
 
 
 def free_record(seat: int) -> Record:
-    """``seat``, seated for the next match, is free again."""
     return {"t": "free", "seat": seat}
 
 
 def token_record(seat: int, token_sha256: str) -> Record:
-    """``seat`` has a new token (a reclaim the host gave): its hash, never the token."""
     return {"t": "token", "seat": seat, "token_sha256": token_sha256}
 
 
 def host_record(seat: int | None) -> Record:
-    """The host is ``seat`` now (or nobody)."""
     return {"t": "host", "seat": seat}
 
 
 def port_record(port: int) -> Record:
-    """A resumed table listens on ``port``, not the one its match record says."""
     return {"t": "port", "port": port}
 
 
@@ -184,9 +169,8 @@ def _dumps(record: Mapping[str, Any]) -> bytes:
 
 
 def parse(data: bytes, table: str) -> list[dict[str, Any]]:
-    """The records of a journal's bytes, header checked and left out; a torn last line
-    (no newline) is dropped.  Raises ``JournalError`` for anything else amiss.  An empty
-    list: nothing whole was written (not even the header)."""
+    """The records of a journal's bytes, header checked and left out, a torn last line
+    dropped; ``JournalError`` for anything else amiss."""
     lines = data.split(b"\n")
     lines.pop()  # after the last newline: empty, or a line the crash cut short
     records: list[dict[str, Any]] = []
@@ -211,9 +195,8 @@ def parse(data: bytes, table: str) -> list[dict[str, Any]]:
 
 
 def read_records(path: Path, table: str) -> list[dict[str, Any]]:
-    """``parse`` of the journal at ``path`` (none: no file), read as ``server.files``
-    reads a kept file: a folder or a pipe in its place, or too large a file, is a
-    ``JournalError`` like a bad line."""
+    """``parse`` of the journal at ``path`` (none: no file); a file ``server.files``
+    cannot read is a ``JournalError`` too."""
     try:
         data = files.read_bytes(path, limit=MAX_BYTES)
     except Unreadable as exc:
@@ -222,8 +205,7 @@ def read_records(path: Path, table: str) -> list[dict[str, Any]]:
 
 
 def recorded_port(history_dir: Path, table: str) -> int | None:
-    """The port a table's unfinished match was played on, if its journal says one (read
-    only: nothing is set aside here)."""
+    """The port a table's unfinished match was played on, if its journal says one."""
     try:
         records = read_records(journal_path(history_dir, table), table)
     except (OSError, JournalError):
@@ -244,7 +226,6 @@ class Unfinished:
 
     table: str
     match: str
-    """The match id (the history's and the seat tokens' kept on disk)."""
     hands: int
     hands_played: int
     hand: int
@@ -263,19 +244,16 @@ class Unfinished:
 
     @property
     def levels(self) -> tuple[str, ...]:
-        """The computer seats' levels, seat by seat (one each)."""
         return tuple(s.level or "" for s in self.computers)
 
     def has_token(self, token: str) -> bool:
-        """Whether ``token`` is a person's seat's in this match (the journal keeps its hash)."""
+        """Whether ``token`` is a person's seat's in this match."""
         return token_digest(token) in {s.token_sha256 for s in self.people if s.token_sha256}
 
 
 def unfinished(history_dir: Path, table: str) -> Unfinished | None:
-    """Table ``table``'s unfinished match, if its journal holds one that replays
-    (``rebuild``; read only: a journal that cannot be read, does not replay or whose
-    match is over reads as None and stays where it is; the table sets a broken one aside
-    when it starts)."""
+    """Table ``table``'s unfinished match, if its journal replays to one (else None,
+    the file left for the table to set aside)."""
     try:
         got = rebuild(read_records(journal_path(history_dir, table), table))
     except Exception:  # whatever the file holds, reading it is not an error
@@ -296,9 +274,8 @@ def unfinished(history_dir: Path, table: str) -> Unfinished | None:
 
 
 def give_up(history_dir: Path, table: str) -> bool:
-    """Remove table ``table``'s journal: its unfinished match is given up for good (a new
-    match was chosen instead).  False when there is none, or one that cannot be read,
-    which is left for the table to set aside when it starts (with its log line)."""
+    """Remove table ``table``'s journal: its unfinished match is given up for good.
+    False when there is none, or one that cannot be read (left for the table)."""
     try:
         if not read_records(journal_path(history_dir, table), table):
             return False
@@ -318,20 +295,15 @@ class Journal:
         self.path = journal_path(history_dir, table)
         self.table = table
         self.enabled = enabled
-        self._fd: int | None = None
-        """The file, open for appending while a match's journal is being written
-        (``begin`` or ``carry_on`` done)."""
-        self._whole = 0
-        """The length of the whole lines ``load`` read: what ``carry_on`` keeps."""
+        self._fd: int | None = None  # open for appending from ``begin`` or ``carry_on``
+        self._whole = 0  # the length of the whole lines ``load`` read
 
     @property
     def open(self) -> bool:
-        """A match's journal is being written."""
         return self._fd is not None
 
     def load(self) -> list[dict[str, Any]]:
-        """The records of an unfinished match's journal (none when there is none); a
-        broken one is set aside first."""
+        """The records of an unfinished match's journal; a broken one is set aside."""
         if not self.enabled:
             return []
         try:
@@ -351,14 +323,13 @@ class Journal:
         return records
 
     def set_aside(self, why: str) -> Path | None:
-        """Move the journal out of the way (``<name>.broken-<time>``) and say why."""
         self.close()
         return files.set_aside(self.path, why, what="the journal", then="the table starts clean",
                                logger=log)  # fmt: skip
 
     def begin(self, match: Mapping[str, Any]) -> None:
-        """A new journal: the header and the ``match`` record, written to a new file that
-        replaces any old one.  ``OSError`` if it cannot be written (nothing replaced)."""
+        """A new journal, header and ``match`` record, replacing any old one (``OSError``:
+        nothing replaced)."""
         self.close()
         if not self.enabled:
             return
@@ -378,9 +349,8 @@ class Journal:
         self._fd = fd
 
     def carry_on(self) -> None:
-        """Go on writing the journal ``load`` read, after its last whole line (a torn one
-        is cut off): a resumed match's, with nothing written again, so that it resumes on
-        a full disk too.  ``OSError`` if the file cannot be opened or cut."""
+        """Go on writing the journal ``load`` read after its last whole line, writing
+        nothing again (so a match resumes on a full disk too)."""
         self.close()
         if not self.enabled:
             return
@@ -394,28 +364,24 @@ class Journal:
         self._fd = fd
 
     def write(self, record: Mapping[str, Any]) -> None:
-        """``record`` on disk: a ``match`` record ``begin``s a new journal, any other is
-        appended to it.  ``OSError`` if it cannot be (``begin``, ``append``)."""
+        """``record`` on disk: a ``match`` record ``begin``s a new journal."""
         if record.get("t") == "match":
             self.begin(record)
         else:
             self.append(record)
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """One record, on disk (``fsync``) when this returns; ``OSError`` if it cannot
-        be, with the file as it was (and the record to be appended again)."""
+        """One record, on disk when this returns (``OSError``: the file as it was)."""
         if self._fd is not None:
             durable.append(self._fd, _dumps(record))
 
     def close(self) -> None:
-        """Write no more (the file stays, for a table started again to resume)."""
         fd, self._fd = self._fd, None
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
     def remove(self) -> None:
-        """The match is over: no journal is left behind."""
         self.close()
         try:
             self.path.unlink(missing_ok=True)

@@ -1,17 +1,14 @@
 """One TCP connection: sealed or plain, framing in, bounded frames out, and its timers.
 
-``Connection`` is an ``asyncio.Protocol``.  Its first bytes say what it is
-(``common.seal.looks_like_tls``): a TLS ClientHello makes it *sealed*, and every byte
-after goes through a ``common.seal.TlsPipe`` inside this same Protocol (``start_tls``
-cannot be given the bytes already read); anything else is the plain protocol, as it
-always was.  The plaintext goes through a ``FrameDecoder``; each whole message is
-handed to the ``Handler`` (the table) at once, in the event loop, one at a time.
-Invariants:
+``Connection`` is an ``asyncio.Protocol``.  A TLS ClientHello as its first bytes
+(``common.seal.looks_like_tls``) makes it *sealed*: every byte after goes through a
+``common.seal.TlsPipe`` here (``start_tls`` cannot be given the bytes already read);
+anything else is the plain protocol.  The plaintext goes through a ``FrameDecoder``;
+each whole message is handed to the ``Handler`` (the table) at once.  Invariants:
 
-- A connection is sealed or plain from its first bytes on, never both: a table with
-  no ``identity`` (tests that make a ``Connection`` themselves) takes every connection
-  as plain.  ``sealed`` is True once the TLS handshake is done; ``binding`` is then
-  ``common.seal.channel_binding`` of the table's certificate (``b""`` while plain).
+- A connection is sealed or plain from its first bytes on, never both (plain without
+  an ``identity``).  ``sealed`` is True once the TLS handshake is done; ``binding`` is
+  then ``common.seal.channel_binding`` of the table's certificate.
 - Nothing is ever written to a sealed connection in the clear: before its handshake is
   done nothing but TLS's own records is sent (so a refusal then is a close without an
   ``error``), and after it every frame is encrypted.  A TLS error (garbage after a
@@ -26,10 +23,8 @@ Invariants:
 - Outgoing frames go straight to the transport, whose buffer is this
   connection's outgoing queue.  Writing never waits, so a slow reader never
   holds up the table; once its unsent bytes pass ``queue_limit`` it is
-  dropped as if it had disconnected.  While ``cork``ed (the table corks every
-  connection for a step) frames wait in order and go out together in one write at the
-  last ``uncork``, or just before a ``close``: the bytes a peer receives are the same
-  either way, only the writes (and TLS records) are fewer.
+  dropped as if it had disconnected.  While ``cork``ed frames wait in order and go
+  out in one write at the last ``uncork`` (or just before a ``close``).
 - A connection that does not finish its ``hello`` within the handshake timeout,
   or does not finish a frame within ``frame_timeout`` seconds of its first
   byte (a trickle of bytes does not restart the clock), is closed.
@@ -44,8 +39,7 @@ Invariants:
   client that said it beats (``hello`` with ``heartbeat``) and then sends
   nothing for ``link_timeout`` seconds is dropped too: that also sees through
   a box that acknowledges for a peer that is gone.
-- Every timer and every reading of the time is the given clock's
-  (``server.timers``; the real one by default).
+- Every timer and every reading of the time is the given clock's (``server.timers``).
 """
 
 from __future__ import annotations
@@ -102,15 +96,14 @@ class Limits:
 
     max_frame: int = MAX_FRAME
     max_depth: int = 16
-    """Containers in a client frame nest at most this deep (client messages are flat)."""
+    """How deep a client frame's containers nest (client messages are flat)."""
     max_items: int = 2048
     """Values in one client frame, all levels together."""
     handshake_timeout: float = 5.0
     frame_timeout: float = 5.0
     """How long a frame may take from its first byte to its last."""
     queue_limit: int = 1024 * 1024
-    """Unsent bytes a connection may have before it is dropped.  About 400 table
-    snapshots: far more than a live client ever lags, small enough to bound memory."""
+    """Unsent bytes before a connection is dropped: about 400 table snapshots."""
     close_timeout: float = 2.0
     heartbeat_every: float = 5.0
     link_timeout: float = 12.0
@@ -119,8 +112,7 @@ class Limits:
     after 5 s of nothing, checked every 2.5 s) a vanished peer is found within 20 s."""
     budget_burst: float = 60.0
     budget_per_second: float = 20.0
-    """Messages a connection may send: far above a person's clicks and a client's
-    pings, far below what slows the table for everyone."""
+    """Messages a connection may send: far above a person's clicks and pings."""
 
 
 class Handler(Protocol):
@@ -158,24 +150,19 @@ class Connection(asyncio.Protocol):
         """The client said (``hello`` ``heartbeat``) it sends a frame every few seconds."""
         self.closed = False
         self.identity = identity
-        """The table's key (``server.identity``); None: this connection is plain whatever
-        it sends."""
+        """The table's key (``server.identity``); None: plain whatever it sends."""
         self.kind: str | None = None
-        """``"tls"`` or ``"plain"`` once the first bytes have said which; None before."""
+        """``"tls"`` or ``"plain"`` once the first bytes have said which."""
         self.sealed = False
-        """The TLS handshake is done: everything from here on is encrypted."""
         self.binding = b""
-        """``common.seal.channel_binding`` of the table's certificate, once sealed."""
         self.tls_version = ""
-        """``TLSv1.3`` and the like, once sealed."""
         self._tls: TlsPipe | None = None
         self._first = b""
         self._record = _RecordWatch()
         self.waiting = False
-        """Its hello waits for the table (a password's back-off or turn, or its proof):
-        it has done its part (``server.guard`` closes it last to make room)."""
+        """Its hello waits for the table (back-off, turn or proof): ``server.guard``
+        closes it last to make room."""
         self.protocol = PROTOCOL_VERSION
-        """The protocol its hello said: 1 is sent no message type of 2."""
         # Set by the table once the hello is accepted.
         self.greeted = False
         self.seat: int | None = None
@@ -196,13 +183,11 @@ class Connection(asyncio.Protocol):
 
     @property
     def heard_at(self) -> float:
-        """When its last bytes were read (when it was opened, before any were)."""
         return self._heard_at
 
     def unread(self) -> bool:
-        """Whether bytes from the peer wait in the socket, not read yet: it has spoken,
-        and the event loop, busy, has not listened yet.  False while it is not read
-        (held, cut off) or when the socket cannot say."""
+        """Whether the peer's bytes wait unread in the socket (the event loop is behind);
+        False while it is not read (held, cut off) or the socket cannot say."""
         transport = self.transport
         if transport is None or self.closed:
             return False
@@ -293,7 +278,6 @@ class Connection(asyncio.Protocol):
         return plain
 
     def _flush(self) -> None:
-        """Send what the TLS layer has made (handshake records, alerts)."""
         if self._tls is not None and self.transport is not None:
             out = self._tls.outgoing()
             if out:
@@ -343,10 +327,8 @@ class Connection(asyncio.Protocol):
     # ------------------------------------------------------------ sending
 
     def send(self, frame: bytes) -> None:
-        """Queue one encoded frame (encrypted, if sealed); drop the connection if too
-        much is unsent.  A sealed connection's frames before its handshake is done are
-        dropped: nothing goes into a TLS stream in the clear.  While ``corked`` the
-        frame waits, with the others, for ``uncork``."""
+        """Queue one encoded frame (held while corked); a sealed connection's frames
+        before its handshake is done are dropped: nothing goes in the clear."""
         if self.closed or self.transport is None:
             return
         if self._held is not None:
@@ -355,14 +337,12 @@ class Connection(asyncio.Protocol):
         self._write(frame)
 
     def cork(self) -> None:
-        """Hold what is sent from now on until the matching ``uncork``: what one step
-        sends goes out in one write (one TLS write, when sealed).  Corks nest."""
+        """Hold what is sent until the matching ``uncork`` (corks nest)."""
         self._corks += 1
         if self._held is None:
             self._held = []
 
     def uncork(self) -> None:
-        """The last ``uncork``: everything held goes out, in order, in one write."""
         self._corks -= 1
         if self._corks > 0:
             return
@@ -408,9 +388,8 @@ class Connection(asyncio.Protocol):
             self.transport.pause_reading()
 
     def hold(self, delay: float, then: Callable[[], None]) -> None:
-        """Read nothing more for ``delay`` seconds, then call ``then`` (unless closed by
-        then): a hello waiting out its address's password back-off.  It stands in for
-        the handshake timer, which the hello has already beaten."""
+        """Read nothing for ``delay`` seconds, then call ``then`` unless closed (a hello
+        waiting out its password back-off; it stands in for the handshake timer)."""
         if self.closed or self.transport is None:
             return
         self.waiting = True
@@ -428,8 +407,8 @@ class Connection(asyncio.Protocol):
         self._handshake_timer = self.clock.call_later(delay, resume)
 
     def _beat(self) -> None:
-        """Every half heartbeat: write a ``heartbeat`` if nothing went out for a while,
-        and drop a beating client that has gone silent (R-C1)."""
+        """Every half heartbeat: a ``heartbeat`` after a whole period with nothing sent,
+        and a beating client silent too long dropped (R-C1)."""
         self._beat_timer = None
         if self.closed:
             return
@@ -438,8 +417,6 @@ class Connection(asyncio.Protocol):
             log.info("%r: nothing heard for %.0f s; the link is gone", self, now - self._heard_at)
             self.abort()
             return
-        # Only after a whole period of nothing: a client that has just been sent
-        # something is not sent a heartbeat in the middle of a request and its answer.
         if now - self._sent_at >= self.limits.heartbeat_every:
             self.send(_HEARTBEAT)
         if not self.closed:
@@ -448,18 +425,15 @@ class Connection(asyncio.Protocol):
     # ------------------------------------------------------------ closing
 
     def fail(self, code: str, message: str, ref: str | None = None) -> None:
-        """Send an ``error`` (naming the refused message's type, if any) and close."""
         self.send_message(Error(code, message, ref).encode())
         self.close()
 
     def close(self) -> None:
         """Close after what is queued has gone out (or ``close_timeout`` passes).
 
-        The last ``error`` must reach the peer even when it has sent more than we
-        read (a flood): closing a socket with unread input sends a reset, which
-        throws away what was still on its way.  So only our side is shut (FIN after
-        the queued frames) and what still comes is read and dropped until the peer
-        closes, or ``close_timeout`` passes."""
+        The last ``error`` must reach a flooding peer: closing a socket with unread
+        input sends a reset, which throws away what was on its way.  So only our side
+        is shut (FIN) and what still comes is dropped until the peer closes."""
         if self.closed or self.transport is None:
             return
         held, self._held = self._held, None
@@ -482,7 +456,6 @@ class Connection(asyncio.Protocol):
         self._notify_closed()
 
     def abort(self) -> None:
-        """Close now, dropping what is unsent (a client that stopped reading)."""
         if self.transport is None:
             return
         self.closed = True
@@ -492,7 +465,6 @@ class Connection(asyncio.Protocol):
         self._notify_closed()
 
     def _notify_closed(self) -> None:
-        """Tell the table once, whichever way the connection ended."""
         if self._notified:
             return
         self._notified = True
@@ -519,8 +491,7 @@ class Connection(asyncio.Protocol):
         self.fail("handshake_timeout", "no hello in time")
 
     def _watch_partial_frame(self, *, restart: bool) -> None:
-        """Time a frame from its first byte: more bytes of the same frame do not
-        restart the clock (a trickle of one byte every few seconds is cut off)."""
+        """Time a frame from its first byte: a trickle of it does not restart the clock."""
         if self.closed:
             return
         pending = self.decoder.pending or self._record.partial
@@ -540,10 +511,8 @@ class Connection(asyncio.Protocol):
 
 
 class _RecordWatch:
-    """Where the TLS records of a sealed connection's bytes begin and end (a 5-byte
-    header whose last two bytes are the length of what follows), so that a record
-    that has begun arriving is timed like a frame: ``ssl`` keeps a half record to
-    itself and would let a trickle of it last for ever."""
+    """Where a sealed connection's TLS records begin and end (a 5-byte header ending in
+    the length), so that a half record is timed like a frame: ``ssl`` would keep it."""
 
     __slots__ = ("_head", "_left")
 

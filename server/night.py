@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -64,12 +63,8 @@ def evening_of(when: datetime) -> str:
     return (when - timedelta(hours=12)).date().isoformat()
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "table"
-
-
 def night_path(history_dir: Path, evening: str, table: str) -> Path:
-    return history_dir / f"night-{evening}-{_slug(table)}.json"
+    return history_dir / f"night-{evening}-{files.slug(table)}.json"
 
 
 @dataclass

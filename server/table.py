@@ -344,9 +344,9 @@ class Table:
         if conn.protocol != 1:
             if dealer.life.paused:
                 conn.send_message(p.Paused(True, self.role.name()).encode())
-            clock = self.turns.clock_message()
+            clock = self.turns.clock()
             if clock is not None:
-                conn.send_message(clock)
+                conn.send_message(clock.encode())
 
     def _viewer(self, conn: Connection) -> int | None:
         """``conn``'s seat if it plays this match, else None (a watcher's view)."""

@@ -1,13 +1,11 @@
 """The turn: whose decision the table asks for, who plays it and how long it may take.
 
-``Turns`` owns the turn: the table's turn id (``turn_id``), the seat asked to act
-(``to_act``) and its clock.  Each step of a hand moves the turn on (``advance``); once
-the step is shown the table asks the seat to act (``ask``), and ``Turns`` has it played:
-a computer seat chooses (``server.computer``); for a person it asks ``server.presence``
-who plays (the person, the default at once, a computer standing in, or nobody until a
-dropped seat's grace is over) and runs the turn clock and bank (``server.clock``,
-R-C4).  It also moves each seat's presence when something happens to it, telling
-everyone (``seat_away``).  Invariants:
+``Turns`` owns the turn id (``turn_id``), the seat asked to act (``to_act``) and its
+clock.  Each step moves the turn on (``advance``); once it is shown the table asks the
+seat to act (``ask``): a computer seat chooses (``server.computer``); for a person
+``server.presence`` says who plays (the person, the default, a stand-in, or nobody until
+a dropped seat's grace is over) and the turn clock runs (``server.clock``, R-C4).  It
+also moves each seat's presence, telling everyone (``seat_away``).  Invariants:
 
 - ``turn_id`` grows by one for every decision the table asks for, across hands and
   matches; an ``act``, a timer's default and a computer seat's choice count only while
@@ -23,9 +21,7 @@ everyone (``seat_away``).  Invariants:
 - The bank a person has left is kept on its seat between turns; the clock only counts
   it down.  While the table is paused or waits to save, the clock stands still
   (``freeze``/``thaw``) and its ``clock`` message says it is not running.
-- The ``clock`` message and the ``turn`` sent with it say the same time left: it is
-  read once for both.
-- Every timer here is the table's clock's (``server.timers``).
+- The ``clock`` message and the ``turn`` sent with it say the same time left.
 """
 
 from __future__ import annotations
@@ -50,9 +46,6 @@ __all__ = ["TableOptions", "Turns"]
 
 log = logging.getLogger("server.table")
 
-ClockFields = tuple[int, int, float, float, bool]
-"""A ``clock`` message's fields in their order: seat, turn, time left, bank, running."""
-
 
 @dataclass(slots=True)
 class TableOptions:
@@ -63,12 +56,9 @@ class TableOptions:
     time_bank: float
     stand_in: bool
     plain: str = "allow"
-    """``allow`` or ``never``: plain (unencrypted) connections may join, or not
-    (``ServerConfig.plain``).  Not in ``to_dict``: the lobby says it on its own, and
-    only when ``never``, so that its usual bytes and the journal stay as they were."""
+    """``allow`` or ``never`` (``ServerConfig.plain``); the lobby says it on its own."""
     odds: bool = False
-    """Odds on request are allowed (``ServerConfig.odds``).  Not in ``to_dict`` either:
-    the lobby says ``"odds": true`` on its own, only when allowed."""
+    """Odds on request allowed (``ServerConfig.odds``); the lobby says it on its own."""
     hands: int = 8
     """The next match's length (R-T4); the lobby and the journal say it on their own."""
 
@@ -95,7 +85,6 @@ class Turns:
         self.turn_clock = TurnClock(self._time_up, clock)
         self.turn_id = 0
         self.to_act: Seat | None = None
-        """The seat whose decision is asked for now (None between a step and its asking)."""
         self._hand: Hand | None = None
         self._timers = clock
         self._rng = rng
@@ -106,9 +95,8 @@ class Turns:
     # ------------------------------------------------------------ the turn
 
     def advance(self, hand: Hand) -> int:
-        """The hand moved on (a seat acted, or a hand was dealt): the clock of the seat
-        that acted stops, keeping its bank; a decision to come is a new turn.  Returns
-        the turn id."""
+        """The hand moved on: the actor's clock stops, keeping its bank; a decision to
+        come is a new turn (its id returned)."""
         bank = self.turn_clock.stop()
         if bank is not None and self.to_act is not None:
             self.to_act.bank = bank
@@ -123,8 +111,7 @@ class Turns:
         return self._hand if turn == self.turn_id else None
 
     def ask(self, seat: Seat) -> None:
-        """``seat`` is to act on the current turn: a computer seat chooses; a person's
-        turn waits for it, or is played for it now."""
+        """``seat`` is to act on the current turn."""
         self.to_act = seat
         if seat.kind is SeatKind.COMPUTER:
             self._computer(seat, self.turn_id)
@@ -138,9 +125,7 @@ class Turns:
             self._away_turn(seat)
 
     def check_act(self, seat: Seat | None, seat_no: int, act: p.Act, *, protocol: int) -> None:
-        """Whether a person's ``act`` for seat ``seat_no`` (``seat``, if it is there) may
-        be played: its person may act (``server.presence``), it is its turn and it names
-        the current one; else ``MessageError``."""
+        """``MessageError`` unless seat ``seat_no``'s person may play ``act`` now."""
         refused = act_refusal(seat.presence, protocol=protocol) if seat else None
         if refused is not None:  # taken (R-C3), or away: its turns are played for it (R-C2)
             raise p.MessageError(refused.code, str(refused), "act")
@@ -152,20 +137,17 @@ class Turns:
             )
 
     def reconnected(self, seat: Seat) -> None:
-        """``seat``'s person is back with its token (R-C1): everyone is told, and the
-        away spell its drop began ends."""
+        """``seat``'s person is back with its token (R-C1)."""
         self._broadcast(p.Presence(seat.seat, True, None).encode())
         self.move(seat, Move.RECONNECT)
 
     def rejoined(self, seat: Seat) -> None:
-        """``seat``'s person has had the table's state: if its turn waits on it, the
-        turn starts again (its clock, and the ``turn`` sent)."""
+        """``seat``'s person has had the table's state: a turn waiting on it starts again."""
         if self.to_act is seat and seat.presence is Presence.PLAYING:
             self._start(seat)
 
     def again(self) -> None:
-        """The clock runs again, or is said again (the host resumed, the table saved):
-        everyone is told, and the person to act is sent its turn again."""
+        """The clock runs again (resumed, saved): said to everyone, and the turn again."""
         if self.to_act is not None and self.turn_clock.left() is not None:
             self._say(self.to_act)
 
@@ -188,8 +170,8 @@ class Turns:
         self._apply(seat.seat, action.value)
 
     def _time_up(self, turn: int) -> None:
-        """The seat to act ran out of time: its grace (R-C1) or its clock and bank (R-C4).
-        Either way it is away now (R-C2) and its turn is played for it."""
+        """The seat to act ran out of grace (R-C1) or clock and bank (R-C4): it is away
+        (R-C2) and its turn is played for it."""
         seat = self.to_act
         if turn != self.turn_id or seat is None:
             return
@@ -223,8 +205,7 @@ class Turns:
         return after
 
     def dropped(self, seat: Seat) -> None:
-        """``seat``'s connection went mid-match: everyone is told, and its grace runs if
-        its turn waits on it (R-C1)."""
+        """``seat``'s connection went mid-match: its grace runs if its turn waits (R-C1)."""
         self._broadcast(p.Presence(seat.seat, False, self.grace).encode())
         before = seat.presence
         self.move(seat, Move.DROP)
@@ -235,8 +216,7 @@ class Turns:
             self.turn_clock.arm(self.grace, self.turn_id)
 
     def match_start(self, seats: Iterable[Seat], banks: Mapping[int, float] | None = None) -> None:
-        """Every seat plays from now on with a full bank (R-C4), or with ``banks`` (by seat
-        number), a resumed match's."""
+        """Every seat plays from now on, with a full bank (R-C4) or a resumed one's."""
         for seat in seats:
             seat.bank = (banks or {}).get(seat.seat, self.options.time_bank)
             seat.presence = step(seat.presence, Move.MATCH_START)
@@ -248,15 +228,13 @@ class Turns:
             seat.presence = step(seat.presence, Move.MATCH_END)
 
     def resume(self, turn_id: int, hand: Hand | None) -> None:
-        """A match rebuilt from its journal goes on from turn ``turn_id`` of ``hand``."""
         self.turn_id = turn_id
         self._hand = hand
 
     # ------------------------------------------------------------ the clock (R-C4)
 
     def _start(self, seat: Seat) -> None:
-        """A person's turn: its clock starts (the decision seconds, then its bank), and
-        the turn is sent to it."""
+        """A person's turn: its clock starts, and the turn is sent to it."""
         if self.options.turn_time is None:
             self.turn_clock.cancel()
         else:
@@ -264,38 +242,29 @@ class Turns:
         self._say(seat)
 
     def _say(self, seat: Seat) -> None:
-        """The clock to everyone, and ``seat`` its turn, both with the time left read once."""
-        fields = self.broadcast_clock()
+        clock = self.broadcast_clock()
         if seat.conn is None:
             return
-        if fields is None:
+        assert self._hand is not None
+        if clock is None:
             time_left, bank = self.turn_clock.time_left(), None
         else:
-            time_left, bank = fields[2], fields[3]
-        seat.conn.send_message(self.turn_message(seat, time_left, bank))
+            time_left, bank = clock.time_left, clock.bank
+        turn = frames.turn(self._hand, seat.seat, self.turn_id, time_left, bank)
+        seat.conn.send_message(turn)
 
-    def _clock_fields(self) -> ClockFields | None:
-        """The ``clock`` message's fields, or None when no person's clock runs."""
+    def clock(self) -> p.Clock | None:
+        """The ``clock`` message while a person's clock runs."""
         left = self.turn_clock.left()
         if left is None or self.to_act is None:
             return None
-        frozen = self.turn_clock.frozen  # paused, or waiting to save
-        return self.to_act.seat, self.turn_id, round(left[0], 1), round(left[1], 1), not frozen
+        running = not self.turn_clock.frozen  # paused, or waiting to save
+        return p.Clock(
+            self.to_act.seat, self.turn_id, round(left[0], 1), round(left[1], 1), running
+        )
 
-    def clock_message(self) -> dict[str, Any] | None:
-        fields = self._clock_fields()
-        return None if fields is None else p.Clock(*fields).encode()
-
-    def broadcast_clock(self) -> ClockFields | None:
-        """The ``clock`` message to everyone while a person's clock runs; its fields."""
-        fields = self._clock_fields()
-        if fields is not None:
-            self._broadcast(p.Clock(*fields).encode(), newer=True)
-        return fields
-
-    def turn_message(
-        self, seat: Seat, time_left: float | None, bank: float | None
-    ) -> dict[str, Any]:
-        """The ``turn`` message a person is sent: its legal actions and its clock."""
-        assert self._hand is not None
-        return frames.turn(self._hand, seat.seat, self.turn_id, time_left, bank)
+    def broadcast_clock(self) -> p.Clock | None:
+        clock = self.clock()
+        if clock is not None:
+            self._broadcast(clock.encode(), newer=True)
+        return clock
