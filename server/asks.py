@@ -49,13 +49,10 @@ __all__ = ["ASK_TIMEOUT", "Ask", "SeatAsks", "askable"]
 log = logging.getLogger("server.table")
 
 ASK_TIMEOUT = 180.0
-"""Seconds an ask waits for the host's word before it ends unanswered."""
 
 
 @dataclass(slots=True)
 class Ask:
-    """One pending ask: who asked for which seat, and its timeout."""
-
     seat: int
     name: str
     conn: Connection
@@ -63,8 +60,7 @@ class Ask:
 
 
 _LOST = (Presence.DROPPED, Presence.AWAY_ASKED, Presence.AWAY_CLOCK, Presence.AWAY_DROPPED)
-"""The presences of a seat of the match in play (a match's end makes every seat
-``PLAYING`` again, R-C2) that its person may be gone from."""
+"""The presences, in a match only, its person may be gone from."""
 
 
 def askable(seat: Seat | None) -> bool:
@@ -97,8 +93,7 @@ class SeatAsks:
     # ------------------------------------------------------------ the asker
 
     def ask(self, conn: Connection, msg: p.AskSeat, *, running: bool) -> None:
-        """A watcher's ``ask_seat`` (``running``: a match is being played); raises
-        ``MessageError`` (to it only) when refused."""
+        """A watcher's ``ask_seat``; ``MessageError`` (to it only) when refused."""
         ref, n = "ask_seat", msg.seat
         if conn.seat is not None:
             raise p.MessageError("already_seated", "you have a seat", ref)
@@ -135,8 +130,7 @@ class SeatAsks:
     def decide(
         self, n: int, *, give: bool, ref: str | None = None
     ) -> tuple[Connection, Seat] | None:
-        """Give or refuse the ask for seat ``n`` (the host's message or the terminal):
-        the asker's connection and the seat it is given (``Seating.give_back``), if so."""
+        """Give or refuse the ask for seat ``n``: the asker and the seat, if given."""
         ask = self.pending.get(n)
         if ask is None:
             raise p.MessageError("no_ask", f"nobody is asking for seat {n}", ref)
@@ -156,13 +150,11 @@ class SeatAsks:
     # ------------------------------------------------------------ asks that end by themselves
 
     def seat_back(self, n: int, why: str = "the seat came back with its own token") -> None:
-        """Seat ``n`` is connected again by its token, or freed: its ask is over."""
         ask = self.pending.get(n)
         if ask is not None:
             self._end(ask, "unanswered", why)
 
     def conn_gone(self, conn: Connection) -> None:
-        """The asker's connection closed: its ask is withdrawn."""
         for ask in [a for a in self.pending.values() if a.conn is conn]:
             self._end(ask, None, "")
 
@@ -200,7 +192,6 @@ class SeatAsks:
             conn.send_message(msg)
 
     def open_messages(self) -> list[dict[str, Any]]:
-        """The ``seat_asked`` of every open ask, for a new host or one back."""
         return [p.SeatAsked(a.seat, a.name, True).encode() for a in self.pending.values()]
 
     def tell_new_host(self) -> None:
@@ -208,7 +199,6 @@ class SeatAsks:
             self._tell_host(msg)
 
     def tell(self, conn: Connection) -> None:
-        """Every open ask to ``conn``, the host just welcomed (unless it speaks protocol 1)."""
         if conn.protocol != 1:
             for msg in self.open_messages():
                 conn.send_message(msg)
@@ -220,5 +210,4 @@ class SeatAsks:
         self.pending.clear()
 
     def lines(self) -> list[str]:
-        """The open asks, for the terminal's ``status``."""
         return [f"{a.name} asks for seat {a.seat}" for a in self.pending.values()]

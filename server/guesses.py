@@ -87,8 +87,7 @@ class _Bucket:
         self.checked = now
 
     def book(self, now: float, horizon: float) -> float | None:
-        """Book one turn: the seconds until it is due (0: now), or None (nothing booked)
-        when it is further off than ``horizon``."""
+        """Book a turn: seconds until it is due, or None (not booked) past ``horizon``."""
         self._fill(now)
         wait = self.wait(now)
         if wait > horizon:
@@ -97,7 +96,6 @@ class _Bucket:
         return wait
 
     def wait(self, now: float) -> float:
-        """Seconds until the next turn that is not booked yet."""
         self._fill(now)
         return max(0.0, (1 - self.tokens) * 60 / self.rate.per_minute)
 
@@ -112,12 +110,10 @@ class Guesses:
         self._strangers = _Bucket(strangers)
         self._friends = _Bucket(friends)
         self._known: OrderedDict[str, None] = OrderedDict()
-        self.refused = 0
-        """Hellos refused for want of a turn, since the table started."""
+        self.refused = 0  # hellos refused for want of a turn
 
     @property
     def most_a_minute(self) -> float:
-        """The most wrong passwords the table checks in any minute."""
         return self._strangers.rate.most_a_minute + self._friends.rate.most_a_minute
 
     def friend(self, address: str) -> bool:
@@ -127,24 +123,21 @@ class Guesses:
         return self._friends if address in self._known else self._strangers
 
     def take(self, address: str, now: float, *, within: float) -> float | None:
-        """A turn for a password from ``address``: the seconds until it may be checked
-        (0: now), or None when no turn comes ``within`` that long (the hello is refused)."""
+        """Seconds until a password from ``address`` may be checked, or None when no turn
+        comes ``within`` that long."""
         wait = self._bucket(address).book(now, within)
         if wait is None:
             self.refused += 1
         return wait
 
     def wait(self, address: str, now: float) -> float:
-        """Seconds until ``address`` would have a turn (what a refusal says to wait)."""
         return self._bucket(address).wait(now)
 
     def give_back(self, address: str) -> None:
-        """A turn taken and not used for a wrong password (the hello went back in line)."""
         self._bucket(address).give_back()
 
     def right(self, address: str, *, turn: bool) -> None:
-        """``address`` gave the right password (its ``turn``, if it took one, is given
-        back) or a seat's token: a friend from now on."""
+        """``address`` gave the right password: a friend from now on."""
         if turn:
             self.give_back(address)
         self._known.pop(address, None)

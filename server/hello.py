@@ -57,12 +57,9 @@ TLS_REQUIRED_PASSWORD = (
     " password never crosses the network in the clear: use the game's own client, or one"
     " that speaks TLS"
 )
-"""The ``tls_required`` error's message at a table with a password."""
 
 MAX_HOLD = 8.0
-"""A hello in its address's password back-off waits at most this long for its answer,
-and at most as long for its turn in the table's budget (``server.guesses``); past either,
-the hello is refused (``password_wait``) without its password being looked at."""
+"""The longest a hello waits out its back-off, or its turn (``server.guesses``)."""
 
 
 @dataclass(slots=True)
@@ -73,12 +70,10 @@ class _Proving:
     proof: TableProof
     timer: Any
     turn: bool
-    """It took a turn of the table's budget (given back if the right mac comes)."""
 
 
 Admit = Callable[[Connection, p.Hello, Seat | None], None]
-"""A hello let in (``server.seating``): back to the token's seat (given), else to watch
-(``hello.watch``) or to the lowest free seat."""
+"""A hello let in (``server.seating``), with the seat its token holds."""
 
 
 class Reception:
@@ -131,11 +126,9 @@ class Reception:
         self._greet(conn, hello)
 
     def proving(self, conn: Connection) -> bool:
-        """Whether ``conn``'s hello waits for its client's ``proof``."""
         return conn in self._proving
 
     def proof(self, conn: Connection, msg: p.Proof) -> None:
-        """The client's half of the password proof: the hello goes on, or is refused."""
         pending = self._proving.pop(conn, None)
         if pending is None:
             raise p.MessageError("bad_message", "no password proof is waiting for this", "proof")
@@ -154,8 +147,7 @@ class Reception:
         return next((s for s in self._seats.values() if s.owns(hello.token)), None)
 
     def _greet(self, conn: Connection, hello: p.Hello) -> None:
-        """The hello once its password (or proof) is right: a comeback, a watcher or a
-        newcomer."""
+        """A hello past its password: a comeback, a watcher or a newcomer."""
         seat = self._seat_of(hello)
         conn.beats = hello.heartbeat
         if hello.token is not None:
@@ -175,14 +167,12 @@ class Reception:
             self._newcomer(conn, hello)
 
     def _password_ok(self, conn: Connection, hello: p.Hello, *, comeback: bool) -> bool:
-        """The password, after its address's back-off and its turn in the table's budget;
-        False once refused or held."""
+        """The password, after its back-off and turn; False once refused or held."""
         password = self._config.password
         if password is None:
             return True
         if comeback:
-            # A seat's own token skips both: a stranger's misses, at the same address or
-            # anywhere, must not keep a seated player out.
+            # A seat's token skips both: a stranger's misses must not keep it out.
             return self._check(conn, hello, password, turn=False)
         now = self._clock.now()
         wait = self._door.wait_left(conn.address, now)
@@ -206,8 +196,8 @@ class Reception:
         return self._check(conn, hello, password, turn=True)
 
     def _turn_came(self, conn: Connection, hello: p.Hello, password: str) -> None:
-        """A held hello's turn has come: its password is checked now, unless its address
-        missed meanwhile (then the turn goes back and the hello waits out the back-off)."""
+        """A held hello's turn: checked now, unless its address missed meanwhile (then it
+        waits out the back-off)."""
         if self._door.wait_left(conn.address, self._clock.now()) > 0:
             self._door.guesses.give_back(conn.address)
             self.hello(conn, hello)
@@ -215,8 +205,7 @@ class Reception:
             self._greet(conn, hello)
 
     def _no_turn(self, conn: Connection, now: float) -> None:
-        """No turn of the table's budget soon enough: refused, and the host told (at most
-        once a minute)."""
+        """No turn soon enough: refused, and the host told (once a minute at most)."""
         wait = math.ceil(self._door.guesses.wait(conn.address, now))
         conn.fail(
             "password_wait",
@@ -235,7 +224,7 @@ class Reception:
 
     def _check(self, conn: Connection, hello: p.Hello, password: str, *, turn: bool) -> bool:
         """Check the password, or start its proof; True if right now.  ``turn``: it took a
-        turn of the table's budget, and a miss is counted (a comeback takes none)."""
+        turn, and a miss is counted."""
         now = self._clock.now()
         if hello.pake is not None:
             self._prove(conn, hello, password, now, turn=turn)
@@ -252,7 +241,6 @@ class Reception:
     def _prove(
         self, conn: Connection, hello: p.Hello, password: str, now: float, *, turn: bool
     ) -> None:
-        """Answer a hello's ``pake`` with the table's half of the proof, and wait."""
         assert hello.pake is not None
         proof = TableProof(password, conn.binding)
         try:
@@ -275,8 +263,6 @@ class Reception:
         conn.send_message(p.ProofAnswer(pake, mac, proof.password_mac()).encode())
 
     def _proof_expired(self, conn: Connection) -> None:
-        """The handshake time bounds the proof too (a hello held by the back-off has had
-        its connection's own handshake timer stand in for the wait)."""
         if self._proving.pop(conn, None) is not None and not conn.closed:
             conn.fail("handshake_timeout", "no hello in time")
 
@@ -301,8 +287,7 @@ class Reception:
         self._admit(conn, hello, None)
 
     def may_sit(self, conn: Connection) -> None:
-        """Whether a spectator may take a free seat (for the next match if one is
-        running); ``MessageError`` if not."""
+        """``MessageError`` unless a spectator may take a free seat."""
         if conn.seat is not None:
             raise p.MessageError("already_seated", "you have a seat", "sit")
         if first_free(self._seats) is None:

@@ -1,8 +1,7 @@
 """The host's controls that are not the dealer's (R-C3): the table's options and a seat
 taken away; and a seat's own away and back (R-C2).
 
-The table checks that only the host sends the host's messages, and when
-(``server.table.HOSTS``); pausing and resuming are the dealer's (``Dealer.pause``).
+The table checks who sends the host's messages, and when (``server.table.HOSTS``).
 Invariants:
 
 - A refused control raises ``MessageError`` and changes nothing.
@@ -30,7 +29,6 @@ __all__ = ["PLAIN_COST", "HostControls"]
 log = logging.getLogger("server.table")
 
 PLAIN_COST = "their password, cards and token can be read on the network"
-"""What plain connections allowed at a table with a password cost (issue 33)."""
 
 
 class HostControls:
@@ -52,7 +50,6 @@ class HostControls:
         self._password = password
 
     def away_or_back(self, seat: Seat, *, back: bool, running: bool) -> None:
-        """``seat``'s person says ``away`` or ``back`` (R-C2)."""
         ref = "back" if back else "away"
         if back:
             self._turns.move(seat, Move.BACK, ref=ref)
@@ -66,8 +63,7 @@ class HostControls:
         log.info("seat %d (%s) steps away (R-C2)", seat.seat, seat.name)
 
     def set_options(self, msg: p.Options, *, sealed: bool) -> None:
-        """The host sets the table (between matches); ``sealed``: its own connection is
-        sealed (or it is the terminal), as turning plain connections off needs."""
+        """The host sets the table; ``sealed``: its own connection is not plain."""
         if msg.plain == "never" and not sealed:
             raise p.MessageError(
                 "tls_required",
@@ -103,9 +99,8 @@ class HostControls:
                     conn.fail("tls_required", TLS_REQUIRED)
 
     def plain_words(self) -> str:
-        """The table's choice of plain connections, for the terminal: ``""`` when they are
-        allowed at a table without a password (nothing to say), else the choice, with its
-        cost at a table with one."""
+        """The table's choice of plain connections, for the terminal (``""``: nothing to
+        say, allowed at a table without a password)."""
         if self.options.plain == "never":
             return "plain connections never"
         if self._password:
@@ -113,7 +108,6 @@ class HostControls:
         return ""
 
     def take_seat(self, seat_no: int, *, host: int | None) -> None:
-        """The host (in seat ``host``) takes ``seat_no`` away for the match (R-C3)."""
         seat = self._seats.get(seat_no)
         if seat is None or seat.kind is not SeatKind.HUMAN:
             raise p.MessageError("bad_seat", f"seat {seat_no} is not a person's seat", "take_seat")

@@ -1,8 +1,6 @@
 """The host's role: who holds it, and how it passes on (R-T0, R-C1).
 
-``HostRole.seat`` is the host's seat number (or None); the table reads it as
-``Table.host``.  The role moves when the host leaves, is freed, is dropped past its
-grace or hands it on, and when nobody holds it and a person connects.  Invariants:
+``HostRole.seat`` is the host's seat number (or None).  Invariants:
 
 - The host is a connected person, a dropped one within its grace, or nobody.  It
   passes on (``pass_on``) at once when the host leaves or is freed, and once a dropped
@@ -51,38 +49,32 @@ class HostRole:
         self._grace = grace
         self._record = record
         self._passed = passed
-        self.seat: int | None = None
-        """The host's seat (None: nobody); changed only by ``_set``."""
+        self.seat: int | None = None  # changed only by ``_set``
         self._timer: Handle | None = None  # a dropped host's grace (R-C1)
 
     def _set(self, seat: int | None) -> None:
-        """The host changes: the journal keeps it (``Table.record``, during a match)."""
         if seat != self.seat:
             self._record(host_record(seat))
         self.seat = seat
 
     def restore(self, seat: int | None) -> None:
-        """The host of a match rebuilt from its journal (which says it already)."""
         self.seat = seat
 
     def name(self) -> str:
-        """The host's name, or ``""``."""
         host = self._seats.get(self.seat) if self.seat is not None else None
         return host.name if host is not None else ""
 
     # ------------------------------------------------------------ the table's moments
 
     def dropped(self, seat: Seat) -> None:
-        """``seat``'s connection is gone during a match: a host keeps the role for its
-        grace (R-C1), then it passes on."""
+        """A dropped host keeps the role for its grace (R-C1)."""
         if seat.seat == self.seat:
             self._cancel_timer()
             self._timer = self._clock.call_later(self._grace, self._grace_over, seat.seat)
 
     def seated(self, seat: Seat) -> bool:
-        """``seat`` has a connection again (or for the first time): a host back within its
-        grace stays the host; with nobody hosting, a person takes the role.  Returns
-        whether it did."""
+        """``seat`` has a connection: a host back within its grace stays the host; with
+        nobody hosting, a person takes the role (True)."""
         if seat.seat == self.seat:
             self._cancel_timer()  # back within its grace: still the host
         took_role = (  # the role waited for the first person to connect or come back
@@ -96,15 +88,12 @@ class HostRole:
         return took_role
 
     def left(self, seat_no: int) -> None:
-        """The person in ``seat_no`` said ``leave`` during a match: a goodbye waits no
-        grace, so a host's role passes now."""
+        """``leave`` during a match: a host's role passes now, no grace."""
         if seat_no == self.seat:
             self.pass_on(next_host(self._seats, seat_no, but=seat_no))
 
     def freed(self, seat_no: int) -> bool:
-        """Seat ``seat_no`` is free (already out of the seats): a host's role goes to the
-        next one clockwise (R-T0).  Returns whether it did (the table's own lobby tells
-        everyone)."""
+        """Seat ``seat_no`` is free: a host's role goes on clockwise (R-T0; True)."""
         if self.seat != seat_no:
             return False
         self._cancel_timer()
@@ -114,7 +103,6 @@ class HostRole:
     # ------------------------------------------------------------ handing it on
 
     def pass_on(self, seat_no: int | None) -> None:
-        """The host's role to ``seat_no`` (or nobody), told to the table (``passed``)."""
         self._cancel_timer()
         if seat_no == self.seat:
             return
@@ -126,8 +114,7 @@ class HostRole:
         self._passed()
 
     def make_host(self, seat_no: int, *, ref: str | None = None) -> None:
-        """The host's role to the connected person in ``seat_no`` (the host's
-        ``make_host``, or the terminal's ``host SEAT``)."""
+        """The host's ``make_host`` (or the terminal's ``host SEAT``)."""
         seat = self._seats.get(seat_no)
         if seat is None or seat.kind is not SeatKind.HUMAN or seat.conn is None:
             raise p.MessageError("bad_seat", f"seat {seat_no} is not a connected person", ref)
@@ -138,11 +125,9 @@ class HostRole:
         self.pass_on(seat_no)
 
     def cancel(self) -> None:
-        """The table shuts down: no grace timer is left running."""
         self._cancel_timer()
 
     def _grace_over(self, seat_no: int) -> None:
-        """A dropped host is still gone after the grace (R-C1): the role passes on."""
         self._timer = None
         seat = self._seats.get(seat_no)
         if self.seat == seat_no and (seat is None or seat.conn is None):

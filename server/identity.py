@@ -1,39 +1,29 @@
 """The table's key: who this table is, across restarts and nights.
 
 One EC P-256 key per server data folder, ``<data_dir>/table.key`` (PEM, PKCS #8, 0600,
-in a 0700 folder: ``server.files.private_dir``), made on the first start and kept.
-The data folder is the server's own (``server.folders.server_dir``, or ``--data-dir``),
-never the histories folder, which people zip and send to each other; a key an older
-version kept there is moved over on the first start (``old``).  At each start a
-self-signed certificate is issued from it in memory: its common name is the table's
-name, it is signed with SHA-256 (so ``common.seal.channel_binding`` is RFC 5929's
-``tls-server-end-point``) and valid from yesterday for 20 years (clients check the key
-by its fingerprint, never the dates; yesterday covers a friend's clock that is a little
-behind).  The fingerprint is of the key (``common.seal.key_fingerprint``), so a table
-renamed, or started again, keeps its identity.
+in a 0700 folder), made on the first start and kept; never in the histories folder,
+which people share (a key an older version kept there is moved over: ``old``).  At each
+start a self-signed certificate is issued from it in memory, naming the table, signed
+with SHA-256 (so ``common.seal.channel_binding`` is RFC 5929's ``tls-server-end-point``),
+valid from yesterday for 20 years (clients check the key's fingerprint, never the
+dates).  The fingerprint is of the key, so a table renamed or restarted keeps it.
 
 Invariants:
 
-- The key file is never read by anyone but its owner: it is written 0600 through a
-  temporary file (``server.files.write_private``), and the one file ``ssl`` needs to
-  load key and certificate (``load_cert_chain`` takes no bytes) is an anonymous memory
-  file where the system has them (Linux: nothing on disk, so a full disk does not stop
-  a start), else made 0600 in the same private folder (or a new private temporary one,
-  when that cannot be written), with a name of its own, and removed at once.
-- A key file that cannot be read as an EC P-256 key (a folder in its place, a pipe,
-  too large, not PEM) is never overwritten: it is set aside as
-  ``table.key.broken-<time>`` (``server.files``, one log line) and a new key is made, so
-  a table that lost its key says so instead of failing to start.
+- The key file is never read by anyone but its owner: it is written 0600
+  (``server.files.write_private``), and the one file ``ssl`` needs to load key and
+  certificate is an anonymous memory file where the system has them (Linux: a full
+  disk does not stop a start), else a 0600 file in a private folder removed at once.
+- A key file that cannot be read as an EC P-256 key is never overwritten: it is set
+  aside (``server.files``, one log line) and a new key is made.
 - No file stops the table: a key that cannot be kept (a folder that cannot be written,
   a key that cannot be set aside) is made for this start only, with a log line.
 - The key is moved from the histories folder once, 0600, with a log line, and never
   over a key already in the data folder (the old one is then left, and named in a
   warning at each start).
 
-Why ``cryptography``: the standard library's ``ssl`` can use a certificate but cannot
-make a key or issue a certificate, and shelling out to ``openssl`` would need a binary
-that Windows and many Macs lack.  ``cryptography`` is the well-kept library for it (the
-Python Cryptographic Authority's, with wheels for every platform we ship to).
+Why ``cryptography``: ``ssl`` cannot make a key or issue a certificate, and ``openssl``
+is a binary Windows and many Macs lack; ``cryptography`` has wheels for every platform.
 """
 
 from __future__ import annotations
@@ -75,12 +65,10 @@ class Identity:
     """The table's key, its certificate of this start, and the TLS context that uses them."""
 
     context: ssl.SSLContext
-    """``server_context`` with the certificate and key loaded."""
     cert_der: bytes
     fingerprint: str
     """``common.seal.key_fingerprint``: SHA-256 of the key, 64 hex digits."""
     path: Path
-    """The key file."""
 
     @property
     def short(self) -> str:
@@ -89,15 +77,13 @@ class Identity:
 
     @property
     def binding(self) -> bytes:
-        """``common.seal.channel_binding`` of the certificate: the same for every
-        sealed connection of this start."""
+        """``common.seal.channel_binding`` of the certificate."""
         return seal.channel_binding(self.cert_der)
 
 
 def load_identity(folder: Path, name: str = "", *, old: Path | None = None) -> Identity:
-    """The table's key from ``folder`` (made there on the first start; moved there from
-    the folder ``old`` where an older version kept it), and a new certificate for
-    ``name``.  Never fails for a file: a key that cannot be kept serves this start only."""
+    """The table's key from ``folder`` (made, or moved from ``old``, on the first start)
+    and a new certificate for ``name``; a key that cannot be kept serves this start."""
     path = folder / KEY_FILE
     try:
         private_dir(folder)
@@ -119,8 +105,7 @@ def load_identity(folder: Path, name: str = "", *, old: Path | None = None) -> I
 
 
 def _read_key(path: Path) -> ec.EllipticCurvePrivateKey | None:
-    """The key kept at ``path``; None if there is none yet, or it was broken (and set
-    aside: OSError if it cannot be)."""
+    """The key kept at ``path``; None if none, or broken and set aside (else OSError)."""
     try:
         data = files.read_bytes(path, limit=MAX_KEY_BYTES)
         if data is None:
@@ -140,8 +125,7 @@ def _read_key(path: Path) -> ec.EllipticCurvePrivateKey | None:
 
 
 def _move_old_key(old: Path, path: Path) -> None:
-    """Move the key an older version kept at ``old`` (the histories folder) to ``path``,
-    once, never over a key there; a plain file only (anything else stays where it is)."""
+    """Move a plain file ``old`` to ``path``, never over a key there."""
     try:
         if old == path or not stat.S_ISREG(os.lstat(old).st_mode):
             return
@@ -183,15 +167,12 @@ def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
 
 
 def self_signed(name: str) -> tuple[bytes, bytes]:
-    """A new P-256 key and a certificate issued from it naming ``name``, both PEM (key,
-    certificate): a table's identity as this module makes one, kept nowhere.  For tests,
-    and for a stand-in that must look like a table (a man in the middle, in tests)."""
+    """A new key and its certificate naming ``name``, both PEM, kept nowhere (tests)."""
     key = ec.generate_private_key(ec.SECP256R1())
     return _key_pem(key), _certificate(key, name)
 
 
 def _certificate(key: ec.EllipticCurvePrivateKey, name: str) -> bytes:
-    """A self-signed certificate for ``key``, naming the table; PEM."""
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
     now = datetime.datetime.now(datetime.UTC)
     start = now - datetime.timedelta(days=1)
@@ -210,9 +191,8 @@ def _certificate(key: ec.EllipticCurvePrivateKey, name: str) -> bytes:
 
 
 def server_context(certfile: str, keyfile: str | None = None) -> ssl.SSLContext:
-    """The table's side of TLS, from the files of its certificate and key; no client
-    certificates.  TLS 1.2 at least, so that other programs' clients can seal too; the
-    game's client uses 1.3 (``common.seal.client_context``)."""
+    """The table's side of TLS from its certificate and key files: TLS 1.2 at least, so
+    other programs' clients seal too (the game's uses 1.3)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
     ctx.load_cert_chain(certfile, keyfile)
@@ -220,11 +200,8 @@ def server_context(certfile: str, keyfile: str | None = None) -> ssl.SSLContext:
 
 
 def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
-    """``server_context`` loaded from ``pem`` (key and certificate).  Where
-    the system has anonymous memory files (Linux) through one of those, so that nothing
-    is written and a table starts on a full disk too; elsewhere through a 0600 file in
-    the private ``folder`` that is removed at once (in a new private temporary folder
-    when ``folder`` cannot be written)."""
+    """``server_context`` loaded from ``pem`` through an anonymous memory file (Linux),
+    else a 0600 file in ``folder`` (or a new private one) removed at once."""
     if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd"):
         fd = os.memfd_create("table-cert", os.MFD_CLOEXEC)
         try:

@@ -2,10 +2,9 @@
 left, dropped or freed, given back by the host (R-C1, R-C2, R-T0).
 
 ``Seating`` carries out what the way in (``server.hello``) and the host's answer to an
-ask (``server.asks``) decide: a comeback by token takes its seat back, cards included;
-a watcher watches; a newcomer sits in the lowest free seat.  Each seated connection is
-welcomed and sent the table's state (``state``); everyone else's lobby says what
-changed (``lobby``).  Invariants:
+ask (``server.asks``) decide: a comeback takes its seat back, cards included; a watcher
+watches; a newcomer sits in the lowest free seat, is welcomed and sent the table's
+state (``state``); everyone else's lobby says what changed (``lobby``).  Invariants:
 
 - ``seats`` holds every filled seat (people and computer seats) by seat number.  A
   person's seat has a secret ``token``; whoever presents it owns the seat, and a seat
@@ -82,8 +81,8 @@ class Seating:
     # ------------------------------------------------------------ coming in
 
     def admit(self, conn: Connection, hello: p.Hello, seat: Seat | None) -> None:
-        """The way in let ``conn`` in: back to ``seat`` by its token, to watch, or to the
-        lowest free seat (a match starting once there are ``start_when`` seats)."""
+        """``conn`` let in: back to ``seat``, to watch, or to the lowest free seat (a match
+        starting once there are ``start_when`` seats)."""
         if seat is not None:
             seat.token = seat.token or hello.token  # a seat rebuilt from the journal
             self.comeback(conn, seat)
@@ -117,24 +116,20 @@ class Seating:
             self._turns.rejoined(seat)
 
     def give_back(self, conn: Connection, seat: Seat) -> None:
-        """The host gave ``seat`` back to ``conn``, which asked for it by name: a new
-        token, and in as a token's comeback would be."""
+        """The host gave ``seat`` back to ``conn``: a new token, and in as a comeback."""
         seat.token = secrets.token_urlsafe(18)
         self.token_changed(seat)
         self.comeback(conn, seat)
 
     def token_changed(self, seat: Seat) -> None:
-        """``seat``'s token was replaced: the journal keeps its hash, so the new token is
-        the one a resumed table takes back."""
+        """``seat``'s token was replaced: the journal keeps the new one's hash."""
         assert seat.token is not None
         seat.token_hash = None  # a resumed seat's old hash is no way back either
         log.info("seat %d (%s) has a new token", seat.seat, seat.name)
         self._dealer.record(journal.token_record(seat.seat, token_digest(seat.token)))
 
     def newcomer(self, conn: Connection, name: str) -> None:
-        """Seat ``conn`` in the lowest free seat.  Once a match has been played here, a new
-        seat is marked for the next match (``next`` in the lobby): during a match it
-        watches until then."""
+        """Seat ``conn`` in the lowest free seat (for the next match, once one has begun)."""
         free = first_free(self.seats)
         assert free is not None
         seat = Seat(free, name, SeatKind.HUMAN, token=secrets.token_urlsafe(18))
@@ -147,8 +142,8 @@ class Seating:
         self._lobby(but=conn)  # it has just had its own
 
     def _sit(self, conn: Connection, seat: Seat) -> bool:
-        """``conn`` holds ``seat`` now: its welcome and the table's state.  Returns
-        whether it took the host's role (nobody held it)."""
+        """``conn`` holds ``seat`` now: its welcome and the table's state; whether it took
+        the host's role."""
         conn.mark_greeted()
         conn.seat, conn.name, seat.conn = seat.seat, seat.name, conn
         assert seat.token is not None
@@ -169,7 +164,6 @@ class Seating:
     # ------------------------------------------------------------ going
 
     def of(self, conn: Connection) -> Seat | None:
-        """The seat ``conn`` holds, if it still does."""
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         return seat if seat is not None and seat.conn is conn else None
 
@@ -187,16 +181,14 @@ class Seating:
             self.free(seat.seat)
 
     def dropped(self, seat: Seat) -> None:
-        """A seated person's connection is gone during a match (or the match was resumed
-        from its journal and its person is not back yet): R-C1 keeps the seat; a host's
-        role waits out the grace, then passes on."""
+        """A person's connection is gone during a match (or not back after a resume):
+        R-C1 keeps the seat."""
         log.info("seat %d (%s) dropped; R-C1 keeps the seat", seat.seat, seat.name)
         self._turns.dropped(seat)
         self._role.dropped(seat)
 
     def leave(self, conn: Connection) -> None:
-        """``conn``'s person says ``leave``: between matches its seat is freed; during
-        one it is away at once (R-C2) and a host's role passes now."""
+        """``leave``: between matches the seat is freed; during one it is away (R-C2)."""
         seat = self.seats.get(conn.seat) if conn.seat is not None else None
         between = not self._dealer.life.running
         if seat is not None and (between or seat.presence is Presence.NEXT_MATCH):
@@ -220,9 +212,8 @@ class Seating:
         self._lobby()
 
     def match_over(self) -> None:
-        """The match is over: asks end, and the seats whose people are gone are freed
-        (which passes the host's role on to the next connected person clockwise, so every
-        person left is connected and the host is one of them, or there is none)."""
+        """The match is over: asks end, and the seats of people gone are freed (and the
+        host's role with them)."""
         self._asks.end_all("The match is over")
         for seat in [s for s in self.seats.values() if not s.connected]:
             self.free(seat.seat)
@@ -230,10 +221,8 @@ class Seating:
     # ------------------------------------------------------------ a resumed match
 
     def rebuilt(self, got: Rebuilt, rng: random.Random, *, night: str) -> list[Seat]:
-        """The seats of a match rebuilt from its journal, known by their tokens' hashes:
-        its computer seats with fresh brains and an RNG drawn from ``rng``, the people
-        seated for the next match waiting for it again, and its host.  Returns the
-        match's seats."""
+        """The seats of a rebuilt match (computer seats with fresh brains and RNGs drawn
+        from ``rng``), those seated for the next one, and its host; the match's seats."""
         self.seats.clear()
         for s in got.seats:
             seat = Seat(s.seat, s.name, s.kind, level=s.level, token_hash=s.token_sha256)
