@@ -1,22 +1,10 @@
 """Start and stop a table server, from the CLI, a test or the pygame client.
 
-In an event loop::
-
-    server = TableServer(ServerConfig(host="127.0.0.1", port=0, computer=2))
-    port = await server.start()          # bound port (useful with port=0)
-    ...
-    await server.stop()                  # tells clients ("bye"), closes all
-
-From synchronous code (the pygame client hosting a table), in a thread of
-its own with its own event loop::
-
-    handle = run_in_thread(ServerConfig(host="127.0.0.1", port=0, computer=3))
-    connect_to("127.0.0.1", handle.port)
-    handle.stop()                        # blocks until the server is down
-
-Nothing happens at import time.  ``lan_addresses()`` lists the addresses
-friends can type to join; it reads the interface table (``ip -j addr`` or
-the host name's addresses) and sends no packet.
+In an event loop ``port = await TableServer(config).start()`` ... ``await
+server.stop()``; from synchronous code (the client hosting a table)
+``handle = run_in_thread(config)`` ... ``handle.stop()``, its own event loop in a
+thread.  ``lan_addresses()`` lists the addresses friends can type to join, from the
+interface table (``ip -j addr`` or the host name's addresses), sending no packet.
 """
 
 from __future__ import annotations
@@ -49,13 +37,12 @@ log = logging.getLogger("server")
 
 
 class CannotStart(OSError):
-    """The table cannot start, for a reason other than its port: the message says it
-    (an ``OSError``, so that whoever starts a table hears of it as of a port refused)."""
+    """The table cannot start, for a reason other than its port (an ``OSError``, as a
+    port refused is)."""
 
 
 class TableServer:
-    """An asyncio TCP server in front of one ``Table``; every timer of the table and of
-    its connections runs off ``clock`` (``server.timers``; the real one by default)."""
+    """An asyncio TCP server in front of one ``Table``; every timer runs off ``clock``."""
 
     def __init__(
         self, config: ServerConfig, *, chooser: Chooser | None = None, clock: Clock | None = None
@@ -74,20 +61,17 @@ class TableServer:
         )
         self.port = 0
         self.listening: list[str] = []
-        """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::`` for every one)."""
+        """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::``: every one)."""
         self._servers: list[asyncio.Server] = []
         self.announcer: Announcer | None = None
         self.resumed = False
         """The table resumed an unfinished match from its journal."""
-        self.identity: Identity | None = None
-        """The table's key and this start's certificate (``server.identity``), from
-        ``start`` on: every connection may be sealed with it."""
+        self.identity: Identity | None = None  # from ``start`` on (``server.identity``)
 
     async def start(self) -> int:
-        """Resume the table's unfinished match if its journal holds one (``Table.resume``),
-        then listen on one port for every address family and return it.  Asked for any
-        port (0), a resumed match's table takes the one it had when it can, so that its
-        players' games find it again."""
+        """Resume the journal's unfinished match if any, then listen on one port for every
+        address family and return it; asked for any port (0), a resumed match takes its
+        old one when it can, so that its players' games find it again."""
         cfg = self.config
         loop = asyncio.get_running_loop()
         try:
@@ -147,11 +131,8 @@ class TableServer:
         self.listening = [sock.getsockname()[0] for sock in socks]
 
     def join_addresses(self) -> list[str]:
-        """The addresses friends type (with ``port``), only of families that listen.
-
-        Every interface: the machine's network addresses (``lan_addresses``), or
-        the loopback ones when it has none.  One address: that one.
-        """
+        """The addresses friends type, of families that listen: on every interface the
+        network addresses (``lan_addresses``), or loopback when there are none."""
         v4 = any(":" not in a for a in self.listening)
         v6 = any(":" in a for a in self.listening)
         wild = [a for a in self.listening if a in ("0.0.0.0", "::")]
@@ -165,9 +146,8 @@ class TableServer:
     async def stop(
         self, reason: str = "the host closed the table", *, forget: bool = False
     ) -> None:
-        """Send ``bye`` to everyone, close every connection and stop listening.  The
-        match in play stays in its journal (started again, the table resumes it) unless
-        ``forget``: the host closed the table for good."""
+        """Send ``bye`` to everyone, close every connection and stop listening; the match
+        in play stays in its journal unless ``forget`` (closed for good)."""
         if forget:
             self.table.journal.remove()
         if not self._servers:
@@ -204,7 +184,6 @@ class ServerHandle:
 
     @property
     def every_interface(self) -> bool:
-        """Listening on every interface (not one address the host chose)."""
         return any(a in ("0.0.0.0", "::") for a in self.server.listening)
 
     def stop(
@@ -214,8 +193,7 @@ class ServerHandle:
         reason: str = "the host closed the table",
         forget: bool = False,
     ) -> None:
-        """Stop the server (``reason`` goes to everyone in the ``bye``) and its thread;
-        ``forget``: the match in play is not to be resumed (``TableServer.stop``)."""
+        """Stop the server and its thread (``TableServer.stop``)."""
         if not self.thread.is_alive():
             return
         future = asyncio.run_coroutine_threadsafe(
@@ -259,11 +237,8 @@ def run_in_thread(config: ServerConfig, *, chooser: Chooser | None = None) -> Se
 
 
 def lan_addresses() -> list[str]:
-    """The host's own addresses that others on the network can reach, without sending a packet.
-
-    Loopback and link-local addresses are left out; an empty list means only
-    this machine can join.
-    """
+    """The host's own addresses others can reach (not loopback nor link-local), IPv4
+    first; none: only this machine can join."""
     found: list[str] = []
     ip = shutil.which("ip")
     if ip:
@@ -292,5 +267,4 @@ def lan_addresses() -> list[str]:
             continue
         if str(addr) not in out_list:
             out_list.append(str(addr))
-    # IPv4 first: it is what people type.
     return sorted(out_list, key=lambda a: (":" in a, a))

@@ -3,21 +3,14 @@ a dropped seat's grace (R-C1).
 
 Invariants:
 
-- At most one timer is armed, and it belongs to the turn it was armed for;
-  arming again, starting, cancelling, stopping or firing clears the last one
-  first.
-- A person's clock (``start``) runs the decision seconds first, then the
-  seat's time bank; it fires once both are gone.  ``stop`` says how much of
-  the bank is left, so the table keeps it for the seat's next turn.
-- ``freeze``/``thaw`` stop and restart a person's clock where it stood (the
-  table is paused, R-C3); a clock started while frozen does not run until it
-  is thawed.  A grace timer (``arm``) is not a turn clock and is never frozen.
-- ``deadline`` is the armed timer's deadline on the table's clock
-  (``server.timers``), and None whenever no timer is running.  The turn clock reads
-  no time of its own: the clock it is given is the only one.
-- The clock only keeps time: when a timer fires it calls ``on_time_up`` with
-  the turn it was armed for, and the table decides whether that turn is still
-  the current one and what follows.
+- At most one timer is armed, for the turn it was armed for; arming, starting,
+  cancelling, stopping or firing clears the last one first.
+- A person's clock (``start``) runs the decision seconds, then the seat's bank, and
+  fires once both are gone; ``stop`` says how much of the bank is left.
+- ``freeze``/``thaw`` stop and restart a person's clock where it stood (R-C3); one
+  started while frozen waits for the thaw.  A grace timer (``arm``) is never frozen.
+- ``deadline`` is the armed timer's, on the given clock (``server.timers``), or None.
+- It only keeps time: a timer calls ``on_time_up(turn)``, and the table decides.
 """
 
 from __future__ import annotations
@@ -47,7 +40,7 @@ class TurnClock:
     # ---- a plain timer (the grace of a dropped seat, R-C1)
 
     def arm(self, seconds: float | None, turn: int) -> None:
-        """Give ``turn`` ``seconds`` from now (None: no limit), replacing any timer."""
+        """Give ``turn`` ``seconds`` from now (None: no limit)."""
         self.cancel()
         if seconds is None:
             return
@@ -64,7 +57,7 @@ class TurnClock:
             self._run(decision + self._bank, turn, self._since)
 
     def left(self) -> tuple[float, float] | None:
-        """(decision seconds, bank seconds) left on a person's clock, or None if none runs."""
+        """(decision seconds, bank seconds) left on a person's clock, or None."""
         if self._turn is None:
             return None
         spent = 0.0 if self._since is None else self._clock.now() - self._since
@@ -73,13 +66,12 @@ class TurnClock:
         return max(0.0, decision), max(0.0, bank)
 
     def stop(self) -> float | None:
-        """End a person's clock; the bank left for the seat's next turns (None: none ran)."""
+        """End a person's clock; the bank left (None: none ran)."""
         left = self.left()
         self.cancel()
         return None if left is None else left[1]
 
     def freeze(self) -> None:
-        """Stop the clock where it stands (the table is paused, R-C3)."""
         if self.frozen:
             return
         self.frozen = True
@@ -90,7 +82,6 @@ class TurnClock:
             self._cancel_timer()
 
     def thaw(self) -> None:
-        """Let a frozen clock run on from where it stood."""
         if not self.frozen:
             return
         self.frozen = False
@@ -106,10 +97,7 @@ class TurnClock:
         self._since = None
 
     def time_left(self) -> float | None:
-        """Seconds left, to a tenth, as ``turn`` says it (None: no limit).
-
-        For a person's clock this is the decision seconds only; ``left()`` adds the bank.
-        """
+        """Seconds left, to a tenth, as ``turn`` says it (a person's: without the bank)."""
         left = self.left()
         if left is not None:
             return round(left[0], 1)
@@ -118,8 +106,6 @@ class TurnClock:
         return round(max(0.0, self.deadline - self._clock.now()), 1)
 
     def _run(self, seconds: float, turn: int, now: float | None = None) -> None:
-        """The timer for ``turn`` due in ``seconds`` from ``now`` (the clock read now if
-        not given)."""
         self.deadline = (self._clock.now() if now is None else now) + seconds
         self._timer = self._clock.call_later(seconds, self._fire, turn)
 

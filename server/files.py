@@ -1,32 +1,21 @@
 """The files the table and the game keep: written private and whole, read back
 defensively, a bad one set aside.
 
-- ``private_dir(path)``: make the folder (and missing parents) 0700.
-- ``write_private(path, text)``: write a whole file 0600, through a temporary file
-  synced and renamed over it, so a reader never meets half a file (the scoreboards, the
-  table's key, exports, the game's seat tokens and tables' keys).  They hold hole cards
-  or name everyone who played, so only their owner may read them (also a folder that
-  was there before with a looser mode); Windows keeps its own ACLs.
+- ``write_private(path, text)``: a whole file 0600 in a 0700 folder (``private_dir``),
+  through a temporary file synced and renamed over it, so a reader never meets half a
+  file.  They hold hole cards or name everyone who played; Windows keeps its own ACLs.
 
-Every file the server or the game reads back (the journal, the night's scoreboard, the
-table's key, the settings, the tables' keys met, the seats' tokens) is read here, so a
-damaged or hostile one never stops the table or the window:
+Every file the server or the game (``client.settings``, ``client.keptlist``) reads back
+is read here, so a damaged or hostile one never stops the table or the window:
 
-- ``read_bytes`` reads a plain file whole, up to a bound.  A folder, a pipe or a device
-  where the file should be, a file that cannot be opened or one larger than the bound
-  is ``Unreadable`` (``common.safejson``); only a missing file is not an error (None).
-  A pipe is never waited on: it is opened without blocking and refused.
-- ``read_json`` is ``read_bytes`` and ``common.safejson.loads`` (no NaN, no Infinity,
-  no deep nesting) and the file's own ``check`` of its types.  Whatever fails, the file
-  is set aside and the caller starts clean (None).
-- ``set_aside`` renames the file (or the folder in its place) to
-  ``<name>.broken-<time>`` beside it, never over an earlier one, with one log line that
-  says which file, why, where it went and what happens now.  If it cannot be moved,
-  that line says so and the caller still starts clean (in memory, or with a file its
-  next write makes where it can).
-
-The client uses these too (``client.settings``, ``client.keptlist``): one way of
-reading a kept file for the whole game.
+- ``read_bytes`` reads a plain file whole, up to a bound; anything else where the file
+  should be (a folder, a pipe, never waited on), or too large, is ``Unreadable``; a
+  missing file is None.
+- ``read_json`` adds ``common.safejson.loads`` and the file's own ``check``; whatever
+  fails, the file is set aside and the caller starts clean (None).
+- ``set_aside`` renames it to ``<name>.broken-<time>``, never over an earlier one, with
+  one log line saying which, why, where it went and what happens now (or that it could
+  not be moved: the caller still starts clean).
 """
 
 from __future__ import annotations
@@ -62,8 +51,7 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
 def read_bytes(path: Path, *, limit: int) -> bytes | None:
-    """The whole of the plain file ``path``, at most ``limit`` bytes; None when there is no
-    file there; ``Unreadable`` for anything else that is not such a file."""
+    """The whole plain file ``path``, at most ``limit`` bytes (None: no file)."""
     try:
         fd = os.open(path, _FLAGS)
     except (FileNotFoundError, NotADirectoryError):
@@ -105,10 +93,8 @@ def read_json(
     check: Callable[[Any], T],
     logger: logging.Logger = log,
 ) -> T | None:
-    """``check(value)`` of the JSON file ``path``, or None: no file, or one that cannot be
-    read or whose value ``check`` refuses (by raising ``ValueError``, ``TypeError``,
-    ``KeyError``…), which is then set aside (``what`` names the file in the log line,
-    ``then`` says what happens instead: "a new night starts")."""
+    """``check(value)`` of the JSON file ``path``, or None: no file, or one set aside
+    (``what`` names it in the log line, ``then`` says what happens instead)."""
     try:
         data = read_bytes(path, limit=limit)
         if data is None:
@@ -125,8 +111,7 @@ def read_json(
 def set_aside(
     path: Path, why: str, *, what: str, then: str, logger: logging.Logger = log
 ) -> Path | None:
-    """Rename ``path`` to ``<name>.broken-<time>`` (``-2``, ``-3``… after it if that is
-    taken) and log one line; the new path, or None if it could not be moved."""
+    """Rename ``path`` to ``<name>.broken-<time>[-n]`` and log it; None if it cannot be."""
     stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
     broken = path.with_name(f"{path.name}.broken-{stamp}")
     n = 1
@@ -150,16 +135,13 @@ def slug(table: str) -> str:
 
 
 def private_dir(path: Path) -> None:
-    """Make ``path`` (and its missing parents) and leave it readable by its owner only."""
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     if path.stat().st_mode & 0o077:
         os.chmod(path, 0o700)
 
 
 def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all, 0600, in a 0700 folder, and on the
-    disk before it returns (a crash leaves the old file or the new one, never half of
-    one); OSError if it cannot.  The one way this game writes a private file."""
+    """``text`` to ``path``, whole or not at all, on disk when this returns (OSError)."""
     private_dir(path.parent)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     tmp = Path(name)

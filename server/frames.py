@@ -7,13 +7,9 @@ connection or a clock.  Invariants:
 - A viewer's ``events`` and ``table`` carry only ``common.views`` output for it (a seat,
   or ``None`` for a watcher and a seat that does not play this match): another seat's
   down card never appears in them.
-- A step's frames are made and packed once per distinct viewer: once for all the
-  watchers, once for each seat (``step_frames``).
-- The ``turn`` in a step's table view is the wire's turn id (``SeatView.turn_id``), the one
-  an ``act`` must name, and ``None`` once no seat is to act; not the hand's own count of
-  decisions (``Hand.turn``).
-- ``players`` are ``common.schema.LobbySeat`` values (``server.seats.Seat.public``), sent as
-  the lobby lists them.
+- A step's frames are packed once per distinct viewer (``step_frames``).
+- The ``turn`` in a step's table view is the wire's turn id, the one an ``act`` must
+  name (None once no seat is to act), not the hand's own count (``Hand.turn``).
 """
 
 from __future__ import annotations
@@ -31,8 +27,7 @@ from common.views import event_view, seat_view
 
 __all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "turn"]
 
-Players = Sequence[LobbySeat]
-"""Lobby seats as the table lists them (``server.seats.Seat.public``)."""
+Players = Sequence[LobbySeat]  # as the table lists them (``server.seats.Seat.public``)
 
 
 def _lobby_seats(players: Players) -> list[dict[str, Any]]:
@@ -50,10 +45,8 @@ def step_frames(
     turn_id: int,
     players: Players,
 ) -> dict[int | None, bytes]:
-    """Each viewer's ``events`` and ``table`` frames for a step: the step's events and
-    the whole table after them, as the viewer may see them (``event_view``,
-    ``seat_view``).  Everyone's are made and packed once, and a seat's own once: its
-    view (``_own_view``), and its events when it was dealt a down card in them."""
+    """Each viewer's ``events`` and ``table`` frames for a step, as it may see them: the
+    public ones packed once, a seat's own view once (and its events, if dealt a down card)."""
     hand = match.hand
     assert hand is not None
     public = seat_view(hand, None).encode()
@@ -76,16 +69,11 @@ def _events_frame(events: list[Event], viewer: int | None, hand_no: int, step: i
 
 
 def _own_view(hand: Hand, seat: int, public: dict[str, Any]) -> dict[str, Any]:
-    """``seat_view(hand, seat).encode()`` made from the public one (``public``, with the
-    wire's turn id): the same but for the seat's own entry, which has its down cards
-    last (``hole``), ``you`` and ``legal``.  ``tests/test_server_views.py`` holds the
-    two equal at every step.
-
-    Why not ``seat_view`` for each seat: at seven seats with 16 watchers an act then
-    costs the server 3.9 M instructions, against 2.6 M this way (1.3 M when the frames
-    were bytes spliced by hand; counted over 300 acts at a table with no sockets), and
-    on loopback the plain way misses the 1 ms of CPU an act may cost
-    (``scripts/bench_server.py``)."""
+    """``seat_view(hand, seat).encode()`` made from the ``public`` one: its own entry's
+    ``hole``, ``you`` and ``legal`` added (``tests/test_server_views.py`` holds the two
+    equal at every step).  At seven seats with 16 watchers an act costs 2.6 M
+    instructions this way, 3.9 M with ``seat_view`` for each seat, which misses the 1 ms
+    of CPU an act may cost (``scripts/bench_server.py``)."""
     view = dict(public)
     if seat in hand.seats:
         hole = [str(c) for c in hand.seats[seat].down]
@@ -98,8 +86,7 @@ def _own_view(hand: Hand, seat: int, public: dict[str, Any]) -> dict[str, Any]:
 def turn(
     hand: Hand, seat: int, turn_id: int, time_left: float | None, bank: float | None
 ) -> dict[str, Any]:
-    """The ``turn`` message asking ``seat`` to act: its legal actions (R-B1), the turn id
-    its ``act`` must name, and what its clock has left (R-C4)."""
+    """The ``turn`` message: ``seat``'s legal actions (R-B1) and its clock (R-C4)."""
     legal = [LegalAction.of(a).encode() for a in hand.legal_actions(seat)]
     return p.Turn(turn_id, seat, legal, time_left, bank).encode()
 
@@ -122,10 +109,8 @@ def lobby(
     odds: bool = False,
 ) -> dict[str, Any]:
     """The lobby message; a match may start with two seats or more, one a person's.
-    ``options``: the table's clock and stand-in (R-C3, R-C4); ``plain``: whether plain
-    connections may join (said when ``never``, and when allowed at a table with a
-    ``password``, whose plain hellos carry it in the clear); ``odds``: odds on request
-    are allowed (said only when they are)."""
+    ``plain`` is said when ``never`` or at a table with a ``password``; ``odds`` only
+    when allowed."""
     people = any(pl.kind == "human" for pl in players)
     return p.Lobby(
         table=table,
@@ -146,7 +131,6 @@ def lobby(
 
 
 def match_start(match: Match, match_id: str, players: Players) -> dict[str, Any]:
-    """The match's seats only: a late arrival waiting for the next match is not in it."""
     return p.MatchStart(
         match=match_id,
         hands=match.hands,
@@ -157,7 +141,6 @@ def match_start(match: Match, match_id: str, players: Players) -> dict[str, Any]
 
 
 def hand_end(match: Match, hand_no: int) -> dict[str, Any]:
-    """Who won what, the hands shown, and every stack after the hand."""
     assert match.hand is not None
     events = match.hand.events
     shows = [e.to_dict() for e in events if isinstance(e, Show)]

@@ -2,24 +2,17 @@
 
 Invariants:
 
-- A match's file is ``<history_dir>/<match id>.jsonl``; the match id starts
-  with the local date and time, so the files sort by when they were played.
-- Each finished hand is appended as one line and ``fsync``ed at once, so a crash
-  loses at most the hand being played (which the journal still holds).
+- A match's file is ``<history_dir>/<match id>.jsonl``; the id starts with the local
+  date and time, so the files sort by when they were played.
+- Each finished hand is appended as one line and ``fsync``ed at once; one that cannot
+  be raises ``OSError`` and leaves the file as it was (``server.durable``).
 - ``hand_numbers`` says which hands a file holds (a resumed match appends only the
-  missing ones); a last line a crash cut short is cut off first, so the next hand
-  starts on a line of its own.
-- A hand that cannot be written raises ``OSError`` and leaves the file as it was
-  (``server.durable``): the table waits and tries again (``server.saving``).
-- A history holds every hole card, so only its owner may read it: the files
-  are made 0600 and the folder that holds them 0700 (also when it was there
-  before with looser modes).  Windows keeps its own ACLs.
-- A match's file is named by its id alone: ``history_name`` accepts a name read from
-  a file (the journal) only when it is that match's own, so no file read back can
-  point the table at another file (``table.key``, another folder).
-- Reading a history back is bounded (``MAX_BYTES``, each line by
-  ``common.safejson``); one that is not a plain file (a folder in its place) is set
-  aside, and the match's hands go to a new file of that name.
+  missing ones), a torn last line cut off first.
+- A history holds every hole card: 0600 files in a 0700 folder.
+- ``history_name`` accepts a name read back (the journal) only when it is that match's
+  own file, so no file read back can point the table at another.
+- Reading back is bounded (``MAX_BYTES``, ``common.safejson``); a history that is not
+  a plain file is set aside, and the hands go to a new file of that name.
 """
 
 from __future__ import annotations
@@ -55,8 +48,7 @@ SUFFIX = ".jsonl"
 MAX_BYTES = 64 * 1024 * 1024
 """The largest history read back: a 12-hand match of seven seats is under 100 KiB."""
 _MATCH_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,79}")
-"""A match id as ``new_match_id`` makes one (``2024-05-01-203015-3fa2``): letters,
-digits and dashes, no dot and no separator, so ``<id>.jsonl`` is a plain file name."""
+"""A match id: no dot and no separator, so ``<id>.jsonl`` is a plain file name."""
 
 
 def new_match_id(rng: random.Random) -> str:
@@ -70,12 +62,8 @@ def match_path(history_dir: Path, match_id: str) -> Path:
 
 
 def history_name(recorded: object, match_id: object) -> str:
-    """The file name of match ``match_id``'s history, as a file (the journal) recorded
-    it: ``<match id>.jsonl``, a plain name in the histories folder; "" for none.  A name
-    of anything else (``table.key``, ``../x.jsonl``, another match's) is a ValueError.
-
-    A path an older version recorded counts by its last part, which must be the match's
-    own file: only that name is ever used, in the folder the table uses now.
+    """``<match id>.jsonl``, as the journal recorded it ("" for none; an older version's
+    absolute path by its last part); anything else is a ValueError.
 
     >>> history_name("2024-05-01-203015-3fa2.jsonl", "2024-05-01-203015-3fa2")
     '2024-05-01-203015-3fa2.jsonl'
@@ -94,7 +82,6 @@ def history_name(recorded: object, match_id: object) -> str:
 
 
 def _older_path(recorded: str) -> bool:
-    """An absolute path, as versions before the plain names wrote them."""
     return recorded.startswith("/") or bool(re.match(r"[A-Za-z]:\\", recorded))
 
 
@@ -107,8 +94,7 @@ def append_hand(
     hand: Hand,
     seats: Mapping[int, SeatInfo],
 ) -> None:
-    """Append the finished hand to the match's file, on disk when this returns;
-    ``OSError`` (the file as it was) if it cannot be."""
+    """Append the finished hand, on disk when this returns (``OSError``: as it was)."""
     record = hand_record(match_id=match_id, number=number, time=time, hand=hand, seats=seats)
     private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -119,9 +105,8 @@ def append_hand(
 
 
 def hand_numbers(path: Path, match_id: str) -> set[int]:
-    """The numbers of match ``match_id``'s hands that ``path`` holds, whole lines only.
-    A last line without its newline (a crash while it was written) is cut off; a file
-    that cannot be read back (a folder in its place, too large) is set aside."""
+    """The numbers of match ``match_id``'s hands that ``path`` holds; a torn last line
+    is cut off."""
     data = _read(path)
     if data is None:
         return set()
@@ -162,8 +147,7 @@ def match_hands(path: Path, match_id: str) -> list[dict[str, Any]]:
 
 
 def _read(path: Path) -> bytes | None:
-    """The bytes of the history ``path``; None when there is none or it cannot be read
-    (set aside, so that the next hand makes a new file of the name)."""
+    """The bytes of the history ``path``; None when none or unreadable (set aside)."""
     try:
         return files.read_bytes(path, limit=MAX_BYTES)
     except Unreadable as exc:

@@ -8,22 +8,15 @@ How a night is named, and when a new one starts:
   name and the day (``Friday · Friday 27 November``).
 - A new night starts with the first match that ends on a later evening than
   the last one; matches never move between nights.
-- The scoreboard is a JSON file beside the hand histories,
-  ``<history_dir>/night-<evening>-<table name>.json``, rewritten whole (to a
-  temporary file, then renamed) after every match, 0600 in a 0700 folder like the
-  histories (it names everyone who played).  It holds how many matches
-  were played, everyone's totals and the latest ``KEPT_MATCHES`` matches (the
-  hand histories keep every match), so neither the file nor the server's
-  memory grows without bound however long the night.  A server restarted the
-  same evening with the same table name and history folder reads it and
-  carries the night on; another table name keeps a night of its own.
+- The scoreboard is ``<history_dir>/night-<evening>-<table name>.json``, rewritten
+  whole after every match, 0600 in a 0700 folder.  It holds how many matches were
+  played, everyone's totals and the latest ``KEPT_MATCHES`` matches, so it never grows
+  without bound.  A server restarted the same evening with the same table name and
+  history folder carries the night on.
 
-Players are told apart by name (people and computer seats alike): someone who
-leaves and comes back under the same name keeps their total.  A file that
-cannot be read (``server.files``: a folder in its place, too large, nested too deep,
-NaN or Infinity, a field of the wrong type) is set aside as
-``<name>.broken-<time>`` with one log line, and a new night starts; writing never
-stops the table.
+Players are told apart by name: someone who comes back under the same name keeps
+their total.  A file that cannot be read (``server.files``, a field of the wrong type)
+is set aside with one log line, and a new night starts; writing never stops the table.
 """
 
 from __future__ import annotations
@@ -69,8 +62,7 @@ def night_path(history_dir: Path, evening: str, table: str) -> Path:
 
 @dataclass
 class Night:
-    """One evening of one table: how many matches were played, each player's totals
-    and the latest ``KEPT_MATCHES`` matches in the order they ended."""
+    """One evening of one table."""
 
     evening: str
     table: str
@@ -81,7 +73,6 @@ class Night:
 
     @classmethod
     def load(cls, history_dir: Path, table: str, now: datetime) -> Night:
-        """The night ``now`` belongs to, carried on from its file when there is one."""
         evening = evening_of(now)
         path = night_path(history_dir, evening, table)
         night = cls(evening, table, path)
@@ -104,8 +95,7 @@ class Night:
         standings: Sequence[Standing],
         kind_of: Callable[[int], str],
     ) -> None:
-        """Record a finished match and save the night (``OSError`` if it cannot be
-        saved: the match is counted all the same, and ``save`` tries again)."""
+        """Count a finished match and save the night (``OSError``: counted, not saved)."""
         match = {
             "match": match_id,
             "ended": ended.isoformat(timespec="seconds"),
@@ -138,7 +128,6 @@ class Night:
             row["net"] += r["net"]
 
     def totals(self) -> list[dict[str, Any]]:
-        """Each player's night: matches played, wins and chips won or lost, best first."""
         rows = [dict(row) for row in self.tallies.values()]
         return sorted(rows, key=lambda r: (-r["net"], -r["wins"], r["name"].lower()))
 
@@ -171,7 +160,6 @@ class Night:
     # ---- the file
 
     def save(self) -> None:
-        """The night's file, written whole (``OSError`` if it cannot be: nothing changed)."""
         data = {
             "format": FORMAT,
             "evening": self.evening,
@@ -187,8 +175,7 @@ Checked = tuple[list[dict[str, Any]], int, dict[str, dict[str, Any]]]
 
 
 def _checked(data: Any, evening: str) -> Checked:
-    """The matches kept, the number played and the totals of a scoreboard file's value,
-    every field of the right type (else ValueError: the file is set aside)."""
+    """The matches, the number played and the totals of a file's value (ValueError)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} file")
     if data.get("evening") != evening:
@@ -210,7 +197,6 @@ def _checked(data: Any, evening: str) -> Checked:
 
 
 def _count(value: Any, *, signed: bool = False) -> int:
-    """A whole number of the file (a count, a place, chips): an int, not a flag or a float."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"{value!r:.40} is not a whole number")
     if not (-MAX_CHIPS if signed else 0) <= value <= MAX_CHIPS:
@@ -219,7 +205,6 @@ def _count(value: Any, *, signed: bool = False) -> int:
 
 
 def _checked_match(m: Any) -> dict[str, Any]:
-    """One match record from the file, with every field the right type (else ValueError)."""
     if not isinstance(m, dict) or not isinstance(m.get("results"), list):
         raise ValueError("a match without results")
     if not isinstance(m.get("match"), str) or not isinstance(m.get("ended", ""), str):
@@ -242,7 +227,6 @@ def _checked_match(m: Any) -> dict[str, Any]:
 
 
 def _checked_total(t: Any) -> dict[str, Any]:
-    """One player's totals from the file, with every field the right type (else ValueError)."""
     if not isinstance(t, dict) or not isinstance(t.get("name"), str):
         raise ValueError("a total without a name")
     return {
