@@ -22,16 +22,8 @@ PLAIN_CHOICES = ("auto", "allow", "never")
 never at a table with a password, allowed at one without)."""
 
 
-def default_history_dir() -> Path:
-    """A ``histories`` folder in the user's data folder (``server.folders``): where the
-    server has always kept them, on every platform."""
-    return folders.history_dir()
-
-
-def default_data_dir() -> Path:
-    """The server's own folder (``server.folders.server_dir``): the table's key, kept
-    apart from the histories people share."""
-    return folders.server_dir()
+default_history_dir = folders.history_dir
+default_data_dir = folders.server_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,38 +31,32 @@ class ServerConfig:
     """Every knob of a table server.  Times are in seconds."""
 
     host: str | None = None
-    """``None``: every interface."""
     port: int = DEFAULT_PORT
     hands: int = 8
     computer: int = 0
     computer_levels: tuple[str, ...] = ("regular",)
-    """Level of each computer seat, seat 6 first (``server.brain``); the last one
-    repeats for the seats after it."""
+    """Level of each computer seat, seat 6 first; the last one repeats."""
     password: str | None = None
     start_when: int | None = None
     grace: float = 30.0
     """R-C1: how long a dropped seat's turn waits before it checks or folds."""
     turn_time: float | None = 30.0
-    """R-C4: seconds for each of a person's decisions; None or 0 turns the clock off."""
+    """R-C4: seconds for each decision; None or 0 turns the clock off."""
     time_bank: float = 90.0
-    """R-C4: a person's time bank for the match, spent once a decision's seconds run out."""
     stand_in: bool = False
     """R-C3: a computer plays away seats, with the seat's chips."""
     history_dir: Path = field(default_factory=default_history_dir)
     data_dir: Path = field(default_factory=default_data_dir)
-    """The table's key (``server.identity``); one found in ``history_dir``, where older
-    versions kept it, is moved here on the first start."""
+    """The table's key (``server.identity``)."""
     seed: int | None = None
     bot_delay: float = 0.8
-    """Mean pause before a computer seat acts, so people can follow; 0 in tests."""
+    """Mean pause before a computer seat acts, so people can follow."""
     hand_pause: float = 4.0
-    """Pause between the end of a hand and the next deal, to see the showdown."""
     final_pause: float | None = None
     """Pause between the last hand's end and the standings; ``None``: ``hand_pause``."""
     max_frame: int = MAX_FRAME
     max_connections: int = 32
-    """Connections that have said hello; a seat's comeback with its token is let in
-    even past it (``server.guard``)."""
+    """Connections that have said hello (a comeback is let in past it)."""
     max_pending: int = 32
     pending_per_address: int = 8
     max_watchers: int = 16
@@ -83,41 +69,32 @@ class ServerConfig:
     """R-C1: a link silent or unacknowledged this long is gone and its seat dropped."""
     budget_burst: float = 60.0
     budget_per_second: float = 20.0
-    """Messages of any type a connection may send (``server.budget``)."""
     password_backoff: float = 1.0
     """After a wrong password an address waits this long, doubling with each miss."""
     chat_burst: int = 5
     chat_per_second: float = 1.0
     open_books: bool = False
-    """After a match, send everyone seated the full hand histories, every hole card."""
+    """After a match, send everyone seated the full hand histories (``server.books``)."""
     books_to_watchers: bool = False
-    """With ``open_books``: watchers get them too."""
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
     name: str = ""
-    """The table's name, as the lobby and the network announcement show it."""
     journal: bool = True
-    """Keep the match in play in a journal beside the histories (``server.journal``), so
-    that a table started again with the same ``history_dir`` and ``name`` resumes it."""
+    """Keep the match in play in a journal (``server.journal``): a table started again
+    with the same ``history_dir`` and ``name`` resumes it."""
     announce: bool = False
-    """Announce the table with DNS-SD over multicast DNS (``server.announce``).  Off here,
-    so that tests and embedders never multicast by accident; ``stud-server`` and the
-    client's *Host* turn it on (``--no-announce`` turns it off)."""
+    """Announce the table over multicast DNS (``server.announce``); off here, so that
+    tests and embedders never multicast by accident."""
     plain: str = "auto"
     """``allow``: plain (unencrypted) connections may join, as older clients need;
-    ``never``: only sealed ones (TLS, ``server.net``); ``auto`` (the default): never at a
-    table with a password, whose plain hello would carry it in the clear, allowed at one
-    without.  The game's own client always seals.  The host may change it between
-    matches (the ``options`` message); ``plain_at_start`` is the choice it starts with."""
+    ``never``: only sealed ones (TLS); ``auto``: never at a table with a password, whose
+    plain hello would carry it in the clear.  The host may change it between matches
+    (``plain_at_start`` is the choice it starts with)."""
     odds: bool = False
-    """Odds on request: each seat may ask its client for its chance of winning and the
-    pot odds (``common.odds``).  Off at a friends' table unless the host allows it; the
-    host may change it between matches (the ``options`` message).  The computer table
-    allows it."""
+    """Odds on request (``common.odds``); the host may change it between matches."""
 
     @property
     def plain_at_start(self) -> str:
-        """``allow`` or ``never``: the table's choice of plain connections until its host
-        changes it, ``auto`` settled by whether there is a password."""
+        """``allow`` or ``never``: ``plain`` with ``auto`` settled by the password."""
         if self.plain != "auto":
             return self.plain
         return "never" if self.password is not None else "allow"

@@ -2,14 +2,8 @@
 
 ``python -m server.exports FILE.jsonl... --to phh|pokerstars DIR`` writes one ``.phh``
 per hand, or each file's hands as one PokerStars ``.txt``; a folder stands for its
-``.jsonl`` files.  The formats themselves are ``common.phh``'s; this module reads and
-writes the files.  An export holds every hole card of a match, so its files are 0600 in
-a 0700 folder (``server.files.write_private``), like the histories.
-
-- ``write_exports(records, where)``: one ``.phh`` per hand and the lot as one
-  PokerStars ``.txt``, named after the match (the replayer's export).
-- ``table_of(match_id, folder)``: the table's name, from the night's scoreboards
-  (``night-*.json``, ``server.night``) beside the match's history, when one lists it.
+``.jsonl`` files.  The formats are ``common.phh``'s.  An export holds every hole card,
+so its files are 0600 in a 0700 folder (``server.files.write_private``).
 """
 
 from __future__ import annotations
@@ -31,7 +25,7 @@ __all__ = ["main", "table_of", "write_exports"]
 
 def table_of(match_id: str, folder: Path) -> str | None:
     """The name of the table that played ``match_id``, from a night's scoreboard in
-    ``folder`` that lists the match; None when none does (or none can be read)."""
+    ``folder`` (``server.night``) that lists it."""
     try:
         nights = sorted(folder.glob("night-*.json"), reverse=True)
     except OSError:
@@ -53,9 +47,8 @@ def table_of(match_id: str, folder: Path) -> str | None:
 def write_exports(
     records: Sequence[Mapping[str, Any]], where: Path, *, table: str | None = None
 ) -> Path:
-    """Write every hand to ``where``: one ``.phh`` each and the lot as PokerStars text
-    in ``<match>.txt``; the path of the ``.txt``.  ``table`` names the table in the
-    PokerStars header.  OSError if a file cannot be written."""
+    """Every hand to ``where`` (the replayer's export): one ``.phh`` each and the lot as
+    PokerStars text in ``<match>.txt``, whose path is returned."""
     for rec in records:
         write_private(where / phh_name(rec), to_phh(rec))
     text = "".join(to_pokerstars(rec, table=table) for rec in records)
@@ -66,8 +59,7 @@ def write_exports(
 
 
 def _hands_of(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """The hands of a history file that export, and one line for each thing that does not:
-    a file that is not a ``stud-hh/1`` history, or a hand in it that cannot be exported."""
+    """The hands of a history file that export, and one line for each that does not."""
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
@@ -95,11 +87,8 @@ def _hands_of(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m server.exports FILE.jsonl... --to phh|pokerstars DIR``.
-
-    A file that is not a history, or a hand that cannot be exported, is one line on
-    standard error and the exit status 1; the other files are exported all the same.
-    """
+    """A file or hand that cannot be exported is a line on stderr and exit status 1;
+    the others are exported all the same."""
     ap = argparse.ArgumentParser(
         prog="python -m server.exports", description="write matches' hands in another format"
     )

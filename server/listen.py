@@ -1,15 +1,9 @@
 """Listening sockets: one port for every address family.
 
-``asyncio``'s ``create_server(host=None, port=0)`` binds IPv4 and IPv6 each
-to a port of its own, so the port a host reads off one socket is refused on
-the other family.  ``listen_sockets`` binds the first address on the port
-asked for (0: any), then every other address on that same port; when that
-port is taken on another family, it starts again with a new one.
-
-    socks = listen_sockets(resolve(None, 0))     # 0.0.0.0:P and [::]:P, one P
-    port = socks[0].getsockname()[1]
-
-Nothing is sent on the network: binding and listening only.
+``asyncio``'s ``create_server(host=None, port=0)`` binds IPv4 and IPv6 each to a port
+of its own.  ``listen_sockets`` binds the first address on the port asked for (0: any),
+then every other address on that same port; when that port is taken on another family,
+it starts again with a new one.
 """
 
 from __future__ import annotations
@@ -24,18 +18,12 @@ __all__ = ["Listener", "listen_sockets", "resolve", "shown_address"]
 
 log = logging.getLogger("server")
 
-Listener = tuple[int, tuple[object, ...]]
-"""(address family, socket address) to bind, as ``getaddrinfo`` gives them."""
-
-TRIES = 20
-"""New ports tried when port 0 was asked for and the one found is taken on another family."""
+Listener = tuple[int, tuple[object, ...]]  # (family, socket address), from getaddrinfo
+TRIES = 20  # new ports tried for port 0, when one is taken on another family
 
 
 def resolve(host: str | None, port: int) -> list[Listener]:
-    """The addresses to listen on: every family's wildcard for ``None``, else ``host``'s.
-
-    IPv4 first; each address once.
-    """
+    """The addresses to listen on, IPv4 first: every family's wildcard for ``None``."""
     infos = socket.getaddrinfo(
         host or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE
     )
@@ -68,13 +56,9 @@ def _bind(family: int, addr: tuple[object, ...], port: int) -> socket.socket:
 
 
 def listen_sockets(listeners: Sequence[Listener], port: int) -> list[socket.socket]:
-    """Bound, listening sockets, one per listener, all on one port.
-
-    ``port`` 0 picks a free one.  Raises ``OSError`` when the first address
-    cannot be bound (the port is taken, say), or when a fixed ``port`` is taken
-    on another family.  A family the machine cannot listen on (no IPv6) is left
-    out; the caller sees it by which sockets come back.
-    """
+    """Bound, listening sockets, one per listener, all on one ``port`` (0: any free one).
+    ``OSError`` when the first address, or a fixed ``port`` on another family, cannot be
+    bound; a family the machine cannot listen on (no IPv6) is left out."""
     if not listeners:
         raise OSError(errno.EADDRNOTAVAIL, "no address to listen on")
     last: OSError | None = None

@@ -3,21 +3,14 @@ matches (a seat's level, a seat freed for a person).
 
 Invariants:
 
-- A chooser given to the table plays every computer seat (tests); otherwise each
-  computer seat has a brain of its own level (``server.brain``), which remembers its
-  rivals for the night: the scoreboard's night (``server.records``, ``tonight``), across
-  matches and rematches.  ``match_starts`` makes every brain forget only when the night
-  is not the one they remember, and tells each brain who sits where (seat -> name, the
-  names the table keeps unique), so a person who changes seats is still known.  At each
-  hand's end a brain observes only what its own seat may see of it (``common.views``).
-- A brain made anew (the host changes a seat's level, or the server restarts) starts
-  with an empty memory.  A server restarted the same evening carries the night's
-  scoreboard on (``server.night``) but not the brains' memory: they start fresh then,
-  and keep what they learn from there to the night's end.  No memory is written to
-  disk, and none of it is in any message to a client.
-- Only the host changes a computer seat, and only between matches (the table checks
-  it, ``server.table.HOSTS``); a refused change raises ``MessageError`` and changes
-  nothing.
+- A chooser given to the table plays every computer seat (tests); otherwise each has
+  a brain of its own level (``server.brain``) that remembers its rivals for the
+  scoreboard's night, across matches.  ``match_starts`` makes every brain forget only
+  at a new night, and tells each who sits where (seat -> name), so a person who changes
+  seats is still known.  At a hand's end a brain observes only its own seat's view.
+- A brain made anew (a new level, a restart) starts with an empty memory; no memory is
+  written to disk or sent to a client.
+- A refused change raises ``MessageError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -43,12 +36,10 @@ class ComputerChairs:
     def __init__(self, seats: dict[int, Seat], *, own_brains: bool) -> None:
         self._seats = seats
         self._own_brains = own_brains
-        self._night: str | None = None
-        """The night the brains remember (None until the first seats are seated)."""
+        self._night: str | None = None  # the night the brains remember
 
     def seat(self, chairs: Iterable[Seat], *, night: str) -> None:
-        """Seat computer seats (the table's first ones, or a resumed match's), each with
-        a fresh brain, which remembers from now on for tonight (``night``)."""
+        """Seat computer seats, each with a fresh brain that remembers for ``night``."""
         for chair in chairs:
             self._give_brain(chair)
             self._seats[chair.seat] = chair
@@ -57,8 +48,6 @@ class ComputerChairs:
         self._meet()
 
     def match_starts(self, night: str) -> None:
-        """A match starts on ``night``: at a new night every brain forgets; each is told
-        who sits where."""
         if night != self._night:
             self._night = night
             for seat in self._seats.values():
@@ -68,14 +57,12 @@ class ComputerChairs:
         self._meet()
 
     def hand_over(self, hand: Hand) -> None:
-        """The hand is over: each brain that observes sees its seat's view of the end."""
         for seat in self._seats.values():
             observe = getattr(seat.brain, "observe", None)
             if observe is not None:  # what this seat sees of the hand's end, nothing more
                 observe(seat_view(hand, seat.seat))
 
     def set_level(self, msg: p.SetLevel) -> None:
-        """The host picks a computer seat's level in the lobby."""
         seat = self.computer(msg.seat, ref=msg.TYPE, bad="bad_message")
         try:
             level = level_id(msg.level)
@@ -86,8 +73,7 @@ class ComputerChairs:
         log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
 
     def computer(self, number: int, *, ref: str, bad: str = "bad_seat") -> Seat:
-        """The computer seat ``number`` (the host frees it, or sets its level), else a
-        ``MessageError`` (``bad``)."""
+        """The computer seat ``number``, else a ``MessageError`` (``bad``)."""
         seat = self._seats.get(number)
         if seat is None or seat.kind is not SeatKind.COMPUTER:
             raise p.MessageError(bad, f"seat {number} is not a computer seat", ref)
@@ -102,7 +88,6 @@ class ComputerChairs:
         return {s: seat.name for s, seat in self._seats.items()}
 
     def _meet(self) -> None:
-        """Tell every brain the name in each seat, so its memory follows names."""
         names = self._names()
         for seat in self._seats.values():
             meet = getattr(seat.brain, "meet", None)

@@ -1,11 +1,10 @@
 """A journal's records replayed: the match a killed table had, rebuilt exactly.
 
-``rebuild`` is pure: from the records of a journal (``server.journal``) it replays the
-match through the engine (``common.match``): the seats, the button, every hand from its
-journaled deck with every action applied again, so the stacks, the pots, whose turn it
-is and the cards dealt and still to come are those the killed server had.  It is the
-one replay: a resumed table (``Dealer.resume``) and what the game offers to resume
-(``journal.unfinished``) both read its ``Rebuilt``.  Invariants:
+``rebuild`` is pure: it replays a journal's records (``server.journal``) through the
+engine (``common.match``), every hand from its journaled deck with every action, so the
+stacks, the pots, whose turn it is and the cards still to come are the killed server's.
+It is the one replay: ``Dealer.resume`` and ``journal.unfinished`` both read its
+``Rebuilt``.  Invariants:
 
 - Replaying never trusts the journal: a record that does not fit (a missing field or
   one of the wrong type, a number not finite, a card twice, an illegal action) raises
@@ -41,7 +40,7 @@ class JournalError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """A seat as the journal keeps it: never its token, only the token's hash."""
+    """A seat as the journal keeps it: never its token, only its hash."""
 
     seat: int
     name: str
@@ -63,13 +62,11 @@ class SeatRecord:
 
 @dataclass(slots=True)
 class Rebuilt:
-    """The match a journal replays to, and the table's counters after its last record;
-    the banks (R-C4) are those after the last action: the seat to act gets back what it
-    had when its turn began."""
+    """The match a journal replays to, and the table's counters after its last record."""
 
     match_id: str
     history: str
-    """The history file's name, beside the journal (``server.histories.history_name``)."""
+    """The history file's name, beside the journal."""
     match: Match
     turn_time: float | None
     time_bank: float
@@ -86,7 +83,7 @@ class Rebuilt:
     finished: list[tuple[int, str, Hand]] = field(default_factory=list)
     """Every finished hand: its number, time string and the hand."""
     waiting: dict[int, SeatRecord] = field(default_factory=dict)
-    """People seated during the match for the next one (``sit``, until their ``free``)."""
+    """People seated during the match for the next one."""
 
 
 def _int(record: dict[str, Any], key: str) -> int:
@@ -101,7 +98,6 @@ def _opt_int(record: dict[str, Any], key: str) -> int | None:
 
 
 def _seconds(value: Any, *, low: float = -1e9) -> float:
-    """A time in seconds from the journal: a finite number (not a flag, not text)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise JournalError(f"{value!r:.40} is not a number of seconds")
     seconds = float(value)  # OverflowError for an integer of 400 digits
@@ -111,18 +107,13 @@ def _seconds(value: Any, *, low: float = -1e9) -> float:
 
 
 def _text(value: Any, *, optional: bool = False) -> Any:
-    """A name, level, token hash, time or action from the journal: text (or None)."""
     if (value is None and optional) or isinstance(value, str):
         return value
     raise JournalError(f"{value!r:.40} is not text")
 
 
 def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
-    """Replay a journal's records (header left out) through the engine
-    (``common.match``): the seats, the button, every hand from its journaled deck with
-    every action applied again, so the stacks, the pots, whose turn it is and the cards
-    dealt and still to come are those the killed server had.  ``JournalError`` if they
-    do not fit."""
+    """Replay a journal's records (header left out); ``JournalError`` if they do not fit."""
     try:
         return _rebuild(records)
     except JournalError:

@@ -1,10 +1,9 @@
 """What a match leaves behind: its hand-history file, its hands kept for open books,
 and tonight's scoreboard.
 
-``MatchRecords`` is the table's clerk: told that a match starts, that a hand is over
-and that the match is over, it writes the history (``server.histories``), keeps the
-hands the books open with (``server.books``) and adds the match to the night
-(``server.night``).  Invariants:
+``MatchRecords`` writes the history (``server.histories``), keeps the hands the books
+open with (``server.books``) and adds the match to the night (``server.night``).
+Invariants:
 
 - ``match_id`` and ``history_path`` name the match being played, or the last one.
 - Each hand is written to the history once: a resumed match (``resume``) reads which
@@ -48,14 +47,13 @@ class MatchRecords:
         self._counted = ""  # the match last added to the night
 
     def tonight(self, *, running: bool) -> Night:
-        """Tonight's scoreboard; between matches a new evening starts a new one."""
+        """Tonight's scoreboard (between matches a new evening starts a new one)."""
         now = datetime.now().astimezone()
         if not running and evening_of(now) != self.night.evening:
             self.night = Night.load(self._dir, self._table, now)
         return self.night
 
     def match_starts(self, rng: random.Random) -> str:
-        """A new match's id (drawn from ``rng``), its history file, and no hands yet."""
         self.match_id = histories.new_match_id(rng)
         self.history_path = histories.match_path(self._dir, self.match_id)
         self.hands = []
@@ -63,8 +61,7 @@ class MatchRecords:
         return self.match_id
 
     def resume(self, match_id: str, history_path: Path | None) -> None:
-        """A match resumed from its journal: its id, its history file, and the hands that
-        file already holds (``hand_over`` writes only the others)."""
+        """A match resumed from its journal, and the hands its history holds."""
         self.match_id = match_id
         self.history_path = history_path
         self.hands = []
@@ -76,9 +73,8 @@ class MatchRecords:
     def hand_over(
         self, hand: Hand, *, number: int, time: str, seats: Mapping[int, SeatInfo]
     ) -> None:
-        """Append the hand to the match's history, unless the file holds it already (a
-        resumed match), and keep it for the open books.  ``OSError`` if the history cannot
-        be written: called again, it writes the hand then (and keeps it once)."""
+        """Append the hand to the history unless it holds it, and keep it for the open
+        books (``OSError``: called again, it writes it then, kept once)."""
         if self.history_path is not None and number not in self._written:
             histories.append_hand(
                 self.history_path,
@@ -97,8 +93,7 @@ class MatchRecords:
             )
 
     def match_over(self, match: Match) -> None:
-        """Add the match to the night it ends in.  ``OSError`` if the night cannot be
-        saved: called again, it only saves it (the match is counted once)."""
+        """Add the match to the night it ends in (``OSError``: called again, it only saves)."""
         if self._counted == self.match_id:
             self.night.save()
             return

@@ -1,18 +1,16 @@
 """Writes the table must have on disk before it goes on: the journal, the histories, the
 night's scoreboard.
 
-A table shows nothing it could not make durable, the way a database acknowledges no
-write it could not sync.  ``Saver.save(write, then)`` runs ``write`` (which raises
-``OSError`` when it cannot) and, once it has succeeded, ``then``: the part of the step
-that shows it (its frames, the next decision).  When a write fails the saver *waits*:
+A table shows nothing it could not make durable.  ``Saver.save(write, then)`` runs
+``write`` (``OSError`` when it cannot) and, once it has succeeded, ``then`` (the step's
+frames, the next decision).  When a write fails the saver *waits*:
 
 - the failed write and every later one are kept, in order, and tried again every
   ``RETRY`` seconds on the table's clock; each ``then`` runs only after its own write
   (and every write before it) succeeded, so nothing that depends on a write is shown
   before it is on disk;
-- ``on_change`` is told once when the waiting starts (with a ``Problem``: why, in a
-  code the client words and in English) and once when it ends (``None``), so that the
-  table stops its clocks, tells everyone, and carries on;
+- ``on_change`` is told once when the waiting starts (a ``Problem``) and once when it
+  ends (``None``);
 - each write must be safe to run again after a failure (``server.durable``: an append
   cut back to where it began, a whole file replaced through a temporary one).
 
@@ -34,8 +32,7 @@ __all__ = ["RETRY", "Problem", "Saver"]
 
 log = logging.getLogger("server.table")
 
-RETRY = 2.0
-"""Seconds between two tries of a write that failed."""
+RETRY = 2.0  # seconds between two tries of a write that failed
 
 _FULL = (errno.ENOSPC, errno.EDQUOT)
 
@@ -68,15 +65,13 @@ class Saver:
         self._queue: deque[tuple[Write, Then]] = deque()
         self._timer: Handle | None = None
         self._since = 0.0
-        self.problem: Problem | None = None
-        """Why the table waits, while a write waits to be tried again."""
+        self.problem: Problem | None = None  # why the table waits
 
     @property
     def waiting(self) -> bool:
         return bool(self._queue)
 
     def save(self, write: Write, then: Then = None) -> None:
-        """``write`` now, then ``then``; while an earlier write waits, both wait behind it."""
         if self._queue:
             self._queue.append((write, then))
             return
@@ -90,7 +85,6 @@ class Saver:
             then()
 
     def cancel(self) -> None:
-        """The table closes: try nothing more (what waits is lost with the process)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -107,7 +101,6 @@ class Saver:
             self._on_change(problem)
 
     def _retry(self) -> None:
-        """Every write that waits, in order; then what followed each, in order."""
         self._timer = None
         done: list[Then] = []
         while self._queue:

@@ -2,17 +2,13 @@
 
 Invariants:
 
-- Seats are seat numbers 0 to 6 (R-T1), never positions in a list; a table's
-  seats are a ``dict[int, Seat]`` keyed by that number.
-- People fill from seat 0 up and computer seats from seat 6 down, so the two
-  meet only when the table is full.
-- A person's seat carries a secret ``token`` and at most one live ``conn``; a
-  computer seat has neither, counts as connected, and has its own ``rng``.  A seat
-  rebuilt from the journal (``server.journal``) knows only its token's ``token_hash``
-  until its person comes back with the token itself (``owns``).
-- The host is a connected person or nobody.
-- A seat's ``presence`` (``common.presence.Presence``) changes only through
-  ``server.presence.step``; a computer seat is always ``PLAYING``.
+- A table's seats are a ``dict[int, Seat]`` keyed by seat number, 0 to 6 (R-T1).
+- People fill from seat 0 up and computer seats from seat 6 down.
+- A person's seat carries a secret ``token`` and at most one live ``conn``; a computer
+  seat has neither, counts as connected, and has its own ``rng``.  A seat rebuilt from
+  the journal knows only its ``token_hash`` until its token comes back (``owns``).
+- A seat's ``presence`` changes only through ``server.presence.step``; a computer
+  seat is always ``PLAYING``.
 """
 
 from __future__ import annotations
@@ -46,8 +42,6 @@ MAX_SEATS = 7
 
 @dataclass(slots=True)
 class Seat:
-    """One filled seat.  Mutable: its connection comes and goes."""
-
     seat: int
     name: str
     kind: SeatKind
@@ -55,20 +49,17 @@ class Seat:
     conn: Connection | None = None
     rng: random.Random | None = None
     level: str | None = None
-    """A computer seat's level (``server.brain``); ``None`` for a person."""
+    """A computer seat's level (``server.brain``)."""
     brain: Any = None
-    """A computer seat's player for its level (``server.brain.Brain``), if the table made one."""
+    """A computer seat's ``server.brain.Brain``, if the table made one."""
     presence: Presence = Presence.PLAYING
-    """Where its person is (R-C1..R-C3): ``NEXT_MATCH`` for a seat taken after the
-    table's first match began, which plays from the next match on."""
     bank: float = 0.0
     """R-C4: the person's time bank left in this match, in seconds."""
     token_hash: str | None = None
-    """``token_digest`` of the token, for a seat rebuilt from the journal whose token
-    is not known (the journal keeps no token, only its hash)."""
+    """``token_digest`` of the token of a seat rebuilt from the journal."""
 
     def owns(self, token: str) -> bool:
-        """``token`` is this seat's: its token, else its token's hash (constant time)."""
+        """``token`` is this seat's (constant time)."""
         given = token.encode("utf-8", "surrogatepass")
         if self.token is not None:
             return hmac.compare_digest(given, self.token.encode("utf-8", "surrogatepass"))
@@ -77,7 +68,6 @@ class Seat:
         return False
 
     def digest(self) -> str | None:
-        """What the journal keeps of its token: the token's hash (``token_digest``)."""
         return self.token_hash if self.token is None else token_digest(self.token)
 
     @property
@@ -88,14 +78,13 @@ class Seat:
         return SeatInfo(self.name, self.kind)
 
     def listed(self) -> tuple[object, ...]:
-        """Everything ``public`` reads of the seat (the table's note that it changed)."""
+        """Everything ``public`` reads of the seat."""
         conn = self.conn
         return (self.seat, self.name, self.kind, self.presence, self.level, conn is not None,
                 conn is not None and conn.sealed)  # fmt: skip
 
     def public(self, host: int | None, stand_in: bool = False) -> LobbySeat:
-        """The seat as the lobby and the table list it; ``stand_in``: a computer plays the
-        table's away seats (R-C3)."""
+        """The seat as the lobby lists it; ``stand_in``: a computer plays away seats (R-C3)."""
         away = self.presence.away
         return LobbySeat(
             seat=self.seat,
@@ -119,9 +108,8 @@ def computer_seats(
     rng: random.Random,
     levels: Sequence[str] = (DEFAULT_LEVEL,),
 ) -> list[Seat]:
-    """``count`` computer seats from seat 6 down, named in turn, each with an RNG drawn
-    from ``rng`` (so a seeded table replays the same computer choices).  Seat ``i`` plays
-    ``levels[i]``, or the last of ``levels`` when there are fewer."""
+    """``count`` computer seats from seat 6 down, each with an RNG drawn from ``rng``;
+    seat ``i`` plays ``levels[i]``, or the last of ``levels``."""
     levels = tuple(levels) or (DEFAULT_LEVEL,)
     return [
         Seat(
@@ -136,23 +124,19 @@ def computer_seats(
 
 
 def level_name(level: str) -> str:
-    """The name a person reads for a level id."""
     lv = LEVELS.get(level)
     return lv.name if lv is not None else level
 
 
 def first_free(seats: Mapping[int, Seat]) -> int | None:
-    """The lowest empty seat number, or None when all seven are taken."""
     return next((s for s in range(MAX_SEATS) if s not in seats), None)
 
 
 def next_host(
     seats: Mapping[int, Seat], after: int | None = None, *, but: int | None = None
 ) -> int | None:
-    """Who hosts when the host leaves, is freed, or is dropped past the grace: the next
-    connected person clockwise from seat ``after`` (R-T0), or the lowest one without
-    ``after``; never seat ``but`` (a host that is leaving) nor a seat the host took away
-    (R-C3: its person may only watch).  None if there is nobody."""
+    """The next host: the next connected person clockwise from seat ``after`` (R-T0), or
+    the lowest; never seat ``but`` nor a seat taken away (R-C3)."""
     people = [
         s.seat
         for s in seats.values()
@@ -169,11 +153,10 @@ def next_host(
 def public_seats(
     seats: Mapping[int, Seat], host: int | None, stand_in: bool = False
 ) -> list[LobbySeat]:
-    """Every filled seat as the lobby and the table show it, in seat order; ``stand_in``:
-    a computer plays the away seats (R-C3)."""
+    """Every filled seat as the lobby shows it, in seat order."""
     return [seats[s].public(host, stand_in) for s in sorted(seats)]
 
 
 def token_digest(token: str) -> str:
-    """The hex sha256 of a seat's token: what the journal keeps to check a comeback."""
+    """The hex sha256 of a seat's token: what the journal keeps."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
