@@ -1,18 +1,12 @@
 """Announce the table on the home network: DNS-SD over multicast DNS (Bonjour/Avahi).
 
-The service type is ``_seventh-street._tcp``; the instance is the table's
-name, and its TXT record carries the facts a Join panel lists (``FACT_KEYS``,
-documented in ``docs/protocol.md``).  ``Announcer`` registers the service when
-the server starts (in the background: the table is open meanwhile), follows
-the table (it compares the facts twice a second and re-announces only when
-they changed) and withdraws it with goodbye packets when the server stops.
-A failure to announce is logged and the table plays on: friends can still
-type the address.
-
-Safety: multicast DNS reaches every machine of a real network.  ``mdns_allowed``
-is False whenever ``STUD_MDNS=off`` (the test suite sets it for everything it
-starts); ``STUD_MDNS_IFACES=127.0.0.1`` binds zeroconf to those addresses only
-(the tests and ``scripts/netns`` use it inside a private network namespace).
+The service type is ``_seventh-street._tcp``; the instance is the table's name, and its
+TXT record carries the facts a Join panel lists (``FACT_KEYS``, ``docs/protocol.md``).
+``Announcer`` registers the service in the background when the server starts,
+re-announces when the facts change (looked at twice a second) and withdraws it with
+goodbye packets when the server stops.  A failure to announce is logged and the table
+plays on.  ``STUD_MDNS=off`` turns it off (the test suite does); ``STUD_MDNS_IFACES``
+binds zeroconf to those addresses only (tests in a private network namespace).
 """
 
 from __future__ import annotations
@@ -56,15 +50,12 @@ FACT_KEYS = (
 
 
 def mdns_allowed() -> bool:
-    """False when ``STUD_MDNS`` is ``off`` (or ``0``/``no``): nothing is announced or browsed."""
     return os.environ.get("STUD_MDNS", "on").strip().lower() not in ("off", "0", "no", "false")
 
 
 def mdns_interfaces(listening: Sequence[str] = ()) -> Any:
-    """The zeroconf ``interfaces`` argument: the addresses in ``STUD_MDNS_IFACES``
-    (comma-separated, e.g. ``127.0.0.1`` inside a namespace); else, for a server that
-    listens on chosen IPv4 addresses (``--host 127.0.0.1``), those only, so a table
-    no one else can reach is never announced beyond them; else every interface."""
+    """The zeroconf ``interfaces``: ``STUD_MDNS_IFACES`` (comma-separated), else the
+    chosen IPv4 addresses a server listens on, else every interface."""
     from zeroconf import InterfaceChoice
 
     chosen = [a.strip() for a in os.environ.get("STUD_MDNS_IFACES", "").split(",") if a.strip()]
@@ -76,12 +67,10 @@ def mdns_interfaces(listening: Sequence[str] = ()) -> Any:
 
 
 def short_hostname() -> str:
-    """This machine's name without its domain: ``ann-laptop``."""
     return socket.gethostname().split(".")[0] or "this machine"
 
 
 def _label(text: str, limit: int = 40) -> str:
-    """A DNS host label made of ``text``: lower-case letters, digits and hyphens."""
     out = re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
     return out[:limit].strip("-") or "host"
 
@@ -124,10 +113,8 @@ class Announcer:
     def _service(self, facts: Mapping[str, str]) -> Any:
         from zeroconf import ServiceInfo
 
-        # The instance name carries the machine and port as well as the table's name:
-        # two tables of the same name started at the same moment would otherwise probe
-        # for one name together, and zeroconf does not always part them.  People see
-        # the TXT record's ``name``; the instance name only has to be unique.
+        # The machine and port in the instance name part two tables of one name started
+        # together (people see the TXT record's ``name``).
         table = (facts.get("name") or "Seventh Street table")[:40]
         where = f" ({_label(short_hostname())[:12]}:{self.port})"
         instance = self.name or table + where
@@ -141,8 +128,7 @@ class Announcer:
         )
 
     def start(self) -> bool:
-        """Begin announcing in the background (registering takes a second or two of
-        probing the network); False (logged) when announcing is off."""
+        """Begin announcing in the background; False (logged) when announcing is off."""
         if not mdns_allowed():
             log.info("not announcing the table: STUD_MDNS is off")
             return False
@@ -150,7 +136,6 @@ class Announcer:
         return True
 
     async def _run(self) -> None:
-        """Register the service, then re-announce whenever the facts change."""
         try:
             from zeroconf import IPVersion
             from zeroconf.asyncio import AsyncZeroconf
@@ -186,7 +171,7 @@ class Announcer:
                 log.exception("could not update the table's announcement")
 
     async def stop(self) -> None:
-        """Withdraw the service (goodbye packets) and close zeroconf; safe to call twice."""
+        """Withdraw the service (goodbye packets); safe to call twice."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):
@@ -207,9 +192,8 @@ class Announcer:
 
 
 def table_facts(table: Any, *, key: str = "") -> dict[str, str]:
-    """What the announcement says of a ``server.table.Table`` now (all values are text);
-    ``key``: the table's short key (``server.identity``), which a client checks the
-    table's certificate against before it says hello."""
+    """What the announcement says of a ``server.table.Table`` now; ``key``: the table's
+    short key, which a client checks the certificate against."""
     from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
     from server.seats import MAX_SEATS
 

@@ -18,7 +18,7 @@ import socket
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import partial
 
 from server.announce import Announcer, table_facts
@@ -49,16 +49,12 @@ class TableServer:
     ) -> None:
         self.config = config
         self.table = Table(config, chooser=chooser, clock=clock)
-        self.limits = Limits(
-            max_frame=config.max_frame,
-            handshake_timeout=config.handshake_timeout,
-            frame_timeout=config.frame_timeout,
-            queue_limit=config.queue_limit,
-            heartbeat_every=config.heartbeat_every,
-            link_timeout=config.link_timeout,
-            budget_burst=config.budget_burst,
-            budget_per_second=config.budget_per_second,
-        )
+        # The connection limits the config sets (a frame's nesting and items, and the close
+        # timeout, are not settings).
+        limits = {
+            f.name: getattr(config, f.name) for f in fields(Limits) if hasattr(config, f.name)
+        }
+        self.limits = Limits(**limits)
         self.port = 0
         self.listening: list[str] = []
         """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::``: every one)."""

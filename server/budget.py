@@ -1,12 +1,7 @@
 """A token bucket: what every message a connection sends costs, and the chat lines.
 
-Invariants:
-
-- A bucket holds at most ``burst`` tokens and refills at ``per_second``; it
-  starts full.
-- ``spend`` takes one token and says whether there was one; a refused spend
-  takes nothing, so a sender that keeps going is refused until it refills.
-  ``refund`` gives one back, never past ``burst``.
+A bucket holds at most ``burst`` tokens, refills at ``per_second`` and starts full; a
+refused ``spend`` takes nothing, so a sender that keeps going is refused until it refills.
 """
 
 from __future__ import annotations

@@ -2,18 +2,14 @@
 
 Invariants:
 
-- A computer seat sees only ``common.views.seat_view`` of its own seat, as a
-  person's client would, and chooses with its own seat's RNG: with the
-  seat's own brain (its level, ``server.brain``) when it has one, else with
-  the table's chooser.  Any ``Chooser(view, rng) -> action`` works.
-- The chooser runs in a worker thread, so a slow decision never delays
-  anyone's frames; ``times`` records how long the last ``KEEP_TIMES`` choices
-  took (a table that runs for weeks keeps no more).
-- A choice counts only while its turn is still the table's current one
-  (``current(turn)`` returns the hand); one that isn't among the view's legal
-  actions is replaced by the hand's default action (R-C1).
-- Each turn is one task, kept until it ends; ``cancel()`` stops them all.
-- The pause before a choice runs off the table's clock (``server.timers``).
+- A computer seat sees only ``common.views.seat_view`` of its own seat and chooses with
+  its own RNG, by its brain (``server.brain``) or else the table's chooser.
+- The chooser runs in a worker thread, so a slow decision never delays anyone's
+  frames; ``times`` keeps how long the last ``KEEP_TIMES`` choices took.
+- A choice counts only while its turn is still the current one (``current(turn)``);
+  one not among the view's legal actions becomes the hand's default (R-C1).
+- Each turn is one task; ``cancel()`` stops them all.  The pause before a choice runs
+  off the table's clock.
 """
 
 from __future__ import annotations
@@ -37,13 +33,11 @@ __all__ = ["Chooser", "ComputerSeats", "default_chooser"]
 log = logging.getLogger("server.computer")
 
 Chooser = Callable[[SeatView, random.Random], str]
-"""A computer seat's player: its seat's view and its own RNG in, one legal action's name out."""
 
 KEEP_TIMES = 1000
 
 
 def default_chooser() -> Chooser:
-    """``server.brain.choose_action``, imported only when a table is made."""
     from server.brain import choose_action
 
     return choose_action
@@ -70,11 +64,9 @@ class ComputerSeats:
         self._apply = apply
         self._tasks: set[asyncio.Task[None]] = set()
         self._clock: Clock = clock if clock is not None else LoopClock()
-        self.thinking = 0
-        """Choices being made in a worker thread right now."""
+        self.thinking = 0  # choices being made in a worker thread
 
     def play(self, seat: Seat, turn: int) -> None:
-        """Start ``seat``'s turn ``turn`` in a task of its own."""
         self._spawn(self._turn(seat, turn))
 
     def cancel(self) -> None:

@@ -1,12 +1,5 @@
 """Appending to a file so that a failure leaves it as it was: the journal's records and
 the histories' hands (``server.saving`` tries a failed write again).
-
-- ``append(fd, data)``: ``data`` written whole at the end of the file and ``fsync``ed
-  before it returns; if any of it fails (a full disk, an I/O error) the file is cut
-  back to its length before, so that a torn line never sits in front of the next try,
-  and the ``OSError`` is raised.
-- ``sync_dir(path)``: a new file's name on disk too, where the system lets a folder be
-  synced.
 """
 
 from __future__ import annotations
@@ -19,8 +12,8 @@ __all__ = ["append", "sync_dir"]
 
 
 def append(fd: int, data: bytes) -> None:
-    """Append ``data`` to the file open as ``fd`` (``O_APPEND``), on disk when this
-    returns; on ``OSError`` the file is cut back first."""
+    """Append ``data`` to ``fd`` (``O_APPEND``), ``fsync``ed; on ``OSError`` (a full disk)
+    the file is cut back first, so no torn line sits before the next try."""
     size = os.fstat(fd).st_size
     try:
         view = memoryview(data)
@@ -34,6 +27,7 @@ def append(fd: int, data: bytes) -> None:
 
 
 def sync_dir(path: Path) -> None:
+    """A new file's name on disk too, where the system lets a folder be synced."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:

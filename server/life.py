@@ -1,18 +1,15 @@
 """The table's life, a pure state machine: between matches, playing, paused, waiting to
 save, closed.
 
-One ``Life`` value says where the table is; ``after(life, move)`` is the only way it
-changes, the way ``server.presence`` moves a seat.  No I/O, no clock: the table
-(``server.dealer``) makes the move and acts on the answer.  Invariants:
+``after(life, move)`` is the only way a ``Life`` changes, the way ``server.presence``
+moves a seat; the dealer makes the move and acts on the answer.  Invariants:
 
 - ``TRANSITIONS`` lists every (life, move) pair that can happen; any other is a bug in
   the table and raises ``KeyError``.
 - A match runs (``running``) from ``START`` to ``END``: while playing, paused by the host
   (R-C3), waiting for a write that failed (``server.saving``), or both.  The clocks and
   the next deal stand still in every one of those but ``PLAYING``.
-- A write may fail (``WAIT``) or be done (``SAVED``) at any time in a match, and the host
-  pauses and resumes either way; in the lobby the saver only says so (a match's last
-  write done while a later one waits).
+- A write may fail (``WAIT``) or be done (``SAVED``) at any time, paused or not.
 - ``CLOSED`` is for good: every move leaves it closed.
 """
 
@@ -24,8 +21,6 @@ __all__ = ["TRANSITIONS", "Life", "Move", "after"]
 
 
 class Life(Enum):
-    """Where the table is in its life."""
-
     LOBBY = "lobby"
     """No match: seats come and go, the host sets the table."""
     PLAYING = "playing"
@@ -38,7 +33,6 @@ class Life(Enum):
 
     @property
     def running(self) -> bool:
-        """A match is being played (paused or waiting too)."""
         return self in _RUNNING
 
     @property
@@ -51,8 +45,6 @@ class Life(Enum):
 
 
 class Move(Enum):
-    """What happens to the table."""
-
     START = "start"
     PAUSE = "pause"
     RESUME = "resume"
@@ -83,7 +75,6 @@ TRANSITIONS: dict[tuple[Life, Move], Life] = {
     **{(life, Move.CLOSE): L.CLOSED for life in Life},
     **{(L.CLOSED, move): L.CLOSED for move in Move},
 }
-"""Every move that can happen: (life, move) -> the life after it."""
 
 
 def after(life: Life, move: Move) -> Life:

@@ -1,21 +1,11 @@
 """Socket options that make a vanished peer's link close in seconds, not minutes.
 
-A laptop that sleeps or leaves the Wi-Fi sends no FIN and no RST: its peer's
-kernel keeps retransmitting for about 15 minutes before it gives up.  Both
-sides of a Seventh Street link write something every few seconds (the
-server's ``heartbeat``, the client's ``ping``), so there is nearly always
-data in flight; ``TCP_USER_TIMEOUT`` (Linux) closes a link whose data stays
-unacknowledged for ``timeout`` seconds.  Keepalive probes cover an idle link.
-macOS and Windows have their own spellings of both; every option is set only
-where the platform has it (``hasattr`` / ``sys.platform``) and a refusal is
-ignored: these options only make a dead link be found sooner.
-
-The application-level check (nothing heard for a while: hang up) stays the
-authority: it also works through a proxy or NAT box that acknowledges on the
-peer's behalf, which no socket option can see through.
-
-The server (``server.net``) and the game (``client.net``) both set them here; this
-module only sets options on a socket it is given.
+A laptop that sleeps or leaves the Wi-Fi sends no FIN and no RST: its peer's kernel
+retransmits for about 15 minutes.  Both sides write every few seconds (``heartbeat``,
+``ping``), so ``TCP_USER_TIMEOUT`` (Linux) closes a link whose data stays unacknowledged
+for ``timeout`` seconds, and keepalive probes cover an idle one.  Each option is set
+only where the platform has it, a refusal ignored.  The application-level check
+(nothing heard: hang up) stays the authority; the server and the game both set these.
 """
 
 from __future__ import annotations
@@ -32,8 +22,7 @@ _WINDOWS_TCP_MAXRT = 5  # <ws2ipdef.h>: seconds of retransmission before a drop
 
 
 def tune_link(sock: socket.socket | None, *, timeout: float) -> None:
-    """Set ``sock`` to give up on a peer that has not acknowledged anything for about
-    ``timeout`` seconds, and to probe an idle link every few seconds."""
+    """``sock`` gives up on a peer silent for about ``timeout`` seconds."""
     if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
         return
     idle = max(1, int(timeout / 3))
