@@ -49,21 +49,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--password",
-        default=None,
         help="password people must give to join (shows in the process list: prefer "
         f"--password-file or the {PASSWORD_ENV} environment variable)",
     )
     ap.add_argument(
         "--password-file",
         type=Path,
-        default=None,
         metavar="FILE",
         help="read the password from the first line of FILE",
     )
     ap.add_argument(
         "--start-when",
         type=int,
-        default=None,
         metavar="N",
         help="start once N seats are filled (default: the host starts from the client)",
     )
@@ -97,13 +94,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--history-dir",
         type=Path,
-        default=None,
         help=f"where hand histories go (default {default_history_dir()})",
     )
     ap.add_argument(
         "--data-dir",
         type=Path,
-        default=None,
         metavar="DIR",
         help="where the table's key is kept, apart from the histories people share"
         f" (default {default_data_dir()})",
@@ -162,9 +157,7 @@ def _parser() -> argparse.ArgumentParser:
         help="when a match ends, everyone seated may replay it with every hole card shown",
     )
     ap.add_argument(
-        "--books-to-watchers",
-        action="store_true",
-        help="with --open-books: watchers may too",
+        "--books-to-watchers", action="store_true", help="with --open-books: watchers may too"
     )
     ap.add_argument("--seed", type=int, default=None, help="fixed shuffle seed (tests only)")
     ap.add_argument(

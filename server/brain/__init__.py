@@ -16,11 +16,11 @@ before it (no circle).
 """
 
 from server.brain.equity import equity, exact_seventh
-from server.brain.levels import DEFAULT_LEVEL, LEVELS, Brain, Level, brain, level_id
+from server.brain.levels import DEFAULT_LEVEL, LEVELS, Brain, brain, level_id
 from server.brain.policy import choose_action
-from server.brain.rivals import Memory, Range, RivalModel
+from server.brain.rivals import Range
 from server.brain.starting import starting_class
-from server.brain.style import SOLID, STYLES, Reads, Style
+from server.brain.style import SOLID, STYLES, Style
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -28,11 +28,7 @@ __all__ = [
     "SOLID",
     "STYLES",
     "Brain",
-    "Level",
-    "Memory",
     "Range",
-    "Reads",
-    "RivalModel",
     "Style",
     "brain",
     "choose_action",

@@ -67,9 +67,6 @@ class Level:
     description: str
     style: Style
 
-    def public(self) -> dict[str, str]:
-        return {"id": self.id, "name": self.name, "description": self.description}
-
 
 def _level(level: str, style: Style) -> Level:
     info = level_info(level)
