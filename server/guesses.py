@@ -4,19 +4,16 @@ The per-address back-off (``server.guard``) makes one address slow; addresses ar
 (a home network's IPv6 gives a guest any number of them), so the table also counts the
 passwords it checks in all.  Invariants:
 
-- Checking a password is what a guesser wants: a ``hello`` with a wrong ``password``
-  answered ``bad_password``, or the table's ``proof`` to a ``pake`` (with it the guesser
-  learns at once whether its guess was right).  Every such check takes a *turn* first;
-  a check that turns out right gives its turn back (``right``), so only wrong passwords
-  use the budget.
+- Every password check (a ``hello``'s ``password``, or the table's ``proof`` to a
+  ``pake``) takes a *turn* first; a right one gives it back (``right``), so only wrong
+  passwords use the budget.
 - Turns come from two token buckets: strangers' (``STRANGERS``: 4 at once, then 10 a
   minute, one every 6 s) and friends' (``FRIENDS``: 2 at once, then 4 a minute).  A
   bucket of ``burst`` refilled at ``per_minute`` gives at most ``burst + per_minute``
   turns in any minute, so the table checks at most 14 + 6 = **20 wrong passwords in any
   minute**, however many addresses ask.
-- A *friend* is an address that gave the right password (a seat's comeback gives it
-  too) since the table started: the last ``MAX_FRIENDS`` of them.  Only a right
-  password makes one, so a guesser can neither become one nor push one out, and
+- A *friend* is one of the last ``MAX_FRIENDS`` addresses that gave the right password
+  (or a seat's token); a guesser can neither become one nor push one out, and
   strangers never take friends' turns.
 - A turn that is not there now is *booked*: the hello waits for it (``take`` says how
   long) and is checked then; a turn further off than ``within`` seconds
@@ -26,15 +23,13 @@ passwords it checks in all.  Invariants:
 - A seat's comeback with its token takes no turn: it is checked at once, whatever the
   budget (``server.hello``).
 
-Why friends, and why no more: before a password is checked, a right guess and a wrong one
-look the same, so a budget that anyone may spend is one an attacker who asks faster than
-it refills spends alone.  Then a newcomer whose address the table has never seen may be
-told ``password_wait`` ("someone is guessing the password…") while the guessing lasts:
-the price of online guessing being hopeless (20 a minute is about 10,000 a night against a
-password that SPAKE2 already keeps from offline guessing).  What the attacker has not got
-keeps everyone else in: a seat's token (a seated player coming back is never slowed), or
-an address that gave the right password before (friends' turns: checked within a few
-seconds whatever strangers do).  The host's log says when the strangers' turns run out.
+Why friends: before it is checked a right guess looks like a wrong one, so an attacker
+asking faster than the budget refills spends it alone, and a newcomer never seen before
+may be told ``password_wait`` while the guessing lasts: the price of online guessing
+being hopeless (about 10,000 a night, against a password SPAKE2 keeps from offline
+guessing).  What the attacker has not got keeps everyone else in: a seat's token, or
+an address that gave the right password before.  The host's log says when the
+strangers' turns run out.
 """
 
 from __future__ import annotations

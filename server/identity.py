@@ -13,7 +13,8 @@ Invariants:
 - The key file is never read by anyone but its owner: it is written 0600
   (``server.files.write_private``), and the one file ``ssl`` needs to load key and
   certificate is an anonymous memory file where the system has them (Linux: a full
-  disk does not stop a start), else a 0600 file in a private folder removed at once.
+  disk does not stop a start), else a 0600 file in a private temporary folder removed
+  at once.
 - A key file that cannot be read as an EC P-256 key is never overwritten: it is set
   aside (``server.files``, one log line) and a new key is made.
 - No file stops the table: a key that cannot be kept (a folder that cannot be written,
@@ -32,7 +33,6 @@ import contextlib
 import datetime
 import logging
 import os
-import secrets
 import ssl
 import stat
 import tempfile
@@ -99,7 +99,7 @@ def load_identity(folder: Path, name: str = "", *, old: Path | None = None) -> I
         )
         key = ec.generate_private_key(ec.SECP256R1())
     cert_pem = _certificate(key, name.strip() or DEFAULT_NAME)
-    context = _context(folder, _key_pem(key) + cert_pem)
+    context = _context(_key_pem(key) + cert_pem)
     der = ssl.PEM_cert_to_DER_cert(cert_pem.decode("ascii"))
     return Identity(context=context, cert_der=der, fingerprint=seal.key_fingerprint(der), path=path)
 
@@ -199,9 +199,9 @@ def server_context(certfile: str, keyfile: str | None = None) -> ssl.SSLContext:
     return ctx
 
 
-def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
+def _context(pem: bytes) -> ssl.SSLContext:
     """``server_context`` loaded from ``pem`` through an anonymous memory file (Linux),
-    else a 0600 file in ``folder`` (or a new private one) removed at once."""
+    else a 0600 file in a new private temporary folder, removed at once."""
     if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd"):
         fd = os.memfd_create("table-cert", os.MFD_CLOEXEC)
         try:
@@ -211,20 +211,9 @@ def _context(folder: Path, pem: bytes) -> ssl.SSLContext:
             return server_context(f"/proc/self/fd/{fd}")
         finally:
             os.close(fd)
-    try:
-        return _context_in(folder, pem)
-    except OSError:
-        with tempfile.TemporaryDirectory() as tmp:  # 0700, removed with the file
-            return _context_in(Path(tmp), pem)
-
-
-def _context_in(folder: Path, pem: bytes) -> ssl.SSLContext:
-    tmp = folder / f".table-cert-{secrets.token_hex(8)}.pem"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
+    with tempfile.TemporaryDirectory() as tmp:  # 0700, removed with the file
+        path = Path(tmp) / "table-cert.pem"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(pem)
-        return server_context(str(tmp))
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        return server_context(str(path))
