@@ -4,43 +4,32 @@ The table asks ``admit`` of each new connection, and the way in (``server.hello`
 ``may_watch``/``may_seat``, reports passwords and takes turns of the table's password
 budget (``guesses``, ``server.guesses``).  Invariants:
 
-- A seat's comeback with its token is never refused here: no limit below
-  counts it, so whatever else is connected a seated player gets back in.
+- A seat's comeback with its token is never refused here: no limit below counts it.
 - Connections that have not said ``hello`` yet (*pending*) are at most
-  ``pending_per_address`` from one address: a new connection over it is refused at
-  once (``server_busy``).
-- Room for comebacks: the address each seat's person last came from (``seated``) has
-  its pending connections kept apart: they never count against the limits below and
-  are never closed to make room.  Every other address's pending connections are at
-  most ``max_pending`` that have sent something, and ``_SILENT_SHARE`` times as many
-  that have sent nothing yet; a new one past either closes one of that kind
-  (``server_busy``) to make room: of those that sent nothing, the oldest; of the
-  others, the least worth keeping (``_by_worth``): one of the address with most pending
-  before the others, the longest silent before the rest, and one whose hello waits for
-  the table (held by the back-off or for its turn, or its password proof) last of all.
-  A connection whose bytes wait unread in its socket has spoken (``_unheard``): the
-  event loop is behind, not its peer.  A person's own client speaks at once and is
-  silent only while it waits for the table's answer, so a crowd of silent or half-open
-  connections, from any number of addresses, is what makes room; a comeback from a new
-  address is pushed out only by a crowd that speaks ``max_pending`` times within one
-  of its round trips.  Pending connections also end after the handshake timeout
-  (``server.net``).
+  ``pending_per_address`` from one address: one more is refused (``server_busy``).
+- Room for comebacks: the pending connections of the address each seat's person last
+  came from (``seated``) never count against the limits below nor are closed to make
+  room.  Every other address's are at most ``max_pending`` that have sent something and
+  ``_SILENT_SHARE`` times as many that have not; a new one past either closes one of
+  that kind (``server_busy``): of the silent, the oldest; of the others, the least
+  worth keeping (``_by_worth``: of the address with most pending first, the longest
+  silent first, one whose hello waits for the table last).  One whose bytes wait
+  unread in its socket has spoken (``_unheard``: the event loop is behind, not its
+  peer).  A person's client speaks at once, so only a crowd of silent or half-open
+  connections makes room, and a comeback from a new address is pushed out only by a
+  crowd that speaks ``max_pending`` times within one of its round trips.
 - Watchers are at most ``watchers_per_address`` from one address and
   ``max_watchers`` in all; a newcomer's seat or a watcher is refused once
   ``max_connections`` connections have said hello (seats keep their room).
-- After a wrong password an address must wait 1 s before it may try again,
-  then 2, 4, 8 … up to ``max_backoff``; a right password clears the wait.  An address's
-  misses are remembered until they are forgiven (a whole ``max_backoff`` with no miss
-  after its wait), never dropped sooner: a wait that runs is never erased.  That memory
-  is bounded by the table's budget of checked passwords (``server.guesses``: 6 at once,
-  then 14 a minute): an entry outlives its last miss by at most 2 × ``max_backoff`` =
-  10 minutes, so at most 6 + 14 × 10 = 146 addresses are remembered at once (a seat's
-  comeback counts no miss).
-- An address one of whose connections was closed for flooding is cut off for
-  1 s, then 2, 4 … up to ``max_flood_wait``: its new connections meanwhile are
-  held unread until their handshake time is up, so a flooder that reconnects
-  at once waits on a full socket and costs the table nothing more.  Only the most
-  recent ``_MAX_FLOODERS`` flooding addresses are remembered.
+- After a wrong password an address waits 1 s before it may try again, then 2, 4, 8 …
+  up to ``max_backoff``; a right password clears the wait.  Misses are remembered until
+  forgiven (a whole ``max_backoff`` with no miss after the wait), never sooner; the
+  table's budget of checked passwords (``server.guesses``: 6 at once, then 14 a minute)
+  bounds that memory: an entry outlives its last miss by at most 2 × ``max_backoff``
+  (10 minutes), so at most 6 + 14 × 10 = 146 addresses are remembered.
+- An address one of whose connections was closed for flooding is cut off for 1 s,
+  then 2, 4 … up to ``max_flood_wait``: its new connections are held unread until
+  their handshake time is up.  The last ``_MAX_FLOODERS`` such addresses are remembered.
 """
 
 from __future__ import annotations

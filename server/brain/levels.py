@@ -1,23 +1,16 @@
 """Computer-seat levels: what a person picks, and the brain that plays each one.
 
-A *level* has an id (on the wire and the command line), a name and one line
-saying how it plays (``common.levels``), and a ``Style``: the parameters of the
-one policy (``server.brain.policy``).  ``brain(level)`` makes a fresh player for
-one seat: a callable ``brain(view, rng) -> action name``, the same shape as
-``choose_action``, so anything that takes a chooser takes a brain.
+A *level* is an id, a name and a line (``common.levels``) and a ``Style`` of the one
+policy (``server.brain.policy``).  ``brain(level)`` makes a fresh player for one seat,
+called like ``choose_action``.
 
 Invariants:
 
-- A brain reads nothing but the views of its own seat (``choose`` at its turns,
-  ``observe`` with the seat's view when a hand ends) and draws every random
-  number from the ``rng`` it is given: the same view, the same memory and the
-  same RNG state give the same choice.
-- Its memory is a model of each rival, from what that seat saw: how often each
-  rival enters, bets and shows down weak or trash hands
-  (``server.brain.rivals``).  It is kept for the night, across matches: the table
-  calls ``meet(names)`` at each match start (seat -> name, so a rival who changes
-  seats is still known) and ``reset()`` only when a new night starts
-  (``server.lobby``).
+- A brain reads nothing but its own seat's views (``choose``, and ``observe`` at a
+  hand's end) and draws every random number from the ``rng`` it is given: the same
+  view, memory and RNG state give the same choice.
+- Its memory models each rival from what the seat saw (``server.brain.rivals``), for
+  the night: ``meet(names)`` at each match start, ``reset()`` at a new night.
 - It returns only one of the view's legal actions, never folds when checking is
   free (R-B5), and never folds a hand that no rival can beat.
 
@@ -25,21 +18,15 @@ The levels, weakest first:
 
 - ``newcomer``: a gentle first opponent.  Plays too many hands, calls too
   much, bets only good hands and raises only great ones, never bluffs.
-- ``regular``: the solid club player (the single style before levels, made
-  more honest): sound starting hands and equity-based betting, but it bets
-  only when well ahead, never bluffs or semi-bluffs, pays off bets too often,
-  folds a lot on third street heads-up, forgets folded cards, and is blind to
-  how its rivals play.
-- ``shark``: the strongest.  Defends heads-up against steals, reads each
-  rival's range from how they entered and bet, counts the seventh street
-  exactly heads-up, value-bets thinly against callers, never bluffs a rival
-  that hardly ever folds to its wagers (counted on every street: ``gives_up``),
-  reads a sound rival's wager from fifth street on as rarely one pair, reads a
-  rival that stood one of its wagers as rarely holding nothing then (as often as
-  that rival's shown hands say), reads the seventh-street wager of a rival that
-  wagers seldom as two pair or better, bets heads-up seventh street when checked to by
-  what a bet gains against the rival's counted hands and what it calls with, and
-  adapts to each rival over the night.
+- ``regular``: the solid club player: sound starting hands and equity-based betting,
+  but it bets only when well ahead, never bluffs or semi-bluffs, pays off too often,
+  folds a lot on third street heads-up, forgets folded cards, and is blind to how its
+  rivals play.
+- ``shark``: the strongest, with ``Reads`` (``server.brain.style``): it defends
+  heads-up against steals, reads each rival's range from how it played
+  (``server.brain.rivals``), counts heads-up seventh street exactly, value-bets thinly
+  against callers, never bluffs a rival that hardly ever folds, and adapts to each
+  rival over the night.
 """
 
 from __future__ import annotations

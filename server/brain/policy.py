@@ -1,10 +1,8 @@
 """How a computer seat plays a turn: one policy, parameterised by a ``Style``.
 
-``choose_action(view, rng, style)`` is the plain player: a pure function from a
-seat's view (``common.views.seat_view``: what a person at that seat can see)
-to the name of one of its legal actions.  The levels (``server.brain.levels``)
-are ``Style``s too, played by the same ``play``; the strongest adds ``Reads``:
-what it has learnt of each rival (``server.brain.rivals``).
+``choose_action(view, rng, style)`` is the plain player: a pure function from a seat's
+view to one of its legal actions' names.  The levels (``server.brain.levels``) are
+``Style``s played by the same ``play``; the strongest adds ``Reads`` of each rival.
 
 Invariants:
 
@@ -25,13 +23,10 @@ How it plays:
   cards.  It bets and raises for value, sometimes semi-bluffs strong draws on
   early streets, calls on pot odds and folds the rest.  Rivals who bet into it
   are given credit for better than random hands (``respect``); a player with
-  ``Reads`` weighs their hidden cards by how they played instead (a rival that
-  stood one of its wagers rarely held nothing then), and counts heads-up seventh
-  street exactly: free to check there, it bets when a bet gains more against the
-  counted hands, by what that rival calls with, than checking.  Against rivals
-  that hardly ever fold to its wagers (``RivalModel.gives_up``) it wagers with any
-  equity over a fair share plus a small margin, on third street too, and never
-  bluffs or steals.
+  ``Reads`` weighs their hidden cards by how they played instead, and counts heads-up
+  seventh street exactly (``_river_bet_gain``).  Against rivals that hardly ever fold
+  (``RivalModel.gives_up``) it wagers with any equity over a fair share plus a small
+  margin, and never bluffs or steals.
 """
 
 from __future__ import annotations
