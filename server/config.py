@@ -74,7 +74,7 @@ class ServerConfig:
     chat_burst: int = 5
     chat_per_second: float = 1.0
     open_books: bool = False
-    """After a match, send everyone seated the full hand histories (``server.books``)."""
+    """After a match, send everyone seated the full hand histories."""
     books_to_watchers: bool = False
     computer_names: tuple[str, ...] = ("Ada", "Babbage", "Cray", "Dijkstra", "Eckert", "Floyd")
     name: str = ""

@@ -25,7 +25,7 @@ from common.match import Match
 from common.schema import LegalAction, LobbySeat
 from common.views import event_view, seat_view
 
-__all__ = ["hand_end", "lobby", "match_start", "standings", "step_frames", "turn"]
+__all__ = ["books", "hand_end", "lobby", "match_start", "standings", "step_frames", "turn"]
 
 Players = Sequence[LobbySeat]  # as the table lists them (``server.seats.Seat.public``)
 
@@ -159,3 +159,11 @@ def standings(
         history_path.name if history_path else None,
         night,
     ).encode()
+
+
+def books(records: Sequence[dict[str, Any]], match_id: str) -> bytes:
+    """One ``books`` frame per hand of a finished match, in hand order (``open_books``)."""
+    count = len(records)
+    return b"".join(
+        p.encode_frame(p.Books(match_id, int(r["hand"]), count, r).encode()) for r in records
+    )

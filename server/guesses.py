@@ -105,14 +105,10 @@ class Guesses:
         self._strangers = _Bucket(strangers)
         self._friends = _Bucket(friends)
         self._known: OrderedDict[str, None] = OrderedDict()
-        self.refused = 0  # hellos refused for want of a turn
 
     @property
     def most_a_minute(self) -> float:
         return self._strangers.rate.most_a_minute + self._friends.rate.most_a_minute
-
-    def friend(self, address: str) -> bool:
-        return address in self._known
 
     def _bucket(self, address: str) -> _Bucket:
         return self._friends if address in self._known else self._strangers
@@ -120,10 +116,7 @@ class Guesses:
     def take(self, address: str, now: float, *, within: float) -> float | None:
         """Seconds until a password from ``address`` may be checked, or None when no turn
         comes ``within`` that long."""
-        wait = self._bucket(address).book(now, within)
-        if wait is None:
-            self.refused += 1
-        return wait
+        return self._bucket(address).book(now, within)
 
     def wait(self, address: str, now: float) -> float:
         return self._bucket(address).wait(now)

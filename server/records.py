@@ -2,7 +2,7 @@
 and tonight's scoreboard.
 
 ``MatchRecords`` writes the history (``server.histories``), keeps the hands the books
-open with (``server.books``) and adds the match to the night (``server.night``).
+open with (``ServerConfig.open_books``) and adds the match to the night (``server.night``).
 Invariants:
 
 - ``match_id`` and ``history_path`` name the match being played, or the last one.

@@ -30,7 +30,7 @@ from common import protocol as p
 from common.events import Event, IllegalAction
 from common.match import SeatKind
 from common.schema import LobbySeat
-from server import books, console, frames
+from server import console, frames
 from server.announce import short_hostname
 from server.asks import SeatAsks
 from server.chat import said
@@ -416,12 +416,16 @@ class Table:
     def _over(self) -> None:
         self.seating.match_over()
         self._broadcast_lobby()
-        records, match = self.records, self.dealer.match
-        if self.config.open_books and records.hands and match is not None:
-            watchers = self.config.books_to_watchers
-            books.open_books(
-                self.conns, records.hands, records.match_id, seated=match.seats, watchers=watchers
-            )
+        records, match, cfg = self.records, self.dealer.match, self.config
+        if not cfg.open_books or not records.hands or match is None:
+            return
+        # The books: every hand, hole cards and all, once the match is over (never before:
+        # R-S1), to the connections seated at it, and to watchers with books_to_watchers.
+        out = frames.books(records.hands, records.match_id)
+        for conn in list(self.conns):
+            watcher = conn.seat is None
+            if conn.greeted and (cfg.books_to_watchers if watcher else conn.seat in match.seats):
+                conn.send(out)
 
     # ------------------------------------------------------------ starting and stopping
 
