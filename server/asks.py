@@ -10,7 +10,7 @@ for, as a cardroom would have it:
   is there: ask them), not a seat the host took away (R-C3: its person may only watch
   for the rest of the match), and never between matches (a seat that is gone is freed
   then, and a free seat needs no asking);
-- only by a protocol 2 watcher whose hello name is the seat's name (``server.names``).
+- only by a protocol 2 watcher whose hello name is the seat's (``server.seats.taken_by``).
 
 Invariants:
 
@@ -39,9 +39,8 @@ from common import protocol as p
 from common.match import SeatKind
 from common.presence import Presence
 from server.hostrole import HostRole
-from server.names import taken_by
 from server.net import Connection
-from server.seats import Seat
+from server.seats import Seat, taken_by
 from server.timers import Clock, Handle
 
 __all__ = ["ASK_TIMEOUT", "Ask", "SeatAsks", "askable"]
@@ -191,17 +190,16 @@ class SeatAsks:
         if conn is not None:
             conn.send_message(msg)
 
-    def open_messages(self) -> list[dict[str, Any]]:
-        return [p.SeatAsked(a.seat, a.name, True).encode() for a in self.pending.values()]
-
     def tell_new_host(self) -> None:
-        for msg in self.open_messages():
-            self._tell_host(msg)
+        conn = self._host_conn()
+        if conn is not None:
+            self.tell(conn)
 
     def tell(self, conn: Connection) -> None:
+        """Every open ask to the host's ``conn`` (unless it speaks protocol 1)."""
         if conn.protocol != 1:
-            for msg in self.open_messages():
-                conn.send_message(msg)
+            for ask in self.pending.values():
+                conn.send_message(p.SeatAsked(ask.seat, ask.name, True).encode())
 
     def cancel(self) -> None:
         for ask in self.pending.values():

@@ -4,8 +4,8 @@
 comeback, R-C1, which skips the password back-off and the table's budget of guesses);
 the password, after its address's back-off (``server.guard``) and its turn in the
 table's budget (``server.guesses``); then a watcher's room, or a newcomer's free seat,
-name (``server.names``) and room.  It only decides: a hello let in goes to ``admit``
-(``server.seating``: back to the token's seat, to watch, or to a free seat).
+name (``server.seats.taken_by``) and room.  It only decides: a hello let in goes to
+``admit`` (``server.seating``: back to the token's seat, to watch, or to a free seat).
 Invariants:
 
 - Every refusal of a hello is an ``error`` naming ``hello`` and a close
@@ -42,9 +42,8 @@ from common.proof import ProofFailed, TableProof
 from server.asks import askable
 from server.config import ServerConfig
 from server.guard import Door
-from server.names import taken_by
 from server.net import TLS_REQUIRED, Connection
-from server.seats import Seat, first_free
+from server.seats import Seat, first_free, taken_by
 from server.timers import Clock
 from server.turns import TableOptions
 
@@ -230,10 +229,7 @@ class Reception:
             self._prove(conn, hello, password, now, turn=turn)
             return False
         if not hmac.compare_digest((hello.password or "").encode(), password.encode()):
-            if turn:
-                wait = self._door.password_failed(conn.address, now)
-                log.info("wrong password from %s; it waits %.0f s", conn.address, wait)
-            conn.fail("bad_password", "wrong password", "hello")
+            self._wrong(conn, now, "wrong password from %s", turn=turn)
             return False
         self._door.password_ok(conn.address, turn=turn)
         return True
@@ -246,12 +242,7 @@ class Reception:
         try:
             pake, mac = proof.answer(hello.pake)
         except ProofFailed:
-            if turn:
-                wait = self._door.password_failed(conn.address, now)
-                log.info(
-                    "a password proof from %s that is none; it waits %.0f s", conn.address, wait
-                )
-            conn.fail("bad_password", "wrong password", "hello")
+            self._wrong(conn, now, "a password proof from %s that is none", turn=turn)
             return
         # A miss until the right client mac comes: an unfinished proof is no free guess.
         if turn:
@@ -261,6 +252,13 @@ class Reception:
         timer = self._clock.call_later(timeout, self._proof_expired, conn)
         self._proving[conn] = _Proving(hello, proof, timer, turn)
         conn.send_message(p.ProofAnswer(pake, mac, proof.password_mac()).encode())
+
+    def _wrong(self, conn: Connection, now: float, what: str, *, turn: bool) -> None:
+        """A wrong password (a miss counted if it took a turn): ``bad_password``."""
+        if turn:
+            wait = self._door.password_failed(conn.address, now)
+            log.info(what + "; it waits %.0f s", conn.address, wait)
+        conn.fail("bad_password", "wrong password", "hello")
 
     def _proof_expired(self, conn: Connection) -> None:
         if self._proving.pop(conn, None) is not None and not conn.closed:

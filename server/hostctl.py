@@ -71,20 +71,14 @@ class HostControls:
                 "options",
             )
         opts = self.options
-        if msg.turn_time is not None:
-            opts.turn_time = msg.turn_time or None
-        if msg.time_bank is not None:
-            opts.time_bank = msg.time_bank
-        if msg.stand_in is not None:
-            opts.stand_in = msg.stand_in
-        if msg.hands is not None:
-            opts.hands = msg.hands  # R-T4: the next match's length, in every lobby
-        if msg.plain is not None:
-            opts.plain = msg.plain
-            if opts.plain == "allow" and self._password:
-                log.warning("%s", self.plain_words())
-        if msg.odds is not None:
-            opts.odds = msg.odds
+        for name in ("turn_time", "time_bank", "stand_in", "hands", "plain", "odds"):
+            value = getattr(msg, name)
+            if value is not None:  # hands: R-T4, the next match's length, in every lobby
+                setattr(opts, name, value)
+        if msg.turn_time == 0:
+            opts.turn_time = None  # the clock is off (R-C4)
+        if msg.plain == "allow" and self._password:
+            log.warning("%s", self.plain_words())
         log.info(
             "the host sets the table: %s, %d hands, plain connections: %s, odds: %s",
             opts.to_dict(),

@@ -9,6 +9,9 @@ Invariants:
   the journal knows only its ``token_hash`` until its token comes back (``owns``).
 - A seat's ``presence`` changes only through ``server.presence.step``; a computer
   seat is always ``PLAYING``.
+- Names are unique among the seats, people's and computers' alike: two are the same
+  when equal after Unicode compatibility normalisation, case folding and trimming
+  ("Ann", " ann " and "ＡＮＮ").  A comeback keeps its seat's name, unchecked.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +36,10 @@ __all__ = [
     "Seat",
     "computer_seats",
     "first_free",
+    "name_key",
     "next_host",
     "public_seats",
+    "taken_by",
     "token_digest",
 ]
 
@@ -160,3 +166,18 @@ def public_seats(
 def token_digest(token: str) -> str:
     """The hex sha256 of a seat's token: what the journal keeps."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by.
+
+    >>> name_key(" Ann ") == name_key("aNN") == name_key("ＡＮＮ")
+    True
+    """
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def taken_by(name: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` that ``name`` would clash with, or None."""
+    key = name_key(name)
+    return next((n for n in names if name_key(n) == key), None)
