@@ -6,7 +6,7 @@ Invariants:
   date and time, so the files sort by when they were played.
 - Each finished hand is appended as one line and ``fsync``ed at once; one that cannot
   be raises ``OSError`` and leaves the file as it was (``server.durable``).
-- ``hand_numbers`` says which hands a file holds (a resumed match appends only the
+- ``match_hands`` says which hands a file holds (a resumed match appends only the
   missing ones), a torn last line cut off first.
 - A history holds every hole card: 0600 files in a 0700 folder.
 - ``history_name`` accepts a name read back (the journal) only when it is that match's
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from common.engine import Hand
-from common.history import MAX_LINE, dumps, hand_record, load
+from common.history import MAX_LINE, dumps, hand_record
 from common.match import SeatInfo
 from common.safejson import Unreadable, loads
 from server import durable, files
@@ -104,12 +104,12 @@ def append_hand(
         os.close(fd)
 
 
-def hand_numbers(path: Path, match_id: str) -> set[int]:
-    """The numbers of match ``match_id``'s hands that ``path`` holds; a torn last line
-    is cut off."""
+def match_hands(path: Path, match_id: str) -> list[dict[str, Any]]:
+    """Match ``match_id``'s hands in ``path``, whole lines only, in hand order, once each;
+    a torn last line (a crash while it was written) is cut off the file."""
     data = _read(path)
     if data is None:
-        return set()
+        return []
     whole = data[: data.rfind(b"\n") + 1]
     if len(whole) != len(data):
         log.warning("%s ends in a line cut short: cut off (%d bytes)", path, len(data) - len(whole))
@@ -118,32 +118,20 @@ def hand_numbers(path: Path, match_id: str) -> set[int]:
                 f.truncate(len(whole))
         except OSError:
             log.exception("cannot cut the hand history %s", path)
-    found: set[int] = set()
+    found: dict[int, dict[str, Any]] = {}
     for line in whole.decode("utf-8", "replace").splitlines():
         try:
             record = loads(line, max_bytes=MAX_LINE)
         except Unreadable:
             continue
-        if isinstance(record, dict) and record.get("match") == match_id:
-            number = record.get("hand")
-            if isinstance(number, int):
-                found.add(number)
-    return found
-
-
-def match_hands(path: Path, match_id: str) -> list[dict[str, Any]]:
-    """Match ``match_id``'s hands in ``path`` (whole lines), in hand order, once each."""
-    data = _read(path)
-    if data is None:
-        return []
-    text = data.decode("utf-8", "replace")
-    whole = text[: text.rfind("\n") + 1]
-    found: dict[int, dict[str, Any]] = {}
-    for record in load(whole):
-        number = record.get("hand")
-        if record.get("match") == match_id and isinstance(number, int):
+        number = record.get("hand") if isinstance(record, dict) else None
+        if isinstance(number, int) and record.get("match") == match_id:
             found.setdefault(number, record)
     return [found[n] for n in sorted(found)]
+
+
+def hand_numbers(path: Path, match_id: str) -> set[int]:
+    return {record["hand"] for record in match_hands(path, match_id)}
 
 
 def _read(path: Path) -> bytes | None:

@@ -66,9 +66,10 @@ class MatchRecords:
         self.history_path = history_path
         self.hands = []
         if history_path is not None:
-            self._written = histories.hand_numbers(history_path, match_id)
+            hands = histories.match_hands(history_path, match_id)
+            self._written = {record["hand"] for record in hands}
             if self._open_books:  # the books open with every hand, the ones before too
-                self.hands = histories.match_hands(history_path, match_id)
+                self.hands = hands
 
     def hand_over(
         self, hand: Hand, *, number: int, time: str, seats: Mapping[int, SeatInfo]
