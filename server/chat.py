@@ -5,7 +5,7 @@ Invariants:
 - A line is stripped of escape sequences and control characters before anyone sees
   it (``clean_text``); an empty one is refused.
 - A watcher's line says so (``watching``), so that no one mistakes it for a seat's.
-- A connection's lines come from its own ``server.budget.TokenBucket`` of ``burst``
+- A connection's lines come from its own ``server.net.TokenBucket`` of ``burst``
   lines refilled at ``per_second`` (``Connection.chat``, full at its first line, on the
   connection's clock), so it ends with the connection.
 """
@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 
 from common import protocol as p
-from server.budget import TokenBucket
-from server.net import Connection
+from server.net import Connection, TokenBucket
 
 __all__ = ["clean_text", "said"]
 

@@ -5,7 +5,7 @@ table's life.
 action through the engine, puts each step in the journal (``record``, the one way into
 it) and only then has the table show it (``show``), and asks the turn's owner for the
 next decision (``server.turns``).  A finished hand goes into the history before the
-next deal (``server.dealing``), a finished match onto the night's scoreboard.  It keeps
+next deal (``DealTimer``), a finished match onto the night's scoreboard.  It keeps
 the table's life (``server.life``): paused (R-C3) or waiting for a write
 (``server.saving``), the clock and the next deal stand still.  A killed table's match
 comes back through ``rebuilt`` and ``resume``.  Invariants:
@@ -38,7 +38,6 @@ from common.events import Event
 from common.match import Match, SeatKind
 from server import frames, journal
 from server.config import ServerConfig
-from server.dealing import DealTimer
 from server.hostrole import HostRole
 from server.journal import Journal
 from server.life import Life, Move, after
@@ -47,12 +46,54 @@ from server.rebuild import JournalError, Rebuilt, SeatRecord, rebuild
 from server.records import MatchRecords
 from server.saving import Problem, Saver
 from server.seats import Seat
-from server.timers import Clock
+from server.timers import Clock, Handle
 from server.turns import TableOptions, Turns
 
 __all__ = ["Dealer"]
 
 log = logging.getLogger("server.table")
+
+
+RESUME_PAUSE = 1.0  # at most this long between the host's resume and a held deal
+
+
+class DealTimer:
+    """The pause after a hand: the next deal, or the standings after the last one; at
+    most one waited for, and held while the table is paused (R-C3) until ``resume``."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._timer: Handle | None = None
+        self.held = False  # a deal is due but the table is paused
+
+    def after(self, seconds: float, then: Callable[[], None], *, paused: bool) -> None:
+        if paused:
+            self.held = True
+            return
+        self._timer = self._clock.call_later(seconds, self._fire, then)
+
+    def hold(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+            self.held = True
+
+    def resume(self, hand_pause: float, then: Callable[[], None]) -> None:
+        if self.held:
+            self.held = False
+            self._timer = self._clock.call_later(min(RESUME_PAUSE, hand_pause), self._fire, then)
+
+    def reset(self) -> None:
+        self.held = False
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self, then: Callable[[], None]) -> None:
+        self._timer = None
+        then()
 
 
 class Dealer:

@@ -50,7 +50,7 @@ import logging
 import select
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from common.events import ProtocolError
@@ -64,14 +64,13 @@ from common.protocol import (
     encode_frame,
 )
 from common.seal import TlsPipe, looks_like_tls
-from server.budget import TokenBucket
 from server.linkopts import tune_link
 from server.timers import Clock, Handle, LoopClock
 
 if TYPE_CHECKING:
     from server.identity import Identity
 
-__all__ = ["TLS_REQUIRED", "Connection", "Handler", "Limits"]
+__all__ = ["TLS_REQUIRED", "Connection", "Handler", "Limits", "TokenBucket"]
 
 log = logging.getLogger("server.net")
 _ids = itertools.count(1)
@@ -113,6 +112,39 @@ class Limits:
     budget_burst: float = 60.0
     budget_per_second: float = 20.0
     """Messages a connection may send: far above a person's clicks and pings."""
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """``burst`` at once, then ``per_second`` on average; a refused ``spend`` takes
+    nothing, so a sender that keeps going is refused until it refills.
+
+    >>> b = TokenBucket(2, 1.0)
+    >>> b.spend(10.0), b.spend(10.0), b.spend(10.0), b.spend(11.0)
+    (True, True, False, True)
+    """
+
+    burst: float
+    per_second: float
+    tokens: float = field(init=False)
+    checked: float | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def spend(self, now: float) -> bool:
+        """Take one token at ``now`` (the connection's clock); False if none."""
+        if self.checked is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.per_second)
+        self.checked = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def refund(self) -> None:
+        """Give one token back (a message whose pace the table itself sets)."""
+        self.tokens = min(self.burst, self.tokens + 1)
 
 
 class Handler(Protocol):
