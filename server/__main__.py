@@ -244,11 +244,9 @@ async def serve(config: ServerConfig) -> None:
 
 
 def _listen_to_terminal(server: TableServer, loop: asyncio.AbstractEventLoop) -> None:
-    """The host's controls from the terminal (R-C3): a line such as ``pause`` on stdin
-    goes to ``Table.console``.  Stdin may be a terminal or a pipe (``mkfifo``, another
-    program writing to it): lines are read from the file descriptor itself, so two lines
-    arriving together are both read.  Where the event loop cannot watch stdin (a file,
-    ``/dev/null``, Windows) the log says no commands are read."""
+    """The host's controls (R-C3): each line of stdin, a terminal or a pipe, goes to
+    ``Table.console``, read from the descriptor itself so two lines arriving together
+    are both read; where the loop cannot watch stdin the log says so."""
     try:
         fd = sys.stdin.fileno()
     except (OSError, ValueError, AttributeError):

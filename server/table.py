@@ -67,9 +67,8 @@ HOSTS: dict[str, tuple[str, str | None, str]] = {
     "refuse_seat": ("gives a seat back", None, ""),
     "make_host": ("hands the host's role on", None, ""),
 }
-"""The host's messages: what only the host does (the ``not_host`` error's words), and
-whether between matches or during one only (the ``match_running`` or ``no_match``
-error's words)."""
+"""The host's messages: the ``not_host`` error's words, whether between matches or during
+one only, and the ``match_running`` or ``no_match`` error's words."""
 
 
 class Table:

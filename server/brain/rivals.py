@@ -98,10 +98,8 @@ class RivalModel:
     (kept by players that read rivals)."""
 
     def river_weights(self, bucket: str) -> tuple[float, ...]:
-        """How much likelier each kind of hand (``Category`` 0..8) is for a rival whose
-        seventh-street action was ``bucket`` than for a random hand: what it showed
-        tonight, smoothed toward a sound player's habits; for a wager, toward an honest
-        player's the less often this rival wagers (``_HONEST_AGGRESSION``)."""
+        """How much likelier each kind of hand (``Category`` 0..8) is than a random one
+        after a seventh-street ``bucket``: what it showed, smoothed toward the priors."""
         prior: tuple[float, ...] = _RIVER_PRIOR[bucket]
         if bucket == "wager":
             lo, hi = _HONEST_AGGRESSION
@@ -141,9 +139,7 @@ class RivalModel:
 
     def stands_on_nothing(self, street: int) -> float:
         """How much likelier than a random hand a hand that was nothing on ``street``
-        (4..6: no pair, no four-card draw) is for this rival once it has stood a wager
-        of ours there (prior 0.3: a sound player mostly calls with something); a rival
-        that calls with anything comes out near 1."""
+        (4..6) is once it stood a wager of ours there (near 1: it calls with anything)."""
         base = _NOTHING_BASE[street - 4]
         shown, nothing = self.stood[2 * (street - 4)], self.stood[2 * (street - 4) + 1]
         w0 = min(1.0, max(0.15, 1.0 - self.gives_up / base))
@@ -153,8 +149,7 @@ class RivalModel:
 
     @property
     def gives_up(self) -> float:
-        """How often it folds to a wager of ours on any street (prior 0.3): a calling
-        station's falls fast, since every street it calls counts."""
+        """How often it folds to a wager of ours on any street (prior 0.3)."""
         return (self.gave_up + 0.3 * 4) / (self.answered + 4)
 
 
@@ -233,9 +228,7 @@ def settle(mem: Memory, r: Reading) -> None:
 
 
 def learn(mem: Memory, r: Reading) -> None:
-    """The seat's reading of a finished hand: who entered, folded and showed what (and,
-    for a player that reads its rivals, what those that stood its wagers held then:
-    ``Memory.stood`` is filled by ``settle`` alone)."""
+    """The seat's reading of a finished hand: who entered, folded and showed what."""
     we_wagered_last = mem.wagered_on.get(r.street, 0) > 0
     for e in r.seats:
         s = e.seat
@@ -303,24 +296,20 @@ class Range:
         self.up = up
         self.n_down = n_down
         self.entered = entered
-        """It came in past third street of its own will: its first three cards are
-        rarely trash (weight ``w_trash`` when they are)."""
+        """It came in past third street of its own will (trash weighs ``w_trash``)."""
         self.aggressive = aggressive
         """It wagered on this street: a hand that is nothing yet weighs ``w_bluff``."""
         self.w_trash = w_trash
         self.w_bluff = w_bluff
         self.w_pair = w_pair
-        """Fifth street on, it wagered: a hand that is one pair at most (a draw or
-        not) weighs this too, for a rival that bets only better."""
+        """Fifth street on, it wagered: a hand of one pair at most weighs this too."""
         self.river: tuple[float, ...] | None = None
         """Seventh street, once the rival has acted: the weight of each kind of hand."""
         self.stood = 0
-        """The last street (4..6) this hand on which it stood a wager of ours: a hand
-        that was nothing then (no pair, no four-card draw) weighs ``w_stood``."""
+        """The last street (4..6) it stood a wager of ours: nothing then weighs ``w_stood``."""
         self.w_stood = 1.0
         self.holes: dict[int, float] = {}
-        """``hole_weight`` by the sum of the two cards (their ranks and suits are all that
-        matter)."""
+        """``hole_weight`` by the sum of the two cards."""
 
     @property
     def weighs_holes(self) -> bool:
@@ -328,10 +317,7 @@ class Range:
         return self.entered and bool(self.up) or self.w_stood < 1.0
 
     def hole_weight(self, first: Card, second: Card) -> float:
-        """The weight of ``first`` and ``second`` as its first two down cards: trash
-        weighs ``w_trash`` once it entered of its own will, and a hand that was nothing
-        (no pair, no four-card draw) on the street it stood a wager of ours weighs
-        ``w_stood``."""
+        """The weight of ``first`` and ``second`` as its first two down cards."""
         key = first + second
         w = self.holes.get(key)
         if w is None:

@@ -1,12 +1,9 @@
 """The knobs of the computer seats' policy (``server.brain.policy``): a ``Style``.
 
-The plain player is ``SOLID``; each level (``server.brain.levels``) is a ``Style``
-made from it with ``dataclasses.replace``.  A style with ``Reads`` models its
-rivals; ``Reads`` holds the numbers it uses them with.
-
-Invariants: styles are frozen values; every default is ``SOLID``'s, and a knob
-that only a style with ``Reads`` uses says so.  Equity margins are shares of the
-pot, factors multiply the pot odds, chances are per decision.
+The plain player is ``SOLID``; each level (``server.brain.levels``) is a frozen
+``Style`` made from it with ``dataclasses.replace``; one with ``Reads`` models its
+rivals.  Equity margins are shares of the pot, factors multiply the pot odds, chances
+are per decision.
 """
 
 from __future__ import annotations
@@ -18,9 +15,8 @@ __all__ = ["SOLID", "STYLES", "Reads", "Style"]
 
 @dataclass(frozen=True, slots=True)
 class Reads:
-    """How a player that models its rivals uses what it read (the shark's numbers).
-
-    Rates such as ``folds`` and ``station`` are ``RivalModel``'s, per rival."""
+    """How a player that models its rivals uses what it read (rates such as ``folds`` and
+    ``station`` are ``RivalModel``'s, per rival)."""
 
     steal_base: float = 0.35
     """Third street, first in: steal with trash at this chance plus the bring-in's fold rate."""
@@ -56,8 +52,6 @@ class Reads:
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """How a computer seat plays: the policy's knobs.  Equity margins are shares of the pot."""
-
     name: str = "solid"
     evaluations: int = 3000
     """Monte Carlo budget: seven-card evaluations per decision (sets the time)."""
