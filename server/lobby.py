@@ -70,6 +70,7 @@ class ComputerChairs:
             raise p.MessageError("bad_message", str(exc), "level") from None
         seat.level = level
         self._give_brain(seat)
+        self._meet()
         log.info("seat %d (%s) plays at level %s", seat.seat, seat.name, level)
 
     def computer(self, number: int, *, ref: str, bad: str = "bad_seat") -> Seat:
@@ -82,13 +83,9 @@ class ComputerChairs:
     def _give_brain(self, seat: Seat) -> None:
         if self._own_brains and seat.level is not None:
             seat.brain = brain(seat.level)
-            seat.brain.meet(self._names())
-
-    def _names(self) -> dict[int, str]:
-        return {s: seat.name for s, seat in self._seats.items()}
 
     def _meet(self) -> None:
-        names = self._names()
+        names = {s: seat.name for s, seat in self._seats.items()}
         for seat in self._seats.values():
             meet = getattr(seat.brain, "meet", None)
             if meet is not None:

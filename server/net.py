@@ -205,17 +205,13 @@ class Connection(asyncio.Protocol):
         self._frame_timer: Handle | None = None
         self._beat_timer: Handle | None = None
         self._notified = False
-        self._sent_at = self._heard_at = self.clock.now()
+        self._sent_at = self.heard_at = self.clock.now()  # heard: its last bytes read
         self._discarded = 0
         self._corks = 0
         self._held: list[bytes] | None = None  # what waits for the last ``uncork``
 
     def __repr__(self) -> str:
         return f"<conn {self.id} {self.peer} seat={self.seat}>"
-
-    @property
-    def heard_at(self) -> float:
-        return self._heard_at
 
     def unread(self) -> bool:
         """Whether the peer's bytes wait unread in the socket (the event loop is behind);
@@ -257,7 +253,7 @@ class Connection(asyncio.Protocol):
             if self._discarded > _LINGER_BYTES and self.transport is not None:
                 self.transport.abort()
             return
-        self._heard_at = self.clock.now()
+        self.heard_at = self.clock.now()
         if self.kind is None:
             data = self._first + data
             if not self._sniff(data):
@@ -330,7 +326,7 @@ class Connection(asyncio.Protocol):
             if msg is None:
                 break
             finished = True
-            if not self.budget.spend(self._heard_at):
+            if not self.budget.spend(self.heard_at):
                 log.warning("%r: over its message budget; closing", self)
                 self.flooded = True
                 self.fail(
@@ -445,8 +441,8 @@ class Connection(asyncio.Protocol):
         if self.closed:
             return
         now = self.clock.now()
-        if self.beats and now - self._heard_at > self.limits.link_timeout:
-            log.info("%r: nothing heard for %.0f s; the link is gone", self, now - self._heard_at)
+        if self.beats and now - self.heard_at > self.limits.link_timeout:
+            log.info("%r: nothing heard for %.0f s; the link is gone", self, now - self.heard_at)
             self.abort()
             return
         if now - self._sent_at >= self.limits.heartbeat_every:
