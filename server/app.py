@@ -18,7 +18,7 @@ import socket
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import partial
 
 from server.announce import Announcer, table_facts
@@ -49,12 +49,7 @@ class TableServer:
     ) -> None:
         self.config = config
         self.table = Table(config, chooser=chooser, clock=clock)
-        # The connection limits the config sets (a frame's nesting and items, and the close
-        # timeout, are not settings).
-        limits = {
-            f.name: getattr(config, f.name) for f in fields(Limits) if hasattr(config, f.name)
-        }
-        self.limits = Limits(**limits)
+        self.limits = Limits.of(config)
         self.port = 0
         self.listening: list[str] = []
         """The addresses listened on, all on ``port`` (``0.0.0.0`` and ``::``: every one)."""

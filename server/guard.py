@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from server.config import ServerConfig
 from server.guesses import Guesses
@@ -60,20 +60,17 @@ class DoorLimits:
     pending_per_address: int = 8
     max_watchers: int = 16
     watchers_per_address: int = 4
-    first_backoff: float = 1.0
+    password_backoff: float = 1.0
     max_backoff: float = 300.0
     first_flood_wait: float = 1.0
     max_flood_wait: float = 60.0
 
     @classmethod
     def of(cls, config: ServerConfig) -> DoorLimits:
+        """The limits the config sets by name (the flood waits and the longest back-off
+        are not settings)."""
         return cls(
-            max_connections=config.max_connections,
-            max_pending=config.max_pending,
-            pending_per_address=config.pending_per_address,
-            max_watchers=config.max_watchers,
-            watchers_per_address=config.watchers_per_address,
-            first_backoff=config.password_backoff,
+            **{f.name: getattr(config, f.name) for f in fields(cls) if hasattr(config, f.name)}
         )
 
 
@@ -161,7 +158,7 @@ class Door:
         most = limits.max_backoff
         for gone in [a for a, e in self._failures.items() if now >= e.until + most]:
             del self._failures[gone]
-        return _miss(self._failures, address, limits.first_backoff, most, now)
+        return _miss(self._failures, address, limits.password_backoff, most, now)
 
     def password_ok(self, address: str, *, turn: bool = False) -> None:
         """A right password (or proof): misses cleared, the ``turn`` given back, and a

@@ -50,7 +50,7 @@ import logging
 import select
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 from common.events import ProtocolError
@@ -68,6 +68,7 @@ from server.linkopts import tune_link
 from server.timers import Clock, Handle, LoopClock
 
 if TYPE_CHECKING:
+    from server.config import ServerConfig
     from server.identity import Identity
 
 __all__ = ["TLS_REQUIRED", "Connection", "Handler", "Limits", "TokenBucket"]
@@ -112,6 +113,14 @@ class Limits:
     budget_burst: float = 60.0
     budget_per_second: float = 20.0
     """Messages a connection may send: far above a person's clicks and pings."""
+
+    @classmethod
+    def of(cls, config: ServerConfig) -> Limits:
+        """The limits the config sets by name (a frame's nesting and items, and the close
+        timeout, are not settings)."""
+        return cls(
+            **{f.name: getattr(config, f.name) for f in fields(cls) if hasattr(config, f.name)}
+        )
 
 
 @dataclass(slots=True)
