@@ -15,7 +15,7 @@ import pytest
 
 from common.protocol import Act, Hello, Ping
 from server.app import TableServer
-from tests.serverkit import UNIT, Client, config, frame, running, until
+from tests.serverkit import UNIT, Client, config, frame, run, running, until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -251,34 +251,32 @@ CASES: list[Case] = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
-def test_bad_input_never_hurts_the_table(tmp_path: Path, case: Case) -> None:
-    async def scenario() -> None:
-        cfg = config(
-            tmp_path,
-            computer=2,
-            start_when=SEATS,
-            password=PASSWORD,
-            plain="allow",  # these clients speak plain frames
-            max_connections=8,
-            queue_limit=64 * 1024,
-        )
-        async with running(cfg) as (server, port):
-            anchor, other = Client("anchor"), Client("other")
-            await anchor.hello(port, password=PASSWORD)
-            await other.hello(port, password=PASSWORD)
-            # Let the match reach the anchor's turn and wait there while the case runs.
-            while not anchor.of_type("turn"):
-                try:
-                    msg = await other.expect("turn", timeout=UNIT)
-                except TimeoutError:
-                    continue
-                other.send(Act(msg["turn"], msg["legal"][0]["action"]).encode())
-            turn = await anchor.expect("turn")
-            await case(Table(server, port, anchor, other, turn))
-            anchor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-            a, b = await asyncio.gather(anchor.play(), other.play())
-            assert a == b
-            assert sum(row["stack"] for row in a["standings"]) == SEATS * 600
-            assert len(list(tmp_path.glob("*.jsonl"))) == 1
-
-    asyncio.run(scenario())
+@run
+async def test_bad_input_never_hurts_the_table(tmp_path: Path, case: Case) -> None:
+    cfg = config(
+        tmp_path,
+        computer=2,
+        start_when=SEATS,
+        password=PASSWORD,
+        plain="allow",  # these clients speak plain frames
+        max_connections=8,
+        queue_limit=64 * 1024,
+    )
+    async with running(cfg) as (server, port):
+        anchor, other = Client("anchor"), Client("other")
+        await anchor.hello(port, password=PASSWORD)
+        await other.hello(port, password=PASSWORD)
+        # Let the match reach the anchor's turn and wait there while the case runs.
+        while not anchor.of_type("turn"):
+            try:
+                msg = await other.expect("turn", timeout=UNIT)
+            except TimeoutError:
+                continue
+            other.send(Act(msg["turn"], msg["legal"][0]["action"]).encode())
+        turn = await anchor.expect("turn")
+        await case(Table(server, port, anchor, other, turn))
+        anchor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+        a, b = await asyncio.gather(anchor.play(), other.play())
+        assert a == b
+        assert sum(row["stack"] for row in a["standings"]) == SEATS * 600
+        assert len(list(tmp_path.glob("*.jsonl"))) == 1

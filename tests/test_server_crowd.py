@@ -22,7 +22,7 @@ from client.net import BUSY, Connection
 from common.proof import ProofFailed
 from common.protocol import Hello, encode_frame
 from tests.crowd import address, crowd
-from tests.serverkit import Client, Link, clocked_table, config, settle, wait_until
+from tests.serverkit import Client, Link, clocked_table, config, run, settle, wait_until
 from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(600)
@@ -45,7 +45,8 @@ async def _seated_and_dropped(tmp_path: Path) -> tuple[Any, Any, str]:
     return table, clock, token
 
 
-def test_R_C1_a_comeback_from_a_new_address_outlasts_silent_and_half_open_crowds(
+@run
+async def test_R_C1_a_comeback_from_a_new_address_outlasts_silent_and_half_open_crowds(
     tmp_path: Path,
 ) -> None:
     """Ann comes back from an address the table has never seen while 600 connections
@@ -53,56 +54,49 @@ def test_R_C1_a_comeback_from_a_new_address_outlasts_silent_and_half_open_crowds
     nothing, half send the start of a frame and then nothing.  Ann's hello comes in
     three pieces, with 20 arrivals between pieces (her round trips, 20 ms): she is
     welcomed to her seat, and no connection of hers was closed to make room."""
+    table, clock, token = await _seated_and_dropped(tmp_path)
+    crowd: list[Link] = []
 
-    async def scenario() -> None:
-        table, clock, token = await _seated_and_dropped(tmp_path)
-        crowd: list[Link] = []
+    def arrive(n: int) -> None:
+        clock.advance(0.001)
+        link = Link(table, f"x{n}", address=address(n))
+        if n % 2:
+            link.conn.data_received(b"\x00\x00")  # a frame begun, never finished
+        crowd.append(link)
 
-        def arrive(n: int) -> None:
-            clock.advance(0.001)
-            link = Link(table, f"x{n}", address=address(n))
-            if n % 2:
-                link.conn.data_received(b"\x00\x00")  # a frame begun, never finished
-            crowd.append(link)
-
-        for n in range(500):
+    for n in range(500):
+        arrive(n)
+    frame = encode_frame(Hello(name="Ann", token=token).encode())
+    ann = Link(table, "Ann", address="127.5.0.1")
+    for piece in (frame[:2], frame[2:9], frame[9:]):
+        ann.conn.data_received(piece)
+        for n in range(len(crowd), len(crowd) + 20):
             arrive(n)
-        frame = encode_frame(Hello(name="Ann", token=token).encode())
-        ann = Link(table, "Ann", address="127.5.0.1")
-        for piece in (frame[:2], frame[2:9], frame[9:]):
-            ann.conn.data_received(piece)
-            for n in range(len(crowd), len(crowd) + 20):
-                arrive(n)
-        for n in range(len(crowd), 600):
-            arrive(n)
-        await settle(table, ann)
-        assert not ann.of_type("error"), ann.log
-        assert ann.last("welcome")["seat"] == 0
-        closed = sum(1 for link in crowd if link.transport.closed)
-        assert closed > 300  # the crowd made the room: 256 silent and 32 spoken stay
-        pending = [c for c in table.conns if not c.greeted]
-        assert sum(1 for c in pending if c.kind is not None) <= table.door.limits.max_pending
-
-    asyncio.run(scenario())
+    for n in range(len(crowd), 600):
+        arrive(n)
+    await settle(table, ann)
+    assert not ann.of_type("error"), ann.log
+    assert ann.last("welcome")["seat"] == 0
+    closed = sum(1 for link in crowd if link.transport.closed)
+    assert closed > 300  # the crowd made the room: 256 silent and 32 spoken stay
+    pending = [c for c in table.conns if not c.greeted]
+    assert sum(1 for c in pending if c.kind is not None) <= table.door.limits.max_pending
 
 
-def test_R_C1_the_seats_own_address_keeps_its_room(tmp_path: Path) -> None:
+@run
+async def test_R_C1_the_seats_own_address_keeps_its_room(tmp_path: Path) -> None:
     """A connection from the address Ann's seat came from is never closed to make room,
     however long it stays silent, and is let in even with the strangers' room full."""
-
-    async def scenario() -> None:
-        table, clock, token = await _seated_and_dropped(tmp_path)
-        ann = Link(table, "Ann")  # 127.0.0.1: where Ann sat down from
-        ann.conn.data_received(b"\x00")  # the start of a frame, then silence
-        for n in range(600):
-            clock.advance(0.001)
-            Link(table, f"x{n}", address=address(n)).conn.data_received(b"\x00\x00")
-        assert not ann.transport.closed
-        ann.conn.data_received(encode_frame(Hello(name="Ann", token=token).encode())[1:])
-        await settle(table, ann)
-        assert ann.last("welcome")["seat"] == 0
-
-    asyncio.run(scenario())
+    table, clock, token = await _seated_and_dropped(tmp_path)
+    ann = Link(table, "Ann")  # 127.0.0.1: where Ann sat down from
+    ann.conn.data_received(b"\x00")  # the start of a frame, then silence
+    for n in range(600):
+        clock.advance(0.001)
+        Link(table, f"x{n}", address=address(n)).conn.data_received(b"\x00\x00")
+    assert not ann.transport.closed
+    ann.conn.data_received(encode_frame(Hello(name="Ann", token=token).encode())[1:])
+    await settle(table, ann)
+    assert ann.last("welcome")["seat"] == 0
 
 
 # ------------------------------------------------------------------ a real table under a crowd

@@ -10,27 +10,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.serverkit import UNIT, Client, config, running
+from tests.serverkit import UNIT, Client, config, run, running
 
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_r_c1_dropped_seat_antes_and_folds_through_the_match(tmp_path: Path) -> None:
+@run
+async def test_r_c1_dropped_seat_antes_and_folds_through_the_match(tmp_path: Path) -> None:
     """A seat gone for good keeps anteing and checks or folds on every turn; no chip is lost."""
-
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=2, start_when=4, hands=4, grace=UNIT / 5)
-        async with running(cfg) as (_server, port):
-            stay, gone = Client("stay"), Client("gone")
-            await gone.hello(port)
-            await stay.hello(port)
-            await gone.close()
-            result = await stay.play()
-            rows = {r["seat"]: r for r in result["standings"]}
-            assert sum(r["stack"] for r in rows.values()) == 4 * 600
-            assert rows[gone.seat]["stack"] < 600  # antes (R-D1) at the least
-
-    asyncio.run(scenario())
+    cfg = config(tmp_path, computer=2, start_when=4, hands=4, grace=UNIT / 5)
+    async with running(cfg) as (_server, port):
+        stay, gone = Client("stay"), Client("gone")
+        await gone.hello(port)
+        await stay.hello(port)
+        await gone.close()
+        result = await stay.play()
+        rows = {r["seat"]: r for r in result["standings"]}
+        assert sum(r["stack"] for r in rows.values()) == 4 * 600
+        assert rows[gone.seat]["stack"] < 600  # antes (R-D1) at the least
 
 
 def test_R_C1_links_give_up_on_a_peer_that_acknowledges_nothing(tmp_path: Path) -> None:

@@ -8,13 +8,12 @@ The lobby's ``hands`` is the table's setting; the host changes it with
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from common.protocol import MessageError, Options, Start, decode_client
-from tests.serverkit import Client, config, running
+from tests.serverkit import Client, config, run, running
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -29,27 +28,25 @@ def test_options_hands_round_trips_and_is_checked() -> None:
         assert err.value.code == "bad_message"
 
 
-def test_the_lobby_says_the_hosts_match_length_and_follows_options(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, hands=4, computer=1)) as (server, port):
-            host, guest = Client("Hana"), Client("Gus")
-            await host.hello(port)
-            await guest.hello(port)
-            assert (await guest.expect("lobby"))["hands"] == 4  # R-T4: the host's --hands
-            guest.send(Options(hands=12).encode())
-            err = await guest.expect("error")
-            assert (err["code"], err["ref"]) == ("not_host", "options")
-            host.send(Options(hands=12).encode())
-            assert (await guest.expect("lobby", hands=12))["hands"] == 12
-            assert (await host.expect("lobby", hands=12))["hands"] == 12
-            host.send(Start().encode())  # no hands: the table's setting
-            start = await guest.expect("match_start")
-            assert start["hands"] == 12 and server.table.options.hands == 12
-            host.send(Options(hands=4).encode())
-            err = await host.expect("error")
-            assert (err["code"], err["ref"]) == ("match_running", "options")
-            assert server.table.dealer.match is not None and server.table.dealer.match.hands == 12
-            await host.close()
-            await guest.close()
-
-    asyncio.run(scenario())
+@run
+async def test_the_lobby_says_the_hosts_match_length_and_follows_options(tmp_path: Path) -> None:
+    async with running(config(tmp_path, hands=4, computer=1)) as (server, port):
+        host, guest = Client("Hana"), Client("Gus")
+        await host.hello(port)
+        await guest.hello(port)
+        assert (await guest.expect("lobby"))["hands"] == 4  # R-T4: the host's --hands
+        guest.send(Options(hands=12).encode())
+        err = await guest.expect("error")
+        assert (err["code"], err["ref"]) == ("not_host", "options")
+        host.send(Options(hands=12).encode())
+        assert (await guest.expect("lobby", hands=12))["hands"] == 12
+        assert (await host.expect("lobby", hands=12))["hands"] == 12
+        host.send(Start().encode())  # no hands: the table's setting
+        start = await guest.expect("match_start")
+        assert start["hands"] == 12 and server.table.options.hands == 12
+        host.send(Options(hands=4).encode())
+        err = await host.expect("error")
+        assert (err["code"], err["ref"]) == ("match_running", "options")
+        assert server.table.dealer.match is not None and server.table.dealer.match.hands == 12
+        await host.close()
+        await guest.close()

@@ -15,7 +15,7 @@ from common.protocol import FrameDecoder, Hello, encode_frame
 from server.clock import TurnClock
 from server.net import Connection, Limits
 from server.timers import FakeClock, LoopClock
-from tests.serverkit import FakeTransport
+from tests.serverkit import FakeTransport, run
 
 # ------------------------------------------------------------------ the fake clock
 
@@ -51,36 +51,32 @@ def test_a_callback_scheduled_by_a_callback_runs_if_it_is_due_in_the_same_advanc
         clock.advance(-1)
 
 
-def test_the_fake_clock_pumps_what_is_due_at_once_onto_a_loop() -> None:
-    async def scenario() -> None:
-        clock = FakeClock(pump=asyncio.get_running_loop().call_soon)
-        ran: list[str] = []
-        clock.call_soon(ran.append, "now")
-        clock.call_later(1, ran.append, "later")
-        await asyncio.sleep(0)
-        assert ran == ["now"]
-        sleeper = asyncio.ensure_future(clock.sleep(3))
-        await asyncio.sleep(0)
-        clock.advance(2.9)
-        await asyncio.sleep(0)
-        assert not sleeper.done() and ran == ["now", "later"]
-        clock.advance(0.1)
-        await sleeper
-
-    asyncio.run(scenario())
+@run
+async def test_the_fake_clock_pumps_what_is_due_at_once_onto_a_loop() -> None:
+    clock = FakeClock(pump=asyncio.get_running_loop().call_soon)
+    ran: list[str] = []
+    clock.call_soon(ran.append, "now")
+    clock.call_later(1, ran.append, "later")
+    await asyncio.sleep(0)
+    assert ran == ["now"]
+    sleeper = asyncio.ensure_future(clock.sleep(3))
+    await asyncio.sleep(0)
+    clock.advance(2.9)
+    await asyncio.sleep(0)
+    assert not sleeper.done() and ran == ["now", "later"]
+    clock.advance(0.1)
+    await sleeper
 
 
-def test_the_real_clock_is_the_loops() -> None:
-    async def scenario() -> None:
-        clock = LoopClock()
-        ran: list[int] = []
-        clock.call_soon(ran.append, 1)
-        clock.call_later(0, ran.append, 2).cancel()
-        await clock.sleep(0)
-        assert ran == [1]
-        assert abs(clock.now() - asyncio.get_running_loop().time()) < 1
-
-    asyncio.run(scenario())
+@run
+async def test_the_real_clock_is_the_loops() -> None:
+    clock = LoopClock()
+    ran: list[int] = []
+    clock.call_soon(ran.append, 1)
+    clock.call_later(0, ran.append, 2).cancel()
+    await clock.sleep(0)
+    assert ran == [1]
+    assert abs(clock.now() - asyncio.get_running_loop().time()) < 1
 
 
 # ------------------------------------------------------------------ the turn clock (R-C4, R-C1)
