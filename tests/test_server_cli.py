@@ -47,8 +47,10 @@ def test_help_names_every_option() -> None:
 
 
 def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
+    """The installed ``stud-server``, as the README starts it."""
     server = ServerProcess(tmp_path, "--computer", "1", "--history-dir", str(tmp_path),
-                           "--bot-delay", "0", "--name", "Friday")  # fmt: skip
+                           "--bot-delay", "0", "--name", "Friday",
+                           program=[str(ROOT / ".venv" / "bin" / "stud-server")])  # fmt: skip
     try:
         at = next(i for i, line in enumerate(server.lines) if "listening on port" in line)
         assert "INFO" in server.lines[at]
