@@ -7,14 +7,12 @@ its own, exactly, without a socket or a certificate."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from common.proof import ClientProof, ProofFailed
-from server.config import ServerConfig
 from tests.serverkit import Link, advance, clocked_table, config, run, settle
 
 pytestmark = pytest.mark.timeout(60)
@@ -39,25 +37,18 @@ def finish(link: Link, proof: ClientProof) -> None:
     link.send({"type": "proof", "mac": proof.finish(answer["pake"], answer["mac"])})
 
 
+async def proven(table: Any, link: Link, **kw: Any) -> Link:
+    """``link`` says a hello with the password's proof, then its own proof once the
+    table's has come."""
+    proof = pake_hello(link, "swordfish", **kw)
+    await settle(table, link)
+    finish(link, proof)
+    await settle(table, link)
+    return link
+
+
 def errors(link: Link) -> list[tuple[str, str | None]]:
     return [(m["code"], m.get("ref")) for m in link.of_type("error")]
-
-
-class _PlainNever:
-    """``cfg`` with ``plain`` "never", for a ``ServerConfig`` that may not have the field."""
-
-    def __init__(self, cfg: ServerConfig) -> None:
-        self._cfg = cfg
-        self.plain = "never"
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._cfg, name)
-
-
-def never(cfg: ServerConfig) -> Any:
-    if "plain" in {f.name for f in fields(cfg)}:
-        return replace(cfg, plain="never")  # type: ignore[call-arg]
-    return _PlainNever(cfg)
 
 
 @run
@@ -74,19 +65,10 @@ async def test_the_right_password_proven_seats_then_comes_back(tmp_path: Path) -
     assert welcome["seat"] == 0 and not errors(ann)
     assert table.door.wait_left(ann.conn.address, clock.now()) == 0  # ...the right mac
     # The token's comeback (another window of Ann's) proves the password too.
-    back = sealed(Link(table, "Ann"))
-    proof = pake_hello(back, "swordfish", token=welcome["token"])
-    await settle(table, back)
-    finish(back, proof)
-    await settle(table, back)
+    back = await proven(table, sealed(Link(table, "Ann")), token=welcome["token"])
     assert back.last("welcome")["seat"] == 0 and not errors(back)
     assert errors(ann) == [("taken_over", None)]
-    # And a watcher.
-    eve = sealed(Link(table, "Eve"))
-    proof = pake_hello(eve, "swordfish", watch=True)
-    await settle(table, eve)
-    finish(eve, proof)
-    await settle(table, eve)
+    eve = await proven(table, sealed(Link(table, "Eve")), watch=True)  # and a watcher
     assert eve.last("welcome")["watch"] is True
 
 
@@ -285,9 +267,7 @@ async def test_a_password_field_still_works_sealed_or_plain(tmp_path: Path) -> N
 
 @run
 async def test_plain_never_refuses_a_plain_hello_and_takes_a_sealed_one(tmp_path: Path) -> None:
-    cfg = never(config(tmp_path))
-    table, _ = await clocked_table(cfg)
-    table.config = cfg
+    table, _ = await clocked_table(config(tmp_path, plain="never"))
     plain = Link(table, "Plain")
     error = plain.hello()
     assert (error["code"], error["ref"]) == ("tls_required", "hello")
@@ -300,4 +280,5 @@ async def test_plain_never_refuses_a_plain_hello_and_takes_a_sealed_one(tmp_path
     assert old.hello(protocol=1)["code"] == "tls_required"
     ann = sealed(Link(table, "Ann"))
     assert ann.hello()["seat"] == 0
-    await settle(table, plain, old, ann)
+    assert ann.last("lobby")["plain"] == "never"  # as the table started, said in its lobby
+    assert table.turns.options.plain == "never"

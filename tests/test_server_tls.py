@@ -74,11 +74,22 @@ def test_the_key_is_0600_in_a_0700_folder_and_no_copy_is_left(tmp_path: Path) ->
     assert again.fingerprint == made.fingerprint and _mode(made.path) == 0o600
 
 
+def _key_of_another_kind() -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP384R1())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
 @pytest.mark.parametrize(
     "broken",
-    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"],
-    ids=["text", "empty", "bad-pem"],
-)
+    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+     _key_of_another_kind()],
+    ids=["text", "empty", "bad-pem", "another-kind"],
+)  # fmt: skip
 def test_a_broken_key_is_set_aside_and_a_new_one_made(
     tmp_path: Path, broken: bytes, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -89,20 +100,6 @@ def test_a_broken_key_is_set_aside_and_a_new_one_made(
     assert len(aside) == 1 and aside[0].read_bytes() == broken
     assert "cannot be read" in caplog.text and aside[0].name in caplog.text
     assert load_identity(tmp_path, "t").fingerprint == made.fingerprint
-
-
-def test_a_key_of_another_kind_is_set_aside_too(tmp_path: Path) -> None:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    other = ec.generate_private_key(ec.SECP384R1()).private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    (tmp_path / KEY_FILE).write_bytes(other)
-    load_identity(tmp_path)
-    assert any(f.name.startswith(KEY_FILE + ".broken-") for f in tmp_path.iterdir())
 
 
 def test_the_certificate_is_self_signed_with_sha256_for_20_years(identity: Identity) -> None:
@@ -270,24 +267,28 @@ async def test_18_6_garbage_after_a_tls_record_header_is_closed_at_once(
     table.shutdown()
 
 
+@pytest.mark.parametrize(
+    ("limits", "data", "code"),
+    [
+        (Limits(max_frame=1000), struct.pack(">I", 5000) + b"\x00" * 10, "frame_too_large"),
+        (
+            Limits(budget_burst=10, budget_per_second=1),
+            b"".join(encode_frame({"type": "ping", "id": i}) for i in range(30)),
+            "flood",
+        ),
+    ],
+    ids=["oversized", "flood"],
+)
 @run
-async def test_an_oversized_frame_inside_tls_is_refused(tmp_path: Path, identity: Identity) -> None:
+async def test_the_limits_hold_inside_tls(
+    tmp_path: Path, identity: Identity, limits: Limits, data: bytes, code: str
+) -> None:
     table, _ = await clocked_table(config(tmp_path))
-    link = SealedLink(table, identity, limits=Limits(max_frame=1000))
+    link = SealedLink(table, identity, limits=limits)
     link.hello()
-    link.send_bytes(struct.pack(">I", 5000) + b"\x00" * 10)
-    assert link.last("error")["code"] == "frame_too_large"
+    link.send_bytes(data)
+    assert link.last("error")["code"] == code
     assert link.conn.closed
-
-
-@run
-async def test_the_flood_budget_holds_inside_tls(tmp_path: Path, identity: Identity) -> None:
-    table, _ = await clocked_table(config(tmp_path))
-    link = SealedLink(table, identity, limits=Limits(budget_burst=10, budget_per_second=1))
-    link.hello()
-    link.send_bytes(b"".join(encode_frame({"type": "ping", "id": i}) for i in range(30)))
-    assert link.last("error")["code"] == "flood"
-    assert link.conn.flooded and link.conn.closed
 
 
 @run
@@ -449,18 +450,6 @@ async def test_the_terminal_sets_plain(tmp_path: Path, identity: Identity) -> No
     assert host.last("lobby")["plain"] == "never"
     assert table.console("plain allow") == "ok"
     assert "plain" not in table.console("status")
-    table.shutdown()
-
-
-@run
-async def test_a_table_started_with_plain_never_says_so_in_its_lobby(
-    tmp_path: Path, identity: Identity
-) -> None:
-    table, _ = await clocked_table(config(tmp_path, plain="never"))
-    host = SealedLink(table, identity, "host")
-    host.hello()
-    assert host.last("lobby")["plain"] == "never"
-    assert table.turns.options.plain == "never"
     table.shutdown()
 
 
