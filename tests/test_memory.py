@@ -218,7 +218,7 @@ def _script(hand: Hand, s: int, fold_on: int) -> str:
     return next(a for a in ("check", "call", "bring_in") if a in names)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), fold_on=st.integers(3, 7))
 def test_a_night_memory_never_learns_from_a_card_its_seat_did_not_see(
     seed: int, fold_on: int

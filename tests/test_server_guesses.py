@@ -51,11 +51,11 @@ def test_the_budget_gives_at_most_its_burst_and_rate_in_any_minute() -> None:
 
 
 @run
-async def test_wrong_passwords_from_300_addresses_are_checked_at_most_20_a_minute(
+async def test_wrong_passwords_from_100_addresses_are_checked_at_most_20_a_minute(
     tmp_path: Path,
 ) -> None:
-    """Each of 300 addresses guesses again as soon as it has an answer, for a minute: the
-    table checks 14 of them in all (strangers' turns), not 1,500.  Meanwhile a seated
+    """Each of 100 addresses guesses again as soon as it has an answer, for a minute: the
+    table checks 14 of them in all (strangers' turns), not 500.  Meanwhile a seated
     player comes back by token at once, and a friend (an address that gave the right
     password before) gets in within seconds; a stranger with the right password is told
     to wait, with the time."""
@@ -72,7 +72,7 @@ async def test_wrong_passwords_from_300_addresses_are_checked_at_most_20_a_minut
     asked = checked = 0
     friend = stranger = back = None
     for second in range(60):
-        for n in range(300):
+        for n in range(100):
             old = guessing.get(n)
             if old is not None and answer(old) is None:
                 continue  # held: its answer is still to come
@@ -100,7 +100,7 @@ async def test_wrong_passwords_from_300_addresses_are_checked_at_most_20_a_minut
             assert "someone is guessing" in refused["message"]
             assert "try again in" in refused["message"]
     checked += sum(1 for link in guessing.values() if answer(link) == "bad_password")
-    assert asked > 15000
+    assert asked > 5000
     assert checked <= table.door.guesses.most_a_minute
     assert checked == STRANGERS.most_a_minute
     assert table.door.remembered <= checked

@@ -88,7 +88,7 @@ async def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> N
 @run
 async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
     """Private views: every frame every client got holds only cards its seat may see."""
-    cfg = config(tmp_path, computer=2, start_when=5, hands=12)
+    cfg = config(tmp_path, computer=2, start_when=5, hands=8)
     async with running(cfg) as (_server, port):
         watcher = Client("watcher")
         clients = [Client(f"p{i}") for i in range(3)]
@@ -97,10 +97,10 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
         await watcher.hello(port, watch=True)
         for c in clients[1:]:
             await c.hello(port)
-        for match in range(3):
+        for match in range(2):  # a rematch too
             if match:
                 await clients[0].expect("lobby", running=False)
-                clients[0].send(Start(hands=12).encode())
+                clients[0].send(Start(hands=8).encode())
             await asyncio.gather(*(c.play() for c in clients))
             await watcher.expect("standings")
         history = {}
@@ -109,7 +109,7 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
                 record = json.loads(line)
                 history[record["match"], record["hand"]] = record
         assert len(history) >= 12
-        assert len({m for m, _hand in history}) == 3
+        assert len({m for m, _hand in history}) == 2
         for c in [*clients, watcher]:
             assert c.of_type("events"), c.name
             match_id, seen = "", set()
