@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.app import lan_addresses, run_in_thread
-from tests.serverkit import LOOPBACK, UNIT, Client, config, run, running, wait_until
+from tests.serverkit import LOOPBACK, Client, config, wait_until
 from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
@@ -85,23 +85,6 @@ def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) ->
         handle.stop()
         handle.stop()
     assert not handle.thread.is_alive()
-
-
-@run
-async def test_turn_clock_plays_the_default_for_a_connected_seat(tmp_path: Path) -> None:
-    cfg = config(tmp_path, computer=1, start_when=2, turn_time=2 * UNIT, time_bank=0)
-    async with running(cfg) as (_server, port):
-        me = Client("slow")
-        await me.hello(port)
-        turn = await me.expect("turn")
-        assert turn["time_left"] == pytest.approx(2 * UNIT, abs=0.05)
-        default = {"check", "fold", "bring_in"} & {a["action"] for a in turn["legal"]}
-        while True:
-            events = await me.expect("events")
-            mine = [e for e in events["events"] if e["ev"] == "act" and e["seat"] == me.seat]
-            if mine:
-                break
-        assert mine[0]["action"] in default
 
 
 def test_lan_addresses_are_reachable_addresses_found_without_traffic() -> None:

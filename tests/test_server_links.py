@@ -22,7 +22,7 @@ import pytest
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, fake_clock, run, running, until
+from tests.serverkit import UNIT, Client, config, run, running, until
 from tests.wiretap import WireTap
 
 
@@ -154,29 +154,6 @@ async def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) 
         finally:
             await ann.close()
             proxy.close()
-
-
-@run
-async def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Path) -> None:
-    """A client written from the version-1 contract may never send a thing while it
-    waits: it is not dropped for that, and the heartbeats it is sent every few seconds
-    are frames it may ignore."""
-    cfg = config(tmp_path, heartbeat_every=UNIT, link_timeout=3 * UNIT)
-    clock = fake_clock()  # the server's heartbeat timers move when this test says so
-    async with running(cfg, clock=clock) as (server, port):
-        quiet = Client("Quiet")
-        assert (await quiet.hello(port))["type"] == "welcome"
-        clock.advance(2 * UNIT)  # over a whole heartbeat period of nothing
-        await quiet.seen("heartbeat")
-        clock.advance(10 * UNIT)  # over three link timeouts of saying nothing
-        at = 0
-        for _ in range(3):  # the beats of those ten units come, one after the other
-            at, _beat = await quiet.seen("heartbeat", at)
-            at += 1
-        beats = quiet.of_type("heartbeat")
-        assert len(beats) >= 3 and all(b == {"type": "heartbeat"} for b in beats)
-        assert not quiet.closed
-        assert [c.name for c in server.table.conns] == ["Quiet"]
 
 
 _NAMESPACE_SCRIPT = """
