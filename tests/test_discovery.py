@@ -96,43 +96,27 @@ def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) ->
         finder.close()
 
 
-def test_two_tables_are_both_listed(request, tmp_path: Path) -> None:
+def test_tables_are_listed_by_name_and_same_named_ones_stay_apart(request, tmp_path: Path) -> None:
     if not in_netns(request):
         return
     a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
     b = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
+    c = run_in_thread(config(tmp_path / "c", name="Friday", announce=True, password="pw"))
     finder = TableFinder()
     assert finder.start()
     try:
-        tables = wait_for(finder, lambda ts: {t.name for t in ts} >= {"Friday", "Den"}, "both")
-        assert [t.name for t in tables] == ["Den", "Friday"]  # sorted by name
-        den, friday = named(tables, "Den"), named(tables, "Friday")
-        assert den is not None and friday is not None
-        assert (den.port, den.seats, den.free) == (b.port, 3, 4)
-        assert (friday.port, friday.seats, friday.password) == (a.port, 0, False)
+        tables = wait_for(finder, lambda ts: len(ts) == 3, "three tables")
+        assert [t.name for t in tables] == ["Den", "Friday", "Friday"]  # sorted by name
+        den = named(tables, "Den")
+        assert den is not None and (den.port, den.seats, den.free) == (b.port, 3, 4)
+        fridays = {t.port: (t.seats, t.password) for t in tables if t.name == "Friday"}
+        assert fridays == {a.port: (0, False), c.port: (0, True)}
         a.stop()
-        tables = wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
-        assert [t.name for t in tables] == ["Den"]
+        tables = wait_for(finder, lambda ts: len(ts) == 2, "the first Friday gone")
+        assert [(t.name, t.port) for t in tables] == [("Den", b.port), ("Friday", c.port)]
     finally:
-        a.stop()
-        b.stop()
-        finder.close()
-
-
-def test_same_name_tables_stay_apart(request, tmp_path: Path) -> None:
-    if not in_netns(request):
-        return
-    a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
-    b = run_in_thread(config(tmp_path / "b", name="Friday", announce=True))
-    finder = TableFinder()
-    assert finder.start()
-    try:
-        tables = wait_for(finder, lambda ts: len(ts) == 2, "two tables")
-        assert {t.name for t in tables} == {"Friday"}
-        assert {t.port for t in tables} == {a.port, b.port}
-    finally:
-        a.stop()
-        b.stop()
+        for handle in (a, b, c):
+            handle.stop()
         finder.close()
 
 
