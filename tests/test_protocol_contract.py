@@ -518,65 +518,51 @@ def test_match_showdowns_seen(match):
 def _order_problems(p: Person) -> list[str]:
     out = []
     for si, seg in enumerate(p.segments):
-        types = [m["type"] for m in seg]
-        if types[:2] != ["welcome", "lobby"]:
-            out.append(f"{p.name} conn {si}: starts {types[:2]}")
-        seen_match = False
+        where = f"{p.name} conn {si}"
+        if [m["type"] for m in seg[:2]] != ["welcome", "lobby"]:
+            out.append(f"{where}: starts {seg[:2]}")
+        started = False
         last_step = None
         for i, m in enumerate(seg):
             t = m["type"]
-            if t == "match_start":
-                seen_match = True
-            if t in ("events", "table", "turn", "hand_end") and not seen_match:
-                out.append(f"{p.name} conn {si}: {t} before match_start")
+            nxt = seg[i + 1] if i + 1 < len(seg) else {"type": None}
+            started = started or t == "match_start"
+            if t in ("events", "table", "turn", "hand_end") and not started:
+                out.append(f"{where}: {t} before match_start")
             if t == "events":
-                nxt = seg[i + 1] if i + 1 < len(seg) else None
-                if (
-                    not nxt
-                    or nxt["type"] != "table"
-                    or nxt["step"] != m["step"]
-                    or nxt["hand"] != m["hand"]
+                if (nxt["type"], nxt.get("step"), nxt.get("hand")) != (
+                    "table",
+                    m["step"],
+                    m["hand"],
                 ):
-                    out.append(
-                        f"{p.name} conn {si}: events step {m['step']} not followed by its "
-                        f"table: {nxt and nxt['type']}"
-                    )
+                    out.append(f"{where}: events step {m['step']} not followed by its table")
                 if last_step is not None and m["step"] != last_step + 1:
-                    out.append(f"{p.name} conn {si}: step went {last_step} -> {m['step']}")
+                    out.append(f"{where}: step went {last_step} -> {m['step']}")
                 last_step = m["step"]
             if t == "turn":
-                prev = seg[i - 1]
-                if si > 0 and i < 8 and prev["type"] == "presence":
-                    prev = seg[i - 2]  # the comeback's own presence
-                if prev["type"] != "table":
-                    out.append(
-                        f"{p.name} conn {si}: turn {m['turn']} after {prev['type']}, not its table"
-                    )
-                else:
-                    v = prev["view"]
-                    if v["to_act"] != m["seat"] or v["you"] != m["seat"]:
-                        out.append(
-                            f"{p.name}: turn for seat {m['seat']} but table to_act "
-                            f"{v['to_act']} you {v['you']}"
-                        )
-                    if v["legal"] != m["legal"]:
-                        out.append(f"{p.name}: table legal {v['legal']} != turn legal {m['legal']}")
-            if t == "table":
-                v = m["view"]
-                if v["legal"] and v["to_act"] != v["you"]:
-                    out.append(f"{p.name}: legal buttons when not to act: {v}")
+                prev = (
+                    seg[i - 2]
+                    if si > 0 and i < 8 and seg[i - 1]["type"] == "presence"
+                    else seg[i - 1]
+                )
+                v = prev.get("view", {})  # its table (the comeback's own presence between)
+                # Doc `table`: the view's `turn` is "the same id as in the `turn` message".
+                want = (m["seat"], m["seat"], m["legal"], m["turn"])
+                if (
+                    prev["type"] != "table"
+                    or (v["to_act"], v["you"], v["legal"], v["turn"]) != want
+                ):
+                    out.append(f"{where}: turn {m} not after its table: {prev}")
+            if t == "table" and m["view"]["legal"] and m["view"]["to_act"] != m["view"]["you"]:
+                out.append(f"{where}: legal buttons when not to act: {m['view']}")
             if t == "hand_end":
-                prev = [x for x in seg[:i] if x["type"] == "table"]
-                if not prev or not prev[-1]["view"]["over"] or prev[-1]["hand"] != m["hand"]:
-                    out.append(f"{p.name}: hand_end {m['hand']} not after its last table")
-            if t == "standings":
-                nxt = seg[i + 1] if i + 1 < len(seg) else None
-                if not nxt or nxt["type"] != "lobby" or nxt["running"] is not False:
-                    out.append(f"{p.name}: standings not followed by lobby(running false): {nxt}")
-                elif p.welcome["host"] and nxt["can_start"] is not True:
-                    out.append(
-                        f"{p.name}: host may start again but can_start is {nxt['can_start']}"
-                    )
+                tables = [x for x in seg[:i] if x["type"] == "table"]
+                if not tables or not tables[-1]["view"]["over"] or tables[-1]["hand"] != m["hand"]:
+                    out.append(f"{where}: hand_end {m['hand']} not after its last table")
+            if t == "standings" and (nxt["type"], nxt.get("running")) != ("lobby", False):
+                out.append(f"{where}: standings not followed by lobby(running false): {nxt}")
+            elif t == "standings" and p.welcome["host"] and nxt["can_start"] is not True:
+                out.append(f"{where}: the host may start again but can_start is false")
     return out
 
 
@@ -619,29 +605,14 @@ def test_match_step_and_turn_ids_grow(match):
     ann = match["players"][0]
     steps = [m["step"] for m in ann.segments[0] if m["type"] == "table"]
     assert steps == sorted(steps) and len(set(steps)) == len(steps)
-    turns = [
-        m["turn"]
-        for p in match["players"]
-        for seg in p.segments
-        for m in seg
-        if m["type"] == "turn"
-    ]
-    per_hand_first = {}
+    for p in match["players"]:  # a turn sent again on a comeback keeps its id
+        turns = [m["turn"] for seg in p.segments for m in seg if m["type"] == "turn"]
+        assert turns == sorted(turns), p.name
+    firsts = {}
     for m in ann.segments[0]:
         if m["type"] == "table" and m["view"]["turn"] is not None:
-            per_hand_first.setdefault(m["hand"], m["view"]["turn"])
-    assert sorted(set(turns)) == sorted(set(turns))
-    assert list(per_hand_first.values()) == sorted(per_hand_first.values())
-
-
-def test_match_table_turn_is_the_turn_message_id(match):
-    """Doc `table`: the view's `turn` is 'the same id as in the `turn` message'."""
-    for p in match["players"]:
-        for seg in p.segments:
-            tables = [m for m in seg if m["type"] in ("table", "turn")]
-            for i, m in enumerate(tables):
-                if m["type"] == "turn":
-                    assert tables[i - 1]["view"]["turn"] == m["turn"]
+            firsts.setdefault(m["hand"], m["view"]["turn"])
+    assert list(firsts.values()) == sorted(firsts.values())
 
 
 def test_match_refused_acts_get_documented_errors_and_change_nothing(match):
@@ -688,11 +659,6 @@ def test_match_bye_on_shutdown(match):
         assert [m["type"] for m in rest][-1:] == ["bye"], (name, rest)
         assert {m["type"] for m in rest[:-1]} <= {"lobby", "presence"}, (name, rest)
         assert closed, name
-
-
-# --------------------------------------------------------------------------
-# 2: every client message and error code, in the lobby
-# --------------------------------------------------------------------------
 
 
 # --------------------------------------------------------------------------
