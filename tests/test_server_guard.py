@@ -113,23 +113,6 @@ async def test_R_C1_no_one_can_lock_a_seated_player_out(tmp_path: Path) -> None:
 
 
 @run
-async def test_a_trickled_frame_is_cut_off_however_slowly_it_comes(tmp_path: Path) -> None:
-    """One byte every so often does not keep a frame open past ``frame_timeout``."""
-    cfg = config(tmp_path, frame_timeout=6 * UNIT)
-    async with running(cfg) as (_server, port):
-        ann = Client("Ann")
-        await ann.hello(port)
-        ann.send_raw(struct.pack(">I", 40) + b"\x81")
-        for _ in range(30):  # 15 frame timeouts' worth of trickle
-            if ann.closed:
-                break
-            ann.send_raw(b"\xc0")
-            await asyncio.sleep(UNIT / 2)
-        assert (await ann.expect("error"))["code"] == "bad_frame"
-        await ann.wait_closed()
-
-
-@run
 async def test_watchers_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
     cfg = config(tmp_path, watchers_per_address=2, max_watchers=3)
     async with running(cfg) as (_server, port):

@@ -7,6 +7,7 @@ No event loop time passes: every test advances the fake clock.
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any
 
 import pytest
@@ -225,3 +226,17 @@ def test_r_c1_a_beating_client_silent_for_the_link_timeout_is_dropped() -> None:
     assert not conn.closed
     clock.advance(2)  # checked at 24: 14 s of silence
     assert conn.closed and handler.closed == [conn] and transport.closed
+
+
+def test_a_trickled_frame_is_cut_off_however_slowly_it_comes() -> None:
+    """One byte every so often does not keep a frame open past ``frame_timeout``."""
+    conn, transport, clock, _ = _connection(frame_timeout=2)
+    conn.data_received(encode_frame(Hello(name="ann").encode()))
+    conn.data_received(struct.pack(">I", 40) + b"\x81")
+    for _ in range(3):
+        clock.advance(0.5)
+        conn.data_received(b"\xc0")
+    clock.advance(0.4)
+    assert not conn.closed
+    clock.advance(0.1)
+    assert conn.closed and _sent(transport)[-1]["code"] == "bad_frame"
