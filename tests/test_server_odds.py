@@ -28,29 +28,6 @@ def test_odds_are_off_by_default_and_on_with_the_flag() -> None:
     assert config_from_args(_parser().parse_args(["--odds"])).odds is True
 
 
-@pytest.mark.parametrize(
-    ("msg", "odds"),
-    [
-        ({"type": "options", "odds": True}, True),
-        ({"type": "options", "odds": False}, False),
-        ({"type": "options"}, None),
-    ],
-    ids=["on", "off", "left-out"],
-)
-def test_the_options_message_carries_odds(msg: dict[str, Any], odds: bool | None) -> None:
-    got = p.decode_client(msg)
-    assert isinstance(got, p.Options) and got.odds is odds
-    assert got.encode() == msg
-
-
-@pytest.mark.parametrize("bad", ["yes", 1, 0, [True]], ids=["word", "one", "zero", "list"])
-def test_a_bad_odds_is_refused(bad: object) -> None:
-    with pytest.raises(p.MessageError) as caught:
-        p.decode_client({"type": "options", "odds": bad})
-    assert caught.value.code == "bad_message"
-    assert "'odds' of options must be bool" in str(caught.value)
-
-
 async def _lobby(tmp_path: Path, **over: Any) -> tuple[Any, ...]:
     table, clock = await clocked_table(config(tmp_path, computer=1, **over))
     host = Link(table, "host")

@@ -18,14 +18,35 @@ from tests.serverkit import Client, config, run, running
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_options_hands_round_trips_and_is_checked() -> None:
-    assert decode_client({"type": "options", "hands": 4}) == Options(hands=4)
-    assert decode_client({"type": "options"}) == Options()
-    assert Options(hands=12).encode() == {"type": "options", "hands": 12}
-    for bad in (5, "4", True):
-        with pytest.raises(MessageError) as err:
-            decode_client({"type": "options", "hands": bad})
-        assert err.value.code == "bad_message"
+@pytest.mark.parametrize(
+    ("msg", "options"),
+    [
+        ({"type": "options"}, Options()),
+        ({"type": "options", "hands": 4}, Options(hands=4)),
+        ({"type": "options", "hands": 12}, Options(hands=12)),
+        ({"type": "options", "plain": "never"}, Options(plain="never")),
+        ({"type": "options", "plain": "allow"}, Options(plain="allow")),
+        ({"type": "options", "odds": True}, Options(odds=True)),
+        ({"type": "options", "odds": False}, Options(odds=False)),
+    ],
+    ids=["left-out", "hands-4", "hands-12", "plain-never", "plain-allow", "odds-on", "odds-off"],
+)
+def test_the_options_message_round_trips(msg: dict[str, object], options: Options) -> None:
+    """The host's choices (R-T4's hands, plain connections, odds): each key only if said."""
+    assert decode_client(msg) == options and options.encode() == msg
+
+
+@pytest.mark.parametrize(
+    ("key", "bad"),
+    [("hands", 5), ("hands", "4"), ("hands", True), ("plain", "sometimes"), ("plain", 1),
+     ("plain", True), ("odds", "yes"), ("odds", 1), ("odds", 0), ("odds", [True])],
+)  # fmt: skip
+def test_a_bad_options_value_is_refused(key: str, bad: object) -> None:
+    with pytest.raises(MessageError) as err:
+        decode_client({"type": "options", key: bad})
+    assert err.value.code == "bad_message"
+    if key == "odds":
+        assert "'odds' of options must be bool" in str(err.value)
 
 
 @run

@@ -354,28 +354,6 @@ def test_plain_is_auto_allow_or_never_in_the_config_and_the_cli() -> None:
         _parser().parse_args(["--plain", "maybe"])
 
 
-@pytest.mark.parametrize(
-    ("msg", "plain"),
-    [
-        ({"type": "options", "plain": "never"}, "never"),
-        ({"type": "options", "plain": "allow"}, "allow"),
-        ({"type": "options"}, None),
-    ],
-    ids=["never", "allow", "left-out"],
-)
-def test_the_options_message_carries_plain(msg: dict[str, Any], plain: str | None) -> None:
-    got = p.decode_client(msg)
-    assert isinstance(got, p.Options) and got.plain == plain
-    assert got.encode() == msg
-
-
-@pytest.mark.parametrize("bad", ["sometimes", 1, True], ids=["word", "number", "bool"])
-def test_a_bad_plain_is_refused(bad: object) -> None:
-    with pytest.raises(p.MessageError) as caught:
-        p.decode_client({"type": "options", "plain": bad})
-    assert caught.value.code == "bad_message"
-
-
 async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tuple[Any, ...]:
     """A sealed host, a plain person and a plain watcher, on a fake clock."""
     table, clock = await clocked_table(config(tmp_path, **over))
