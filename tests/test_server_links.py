@@ -1,9 +1,12 @@
-"""Vanished links (R-C1): a laptop that sleeps mid-hand, a server that goes silent.
+"""Vanished links (R-C1) over real sockets: a laptop that sleeps mid-hand, a server that
+goes silent, a seat gone for good, a link the socket itself finds gone.
 
 The links go through ``tests.wiretap.WireTap``: a proxy that forwards and then
 swallows everything both ways without closing anything.  Every delay is a
 multiple of ``UNIT``; the server's heartbeat and link timeout are scaled down
-the same way.
+the same way.  (The grace, the default and the comeback to the second are
+``tests/test_server_clocked.py``'s; a comeback's hole cards and a token taking over a
+live seat are the contract's, ``tests/test_protocol_contract.py``.)
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import json
 import random
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -154,6 +158,39 @@ async def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) 
         finally:
             await ann.close()
             proxy.close()
+
+
+@run
+async def test_r_c1_dropped_seat_antes_and_folds_through_the_match(tmp_path: Path) -> None:
+    """A seat gone for good keeps anteing and checks or folds on every turn; no chip is lost."""
+    cfg = config(tmp_path, computer=2, start_when=4, hands=4, grace=UNIT / 5)
+    async with running(cfg) as (_server, port):
+        stay, gone = Client("stay"), Client("gone")
+        await gone.hello(port)
+        await stay.hello(port)
+        await gone.close()
+        result = await stay.play()
+        rows = {r["seat"]: r for r in result["standings"]}
+        assert sum(r["stack"] for r in rows.values()) == 4 * 600
+        assert rows[gone.seat]["stack"] < 600  # antes (R-D1) at the least
+
+
+@run
+async def test_R_C1_links_give_up_on_a_peer_that_acknowledges_nothing(tmp_path: Path) -> None:
+    """A player whose network vanished without a FIN is found out by the socket itself:
+    keepalive probes an idle link, and TCP_USER_TIMEOUT (Linux) closes one whose
+    heartbeats stay unacknowledged, so R-C1's grace starts within 20 s whatever the
+    client sends."""
+    async with running(config(tmp_path, link_timeout=15.0)) as (server, port):
+        ann = Client("ann")
+        await ann.hello(port)
+        (conn,) = server.table.conns
+        sock = conn.transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 5
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 15000
+        await ann.close()
 
 
 _NAMESPACE_SCRIPT = """
