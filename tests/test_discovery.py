@@ -8,6 +8,9 @@ run in threads (``run_in_thread``) as the pygame client hosts them.
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +19,7 @@ import pytest
 from client.discovery import FoundTable, TableFinder, parse_facts
 from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
 from server.app import run_in_thread
-from tests.netns import in_netns
+from tests.netns import ROOT, in_netns
 from tests.serverkit import Client, config, wait_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -97,11 +100,18 @@ def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) ->
 
 
 def test_tables_are_listed_by_name_and_same_named_ones_stay_apart(request, tmp_path: Path) -> None:
+    """Two tables named Friday, one ``stud-server --name Friday`` (announcing is its
+    default), stay apart; the list is sorted by name; each goes when it stops, the
+    headless one at Ctrl-C."""
     if not in_netns(request):
         return
     a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
     b = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
-    c = run_in_thread(config(tmp_path / "c", name="Friday", announce=True, password="pw"))
+    headless = subprocess.Popen(
+        [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
+         "--history-dir", str(tmp_path / "c")],
+        cwd=ROOT, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     finder = TableFinder()
     assert finder.start()
     try:
@@ -109,14 +119,20 @@ def test_tables_are_listed_by_name_and_same_named_ones_stay_apart(request, tmp_p
         assert [t.name for t in tables] == ["Den", "Friday", "Friday"]  # sorted by name
         den = named(tables, "Den")
         assert den is not None and (den.port, den.seats, den.free) == (b.port, 3, 4)
-        fridays = {t.port: (t.seats, t.password) for t in tables if t.name == "Friday"}
-        assert fridays == {a.port: (0, False), c.port: (0, True)}
+        fridays = {(t.port == a.port, t.seats, t.password, t.running) for t in tables[1:]}
+        assert fridays == {(True, 0, False, False), (False, 2, False, False)}
+        assert [t.free for t in tables[1:] if t.seats == 2] == [5]
         a.stop()
         tables = wait_for(finder, lambda ts: len(ts) == 2, "the first Friday gone")
-        assert [(t.name, t.port) for t in tables] == [("Den", b.port), ("Friday", c.port)]
+        assert [(t.name, t.seats) for t in tables] == [("Den", 3), ("Friday", 2)]
+        headless.send_signal(signal.SIGINT)
+        assert headless.wait(15) == 0
+        tables = wait_for(finder, lambda ts: len(ts) == 1, "the headless Friday gone")
     finally:
-        for handle in (a, b, c):
-            handle.stop()
+        a.stop()
+        b.stop()
+        headless.kill()
+        headless.wait()
         finder.close()
 
 
@@ -149,36 +165,6 @@ def test_nothing_is_announced_when_mdns_is_off(tmp_path: Path, caplog) -> None:
         assert not TableFinder().start()
     finally:
         handle.stop()
-
-
-def test_a_headless_server_announces_by_default(request, tmp_path: Path) -> None:
-    """``stud-server --name Friday`` (announcing is its default) is found; Ctrl-C withdraws it."""
-    if not in_netns(request):
-        return
-    import signal
-    import subprocess
-    import sys
-
-    from tests.netns import ROOT
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
-         "--history-dir", str(tmp_path)],
-        cwd=ROOT, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    finder = TableFinder()
-    assert finder.start()
-    try:
-        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
-        t = named(tables, "Friday")
-        assert t is not None and (t.seats, t.free, t.password, t.running) == (2, 5, False, False)
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(15) == 0
-        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
-    finally:
-        proc.kill()
-        proc.wait()
-        finder.close()
 
 
 def test_a_server_on_chosen_addresses_announces_on_those_only(monkeypatch) -> None:
