@@ -178,49 +178,6 @@ async def test_a_frames_shape_is_bounded_before_it_is_built(
 
 
 @run
-async def test_wrong_passwords_back_off_per_address(tmp_path: Path) -> None:
-    """After a miss an address waits 1 s (here: a unit), then twice as long, and so on;
-    its hellos are answered only once the wait is over, or refused outright once the
-    wait is long.  Other addresses, and a seat's token, are not held up."""
-    cfg = config(
-        tmp_path, password="swordfish", plain="allow", password_backoff=UNIT, hands=12,
-        grace=1000 * UNIT,
-    )  # fmt: skip
-    async with running(cfg) as (server, port):
-        door = server.table.door
-        ann = Client("Ann")
-        await ann.hello(port, password="swordfish")
-        loop = asyncio.get_running_loop()
-        for miss in range(1, 4):
-            started = loop.time()
-            wait = door.wait_left(HOSTILE)
-            guess = await Client(f"guess{miss}").hello(port, source=HOSTILE, password="guess")
-            assert guess["code"] == "bad_password"
-            assert loop.time() - started >= wait * 0.99  # held until the wait was over
-            assert door.wait_left(HOSTILE) > UNIT * 2 ** (miss - 1) * 0.9
-        # A long wait is refused outright, the password unread.
-        while door.wait_left(HOSTILE) <= 10:
-            door.password_failed(HOSTILE)
-        c = Client("right-but-waiting")
-        e = await c.hello(port, source=HOSTILE, password="swordfish")
-        assert e["code"] == "password_wait" and "try again in" in e["message"]
-        # Another address is not held up, nor is a seat's comeback with its token.
-        cy = await Client("Cy").hello(port, source=FRIEND, password="swordfish")
-        assert cy["seat"] == 1
-        ann.send(Start().encode())
-        await ann.seen("match_start")
-        await ann.close()
-        back = await Client("Ann").hello(
-            port, source=HOSTILE, password="swordfish", token=ann.token
-        )
-        assert back["seat"] == 0
-        # A right password clears the address's misses.
-        door.password_ok(HOSTILE)
-        dee = await Client("Dee").hello(port, source=HOSTILE, password="swordfish", watch=True)
-        assert dee["type"] == "welcome"
-
-
-@run
 async def test_names_are_unique_at_the_table(tmp_path: Path) -> None:
     """Compared without case, width or surrounding spaces; computer seats' too."""
     cfg = config(tmp_path, computer=1, hands=12, grace=1000 * UNIT)
