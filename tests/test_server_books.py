@@ -96,23 +96,6 @@ async def test_without_the_option_no_hole_card_a_seat_did_not_see_ever_reaches_i
         assert cards_in(c.log) <= allowed
 
 
-@pytest.mark.parametrize(
-    ("argv", "books", "watchers"),
-    [
-        ([], False, False),
-        (["--open-books"], True, False),
-        (["--open-books", "--books-to-watchers"], True, True),
-        (["--books-to-watchers"], False, False),  # watchers only ever with the books open
-    ],
-    ids=["default off", "open books", "and watchers", "watchers alone"],
-)
-def test_the_host_opens_the_books_from_the_command_line(argv, books, watchers) -> None:
-    from server.__main__ import _parser, config_from_args
-
-    cfg = config_from_args(_parser().parse_args(argv))
-    assert (cfg.open_books, cfg.books_to_watchers) == (books, watchers)
-
-
 def test_a_resumed_match_opens_its_books_with_every_hand_once(tmp_path: Path) -> None:
     """The hands played before the match was resumed are in its history file: the books
     hold them too, each once, also a hand whose line was written before the crash."""

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from server.__main__ import _parser, config_from_args
 from server.app import lan_addresses, run_in_thread
+from server.config import ServerConfig
 from tests.serverkit import LOOPBACK, Client, config, wait_until
 from tests.serverproc import ServerProcess
 
@@ -44,6 +46,33 @@ def test_help_names_every_option() -> None:
         "--no-announce",
     ):
         assert option in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "want"),
+    [
+        ([], {"plain": "auto", "odds": False, "open_books": False, "books_to_watchers": False}),
+        (["--plain", "never"], {"plain": "never"}),
+        (["--plain", "allow"], {"plain": "allow"}),
+        (["--odds"], {"odds": True}),
+        (["--open-books"], {"open_books": True, "books_to_watchers": False}),
+        (["--open-books", "--books-to-watchers"], {"open_books": True, "books_to_watchers": True}),
+        (["--books-to-watchers"], {"open_books": False, "books_to_watchers": False}),
+    ],
+)
+def test_the_command_line_sets_the_table(argv: list[str], want: dict[str, object]) -> None:
+    cfg = config_from_args(_parser().parse_args(argv))
+    assert {key: getattr(cfg, key) for key in want} == want
+
+
+def test_the_defaults_and_what_is_refused() -> None:
+    """Plain connections ``auto`` (allowed at a table without a password), no odds."""
+    assert ServerConfig().plain == "auto" and ServerConfig().plain_at_start == "allow"
+    assert ServerConfig().odds is False
+    with pytest.raises(ValueError, match="auto, allow or never"):
+        ServerConfig(plain="sometimes")
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["--plain", "maybe"])
 
 
 def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:

@@ -14,18 +14,10 @@ from typing import Any
 import pytest
 
 from common import protocol as p
-from server.__main__ import _parser, config_from_args
-from server.config import ServerConfig
 from server.console import HELP
 from tests.serverkit import Link, clocked_table, config, run, settle
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def test_odds_are_off_by_default_and_on_with_the_flag() -> None:
-    assert ServerConfig().odds is False
-    assert config_from_args(_parser().parse_args([])).odds is False
-    assert config_from_args(_parser().parse_args(["--odds"])).odds is True
 
 
 async def _lobby(tmp_path: Path, **over: Any) -> tuple[Any, ...]:

@@ -24,9 +24,7 @@ import pytest
 from common import protocol as p
 from common import seal
 from common.protocol import encode_frame
-from server.__main__ import _parser, config_from_args
 from server.announce import FACT_KEYS, table_facts
-from server.config import ServerConfig
 from server.console import HELP
 from server.identity import KEY_FILE, Identity, load_identity
 from server.net import TLS_REQUIRED, Limits
@@ -341,17 +339,6 @@ async def test_the_queue_limit_counts_the_ciphertext(tmp_path: Path, identity: I
 
 
 # ------------------------------------------------------------------ plain never or allow
-
-
-def test_plain_is_auto_allow_or_never_in_the_config_and_the_cli() -> None:
-    assert ServerConfig().plain == "auto" and ServerConfig().plain_at_start == "allow"
-    with pytest.raises(ValueError, match="auto, allow or never"):
-        ServerConfig(plain="sometimes")
-    assert config_from_args(_parser().parse_args([])).plain == "auto"
-    assert config_from_args(_parser().parse_args(["--plain", "never"])).plain == "never"
-    assert config_from_args(_parser().parse_args(["--plain", "allow"])).plain == "allow"
-    with pytest.raises(SystemExit):
-        _parser().parse_args(["--plain", "maybe"])
 
 
 async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tuple[Any, ...]:
