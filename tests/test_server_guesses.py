@@ -3,8 +3,7 @@ them (``server.guard``), on a fake clock: guessing is slow for everyone together
 that runs is never forgotten, and a seated player, or a friend, is never kept out.
 
 ``Link`` clients from many addresses (plain hellos with ``password``, at tables that
-allow them: the cheapest guesses there are); the clock is advanced, never slept on.
-The same over real processes on loopback is in ``tests/test_server_crowd.py``."""
+allow them: the cheapest guesses there are); the clock is advanced, never slept on."""
 
 from __future__ import annotations
 
