@@ -38,75 +38,21 @@ def wait_for(
     return tables
 
 
-def named(tables: list[FoundTable], name: str) -> FoundTable | None:
-    return next((t for t in tables if t.name == name), None)
-
-
-def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) -> None:
+def test_tables_are_announced_followed_and_withdrawn(request, tmp_path: Path) -> None:
+    """Three tables, two of them named Friday, one ``stud-server --name Friday``
+    (announcing is its default): the list is sorted by name, same-named tables stay
+    apart, a table's facts follow its seats and its match, and each goes when it stops,
+    the headless one at Ctrl-C."""
     if not in_netns(request):
         return
-    handle = run_in_thread(
+    friday = run_in_thread(
         config(
-            tmp_path,
-            name="Friday",
-            announce=True,
-            password="swordfish",
+            tmp_path / "a", name="Friday", announce=True, password="swordfish",
             plain="allow",  # its people here speak plain frames
-            hands=8,
-            computer=1,
-            hand_pause=30,
+            hands=8, computer=1, hand_pause=30,
         )
-    )
-    finder = TableFinder()
-    assert finder.start()
-    try:
-        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
-        t = named(tables, "Friday")
-        assert t is not None
-        assert (t.host, t.port) == ("127.0.0.1", handle.port)
-        assert (t.seats, t.free, t.people) == (1, 6, 0)  # the computer seat
-        assert t.password and not t.running and (t.hand, t.hands) == (0, 8)
-        assert (t.protocol, t.version) == (PROTOCOL_VERSION, SERVER_VERSION) and t.compatible
-
-        async def sit_and_start() -> None:
-            ann = Client("Ann")
-            await ann.hello(handle.port, password="swordfish")
-            await asyncio.to_thread(
-                wait_for,
-                finder,
-                lambda ts: getattr(named(ts, "Friday"), "seats", 0) == 2,
-                "a second seat",
-            )
-            t = named(finder.tables(), "Friday")
-            assert t is not None and (t.seats, t.free, t.people, t.running) == (2, 5, 1, False)
-            ann.send({"type": "start"})
-            await ann.expect("match_start")
-            await asyncio.to_thread(
-                wait_for,
-                finder,
-                lambda ts: getattr(named(ts, "Friday"), "running", False),
-                "a running match",
-            )
-            t = named(finder.tables(), "Friday")
-            assert t is not None and t.running and t.hand == 1 and t.hands == 8
-            await ann.close()
-
-        asyncio.run(sit_and_start())
-        handle.stop()
-        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
-    finally:
-        handle.stop()
-        finder.close()
-
-
-def test_tables_are_listed_by_name_and_same_named_ones_stay_apart(request, tmp_path: Path) -> None:
-    """Two tables named Friday, one ``stud-server --name Friday`` (announcing is its
-    default), stay apart; the list is sorted by name; each goes when it stops, the
-    headless one at Ctrl-C."""
-    if not in_netns(request):
-        return
-    a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
-    b = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
+    )  # fmt: skip
+    den = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
     headless = subprocess.Popen(
         [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
          "--history-dir", str(tmp_path / "c")],
@@ -114,23 +60,49 @@ def test_tables_are_listed_by_name_and_same_named_ones_stay_apart(request, tmp_p
     )  # fmt: skip
     finder = TableFinder()
     assert finder.start()
+
+    def ours() -> FoundTable | None:
+        return next((t for t in finder.tables() if t.port == friday.port), None)
+
     try:
         tables = wait_for(finder, lambda ts: len(ts) == 3, "three tables")
         assert [t.name for t in tables] == ["Den", "Friday", "Friday"]  # sorted by name
-        den = named(tables, "Den")
-        assert den is not None and (den.port, den.seats, den.free) == (b.port, 3, 4)
-        fridays = {(t.port == a.port, t.seats, t.password, t.running) for t in tables[1:]}
-        assert fridays == {(True, 0, False, False), (False, 2, False, False)}
-        assert [t.free for t in tables[1:] if t.seats == 2] == [5]
-        a.stop()
+        assert (tables[0].port, tables[0].seats, tables[0].free) == (den.port, 3, 4)
+        (other,) = [t for t in tables[1:] if t.port != friday.port]
+        assert (other.seats, other.free, other.password, other.running) == (2, 5, False, False)
+        t = ours()
+        assert t is not None and t.host == "127.0.0.1"
+        assert (t.seats, t.free, t.people) == (1, 6, 0)  # the computer seat
+        assert t.password and not t.running and (t.hand, t.hands) == (0, 8)
+        assert (t.protocol, t.version) == (PROTOCOL_VERSION, SERVER_VERSION) and t.compatible
+
+        async def sit_and_start() -> None:
+            ann = Client("Ann")
+            await ann.hello(friday.port, password="swordfish")
+            await asyncio.to_thread(
+                wait_for, finder, lambda ts: getattr(ours(), "seats", 0) == 2, "a seat"
+            )
+            t = ours()
+            assert t is not None and (t.seats, t.free, t.people, t.running) == (2, 5, 1, False)
+            ann.send({"type": "start"})
+            await ann.expect("match_start")
+            await asyncio.to_thread(
+                wait_for, finder, lambda ts: getattr(ours(), "running", False), "a match"
+            )
+            t = ours()
+            assert t is not None and t.running and t.hand == 1 and t.hands == 8
+            await ann.close()
+
+        asyncio.run(sit_and_start())
+        friday.stop()
         tables = wait_for(finder, lambda ts: len(ts) == 2, "the first Friday gone")
         assert [(t.name, t.seats) for t in tables] == [("Den", 3), ("Friday", 2)]
         headless.send_signal(signal.SIGINT)
         assert headless.wait(15) == 0
-        tables = wait_for(finder, lambda ts: len(ts) == 1, "the headless Friday gone")
+        wait_for(finder, lambda ts: len(ts) == 1, "the headless Friday gone")
     finally:
-        a.stop()
-        b.stop()
+        friday.stop()
+        den.stop()
         headless.kill()
         headless.wait()
         finder.close()
