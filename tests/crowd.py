@@ -5,11 +5,9 @@
 as soon as one is closed, until killed.  ``KIND``:
 
 - ``silent``: a TCP connection that sends nothing;
-- ``halfopen``: a TLS ClientHello, then nothing (the table's handshake left unfinished);
-- ``guess``: a plain ``hello`` with a wrong password, again as soon as it is answered.
+- ``halfopen``: a TLS ClientHello, then nothing (the table's handshake left unfinished).
 
-Every ``--report`` seconds it prints one line to stdout: ``opened N answers CODE=N …``
-(the error codes it was answered with, ``bad_password`` being a guess the table checked).
+Every ``--report`` seconds it prints one line to stdout: ``opened N``.
 ``crowd(port, kind, n)`` runs one for a test and reads its reports (``Crowd``).
 """
 
@@ -22,7 +20,6 @@ import re
 import subprocess
 import sys
 import threading
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,7 +42,6 @@ class _Door:
         self.port = port
         self.kind = kind
         self.opened = 0
-        self.answers: Counter[str] = Counter()
         self.hello = client_hello()
 
     async def one(self, source: str, n: int) -> None:
@@ -59,25 +55,20 @@ class _Door:
             self.opened += 1
             if self.kind == "halfopen":
                 c.send_raw(self.hello)  # the table's answer is TLS: never read as frames
-            elif self.kind == "guess":
-                c.send({"type": "hello", "protocol": 1, "name": c.name, "password": f"x{n}"})
             with contextlib.suppress(TimeoutError):
                 await c.wait_closed(timeout=3600)
-            for error in c.of_type("error"):
-                self.answers[str(error.get("code"))] += 1
             await c.close()
 
     async def report(self, every: float) -> None:
         while True:
             await asyncio.sleep(every)
-            counts = " ".join(f"{k}={v}" for k, v in sorted(self.answers.items()))
-            print(f"opened {self.opened} answers {counts}", flush=True)
+            print(f"opened {self.opened}", flush=True)
 
 
 async def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("port", type=int)
-    ap.add_argument("kind", choices=("silent", "halfopen", "guess"))
+    ap.add_argument("kind", choices=("silent", "halfopen"))
     ap.add_argument("addresses", type=int)
     ap.add_argument("--each", type=int, default=1)
     ap.add_argument("--base", type=int, default=2)
@@ -118,10 +109,6 @@ class Crowd:
     @property
     def last(self) -> str:
         return self.lines[-1] if self.lines else ""
-
-    def answers(self) -> dict[str, int]:
-        """The error codes its connections were answered with, so far (as last reported)."""
-        return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", self.last)}
 
     def opened(self) -> int:
         """The connections it has opened, so far (as last reported)."""

@@ -84,6 +84,7 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             f"made here ({why})"
         )
     proc = subprocess.run(
+        # One test, in this one namespace: no workers of its own.
         [
             str(NETNS),
             sys.executable,
@@ -93,9 +94,9 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             "-p",
             "no:cacheprovider",
             "-p",
-            "no:xdist",  # one test, in this one namespace: no workers of its own
+            "no:xdist",
             request.node.nodeid,
-        ],
+        ],  # fmt: skip
         cwd=ROOT,
         env={
             **{k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")},

@@ -2,28 +2,23 @@
 
 ``tests/test_wire_values.py`` holds the server to ``tests/fixtures/wire_values.jsonl.gz``:
 every message decodes to the same fields, values and types, its keys in the same order
-(``docs/protocol.md``: "keys are as shown"; a seat's ``hole`` comes last).  How the
-messages are packed is free: a change of packing that keeps the values passes, a change
-of any value fails.  The recording was made from the code that spliced frames by hand;
-run this again only to change the wire on purpose::
-
-    python -m tests.record_wire
+(``docs/protocol.md``: "keys are as shown").  How the messages are packed is free.  The
+recording was made from the code that spliced frames by hand; run this again only to
+change the wire on purpose: ``python -m tests.record_wire``.
 
 Each line of the fixture is ``[scenario, to, message]``, in the order received:
 
-- ``night 3``, ``night 8``: every connection of a table on a fake clock
-  (``tests.serverkit.clocked_table``, no sockets; ``to`` is the connection's name),
-  played to the standings by seeded random choices, at seven seats (five people, one
-  of them speaking protocol 1, and two computer seats) with three watchers (one of
-  protocol 1, one who comes in mid-hand and one who goes).  On the way: a seat drops
-  mid-hand, waits out its grace (R-C1) and comes back with its token; a person's clock
-  and bank run out (R-C4, away by the clock, R-C2) and it says it is back; a person steps
-  away and back (R-C2); the host pauses and resumes (R-C3); chat.  Tokens, dates and the
-  clock are fixed, so a night is the same messages each time it is played.
+- ``night 3``, ``night 8``: every connection of a table on a fake clock (``to``: the
+  connection's name), played to the standings by seeded random choices at seven seats
+  (five people, one of protocol 1, and two computer seats) with three watchers (one of
+  protocol 1, one who comes in mid-hand, one who goes).  On the way a seat drops mid-hand
+  and comes back with its token (R-C1); a clock and bank run out (R-C4, R-C2); a person
+  steps away and back (R-C2); the host pauses and resumes (R-C3); chat.  Tokens, dates and
+  the clock are fixed, so a night is the same messages each time it is played.
 - ``match2``, ``match4``, ``match7``: seeded matches of 2, 4 and 7 seats with small stacks
-  (all-ins and side pots come often, R-A3) sent through ``server.frames`` as the table
-  calls it (``to``: a seat, None for a watcher, or ``all``), with lobby seats away,
-  taken, seated for the next match and played by a stand-in.
+  (all-ins and side pots, R-A3) through ``server.frames`` (``to``: a seat, None for a
+  watcher, or ``all``), with lobby seats away, taken, seated for the next match and played
+  by a stand-in.
 - ``lobbies``, ``messages``: lobbies of every shape and every other server message type,
   with and without its optional fields.
 """
@@ -406,13 +401,6 @@ def scripted() -> dict[str, Received]:
         "lobbies": _lobbies(),
         "messages": _messages(),
     }
-
-
-def scenario(name: str) -> Received:
-    """One scenario as today's code sends it (``night 3``, ``match2``, ...)."""
-    if name.startswith("night "):
-        return night_received(int(name.split()[1]))
-    return scripted()[name]
 
 
 def everything() -> dict[str, Received]:

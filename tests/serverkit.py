@@ -12,8 +12,8 @@
   log line, a count, a thread's state): asked again every few milliseconds until it is
   true or the time is up.  A message is awaited with ``Client.expect`` / ``seen``; every
   message sent before now has come once a ``roundtrip`` is done.
-- A table's key for hand-made TLS servers (``identity``, ``table_context``), and the
-  bytes a TLS client opens with (``client_hello``).
+- A table's key for hand-made TLS servers (``identity``), and the bytes a TLS client
+  opens with (``client_hello``).
 
 Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to stretch them
 all on a slow machine.  A table on a fake clock needs no delays at all.
@@ -457,11 +457,6 @@ def identity(name: str = "Test table") -> Key:
     return Key(pem, ssl.PEM_cert_to_DER_cert(cert_pem.decode("ascii")))
 
 
-def table_context(name: str = "Test table") -> ssl.SSLContext:
-    """The server side's TLS context of ``identity(name)``."""
-    return identity(name).context()
-
-
 # ------------------------------------------------------------------ a table on a fake clock
 
 
@@ -484,14 +479,10 @@ class FakeTransport(asyncio.Transport):
     def get_write_buffer_size(self) -> int:
         return 0
 
-    def write_eof(self) -> None:
-        self.closed = True
-
     def close(self) -> None:
         self.closed = True
 
-    def abort(self) -> None:
-        self.closed = True
+    abort = write_eof = close
 
     def is_closing(self) -> bool:
         return self.closed

@@ -1,8 +1,8 @@
 """Issue 33 point 6: a damaged or hostile file never stops the table.
 
 Every file the server reads when it starts (the journal of the match in play, the
-night's scoreboard, the table's key) is damaged in each way the issue names, and a real
-``python -m server`` is started on it: the file is set aside as
+night's scoreboard, the table's key) is damaged in each way the issue names, and a
+``TableServer`` is started on it as ``stud-server`` starts one: the file is set aside as
 ``<name>.broken-<time>`` with one log line, and the table is up (a person says hello
 and is welcomed) and clean.  A journal naming another file as its match's history is
 set aside too, and the table's key lives in the server's own data folder, moved there
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
 import stat
@@ -38,8 +39,7 @@ from server.identity import KEY_FILE, load_identity
 from server.journal import journal_path, parse, unfinished
 from server.night import FORMAT as NIGHT_FORMAT
 from server.night import evening_of, night_path
-from tests.serverkit import Client, Link, clocked_table, config, drive
-from tests.serverproc import ServerProcess
+from tests.serverkit import Client, Link, clocked_table, config, drive, running
 
 pytestmark = pytest.mark.timeout(60)
 POSIX = pytest.mark.skipif(os.name != "posix", reason="pipes and file modes are POSIX's")
@@ -64,32 +64,40 @@ def _pipe(path: Path) -> None:
     os.mkfifo(path)  # reading it waited for a writer forever
 
 
-def _start(tmp: Path, *options: str) -> ServerProcess:
-    return ServerProcess(tmp, "--history-dir", str(tmp / "histories"), "--name", NAME,
-                         "--computer", "1", *options)  # fmt: skip
+class Started:
+    """A table started on ``tmp``'s folders, as ``stud-server`` starts one: its log lines,
+    its key and the first lobby a person who says hello is sent (it is up)."""
 
+    def __init__(self, tmp: Path, caplog: pytest.LogCaptureFixture, **options: Any) -> None:
+        options.setdefault("data_dir", _kept(tmp))
+        cfg = config(tmp / "histories", name=NAME, computer=1, **options)
+        with caplog.at_level(logging.INFO, logger="server"):
+            self.lobby, self.short = asyncio.run(self._hello(cfg))
+        self.lines = [r.getMessage() for r in caplog.records]
 
-def _welcomed(server: ServerProcess) -> dict[str, Any]:
-    """A person says hello: the table is up.  Its first lobby message."""
-
-    async def hello() -> dict[str, Any]:
-        ann = Client("Ann")
-        try:
-            assert (await ann.hello(server.port))["type"] == "welcome"
-            return await ann.expect("lobby", timeout=10)
-        finally:
+    async def _hello(self, cfg: Any) -> tuple[dict[str, Any], str]:
+        async with running(cfg) as (server, port):
+            ann = Client("Ann")
+            assert (await ann.hello(port))["type"] == "welcome"
+            lobby = await ann.expect("lobby")
             await ann.close()
+            return lobby, server.identity.short
 
-    return asyncio.run(hello())
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+    def set_aside_once(self, path: Path) -> Path:
+        """The one log line that sets ``path`` aside, and the file it went to."""
+        said = [line for line in self.lines if "set aside" in line and str(path) in line]
+        assert len(said) == 1, self.lines
+        aside = list(path.parent.glob(f"{path.name}.broken-*"))
+        assert len(aside) == 1 and aside[0].name in said[0]
+        return aside[0]
 
 
-def _set_aside_once(server: ServerProcess, path: Path) -> Path:
-    """The one log line that sets ``path`` aside, and the file it went to."""
-    said = [line for line in server.lines if "set aside" in line and str(path) in line]
-    assert len(said) == 1, server.lines
-    aside = list(path.parent.glob(f"{path.name}.broken-*"))
-    assert len(aside) == 1 and aside[0].name in said[0]
-    return aside[0]
+def _kept(tmp: Path) -> Path:
+    """The server's own data folder (``--data-dir``)."""
+    return tmp / "data" / "seventh-street" / "server"
 
 
 # ------------------------------------------------------------------ the journal
@@ -147,23 +155,20 @@ JOURNAL_DAMAGES: dict[str, Callable[[bytes], bytes]] = {
 
 @pytest.mark.parametrize("damage", JOURNAL_DAMAGES, ids=list(JOURNAL_DAMAGES))
 def test_a_damaged_journal_is_set_aside_and_the_server_starts(
-    tmp_path: Path, journal: bytes, damage: str
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, journal: bytes, damage: str
 ) -> None:
     path = journal_path(tmp_path / "histories", NAME)
     path.parent.mkdir(mode=0o700)
     bad = JOURNAL_DAMAGES[damage](journal)
     assert bad != journal
     path.write_bytes(bad)
-    server = _start(tmp_path)
-    try:
-        aside = _set_aside_once(server, path)
-        assert aside.read_bytes() == bad  # kept to be looked at
-        assert _welcomed(server)["running"] is False  # a clean table: no match resumed
-        assert not server.said("resumed match")
-        # No file of the histories folder was written but the one set aside.
-        assert [f.name for f in path.parent.iterdir()] == [aside.name]
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog)
+    aside = server.set_aside_once(path)
+    assert aside.read_bytes() == bad  # kept to be looked at
+    assert server.lobby["running"] is False  # a clean table: no match resumed
+    assert not server.said("resumed match")
+    # No file of the histories folder was written but the one set aside.
+    assert [f.name for f in path.parent.iterdir()] == [aside.name]
 
 
 FOLDER_OR_PIPE = [
@@ -173,18 +178,17 @@ FOLDER_OR_PIPE = [
 
 
 @pytest.mark.parametrize("damage", FOLDER_OR_PIPE)
-def test_a_folder_or_a_pipe_for_a_journal_is_set_aside(tmp_path: Path, damage: Damage) -> None:
+def test_a_folder_or_a_pipe_for_a_journal_is_set_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: Damage
+) -> None:
     path = journal_path(tmp_path / "histories", NAME)
     path.parent.mkdir(mode=0o700)
     damage(path)
-    server = _start(tmp_path)
-    try:
-        aside = _set_aside_once(server, path)
-        assert not os.path.lexists(path)
-        assert aside.is_dir() == (damage is _folder)
-        assert _welcomed(server)["running"] is False
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog)
+    aside = server.set_aside_once(path)
+    assert not os.path.lexists(path)
+    assert aside.is_dir() == (damage is _folder)
+    assert server.lobby["running"] is False
 
 
 @pytest.mark.parametrize(
@@ -253,60 +257,42 @@ NIGHT_DAMAGES: dict[str, Callable[[str], bytes]] = {
 
 
 @pytest.mark.parametrize("damage", NIGHT_DAMAGES, ids=list(NIGHT_DAMAGES))
-def test_a_damaged_night_is_set_aside_and_a_new_night_starts(tmp_path: Path, damage: str) -> None:
+def _tonight(tmp: Path) -> tuple[str, Path]:
     evening = evening_of(datetime.now().astimezone())
-    path = night_path(tmp_path / "histories", evening, NAME)
+    path = night_path(tmp / "histories", evening, NAME)
     path.parent.mkdir(mode=0o700)
-    bad = NIGHT_DAMAGES[damage](evening)
-    path.write_bytes(bad)
-    server = _start(tmp_path)
-    try:
-        aside = _set_aside_once(server, path)
-        assert aside.read_bytes() == bad and server.said("a new night starts")
-        assert _welcomed(server)["night"]["played"] == 0
-    finally:
-        server.terminate()
+    return evening, path
 
 
-@pytest.mark.parametrize("damage", FOLDER_OR_PIPE)
-def test_a_folder_or_a_pipe_for_a_night_is_set_aside(tmp_path: Path, damage: Damage) -> None:
-    path = night_path(tmp_path / "histories", evening_of(datetime.now().astimezone()), NAME)
-    path.parent.mkdir(mode=0o700)
-    damage(path)
-    server = _start(tmp_path)
-    try:
-        _set_aside_once(server, path)
-        assert _welcomed(server)["night"]["played"] == 0
-    finally:
-        server.terminate()
+@pytest.mark.parametrize(
+    "damage", [*NIGHT_DAMAGES, *FOLDER_OR_PIPE], ids=[*NIGHT_DAMAGES, "a folder", "a pipe"]
+)
+def test_a_damaged_night_is_set_aside_and_a_new_night_starts(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str | Damage
+) -> None:
+    evening, path = _tonight(tmp_path)
+    if callable(damage):
+        damage(path)
+    else:
+        path.write_bytes(NIGHT_DAMAGES[damage](evening))
+    server = Started(tmp_path, caplog)
+    aside = server.set_aside_once(path)
+    if not callable(damage):
+        assert aside.read_bytes() == NIGHT_DAMAGES[damage](evening)
+    assert server.said("a new night starts")
+    assert server.lobby["night"]["played"] == 0
 
 
-def test_a_good_night_carries_on(tmp_path: Path) -> None:
+def test_a_good_night_carries_on(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The control: the same file, undamaged, is read."""
-    evening = evening_of(datetime.now().astimezone())
-    path = night_path(tmp_path / "histories", evening, NAME)
-    path.parent.mkdir(mode=0o700)
+    evening, path = _tonight(tmp_path)
     path.write_bytes(_night(evening))
-    server = _start(tmp_path)
-    try:
-        assert _welcomed(server)["night"]["played"] == 1
-        assert not server.said("set aside")
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog)
+    assert server.lobby["night"]["played"] == 1
+    assert not server.said("set aside")
 
 
 # ------------------------------------------------------------------ the table's key
-
-
-def _kept(tmp: Path) -> Path:
-    """The server's own data folder, under the ``XDG_DATA_HOME`` ServerProcess gives it."""
-    return tmp / "data" / "seventh-street" / "server"
-
-
-def _said_key(server: ServerProcess) -> str:
-    assert server.says("table key ")
-    line = next(line for line in server.lines if "table key " in line)
-    return line.split("table key ")[1].split(":")[0]
 
 
 KEY_DAMAGES: dict[str, Damage] = {
@@ -320,36 +306,33 @@ KEY_DAMAGES: dict[str, Damage] = {
 @pytest.mark.parametrize(
     "damage", [pytest.param(d, marks=POSIX if d == "a pipe" else ()) for d in KEY_DAMAGES]
 )
-def test_a_damaged_key_is_set_aside_and_a_new_one_made(tmp_path: Path, damage: str) -> None:
+def test_a_damaged_key_is_set_aside_and_a_new_one_made(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str
+) -> None:
     path = _kept(tmp_path) / KEY_FILE
     path.parent.mkdir(parents=True)
     KEY_DAMAGES[damage](path)
-    server = _start(tmp_path)
-    try:
-        _set_aside_once(server, path)
-        assert stat.S_ISREG(path.stat().st_mode)
-        assert os.name != "posix" or stat.S_IMODE(path.stat().st_mode) == 0o600
-        assert _said_key(server) == seal.short_key(load_identity(path.parent).fingerprint)
-        _welcomed(server)
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog)
+    server.set_aside_once(path)
+    assert stat.S_ISREG(path.stat().st_mode)
+    assert os.name != "posix" or stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert server.short == seal.short_key(load_identity(path.parent).fingerprint)
 
 
-def test_a_data_folder_that_cannot_be_one_gives_a_key_for_this_start(tmp_path: Path) -> None:
+def test_a_data_folder_that_cannot_be_one_gives_a_key_for_this_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """Not "cannot listen": a key that cannot be kept serves this start, and says so."""
     blocked = tmp_path / "a-file"
     blocked.write_text("in the way")
-    server = _start(tmp_path, "--data-dir", str(blocked))
-    try:
-        assert server.says("a key for this start only")
-        assert _said_key(server)
-        _welcomed(server)
-        assert blocked.read_text() == "in the way"
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog, data_dir=blocked)
+    assert server.said("a key for this start only") and server.short
+    assert blocked.read_text() == "in the way"
 
 
-def test_the_key_moves_from_the_histories_folder_once(tmp_path: Path) -> None:
+def test_the_key_moves_from_the_histories_folder_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """A key an older version kept among the histories (the folder people zip and send)
     moves to the server's own folder, 0600, with a log line; the table keeps its key."""
     old = tmp_path / "histories" / KEY_FILE
@@ -357,37 +340,31 @@ def test_the_key_moves_from_the_histories_folder_once(tmp_path: Path) -> None:
     made = load_identity(old.parent)  # as the older version made it
     os.chmod(old, 0o644)
     before = old.read_bytes()
-    server = _start(tmp_path)
-    try:
-        assert server.says("moved the table's key")
-        assert _said_key(server) == seal.short_key(made.fingerprint)
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog)
+    assert server.said("moved the table's key")
+    assert server.short == seal.short_key(made.fingerprint)
     new = _kept(tmp_path) / KEY_FILE
     assert not old.exists() and new.read_bytes() == before
     if os.name == "posix":
         assert stat.S_IMODE(new.stat().st_mode) == 0o600
         assert stat.S_IMODE(new.parent.stat().st_mode) == 0o700
-    again = _start(tmp_path)  # and once only
-    try:
-        assert _said_key(again) == seal.short_key(made.fingerprint)
-        assert not again.said("moved the table's key")
-    finally:
-        again.terminate()
+    caplog.clear()
+    again = Started(tmp_path, caplog)  # and once only
+    assert again.short == seal.short_key(made.fingerprint)
+    assert not again.said("moved the table's key")
 
 
-def test_a_key_already_in_the_data_folder_is_never_replaced(tmp_path: Path) -> None:
+def test_a_key_already_in_the_data_folder_is_never_replaced(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     old = tmp_path / "histories" / KEY_FILE
     old.parent.mkdir(mode=0o700)
     load_identity(old.parent)
     mine = load_identity(_kept(tmp_path))
     before_old, before_mine = old.read_bytes(), (_kept(tmp_path) / KEY_FILE).read_bytes()
-    server = _start(tmp_path)
-    try:
-        assert _said_key(server) == seal.short_key(mine.fingerprint)
-        assert server.said("an older copy of the table's key is still in")
-    finally:
-        server.terminate()
+    server = Started(tmp_path, caplog)
+    assert server.short == seal.short_key(mine.fingerprint)
+    assert server.said("an older copy of the table's key is still in")
     assert old.read_bytes() == before_old
     assert (_kept(tmp_path) / KEY_FILE).read_bytes() == before_mine
 

@@ -8,6 +8,9 @@ run in threads (``run_in_thread``) as the pygame client hosts them.
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +19,7 @@ import pytest
 from client.discovery import FoundTable, TableFinder, parse_facts
 from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
 from server.app import run_in_thread
-from tests.netns import in_netns
+from tests.netns import ROOT, in_netns
 from tests.serverkit import Client, config, wait_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -35,104 +38,73 @@ def wait_for(
     return tables
 
 
-def named(tables: list[FoundTable], name: str) -> FoundTable | None:
-    return next((t for t in tables if t.name == name), None)
-
-
-def test_a_table_is_announced_followed_and_withdrawn(request, tmp_path: Path) -> None:
+def test_tables_are_announced_followed_and_withdrawn(request, tmp_path: Path) -> None:
+    """Three tables, two of them named Friday, one ``stud-server --name Friday``
+    (announcing is its default): the list is sorted by name, same-named tables stay
+    apart, a table's facts follow its seats and its match, and each goes when it stops,
+    the headless one at Ctrl-C."""
     if not in_netns(request):
         return
-    handle = run_in_thread(
+    friday = run_in_thread(
         config(
-            tmp_path,
-            name="Friday",
-            announce=True,
-            password="swordfish",
+            tmp_path / "a", name="Friday", announce=True, password="swordfish",
             plain="allow",  # its people here speak plain frames
-            hands=8,
-            computer=1,
-            hand_pause=30,
+            hands=8, computer=1, hand_pause=30,
         )
-    )
+    )  # fmt: skip
+    den = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
+    headless = subprocess.Popen(
+        [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
+         "--history-dir", str(tmp_path / "c")],
+        cwd=ROOT, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     finder = TableFinder()
     assert finder.start()
+
+    def ours() -> FoundTable | None:
+        return next((t for t in finder.tables() if t.port == friday.port), None)
+
     try:
-        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
-        t = named(tables, "Friday")
-        assert t is not None
-        assert (t.host, t.port) == ("127.0.0.1", handle.port)
+        tables = wait_for(finder, lambda ts: len(ts) == 3, "three tables")
+        assert [t.name for t in tables] == ["Den", "Friday", "Friday"]  # sorted by name
+        assert (tables[0].port, tables[0].seats, tables[0].free) == (den.port, 3, 4)
+        (other,) = [t for t in tables[1:] if t.port != friday.port]
+        assert (other.seats, other.free, other.password, other.running) == (2, 5, False, False)
+        t = ours()
+        assert t is not None and t.host == "127.0.0.1"
         assert (t.seats, t.free, t.people) == (1, 6, 0)  # the computer seat
         assert t.password and not t.running and (t.hand, t.hands) == (0, 8)
         assert (t.protocol, t.version) == (PROTOCOL_VERSION, SERVER_VERSION) and t.compatible
 
         async def sit_and_start() -> None:
             ann = Client("Ann")
-            await ann.hello(handle.port, password="swordfish")
+            await ann.hello(friday.port, password="swordfish")
             await asyncio.to_thread(
-                wait_for,
-                finder,
-                lambda ts: getattr(named(ts, "Friday"), "seats", 0) == 2,
-                "a second seat",
+                wait_for, finder, lambda ts: getattr(ours(), "seats", 0) == 2, "a seat"
             )
-            t = named(finder.tables(), "Friday")
+            t = ours()
             assert t is not None and (t.seats, t.free, t.people, t.running) == (2, 5, 1, False)
             ann.send({"type": "start"})
             await ann.expect("match_start")
             await asyncio.to_thread(
-                wait_for,
-                finder,
-                lambda ts: getattr(named(ts, "Friday"), "running", False),
-                "a running match",
+                wait_for, finder, lambda ts: getattr(ours(), "running", False), "a match"
             )
-            t = named(finder.tables(), "Friday")
+            t = ours()
             assert t is not None and t.running and t.hand == 1 and t.hands == 8
             await ann.close()
 
         asyncio.run(sit_and_start())
-        handle.stop()
-        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
+        friday.stop()
+        tables = wait_for(finder, lambda ts: len(ts) == 2, "the first Friday gone")
+        assert [(t.name, t.seats) for t in tables] == [("Den", 3), ("Friday", 2)]
+        headless.send_signal(signal.SIGINT)
+        assert headless.wait(15) == 0
+        wait_for(finder, lambda ts: len(ts) == 1, "the headless Friday gone")
     finally:
-        handle.stop()
-        finder.close()
-
-
-def test_two_tables_are_both_listed(request, tmp_path: Path) -> None:
-    if not in_netns(request):
-        return
-    a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
-    b = run_in_thread(config(tmp_path / "b", name="Den", announce=True, computer=3))
-    finder = TableFinder()
-    assert finder.start()
-    try:
-        tables = wait_for(finder, lambda ts: {t.name for t in ts} >= {"Friday", "Den"}, "both")
-        assert [t.name for t in tables] == ["Den", "Friday"]  # sorted by name
-        den, friday = named(tables, "Den"), named(tables, "Friday")
-        assert den is not None and friday is not None
-        assert (den.port, den.seats, den.free) == (b.port, 3, 4)
-        assert (friday.port, friday.seats, friday.password) == (a.port, 0, False)
-        a.stop()
-        tables = wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
-        assert [t.name for t in tables] == ["Den"]
-    finally:
-        a.stop()
-        b.stop()
-        finder.close()
-
-
-def test_same_name_tables_stay_apart(request, tmp_path: Path) -> None:
-    if not in_netns(request):
-        return
-    a = run_in_thread(config(tmp_path / "a", name="Friday", announce=True))
-    b = run_in_thread(config(tmp_path / "b", name="Friday", announce=True))
-    finder = TableFinder()
-    assert finder.start()
-    try:
-        tables = wait_for(finder, lambda ts: len(ts) == 2, "two tables")
-        assert {t.name for t in tables} == {"Friday"}
-        assert {t.port for t in tables} == {a.port, b.port}
-    finally:
-        a.stop()
-        b.stop()
+        friday.stop()
+        den.stop()
+        headless.kill()
+        headless.wait()
         finder.close()
 
 
@@ -165,36 +137,6 @@ def test_nothing_is_announced_when_mdns_is_off(tmp_path: Path, caplog) -> None:
         assert not TableFinder().start()
     finally:
         handle.stop()
-
-
-def test_a_headless_server_announces_by_default(request, tmp_path: Path) -> None:
-    """``stud-server --name Friday`` (announcing is its default) is found; Ctrl-C withdraws it."""
-    if not in_netns(request):
-        return
-    import signal
-    import subprocess
-    import sys
-
-    from tests.netns import ROOT
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--name", "Friday", "--port", "0", "--computer", "2",
-         "--history-dir", str(tmp_path)],
-        cwd=ROOT, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    finder = TableFinder()
-    assert finder.start()
-    try:
-        tables = wait_for(finder, lambda ts: named(ts, "Friday") is not None, "Friday")
-        t = named(tables, "Friday")
-        assert t is not None and (t.seats, t.free, t.password, t.running) == (2, 5, False, False)
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(15) == 0
-        wait_for(finder, lambda ts: named(ts, "Friday") is None, "Friday gone")
-    finally:
-        proc.kill()
-        proc.wait()
-        finder.close()
 
 
 def test_a_server_on_chosen_addresses_announces_on_those_only(monkeypatch) -> None:

@@ -23,6 +23,7 @@ from server.journal import FORMAT, VERSION, Journal, journal_path, parse, record
 from server.rebuild import rebuild
 from server.seats import Seat, token_digest
 from server.table import Table
+from server.timers import FakeClock
 from tests.serverkit import (
     LOOPBACK,
     Client,
@@ -38,14 +39,28 @@ from tests.serverkit import (
 NAME = "Friday's table"
 
 
-async def _half_match(tmp: Path) -> tuple[Table, list[Link]]:
-    """A table in the middle of its second hand, its journal on disk."""
+async def _seated(tmp: Path) -> tuple[Table, FakeClock, list[Link]]:
+    """Ann and Bob sit down at a table with a computer seat: the match starts."""
     table, clock = await clocked_table(config(tmp, name=NAME, computer=1, start_when=3))
     links = [Link(table, "Ann"), Link(table, "Bob")]
     for link in links:
         link.hello()
+    return table, clock, links
+
+
+async def _half_match(tmp: Path) -> tuple[Table, list[Link]]:
+    """A table in the middle of its second hand, its journal on disk."""
+    table, clock, links = await _seated(tmp)
     await drive(table, clock, links, random.Random(1), until=lambda: _mid_second(table))
     return table, links
+
+
+def _copied(data: bytes, tmp: Path) -> Path:
+    """A folder of its own holding a journal of ``data`` (what a kill left, say)."""
+    other = tmp / "again"
+    other.mkdir()
+    journal_path(other, NAME).write_bytes(data)
+    return other
 
 
 def _mid_second(table: Table) -> bool:
@@ -74,9 +89,7 @@ async def test_a_cut_journal_on_disk_is_read_to_its_last_whole_line(tmp_path: Pa
     table, _ = await _half_match(tmp_path)
     data = table.journal.path.read_bytes()
     cut = data[: data.rfind(b"\n") - 3]
-    other = tmp_path / "again"
-    other.mkdir()
-    journal_path(other, NAME).write_bytes(cut)
+    other = _copied(cut, tmp_path)
     records = Journal(other, NAME).load()
     assert records == parse(cut, NAME)
     assert journal_path(other, NAME).exists()  # a torn line is no reason to set it aside
@@ -126,9 +139,7 @@ async def test_a_broken_journal_is_set_aside_and_the_table_starts_clean(
 async def test_a_journal_of_a_bad_replay_is_set_aside(tmp_path: Path) -> None:
     table, _ = await _half_match(tmp_path)
     data = table.journal.path.read_bytes().replace(b'"action":"', b'"action":"x', 1)
-    other = tmp_path / "again"
-    other.mkdir()
-    journal_path(other, NAME).write_bytes(data)
+    other = _copied(data, tmp_path)
     again, _ = await clocked_table(config(other, name=NAME, computer=1))
     assert not again.resume()
     assert list(other.glob("*.broken-*"))
@@ -158,10 +169,7 @@ async def test_the_journal_keeps_no_token(tmp_path: Path) -> None:
 
 @run
 async def test_a_finished_match_leaves_no_journal(tmp_path: Path) -> None:
-    table, clock = await clocked_table(config(tmp_path, name=NAME, computer=1, start_when=3))
-    links = [Link(table, "Ann"), Link(table, "Bob")]
-    for link in links:
-        link.hello()
+    table, clock, links = await _seated(tmp_path)
     await drive(table, clock, links, random.Random(5))
     assert not table.dealer.life.running
     assert not list(tmp_path.glob("*.journal*"))
@@ -186,9 +194,7 @@ async def test_a_new_token_and_a_new_host_are_journaled(tmp_path: Path) -> None:
     seat.token = "a-brand-new-token"
     table.seating.token_changed(seat)
     table.role.pass_on(links[1].seat)
-    other = tmp_path / "again"
-    other.mkdir()
-    journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())
+    other = _copied(table.journal.path.read_bytes(), tmp_path)
     again, _ = await clocked_table(config(other, name=NAME, computer=1))
     assert again.resume()
     assert again.role.seat == links[1].seat
@@ -234,9 +240,7 @@ async def test_a_resumed_seat_has_the_bank_it_had_left(tmp_path: Path) -> None:
     slow.send(Act(table.turns.turn_id, _first(table)).encode())
     await settle(table, *links)
     assert table.seats[slow.seat].bank == pytest.approx(16)
-    other = tmp_path / "again"
-    other.mkdir()
-    journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())
+    other = _copied(table.journal.path.read_bytes(), tmp_path)
     again, clock2 = await clocked_table(replace(cfg, history_dir=other))
     assert again.resume()
     assert again.seats[slow.seat].bank == pytest.approx(16)
@@ -328,9 +332,7 @@ async def test_a_seat_for_the_next_match_is_kept_until_freed(tmp_path: Path) -> 
     di.drop()  # a waiting seat whose link goes is freed (as before)
     await settle(table, *links)
     assert di.seat not in table.seats
-    other = tmp_path / "again"
-    other.mkdir()
-    journal_path(other, NAME).write_bytes(table.journal.path.read_bytes())
+    other = _copied(table.journal.path.read_bytes(), tmp_path)
     again, clock = await clocked_table(config(other, name=NAME, computer=1))
     assert again.resume()
     assert again.seats[cy.seat].presence is Presence.NEXT_MATCH

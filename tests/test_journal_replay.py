@@ -245,7 +245,7 @@ def kill_points(draw: st.DrawFn) -> tuple[Recording, int, int, int, int]:
 
 
 @settings(
-    max_examples=30,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

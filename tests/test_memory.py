@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from common.cards import full_deck
 from common.engine import Hand
 from common.match import SeatKind
+from scripts.bench_bots import Night, deal_cards, play_hand, run_chunk
 from server import records
 from server.brain import Brain, brain
 from server.lobby import ComputerChairs
@@ -218,7 +219,7 @@ def _script(hand: Hand, s: int, fold_on: int) -> str:
     return next(a for a in ("check", "call", "bring_in") if a in names)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), fold_on=st.integers(3, 7))
 def test_a_night_memory_never_learns_from_a_card_its_seat_did_not_see(
     seed: int, fold_on: int
@@ -298,3 +299,31 @@ def test_the_same_view_memory_and_random_state_give_the_same_choice() -> None:
             hand.apply(s, a)
         shark.observe(seat_view(hand, 0))
     assert set(shark.memory.rivals) == {"Ann", "Bob"}
+
+
+# ---------------------------------------------------------------- the strength bench's nights
+# (issue 21, point 2): its players sit in the table's own computer seats, keep their memory
+# over a night's matches, forget it at the next night, and draw from random sources made
+# for the night, so a night's result does not depend on the nights before.
+
+
+def test_a_bench_night_keeps_memory_over_its_matches_and_forgets_at_the_next() -> None:
+    table = Night(["shark", "tag"])
+    shark = table.players[0]
+    assert isinstance(shark, Brain)
+    for night in ("first", "second"):
+        table.begin(night, {0: random.Random(1), 1: random.Random(2)})
+        for match in range(2):
+            table.chairs.match_starts(table.night)
+            assert shark.memory.hands == 4 * match  # kept over the night, reset at a new one
+            for h in range(4):
+                cards = deal_cards(1, 4 * match + h, 2)
+                play_hand(table, button=h % 2, cards=cards)
+        assert set(shark.memory.rivals) == {"tag 1"} and shark.memory.rivals["tag 1"].dealt == 8
+
+
+def test_a_nights_result_does_not_depend_on_the_nights_before_it() -> None:
+    both = run_chunk("shark", "tag", 2, 3, 0, 2, 2, 4)
+    assert both == run_chunk("shark", "tag", 2, 3, 0, 1, 2, 4) + run_chunk(
+        "shark", "tag", 2, 3, 1, 1, 2, 4
+    )

@@ -27,7 +27,7 @@ from server.identity import load_identity
 from tests.clientkit import run
 from tests.serverkit import Client, Link, SealedLink, clocked_table, config, settle, table_key
 from tests.serverproc import ServerProcess
-from tests.test_sealed_wire import ended, game_until, refusal, serve, watched
+from tests.test_sealed_wire import ended, refusal, serve, watched
 from tests.wiretap import Middle
 
 pytestmark = pytest.mark.timeout(180)
@@ -134,7 +134,7 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
             """Join and wait for the welcome or the refusal; the refusal, if any."""
             statuses.clear()
             app.connect("127.0.0.1", port, password=PASSWORD)
-            assert game_until([app], lambda: ended(app, statuses)), statuses
+            assert run([app], lambda: ended(app, statuses)), statuses
             return refusal(statuses)
 
         with Middle(srv.port, name=TABLE) as middle:
@@ -151,7 +151,7 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
             assert app.link.key_problem is not None and app.link.key_problem.trustable
             statuses.clear()
             assert app.trust_new_key()  # the dialog's *Trust the new key*
-            assert game_until([app], lambda: ended(app, statuses)), statuses
+            assert run([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
             assert refused is not None and refused.code == "no_proof", refused
         assert [p.fingerprint for p in pins.entries()] == [real]

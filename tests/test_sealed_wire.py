@@ -21,7 +21,7 @@ import pytest
 
 from client.reach import RELAYED
 from common.seal import key_fingerprint, short_key
-from tests.clientkit import decoded
+from tests.clientkit import decoded, run
 from tests.serverkit import Client, table_key, take_turns
 from tests.serverproc import ServerProcess
 from tests.wiretap import APPLICATION_DATA, HANDSHAKE, Middle, WireTap, tls_records
@@ -136,14 +136,6 @@ async def play_plain(port: int, *, password: str) -> list[dict[str, Any]]:
     return pat.log + again.log
 
 
-def game_until(
-    apps: list[Any], done: Any, *, players: tuple[Any, ...] = (), timeout: float = 60
-) -> bool:
-    from tests.clientkit import run
-
-    return run(apps, done, players, timeout=timeout)
-
-
 # ------------------------------------------------------------------ 18.1, 18.4: the wire
 
 
@@ -173,7 +165,7 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
 
             app.connect("127.0.0.1", tap.port, password=PASSWORD)
             players = (Player(app), cut_after_a_hand)
-            played = game_until([app], lambda: app.top().name == "results", players=players)
+            played = run([app], lambda: app.top().name == "results", players, timeout=60)
             assert played, (statuses[-3:], srv.lines[-5:])
             welcomes = [m for m in messages if m.TYPE == "welcome"]
             assert len(welcomes) == 2 and welcomes[0].seat == welcomes[1].seat
@@ -247,8 +239,8 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
         app = make_client("Tess")
         messages, _ = watched(app)
         app.connect("127.0.0.1", srv.port)
-        assert game_until([app], lambda: app.session is not None and app.session.welcomed)
-        assert game_until([app], lambda: any(m.TYPE == "lobby" for m in messages))
+        assert run([app], lambda: app.session is not None and app.session.welcomed)
+        assert run([app], lambda: any(m.TYPE == "lobby" for m in messages))
         lobby = next(m for m in messages if m.TYPE == "lobby")
         assert lobby.plain == "never"  # 18.5: everyone sees the host's choice
     finally:
@@ -271,7 +263,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         app = make_client("Tess")
         _, statuses = watched(app)
         app.connect("127.0.0.1", port)
-        assert game_until([app], lambda: app.session is not None and app.session.welcomed)
+        assert run([app], lambda: app.session is not None and app.session.welcomed)
         app.leave_table(notice="", send_leave=True)
     finally:
         first.terminate()
@@ -280,7 +272,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         new = key_fingerprint(table_key(port))
         assert new != old
         app.connect("127.0.0.1", port)
-        assert game_until([app], lambda: ended(app, statuses)), statuses
+        assert run([app], lambda: ended(app, statuses)), statuses
         refused = refusal(statuses)
         assert refused is not None, f"joined: {statuses}"
         assert refused.code == "key", refused
@@ -306,11 +298,11 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
         app = make_client("Tess")
         _, statuses = watched(app)
         app.connect("127.0.0.1", srv.port)
-        assert game_until([app], lambda: app.session is not None and app.session.welcomed)
+        assert run([app], lambda: app.session is not None and app.session.welcomed)
         app.leave_table(notice="", send_leave=True)
         with Middle(srv.port, name=TABLE) as middle:
             app.connect("127.0.0.1", middle.port)
-            assert game_until([app], lambda: ended(app, statuses)), statuses
+            assert run([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
             assert refused is not None, f"joined: {statuses}"
             assert refused.code == "key", refused
@@ -318,7 +310,7 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
             assert short_key(middle.fingerprint) in refused.message
             # The middle's own side of the handshake may finish after the game has
             # already read its certificate and hung up: wait for the link it made.
-            assert game_until([app], lambda: bool(middle.links()), timeout=10)
+            assert run([app], lambda: bool(middle.links()), timeout=10)
             assert middle.up == b""
     finally:
         srv.terminate()
@@ -339,7 +331,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             app = make_client("Tess")
             messages, statuses = watched(app)
             app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert game_until([app], lambda: ended(app, statuses)), statuses
+            assert run([app], lambda: ended(app, statuses)), statuses
             refused = refusal(statuses)
             assert refused is not None, f"joined: {statuses}"
             assert refused.code == "no_proof", refused
@@ -376,7 +368,7 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
             app = make_client("Tess")
             messages, statuses = watched(app)
             app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert game_until([app], lambda: ended(app, statuses)), statuses
+            assert run([app], lambda: ended(app, statuses)), statuses
             assert refusal(statuses) is not None
             assert not any(m.TYPE == "welcome" for m in messages)
             told = middle.down_frames()

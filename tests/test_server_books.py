@@ -19,7 +19,7 @@ from common.engine import Hand
 from common.match import SeatInfo
 from common.protocol import MAX_FRAME, encode_frame
 from server.records import MatchRecords
-from tests.serverkit import Client, cards_in, config, running
+from tests.serverkit import Client, cards_in, config, run, running
 from tests.stacking import new_hand, passive
 
 pytestmark = pytest.mark.timeout(60)
@@ -50,73 +50,50 @@ async def _match(tmp: Path, **options: Any) -> tuple[list[Client], Client, list[
     return players, watcher, _history(tmp)
 
 
-def test_books_come_after_the_match_only_to_the_seated(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        players, watcher, history = await _match(tmp_path, open_books=True)
-        assert len(history) == 4
-        for c in players:
-            assert all(m["open_books"] is True for m in c.of_type("lobby"))
-            end = c.log.index(c.of_type("standings")[0])
-            kinds = [m["type"] for m in c.log]
-            books = [i for i, k in enumerate(kinds) if k == "books"]
-            assert books and min(books) > end + 1, "never before the match ends"
-            assert c.log[end + 1]["type"] == "lobby"
-            got = [c.log[i] for i in books]
-            assert [b["hand"] for b in got] == [1, 2, 3, 4]
-            assert all(b["hands"] == 4 and b["match"] == history[0]["match"] for b in got)
-            assert [b["record"] for b in got] == history
-            for b in got:  # a books frame fits any client's frame limit
-                assert len(encode_frame(b)) - 4 <= MAX_FRAME
-        assert watcher.of_type("books") == [], "a watcher gets no books unless the host says"
-        assert all(m["open_books"] is True for m in watcher.of_type("lobby"))
-
-    asyncio.run(scenario())
+@run
+async def test_books_come_after_the_match_only_to_the_seated(tmp_path: Path) -> None:
+    players, watcher, history = await _match(tmp_path, open_books=True)
+    assert len(history) == 4
+    for c in players:
+        assert all(m["open_books"] is True for m in c.of_type("lobby"))
+        end = c.log.index(c.of_type("standings")[0])
+        kinds = [m["type"] for m in c.log]
+        books = [i for i, k in enumerate(kinds) if k == "books"]
+        assert books and min(books) > end + 1, "never before the match ends"
+        assert c.log[end + 1]["type"] == "lobby"
+        got = [c.log[i] for i in books]
+        assert [b["hand"] for b in got] == [1, 2, 3, 4]
+        assert all(b["hands"] == 4 and b["match"] == history[0]["match"] for b in got)
+        assert [b["record"] for b in got] == history
+        for b in got:  # a books frame fits any client's frame limit
+            assert len(encode_frame(b)) - 4 <= MAX_FRAME
+    assert watcher.of_type("books") == [], "a watcher gets no books unless the host says"
+    assert all(m["open_books"] is True for m in watcher.of_type("lobby"))
 
 
-def test_books_reach_watchers_only_when_the_host_also_chose_that(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        players, watcher, history = await _match(tmp_path, open_books=True, books_to_watchers=True)
-        assert [b["record"] for b in watcher.of_type("books")] == history
-        assert all(m["books_to_watchers"] is True for m in watcher.of_type("lobby"))
-
-    asyncio.run(scenario())
+@run
+async def test_books_reach_watchers_only_when_the_host_also_chose_that(tmp_path: Path) -> None:
+    players, watcher, history = await _match(tmp_path, open_books=True, books_to_watchers=True)
+    assert [b["record"] for b in watcher.of_type("books")] == history
+    assert all(m["books_to_watchers"] is True for m in watcher.of_type("lobby"))
 
 
-def test_without_the_option_no_hole_card_a_seat_did_not_see_ever_reaches_it(
+@run
+async def test_without_the_option_no_hole_card_a_seat_did_not_see_ever_reaches_it(
     tmp_path: Path,
 ) -> None:
-    async def scenario() -> None:
-        players, watcher, history = await _match(tmp_path)
-        for c in [*players, watcher]:
-            assert c.of_type("books") == []
-            assert all(m["open_books"] is False for m in c.of_type("lobby"))
-            allowed: set[str] = set()
-            for record in history:
-                for ev in record["events"]:
-                    if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == c.seat):
-                        allowed.add(ev["card"])
-                    elif ev["ev"] == "show":
-                        allowed.update(ev["cards"])
-            assert cards_in(c.log) <= allowed
-
-    asyncio.run(scenario())
-
-
-@pytest.mark.parametrize(
-    ("argv", "books", "watchers"),
-    [
-        ([], False, False),
-        (["--open-books"], True, False),
-        (["--open-books", "--books-to-watchers"], True, True),
-        (["--books-to-watchers"], False, False),  # watchers only ever with the books open
-    ],
-    ids=["default off", "open books", "and watchers", "watchers alone"],
-)
-def test_the_host_opens_the_books_from_the_command_line(argv, books, watchers) -> None:
-    from server.__main__ import _parser, config_from_args
-
-    cfg = config_from_args(_parser().parse_args(argv))
-    assert (cfg.open_books, cfg.books_to_watchers) == (books, watchers)
+    players, watcher, history = await _match(tmp_path)
+    for c in [*players, watcher]:
+        assert c.of_type("books") == []
+        assert all(m["open_books"] is False for m in c.of_type("lobby"))
+        allowed: set[str] = set()
+        for record in history:
+            for ev in record["events"]:
+                if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == c.seat):
+                    allowed.add(ev["card"])
+                elif ev["ev"] == "show":
+                    allowed.update(ev["cards"])
+        assert cards_in(c.log) <= allowed
 
 
 def test_a_resumed_match_opens_its_books_with_every_hand_once(tmp_path: Path) -> None:

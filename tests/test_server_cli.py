@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from server.__main__ import _parser, config_from_args
 from server.app import lan_addresses, run_in_thread
-from tests.serverkit import LOOPBACK, UNIT, Client, config, running, wait_until
+from server.config import ServerConfig
+from tests.serverkit import LOOPBACK, Client, config, wait_until
 from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
@@ -46,9 +48,38 @@ def test_help_names_every_option() -> None:
         assert option in out.stdout
 
 
+@pytest.mark.parametrize(
+    ("argv", "want"),
+    [
+        ([], {"plain": "auto", "odds": False, "open_books": False, "books_to_watchers": False}),
+        (["--plain", "never"], {"plain": "never"}),
+        (["--plain", "allow"], {"plain": "allow"}),
+        (["--odds"], {"odds": True}),
+        (["--open-books"], {"open_books": True, "books_to_watchers": False}),
+        (["--open-books", "--books-to-watchers"], {"open_books": True, "books_to_watchers": True}),
+        (["--books-to-watchers"], {"open_books": False, "books_to_watchers": False}),
+    ],
+)
+def test_the_command_line_sets_the_table(argv: list[str], want: dict[str, object]) -> None:
+    cfg = config_from_args(_parser().parse_args(argv))
+    assert {key: getattr(cfg, key) for key in want} == want
+
+
+def test_the_defaults_and_what_is_refused() -> None:
+    """Plain connections ``auto`` (allowed at a table without a password), no odds."""
+    assert ServerConfig().plain == "auto" and ServerConfig().plain_at_start == "allow"
+    assert ServerConfig().odds is False
+    with pytest.raises(ValueError, match="auto, allow or never"):
+        ServerConfig(plain="sometimes")
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["--plain", "maybe"])
+
+
 def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
+    """The installed ``stud-server``, as the README starts it."""
     server = ServerProcess(tmp_path, "--computer", "1", "--history-dir", str(tmp_path),
-                           "--bot-delay", "0", "--name", "Friday")  # fmt: skip
+                           "--bot-delay", "0", "--name", "Friday",
+                           program=[str(ROOT / ".venv" / "bin" / "stud-server")])  # fmt: skip
     try:
         at = next(i for i, line in enumerate(server.lines) if "listening on port" in line)
         assert "INFO" in server.lines[at]
@@ -83,25 +114,6 @@ def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) ->
         handle.stop()
         handle.stop()
     assert not handle.thread.is_alive()
-
-
-def test_turn_clock_plays_the_default_for_a_connected_seat(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, start_when=2, turn_time=2 * UNIT, time_bank=0)
-        async with running(cfg) as (_server, port):
-            me = Client("slow")
-            await me.hello(port)
-            turn = await me.expect("turn")
-            assert turn["time_left"] == pytest.approx(2 * UNIT, abs=0.05)
-            default = {"check", "fold", "bring_in"} & {a["action"] for a in turn["legal"]}
-            while True:
-                events = await me.expect("events")
-                mine = [e for e in events["events"] if e["ev"] == "act" and e["seat"] == me.seat]
-                if mine:
-                    break
-            assert mine[0]["action"] in default
-
-    asyncio.run(scenario())
 
 
 def test_lan_addresses_are_reachable_addresses_found_without_traffic() -> None:

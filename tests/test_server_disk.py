@@ -12,7 +12,6 @@ processes on a real full filesystem, with a SIGKILL in the middle.)
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import json
 import os
@@ -27,7 +26,7 @@ from common.protocol import Act
 from server import durable
 from server.saving import RETRY, Problem, Saver
 from server.timers import FakeClock
-from tests.serverkit import Link, advance, clocked_table, config, drive, seat_to_act, settle
+from tests.serverkit import Link, advance, clocked_table, config, drive, run, seat_to_act, settle
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -115,137 +114,128 @@ def to_act(table: Any, *links: Link) -> tuple[Link, dict[str, Any]]:
     return link, link.last("turn")
 
 
-def test_a_step_that_cannot_be_saved_is_shown_to_no_one_until_it_is(
+@run
+async def test_a_step_that_cannot_be_saved_is_shown_to_no_one_until_it_is(
     tmp_path: Path, disk: FullDisk
 ) -> None:
-    async def scenario() -> None:
-        table, clock, ann, bob = await two_people(tmp_path, turn_time=20, time_bank=30)
-        actor, turn = to_act(table, ann, bob)
-        before = {lk.name: shown(lk) for lk in (ann, bob)}
-        records = len(journal_lines(tmp_path))
-        disk.full = True
-        actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-        await settle(table, ann, bob)
-        for lk in (ann, bob):
-            assert {lk.name: shown(lk) for lk in (ann, bob)} == before  # nothing shown
-            said = lk.last("waiting")
-            assert said["waiting"] is True and said["why"] == "disk_full"
-            assert "disk is full" in said["message"]
-        # It takes no action meanwhile, says why, and moves on for no timer.
-        actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-        await settle(table, ann, bob)
-        assert actor.last("error")["code"] == "table_waits"
-        await advance(table, clock, 300, ann, bob)
-        assert {lk.name: shown(lk) for lk in (ann, bob)} == before
-        assert not ann.of_type("seat_away") and disk.refused >= 300 // RETRY
-        assert len(journal_lines(tmp_path)) == records  # no half record left behind
-        disk.full = False
-        await advance(table, clock, RETRY, ann, bob)
-        for lk in (ann, bob):
-            assert lk.last("waiting")["waiting"] is False
-            assert shown(lk) == before[lk.name] + 1
-            (act,) = [e for e in lk.of_type("events")[-1]["events"] if e["ev"] == "act"]
-            assert act["seat"] == actor.seat
-        lines = journal_lines(tmp_path)
-        assert len(lines) == records + 1 and lines[-1]["t"] == "act"
-        assert lines[-1]["seat"] == actor.seat
-
-    asyncio.run(scenario())
+    table, clock, ann, bob = await two_people(tmp_path, turn_time=20, time_bank=30)
+    actor, turn = to_act(table, ann, bob)
+    before = {lk.name: shown(lk) for lk in (ann, bob)}
+    records = len(journal_lines(tmp_path))
+    disk.full = True
+    actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+    await settle(table, ann, bob)
+    for lk in (ann, bob):
+        assert {lk.name: shown(lk) for lk in (ann, bob)} == before  # nothing shown
+        said = lk.last("waiting")
+        assert said["waiting"] is True and said["why"] == "disk_full"
+        assert "disk is full" in said["message"]
+    # It takes no action meanwhile, says why, and moves on for no timer.
+    actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+    await settle(table, ann, bob)
+    assert actor.last("error")["code"] == "table_waits"
+    await advance(table, clock, 300, ann, bob)
+    assert {lk.name: shown(lk) for lk in (ann, bob)} == before
+    assert not ann.of_type("seat_away") and disk.refused >= 300 // RETRY
+    assert len(journal_lines(tmp_path)) == records  # no half record left behind
+    disk.full = False
+    await advance(table, clock, RETRY, ann, bob)
+    for lk in (ann, bob):
+        assert lk.last("waiting")["waiting"] is False
+        assert shown(lk) == before[lk.name] + 1
+        (act,) = [e for e in lk.of_type("events")[-1]["events"] if e["ev"] == "act"]
+        assert act["seat"] == actor.seat
+    lines = journal_lines(tmp_path)
+    assert len(lines) == records + 1 and lines[-1]["t"] == "act"
+    assert lines[-1]["seat"] == actor.seat
 
 
-def test_the_turn_clock_stands_still_while_the_table_waits(tmp_path: Path, disk: FullDisk) -> None:
+@run
+async def test_the_turn_clock_stands_still_while_the_table_waits(
+    tmp_path: Path, disk: FullDisk
+) -> None:
     """R-C4: a person's seconds and bank do not run while nobody may act."""
-
-    async def scenario() -> None:
-        table, clock, ann, bob = await two_people(tmp_path, turn_time=5, time_bank=10)
-        actor, turn = to_act(table, ann, bob)
-        await advance(table, clock, 3, ann, bob)  # 2 s of the decision left
-        disk.full = True
-        table.dealer.record({"t": "host", "seat": table.role.seat})  # any record: the table waits
-        await settle(table, ann, bob)
-        stopped = actor.last("clock")
-        assert stopped["running"] is False and stopped["time_left"] == 2.0
-        await advance(table, clock, 60, ann, bob)
-        assert not actor.of_type("seat_away")  # the clock did not run out meanwhile
-        disk.full = False
-        await advance(table, clock, RETRY, ann, bob)
-        again = actor.last("clock")
-        assert again["running"] is True and (again["time_left"], again["bank"]) == (2.0, 10.0)
-        assert actor.last("turn")["turn"] == turn["turn"]  # the same turn, asked again
-        actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-        await settle(table, ann, bob)
-        assert shown(actor) >= 2 and not actor.of_type("error")
-
-    asyncio.run(scenario())
+    table, clock, ann, bob = await two_people(tmp_path, turn_time=5, time_bank=10)
+    actor, turn = to_act(table, ann, bob)
+    await advance(table, clock, 3, ann, bob)  # 2 s of the decision left
+    disk.full = True
+    table.dealer.record({"t": "host", "seat": table.role.seat})  # any record: the table waits
+    await settle(table, ann, bob)
+    stopped = actor.last("clock")
+    assert stopped["running"] is False and stopped["time_left"] == 2.0
+    await advance(table, clock, 60, ann, bob)
+    assert not actor.of_type("seat_away")  # the clock did not run out meanwhile
+    disk.full = False
+    await advance(table, clock, RETRY, ann, bob)
+    again = actor.last("clock")
+    assert again["running"] is True and (again["time_left"], again["bank"]) == (2.0, 10.0)
+    assert actor.last("turn")["turn"] == turn["turn"]  # the same turn, asked again
+    actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+    await settle(table, ann, bob)
+    assert shown(actor) >= 2 and not actor.of_type("error")
 
 
-def test_someone_joining_while_a_step_waits_sees_only_what_is_saved(
+@run
+async def test_someone_joining_while_a_step_waits_sees_only_what_is_saved(
     tmp_path: Path, disk: FullDisk
 ) -> None:
-    async def scenario() -> None:
-        table, clock, ann, bob = await two_people(tmp_path)
-        actor, turn = to_act(table, ann, bob)
-        saved_step = ann.last("table")["step"]
-        disk.full = True
-        actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-        await settle(table, ann, bob)
-        eve = Link(table, "eve")
-        eve.hello(watch=True)
-        await settle(table, ann, bob, eve)
-        assert eve.last("waiting")["waiting"] is True
-        assert not eve.of_type("table")  # the table in memory is a step ahead of the disk
-        disk.full = False
-        await advance(table, clock, RETRY, ann, bob, eve)
-        assert eve.last("table")["step"] == saved_step + 1 == ann.last("table")["step"]
-
-    asyncio.run(scenario())
+    table, clock, ann, bob = await two_people(tmp_path)
+    actor, turn = to_act(table, ann, bob)
+    saved_step = ann.last("table")["step"]
+    disk.full = True
+    actor.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+    await settle(table, ann, bob)
+    eve = Link(table, "eve")
+    eve.hello(watch=True)
+    await settle(table, ann, bob, eve)
+    assert eve.last("waiting")["waiting"] is True
+    assert not eve.of_type("table")  # the table in memory is a step ahead of the disk
+    disk.full = False
+    await advance(table, clock, RETRY, ann, bob, eve)
+    assert eve.last("table")["step"] == saved_step + 1 == ann.last("table")["step"]
 
 
-def test_each_hand_is_in_the_history_before_the_next_is_dealt(
+@run
+async def test_each_hand_is_in_the_history_before_the_next_is_dealt(
     tmp_path: Path, disk: FullDisk
 ) -> None:
-    async def scenario() -> None:
-        table, clock, ann, bob = await two_people(tmp_path, hands=4)
-        disk.full, disk.only = True, ".jsonl"  # the journal writes, the history cannot
-        rng = random.Random(3)
+    table, clock, ann, bob = await two_people(tmp_path, hands=4)
+    disk.full, disk.only = True, ".jsonl"  # the journal writes, the history cannot
+    rng = random.Random(3)
 
-        def stuck() -> bool:
-            return table.saver.waiting and table.dealer.match.hand.is_over
+    def stuck() -> bool:
+        return table.saver.waiting and table.dealer.match.hand.is_over
 
-        await drive(table, clock, [ann, bob], rng, until=stuck)
-        assert not ann.of_type("hand_end")  # its end waits for the history
-        hands = ann.of_type("table")[-1]["hand"]
-        await advance(table, clock, 30, ann, bob)
-        assert ann.of_type("table")[-1]["hand"] == hands == 1  # and no new hand is dealt
-        disk.full = False
-        await drive(table, clock, [ann, bob], rng)
-        assert history_hands(tmp_path) == [1, 2, 3, 4]
-        assert [m["hand"] for m in ann.of_type("hand_end")] == [1, 2, 3, 4]
-
-    asyncio.run(scenario())
+    await drive(table, clock, [ann, bob], rng, until=stuck)
+    assert not ann.of_type("hand_end")  # its end waits for the history
+    hands = ann.of_type("table")[-1]["hand"]
+    await advance(table, clock, 30, ann, bob)
+    assert ann.of_type("table")[-1]["hand"] == hands == 1  # and no new hand is dealt
+    disk.full = False
+    await drive(table, clock, [ann, bob], rng)
+    assert history_hands(tmp_path) == [1, 2, 3, 4]
+    assert [m["hand"] for m in ann.of_type("hand_end")] == [1, 2, 3, 4]
 
 
-def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_it_is_saved(
+@run
+async def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_it_is_saved(
     tmp_path: Path, disk: FullDisk
 ) -> None:
-    async def scenario() -> None:
-        table, clock, ann, bob = await two_people(tmp_path, hands=4)
-        rng = random.Random(5)
-        await drive(table, clock, [ann, bob], rng, until=lambda: table.dealer.hand_no == 4)
-        disk.full = True
-        await drive(table, clock, [ann, bob], rng, until=lambda: table.saver.waiting)
-        await advance(table, clock, 120, ann, bob)
-        assert not ann.of_type("standings") and ann.last("waiting")["waiting"] is True
-        disk.full = False
-        await drive(table, clock, [ann, bob], rng)
-        types = [m["type"] for m in ann.log]
-        assert types.index("standings") > len(types) - 1 - types[::-1].index("waiting")
-        assert history_hands(tmp_path) == [1, 2, 3, 4]
-        (night,) = tmp_path.glob("night-*.json")
-        assert json.loads(night.read_text())["played"] == 1
-        assert not list(tmp_path.glob("*.journal"))  # over: nothing to resume
-
-    asyncio.run(scenario())
+    table, clock, ann, bob = await two_people(tmp_path, hands=4)
+    rng = random.Random(5)
+    await drive(table, clock, [ann, bob], rng, until=lambda: table.dealer.hand_no == 4)
+    disk.full = True
+    await drive(table, clock, [ann, bob], rng, until=lambda: table.saver.waiting)
+    await advance(table, clock, 120, ann, bob)
+    assert not ann.of_type("standings") and ann.last("waiting")["waiting"] is True
+    disk.full = False
+    await drive(table, clock, [ann, bob], rng)
+    types = [m["type"] for m in ann.log]
+    assert types.index("standings") > len(types) - 1 - types[::-1].index("waiting")
+    assert history_hands(tmp_path) == [1, 2, 3, 4]
+    (night,) = tmp_path.glob("night-*.json")
+    assert json.loads(night.read_text())["played"] == 1
+    assert not list(tmp_path.glob("*.journal"))  # over: nothing to resume
 
 
 def test_an_append_that_fails_leaves_the_file_as_it_was(tmp_path: Path, disk: FullDisk) -> None:

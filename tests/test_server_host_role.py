@@ -5,7 +5,6 @@ comes back as a guest; ``make_host`` hands it on.  A table on a fake clock, no s
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 from common.match import SeatKind
 from common.presence import Presence
 from server.seats import Seat, next_host
-from tests.serverkit import Link, advance, clocked_table, config, settle
+from tests.serverkit import Link, advance, clocked_table, config, run, settle
 from tests.test_server_reclaim import Night
 
 pytestmark = pytest.mark.timeout(60)
@@ -61,115 +60,105 @@ def test_next_host_goes_clockwise_from_the_old_host() -> None:
     assert next_host(seats) == 2  # without ``after``: the lowest, as before
 
 
-def test_a_dropped_host_keeps_the_role_for_the_grace_then_it_passes(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        n, (ann, bob, cat, dan) = await four(tmp_path)
-        table = n.table
-        # Bob (seat 1) is dropped too: the role skips him to Cat (seat 2).
-        bob.drop()
-        ann.drop()
-        await advance(table, n.clock, GRACE - 0.5, cat, dan)
-        assert table.role.seat == 0, "within the grace the dropped host is still the host"
-        await advance(table, n.clock, 0.5, cat, dan)
-        assert table.role.seat == 2
-        assert hosts(dan)[-2:] == [0, 2] and hosts(cat)[-1] == 2
-        # Ann comes back with her token: an ordinary seat now.
-        back = n.add(Link(table, "Ann"))
-        welcome = back.hello(token=ann.token)
-        assert welcome["seat"] == 0 and welcome["host"] is False
-        assert back.last("lobby")["host"] == 2
-        assert table.role.seat == 2
-        # Cat hands the role back with one message; the others see it.
-        cat.send({"type": "make_host", "seat": 0})
+@run
+async def test_a_dropped_host_keeps_the_role_for_the_grace_then_it_passes(tmp_path: Path) -> None:
+    n, (ann, bob, cat, dan) = await four(tmp_path)
+    table = n.table
+    # Bob (seat 1) is dropped too: the role skips him to Cat (seat 2).
+    bob.drop()
+    ann.drop()
+    await advance(table, n.clock, GRACE - 0.5, cat, dan)
+    assert table.role.seat == 0, "within the grace the dropped host is still the host"
+    await advance(table, n.clock, 0.5, cat, dan)
+    assert table.role.seat == 2
+    assert hosts(dan)[-2:] == [0, 2] and hosts(cat)[-1] == 2
+    # Ann comes back with her token: an ordinary seat now.
+    back = n.add(Link(table, "Ann"))
+    welcome = back.hello(token=ann.token)
+    assert welcome["seat"] == 0 and welcome["host"] is False
+    assert back.last("lobby")["host"] == 2
+    assert table.role.seat == 2
+    # Cat hands the role back with one message; the others see it.
+    cat.send({"type": "make_host", "seat": 0})
+    await settle(table, *n.links)
+    assert table.role.seat == 0 and dan.last("lobby")["host"] == 0
+    # Only the host hands it on, and only to a connected person.
+    cat.send({"type": "make_host", "seat": 2})
+    await settle(table, *n.links)
+    assert cat.last("error")["code"] == "not_host"
+    for seat, code in ((1, "bad_seat"), (6, "bad_seat"), (0, "bad_seat")):
+        back.send({"type": "make_host", "seat": seat})
         await settle(table, *n.links)
-        assert table.role.seat == 0 and dan.last("lobby")["host"] == 0
-        # Only the host hands it on, and only to a connected person.
-        cat.send({"type": "make_host", "seat": 2})
-        await settle(table, *n.links)
-        assert cat.last("error")["code"] == "not_host"
-        for seat, code in ((1, "bad_seat"), (6, "bad_seat"), (0, "bad_seat")):
-            back.send({"type": "make_host", "seat": seat})
-            await settle(table, *n.links)
-            assert back.last("error")["code"] == code
-        assert table.role.seat == 0
-
-    asyncio.run(scenario())
+        assert back.last("error")["code"] == code
+    assert table.role.seat == 0
 
 
-def test_a_host_back_within_the_grace_stays_host(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        n, (ann, bob, cat, dan) = await four(tmp_path)
-        ann.drop()
-        await advance(n.table, n.clock, GRACE / 2, bob)
-        back = n.add(Link(n.table, "Ann"))
-        assert back.hello(token=ann.token)["host"] is True
-        await advance(n.table, n.clock, 3 * GRACE, bob)
-        assert n.table.role.seat == 0 and set(hosts(bob)) == {0}
-
-    asyncio.run(scenario())
+@run
+async def test_a_host_back_within_the_grace_stays_host(tmp_path: Path) -> None:
+    n, (ann, bob, cat, dan) = await four(tmp_path)
+    ann.drop()
+    await advance(n.table, n.clock, GRACE / 2, bob)
+    back = n.add(Link(n.table, "Ann"))
+    assert back.hello(token=ann.token)["host"] is True
+    await advance(n.table, n.clock, 3 * GRACE, bob)
+    assert n.table.role.seat == 0 and set(hosts(bob)) == {0}
 
 
-def test_a_host_who_leaves_hands_the_role_on_at_once(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        n, (ann, bob, cat, dan) = await four(tmp_path)
-        table = n.table
-        bob.send({"type": "make_host", "seat": 3})  # not the host: refused, to Bob only
-        await settle(table, *n.links)
-        assert bob.last("error")["code"] == "not_host" and not dan.of_type("error")
-        ann.send({"type": "make_host", "seat": 3})
-        await settle(table, *n.links)
-        assert table.role.seat == 3
-        dan.send({"type": "leave"})
-        await settle(table, *n.links)
-        assert table.role.seat == 0  # the next connected person clockwise from seat 3 wraps to 0
-        assert hosts(dan)[-2:] == [3, 0]
-        assert ann.last("lobby")["host"] == 0
-        # The match plays on.
-        hand = table.dealer.hand_no
-        await n.until(lambda: table.dealer.hand_no > hand)
-
-    asyncio.run(scenario())
+@run
+async def test_a_host_who_leaves_hands_the_role_on_at_once(tmp_path: Path) -> None:
+    n, (ann, bob, cat, dan) = await four(tmp_path)
+    table = n.table
+    bob.send({"type": "make_host", "seat": 3})  # not the host: refused, to Bob only
+    await settle(table, *n.links)
+    assert bob.last("error")["code"] == "not_host" and not dan.of_type("error")
+    ann.send({"type": "make_host", "seat": 3})
+    await settle(table, *n.links)
+    assert table.role.seat == 3
+    dan.send({"type": "leave"})
+    await settle(table, *n.links)
+    assert table.role.seat == 0  # the next connected person clockwise from seat 3 wraps to 0
+    assert hosts(dan)[-2:] == [3, 0]
+    assert ann.last("lobby")["host"] == 0
+    # The match plays on.
+    hand = table.dealer.hand_no
+    await n.until(lambda: table.dealer.hand_no > hand)
 
 
-def test_with_nobody_left_the_role_waits_for_the_first_person_back(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=GRACE)
-        table, clock = await clocked_table(cfg)
-        ann, bob = Link(table, "Ann"), Link(table, "Bob")
-        ann.hello()
-        bob.hello()
-        n = Night(table, clock, ann, bob)
-        await n.until(lambda: table.dealer.hand_no > 0)
-        bob.drop()
-        ann.drop()
-        await advance(table, clock, GRACE + 1)
-        assert table.role.seat is None
-        assert "refused" not in table.console("pause")  # the terminal keeps its controls
-        assert table.console("resume") == "ok"
-        back = Link(table, "Bob")
-        assert back.hello(token=bob.token)["host"] is True
-        assert table.role.seat == 1
-        assert table.console("host 0").startswith("refused")  # Ann is not connected
-        again = Link(table, "Ann")
-        again.hello(token=ann.token)
-        await settle(table, back, again)
-        assert table.console("host 0") == "ok" and again.last("lobby")["host"] == 0
-
-    asyncio.run(scenario())
+@run
+async def test_with_nobody_left_the_role_waits_for_the_first_person_back(tmp_path: Path) -> None:
+    cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=GRACE)
+    table, clock = await clocked_table(cfg)
+    ann, bob = Link(table, "Ann"), Link(table, "Bob")
+    ann.hello()
+    bob.hello()
+    n = Night(table, clock, ann, bob)
+    await n.until(lambda: table.dealer.hand_no > 0)
+    bob.drop()
+    ann.drop()
+    await advance(table, clock, GRACE + 1)
+    assert table.role.seat is None
+    assert "refused" not in table.console("pause")  # the terminal keeps its controls
+    assert table.console("resume") == "ok"
+    back = Link(table, "Bob")
+    assert back.hello(token=bob.token)["host"] is True
+    assert table.role.seat == 1
+    assert table.console("host 0").startswith("refused")  # Ann is not connected
+    again = Link(table, "Ann")
+    again.hello(token=ann.token)
+    await settle(table, back, again)
+    assert table.console("host 0") == "ok" and again.last("lobby")["host"] == 0
 
 
-def test_between_matches_a_leaving_host_passes_clockwise(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, hands=4)
-        table, clock = await clocked_table(cfg)
-        links = [Link(table, name) for name in ("Ann", "Bob", "Cat")]
-        for link in links:
-            link.hello()
-        links[0].send({"type": "make_host", "seat": 1})
-        await settle(table, *links)
-        assert table.role.seat == 1
-        links[1].send({"type": "leave"})
-        await settle(table, *links)
-        assert table.role.seat == 2 and links[0].last("lobby")["host"] == 2
-
-    asyncio.run(scenario())
+@run
+async def test_between_matches_a_leaving_host_passes_clockwise(tmp_path: Path) -> None:
+    cfg = config(tmp_path, computer=1, hands=4)
+    table, clock = await clocked_table(cfg)
+    links = [Link(table, name) for name in ("Ann", "Bob", "Cat")]
+    for link in links:
+        link.hello()
+    links[0].send({"type": "make_host", "seat": 1})
+    await settle(table, *links)
+    assert table.role.seat == 1
+    links[1].send({"type": "leave"})
+    await settle(table, *links)
+    assert table.role.seat == 2 and links[0].last("lobby")["host"] == 2

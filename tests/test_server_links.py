@@ -1,9 +1,12 @@
-"""Vanished links (R-C1): a laptop that sleeps mid-hand, a server that goes silent.
+"""Vanished links (R-C1) over real sockets: a laptop that sleeps mid-hand, a server that
+goes silent, a seat gone for good, a link the socket itself finds gone.
 
 The links go through ``tests.wiretap.WireTap``: a proxy that forwards and then
 swallows everything both ways without closing anything.  Every delay is a
 multiple of ``UNIT``; the server's heartbeat and link timeout are scaled down
-the same way.
+the same way.  (The grace, the default and the comeback to the second are
+``tests/test_server_clocked.py``'s; a comeback's hole cards and a token taking over a
+live seat are the contract's, ``tests/test_protocol_contract.py``.)
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import json
 import random
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +26,7 @@ import pytest
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, fake_clock, running, until
+from tests.serverkit import UNIT, Client, config, run, running, until
 from tests.wiretap import WireTap
 
 
@@ -80,112 +84,113 @@ def _said_silent(d: Driven) -> Any:
     )
 
 
-def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
+@run
+async def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
     tmp_path: Path,
 ) -> None:
     """Not its turn, no FIN, no RST: the server finds the link gone within its link
     timeout (well inside 20 s at the defaults) and drops the seat; the seat plays by
     default meanwhile, comes back with its token and the match ends with a good file."""
-
-    async def scenario() -> None:
-        cfg = config(
-            tmp_path,
-            computer=1,
-            start_when=3,
-            hands=4,
-            bot_delay=UNIT,
-            heartbeat_every=2 * UNIT,
-            link_timeout=12 * UNIT,
-        )
-        async with running(cfg) as (_server, port):
-            proxy = WireTap(port).start()
-            bob = Client("Bob")
-            await bob.hello(port)
-            # Ann's own client notices the silence later than the server does.
-            ann = Driven(
-                "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
-                retry_every=2 * UNIT, retry_for=400 * UNIT,
-            )  # fmt: skip
-            ann.start()
-            try:
-                await ann.until(lambda d: d.seat is not None)
-                turn = await bob.expect("turn", timeout=200 * UNIT)  # Bob's turn, not Ann's
-                proxy.swallow()
-                _, gone = await bob.seen("presence", seat=ann.seat, connected=False)
-                assert gone["grace"] == cfg.grace
-                assert proxy.swallowed > 0, "the server kept writing into the black hole"
-                # Her client finds the silence too, says so, and comes back with its token.
-                said = await ann.until(_said_silent)
-                assert "no word from the server" in said.message
-                await bob.seen("presence", seat=ann.seat, connected=True)
-                await ann.until(lambda d: sum(m.TYPE == "welcome" for m in d.msgs) == 2)
-                bob.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
-                await bob.play()
-                await ann.until(lambda d: any(m.TYPE == "standings" for m in d.msgs))
-            finally:
-                await ann.close()
-                proxy.close()
-        (path,) = tmp_path.glob("*.jsonl")
-        records = [json.loads(line) for line in path.read_text().splitlines()]
-        assert len(records) == 4
-        assert [p for r in records if (p := problems(r))] == []
-
-    asyncio.run(scenario())
+    cfg = config(
+        tmp_path,
+        computer=1,
+        start_when=3,
+        hands=4,
+        bot_delay=UNIT,
+        heartbeat_every=2 * UNIT,
+        link_timeout=12 * UNIT,
+    )
+    async with running(cfg) as (_server, port):
+        proxy = WireTap(port).start()
+        bob = Client("Bob")
+        await bob.hello(port)
+        # Ann's own client notices the silence later than the server does.
+        ann = Driven(
+            "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=40 * UNIT,
+            retry_every=2 * UNIT, retry_for=400 * UNIT,
+        )  # fmt: skip
+        ann.start()
+        try:
+            await ann.until(lambda d: d.seat is not None)
+            turn = await bob.expect("turn", timeout=200 * UNIT)  # Bob's turn, not Ann's
+            proxy.swallow()
+            _, gone = await bob.seen("presence", seat=ann.seat, connected=False)
+            assert gone["grace"] == cfg.grace
+            assert proxy.swallowed > 0, "the server kept writing into the black hole"
+            # Her client finds the silence too, says so, and comes back with its token.
+            said = await ann.until(_said_silent)
+            assert "no word from the server" in said.message
+            await bob.seen("presence", seat=ann.seat, connected=True)
+            await ann.until(lambda d: sum(m.TYPE == "welcome" for m in d.msgs) == 2)
+            bob.send(Act(turn["turn"], turn["legal"][0]["action"]).encode())
+            await bob.play()
+            await ann.until(lambda d: any(m.TYPE == "standings" for m in d.msgs))
+        finally:
+            await ann.close()
+            proxy.close()
+    (path,) = tmp_path.glob("*.jsonl")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 4
+    assert [p for r in records if (p := problems(r))] == []
 
 
-def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> None:
+@run
+async def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> None:
     """A server that vanishes (black hole, no close) is found by the client's silence
     check; it says so, keeps retrying, and is back once the network is."""
-
-    async def scenario() -> None:
-        cfg = config(tmp_path, heartbeat_every=2 * UNIT, link_timeout=200 * UNIT)
-        async with running(cfg) as (server, port):
-            proxy = WireTap(port).start()
-            ann = Driven(
-                "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
-                retry_every=2 * UNIT, retry_for=400 * UNIT,
-            )  # fmt: skip
-            ann.start()
-            try:
-                await ann.until(lambda d: d.seat is not None)
-                proxy.swallow()
-                said = await ann.until(_said_silent)
-                assert "no word from the server" in said.message
-                # The link after it forwards again: a second welcome, the same name.
-                await ann.until(lambda d: sum(m.TYPE == "welcome" for m in d.msgs) == 2)
-                assert ann.msgs[-1].TYPE in ("lobby", "welcome")
-                assert {c.name for c in server.table.conns if c.greeted} >= {"Ann"}
-            finally:
-                await ann.close()
-                proxy.close()
-
-    asyncio.run(scenario())
+    cfg = config(tmp_path, heartbeat_every=2 * UNIT, link_timeout=200 * UNIT)
+    async with running(cfg) as (server, port):
+        proxy = WireTap(port).start()
+        ann = Driven(
+            "Ann", proxy.port, ping_every=2 * UNIT, silence_limit=10 * UNIT,
+            retry_every=2 * UNIT, retry_for=400 * UNIT,
+        )  # fmt: skip
+        ann.start()
+        try:
+            await ann.until(lambda d: d.seat is not None)
+            proxy.swallow()
+            said = await ann.until(_said_silent)
+            assert "no word from the server" in said.message
+            # The link after it forwards again: a second welcome, the same name.
+            await ann.until(lambda d: sum(m.TYPE == "welcome" for m in d.msgs) == 2)
+            assert ann.msgs[-1].TYPE in ("lobby", "welcome")
+            assert {c.name for c in server.table.conns if c.greeted} >= {"Ann"}
+        finally:
+            await ann.close()
+            proxy.close()
 
 
-def test_R_C1_a_quiet_protocol_1_client_is_kept_and_sent_heartbeats(tmp_path: Path) -> None:
-    """A client written from the version-1 contract may never send a thing while it
-    waits: it is not dropped for that, and the heartbeats it is sent every few seconds
-    are frames it may ignore."""
+@run
+async def test_r_c1_dropped_seat_antes_and_folds_through_the_match(tmp_path: Path) -> None:
+    """A seat gone for good keeps anteing and checks or folds on every turn; no chip is lost."""
+    cfg = config(tmp_path, computer=2, start_when=4, hands=4, grace=UNIT / 5)
+    async with running(cfg) as (_server, port):
+        stay, gone = Client("stay"), Client("gone")
+        await gone.hello(port)
+        await stay.hello(port)
+        await gone.close()
+        result = await stay.play()
+        rows = {r["seat"]: r for r in result["standings"]}
+        assert sum(r["stack"] for r in rows.values()) == 4 * 600
+        assert rows[gone.seat]["stack"] < 600  # antes (R-D1) at the least
 
-    async def scenario() -> None:
-        cfg = config(tmp_path, heartbeat_every=UNIT, link_timeout=3 * UNIT)
-        clock = fake_clock()  # the server's heartbeat timers move when this test says so
-        async with running(cfg, clock=clock) as (server, port):
-            quiet = Client("Quiet")
-            assert (await quiet.hello(port))["type"] == "welcome"
-            clock.advance(2 * UNIT)  # over a whole heartbeat period of nothing
-            await quiet.seen("heartbeat")
-            clock.advance(10 * UNIT)  # over three link timeouts of saying nothing
-            at = 0
-            for _ in range(3):  # the beats of those ten units come, one after the other
-                at, _beat = await quiet.seen("heartbeat", at)
-                at += 1
-            beats = quiet.of_type("heartbeat")
-            assert len(beats) >= 3 and all(b == {"type": "heartbeat"} for b in beats)
-            assert not quiet.closed
-            assert [c.name for c in server.table.conns] == ["Quiet"]
 
-    asyncio.run(scenario())
+@run
+async def test_R_C1_links_give_up_on_a_peer_that_acknowledges_nothing(tmp_path: Path) -> None:
+    """A player whose network vanished without a FIN is found out by the socket itself:
+    keepalive probes an idle link, and TCP_USER_TIMEOUT (Linux) closes one whose
+    heartbeats stay unacknowledged, so R-C1's grace starts within 20 s whatever the
+    client sends."""
+    async with running(config(tmp_path, link_timeout=15.0)) as (server, port):
+        ann = Client("ann")
+        await ann.hello(port)
+        (conn,) = server.table.conns
+        sock = conn.transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 5
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 15000
+        await ann.close()
 
 
 _NAMESPACE_SCRIPT = """

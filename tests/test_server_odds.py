@@ -8,48 +8,16 @@ protocol 1 client reads the lobby and plays as before."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from common import protocol as p
-from server.__main__ import _parser, config_from_args
-from server.config import ServerConfig
 from server.console import HELP
-from tests.serverkit import Link, clocked_table, config, settle
+from tests.serverkit import Link, clocked_table, config, run, settle
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def test_odds_are_off_by_default_and_on_with_the_flag() -> None:
-    assert ServerConfig().odds is False
-    assert config_from_args(_parser().parse_args([])).odds is False
-    assert config_from_args(_parser().parse_args(["--odds"])).odds is True
-
-
-@pytest.mark.parametrize(
-    ("msg", "odds"),
-    [
-        ({"type": "options", "odds": True}, True),
-        ({"type": "options", "odds": False}, False),
-        ({"type": "options"}, None),
-    ],
-    ids=["on", "off", "left-out"],
-)
-def test_the_options_message_carries_odds(msg: dict[str, Any], odds: bool | None) -> None:
-    got = p.decode_client(msg)
-    assert isinstance(got, p.Options) and got.odds is odds
-    assert got.encode() == msg
-
-
-@pytest.mark.parametrize("bad", ["yes", 1, 0, [True]], ids=["word", "one", "zero", "list"])
-def test_a_bad_odds_is_refused(bad: object) -> None:
-    with pytest.raises(p.MessageError) as caught:
-        p.decode_client({"type": "options", "odds": bad})
-    assert caught.value.code == "bad_message"
-    assert "'odds' of options must be bool" in str(caught.value)
 
 
 async def _lobby(tmp_path: Path, **over: Any) -> tuple[Any, ...]:
@@ -62,67 +30,61 @@ async def _lobby(tmp_path: Path, **over: Any) -> tuple[Any, ...]:
     return table, host, old
 
 
-def test_the_lobby_says_odds_only_when_allowed(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        table, host, old = await _lobby(tmp_path)
-        lobby = host.last("lobby")
-        assert "odds" not in lobby and "odds" not in lobby["options"]
-        table.shutdown()
-        table, host, old = await _lobby(tmp_path / "on", odds=True)
-        assert host.last("lobby")["odds"] is True
-        assert old.last("lobby")["odds"] is True  # an ignorable key for protocol 1
-        assert "odds" not in host.last("lobby")["options"]
-        assert table.turns.options.to_dict() == {
-            "turn_time": table.turns.options.turn_time,
-            "time_bank": table.turns.options.time_bank,
-            "stand_in": table.turns.options.stand_in,
-        }  # not in the journal's options either
-        table.shutdown()
-
-    asyncio.run(scenario())
+@run
+async def test_the_lobby_says_odds_only_when_allowed(tmp_path: Path) -> None:
+    table, host, old = await _lobby(tmp_path)
+    lobby = host.last("lobby")
+    assert "odds" not in lobby and "odds" not in lobby["options"]
+    table.shutdown()
+    table, host, old = await _lobby(tmp_path / "on", odds=True)
+    assert host.last("lobby")["odds"] is True
+    assert old.last("lobby")["odds"] is True  # an ignorable key for protocol 1
+    assert "odds" not in host.last("lobby")["options"]
+    assert table.turns.options.to_dict() == {
+        "turn_time": table.turns.options.turn_time,
+        "time_bank": table.turns.options.time_bank,
+        "stand_in": table.turns.options.stand_in,
+    }  # not in the journal's options either
+    table.shutdown()
 
 
-def test_the_host_changes_odds_between_matches(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        table, host, old = await _lobby(tmp_path)
-        old.send(p.Options(odds=True).encode())  # not the host
-        assert old.last("error")["code"] == "not_host"
-        host.send(p.Options(odds=True).encode())
-        await settle(table, host, old)
-        assert host.last("lobby")["odds"] is True and old.last("lobby")["odds"] is True
-        assert table.turns.options.odds is True
-        host.send(p.Options(odds=False).encode())
-        await settle(table, host, old)
-        assert "odds" not in host.last("lobby")
-        # Refused during a match, as the other options are; nothing changes.
-        host.send(p.Start().encode())
-        await settle(table, host, old)
-        assert table.dealer.life.running
-        host.send(p.Options(odds=True).encode())
-        err = host.last("error")
-        assert (err["code"], err["ref"]) == ("match_running", "options")
-        assert table.turns.options.odds is False
-        assert table.console("odds on").startswith("refused")
-        # The protocol 1 client plays on as before: it was dealt in and sees its table.
-        assert old.of_type("match_start") and old.of_type("table")
-        table.shutdown()
-
-    asyncio.run(scenario())
+@run
+async def test_the_host_changes_odds_between_matches(tmp_path: Path) -> None:
+    table, host, old = await _lobby(tmp_path)
+    old.send(p.Options(odds=True).encode())  # not the host
+    assert old.last("error")["code"] == "not_host"
+    host.send(p.Options(odds=True).encode())
+    await settle(table, host, old)
+    assert host.last("lobby")["odds"] is True and old.last("lobby")["odds"] is True
+    assert table.turns.options.odds is True
+    host.send(p.Options(odds=False).encode())
+    await settle(table, host, old)
+    assert "odds" not in host.last("lobby")
+    # Refused during a match, as the other options are; nothing changes.
+    host.send(p.Start().encode())
+    await settle(table, host, old)
+    assert table.dealer.life.running
+    host.send(p.Options(odds=True).encode())
+    err = host.last("error")
+    assert (err["code"], err["ref"]) == ("match_running", "options")
+    assert table.turns.options.odds is False
+    assert table.console("odds on").startswith("refused")
+    # The protocol 1 client plays on as before: it was dealt in and sees its table.
+    assert old.of_type("match_start") and old.of_type("table")
+    table.shutdown()
 
 
-def test_the_terminal_sets_odds(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        table, host, old = await _lobby(tmp_path)
-        assert "odds on|off" in HELP
-        assert table.console("odds maybe") == HELP
-        assert table.console("odds on") == "ok"
-        await settle(table, host, old)
-        assert host.last("lobby")["odds"] is True
-        assert "odds allowed" in table.console("status")
-        assert table.console("odds off") == "ok"
-        await settle(table, host, old)
-        assert "odds" not in host.last("lobby")
-        assert "odds" not in table.console("status")
-        table.shutdown()
-
-    asyncio.run(scenario())
+@run
+async def test_the_terminal_sets_odds(tmp_path: Path) -> None:
+    table, host, old = await _lobby(tmp_path)
+    assert "odds on|off" in HELP
+    assert table.console("odds maybe") == HELP
+    assert table.console("odds on") == "ok"
+    await settle(table, host, old)
+    assert host.last("lobby")["odds"] is True
+    assert "odds allowed" in table.console("status")
+    assert table.console("odds off") == "ok"
+    await settle(table, host, old)
+    assert "odds" not in host.last("lobby")
+    assert "odds" not in table.console("status")
+    table.shutdown()

@@ -5,7 +5,6 @@ R-C3: a seat the host took away may not be asked for.  A table on a fake clock, 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +13,15 @@ import pytest
 from common.protocol import Act
 from server.asks import ASK_TIMEOUT
 from tests.serverkit import (
-    Client,
     Link,
     advance,
     cards_in,
     clocked_table,
     config,
-    roundtrip,
+    run,
     seat_to_act,
     settle,
-    take_turns,
 )
-from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -125,239 +121,174 @@ async def asker_waits(n: Night, bob: Link) -> Link:
     return again
 
 
-def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        n, ann, bob = await night(tmp_path)
-        old_token = bob.token
-        asker = await asker_waits(n, bob)
-        assert ann.last("seat_asked") == {"type": "seat_asked", "seat": 1, "name": "Bob",
-                                          "open": True}  # fmt: skip
-        # The host thinks it over while hands are played: the asker only watches.
-        await n.until(lambda: n.table.dealer.hand_no >= 3)
-        assert not asker.of_type("welcome")[1:]
-        assert n.table.seats[1].conn is None
-        before = len(asker.log)
-        assert not leaked(asker, n.bob_down), "a hole card went to the asker before the give"
-        ann.send({"type": "give_seat", "seat": 1})
-        await settle(n.table, *n.links)
-        assert leaked(asker, n.bob_down, before) == set()
-        assert asker.log[before]["type"] == "ask_answer" and asker.log[before]["answer"] == "given"
-        (welcome,) = [m for m in asker.log[before:] if m["type"] == "welcome"]
-        assert welcome["seat"] == 1
-        assert welcome["token"] != old_token and welcome["token"]
-        assert ann.last("seat_asked")["open"] is False
-        assert ann.last("presence", seat=1)["connected"] is True
-        # Its state, its own cards included, now that the host said so (R-C1).
-        table = [m for m in asker.log[before:] if m["type"] == "table"][-1]
-        (mine,) = [s for s in table["view"]["seats"] if s["seat"] == 1]
-        hand = n.table.dealer.match.hand
-        assert mine["hole"][:2] == [str(c) for c in hand.seats[1].down[:2]]
-        # The old token is dead; the new one works.
-        stale = Link(n.table, "Bob")
-        assert stale.hello(token=old_token)["code"] == "bad_token"
-        asker.seat = 1
-        await n.until(lambda: seat_to_act(n.table) == 1 and asker.of_type("turn"))
-
-    asyncio.run(scenario())
+@run
+async def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> None:
+    n, ann, bob = await night(tmp_path)
+    old_token = bob.token
+    asker = await asker_waits(n, bob)
+    assert ann.last("seat_asked") == {"type": "seat_asked", "seat": 1, "name": "Bob",
+                                      "open": True}  # fmt: skip
+    # The host thinks it over while hands are played: the asker only watches.
+    await n.until(lambda: n.table.dealer.hand_no >= 3)
+    assert not asker.of_type("welcome")[1:]
+    assert n.table.seats[1].conn is None
+    before = len(asker.log)
+    assert not leaked(asker, n.bob_down), "a hole card went to the asker before the give"
+    ann.send({"type": "give_seat", "seat": 1})
+    await settle(n.table, *n.links)
+    assert leaked(asker, n.bob_down, before) == set()
+    assert asker.log[before]["type"] == "ask_answer" and asker.log[before]["answer"] == "given"
+    (welcome,) = [m for m in asker.log[before:] if m["type"] == "welcome"]
+    assert welcome["seat"] == 1
+    assert welcome["token"] != old_token and welcome["token"]
+    assert ann.last("seat_asked")["open"] is False
+    assert ann.last("presence", seat=1)["connected"] is True
+    # Its state, its own cards included, now that the host said so (R-C1).
+    table = [m for m in asker.log[before:] if m["type"] == "table"][-1]
+    (mine,) = [s for s in table["view"]["seats"] if s["seat"] == 1]
+    hand = n.table.dealer.match.hand
+    assert mine["hole"][:2] == [str(c) for c in hand.seats[1].down[:2]]
+    # The old token is dead; the new one works.
+    stale = Link(n.table, "Bob")
+    assert stale.hello(token=old_token)["code"] == "bad_token"
+    asker.seat = 1
+    await n.until(lambda: seat_to_act(n.table) == 1 and asker.of_type("turn"))
 
 
-def test_the_terminal_gives_a_seat_back(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        n, ann, bob = await night(tmp_path)
-        asker = await asker_waits(n, bob)
-        status = n.table.console("status")
-        assert "Bob asks for seat 1" in status
-        assert n.table.console("give 5").startswith("refused: nobody is asking for seat 5")
-        assert n.table.console("give 1") == "ok"
-        await settle(n.table, *n.links)
-        assert asker.last("welcome")["seat"] == 1
-        assert n.table.seats[1].conn is asker.conn
-
-    asyncio.run(scenario())
+@run
+async def test_the_terminal_gives_a_seat_back(tmp_path: Path) -> None:
+    n, ann, bob = await night(tmp_path)
+    asker = await asker_waits(n, bob)
+    status = n.table.console("status")
+    assert "Bob asks for seat 1" in status
+    assert n.table.console("give 5").startswith("refused: nobody is asking for seat 5")
+    assert n.table.console("give 1") == "ok"
+    await settle(n.table, *n.links)
+    assert asker.last("welcome")["seat"] == 1
+    assert n.table.seats[1].conn is asker.conn
 
 
 @pytest.mark.parametrize("how", ["refused", "terminal", "timeout", "asker_leaves", "token"])
-def test_an_ask_refused_or_unanswered_gets_nothing(tmp_path: Path, how: str) -> None:
-    async def scenario() -> None:
-        n, ann, bob = await night(tmp_path, hand_pause=30)  # a match longer than the wait
-        old_token = bob.token
-        asker = await asker_waits(n, bob)
-        await n.step()
-        if how == "refused":
-            ann.send({"type": "refuse_seat", "seat": 1})
-        elif how == "terminal":
-            assert n.table.console("refuse 1") == "ok"
-        elif how == "timeout":
-            for _ in range(int(ASK_TIMEOUT / 0.5) - 4):
-                await n.step()
-            assert n.table.asks.pending and n.table.dealer.life.running
-            for _ in range(6):
-                await n.step()
-        elif how == "asker_leaves":
-            asker.drop()
-        else:
-            back = n.add(Link(n.table, "Bob"))
-            assert back.hello(token=old_token)["seat"] == 1
-        await settle(n.table, *n.links)
-        assert not n.table.asks.pending
-        assert ann.last("seat_asked")["open"] is False
-        if how != "asker_leaves":
-            answer = asker.last("ask_answer")
-            refusal = how in ("refused", "terminal")
-            assert answer["answer"] == ("refused" if refusal else "unanswered")
-            assert answer["message"]
-        # Nothing else: it watches on, with no seat and no hole card of Bob's.
-        for _ in range(20):
-            await n.step()
-        assert len(asker.of_type("welcome")) == 1 and asker.of_type("welcome")[0]["seat"] is None
-        assert not asker.of_type("turn")
-        assert not leaked(asker, n.bob_down)
-        if how != "token":
-            assert n.table.seats[1].conn is None and n.table.seats[1].token == old_token
-        # A give after the end is refused to the host only.
-        mark = len(asker.log)
-        if how != "token":
-            ann.send({"type": "give_seat", "seat": 1})
-            await settle(n.table, *n.links)
-            assert ann.last("error")["code"] == "no_ask"
-            assert n.table.seats[1].conn is None
-        assert not [m for m in asker.log[mark:] if m["type"] in ("welcome", "error")]
-
-    asyncio.run(scenario())
-
-
-def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        n, ann, bob = await night(tmp_path)
-        carl = n.add(Link(n.table, "Carl"))
-        carl.hello(watch=True)
-
-        async def refused(link: Link, msg: dict[str, Any]) -> str:
-            marks = {id(x): len(x.log) for x in n.links}
-            link.send(msg)
-            await settle(n.table, *n.links)
-            for other in n.links:
-                if other is not link:
-                    new = other.log[marks[id(other)] :]
-                    assert not [m for m in new if m["type"] in ("error", "seat_asked")], other.name
-            return str(link.last("error")["code"])
-
-        ask = {"type": "ask_seat", "seat": 1}
-        assert await refused(carl, {"type": "ask_seat", "seat": 9}) == "bad_seat"
-        assert await refused(carl, {"type": "ask_seat", "seat": 6}) == "bad_seat"  # a computer
-        assert await refused(carl, {"type": "ask_seat", "seat": 3}) == "bad_seat"  # empty
-        assert await refused(carl, ask) == "seat_connected"  # Bob is there
-        assert await refused(bob, {"type": "ask_seat", "seat": 0}) == "already_seated"
-        assert await refused(carl, {"type": "ask_seat", "seat": "1"}) == "bad_message"
-        bob.drop()
-        await n.step()
-        assert await refused(carl, ask) == "wrong_name"  # a name that isn't the seat's
-        bobs = n.add(Link(n.table, "bob"))
-        bobs.hello(watch=True)
-        bobs.send(ask)
-        await settle(n.table, *n.links)
-        assert bobs.last("ask_answer")["answer"] == "waiting"
-        other = n.add(Link(n.table, "BOB"))
-        other.hello(watch=True)
-        assert await refused(other, ask) == "already_asked"  # one pending ask per seat
-        assert await refused(bobs, ask) == "already_asked"
-        assert await refused(bobs, {"type": "give_seat", "seat": 1}) == "not_host"
-        assert await refused(ann, {"type": "give_seat", "seat": 2}) == "no_ask"
-        # R-C3: once the host takes Bob's seat away, nobody may ask for it.
+@run
+async def test_an_ask_refused_or_unanswered_gets_nothing(tmp_path: Path, how: str) -> None:
+    n, ann, bob = await night(tmp_path, hand_pause=30)  # a match longer than the wait
+    old_token = bob.token
+    asker = await asker_waits(n, bob)
+    await n.step()
+    if how == "refused":
         ann.send({"type": "refuse_seat", "seat": 1})
+    elif how == "terminal":
+        assert n.table.console("refuse 1") == "ok"
+    elif how == "timeout":
+        for _ in range(int(ASK_TIMEOUT / 0.5) - 4):
+            await n.step()
+        assert n.table.asks.pending and n.table.dealer.life.running
+        for _ in range(6):
+            await n.step()
+    elif how == "asker_leaves":
+        asker.drop()
+    else:
+        back = n.add(Link(n.table, "Bob"))
+        assert back.hello(token=old_token)["seat"] == 1
+    await settle(n.table, *n.links)
+    assert not n.table.asks.pending
+    assert ann.last("seat_asked")["open"] is False
+    if how != "asker_leaves":
+        answer = asker.last("ask_answer")
+        refusal = how in ("refused", "terminal")
+        assert answer["answer"] == ("refused" if refusal else "unanswered")
+        assert answer["message"]
+    # Nothing else: it watches on, with no seat and no hole card of Bob's.
+    for _ in range(20):
         await n.step()
-        ann.send({"type": "take_seat", "seat": 1})
-        await n.step()
-        assert await refused(other, ask) == "seat_taken"
-        # The table plays on.
-        hand = n.table.dealer.hand_no
-        await n.until(lambda: n.table.dealer.hand_no > hand)
-
-    asyncio.run(scenario())
-
-
-def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0)
-        table, clock = await clocked_table(cfg)
-        ann, bob = Link(table, "Ann"), Link(table, "Bob")
-        ann.hello(protocol=1)
-        bob.hello()
-        n = Night(table, clock, ann, bob)
-        await n.until(lambda: table.dealer.hand_no > 0)
-        bob.drop()
-        await n.step()
-        one = n.add(Link(table, "Bob"))
-        refused = one.hello(name="Bob", protocol=1)
-        assert refused["code"] == "name_taken" and "seat" not in refused
-        watcher = n.add(Link(table, "Bob"))
-        watcher.hello(name="Bob", watch=True, protocol=1)
-        watcher.send({"type": "ask_seat", "seat": 1})
-        await settle(table, *n.links)
-        assert watcher.last("error")["code"] == "unknown_type"
-        two = n.add(Link(table, "Bob"))
-        two.hello(name="Bob", watch=True)
-        two.send({"type": "ask_seat", "seat": 1})
-        await n.step()
-        # Ann, the host, speaks protocol 1: she is never sent a seat_asked; the terminal answers.
-        assert not ann.of_type("seat_asked") and not ann.of_type("ask_answer")
-        assert table.console("give 1") == "ok"
-        await settle(table, *n.links)
-        assert two.last("welcome")["seat"] == 1
-
-    asyncio.run(scenario())
-
-
-def test_over_real_processes_a_reclaim_goes_through_on_the_hosts_give(tmp_path: Path) -> None:
-    """A ``stud-server`` process on loopback: Bob's link and token are lost mid-hand; "Bob"
-    watching asks, sees no hole card of his seat, and gets it back on Ann's give."""
-    server = ServerProcess(
-        tmp_path, "--computer", "1", "--start-when", "3", "--grace", "600", "--bot-delay", "0",
-        "--hand-pause", "0", "--history-dir", str(tmp_path / "hh"),
-    )  # fmt: skip
-
-    async def scenario(port: int) -> float:
-        ann, bob = Client("Ann"), Client("Bob")
-        await ann.hello(port)
-        await bob.hello(port)
-
-        playing = asyncio.get_running_loop().create_task(take_turns([ann]))
-        turn = await bob.expect("turn", timeout=20)
-        table = [m for m in bob.of_type("table") if m["view"]["to_act"] == bob.seat][-1]
-        (mine,) = [s for s in table["view"]["seats"] if s["seat"] == bob.seat]
-        hole = set(mine["hole"])
-        old_token = bob.token
-        await bob.close()  # his game and his token are gone: his turn waits (R-C1)
-        await ann.seen("presence", 0, seat=1, connected=False)
-        lost = Client("Bob")
-        refused = await lost.hello(port)
-        assert refused["code"] == "name_taken" and refused["seat"] == 1
-        asker = Client("Bob")
-        assert (await asker.hello(port, watch=True))["seat"] is None
-        asker.send({"type": "ask_seat", "seat": 1})
-        assert (await asker.expect("ask_answer"))["answer"] == "waiting"
-        await ann.seen("seat_asked", 0, seat=1, open=True)
-        await roundtrip(asker)
-        assert not [c for m in asker.log for c in cards_in(m) if c in hole], "a hole card leaked"
-        started = asyncio.get_running_loop().time()
+    assert len(asker.of_type("welcome")) == 1 and asker.of_type("welcome")[0]["seat"] is None
+    assert not asker.of_type("turn")
+    assert not leaked(asker, n.bob_down)
+    if how != "token":
+        assert n.table.seats[1].conn is None and n.table.seats[1].token == old_token
+    # A give after the end is refused to the host only.
+    mark = len(asker.log)
+    if how != "token":
         ann.send({"type": "give_seat", "seat": 1})
-        welcome = await asker.expect("welcome")
-        took = asyncio.get_running_loop().time() - started
-        assert welcome["seat"] == 1 and welcome["token"] not in ("", old_token)
-        back = await asker.expect("table")
-        (seat_view,) = [s for s in back["view"]["seats"] if s["seat"] == 1]
-        assert set(seat_view["hole"]) == hole  # the same hand, his own cards
-        again = await asker.expect("turn")
-        assert again["turn"] == turn["turn"]  # the decision that waited for him
-        stale = Client("Bob")
-        assert (await stale.hello(port, token=old_token))["code"] == "bad_token"
-        playing.cancel()
-        for c in (ann, lost, asker, stale):
-            await c.close()
-        return took
+        await settle(n.table, *n.links)
+        assert ann.last("error")["code"] == "no_ask"
+        assert n.table.seats[1].conn is None
+    assert not [m for m in asker.log[mark:] if m["type"] in ("welcome", "error")]
 
-    try:
-        took = asyncio.run(scenario(server.port))
-        print(f"seat given back in {took:.3f} s")
-    finally:
-        server.terminate()
+
+@run
+async def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
+    n, ann, bob = await night(tmp_path)
+    carl = n.add(Link(n.table, "Carl"))
+    carl.hello(watch=True)
+
+    async def refused(link: Link, msg: dict[str, Any]) -> str:
+        marks = {id(x): len(x.log) for x in n.links}
+        link.send(msg)
+        await settle(n.table, *n.links)
+        for other in n.links:
+            if other is not link:
+                new = other.log[marks[id(other)] :]
+                assert not [m for m in new if m["type"] in ("error", "seat_asked")], other.name
+        return str(link.last("error")["code"])
+
+    ask = {"type": "ask_seat", "seat": 1}
+    assert await refused(carl, {"type": "ask_seat", "seat": 9}) == "bad_seat"
+    assert await refused(carl, {"type": "ask_seat", "seat": 6}) == "bad_seat"  # a computer
+    assert await refused(carl, {"type": "ask_seat", "seat": 3}) == "bad_seat"  # empty
+    assert await refused(carl, ask) == "seat_connected"  # Bob is there
+    assert await refused(bob, {"type": "ask_seat", "seat": 0}) == "already_seated"
+    assert await refused(carl, {"type": "ask_seat", "seat": "1"}) == "bad_message"
+    bob.drop()
+    await n.step()
+    assert await refused(carl, ask) == "wrong_name"  # a name that isn't the seat's
+    bobs = n.add(Link(n.table, "bob"))
+    bobs.hello(watch=True)
+    bobs.send(ask)
+    await settle(n.table, *n.links)
+    assert bobs.last("ask_answer")["answer"] == "waiting"
+    other = n.add(Link(n.table, "BOB"))
+    other.hello(watch=True)
+    assert await refused(other, ask) == "already_asked"  # one pending ask per seat
+    assert await refused(bobs, ask) == "already_asked"
+    assert await refused(bobs, {"type": "give_seat", "seat": 1}) == "not_host"
+    assert await refused(ann, {"type": "give_seat", "seat": 2}) == "no_ask"
+    # R-C3: once the host takes Bob's seat away, nobody may ask for it.
+    ann.send({"type": "refuse_seat", "seat": 1})
+    await n.step()
+    ann.send({"type": "take_seat", "seat": 1})
+    await n.step()
+    assert await refused(other, ask) == "seat_taken"
+    # The table plays on.
+    hand = n.table.dealer.hand_no
+    await n.until(lambda: n.table.dealer.hand_no > hand)
+
+
+@run
+async def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
+    cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0)
+    table, clock = await clocked_table(cfg)
+    ann, bob = Link(table, "Ann"), Link(table, "Bob")
+    ann.hello(protocol=1)
+    bob.hello()
+    n = Night(table, clock, ann, bob)
+    await n.until(lambda: table.dealer.hand_no > 0)
+    bob.drop()
+    await n.step()
+    one = n.add(Link(table, "Bob"))
+    refused = one.hello(name="Bob", protocol=1)
+    assert refused["code"] == "name_taken" and "seat" not in refused
+    watcher = n.add(Link(table, "Bob"))
+    watcher.hello(name="Bob", watch=True, protocol=1)
+    watcher.send({"type": "ask_seat", "seat": 1})
+    await settle(table, *n.links)
+    assert watcher.last("error")["code"] == "unknown_type"
+    two = n.add(Link(table, "Bob"))
+    two.hello(name="Bob", watch=True)
+    two.send({"type": "ask_seat", "seat": 1})
+    await n.step()
+    # Ann, the host, speaks protocol 1: she is never sent a seat_asked; the terminal answers.
+    assert not ann.of_type("seat_asked") and not ann.of_type("ask_answer")
+    assert table.console("give 1") == "ok"
+    await settle(table, *n.links)
+    assert two.last("welcome")["seat"] == 1

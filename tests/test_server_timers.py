@@ -7,6 +7,7 @@ No event loop time passes: every test advances the fake clock.
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from common.protocol import FrameDecoder, Hello, encode_frame
 from server.clock import TurnClock
 from server.net import Connection, Limits
 from server.timers import FakeClock, LoopClock
-from tests.serverkit import FakeTransport
+from tests.serverkit import FakeTransport, run
 
 # ------------------------------------------------------------------ the fake clock
 
@@ -51,36 +52,32 @@ def test_a_callback_scheduled_by_a_callback_runs_if_it_is_due_in_the_same_advanc
         clock.advance(-1)
 
 
-def test_the_fake_clock_pumps_what_is_due_at_once_onto_a_loop() -> None:
-    async def scenario() -> None:
-        clock = FakeClock(pump=asyncio.get_running_loop().call_soon)
-        ran: list[str] = []
-        clock.call_soon(ran.append, "now")
-        clock.call_later(1, ran.append, "later")
-        await asyncio.sleep(0)
-        assert ran == ["now"]
-        sleeper = asyncio.ensure_future(clock.sleep(3))
-        await asyncio.sleep(0)
-        clock.advance(2.9)
-        await asyncio.sleep(0)
-        assert not sleeper.done() and ran == ["now", "later"]
-        clock.advance(0.1)
-        await sleeper
-
-    asyncio.run(scenario())
+@run
+async def test_the_fake_clock_pumps_what_is_due_at_once_onto_a_loop() -> None:
+    clock = FakeClock(pump=asyncio.get_running_loop().call_soon)
+    ran: list[str] = []
+    clock.call_soon(ran.append, "now")
+    clock.call_later(1, ran.append, "later")
+    await asyncio.sleep(0)
+    assert ran == ["now"]
+    sleeper = asyncio.ensure_future(clock.sleep(3))
+    await asyncio.sleep(0)
+    clock.advance(2.9)
+    await asyncio.sleep(0)
+    assert not sleeper.done() and ran == ["now", "later"]
+    clock.advance(0.1)
+    await sleeper
 
 
-def test_the_real_clock_is_the_loops() -> None:
-    async def scenario() -> None:
-        clock = LoopClock()
-        ran: list[int] = []
-        clock.call_soon(ran.append, 1)
-        clock.call_later(0, ran.append, 2).cancel()
-        await clock.sleep(0)
-        assert ran == [1]
-        assert abs(clock.now() - asyncio.get_running_loop().time()) < 1
-
-    asyncio.run(scenario())
+@run
+async def test_the_real_clock_is_the_loops() -> None:
+    clock = LoopClock()
+    ran: list[int] = []
+    clock.call_soon(ran.append, 1)
+    clock.call_later(0, ran.append, 2).cancel()
+    await clock.sleep(0)
+    assert ran == [1]
+    assert abs(clock.now() - asyncio.get_running_loop().time()) < 1
 
 
 # ------------------------------------------------------------------ the turn clock (R-C4, R-C1)
@@ -209,14 +206,14 @@ def test_r_c1_a_quiet_link_is_sent_a_heartbeat_after_a_whole_period_of_nothing()
     assert conn.greeted
     clock.advance(2)  # the first check, half a period in: nothing sent yet, and too soon
     assert _sent(transport) == []
-    clock.advance(2)  # a whole period of nothing
-    assert [m["type"] for m in _sent(transport)] == ["heartbeat"]
+    clock.advance(2)  # a whole period of nothing: a frame with no fields, to ignore
+    assert _sent(transport) == [{"type": "heartbeat"}]
     conn.send_message({"type": "pong", "id": 1})
     clock.advance(2)
     assert [m["type"] for m in _sent(transport)] == ["heartbeat", "pong"]
     clock.advance(2)  # the pong went out 4 s ago
     assert [m["type"] for m in _sent(transport)] == ["heartbeat", "pong", "heartbeat"]
-    clock.advance(100)  # a client that never said it beats is never dropped for silence
+    clock.advance(100)  # a client that never said it beats (protocol 1's) is never dropped
     assert not conn.closed
 
 
@@ -229,3 +226,17 @@ def test_r_c1_a_beating_client_silent_for_the_link_timeout_is_dropped() -> None:
     assert not conn.closed
     clock.advance(2)  # checked at 24: 14 s of silence
     assert conn.closed and handler.closed == [conn] and transport.closed
+
+
+def test_a_trickled_frame_is_cut_off_however_slowly_it_comes() -> None:
+    """One byte every so often does not keep a frame open past ``frame_timeout``."""
+    conn, transport, clock, _ = _connection(frame_timeout=2)
+    conn.data_received(encode_frame(Hello(name="ann").encode()))
+    conn.data_received(struct.pack(">I", 40) + b"\x81")
+    for _ in range(3):
+        clock.advance(0.5)
+        conn.data_received(b"\xc0")
+    clock.advance(0.4)
+    assert not conn.closed
+    clock.advance(0.1)
+    assert conn.closed and _sent(transport)[-1]["code"] == "bad_frame"

@@ -24,9 +24,7 @@ import pytest
 from common import protocol as p
 from common import seal
 from common.protocol import encode_frame
-from server.__main__ import _parser, config_from_args
 from server.announce import FACT_KEYS, table_facts
-from server.config import ServerConfig
 from server.console import HELP
 from server.identity import KEY_FILE, Identity, load_identity
 from server.net import TLS_REQUIRED, Limits
@@ -38,6 +36,7 @@ from tests.serverkit import (
     client_hello,
     clocked_table,
     config,
+    run,
     running,
     settle,
 )
@@ -73,11 +72,22 @@ def test_the_key_is_0600_in_a_0700_folder_and_no_copy_is_left(tmp_path: Path) ->
     assert again.fingerprint == made.fingerprint and _mode(made.path) == 0o600
 
 
+def _key_of_another_kind() -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP384R1())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
 @pytest.mark.parametrize(
     "broken",
-    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"],
-    ids=["text", "empty", "bad-pem"],
-)
+    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+     _key_of_another_kind()],
+    ids=["text", "empty", "bad-pem", "another-kind"],
+)  # fmt: skip
 def test_a_broken_key_is_set_aside_and_a_new_one_made(
     tmp_path: Path, broken: bytes, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -88,20 +98,6 @@ def test_a_broken_key_is_set_aside_and_a_new_one_made(
     assert len(aside) == 1 and aside[0].read_bytes() == broken
     assert "cannot be read" in caplog.text and aside[0].name in caplog.text
     assert load_identity(tmp_path, "t").fingerprint == made.fingerprint
-
-
-def test_a_key_of_another_kind_is_set_aside_too(tmp_path: Path) -> None:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    other = ec.generate_private_key(ec.SECP384R1()).private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    (tmp_path / KEY_FILE).write_bytes(other)
-    load_identity(tmp_path)
-    assert any(f.name.startswith(KEY_FILE + ".broken-") for f in tmp_path.iterdir())
 
 
 def test_the_certificate_is_self_signed_with_sha256_for_20_years(identity: Identity) -> None:
@@ -162,62 +158,57 @@ def test_a_sealed_client_plays_beside_plain_protocol_1_and_2_clients(
     assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: plain", caplog.text)
 
 
-def test_a_tls_1_2_client_is_sealed_too(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path)) as (_, port):
-            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            ctx.check_hostname = False
-            ctx.verify_mode = ssl.CERT_NONE
-            ctx.maximum_version = ssl.TLSVersion.TLSv1_2
-            ann = await Client("ann").connect(port, context=ctx)
-            assert (await ann.hello())["type"] == "welcome"
-            assert ann.writer.get_extra_info("ssl_object").version() == "TLSv1.2"
-            await ann.close()
-
-    asyncio.run(scenario())
+@run
+async def test_a_tls_1_2_client_is_sealed_too(tmp_path: Path) -> None:
+    async with running(config(tmp_path)) as (_, port):
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+        ann = await Client("ann").connect(port, context=ctx)
+        assert (await ann.hello())["type"] == "welcome"
+        assert ann.writer.get_extra_info("ssl_object").version() == "TLSv1.2"
+        await ann.close()
 
 
 # ------------------------------------------------------------------ on a fake clock
 
 
-def test_a_sealed_link_says_hello_and_its_seat_says_sealed(
+@run
+async def test_a_sealed_link_says_hello_and_its_seat_says_sealed(
     tmp_path: Path, identity: Identity
 ) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        ann = SealedLink(table, identity, "ann")
-        assert ann.conn.sealed and ann.conn.tls_version == "TLSv1.3"
-        assert ann.conn.binding == seal.channel_binding(identity.cert_der)
-        assert ann.tls.peer_certificate() == identity.cert_der
-        assert ann.hello()["type"] == "welcome"
-        bob = Link(table, "bob")
-        bob.hello()
-        assert not bob.conn.sealed and bob.conn.binding == b""
-        lobby = bob.last("lobby")
-        assert _seat(lobby, ann.seat)["sealed"] is True and "sealed" not in _seat(lobby, bob.seat)
-        assert b"welcome" not in b"".join(ann.transport.written)  # nothing in the clear
-        ann.send({"type": "leave"})
-        await settle(table, ann, bob)
-        ann.log  # noqa: B018 (the client reads what came)
-        assert ann.tls.peer_closed and ann.transport.closed  # close_notify, then FIN
-        table.shutdown()
-
-    asyncio.run(scenario())
+    table, _ = await clocked_table(config(tmp_path))
+    ann = SealedLink(table, identity, "ann")
+    assert ann.conn.sealed and ann.conn.tls_version == "TLSv1.3"
+    assert ann.conn.binding == seal.channel_binding(identity.cert_der)
+    assert ann.tls.peer_certificate() == identity.cert_der
+    assert ann.hello()["type"] == "welcome"
+    bob = Link(table, "bob")
+    bob.hello()
+    assert not bob.conn.sealed and bob.conn.binding == b""
+    lobby = bob.last("lobby")
+    assert _seat(lobby, ann.seat)["sealed"] is True and "sealed" not in _seat(lobby, bob.seat)
+    assert b"welcome" not in b"".join(ann.transport.written)  # nothing in the clear
+    ann.send({"type": "leave"})
+    await settle(table, ann, bob)
+    ann.log  # noqa: B018 (the client reads what came)
+    assert ann.tls.peer_closed and ann.transport.closed  # close_notify, then FIN
+    table.shutdown()
 
 
-def test_a_table_without_a_key_takes_a_client_hello_for_a_frame(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        link = Link(table)
-        link.conn.data_received(client_hello())
-        assert link.last("error")["code"] == "frame_too_large"
-        assert link.conn.closed and not link.conn.sealed
-
-    asyncio.run(scenario())
+@run
+async def test_a_table_without_a_key_takes_a_client_hello_for_a_frame(tmp_path: Path) -> None:
+    table, _ = await clocked_table(config(tmp_path))
+    link = Link(table)
+    link.conn.data_received(client_hello())
+    assert link.last("error")["code"] == "frame_too_large"
+    assert link.conn.closed and not link.conn.sealed
 
 
 @pytest.mark.parametrize("how", ["stalled", "half a hello", "no hello"])
-def test_18_6_a_tls_handshake_that_stalls_is_closed_within_the_handshake_time(
+@run
+async def test_18_6_a_tls_handshake_that_stalls_is_closed_within_the_handshake_time(
     tmp_path: Path, identity: Identity, how: str
 ) -> None:
     """The handshake timer covers the TLS handshake and the hello, as for a plain
@@ -225,29 +216,25 @@ def test_18_6_a_tls_handshake_that_stalls_is_closed_within_the_handshake_time(
     a TLS handshake finished with no hello after it (told so inside the seal), is open
     until the handshake time and closed at it; half a ClientHello (a record cut short)
     is closed no later: its record is timed like a frame."""
-
-    async def scenario() -> None:
-        table, clock = await clocked_table(config(tmp_path))
-        limits = Limits(handshake_timeout=3.0, frame_timeout=2.0)
-        link = SealedLink(table, identity, limits=limits, shake=how == "no hello")
-        hello = client_hello()
-        if how == "stalled":
-            link.raw(hello[:1])  # one byte 0x16: it waits for the second
-            assert link.conn.kind is None and not link.transport.closed
-            link.raw(hello[1:])
-            assert link.conn.kind == "tls" and link.transport.written  # the ServerHello
-        elif how == "half a hello":
-            link.raw(hello[: len(hello) // 2])
-        clock.advance(1.9)
-        assert not link.transport.closed
-        clock.advance(1.0)
-        assert link.transport.closed == (how == "half a hello")
-        clock.advance(0.2)
-        assert link.transport.closed and table.conns == set()
-        if how == "no hello":
-            assert link.last("error")["code"] == "handshake_timeout"
-
-    asyncio.run(scenario())
+    table, clock = await clocked_table(config(tmp_path))
+    limits = Limits(handshake_timeout=3.0, frame_timeout=2.0)
+    link = SealedLink(table, identity, limits=limits, shake=how == "no hello")
+    hello = client_hello()
+    if how == "stalled":
+        link.raw(hello[:1])  # one byte 0x16: it waits for the second
+        assert link.conn.kind is None and not link.transport.closed
+        link.raw(hello[1:])
+        assert link.conn.kind == "tls" and link.transport.written  # the ServerHello
+    elif how == "half a hello":
+        link.raw(hello[: len(hello) // 2])
+    clock.advance(1.9)
+    assert not link.transport.closed
+    clock.advance(1.0)
+    assert link.transport.closed == (how == "half a hello")
+    clock.advance(0.2)
+    assert link.transport.closed and table.conns == set()
+    if how == "no hello":
+        assert link.last("error")["code"] == "handshake_timeout"
 
 
 @pytest.mark.parametrize(
@@ -262,78 +249,73 @@ def test_18_6_a_tls_handshake_that_stalls_is_closed_within_the_handshake_time(
     ],
     ids=["junk", "bad-hello", "a huge record of junk", "noise", "zeros", "a hello then junk"],
 )
-def test_18_6_garbage_after_a_tls_record_header_is_closed_at_once(
+@run
+async def test_18_6_garbage_after_a_tls_record_header_is_closed_at_once(
     tmp_path: Path, identity: Identity, garbage: bytes
 ) -> None:
     """Bytes that start like TLS and are not: the link is closed with no time passing on
     the table's clock (not left to the handshake timer), no frame is sent in the clear,
     and the table plays on: it still takes a plain hello."""
-
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path, computer=1))
-        link = SealedLink(table, identity, shake=False)
-        link.raw(garbage)
-        assert link.transport.closed and link.conn.closed
-        assert b"\xa4type" not in b"".join(link.transport.written)
-        assert Link(table, "Pat").hello()["type"] == "welcome"
-        table.shutdown()
-
-    asyncio.run(scenario())
+    table, _ = await clocked_table(config(tmp_path, computer=1))
+    link = SealedLink(table, identity, shake=False)
+    link.raw(garbage)
+    assert link.transport.closed and link.conn.closed
+    assert b"\xa4type" not in b"".join(link.transport.written)
+    assert Link(table, "Pat").hello()["type"] == "welcome"
+    table.shutdown()
 
 
-def test_an_oversized_frame_inside_tls_is_refused(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        link = SealedLink(table, identity, limits=Limits(max_frame=1000))
-        link.hello()
-        link.send_bytes(struct.pack(">I", 5000) + b"\x00" * 10)
-        assert link.last("error")["code"] == "frame_too_large"
-        assert link.conn.closed
-
-    asyncio.run(scenario())
-
-
-def test_the_flood_budget_holds_inside_tls(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        link = SealedLink(table, identity, limits=Limits(budget_burst=10, budget_per_second=1))
-        link.hello()
-        link.send_bytes(b"".join(encode_frame({"type": "ping", "id": i}) for i in range(30)))
-        assert link.last("error")["code"] == "flood"
-        assert link.conn.flooded and link.conn.closed
-
-    asyncio.run(scenario())
-
-
-def test_a_frame_cut_short_inside_tls_is_timed(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, clock = await clocked_table(config(tmp_path))
-        link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
-        link.hello()
-        link.send_bytes(encode_frame({"type": "ping", "id": 1})[:-2])
-        clock.advance(1.9)
-        assert not link.conn.closed
-        clock.advance(0.2)
-        assert link.last("error")["code"] == "bad_frame"
-
-    asyncio.run(scenario())
+@pytest.mark.parametrize(
+    ("limits", "data", "code"),
+    [
+        (Limits(max_frame=1000), struct.pack(">I", 5000) + b"\x00" * 10, "frame_too_large"),
+        (
+            Limits(budget_burst=10, budget_per_second=1),
+            b"".join(encode_frame({"type": "ping", "id": i}) for i in range(30)),
+            "flood",
+        ),
+    ],
+    ids=["oversized", "flood"],
+)
+@run
+async def test_the_limits_hold_inside_tls(
+    tmp_path: Path, identity: Identity, limits: Limits, data: bytes, code: str
+) -> None:
+    table, _ = await clocked_table(config(tmp_path))
+    link = SealedLink(table, identity, limits=limits)
+    link.hello()
+    link.send_bytes(data)
+    assert link.last("error")["code"] == code
+    assert link.conn.closed
 
 
-def test_a_tls_record_trickled_in_is_timed_like_a_frame(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, clock = await clocked_table(config(tmp_path))
-        link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
-        link.hello()
-        record = link.tls.write(encode_frame({"type": "ping", "id": 1}))
-        for i in range(len(record) - 1):  # a byte a second: each one is not a new start
-            link.raw(record[i : i + 1])
-            clock.advance(0.5 if i < 3 else 0)
-            if link.conn.closed:
-                break
-        clock.advance(2.0)
-        assert link.conn.closed
+@run
+async def test_a_frame_cut_short_inside_tls_is_timed(tmp_path: Path, identity: Identity) -> None:
+    table, clock = await clocked_table(config(tmp_path))
+    link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
+    link.hello()
+    link.send_bytes(encode_frame({"type": "ping", "id": 1})[:-2])
+    clock.advance(1.9)
+    assert not link.conn.closed
+    clock.advance(0.2)
+    assert link.last("error")["code"] == "bad_frame"
 
-    asyncio.run(scenario())
+
+@run
+async def test_a_tls_record_trickled_in_is_timed_like_a_frame(
+    tmp_path: Path, identity: Identity
+) -> None:
+    table, clock = await clocked_table(config(tmp_path))
+    link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
+    link.hello()
+    record = link.tls.write(encode_frame({"type": "ping", "id": 1}))
+    for i in range(len(record) - 1):  # a byte a second: each one is not a new start
+        link.raw(record[i : i + 1])
+        clock.advance(0.5 if i < 3 else 0)
+        if link.conn.closed:
+            break
+    clock.advance(2.0)
+    assert link.conn.closed
 
 
 class Buffered(FakeTransport):
@@ -343,55 +325,20 @@ class Buffered(FakeTransport):
         return sum(len(c) for c in self.written)
 
 
-def test_the_queue_limit_counts_the_ciphertext(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        link = SealedLink(table, identity, limits=Limits(queue_limit=20_000))
-        link.hello()
-        link.transport.__class__ = Buffered
-        for i in range(200):
-            link.conn.send_message({"type": "pong", "id": i, "pad": "x" * 200})
-            if link.conn.closed:
-                break
-        assert link.conn.closed and link.transport.closed
-
-    asyncio.run(scenario())
+@run
+async def test_the_queue_limit_counts_the_ciphertext(tmp_path: Path, identity: Identity) -> None:
+    table, _ = await clocked_table(config(tmp_path))
+    link = SealedLink(table, identity, limits=Limits(queue_limit=20_000))
+    link.hello()
+    link.transport.__class__ = Buffered
+    for i in range(200):
+        link.conn.send_message({"type": "pong", "id": i, "pad": "x" * 200})
+        if link.conn.closed:
+            break
+    assert link.conn.closed and link.transport.closed
 
 
 # ------------------------------------------------------------------ plain never or allow
-
-
-def test_plain_is_auto_allow_or_never_in_the_config_and_the_cli() -> None:
-    assert ServerConfig().plain == "auto" and ServerConfig().plain_at_start == "allow"
-    with pytest.raises(ValueError, match="auto, allow or never"):
-        ServerConfig(plain="sometimes")
-    assert config_from_args(_parser().parse_args([])).plain == "auto"
-    assert config_from_args(_parser().parse_args(["--plain", "never"])).plain == "never"
-    assert config_from_args(_parser().parse_args(["--plain", "allow"])).plain == "allow"
-    with pytest.raises(SystemExit):
-        _parser().parse_args(["--plain", "maybe"])
-
-
-@pytest.mark.parametrize(
-    ("msg", "plain"),
-    [
-        ({"type": "options", "plain": "never"}, "never"),
-        ({"type": "options", "plain": "allow"}, "allow"),
-        ({"type": "options"}, None),
-    ],
-    ids=["never", "allow", "left-out"],
-)
-def test_the_options_message_carries_plain(msg: dict[str, Any], plain: str | None) -> None:
-    got = p.decode_client(msg)
-    assert isinstance(got, p.Options) and got.plain == plain
-    assert got.encode() == msg
-
-
-@pytest.mark.parametrize("bad", ["sometimes", 1, True], ids=["word", "number", "bool"])
-def test_a_bad_plain_is_refused(bad: object) -> None:
-    with pytest.raises(p.MessageError) as caught:
-        p.decode_client({"type": "options", "plain": bad})
-    assert caught.value.code == "bad_message"
 
 
 async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tuple[Any, ...]:
@@ -407,102 +354,80 @@ async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tu
     return table, clock, host, bob, eve
 
 
-def test_the_host_turns_plain_off_and_the_plain_ones_are_closed(
+@run
+async def test_the_host_turns_plain_off_and_the_plain_ones_are_closed(
     tmp_path: Path, identity: Identity
 ) -> None:
-    async def scenario() -> None:
-        table, _, host, bob, eve = await _lobby_of_three(tmp_path, identity, computer=1)
-        assert "plain" not in host.last("lobby")
-        host.send(p.Options(plain="never").encode())
-        await settle(table, host, bob, eve)
-        for link in (bob, eve):
-            error = link.last("error")
-            assert error == {"type": "error", "code": "tls_required", "message": TLS_REQUIRED}
-            assert link.transport.closed
-        assert bob.seat not in table.seats  # freed, as a leave between matches frees it
-        lobby = host.last("lobby")
-        assert lobby["plain"] == "never"
-        assert [s["seat"] for s in lobby["seats"]] == [host.seat, 6]
-        assert _seat(lobby, host.seat)["sealed"] is True
-        assert lobby["options"] == table.turns.options.to_dict()
-        assert "plain" not in lobby["options"]
-        # And back: plain ones may join again; the lobby no longer says it.
-        host.send(p.Options(plain="allow").encode())
-        await settle(table, host)
-        assert "plain" not in host.last("lobby")
-        assert table.turns.options.plain == "allow"
-        table.shutdown()
-
-    asyncio.run(scenario())
+    table, _, host, bob, eve = await _lobby_of_three(tmp_path, identity, computer=1)
+    assert "plain" not in host.last("lobby")
+    host.send(p.Options(plain="never").encode())
+    await settle(table, host, bob, eve)
+    for link in (bob, eve):
+        error = link.last("error")
+        assert error == {"type": "error", "code": "tls_required", "message": TLS_REQUIRED}
+        assert link.transport.closed
+    assert bob.seat not in table.seats  # freed, as a leave between matches frees it
+    lobby = host.last("lobby")
+    assert lobby["plain"] == "never"
+    assert [s["seat"] for s in lobby["seats"]] == [host.seat, 6]
+    assert _seat(lobby, host.seat)["sealed"] is True
+    assert lobby["options"] == table.turns.options.to_dict()
+    assert "plain" not in lobby["options"]
+    # And back: plain ones may join again; the lobby no longer says it.
+    host.send(p.Options(plain="allow").encode())
+    await settle(table, host)
+    assert "plain" not in host.last("lobby")
+    assert table.turns.options.plain == "allow"
+    table.shutdown()
 
 
-def test_plain_refusals_change_nothing(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, _, host, bob, _eve = await _lobby_of_three(tmp_path, identity, computer=1)
-        bob.send(p.Options(plain="never").encode())
-        assert bob.last("error")["code"] == "not_host"
-        # A plain host would close itself: refused.
-        table.role.pass_on(bob.seat)
-        bob.send(p.Options(plain="never").encode())
-        err = bob.last("error")
-        assert (err["code"], err["ref"]) == ("tls_required", "options")
-        assert table.turns.options.plain == "allow" and not bob.conn.closed
-        table.role.pass_on(host.seat)
-        host.send(p.Start().encode())
-        await settle(table, host, bob)
-        host.send(p.Options(plain="never").encode())
-        assert host.last("error")["code"] == "match_running"
-        assert table.turns.options.plain == "allow"
-        assert table.console("plain never").startswith("refused")
-        table.shutdown()
-
-    asyncio.run(scenario())
+@run
+async def test_plain_refusals_change_nothing(tmp_path: Path, identity: Identity) -> None:
+    table, _, host, bob, _eve = await _lobby_of_three(tmp_path, identity, computer=1)
+    bob.send(p.Options(plain="never").encode())
+    assert bob.last("error")["code"] == "not_host"
+    # A plain host would close itself: refused.
+    table.role.pass_on(bob.seat)
+    bob.send(p.Options(plain="never").encode())
+    err = bob.last("error")
+    assert (err["code"], err["ref"]) == ("tls_required", "options")
+    assert table.turns.options.plain == "allow" and not bob.conn.closed
+    table.role.pass_on(host.seat)
+    host.send(p.Start().encode())
+    await settle(table, host, bob)
+    host.send(p.Options(plain="never").encode())
+    assert host.last("error")["code"] == "match_running"
+    assert table.turns.options.plain == "allow"
+    assert table.console("plain never").startswith("refused")
+    table.shutdown()
 
 
-def test_the_terminal_sets_plain(tmp_path: Path, identity: Identity) -> None:
-    async def scenario() -> None:
-        table, _, host, bob, eve = await _lobby_of_three(tmp_path, identity)
-        assert "plain never|allow" in HELP
-        assert table.console("plain maybe") == HELP
-        assert table.console("plain never") == "ok"
-        await settle(table, host, bob, eve)
-        assert bob.last("error")["code"] == "tls_required" and bob.transport.closed
-        assert eve.transport.closed and not host.transport.closed
-        assert "plain connections never" in table.console("status")
-        assert host.last("lobby")["plain"] == "never"
-        assert table.console("plain allow") == "ok"
-        assert "plain" not in table.console("status")
-        table.shutdown()
-
-    asyncio.run(scenario())
-
-
-def test_a_table_started_with_plain_never_says_so_in_its_lobby(
-    tmp_path: Path, identity: Identity
-) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path, plain="never"))
-        host = SealedLink(table, identity, "host")
-        host.hello()
-        assert host.last("lobby")["plain"] == "never"
-        assert table.turns.options.plain == "never"
-        table.shutdown()
-
-    asyncio.run(scenario())
+@run
+async def test_the_terminal_sets_plain(tmp_path: Path, identity: Identity) -> None:
+    table, _, host, bob, eve = await _lobby_of_three(tmp_path, identity)
+    assert "plain never|allow" in HELP
+    assert table.console("plain maybe") == HELP
+    assert table.console("plain never") == "ok"
+    await settle(table, host, bob, eve)
+    assert bob.last("error")["code"] == "tls_required" and bob.transport.closed
+    assert eve.transport.closed and not host.transport.closed
+    assert "plain connections never" in table.console("status")
+    assert host.last("lobby")["plain"] == "never"
+    assert table.console("plain allow") == "ok"
+    assert "plain" not in table.console("status")
+    table.shutdown()
 
 
 # ------------------------------------------------------------------ the announcement and log
 
 
-def test_the_txt_record_has_the_key_after_the_other_facts(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path))
-        facts = table_facts(table, key="7QKM-D2XA-PF4Z-LW3B")
-        assert list(facts) == list(FACT_KEYS)
-        assert facts["key"] == "7QKM-D2XA-PF4Z-LW3B"
-        assert "key" not in table_facts(table)
-
-    asyncio.run(scenario())
+@run
+async def test_the_txt_record_has_the_key_after_the_other_facts(tmp_path: Path) -> None:
+    table, _ = await clocked_table(config(tmp_path))
+    facts = table_facts(table, key="7QKM-D2XA-PF4Z-LW3B")
+    assert list(facts) == list(FACT_KEYS)
+    assert facts["key"] == "7QKM-D2XA-PF4Z-LW3B"
+    assert "key" not in table_facts(table)
 
 
 def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
@@ -519,22 +444,19 @@ def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
         server.terminate()
 
 
-def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
+@run
+async def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
     """The journal keeps the match's options, not ``plain``: the table started again
     takes its own (``--plain never``), so a resume never opens the door to plain ones."""
-
-    async def scenario() -> None:
-        cfg = config(tmp_path, name="Resumed", computer=1, start_when=3)
-        table, _ = await clocked_table(cfg)
-        for name in ("Ann", "Bob"):
-            Link(table, name).hello()
-        await settle(table)
-        assert table.dealer.life.running
-        again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))
-        assert again.resume()
-        assert again.turns.options.plain == "never"
-        assert again.turns.options.to_dict() == table.turns.options.to_dict()
-        table.shutdown()
-        again.shutdown()
-
-    asyncio.run(scenario())
+    cfg = config(tmp_path, name="Resumed", computer=1, start_when=3)
+    table, _ = await clocked_table(cfg)
+    for name in ("Ann", "Bob"):
+        Link(table, name).hello()
+    await settle(table)
+    assert table.dealer.life.running
+    again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))
+    assert again.resume()
+    assert again.turns.options.plain == "never"
+    assert again.turns.options.to_dict() == table.turns.options.to_dict()
+    table.shutdown()
+    again.shutdown()
