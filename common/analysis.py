@@ -52,13 +52,15 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from common.cards import Card, parse
+from common.cards import Card, parse_many
 from common.equity import FULL_DECK, Estimate, all_equities, deal_count, equity
-from common.hands import evaluate, hand_name, showing_groups, showing_name
+from common.hands import evaluate, floor_value, hand_name, showing_name
+from common.replay import Replay, seat_names
+from common.schema import SeatView, TableSeat
 
 __all__ = [
     "EXACT_BUDGET",
@@ -168,18 +170,6 @@ class HandAnalysis:
 # ------------------------------------------------------------------ drawing dead
 
 
-def floor_value(up: Sequence[Card]) -> int:
-    """The least a seat showing ``up`` (one to four up cards) can end with, as an
-    ``evaluate`` value: its up cards' pattern (quads, trips, two pair, a pair or high
-    cards) with its other up cards as kickers and twos in the slots left.  Any five of
-    its final cards that hold the up cards are worth at least this (R-S2)."""
-    cat, ranks = showing_groups(up)  # raises ValueError unless one to four cards
-    value = int(cat)
-    for r in [*ranks, 0, 0, 0, 0, 0][:5]:
-        value = value << 4 | r
-    return value
-
-
 def best_reachable(mine: Sequence[Card], pool: Sequence[Card], floor: int) -> tuple[bool, int]:
     """Whether some completion of ``mine`` to seven cards from ``pool`` is worth at least
     ``floor`` (stopping at the first), and the best value looked at (the best of all
@@ -223,89 +213,34 @@ def _pct(x: float) -> str:
     return f"{v:.1f}%" if 0 < v < 9.95 else f"{v:.0f}%"
 
 
-@dataclass(slots=True)
-class _SeatState:
-    seat: int
-    name: str
-    stack: int
-    down: list[Card | None] = field(default_factory=list)
-    up: list[Card] = field(default_factory=list)
-    folded: bool = False
-    street_to: int = 0
+_Moment = tuple[int, SeatView]
+"""The table after the hand's first so many events."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Moment:
-    """What the table was before one event: the seats, the pot, the highest total."""
-
-    index: int
-    street: int
-    pot: int
-    high: int
-    seats: dict[int, _SeatState]
-
-
-def _walk(record: Mapping[str, Any]) -> tuple[list[_Moment], list[_Moment]]:
-    """The moments of a hand: each street's deal done (its ``index`` = the events up to
-    there) and each ``act`` (the table just before it)."""
-    events = record.get("events")
-    if not isinstance(events, list):
-        raise ValueError("a stud-hh/1 hand needs an 'events' list")
-    seats = {
-        int(s["seat"]): _SeatState(int(s["seat"]), str(s.get("name") or f"Seat {s['seat'] + 1}"),
-                                   int(s["stack"]))
-        for s in record["seats"]
-    }  # fmt: skip
+def _walk(record: Mapping[str, Any], viewer: int | None) -> tuple[list[_Moment], list[_Moment]]:
+    """The moments of a hand: each street's deal done and each ``act`` of the viewer's
+    (the table just before it)."""
+    replay = Replay(record)
+    events = replay.events
     deals: list[_Moment] = []
     acts: list[_Moment] = []
-    street, high, pot = 0, 0, 0
-
-    def snapshot(index: int) -> _Moment:
-        copy = {s: replace(st, down=list(st.down), up=list(st.up)) for s, st in seats.items()}
-        return _Moment(index, street, pot, high, copy)
-
     for i, ev in enumerate(events):
-        kind = ev.get("ev")
-        st = seats.get(ev.get("seat"))
-        if st is None:
-            raise ValueError(f"event for a seat not dealt in: {ev!r}")
-        if kind == "ante":
-            st.stack -= ev["amount"]
-            pot += ev["amount"]
-        elif kind == "deal":
-            if ev["street"] != street:
-                street, high = ev["street"], 0
-                for s in seats.values():
-                    s.street_to = 0
-            card = ev.get("card")
-            if ev.get("up"):
-                st.up.append(parse(card))
-            else:
-                st.down.append(parse(card) if isinstance(card, str) else None)
-            nxt = events[i + 1] if i + 1 < len(events) else None
-            if nxt is None or nxt.get("ev") not in ("ante", "deal"):
-                deals.append(snapshot(i + 1))
-        elif kind == "act":
-            acts.append(snapshot(i))
-            if ev["action"] == "fold":
-                st.folded = True
-            else:
-                st.stack -= ev["put"]
-                pot += ev["put"]
-                st.street_to = ev["to"]
-                if ev["action"] in ("bring_in", "complete", "bet", "raise"):
-                    high = max(high, ev["to"])
-        elif kind == "return":
-            st.stack += ev["amount"]
-            pot -= ev["amount"]
+        if ev.get("ev") == "act" and ev.get("seat") == viewer:
+            acts.append((i, replay.view()))
+        replay.step()
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if ev.get("ev") == "deal" and (nxt is None or nxt.get("ev") not in ("ante", "deal")):
+            deals.append((i + 1, replay.view()))
     return deals, acts
 
 
-def _known(st: _SeatState) -> list[Card] | None:
+def _known(seat: TableSeat) -> list[Card] | None:
     """All of a seat's cards, or None when a down card is not in the record."""
-    if any(c is None for c in st.down):
-        return None
-    return [c for c in st.down if c is not None] + st.up
+    return None if seat.hole is None else parse_many([*seat.hole, *seat.up])
+
+
+def _up(seat: TableSeat) -> list[Card]:
+    return parse_many(seat.up)
 
 
 # ------------------------------------------------------------------ the work
@@ -371,7 +306,8 @@ class _Task:
 
     hand_i: int
     kind: str  # "street" or "fold" or "outs"
-    moment: _Moment
+    index: int
+    table: SeatView
     seats: list[int]
     sampler: _Sampler | None = None
     event: dict[str, Any] | None = None
@@ -401,12 +337,11 @@ class MatchAnalysis:
         self._decisions: list[_Task] = []
         self._streets: list[list[_Task]] = []
         for k, rec in enumerate(self.records):
-            deals, acts = _walk(rec)
+            deals, acts = _walk(rec, viewer)
             number = int(rec.get("hand", k + 1))
             full = all(
-                _known(m.seats[s]) is not None for m in deals for s in m.seats
-                if not m.seats[s].folded
-            )  # fmt: skip
+                st.hole is not None for _, m in deals for st in m.seats.values() if not st.folded
+            )
             self.hands.append(HandAnalysis(number, full))
             self._streets.append(self._street_tasks(k, deals, full) if chances else [])
             self._decisions += self._decision_tasks(k, rec, acts)
@@ -480,18 +415,19 @@ class MatchAnalysis:
     def _street_tasks(self, k: int, deals: list[_Moment], full: bool) -> list[_Task]:
         out = []
         v = self.viewer
-        for m in deals:
+        for index, m in deals:
             live = [s for s, st in m.seats.items() if not st.folded]
             rng = self._rng(k, "street", m.street)
             if full:
                 hands = [_known(m.seats[s]) or [] for s in live]
-                dead = [c for st in m.seats.values() if st.folded for c in (_known(st) or st.up)]
-                out.append(_Task(k, "street", m, live, _Sampler(hands, dead, rng, mine_only=False)))
+                dead = [c for st in m.seats.values() if st.folded for c in _known(st) or _up(st)]
+                sampler = _Sampler(hands, dead, rng, mine_only=False)
+                out.append(_Task(k, "street", index, m, live, sampler))
             elif v is not None and v in live and (mine := _known(m.seats[v])) is not None:
-                rivals = [m.seats[s].up for s in live if s != v]
-                dead = [c for st in m.seats.values() if st.folded for c in st.up]
+                rivals = [_up(m.seats[s]) for s in live if s != v]
+                dead = [c for st in m.seats.values() if st.folded for c in _up(st)]
                 sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
-                out.append(_Task(k, "street", m, [v], sampler))
+                out.append(_Task(k, "street", index, m, [v], sampler))
         return out
 
     def _street_done(self, task: _Task) -> None:
@@ -501,38 +437,31 @@ class MatchAnalysis:
             for seat, e in zip(task.seats, task.sampler.result, strict=False)
         )
         self.hands[task.hand_i].streets.append(
-            StreetChances(task.moment.street, task.moment.index, chances)
+            StreetChances(task.table.street, task.index, chances)
         )
         self.hands[task.hand_i].streets.sort(key=lambda s: s.upto)
 
     def _decision_tasks(self, k: int, rec: Mapping[str, Any], acts: list[_Moment]) -> list[_Task]:
-        v = self.viewer
         out: list[_Task] = []
-        if v is None:
-            return out
-        events = rec["events"]
-        for m in acts:
-            ev = events[m.index]
-            me = m.seats.get(v)
-            if ev.get("seat") != v or me is None or ev["action"] not in _DONE:
-                continue
-            mine = _known(me)
-            if mine is None:
-                continue  # the record does not hold the viewer's own down cards
-            live = [s for s, st in m.seats.items() if not st.folded and s != v]
-            rivals = [m.seats[s].up for s in live]
-            dead = [c for st in m.seats.values() if st.folded for c in st.up]
+        for index, m in acts:  # the viewer's
+            ev = rec["events"][index]
+            mine = _known(m.seats[ev["seat"]])
+            if ev["action"] not in _DONE or mine is None:
+                continue  # a check or bring-in; or the record lacks the viewer's down cards
+            live = [s for s, st in m.seats.items() if not st.folded and s != ev["seat"]]
+            rivals = [_up(m.seats[s]) for s in live]
+            dead = [c for st in m.seats.values() if st.folded for c in _up(st)]
             if ev["action"] == "fold":
-                sampler = _Sampler([mine, *rivals], dead, self._rng(k, "fold", m.index),
-                                   mine_only=True)  # fmt: skip
-                out.append(_Task(k, "fold", m, live, sampler, ev))
+                rng = self._rng(k, "fold", index)
+                sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
+                out.append(_Task(k, "fold", index, m, live, sampler, ev))
             else:
-                out.append(_Task(k, "outs", m, live, None, ev))
+                out.append(_Task(k, "outs", index, m, live, None, ev))
         return out
 
     def _decide(self, task: _Task) -> bool:
         """Judge one decision (a step of its sampling, for a fold); True when judged."""
-        m, ev = task.moment, task.event
+        m, ev = task.table, task.event
         assert ev is not None and self.viewer is not None
         rec = self.records[task.hand_i]
         me = m.seats[self.viewer]
@@ -545,7 +474,7 @@ class MatchAnalysis:
                 return False
             assert task.sampler.result is not None
             chance = task.sampler.result[0].share
-            call = max(0, min(m.high - me.street_to, me.stack))
+            call = max(0, min(m.high - me.bet, me.stack))
             need = call / (m.pot + call) if m.pot + call else 0.0
             if chance >= need + FOLD_MARGIN:
                 cost = chance * (m.pot + call) - call
@@ -554,34 +483,35 @@ class MatchAnalysis:
                     f"you needed {_pct(need)}."
                 )
                 hand.marks.append(
-                    Mark(hand.hand, m.index, m.street, self.viewer, "fold", "fold", text, cost,
+                    Mark(hand.hand, task.index, m.street, self.viewer, "fold", "fold", text, cost,
                          cost / big, chance=chance, need=need,
                          short=f"folded with {_pct(chance)}, needing {_pct(need)}")
                 )  # fmt: skip
             return True
-        rivals = [m.seats[s].up for s in task.seats]
-        seen = [*mine, *(c for st in m.seats.values() for c in st.up if st.seat != self.viewer)]
+        rivals = [_up(m.seats[s]) for s in task.seats]
+        seen = [*mine, *(c for st in m.seats.values() if st.seat != self.viewer for c in _up(st))]
         dead = drawing_dead(mine, rivals, seen)
         if dead is not None:
             who, best = dead
-            rival = m.seats[task.seats[who]]
-            shows = showing_name(rival.up)
+            rival = task.seats[who]
+            shows = showing_name(rivals[who])
+            name = seat_names(rec)[rival]
             put = int(ev["put"])
             action = str(ev["action"])
             your_best = hand_name(best)
             made = f"your seven cards make only {your_best}." if len(mine) >= 7 else ""
             if action == "call":
                 kind, short = "dead_call", f"called {put} with no live outs"
-                text = f"You called {put} with no live outs: {rival.name} shows {shows}, and "
+                text = f"You called {put} with no live outs: {name} shows {shows}, and "
                 text += made or f"the best you could still make is {your_best}."
             else:
                 kind, short = "dead_bet", f"{_DONE[action]} {put}, drawing dead"
-                text = f"You {_DONE[action]} {put} into {rival.name}'s {shows} showing: "
+                text = f"You {_DONE[action]} {put} into {name}'s {shows} showing: "
                 text += (
                     made or f"no card to come could make your hand beat it (at best {your_best})."
                 )
             hand.marks.append(
-                Mark(hand.hand, m.index, m.street, self.viewer, kind, action, text, float(put),
+                Mark(hand.hand, task.index, m.street, self.viewer, kind, action, text, float(put),
                      put / big, short=short)
             )  # fmt: skip
         return True

@@ -60,6 +60,7 @@ __all__ = [
     "category_of",
     "evaluate",
     "evaluator_tables",
+    "floor_value",
     "hand_name",
     "lowest_card",
     "rank_hand",
@@ -95,7 +96,7 @@ def _straight_top(mask: int) -> int:
     return run.bit_length() + 2 if run else -1
 
 
-def _pack(ranks: tuple[int, ...]) -> int:
+def _pack(ranks: Sequence[int]) -> int:
     """Ranks as nibbles, the first most significant."""
     out = 0
     for r in ranks:
@@ -531,12 +532,13 @@ def showing_name(up_cards: Collection[Card]) -> str:
     >>> showing_name(parse_many("8c 8d Ah")), showing_name(parse_many("Kh Qh Jh Th"))
     ('one pair, eights', 'high card, king')
     """
-    kind, ranks = showing_groups(up_cards)
-    a = ranks[0]
-    return {
-        Category.FOUR_OF_A_KIND: f"four of a kind, {_PLURALS[a]}",
-        Category.THREE_OF_A_KIND: f"three of a kind, {_PLURALS[a]}",
-        Category.TWO_PAIR: f"two pair, {_PLURALS[a]} and {_PLURALS[ranks[-1]]}",
-        Category.ONE_PAIR: f"one pair, {_PLURALS[a]}",
-        Category.HIGH_CARD: f"high card, {_WORDS[a]}",
-    }[kind]
+    return hand_name(floor_value(up_cards))
+
+
+def floor_value(up: Collection[Card]) -> int:
+    """The least a seat showing ``up`` (one to four up cards) can end with, as an
+    ``evaluate`` value: its up cards' pattern (quads, trips, two pair, a pair or high
+    cards) with its other up cards as kickers and twos in the slots left.  Any five of
+    its final cards that hold the up cards are worth at least this (R-S2)."""
+    kind, ranks = showing_groups(up)  # raises ValueError unless one to four cards
+    return kind << _CAT | _pack([*ranks, 0, 0, 0, 0][:5])

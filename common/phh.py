@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from common.replay import seat_names
+
 __all__ = ["phh_name", "pokerstars_number", "to_phh", "to_pokerstars"]
 
 
@@ -188,7 +190,7 @@ def to_pokerstars(
     the header names ``table`` (the match id when the table's name is not known).
     """
     stakes = record["stakes"]
-    names = {s["seat"]: str(s.get("name") or f"Seat {s['seat'] + 1}") for s in record["seats"]}
+    names = seat_names(record)
     try:
         when = datetime.fromisoformat(str(record.get("time", "")))
         stamp = f"{when:%Y/%m/%d %H:%M:%S}"
