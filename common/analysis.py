@@ -117,9 +117,6 @@ class StreetChances:
     upto: int
     chances: tuple[Chance, ...]
 
-    def of(self, seat: int) -> Chance | None:
-        return next((c for c in self.chances if c.seat == seat), None)
-
 
 @dataclass(frozen=True, slots=True)
 class Mark:

@@ -76,10 +76,6 @@ class Rank(enum.IntEnum):
     KING = 11
     ACE = 12
 
-    @property
-    def char(self) -> str:
-        return RANK_CHARS[self]
-
 
 class Suit(enum.IntEnum):
     """Suits in bring-in order, lowest first (R-O1)."""
@@ -89,13 +85,8 @@ class Suit(enum.IntEnum):
     HEARTS = 2
     SPADES = 3
 
-    @property
-    def char(self) -> str:
-        return SUIT_CHARS[self]
-
 
 _BY_CODE: dict[str, Card] = {}
-_BY_VALUE: dict[int, Card] = {}
 
 
 class Card(int):
@@ -108,11 +99,6 @@ class Card(int):
             return _BY_CODE[code]
         except (KeyError, TypeError):
             raise ValueError(f"not a card: {code!r} (want rank 2-9TJQKA then suit cdhs)") from None
-
-    @classmethod
-    def from_value(cls, value: int) -> Card:
-        """The card whose int value is ``value``."""
-        return _BY_VALUE[value]
 
     @property
     def code(self) -> str:
@@ -153,7 +139,6 @@ for _rank in Rank:
         _code = RANK_CHARS[_rank] + SUIT_CHARS[_suit]
         _card = int.__new__(Card, _value)
         _BY_CODE[_code] = _card
-        _BY_VALUE[_value] = _card
         _CODE_OF[_value] = _code
         _RANK_OF[_value] = _rank
         _SUIT_OF[_value] = _suit

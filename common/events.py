@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from common.cards import Card
@@ -86,12 +86,7 @@ class Stakes:
         return self.small_bet if street <= 4 else self.big_bet
 
     def to_dict(self) -> dict[str, int]:
-        return {
-            "ante": self.ante,
-            "bring_in": self.bring_in,
-            "small_bet": self.small_bet,
-            "big_bet": self.big_bet,
-        }
+        return asdict(self)
 
 
 STAKES = Stakes()

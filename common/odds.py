@@ -38,7 +38,15 @@ from fractions import Fraction
 from itertools import combinations
 
 from common.cards import Card
-from common.equity import ENUM_BUDGET, FULL_DECK, Estimate, deal_count, equity, exact_share
+from common.equity import (
+    ENUM_BUDGET,
+    FULL_DECK,
+    MY_DRAWS,
+    Estimate,
+    deal_count,
+    equity,
+    exact_share,
+)
 from common.schema import SeatView
 from common.seen import cards_seen
 
@@ -63,9 +71,6 @@ from 9,604 samples on the 95% half-width is at most one point whatever the spot:
 the cap only ever stops a run that has already reached its target."""
 SLICE_WORK = 600
 """A sampled batch is about this many hand values (``batch_size``)."""
-MY_DRAWS = 3
-"""``equity`` completes the seat's own hand this many ways per sample (its ``MY_DRAWS``;
-used here only to size the batches)."""
 
 _BY_CODE: dict[str, Card] = {str(c): c for c in FULL_DECK}
 
@@ -300,7 +305,9 @@ class OddsJob:
         if self._todo is not None:
             piece = next(self._todo, None)
             if piece is None:
-                self._finish_exact()
+                self.fraction = self._sum
+                self.result = Estimate(float(self._sum), 0.0, self.deals, True)
+                self.done = True
                 return
             weight, mine, rivals, dead = piece
             self._sum += weight * exact_share(mine, rivals, dead)
@@ -315,11 +322,6 @@ class OddsJob:
         if pooled.half_width <= self.target or self.deals >= self.cap:
             self.result = pooled
             self.done = True
-
-    def _finish_exact(self) -> None:
-        self.fraction = self._sum
-        self.result = Estimate(float(self._sum), 0.0, self.deals, True)
-        self.done = True
 
 
 def odds_words(result: Estimate, rivals: int) -> str:

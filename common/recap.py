@@ -16,6 +16,7 @@ from typing import Any
 
 from common.cards import parse_many
 from common.hands import evaluate
+from common.replay import seat_names
 
 __all__ = ["ChipLine", "Moment", "chip_lines", "moments"]
 
@@ -40,11 +41,7 @@ class Moment:
 
 
 def _names(records: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    names: dict[int, str] = {}
-    for rec in records:
-        for s in rec["seats"]:
-            names[s["seat"]] = str(s.get("name") or f"Seat {s['seat'] + 1}")
-    return names
+    return {seat: name for rec in records for seat, name in seat_names(rec).items()}
 
 
 def chip_lines(records: Sequence[Mapping[str, Any]]) -> list[ChipLine]:
