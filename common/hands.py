@@ -10,23 +10,14 @@ Invariants:
   is (trips, pair, 0, 0, 0); two pair is (high pair, low pair, kicker, 0, 0);
   a straight is (top card, 0, ...) with A-2-3-4-5 topped by the five.
 - The evaluator only sums the cards: by the encoding of ``common.cards`` the
-  low 8 bits of the sum (the suit keys' sum) say which suit, if any, holds five
-  or more of the cards, and the bits above (the rank key) name how many cards
-  of each rank there are.  For seven cards a list of 256 gives the flush suit
-  (None for none); without one, a flat array indexed by the rank key holds the
-  value: one read, where a dict of the 49,205 rank counts would hash and chase
-  pointers all over memory.  The array spans every rank key of seven cards,
-  7,825,760 machine ints (31 MB), most of them unused.  Five and six cards,
-  off the hot path, read a dict by the rank key.  Seven cards holding a flush
-  can hold neither quads nor a full house (either needs three cards beside the
-  five suited ones), so the flush path only looks at the flush suit's ranks,
-  as a bit mask: each card's bit in that suit (0 for the other suits) or-ed.
-- ``evaluator_tables`` gives loops that sum cards themselves (``common.equity``,
-  ``server.brain.equity``) the seven-card tables, for the cards' plain ints:
-  they keep the known cards' sum and add the cards dealt.
-- The tables are built from the rank patterns, not by trying 5-card subsets,
-  on first use rather than at import (``_tables``): about a hundred
-  milliseconds, nothing read from disk; about 34 MB in all.
+  low 8 bits of the sum say which suit, if any, holds five or more of the cards,
+  and the bits above (the rank key) how many cards of each rank there are.  Seven
+  cards read the flush suit in a list of 256 and, without one, their value in a
+  flat array indexed by the rank key (one read, no hashing; 31 MB, mostly unused);
+  a flush (which leaves no room for quads or a full house) reads the flush suit's
+  ranks as a bit mask.  Five and six cards, off the hot path, read a dict.
+- The tables are built from the rank patterns, not by trying 5-card subsets, on
+  first use (``_tables``): about a hundred milliseconds, nothing read from disk.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
 
@@ -85,7 +76,6 @@ class Category(enum.IntEnum):
 
 
 _CAT = 20  # the category sits above five 4-bit rank nibbles
-_SUIT_MASK = (1 << SUIT_BITS) - 1
 _RANKS_DESC = tuple(range(12, -1, -1))
 
 
@@ -259,7 +249,7 @@ def _tables() -> _Tables:
     return _Tables(suits[7], rank_value, flush_value, fewer)
 
 
-assert SUIT_BITS == 8 and _SUIT_MASK == 0xFF  # evaluate's literals
+assert SUIT_BITS == 8  # evaluate's literals
 
 
 def evaluate(cards: Collection[Card]) -> int:
@@ -295,10 +285,10 @@ def _evaluate_other(cards: Collection[Card]) -> int:
     tables = _tables()
     suits, values = tables.fewer[n]
     s: int = sum(cards)
-    value = values.get(s >> SUIT_BITS)
+    value = values.get(s >> 8)
     if value is None:  # five of a rank, say
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
-    bits = suits[s & _SUIT_MASK]
+    bits = suits[s & 0xFF]
     if bits is None:
         return value
     flushed = 0
@@ -308,15 +298,12 @@ def _evaluate_other(cards: Collection[Card]) -> int:
 
 
 def evaluator_tables() -> tuple[Sequence[Mapping[int, int] | None], Sequence[int], Sequence[int]]:
-    """The three tables ``evaluate`` reads for seven cards, for loops that sum cards
-    themselves (``common.equity``: the known cards' sum kept, the dealt cards added).
-
-    ``(flush_suit, rank_value, flush_value)``.  With ``s`` the sum of seven distinct
-    cards (``Card``s, or their plain ints, which add faster), ``bits =
-    flush_suit[s & 0xFF]`` is None without a flush, and then the value is
-    ``rank_value[s >> 8]``; with a flush, ``bits[card]`` is the rank bit of a card
-    of the flush suit (0 for the others) and the value is ``flush_value[m]``, ``m``
-    the seven cards' bits or-ed.  The values are ``evaluate``'s.  Read only.
+    """``(flush_suit, rank_value, flush_value)``, the tables ``evaluate`` reads for seven
+    cards, for loops that sum cards themselves (``common.equity``: the known cards' sum
+    kept, the dealt cards' plain ints added).  With ``s`` the sum of seven distinct
+    cards, ``bits = flush_suit[s & 0xFF]`` is None without a flush, and then the value
+    is ``rank_value[s >> 8]``; with a flush it is ``flush_value`` of the seven cards'
+    ``bits[card]`` or-ed.  Read only.
     """
     flush_suit, rank_value, flush_value, _ = _tables()
     return flush_suit, rank_value, flush_value
