@@ -7,18 +7,13 @@ Invariants:
 
 - There are exactly 52 ``Card`` objects; ``parse`` and ``Card(code)`` hand out
   those same objects, so cards compare and hash as the ints they are.
-- A ``Card`` *is* an ``int`` whose value is built for the hand evaluator:
-  ``RANK_KEYS[rank] << SUIT_BITS | SUIT_KEYS[suit]``.  Summing five, six or
-  seven cards gives, in the low 8 bits, a number that (with the count of
-  cards) says which suit, if any, holds five or more of them, and above it a
-  number that names how many cards of each rank there are (each way to hold
-  exactly 5, 6 or 7 cards has its own sum; so has each way to hold 1 to 4).
-  Every card is below ``2**30`` (one digit of a CPython int, which adds
-  fastest; only sums holding several aces and kings pass it).  The value
-  grows with the rank, then the suit, so cards compare as the bring-in orders
-  them (R-O1).  ``common.hands`` relies on this.
-- Ranks run 2 (0) to ace (12); suits run clubs (0), diamonds, hearts,
-  spades (3): the order the bring-in uses to break ties (R-O1).
+- A ``Card`` *is* an ``int`` built for the hand evaluator (``common.hands``):
+  ``RANK_KEYS[rank] << SUIT_BITS | SUIT_KEYS[suit]``, so that the sum of 5 to 7
+  cards says which suit holds five of them, if one does, and how many cards of each
+  rank there are.  Every card is below ``2**30`` (one digit of a CPython int, which
+  adds fastest).  The value grows with the rank, then the suit: cards compare as
+  the bring-in orders them (R-O1), ranks from 2 (0) to ace (12), suits clubs (0),
+  diamonds, hearts, spades (3).
 
 >>> card = parse("As")
 >>> str(card), card.rank, card.suit

@@ -16,7 +16,7 @@ from typing import Any
 
 from common.cards import parse_many
 from common.hands import evaluate
-from common.replay import seat_names
+from common.replay import seat_names, won_by
 
 __all__ = ["ChipLine", "Moment", "chip_lines", "moments"]
 
@@ -61,14 +61,6 @@ def chip_lines(records: Sequence[Mapping[str, Any]]) -> list[ChipLine]:
     return [ChipLine(s, names[s], tuple(v)) for s, v in lines.items()]
 
 
-def _won(rec: Mapping[str, Any]) -> dict[int, int]:
-    won: dict[int, int] = {}
-    for e in rec["events"]:
-        if e.get("ev") == "award":
-            won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
-    return won
-
-
 def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
     """The biggest pot, the best hand shown and the most hands won (when there are any)."""
     names = _names(records)
@@ -76,8 +68,8 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
     if not records:
         return out
     # The biggest pot: the most chips awarded in one hand; the first such hand on a tie.
-    big = max(records, key=lambda r: (sum(_won(r).values()), -int(r["hand"])))
-    won = _won(big)
+    big = max(records, key=lambda r: (sum(won_by(r).values()), -int(r["hand"])))
+    won = won_by(big)
     if won:
         shows = {e["seat"]: e["hand"] for e in big["events"] if e.get("ev") == "show"}
         top = max(won, key=lambda s: won[s])
@@ -115,13 +107,13 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
     # The most hands won (a split pot counts for each winner); replay that seat's biggest.
     count: dict[int, int] = {}
     for rec in records:
-        for s in _won(rec):
+        for s in won_by(rec):
             count[s] = count.get(s, 0) + 1
     if count:
         most = max(count.values())
         leaders = [s for s in sorted(count) if count[s] == most]
         lead = leaders[0]
-        their = max(records, key=lambda r: (_won(r).get(lead, 0), -int(r["hand"])))
+        their = max(records, key=lambda r: (won_by(r).get(lead, 0), -int(r["hand"])))
         who = " and ".join(names[s] for s in leaders)
         plural = "hand" if most == 1 else "hands"
         out.append(

@@ -1,11 +1,10 @@
 """Replaying a ``stud-hh/1`` hand: the table as it stood after each event.
 
-``table_after(record, n, viewer)`` is the table after the first ``n`` events
-of ``record``, a ``common.schema.SeatView`` as ``common.views.seat_view`` makes
-one (so the client draws a replay with the code that draws live play, and the
-view's shape is written once, in ``common.schema``), and ``positions(record)``
-is the list of places a replayer steps through.  ``seen_record(record, seat)``
-cuts a full record down to what one seat saw at the table.
+``table_after(record, n, viewer)`` is the table after the first ``n`` events of
+``record`` (``Replay`` walks them one by one), a ``common.schema.SeatView`` as
+``common.views.seat_view`` makes one, so the client draws a replay with the code
+that draws live play; ``positions(record)`` is the list of places a replayer steps
+through; ``seen_record(record, seat)`` cuts a record down to what one seat saw.
 
 Invariants:
 
@@ -39,6 +38,7 @@ __all__ = [
     "seen_record",
     "street_starts",
     "table_after",
+    "won_by",
 ]
 
 STREET_WORDS = {3: "Third street", 4: "Fourth street", 5: "Fifth street",
@@ -280,22 +280,22 @@ def street_starts(stops: Sequence[Position]) -> list[int]:
 def hand_label(record: Mapping[str, Any]) -> str:
     """``"Hand 3: Ann wins 112 with two pair, kings and sixes"``."""
     names = seat_names(record)
-    events = _events(record)
-    awards = [e for e in events if e.get("ev") == "award"]
-    shows = {e["seat"]: e["hand"] for e in events if e.get("ev") == "show"}
+    shows = {e["seat"]: e["hand"] for e in _events(record) if e.get("ev") == "show"}
+    parts = [
+        f"{names.get(seat, '?')} wins {amount}" + (f" with {shows[seat]}" if seat in shows else "")
+        for seat, amount in won_by(record).items()
+    ]
     text = f"Hand {record.get('hand', '?')}"
-    if awards:
-        won: dict[int, int] = {}
-        for a in awards:
-            won[a["seat"]] = won.get(a["seat"], 0) + a["amount"]
-        parts = []
-        for seat, amount in won.items():
-            part = f"{names.get(seat, '?')} wins {amount}"
-            if seat in shows:
-                part += f" with {shows[seat]}"
-            parts.append(part)
-        text += ": " + "; ".join(parts)
-    return text
+    return f"{text}: {'; '.join(parts)}" if parts else text
+
+
+def won_by(record: Mapping[str, Any]) -> dict[int, int]:
+    """The chips each seat won in the hand, in the order of its first award."""
+    won: dict[int, int] = {}
+    for e in _events(record):
+        if e.get("ev") == "award":
+            won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
+    return won
 
 
 def seen_record(record: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
