@@ -4,47 +4,36 @@ Like a chess engine's analysis after the game, read from a hand's ``stud-hh/1``
 record alone (the open books, a history file, or the hand as one seat saw it,
 ``common.replay.seen_record``):
 
-- **Chances.**  At the deal of each street (third to seventh, the river), each
-  seat still in gets its chance of winning the pot (its equity, R-S1..R-S3:
-  ties split).  When the record holds every live seat's down cards
-  (``HandAnalysis.full``) these are the *true* chances: every card dealt known,
-  the folded seats' cards dead, the cards still to come counted when there are
-  few deals (``EXACT_BUDGET``) and sampled to about one point (``TARGET``, 95%)
-  elsewhere.  When it does not (closed books), only the viewer's own chance is
-  given, from its seat's knowledge: its cards against the rivals' up cards,
-  folded seats' up cards dead, every other card unknown.
-- **Decisions.**  Each of the viewer's folds, calls, bets, completions and
-  raises is judged on what the viewer could see at that moment: its own cards,
-  every up card dealt so far, the folded seats' up cards dead; never a rival's
-  down card, even when the record has it.  Three kinds are marked (``Mark``):
+- **Chances.**  At the deal of each street, each seat still in gets its chance of
+  winning the pot (its equity, R-S1..R-S3: ties split).  When the record holds every
+  live seat's down cards (``HandAnalysis.full``) these are the *true* chances, the
+  folded seats' cards dead, counted when the deals are few (``EXACT_BUDGET``) and
+  sampled to ``TARGET`` elsewhere; else (closed books) only the viewer's own chance,
+  its cards against the rivals' up cards.
+- **Decisions.**  Each of the viewer's folds, calls, bets, completions and raises is
+  judged on what the viewer could see then (its cards, the up cards dealt so far,
+  never a rival's down card, even when the record has it).  Marked (``Mark``):
 
-  * ``fold``: a fold while the pot paid more than the viewer's chance needed:
-    its chance against the rivals' boards is at least ``need + FOLD_MARGIN``,
-    ``need = call / (pot + call)``.  Cost: what calling was worth,
+  * ``fold``: the chance against the rivals' boards was at least ``need +
+    FOLD_MARGIN``, ``need = call / (pot + call)``; it cost what calling was worth,
     ``chance * (pot + call) - call`` chips.
-  * ``dead_call`` and ``dead_bet``: a call, or a bet, completion or raise,
-    with no live outs (``drawing_dead``): some rival still in shows up cards
-    whose hand *alone* (``floor_value``: their pattern with twos for the cards
-    it lacks) beats every hand the viewer can end with, every completion from
-    the cards it has not seen counted, so a live hand is never called dead (a
-    hand that could only tie with impossible kickers is called live).  Cost:
-    the chips put in.
-
-  ``MatchAnalysis.worth_a_look()`` is the marks that cost most, most first.
+  * ``dead_call`` and ``dead_bet``: chips put in with no live outs (``drawing_dead``):
+    a rival's up cards *alone* (``floor_value``) beat every hand the viewer can end
+    with, every completion from the cards it has not seen counted (a hand that could
+    only tie with impossible kickers is live).  It cost the chips put in.
 
 Invariants:
 
-- Pure: no I/O, no clock, no global random state.  Every random number comes
-  from ``random.Random`` instances seeded from the ``rng`` given (one draw at
-  the start) and the computation's place (hand, street, event), so the same
-  seed gives the same result however the work is split into ``step`` calls.
-- The decisions read only what the viewer saw before the event judged: a
-  record cut to the viewer's seat (``seen_record``) and the full record give
-  the same marks and figures; in a closed-books record no figure depends on a
-  card the viewer did not see (a property test changes them).
-- ``MatchAnalysis.step`` does one bounded piece of work (one exact count of at
-  most ``EXACT_BUDGET`` deals, one batch of samples, or one exact outs check),
-  so a window can run it between frames.
+- Pure: no I/O, no clock, no global random state.  Every random number comes from
+  ``random.Random`` instances seeded from one draw of the ``rng`` given and the
+  computation's place (hand, street, event), so the same seed gives the same result
+  however the work is split into ``step`` calls.
+- A decision reads only what the viewer saw before it: a record cut to the viewer's
+  seat and the full record give the same marks; in a closed-books record no figure
+  depends on a card the viewer did not see (a property test changes them).
+- ``MatchAnalysis.step`` does one bounded piece of work (one exact count of at most
+  ``EXACT_BUDGET`` deals, one batch of samples, or one outs check), so a window can
+  run it between frames.
 """
 
 from __future__ import annotations
@@ -265,24 +254,21 @@ class _Sampler:
         self.batch = max(100, WORK // seats)
 
     def step(self) -> bool:
-        hands, dead, rng = self.hands, self.dead, self.rng
-        if not self._parts and deal_count(hands, dead) <= EXACT_BUDGET:
-            if self.mine_only:
-                self.result = [equity(hands[0], hands[1:], dead, rng, budget=EXACT_BUDGET)]
-            else:
-                self.result = all_equities(hands, dead, rng, budget=EXACT_BUDGET)
+        if not self._parts and deal_count(self.hands, self.dead) <= EXACT_BUDGET:
+            self.result = self._equities(budget=EXACT_BUDGET)
             return True
-        if self.mine_only:
-            part = [equity(hands[0], hands[1:], dead, rng, target=0.0, budget=0,
-                           max_samples=self.batch)]  # fmt: skip
-        else:
-            part = all_equities(hands, dead, rng, target=0.0, budget=0, max_samples=self.batch)
-        self._parts.append(part)
+        self._parts.append(self._equities(target=0.0, budget=0, max_samples=self.batch))
         merged = self._merged()
         if max(e.half_width for e in merged) <= TARGET or merged[0].deals >= MAX_SAMPLES:
             self.result = merged
             return True
         return False
+
+    def _equities(self, **limits: Any) -> list[Estimate]:
+        hands, dead, rng = self.hands, self.dead, self.rng
+        if self.mine_only:
+            return [equity(hands[0], hands[1:], dead, rng, **limits)]
+        return all_equities(hands, dead, rng, **limits)
 
     def _merged(self) -> list[Estimate]:
         """The batches as one estimate per seat: the mean over every sample, and the
