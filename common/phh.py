@@ -68,6 +68,10 @@ def _runout_from(events: list[Mapping[str, Any]]) -> int | None:
     return last if any(ev.get("ev") == "deal" for ev in events[last + 1 :]) else None
 
 
+_PHH_ACTS = {"bring_in": "pb", "complete": "cbr", "bet": "cbr", "raise": "cbr", "call": "cc",
+             "check": "cc", "fold": "f"}  # fmt: skip
+
+
 def _actions(record: Mapping[str, Any]) -> list[str]:
     """The PHH actions of one hand, in the order the specification reads them.
 
@@ -93,17 +97,9 @@ def _actions(record: Mapping[str, Any]) -> list[str]:
                 hidden.add(seat)
             card = ev.get("card")
             out.append(f"d dh {player[seat]} {card if isinstance(card, str) else '??'}")
-        elif kind == "act":
+        elif kind == "act" and (code := _PHH_ACTS.get(ev["action"])):
             p = player[ev["seat"]]
-            action = ev["action"]
-            if action == "bring_in":
-                out.append(f"{p} pb")
-            elif action in ("complete", "bet", "raise"):
-                out.append(f"{p} cbr {ev['to']}")
-            elif action in ("call", "check"):
-                out.append(f"{p} cc")
-            elif action == "fold":
-                out.append(f"{p} f")
+            out.append(f"{p} cbr {ev['to']}" if code == "cbr" else f"{p} {code}")
         elif kind == "show" and (runout is None or ev["seat"] in hidden):
             out.append(f"{player[ev['seat']]} sm {''.join(ev['cards'])}")
         if i == runout:
@@ -173,12 +169,6 @@ def pokerstars_number(record: Mapping[str, Any]) -> int:
     return 10**14 + digest % (9 * 10**14)
 
 
-def _ps_table(record: Mapping[str, Any], table: str | None) -> str:
-    name = table or f"Seventh Street {record.get('match', '')}"
-    # Readers take the name between the quotes: none inside it, and one line.
-    return " ".join(name.replace("'", "\u2019").split())
-
-
 def to_pokerstars(
     record: Mapping[str, Any], *, table: str | None = None, hand_id: int | None = None
 ) -> str:
@@ -198,9 +188,12 @@ def to_pokerstars(
         stamp = "1970/01/01 00:00:00"
     number = hand_id if hand_id is not None else pokerstars_number(record)
     small, big = stakes["small_bet"], stakes["big_bet"]
+    # Readers take the table's name between the quotes: none inside it, and one line.
+    table_name = table or f"Seventh Street {record.get('match', '')}"
+    table_name = " ".join(table_name.replace("'", "\u2019").split())
     out = [
         f"PokerStars Hand #{number}:  7 Card Stud Limit ({small}/{big}) - {stamp}",
-        f"Table '{_ps_table(record, table)}' 7-max",
+        f"Table '{table_name}' 7-max",
     ]
     for s in sorted(record["seats"], key=lambda s: s["seat"]):
         out.append(f"Seat {s['seat'] + 1}: {names[s['seat']]} ({s['stack']} in chips)")
