@@ -247,22 +247,32 @@ def exact_share(
     return exact_shares([mine, *rivals], dead)[0]
 
 
-def _sample_one(
-    hands: Sequence[Sequence[Card]],
+def sample_share(
+    mine: Sequence[Card],
+    rivals: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
     rng: random.Random,
     samples: int,
-    weights: Sequence[Weighs] | None,
-    pool: list[int],
-) -> tuple[float, float]:
-    """``samples`` deals: (seat 0's weighted share sum, the weights' sum).
+    weights: Sequence[Weighs] | None = None,
+) -> float:
+    """``mine``'s share over ``samples`` random deals against ``rivals`` (their known cards).
 
-    ``pool`` holds the unseen cards' codes.  The deal layout is fixed: seat 0's
-    missing cards first, then each rival's in order; each sample draws one random
-    number per card dealt.  A deal stops at the first rival that beats seat 0."""
-    mine = _coded(hands[0])
-    need_me = 7 - len(mine)
-    base_me = sum(mine)
-    slots = _slots(hands[1:], need_me)
+    ``weights``, one per rival, weigh each deal by how likely that rival's hidden
+    cards are (``Weighs.weight`` of the cards dealt it, as ``Card``s); 0.5 if
+    every deal weighs 0.  Unweighted the result is exactly (wins + split shares)
+    / samples.  The deal layout is fixed: the seat's missing cards first, then each
+    rival's in order; a deal stops at the first rival that beats the seat.
+
+    >>> from common.cards import parse_many
+    >>> quads = parse_many("As Ah Ad Ac Kd Qd 2c")
+    >>> sample_share(quads, [parse_many("Ks Kh 2d 3d")], [], random.Random(1), 50) > 0.95
+    True
+    """
+    pool = _coded(_check([mine, *rivals], dead))
+    known_me = _coded(mine)
+    need_me = 7 - len(known_me)
+    base_me = sum(known_me)
+    slots = _slots(rivals, need_me)
     total = slots[-1][3] if slots else need_me
     ranged = None
     if weights is not None:
@@ -288,7 +298,9 @@ def _sample_one(
                 continue
         s = sum(pool[:need_me], base_me)
         me = (
-            rank_value[s >> 8] if flush_suit[s & 0xFF] is None else _value(s, mine + pool[:need_me])
+            rank_value[s >> 8]
+            if flush_suit[s & 0xFF] is None
+            else _value(s, known_me + pool[:need_me])
         )
         weight_sum += w
         ties = 0  # rivals level with us; a rival above us ends the deal: we win nothing
@@ -304,32 +316,6 @@ def _sample_one(
                 ties += 1
         else:
             won += w / (ties + 1) if ties else w
-    return won, weight_sum
-
-
-def sample_share(
-    mine: Sequence[Card],
-    rivals: Sequence[Sequence[Card]],
-    dead: Sequence[Card],
-    rng: random.Random,
-    samples: int,
-    weights: Sequence[Weighs] | None = None,
-) -> float:
-    """``mine``'s share over ``samples`` random deals against ``rivals`` (their known cards).
-
-    ``weights``, one per rival, weigh each deal by how likely that rival's hidden
-    cards are (``Weighs.weight`` of the cards dealt it, as ``Card``s); 0.5 if
-    every deal weighs 0.  Unweighted the result is exactly (wins + split shares)
-    / samples.
-
-    >>> from common.cards import parse_many
-    >>> quads = parse_many("As Ah Ad Ac Kd Qd 2c")
-    >>> sample_share(quads, [parse_many("Ks Kh 2d 3d")], [], random.Random(1), 50) > 0.95
-    True
-    """
-    hands = [mine, *rivals]
-    pool = _coded(_check(hands, dead))
-    won, weight_sum = _sample_one(hands, rng, samples, weights, pool)
     return won / weight_sum if weight_sum else 0.5
 
 
