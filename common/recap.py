@@ -75,35 +75,20 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
         top = max(won, key=lambda s: won[s])
         who = " and ".join(names[s] for s in won)
         how = f"with {shows[top]}" if top in shows else "uncontested"
-        out.append(
-            Moment(
-                "Biggest pot",
-                f"{sum(won.values())} chips, hand {big['hand']}: {who} {how}",
-                int(big["hand"]),
-                top,
-            )
-        )
+        text = f"{sum(won.values())} chips, hand {big['hand']}: {who} {how}"
+        out.append(Moment("Biggest pot", text, int(big["hand"]), top))
     # The best hand shown at a showdown.
-    best: tuple[int, int, Mapping[str, Any]] | None = None
+    best: tuple[int, Mapping[str, Any], Mapping[str, Any]] | None = None
     for rec in records:
         for e in rec["events"]:
             if e.get("ev") == "show":
                 value = evaluate(parse_many(e["cards"]))
                 if best is None or value > best[0]:
-                    best = (value, e["seat"], rec)
+                    best = (value, e, rec)
     if best is not None:
-        value, seat, rec = best
-        hand_name = next(
-            e["hand"] for e in rec["events"] if e.get("ev") == "show" and e["seat"] == seat
-        )
-        out.append(
-            Moment(
-                "Best hand shown",
-                f"{names[seat]}: {hand_name}, hand {rec['hand']}",
-                int(rec["hand"]),
-                seat,
-            )
-        )
+        _, show, rec = best
+        text = f"{names[show['seat']]}: {show['hand']}, hand {rec['hand']}"
+        out.append(Moment("Best hand shown", text, int(rec["hand"]), show["seat"]))
     # The most hands won (a split pot counts for each winner); replay that seat's biggest.
     count: dict[int, int] = {}
     for rec in records:
@@ -115,13 +100,6 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
         lead = leaders[0]
         their = max(records, key=lambda r: (won_by(r).get(lead, 0), -int(r["hand"])))
         who = " and ".join(names[s] for s in leaders)
-        plural = "hand" if most == 1 else "hands"
-        out.append(
-            Moment(
-                "Most hands won",
-                f"{who}: {most} {plural} of {len(records)}",
-                int(their["hand"]),
-                lead,
-            )
-        )
+        text = f"{who}: {most} {'hand' if most == 1 else 'hands'} of {len(records)}"
+        out.append(Moment("Most hands won", text, int(their["hand"]), lead))
     return out
