@@ -139,16 +139,8 @@ class Match:
         top = self.stacks[ranked[0]]
         out: list[Standing] = []
         for i, s in enumerate(ranked):
-            prev = out[-1] if out else None
-            place = prev.place if prev and self.stacks[prev.seat] == self.stacks[s] else i + 1
-            out.append(
-                Standing(
-                    place=place,
-                    seat=s,
-                    name=self.seats[s].name,
-                    stack=self.stacks[s],
-                    net=self.stacks[s] - self.start_stack,
-                    winner=self.stacks[s] == top,
-                )
-            )
+            stack = self.stacks[s]
+            place = out[-1].place if out and out[-1].stack == stack else i + 1
+            net = stack - self.start_stack
+            out.append(Standing(place, s, self.seats[s].name, stack, net, winner=stack == top))
         return out
