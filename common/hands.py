@@ -55,7 +55,6 @@ __all__ = [
     "hand_name",
     "lowest_card",
     "rank_hand",
-    "showing_groups",
     "showing_name",
     "showing_value",
 ]
@@ -453,14 +452,9 @@ def lowest_card(cards: Collection[Card]) -> Card:
     return min(cards, key=bring_in_key)
 
 
-def showing_groups(up_cards: Collection[Card]) -> tuple[Category, list[int]]:
-    """The showing kind and its distinct ranks, kind first then high to low (R-O2)."""
-    if not 1 <= len(up_cards) <= 4:
-        raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
-    return _showing_groups([card.rank for card in up_cards])
-
-
 def _showing_groups(ranks: Sequence[int]) -> tuple[Category, list[int]]:
+    """The showing kind of up cards' ranks and the distinct ranks, the kind's first,
+    then high to low (R-O2)."""
     groups = sorted({(ranks.count(rank), rank) for rank in ranks}, reverse=True)
     top = groups[0][0]
     if top == 4:
@@ -527,5 +521,7 @@ def floor_value(up: Collection[Card]) -> int:
     ``evaluate`` value: its up cards' pattern (quads, trips, two pair, a pair or high
     cards) with its other up cards as kickers and twos in the slots left.  Any five of
     its final cards that hold the up cards are worth at least this (R-S2)."""
-    kind, ranks = showing_groups(up)  # raises ValueError unless one to four cards
+    if not 1 <= len(up) <= 4:
+        raise ValueError(f"want 1 to 4 up cards, not {up!r}")
+    kind, ranks = _showing_groups([card.rank for card in up])
     return kind << _CAT | _pack([*ranks, 0, 0, 0, 0][:5])
