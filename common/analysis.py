@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -283,17 +284,8 @@ class _Sampler:
         return out
 
 
-@dataclass(slots=True)
-class _Task:
-    """A piece of the analysis: what it is for and the sampler doing it (if any)."""
-
-    hand_i: int
-    kind: str  # "street" or "fold" or "outs"
-    index: int
-    table: SeatView
-    seats: list[int]
-    sampler: _Sampler | None = None
-    event: dict[str, Any] | None = None
+_Work = Callable[[], bool]
+"""A piece of the analysis: each call does one bounded step of it; True once it is done."""
 
 
 class MatchAnalysis:
@@ -317,8 +309,8 @@ class MatchAnalysis:
         self.viewer = viewer
         self._seed = rng.getrandbits(64)
         self.hands: list[HandAnalysis] = []
-        self._decisions: list[_Task] = []
-        self._streets: list[list[_Task]] = []
+        self._decisions: list[_Work] = []
+        self._streets: list[list[_Work]] = []
         for k, rec in enumerate(self.records):
             deals, acts = _walk(rec, viewer)
             number = int(rec.get("hand", k + 1))
@@ -326,8 +318,8 @@ class MatchAnalysis:
                 st.hole is not None for _, m in deals for st in m.seats.values() if not st.folded
             )
             self.hands.append(HandAnalysis(number, full))
-            self._streets.append(self._street_tasks(k, deals, full) if chances else [])
-            self._decisions += self._decision_tasks(k, rec, acts)
+            self._streets.append(self._street_work(k, deals, full) if chances else [])
+            self._decisions += self._decision_work(k, rec, acts)
         self.total = len(self._decisions) + sum(len(t) for t in self._streets)
         self._done = 0
         self._prefer = 0
@@ -374,29 +366,21 @@ class MatchAnalysis:
 
     def step(self) -> bool:
         """One bounded piece of work; True once everything is done."""
-        if self._decisions:
-            task = self._decisions[0]
-            if self._decide(task):
-                self._decisions.pop(0)
-                self._done += 1
-            return self.done
         order = [self._prefer, *range(len(self._streets))]
-        for k in order:
-            if 0 <= k < len(self._streets) and self._streets[k]:
-                task = self._streets[k][0]
-                assert task.sampler is not None
-                if task.sampler.step():
-                    self._streets[k].pop(0)
-                    self._done += 1
-                    self._street_done(task)
-                return self.done
-        return True
+        streets = (self._streets[k] for k in order if 0 <= k < len(self._streets))
+        queue = self._decisions or next((q for q in streets if q), [])
+        if not queue:
+            return True
+        if queue[0]():
+            queue.pop(0)
+            self._done += 1
+        return self.done
 
     def _rng(self, *where: object) -> random.Random:
         return random.Random(":".join(map(str, (self._seed, *where))))
 
-    def _street_tasks(self, k: int, deals: list[_Moment], full: bool) -> list[_Task]:
-        out = []
+    def _street_work(self, k: int, deals: list[_Moment], full: bool) -> list[_Work]:
+        out: list[_Work] = []
         v = self.viewer
         for index, m in deals:
             live = [s for s, st in m.seats.items() if not st.folded]
@@ -405,27 +389,30 @@ class MatchAnalysis:
                 hands = [_known(m.seats[s]) or [] for s in live]
                 dead = [c for st in m.seats.values() if st.folded for c in _known(st) or _up(st)]
                 sampler = _Sampler(hands, dead, rng, mine_only=False)
-                out.append(_Task(k, "street", index, m, live, sampler))
+                out.append(partial(self._count_street, k, index, m, live, sampler))
             elif v is not None and v in live and (mine := _known(m.seats[v])) is not None:
                 rivals = [_up(m.seats[s]) for s in live if s != v]
                 dead = [c for st in m.seats.values() if st.folded for c in _up(st)]
                 sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
-                out.append(_Task(k, "street", index, m, [v], sampler))
+                out.append(partial(self._count_street, k, index, m, [v], sampler))
         return out
 
-    def _street_done(self, task: _Task) -> None:
-        assert task.sampler is not None and task.sampler.result is not None
+    def _count_street(
+        self, k: int, index: int, m: SeatView, seats: list[int], sampler: _Sampler
+    ) -> bool:
+        if not sampler.step():
+            return False
+        assert sampler.result is not None
         chances = tuple(
             Chance(seat, e.share, e.half_width, e.exact)
-            for seat, e in zip(task.seats, task.sampler.result, strict=False)
+            for seat, e in zip(seats, sampler.result, strict=False)
         )
-        self.hands[task.hand_i].streets.append(
-            StreetChances(task.table.street, task.index, chances)
-        )
-        self.hands[task.hand_i].streets.sort(key=lambda s: s.upto)
+        self.hands[k].streets.append(StreetChances(m.street, index, chances))
+        self.hands[k].streets.sort(key=lambda s: s.upto)
+        return True
 
-    def _decision_tasks(self, k: int, rec: Mapping[str, Any], acts: list[_Moment]) -> list[_Task]:
-        out: list[_Task] = []
+    def _decision_work(self, k: int, rec: Mapping[str, Any], acts: list[_Moment]) -> list[_Work]:
+        out: list[_Work] = []
         for index, m in acts:  # the viewer's
             ev = rec["events"][index]
             mine = _known(m.seats[ev["seat"]])
@@ -437,67 +424,69 @@ class MatchAnalysis:
             if ev["action"] == "fold":
                 rng = self._rng(k, "fold", index)
                 sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
-                out.append(_Task(k, "fold", index, m, live, sampler, ev))
+                out.append(partial(self._judge_fold, k, index, m, sampler))
             else:
-                out.append(_Task(k, "outs", index, m, live, None, ev))
+                out.append(partial(self._judge_outs, k, index, m, live, ev))
         return out
 
-    def _decide(self, task: _Task) -> bool:
-        """Judge one decision (a step of its sampling, for a fold); True when judged."""
-        m, ev = task.table, task.event
-        assert ev is not None and self.viewer is not None
-        rec = self.records[task.hand_i]
+    def _judge_fold(self, k: int, index: int, m: SeatView, sampler: _Sampler) -> bool:
+        """A step of the fold's chance; once counted, the fold is marked if it cost."""
+        if not sampler.step():
+            return False
+        assert sampler.result is not None and self.viewer is not None
         me = m.seats[self.viewer]
-        mine = _known(me) or []
-        big = int(rec.get("stakes", {}).get("big_bet", 20)) or 20
-        hand = self.hands[task.hand_i]
-        if task.kind == "fold":
-            assert task.sampler is not None
-            if not task.sampler.step():
-                return False
-            assert task.sampler.result is not None
-            chance = task.sampler.result[0].share
-            call = max(0, min(m.high - me.bet, me.stack))
-            need = call / (m.pot + call) if m.pot + call else 0.0
-            if chance >= need + FOLD_MARGIN:
-                cost = chance * (m.pot + call) - call
-                text = (
-                    f"You folded with about {_pct(chance)} facing {call} to win {m.pot}: "
-                    f"you needed {_pct(need)}."
-                )
-                hand.marks.append(
-                    Mark(hand.hand, task.index, m.street, self.viewer, "fold", "fold", text, cost,
-                         cost / big, chance=chance, need=need,
-                         short=f"folded with {_pct(chance)}, needing {_pct(need)}")
-                )  # fmt: skip
-            return True
-        rivals = [_up(m.seats[s]) for s in task.seats]
-        seen = [*mine, *(c for st in m.seats.values() if st.seat != self.viewer for c in _up(st))]
-        dead = drawing_dead(mine, rivals, seen)
-        if dead is not None:
-            who, best = dead
-            rival = task.seats[who]
-            shows = showing_name(rivals[who])
-            name = seat_names(rec)[rival]
-            put = int(ev["put"])
-            action = str(ev["action"])
-            your_best = hand_name(best)
-            made = f"your seven cards make only {your_best}." if len(mine) >= 7 else ""
-            if action == "call":
-                kind, short = "dead_call", f"called {put} with no live outs"
-                text = f"You called {put} with no live outs: {name} shows {shows}, and "
-                text += made or f"the best you could still make is {your_best}."
-            else:
-                kind, short = "dead_bet", f"{_DONE[action]} {put}, drawing dead"
-                text = f"You {_DONE[action]} {put} into {name}'s {shows} showing: "
-                text += (
-                    made or f"no card to come could make your hand beat it (at best {your_best})."
-                )
+        hand = self.hands[k]
+        chance = sampler.result[0].share
+        call = max(0, min(m.high - me.bet, me.stack))
+        need = call / (m.pot + call) if m.pot + call else 0.0
+        if chance >= need + FOLD_MARGIN:
+            cost = chance * (m.pot + call) - call
+            text = (
+                f"You folded with about {_pct(chance)} facing {call} to win {m.pot}: "
+                f"you needed {_pct(need)}."
+            )
             hand.marks.append(
-                Mark(hand.hand, task.index, m.street, self.viewer, kind, action, text, float(put),
-                     put / big, short=short)
+                Mark(hand.hand, index, m.street, self.viewer, "fold", "fold", text, cost,
+                     cost / self._big_bet(k), chance=chance, need=need,
+                     short=f"folded with {_pct(chance)}, needing {_pct(need)}")
             )  # fmt: skip
         return True
+
+    def _judge_outs(
+        self, k: int, index: int, m: SeatView, live: list[int], ev: Mapping[str, Any]
+    ) -> bool:
+        """A call or wager is marked when the viewer was drawing dead."""
+        assert self.viewer is not None
+        mine = _known(m.seats[self.viewer]) or []
+        rivals = [_up(m.seats[s]) for s in live]
+        seen = [*mine, *(c for st in m.seats.values() if st.seat != self.viewer for c in _up(st))]
+        dead = drawing_dead(mine, rivals, seen)
+        if dead is None:
+            return True
+        who, best = dead
+        shows = showing_name(rivals[who])
+        name = seat_names(self.records[k])[live[who]]
+        put = int(ev["put"])
+        action = str(ev["action"])
+        your_best = hand_name(best)
+        made = f"your seven cards make only {your_best}." if len(mine) >= 7 else ""
+        if action == "call":
+            kind, short = "dead_call", f"called {put} with no live outs"
+            text = f"You called {put} with no live outs: {name} shows {shows}, and "
+            text += made or f"the best you could still make is {your_best}."
+        else:
+            kind, short = "dead_bet", f"{_DONE[action]} {put}, drawing dead"
+            text = f"You {_DONE[action]} {put} into {name}'s {shows} showing: "
+            text += made or f"no card to come could make your hand beat it (at best {your_best})."
+        hand = self.hands[k]
+        hand.marks.append(
+            Mark(hand.hand, index, m.street, self.viewer, kind, action, text, float(put),
+                 put / self._big_bet(k), short=short)
+        )  # fmt: skip
+        return True
+
+    def _big_bet(self, k: int) -> int:
+        return int(self.records[k].get("stakes", {}).get("big_bet", 20)) or 20
 
 
 def analyse_hand(

@@ -170,17 +170,12 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
 
 
 def deal_cards(rng: random.Random, count: int) -> list[Card]:
-    """The first ``count`` cards of a pack shuffled by ``rng`` (R-T2).
+    """The first ``count`` cards of a pack shuffled by ``rng`` (R-T2): only the cards a
+    hand can use are drawn (seven seats use at most 49, R-D6).
 
-    Every ordering of every ``count`` cards is equally likely, exactly as for
-    the top of a fully shuffled pack, but only the cards a hand can use are
-    drawn: seven seats use at most 49 (R-D6).
-
-    The same cards as ``rng.sample(_FULL_DECK, count)``, drawn sooner: for six
-    or more cards ``sample`` draws from a pool with ``getrandbits`` (a plain or
-    a system ``Random``), and ``_draw`` does the same draws without a Python
-    call for each.  Anything else, or a Python whose ``sample`` draws
-    differently (checked at import), takes ``sample`` itself.
+    The same cards as ``rng.sample(_FULL_DECK, count)``, drawn sooner: ``_draw`` makes
+    ``sample``'s pool draws (six or more cards, a plain or system ``Random``) without a
+    Python call for each, where this Python's ``sample`` draws so (checked at import).
     """
     if _SAME_DRAWS and 6 <= count <= 52 and type(rng) in _POOL_DRAWN:
         return _draw(rng, count)

@@ -359,14 +359,10 @@ def hand_name(value: int) -> str:
 def best_five(cards: Collection[Card]) -> list[Card]:
     """The five cards the table plays for this hand (R-S1), in display order.
 
-    The cards that make the category come first (trips before the pair of a
-    full house, the higher pair first), then the kickers, high to low; a wheel
-    reads 5-4-3-2-A.  Where equal hands could be picked (suits differ), the
-    higher suit of a rank plays, so the choice does not depend on the order of
-    ``cards``.  The value names every rank that plays (``evaluate``), so the
-    cards are picked from it: each rank's highest suits, the flush suit's
-    cards for a flush (tests/test_hands_identity.py: the same fives as trying
-    every 5-card subset).
+    The cards that make the category come first (trips before the pair of a full
+    house, the higher pair first), then the kickers, high to low; a wheel reads
+    5-4-3-2-A.  Of equal hands the higher suits of a rank play, whatever the order of
+    ``cards`` (tests/test_hands_identity.py: the fives of trying every subset).
 
     >>> from common.cards import parse_many
     >>> " ".join(map(str, best_five(parse_many("2c 9d 9h Ks 4c 9s 3h"))))
@@ -484,9 +480,8 @@ def showing_value(up_cards: Collection[Card]) -> int:
     """
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
-    # The kind and ranks depend only on how many of each rank show, which the rank key
-    # of the cards' sum names, given how many cards there are; the highest card is the
-    # largest int (``common.cards``).
+    # The rank key of the cards' sum and their count name the kind and ranks; the
+    # highest card is the largest int (``common.cards``).
     by_ranks = _showing_values()[(sum(up_cards) >> SUIT_BITS) << 3 | len(up_cards)]
     return by_ranks << 2 | _BRING_IN_KEYS[max(up_cards)] & 3
 

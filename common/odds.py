@@ -152,12 +152,9 @@ def percent(x: float | Fraction, places: int = 0) -> str:
 
 
 def combine(parts: Sequence[Estimate]) -> Estimate:
-    """Independent sampled estimates pooled into one, as if one run had drawn them all.
-
-    ``equity``'s estimate of ``n`` samples has ``share`` = sum / n and ``stderr`` =
-    sqrt(v / n) with v the sample variance (sum of squares / n - share², times
-    n / (n - 1)).  Each part's sum and sum of squares are recovered from those, added,
-    and the pooled mean, variance and standard error computed from the totals."""
+    """Independent sampled estimates pooled into one, as if one run had drawn them all:
+    each part's sum and sum of squares recovered from its ``share`` and ``stderr``
+    (``equity``'s sample mean and standard error), added, and the totals' taken."""
     n = total = squares = 0.0
     for e in parts:
         k = e.deals
