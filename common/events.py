@@ -123,8 +123,6 @@ class Action:
 
 
 class Ante(NamedTuple):
-    """The ``ante`` event of ``stud-hh/1``."""
-
     seat: int
     amount: int
     all_in: bool
@@ -163,8 +161,6 @@ class Deal(NamedTuple):
 
 
 class Act(NamedTuple):
-    """The ``act`` event of ``stud-hh/1``."""
-
     seat: int
     street: int
     action: ActionKind
@@ -189,8 +185,6 @@ class Act(NamedTuple):
 
 
 class Return(NamedTuple):
-    """The ``return`` event of ``stud-hh/1``."""
-
     seat: int
     amount: int
 
@@ -203,8 +197,6 @@ class Return(NamedTuple):
 
 
 class Show(NamedTuple):
-    """The ``show`` event of ``stud-hh/1``."""
-
     seat: int
     cards: tuple[Card, ...]
     best: tuple[Card, ...]
@@ -225,8 +217,6 @@ class Show(NamedTuple):
 
 
 class Award(NamedTuple):
-    """The ``award`` event of ``stud-hh/1``."""
-
     seat: int
     amount: int
     pot: int
