@@ -229,21 +229,16 @@ def positions(record: Mapping[str, Any]) -> list[Position]:
     names = seat_names(record)
     out: list[Position] = []
     street = 3
-    i = 0
-    while i < len(events):
-        ev = events[i]
+    for i, ev in enumerate(events):
         kind = ev.get("ev")
         name = names.get(ev.get("seat"), "?")  # type: ignore[arg-type]
-        if kind in ("ante", "deal"):
-            j = i
-            while j < len(events) and events[j].get("ev") in ("ante", "deal"):
-                if events[j].get("ev") == "deal":
-                    street = events[j]["street"]
-                j += 1
-            out.append(Position(j, street, f"{STREET_WORDS.get(street, 'Deal')}: the deal"))
-            i = j
-            continue
-        if kind == "act":
+        before = events[i - 1].get("ev") if i else None
+        if kind in ("ante", "deal"):  # one stop for the street's whole deal
+            street = ev["street"] if kind == "deal" else street
+            if before in ("ante", "deal"):
+                out.pop()
+            out.append(Position(i + 1, street, f"{STREET_WORDS.get(street, 'Deal')}: the deal"))
+        elif kind == "act":
             words = _ACT_WORDS.get(ev["action"], ev["action"])
             amount = ev["put"] if ev["action"] in ("bring_in", "bet", "call") else ev["to"]
             text = f"{name} {words}"
@@ -256,15 +251,11 @@ def positions(record: Mapping[str, Any]) -> list[Position]:
             out.append(Position(i + 1, street, f"{ev['amount']} uncalled goes back to {name}"))
         elif kind == "show":
             out.append(Position(i + 1, 8, f"{name} shows {ev['hand']}"))
-        elif kind == "award":
-            j = i
-            while j < len(events) and events[j].get("ev") == "award":
-                j += 1
-            won = ", ".join(f"{names.get(e['seat'], '?')} wins {e['amount']}" for e in events[i:j])
-            out.append(Position(j, 8, won))
-            i = j
-            continue
-        i += 1
+        elif kind == "award":  # one stop for all the pots
+            won = f"{name} wins {ev['amount']}"
+            out.append(
+                Position(i + 1, 8, f"{out.pop().label}, {won}" if before == "award" else won)
+            )
     return out
 
 
