@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from common.replay import seat_names
+from common.replay import seat_names, won_by
 
 __all__ = ["phh_name", "pokerstars_number", "to_phh", "to_pokerstars"]
 
@@ -201,10 +201,9 @@ def to_pokerstars(
     cards: dict[int, list[str]] = {s: [] for s in names}
     fresh: dict[int, list[str]] = {}
     high = 0
-    won: dict[int, int] = {}
 
     def flush() -> None:
-        for seat in [s["seat"] for s in record["seats"]]:
+        for seat in names:  # the record's seats, in order
             new = fresh.get(seat)
             if new:
                 before = cards[seat][: len(cards[seat]) - len(new)]
@@ -251,12 +250,11 @@ def to_pokerstars(
                 out.append("*** SHOW DOWN ***")
             out.append(f"{name}: shows [{' '.join(ev['cards'])}] ({ev['hand']})")
         elif kind == "award":
-            won[ev["seat"]] = won.get(ev["seat"], 0) + ev["amount"]
             pot = "pot" if ev["pot"] == 0 else f"side pot-{ev['pot']}"
             out.append(f"{name} collected {ev['amount']} from {pot}")
     flush()
-    total = sum(won.values())
-    out += ["*** SUMMARY ***", f"Total pot {total} | Rake 0"]
+    won = won_by(record)
+    out += ["*** SUMMARY ***", f"Total pot {sum(won.values())} | Rake 0"]
     for s in sorted(names):
         if s in won:
             out.append(f"Seat {s + 1}: {names[s]} collected ({won[s]})")
