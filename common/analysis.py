@@ -4,61 +4,53 @@ Like a chess engine's analysis after the game, read from a hand's ``stud-hh/1``
 record alone (the open books, a history file, or the hand as one seat saw it,
 ``common.replay.seen_record``):
 
-- **Chances.**  At the deal of each street (third to seventh, the river), each
-  seat still in gets its chance of winning the pot (its equity, R-S1..R-S3:
-  ties split).  When the record holds every live seat's down cards
-  (``HandAnalysis.full``) these are the *true* chances: every card dealt known,
-  the folded seats' cards dead, the cards still to come counted when there are
-  few deals (``EXACT_BUDGET``) and sampled to about one point (``TARGET``, 95%)
-  elsewhere.  When it does not (closed books), only the viewer's own chance is
-  given, from its seat's knowledge: its cards against the rivals' up cards,
-  folded seats' up cards dead, every other card unknown.
-- **Decisions.**  Each of the viewer's folds, calls, bets, completions and
-  raises is judged on what the viewer could see at that moment: its own cards,
-  every up card dealt so far, the folded seats' up cards dead; never a rival's
-  down card, even when the record has it.  Three kinds are marked (``Mark``):
+- **Chances.**  At the deal of each street, each seat still in gets its chance of
+  winning the pot (its equity, R-S1..R-S3: ties split).  When the record holds every
+  live seat's down cards (``HandAnalysis.full``) these are the *true* chances, the
+  folded seats' cards dead, counted when the deals are few (``EXACT_BUDGET``) and
+  sampled to ``TARGET`` elsewhere; else (closed books) only the viewer's own chance,
+  its cards against the rivals' up cards.
+- **Decisions.**  Each of the viewer's folds, calls, bets, completions and raises is
+  judged on what the viewer could see then (its cards, the up cards dealt so far,
+  never a rival's down card, even when the record has it).  Marked (``Mark``):
 
-  * ``fold``: a fold while the pot paid more than the viewer's chance needed:
-    its chance against the rivals' boards is at least ``need + FOLD_MARGIN``,
-    ``need = call / (pot + call)``.  Cost: what calling was worth,
+  * ``fold``: the chance against the rivals' boards was at least ``need +
+    FOLD_MARGIN``, ``need = call / (pot + call)``; it cost what calling was worth,
     ``chance * (pot + call) - call`` chips.
-  * ``dead_call`` and ``dead_bet``: a call, or a bet, completion or raise,
-    with no live outs (``drawing_dead``): some rival still in shows up cards
-    whose hand *alone* (``floor_value``: their pattern with twos for the cards
-    it lacks) beats every hand the viewer can end with, every completion from
-    the cards it has not seen counted, so a live hand is never called dead (a
-    hand that could only tie with impossible kickers is called live).  Cost:
-    the chips put in.
-
-  ``MatchAnalysis.worth_a_look()`` is the marks that cost most, most first.
+  * ``dead_call`` and ``dead_bet``: chips put in with no live outs (``drawing_dead``):
+    a rival's up cards *alone* (``floor_value``) beat every hand the viewer can end
+    with, every completion from the cards it has not seen counted (a hand that could
+    only tie with impossible kickers is live).  It cost the chips put in.
 
 Invariants:
 
-- Pure: no I/O, no clock, no global random state.  Every random number comes
-  from ``random.Random`` instances seeded from the ``rng`` given (one draw at
-  the start) and the computation's place (hand, street, event), so the same
-  seed gives the same result however the work is split into ``step`` calls.
-- The decisions read only what the viewer saw before the event judged: a
-  record cut to the viewer's seat (``seen_record``) and the full record give
-  the same marks and figures; in a closed-books record no figure depends on a
-  card the viewer did not see (a property test changes them).
-- ``MatchAnalysis.step`` does one bounded piece of work (one exact count of at
-  most ``EXACT_BUDGET`` deals, one batch of samples, or one exact outs check),
-  so a window can run it between frames.
+- Pure: no I/O, no clock, no global random state.  Every random number comes from
+  ``random.Random`` instances seeded from one draw of the ``rng`` given and the
+  computation's place (hand, street, event), so the same seed gives the same result
+  however the work is split into ``step`` calls.
+- A decision reads only what the viewer saw before it: a record cut to the viewer's
+  seat and the full record give the same marks; in a closed-books record no figure
+  depends on a card the viewer did not see (a property test changes them).
+- ``MatchAnalysis.step`` does one bounded piece of work (one exact count of at most
+  ``EXACT_BUDGET`` deals, one batch of samples, or one outs check), so a window can
+  run it between frames.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from typing import Any
 
-from common.cards import Card, parse
+from common.cards import Card, parse_many
 from common.equity import FULL_DECK, Estimate, all_equities, deal_count, equity
-from common.hands import evaluate, hand_name, showing_groups, showing_name
+from common.hands import evaluate, floor_value, hand_name, showing_name
+from common.replay import Replay, seat_names
+from common.schema import SeatView, TableSeat
 
 __all__ = [
     "EXACT_BUDGET",
@@ -115,9 +107,6 @@ class StreetChances:
     upto: int
     chances: tuple[Chance, ...]
 
-    def of(self, seat: int) -> Chance | None:
-        return next((c for c in self.chances if c.seat == seat), None)
-
 
 @dataclass(frozen=True, slots=True)
 class Mark:
@@ -168,18 +157,6 @@ class HandAnalysis:
 # ------------------------------------------------------------------ drawing dead
 
 
-def floor_value(up: Sequence[Card]) -> int:
-    """The least a seat showing ``up`` (one to four up cards) can end with, as an
-    ``evaluate`` value: its up cards' pattern (quads, trips, two pair, a pair or high
-    cards) with its other up cards as kickers and twos in the slots left.  Any five of
-    its final cards that hold the up cards are worth at least this (R-S2)."""
-    cat, ranks = showing_groups(up)  # raises ValueError unless one to four cards
-    value = int(cat)
-    for r in [*ranks, 0, 0, 0, 0, 0][:5]:
-        value = value << 4 | r
-    return value
-
-
 def best_reachable(mine: Sequence[Card], pool: Sequence[Card], floor: int) -> tuple[bool, int]:
     """Whether some completion of ``mine`` to seven cards from ``pool`` is worth at least
     ``floor`` (stopping at the first), and the best value looked at (the best of all
@@ -223,89 +200,34 @@ def _pct(x: float) -> str:
     return f"{v:.1f}%" if 0 < v < 9.95 else f"{v:.0f}%"
 
 
-@dataclass(slots=True)
-class _SeatState:
-    seat: int
-    name: str
-    stack: int
-    down: list[Card | None] = field(default_factory=list)
-    up: list[Card] = field(default_factory=list)
-    folded: bool = False
-    street_to: int = 0
+_Moment = tuple[int, SeatView]
+"""The table after the hand's first so many events."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Moment:
-    """What the table was before one event: the seats, the pot, the highest total."""
-
-    index: int
-    street: int
-    pot: int
-    high: int
-    seats: dict[int, _SeatState]
-
-
-def _walk(record: Mapping[str, Any]) -> tuple[list[_Moment], list[_Moment]]:
-    """The moments of a hand: each street's deal done (its ``index`` = the events up to
-    there) and each ``act`` (the table just before it)."""
-    events = record.get("events")
-    if not isinstance(events, list):
-        raise ValueError("a stud-hh/1 hand needs an 'events' list")
-    seats = {
-        int(s["seat"]): _SeatState(int(s["seat"]), str(s.get("name") or f"Seat {s['seat'] + 1}"),
-                                   int(s["stack"]))
-        for s in record["seats"]
-    }  # fmt: skip
+def _walk(record: Mapping[str, Any], viewer: int | None) -> tuple[list[_Moment], list[_Moment]]:
+    """The moments of a hand: each street's deal done and each ``act`` of the viewer's
+    (the table just before it)."""
+    replay = Replay(record)
+    events = replay.events
     deals: list[_Moment] = []
     acts: list[_Moment] = []
-    street, high, pot = 0, 0, 0
-
-    def snapshot(index: int) -> _Moment:
-        copy = {s: replace(st, down=list(st.down), up=list(st.up)) for s, st in seats.items()}
-        return _Moment(index, street, pot, high, copy)
-
     for i, ev in enumerate(events):
-        kind = ev.get("ev")
-        st = seats.get(ev.get("seat"))
-        if st is None:
-            raise ValueError(f"event for a seat not dealt in: {ev!r}")
-        if kind == "ante":
-            st.stack -= ev["amount"]
-            pot += ev["amount"]
-        elif kind == "deal":
-            if ev["street"] != street:
-                street, high = ev["street"], 0
-                for s in seats.values():
-                    s.street_to = 0
-            card = ev.get("card")
-            if ev.get("up"):
-                st.up.append(parse(card))
-            else:
-                st.down.append(parse(card) if isinstance(card, str) else None)
-            nxt = events[i + 1] if i + 1 < len(events) else None
-            if nxt is None or nxt.get("ev") not in ("ante", "deal"):
-                deals.append(snapshot(i + 1))
-        elif kind == "act":
-            acts.append(snapshot(i))
-            if ev["action"] == "fold":
-                st.folded = True
-            else:
-                st.stack -= ev["put"]
-                pot += ev["put"]
-                st.street_to = ev["to"]
-                if ev["action"] in ("bring_in", "complete", "bet", "raise"):
-                    high = max(high, ev["to"])
-        elif kind == "return":
-            st.stack += ev["amount"]
-            pot -= ev["amount"]
+        if ev.get("ev") == "act" and ev.get("seat") == viewer:
+            acts.append((i, replay.view()))
+        replay.step()
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if ev.get("ev") == "deal" and (nxt is None or nxt.get("ev") not in ("ante", "deal")):
+            deals.append((i + 1, replay.view()))
     return deals, acts
 
 
-def _known(st: _SeatState) -> list[Card] | None:
+def _known(seat: TableSeat) -> list[Card] | None:
     """All of a seat's cards, or None when a down card is not in the record."""
-    if any(c is None for c in st.down):
-        return None
-    return [c for c in st.down if c is not None] + st.up
+    return None if seat.hole is None else parse_many([*seat.hole, *seat.up])
+
+
+def _up(seat: TableSeat) -> list[Card]:
+    return parse_many(seat.up)
 
 
 # ------------------------------------------------------------------ the work
@@ -333,24 +255,21 @@ class _Sampler:
         self.batch = max(100, WORK // seats)
 
     def step(self) -> bool:
-        hands, dead, rng = self.hands, self.dead, self.rng
-        if not self._parts and deal_count(hands, dead) <= EXACT_BUDGET:
-            if self.mine_only:
-                self.result = [equity(hands[0], hands[1:], dead, rng, budget=EXACT_BUDGET)]
-            else:
-                self.result = all_equities(hands, dead, rng, budget=EXACT_BUDGET)
+        if not self._parts and deal_count(self.hands, self.dead) <= EXACT_BUDGET:
+            self.result = self._equities(budget=EXACT_BUDGET)
             return True
-        if self.mine_only:
-            part = [equity(hands[0], hands[1:], dead, rng, target=0.0, budget=0,
-                           max_samples=self.batch)]  # fmt: skip
-        else:
-            part = all_equities(hands, dead, rng, target=0.0, budget=0, max_samples=self.batch)
-        self._parts.append(part)
+        self._parts.append(self._equities(target=0.0, budget=0, max_samples=self.batch))
         merged = self._merged()
         if max(e.half_width for e in merged) <= TARGET or merged[0].deals >= MAX_SAMPLES:
             self.result = merged
             return True
         return False
+
+    def _equities(self, **limits: Any) -> list[Estimate]:
+        hands, dead, rng = self.hands, self.dead, self.rng
+        if self.mine_only:
+            return [equity(hands[0], hands[1:], dead, rng, **limits)]
+        return all_equities(hands, dead, rng, **limits)
 
     def _merged(self) -> list[Estimate]:
         """The batches as one estimate per seat: the mean over every sample, and the
@@ -365,16 +284,8 @@ class _Sampler:
         return out
 
 
-@dataclass(slots=True)
-class _Task:
-    """A piece of the analysis: what it is for and the sampler doing it (if any)."""
-
-    hand_i: int
-    kind: str  # "street" or "fold" or "outs"
-    moment: _Moment
-    seats: list[int]
-    sampler: _Sampler | None = None
-    event: dict[str, Any] | None = None
+_Work = Callable[[], bool]
+"""A piece of the analysis: each call does one bounded step of it; True once it is done."""
 
 
 class MatchAnalysis:
@@ -398,18 +309,17 @@ class MatchAnalysis:
         self.viewer = viewer
         self._seed = rng.getrandbits(64)
         self.hands: list[HandAnalysis] = []
-        self._decisions: list[_Task] = []
-        self._streets: list[list[_Task]] = []
+        self._decisions: list[_Work] = []
+        self._streets: list[list[_Work]] = []
         for k, rec in enumerate(self.records):
-            deals, acts = _walk(rec)
+            deals, acts = _walk(rec, viewer)
             number = int(rec.get("hand", k + 1))
             full = all(
-                _known(m.seats[s]) is not None for m in deals for s in m.seats
-                if not m.seats[s].folded
-            )  # fmt: skip
+                st.hole is not None for _, m in deals for st in m.seats.values() if not st.folded
+            )
             self.hands.append(HandAnalysis(number, full))
-            self._streets.append(self._street_tasks(k, deals, full) if chances else [])
-            self._decisions += self._decision_tasks(k, rec, acts)
+            self._streets.append(self._street_work(k, deals, full) if chances else [])
+            self._decisions += self._decision_work(k, rec, acts)
         self.total = len(self._decisions) + sum(len(t) for t in self._streets)
         self._done = 0
         self._prefer = 0
@@ -456,135 +366,127 @@ class MatchAnalysis:
 
     def step(self) -> bool:
         """One bounded piece of work; True once everything is done."""
-        if self._decisions:
-            task = self._decisions[0]
-            if self._decide(task):
-                self._decisions.pop(0)
-                self._done += 1
-            return self.done
         order = [self._prefer, *range(len(self._streets))]
-        for k in order:
-            if 0 <= k < len(self._streets) and self._streets[k]:
-                task = self._streets[k][0]
-                assert task.sampler is not None
-                if task.sampler.step():
-                    self._streets[k].pop(0)
-                    self._done += 1
-                    self._street_done(task)
-                return self.done
-        return True
+        streets = (self._streets[k] for k in order if 0 <= k < len(self._streets))
+        queue = self._decisions or next((q for q in streets if q), [])
+        if not queue:
+            return True
+        if queue[0]():
+            queue.pop(0)
+            self._done += 1
+        return self.done
 
     def _rng(self, *where: object) -> random.Random:
         return random.Random(":".join(map(str, (self._seed, *where))))
 
-    def _street_tasks(self, k: int, deals: list[_Moment], full: bool) -> list[_Task]:
-        out = []
+    def _street_work(self, k: int, deals: list[_Moment], full: bool) -> list[_Work]:
+        out: list[_Work] = []
         v = self.viewer
-        for m in deals:
+        for index, m in deals:
             live = [s for s, st in m.seats.items() if not st.folded]
             rng = self._rng(k, "street", m.street)
             if full:
                 hands = [_known(m.seats[s]) or [] for s in live]
-                dead = [c for st in m.seats.values() if st.folded for c in (_known(st) or st.up)]
-                out.append(_Task(k, "street", m, live, _Sampler(hands, dead, rng, mine_only=False)))
+                dead = [c for st in m.seats.values() if st.folded for c in _known(st) or _up(st)]
+                sampler = _Sampler(hands, dead, rng, mine_only=False)
+                out.append(partial(self._count_street, k, index, m, live, sampler))
             elif v is not None and v in live and (mine := _known(m.seats[v])) is not None:
-                rivals = [m.seats[s].up for s in live if s != v]
-                dead = [c for st in m.seats.values() if st.folded for c in st.up]
+                rivals = [_up(m.seats[s]) for s in live if s != v]
+                dead = [c for st in m.seats.values() if st.folded for c in _up(st)]
                 sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
-                out.append(_Task(k, "street", m, [v], sampler))
+                out.append(partial(self._count_street, k, index, m, [v], sampler))
         return out
 
-    def _street_done(self, task: _Task) -> None:
-        assert task.sampler is not None and task.sampler.result is not None
+    def _count_street(
+        self, k: int, index: int, m: SeatView, seats: list[int], sampler: _Sampler
+    ) -> bool:
+        if not sampler.step():
+            return False
+        assert sampler.result is not None
         chances = tuple(
             Chance(seat, e.share, e.half_width, e.exact)
-            for seat, e in zip(task.seats, task.sampler.result, strict=False)
+            for seat, e in zip(seats, sampler.result, strict=False)
         )
-        self.hands[task.hand_i].streets.append(
-            StreetChances(task.moment.street, task.moment.index, chances)
-        )
-        self.hands[task.hand_i].streets.sort(key=lambda s: s.upto)
+        self.hands[k].streets.append(StreetChances(m.street, index, chances))
+        self.hands[k].streets.sort(key=lambda s: s.upto)
+        return True
 
-    def _decision_tasks(self, k: int, rec: Mapping[str, Any], acts: list[_Moment]) -> list[_Task]:
-        v = self.viewer
-        out: list[_Task] = []
-        if v is None:
-            return out
-        events = rec["events"]
-        for m in acts:
-            ev = events[m.index]
-            me = m.seats.get(v)
-            if ev.get("seat") != v or me is None or ev["action"] not in _DONE:
-                continue
-            mine = _known(me)
-            if mine is None:
-                continue  # the record does not hold the viewer's own down cards
-            live = [s for s, st in m.seats.items() if not st.folded and s != v]
-            rivals = [m.seats[s].up for s in live]
-            dead = [c for st in m.seats.values() if st.folded for c in st.up]
+    def _decision_work(self, k: int, rec: Mapping[str, Any], acts: list[_Moment]) -> list[_Work]:
+        out: list[_Work] = []
+        for index, m in acts:  # the viewer's
+            ev = rec["events"][index]
+            mine = _known(m.seats[ev["seat"]])
+            if ev["action"] not in _DONE or mine is None:
+                continue  # a check or bring-in; or the record lacks the viewer's down cards
+            live = [s for s, st in m.seats.items() if not st.folded and s != ev["seat"]]
+            rivals = [_up(m.seats[s]) for s in live]
+            dead = [c for st in m.seats.values() if st.folded for c in _up(st)]
             if ev["action"] == "fold":
-                sampler = _Sampler([mine, *rivals], dead, self._rng(k, "fold", m.index),
-                                   mine_only=True)  # fmt: skip
-                out.append(_Task(k, "fold", m, live, sampler, ev))
+                rng = self._rng(k, "fold", index)
+                sampler = _Sampler([mine, *rivals], dead, rng, mine_only=True)
+                out.append(partial(self._judge_fold, k, index, m, sampler))
             else:
-                out.append(_Task(k, "outs", m, live, None, ev))
+                out.append(partial(self._judge_outs, k, index, m, live, ev))
         return out
 
-    def _decide(self, task: _Task) -> bool:
-        """Judge one decision (a step of its sampling, for a fold); True when judged."""
-        m, ev = task.moment, task.event
-        assert ev is not None and self.viewer is not None
-        rec = self.records[task.hand_i]
+    def _judge_fold(self, k: int, index: int, m: SeatView, sampler: _Sampler) -> bool:
+        """A step of the fold's chance; once counted, the fold is marked if it cost."""
+        if not sampler.step():
+            return False
+        assert sampler.result is not None and self.viewer is not None
         me = m.seats[self.viewer]
-        mine = _known(me) or []
-        big = int(rec.get("stakes", {}).get("big_bet", 20)) or 20
-        hand = self.hands[task.hand_i]
-        if task.kind == "fold":
-            assert task.sampler is not None
-            if not task.sampler.step():
-                return False
-            assert task.sampler.result is not None
-            chance = task.sampler.result[0].share
-            call = max(0, min(m.high - me.street_to, me.stack))
-            need = call / (m.pot + call) if m.pot + call else 0.0
-            if chance >= need + FOLD_MARGIN:
-                cost = chance * (m.pot + call) - call
-                text = (
-                    f"You folded with about {_pct(chance)} facing {call} to win {m.pot}: "
-                    f"you needed {_pct(need)}."
-                )
-                hand.marks.append(
-                    Mark(hand.hand, m.index, m.street, self.viewer, "fold", "fold", text, cost,
-                         cost / big, chance=chance, need=need,
-                         short=f"folded with {_pct(chance)}, needing {_pct(need)}")
-                )  # fmt: skip
-            return True
-        rivals = [m.seats[s].up for s in task.seats]
-        seen = [*mine, *(c for st in m.seats.values() for c in st.up if st.seat != self.viewer)]
-        dead = drawing_dead(mine, rivals, seen)
-        if dead is not None:
-            who, best = dead
-            rival = m.seats[task.seats[who]]
-            shows = showing_name(rival.up)
-            put = int(ev["put"])
-            action = str(ev["action"])
-            your_best = hand_name(best)
-            made = f"your seven cards make only {your_best}." if len(mine) >= 7 else ""
-            if action == "call":
-                kind, short = "dead_call", f"called {put} with no live outs"
-                text = f"You called {put} with no live outs: {rival.name} shows {shows}, and "
-                text += made or f"the best you could still make is {your_best}."
-            else:
-                kind, short = "dead_bet", f"{_DONE[action]} {put}, drawing dead"
-                text = f"You {_DONE[action]} {put} into {rival.name}'s {shows} showing: "
-                text += (
-                    made or f"no card to come could make your hand beat it (at best {your_best})."
-                )
+        hand = self.hands[k]
+        chance = sampler.result[0].share
+        call = max(0, min(m.high - me.bet, me.stack))
+        need = call / (m.pot + call) if m.pot + call else 0.0
+        if chance >= need + FOLD_MARGIN:
+            cost = chance * (m.pot + call) - call
+            text = (
+                f"You folded with about {_pct(chance)} facing {call} to win {m.pot}: "
+                f"you needed {_pct(need)}."
+            )
             hand.marks.append(
-                Mark(hand.hand, m.index, m.street, self.viewer, kind, action, text, float(put),
-                     put / big, short=short)
+                Mark(hand.hand, index, m.street, self.viewer, "fold", "fold", text, cost,
+                     cost / self._big_bet(k), chance=chance, need=need,
+                     short=f"folded with {_pct(chance)}, needing {_pct(need)}")
             )  # fmt: skip
         return True
+
+    def _judge_outs(
+        self, k: int, index: int, m: SeatView, live: list[int], ev: Mapping[str, Any]
+    ) -> bool:
+        """A call or wager is marked when the viewer was drawing dead."""
+        assert self.viewer is not None
+        mine = _known(m.seats[self.viewer]) or []
+        rivals = [_up(m.seats[s]) for s in live]
+        seen = [*mine, *(c for st in m.seats.values() if st.seat != self.viewer for c in _up(st))]
+        dead = drawing_dead(mine, rivals, seen)
+        if dead is None:
+            return True
+        who, best = dead
+        shows = showing_name(rivals[who])
+        name = seat_names(self.records[k])[live[who]]
+        put = int(ev["put"])
+        action = str(ev["action"])
+        your_best = hand_name(best)
+        made = f"your seven cards make only {your_best}." if len(mine) >= 7 else ""
+        if action == "call":
+            kind, short = "dead_call", f"called {put} with no live outs"
+            text = f"You called {put} with no live outs: {name} shows {shows}, and "
+            text += made or f"the best you could still make is {your_best}."
+        else:
+            kind, short = "dead_bet", f"{_DONE[action]} {put}, drawing dead"
+            text = f"You {_DONE[action]} {put} into {name}'s {shows} showing: "
+            text += made or f"no card to come could make your hand beat it (at best {your_best})."
+        hand = self.hands[k]
+        hand.marks.append(
+            Mark(hand.hand, index, m.street, self.viewer, kind, action, text, float(put),
+                 put / self._big_bet(k), short=short)
+        )  # fmt: skip
+        return True
+
+    def _big_bet(self, k: int) -> int:
+        return int(self.records[k].get("stakes", {}).get("big_bet", 20)) or 20
 
 
 def analyse_hand(

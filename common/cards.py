@@ -7,18 +7,13 @@ Invariants:
 
 - There are exactly 52 ``Card`` objects; ``parse`` and ``Card(code)`` hand out
   those same objects, so cards compare and hash as the ints they are.
-- A ``Card`` *is* an ``int`` whose value is built for the hand evaluator:
-  ``RANK_KEYS[rank] << SUIT_BITS | SUIT_KEYS[suit]``.  Summing five, six or
-  seven cards gives, in the low 8 bits, a number that (with the count of
-  cards) says which suit, if any, holds five or more of them, and above it a
-  number that names how many cards of each rank there are (each way to hold
-  exactly 5, 6 or 7 cards has its own sum; so has each way to hold 1 to 4).
-  Every card is below ``2**30`` (one digit of a CPython int, which adds
-  fastest; only sums holding several aces and kings pass it).  The value
-  grows with the rank, then the suit, so cards compare as the bring-in orders
-  them (R-O1).  ``common.hands`` relies on this.
-- Ranks run 2 (0) to ace (12); suits run clubs (0), diamonds, hearts,
-  spades (3): the order the bring-in uses to break ties (R-O1).
+- A ``Card`` *is* an ``int`` built for the hand evaluator (``common.hands``):
+  ``RANK_KEYS[rank] << SUIT_BITS | SUIT_KEYS[suit]``, so that the sum of 5 to 7
+  cards says which suit holds five of them, if one does, and how many cards of each
+  rank there are.  Every card is below ``2**30`` (one digit of a CPython int, which
+  adds fastest).  The value grows with the rank, then the suit: cards compare as
+  the bring-in orders them (R-O1), ranks from 2 (0) to ace (12), suits clubs (0),
+  diamonds, hearts, spades (3).
 
 >>> card = parse("As")
 >>> str(card), card.rank, card.suit
@@ -76,10 +71,6 @@ class Rank(enum.IntEnum):
     KING = 11
     ACE = 12
 
-    @property
-    def char(self) -> str:
-        return RANK_CHARS[self]
-
 
 class Suit(enum.IntEnum):
     """Suits in bring-in order, lowest first (R-O1)."""
@@ -89,13 +80,8 @@ class Suit(enum.IntEnum):
     HEARTS = 2
     SPADES = 3
 
-    @property
-    def char(self) -> str:
-        return SUIT_CHARS[self]
-
 
 _BY_CODE: dict[str, Card] = {}
-_BY_VALUE: dict[int, Card] = {}
 
 
 class Card(int):
@@ -108,11 +94,6 @@ class Card(int):
             return _BY_CODE[code]
         except (KeyError, TypeError):
             raise ValueError(f"not a card: {code!r} (want rank 2-9TJQKA then suit cdhs)") from None
-
-    @classmethod
-    def from_value(cls, value: int) -> Card:
-        """The card whose int value is ``value``."""
-        return _BY_VALUE[value]
 
     @property
     def code(self) -> str:
@@ -153,7 +134,6 @@ for _rank in Rank:
         _code = RANK_CHARS[_rank] + SUIT_CHARS[_suit]
         _card = int.__new__(Card, _value)
         _BY_CODE[_code] = _card
-        _BY_VALUE[_value] = _card
         _CODE_OF[_value] = _code
         _RANK_OF[_value] = _rank
         _SUIT_OF[_value] = _suit
@@ -190,17 +170,12 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
 
 
 def deal_cards(rng: random.Random, count: int) -> list[Card]:
-    """The first ``count`` cards of a pack shuffled by ``rng`` (R-T2).
+    """The first ``count`` cards of a pack shuffled by ``rng`` (R-T2): only the cards a
+    hand can use are drawn (seven seats use at most 49, R-D6).
 
-    Every ordering of every ``count`` cards is equally likely, exactly as for
-    the top of a fully shuffled pack, but only the cards a hand can use are
-    drawn: seven seats use at most 49 (R-D6).
-
-    The same cards as ``rng.sample(_FULL_DECK, count)``, drawn sooner: for six
-    or more cards ``sample`` draws from a pool with ``getrandbits`` (a plain or
-    a system ``Random``), and ``_draw`` does the same draws without a Python
-    call for each.  Anything else, or a Python whose ``sample`` draws
-    differently (checked at import), takes ``sample`` itself.
+    The same cards as ``rng.sample(_FULL_DECK, count)``, drawn sooner: ``_draw`` makes
+    ``sample``'s pool draws (six or more cards, a plain or system ``Random``) without a
+    Python call for each, where this Python's ``sample`` draws so (checked at import).
     """
     if _SAME_DRAWS and 6 <= count <= 52 and type(rng) in _POOL_DRAWN:
         return _draw(rng, count)

@@ -2,39 +2,27 @@
 
 A seat's *equity* is its expected share of the pot if every seat still in goes to
 showdown (R-S1): 1 for a win, 1/k for a k-way split (R-S2, R-S3), averaged over
-every way the cards still to come can lie.  What is known is given per seat:
-``mine`` (the seat's own cards), each rival's known cards (its up cards; in the
-after-match analysis, all its cards) and ``dead`` (other cards out of play, such
-as folded seats' up cards).  Each hand is completed to seven cards from the
-cards nobody knows.
-
-- ``equity`` answers with an ``Estimate``: counted exactly when the deals to look
-  at number at most ``budget`` (seventh street; sixth street heads-up), else
-  sampled until its 95% half-width is at most ``target`` (one point by default).
-- ``all_equities``: every seat's equity at once, when all their cards are known.
-- ``exact_share`` / ``exact_shares``: the counted answer as a ``Fraction``.
-- ``sample_share``: a fixed number of samples, optionally weighting each deal
-  by the rivals' ranges (``Weighs``); the computer seats' equity is this.
+every way the cards still to come can lie.  Each seat is given by the cards known of
+it (a rival's up cards; in the after-match analysis, all its cards) and ``dead`` holds
+other cards out of play (folded seats' up cards).  ``equity`` and ``all_equities``
+count every deal when there are at most ``budget`` and otherwise sample until the 95%
+half-width is at most ``target``; ``exact_shares`` counts; ``sample_share`` (the
+computer seats') draws a fixed number of samples, optionally weighed by the rivals'
+ranges (``Weighs``).
 
 Invariants:
 
 - No I/O, no global random state: every random number comes from the ``rng``
-  passed in.  ``sample_share`` (the computer seats') draws one per card dealt
-  per sample (a partial Fisher-Yates shuffle of the unseen cards, in
-  ``FULL_DECK`` order), and so does ``all_equities`` when it samples; ``equity``
-  sampling one seat draws one per card it shuffles, and reads up to
-  ``VARIANTS`` deals off each shuffle (``_sample_mine``).  The same RNG state
-  gives the same result and leaves the RNG in the same state.
-- Every card is in at most one place: a card given twice, or a hand of more
-  than seven cards, raises ``ValueError``; so does a spot with fewer unseen cards
-  than the hands need (never at a real table, R-D6).
-- Values are ``common.hands.evaluate``'s, computed from each hand's known cards'
-  partial sum plus the dealt cards (the cards' plain ints) with the tables of
-  ``common.hands.evaluator_tables``, so they are exactly its values.
-- An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``stderr`` is the
-  standard error of the mean share, and its ``half_width`` never claims less
-  than ``3 / samples`` (the 95% bound when nothing varied: a hand that lost
-  every sample of 300 may still win 1 in 100).
+  passed in, one per card shuffled (a partial Fisher-Yates shuffle of the unseen
+  cards, in ``FULL_DECK`` order).  The same RNG state gives the same result and
+  leaves the RNG in the same state.
+- A card given twice, a hand of more than seven cards or fewer unseen cards than
+  the hands need (never at a real table, R-D6) raise ``ValueError``.
+- Values are exactly ``common.hands.evaluate``'s: each hand's known cards' sum plus
+  the dealt cards' plain ints, read in ``common.hands.evaluator_tables``.
+- An exact ``Estimate`` has ``stderr == 0``; a sampled one's ``half_width`` never
+  claims less than ``3 / samples`` (the 95% bound when nothing varied: a hand that
+  lost every sample of 300 may still win 1 in 100).
 """
 
 from __future__ import annotations
@@ -259,22 +247,32 @@ def exact_share(
     return exact_shares([mine, *rivals], dead)[0]
 
 
-def _sample_one(
-    hands: Sequence[Sequence[Card]],
+def sample_share(
+    mine: Sequence[Card],
+    rivals: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
     rng: random.Random,
     samples: int,
-    weights: Sequence[Weighs] | None,
-    pool: list[int],
-) -> tuple[float, float]:
-    """``samples`` deals: (seat 0's weighted share sum, the weights' sum).
+    weights: Sequence[Weighs] | None = None,
+) -> float:
+    """``mine``'s share over ``samples`` random deals against ``rivals`` (their known cards).
 
-    ``pool`` holds the unseen cards' codes.  The deal layout is fixed: seat 0's
-    missing cards first, then each rival's in order; each sample draws one random
-    number per card dealt.  A deal stops at the first rival that beats seat 0."""
-    mine = _coded(hands[0])
-    need_me = 7 - len(mine)
-    base_me = sum(mine)
-    slots = _slots(hands[1:], need_me)
+    ``weights``, one per rival, weigh each deal by how likely that rival's hidden
+    cards are (``Weighs.weight`` of the cards dealt it, as ``Card``s); 0.5 if
+    every deal weighs 0.  Unweighted the result is exactly (wins + split shares)
+    / samples.  The deal layout is fixed: the seat's missing cards first, then each
+    rival's in order; a deal stops at the first rival that beats the seat.
+
+    >>> from common.cards import parse_many
+    >>> quads = parse_many("As Ah Ad Ac Kd Qd 2c")
+    >>> sample_share(quads, [parse_many("Ks Kh 2d 3d")], [], random.Random(1), 50) > 0.95
+    True
+    """
+    pool = _coded(_check([mine, *rivals], dead))
+    known_me = _coded(mine)
+    need_me = 7 - len(known_me)
+    base_me = sum(known_me)
+    slots = _slots(rivals, need_me)
     total = slots[-1][3] if slots else need_me
     ranged = None
     if weights is not None:
@@ -300,7 +298,9 @@ def _sample_one(
                 continue
         s = sum(pool[:need_me], base_me)
         me = (
-            rank_value[s >> 8] if flush_suit[s & 0xFF] is None else _value(s, mine + pool[:need_me])
+            rank_value[s >> 8]
+            if flush_suit[s & 0xFF] is None
+            else _value(s, known_me + pool[:need_me])
         )
         weight_sum += w
         ties = 0  # rivals level with us; a rival above us ends the deal: we win nothing
@@ -316,32 +316,6 @@ def _sample_one(
                 ties += 1
         else:
             won += w / (ties + 1) if ties else w
-    return won, weight_sum
-
-
-def sample_share(
-    mine: Sequence[Card],
-    rivals: Sequence[Sequence[Card]],
-    dead: Sequence[Card],
-    rng: random.Random,
-    samples: int,
-    weights: Sequence[Weighs] | None = None,
-) -> float:
-    """``mine``'s share over ``samples`` random deals against ``rivals`` (their known cards).
-
-    ``weights``, one per rival, weigh each deal by how likely that rival's hidden
-    cards are (``Weighs.weight`` of the cards dealt it, as ``Card``s); 0.5 if
-    every deal weighs 0.  Unweighted the result is exactly (wins + split shares)
-    / samples.
-
-    >>> from common.cards import parse_many
-    >>> quads = parse_many("As Ah Ad Ac Kd Qd 2c")
-    >>> sample_share(quads, [parse_many("Ks Kh 2d 3d")], [], random.Random(1), 50) > 0.95
-    True
-    """
-    hands = [mine, *rivals]
-    pool = _coded(_check(hands, dead))
-    won, weight_sum = _sample_one(hands, rng, samples, weights, pool)
     return won / weight_sum if weight_sum else 0.5
 
 
@@ -366,11 +340,7 @@ def equity(
     >>> e.exact, e.half_width <= 0.01, 0.6 < e.share < 0.95
     (False, True, True)
     """
-    hands = [mine, *rivals]
-    if deal_count(hands, dead) <= budget:
-        points, deals = _count(hands, dead)
-        return Estimate(points[0] / (_LCM * deals), 0.0, deals, True)
-    return _sampled(hands, dead, rng, target, max_samples, 1)[0]
+    return _estimates([mine, *rivals], dead, rng, 1, target, budget, max_samples)[0]
 
 
 def _sample_all(
@@ -542,15 +512,20 @@ def _sample_mine(
     acc[0], acc[1] = total, squares
 
 
-def _sampled(
+def _estimates(
     hands: Sequence[Sequence[Card]],
     dead: Sequence[Card],
     rng: random.Random,
-    target: float,
-    max_samples: int,
     seats: int,
+    target: float,
+    budget: int,
+    max_samples: int,
 ) -> list[Estimate]:
-    """Sample in batches until the first ``seats`` seats' half-widths are <= ``target``."""
+    """The first ``seats`` seats' equities: counted when there are at most ``budget``
+    deals, else sampled in batches until their half-widths are at most ``target``."""
+    if deal_count(hands, dead) <= budget:
+        points, deals = _count(hands, dead)
+        return [Estimate(p / (_LCM * deals), 0.0, deals, True) for p in points[:seats]]
     pool = _coded(_check(hands, dead))
     sums = [[0.0, 0.0] for _ in hands]
     units = 0
@@ -593,7 +568,4 @@ def all_equities(
     >>> a.exact, a.share + b.share
     (True, 1.0)
     """
-    if deal_count(hands, dead) <= budget:
-        points, deals = _count(hands, dead)
-        return [Estimate(p / (_LCM * deals), 0.0, deals, True) for p in points]
-    return _sampled(hands, dead, rng, target, max_samples, len(hands))
+    return _estimates(hands, dead, rng, len(hands), target, budget, max_samples)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from common.cards import Card
@@ -86,12 +86,7 @@ class Stakes:
         return self.small_bet if street <= 4 else self.big_bet
 
     def to_dict(self) -> dict[str, int]:
-        return {
-            "ante": self.ante,
-            "bring_in": self.bring_in,
-            "small_bet": self.small_bet,
-            "big_bet": self.big_bet,
-        }
+        return asdict(self)
 
 
 STAKES = Stakes()
@@ -128,8 +123,6 @@ class Action:
 
 
 class Ante(NamedTuple):
-    """The ``ante`` event of ``stud-hh/1``."""
-
     seat: int
     amount: int
     all_in: bool
@@ -168,8 +161,6 @@ class Deal(NamedTuple):
 
 
 class Act(NamedTuple):
-    """The ``act`` event of ``stud-hh/1``."""
-
     seat: int
     street: int
     action: ActionKind
@@ -194,8 +185,6 @@ class Act(NamedTuple):
 
 
 class Return(NamedTuple):
-    """The ``return`` event of ``stud-hh/1``."""
-
     seat: int
     amount: int
 
@@ -208,8 +197,6 @@ class Return(NamedTuple):
 
 
 class Show(NamedTuple):
-    """The ``show`` event of ``stud-hh/1``."""
-
     seat: int
     cards: tuple[Card, ...]
     best: tuple[Card, ...]
@@ -230,8 +217,6 @@ class Show(NamedTuple):
 
 
 class Award(NamedTuple):
-    """The ``award`` event of ``stud-hh/1``."""
-
     seat: int
     amount: int
     pot: int

@@ -10,23 +10,14 @@ Invariants:
   is (trips, pair, 0, 0, 0); two pair is (high pair, low pair, kicker, 0, 0);
   a straight is (top card, 0, ...) with A-2-3-4-5 topped by the five.
 - The evaluator only sums the cards: by the encoding of ``common.cards`` the
-  low 8 bits of the sum (the suit keys' sum) say which suit, if any, holds five
-  or more of the cards, and the bits above (the rank key) name how many cards
-  of each rank there are.  For seven cards a list of 256 gives the flush suit
-  (None for none); without one, a flat array indexed by the rank key holds the
-  value: one read, where a dict of the 49,205 rank counts would hash and chase
-  pointers all over memory.  The array spans every rank key of seven cards,
-  7,825,760 machine ints (31 MB), most of them unused.  Five and six cards,
-  off the hot path, read a dict by the rank key.  Seven cards holding a flush
-  can hold neither quads nor a full house (either needs three cards beside the
-  five suited ones), so the flush path only looks at the flush suit's ranks,
-  as a bit mask: each card's bit in that suit (0 for the other suits) or-ed.
-- ``evaluator_tables`` gives loops that sum cards themselves (``common.equity``,
-  ``server.brain.equity``) the seven-card tables, for the cards' plain ints:
-  they keep the known cards' sum and add the cards dealt.
-- The tables are built from the rank patterns, not by trying 5-card subsets,
-  on first use rather than at import (``_tables``): about a hundred
-  milliseconds, nothing read from disk; about 34 MB in all.
+  low 8 bits of the sum say which suit, if any, holds five or more of the cards,
+  and the bits above (the rank key) how many cards of each rank there are.  Seven
+  cards read the flush suit in a list of 256 and, without one, their value in a
+  flat array indexed by the rank key (one read, no hashing; 31 MB, mostly unused);
+  a flush (which leaves no room for quads or a full house) reads the flush suit's
+  ranks as a bit mask.  Five and six cards, off the hot path, read a dict.
+- The tables are built from the rank patterns, not by trying 5-card subsets, on
+  first use (``_tables``): about a hundred milliseconds, nothing read from disk.
 - ``showing_value(up_cards)`` never ties for two seats' up cards (R-O2): when
   all ranks are equal, the suit of the highest card decides.
 
@@ -60,10 +51,10 @@ __all__ = [
     "category_of",
     "evaluate",
     "evaluator_tables",
+    "floor_value",
     "hand_name",
     "lowest_card",
     "rank_hand",
-    "showing_groups",
     "showing_name",
     "showing_value",
 ]
@@ -84,7 +75,6 @@ class Category(enum.IntEnum):
 
 
 _CAT = 20  # the category sits above five 4-bit rank nibbles
-_SUIT_MASK = (1 << SUIT_BITS) - 1
 _RANKS_DESC = tuple(range(12, -1, -1))
 
 
@@ -95,7 +85,7 @@ def _straight_top(mask: int) -> int:
     return run.bit_length() + 2 if run else -1
 
 
-def _pack(ranks: tuple[int, ...]) -> int:
+def _pack(ranks: Sequence[int]) -> int:
     """Ranks as nibbles, the first most significant."""
     out = 0
     for r in ranks:
@@ -258,7 +248,7 @@ def _tables() -> _Tables:
     return _Tables(suits[7], rank_value, flush_value, fewer)
 
 
-assert SUIT_BITS == 8 and _SUIT_MASK == 0xFF  # evaluate's literals
+assert SUIT_BITS == 8  # evaluate's literals
 
 
 def evaluate(cards: Collection[Card]) -> int:
@@ -294,10 +284,10 @@ def _evaluate_other(cards: Collection[Card]) -> int:
     tables = _tables()
     suits, values = tables.fewer[n]
     s: int = sum(cards)
-    value = values.get(s >> SUIT_BITS)
+    value = values.get(s >> 8)
     if value is None:  # five of a rank, say
         raise ValueError(f"want 5 to 7 distinct cards, not {cards!r}")
-    bits = suits[s & _SUIT_MASK]
+    bits = suits[s & 0xFF]
     if bits is None:
         return value
     flushed = 0
@@ -307,15 +297,12 @@ def _evaluate_other(cards: Collection[Card]) -> int:
 
 
 def evaluator_tables() -> tuple[Sequence[Mapping[int, int] | None], Sequence[int], Sequence[int]]:
-    """The three tables ``evaluate`` reads for seven cards, for loops that sum cards
-    themselves (``common.equity``: the known cards' sum kept, the dealt cards added).
-
-    ``(flush_suit, rank_value, flush_value)``.  With ``s`` the sum of seven distinct
-    cards (``Card``s, or their plain ints, which add faster), ``bits =
-    flush_suit[s & 0xFF]`` is None without a flush, and then the value is
-    ``rank_value[s >> 8]``; with a flush, ``bits[card]`` is the rank bit of a card
-    of the flush suit (0 for the others) and the value is ``flush_value[m]``, ``m``
-    the seven cards' bits or-ed.  The values are ``evaluate``'s.  Read only.
+    """``(flush_suit, rank_value, flush_value)``, the tables ``evaluate`` reads for seven
+    cards, for loops that sum cards themselves (``common.equity``: the known cards' sum
+    kept, the dealt cards' plain ints added).  With ``s`` the sum of seven distinct
+    cards, ``bits = flush_suit[s & 0xFF]`` is None without a flush, and then the value
+    is ``rank_value[s >> 8]``; with a flush it is ``flush_value`` of the seven cards'
+    ``bits[card]`` or-ed.  Read only.
     """
     flush_suit, rank_value, flush_value, _ = _tables()
     return flush_suit, rank_value, flush_value
@@ -372,14 +359,10 @@ def hand_name(value: int) -> str:
 def best_five(cards: Collection[Card]) -> list[Card]:
     """The five cards the table plays for this hand (R-S1), in display order.
 
-    The cards that make the category come first (trips before the pair of a
-    full house, the higher pair first), then the kickers, high to low; a wheel
-    reads 5-4-3-2-A.  Where equal hands could be picked (suits differ), the
-    higher suit of a rank plays, so the choice does not depend on the order of
-    ``cards``.  The value names every rank that plays (``evaluate``), so the
-    cards are picked from it: each rank's highest suits, the flush suit's
-    cards for a flush (tests/test_hands_identity.py: the same fives as trying
-    every 5-card subset).
+    The cards that make the category come first (trips before the pair of a full
+    house, the higher pair first), then the kickers, high to low; a wheel reads
+    5-4-3-2-A.  Of equal hands the higher suits of a rank play, whatever the order of
+    ``cards`` (tests/test_hands_identity.py: the fives of trying every subset).
 
     >>> from common.cards import parse_many
     >>> " ".join(map(str, best_five(parse_many("2c 9d 9h Ks 4c 9s 3h"))))
@@ -465,14 +448,9 @@ def lowest_card(cards: Collection[Card]) -> Card:
     return min(cards, key=bring_in_key)
 
 
-def showing_groups(up_cards: Collection[Card]) -> tuple[Category, list[int]]:
-    """The showing kind and its distinct ranks, kind first then high to low (R-O2)."""
-    if not 1 <= len(up_cards) <= 4:
-        raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
-    return _showing_groups([card.rank for card in up_cards])
-
-
 def _showing_groups(ranks: Sequence[int]) -> tuple[Category, list[int]]:
+    """The showing kind of up cards' ranks and the distinct ranks, the kind's first,
+    then high to low (R-O2)."""
     groups = sorted({(ranks.count(rank), rank) for rank in ranks}, reverse=True)
     top = groups[0][0]
     if top == 4:
@@ -502,9 +480,8 @@ def showing_value(up_cards: Collection[Card]) -> int:
     """
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"want 1 to 4 up cards, not {up_cards!r}")
-    # The kind and ranks depend only on how many of each rank show, which the rank key
-    # of the cards' sum names, given how many cards there are; the highest card is the
-    # largest int (``common.cards``).
+    # The rank key of the cards' sum and their count name the kind and ranks; the
+    # highest card is the largest int (``common.cards``).
     by_ranks = _showing_values()[(sum(up_cards) >> SUIT_BITS) << 3 | len(up_cards)]
     return by_ranks << 2 | _BRING_IN_KEYS[max(up_cards)] & 3
 
@@ -531,12 +508,15 @@ def showing_name(up_cards: Collection[Card]) -> str:
     >>> showing_name(parse_many("8c 8d Ah")), showing_name(parse_many("Kh Qh Jh Th"))
     ('one pair, eights', 'high card, king')
     """
-    kind, ranks = showing_groups(up_cards)
-    a = ranks[0]
-    return {
-        Category.FOUR_OF_A_KIND: f"four of a kind, {_PLURALS[a]}",
-        Category.THREE_OF_A_KIND: f"three of a kind, {_PLURALS[a]}",
-        Category.TWO_PAIR: f"two pair, {_PLURALS[a]} and {_PLURALS[ranks[-1]]}",
-        Category.ONE_PAIR: f"one pair, {_PLURALS[a]}",
-        Category.HIGH_CARD: f"high card, {_WORDS[a]}",
-    }[kind]
+    return hand_name(floor_value(up_cards))
+
+
+def floor_value(up: Collection[Card]) -> int:
+    """The least a seat showing ``up`` (one to four up cards) can end with, as an
+    ``evaluate`` value: its up cards' pattern (quads, trips, two pair, a pair or high
+    cards) with its other up cards as kickers and twos in the slots left.  Any five of
+    its final cards that hold the up cards are worth at least this (R-S2)."""
+    if not 1 <= len(up) <= 4:
+        raise ValueError(f"want 1 to 4 up cards, not {up!r}")
+    kind, ranks = _showing_groups([card.rank for card in up])
+    return kind << _CAT | _pack([*ranks, 0, 0, 0, 0][:5])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from common.cards import Card, deal_cards
 from common.engine import MAX_SEATS, Hand, clockwise
@@ -51,14 +51,7 @@ class Standing:
     winner: bool
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "place": self.place,
-            "seat": self.seat,
-            "name": self.name,
-            "stack": self.stack,
-            "net": self.net,
-            "winner": self.winner,
-        }
+        return asdict(self)
 
 
 class Match:
@@ -116,8 +109,8 @@ class Match:
             if rng is None:
                 raise ValueError("pass a deck or an rng to shuffle one")
             deck = deal_cards(rng, 7 * len(self.seats_in))
-        if self.hands_played:
-            self.button = self._next_button()
+        if self.hands_played:  # R-T7: clockwise to the next seat still in the match
+            self.button = clockwise(self.seats_in, after=self.button)[0]
         stacks = {s: self.stacks[s] for s in self.seats_in}
         self.hand = Hand(stacks=stacks, button=self.button, deck=deck, stakes=self.stakes)
         self._recorded = False
@@ -140,27 +133,14 @@ class Match:
             self.hands_played += 1
             self._recorded = True
 
-    def _next_button(self) -> int:
-        """R-T7: clockwise to the next seat still in the match."""
-        live = self.seats_in
-        return clockwise(live, after=self.button)[0]
-
     def standings(self) -> list[Standing]:
         """Seats by chips, most first; seats tied for the most share the win (R-T6)."""
         ranked = sorted(self.seats, key=lambda s: (-self.stacks[s], s))
         top = self.stacks[ranked[0]]
         out: list[Standing] = []
         for i, s in enumerate(ranked):
-            prev = out[-1] if out else None
-            place = prev.place if prev and self.stacks[prev.seat] == self.stacks[s] else i + 1
-            out.append(
-                Standing(
-                    place=place,
-                    seat=s,
-                    name=self.seats[s].name,
-                    stack=self.stacks[s],
-                    net=self.stacks[s] - self.start_stack,
-                    winner=self.stacks[s] == top,
-                )
-            )
+            stack = self.stacks[s]
+            place = out[-1].place if out and out[-1].stack == stack else i + 1
+            net = stack - self.start_stack
+            out.append(Standing(place, s, self.seats[s].name, stack, net, winner=stack == top))
         return out

@@ -10,18 +10,11 @@ odds figure can never use a card the seat may not see.
 win 246 needs 20 / (246 + 20) = 7.5% of the pot to break even, where 246 is
 everything in the middle now (the pot, this street's bets included).
 
-``OddsJob`` works the equity out stepwise, so that a window's frame loop never
-waits on it: each ``step(budget_seconds, clock)`` does at most about that much
-work, in slices, and ``done`` / ``result`` say when it is over.  It calls only
-``common.equity``'s public functions:
-
-- Counted exactly when the deals to look at are few (``deal_count`` at most
-  ``budget``: seventh street heads-up, say), in slices that are each exact
-  (``exact_share``); the weighted sum of the slices is ``exact_share``'s
-  ``Fraction`` itself (``OddsJob.fraction``), not an approximation.
-- Sampled elsewhere, in independent batches of ``equity``, pooled (means and
-  standard errors combined exactly, as if one run) until the 95% half-width is
-  at most ``target`` (one point) or ``cap`` samples are drawn.
+``OddsJob`` works the equity out a slice at a time, so that a window's frame loop
+never waits on it: counted in exact slices when the deals are few (the weighted sum
+is ``exact_share``'s ``Fraction`` itself), else sampled in batches of ``equity``,
+pooled as if one run, until the 95% half-width is at most ``target`` or ``cap``
+samples are drawn.
 
 Invariants: no I/O and no global random state (the ``rng`` is passed in); the
 figures depend on the spot, the RNG's state and the job's parameters only,
@@ -38,9 +31,17 @@ from fractions import Fraction
 from itertools import combinations
 
 from common.cards import Card
-from common.equity import ENUM_BUDGET, FULL_DECK, Estimate, deal_count, equity, exact_share
+from common.equity import (
+    ENUM_BUDGET,
+    FULL_DECK,
+    MY_DRAWS,
+    Estimate,
+    deal_count,
+    equity,
+    exact_share,
+)
 from common.schema import SeatView
-from common.seen import cards_seen
+from common.seen import cards_seen, viewer_cards
 
 __all__ = [
     "SAMPLE_CAP",
@@ -63,11 +64,9 @@ from 9,604 samples on the 95% half-width is at most one point whatever the spot:
 the cap only ever stops a run that has already reached its target."""
 SLICE_WORK = 600
 """A sampled batch is about this many hand values (``batch_size``)."""
-MY_DRAWS = 3
-"""``equity`` completes the seat's own hand this many ways per sample (its ``MY_DRAWS``;
-used here only to size the batches)."""
 
 _BY_CODE: dict[str, Card] = {str(c): c for c in FULL_DECK}
+"""Card codes to cards; a view's other strings are skipped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,19 +78,15 @@ class Spot:
     dead: tuple[Card, ...]
 
 
-def _cards(codes: Sequence[str] | None) -> list[Card]:
-    return [_BY_CODE[c] for c in codes or () if c in _BY_CODE]
-
-
 def spot_of(view: SeatView) -> Spot | None:
     """The seat's spot, or None when there is nothing to work out: a watcher, a seat
     that has folded, a hand that is over."""
     me = view.seats.get(view.you) if view.you is not None else None
     if me is None or me.folded or view.over:
         return None
-    mine = _cards(me.hole) + _cards(me.up)
+    mine = [_BY_CODE[c] for c in viewer_cards(view)]
     rivals = [
-        tuple(_cards(view.seats[s].up))
+        tuple(_BY_CODE[c] for c in view.seats[s].up if c in _BY_CODE)
         for s in view.order
         if s != view.you and s in view.seats and not view.seats[s].folded
     ]
@@ -157,12 +152,9 @@ def percent(x: float | Fraction, places: int = 0) -> str:
 
 
 def combine(parts: Sequence[Estimate]) -> Estimate:
-    """Independent sampled estimates pooled into one, as if one run had drawn them all.
-
-    ``equity``'s estimate of ``n`` samples has ``share`` = sum / n and ``stderr`` =
-    sqrt(v / n) with v the sample variance (sum of squares / n - share², times
-    n / (n - 1)).  Each part's sum and sum of squares are recovered from those, added,
-    and the pooled mean, variance and standard error computed from the totals."""
+    """Independent sampled estimates pooled into one, as if one run had drawn them all:
+    each part's sum and sum of squares recovered from its ``share`` and ``stderr``
+    (``equity``'s sample mean and standard error), added, and the totals' taken."""
     n = total = squares = 0.0
     for e in parts:
         k = e.deals
@@ -256,15 +248,12 @@ class OddsJob:
         self.mine = list(spot.mine)
         self.rivals = [list(r) for r in spot.rivals]
         self.dead = list(spot.dead)
-        self.total_deals = deal_count([self.mine, *self.rivals], self.dead)
-        self.exact = self.total_deals <= budget
+        self.exact = deal_count([self.mine, *self.rivals], self.dead) <= budget
         self.done = False
         self.result: Estimate | None = None
         self.fraction: Fraction | None = None
         self.deals = 0
         self.slices = 0
-        self.longest = 0.0
-        """The longest slice so far (seconds)."""
         self.spent = 0.0
         """Seconds of slices so far: a step starts no slice that would not fit, judged on
         half as much again as the mean slice (a slice's work is the same each time; the
@@ -282,7 +271,6 @@ class OddsJob:
             began = clock()
             self._slice()
             ended = clock()
-            self.longest = max(self.longest, ended - began)
             self.spent += ended - began
             if ended - start + 1.5 * self.spent / self.slices > budget_seconds:
                 break
@@ -300,7 +288,9 @@ class OddsJob:
         if self._todo is not None:
             piece = next(self._todo, None)
             if piece is None:
-                self._finish_exact()
+                self.fraction = self._sum
+                self.result = Estimate(float(self._sum), 0.0, self.deals, True)
+                self.done = True
                 return
             weight, mine, rivals, dead = piece
             self._sum += weight * exact_share(mine, rivals, dead)
@@ -315,11 +305,6 @@ class OddsJob:
         if pooled.half_width <= self.target or self.deals >= self.cap:
             self.result = pooled
             self.done = True
-
-    def _finish_exact(self) -> None:
-        self.fraction = self._sum
-        self.result = Estimate(float(self._sum), 0.0, self.deals, True)
-        self.done = True
 
 
 def odds_words(result: Estimate, rivals: int) -> str:

@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from common.replay import seat_names, won_by
+
 __all__ = ["phh_name", "pokerstars_number", "to_phh", "to_pokerstars"]
 
 
@@ -66,6 +68,10 @@ def _runout_from(events: list[Mapping[str, Any]]) -> int | None:
     return last if any(ev.get("ev") == "deal" for ev in events[last + 1 :]) else None
 
 
+_PHH_ACTS = {"bring_in": "pb", "complete": "cbr", "bet": "cbr", "raise": "cbr", "call": "cc",
+             "check": "cc", "fold": "f"}  # fmt: skip
+
+
 def _actions(record: Mapping[str, Any]) -> list[str]:
     """The PHH actions of one hand, in the order the specification reads them.
 
@@ -91,17 +97,9 @@ def _actions(record: Mapping[str, Any]) -> list[str]:
                 hidden.add(seat)
             card = ev.get("card")
             out.append(f"d dh {player[seat]} {card if isinstance(card, str) else '??'}")
-        elif kind == "act":
+        elif kind == "act" and (code := _PHH_ACTS.get(ev["action"])):
             p = player[ev["seat"]]
-            action = ev["action"]
-            if action == "bring_in":
-                out.append(f"{p} pb")
-            elif action in ("complete", "bet", "raise"):
-                out.append(f"{p} cbr {ev['to']}")
-            elif action in ("call", "check"):
-                out.append(f"{p} cc")
-            elif action == "fold":
-                out.append(f"{p} f")
+            out.append(f"{p} cbr {ev['to']}" if code == "cbr" else f"{p} {code}")
         elif kind == "show" and (runout is None or ev["seat"] in hidden):
             out.append(f"{player[ev['seat']]} sm {''.join(ev['cards'])}")
         if i == runout:
@@ -171,12 +169,6 @@ def pokerstars_number(record: Mapping[str, Any]) -> int:
     return 10**14 + digest % (9 * 10**14)
 
 
-def _ps_table(record: Mapping[str, Any], table: str | None) -> str:
-    name = table or f"Seventh Street {record.get('match', '')}"
-    # Readers take the name between the quotes: none inside it, and one line.
-    return " ".join(name.replace("'", "\u2019").split())
-
-
 def to_pokerstars(
     record: Mapping[str, Any], *, table: str | None = None, hand_id: int | None = None
 ) -> str:
@@ -188,7 +180,7 @@ def to_pokerstars(
     the header names ``table`` (the match id when the table's name is not known).
     """
     stakes = record["stakes"]
-    names = {s["seat"]: str(s.get("name") or f"Seat {s['seat'] + 1}") for s in record["seats"]}
+    names = seat_names(record)
     try:
         when = datetime.fromisoformat(str(record.get("time", "")))
         stamp = f"{when:%Y/%m/%d %H:%M:%S}"
@@ -196,9 +188,12 @@ def to_pokerstars(
         stamp = "1970/01/01 00:00:00"
     number = hand_id if hand_id is not None else pokerstars_number(record)
     small, big = stakes["small_bet"], stakes["big_bet"]
+    # Readers take the table's name between the quotes: none inside it, and one line.
+    table_name = table or f"Seventh Street {record.get('match', '')}"
+    table_name = " ".join(table_name.replace("'", "\u2019").split())
     out = [
         f"PokerStars Hand #{number}:  7 Card Stud Limit ({small}/{big}) - {stamp}",
-        f"Table '{_ps_table(record, table)}' 7-max",
+        f"Table '{table_name}' 7-max",
     ]
     for s in sorted(record["seats"], key=lambda s: s["seat"]):
         out.append(f"Seat {s['seat'] + 1}: {names[s['seat']]} ({s['stack']} in chips)")
@@ -206,10 +201,9 @@ def to_pokerstars(
     cards: dict[int, list[str]] = {s: [] for s in names}
     fresh: dict[int, list[str]] = {}
     high = 0
-    won: dict[int, int] = {}
 
     def flush() -> None:
-        for seat in [s["seat"] for s in record["seats"]]:
+        for seat in names:  # the record's seats, in order
             new = fresh.get(seat)
             if new:
                 before = cards[seat][: len(cards[seat]) - len(new)]
@@ -256,12 +250,11 @@ def to_pokerstars(
                 out.append("*** SHOW DOWN ***")
             out.append(f"{name}: shows [{' '.join(ev['cards'])}] ({ev['hand']})")
         elif kind == "award":
-            won[ev["seat"]] = won.get(ev["seat"], 0) + ev["amount"]
             pot = "pot" if ev["pot"] == 0 else f"side pot-{ev['pot']}"
             out.append(f"{name} collected {ev['amount']} from {pot}")
     flush()
-    total = sum(won.values())
-    out += ["*** SUMMARY ***", f"Total pot {total} | Rake 0"]
+    won = won_by(record)
+    out += ["*** SUMMARY ***", f"Total pot {sum(won.values())} | Rake 0"]
     for s in sorted(names):
         if s in won:
             out.append(f"Seat {s + 1}: {names[s]} collected ({won[s]})")

@@ -9,21 +9,10 @@ proves it holds ``K`` with an HMAC over the TLS channel's binding
 connection is worth nothing on another: a man in the middle holds two connections, with
 two bindings, and cannot relay either side's proof to the other.
 
-The table also proves ``K`` without the binding (``password_mac``): a client whose
-check of the table's mac fails can then tell a password that is not the table's
-(``WrongPassword``: nobody relays anything, the person mistyped) from a relay
-(``Relayed``: both ends hold the same ``K`` over two TLS channels, so someone in the
-middle passes the messages on).  It says nothing the table's mac did not: both are
-worth something only to whoever holds ``K``.
-
-- ``ClientProof(password, binding)``: ``start()`` gives the hello's ``pake``;
-  ``finish(pake_b, table_mac, pw_mac)`` checks the table's proof and gives the client's
-  mac, or raises ``ProofFailed`` (``WrongPassword``, ``Relayed`` when ``pw_mac`` tells
-  them apart; a table that sends none cannot be told apart).
-- ``TableProof(password, binding)``: ``answer(pake_a)`` gives the ``proof`` message's
-  ``pake`` and ``mac`` (or raises ``ProofFailed`` for a ``pake`` that is not one), then
-  ``password_mac()`` its ``pw_mac``; ``check(client_mac)`` says whether the client knew
-  the password.
+The table also proves ``K`` without the binding (``password_mac``), so that a client
+whose check of the table's mac fails can tell a mistyped password (``WrongPassword``)
+from a relay (``Relayed``: the same ``K`` over two TLS channels).  It says nothing the
+table's mac did not: both are worth something only to whoever holds ``K``.
 
 Bad input from the other end (wrong lengths, bytes that are not a point of the group, a
 message of the wrong side) is ``ProofFailed`` or ``False``, never another exception.

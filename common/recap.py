@@ -16,6 +16,7 @@ from typing import Any
 
 from common.cards import parse_many
 from common.hands import evaluate
+from common.replay import seat_names, won_by
 
 __all__ = ["ChipLine", "Moment", "chip_lines", "moments"]
 
@@ -40,11 +41,7 @@ class Moment:
 
 
 def _names(records: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    names: dict[int, str] = {}
-    for rec in records:
-        for s in rec["seats"]:
-            names[s["seat"]] = str(s.get("name") or f"Seat {s['seat'] + 1}")
-    return names
+    return {seat: name for rec in records for seat, name in seat_names(rec).items()}
 
 
 def chip_lines(records: Sequence[Mapping[str, Any]]) -> list[ChipLine]:
@@ -64,14 +61,6 @@ def chip_lines(records: Sequence[Mapping[str, Any]]) -> list[ChipLine]:
     return [ChipLine(s, names[s], tuple(v)) for s, v in lines.items()]
 
 
-def _won(rec: Mapping[str, Any]) -> dict[int, int]:
-    won: dict[int, int] = {}
-    for e in rec["events"]:
-        if e.get("ev") == "award":
-            won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
-    return won
-
-
 def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
     """The biggest pot, the best hand shown and the most hands won (when there are any)."""
     names = _names(records)
@@ -79,60 +68,38 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
     if not records:
         return out
     # The biggest pot: the most chips awarded in one hand; the first such hand on a tie.
-    big = max(records, key=lambda r: (sum(_won(r).values()), -int(r["hand"])))
-    won = _won(big)
+    big = max(records, key=lambda r: (sum(won_by(r).values()), -int(r["hand"])))
+    won = won_by(big)
     if won:
         shows = {e["seat"]: e["hand"] for e in big["events"] if e.get("ev") == "show"}
         top = max(won, key=lambda s: won[s])
         who = " and ".join(names[s] for s in won)
         how = f"with {shows[top]}" if top in shows else "uncontested"
-        out.append(
-            Moment(
-                "Biggest pot",
-                f"{sum(won.values())} chips, hand {big['hand']}: {who} {how}",
-                int(big["hand"]),
-                top,
-            )
-        )
+        text = f"{sum(won.values())} chips, hand {big['hand']}: {who} {how}"
+        out.append(Moment("Biggest pot", text, int(big["hand"]), top))
     # The best hand shown at a showdown.
-    best: tuple[int, int, Mapping[str, Any]] | None = None
+    best: tuple[int, Mapping[str, Any], Mapping[str, Any]] | None = None
     for rec in records:
         for e in rec["events"]:
             if e.get("ev") == "show":
                 value = evaluate(parse_many(e["cards"]))
                 if best is None or value > best[0]:
-                    best = (value, e["seat"], rec)
+                    best = (value, e, rec)
     if best is not None:
-        value, seat, rec = best
-        hand_name = next(
-            e["hand"] for e in rec["events"] if e.get("ev") == "show" and e["seat"] == seat
-        )
-        out.append(
-            Moment(
-                "Best hand shown",
-                f"{names[seat]}: {hand_name}, hand {rec['hand']}",
-                int(rec["hand"]),
-                seat,
-            )
-        )
+        _, show, rec = best
+        text = f"{names[show['seat']]}: {show['hand']}, hand {rec['hand']}"
+        out.append(Moment("Best hand shown", text, int(rec["hand"]), show["seat"]))
     # The most hands won (a split pot counts for each winner); replay that seat's biggest.
     count: dict[int, int] = {}
     for rec in records:
-        for s in _won(rec):
+        for s in won_by(rec):
             count[s] = count.get(s, 0) + 1
     if count:
         most = max(count.values())
         leaders = [s for s in sorted(count) if count[s] == most]
         lead = leaders[0]
-        their = max(records, key=lambda r: (_won(r).get(lead, 0), -int(r["hand"])))
+        their = max(records, key=lambda r: (won_by(r).get(lead, 0), -int(r["hand"])))
         who = " and ".join(names[s] for s in leaders)
-        plural = "hand" if most == 1 else "hands"
-        out.append(
-            Moment(
-                "Most hands won",
-                f"{who}: {most} {plural} of {len(records)}",
-                int(their["hand"]),
-                lead,
-            )
-        )
+        text = f"{who}: {most} {'hand' if most == 1 else 'hands'} of {len(records)}"
+        out.append(Moment("Most hands won", text, int(their["hand"]), lead))
     return out

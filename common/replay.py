@@ -1,11 +1,10 @@
 """Replaying a ``stud-hh/1`` hand: the table as it stood after each event.
 
-``table_after(record, n, viewer)`` is the table after the first ``n`` events
-of ``record``, a ``common.schema.SeatView`` as ``common.views.seat_view`` makes
-one (so the client draws a replay with the code that draws live play, and the
-view's shape is written once, in ``common.schema``), and ``positions(record)``
-is the list of places a replayer steps through.  ``seen_record(record, seat)``
-cuts a full record down to what one seat saw at the table.
+``table_after(record, n, viewer)`` is the table after the first ``n`` events of
+``record`` (``Replay`` walks them one by one), a ``common.schema.SeatView`` as
+``common.views.seat_view`` makes one, so the client draws a replay with the code
+that draws live play; ``positions(record)`` is the list of places a replayer steps
+through; ``seen_record(record, seat)`` cuts a record down to what one seat saw.
 
 Invariants:
 
@@ -32,11 +31,14 @@ from common.schema import Award, Pot, SeatView, Shown, TableSeat
 
 __all__ = [
     "Position",
+    "Replay",
     "hand_label",
     "positions",
+    "seat_names",
     "seen_record",
     "street_starts",
     "table_after",
+    "won_by",
 ]
 
 STREET_WORDS = {3: "Third street", 4: "Fourth street", 5: "Fifth street",
@@ -77,34 +79,30 @@ def _events(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     return events
 
 
-def table_after(record: Mapping[str, Any], n: int, viewer: int | None = None) -> SeatView:
-    """The table after the first ``n`` events, a ``SeatView`` as ``seat_view`` makes one
-    (``you`` = ``viewer``; no ``turn_id``, no ``legal``).
+class Replay:
+    """A hand's table as the record's events leave it: ``step()`` plays the next event,
+    ``view(viewer)`` is the table then (``table_after``'s view)."""
 
-    Raises ``ValueError`` naming the problem when the record is not well formed.
-    """
-    try:
-        return _table_after(record, n, viewer)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"not a well-formed stud-hh/1 hand: {exc!r}") from None
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        self.events = _events(record)
+        try:
+            self.seats = {s["seat"]: _Seat(s["seat"], s["stack"]) for s in record["seats"]}
+            self.order = [s["seat"] for s in record["seats"]]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"bad 'seats' in the hand: {exc}") from None
+        self.button = record.get("button")
+        self.played = 0
+        self.street = 0
+        self.high = 0
+        self.paid = 0
+        self.bring_in: int | None = None
+        self.awards: list[Award] = []
 
-
-def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> SeatView:
-    events = _events(record)
-    n = max(0, min(n, len(events)))
-    try:
-        seats = {s["seat"]: _Seat(s["seat"], s["stack"]) for s in record["seats"]}
-        order = [s["seat"] for s in record["seats"]]
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"bad 'seats' in the hand: {exc}") from None
-    street = 0
-    high = 0
-    paid = 0
-    bring_in: int | None = None
-    awards: list[Award] = []
-    for ev in events[:n]:
+    def step(self) -> None:
+        ev = self.events[self.played]
+        self.played += 1
         kind = ev.get("ev")
-        st = seats.get(ev.get("seat"))
+        st = self.seats.get(ev.get("seat"))
         if st is None:
             raise ValueError(f"event for a seat not dealt in: {ev!r}")
         if kind == "ante":
@@ -112,10 +110,10 @@ def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> SeatV
             st.in_pot += ev["amount"]
             st.all_in = st.stack == 0
         elif kind == "deal":
-            if ev["street"] != street:  # a new street: its betting starts afresh
-                street = ev["street"]
-                high = 0
-                for s in seats.values():
+            if ev["street"] != self.street:  # a new street: its betting starts afresh
+                self.street = ev["street"]
+                self.high = 0
+                for s in self.seats.values():
                     s.bet = 0
                     s.last_action = None
             card = ev.get("card")
@@ -133,9 +131,9 @@ def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> SeatV
                 st.bet = ev["to"]
                 st.all_in = st.stack == 0
             if action in ("bring_in", "complete", "bet", "raise"):
-                high = ev["to"]
-            if bring_in is None and ev["street"] == 3:
-                bring_in = st.seat
+                self.high = ev["to"]
+            if self.bring_in is None and ev["street"] == 3:
+                self.bring_in = st.seat
             st.last_action = action
         elif kind == "return":
             st.stack += ev["amount"]
@@ -147,47 +145,66 @@ def _table_after(record: Mapping[str, Any], n: int, viewer: int | None) -> SeatV
             st.shown = Shown(list(ev["cards"]), list(ev["best"]), ev["hand"])
         elif kind == "award":
             st.stack += ev["amount"]
-            paid += ev["amount"]
-            awards.append(Award(st.seat, ev["amount"], ev["pot"]))
-    nxt = events[n] if n < len(events) else None
-    to_act = nxt["seat"] if nxt is not None and nxt.get("ev") == "act" else None
-    if bring_in is None and to_act is not None and nxt is not None and nxt["street"] == 3:
-        bring_in = to_act  # third street's first act is the bring-in seat's (R-O1)
-    over = n == len(events) and any(e.get("ev") == "award" for e in events)
-    table: dict[int, TableSeat] = {}
-    for s in order:
-        st = seats[s]
-        hole = [c for c in st.down if c is not None]
-        table[s] = TableSeat(
-            seat=s,
-            stack=st.stack,
-            bet=st.bet,
-            in_pot=st.in_pot,
-            folded=st.folded,
-            all_in=st.all_in,
-            up=list(st.up),
-            down=len(st.down),
-            last_action=st.last_action,
-            shown=st.shown,
-            hole=hole if st.down and len(hole) == len(st.down) else None,
+            self.paid += ev["amount"]
+            self.awards.append(Award(st.seat, ev["amount"], ev["pot"]))
+
+    def view(self, viewer: int | None = None) -> SeatView:
+        events, n = self.events, self.played
+        nxt = events[n] if n < len(events) else None
+        to_act = nxt["seat"] if nxt is not None and nxt.get("ev") == "act" else None
+        bring_in = self.bring_in
+        if bring_in is None and to_act is not None and nxt is not None and nxt["street"] == 3:
+            bring_in = to_act  # third street's first act is the bring-in seat's (R-O1)
+        over = n == len(events) and any(e.get("ev") == "award" for e in events)
+        table: dict[int, TableSeat] = {}
+        for s in self.order:
+            st = self.seats[s]
+            hole = [c for c in st.down if c is not None]
+            table[s] = TableSeat(
+                seat=s,
+                stack=st.stack,
+                bet=st.bet,
+                in_pot=st.in_pot,
+                folded=st.folded,
+                all_in=st.all_in,
+                up=list(st.up),
+                down=len(st.down),
+                last_action=st.last_action,
+                shown=st.shown,
+                hole=hole if st.down and len(hole) == len(st.down) else None,
+            )
+        in_order = [self.seats[s] for s in self.order]
+        return SeatView(
+            street=self.street,
+            button=self.button,
+            order=list(self.order),
+            bring_in=bring_in,
+            to_act=to_act,
+            turn_id=None,
+            high=self.high,
+            pot=sum(st.in_pot for st in in_order) - self.paid,
+            pots=_pots(in_order) if not over else [],
+            over=over,
+            seats=table,
+            awards=list(self.awards),
+            you=viewer,
+            legal=[],
         )
-    in_order = [seats[s] for s in order]
-    return SeatView(
-        street=street,
-        button=record.get("button"),
-        order=order,
-        bring_in=bring_in,
-        to_act=to_act,
-        turn_id=None,
-        high=high,
-        pot=sum(st.in_pot for st in in_order) - paid,
-        pots=_pots(in_order) if not over else [],
-        over=over,
-        seats=table,
-        awards=awards,
-        you=viewer,
-        legal=[],
-    )
+
+
+def table_after(record: Mapping[str, Any], n: int, viewer: int | None = None) -> SeatView:
+    """The table after the first ``n`` events, a ``SeatView`` as ``seat_view`` makes one
+    (``you`` = ``viewer``; no ``turn_id``, no ``legal``).
+
+    Raises ``ValueError`` naming the problem when the record is not well formed.
+    """
+    try:
+        replay = Replay(record)
+        for _ in range(max(0, min(n, len(replay.events)))):
+            replay.step()
+        return replay.view(viewer)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not a well-formed stud-hh/1 hand: {exc!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +216,8 @@ class Position:
     label: str
 
 
-def _names(record: Mapping[str, Any]) -> dict[int, str]:
+def seat_names(record: Mapping[str, Any]) -> dict[int, str]:
+    """Each seat's name in the record (``Seat 3`` for a seat without one)."""
     return {s["seat"]: str(s.get("name") or f"Seat {s['seat'] + 1}") for s in record["seats"]}
 
 
@@ -208,24 +226,19 @@ def positions(record: Mapping[str, Any]) -> list[Position]:
     every action, each hand shown, and the pots paid.  The first stop is the third
     street's deal, the last the end of the hand."""
     events = _events(record)
-    names = _names(record)
+    names = seat_names(record)
     out: list[Position] = []
     street = 3
-    i = 0
-    while i < len(events):
-        ev = events[i]
+    for i, ev in enumerate(events):
         kind = ev.get("ev")
         name = names.get(ev.get("seat"), "?")  # type: ignore[arg-type]
-        if kind in ("ante", "deal"):
-            j = i
-            while j < len(events) and events[j].get("ev") in ("ante", "deal"):
-                if events[j].get("ev") == "deal":
-                    street = events[j]["street"]
-                j += 1
-            out.append(Position(j, street, f"{STREET_WORDS.get(street, 'Deal')}: the deal"))
-            i = j
-            continue
-        if kind == "act":
+        before = events[i - 1].get("ev") if i else None
+        if kind in ("ante", "deal"):  # one stop for the street's whole deal
+            street = ev["street"] if kind == "deal" else street
+            if before in ("ante", "deal"):
+                out.pop()
+            out.append(Position(i + 1, street, f"{STREET_WORDS.get(street, 'Deal')}: the deal"))
+        elif kind == "act":
             words = _ACT_WORDS.get(ev["action"], ev["action"])
             amount = ev["put"] if ev["action"] in ("bring_in", "bet", "call") else ev["to"]
             text = f"{name} {words}"
@@ -238,15 +251,11 @@ def positions(record: Mapping[str, Any]) -> list[Position]:
             out.append(Position(i + 1, street, f"{ev['amount']} uncalled goes back to {name}"))
         elif kind == "show":
             out.append(Position(i + 1, 8, f"{name} shows {ev['hand']}"))
-        elif kind == "award":
-            j = i
-            while j < len(events) and events[j].get("ev") == "award":
-                j += 1
-            won = ", ".join(f"{names.get(e['seat'], '?')} wins {e['amount']}" for e in events[i:j])
-            out.append(Position(j, 8, won))
-            i = j
-            continue
-        i += 1
+        elif kind == "award":  # one stop for all the pots
+            won = f"{name} wins {ev['amount']}"
+            out.append(
+                Position(i + 1, 8, f"{out.pop().label}, {won}" if before == "award" else won)
+            )
     return out
 
 
@@ -261,23 +270,23 @@ def street_starts(stops: Sequence[Position]) -> list[int]:
 
 def hand_label(record: Mapping[str, Any]) -> str:
     """``"Hand 3: Ann wins 112 with two pair, kings and sixes"``."""
-    names = _names(record)
-    events = _events(record)
-    awards = [e for e in events if e.get("ev") == "award"]
-    shows = {e["seat"]: e["hand"] for e in events if e.get("ev") == "show"}
+    names = seat_names(record)
+    shows = {e["seat"]: e["hand"] for e in _events(record) if e.get("ev") == "show"}
+    parts = [
+        f"{names.get(seat, '?')} wins {amount}" + (f" with {shows[seat]}" if seat in shows else "")
+        for seat, amount in won_by(record).items()
+    ]
     text = f"Hand {record.get('hand', '?')}"
-    if awards:
-        won: dict[int, int] = {}
-        for a in awards:
-            won[a["seat"]] = won.get(a["seat"], 0) + a["amount"]
-        parts = []
-        for seat, amount in won.items():
-            part = f"{names.get(seat, '?')} wins {amount}"
-            if seat in shows:
-                part += f" with {shows[seat]}"
-            parts.append(part)
-        text += ": " + "; ".join(parts)
-    return text
+    return f"{text}: {'; '.join(parts)}" if parts else text
+
+
+def won_by(record: Mapping[str, Any]) -> dict[int, int]:
+    """The chips each seat won in the hand, in the order of its first award."""
+    won: dict[int, int] = {}
+    for e in _events(record):
+        if e.get("ev") == "award":
+            won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
+    return won
 
 
 def seen_record(record: Mapping[str, Any], seat: int | None) -> dict[str, Any]:

@@ -1,20 +1,13 @@
 """JSON from a file someone may have damaged or written to hurt: parsed within bounds.
 
-Every JSON file the table and the game read (the journal, the night's scoreboard, the
-settings, the tables' keys, the seats' tokens, the hand histories) goes through
-``loads``; the callers open the files (``server.files``), so this module does no I/O.
-``loads`` returns a value or raises ``Unreadable`` (a ``ValueError``) saying why in a
-few words, and nothing else, whatever the bytes:
-
-- more than ``max_bytes`` bytes: refused before parsing;
-- not UTF-8, or not JSON: refused;
-- ``NaN``, ``Infinity``, ``-Infinity``, or a number too large for a float (``1e999``):
-  refused, so no total or bank is ever infinite or not a number (Python's ``json``
-  accepts all of them);
-- nested deeper than ``max_depth``: refused.  ``json.loads`` recurses once a level and
-  raises ``RecursionError`` near a thousand (200,000 ``[`` stop it there); that is
-  caught, and what it accepts is measured without recursion, so no code after this
-  ever recurses over a value thousands of levels deep.
+Every JSON file the table and the game read (the journal, the scoreboard, the settings,
+the keys, the tokens, the hand histories) goes through ``loads``; the callers open the
+files (``server.files``).  Whatever the bytes, ``loads`` returns a value or raises
+``Unreadable`` (a ``ValueError``) saying why.  It refuses more than ``max_bytes``
+bytes before parsing, text that is not UTF-8 or not JSON, ``NaN``, ``Infinity`` and
+numbers too large for a float (``1e999``; Python's ``json`` accepts them all), and
+nesting deeper than ``max_depth``: ``json.loads``'s ``RecursionError`` near a thousand
+levels is caught, and what it accepts is measured without recursion.
 
 What the value must hold (its types) is each file's reader's to check: a wrong type
 there is unreadable too.

@@ -1,28 +1,20 @@
 """The sealed wire: TLS without certificate authorities, and the table's key.
 
 A table proves who it is by a key of its own (``server.identity``), in a self-signed
-certificate; nobody signs it.  A client checks the key itself, by its fingerprint:
-trusted on first use and pinned (``client.pins``), or compared with one typed or
-announced on the network.  So the TLS contexts here verify nothing by themselves, and
-nothing may be sent over a ``TlsPipe`` on the client's side before the fingerprint of
-``peer_certificate()`` has been checked.
+certificate.  A client checks the key itself, by its fingerprint: pinned on first use
+(``client.pins``), or compared with one typed or announced on the network.  So the TLS
+contexts here verify nothing, and nothing may be sent over a client's ``TlsPipe``
+before the fingerprint of ``peer_certificate()`` has been checked.
 
-- ``key_fingerprint``: SHA-256 of the certificate's public key (its DER
-  SubjectPublicKeyInfo), 64 hex digits.  Of the key, not the certificate: a table that
-  issues itself a new certificate (a new name, say) keeps its identity.
-- ``short_key``: what people read and type: the fingerprint's first 80 bits in base32,
-  four groups of four (``7QKM-D2XA-PF4Z-LW3B``).  Typed forms may be in any case, with or
-  without the dashes and spaces (``same_key``).
-- ``channel_binding``: SHA-256 of the certificate as the server sent it (RFC 5929's
-  ``tls-server-end-point`` for a certificate signed with SHA-256).  Both ends compute it
-  for the one TLS connection they share; a proxy in the middle holds a different
-  certificate, so a password proof bound to it (``common.proof``) cannot be relayed.
-- ``TlsPipe``: TLS as a pipe of bytes, with no socket of its own (``ssl.SSLObject`` over
-  two ``ssl.MemoryBIO``): ciphertext in, plaintext out, and the other way.  The server
-  uses it inside its ``asyncio.Protocol``, whose first bytes have already been read to
-  tell a TLS ClientHello from a frame (``looks_like_tls``): ``loop.start_tls`` cannot be
-  given bytes already read.  The client uses it on its thread's blocking socket, so that
-  sending (main thread) and receiving (network thread) share one lock and one TLS state.
+- ``key_fingerprint`` is of the key, not the certificate: a table that issues itself a
+  new certificate (a new name, say) keeps its identity.
+- ``channel_binding``: both ends compute it for the one TLS connection they share; a
+  proxy in the middle holds another certificate, so a password proof bound to it
+  (``common.proof``) cannot be relayed.
+- ``TlsPipe``: TLS with no socket of its own.  The server uses it inside its
+  ``asyncio.Protocol``, whose first bytes were read to tell a ClientHello from a frame
+  (``looks_like_tls``; ``loop.start_tls`` cannot be given bytes already read); the
+  client on its thread's blocking socket, sending and receiving under one lock.
 """
 
 from __future__ import annotations

@@ -88,10 +88,6 @@ class Draw:
         return f"{title} ({what}): needs {need}, {self.live} live"
 
 
-def _all_cards() -> list[str]:
-    return [r + s for r in RANKS for s in SUITS]
-
-
 def _flush(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw | None:
     best: Draw | None = None
     for suit in SUITS:
@@ -99,7 +95,7 @@ def _flush(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw |
         need = max(0, 5 - have)
         if need > min(to_come, 2) and need:  # three of a suit or better: a real draw
             continue
-        wanted = tuple(c for c in _all_cards() if c[1] == suit and c not in seen)
+        wanted = tuple(r + suit for r in RANKS if r + suit not in seen)
         d = Draw("flush", _SUIT_WORDS[suit], need, wanted, len(wanted), made=need == 0)
         if best is None or (d.need, -d.live) < (best.need, -best.live):
             best = d
