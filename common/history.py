@@ -31,7 +31,7 @@ from common.events import (
     Stakes,
 )
 from common.match import SeatInfo
-from common.reading import CARD_RE, as_dict, as_int, as_list, as_seat, as_str
+from common.reading import CARD_RE, as_dict, as_int, as_list, as_list_of, as_seat, as_str
 from common.safejson import loads
 
 __all__ = [
@@ -154,13 +154,7 @@ def decode_event(value: Any) -> Event:
 
 def decode_events(value: Any, most: int = MAX_EVENTS) -> list[Event]:
     """The events of a list that can be read; the others dropped."""
-    out: list[Event] = []
-    for item in as_list(value)[:most]:
-        try:
-            out.append(decode_event(item))
-        except ProtocolError:
-            continue
-    return out
+    return as_list_of(decode_event, value, most)
 
 
 def clean_record(value: Any) -> dict[str, Any]:

@@ -14,7 +14,8 @@ Invariants:
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from common.events import ProtocolError
 
@@ -24,12 +25,14 @@ __all__ = [
     "as_dict",
     "as_int",
     "as_list",
+    "as_list_of",
     "as_seat",
     "as_seconds",
     "as_str",
     "opt_int",
 ]
 
+T = TypeVar("T")
 CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
 _BIG = 10**9
 
@@ -74,12 +77,24 @@ def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def as_list_of(decode: Callable[[Any], T], value: Any, most: int) -> list[T]:
+    """The first ``most`` items of a list read by ``decode``, those it refuses (with a
+    ``ProtocolError``) left out."""
+    out: list[T] = []
+    for item in as_list(value)[:most]:
+        try:
+            out.append(decode(item))
+        except ProtocolError:
+            continue
+    return out
+
+
 def as_seconds(value: Any) -> float | None:
     """A finite, non-negative number of seconds, else ``None``: ``int(inf)`` or ``int(nan)``
     in drawing code would raise on every frame."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if 0 <= value < 10**6 else None
+    return value if 0 <= value < 10**6 else None
 
 
 def as_dict(value: Any) -> dict[str, Any]:

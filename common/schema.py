@@ -20,9 +20,9 @@ Two counters are both called ``turn`` on the wire; here they have two names:
   (``server.frames`` puts it in).  A view made off the wire, for a computer seat or
   a test (``common.views.seat_view``), has no table: there the hand's count stands in.
 
-Lists stay lists (not tuples) and pots and awards are named tuples, so that the
-client's drawing code reads them as it always did (``for seat, amount, pot in
-view.awards``).
+Lists stay lists (not tuples), and pots and awards (``common.events.Award``) are
+named tuples, so that the client's drawing code reads them as it always did (``for seat,
+amount, pot in view.awards``).
 """
 
 from __future__ import annotations
@@ -30,25 +30,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from common.events import Action, ActionKind, ProtocolError
+from common.events import Action, ActionKind, Award, ProtocolError
+from common.history import decode_event
 from common.presence import Presence, from_wire
-from common.reading import as_cards, as_dict, as_int, as_list, as_seat, as_str, opt_int
+from common.reading import as_cards, as_dict, as_int, as_list, as_list_of, as_seat, as_str, opt_int
 
 __all__ = [
     "MAX_ACTIONS",
     "MAX_AWARDS",
     "MAX_POTS",
-    "Award",
     "LegalAction",
     "LobbySeat",
     "Pot",
     "SeatView",
     "Shown",
     "TableSeat",
-    "action_key",
-    "action_label",
-    "decode_legal",
-    "decode_lobby_seats",
 ]
 
 MAX_ACTIONS = 8
@@ -95,42 +91,23 @@ class LegalAction:
 
     @property
     def label(self) -> str:
-        return action_label(self)
+        """Button words naming the amount: ``"Complete to 10"``, ``"Call 7 (all in)"``."""
+        text = {
+            "fold": "Fold",
+            "check": "Check",
+            "call": f"Call {self.put}",
+            "bet": f"Bet {self.put}",
+            "bring_in": f"Bring in {self.put}",
+            "complete": f"Complete to {self.to}",
+            "raise": f"Raise to {self.to}",
+        }[self.action]
+        return text + " (all in)" if self.all_in else text
 
     @property
     def key(self) -> str:
-        return action_key(self.action)
-
-
-def action_label(a: LegalAction) -> str:
-    """Button words naming the amount: ``"Complete to 10"``, ``"Call 7 (all in)"``."""
-    text = {
-        "fold": "Fold",
-        "check": "Check",
-        "call": f"Call {a.put}",
-        "bet": f"Bet {a.put}",
-        "bring_in": f"Bring in {a.put}",
-        "complete": f"Complete to {a.to}",
-        "raise": f"Raise to {a.to}",
-    }.get(a.action, str(a.action))
-    return text + " (all in)" if a.all_in else text
-
-
-def action_key(action: str) -> str:
-    """Keyboard shortcut: F fold, C check/call, B bring in/bet, R complete/raise."""
-    return {"fold": "F", "check": "C", "call": "C", "bring_in": "B", "bet": "B",
-            "complete": "R", "raise": "R"}.get(action, "")  # fmt: skip
-
-
-def decode_legal(value: Any) -> list[LegalAction]:
-    """The actions of a ``legal`` list that can be read (eight at most); others dropped."""
-    out: list[LegalAction] = []
-    for item in as_list(value)[:MAX_ACTIONS]:
-        try:
-            out.append(LegalAction.decode(item))
-        except ProtocolError:
-            continue
-    return out
+        """Keyboard shortcut: F fold, C check/call, B bring in/bet, R complete/raise."""
+        return {"fold": "F", "check": "C", "call": "C", "bring_in": "B", "bet": "B",
+                "complete": "R", "raise": "R"}[self.action]  # fmt: skip
 
 
 # ------------------------------------------------------------------ the table view
@@ -167,25 +144,6 @@ class Pot(NamedTuple):
         p = as_dict(value)
         seats = [s for s in as_list(p.get("seats")) if as_seat(s) is not None]
         return cls(as_int(p.get("amount"), 0, lo=0), seats)
-
-
-class Award(NamedTuple):
-    """Chips of pot ``pot`` won by ``seat``: the ``award`` event of ``stud-hh/1``."""
-
-    seat: int
-    amount: int
-    pot: int
-
-    def encode(self) -> dict[str, Any]:
-        return {"ev": "award", "seat": self.seat, "amount": self.amount, "pot": self.pot}
-
-    @classmethod
-    def decode(cls, value: Any) -> Award:
-        a = as_dict(value)
-        seat = as_seat(a.get("seat"))
-        if seat is None:
-            raise ProtocolError("an award without a seat")
-        return cls(seat, as_int(a.get("amount"), 0, lo=0), as_int(a.get("pot"), 0, lo=0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,13 +207,6 @@ class TableSeat:
             hole=hole,
         )
 
-    def with_hole(self, hole: list[str]) -> TableSeat:
-        """This seat as its own viewer sees it (``dataclasses.replace``, faster)."""
-        return TableSeat(
-            self.seat, self.stack, self.bet, self.in_pot, self.folded, self.all_in, self.up,
-            self.down, self.last_action, self.shown, hole,
-        )  # fmt: skip
-
     def cards(self) -> list[tuple[str | None, bool]]:
         """The seat's cards in deal order (R-D3) as (code or None for a back, is a hole card).
 
@@ -309,7 +260,7 @@ class SeatView:
             "pots": [p.encode() for p in self.pots],
             "over": self.over,
             "seats": [s.encode() for s in self.seats.values()],
-            "awards": [a.encode() for a in self.awards],
+            "awards": [a.to_dict() for a in self.awards],
             "you": self.you,
             "legal": [a.encode() for a in self.legal],
         }
@@ -317,20 +268,9 @@ class SeatView:
     @classmethod
     def decode(cls, value: Any) -> SeatView:
         v = as_dict(value)
-        seats: dict[int, TableSeat] = {}
-        for item in as_list(v.get("seats"))[:7]:
-            try:
-                entry = TableSeat.decode(item)
-            except ProtocolError:
-                continue
-            seats[entry.seat] = entry
+        seats = {entry.seat: entry for entry in as_list_of(TableSeat.decode, v.get("seats"), 7)}
         pots = [Pot.decode(p) for p in as_list(v.get("pots"))[:MAX_POTS] if isinstance(p, dict)]
-        awards: list[Award] = []
-        for a in as_list(v.get("awards"))[:MAX_AWARDS]:
-            try:
-                awards.append(Award.decode(a))
-            except ProtocolError:
-                continue
+        awards = as_list_of(decode_event, v.get("awards"), MAX_AWARDS)
         order = [s for s in as_list(v.get("order")) if as_seat(s) is not None and s in seats]
         order += [s for s in sorted(seats) if s not in order]
         return cls(
@@ -345,9 +285,9 @@ class SeatView:
             pots=pots,
             over=v.get("over") is True,
             seats=seats,
-            awards=awards,
+            awards=[a for a in awards if isinstance(a, Award)],
             you=as_seat(v.get("you")),
-            legal=decode_legal(v.get("legal")),
+            legal=as_list_of(LegalAction.decode, v.get("legal"), MAX_ACTIONS),
         )
 
 
@@ -427,14 +367,3 @@ class LobbySeat:
             next=item.get("next") is True,
             sealed=item.get("sealed") is True,
         )
-
-
-def decode_lobby_seats(value: Any) -> list[LobbySeat]:
-    """The seats of a ``seats``/``players`` list that can be read (seven at most)."""
-    out: list[LobbySeat] = []
-    for item in as_list(value)[:7]:
-        try:
-            out.append(LobbySeat.decode(item))
-        except ProtocolError:
-            continue
-    return out

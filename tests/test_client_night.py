@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from common.protocol.received import Night
+from common.protocol.server_messages import Night
 from tests.clientkit import Player, click, key, run, session_from
 
 pytestmark = pytest.mark.timeout(120)

@@ -6,6 +6,8 @@ Pure values: no I/O.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from typing import Any, ClassVar
 
 from common.events import ActionKind, ProtocolError
@@ -56,14 +58,23 @@ class MessageError(ProtocolError):
 
 
 class _Message:
-    """A message's ``encode()``: ``type`` first, then the fields in their order."""
+    """A message's ``encode()``: ``type`` first, then the fields in their order, those
+    named in ``OPTIONAL`` left out while they hold their default."""
 
     __slots__ = ()
     TYPE: ClassVar[str]
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        # __match_args__ is the dataclass's field names; dataclasses.fields() is 10x slower.
-        for name in self.__match_args__:  # type: ignore[attr-defined]
-            out[name] = getattr(self, name)
+        for name, optional, default in _layout(type(self)):  # type: ignore[arg-type]
+            value = getattr(self, name)
+            if not optional or value is not default:
+                out[name] = value
         return out
+
+
+@functools.cache
+def _layout(cls: Any) -> tuple[tuple[str, bool, Any], ...]:
+    """Each field of a message class: its name, whether it is optional, its default."""
+    return tuple((f.name, f.name in cls.OPTIONAL, f.default) for f in dataclasses.fields(cls))

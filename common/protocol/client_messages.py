@@ -2,7 +2,7 @@
 
 ``decode_client`` turns one client map into one of them or raises ``MessageError``
 with an error ``code`` the server sends back as it is.  ``encode()`` leaves out the
-optional fields a message does not use, as the wire always has.
+optional fields a message does not use (``OPTIONAL``), as the wire always has.
 """
 
 from __future__ import annotations
@@ -23,46 +23,25 @@ from common.protocol.base import (
     _Message,
 )
 
+__all__ = [
+    "CONTROL_MESSAGES", "MAC_SIZE", "NEWER_MESSAGES", "PAKE_SIZE", "Act", "AskSeat", "Away",
+    "Back", "Chat", "ClientMessage", "FreeSeat", "GiveSeat", "Hello", "Leave", "MakeHost",
+    "Options", "Pause", "Ping", "Proof", "RefuseSeat", "Resume", "SetLevel", "Sit", "Start",
+    "TakeSeat", "decode_client",
+]  # fmt: skip
+
 PAKE_SIZE = 33
 """A SPAKE2 message (``common.proof``): its side byte and a 32-byte point."""
 MAC_SIZE = 32
 """A password proof's HMAC-SHA256."""
 
-__all__ = [
-    "CONTROL_MESSAGES",
-    "MAC_SIZE",
-    "NEWER_MESSAGES",
-    "PAKE_SIZE",
-    "Act",
-    "AskSeat",
-    "Away",
-    "Back",
-    "Chat",
-    "ClientMessage",
-    "FreeSeat",
-    "GiveSeat",
-    "Hello",
-    "Leave",
-    "MakeHost",
-    "Options",
-    "Pause",
-    "Ping",
-    "Proof",
-    "RefuseSeat",
-    "Resume",
-    "SetLevel",
-    "Sit",
-    "Start",
-    "TakeSeat",
-    "decode_client",
-]
 
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Hello(_Message):
     TYPE: ClassVar[str] = "hello"
-    name: str
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("token", "password", "watch", "heartbeat", "pake")
     protocol: int = PROTOCOL_VERSION
+    name: str
     token: str | None = None
     password: str | None = None
     watch: bool = False
@@ -72,20 +51,6 @@ class Hello(_Message):
     pake: bytes | None = None
     """Protocol 2, sealed connections only: the start of a password proof
     (``common.proof``) instead of the ``password`` itself."""
-
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "hello", "protocol": self.protocol, "name": self.name}
-        if self.token is not None:
-            out["token"] = self.token
-        if self.password is not None:
-            out["password"] = self.password
-        if self.watch:
-            out["watch"] = True
-        if self.heartbeat:
-            out["heartbeat"] = True
-        if self.pake is not None:
-            out["pake"] = self.pake
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +63,8 @@ class Act(_Message):
 @dataclass(frozen=True, slots=True)
 class Start(_Message):
     TYPE: ClassVar[str] = "start"
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("hands",)
     hands: int | None = None
-
-    def encode(self) -> dict[str, Any]:
-        return {"type": "start"} if self.hands is None else {"type": "start", "hands": self.hands}
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +140,8 @@ class Options(_Message):
     ``turn_time`` 0 turns the turn clock off (R-C4)."""
 
     TYPE: ClassVar[str] = "options"
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("turn_time", "time_bank", "stand_in", "hands",
+                                           "plain", "odds")  # fmt: skip
     turn_time: float | None = None
     time_bank: float | None = None
     stand_in: bool | None = None
@@ -187,13 +152,6 @@ class Options(_Message):
     closes the plain ones already there (``tls_required``)."""
     odds: bool | None = None
     """Whether odds on request are allowed at the table (``common.odds``)."""
-
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "options"}
-        for key in ("turn_time", "time_bank", "stand_in", "hands", "plain", "odds"):
-            if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,35 +206,20 @@ class MakeHost(_Message):
 
 
 ClientMessage = (
-    Hello
-    | Act
-    | Start
-    | Chat
-    | Leave
-    | Ping
-    | Away
-    | Back
-    | Pause
-    | Resume
-    | TakeSeat
-    | Options
-    | SetLevel
-    | Sit
-    | FreeSeat
-    | AskSeat
-    | GiveSeat
-    | RefuseSeat
-    | MakeHost
-    | Proof
-)
+    Hello | Act | Start | Chat | Leave | Ping | Away | Back | Pause | Resume | TakeSeat
+    | Options | SetLevel | Sit | FreeSeat | AskSeat | GiveSeat | RefuseSeat | MakeHost | Proof
+)  # fmt: skip
 CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
 """The messages of R-C2 and R-C3 (``server.hostctl`` answers them)."""
 NEWER_MESSAGES = (AskSeat, GiveSeat, RefuseSeat, MakeHost, Proof)
 """Protocol 2's asking for a seat back, handing the host's role on and the password
 proof: a protocol 1 connection that sends one is told ``unknown_type``, as protocol 1
 always did."""
-_SEATED: dict[str, type[AskSeat | GiveSeat | RefuseSeat | MakeHost]] = {
-    cls.TYPE: cls for cls in (AskSeat, GiveSeat, RefuseSeat, MakeHost)
+_BARE: dict[str, type[Leave | Sit | Away | Back | Pause | Resume]] = {
+    cls.TYPE: cls for cls in (Leave, Sit, Away, Back, Pause, Resume)
+}
+_SEATED: dict[str, type[TakeSeat | AskSeat | GiveSeat | RefuseSeat | MakeHost]] = {
+    cls.TYPE: cls for cls in (TakeSeat, AskSeat, GiveSeat, RefuseSeat, MakeHost)
 }
 
 
@@ -289,20 +232,15 @@ def _field(
     value = msg.get(key)
     if value is None:
         if required:
-            raise MessageError(
-                "bad_message", f"{_ref(msg)} needs '{key}' ({_name(kind)})", _ref(msg)
-            )
+            raise _refused(msg, f"{_ref(msg)} needs '{key}' ({_name(kind)})")
         return None
     # bool is an int in Python; a true/false where a number belongs is still wrong.
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        ref = _ref(msg)
-        raise MessageError(
-            "bad_message",
-            f"'{key}' of {ref} must be {_name(kind)}, not {type(value).__name__}",
-            ref,
+        raise _refused(
+            msg, f"'{key}' of {_ref(msg)} must be {_name(kind)}, not {type(value).__name__}"
         )
     if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
-        raise MessageError("bad_message", f"'{key}' of {_ref(msg)} is too long", _ref(msg))
+        raise _refused(msg, f"'{key}' of {_ref(msg)} is too long")
     return value
 
 
@@ -312,35 +250,27 @@ def _ref(msg: Mapping[str, Any]) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
+def _refused(msg: Mapping[str, Any], words: str, code: str = "bad_message") -> MessageError:
+    return MessageError(code, words, _ref(msg))
+
+
 def _name(kind: type | tuple[type, ...]) -> str:
     return kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-
-
-_BARE: dict[str, type[Away | Back | Pause | Resume]] = {
-    "away": Away,
-    "back": Back,
-    "pause": Pause,
-    "resume": Resume,
-}
 
 
 def _seconds(msg: Mapping[str, Any], key: str, most: int) -> float | None:
     """An optional number of seconds from 0 to ``most`` (a bool is not a number)."""
     value = _field(msg, key, (int, float), required=False)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not 0 <= value <= most:
-        raise MessageError("bad_message", f"'{key}' must be 0 to {most} seconds", msg["type"])
-    return float(value)
+    if value is not None and (isinstance(value, bool) or not 0 <= value <= most):
+        raise _refused(msg, f"'{key}' must be 0 to {most} seconds")
+    return None if value is None else float(value)
 
 
 def _sized(msg: Mapping[str, Any], key: str, size: int, *, required: bool) -> bytes | None:
     """``msg[key]``: binary of exactly ``size`` bytes."""
     value = _field(msg, key, bytes, required=required)
     if value is not None and len(value) != size:
-        raise MessageError(
-            "bad_message", f"'{key}' of {msg['type']} must be {size} bytes", msg["type"]
-        )
+        raise _refused(msg, f"'{key}' of {msg['type']} must be {size} bytes")
     return None if value is None else bytes(value)
 
 
@@ -348,16 +278,15 @@ def _hands(msg: Mapping[str, Any]) -> int | None:
     """An optional match length: 4, 8 or 12 hands (R-T4)."""
     hands = _field(msg, "hands", int, required=False)
     if hands is not None and hands not in HAND_COUNTS:
-        raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", msg["type"])
+        raise _refused(msg, "hands must be 4, 8 or 12 (R-T4)")
     return None if hands is None else int(hands)
 
 
-def _plain(msg: Mapping[str, Any]) -> str | None:
-    """An optional choice of plain connections: ``allow`` or ``never``."""
-    plain = _field(msg, "plain", str, required=False)
-    if plain is not None and plain not in ("allow", "never"):
-        raise MessageError("bad_message", "plain must be 'allow' or 'never'", msg["type"])
-    return None if plain is None else str(plain)
+def _seat(msg: Mapping[str, Any]) -> int:
+    seat: int = _field(msg, "seat", int, required=True)
+    if not 0 <= seat <= 6:
+        raise _refused(msg, f"there is no seat {seat} (seats are 0 to 6)", "bad_seat")
+    return seat
 
 
 def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
@@ -378,7 +307,7 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
     if kind == "hello":
         name = _field(msg, "name", str, required=True).strip()[:MAX_NAME].strip()
         if not name or not name.isprintable():
-            raise MessageError("bad_name", "name must be 1 to 20 printable characters", kind)
+            raise _refused(msg, "name must be 1 to 20 printable characters", "bad_name")
         return Hello(
             name=name,
             protocol=_field(msg, "protocol", int, required=True),
@@ -391,57 +320,45 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
     if kind == "act":
         action = _field(msg, "action", str, required=True)
         if action not in ACTIONS:
-            raise MessageError("bad_message", f"no action '{action[:20]}'", kind)
+            raise _refused(msg, f"no action '{action[:20]}'")
         return Act(turn=_field(msg, "turn", int, required=True), action=action)
     if kind == "start":
-        hands = _field(msg, "hands", int, required=False)
-        if hands is not None and hands not in HAND_COUNTS:
-            raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", kind)
-        return Start(hands=hands)
+        return Start(hands=_hands(msg))
     if kind == "chat":
         text = _field(msg, "text", str, required=True)
         if len(text) > MAX_CHAT:
-            raise MessageError("too_long", f"chat is at most {MAX_CHAT} characters", kind)
+            raise _refused(msg, f"chat is at most {MAX_CHAT} characters", "too_long")
         return Chat(text=text)
     if kind == "level":
         level = _field(msg, "level", str, required=True)
         if len(level) > 40:
-            raise MessageError("bad_message", "'level' of level is too long", kind)
+            raise _refused(msg, "'level' of level is too long")
         return SetLevel(seat=_field(msg, "seat", int, required=True), level=level)
-    if kind == "leave":
-        return Leave()
-    if kind == "sit":
-        return Sit()
+    if kind in _BARE:
+        return _BARE[kind]()
     if kind == "free_seat":
         seat = _field(msg, "seat", int, required=True)
         if not 0 <= seat <= 6:
-            raise MessageError("bad_message", "seat must be 0 to 6", kind)
+            raise _refused(msg, "seat must be 0 to 6")
         return FreeSeat(seat=seat)
+    if kind in _SEATED:
+        return _SEATED[kind](seat=_seat(msg))
     if kind == "ping":
         return Ping(id=_field(msg, "id", int, required=False) or 0)
-    if kind in _BARE:
-        return _BARE[kind]()
-    if kind == "take_seat":
-        seat = _field(msg, "seat", int, required=True)
-        if not 0 <= seat <= 6:
-            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
-        return TakeSeat(seat=seat)
-    if kind in _SEATED:
-        seat = _field(msg, "seat", int, required=True)
-        if not 0 <= seat <= 6:
-            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
-        return _SEATED[kind](seat=seat)
     if kind == "proof":
         mac = _sized(msg, "mac", MAC_SIZE, required=True)
         assert mac is not None
         return Proof(mac=mac)
     if kind == "options":
+        plain = _field(msg, "plain", str, required=False)
+        if plain not in (None, "allow", "never"):
+            raise _refused(msg, "plain must be 'allow' or 'never'")
         return Options(
             turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),
             time_bank=_seconds(msg, "time_bank", MAX_TIME_BANK),
             stand_in=_field(msg, "stand_in", bool, required=False),
             hands=_hands(msg),
-            plain=_plain(msg),
+            plain=plain,
             odds=_field(msg, "odds", bool, required=False),
         )
     raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
