@@ -1,32 +1,15 @@
-"""What both directions of the wire share: the versions, the limits, the errors and the
-base of every message (``encode() -> dict``, the dataclass fields plus ``type``).
-
-Pure values: no I/O.
-"""
+"""What both directions of the wire share: the versions, the limits and the errors.
+Every message is a ``common.reading.Wire`` dataclass."""
 
 from __future__ import annotations
-
-import dataclasses
-import functools
-from typing import Any, ClassVar
 
 from common.events import ActionKind, ProtocolError
 
 __all__ = [
-    "ACTIONS",
-    "DEFAULT_PORT",
-    "HAND_COUNTS",
-    "MAX_CHAT",
-    "MAX_FRAME",
-    "MAX_NAME",
-    "MAX_TIME_BANK",
-    "MAX_TOKEN",
-    "MAX_TURN_TIME",
-    "PROTOCOLS",
-    "PROTOCOL_VERSION",
-    "SERVER_VERSION",
-    "MessageError",
-]
+    "ACTIONS", "DEFAULT_PORT", "HAND_COUNTS", "MAX_CHAT", "MAX_FRAME", "MAX_NAME",
+    "MAX_TIME_BANK", "MAX_TOKEN", "MAX_TURN_TIME", "PROTOCOLS", "PROTOCOL_VERSION",
+    "SERVER_VERSION", "MessageError",
+]  # fmt: skip
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
@@ -55,26 +38,3 @@ class MessageError(ProtocolError):
         super().__init__(message)
         self.code = code
         self.ref = ref
-
-
-class _Message:
-    """A message's ``encode()``: ``type`` first, then the fields in their order, those
-    named in ``OPTIONAL`` left out while they hold their default."""
-
-    __slots__ = ()
-    TYPE: ClassVar[str]
-    OPTIONAL: ClassVar[tuple[str, ...]] = ()
-
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.TYPE}
-        for name, optional, default in _layout(type(self)):  # type: ignore[arg-type]
-            value = getattr(self, name)
-            if not optional or value is not default:
-                out[name] = value
-        return out
-
-
-@functools.cache
-def _layout(cls: Any) -> tuple[tuple[str, bool, Any], ...]:
-    """Each field of a message class: its name, whether it is optional, its default."""
-    return tuple((f.name, f.name in cls.OPTIONAL, f.default) for f in dataclasses.fields(cls))

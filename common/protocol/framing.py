@@ -78,23 +78,8 @@ class FrameDecoder:
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         self._buf += data
         out: list[dict[str, Any]] = []
-        buf = self._buf
-        pos = 0
-        try:
-            while len(buf) - pos >= 4:
-                (size,) = _HEADER.unpack_from(buf, pos)
-                if size > self.max_frame:
-                    raise FrameError(
-                        "frame_too_large",
-                        f"frame of {size} bytes is over the {self.max_frame} limit",
-                    )
-                if len(buf) - pos - 4 < size:
-                    break
-                body = bytes(buf[pos + 4 : pos + 4 + size])
-                pos += 4 + size
-                out.append(self._decode(body))
-        finally:
-            del buf[:pos]
+        while (msg := self.pop()) is not None:
+            out.append(msg)
         return out
 
     def push(self, data: bytes) -> None:
