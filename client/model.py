@@ -155,7 +155,7 @@ class Session:
                 self.turn, self.legal = None, []
             case r.Standings():
                 self.standings = msg.standings
-                self.lobby.night = r.Night.decode(msg.night) or self.lobby.night
+                self.lobby.night = r.Night.of(msg.night) or self.lobby.night
                 self.hands_played = self.hand if msg.hands_played is None else msg.hands_played
                 self.running = False
                 self.clocks.stop()

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Self, TypeVar
 from common.events import ProtocolError
 
 __all__ = [
-    "CARD_RE", "Wire", "as_cards", "as_dict", "as_int", "as_list", "as_list_of", "as_seat",
+    "CARD_RE", "Wire", "as_dict", "as_int", "as_list", "as_list_of", "as_seat",
     "as_seconds", "as_str", "card_codes", "dicts", "encoded", "flag", "if_dict", "many", "maybe",
     "needed_seat", "num", "opt_int", "opt_num", "opt_text", "read_fields", "str_or_none", "text",
     "unless_false", "wire",
@@ -66,13 +66,6 @@ def as_str(value: Any, default: str = "", limit: int = 200) -> str:
     if not isinstance(value, str):
         return default
     return "".join(ch for ch in value[:limit] if ch.isprintable())
-
-
-def as_cards(value: Any) -> list[str]:
-    """The well-formed card codes of a list, seven at most."""
-    if not isinstance(value, list):
-        return []
-    return [c for c in value[:7] if isinstance(c, str) and CARD_RE.match(c)]
 
 
 def as_list(value: Any) -> list[Any]:
@@ -147,7 +140,13 @@ def str_or_none(limit: int) -> Reader:
 
 
 def card_codes(most: int) -> Reader:
-    return lambda value: as_cards(value)[:most]
+    """The well-formed card codes of a list (of its first seven), ``most`` at most."""
+
+    def read(value: Any) -> list[str]:
+        codes = [c for c in as_list(value)[:7] if isinstance(c, str) and CARD_RE.match(c)]
+        return codes[:most]
+
+    return read
 
 
 def many(decode: Reader, most: int) -> Reader:

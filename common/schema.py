@@ -24,15 +24,13 @@ Two counters are both called ``turn`` on the wire; here they have two names:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Self
+from typing import Any, Self
 
 from common.events import Action, ActionKind, Award, ProtocolError
 from common.history import decode_events
 from common.presence import Presence, from_wire
 from common.reading import (
     Wire,
-    as_dict,
-    as_int,
     as_list,
     as_list_of,
     as_seat,
@@ -117,20 +115,16 @@ class Shown(Wire):
     hand: str = wire(text(200))
 
 
-class Pot(NamedTuple):
+def _seat_list(value: Any) -> list[int]:
+    return [s for s in as_list(value) if as_seat(s) is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Pot(Wire):
     """A pot as it stands (R-A3), main pot first: its chips and the seats that may win it."""
 
-    amount: int
-    seats: list[int]
-
-    def encode(self) -> dict[str, Any]:
-        return {"amount": self.amount, "seats": self.seats}
-
-    @classmethod
-    def decode(cls, value: Any) -> Pot:
-        p = as_dict(value)
-        seats = [s for s in as_list(p.get("seats")) if as_seat(s) is not None]
-        return cls(as_int(p.get("amount"), 0, lo=0), seats)
+    amount: int = wire(num(0, lo=0))
+    seats: list[int] = wire(_seat_list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +182,7 @@ class SeatView(Wire):
 
     street: int = wire(num(0, lo=0, hi=7))
     button: int | None = wire(as_seat)
-    order: list[int] = wire(lambda value: [s for s in as_list(value) if as_seat(s) is not None])
+    order: list[int] = wire(_seat_list)
     bring_in: int | None = wire(as_seat)
     to_act: int | None = wire(as_seat)
     turn_id: int | None = wire(opt_num(), key="turn")

@@ -7,7 +7,7 @@ from common.events import ActionKind, ProtocolError
 
 __all__ = [
     "ACTIONS", "DEFAULT_PORT", "HAND_COUNTS", "MAX_CHAT", "MAX_FRAME", "MAX_NAME",
-    "MAX_TIME_BANK", "MAX_TOKEN", "MAX_TURN_TIME", "PROTOCOLS", "PROTOCOL_VERSION",
+    "MAX_TIME_BANK", "MAX_TURN_TIME", "PROTOCOLS", "PROTOCOL_VERSION",
     "SERVER_VERSION", "MessageError",
 ]  # fmt: skip
 
@@ -23,7 +23,6 @@ MAX_FRAME = 64 * 1024
 so 64 KiB leaves room to grow while capping what a bad peer can make us buffer."""
 MAX_NAME = 20
 MAX_CHAT = 200
-MAX_TOKEN = 64
 ACTIONS = frozenset(kind.value for kind in ActionKind)
 MAX_TURN_TIME = 600
 MAX_TIME_BANK = 3600

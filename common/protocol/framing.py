@@ -104,16 +104,7 @@ class FrameDecoder:
 
     def _decode(self, body: bytes) -> dict[str, Any]:
         if self.max_depth is not None or self.max_items is not None:
-            max_items = self.max_items or 1 << 30
-            if len(body) <= max_items and (self.max_depth or 1 << 30) >= 1:
-                # Every value takes a byte at least, so a body this short holds no more
-                # values than the limit; a flat map of scalars is one deep.  Such a
-                # frame (an act, a ping) passes the walk, so it is not walked: anything
-                # else is walked as before, before msgpack's objects are used.
-                flat = _flat_map(body)
-                if flat is not None:
-                    return flat
-            _check_shape(body, self.max_depth or 1 << 30, max_items)
+            _check_shape(body, self.max_depth or 1 << 30, self.max_items or 1 << 30)
         return _unpack(body)
 
 
@@ -172,21 +163,6 @@ def _check_shape(body: bytes, max_depth: int, max_items: int) -> None:
             open_counts.append(children)
         while open_counts and open_counts[-1] == 0:
             open_counts.pop()
-
-
-def _flat_map(body: bytes) -> dict[str, Any] | None:
-    """``body`` unpacked if it is a map with no container among its keys or values
-    (bytes, strings and numbers only), else None (also when it is not msgpack)."""
-    try:
-        msg = msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
-    except Exception:  # msgpack raises several unrelated types: the walk decides
-        return None
-    if type(msg) is not dict:
-        return None
-    for value in msg.values():
-        if isinstance(value, dict | list | msgpack.ExtType):
-            return None
-    return msg
 
 
 def _unpack(body: bytes) -> dict[str, Any]:

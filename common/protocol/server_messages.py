@@ -17,7 +17,7 @@ the class by ``type``.  Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self, get_args
 
 from common.events import Award, Event, ProtocolError, Show, Stakes
@@ -29,6 +29,7 @@ from common.reading import (
     as_dict,
     as_int,
     as_list,
+    as_list_of,
     as_seat,
     as_seconds,
     as_str,
@@ -424,62 +425,56 @@ def decode_server(value: Any) -> ServerMessage:
 # ------------------------------------------------------------------ the night, as read
 
 
-@dataclass(frozen=True, slots=True)
-class NightMatch:
-    number: int
-    hands: int
-    winners: tuple[str, ...]
+def _winners(value: Any) -> tuple[str, ...]:
+    return tuple(name for name in (as_str(w, "", 20) for w in as_list(value)[:7]) if name)
+
+
+def _total_name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError("a night's total without a name")
+    return as_str(value, "?", 20)
 
 
 @dataclass(frozen=True, slots=True)
-class NightTotal:
-    name: str
-    computer: bool
-    matches: int
-    wins: int
-    net: int
+class NightMatch(Wire):
+    number: int = wire(opt_num(1, 10**6))
+    hands: int = wire(num(0, 0, 99))
+    winners: tuple[str, ...] = wire(_winners)
 
 
 @dataclass(frozen=True, slots=True)
-class Night:
+class NightTotal(Wire):
+    name: str = wire(_total_name)
+    computer: bool = wire(lambda kind: kind == "computer", key="kind")
+    matches: int = wire(num(0, 0, 10**6))
+    wins: int = wire(num(0, 0, 10**6))
+    net: int = wire(num(0, -(10**9), 10**9))
+
+
+@dataclass(frozen=True, slots=True)
+class Night(Wire):
     """The night's scoreboard (``server.night``) of a ``lobby`` or the ``standings``."""
 
-    label: str
-    table: str
-    played: int
-    matches: tuple[NightMatch, ...]
-    totals: tuple[NightTotal, ...]
+    label: str = wire(text(40))
+    table: str = wire(text(40))
+    played: int = wire(opt_num(0, 10**6))
+    matches: tuple[NightMatch, ...] = wire(
+        lambda value: tuple(as_list_of(NightMatch.decode, as_list(value)[-30:], 30))
+    )
+    totals: tuple[NightTotal, ...] = wire(
+        lambda value: tuple(as_list_of(NightTotal.decode, value, 40))
+    )
 
     def total_of(self, name: str) -> NightTotal | None:
         return next((t for t in self.totals if t.name == name), None)
 
     @classmethod
-    def decode(cls, value: Any) -> Night | None:
-        """None when the server sent none, or nothing usable."""
+    def of(cls, value: Any) -> Night | None:
+        """None when the server sent none; a match without its number is numbered by its
+        place, and the night has played as many as it lists unless it says."""
         if not isinstance(value, dict):
             return None
-        matches: list[NightMatch] = []
-        for m in as_list(value.get("matches"))[-30:]:
-            if isinstance(m, dict):
-                names = (as_str(w, "", 20) for w in as_list(m.get("winners"))[:7])
-                number = as_int(m.get("number"), len(matches) + 1, lo=1, hi=10**6)
-                hands = as_int(m.get("hands"), 0, lo=0, hi=99)
-                matches.append(NightMatch(number, hands, tuple(n for n in names if n)))
-        totals = tuple(
-            NightTotal(
-                as_str(t["name"], "?", 20),
-                t.get("kind") == "computer",
-                as_int(t.get("matches"), 0, lo=0, hi=10**6),
-                as_int(t.get("wins"), 0, lo=0, hi=10**6),
-                as_int(t.get("net"), 0, lo=-(10**9), hi=10**9),
-            )
-            for t in as_list(value.get("totals"))[:40]
-            if isinstance(t, dict) and isinstance(t.get("name"), str)
-        )
-        return cls(
-            label=as_str(value.get("label"), "", 40),
-            table=as_str(value.get("table"), "", 40),
-            played=as_int(value.get("played"), len(matches), lo=0, hi=10**6),
-            matches=tuple(matches),
-            totals=totals,
-        )
+        night = cls.decode(value)
+        matches = tuple(replace(m, number=m.number or i) for i, m in enumerate(night.matches, 1))
+        played = len(matches) if night.played is None else night.played
+        return replace(night, played=played, matches=matches)
