@@ -1,19 +1,13 @@
 """Wire values: the base of every message and its parts, and the readers of one value.
 
-A ``Wire`` dataclass declares each field with ``wire(read, ...)``: ``read`` takes
-whatever msgpack produced for it and returns a value of one type, ``put`` (if any)
-makes the value msgpack's again, ``key`` is its wire name when not the field's.
-``encode()`` is ``type`` (for a message), then the fields in their order, those named in
-``OPTIONAL`` left out while they hold their default; ``decode(map)`` reads each field.
-Invariants:
-
-- A reader never raises anything but ``ProtocolError``, and only for a field the value
-  means nothing without (``needed_seat``, ``as_int`` without a default, ``as_dict``);
-  the rest fall back to an empty or ``None`` value, so one odd field cannot drop a
-  whole message.
-- Numbers come back clamped and strings cut to a limit with unprintable characters
-  removed: what a reader draws or stores stays bounded.
-- Card codes match ``CARD_RE``; seats are 0 to 6 (R-T1's seven seats).
+A ``Wire`` dataclass declares each field with ``wire(read, put=, key=)``: ``read`` takes
+what msgpack produced and returns a value of one type, ``put`` makes it msgpack's
+again, ``key`` is its wire name when not the field's.  ``encode()`` is ``type`` (for a
+message), then the fields in order, those in ``OPTIONAL`` left out while they hold
+their default.  A reader raises only ``ProtocolError``, and only for a field the value
+means nothing without (``needed_seat``, ``as_int`` without a default); the rest fall
+back to an empty or None value, numbers clamped, strings cut and printable, card codes
+as ``CARD_RE``, seats 0 to 6.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
 """What a seat sees, typed: the table view, a lobby seat and the legal actions.
 
-The server builds these (``common.views``, ``server.frames``) and sends their
-``encode()``; the client reads the wire back with ``decode()`` (``common.reading.Wire``).
-Invariants:
+``common.reading.Wire`` values: the server builds them (``common.views``,
+``server.frames``) and sends their ``encode()``, the wire dict exactly
+(``tests/test_wire_values.py``); the client reads them back with ``decode()``, which
+clamps numbers, caps lists and drops what it cannot read; ``decode(x.encode()) == x``.
 
-- ``encode()`` is the wire dict exactly: the same keys, in the same order, with the
-  same optional-key rules as ``docs/protocol.md`` (``tests/test_wire_values.py``).
-- ``decode()`` checks what msgpack produced: seats are 0 to 6, card codes are well
-  formed, numbers are clamped, lists are capped (seven seats, eight pots, eight
-  actions), an unknown action is dropped.  What cannot be read at all raises
-  ``ProtocolError`` (a ``ValueError``).
-- ``decode(x.encode()) == x`` for every value the server makes.
-
-Two counters are both called ``turn`` on the wire; here they have two names:
-
-- ``Hand.turn`` (``common.engine``) counts the decisions a hand has asked for.
-- ``SeatView.turn_id`` is the wire's ``turn`` key of a ``table`` view: the table's
-  turn id, the one an ``act`` must name, and ``None`` once no seat is to act
-  (``server.frames`` puts it in).  A view made off the wire, for a computer seat or
-  a test (``common.views.seat_view``), has no table: there the hand's count stands in.
+Two counters are both called ``turn`` on the wire: ``Hand.turn`` counts the decisions a
+hand has asked for; ``SeatView.turn_id``, the ``turn`` of a ``table`` view, is the
+table's turn id an ``act`` must name (``server.frames`` puts it in; None once no seat is
+to act).  A view made without a table (``common.views.seat_view``) carries the hand's.
 """
 
 from __future__ import annotations
@@ -156,14 +146,11 @@ class TableSeat(Wire):
         if self.shown is not None and self.shown.cards:
             shown_hole = set(self.shown.cards) - set(self.up)
             return [(c, c in shown_hole) for c in self.shown.cards]
-        hole: list[str | None] = (
-            list(self.hole) if self.hole is not None else [None] * max(0, min(3, self.down))
-        )
-        first, last = hole[:2], hole[2:]
-        out: list[tuple[str | None, bool]] = [(c, True) for c in first]
-        out += [(c, False) for c in self.up]
-        out += [(c, True) for c in last]
-        return out
+        hole: list[str | None] = [None] * max(0, min(3, self.down))
+        if self.hole is not None:
+            hole = list(self.hole)
+        up: list[tuple[str | None, bool]] = [(c, False) for c in self.up]
+        return [(c, True) for c in hole[:2]] + up + [(c, True) for c in hole[2:]]
 
 
 def _table_seats(value: Any) -> dict[int, TableSeat]:

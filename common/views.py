@@ -1,20 +1,11 @@
-"""What one seat, or a spectator, may see of a hand: typed data, computed on demand.
+"""What one seat, or a spectator, may see of a hand, computed from its public API.
 
-``seat_view(hand, seat)`` is the whole table as that seat may know it, a
-``common.schema.SeatView`` (its ``encode()`` is the wire's ``view``);
-``event_view(event, seat)`` is one engine event as that seat may know it.  Both read
-the hand only through its public API: its seats, its events, its pots and the legal
-actions of the seat to act.
-
-The one invariant that matters: a card goes into a view only if the viewer
-may see it.  Everyone's up cards are public; a seat's down cards go to that
-seat alone, and to everyone only through its ``show`` at showdown (R-S1).
-Other seats' down cards are *absent* (a count, never a masked card), so a
-folded hand or one that won without showing (R-S4) never leaves the server.
-
-A view made here knows no table, so its ``turn_id`` is the hand's own count of
-decisions (``Hand.turn``); the table puts its wire turn id in (``server.frames``,
-and the note on the two counters in ``common.schema``).
+``seat_view(hand, seat)`` is the whole table as that seat may know it (a
+``common.schema.SeatView``); ``event_view(event, seat)`` one engine event.  The one
+invariant that matters: a card goes into a view only if the viewer may see it.  Up
+cards are public; a seat's down cards go to that seat alone, and to everyone only
+through its ``show`` at showdown (R-S1).  Other seats' down cards are *absent* (a
+count, never a masked card), so a folded or unshown hand (R-S4) never leaves the server.
 """
 
 from __future__ import annotations

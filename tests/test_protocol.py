@@ -26,7 +26,7 @@ from common.protocol import (
     encode_frame,
 )
 
-_settings = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+_settings = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _values = st.recursive(
     st.none()
     | st.booleans()

@@ -14,13 +14,10 @@ __all__ = [
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
 SERVER_VERSION = "0.1.0"
-"""Versions a server accepts in ``hello``; version 2 adds away, the host's controls and
-the turn clock's bank (R-C2..R-C4), and a protocol 1 connection is sent none of its
-new message types."""
+"""Versions a server accepts in ``hello``; protocol 1 is sent none of 2's new message types."""
 DEFAULT_PORT = 7777
 MAX_FRAME = 64 * 1024
-"""Largest frame body either side accepts.  A full table snapshot is ~2 KiB,
-so 64 KiB leaves room to grow while capping what a bad peer can make us buffer."""
+"""Largest frame body either side accepts (a full table is about 2 KiB)."""
 MAX_NAME = 20
 MAX_CHAT = 200
 ACTIONS = frozenset(kind.value for kind in ActionKind)

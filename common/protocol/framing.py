@@ -1,12 +1,9 @@
 """Framing: a 4-byte big-endian length, then that many bytes of one msgpack map.
 
-``encode_frame(msg)`` makes one frame; ``FrameDecoder`` turns bytes as they come
-into whole messages, and raises ``FrameError`` (a ``ProtocolError``) for anything
-that is not a frame of a map with string keys; after it raises, the stream is
-unusable and the connection should be closed.  With limits set, a frame's shape is
-walked (``_check_shape``) before msgpack builds a single object of it.
-
-No I/O: the caller reads and writes the socket.
+``encode_frame(msg)`` makes one frame; ``FrameDecoder`` turns bytes as they come into
+whole messages, or raises ``FrameError`` for anything else, after which the connection
+should be closed.  With limits set, a frame's shape is walked (``_check_shape``) before
+msgpack builds a single object of it.  No I/O.
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """The messages a server sends: the server builds them, the client reads them back.
 
-Each is a ``common.reading.Wire`` dataclass: ``encode()`` is the wire map (``type``,
-then the fields in their order, an optional one left out as ``OPTIONAL`` says) and
-``decode(map)`` reads each field as its ``wire(...)`` says; ``decode_server(map)`` picks
-the class by ``type``.  Invariants:
-
-- ``decode(m.encode()) == m`` for every message a server makes (``tests/test_wire_values.py``
-  holds every recorded message to it, key order included).
-- ``decode`` raises only ``ProtocolError``, for a message that cannot be read at all (an
-  unknown type, a ``clock`` without its seat); an odd optional field is read as its default.
-- A field a server may leave out where the client keeps what it knew is ``None`` on the
-  way in (a ``table``'s ``hand``, a ``lobby``'s ``paused``).
-- Events are ``common.events`` values (``common.history.decode_event``); a down card the
-  viewer may not see is a ``Deal`` whose ``card`` is None.
+Each is a ``common.reading.Wire`` dataclass; ``decode_server(map)`` picks the class by
+``type``.  ``decode(m.encode()) == m`` for every message a server makes
+(``tests/test_wire_values.py``).  ``decode`` raises ``ProtocolError`` only for a message
+that cannot be read at all (an unknown type, a ``clock`` without its seat).  A field a
+server may leave out where the client keeps what it knew is None on the way in (a
+``table``'s ``hand``, a ``lobby``'s ``paused``).  Events are ``common.events`` values; a
+down card the viewer may not see is a ``Deal`` whose ``card`` is None.
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self, get_args
 
 from common.events import Award, Event, ProtocolError, Show, Stakes
-from common.history import clean_record, decode_events
+from common.history import clean_record, decode_events, read_stakes
 from common.match import Standing
 from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION
 from common.reading import (
@@ -60,7 +54,7 @@ __all__ = [
 
 _seats = many(LobbySeat.decode, 7)
 _night = if_dict(lambda night: night)
-"""The night's scoreboard as the server made it (``server.night``), read by ``Night.decode``."""
+"""The night's scoreboard as the server made it (``server.night``): ``Night.of`` reads it."""
 
 
 def _events_of(kind: type[Event], most: int) -> Any:
@@ -135,17 +129,10 @@ class Lobby(Wire):
     """The table's name; None when the server did not say."""
     night: dict[str, Any] | None = wire(_night, default=None)
     plain: str | None = wire(lambda v: v if v in ("never", "allow") else None, default=None)
-    """``never`` when the table takes only sealed connections; ``allow`` when a table
-    with a password takes plain ones too (their password, cards and token can be read on
-    the network); left out at a table without a password that takes them, so the
-    lobby's usual keys stay as they were."""
+    """``never``: sealed connections only; ``allow``: a table with a password takes plain
+    ones too; left out at a table without one that takes them (the usual keys stay)."""
     odds: bool = wire(flag, default=False)
     """The host allows odds on request (``common.odds``); left out otherwise, likewise."""
-
-
-def _stakes(value: Any) -> Stakes:
-    given = value if isinstance(value, dict) else {}
-    return Stakes(**{k: as_int(given.get(k), d, lo=0) for k, d in Stakes().to_dict().items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +141,7 @@ class MatchStart(Wire):
     match: str = wire(text(80))
     hands: int | None = wire(opt_num(1, 99))
     seats: list[LobbySeat] = wire(_seats, put=encoded)
-    stakes: Stakes = wire(_stakes, put=Stakes.to_dict)
+    stakes: Stakes = wire(read_stakes, put=Stakes.to_dict)
     stack: int = wire(num(600, lo=0))
 
 
@@ -241,10 +228,8 @@ class Presence(Wire):
 
 @dataclass(frozen=True, slots=True)
 class SeatAway(Wire):
-    """A seat went away or came back (R-C2, R-C3).  ``why``: ``asked`` (its person said
-    so), ``clock`` (its turn clock and bank ran out), ``dropped`` (gone past the
-    grace), ``taken`` (the host took the seat away); None when ``away`` is false.
-    ``stand_in``: a computer plays the seat while it is away."""
+    """A seat went away (``why``: ``asked``, ``clock``, ``dropped`` or ``taken``) or came
+    back (R-C2, R-C3); ``stand_in``: a computer plays it while it is away."""
 
     TYPE: ClassVar[str] = "seat_away"
     seat: int = wire(needed_seat)
@@ -270,9 +255,8 @@ class Paused(Wire):
 
 @dataclass(frozen=True, slots=True)
 class Waiting(Wire):
-    """The table waits (``waiting`` true) because the host cannot save the match, or
-    goes on again (false).  ``why``: ``disk_full`` or ``cannot_save``; ``message`` says
-    it in English."""
+    """The table waits because the host cannot save the match (``why``: ``disk_full`` or
+    ``cannot_save``), or goes on again."""
 
     TYPE: ClassVar[str] = "waiting"
     waiting: bool = wire(flag)
@@ -282,8 +266,7 @@ class Waiting(Wire):
 
 @dataclass(frozen=True, slots=True)
 class Clock(Wire):
-    """A person's turn clock, to everyone: decision seconds and time bank left (R-C4);
-    ``running`` is false while the table is paused."""
+    """A person's turn clock and time bank left (R-C4), stopped while the table is paused."""
 
     TYPE: ClassVar[str] = "clock"
     seat: int = wire(needed_seat)
@@ -306,8 +289,7 @@ class ChatSaid(Wire):
 
     @classmethod
     def decode(cls, value: Any) -> Self:
-        """A line from an older server, without ``watching``, is a watcher's if it has
-        no seat."""
+        """A line without ``watching`` (an older server) is a watcher's if it has no seat."""
         m = read_fields(cls, value)
         if "watching" not in value and value.get("seat") is None:
             m["watching"] = True
@@ -335,8 +317,8 @@ class Bye(Wire):
 
 @dataclass(frozen=True, slots=True)
 class Books(Wire):
-    """One hand's full ``stud-hh/1`` record, every hole card in it: sent only once a
-    match with the host's *open the books* option is over (``docs/protocol.md``)."""
+    """One hand's full ``stud-hh/1`` record, every hole card in it, once a match with the
+    host's *open the books* option is over."""
 
     TYPE: ClassVar[str] = "books"
     match: str = wire(text(80))
@@ -355,9 +337,7 @@ class Books(Wire):
 
 @dataclass(frozen=True, slots=True)
 class SeatAsked(Wire):
-    """To the host only: ``name`` asks for ``seat`` back (``open`` true), or that ask is
-    over (``open`` false: answered, withdrawn, the seat back by its token, the match
-    over, or unanswered in time)."""
+    """To the host only: ``name`` asks for ``seat`` back, or (``open`` false) that ask is over."""
 
     TYPE: ClassVar[str] = "seat_asked"
     seat: int = wire(needed_seat)
@@ -376,10 +356,8 @@ def _answer(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class AskAnswer(Wire):
-    """To the connection that asked for ``seat`` back: one of ``ANSWERS``: ``waiting``
-    (the host has been asked), ``given`` (a ``welcome`` to the seat follows), ``refused``
-    or ``unanswered`` (the seat came back by its token, the match ended, or no answer
-    came in time); ``message`` says it in words."""
+    """To the connection that asked for ``seat`` back: one of ``ANSWERS`` (after ``given``
+    a ``welcome`` to the seat follows), and the ``message`` in words."""
 
     TYPE: ClassVar[str] = "ask_answer"
     seat: int = wire(needed_seat)
@@ -389,10 +367,9 @@ class AskAnswer(Wire):
 
 @dataclass(frozen=True, slots=True)
 class ProofAnswer(Wire):
-    """The table's half of the password proof (``common.proof``, which checks it), to a
-    sealed protocol 2 hello that sent ``pake``: its own SPAKE2 message, its mac, and its
-    mac of the key on no channel (a client tells a wrong password from a relay by it;
-    None from a table that sends none)."""
+    """The table's half of the password proof (``common.proof``) to a sealed hello with
+    ``pake``; ``pw_mac`` (None from a table that sends none) tells a wrong password from
+    a relay."""
 
     TYPE: ClassVar[str] = "proof"
     pake: bytes = wire(_bytes)
@@ -407,8 +384,7 @@ ServerMessage = (
 )  # fmt: skip
 
 SERVER_MESSAGES: dict[str, Any] = {cls.TYPE: cls for cls in get_args(ServerMessage)}
-"""Every server message class by its type (``ProofAnswer`` goes only to sealed
-connections, so the recorded plain messages of ``tests/test_wire_values.py`` never hold it)."""
+"""Every server message class by its type."""
 
 
 def decode_server(value: Any) -> ServerMessage:
@@ -470,8 +446,7 @@ class Night(Wire):
 
     @classmethod
     def of(cls, value: Any) -> Night | None:
-        """None when the server sent none; a match without its number is numbered by its
-        place, and the night has played as many as it lists unless it says."""
+        """None when the server sent none; a match without a number is numbered by its place."""
         if not isinstance(value, dict):
             return None
         night = cls.decode(value)
