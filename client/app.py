@@ -40,7 +40,7 @@ from client.scenes import reconnect, register_scenes
 from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from common.protocol import HAND_COUNTS, Start
-from common.protocol.received import ServerMessage, Welcome
+from common.protocol.server_messages import ServerMessage, Welcome
 
 if TYPE_CHECKING:
     from server.journal import Unfinished

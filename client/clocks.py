@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from common.protocol.received import Clock, Paused, Presence, Waiting
+from common.protocol.server_messages import Clock, Paused, Presence, Waiting
 from common.schema import SeatView
 
 __all__ = ["Clocks", "SeatClock", "WAITING_WORDS"]

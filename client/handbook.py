@@ -25,7 +25,7 @@ from typing import Any
 from common import history
 from common.events import Act, Ante, Award, Return, Stakes
 from common.history import FORMAT
-from common.protocol import received as r
+from common.protocol import server_messages as r
 
 __all__ = ["HandBook", "full_record"]
 

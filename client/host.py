@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from client.render.cards import CardArt
     from client.seatkeys import SeatKey
     from client.settings import Settings
-    from common.protocol.received import ServerMessage
+    from common.protocol.server_messages import ServerMessage
     from server.journal import Unfinished
 
 __all__ = ["AtTable", "Host", "Modal", "Room", "ServerInfo", "Window", "WaysIn"]

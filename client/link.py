@@ -51,7 +51,7 @@ from client.pins import Pin, Pins, pin_host
 from client.seatkeys import SeatKey, SeatKeys, normal_ip
 from client.settings import Settings
 from common.protocol import Hello, Leave
-from common.protocol import received as r
+from common.protocol import server_messages as r
 from common.seal import normal_short_key, same_key, short_key
 
 __all__ = ["Expect", "KeyProblem", "TableLink"]

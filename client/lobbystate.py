@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from common.presence import Presence
-from common.protocol.received import AskAnswer, Lobby, Night, SeatAsked, TableOptions
+from common.protocol.server_messages import AskAnswer, Lobby, Night, SeatAsked, TableOptions
 from common.schema import LobbySeat
 
 __all__ = ["LobbyState", "Player"]
@@ -135,7 +135,7 @@ class LobbyState:
         self.said = m
         self.seats = [Player.of(seat) for seat in m.seats]
         self.table = m.table if m.table is not None else self.table
-        self.night = m.night or self.night
+        self.night = Night.of(m.night) or self.night
         before, self._host = self._host, m.host
         hosting = m.host is not None and m.host == me
         if not hosting:

@@ -1,6 +1,6 @@
 """What the client knows of its table: the server's messages, applied.
 
-``Session.apply(msg, now)`` takes one message as ``common.protocol.received`` decoded
+``Session.apply(msg, now)`` takes one message as ``common.protocol.server_messages`` decoded
 it (every field checked and typed there, so nothing the server sends can make the
 drawing code crash) and updates the session.  The session holds who we are at the
 table (the ``welcome``) and the match as our seat sees it (its players, the last
@@ -20,8 +20,9 @@ from client.handbook import HandBook
 from client.lobbystate import LobbyState, Player
 from client.tablelog import TableLog
 from common.events import Act, Event
+from common.match import Standing
 from common.presence import from_wire
-from common.protocol import received as r
+from common.protocol import server_messages as r
 from common.schema import LegalAction, LobbySeat, SeatView
 
 __all__ = ["AWAY_WORDS", "Session"]
@@ -58,7 +59,7 @@ class Session:
         self.turn: int | None = None  # the turn id our ``act`` names, on our turn
         self.legal: list[LegalAction] = []
         self.hand_events: list[Event] = []  # this hand's, as received (the coach's)
-        self.standings: list[r.Standing] | None = None
+        self.standings: list[Standing] | None = None
         self.hands_played = 0
         # The parts.
         self.lobby = LobbyState()
@@ -127,7 +128,7 @@ class Session:
     # ---- applying messages
 
     def apply(self, msg: r.ServerMessage, now: float) -> None:
-        """Take one server message, decoded (``common.protocol.received``)."""
+        """Take one server message, decoded (``common.protocol.server_messages``)."""
         say = self.log.say
         match msg:
             case r.Welcome():
@@ -153,13 +154,13 @@ class Session:
             case r.HandEnd():
                 self.turn, self.legal = None, []
             case r.Standings():
-                self.standings = msg.rows
-                self.lobby.night = msg.night or self.lobby.night
+                self.standings = msg.standings
+                self.lobby.night = r.Night.of(msg.night) or self.lobby.night
                 self.hands_played = self.hand if msg.hands_played is None else msg.hands_played
                 self.running = False
                 self.clocks.stop()
                 self.turn, self.legal = None, []
-                winners = [row.name for row in msg.rows if row.winner]
+                winners = [row.name for row in msg.standings if row.winner]
                 if winners:
                     say(f"{' and '.join(winners)} won the match", "win")
             case r.Presence():
@@ -175,7 +176,7 @@ class Session:
                     say(words)
             case r.Clock():
                 self.clocks.clock(msg, now)
-            case r.Chat() if msg.text:
+            case r.ChatSaid() if msg.text:
                 say(f"{msg.name}{' (watching)' if msg.watching else ''}: {msg.text}", "chat")
             case r.SeatAsked():
                 if (words := self.lobby.asked(msg, self.name_of(msg.seat))) is not None:

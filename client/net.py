@@ -1,7 +1,7 @@
 """The connection to the table server, in a background thread.
 
 The thread connects, says ``hello``, and puts each message in a ``queue.Queue`` as
-``("msg", message)``, decoded once (``common.protocol.received``: one that cannot be
+``("msg", message)``, decoded once (``common.protocol.server_messages``: one that cannot be
 read is logged and dropped), and each status change as ``("status", Status)``; after
 each put it calls ``wake`` (the window's idle loop wakes).  Sending is a locked
 ``sendall`` from the main thread (messages are tiny).
@@ -63,7 +63,7 @@ from client.reach import (
 from common.proof import ClientProof, ProofFailed, Relayed, WrongPassword
 from common.protocol import FrameDecoder, Ping, encode_frame
 from common.protocol import Proof as ProofMac
-from common.protocol import received as r
+from common.protocol import server_messages as r
 from common.seal import (
     TlsPipe,
     certificate_name,
@@ -157,7 +157,7 @@ def plain_refusal(first: bytes) -> tuple[str, str] | None:
 
 
 def _decoded(msgs: list[dict[str, Any]]) -> list[r.ServerMessage]:
-    """The messages that can be read (``common.protocol.received``); the others logged."""
+    """The messages that can be read (``common.protocol.server_messages``); the others logged."""
     out = []
     for msg in msgs:
         try:
@@ -433,7 +433,7 @@ class Connection:
                 log.warning("bad frame from the server, hanging up: %s", exc)
                 break
             for msg in _decoded(msgs):
-                if isinstance(msg, r.Proof) and proof is not None and not proven:
+                if isinstance(msg, r.ProofAnswer) and proof is not None and not proven:
                     try:
                         mac = proof.finish(msg.pake, msg.mac, msg.pw_mac)
                     except WrongPassword:
@@ -451,7 +451,7 @@ class Connection:
                     proven = True
                     self.send(ProofMac(mac=mac).encode())
                     continue
-                if isinstance(msg, r.Proof | r.Heartbeat):
+                if isinstance(msg, r.ProofAnswer | r.Heartbeat):
                     continue  # a proof not asked for; a heartbeat, which ``heard`` has noted
                 if isinstance(msg, r.Welcome) and proof is not None and not proven:
                     log.warning("welcomed without the table's password proof: hanging up")

@@ -3,7 +3,7 @@
 Invariants:
 
 - Pure: every function takes typed events (``common.events``, as
-  ``common.protocol.received`` decodes them) and returns text.
+  ``common.protocol.server_messages`` decodes them) and returns text.
 - An action's words (``act_words``) are the same in the log and in the
   "last action" label over a seat, so the two never disagree.
 - The words follow ``stud-hh/1``'s event names: act, ante, return, show, award.

@@ -1,13 +1,11 @@
 """Hand histories in the public ``stud-hh/1`` format (``../shared/hand-history.md``).
 
-One JSON object per hand, one hand per line.  The engine's events already
-carry the format's words and fields; this module adds the header and the
-``final`` stacks and writes the line.  Reading one back (``load``) skips any line
-that is not a hand, and refuses a line past ``MAX_LINE`` bytes, nested too deep or
-holding NaN or Infinity (``common.safejson``): histories are shared between friends.
-A hand or an event from the other side (a file, the books, the wire's ``events``) is
-checked field by field before anything reads it: ``clean_record``, ``decode_event``.
-Exporting them to other formats on disk is ``server.exports``'s.
+One JSON object per hand, one hand per line: the engine's events with a header and the
+``final`` stacks.  ``load`` skips any line that is not a hand and refuses one past
+``MAX_LINE`` bytes, nested too deep or holding NaN (``common.safejson``): histories are
+shared between friends.  A hand or an event from the other side (a file, the books, the
+wire) is checked field by field before anything reads it: ``clean_record``,
+``decode_event``.
 """
 
 from __future__ import annotations
@@ -31,20 +29,13 @@ from common.events import (
     Stakes,
 )
 from common.match import SeatInfo
-from common.reading import CARD_RE, as_dict, as_int, as_list, as_seat, as_str
+from common.reading import CARD_RE, as_dict, as_int, as_list, as_list_of, as_seat, as_str
 from common.safejson import loads
 
 __all__ = [
-    "FORMAT",
-    "MAX_EVENTS",
-    "MAX_LINE",
-    "clean_record",
-    "decode_event",
-    "decode_events",
-    "dumps",
-    "hand_record",
-    "load",
-]
+    "FORMAT", "MAX_EVENTS", "MAX_LINE", "clean_record", "decode_event", "decode_events", "dumps",
+    "hand_record", "load", "read_stakes",
+]  # fmt: skip
 
 FORMAT = "stud-hh/1"
 MAX_LINE = 1024 * 1024
@@ -154,13 +145,12 @@ def decode_event(value: Any) -> Event:
 
 def decode_events(value: Any, most: int = MAX_EVENTS) -> list[Event]:
     """The events of a list that can be read; the others dropped."""
-    out: list[Event] = []
-    for item in as_list(value)[:most]:
-        try:
-            out.append(decode_event(item))
-        except ProtocolError:
-            continue
-    return out
+    return as_list_of(decode_event, value, most)
+
+
+def read_stakes(value: Any) -> Stakes:
+    given = value if isinstance(value, dict) else {}
+    return Stakes(**{k: as_int(given.get(k), d, lo=0) for k, d in Stakes().to_dict().items()})
 
 
 def clean_record(value: Any) -> dict[str, Any]:
@@ -182,13 +172,12 @@ def clean_record(value: Any) -> dict[str, Any]:
     dealt = {s["seat"] for s in seats}
     if len(seats) < 2 or len(dealt) != len(seats):
         raise ProtocolError("a hand needs two seats or more")
-    stakes = value["stakes"] if isinstance(value.get("stakes"), dict) else {}
     return {
         "format": FORMAT,
         "match": as_str(value.get("match"), "", 80),
         "hand": as_int(value.get("hand"), 0, lo=0),
         "time": as_str(value.get("time"), "", 40),
-        "stakes": {k: as_int(stakes.get(k), d, lo=0) for k, d in Stakes().to_dict().items()},
+        "stakes": read_stakes(value.get("stakes")).to_dict(),
         "button": as_seat(value.get("button")),
         "seats": seats,
         "events": [e.to_dict() for e in decode_events(value.get("events")) if e.seat in dealt],

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common.engine import side_pots
-from common.schema import Award, Pot, SeatView, Shown, TableSeat
+from common.events import Award
+from common.schema import Pot, SeatView, Shown, TableSeat
 
 __all__ = [
     "Position",

@@ -1,260 +1,142 @@
 """What a seat sees, typed: the table view, a lobby seat and the legal actions.
 
-The server builds these (``common.views``, ``server.frames``) and sends their
-``encode()``; the client reads the wire back with ``decode()``.  Invariants:
+``common.reading.Wire`` values: the server builds them (``common.views``,
+``server.frames``) and sends their ``encode()``, the wire dict exactly
+(``tests/test_wire_values.py``); the client reads them back with ``decode()``, which
+clamps numbers, caps lists and drops what it cannot read; ``decode(x.encode()) == x``.
 
-- ``encode()`` is the wire dict exactly: the same keys, in the same order, with the
-  same optional-key rules as ``docs/protocol.md`` (``tests/test_wire_values.py``
-  holds every recorded message to it, key order included).
-- ``decode()`` takes whatever msgpack produced and checks it as the client always
-  did: seats are 0 to 6, card codes are well formed, numbers are clamped, lists
-  are capped (seven seats, eight pots, eight actions), an unknown action is
-  dropped.  What cannot be read at all raises ``ProtocolError`` (a ``ValueError``).
-- ``decode(x.encode()) == x`` for every value the server makes.
-
-Two counters are both called ``turn`` on the wire; here they have two names:
-
-- ``Hand.turn`` (``common.engine``) counts the decisions a hand has asked for.
-- ``SeatView.turn_id`` is the wire's ``turn`` key of a ``table`` view: the table's
-  turn id, the one an ``act`` must name, and ``None`` once no seat is to act
-  (``server.frames`` puts it in).  A view made off the wire, for a computer seat or
-  a test (``common.views.seat_view``), has no table: there the hand's count stands in.
-
-Lists stay lists (not tuples) and pots and awards are named tuples, so that the
-client's drawing code reads them as it always did (``for seat, amount, pot in
-view.awards``).
+Two counters are both called ``turn`` on the wire: ``Hand.turn`` counts the decisions a
+hand has asked for; ``SeatView.turn_id``, the ``turn`` of a ``table`` view, is the
+table's turn id an ``act`` must name (``server.frames`` puts it in; None once no seat is
+to act).  A view made without a table (``common.views.seat_view``) carries the hand's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Self
 
-from common.events import Action, ActionKind, ProtocolError
+from common.events import Action, ActionKind, Award, ProtocolError
+from common.history import decode_events
 from common.presence import Presence, from_wire
-from common.reading import as_cards, as_dict, as_int, as_list, as_seat, as_str, opt_int
+from common.reading import (
+    Wire,
+    as_list,
+    as_list_of,
+    as_seat,
+    card_codes,
+    dicts,
+    encoded,
+    flag,
+    if_dict,
+    many,
+    maybe,
+    needed_seat,
+    num,
+    opt_num,
+    opt_text,
+    read_fields,
+    str_or_none,
+    text,
+    unless_false,
+    wire,
+)
 
 __all__ = [
-    "MAX_ACTIONS",
-    "MAX_AWARDS",
-    "MAX_POTS",
-    "Award",
-    "LegalAction",
-    "LobbySeat",
-    "Pot",
-    "SeatView",
-    "Shown",
-    "TableSeat",
-    "action_key",
-    "action_label",
-    "decode_legal",
-    "decode_lobby_seats",
-]
+    "MAX_ACTIONS", "MAX_AWARDS", "MAX_POTS", "LegalAction", "LobbySeat", "Pot", "SeatView",
+    "Shown", "TableSeat",
+]  # fmt: skip
 
 MAX_ACTIONS = 8
 MAX_POTS = 8
 MAX_AWARDS = 16
 _KINDS = {kind.value: kind for kind in ActionKind}
+_LABELS = {"fold": "Fold", "check": "Check", "call": "Call {put}", "bet": "Bet {put}",
+           "bring_in": "Bring in {put}", "complete": "Complete to {to}",
+           "raise": "Raise to {to}"}  # fmt: skip
+_KEYS = {"fold": "F", "check": "C", "call": "C", "bring_in": "B", "bet": "B",
+         "complete": "R", "raise": "R"}  # fmt: skip
 
 
-# ------------------------------------------------------------------ legal actions
+def _kind(value: Any) -> ActionKind:
+    kind = _KINDS.get(value) if isinstance(value, str) else None
+    if kind is None:
+        raise ProtocolError(f"no action {str(value)[:20]!r}")
+    return kind
 
 
 @dataclass(frozen=True, slots=True)
-class LegalAction:
+class LegalAction(Wire):
     """One action the server offers the seat to act (R-B1), as its button names it.
 
     The engine's ``common.events.Action`` on the wire: ``put`` is the chips it moves
     from the stack, ``to`` the seat's street total after it."""
 
-    action: ActionKind
-    put: int
-    to: int
-    all_in: bool = False
+    action: ActionKind = wire(_kind, put=str)
+    put: int = wire(num(0, lo=0))
+    to: int = wire(num(0, lo=0))
+    all_in: bool = wire(flag, default=False)
 
     @classmethod
     def of(cls, action: Action) -> LegalAction:
         return cls(action.kind, action.put, action.to, action.all_in)
 
-    def encode(self) -> dict[str, Any]:
-        return {"action": str(self.action), "put": self.put, "to": self.to, "all_in": self.all_in}
-
-    @classmethod
-    def decode(cls, value: Any) -> LegalAction:
-        item = as_dict(value)
-        word = item.get("action")
-        kind = _KINDS.get(word) if isinstance(word, str) else None
-        if kind is None:
-            raise ProtocolError(f"no action {str(item.get('action'))[:20]!r}")
-        return cls(
-            kind,
-            as_int(item.get("put"), 0, lo=0),
-            as_int(item.get("to"), 0, lo=0),
-            item.get("all_in") is True,
-        )
-
     @property
     def label(self) -> str:
-        return action_label(self)
+        """Button words naming the amount: ``"Complete to 10"``, ``"Call 7 (all in)"``."""
+        words = _LABELS[self.action].format(put=self.put, to=self.to)
+        return words + " (all in)" if self.all_in else words
 
     @property
     def key(self) -> str:
-        return action_key(self.action)
-
-
-def action_label(a: LegalAction) -> str:
-    """Button words naming the amount: ``"Complete to 10"``, ``"Call 7 (all in)"``."""
-    text = {
-        "fold": "Fold",
-        "check": "Check",
-        "call": f"Call {a.put}",
-        "bet": f"Bet {a.put}",
-        "bring_in": f"Bring in {a.put}",
-        "complete": f"Complete to {a.to}",
-        "raise": f"Raise to {a.to}",
-    }.get(a.action, str(a.action))
-    return text + " (all in)" if a.all_in else text
-
-
-def action_key(action: str) -> str:
-    """Keyboard shortcut: F fold, C check/call, B bring in/bet, R complete/raise."""
-    return {"fold": "F", "check": "C", "call": "C", "bring_in": "B", "bet": "B",
-            "complete": "R", "raise": "R"}.get(action, "")  # fmt: skip
-
-
-def decode_legal(value: Any) -> list[LegalAction]:
-    """The actions of a ``legal`` list that can be read (eight at most); others dropped."""
-    out: list[LegalAction] = []
-    for item in as_list(value)[:MAX_ACTIONS]:
-        try:
-            out.append(LegalAction.decode(item))
-        except ProtocolError:
-            continue
-    return out
+        """Keyboard shortcut: F fold, C check/call, B bring in/bet, R complete/raise."""
+        return _KEYS[self.action]
 
 
 # ------------------------------------------------------------------ the table view
 
 
 @dataclass(frozen=True, slots=True)
-class Shown:
+class Shown(Wire):
     """A hand shown at showdown (R-S1): all its cards, the best five and their name."""
 
-    cards: list[str]
-    best: list[str]
-    hand: str
-
-    def encode(self) -> dict[str, Any]:
-        return {"cards": self.cards, "best": self.best, "hand": self.hand}
-
-    @classmethod
-    def decode(cls, value: Any) -> Shown:
-        sh = as_dict(value)
-        return cls(as_cards(sh.get("cards")), as_cards(sh.get("best")), as_str(sh.get("hand")))
+    cards: list[str] = wire(card_codes(7))
+    best: list[str] = wire(card_codes(7))
+    hand: str = wire(text(200))
 
 
-class Pot(NamedTuple):
-    """A pot as it stands (R-A3), main pot first: its chips and the seats that may win it."""
-
-    amount: int
-    seats: list[int]
-
-    def encode(self) -> dict[str, Any]:
-        return {"amount": self.amount, "seats": self.seats}
-
-    @classmethod
-    def decode(cls, value: Any) -> Pot:
-        p = as_dict(value)
-        seats = [s for s in as_list(p.get("seats")) if as_seat(s) is not None]
-        return cls(as_int(p.get("amount"), 0, lo=0), seats)
-
-
-class Award(NamedTuple):
-    """Chips of pot ``pot`` won by ``seat``: the ``award`` event of ``stud-hh/1``."""
-
-    seat: int
-    amount: int
-    pot: int
-
-    def encode(self) -> dict[str, Any]:
-        return {"ev": "award", "seat": self.seat, "amount": self.amount, "pot": self.pot}
-
-    @classmethod
-    def decode(cls, value: Any) -> Award:
-        a = as_dict(value)
-        seat = as_seat(a.get("seat"))
-        if seat is None:
-            raise ProtocolError("an award without a seat")
-        return cls(seat, as_int(a.get("amount"), 0, lo=0), as_int(a.get("pot"), 0, lo=0))
+def _seat_list(value: Any) -> list[int]:
+    return [s for s in as_list(value) if as_seat(s) is not None]
 
 
 @dataclass(frozen=True, slots=True)
-class TableSeat:
+class Pot(Wire):
+    """A pot as it stands (R-A3), main pot first: its chips and the seats that may win it."""
+
+    amount: int = wire(num(0, lo=0))
+    seats: list[int] = wire(_seat_list)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat(Wire):
     """One seat of the table view.  Other seats' down cards are only a count (``down``);
     the viewer's own are ``hole``, and a hand shown at showdown is ``shown``."""
 
-    seat: int
-    stack: int = 0
-    bet: int = 0
+    OPTIONAL = ("shown", "hole")
+    seat: int = wire(needed_seat)
+    stack: int = wire(num(0, lo=0), default=0)
+    bet: int = wire(num(0, lo=0), default=0)
     """Chips put in on this street."""
-    in_pot: int = 0
+    in_pot: int = wire(num(0, lo=0), default=0)
     """Chips put in this hand, antes included."""
-    folded: bool = False
-    all_in: bool = False
-    up: list[str] = field(default_factory=list)
-    down: int = 0
-    last_action: str | None = None
-    shown: Shown | None = None
-    hole: list[str] | None = None
+    folded: bool = wire(flag, default=False)
+    all_in: bool = wire(flag, default=False)
+    up: list[str] = wire(card_codes(4), default_factory=list)
+    down: int = wire(num(0, lo=0, hi=3), default=0)
+    last_action: str | None = wire(opt_text(20), default=None)
+    shown: Shown | None = wire(if_dict(Shown.decode), put=Shown.encode, default=None)
+    hole: list[str] | None = wire(maybe(card_codes(3)), default=None)
     """Only in the viewer's own seat: its down cards in deal order."""
-
-    def encode(self) -> dict[str, Any]:
-        # ``shown`` before ``hole``: the order every table frame has had on the wire.
-        out: dict[str, Any] = {
-            "seat": self.seat,
-            "stack": self.stack,
-            "bet": self.bet,
-            "in_pot": self.in_pot,
-            "folded": self.folded,
-            "all_in": self.all_in,
-            "up": self.up,
-            "down": self.down,
-            "last_action": self.last_action,
-        }
-        if self.shown is not None:
-            out["shown"] = self.shown.encode()
-        if self.hole is not None:
-            out["hole"] = self.hole
-        return out
-
-    @classmethod
-    def decode(cls, value: Any) -> TableSeat:
-        item = as_dict(value)
-        seat = as_seat(item.get("seat"))
-        if seat is None:
-            raise ProtocolError("a table seat without a seat number")
-        shown = Shown.decode(item["shown"]) if isinstance(item.get("shown"), dict) else None
-        hole = as_cards(item["hole"])[:3] if "hole" in item else None
-        return cls(
-            seat=seat,
-            stack=as_int(item.get("stack"), 0, lo=0),
-            bet=as_int(item.get("bet"), 0, lo=0),
-            in_pot=as_int(item.get("in_pot"), 0, lo=0),
-            folded=item.get("folded") is True,
-            all_in=item.get("all_in") is True,
-            up=as_cards(item.get("up"))[:4],
-            down=as_int(item.get("down"), 0, lo=0, hi=3),
-            last_action=as_str(item.get("last_action"), limit=20) or None,
-            shown=shown,
-            hole=hole,
-        )
-
-    def with_hole(self, hole: list[str]) -> TableSeat:
-        """This seat as its own viewer sees it (``dataclasses.replace``, faster)."""
-        return TableSeat(
-            self.seat, self.stack, self.bet, self.in_pot, self.folded, self.all_in, self.up,
-            self.down, self.last_action, self.shown, hole,
-        )  # fmt: skip
 
     def cards(self) -> list[tuple[str | None, bool]]:
         """The seat's cards in deal order (R-D3) as (code or None for a back, is a hole card).
@@ -264,119 +146,83 @@ class TableSeat:
         if self.shown is not None and self.shown.cards:
             shown_hole = set(self.shown.cards) - set(self.up)
             return [(c, c in shown_hole) for c in self.shown.cards]
-        hole: list[str | None] = (
-            list(self.hole) if self.hole is not None else [None] * max(0, min(3, self.down))
-        )
-        first, last = hole[:2], hole[2:]
-        out: list[tuple[str | None, bool]] = [(c, True) for c in first]
-        out += [(c, False) for c in self.up]
-        out += [(c, True) for c in last]
-        return out
+        hole: list[str | None] = [None] * max(0, min(3, self.down))
+        if self.hole is not None:
+            hole = list(self.hole)
+        up: list[tuple[str | None, bool]] = [(c, False) for c in self.up]
+        return [(c, True) for c in hole[:2]] + up + [(c, True) for c in hole[2:]]
+
+
+def _table_seats(value: Any) -> dict[int, TableSeat]:
+    return {entry.seat: entry for entry in as_list_of(TableSeat.decode, value, 7)}
+
+
+def _awards(value: Any) -> list[Award]:
+    return [a for a in decode_events(value, MAX_AWARDS) if isinstance(a, Award)]
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(Wire):
     """The whole table as one seat (``you``; None for a spectator) may see it now:
     the ``view`` of a ``table`` message.  ``seats`` is keyed by seat number, in the
     hand's order (the wire's list order); ``legal`` is empty but on ``you``'s turn."""
 
-    street: int
-    button: int | None
-    order: list[int]
-    bring_in: int | None
-    to_act: int | None
-    turn_id: int | None
+    street: int = wire(num(0, lo=0, hi=7))
+    button: int | None = wire(as_seat)
+    order: list[int] = wire(_seat_list)
+    bring_in: int | None = wire(as_seat)
+    to_act: int | None = wire(as_seat)
+    turn_id: int | None = wire(opt_num(), key="turn")
     """The wire's ``turn``: see the module's note on the two turn counters."""
-    high: int
-    pot: int
-    pots: list[Pot]
-    over: bool
-    seats: dict[int, TableSeat]
-    awards: list[Award]
-    you: int | None
-    legal: list[LegalAction]
-
-    def encode(self) -> dict[str, Any]:
-        return {
-            "street": self.street,
-            "button": self.button,
-            "order": self.order,
-            "bring_in": self.bring_in,
-            "to_act": self.to_act,
-            "turn": self.turn_id,
-            "high": self.high,
-            "pot": self.pot,
-            "pots": [p.encode() for p in self.pots],
-            "over": self.over,
-            "seats": [s.encode() for s in self.seats.values()],
-            "awards": [a.encode() for a in self.awards],
-            "you": self.you,
-            "legal": [a.encode() for a in self.legal],
-        }
+    high: int = wire(num(0, lo=0))
+    pot: int = wire(num(0, lo=0))
+    pots: list[Pot] = wire(many(Pot.decode, MAX_POTS), put=encoded)
+    over: bool = wire(flag)
+    seats: dict[int, TableSeat] = wire(
+        _table_seats, put=lambda seats: [s.encode() for s in seats.values()]
+    )
+    awards: list[Award] = wire(_awards, put=dicts)
+    you: int | None = wire(as_seat)
+    legal: list[LegalAction] = wire(many(LegalAction.decode, MAX_ACTIONS), put=encoded)
 
     @classmethod
-    def decode(cls, value: Any) -> SeatView:
-        v = as_dict(value)
-        seats: dict[int, TableSeat] = {}
-        for item in as_list(v.get("seats"))[:7]:
-            try:
-                entry = TableSeat.decode(item)
-            except ProtocolError:
-                continue
-            seats[entry.seat] = entry
-        pots = [Pot.decode(p) for p in as_list(v.get("pots"))[:MAX_POTS] if isinstance(p, dict)]
-        awards: list[Award] = []
-        for a in as_list(v.get("awards"))[:MAX_AWARDS]:
-            try:
-                awards.append(Award.decode(a))
-            except ProtocolError:
-                continue
-        order = [s for s in as_list(v.get("order")) if as_seat(s) is not None and s in seats]
-        order += [s for s in sorted(seats) if s not in order]
-        return cls(
-            street=as_int(v.get("street"), 0, lo=0, hi=7),
-            button=as_seat(v.get("button")),
-            order=order,
-            bring_in=as_seat(v.get("bring_in")),
-            to_act=as_seat(v.get("to_act")),
-            turn_id=opt_int(v.get("turn")),
-            high=as_int(v.get("high"), 0, lo=0),
-            pot=as_int(v.get("pot"), 0, lo=0),
-            pots=pots,
-            over=v.get("over") is True,
-            seats=seats,
-            awards=awards,
-            you=as_seat(v.get("you")),
-            legal=decode_legal(v.get("legal")),
-        )
+    def decode(cls, value: Any) -> Self:
+        """As read, but ``order`` names each seat once: those of ``seats`` it leaves
+        out come last."""
+        fields = read_fields(cls, value)
+        seats = fields["seats"]
+        order = [s for s in fields["order"] if s in seats]
+        fields["order"] = order + [s for s in sorted(seats) if s not in order]
+        return cls(**fields)
 
 
 # ------------------------------------------------------------------ the lobby
 
 
 @dataclass(frozen=True, slots=True)
-class LobbySeat:
+class LobbySeat(Wire):
     """A filled seat as the lobby, ``match_start`` and every ``table`` list it
     (``server.seats.Seat.public``).  ``level``/``level_name`` only for a computer seat;
-    ``next`` is on the wire only when true (a seat taken after the match began)."""
+    ``next`` and ``sealed`` are on the wire only when true."""
 
-    seat: int
-    name: str
-    kind: str
+    OPTIONAL = ("level", "level_name", "next", "sealed")
+    seat: int = wire(needed_seat)
+    name: str = wire(opt_text(20))
+    kind: str = wire(lambda value: "computer" if value == "computer" else "human")
     """``human`` or ``computer``."""
-    connected: bool
-    host: bool
-    away: bool
-    away_why: str | None
+    connected: bool = wire(unless_false)
+    host: bool = wire(flag)
+    away: bool = wire(flag)
+    away_why: str | None = wire(opt_text(12))
     """``asked``, ``clock``, ``dropped`` or ``taken`` while ``away`` (R-C2, R-C3)."""
-    stand_in: bool
+    stand_in: bool = wire(flag)
     """A computer plays the seat while it is away (R-C3)."""
-    level: str | None = None
-    level_name: str | None = None
-    next: bool = False
-    sealed: bool = False
-    """The seat's person is connected over TLS (``docs/protocol.md``); on the wire only
-    when true."""
+    level: str | None = wire(str_or_none(20), default=None)
+    level_name: str | None = wire(text(20), default=None)
+    next: bool = wire(flag, default=False)
+    """Taken after the match began: the seat plays from the next match."""
+    sealed: bool = wire(flag, default=False)
+    """The seat's person is connected over TLS (``docs/protocol.md``)."""
 
     @property
     def presence(self) -> Presence:
@@ -385,56 +231,13 @@ class LobbySeat:
             connected=self.connected, away=self.away, away_why=self.away_why, next_match=self.next
         )
 
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "seat": self.seat,
-            "name": self.name,
-            "kind": self.kind,
-            "connected": self.connected,
-            "host": self.host,
-            "away": self.away,
-            "away_why": self.away_why,
-            "stand_in": self.stand_in,
-        }
-        if self.level is not None:  # ignorable: protocol-1 clients skip unknown keys
-            out["level"] = self.level
-            out["level_name"] = self.level_name
-        if self.next:  # only then: a seat's usual keys stay as they were
-            out["next"] = True
-        if self.sealed:  # likewise
-            out["sealed"] = True
-        return out
-
     @classmethod
-    def decode(cls, value: Any) -> LobbySeat:
-        item = as_dict(value)
-        seat = as_seat(item.get("seat"))
-        if seat is None:
-            raise ProtocolError("a lobby seat without a seat number")
-        computer = item.get("kind") == "computer"
-        level = item.get("level") if computer and isinstance(item.get("level"), str) else None
-        return cls(
-            seat=seat,
-            name=as_str(item.get("name"), f"Seat {seat + 1}", 20),
-            kind="computer" if computer else "human",
-            connected=item.get("connected") is not False,
-            host=item.get("host") is True,
-            away=item.get("away") is True,
-            away_why=as_str(item.get("away_why"), limit=12) or None,
-            stand_in=item.get("stand_in") is True,
-            level=None if level is None else as_str(level, "", 20),
-            level_name=None if level is None else as_str(item.get("level_name"), "", 20),
-            next=item.get("next") is True,
-            sealed=item.get("sealed") is True,
-        )
-
-
-def decode_lobby_seats(value: Any) -> list[LobbySeat]:
-    """The seats of a ``seats``/``players`` list that can be read (seven at most)."""
-    out: list[LobbySeat] = []
-    for item in as_list(value)[:7]:
-        try:
-            out.append(LobbySeat.decode(item))
-        except ProtocolError:
-            continue
-    return out
+    def decode(cls, value: Any) -> Self:
+        """As read, but a seat without a name is called by its number, and only a
+        computer seat has a level."""
+        fields = read_fields(cls, value)
+        if fields["name"] is None:
+            fields["name"] = f"Seat {fields['seat'] + 1}"
+        if fields["kind"] != "computer" or fields["level"] is None:
+            fields["level"] = fields["level_name"] = None
+        return cls(**fields)

@@ -1,51 +1,40 @@
-"""What one seat, or a spectator, may see of a hand: typed data, computed on demand.
+"""What one seat, or a spectator, may see of a hand, computed from its public API.
 
-``seat_view(hand, seat)`` is the whole table as that seat may know it, a
-``common.schema.SeatView`` (its ``encode()`` is the wire's ``view``);
-``event_view(event, seat)`` is one engine event as that seat may know it, a plain
-dict as msgpack carries it.  Both read the hand only through its public API: its
-seats, its events, its pots and the legal actions of the seat to act.
-
-The one invariant that matters: a card goes into a view only if the viewer
-may see it.  Everyone's up cards are public; a seat's down cards go to that
-seat alone, and to everyone only through its ``show`` at showdown (R-S1).
-Other seats' down cards are *absent* (a count, never a masked card), so a
-folded hand or one that won without showing (R-S4) never leaves the server.
-
-A view made here knows no table, so its ``turn_id`` is the hand's own count of
-decisions (``Hand.turn``); the table puts its wire turn id in (``server.frames``,
-and the note on the two counters in ``common.schema``).
+``seat_view(hand, seat)`` is the whole table as that seat may know it (a
+``common.schema.SeatView``); ``event_view(event, seat)`` one engine event.  The one
+invariant that matters: a card goes into a view only if the viewer may see it.  Up
+cards are public; a seat's down cards go to that seat alone, and to everyone only
+through its ``show`` at showdown (R-S1).  Other seats' down cards are *absent* (a
+count, never a masked card), so a folded or unshown hand (R-S4) never leaves the server.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from common import schema
 from common.engine import Hand
 from common.events import Award, Deal, Event, Show
 
-__all__ = ["event_view", "public_seats", "seat_view"]
+__all__ = ["event_view", "seat_view"]
 
 
-def event_view(event: Event, seat: int | None) -> dict[str, Any]:
-    """``event`` as ``seat`` may see it (``None``: a spectator); a hidden card is left out."""
+def event_view(event: Event, seat: int | None) -> Event:
+    """``event`` as ``seat`` may see it (``None``: a spectator); a hidden card is None."""
     if isinstance(event, Deal) and not event.up and event.seat != seat:
-        return {"ev": "deal", "seat": event.seat, "street": event.street, "up": False}
-    return event.to_dict()
+        return Deal(event.seat, event.street, None, False)
+    return event
 
 
-def public_seats(hand: Hand) -> tuple[dict[int, schema.TableSeat], tuple[schema.Award, ...]]:
-    """Every seat's public entry (in the hand's order, no hole cards) and the awards so
-    far, as ``seat_view(hand, None)`` has them."""
+def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
+    """Everything ``seat`` may see now: its own down cards, all up cards, stacks, bets,
+    pots, button, street, whose turn and, on its turn, its legal actions."""
     shown: dict[int, schema.Shown] = {}
-    awards: list[schema.Award] = []
+    awards: list[Award] = []
     for event in hand.events if hand.is_over else ():  # hands show and win at the end
         if isinstance(event, Show):
             cards, best = [str(c) for c in event.cards], [str(c) for c in event.best]
             shown[event.seat] = schema.Shown(cards, best, event.hand)
         elif isinstance(event, Award):
-            awards.append(schema.Award(event.seat, event.amount, event.pot))
+            awards.append(event)
     seats = {
         s: schema.TableSeat(
             seat=s,
@@ -58,18 +47,10 @@ def public_seats(hand: Hand) -> tuple[dict[int, schema.TableSeat], tuple[schema.
             down=len(st.down),
             last_action=str(st.last_action) if st.last_action else None,
             shown=shown.get(s),
+            hole=[str(c) for c in st.down] if s == seat else None,
         )
         for s, st in hand.seats.items()
     }
-    return seats, tuple(awards)
-
-
-def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
-    """Everything ``seat`` may see now: its own down cards, all up cards, stacks, bets,
-    pots, button, street, whose turn and, on its turn, its legal actions."""
-    seats, awards = public_seats(hand)
-    if seat is not None and seat in seats:
-        seats[seat] = seats[seat].with_hole([str(c) for c in hand.seats[seat].down])
     pots = [] if hand.is_over else [schema.Pot(p.amount, list(p.seats)) for p in hand.pots()]
     legal = [] if seat is None else [schema.LegalAction.of(a) for a in hand.legal_actions(seat)]
     return schema.SeatView(
@@ -84,7 +65,7 @@ def seat_view(hand: Hand, seat: int | None) -> schema.SeatView:
         pots=pots,
         over=hand.is_over,
         seats=seats,
-        awards=list(awards),
+        awards=awards,
         you=seat,
         legal=legal,
     )

@@ -57,7 +57,7 @@ def _table(clock: Clock) -> Any:
     from client.settings import Settings
 
     try:  # this checkout: the demo in tests/, messages decoded once, the clock passed in
-        from common.protocol.received import decode_server
+        from common.protocol.server_messages import decode_server
         from tests import demo
 
         app = App(Settings(name="Ann", sound=False), size=(1280, 800), save_settings=False,

@@ -75,7 +75,7 @@ def messages(seats: int, street: int) -> list[dict[str, Any]]:
         {"type": "lobby", "seats": players, "host": 0, "hands": 8, "can_start": False,
          "start_when": None, "running": True, "max_seats": 7, "odds": True},
         {"type": "events", "hand": 1, "step": 1,
-         "events": [event_view(e, 0) for e in hand.events]},
+         "events": [event_view(e, 0).to_dict() for e in hand.events]},
         {"type": "table", "match": "bench", "hand": 1, "hands": 8, "step": 1, "view": view,
          "players": players},
         {"type": "turn", "turn": hand.turn, "seat": 0, "legal": view["legal"], "time_left": None},

@@ -15,6 +15,7 @@ connection or a clock.  Invariants:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,6 @@ from common.views import event_view, seat_view
 __all__ = ["books", "hand_end", "lobby", "match_start", "standings", "step_frames", "turn"]
 
 Players = Sequence[LobbySeat]  # as the table lists them (``server.seats.Seat.public``)
-
-
-def _lobby_seats(players: Players) -> list[dict[str, Any]]:
-    return [pl.encode() for pl in players]
 
 
 def step_frames(
@@ -49,17 +46,18 @@ def step_frames(
     public ones packed once, a seat's own view once (and its events, if dealt a down card)."""
     hand = match.hand
     assert hand is not None
-    public = seat_view(hand, None).encode()
-    public["turn"] = turn_id if hand.to_act is not None else None  # the wire's turn id
-    seats = _lobby_seats(players)
+    turn = turn_id if hand.to_act is not None else None  # the wire's turn id
+    view = replace(seat_view(hand, None), turn_id=turn)
+    public = p.Table(match_id, hand_no, match.hands, step, view, list(players)).encode()
     everyones = _events_frame(events, None, hand_no, step)
     out: dict[int | None, bytes] = {}
     for viewer in viewers:
-        view = public if viewer is None else _own_view(hand, viewer, public)
+        table = public
+        if viewer is not None:
+            table = {**public, "view": _own_view(hand, viewer, public["view"])}
         dealt = any(isinstance(e, Deal) and not e.up and e.seat == viewer for e in events)
         seen = _events_frame(events, viewer, hand_no, step) if dealt else everyones
-        table = p.Table(match_id, hand_no, match.hands, step, view, seats)
-        out[viewer] = seen + p.encode_frame(table.encode())
+        out[viewer] = seen + p.encode_frame(table)
     return out
 
 
@@ -87,7 +85,7 @@ def turn(
     hand: Hand, seat: int, turn_id: int, time_left: float | None, bank: float | None
 ) -> dict[str, Any]:
     """The ``turn`` message: ``seat``'s legal actions (R-B1) and its clock (R-C4)."""
-    legal = [LegalAction.of(a).encode() for a in hand.legal_actions(seat)]
+    legal = [LegalAction.of(a) for a in hand.legal_actions(seat)]
     return p.Turn(turn_id, seat, legal, time_left, bank).encode()
 
 
@@ -115,7 +113,7 @@ def lobby(
     return p.Lobby(
         table=table,
         night=night,
-        seats=_lobby_seats(players),
+        seats=list(players),
         host=host,
         hands=hands,
         can_start=not running and people and len(players) >= 2,
@@ -123,10 +121,10 @@ def lobby(
         running=running,
         open_books=open_books,
         books_to_watchers=books_to_watchers,
-        options=options,
+        options=None if options is None else p.TableOptions(**options),
         paused=paused,
         plain=plain if plain == "never" or password else None,
-        odds=True if odds else None,
+        odds=odds,
     ).encode()
 
 
@@ -134,8 +132,8 @@ def match_start(match: Match, match_id: str, players: Players) -> dict[str, Any]
     return p.MatchStart(
         match=match_id,
         hands=match.hands,
-        seats=_lobby_seats([pl for pl in players if pl.seat in match.seats]),
-        stakes=match.stakes.to_dict(),
+        seats=[pl for pl in players if pl.seat in match.seats],
+        stakes=match.stakes,
         stack=match.start_stack,
     ).encode()
 
@@ -143,10 +141,9 @@ def match_start(match: Match, match_id: str, players: Players) -> dict[str, Any]
 def hand_end(match: Match, hand_no: int) -> dict[str, Any]:
     assert match.hand is not None
     events = match.hand.events
-    shows = [e.to_dict() for e in events if isinstance(e, Show)]
-    awards = [e.to_dict() for e in events if isinstance(e, Award)]
-    stacks = [{"seat": s, "stack": c} for s, c in sorted(match.stacks.items())]
-    return p.HandEnd(hand_no, awards, shows, stacks).encode()
+    shows = [e for e in events if isinstance(e, Show)]
+    awards = [e for e in events if isinstance(e, Award)]
+    return p.HandEnd(hand_no, awards, shows, dict(sorted(match.stacks.items()))).encode()
 
 
 def standings(
@@ -154,7 +151,7 @@ def standings(
 ) -> dict[str, Any]:
     return p.Standings(
         match_id,
-        [s.to_dict() for s in match.standings()],
+        match.standings(),
         match.hands_played,
         history_path.name if history_path else None,
         night,

@@ -36,7 +36,7 @@ from client.model import Session
 from client.net import Connection, Status
 from client.pacing import STEP
 from common.protocol import FrameDecoder, FrameError, encode_frame
-from common.protocol.received import ServerMessage, decode_server
+from common.protocol.server_messages import ServerMessage, decode_server
 from common.seal import TlsPipe
 from tests.serverkit import identity
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from common.events import ActionKind
-from common.schema import Award, LegalAction, LobbySeat, Pot, SeatView, Shown, TableSeat
+from common.events import ActionKind, Award
+from common.schema import LegalAction, LobbySeat, Pot, SeatView, Shown, TableSeat
 
 __all__ = [
     "away_and_clock",
@@ -163,7 +163,7 @@ def showdown() -> list[dict[str, Any]]:
     shows = [{"ev": "show", "seat": s, **sh.encode()}
              for s in (3, 0, 1) if (sh := seats[s].shown) is not None]  # fmt: skip
     msgs.append({"type": "events", "hand": 3, "step": 9,
-                 "events": shows + [a.encode() for a in awards]})  # fmt: skip
+                 "events": shows + [a.to_dict() for a in awards]})  # fmt: skip
     return msgs
 
 
@@ -223,10 +223,10 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
             {**act, "seat": 0, "action": "call", "put": 20, "to": 20},
             {"ev": "show", "seat": 1, **_encoded(after[1].shown)},
             {"ev": "show", "seat": 0, **_encoded(after[0].shown)},
-            won.encode()]),
+            won.to_dict()]),
         msg("table", 21, view=view(after, to_act=None, turn_id=None, pot=164, pots=[], over=True,
                                    awards=[won], legal=[]), players=_players()),
-        {"type": "hand_end", "hand": hand, "awards": [won.encode()],
+        {"type": "hand_end", "hand": hand, "awards": [won.to_dict()],
          "shows": [], "stacks": [{"seat": sv.seat, "stack": sv.stack} for sv in after]},
     ]  # fmt: skip
 
@@ -405,7 +405,7 @@ def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[st
         {"type": "match_start", "match": "coach", "hands": 8, "seats": players,
          "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
         {"type": "events", "hand": 1, "step": 1,
-         "events": [event_view(e, 0) for e in hand.events]},
+         "events": [event_view(e, 0).to_dict() for e in hand.events]},
         {"type": "table", "match": "coach", "hand": 1, "hands": 8, "step": 1, "view": view,
          "players": players},
     ]  # fmt: skip

@@ -325,10 +325,9 @@ def _scripted_match(count: int, seed: int, watchers: int) -> Received:
             if hand.is_over:
                 break
             assert hand.to_act is not None
-            legal = [a.to_dict() for a in hand.legal_actions()]
-            out.append((hand.to_act, p.Turn(turn_id, hand.to_act, legal, 30.0, 90.0).encode()))
+            out.append((hand.to_act, frames.turn(hand, hand.to_act, turn_id, 30.0, 90.0)))
             if step % 5 == 0:
-                out.append((hand.to_act, p.Turn(turn_id, hand.to_act, legal).encode()))
+                out.append((hand.to_act, frames.turn(hand, hand.to_act, turn_id, None, None)))
             events = match.apply(hand.to_act, _choose(hand.legal_actions(), rng))
         out.append(("all", frames.hand_end(match, hand_no)))
     history = Path("m.json") if count % 2 else None

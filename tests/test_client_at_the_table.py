@@ -23,6 +23,7 @@ from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
 from client.settings import Settings
 from client.wording import award_lines, with_hand
+from common.events import Award
 from tests import demo
 from tests.clientkit import advance, feed, key, post, run
 
@@ -433,7 +434,7 @@ def test_14_the_table_plays_cards_chips_check_fold_and_a_win(app, played) -> Non
     feed(app, msgs[:-3])
     app.top().motion.anims.clear()
     last = msgs[-2]
-    won = {**last, "view": {**last["view"], "awards": [{"seat": 0, "amount": 164, "pot": 0}]}}
+    won = {**last, "view": {**last["view"], "awards": [Award(0, 164, 0).to_dict()]}}
     played.clear()
     feed(app, [msgs[-3], won])
     advance(app, 4.0)

@@ -16,7 +16,7 @@ import pytest
 from client.app import App
 from client.model import Session
 from common.events import ProtocolError
-from common.protocol.received import TableOptions
+from common.protocol.server_messages import TableOptions
 from tests import demo
 from tests.clientkit import Player, click, decoded, feed, key, run
 

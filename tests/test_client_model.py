@@ -10,7 +10,7 @@ from client.address import AddressError, parse_address
 from client.model import Session
 from client.settings import Settings
 from client.wording import describe_event
-from common.events import ProtocolError
+from common.events import Award, ProtocolError
 from common.history import decode_event
 from common.presence import Presence
 from common.schema import LegalAction, SeatView
@@ -93,7 +93,7 @@ def test_showdown_view_keeps_seven_cards_best_five_and_name() -> None:
     assert sv.shown is not None
     assert len(sv.cards()) == 7 and len(sv.shown.best) == 5
     assert sv.shown.hand == "full house, nines full of fours"
-    assert s.view.awards == [(3, 180, 0), (1, 126, 1)]
+    assert s.view.awards == [Award(3, 180, 0), Award(1, 126, 1)]
 
 
 GARBAGE = [

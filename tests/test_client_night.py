@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from common.protocol.received import Night
+from common.protocol.server_messages import Night
 from tests.clientkit import Player, click, key, run, session_from
 
 pytestmark = pytest.mark.timeout(120)
@@ -135,8 +135,8 @@ def test_a_full_or_foreign_table_found_on_the_network(make_client) -> None:
 
 
 def test_the_night_from_the_wire_is_checked() -> None:
-    assert Night.decode(None) is None and Night.decode([1]) is None
-    night = Night.decode({"played": "3", "matches": [5, {"number": 1, "winners": ["Ann", 7]}],
+    assert Night.of(None) is None and Night.of([1]) is None
+    night = Night.of({"played": "3", "matches": [5, {"number": 1, "winners": ["Ann", 7]}],
                          "totals": [{"name": "Ann", "net": 10**12, "wins": -1}, {"net": 5}],
                          "label": "x" * 500})  # fmt: skip
     assert night is not None and night.played == 1 and len(night.label) == 40

@@ -24,7 +24,7 @@ from client.net import (
 )
 from common.proof import TableProof
 from common.protocol import encode_frame
-from common.protocol.received import Proof, Welcome
+from common.protocol.server_messages import ProofAnswer, Welcome
 from common.seal import short_key
 from tests.clientkit import FakeTable, failed, polled, statuses
 from tests.serverkit import identity
@@ -106,7 +106,7 @@ def test_the_password_is_proven_and_never_sent() -> None:
     assert PASSWORD.encode() not in table.plain and PASSWORD.encode() not in table.wire
     assert b"hello" in table.plain and b"hello" not in table.wire
     # The proof message stays the link's own business: not for the game.
-    assert all(not isinstance(item, Proof) for kind, item in seen if kind == "msg")
+    assert all(not isinstance(item, ProofAnswer) for kind, item in seen if kind == "msg")
 
 
 def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None:

@@ -25,7 +25,7 @@ NAMES = {0: "Ada", 1: "Bo", 2: "Cy", 3: "Di", 4: "Eve"}
 def seen(hand: Hand, viewer: int, focus: str | None = None) -> list[CoachLine]:
     """The coach's lines for ``viewer``, built from what the server would send it."""
     view = seat_view(hand, viewer)
-    events = decode_events([event_view(e, viewer) for e in hand.events])
+    events = decode_events([event_view(e, viewer).to_dict() for e in hand.events])
     pick = next((a for a in view.legal if a.action == focus), None) if focus else None
     return coach_lines(view, events, NAMES.__getitem__, legal=view.legal, focus=pick)
 

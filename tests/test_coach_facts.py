@@ -160,7 +160,7 @@ def check(line: CoachLine, f: Facts) -> None:
 def lines_of(hand: Hand, viewer: int | None, focus: str | None) -> list[CoachLine]:
     """The coach's lines for ``viewer``, from what the server would send it."""
     view = seat_view(hand, viewer)
-    events = decode_events([event_view(e, viewer) for e in hand.events])
+    events = decode_events([event_view(e, viewer).to_dict() for e in hand.events])
     pick = next((a for a in view.legal if a.action == focus), None) if focus else None
     return coach_lines(view, events, NAMES.__getitem__, legal=view.legal, focus=pick)
 

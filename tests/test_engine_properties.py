@@ -76,7 +76,7 @@ def _check_step(hand: Hand, total: int) -> None:
         allowed = _visible_cards(hand, viewer)
         assert _cards_in(view) <= allowed, f"seat {viewer} sees a card it may not"
         for event in hand.events:
-            assert _cards_in(event_view(event, viewer)) <= allowed
+            assert _cards_in(event_view(event, viewer).to_dict()) <= allowed
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,18 +8,10 @@ import pytest
 
 from common.cards import shuffled_deck
 from common.engine import Hand
-from common.events import ActionKind, ProtocolError
+from common.events import ActionKind, Award, ProtocolError
 from common.presence import Presence
-from common.schema import (
-    Award,
-    LegalAction,
-    LobbySeat,
-    Pot,
-    SeatView,
-    TableSeat,
-    decode_legal,
-    decode_lobby_seats,
-)
+from common.reading import as_list_of
+from common.schema import MAX_ACTIONS, LegalAction, LobbySeat, Pot, SeatView, TableSeat
 from common.views import seat_view
 
 
@@ -63,9 +55,11 @@ def test_R_C2_a_lobby_seat_reads_its_presence_from_the_wire(
 
 
 def test_odd_lobby_seats_are_cleaned_or_dropped() -> None:
-    seats = decode_lobby_seats(
+    seats = as_list_of(
+        LobbySeat.decode,
         [_lobby(seat=9), "junk", _lobby(name="x" * 50, kind="robot", level="shark"),
-         _lobby(seat=6, kind="computer", level=7)] + [_lobby(seat=s) for s in range(7)]
+         _lobby(seat=6, kind="computer", level=7)] + [_lobby(seat=s) for s in range(7)],
+        7,
     )  # fmt: skip
     # Of the first seven items (the rest are not read), seat 9 and the junk are dropped.
     assert [s.seat for s in seats] == [2, 6, 0, 1, 2]
@@ -76,9 +70,11 @@ def test_odd_lobby_seats_are_cleaned_or_dropped() -> None:
 
 
 def test_R_B1_unknown_actions_are_dropped_and_amounts_clamped() -> None:
-    legal = decode_legal(
+    legal = as_list_of(
+        LegalAction.decode,
         [{"action": "explode"}, {"action": ["fold"]}, "x", {"action": "call", "put": -4, "to": "y"}]
-        + [{"action": "fold"}] * 10
+        + [{"action": "fold"}] * 10,
+        MAX_ACTIONS,
     )
     assert legal[0] == LegalAction(ActionKind.CALL, 0, 0)
     assert len(legal) == 5  # of the first eight items, the call and four folds
@@ -104,7 +100,8 @@ def test_a_table_seat_checks_cards_and_counts() -> None:
 def test_a_view_caps_its_lists_and_keeps_the_servers_order() -> None:
     view = SeatView.decode(
         {"seats": [{"seat": s} for s in (5, 1, 3)], "order": [3, 9, 1],
-         "pots": [{"amount": 5, "seats": [1, 8]}] * 12, "awards": [{"seat": 8}, {"seat": 1}],
+         "pots": [{"amount": 5, "seats": [1, 8]}] * 12,
+         "awards": [{"ev": "award", "seat": 8}, {"ev": "award", "seat": 1}],
          "turn": None, "you": 7}
     )  # fmt: skip
     assert view.order == [3, 1, 5] and list(view.seats) == [5, 1, 3]

@@ -38,7 +38,7 @@ class Driven:
         self.name = name
         self.token: str | None = None
         self.seat: int | None = None
-        self.msgs: list[Any] = []  # typed by the link (common.protocol.received)
+        self.msgs: list[Any] = []  # typed by the link (common.protocol.server_messages)
         self.states: list[Any] = []
         self.acting = True
         self.rng = random.Random(name)
@@ -59,7 +59,7 @@ class Driven:
                     self.states.append(item)
                     continue
                 self.msgs.append(item)
-                if item.TYPE == "welcome":  # (decoded by the link: common.protocol.received)
+                if item.TYPE == "welcome":  # (decoded by the link: common.protocol.server_messages)
                     self.token, self.seat = item.token, item.seat
                 if item.TYPE == "turn" and self.acting:
                     names = [a.action for a in item.legal]

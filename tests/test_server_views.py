@@ -32,7 +32,7 @@ def test_step_frames_are_each_viewers_own_view_at_every_step_all_ins_too() -> No
                 for viewer in viewers:
                     view = seat_view(hand, viewer).encode()
                     view["turn"] = steps if hand.to_act is not None else None
-                    seen = [event_view(e, viewer) for e in events]
+                    seen = [event_view(e, viewer).to_dict() for e in events]
                     want = [
                         {"type": "events", "hand": steps % 3, "step": steps, "events": seen},
                         {"type": "table", "match": "m", "hand": steps % 3, "hands": match.hands,

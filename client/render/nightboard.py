@@ -13,7 +13,7 @@ import pygame
 
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, panel
-from common.protocol.received import Night
+from common.protocol.server_messages import Night
 
 __all__ = ["draw_night"]
 

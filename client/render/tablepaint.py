@@ -415,7 +415,8 @@ class TablePainter:
             )
         if len(v.pots) > 1:
             parts = [
-                ("Main" if i == 0 else f"Side {i}") + f" {amt}" for i, (amt, _) in enumerate(v.pots)
+                ("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
+                for i, pot in enumerate(v.pots)
             ]
             blit_text(
                 surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"

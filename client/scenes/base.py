@@ -13,7 +13,7 @@ from typing import Any
 import pygame
 
 from client.host import Host
-from common.protocol.received import ServerMessage
+from common.protocol.server_messages import ServerMessage
 
 __all__ = ["Scene"]
 

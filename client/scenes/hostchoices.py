@@ -18,7 +18,7 @@ from client.model import Session
 from client.render.text import blit_text, font
 from client.render.widgets import INK, MUTED, Checkbox, Choice
 from client.settings import Settings
-from common.protocol import Options
+from common.protocol import Options, TableOptions
 
 __all__ = ["HostChoices", "odds_words", "options_words"]
 
@@ -60,7 +60,7 @@ class HostChoices:
             return
         if said.hands in self.hands.options:
             self.hands.value = said.hands
-        opts = said.options
+        opts = said.options or TableOptions()
         turn, bank = opts.turn_time, opts.time_bank
         for choice, value, base in ((self.turn_time, round(turn) if turn else "off", TURN_TIMES),
                                     (self.time_bank, round(bank), TIME_BANKS)):  # fmt: skip

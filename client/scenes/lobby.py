@@ -34,8 +34,8 @@ from client.scenes.base import Scene
 from client.scenes.hostchoices import PLAIN_LABEL, HostChoices, odds_words, options_words
 from client.scenes.reconnect import ReconnectBanner
 from common.levels import LEVEL_IDS, level_info
-from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, SetLevel, Sit, Start
-from common.protocol.received import Lobby, ServerMessage, Welcome
+from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, SetLevel, Sit, Start, TableOptions
+from common.protocol.server_messages import Lobby, ServerMessage, Welcome
 
 PLAIN_COST = "Plain connections allowed: their password, cards and token can be read on the network"
 KEY_NOTE = "friends check that their screen shows the same"
@@ -420,7 +420,7 @@ class LobbyScene(Scene):
         lines = wrap(note, self._f(26), self.boxes["side"].w)
         if not s.host and s.lobby.said is not None:
             lines += ["", f"A match of {s.lobby.said.hands} hands."]
-            opts = s.lobby.said.options
+            opts = s.lobby.said.options or TableOptions()
             words = options_words(opts.turn_time, opts.time_bank, opts.stand_in)
             lines += wrap(words, self._f(26), self.boxes["side"].w)
         if not s.host:  # the host's own row says it (a box at a friends' table)

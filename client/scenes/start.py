@@ -34,7 +34,7 @@ from client.scenes.base import Scene
 from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
 from common.levels import LEVEL_INFO, level_info
-from common.protocol.received import ServerMessage, Welcome
+from common.protocol.server_messages import ServerMessage, Welcome
 from common.seal import normal_short_key
 
 if TYPE_CHECKING:

@@ -1,44 +1,25 @@
-"""What both directions of the wire share: the versions, the limits, the errors and the
-base of every message (``encode() -> dict``, the dataclass fields plus ``type``).
-
-Pure values: no I/O.
-"""
+"""What both directions of the wire share: the versions, the limits and the errors.
+Every message is a ``common.reading.Wire`` dataclass."""
 
 from __future__ import annotations
-
-from typing import Any, ClassVar
 
 from common.events import ActionKind, ProtocolError
 
 __all__ = [
-    "ACTIONS",
-    "DEFAULT_PORT",
-    "HAND_COUNTS",
-    "MAX_CHAT",
-    "MAX_FRAME",
-    "MAX_NAME",
-    "MAX_TIME_BANK",
-    "MAX_TOKEN",
-    "MAX_TURN_TIME",
-    "PROTOCOLS",
-    "PROTOCOL_VERSION",
-    "SERVER_VERSION",
-    "MessageError",
-]
+    "ACTIONS", "DEFAULT_PORT", "HAND_COUNTS", "MAX_CHAT", "MAX_FRAME", "MAX_NAME",
+    "MAX_TIME_BANK", "MAX_TURN_TIME", "PROTOCOLS", "PROTOCOL_VERSION",
+    "SERVER_VERSION", "MessageError",
+]  # fmt: skip
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
 SERVER_VERSION = "0.1.0"
-"""Versions a server accepts in ``hello``; version 2 adds away, the host's controls and
-the turn clock's bank (R-C2..R-C4), and a protocol 1 connection is sent none of its
-new message types."""
+"""Versions a server accepts in ``hello``; protocol 1 is sent none of 2's new message types."""
 DEFAULT_PORT = 7777
 MAX_FRAME = 64 * 1024
-"""Largest frame body either side accepts.  A full table snapshot is ~2 KiB,
-so 64 KiB leaves room to grow while capping what a bad peer can make us buffer."""
+"""Largest frame body either side accepts (a full table is about 2 KiB)."""
 MAX_NAME = 20
 MAX_CHAT = 200
-MAX_TOKEN = 64
 ACTIONS = frozenset(kind.value for kind in ActionKind)
 MAX_TURN_TIME = 600
 MAX_TIME_BANK = 3600
@@ -53,17 +34,3 @@ class MessageError(ProtocolError):
         super().__init__(message)
         self.code = code
         self.ref = ref
-
-
-class _Message:
-    """A message's ``encode()``: ``type`` first, then the fields in their order."""
-
-    __slots__ = ()
-    TYPE: ClassVar[str]
-
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.TYPE}
-        # __match_args__ is the dataclass's field names; dataclasses.fields() is 10x slower.
-        for name in self.__match_args__:  # type: ignore[attr-defined]
-            out[name] = getattr(self, name)
-        return out

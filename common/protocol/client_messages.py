@@ -1,15 +1,17 @@
 """The messages a client sends, as frozen dataclasses, and ``decode_client``.
 
-``decode_client`` turns one client map into one of them or raises ``MessageError``
-with an error ``code`` the server sends back as it is.  ``encode()`` leaves out the
-optional fields a message does not use, as the wire always has.
+Each field says what it must be (``asked``): its type, whether it is required, and any
+further ``check``; ``decode_client`` reads a map by them or raises ``MessageError``
+with the error ``code`` the server sends back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 from common.protocol.base import (
     ACTIONS,
@@ -20,290 +22,35 @@ from common.protocol.base import (
     MAX_TURN_TIME,
     PROTOCOL_VERSION,
     MessageError,
-    _Message,
 )
+from common.reading import Wire
+
+__all__ = [
+    "CLIENT_MESSAGES", "CONTROL_MESSAGES", "MAC_SIZE", "NEWER_MESSAGES", "PAKE_SIZE", "Act",
+    "AskSeat", "Away", "Back", "Chat", "ClientMessage", "FreeSeat", "GiveSeat", "Hello", "Leave",
+    "MakeHost", "Options", "Pause", "Ping", "Proof", "RefuseSeat", "Resume", "SetLevel", "Sit",
+    "Start", "TakeSeat", "decode_client",
+]  # fmt: skip
 
 PAKE_SIZE = 33
 """A SPAKE2 message (``common.proof``): its side byte and a 32-byte point."""
 MAC_SIZE = 32
 """A password proof's HMAC-SHA256."""
-
-__all__ = [
-    "CONTROL_MESSAGES",
-    "MAC_SIZE",
-    "NEWER_MESSAGES",
-    "PAKE_SIZE",
-    "Act",
-    "AskSeat",
-    "Away",
-    "Back",
-    "Chat",
-    "ClientMessage",
-    "FreeSeat",
-    "GiveSeat",
-    "Hello",
-    "Leave",
-    "MakeHost",
-    "Options",
-    "Pause",
-    "Ping",
-    "Proof",
-    "RefuseSeat",
-    "Resume",
-    "SetLevel",
-    "Sit",
-    "Start",
-    "TakeSeat",
-    "decode_client",
-]
+Check = Callable[[Mapping[str, Any], str, Any], Any]
+"""A field's further check: (message, key, value of its type) to the value, or raise."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hello(_Message):
-    TYPE: ClassVar[str] = "hello"
-    name: str
-    protocol: int = PROTOCOL_VERSION
-    token: str | None = None
-    password: str | None = None
-    watch: bool = False
-    heartbeat: bool = False
-    """The client sends a frame at least every 5 s; the server may drop it after 15 s
-    of silence (a vanished link seen through anything that acknowledges for it)."""
-    pake: bytes | None = None
-    """Protocol 2, sealed connections only: the start of a password proof
-    (``common.proof``) instead of the ``password`` itself."""
-
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "hello", "protocol": self.protocol, "name": self.name}
-        if self.token is not None:
-            out["token"] = self.token
-        if self.password is not None:
-            out["password"] = self.password
-        if self.watch:
-            out["watch"] = True
-        if self.heartbeat:
-            out["heartbeat"] = True
-        if self.pake is not None:
-            out["pake"] = self.pake
-        return out
+def asked(
+    kind: type | tuple[type, ...], check: Check | None = None, *, required: bool | None = None,
+    **default: Any,
+) -> Any:  # fmt: skip
+    """A client message's field: its type, its ``check``, and whether it is ``required``."""
+    needed = not default if required is None else required
+    return dataclasses.field(metadata={"kind": kind, "check": check, "needed": needed}, **default)
 
 
-@dataclass(frozen=True, slots=True)
-class Act(_Message):
-    TYPE: ClassVar[str] = "act"
-    turn: int
-    action: str
-
-
-@dataclass(frozen=True, slots=True)
-class Start(_Message):
-    TYPE: ClassVar[str] = "start"
-    hands: int | None = None
-
-    def encode(self) -> dict[str, Any]:
-        return {"type": "start"} if self.hands is None else {"type": "start", "hands": self.hands}
-
-
-@dataclass(frozen=True, slots=True)
-class Chat(_Message):
-    TYPE: ClassVar[str] = "chat"
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Leave(_Message):
-    TYPE: ClassVar[str] = "leave"
-
-
-@dataclass(frozen=True, slots=True)
-class Sit(_Message):
-    """A spectator asks for a free seat (for the next match, while one runs)."""
-
-    TYPE: ClassVar[str] = "sit"
-
-
-@dataclass(frozen=True, slots=True)
-class FreeSeat(_Message):
-    """The host frees a computer seat between matches, so that a person can sit there."""
-
-    TYPE: ClassVar[str] = "free_seat"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ping(_Message):
-    TYPE: ClassVar[str] = "ping"
-    id: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Away(_Message):
-    """Step away (R-C2): the seat acts at once by the default until ``back``."""
-
-    TYPE: ClassVar[str] = "away"
-
-
-@dataclass(frozen=True, slots=True)
-class Back(_Message):
-    """\"I'm back\" (R-C2): the seat is its person's again from its next turn."""
-
-    TYPE: ClassVar[str] = "back"
-
-
-@dataclass(frozen=True, slots=True)
-class Pause(_Message):
-    """The host pauses the table (R-C3): the hand in play ends, no new hand is dealt."""
-
-    TYPE: ClassVar[str] = "pause"
-
-
-@dataclass(frozen=True, slots=True)
-class Resume(_Message):
-    TYPE: ClassVar[str] = "resume"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeSeat(_Message):
-    """The host takes ``seat`` away from its person for the rest of the match (R-C3)."""
-
-    TYPE: ClassVar[str] = "take_seat"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Options(_Message):
-    """The host sets the table between matches; a field left out stays as it is.
-
-    ``turn_time`` 0 turns the turn clock off (R-C4)."""
-
-    TYPE: ClassVar[str] = "options"
-    turn_time: float | None = None
-    time_bank: float | None = None
-    stand_in: bool | None = None
-    hands: int | None = None
-    """The next match's length (R-T4): the host's choice, shown in every lobby."""
-    plain: str | None = None
-    """``allow`` or ``never``: whether plain (unencrypted) connections may join; ``never``
-    closes the plain ones already there (``tls_required``)."""
-    odds: bool | None = None
-    """Whether odds on request are allowed at the table (``common.odds``)."""
-
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "options"}
-        for key in ("turn_time", "time_bank", "stand_in", "hands", "plain", "odds"):
-            if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class SetLevel(_Message):
-    """The host sets a computer seat's level in the lobby (``docs/protocol.md``)."""
-
-    TYPE: ClassVar[str] = "level"
-    seat: int
-    level: str
-
-
-@dataclass(frozen=True, slots=True)
-class AskSeat(_Message):
-    """A watcher asks for ``seat`` back by the name it said hello with: the seat's
-    person lost its token (another laptop, a wiped folder).  Only the host's
-    ``give_seat`` gives it (``docs/protocol.md``)."""
-
-    TYPE: ClassVar[str] = "ask_seat"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class GiveSeat(_Message):
-    """The host gives ``seat`` to the connection that asked for it, with a new token."""
-
-    TYPE: ClassVar[str] = "give_seat"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class RefuseSeat(_Message):
-    """The host refuses the ask for ``seat``: the asker watches on."""
-
-    TYPE: ClassVar[str] = "refuse_seat"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Proof(_Message):
-    """The client's half of the password proof: it knows the password (``common.proof``)."""
-
-    TYPE: ClassVar[str] = "proof"
-    mac: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class MakeHost(_Message):
-    """The host hands the host's role to the connected person in ``seat``."""
-
-    TYPE: ClassVar[str] = "make_host"
-    seat: int
-
-
-ClientMessage = (
-    Hello
-    | Act
-    | Start
-    | Chat
-    | Leave
-    | Ping
-    | Away
-    | Back
-    | Pause
-    | Resume
-    | TakeSeat
-    | Options
-    | SetLevel
-    | Sit
-    | FreeSeat
-    | AskSeat
-    | GiveSeat
-    | RefuseSeat
-    | MakeHost
-    | Proof
-)
-CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
-"""The messages of R-C2 and R-C3 (``server.hostctl`` answers them)."""
-NEWER_MESSAGES = (AskSeat, GiveSeat, RefuseSeat, MakeHost, Proof)
-"""Protocol 2's asking for a seat back, handing the host's role on and the password
-proof: a protocol 1 connection that sends one is told ``unknown_type``, as protocol 1
-always did."""
-_SEATED: dict[str, type[AskSeat | GiveSeat | RefuseSeat | MakeHost]] = {
-    cls.TYPE: cls for cls in (AskSeat, GiveSeat, RefuseSeat, MakeHost)
-}
-
-
-def _field(
-    msg: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, required: bool
-) -> Any:
-    """``msg[key]`` checked against ``kind``; ``None`` when optional and absent.  The
-    words of a refusal are made only when one is raised: this runs for every field of
-    every message."""
-    value = msg.get(key)
-    if value is None:
-        if required:
-            raise MessageError(
-                "bad_message", f"{_ref(msg)} needs '{key}' ({_name(kind)})", _ref(msg)
-            )
-        return None
-    # bool is an int in Python; a true/false where a number belongs is still wrong.
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        ref = _ref(msg)
-        raise MessageError(
-            "bad_message",
-            f"'{key}' of {ref} must be {_name(kind)}, not {type(value).__name__}",
-            ref,
-        )
-    if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
-        raise MessageError("bad_message", f"'{key}' of {_ref(msg)} is too long", _ref(msg))
-    return value
+def _refused(msg: Mapping[str, Any], words: str, code: str = "bad_message") -> MessageError:
+    return MessageError(code, words, _ref(msg))
 
 
 def _ref(msg: Mapping[str, Any]) -> str | None:
@@ -312,52 +59,226 @@ def _ref(msg: Mapping[str, Any]) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def _name(kind: type | tuple[type, ...]) -> str:
-    return kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+def _name(msg: Mapping[str, Any], key: str, value: str) -> str:
+    name = value.strip()[:MAX_NAME].strip()
+    if not name or not name.isprintable():
+        raise _refused(msg, "name must be 1 to 20 printable characters", "bad_name")
+    return name
 
 
-_BARE: dict[str, type[Away | Back | Pause | Resume]] = {
-    "away": Away,
-    "back": Back,
-    "pause": Pause,
-    "resume": Resume,
-}
+def _must(holds: Callable[[Any], bool], words: str, code: str = "bad_message") -> Check:
+    """A check that ``holds(value)``, else refused in ``words`` (``key``, ``value``, ``type``)."""
+
+    def check(msg: Mapping[str, Any], key: str, value: Any) -> Any:
+        if not holds(value):
+            raise _refused(msg, words.format(key=key, value=value, type=msg["type"]), code)
+        return value
+
+    return check
 
 
-def _seconds(msg: Mapping[str, Any], key: str, most: int) -> float | None:
-    """An optional number of seconds from 0 to ``most`` (a bool is not a number)."""
-    value = _field(msg, key, (int, float), required=False)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not 0 <= value <= most:
-        raise MessageError("bad_message", f"'{key}' must be 0 to {most} seconds", msg["type"])
-    return float(value)
+_action = _must(lambda action: action in ACTIONS, "no action '{value:.20}'")
+_hands = _must(lambda hands: hands in HAND_COUNTS, "hands must be 4, 8 or 12 (R-T4)")
+_chat = _must(
+    lambda text: len(text) <= MAX_CHAT, f"chat is at most {MAX_CHAT} characters", "too_long"
+)
+_level = _must(lambda level: len(level) <= 40, "'level' of level is too long")
+_seat = _must(
+    lambda seat: 0 <= seat <= 6, "there is no seat {value} (seats are 0 to 6)", "bad_seat"
+)
+_free_seat = _must(lambda seat: 0 <= seat <= 6, "seat must be 0 to 6")
+_plain = _must(lambda plain: plain in ("allow", "never"), "plain must be 'allow' or 'never'")
 
 
-def _sized(msg: Mapping[str, Any], key: str, size: int, *, required: bool) -> bytes | None:
-    """``msg[key]``: binary of exactly ``size`` bytes."""
-    value = _field(msg, key, bytes, required=required)
-    if value is not None and len(value) != size:
-        raise MessageError(
-            "bad_message", f"'{key}' of {msg['type']} must be {size} bytes", msg["type"]
-        )
-    return None if value is None else bytes(value)
+def _sized(size: int) -> Check:
+    """Binary of exactly ``size`` bytes."""
+    return _must(lambda value: len(value) == size, f"'{{key}}' of {{type}} must be {size} bytes")
 
 
-def _hands(msg: Mapping[str, Any]) -> int | None:
-    """An optional match length: 4, 8 or 12 hands (R-T4)."""
-    hands = _field(msg, "hands", int, required=False)
-    if hands is not None and hands not in HAND_COUNTS:
-        raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", msg["type"])
-    return None if hands is None else int(hands)
+def _seconds(most: int) -> Check:
+    """A number of seconds from 0 to ``most`` (a bool is not a number)."""
+
+    def check(msg: Mapping[str, Any], key: str, value: float) -> float:
+        if isinstance(value, bool) or not 0 <= value <= most:
+            raise _refused(msg, f"'{key}' must be 0 to {most} seconds")
+        return float(value)
+
+    return check
 
 
-def _plain(msg: Mapping[str, Any]) -> str | None:
-    """An optional choice of plain connections: ``allow`` or ``never``."""
-    plain = _field(msg, "plain", str, required=False)
-    if plain is not None and plain not in ("allow", "never"):
-        raise MessageError("bad_message", "plain must be 'allow' or 'never'", msg["type"])
-    return None if plain is None else str(plain)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hello(Wire):
+    TYPE: ClassVar[str] = "hello"
+    OPTIONAL = ("token", "password", "watch", "heartbeat", "pake")
+    protocol: int = asked(int, required=True, default=PROTOCOL_VERSION)
+    name: str = asked(str, _name)
+    token: str | None = asked(str, default=None)
+    password: str | None = asked(str, default=None)
+    watch: bool = asked(bool, default=False)
+    heartbeat: bool = asked(bool, default=False)
+    """The client sends a frame at least every 5 s; the server may drop it after 15 s
+    of silence (a vanished link seen through anything that acknowledges for it)."""
+    pake: bytes | None = asked(bytes, _sized(PAKE_SIZE), default=None)
+    """Protocol 2, sealed only: a password proof's start (``common.proof``), not the password."""
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Wire):
+    TYPE: ClassVar[str] = "act"
+    turn: int = asked(int)
+    action: str = asked(str, _action)
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Wire):
+    TYPE: ClassVar[str] = "start"
+    OPTIONAL = ("hands",)
+    hands: int | None = asked(int, _hands, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(Wire):
+    TYPE: ClassVar[str] = "chat"
+    text: str = asked(str, _chat)
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Wire):
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Sit(Wire):
+    """A spectator asks for a free seat (for the next match, while one runs)."""
+
+    TYPE: ClassVar[str] = "sit"
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSeat(Wire):
+    """The host frees a computer seat between matches, so that a person can sit there."""
+
+    TYPE: ClassVar[str] = "free_seat"
+    seat: int = asked(int, _free_seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Wire):
+    TYPE: ClassVar[str] = "ping"
+    id: int = asked(int, default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Away(Wire):
+    """Step away (R-C2): the seat acts at once by the default until ``back``."""
+
+    TYPE: ClassVar[str] = "away"
+
+
+@dataclass(frozen=True, slots=True)
+class Back(Wire):
+    """\"I'm back\" (R-C2): the seat is its person's again from its next turn."""
+
+    TYPE: ClassVar[str] = "back"
+
+
+@dataclass(frozen=True, slots=True)
+class Pause(Wire):
+    """The host pauses the table (R-C3): the hand in play ends, no new hand is dealt."""
+
+    TYPE: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Wire):
+    TYPE: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(Wire):
+    """The host takes ``seat`` away from its person for the rest of the match (R-C3)."""
+
+    TYPE: ClassVar[str] = "take_seat"
+    seat: int = asked(int, _seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Options(Wire):
+    """The host sets the table between matches; a field left out stays as it is, and
+    ``turn_time`` 0 turns the turn clock off (R-C4)."""
+
+    TYPE: ClassVar[str] = "options"
+    OPTIONAL = ("turn_time", "time_bank", "stand_in", "hands", "plain", "odds")
+    turn_time: float | None = asked((int, float), _seconds(MAX_TURN_TIME), default=None)
+    time_bank: float | None = asked((int, float), _seconds(MAX_TIME_BANK), default=None)
+    stand_in: bool | None = asked(bool, default=None)
+    hands: int | None = asked(int, _hands, default=None)
+    """The next match's length (R-T4): the host's choice, shown in every lobby."""
+    plain: str | None = asked(str, _plain, default=None)
+    """Whether plain connections may join: ``never`` closes those there (``tls_required``)."""
+    odds: bool | None = asked(bool, default=None)
+    """Whether odds on request are allowed at the table (``common.odds``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetLevel(Wire):
+    """The host sets a computer seat's level in the lobby (``docs/protocol.md``)."""
+
+    TYPE: ClassVar[str] = "level"
+    seat: int = asked(int)
+    level: str = asked(str, _level)
+
+
+@dataclass(frozen=True, slots=True)
+class AskSeat(Wire):
+    """A watcher asks for ``seat`` back by the name it said hello with (its token lost);
+    only the host's ``give_seat`` gives it."""
+
+    TYPE: ClassVar[str] = "ask_seat"
+    seat: int = asked(int, _seat)
+
+
+@dataclass(frozen=True, slots=True)
+class GiveSeat(Wire):
+    """The host gives ``seat`` to the connection that asked for it, with a new token."""
+
+    TYPE: ClassVar[str] = "give_seat"
+    seat: int = asked(int, _seat)
+
+
+@dataclass(frozen=True, slots=True)
+class RefuseSeat(Wire):
+    """The host refuses the ask for ``seat``: the asker watches on."""
+
+    TYPE: ClassVar[str] = "refuse_seat"
+    seat: int = asked(int, _seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Proof(Wire):
+    """The client's half of the password proof: it knows the password (``common.proof``)."""
+
+    TYPE: ClassVar[str] = "proof"
+    mac: bytes = asked(bytes, _sized(MAC_SIZE))
+
+
+@dataclass(frozen=True, slots=True)
+class MakeHost(Wire):
+    """The host hands the host's role to the connected person in ``seat``."""
+
+    TYPE: ClassVar[str] = "make_host"
+    seat: int = asked(int, _seat)
+
+
+ClientMessage = (
+    Hello | Act | Start | Chat | Leave | Ping | Away | Back | Pause | Resume | TakeSeat
+    | Options | SetLevel | Sit | FreeSeat | AskSeat | GiveSeat | RefuseSeat | MakeHost | Proof
+)  # fmt: skip
+CONTROL_MESSAGES = (Away, Back, Pause, Resume, TakeSeat, Options)
+"""The messages of R-C2 and R-C3 (``server.hostctl`` answers them)."""
+NEWER_MESSAGES = (AskSeat, GiveSeat, RefuseSeat, MakeHost, Proof)
+"""Protocol 2's: a protocol 1 connection that sends one is told ``unknown_type``."""
+CLIENT_MESSAGES: dict[str, Any] = {cls.TYPE: cls for cls in get_args(ClientMessage)}
 
 
 def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
@@ -365,83 +286,50 @@ def decode_client(msg: Mapping[str, Any]) -> ClientMessage:
 
     >>> decode_client({"type": "act", "turn": 4, "action": "fold"})
     Act(turn=4, action='fold')
-    >>> decode_client({"type": "act", "turn": "4", "action": "fold"})
-    Traceback (most recent call last):
-    ...
-    common.protocol.MessageError: 'turn' of act must be int, not str
     """
     kind = msg.get("type")
     if kind is None:
         raise MessageError("bad_message", "message has no 'type'")
     if not isinstance(kind, str):
         raise MessageError("bad_message", "'type' must be a string")
-    if kind == "hello":
-        name = _field(msg, "name", str, required=True).strip()[:MAX_NAME].strip()
-        if not name or not name.isprintable():
-            raise MessageError("bad_name", "name must be 1 to 20 printable characters", kind)
-        return Hello(
-            name=name,
-            protocol=_field(msg, "protocol", int, required=True),
-            token=_field(msg, "token", str, required=False),
-            password=_field(msg, "password", str, required=False),
-            watch=bool(_field(msg, "watch", bool, required=False)),
-            heartbeat=bool(_field(msg, "heartbeat", bool, required=False)),
-            pake=_sized(msg, "pake", PAKE_SIZE, required=False),
+    cls = CLIENT_MESSAGES.get(kind)
+    if cls is None:
+        raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
+    values = {}
+    for key, kind_of, check, needed in _asked(cls):
+        value = _field(msg, key, kind_of, required=needed)
+        if value is not None:
+            values[key] = value if check is None else check(msg, key, value)
+    decoded: ClientMessage = cls(**values)
+    return decoded
+
+
+@functools.cache
+def _asked(cls: Any) -> tuple[tuple[str, Any, Check | None, bool], ...]:
+    return tuple(
+        (f.name, f.metadata["kind"], f.metadata["check"], f.metadata["needed"])
+        for f in dataclasses.fields(cls)
+    )
+
+
+def _field(
+    msg: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, required: bool
+) -> Any:
+    """``msg[key]`` checked against ``kind``; ``None`` when optional and absent."""
+    value = msg.get(key)
+    if value is None:
+        if required:
+            raise _refused(msg, f"{_ref(msg)} needs '{key}' ({_kind(kind)})")
+        return None
+    # bool is an int in Python; a true/false where a number belongs is still wrong.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise _refused(
+            msg, f"'{key}' of {_ref(msg)} must be {_kind(kind)}, not {type(value).__name__}"
         )
-    if kind == "act":
-        action = _field(msg, "action", str, required=True)
-        if action not in ACTIONS:
-            raise MessageError("bad_message", f"no action '{action[:20]}'", kind)
-        return Act(turn=_field(msg, "turn", int, required=True), action=action)
-    if kind == "start":
-        hands = _field(msg, "hands", int, required=False)
-        if hands is not None and hands not in HAND_COUNTS:
-            raise MessageError("bad_message", "hands must be 4, 8 or 12 (R-T4)", kind)
-        return Start(hands=hands)
-    if kind == "chat":
-        text = _field(msg, "text", str, required=True)
-        if len(text) > MAX_CHAT:
-            raise MessageError("too_long", f"chat is at most {MAX_CHAT} characters", kind)
-        return Chat(text=text)
-    if kind == "level":
-        level = _field(msg, "level", str, required=True)
-        if len(level) > 40:
-            raise MessageError("bad_message", "'level' of level is too long", kind)
-        return SetLevel(seat=_field(msg, "seat", int, required=True), level=level)
-    if kind == "leave":
-        return Leave()
-    if kind == "sit":
-        return Sit()
-    if kind == "free_seat":
-        seat = _field(msg, "seat", int, required=True)
-        if not 0 <= seat <= 6:
-            raise MessageError("bad_message", "seat must be 0 to 6", kind)
-        return FreeSeat(seat=seat)
-    if kind == "ping":
-        return Ping(id=_field(msg, "id", int, required=False) or 0)
-    if kind in _BARE:
-        return _BARE[kind]()
-    if kind == "take_seat":
-        seat = _field(msg, "seat", int, required=True)
-        if not 0 <= seat <= 6:
-            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
-        return TakeSeat(seat=seat)
-    if kind in _SEATED:
-        seat = _field(msg, "seat", int, required=True)
-        if not 0 <= seat <= 6:
-            raise MessageError("bad_seat", f"there is no seat {seat} (seats are 0 to 6)", kind)
-        return _SEATED[kind](seat=seat)
-    if kind == "proof":
-        mac = _sized(msg, "mac", MAC_SIZE, required=True)
-        assert mac is not None
-        return Proof(mac=mac)
-    if kind == "options":
-        return Options(
-            turn_time=_seconds(msg, "turn_time", MAX_TURN_TIME),
-            time_bank=_seconds(msg, "time_bank", MAX_TIME_BANK),
-            stand_in=_field(msg, "stand_in", bool, required=False),
-            hands=_hands(msg),
-            plain=_plain(msg),
-            odds=_field(msg, "odds", bool, required=False),
-        )
-    raise MessageError("unknown_type", f"unknown message type '{kind[:20]}'", kind[:20])
+    if isinstance(value, str) and len(value) > 4 * MAX_CHAT:
+        raise _refused(msg, f"'{key}' of {_ref(msg)} is too long")
+    return value
+
+
+def _kind(kind: type | tuple[type, ...]) -> str:
+    return kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)

@@ -1,12 +1,9 @@
 """Framing: a 4-byte big-endian length, then that many bytes of one msgpack map.
 
-``encode_frame(msg)`` makes one frame; ``FrameDecoder`` turns bytes as they come
-into whole messages, and raises ``FrameError`` (a ``ProtocolError``) for anything
-that is not a frame of a map with string keys; after it raises, the stream is
-unusable and the connection should be closed.  With limits set, a frame's shape is
-walked (``_check_shape``) before msgpack builds a single object of it.
-
-No I/O: the caller reads and writes the socket.
+``encode_frame(msg)`` makes one frame; ``FrameDecoder`` turns bytes as they come into
+whole messages, or raises ``FrameError`` for anything else, after which the connection
+should be closed.  With limits set, a frame's shape is walked (``_check_shape``) before
+msgpack builds a single object of it.  No I/O.
 """
 
 from __future__ import annotations
@@ -78,23 +75,8 @@ class FrameDecoder:
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         self._buf += data
         out: list[dict[str, Any]] = []
-        buf = self._buf
-        pos = 0
-        try:
-            while len(buf) - pos >= 4:
-                (size,) = _HEADER.unpack_from(buf, pos)
-                if size > self.max_frame:
-                    raise FrameError(
-                        "frame_too_large",
-                        f"frame of {size} bytes is over the {self.max_frame} limit",
-                    )
-                if len(buf) - pos - 4 < size:
-                    break
-                body = bytes(buf[pos + 4 : pos + 4 + size])
-                pos += 4 + size
-                out.append(self._decode(body))
-        finally:
-            del buf[:pos]
+        while (msg := self.pop()) is not None:
+            out.append(msg)
         return out
 
     def push(self, data: bytes) -> None:
@@ -119,16 +101,7 @@ class FrameDecoder:
 
     def _decode(self, body: bytes) -> dict[str, Any]:
         if self.max_depth is not None or self.max_items is not None:
-            max_items = self.max_items or 1 << 30
-            if len(body) <= max_items and (self.max_depth or 1 << 30) >= 1:
-                # Every value takes a byte at least, so a body this short holds no more
-                # values than the limit; a flat map of scalars is one deep.  Such a
-                # frame (an act, a ping) passes the walk, so it is not walked: anything
-                # else is walked as before, before msgpack's objects are used.
-                flat = _flat_map(body)
-                if flat is not None:
-                    return flat
-            _check_shape(body, self.max_depth or 1 << 30, max_items)
+            _check_shape(body, self.max_depth or 1 << 30, self.max_items or 1 << 30)
         return _unpack(body)
 
 
@@ -187,21 +160,6 @@ def _check_shape(body: bytes, max_depth: int, max_items: int) -> None:
             open_counts.append(children)
         while open_counts and open_counts[-1] == 0:
             open_counts.pop()
-
-
-def _flat_map(body: bytes) -> dict[str, Any] | None:
-    """``body`` unpacked if it is a map with no container among its keys or values
-    (bytes, strings and numbers only), else None (also when it is not msgpack)."""
-    try:
-        msg = msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
-    except Exception:  # msgpack raises several unrelated types: the walk decides
-        return None
-    if type(msg) is not dict:
-        return None
-    for value in msg.values():
-        if isinstance(value, dict | list | msgpack.ExtType):
-            return None
-    return msg
 
 
 def _unpack(body: bytes) -> dict[str, Any]:

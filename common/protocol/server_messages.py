@@ -1,328 +1,455 @@
-"""The messages a server sends, as frozen dataclasses with ``encode() -> dict``.
+"""The messages a server sends: the server builds them, the client reads them back.
 
-A client may read them as plain dicts: their keys are the dataclass fields plus
-``type``, in that order, and an optional field is left out only where ``encode``
-says so.  The views and lobby seats inside them are ``common.schema`` values'
-``encode()``.
+Each is a ``common.reading.Wire`` dataclass; ``decode_server(map)`` picks the class by
+``type``.  ``decode(m.encode()) == m`` for every message a server makes
+(``tests/test_wire_values.py``).  ``decode`` raises ``ProtocolError`` only for a message
+that cannot be read at all (an unknown type, a ``clock`` without its seat).  A field a
+server may leave out where the client keeps what it knew is None on the way in (a
+``table``'s ``hand``, a ``lobby``'s ``paused``).  Events are ``common.events`` values; a
+down card the viewer may not see is a ``Deal`` whose ``card`` is None.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Self, get_args
 
-from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION, _Message
+from common.events import Award, Event, ProtocolError, Show, Stakes
+from common.history import clean_record, decode_events, read_stakes
+from common.match import Standing
+from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION
+from common.reading import (
+    Wire,
+    as_dict,
+    as_int,
+    as_list,
+    as_list_of,
+    as_seat,
+    as_seconds,
+    as_str,
+    dicts,
+    encoded,
+    flag,
+    if_dict,
+    many,
+    maybe,
+    needed_seat,
+    num,
+    opt_num,
+    opt_text,
+    read_fields,
+    str_or_none,
+    text,
+    unless_false,
+    wire,
+)
+from common.schema import MAX_ACTIONS, LegalAction, LobbySeat, SeatView
 
 __all__ = [
-    "SERVER_MESSAGES",
-    "Books",
-    "AskAnswer",
-    "Bye",
-    "ChatSaid",
-    "Clock",
-    "Error",
-    "Events",
-    "HandEnd",
-    "Lobby",
-    "MatchStart",
-    "Paused",
-    "Pong",
-    "Presence",
-    "ProofAnswer",
-    "SeatAsked",
-    "SeatAway",
-    "Standings",
-    "Table",
-    "Turn",
-    "Waiting",
-    "Welcome",
-]
+    "SERVER_MESSAGES", "AskAnswer", "Books", "Bye", "ChatSaid", "Clock", "Error", "Events",
+    "HandEnd", "Heartbeat", "Lobby", "MatchStart", "Night", "NightMatch", "NightTotal",
+    "Paused", "Pong", "Presence", "ProofAnswer", "SeatAsked", "SeatAway", "ServerMessage",
+    "Standings", "Table", "TableOptions", "Turn", "Waiting", "Welcome", "decode_server",
+]  # fmt: skip
+
+_seats = many(LobbySeat.decode, 7)
+_night = if_dict(lambda night: night)
+"""The night's scoreboard as the server made it (``server.night``): ``Night.of`` reads it."""
+
+
+def _events_of(kind: type[Event], most: int) -> Any:
+    return lambda value: [e for e in decode_events(value, most) if isinstance(e, kind)]
+
+
+def _seconds_needed(value: Any) -> float:
+    seconds = as_seconds(value)
+    if seconds is None:
+        raise ProtocolError("no time where one is needed")
+    return seconds
+
+
+def _bytes(value: Any) -> bytes:
+    return value if isinstance(value, bytes) else b""
 
 
 @dataclass(frozen=True, slots=True)
-class Welcome(_Message):
+class Welcome(Wire):
     TYPE: ClassVar[str] = "welcome"
-    seat: int | None
-    token: str
-    name: str
-    host: bool
-    watch: bool
-    hands: int
-    protocol: int = PROTOCOL_VERSION
-    server: str = f"seventh-street {SERVER_VERSION}"
+    seat: int | None = wire(as_seat)
+    token: str = wire(text(128))
+    """The seat's token; empty for a watcher."""
+    name: str = wire(text(20))
+    host: bool = wire(flag)
+    watch: bool = wire(flag)
+    hands: int | None = wire(opt_num(1, 99))
+    protocol: int = wire(num(PROTOCOL_VERSION, 1, 99), default=PROTOCOL_VERSION)
+    server: str = wire(text(60), default=f"seventh-street {SERVER_VERSION}")
 
 
 @dataclass(frozen=True, slots=True)
-class Error(_Message):
+class Error(Wire):
     TYPE: ClassVar[str] = "error"
-    code: str
-    message: str
-    ref: str | None = None
-    seat: int | None = None
+    OPTIONAL = ("ref", "seat")
+    code: str = wire(text(40, "error"))
+    message: str = wire(text(200))
+    ref: str | None = wire(opt_text(40), default=None)
+    seat: int | None = wire(as_seat, default=None)
     """Protocol 2, ``name_taken`` only: the seat of that name is dropped or away, so its
     person may watch and ask for it back (``ask_seat``)."""
 
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
-        if self.ref is not None:
-            out["ref"] = self.ref
-        if self.seat is not None:
-            out["seat"] = self.seat
-        return out
+
+@dataclass(frozen=True, slots=True)
+class TableOptions(Wire):
+    """The table's clock and stand-in, as the host set them (R-C3, R-C4)."""
+
+    turn_time: float | None = wire(as_seconds, default=None)
+    time_bank: float = wire(lambda value: as_seconds(value) or 0.0, default=0.0)
+    stand_in: bool = wire(flag, default=False)
 
 
 @dataclass(frozen=True, slots=True)
-class Lobby(_Message):
+class Lobby(Wire):
     TYPE: ClassVar[str] = "lobby"
-    seats: list[dict[str, Any]]
-    host: int | None
-    hands: int
-    can_start: bool
-    start_when: int | None
-    running: bool
-    max_seats: int = 7
-    open_books: bool = False
-    books_to_watchers: bool = False
-    options: dict[str, Any] | None = None
-    paused: bool = False
-    table: str = ""
-    night: dict[str, Any] | None = None
-    plain: str | None = None
-    """``never`` when the table takes only sealed connections; ``allow`` when a table
-    with a password takes plain ones too (their password, cards and token can be read on
-    the network); left out at a table without a password that takes them, so the
-    lobby's usual bytes stay as they were."""
-    odds: bool | None = None
-    """True when the host allows odds on request (``common.odds``); left out otherwise,
-    likewise."""
-
-    def encode(self) -> dict[str, Any]:
-        out = _Message.encode(self)
-        if self.plain is None:
-            del out["plain"]
-        if self.odds is None:
-            del out["odds"]
-        return out
+    OPTIONAL = ("plain", "odds")
+    seats: list[LobbySeat] = wire(_seats, put=encoded)
+    host: int | None = wire(as_seat)
+    hands: int = wire(num(8, 1, 99))
+    can_start: bool = wire(flag)
+    start_when: int | None = wire(opt_num())
+    running: bool = wire(flag)
+    max_seats: int = wire(num(7, 2, 7), default=7)
+    open_books: bool = wire(flag, default=False)
+    books_to_watchers: bool = wire(flag, default=False)
+    options: TableOptions | None = wire(
+        if_dict(TableOptions.decode), put=TableOptions.encode, default=None
+    )
+    paused: bool | None = wire(maybe(flag), default=None)
+    """None when the server did not say (an older server)."""
+    table: str | None = wire(str_or_none(40), default=None)
+    """The table's name; None when the server did not say."""
+    night: dict[str, Any] | None = wire(_night, default=None)
+    plain: str | None = wire(lambda v: v if v in ("never", "allow") else None, default=None)
+    """``never``: sealed connections only; ``allow``: a table with a password takes plain
+    ones too; left out at a table without one that takes them (the usual keys stay)."""
+    odds: bool = wire(flag, default=False)
+    """The host allows odds on request (``common.odds``); left out otherwise, likewise."""
 
 
 @dataclass(frozen=True, slots=True)
-class MatchStart(_Message):
+class MatchStart(Wire):
     TYPE: ClassVar[str] = "match_start"
-    match: str
-    hands: int
-    seats: list[dict[str, Any]]
-    stakes: dict[str, int]
-    stack: int
+    match: str = wire(text(80))
+    hands: int | None = wire(opt_num(1, 99))
+    seats: list[LobbySeat] = wire(_seats, put=encoded)
+    stakes: Stakes = wire(read_stakes, put=Stakes.to_dict)
+    stack: int = wire(num(600, lo=0))
 
 
 @dataclass(frozen=True, slots=True)
-class Events(_Message):
+class Events(Wire):
     TYPE: ClassVar[str] = "events"
-    hand: int
-    step: int
-    events: list[dict[str, Any]]
+    hand: int | None = wire(opt_num(lo=0))
+    step: int = wire(num(0, lo=0))
+    events: list[Event] = wire(decode_events, put=dicts)
 
 
 @dataclass(frozen=True, slots=True)
-class Table(_Message):
+class Table(Wire):
     TYPE: ClassVar[str] = "table"
-    match: str
-    hand: int
-    hands: int
-    step: int
-    view: dict[str, Any]
-    players: list[dict[str, Any]]
+    match: str = wire(text(80))
+    hand: int | None = wire(opt_num(lo=0))
+    hands: int | None = wire(opt_num(1, 99))
+    step: int = wire(num(0, lo=0))
+    view: SeatView = wire(SeatView.decode, put=SeatView.encode)
+    players: list[LobbySeat] = wire(_seats, put=encoded)
 
 
 @dataclass(frozen=True, slots=True)
-class Turn(_Message):
+class Turn(Wire):
     TYPE: ClassVar[str] = "turn"
-    turn: int
-    seat: int
-    legal: list[dict[str, Any]]
-    time_left: float | None = None
-    bank: float | None = None
+    turn: int = wire(as_int)
+    seat: int | None = wire(as_seat)
+    legal: list[LegalAction] = wire(many(LegalAction.decode, MAX_ACTIONS), put=encoded)
+    time_left: float | None = wire(as_seconds, default=None)
+    bank: float | None = wire(as_seconds, default=None)
+
+
+def _stacks(value: Any) -> dict[int, int]:
+    return {
+        s["seat"]: as_int(s.get("stack"), 0, lo=0)
+        for s in as_list(value)[:7]
+        if isinstance(s, dict) and as_seat(s.get("seat")) is not None
+    }
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnd(_Message):
+class HandEnd(Wire):
     TYPE: ClassVar[str] = "hand_end"
-    hand: int
-    awards: list[dict[str, Any]]
-    shows: list[dict[str, Any]]
-    stacks: list[dict[str, int]]
+    hand: int = wire(num(0, lo=0))
+    awards: list[Award] = wire(_events_of(Award, 16), put=dicts)
+    shows: list[Show] = wire(_events_of(Show, 7), put=dicts)
+    stacks: dict[int, int] = wire(
+        _stacks, put=lambda stacks: [{"seat": s, "stack": n} for s, n in stacks.items()]
+    )
+    """Every seat's stack after the hand (the hand book's final stacks)."""
+
+
+def _standings(value: Any) -> list[Standing]:
+    """The match's places, first first (R-T6)."""
+    rows: list[Standing] = []
+    for r in as_list(value)[:7]:
+        seat = as_seat(r.get("seat")) if isinstance(r, dict) else None
+        if seat is not None:
+            place = as_int(r.get("place"), len(rows) + 1, lo=1, hi=7)
+            name = as_str(r.get("name"), f"Seat {seat + 1}", 20)
+            stack, net = as_int(r.get("stack"), 0, lo=0), as_int(r.get("net"), 0)
+            rows.append(Standing(place, seat, name, stack, net, r.get("winner") is True))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)
-class Standings(_Message):
+class Standings(Wire):
     TYPE: ClassVar[str] = "standings"
-    match: str
-    standings: list[dict[str, Any]]
-    hands_played: int
-    history: str | None = None
-    night: dict[str, Any] | None = None
+    match: str = wire(text(80))
+    standings: list[Standing] = wire(_standings, put=dicts)
+    hands_played: int | None = wire(opt_num(lo=0))
+    history: str | None = wire(opt_text(120), default=None)
+    """The name of the match's history file on the host, if one was written."""
+    night: dict[str, Any] | None = wire(_night, default=None)
 
 
 @dataclass(frozen=True, slots=True)
-class Presence(_Message):
+class Presence(Wire):
     TYPE: ClassVar[str] = "presence"
-    seat: int
-    connected: bool
-    grace: float | None = None
+    seat: int = wire(needed_seat)
+    connected: bool = wire(unless_false)
+    grace: float | None = wire(as_seconds, default=None)
 
 
 @dataclass(frozen=True, slots=True)
-class SeatAway(_Message):
-    """A seat went away or came back (R-C2, R-C3).  ``why``: ``asked`` (its person said
-    so), ``clock`` (its turn clock and bank ran out), ``dropped`` (gone past the
-    grace), ``taken`` (the host took the seat away); None when ``away`` is false.
-    ``stand_in``: a computer plays the seat while it is away."""
+class SeatAway(Wire):
+    """A seat went away (``why``: ``asked``, ``clock``, ``dropped`` or ``taken``) or came
+    back (R-C2, R-C3); ``stand_in``: a computer plays it while it is away."""
 
     TYPE: ClassVar[str] = "seat_away"
-    seat: int
-    away: bool
-    why: str | None = None
-    stand_in: bool = False
+    seat: int = wire(needed_seat)
+    away: bool = wire(flag)
+    why: str | None = wire(opt_text(12), default=None)
+    stand_in: bool = wire(flag, default=False)
+
+    @classmethod
+    def decode(cls, value: Any) -> Self:
+        m = read_fields(cls, value)
+        away = m["away"]
+        return cls(m["seat"], away, m["why"] if away else None, away and m["stand_in"])
 
 
 @dataclass(frozen=True, slots=True)
-class Paused(_Message):
+class Paused(Wire):
     """The host paused (``paused`` true) or resumed the table (R-C3)."""
 
     TYPE: ClassVar[str] = "paused"
-    paused: bool
-    name: str = ""
+    paused: bool = wire(flag)
+    name: str = wire(text(20), default="")
 
 
 @dataclass(frozen=True, slots=True)
-class Waiting(_Message):
-    """The table waits (``waiting`` true) because the host cannot save the match, or
-    goes on again (false).  ``why``: ``disk_full`` or ``cannot_save``; ``message`` says
-    it in English."""
+class Waiting(Wire):
+    """The table waits because the host cannot save the match (``why``: ``disk_full`` or
+    ``cannot_save``), or goes on again."""
 
     TYPE: ClassVar[str] = "waiting"
-    waiting: bool
-    why: str = ""
-    message: str = ""
+    waiting: bool = wire(flag)
+    why: str = wire(text(20), default="")
+    message: str = wire(text(200), default="")
 
 
 @dataclass(frozen=True, slots=True)
-class Clock(_Message):
-    """A person's turn clock, to everyone: decision seconds and time bank left (R-C4);
-    ``running`` is false while the table is paused."""
+class Clock(Wire):
+    """A person's turn clock and time bank left (R-C4), stopped while the table is paused."""
 
     TYPE: ClassVar[str] = "clock"
-    seat: int
-    turn: int
-    time_left: float
-    bank: float
-    running: bool = True
+    seat: int = wire(needed_seat)
+    turn: int = wire(num(0))
+    time_left: float = wire(_seconds_needed)
+    bank: float = wire(lambda value: as_seconds(value) or 0.0)
+    running: bool = wire(unless_false, default=True)
 
 
 @dataclass(frozen=True, slots=True)
-class ChatSaid(_Message):
+class ChatSaid(Wire):
     """A chat line relayed to everyone; ``seat`` is ``None`` for a spectator."""
 
     TYPE: ClassVar[str] = "chat"
-    seat: int | None
-    name: str
-    text: str
-    watching: bool = False
+    OPTIONAL = ("watching",)
+    seat: int | None = wire(as_seat)
+    name: str = wire(text(20, "?"))
+    text: str = wire(text(200))
+    watching: bool = wire(flag, default=False)
 
-    def encode(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "chat", "seat": self.seat, "name": self.name}
-        out["text"] = self.text
-        if self.watching:
-            out["watching"] = True
-        return out
+    @classmethod
+    def decode(cls, value: Any) -> Self:
+        """A line without ``watching`` (an older server) is a watcher's if it has no seat."""
+        m = read_fields(cls, value)
+        if "watching" not in value and value.get("seat") is None:
+            m["watching"] = True
+        return cls(**m)
 
 
 @dataclass(frozen=True, slots=True)
-class Pong(_Message):
+class Pong(Wire):
     TYPE: ClassVar[str] = "pong"
-    id: int
+    id: int = wire(num(0), default=0)
 
 
 @dataclass(frozen=True, slots=True)
-class Bye(_Message):
+class Heartbeat(Wire):
+    """The server is there (sent when nothing else went for a while)."""
+
+    TYPE: ClassVar[str] = "heartbeat"
+
+
+@dataclass(frozen=True, slots=True)
+class Bye(Wire):
     TYPE: ClassVar[str] = "bye"
-    reason: str
+    reason: str = wire(lambda value: as_str(value, "", 200) or "the server closed")
 
 
 @dataclass(frozen=True, slots=True)
-class Books(_Message):
-    """One hand's full ``stud-hh/1`` record, every hole card in it: sent only once a
-    match with the host's *open the books* option is over (``docs/protocol.md``)."""
+class Books(Wire):
+    """One hand's full ``stud-hh/1`` record, every hole card in it, once a match with the
+    host's *open the books* option is over."""
 
     TYPE: ClassVar[str] = "books"
-    match: str
-    hand: int
-    hands: int
-    record: dict[str, Any]
+    match: str = wire(text(80))
+    hand: int = wire(opt_num(1, 99))
+    hands: int = wire(num(0, 0, 99))
+    record: dict[str, Any] = wire(clean_record)
+    """Read by ``common.history.clean_record``: a record that is no hand refuses the message."""
+
+    @classmethod
+    def decode(cls, value: Any) -> Self:
+        m = read_fields(cls, value)
+        if m["hand"] is None:
+            m["hand"] = m["record"]["hand"]
+        return cls(**m)
 
 
 @dataclass(frozen=True, slots=True)
-class SeatAsked(_Message):
-    """To the host only: ``name`` asks for ``seat`` back (``open`` true), or that ask is
-    over (``open`` false: answered, withdrawn, the seat back by its token, the match
-    over, or unanswered in time)."""
+class SeatAsked(Wire):
+    """To the host only: ``name`` asks for ``seat`` back, or (``open`` false) that ask is over."""
 
     TYPE: ClassVar[str] = "seat_asked"
-    seat: int
-    name: str
-    open: bool = True
+    seat: int = wire(needed_seat)
+    name: str = wire(text(20))
+    open: bool = wire(unless_false, default=True)
+
+
+ANSWERS = ("waiting", "given", "refused", "unanswered")
+
+
+def _answer(value: Any) -> str:
+    if value not in ANSWERS:
+        raise ProtocolError("ask_answer without an answer")
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
-class AskAnswer(_Message):
-    """To the connection that asked for ``seat`` back: ``answer`` is ``waiting`` (the
-    host has been asked), ``given`` (a ``welcome`` to the seat follows), ``refused``
-    or ``unanswered`` (the seat came back by its token, the match ended, or no answer
-    came in time); ``message`` says it in words."""
+class AskAnswer(Wire):
+    """To the connection that asked for ``seat`` back: one of ``ANSWERS`` (after ``given``
+    a ``welcome`` to the seat follows), and the ``message`` in words."""
 
     TYPE: ClassVar[str] = "ask_answer"
-    seat: int
-    answer: str
-    message: str = ""
+    seat: int = wire(needed_seat)
+    answer: str = wire(_answer)
+    message: str = wire(text(200), default="")
 
 
 @dataclass(frozen=True, slots=True)
-class ProofAnswer(_Message):
-    """The table's half of the password proof (``common.proof``), to a sealed protocol 2
-    hello that sent ``pake``: its own SPAKE2 message, its mac, and its mac of the key on
-    no channel (a client tells a wrong password from a relay by it)."""
+class ProofAnswer(Wire):
+    """The table's half of the password proof (``common.proof``) to a sealed hello with
+    ``pake``; ``pw_mac`` (None from a table that sends none) tells a wrong password from
+    a relay."""
 
     TYPE: ClassVar[str] = "proof"
-    pake: bytes
-    mac: bytes
-    pw_mac: bytes
+    pake: bytes = wire(_bytes)
+    mac: bytes = wire(_bytes)
+    pw_mac: bytes | None = wire(lambda value: value if isinstance(value, bytes) else None)
 
 
-# Kept for readers that want to look a server message class up by its type.
-SERVER_MESSAGES: dict[str, type[_Message]] = {
-    cls.TYPE: cls
-    for cls in (
-        Welcome,
-        Error,
-        Lobby,
-        MatchStart,
-        Events,
-        Table,
-        Turn,
-        HandEnd,
-        Standings,
-        Presence,
-        ChatSaid,
-        Pong,
-        Bye,
-        Books,
-        SeatAway,
-        Paused,
-        Waiting,
-        Clock,
-        SeatAsked,
-        AskAnswer,
+ServerMessage = (
+    Welcome | Error | Lobby | MatchStart | Events | Table | Turn | HandEnd | Standings
+    | Presence | SeatAway | Paused | Waiting | Clock | ChatSaid | Pong | Heartbeat | Bye
+    | Books | SeatAsked | AskAnswer | ProofAnswer
+)  # fmt: skip
+
+SERVER_MESSAGES: dict[str, Any] = {cls.TYPE: cls for cls in get_args(ServerMessage)}
+"""Every server message class by its type."""
+
+
+def decode_server(value: Any) -> ServerMessage:
+    """One server message, typed; ``ProtocolError`` when it cannot be read."""
+    msg = as_dict(value)
+    kind = msg.get("type")
+    cls = SERVER_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ProtocolError(f"unknown message type {str(kind)[:30]!r}")
+    decoded: ServerMessage = cls.decode(msg)
+    return decoded
+
+
+# ------------------------------------------------------------------ the night, as read
+
+
+def _winners(value: Any) -> tuple[str, ...]:
+    return tuple(name for name in (as_str(w, "", 20) for w in as_list(value)[:7]) if name)
+
+
+def _total_name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError("a night's total without a name")
+    return as_str(value, "?", 20)
+
+
+@dataclass(frozen=True, slots=True)
+class NightMatch(Wire):
+    number: int = wire(opt_num(1, 10**6))
+    hands: int = wire(num(0, 0, 99))
+    winners: tuple[str, ...] = wire(_winners)
+
+
+@dataclass(frozen=True, slots=True)
+class NightTotal(Wire):
+    name: str = wire(_total_name)
+    computer: bool = wire(lambda kind: kind == "computer", key="kind")
+    matches: int = wire(num(0, 0, 10**6))
+    wins: int = wire(num(0, 0, 10**6))
+    net: int = wire(num(0, -(10**9), 10**9))
+
+
+@dataclass(frozen=True, slots=True)
+class Night(Wire):
+    """The night's scoreboard (``server.night``) of a ``lobby`` or the ``standings``."""
+
+    label: str = wire(text(40))
+    table: str = wire(text(40))
+    played: int = wire(opt_num(0, 10**6))
+    matches: tuple[NightMatch, ...] = wire(
+        lambda value: tuple(as_list_of(NightMatch.decode, as_list(value)[-30:], 30))
     )
-}
-"""Every message a plain connection may be sent (``ProofAnswer`` goes only to sealed
-ones, so the recorded plain messages of ``tests/test_wire_values.py`` never hold it)."""
+    totals: tuple[NightTotal, ...] = wire(
+        lambda value: tuple(as_list_of(NightTotal.decode, value, 40))
+    )
+
+    def total_of(self, name: str) -> NightTotal | None:
+        return next((t for t in self.totals if t.name == name), None)
+
+    @classmethod
+    def of(cls, value: Any) -> Night | None:
+        """None when the server sent none; a match without a number is numbered by its place."""
+        if not isinstance(value, dict):
+            return None
+        night = cls.decode(value)
+        matches = tuple(replace(m, number=m.number or i) for i, m in enumerate(night.matches, 1))
+        played = len(matches) if night.played is None else night.played
+        return replace(night, played=played, matches=matches)

@@ -33,7 +33,7 @@ from client.scenes.table.motion import Motion
 from client.scenes.table.panel import SidePanel
 from common.events import Act, Event
 from common.protocol import MAX_CHAT, Chat
-from common.protocol import received as r
+from common.protocol import server_messages as r
 
 __all__ = ["TableScene"]
 
