@@ -1,15 +1,10 @@
 """The window: the scene stack, the events and the main loop, frame by frame.
 
-``App.run()`` is the whole client.  The loop sleeps while nothing moves (near-zero CPU,
-``client.pacing``) and ticks at 60 fps, in fixed 1/60 s steps, only while a scene
-animates; a scene's background work (the odds) runs in what is left of each frame
-(``Scene.spare``).  Server messages come decoded through the table link's queue
-(``client.link``): the session takes each one, then the scenes show it.  Which scene
-sits on top follows the session (connecting, lobby, table, the results over the
-table) over the start screen; scenes are made by name (``client.scenes``) and see the
-app only as a ``client.host.Host``.  Our own server, for the computer table or a
-friends' table, is ``client.localserver``: a crash leaves its match in its journal,
-offered on the start screen (``unfinished_match``, ``resume_computer``).
+The loop sleeps while nothing moves and steps at 60 fps only while a scene animates
+(``client.pacing``), giving a scene's background work what is left of each frame
+(``Scene.spare``).  Each server message (``client.link``) goes to the session, then to
+the scenes; which scenes sit over the start screen follows the session's phase.  Scenes
+are made by name (``client.scenes``) and see the app only as a ``client.host.Host``.
 """
 
 from __future__ import annotations
@@ -234,26 +229,16 @@ class App:
                 self.pacer.rest()
 
     def _spare(self) -> None:
-        """The scenes' background work (the odds) in what is left of this frame, so that
-        a frame never runs over for it: each is given the time to the frame's end."""
+        """The scenes' background work (the odds) in what is left of this frame."""
         for scene in list(self.scenes):
             left = STEP - SPARE_MARGIN - (self.now() - self.pacer.last)
-            try:
-                scene.spare(max(0.0, left))
-            except Exception:
-                self._fault(f"working in {scene.name}")
+            self._guard(f"working in {scene.name}", scene.spare, max(0.0, left))
 
     def _update(self, dt: float) -> None:
         for scene in list(self.scenes):
-            try:
-                scene.update(dt)
-            except Exception:
-                self._fault(f"updating {scene.name}")
+            self._guard(f"updating {scene.name}", scene.update, dt)
         if self.modal is not None:
-            try:
-                self.modal.update(dt)
-            except Exception:
-                self._fault("updating a dialog")
+            self._guard("updating a dialog", self.modal.update, dt)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.dirty = True
@@ -269,23 +254,23 @@ class App:
             self.show_rules()
             return
         if self.modal is not None:
-            try:
-                self.modal.handle_event(event)
-            except Exception:
-                self._fault("handling an event in a dialog")
+            if not self._guard("handling an event in a dialog", self.modal.handle_event, event):
                 self.modal = None
-            return
-        if self.scenes:
-            try:
-                self.scenes[-1].handle_event(event)
-            except Exception:
-                self._fault(f"handling {pygame.event.event_name(event.type)}")
+        elif self.scenes:
+            what = f"handling {pygame.event.event_name(event.type)}"
+            self._guard(what, self.scenes[-1].handle_event, event)
 
-    def _fault(self, what: str) -> None:
-        """Log a bug once per place and go on: the window stays open."""
-        if what not in self._faults:
-            self._faults.add(what)
-            log.exception("client bug while %s (further ones not logged)", what)
+    def _guard(self, what: str, step: Callable[..., None], *args: Any) -> bool:
+        """Run one step of a scene or dialog; a bug is logged once per place and the window
+        stays open.  False when it failed."""
+        try:
+            step(*args)
+            return True
+        except Exception:
+            if what not in self._faults:
+                self._faults.add(what)
+                log.exception("client bug while %s (further ones not logged)", what)
+            return False
 
     def resized(self) -> None:
         if self.screen is None:
@@ -312,15 +297,9 @@ class App:
         if self.offscreen:
             self.screen.fill((0, 0, 0))
         for scene in self.scenes[start:]:
-            try:
-                scene.draw(self.screen)
-            except Exception:  # a drawing bug must not close the window
-                self._fault(f"drawing {scene.name}")
+            self._guard(f"drawing {scene.name}", scene.draw, self.screen)
         if self.modal is not None:
-            try:
-                self.modal.draw(self.screen)
-            except Exception:
-                self._fault("drawing a dialog")
+            self._guard("drawing a dialog", self.modal.draw, self.screen)
         if not self.offscreen:
             pygame.display.flip()
         self.frames += 1
@@ -380,30 +359,13 @@ class App:
             self.finder.start()
         return self.finder
 
-    def connect(
-        self,
-        host: str,
-        port: int,
-        *,
-        password: str = "",
-        watch: bool = False,
-        remember: str = "",
-        key: str = "",
-        announced: str = "",
-        table: str = "",
-        trusted: str = "",
-    ) -> None:
+    def connect(self, host: str, port: int, **join: Any) -> None:
         """Go to the table at ``host``:``port`` (the keywords: ``TableLink.connect``)."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
         handle = self.local.handle
         own = handle is not None and handle.port == port
-        if own and handle is not None:
-            table = handle.server.table.name
-        self.link.connect(
-            host, port, password=password, watch=watch, remember=remember, own=own,
-            own_table=table if own else "", key=key, announced=announced,
-            table=table if not own else "", trusted=trusted,
-        )  # fmt: skip
+        table = handle.server.table.name if own else ""
+        self.link.connect(host, port, own=own, own_table=table, **join)
         self.sync_scenes()
 
     def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None:

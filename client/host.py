@@ -142,19 +142,9 @@ class WaysIn(Protocol):
     def server_kind(self) -> str:
         """ "computer", "host" (our own server) or "" (someone else's table)."""
 
-    def connect(
-        self,
-        host: str,
-        port: int,
-        *,
-        password: str = "",
-        watch: bool = False,
-        remember: str = "",
-        key: str = "",
-        announced: str = "",
-        table: str = "",
-        trusted: str = "",
-    ) -> None: ...
+    def connect(self, host: str, port: int, **join: Any) -> None:
+        """Join the table at ``host``:``port`` (the keywords: ``TableLink.connect``)."""
+
     def trust_new_key(self) -> bool:
         """Trust the key the last join was refused for, and join again."""
 
