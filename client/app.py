@@ -125,12 +125,10 @@ class App:
 
     @property
     def table_key(self) -> TableKey | None:
-        """The key of the table we are linked to, as this client met it (TLS)."""
         return getattr(self.link.conn, "key", None)
 
     @property
-    def server(self) -> Any:
-        """Our own server (``server.app.ServerHandle``) while we run one."""
+    def server(self) -> Any:  # server.app.ServerHandle, while we run one
         return self.local.handle
 
     @property
@@ -140,8 +138,7 @@ class App:
     # ------------------------------------------------------------ setup
 
     def init_display(self, *, offscreen: bool = False) -> None:
-        """Open the window.  ``offscreen``: draw to a plain surface and take events only from
-        ``self.inbox`` (a second client in the same process, for tests)."""
+        """Open the window; ``offscreen`` draws to a surface, taking events from ``inbox``."""
         os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
         if not pygame.get_init():
             textcache.clear()  # fonts from an earlier pygame session are dead
@@ -319,14 +316,12 @@ class App:
         return self.scenes[-1]
 
     def push(self, scene: Room) -> None:
-        """Open a scene over the others (the replayer, the recap, the file list); it stays
-        on top while the session moves on, until it closes itself with ``pop``."""
+        """Open a scene over the others; it stays while the session moves on, until ``pop``."""
         scene.overlay = True  # type: ignore[attr-defined]
         self.scenes.append(scene)
         self._enter_top()
 
     def open(self, name: str, **kw: Any) -> Room:
-        """Push a new scene made by name (``client.registry``)."""
         scene = self.registry.make(name, self, **kw)
         self.push(scene)
         return scene
@@ -369,14 +364,10 @@ class App:
         self.sync_scenes()
 
     def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None:
-        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``),
-        under ``name`` (by default the settings' name)."""
         return self.link.key_for(host, port, name=name)
 
     def trust_new_key(self) -> bool:
-        """The key-changed dialog's *Trust the new key*: join that table again letting that
-        key through, pinned in place of the old one once the table welcomes us; False when
-        there is nothing to trust."""
+        """The key-changed dialog's *Trust the new key* (``TableLink.trust_new_key``)."""
         join = self.link.trust_new_key()
         if join is None:
             return False
@@ -384,8 +375,7 @@ class App:
         return True
 
     def stop_trying(self) -> None:
-        """The player gives up on a lost table (the banner's *Stop trying*): back to the
-        start screen; a seat in the middle of a match keeps its token for later."""
+        """The banner's *Stop trying*: give up on a lost table (a seat keeps its token)."""
         if self.status.state != "retrying":
             return
         why = self.status.message or "the connection was lost"
@@ -408,8 +398,7 @@ class App:
             self.on_message(item)
 
     def on_message(self, msg: ServerMessage) -> None:
-        """One server message, decoded (``client.net``): the session takes it, then the
-        scenes that fit the session show it."""
+        """One server message: the session takes it, then the scenes that fit it show it."""
         try:
             if not self.link.apply(msg, self.now()):
                 return
@@ -460,28 +449,24 @@ class App:
     # ------------------------------------------------------------ ways in
 
     def _unfinished(self) -> tuple[Unfinished, SeatKey] | None:
-        """The computer table's unfinished match on disk and our seat's kept key in it."""
+        """The computer table's unfinished match on disk, if our seat's key in it is kept."""
         found = self.local.unfinished_computer()
         key = None if found is None else seat_key_of(found, self.link.keys.entries())
         return None if found is None or key is None else (found, key)
 
     def unfinished_match(self) -> Unfinished | None:
-        """The computer table's unfinished match on disk, when our seat in it can be taken
-        back (a token kept for it, ``client.seatkeys``); None otherwise."""
         kept = self._unfinished()
         return kept[0] if kept is not None else None
 
     def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
-        """A new computer table: our own server on 127.0.0.1, started as soon as we sit
-        down.  An unfinished computer match on disk is dropped first, its seat's key too."""
+        """A new computer match (an unfinished one is dropped first, its seat's key too)."""
         self.leave_table(notice="", send_leave=True)
         if (kept := self._unfinished()) is not None:
             self.link.keys.forget(kept[1].token)
         self._sit_at_computer_table(computers, hands, level)
 
     def resume_computer(self) -> None:
-        """The start screen's *Resume*: the computer table started on its journal resumes
-        the unfinished match; we sit back in our seat by its kept token."""
+        """The start screen's *Resume*: we sit back in our seat by its kept token."""
         self.leave_table(notice="", send_leave=True)
         kept = self._unfinished()
         if kept is None:
@@ -493,7 +478,6 @@ class App:
         self._sit_at_computer_table(len(found.computers), found.hands, level, resume=True)
 
     def _sit_at_computer_table(self, computers: int, hands: int, level: str, **kw: Any) -> None:
-        """Start the computer table (our own server on 127.0.0.1) and join it."""
         try:
             handle = self.local.start_computer(computers, hands, level, **kw)
         except Exception as exc:
@@ -503,8 +487,7 @@ class App:
         self.connect("127.0.0.1", handle.port)
 
     def host_table(self, **kw: Any) -> None:
-        """A friends' table: our server on every interface (``bind`` narrows it, for tests),
-        announced on the network (the keywords: ``LocalServer.start_host``)."""
+        """A friends' table (the keywords: ``LocalServer.start_host``)."""
         self.leave_table(notice="", send_leave=True)
         failed = self.local.start_host(self.settings, **kw)
         if self.local.handle is None:
@@ -515,8 +498,7 @@ class App:
     # ------------------------------------------------------------ dialogs
 
     def show_rules(self, at: str | None = None) -> None:
-        """Open the house rules over whatever is on screen (F1 again closes them); ``at``
-        a rule id (``"R-O1"``) opens them at that rule (the coach's lines)."""
+        """The house rules over everything (F1 again closes them), at rule ``at`` if given."""
         if isinstance(self.modal, RulesOverlay):
             self.modal.close() if at is None else self.modal.go_to(at)
         elif self.modal is None:
@@ -524,19 +506,16 @@ class App:
         self.dirty = True
 
     def ask_leave(self) -> None:
-        """Leave the table, after a "sure?" where leaving costs something (client.leaving)."""
         leaving.ask(self, quit_after=False)
 
     def ask_quit(self) -> None:
-        """The window's close button: the same question when it would leave a table."""
         if self.modal is not None and getattr(self.modal, "kind", "") == "quit":
             self.running = False  # asked twice: the player means it
             return
         leaving.ask(self, quit_after=True)
 
     def rematch(self) -> None:
-        """One key for everyone: the host starts the same seats again; a guest goes to the
-        lobby, ready, and the host's start brings everyone to the table."""
+        """The host starts the same seats again; a guest goes to the lobby, ready."""
         s = self.session
         if s is not None and s.host:
             self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
