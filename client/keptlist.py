@@ -4,23 +4,22 @@ and the tables' keys (``client.pins``).
 ``KeptList`` reads and writes ``{"version": 1, <field>: [record, ...]}``.  Invariants:
 
 - The file is 0600 and always whole (``server.files.write_private``).
-- A missing file reads as empty; an unreadable or corrupt one (a folder in its place,
-  too large, not JSON, nested too deep, NaN or Infinity, not ``{<field>: [...]}``:
-  ``server.files``) reads as empty and is renamed ``<name>.broken-<time>`` first, with
-  one log line, so that the next write does not lose what a person may want to look at.
-  Nothing here raises on bad contents.
-- A folder that cannot be written turns the list into a memory-only one for the rest
-  of the run, with one log line; ``path=None`` is memory-only from the start (tests).
-- At most ``2 * limit`` records are read, each by ``read`` (None: skipped).
-
-Locking is the owner's: the stores hold their own lock around a read and the write
-that follows it.
+- A missing file reads as empty; an unreadable or corrupt one (``server.files``) reads as
+  empty and is renamed ``<name>.broken-<time>`` first, with one log line.  Nothing here
+  raises on bad contents: a record ``read`` cannot take is skipped.
+- A folder that cannot be written turns the list into a memory-only one for the rest of
+  the run, with one log line; ``path=None`` is memory-only from the start (tests).
+- At most ``2 * limit`` records are read.
+- Thread-safe where the owner holds ``lock`` around a read and the write that follows it
+  (the network thread reads while the main thread writes).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -29,15 +28,26 @@ from typing import Any, Generic, TypeVar
 from server import files
 from server.files import write_private
 
-__all__ = ["KeptList"]
+__all__ = ["KeptList", "is_number", "is_port", "same_name"]
 
 log = logging.getLogger("client")
 
 VERSION = 1
-MAX_BYTES = 4 * 1024 * 1024
-"""The largest file read: 200 tables' keys are under 60 KiB."""
+MAX_BYTES = 4 * 1024 * 1024  # the largest file read: 200 tables' keys are under 60 KiB
 
 T = TypeVar("T")
+
+
+def is_port(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def same_name(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
 
 
 class KeptList(Generic[T]):
@@ -51,14 +61,21 @@ class KeptList(Generic[T]):
         what: str,
         read: Callable[[Any], T | None],
         limit: int,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.path = path
         self.field = field
         self.what = what  # "the seats' tokens": for the log
+        self.now = now  # wall-clock time, for the records' ages
+        self.lock = threading.Lock()
         self._read = read
         self._limit = limit
         self._memory: list[T] = []
         self._disk = path is not None
+
+    def entries(self) -> list[T]:
+        with self.lock:
+            return self.load()
 
     def load(self) -> list[T]:
         if not self._disk or self.path is None:
@@ -77,7 +94,8 @@ class KeptList(Generic[T]):
         return items
 
     def save(self, records: Sequence[T]) -> None:
-        self._memory = list(records)
+        records = list(records)[: self._limit]
+        self._memory = records
         if not self._disk or self.path is None:
             return
         rows = [asdict(r) for r in records]  # type: ignore[call-overload]
