@@ -67,15 +67,15 @@ class Overlay:
         return []
 
 
-def _scale(size: tuple[int, int]) -> float:
+def scale(size: tuple[int, int]) -> float:
     w, h = size
     return max(0.5, min(w / BASE_W, h / BASE_H))
 
 
-def _shade(surf: pygame.Surface, alpha: int = 150) -> None:
-    shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-    shade.fill((0, 0, 0, alpha))
-    surf.blit(shade, (0, 0))
+def shade(surf: pygame.Surface, alpha: int = 150) -> None:
+    veil = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    veil.fill((0, 0, 0, alpha))
+    surf.blit(veil, (0, 0))
 
 
 # ------------------------------------------------------------------ the rules
@@ -207,7 +207,7 @@ class RulesOverlay(Overlay):
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        s = _scale(size)
+        s = scale(size)
         # Legible first: the body never goes under 18 px, the line under ~95 characters.
         self.body = max(18, round(25 * s))
         margin = max(8, round(24 * s))
@@ -304,7 +304,7 @@ class RulesOverlay(Overlay):
         return [ln for ln in self.lines if ln[5] >= top and ln[5] + ln[1] <= bottom]
 
     def draw(self, surf: pygame.Surface) -> None:
-        _shade(surf)
+        shade(surf)
         radius = max(8, self.body // 2)
         panel(surf, self.box, (10, 26, 21, 255), radius)
         pygame.draw.rect(surf, GOLD, self.box, 2, border_radius=radius)
@@ -373,7 +373,7 @@ class ConfirmDialog(Overlay):
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
         w, h = size
-        s = self.s = _scale(size)
+        s = self.s = scale(size)
         bw = min(w - 20, max(420, round(720 * s)))
         pad = max(14, round(30 * s))
         btn_h = max(40, round(60 * s))
@@ -414,7 +414,7 @@ class ConfirmDialog(Overlay):
             self.resize(self.size)
 
     def draw(self, surf: pygame.Surface) -> None:
-        _shade(surf)
+        shade(surf)
         s = self.s
         f = lambda v: max(18, round(v * s))  # noqa: E731
         box = self.box
