@@ -529,7 +529,7 @@ class App:
             self.sync_scenes()
 
     def notify_turn(self) -> None:
-        sound.play_turn()
+        sound.play("turn")
         self.title.flash(self.now())
 
     def set_four_color(self, on: bool) -> None:

@@ -1,17 +1,11 @@
 """The coach at the table: one short line, with its rule id, at the moment a rule applies.
 
 ``coach_lines(view, events, name_of, legal=..., focus=...)`` reads only what this seat
-has been shown: its ``SeatView`` as received (``common.schema``) and this hand's events
-as received (``common.events`` values, a hidden card already left out by the server), plus the
-buttons the server offered and the one the pointer or the keyboard is on.  It never
-reads a card the seat may not see, because it is never given one (issue 19; the
-property test in ``tests/test_coach.py`` changes unseen cards and finds the same
-lines).  It returns at most ``MAX_LINES`` lines, the latest last: the rule that applies
-now matters most.
-
-Every line cites its rule (``../shared/RULES.md``; the words are ``docs/rules.md``'s).
-Pure: no pygame, no clock.  The next session's odds and analysis may reuse
-``street_story`` (who bet and raised on each street, full or short, R-A2).
+has been shown: its ``SeatView`` and this hand's events as received, the buttons the server
+offered and the one the pointer or the keyboard is on.  It never reads a card the seat may
+not see, because it is never given one (the property test in ``tests/test_coach.py``).
+At most ``MAX_LINES`` lines, the latest last; each cites its rule (``docs/rules.md``).
+Pure: no pygame, no clock.
 """
 
 from __future__ import annotations
@@ -27,13 +21,11 @@ from common.schema import LegalAction, SeatView
 __all__ = ["MAX_LINES", "CoachLine", "StreetStory", "card_words", "coach_lines", "street_story"]
 
 MAX_LINES = 2
-"""Never more than two lines at once."""
 
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 _STREETS = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
 _COUNT = {0: "no", 1: "one", 2: "two", 3: "three"}
-CAP = 4
-"""R-B6: one bet (or completion) and three raises a round, with more than two seats in."""
+CAP = 4  # R-B6: one bet (or completion) and three raises a round, more than two seats in
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +65,7 @@ class StreetStory:
     last_full: int | None = None  # the seat of the last full bet or raise
     chips: bool = False  # any chips went in by an action this street
     first: int | None = None  # the seat that acted first
-    short: list[tuple[Act, int, int]] = field(default_factory=list)
-    """Short all-ins (R-A2): the event, the total before it and the lift."""
+    short: list[tuple[Act, int, int]] = field(default_factory=list)  # (act, before, lift)
 
 
 _WAGERS = (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
@@ -129,10 +120,7 @@ class _Words:
 
 
 def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
-    """R-O1 (and R-O3): who brings in and why.
-
-    The lowest card is the lowest of every seat's first up card, a seat that has
-    folded since included: no one had folded when the bring-in was chosen."""
+    """R-O1 (and R-O3): who brings in and why (a seat folded since counts)."""
     seat = view.bring_in
     if seat is None or seat not in view.seats or not view.seats[seat].up:
         return None  # R-D5: no bring-in when every seat but one is all in on its ante
@@ -182,10 +170,8 @@ def _showing_words(up: Sequence[str]) -> str:
 def _first_line(
     view: SeatView, first: int | None, folded_since: set[int], w: _Words
 ) -> CoachLine | None:
-    """R-O2 (and R-O3): who acts first from fourth street, and why.
-
-    ``folded_since``: the seats that folded on this street (after the first seat
-    acted): they were in when it was chosen, so they count."""
+    """R-O2 (and R-O3): who acts first from fourth street, and why (``folded_since``: the
+    seats that folded on this street still count: they were in when it was chosen)."""
     live = {s: t for s, t in view.seats.items() if t.up and (not t.folded or s in folded_since)}
     if first is None or len(live) < 2:
         return None
@@ -366,11 +352,7 @@ def coach_lines(
     legal: Sequence[LegalAction] = (),
     focus: LegalAction | None = None,
 ) -> list[CoachLine]:
-    """What the coach says now: at most ``MAX_LINES`` lines, the latest last.
-
-    ``events`` are this hand's events as this seat received them, ``legal`` the
-    buttons offered on its turn (``Session.actions()``), ``focus`` the one under the
-    pointer or the keyboard.  Only the current street's lines are kept."""
+    """What the coach says now, the current street's lines only."""
     if view is None:
         return []
     w = _Words(view, name_of)

@@ -1,18 +1,10 @@
 """Windows over every scene: the house rules (F1, a "Rules" button) and "are you sure?".
 
-The app holds at most one overlay (``App.modal``); while it is open it gets
-every event and is drawn over the scenes, whose game goes on underneath
-(the network is still read, the table still updates).
-
-``RulesOverlay`` shows ``docs/rules.md`` (the rules for players, with their
-ids), laid out from a small part of Markdown: ``#`` and ``##`` headings,
-paragraphs and ``- **R-XX** ...`` items.  It scrolls with the wheel, the
-arrow keys, Page Up/Down, Home and End.
-
-``ConfirmDialog`` asks one question with two buttons: Enter (or Y) does
-it, Esc (or N) keeps things as they are.  Its words are computed at each
-draw, so they follow the game (a hand that starts while it is open); its box
-fits them again at the next ``update`` (``draw`` changes nothing).
+The app holds at most one (``App.modal``): it gets every event and is drawn over the
+scenes, whose game goes on underneath.  ``RulesOverlay`` shows ``docs/rules.md``, laid out
+from a small part of Markdown (``#``, ``##``, paragraphs and ``- **R-XX** ...`` items), and
+scrolls.  ``ConfirmDialog`` asks one question: Enter (or Y) does it, Esc (or N) does not;
+its words follow the game, its box fitting them again at the next ``update``.
 """
 
 from __future__ import annotations
@@ -32,15 +24,14 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 
-__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "packaged_rules", "rules_path"]
+__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "packaged_rules", "rules_path",
+           "scale", "shade"]  # fmt: skip
 
 
 class Overlay:
     """One modal window; ``close()`` asks the app to take it away."""
 
-    keep_off_table = True
-    """Stays open when the table goes (the rules); a question about the table does not."""
-
+    keep_off_table = True  # stays open when the table goes; a question about it does not
     kind = ""
 
     def __init__(self, host: Host) -> None:
@@ -85,14 +76,12 @@ _SOURCE_RULES = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
 def packaged_rules() -> Traversable:
-    """The copy of ``docs/rules.md`` shipped in the package (``client/assets/rules.md``,
-    package data): what an installed game (``pip install .``, a wheel) reads."""
+    """The copy of ``docs/rules.md`` an installed game reads (package data)."""
     return resources.files("client").joinpath("assets", "rules.md")
 
 
 def rules_path() -> Path | Traversable:
-    """``docs/rules.md`` of the game's folder (the one text, for the README and the client)
-    when the game runs from its source folder, else the copy installed with the package."""
+    """``docs/rules.md`` when the game runs from its source folder, else the package's."""
     return _SOURCE_RULES if _SOURCE_RULES.is_file() else packaged_rules()
 
 
@@ -158,15 +147,7 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
     return blocks
 
 
-Line = tuple[str, int, tuple[int, int, int], bool, int, int]
-"""(text, font size, colour, bold, x offset, y offset) of one line of the laid-out rules."""
-
-
-def key_blocks() -> list[Block]:
-    """The keys, in the rules window: one key, one meaning, in every scene (client.keys)."""
-    out = [Block("heading", "Keys")]
-    out += [Block("item", f"{k}: {meaning}") for k, meaning in lines()]
-    return out
+Line = tuple[str, int, tuple[int, int, int], bool, int, int]  # text, size, colour, bold, x, y
 
 
 class RulesOverlay(Overlay):
@@ -174,8 +155,9 @@ class RulesOverlay(Overlay):
 
     def __init__(self, host: Host, *, at: str | None = None) -> None:
         super().__init__(host)
-        rules = load_rules()  # the keys under the title, the rules after them
-        self.blocks = rules[:1] + key_blocks() + rules[1:]
+        rules = load_rules()  # the keys (client.keys) under the title, the rules after them
+        keys = [Block("heading", "Keys")] + [Block("item", f"{k}: {say}") for k, say in lines()]
+        self.blocks = rules[:1] + keys + rules[1:]
         self.close_button = Button("close", "Close", "Esc", style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.view = pygame.Rect(0, 0, 10, 10)  # the scrolled text area
@@ -239,19 +221,14 @@ class RulesOverlay(Overlay):
         id_w = font(body, bold=True).size("R-B9")[0] + body
         anchors: dict[str, int] = {}
         for block in self.blocks:
-            if block.kind == "title":
-                size = round(body * 1.7)
+            if block.kind in ("title", "heading"):
+                title = block.kind == "title"
+                size = round(body * (1.7 if title else 1.3))
+                y += 0 if title else body // 2
                 for part in wrap(block.text, size, width):
                     lines.append((part, size, GOLD, True, 0, y))
                     y += round(size * 1.05)
-                y += body // 2
-            elif block.kind == "heading":
-                size = round(body * 1.3)
-                y += body // 2
-                for part in wrap(block.text, size, width):
-                    lines.append((part, size, GOLD, True, 0, y))
-                    y += round(size * 1.05)
-                y += body // 4
+                y += body // 2 if title else body // 4
             elif block.kind == "item":
                 indent = id_w if block.rid else body
                 if block.rid:
@@ -323,15 +300,9 @@ class RulesOverlay(Overlay):
             th = max(24, track.h * self.view.h // max(1, self.height))
             ty = track.y + (track.h - th) * self.offset // self.max_offset
             pygame.draw.rect(surf, GOLD, (track.x, ty, track.w, th), border_radius=4)
+        hint_at = (self.view.x, self.close_button.rect.centery)
         hint = "scroll: wheel, arrows, Page Up/Down"
-        blit_text(
-            surf,
-            hint,
-            max(14, self.body - 4),
-            (self.view.x, self.close_button.rect.centery),
-            MUTED,
-            anchor="midleft",
-        )
+        blit_text(surf, hint, max(14, self.body - 4), hint_at, MUTED, anchor="midleft")
         self.close_button.draw(surf)
 
 
