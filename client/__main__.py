@@ -1,14 +1,9 @@
 """``stud`` / ``python -m client``: open the Seventh Street window.
 
-``stud`` opens the start screen; ``stud --join HOST[:PORT] --name NAME`` (with
-``--key XXXX-XXXX-XXXX-XXXX``, the table's key read off the host's lobby: the
-join goes on only if the table shows that key) and
-``stud --computer 2 --hands 8`` go straight to a table.  Joining a table where a
-seat's token is kept under that name (``client.seatkeys``: the game crashed or
-was closed mid-match) takes that seat back, cards, chips and clock, asking nothing.
-With a computer match left unfinished, ``--computer`` stops at the start screen,
-which offers it (``client.scenes.start``): a new match is never started over it
-unasked.
+``stud`` opens the start screen; ``--join HOST[:PORT]`` (``--key``: only if the table
+shows that key), ``--computer N`` and ``--host`` go straight to a table.  A seat's token
+kept under the name takes that seat back, asking nothing; an unfinished computer match
+stops ``--computer`` at the start screen, which offers it.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """The table's time as the server last said it: the turn clocks, the grace, the pauses.
 
-``Clocks`` keeps the clock of the seat to act (decision seconds and time bank, R-C4),
-our own turn's seconds (a server without clocks says only those), the grace of each
-dropped seat (R-C1), and whether time stands still: the host paused the table (R-C3)
-or it waits for the host's disk.  Its methods take a ``received`` message and return
-the log's words for it, if any; the reading methods take the clock's ``now``.
-
-Pure: no pygame, no clock of its own (``now`` is passed in).
+``Clocks`` keeps the clock of the seat to act (R-C4), our own turn's seconds, each dropped
+seat's grace (R-C1), and whether time stands still (a pause, R-C3, or the host's disk).
+Its methods take a ``received`` message and return the log's words, if any.  Pure: the
+reading methods take ``now``.
 """
 
 from __future__ import annotations

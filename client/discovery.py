@@ -1,17 +1,10 @@
 """Find the tables announced on the home network (DNS-SD, ``_seventh-street._tcp``).
 
-``TableFinder`` browses in zeroconf's own thread and keeps, under a lock, one
-``FoundTable`` per announced service; ``tables()`` returns them sorted by name.
-An entry follows the table's announcement (seats, match, hands) and goes when
-the table withdraws it or its records expire.  ``wake`` is called (from that
-thread) whenever the list changed, so an idle window redraws.
-
-Nothing is sent while announcing is off (``STUD_MDNS=off``, as in the test
-suite): ``start()`` then returns False and the list stays empty.  TXT values
-are checked like any other network input: a malformed announcement is
-skipped, never shown half-read.  The table's short key (TXT ``key``) is kept
-only when it reads as one (``common.seal.normal_short_key``); the join then
-checks it against the key the table shows before any hello (``client.link``).
+``TableFinder`` browses in zeroconf's thread and keeps one ``FoundTable`` per announced
+service, following its announcement until withdrawn or expired; ``wake`` is called when
+the list changes.  Nothing is sent while announcing is off (``STUD_MDNS=off``).  TXT
+values are checked like any network input: a malformed announcement is skipped; the
+table's short key is kept only when it reads as one, and checked at the join.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """Leaving a table (the Leave buttons, Esc on the results, the window's close button).
 
-Where leaving costs something the player is asked first, in words that say
-what it does:
-
-- the host of a table hosted from this client: leaving closes it for
-  everyone (the server runs in this window), naming who is cut off;
-- a seat in a match being played: the match goes on, the seat keeps its
-  chips and plays by the default at once (R-C2) until its person comes back;
-- the computer table during a match: the match ends unfinished.
-
-A watcher, a seat in the lobby of someone else's table, or anyone after the
-standings of a computer match leaves at once: nothing is lost.
+The player is asked first where leaving costs something, in words that say what it does:
+the host of a table hosted here closes it for everyone; a seat in a match keeps its chips
+and plays by the default until its person comes back (R-C2); the computer match ends
+unfinished.  Anyone else leaves at once.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""What the lobby says of the table: its seats, its host, its options, the night so far,
-and the seats asked back by name.
+"""What the lobby says of the table: its seats, host, options, the night, the asks back.
 
-``LobbyState`` keeps the last ``lobby`` message (``said``) with what outlives it: the
-table's name, the night's scoreboard, who hosted before, the host's open asks and our
-own.  Its methods take a ``received`` message and return the log's words for it, if any.
-
-Pure: no pygame, no clock.
+``LobbyState`` keeps the last ``lobby`` message (``said``) with what outlives it; its
+methods take a ``received`` message and return the log's words for it, if any.  Pure.
 """
 
 from __future__ import annotations

@@ -1,18 +1,11 @@
 """The table this window runs itself: the computer table, or a friends' table we host.
 
-Both are a ``server.app`` server on a thread of this process
-(``run_in_thread``), stopped when we leave.  ``overrides`` (tests, scripts)
-are laid over every config: short pauses, a histories folder.
-
-A hosted table keeps its match in play in a journal (``server.journal``): if the game
-dies mid-match, hosting the same table again (same name, same histories folder) resumes
-it, on the port it had when that port is free, so friends' games find it again.  Closing
-the table on purpose (``stop``) ends the match for good.
-
-The computer table journals its match too, as table ``COMPUTER_TABLE`` in the same
-histories folder.  Its unfinished match (``unfinished_computer``) is resumed only when
-asked for (``start_computer(..., resume=True)``); a new computer match drops it first
-(``drop_computer``), so that new settings never bring the old match back.
+Both are a ``server.app`` server on a thread of this process, stopped when we leave;
+``overrides`` (tests, scripts) are laid over every config.  Each journals its match in
+play (``server.journal``): a hosted table started again (same name, same folder) resumes
+it, on the port it had when that is free; the computer table's unfinished match
+(``unfinished_computer``) resumes only when asked, a new match dropping it first.
+Closing the table on purpose (``stop``) ends its match for good.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
-"""What the client knows of its table: the server's messages, applied.
+"""The session: everything the server has told this connection, one message at a time.
 
-``Session.apply(msg, now)`` takes one message as ``common.protocol.received`` decoded
-it (every field checked and typed there, so nothing the server sends can make the
-drawing code crash) and updates the session.  The session holds who we are at the
-table (the ``welcome``) and the match as our seat sees it (its players, the last
-``SeatView``, our turn and its buttons, this hand's events, the standings); its parts
-hold the rest, one job each: ``lobby`` (``client.lobbystate``: seats, host, options,
-asks), ``clocks`` (``client.clocks``: turn clocks, grace, pauses), ``log``
-(``client.tablelog``: the lines and each seat's last words) and ``book``
-(``client.handbook``: this match's hands for the replayer and the recap).
-
-The model is pure: no pygame, no sockets, no clock (``now`` is passed in).
+``Session.apply(msg, now)`` takes one message as ``common.protocol.received`` decoded it
+(every field checked and typed there) and updates who we are at the table (the
+``welcome``) and the match as our seat sees it (players, the last ``SeatView``, our turn
+and its buttons, this hand's events, the standings).  Its parts hold the rest, one job
+each: ``lobby`` (``client.lobbystate``), ``clocks`` (``client.clocks``), ``log``
+(``client.tablelog``) and ``book`` (``client.handbook``).  Pure: ``now`` is passed in.
 """
 
 from __future__ import annotations

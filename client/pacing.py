@@ -1,24 +1,13 @@
 """Frame pacing: sleep while nothing moves, and step time in fixed 1/60 s steps.
 
-The loop sleeps in ``idle_wait`` until input, a word from the network
-thread (``wake``) or the next scene clock is due.  How it sleeps depends on
-the video driver (``waiter_for``), since every wake-up costs CPU even when it
-finds nothing (about 0.1 ms of a core each on a small virtual machine):
-
-- on a desktop's own drivers (X11, Wayland, Windows, macOS) it blocks in
-  SDL's own wait, which these drivers end the moment input comes; ``wake``
-  posts an event to end it (``pygame.event.wait`` is no use: it polls every
-  millisecond).  With a joystick attached SDL would poll every millisecond
-  itself, so then the nap below is used;
-- where the driver has no input at all (``dummy``, ``offscreen``: tests,
-  scripts, benchmarks) it sleeps on ``wake``'s flag alone;
-- anywhere else, or where SDL cannot be reached, it naps on the flag between
-  cheap event polls: a key is still answered within ``NAP``.
-
-``STUD_IDLE=poll`` (or ``flag``, ``sdl``) picks the way by hand.  While
-something animates, ``steps`` says how many fixed steps of time have passed
-(at most eight: a longer stall is dropped, not caught up) and ``rest`` sleeps
-off the rest of the frame.
+``idle_wait`` sleeps until input, a word from the network thread (``wake``) or the next
+scene clock, each wake-up costing CPU, so the way to sleep follows the video driver
+(``waiter_for``; ``STUD_IDLE=poll``, ``flag`` or ``sdl`` picks it by hand): a desktop's
+own driver blocks in SDL's wait, which its input ends (``wake`` posts an event; with a
+joystick SDL would poll, so then it naps); a driver without input (tests) sleeps on
+``wake``'s flag alone; elsewhere it naps on the flag between event polls (``NAP``).
+While something animates, ``steps`` says how many fixed steps have passed (at most
+eight: a longer stall is dropped) and ``rest`` sleeps off the rest of the frame.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """The player's remembered settings: name, last addresses, deck colours, table sizes.
 
-Kept as JSON in the user's config folder (``server.folders``): on Linux
-``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or ``~/.config/...``).  A file an older
-version left elsewhere on this platform moves there at first use.  A missing file gives
-the defaults; so does a broken one (a folder in its place, too large, not JSON, nested
-too deep, NaN or Infinity, not an object: ``server.files``), which is set aside as
-``settings.json.broken-<time>`` with one log line.  A setting of the wrong type or out
-of range takes its default and the others are kept.  A file that cannot be written is
-not an error (the game goes on, it just forgets).
+Kept as JSON in the user's config folder (``server.folders``; a file an older version
+left elsewhere moves there at first use).  A missing or broken file gives the defaults
+(a broken one set aside, ``server.files``); a setting of the wrong type or out of range
+takes its default.  A file that cannot be written is not an error.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""The window's smallest size: below 800×500 the opponents' cards stop being readable.
-
-``MIN_SIZE`` is asked of the window manager through SDL's
-``SDL_SetWindowMinimumSize`` (pygame 2 does not expose it, so it is reached
-through the SDL library pygame already loaded); where the window manager lets it
-shrink anyway, the app sizes the same window back to ``clamp(size)`` (``hold``),
-and only where SDL cannot be reached makes the window again at that size.
+"""The window's smallest size (below 800×500 the opponents' cards stop being readable)
+and its title.  ``MIN_SIZE`` is asked of the window manager through the SDL library
+pygame loaded (pygame 2 does not expose it); where it shrinks anyway, the app sizes the
+same window back (``hold``), making it again only where SDL cannot be reached.
 """
 
 from __future__ import annotations
