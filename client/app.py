@@ -44,7 +44,6 @@ __all__ = ["App"]
 
 log = logging.getLogger("client")
 
-MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
 SPARE_MARGIN = 0.002  # of each frame, kept from background work for the sleep to wake in
 
 # The scenes that fit each phase of the session, over the start screen.

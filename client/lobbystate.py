@@ -26,14 +26,9 @@ class Player:
     host: bool = False
     level: str = ""  # a computer seat's level id ("" when the server does not say)
     level_name: str = ""
-    presence: Presence = Presence.PLAYING
-    """Where its person is (``common.presence``), read from the seat's wire fields."""
-    stand_in: bool = False
-    """A computer plays the seat while it is away: the table's stand-in option (R-C3)
-    applied to an away presence, as the server says it."""
-    sealed: bool | None = None
-    """Its person's connection is sealed (TLS), as the server says it (``"sealed": true``;
-    absent: plain, or not connected); None where nobody said (a replayed hand)."""
+    presence: Presence = Presence.PLAYING  # where its person is (``common.presence``)
+    stand_in: bool = False  # a computer plays the seat while it is away (R-C3)
+    sealed: bool | None = None  # its person's link is sealed (TLS); None: nobody said
 
     @classmethod
     def of(cls, seat: LobbySeat) -> Player:
@@ -54,24 +49,20 @@ class Player:
         return replace(self, presence=presence, stand_in=stand_in)
 
     @property
-    def away(self) -> bool:
-        """Its turns are played for it (R-C2, R-C3)."""
+    def away(self) -> bool:  # its turns are played for it (R-C2, R-C3)
         return self.presence.away
 
     @property
-    def away_why(self) -> str | None:
-        """``asked``, ``clock``, ``dropped`` or ``taken`` while away, else None."""
+    def away_why(self) -> str | None:  # asked, clock, dropped or taken while away
         return self.presence.away_why
 
     @property
-    def next(self) -> bool:
-        """Seated during a match: plays from the next one."""
+    def next(self) -> bool:  # seated during a match: plays from the next one
         return self.presence is Presence.NEXT_MATCH
 
     @property
     def connected(self) -> bool:
-        """Not known to be cut off: neither dropped nor away after a drop (an away seat's
-        link is not in its presence; ``Clocks.dropped`` has every seat said dropped)."""
+        """Not known to be cut off (``Clocks.dropped`` has every seat said dropped)."""
         return self.presence is not Presence.DROPPED and self.presence is not Presence.AWAY_DROPPED
 
 
@@ -96,13 +87,11 @@ class LobbyState:
         return self.said.options if self.said is not None else None
 
     @property
-    def plain_refused(self) -> bool:
-        """The table takes only sealed connections."""
+    def plain_refused(self) -> bool:  # the table takes only sealed connections
         return self.said is not None and self.said.plain == "never"
 
     @property
-    def plain_open(self) -> bool:
-        """Plain connections are let into a table with a password."""
+    def plain_open(self) -> bool:  # plain connections let into a table with a password
         return self.said is not None and self.said.plain == "allow"
 
     @property

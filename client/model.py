@@ -42,7 +42,6 @@ class Session:
         self.welcomed = False
         self.welcomed_once = False
         self.error: tuple[str, str] | None = None  # the last refusal: (code, words)
-        self.bye: str | None = None
         # The match as our seat sees it.
         self.match_id: str | None = None
         self.running = False
@@ -178,8 +177,6 @@ class Session:
             case r.AskAnswer():
                 if (words := self.lobby.answered(msg)) is not None:
                     say(words)
-            case r.Bye():
-                self.bye = msg.reason
         self.book.take(msg)
 
     def _welcome(self, m: r.Welcome) -> None:
@@ -291,10 +288,7 @@ class Session:
         self.standings, self.view, self.running = None, None, False
 
     def reset_for_reconnect(self) -> None:
-        """Forget the handshake but keep token, name, view and log for the way back.
-
-        The server greets a comeback with the match and the hand so far; the log
-        takes only what is new from them (``_match_start``, ``_events``).
-        """
+        """Forget the handshake, keeping the rest: the log takes only what is new from the
+        match and the hand so far that greet a comeback (``_match_start``, ``_events``)."""
         self.welcomed = False
         self._rejoining = True
