@@ -293,16 +293,11 @@ class TableLink:
         )
 
     def _keep_keys(self, msg: r.ServerMessage, s: Session) -> None:
-        if isinstance(msg, r.Welcome):
-            if self.found is not None and self.found.token != s.token:
-                self.keys.forget(self.found.token)  # a newcomer after all
+        if isinstance(msg, r.Welcome | r.MatchStart):  # at a match_start, with its match
             key = self._key(s)
-            if key is not None:
-                self.keys.keep(key)
-            elif self.found is not None:
-                self.keys.forget(self.found.token)
-        elif isinstance(msg, r.MatchStart):
-            key = self._key(s)  # the match is known now (a new match keeps it again)
+            found = self.found if isinstance(msg, r.Welcome) else None
+            if found is not None and (key is None or found.token != s.token):
+                self.keys.forget(found.token)  # a newcomer after all
             if key is not None:
                 self.keys.keep(key)
         elif isinstance(msg, r.Standings) and s.token:
