@@ -62,7 +62,6 @@ class StreetStory:
     street: int
     acts: list[Act] = field(default_factory=list)
     wagers: int = 0  # full bets, completions and raises (R-B6's count; R-A2)
-    last_full: int | None = None  # the seat of the last full bet or raise
     chips: bool = False  # any chips went in by an action this street
     first: int | None = None  # the seat that acted first
     short: list[tuple[Act, int, int]] = field(default_factory=list)  # (act, before, lift)
@@ -94,7 +93,6 @@ def street_story(events: Sequence[Event]) -> dict[int, StreetStory]:
                 full_to = STAKES.small_bet
             if not ev.all_in or ev.to >= full_to or 2 * lift >= _bet(street):
                 story.wagers += 1
-                story.last_full = ev.seat
             elif lift > 0:
                 story.short.append((ev, before, lift))
         high[street] = max(before, ev.to)
@@ -264,13 +262,9 @@ def _show_lines(
     winner = next((a.seat for a in view.awards if a.pot == 0), None)
     chosen = mine or next((e for e in shows if e.seat == winner), None)
     if chosen is not None:
-        best = [str(c) for c in chosen.best]
-        out.append(
-            CoachLine(
-                f"{w.owner(chosen.seat).capitalize()} best five: {_cards(best)} ({chosen.hand})",
-                "R-S1",
-            )
-        )
+        best = _cards([str(c) for c in chosen.best])
+        owner = w.owner(chosen.seat).capitalize()
+        out.append(CoachLine(f"{owner} best five: {best} ({chosen.hand})", "R-S1"))
     return out
 
 
@@ -295,14 +289,13 @@ def _button_line(
     story = stories.get(street)
     made = story.wagers if story is not None else 0
 
-    def cap_after(extra: int) -> str:
-        if live <= 2:
-            return "heads-up: raising has no cap"
-        left = CAP - made - extra
-        if left <= 0:
-            return "that reaches the cap: after it, only calls"
-        return f"{_COUNT.get(left, str(left))} raise{'s' if left != 1 else ''} left before the cap"
-
+    left = CAP - made - 1  # after this wager
+    if live <= 2:
+        cap = "heads-up: raising has no cap"
+    elif left <= 0:
+        cap = "that reaches the cap: after it, only calls"
+    else:
+        cap = f"{_COUNT.get(left, str(left))} raise{'s' if left != 1 else ''} left before the cap"
     allin = " (all in)" if focus.all_in else ""
     act = focus.action
     if act == "fold":
@@ -324,24 +317,15 @@ def _button_line(
             "R-B2",
         )
     if act == "complete":
-        return CoachLine(
-            f"Complete to {focus.to}: the full small bet, {focus.put} from you; "
-            f"{cap_after(1)}{allin}",
-            "R-B6",
-        )
-    if act == "bet":
+        text = f"Complete to {focus.to}: the full small bet, {focus.put} from you"
+    elif act == "bet":
         size = "small" if _bet(street) == STAKES.small_bet else "big"
-        return CoachLine(
-            f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street; "
-            f"{cap_after(1)}{allin}",
-            "R-B6",
-        )
-    if act == "raise":
-        more = max(0, focus.put - owed)
-        return CoachLine(
-            f"Raise to {focus.to}: {owed} to call and {more} more; {cap_after(1)}{allin}", "R-B6"
-        )
-    return None
+        text = f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street"
+    elif act == "raise":
+        text = f"Raise to {focus.to}: {owed} to call and {max(0, focus.put - owed)} more"
+    else:
+        return None
+    return CoachLine(f"{text}; {cap}{allin}", "R-B6")
 
 
 def coach_lines(
