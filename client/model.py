@@ -162,21 +162,17 @@ class Session:
             case r.SeatAway():
                 self._seat_away(msg)
             case r.Paused():
-                if (words := self.clocks.pause(msg, self.view, now)) is not None:
-                    say(words)
+                say(self.clocks.pause(msg, self.view, now))
             case r.Waiting():
-                if (words := self.clocks.wait(msg)) is not None:
-                    say(words)
+                say(self.clocks.wait(msg))
             case r.Clock():
                 self.clocks.clock(msg, now)
             case r.Chat() if msg.text:
                 say(f"{msg.name}{' (watching)' if msg.watching else ''}: {msg.text}", "chat")
             case r.SeatAsked():
-                if (words := self.lobby.asked(msg, self.name_of(msg.seat))) is not None:
-                    say(words)
+                say(self.lobby.asked(msg, self.name_of(msg.seat)))
             case r.AskAnswer():
-                if (words := self.lobby.answered(msg)) is not None:
-                    say(words)
+                say(self.lobby.answered(msg))
         self.book.take(msg)
 
     def _welcome(self, m: r.Welcome) -> None:
@@ -192,8 +188,7 @@ class Session:
 
     def _lobby(self, m: r.Lobby) -> None:
         self.host, words = self.lobby.take(m, self.seat, self.name_of)
-        if words is not None:
-            self.log.say(words)
+        self.log.say(words)
         self.running = m.running
         if self.running and self.players:
             # Mid-match a lobby lists the seats as the table's ``players`` do, and comes

@@ -26,8 +26,10 @@ class TableLog:
         self._street = (0, 0)  # the last (hand, street) whose name was said
         self._shown: tuple[int, dict[int, str]] = (0, {})  # a hand's shows, for its winners
 
-    def say(self, text: str, kind: str = "info") -> None:
-        self.lines.append(LogLine(text, kind))
+    def say(self, text: str | None, kind: str = "info") -> None:
+        """A line, if there is one to say (the parts' words are None when there is not)."""
+        if text is not None:
+            self.lines.append(LogLine(text, kind))
 
     def new_match(self, hands: int) -> None:
         self.recent.clear()
