@@ -19,7 +19,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 import pygame
 
@@ -32,16 +31,6 @@ NAP = 0.025  # idle polling interval where nothing better is at hand
 MAX_STEPS = 8
 NATIVE = ("x11", "wayland", "windows", "cocoa")  # SDL's wait ends on their input
 NO_INPUT = ("dummy", "offscreen")
-
-
-class Waiter(Protocol):
-    kind: str
-
-    def wait(self, flag: threading.Event, seconds: float) -> None:
-        """Sleep up to ``seconds``, or less (input, ``flag``)."""
-
-    def interrupt(self) -> None:
-        """From another thread: end a ``wait`` now (the flag is set already)."""
 
 
 class Nap:
@@ -92,6 +81,9 @@ class SdlWait:
         # (a full queue will be read soon anyway; pygame may be down)
         with contextlib.suppress(pygame.error):
             pygame.event.post(pygame.event.Event(self.event))
+
+
+Waiter = Nap | FlagOnly | SdlWait  # ``wait`` up to some seconds; ``interrupt`` ends it
 
 
 def waiter_for(driver: str) -> Waiter:
