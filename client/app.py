@@ -408,14 +408,11 @@ class App:
             self.settings.save()  # it worked: now it is a recent address
         self.sync_scenes()
         for scene in list(self.scenes):
-            try:
-                scene.on_message(msg)
-            except Exception:
-                log.exception("scene %s failed on a %s message", scene.name, msg.TYPE)
+            self._guard(f"showing a {msg.TYPE} in {scene.name}", scene.on_message, msg)
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
-        code = getattr(status, "code", "")
+        code = status.code
         problem = self.link.key_problem if code == "key" else None
         # A join (not our own server) that never got in is said by the Join box.
         joining = s is not None and not s.welcomed_once and not self.link.own

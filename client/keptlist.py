@@ -16,19 +16,21 @@ and the tables' keys (``client.pins``).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
 import time
+import typing
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from server import files
 from server.files import write_private
 
-__all__ = ["KeptList", "is_number", "is_port", "same_name"]
+__all__ = ["KeptList", "is_port", "read_record", "same_name"]
 
 log = logging.getLogger("client")
 
@@ -42,8 +44,37 @@ def is_port(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536
 
 
-def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+@functools.cache
+def _kinds(cls: type) -> dict[str, tuple[type, ...]]:
+    """Each field's types: ``(str,)``, ``(int, NoneType)`` for ``int | None``..."""
+    return {name: typing.get_args(t) or (t,) for name, t in typing.get_type_hints(cls).items()}
+
+
+def read_record(cls: type[T], item: Any, **cut: int) -> T | None:
+    """A record of dataclass ``cls`` from the file: each field of its declared type (an int
+    is a float too), strings cut to ``cut``'s lengths, a missing one its default; None when
+    anything is wrong."""
+    if not isinstance(item, dict):
+        return None
+    values = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        allowed = _kinds(cls)[f.name]
+        value = item.get(f.name, MISSING)
+        if value is MISSING and f.default is MISSING:
+            return None
+        if value is MISSING:
+            continue
+        if isinstance(value, bool):
+            fits = bool in allowed
+        elif isinstance(value, int):
+            fits = int in allowed or float in allowed
+            value = float(value) if int not in allowed else value
+        else:
+            fits = type(value) in allowed
+        if not fits:
+            return None
+        values[f.name] = value[: cut[f.name]] if isinstance(value, str) and f.name in cut else value
+    return cls(**values)
 
 
 def same_name(a: str, b: str) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from client.keptlist import KeptList, is_number, is_port, same_name
+from client.keptlist import KeptList, is_port, read_record, same_name
 from client.seatkeys import normal_ip
 from server.folders import config_dir
 
@@ -83,16 +83,10 @@ class Pin:
     @classmethod
     def read(cls, item: Any) -> Pin | None:
         """A pin from the file, or None when it is not one."""
-        if not isinstance(item, dict):
+        pin = read_record(cls, item, name=80, host=255)
+        if pin is None or not is_port(pin.port) or not pin.host:
             return None
-        name, host, fp = item.get("name"), item.get("host"), item.get("fingerprint")
-        port, seen = item.get("port"), item.get("first_seen", 0.0)
-        if not isinstance(name, str) or not isinstance(host, str) or not isinstance(fp, str):
-            return None
-        if not is_port(port) or not is_number(seen) or not _HEX.fullmatch(fp) or not host:
-            return None
-        return cls(name=name[:80], host=host[:255], port=port, fingerprint=fp,
-                   first_seen=float(seen))  # fmt: skip
+        return pin if _HEX.fullmatch(pin.fingerprint) else None
 
 
 @dataclass(frozen=True, slots=True)

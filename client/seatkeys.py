@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from client.keptlist import KeptList, is_number, is_port, same_name
+from client.keptlist import KeptList, is_port, read_record, same_name
 from server.folders import config_dir
 
 __all__ = ["MAX_AGE", "MAX_KEYS", "SeatKey", "SeatKeys", "default_path", "normal_ip"]
@@ -75,38 +75,10 @@ class SeatKey:
     @classmethod
     def read(cls, item: Any) -> SeatKey | None:
         """A key from the file, or None when it is not one."""
-        if not isinstance(item, dict):
+        key = read_record(cls, item, host=255, ip=64, name=40, match=80, table=80, password=200)
+        if key is None or not is_port(key.port) or not key.token or len(key.token) > 128:
             return None
-        host, ip, name, token = (_text(item, k) for k in ("host", "ip", "name", "token"))
-        port, match, seat = item.get("port"), item.get("match"), item.get("seat")
-        password, saved, own = _text(item, "password", ""), item.get("saved", 0.0), item.get("own")
-        table = _text(item, "table", "")
-        if host is None or ip is None or name is None or token is None or password is None:
-            return None
-        if not is_port(port) or not token or len(token) > 128 or not isinstance(own, bool):
-            return None
-        if table is None or not is_number(saved) or not isinstance(match, str | None):
-            return None
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            return None
-        return cls(
-            host=host[:255],
-            ip=ip[:64],
-            port=port,
-            name=name[:40],
-            token=token,
-            match=match[:80] if match else None,
-            seat=seat,
-            own=own,
-            table=table[:80],
-            password=password[:200],
-            saved=float(saved),
-        )
-
-
-def _text(item: dict[str, Any], key: str, default: str | None = None) -> str | None:
-    value = item.get(key, default)
-    return value if isinstance(value, str) else None
+        return replace(key, match=key.match or None)
 
 
 class SeatKeys(KeptList[SeatKey]):
