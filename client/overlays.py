@@ -92,6 +92,7 @@ class Block:
     rid: str = ""  # the rule id of an item ("R-B6")
 
 
+_HEADS = {"# ": "title", "## ": "heading", "- ": "item"}
 _INLINE = re.compile(r"\*\*|`|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
 
 
@@ -110,40 +111,23 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
             Block("title", "The house rules"),
             Block("para", f"The rules file is missing: {path}"),
         ]
-    blocks: list[Block] = []
-    cur: list[str] = []
-    kind = ""
-
-    def flush() -> None:
-        nonlocal cur, kind
-        if cur:
-            joined = " ".join(cur)
-            rid = ""
-            if kind == "item":
-                m = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined)
-                if m:
-                    rid, joined = m.group(1), m.group(2)
-            blocks.append(Block(kind, _plain(joined), rid))
-        cur, kind = [], ""
-
+    parts: list[list[str]] = []  # [kind, text] of each block
+    open_block = False  # the last block takes the next line of text
     for raw in source.splitlines():
-        line = raw.rstrip()
-        if not line.strip():
-            flush()
-        elif line.startswith("## "):
-            flush()
-            blocks.append(Block("heading", _plain(line[3:])))
-        elif line.startswith("# "):
-            flush()
-            blocks.append(Block("title", _plain(line[2:])))
-        elif line.startswith("- "):
-            flush()
-            kind, cur = "item", [line[2:].strip()]
-        else:
-            if not kind:
-                kind = "para"
-            cur.append(line.strip())
-    flush()
+        line = raw.strip()
+        head = next((h for h in _HEADS if raw.startswith(h)), None)
+        if head is not None:
+            parts.append([_HEADS[head], raw[len(head) :].strip()])
+        elif line and open_block:
+            parts[-1][1] += " " + line
+        elif line:
+            parts.append(["para", line])
+        open_block = bool(line) and _HEADS.get(head or "") not in ("title", "heading")
+    blocks = []
+    for kind, text in parts:
+        rule = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", text) if kind == "item" else None
+        rid, words = (rule.group(1), rule.group(2)) if rule else ("", text)
+        blocks.append(Block(kind, _plain(words), rid))
     return blocks
 
 
