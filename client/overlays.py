@@ -124,9 +124,9 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
             parts.append(["para", line])
         open_block = bool(line) and _HEADS.get(head or "") not in ("title", "heading")
     blocks = []
-    for kind, text in parts:
-        rule = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", text) if kind == "item" else None
-        rid, words = (rule.group(1), rule.group(2)) if rule else ("", text)
+    for kind, joined in parts:
+        rule = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined) if kind == "item" else None
+        rid, words = (rule.group(1), rule.group(2)) if rule else ("", joined)
         blocks.append(Block(kind, _plain(words), rid))
     return blocks
 
