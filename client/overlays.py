@@ -316,10 +316,6 @@ class ConfirmDialog(Overlay):
         self.on_yes = on_yes
         self.yes = Button("yes", yes, "Enter", style="danger")
         self.no = Button("no", no, "Esc", style="primary")
-        self.box = pygame.Rect(0, 0, 10, 10)
-        self.s = 1.0
-        self.size = (BASE_W, BASE_H)
-        self._words = ""
         self.resize(host.window_size)
 
     def buttons(self) -> list[Button]:
@@ -328,22 +324,19 @@ class ConfirmDialog(Overlay):
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
         w, h = size
-        s = self.s = scale(size)
-        bw = min(w - 20, max(420, round(720 * s)))
-        pad = max(14, round(30 * s))
-        btn_h = max(40, round(60 * s))
-        size_t, size_b = max(18, round(36 * s)), max(18, round(25 * s))
-        lines = len(wrap(self.body(), size_b, bw - 2 * pad))
-        words_h = round(size_t * 1.4) + lines * round(size_b * 1.2)
-        bh = min(h - 20, pad + words_h + pad + btn_h + pad)
-        self.box = pygame.Rect(0, 0, bw, bh)
-        self.box.center = (w // 2, h // 2)
+        s = scale(size)
+        self.pad, self.radius = max(14, round(30 * s)), max(18, round(16 * s))
+        self.title_size, self.body_size = max(18, round(36 * s)), max(18, round(25 * s))
+        pad = self.pad
+        bw, btn_h = min(w - 20, max(420, round(720 * s))), max(40, round(60 * s))
         self._words = self.body()
-        btn_w = (bw - 3 * pad) // 2
-        self.yes.rect = pygame.Rect(self.box.x + pad, self.box.bottom - pad - btn_h, btn_w, btn_h)
-        self.no.rect = pygame.Rect(
-            self.box.right - pad - btn_w, self.box.bottom - pad - btn_h, btn_w, btn_h
-        )
+        lines = len(wrap(self._words, self.body_size, bw - 2 * pad))
+        words_h = round(self.title_size * 1.4) + lines * round(self.body_size * 1.2)
+        self.box = pygame.Rect(0, 0, bw, min(h - 20, words_h + btn_h + 3 * pad))
+        self.box.center = (w // 2, h // 2)
+        btn_w, btn_y = (bw - 3 * pad) // 2, self.box.bottom - pad - btn_h
+        self.yes.rect = pygame.Rect(self.box.x + pad, btn_y, btn_w, btn_h)
+        self.no.rect = pygame.Rect(self.box.right - pad - btn_w, btn_y, btn_w, btn_h)
         for b in (self.yes, self.no):
             b.size = max(18, round(26 * s))
 
@@ -370,16 +363,11 @@ class ConfirmDialog(Overlay):
 
     def draw(self, surf: pygame.Surface) -> None:
         shade(surf)
-        s = self.s
-        f = lambda v: max(18, round(v * s))  # noqa: E731
-        box = self.box
-        radius = f(16)
-        panel(surf, box, (12, 28, 23, 250), radius)
-        pygame.draw.rect(surf, GOLD, box, 3, border_radius=radius)
-        pad = max(14, round(30 * s))
-        blit_text(surf, self.title, f(36), (box.x + pad, box.y + pad), GOLD, bold=True)
-        y = box.y + pad + round(f(36) * 1.4)
-        size = f(25)
+        box, pad, size = self.box, self.pad, self.body_size
+        panel(surf, box, (12, 28, 23, 250), self.radius)
+        pygame.draw.rect(surf, GOLD, box, 3, border_radius=self.radius)
+        blit_text(surf, self.title, self.title_size, (box.x + pad, box.y + pad), GOLD, bold=True)
+        y = box.y + pad + round(self.title_size * 1.4)
         for line in wrap(self.body(), size, box.w - 2 * pad):
             if y + size > self.yes.rect.top - pad // 2:
                 break
