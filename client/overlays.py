@@ -213,22 +213,18 @@ class RulesOverlay(Overlay):
                     lines.append((part, size, GOLD, True, 0, y))
                     y += round(size * 1.05)
                 y += body // 2 if title else body // 4
-            elif block.kind == "item":
-                indent = id_w if block.rid else body
+            else:  # an item, its rule id or a bullet in the margin, or a paragraph
+                item = block.kind == "item"
+                indent = (id_w if block.rid else body) if item else 0
                 if block.rid:
                     anchors[block.rid] = y
                     lines.append((block.rid, body, GOLD, True, 0, y))
-                else:
+                elif item:
                     lines.append(("•", body, GOLD, True, body // 3, y))
                 for part in wrap(block.text, body, width - indent):
                     lines.append((part, body, INK, False, indent, y))
                     y += round(body * 1.15)
-                y += body // 3
-            else:
-                for part in wrap(block.text, body, width):
-                    lines.append((part, body, INK, False, 0, y))
-                    y += round(body * 1.15)
-                y += body // 2
+                y += body // 3 if item else body // 2
         self.lines = lines
         self.height = y
         self.anchors = anchors
