@@ -27,7 +27,7 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
     def ask() -> None:
         host.connect(where[0], where[1], password=password, watch=True)
         if host.session is not None:
-            host.session.lobby.ask_once_welcomed(seat)
+            host.session.lobby.asking = seat  # asked once welcomed as a watcher
 
     dialog = ConfirmDialog(
         host,

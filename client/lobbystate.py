@@ -148,10 +148,6 @@ class LobbyState:
         self.asking = None
         return m.message or None
 
-    def ask_once_welcomed(self, seat: int) -> None:
-        """A refused join asks for ``seat`` back once welcomed as a watcher."""
-        self.asking = seat
-
     def asked_now(self) -> int | None:
         """The seat to ask for now (once), its ask waiting for the host's word."""
         seat, self.asking = self.asking, None
