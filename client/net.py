@@ -265,35 +265,32 @@ class Connection:
                 busy += 1
                 if down_since is None:
                     down_since, lost = self.clock(), BUSY
-                if self.clock() - down_since > self.retry_for:
-                    self._status("gone", f"the table stayed busy for {self.retry_for:.0f} s")
+                gone = f"the table stayed busy for {self.retry_for:.0f} s"
+                pause = min(_MOST_BUSY_WAIT, 2.0 ** (busy - 1)) * self.retry_every
+            else:
+                busy = 0
+                if kind in ("key", "no_proof", "bad_password"):
+                    self._status("failed", text, code=kind)
                     break
-                attempt += 1
-                self._status("retrying", BUSY, attempt, down_since + self.retry_for)
-                self._closed.wait(min(_MOST_BUSY_WAIT, 2.0 ** (busy - 1)) * self.retry_every)
-                continue
-            busy = 0
-            if kind in ("key", "no_proof", "bad_password"):
-                self._status("failed", text, code=kind)
-                break
-            if kind in ("refused", "bye", "stale"):
-                code = self._refused_code if kind == "refused" else ""
-                self._status("failed" if kind == "refused" else "gone", text, code=code)
-                break
-            if not welcomed_once:
-                code = "unreachable" if kind == "unreachable" else ""
-                self._status(
-                    "failed", text or f"could not reach {self.host}:{self.port}", code=code
-                )
-                break
-            if welcomed or down_since is None:
-                down_since, attempt, lost = self.clock(), 0, text or "connection lost"
+                if kind in ("refused", "bye", "stale"):
+                    code = self._refused_code if kind == "refused" else ""
+                    self._status("failed" if kind == "refused" else "gone", text, code=code)
+                    break
+                if not welcomed_once:
+                    code = "unreachable" if kind == "unreachable" else ""
+                    why = text or f"could not reach {self.host}:{self.port}"
+                    self._status("failed", why, code=code)
+                    break
+                if welcomed or down_since is None:
+                    down_since, attempt, lost = self.clock(), 0, text or "connection lost"
+                gone = "the table is gone: no answer from the server"
+                pause = self.retry_every if attempt > 0 else 0.2
             if self.clock() - down_since > self.retry_for:
-                self._status("gone", "the table is gone: no answer from the server")
+                self._status("gone", gone)
                 break
             attempt += 1
-            self._status("retrying", lost, attempt, down_since + self.retry_for)
-            self._closed.wait(self.retry_every if attempt > 1 else 0.2)
+            self._status("retrying", BUSY if busy else lost, attempt, down_since + self.retry_for)
+            self._closed.wait(pause)
         self._shut()
         self._status("closed")
 
