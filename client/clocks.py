@@ -56,19 +56,12 @@ class Clocks:
     def clock_left(
         self, seat: int, view: SeatView | None, now: float
     ) -> tuple[float, float] | None:
-        """(decision seconds, bank seconds) left to ``seat``, the seat to act, or None.
-
-        The decision's seconds go first, then the bank (R-C4); both stand still
-        while the table is paused (R-C3)."""
+        """(decision seconds, bank seconds) left to ``seat``, the seat to act, or None: the
+        decision's seconds go first, then the bank (R-C4), standing still in a pause (R-C3)."""
         c = self.turn
-        if (
-            c is None
-            or c.seat != seat
-            or view is None
-            or view.to_act != seat
-            or view.over
-            or c.turn != (view.turn_id or 0)
-        ):
+        if c is None or view is None or view.over or view.to_act != seat:
+            return None
+        if c.seat != seat or c.turn != (view.turn_id or 0):
             return None
         spent = (now - c.at) if c.running and not self.paused else 0.0
         decision = c.time_left - spent
