@@ -45,19 +45,13 @@ def needs_asking(app: Host) -> bool:
     return _playing(app)
 
 
-def _names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
     """(title, what leaving does, the yes button's label) for the table we are at."""
     s = app.session
     what = "Closing the window" if quitting else "Leaving"
     if app.server_kind == "host" and app.server is not None:
         others = _others(app)
-        who = _names(others)
+        who = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
         body = f"You are hosting this table. {what} closes it for everyone"
         body += f": {who} will be disconnected" if who else ""
         body += "."
@@ -75,10 +69,8 @@ def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
         body += "a computer plays it for you from its next turn (R-C2, R-C3)."
     else:
         body += "at each of its turns it checks, or folds when it cannot check (R-C2)."
-    if quitting:
-        body += " Join this table again before the match ends to take your seat back."
-    else:
-        body += " Join this table again before the match ends to take your seat back, cards too."
+    body += " Join this table again before the match ends to take your seat back"
+    body += "." if quitting else ", cards too."
     return "Leave the match?", body, "Quit" if quitting else "Leave"
 
 
