@@ -50,11 +50,6 @@ def _cards(codes: Sequence[str]) -> str:
     return "-".join("10" if c[:1] == "T" else c[:1] for c in codes)
 
 
-def _bet(street: int) -> int:
-    """One bet of the street (R-T3): small on third and fourth, big after."""
-    return STAKES.small_bet if street <= 4 else STAKES.big_bet
-
-
 @dataclass(slots=True)
 class StreetStory:
     """One street's betting as the events tell it."""
@@ -88,10 +83,10 @@ def street_story(events: Sequence[Event]) -> dict[int, StreetStory]:
             lift = ev.to - before
             # R-A2: a full amount, or a lift of half a bet or more, counts as full.
             complete = ev.action is ActionKind.COMPLETE
-            full_to = STAKES.small_bet if complete else before + _bet(street)
+            full_to = STAKES.small_bet if complete else before + STAKES.bet_for(street)
             if before == STAKES.bring_in and street == 3 and ev.action is not ActionKind.RAISE:
                 full_to = STAKES.small_bet
-            if not ev.all_in or ev.to >= full_to or 2 * lift >= _bet(street):
+            if not ev.all_in or ev.to >= full_to or 2 * lift >= STAKES.bet_for(street):
                 story.wagers += 1
             elif lift > 0:
                 story.short.append((ev, before, lift))
@@ -214,7 +209,7 @@ def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
 def _short_line(ev: Act, before: int, lift: int, w: _Words) -> CoachLine:
     """R-A2: a short all-in is not a bet, completion or raise."""
     street = ev.street
-    half = _bet(street) // 2
+    half = STAKES.bet_for(street) // 2
     head = (
         f"{w.owner(ev.seat).capitalize()} all-in to {ev.to} adds {lift}, less than half a "
         f"bet ({half}): "
@@ -222,7 +217,7 @@ def _short_line(ev: Act, before: int, lift: int, w: _Words) -> CoachLine:
     if street == 3 and before <= STAKES.bring_in:
         tail = f"not a completion; the next seat may still complete to {STAKES.small_bet}"
     elif before == 0:
-        tail = f"not a bet; the next seat may still bet {_bet(street)}"
+        tail = f"not a bet; the next seat may still bet {STAKES.bet_for(street)}"
     else:
         tail = "not a raise; who already acted may only call or fold"
     return CoachLine(head + tail, "R-A2")
@@ -319,7 +314,7 @@ def _button_line(
     if act == "complete":
         text = f"Complete to {focus.to}: the full small bet, {focus.put} from you"
     elif act == "bet":
-        size = "small" if _bet(street) == STAKES.small_bet else "big"
+        size = "small" if STAKES.bet_for(street) == STAKES.small_bet else "big"
         text = f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street"
     elif act == "raise":
         text = f"Raise to {focus.to}: {owed} to call and {max(0, focus.put - owed)} more"
