@@ -67,7 +67,6 @@ class App:
         server_overrides: dict[str, Any] | None = None,
         retry_for: float = 120.0,
         seat_keys: SeatKeys | None = None,
-        pins: Pins | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings or Settings.load()
@@ -77,7 +76,7 @@ class App:
         # The seats' tokens and the tables' keys met: on disk beside the settings, unless
         # this window keeps nothing (tests' save_settings=False).
         keys = seat_keys or SeatKeys(default_path() if save_settings else None)
-        pins = pins or Pins(pins_path() if save_settings else None)
+        pins = Pins(pins_path() if save_settings else None)
         self.pacer = Pacer(clock)  # frame pacing: client.pacing
         self.link = TableLink(
             self.settings, retry_for=retry_for, wake=self.pacer.wake, keys=keys, pins=pins
@@ -505,7 +504,7 @@ class App:
         leaving.ask(self, quit_after=False)
 
     def ask_quit(self) -> None:
-        if self.modal is not None and getattr(self.modal, "kind", "") == "quit":
+        if self.modal is not None and self.modal.kind == "quit":
             self.running = False  # asked twice: the player means it
             return
         leaving.ask(self, quit_after=True)
