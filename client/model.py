@@ -84,19 +84,14 @@ class Session:
     def sits_out(self) -> bool:
         """Seated for the next match while this one is played without us."""
         v = self.view
-        return bool(
-            self.seat is not None and v is not None and v.seats and self.seat not in v.seats
+        return (
+            self.seat is not None and v is not None and bool(v.seats) and self.seat not in v.seats
         )
 
     def my_turn(self) -> bool:
         v = self.view
-        return bool(
-            v is not None
-            and self.seat is not None
-            and v.to_act == self.seat
-            and self.turn is not None
-            and self.legal
-        )
+        ours = v is not None and self.seat is not None and v.to_act == self.seat
+        return ours and self.turn is not None and bool(self.legal)
 
     def actions(self) -> list[LegalAction]:
         """The buttons to show: exactly what the server offered for our turn."""
