@@ -1,17 +1,12 @@
-"""A list of records kept in one private JSON file: the seats' tokens (``client.seatkeys``)
-and the tables' keys (``client.pins``).
+"""A list of records kept in one private JSON file (``{"version": 1, <field>: [...]}``):
+the seats' tokens (``client.seatkeys``) and the tables' keys (``client.pins``).
 
-``KeptList`` reads and writes ``{"version": 1, <field>: [record, ...]}``.  Invariants:
-
-- The file is 0600 and always whole (``server.files.write_private``).
-- A missing file reads as empty; an unreadable or corrupt one (``server.files``) reads as
-  empty and is renamed ``<name>.broken-<time>`` first, with one log line.  Nothing here
-  raises on bad contents: a record ``read`` cannot take is skipped.
-- A folder that cannot be written turns the list into a memory-only one for the rest of
-  the run, with one log line; ``path=None`` is memory-only from the start (tests).
-- At most ``2 * limit`` records are read.
-- Thread-safe where the owner holds ``lock`` around a read and the write that follows it
-  (the network thread reads while the main thread writes).
+The file is 0600 and always whole (``server.files.write_private``).  A missing file reads
+as empty; a corrupt one too, set aside first as ``<name>.broken-<time>`` with one log line
+(``server.files``); a record that cannot be read is skipped, and at most ``2 * limit`` are
+read: nothing here raises on bad contents.  A folder that cannot be written makes the list
+memory-only for the run (``path=None``: from the start).  The owner holds ``lock`` around
+a read and the write that follows it (the network thread reads while the main one writes).
 """
 
 from __future__ import annotations

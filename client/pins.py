@@ -1,16 +1,10 @@
 """The tables' keys we have met, kept on disk: trust on first use, then the same key.
 
-Every connection is sealed with TLS, and the table proves nothing but its key.  The first
-time we meet a table its key is pinned (``pins.json``, kept as ``client.keptlist`` keeps a
-file); from then on a table at that address that shows another key is refused, with both
-short keys on screen, until the person chooses "Trust the new key" (``trust``).
-
-- A pin's ``host`` is ``pin_host``: the address connected to as ``normal_ip`` spells it,
-  else the host name as typed, lower case.
-- A key is checked against every pin of the same (host, port) or the same (host, table
-  name): any other fingerprint is a mismatch (a table that moved to another port keeps
-  its key).  ``trust`` drops all those pins and keeps the new one.
-- At most ``MAX_PINS`` pins, the latest met kept.
+The first time we meet a table its key is pinned; from then on a table at that address
+that shows another key is refused, both short keys on screen, until the person trusts
+the new one (``trust``).  A key is checked against every pin of the same (host, port) or
+(host, table name), the host as ``pin_host`` spells it: a table that moved to another
+port keeps its key.  At most ``MAX_PINS`` pins, the latest met kept.
 """
 
 from __future__ import annotations

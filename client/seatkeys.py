@@ -1,15 +1,11 @@
 """The seats' tokens, kept on disk: a seat comes back to its person after any client crash.
 
-The server gives a seat's person a token in ``welcome``; whoever says ``hello`` with it
-takes that seat back, cards, chips and clock (R-C1).  ``SeatKeys`` keeps each token in
-the user config folder (``seats.json``, kept as ``client.keptlist`` keeps a file).
-
-- A key belongs to a table and a name: ``port`` plus the address connected to (``ip``,
-  ``normal_ip``) or the host as typed.  A lookup finds only a key of our own name, so two
-  windows of one computer never take each other's seats.  At our own server (``own``) the
-  port may change from one run to the next: the latest own key is found whatever the port.
-- ``forget`` by token drops a key, ``forget(match=...)`` only a key of that match (or none).
-- Keys older than ``MAX_AGE`` seconds, and all but the ``MAX_KEYS`` latest, go at each write.
+Whoever says ``hello`` with a seat's token takes that seat back, cards, chips and clock
+(R-C1).  A key belongs to a table and a name: ``port`` plus the address connected to
+(``normal_ip``) or the host as typed, and only our own name finds it, so two windows of one
+computer never take each other's seats; at our own server (``own``) any port.  ``forget``
+drops a key by token (with ``match``: only that match's); at each write keys older than
+``MAX_AGE``, and all but the ``MAX_KEYS`` latest, go.
 """
 
 from __future__ import annotations
