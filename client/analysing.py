@@ -41,10 +41,6 @@ def during_match(session: Session | None, records: Sequence[dict[str, Any]]) -> 
     )
 
 
-def _key(records: Sequence[dict[str, Any]], viewer: int | None) -> tuple[Any, ...]:
-    return viewer, tuple((rec["match"], rec["hand"], full_record(rec)) for rec in records)
-
-
 class Analysing:
     """One match's analysis for one seat, worked on a frame's share at a time."""
 
@@ -130,7 +126,7 @@ def analysis_for(
     hands, or a new one; none (``held``) while ``session`` still plays their match."""
     if during_match(session, records):
         return Analysing(records, viewer, held=True)
-    key = _key(records, viewer)
+    key = viewer, tuple((rec["match"], rec["hand"], full_record(rec)) for rec in records)
     found = _CACHE.get(key)
     if found is None:
         found = _CACHE[key] = Analysing(records, viewer)

@@ -167,8 +167,7 @@ class Connection:
         self.check_key = check_key
         self.on_welcome = on_welcome
         self.sealed = sealed
-        self.key: TableKey | None = None
-        """The key of the table on the current (or last) sealed link."""
+        self.key: TableKey | None = None  # the table's on the current (or last) sealed link
         self.mid_match = False  # a match runs, as the messages so far say (a bye is retried)
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._sock: socket.socket | None = None
@@ -359,9 +358,7 @@ class Connection:
                 self.send(Ping(pings).encode())
             if data is None:
                 if now - heard > self.silence_limit:
-                    log.info(
-                        "no word from the server for %.0f s: the link is down", self.silence_limit
-                    )
+                    log.info("no word from the server for %.0f s: down", self.silence_limit)
                     silent = True
                     break
                 continue
