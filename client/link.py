@@ -20,7 +20,6 @@ pinned.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,7 +47,7 @@ class KeyProblem:
     known: tuple[str, ...]  # the short keys expected (pinned, typed or announced)
     new: str  # the short key the table showed
     pin: Pin  # what trusting the new key keeps
-    join: dict[str, Any] = dataclasses.field(default_factory=dict)  # ``connect`` again
+    join: dict[str, Any]  # ``connect``'s keywords, to join again
 
     @property
     def trustable(self) -> bool:
