@@ -51,27 +51,15 @@ OTHER: dict[str, str] = {
 SCENES: dict[str, dict[str, str]] = {
     "start": {"D": "play", "T": "host", "J": "join", "H": "histories", "E": "resume"},
     "lobby": {"S": "start"},
-    "table": {
-        "F": "fold",
-        "C": "check",
-        "B": "bet",
-        "R": "raise",
-        "A": "away",
-        "P": "pause",
-        "M": "mute",
-        "U": "seen",
-        "I": "coach",
-        "W": "odds",
-        "H": "replay",
-        "G": "ask:give",
-        "N": "ask:refuse",
-    },
+    "table": {"F": "fold", "C": "check", "B": "bet", "R": "raise", "A": "away", "P": "pause",
+              "M": "mute", "U": "seen", "I": "coach", "W": "odds", "H": "replay", "G": "ask:give",
+              "N": "ask:refuse"},
     "results": {"K": "rematch", "L": "lobby", "H": "replay", "O": "recap"},
     "replayer": {"P": "play", "X": "export", "O": "recap", "V": "next_mark"},
     "recap": {"H": "replay"},
     "histories": {},
     "confirm": {"Y": "yes", "N": "no"},
-}
+}  # fmt: skip
 
 
 def key_of(scene: str, action: str) -> str:

@@ -239,15 +239,9 @@ class RulesOverlay(Overlay):
             self.scroll(-event.y * 3 * step)
         elif event.type == pygame.KEYDOWN:
             page = max(step, self.view.h - 2 * step)
-            moves = {
-                pygame.K_UP: -step,
-                pygame.K_DOWN: step,
-                pygame.K_PAGEUP: -page,
-                pygame.K_PAGEDOWN: page,
-                pygame.K_SPACE: page,
-                pygame.K_HOME: -self.height,
-                pygame.K_END: self.height,
-            }
+            moves = {pygame.K_UP: -step, pygame.K_DOWN: step, pygame.K_PAGEUP: -page,
+                     pygame.K_PAGEDOWN: page, pygame.K_SPACE: page, pygame.K_HOME: -self.height,
+                     pygame.K_END: self.height}  # fmt: skip
             if event.key in moves:
                 self.scroll(moves[event.key])
             elif event.key in (pygame.K_ESCAPE, pygame.K_F1, pygame.K_RETURN, pygame.K_KP_ENTER):
