@@ -47,12 +47,8 @@ log = logging.getLogger("client")
 SPARE_MARGIN = 0.002  # of each frame, kept from background work for the sleep to wake in
 
 # The scenes that fit each phase of the session, over the start screen.
-PHASE_SCENES = {
-    "connecting": ["connecting"],
-    "lobby": ["lobby"],
-    "playing": ["table"],
-    "standings": ["table", "results"],
-}
+PHASE_SCENES = {"connecting": ["connecting"], "lobby": ["lobby"], "playing": ["table"],
+                "standings": ["table", "results"]}  # fmt: skip
 
 
 class App:
