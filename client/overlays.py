@@ -29,7 +29,7 @@ __all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "packaged_r
 
 
 class Overlay:
-    """One modal window; ``close()`` asks the app to take it away."""
+    """One modal window (a ``client.host.Modal``); ``close()`` asks the app to take it away."""
 
     keep_off_table = True  # stays open when the table goes; a question about it does not
     kind = ""
@@ -42,20 +42,8 @@ class Overlay:
             self.host.modal = None
             self.host.dirty = True
 
-    def resize(self, size: tuple[int, int]) -> None:
-        pass
-
     def update(self, dt: float) -> None:
         pass
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        pass
-
-    def draw(self, surf: pygame.Surface) -> None:
-        pass
-
-    def buttons(self) -> list[Button]:
-        return []
 
 
 def scale(size: tuple[int, int]) -> float:
