@@ -268,10 +268,10 @@ class App:
             return
         surf = None if self.offscreen else pygame.display.get_surface()
         if surf is not None:
-            if window.clamp(surf.get_size()) != surf.get_size():
+            size = window.clamp(surf.get_size())
+            if size != surf.get_size():
                 # The window manager let it shrink past the minimum: grow the same window
                 # back (making it again with set_mode only where SDL cannot be reached).
-                size = window.clamp(surf.get_size())
                 if not window.hold(size):
                     pygame.display.set_mode(size, pygame.RESIZABLE)
                 surf = pygame.display.get_surface()
