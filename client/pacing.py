@@ -69,13 +69,12 @@ class SdlWait:
         sdl.SDL_WaitEventTimeout.restype = ctypes.c_int
         sdl.SDL_NumJoysticks.restype = ctypes.c_int
         self.event = pygame.event.custom_type()
-        self.nap = Nap()
 
     def wait(self, flag: threading.Event, seconds: float) -> None:
-        if self.sdl.SDL_NumJoysticks() > 0:  # SDL itself would poll every millisecond
-            self.nap.wait(flag, seconds)
-            return
-        self.sdl.SDL_WaitEventTimeout(None, max(1, round(seconds * 1000)))
+        if self.sdl.SDL_NumJoysticks() > 0:  # SDL itself would poll every millisecond: nap
+            flag.wait(min(NAP, seconds))
+        else:
+            self.sdl.SDL_WaitEventTimeout(None, max(1, round(seconds * 1000)))
 
     def interrupt(self) -> None:
         # (a full queue will be read soon anyway; pygame may be down)
