@@ -1,14 +1,9 @@
 """``stud`` / ``python -m client``: open the Seventh Street window.
 
-``stud`` opens the start screen; ``stud --join HOST[:PORT] --name NAME`` (with
-``--key XXXX-XXXX-XXXX-XXXX``, the table's key read off the host's lobby: the
-join goes on only if the table shows that key) and
-``stud --computer 2 --hands 8`` go straight to a table.  Joining a table where a
-seat's token is kept under that name (``client.seatkeys``: the game crashed or
-was closed mid-match) takes that seat back, cards, chips and clock, asking nothing.
-With a computer match left unfinished, ``--computer`` stops at the start screen,
-which offers it (``client.scenes.start``): a new match is never started over it
-unasked.
+``stud`` opens the start screen; ``--join HOST[:PORT]`` (``--key``: only if the table
+shows that key), ``--computer N`` and ``--host`` go straight to a table.  A seat's token
+kept under the name takes that seat back, asking nothing; an unfinished computer match
+stops ``--computer`` at the start screen, which offers it.
 """
 
 from __future__ import annotations
@@ -30,11 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     way.add_argument("--join", metavar="HOST[:PORT]", help="join the table at this address")
     way.add_argument("--computer", type=int, choices=(1, 2, 3), help="play 1 to 3 computer seats")
     way.add_argument("--host", action="store_true", help="host a friends' table")
-    ap.add_argument(
-        "--level",
-        choices=LEVEL_IDS,
-        help="computer seats' level with --computer or --host (remembered)",
-    )
+    levels = "computer seats' level with --computer or --host (remembered)"
+    ap.add_argument("--level", choices=LEVEL_IDS, help=levels)
     ap.add_argument("--name", help="your name at the table (remembered)")
     ap.add_argument("--hands", type=int, choices=(4, 8, 12), help="hands in the match")
     ap.add_argument(
@@ -43,15 +35,17 @@ def _parser() -> argparse.ArgumentParser:
         help="table password, to join or to host (default: $SEVENTH_STREET_PASSWORD)",
     )
     ap.add_argument("--watch", action="store_true", help="with --join: watch without a seat")
-    ap.add_argument(
-        "--key",
-        metavar="XXXX-XXXX-XXXX-XXXX",
-        help="with --join: the table's key as the host's lobby shows it (checked first)",
-    )
+    key = "with --join: the table's key as the host's lobby shows it (checked first)"
+    ap.add_argument("--key", metavar="XXXX-XXXX-XXXX-XXXX", help=key)
     ap.add_argument("--four-color", action="store_true", help="four-colour deck")
     ap.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
     ap.add_argument("-v", "--verbose", action="store_true", help="log more")
     return ap
+
+
+def _refuse(words: str) -> int:
+    print(f"stud: {words}", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -64,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from client.address import AddressError, joinable, parse_address
     from client.app import App
     from client.settings import Settings
+    from common.seal import normal_short_key
 
     settings = Settings.load()
     if args.name:
@@ -80,50 +75,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             w, h = (int(v) for v in args.size.lower().split("x"))
             size = (w, h)
         except ValueError:
-            print("--size wants WxH, like 1280x800", file=sys.stderr)
-            return 2
+            return _refuse("--size wants WxH, like 1280x800")
+    key = "" if args.key is None else normal_short_key(args.key)
+    if key is None or (key and not args.join):
+        return _refuse("--key goes with --join, and a table key is 16 letters and digits,"
+                       " like 7QKM-D2XA-PF4Z-LW3B")  # fmt: skip
     where = None
-    key = ""
-    if args.key is not None:
-        from common.seal import normal_short_key
-
-        key = normal_short_key(args.key) or ""
-        if not key or not args.join:
-            print(
-                "stud: --key goes with --join, and a table key is 16 letters and digits,"
-                " like 7QKM-D2XA-PF4Z-LW3B",
-                file=sys.stderr,
-            )
-            return 2
     if args.join:
         try:
             where = parse_address(args.join)
         except AddressError as exc:
-            print(f"stud: --join {args.join}: {exc}", file=sys.stderr)
-            return 2
+            return _refuse(f"--join {args.join}: {exc}")
     app = App(settings, size=size)
     app.init_display()
     if where is not None:
         host, port = where
-        app.connect(
-            host,
-            port,
-            password=args.password,
-            watch=args.watch,
-            remember=joinable(host, port),
-            key=key,
-        )
+        app.connect(host, port, password=args.password, watch=args.watch,
+                    remember=joinable(host, port), key=key)  # fmt: skip
     elif args.computer and app.unfinished_match() is not None:
         app.notice = "Your match against the computer is unfinished: Resume it, or a New match."
     elif args.computer:
         app.play_computer(args.computer, settings.hands, level=settings.level)
     elif args.host:
-        app.host_table(
-            hands=args.hands or settings.host_hands,
-            computers=settings.host_computers,
-            password=args.password,
-            level=settings.host_level,
-        )
+        app.host_table(hands=args.hands or settings.host_hands, password=args.password,
+                       computers=settings.host_computers, level=settings.host_level)  # fmt: skip
     app.run()
     return 0
 

@@ -94,13 +94,7 @@ def _check_host(host: str) -> str:
 
 
 def parse_address(text: str, port: str | int = DEFAULT_PORT) -> tuple[str, int]:
-    """(host, port) from the address box and the port box; raises ``AddressError``.
-
-    >>> parse_address("192.168.1.20:7788")
-    ('192.168.1.20', 7788)
-    >>> parse_address("tablehost")
-    ('tablehost', 7777)
-    """
+    """(host, port) from the address box and the port box; raises ``AddressError``."""
     text = text.strip()
     host, port_text = split_port(text)
     if host.startswith("["):

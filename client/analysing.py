@@ -1,17 +1,10 @@
 """The analysis after the match in the window: ``common.analysis`` worked on between frames.
 
-``analysis_for(records, viewer)`` is the one ``Analysing`` of those hands for that
-seat: the replayer and the recap over the same match share it, so what one has
-counted the other shows.  ``work()`` runs the analysis's bounded steps for at most
-``BUDGET`` seconds of the clock given, and not again until ``GAP`` has passed (the
-loop may call ``update`` several times in one frame), so the window never stalls
-for long: a step is a few milliseconds (one batch of samples, one count of at most
-``common.analysis.EXACT_BUDGET`` deals), a frame's share at most ``BUDGET`` plus one.
-
-The analysis is seeded by the match's id: the same hands show the same figures
-every time they are opened.  It is the analysis *after* the match: the hands of
-the match still being played (a replay at the table) get none (``held``), so no
-figure of it reaches a seat before the end, whatever the table's odds option.
+``analysis_for(records, viewer)`` is the one ``Analysing`` of those hands for that seat
+(the replayer and the recap share it).  ``work()`` runs bounded steps for at most
+``BUDGET`` seconds, and not again until ``GAP`` has passed, so no frame stalls.  It is
+seeded by the match's id (the same figures every time), and the hands of a match still
+being played get none (``held``), whatever the table's odds option.
 """
 
 from __future__ import annotations
@@ -46,10 +39,6 @@ def during_match(session: Session | None, records: Sequence[dict[str, Any]]) -> 
         and session.standings is None
         and any(rec["match"] == match for rec in records)
     )
-
-
-def _key(records: Sequence[dict[str, Any]], viewer: int | None) -> tuple[Any, ...]:
-    return viewer, tuple((rec["match"], rec["hand"], full_record(rec)) for rec in records)
 
 
 class Analysing:
@@ -137,7 +126,7 @@ def analysis_for(
     hands, or a new one; none (``held``) while ``session`` still plays their match."""
     if during_match(session, records):
         return Analysing(records, viewer, held=True)
-    key = _key(records, viewer)
+    key = viewer, tuple((rec["match"], rec["hand"], full_record(rec)) for rec in records)
     found = _CACHE.get(key)
     if found is None:
         found = _CACHE[key] = Analysing(records, viewer)

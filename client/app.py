@@ -1,15 +1,10 @@
 """The window: the scene stack, the events and the main loop, frame by frame.
 
-``App.run()`` is the whole client.  The loop sleeps while nothing moves (near-zero CPU,
-``client.pacing``) and ticks at 60 fps, in fixed 1/60 s steps, only while a scene
-animates; a scene's background work (the odds) runs in what is left of each frame
-(``Scene.spare``).  Server messages come decoded through the table link's queue
-(``client.link``): the session takes each one, then the scenes show it.  Which scene
-sits on top follows the session (connecting, lobby, table, the results over the
-table) over the start screen; scenes are made by name (``client.scenes``) and see the
-app only as a ``client.host.Host``.  Our own server, for the computer table or a
-friends' table, is ``client.localserver``: a crash leaves its match in its journal,
-offered on the start screen (``unfinished_match``, ``resume_computer``).
+The loop sleeps while nothing moves and steps at 60 fps only while a scene animates
+(``client.pacing``), giving a scene's background work what is left of each frame
+(``Scene.spare``).  Each server message (``client.link``) goes to the session, then to
+the scenes; which scenes sit over the start screen follows the session's phase.  Scenes
+are made by name (``client.scenes``) and see the app only as a ``client.host.Host``.
 """
 
 from __future__ import annotations
@@ -49,16 +44,11 @@ __all__ = ["App"]
 
 log = logging.getLogger("client")
 
-MIN_SIZE = window.MIN_SIZE  # below it the opponents' cards are no longer readable
 SPARE_MARGIN = 0.002  # of each frame, kept from background work for the sleep to wake in
 
 # The scenes that fit each phase of the session, over the start screen.
-PHASE_SCENES = {
-    "connecting": ["connecting"],
-    "lobby": ["lobby"],
-    "playing": ["table"],
-    "standings": ["table", "results"],
-}
+PHASE_SCENES = {"connecting": ["connecting"], "lobby": ["lobby"], "playing": ["table"],
+                "standings": ["table", "results"]}  # fmt: skip
 
 
 class App:
@@ -73,7 +63,6 @@ class App:
         server_overrides: dict[str, Any] | None = None,
         retry_for: float = 120.0,
         seat_keys: SeatKeys | None = None,
-        pins: Pins | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings or Settings.load()
@@ -83,7 +72,7 @@ class App:
         # The seats' tokens and the tables' keys met: on disk beside the settings, unless
         # this window keeps nothing (tests' save_settings=False).
         keys = seat_keys or SeatKeys(default_path() if save_settings else None)
-        pins = pins or Pins(pins_path() if save_settings else None)
+        pins = Pins(pins_path() if save_settings else None)
         self.pacer = Pacer(clock)  # frame pacing: client.pacing
         self.link = TableLink(
             self.settings, retry_for=retry_for, wake=self.pacer.wake, keys=keys, pins=pins
@@ -130,12 +119,10 @@ class App:
 
     @property
     def table_key(self) -> TableKey | None:
-        """The key of the table we are linked to, as this client met it (TLS)."""
         return getattr(self.link.conn, "key", None)
 
     @property
-    def server(self) -> Any:
-        """Our own server (``server.app.ServerHandle``) while we run one."""
+    def server(self) -> Any:  # server.app.ServerHandle, while we run one
         return self.local.handle
 
     @property
@@ -145,8 +132,7 @@ class App:
     # ------------------------------------------------------------ setup
 
     def init_display(self, *, offscreen: bool = False) -> None:
-        """Open the window.  ``offscreen``: draw to a plain surface and take events only from
-        ``self.inbox`` (a second client in the same process, for tests)."""
+        """Open the window; ``offscreen`` draws to a surface, taking events from ``inbox``."""
         os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
         if not pygame.get_init():
             textcache.clear()  # fonts from an earlier pygame session are dead
@@ -234,26 +220,16 @@ class App:
                 self.pacer.rest()
 
     def _spare(self) -> None:
-        """The scenes' background work (the odds) in what is left of this frame, so that
-        a frame never runs over for it: each is given the time to the frame's end."""
+        """The scenes' background work (the odds) in what is left of this frame."""
         for scene in list(self.scenes):
             left = STEP - SPARE_MARGIN - (self.now() - self.pacer.last)
-            try:
-                scene.spare(max(0.0, left))
-            except Exception:
-                self._fault(f"working in {scene.name}")
+            self._guard(f"working in {scene.name}", scene.spare, max(0.0, left))
 
     def _update(self, dt: float) -> None:
         for scene in list(self.scenes):
-            try:
-                scene.update(dt)
-            except Exception:
-                self._fault(f"updating {scene.name}")
+            self._guard(f"updating {scene.name}", scene.update, dt)
         if self.modal is not None:
-            try:
-                self.modal.update(dt)
-            except Exception:
-                self._fault("updating a dialog")
+            self._guard("updating a dialog", self.modal.update, dt)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.dirty = True
@@ -269,33 +245,33 @@ class App:
             self.show_rules()
             return
         if self.modal is not None:
-            try:
-                self.modal.handle_event(event)
-            except Exception:
-                self._fault("handling an event in a dialog")
+            if not self._guard("handling an event in a dialog", self.modal.handle_event, event):
                 self.modal = None
-            return
-        if self.scenes:
-            try:
-                self.scenes[-1].handle_event(event)
-            except Exception:
-                self._fault(f"handling {pygame.event.event_name(event.type)}")
+        elif self.scenes:
+            what = f"handling {pygame.event.event_name(event.type)}"
+            self._guard(what, self.scenes[-1].handle_event, event)
 
-    def _fault(self, what: str) -> None:
-        """Log a bug once per place and go on: the window stays open."""
-        if what not in self._faults:
-            self._faults.add(what)
-            log.exception("client bug while %s (further ones not logged)", what)
+    def _guard(self, what: str, step: Callable[..., None], *args: Any) -> bool:
+        """Run one step of a scene or dialog; a bug is logged once per place and the window
+        stays open.  False when it failed."""
+        try:
+            step(*args)
+            return True
+        except Exception:
+            if what not in self._faults:
+                self._faults.add(what)
+                log.exception("client bug while %s (further ones not logged)", what)
+            return False
 
     def resized(self) -> None:
         if self.screen is None:
             return
         surf = None if self.offscreen else pygame.display.get_surface()
         if surf is not None:
-            if window.clamp(surf.get_size()) != surf.get_size():
+            size = window.clamp(surf.get_size())
+            if size != surf.get_size():
                 # The window manager let it shrink past the minimum: grow the same window
                 # back (making it again with set_mode only where SDL cannot be reached).
-                size = window.clamp(surf.get_size())
                 if not window.hold(size):
                     pygame.display.set_mode(size, pygame.RESIZABLE)
                 surf = pygame.display.get_surface()
@@ -312,15 +288,9 @@ class App:
         if self.offscreen:
             self.screen.fill((0, 0, 0))
         for scene in self.scenes[start:]:
-            try:
-                scene.draw(self.screen)
-            except Exception:  # a drawing bug must not close the window
-                self._fault(f"drawing {scene.name}")
+            self._guard(f"drawing {scene.name}", scene.draw, self.screen)
         if self.modal is not None:
-            try:
-                self.modal.draw(self.screen)
-            except Exception:
-                self._fault("drawing a dialog")
+            self._guard("drawing a dialog", self.modal.draw, self.screen)
         if not self.offscreen:
             pygame.display.flip()
         self.frames += 1
@@ -340,14 +310,12 @@ class App:
         return self.scenes[-1]
 
     def push(self, scene: Room) -> None:
-        """Open a scene over the others (the replayer, the recap, the file list); it stays
-        on top while the session moves on, until it closes itself with ``pop``."""
+        """Open a scene over the others; it stays while the session moves on, until ``pop``."""
         scene.overlay = True  # type: ignore[attr-defined]
         self.scenes.append(scene)
         self._enter_top()
 
     def open(self, name: str, **kw: Any) -> Room:
-        """Push a new scene made by name (``client.registry``)."""
         scene = self.registry.make(name, self, **kw)
         self.push(scene)
         return scene
@@ -380,41 +348,20 @@ class App:
             self.finder.start()
         return self.finder
 
-    def connect(
-        self,
-        host: str,
-        port: int,
-        *,
-        password: str = "",
-        watch: bool = False,
-        remember: str = "",
-        key: str = "",
-        announced: str = "",
-        table: str = "",
-        trusted: str = "",
-    ) -> None:
+    def connect(self, host: str, port: int, **join: Any) -> None:
         """Go to the table at ``host``:``port`` (the keywords: ``TableLink.connect``)."""
         self.leave_table(notice="", send_leave=True, stop_server=False)
         handle = self.local.handle
         own = handle is not None and handle.port == port
-        if own and handle is not None:
-            table = handle.server.table.name
-        self.link.connect(
-            host, port, password=password, watch=watch, remember=remember, own=own,
-            own_table=table if own else "", key=key, announced=announced,
-            table=table if not own else "", trusted=trusted,
-        )  # fmt: skip
+        table = handle.server.table.name if own else ""
+        self.link.connect(host, port, own=own, own_table=table, **join)
         self.sync_scenes()
 
     def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None:
-        """Our seat's token kept for the table at ``host``:``port`` (``client.seatkeys``),
-        under ``name`` (by default the settings' name)."""
         return self.link.key_for(host, port, name=name)
 
     def trust_new_key(self) -> bool:
-        """The key-changed dialog's *Trust the new key*: join that table again letting that
-        key through, pinned in place of the old one once the table welcomes us; False when
-        there is nothing to trust."""
+        """The key-changed dialog's *Trust the new key* (``TableLink.trust_new_key``)."""
         join = self.link.trust_new_key()
         if join is None:
             return False
@@ -422,8 +369,7 @@ class App:
         return True
 
     def stop_trying(self) -> None:
-        """The player gives up on a lost table (the banner's *Stop trying*): back to the
-        start screen; a seat in the middle of a match keeps its token for later."""
+        """The banner's *Stop trying*: give up on a lost table (a seat keeps its token)."""
         if self.status.state != "retrying":
             return
         why = self.status.message or "the connection was lost"
@@ -446,8 +392,7 @@ class App:
             self.on_message(item)
 
     def on_message(self, msg: ServerMessage) -> None:
-        """One server message, decoded (``client.net``): the session takes it, then the
-        scenes that fit the session show it."""
+        """One server message: the session takes it, then the scenes that fit it show it."""
         try:
             if not self.link.apply(msg, self.now()):
                 return
@@ -458,14 +403,11 @@ class App:
             self.settings.save()  # it worked: now it is a recent address
         self.sync_scenes()
         for scene in list(self.scenes):
-            try:
-                scene.on_message(msg)
-            except Exception:
-                log.exception("scene %s failed on a %s message", scene.name, msg.TYPE)
+            self._guard(f"showing a {msg.TYPE} in {scene.name}", scene.on_message, msg)
 
     def on_status(self, status: Status) -> None:
         lost, where, s = asking.lost_seat(self.link.session), self.link.address, self.session
-        code = getattr(status, "code", "")
+        code = status.code
         problem = self.link.key_problem if code == "key" else None
         # A join (not our own server) that never got in is said by the Join box.
         joining = s is not None and not s.welcomed_once and not self.link.own
@@ -498,28 +440,24 @@ class App:
     # ------------------------------------------------------------ ways in
 
     def _unfinished(self) -> tuple[Unfinished, SeatKey] | None:
-        """The computer table's unfinished match on disk and our seat's kept key in it."""
+        """The computer table's unfinished match on disk, if our seat's key in it is kept."""
         found = self.local.unfinished_computer()
         key = None if found is None else seat_key_of(found, self.link.keys.entries())
         return None if found is None or key is None else (found, key)
 
     def unfinished_match(self) -> Unfinished | None:
-        """The computer table's unfinished match on disk, when our seat in it can be taken
-        back (a token kept for it, ``client.seatkeys``); None otherwise."""
         kept = self._unfinished()
         return kept[0] if kept is not None else None
 
     def play_computer(self, computers: int, hands: int, level: str = "regular") -> None:
-        """A new computer table: our own server on 127.0.0.1, started as soon as we sit
-        down.  An unfinished computer match on disk is dropped first, its seat's key too."""
+        """A new computer match (an unfinished one is dropped first, its seat's key too)."""
         self.leave_table(notice="", send_leave=True)
         if (kept := self._unfinished()) is not None:
             self.link.keys.forget(kept[1].token)
         self._sit_at_computer_table(computers, hands, level)
 
     def resume_computer(self) -> None:
-        """The start screen's *Resume*: the computer table started on its journal resumes
-        the unfinished match; we sit back in our seat by its kept token."""
+        """The start screen's *Resume*: we sit back in our seat by its kept token."""
         self.leave_table(notice="", send_leave=True)
         kept = self._unfinished()
         if kept is None:
@@ -531,7 +469,6 @@ class App:
         self._sit_at_computer_table(len(found.computers), found.hands, level, resume=True)
 
     def _sit_at_computer_table(self, computers: int, hands: int, level: str, **kw: Any) -> None:
-        """Start the computer table (our own server on 127.0.0.1) and join it."""
         try:
             handle = self.local.start_computer(computers, hands, level, **kw)
         except Exception as exc:
@@ -541,8 +478,7 @@ class App:
         self.connect("127.0.0.1", handle.port)
 
     def host_table(self, **kw: Any) -> None:
-        """A friends' table: our server on every interface (``bind`` narrows it, for tests),
-        announced on the network (the keywords: ``LocalServer.start_host``)."""
+        """A friends' table (the keywords: ``LocalServer.start_host``)."""
         self.leave_table(notice="", send_leave=True)
         failed = self.local.start_host(self.settings, **kw)
         if self.local.handle is None:
@@ -553,8 +489,7 @@ class App:
     # ------------------------------------------------------------ dialogs
 
     def show_rules(self, at: str | None = None) -> None:
-        """Open the house rules over whatever is on screen (F1 again closes them); ``at``
-        a rule id (``"R-O1"``) opens them at that rule (the coach's lines)."""
+        """The house rules over everything (F1 again closes them), at rule ``at`` if given."""
         if isinstance(self.modal, RulesOverlay):
             self.modal.close() if at is None else self.modal.go_to(at)
         elif self.modal is None:
@@ -562,19 +497,16 @@ class App:
         self.dirty = True
 
     def ask_leave(self) -> None:
-        """Leave the table, after a "sure?" where leaving costs something (client.leaving)."""
         leaving.ask(self, quit_after=False)
 
     def ask_quit(self) -> None:
-        """The window's close button: the same question when it would leave a table."""
-        if self.modal is not None and getattr(self.modal, "kind", "") == "quit":
+        if self.modal is not None and self.modal.kind == "quit":
             self.running = False  # asked twice: the player means it
             return
         leaving.ask(self, quit_after=True)
 
     def rematch(self) -> None:
-        """One key for everyone: the host starts the same seats again; a guest goes to the
-        lobby, ready, and the host's start brings everyone to the table."""
+        """The host starts the same seats again; a guest goes to the lobby, ready."""
         s = self.session
         if s is not None and s.host:
             self.send(Start(s.hands if s.hands in HAND_COUNTS else 8).encode())
@@ -588,7 +520,7 @@ class App:
             self.sync_scenes()
 
     def notify_turn(self) -> None:
-        sound.play_turn()
+        sound.play("turn")
         self.title.flash(self.now())
 
     def set_four_color(self, on: bool) -> None:

@@ -1,11 +1,6 @@
 """The asker's way to a lost seat: a join refused with ``name_taken`` for a seat that is
-dropped or away (the server names it) offers "Ask for your seat back".
-
-Yes: the game joins the same table again to watch under the same name
-(``LobbyState.asking``), and once welcomed sends ``ask_seat`` (``ask_once_welcomed``, which
-the lobby and the table scenes call on ``welcome``).  It watches meanwhile (a watcher is
-sent no hole card) and reads "Waiting for the host…", then the answer
-(``client.scenes.table.asks``); given, the server's ``welcome`` seats it with a new token.
+dropped or away offers "Ask for your seat back": the game joins again to watch under the
+same name and, once welcomed, sends ``ask_seat``; given, the server's ``welcome`` seats it.
 """
 
 from __future__ import annotations
@@ -32,7 +27,7 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
     def ask() -> None:
         host.connect(where[0], where[1], password=password, watch=True)
         if host.session is not None:
-            host.session.lobby.ask_once_welcomed(seat)
+            host.session.lobby.asking = seat  # asked once welcomed as a watcher
 
     dialog = ConfirmDialog(
         host,

@@ -1,12 +1,9 @@
 """The table's time as the server last said it: the turn clocks, the grace, the pauses.
 
-``Clocks`` keeps the clock of the seat to act (decision seconds and time bank, R-C4),
-our own turn's seconds (a server without clocks says only those), the grace of each
-dropped seat (R-C1), and whether time stands still: the host paused the table (R-C3)
-or it waits for the host's disk.  Its methods take a ``received`` message and return
-the log's words for it, if any; the reading methods take the clock's ``now``.
-
-Pure: no pygame, no clock of its own (``now`` is passed in).
+``Clocks`` keeps the clock of the seat to act (R-C4), our own turn's seconds, each dropped
+seat's grace (R-C1), and whether time stands still (a pause, R-C3, or the host's disk).
+Its methods take a ``received`` message and return the log's words, if any.  Pure: the
+reading methods take ``now``.
 """
 
 from __future__ import annotations
@@ -59,19 +56,12 @@ class Clocks:
     def clock_left(
         self, seat: int, view: SeatView | None, now: float
     ) -> tuple[float, float] | None:
-        """(decision seconds, bank seconds) left to ``seat``, the seat to act, or None.
-
-        The decision's seconds go first, then the bank (R-C4); both stand still
-        while the table is paused (R-C3)."""
+        """(decision seconds, bank seconds) left to ``seat``, the seat to act, or None: the
+        decision's seconds go first, then the bank (R-C4), standing still in a pause (R-C3)."""
         c = self.turn
-        if (
-            c is None
-            or c.seat != seat
-            or view is None
-            or view.to_act != seat
-            or view.over
-            or c.turn != (view.turn_id or 0)
-        ):
+        if c is None or view is None or view.over or view.to_act != seat:
+            return None
+        if c.seat != seat or c.turn != (view.turn_id or 0):
             return None
         spent = (now - c.at) if c.running and not self.paused else 0.0
         decision = c.time_left - spent

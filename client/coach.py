@@ -1,17 +1,11 @@
 """The coach at the table: one short line, with its rule id, at the moment a rule applies.
 
 ``coach_lines(view, events, name_of, legal=..., focus=...)`` reads only what this seat
-has been shown: its ``SeatView`` as received (``common.schema``) and this hand's events
-as received (``common.events`` values, a hidden card already left out by the server), plus the
-buttons the server offered and the one the pointer or the keyboard is on.  It never
-reads a card the seat may not see, because it is never given one (issue 19; the
-property test in ``tests/test_coach.py`` changes unseen cards and finds the same
-lines).  It returns at most ``MAX_LINES`` lines, the latest last: the rule that applies
-now matters most.
-
-Every line cites its rule (``../shared/RULES.md``; the words are ``docs/rules.md``'s).
-Pure: no pygame, no clock.  The next session's odds and analysis may reuse
-``street_story`` (who bet and raised on each street, full or short, R-A2).
+has been shown: its ``SeatView`` and this hand's events as received, the buttons the server
+offered and the one the pointer or the keyboard is on.  It never reads a card the seat may
+not see, because it is never given one (the property test in ``tests/test_coach.py``).
+At most ``MAX_LINES`` lines, the latest last; each cites its rule (``docs/rules.md``).
+Pure: no pygame, no clock.
 """
 
 from __future__ import annotations
@@ -27,13 +21,11 @@ from common.schema import LegalAction, SeatView
 __all__ = ["MAX_LINES", "CoachLine", "StreetStory", "card_words", "coach_lines", "street_story"]
 
 MAX_LINES = 2
-"""Never more than two lines at once."""
 
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 _STREETS = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
 _COUNT = {0: "no", 1: "one", 2: "two", 3: "three"}
-CAP = 4
-"""R-B6: one bet (or completion) and three raises a round, with more than two seats in."""
+CAP = 4  # R-B6: one bet (or completion) and three raises a round, more than two seats in
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +50,6 @@ def _cards(codes: Sequence[str]) -> str:
     return "-".join("10" if c[:1] == "T" else c[:1] for c in codes)
 
 
-def _bet(street: int) -> int:
-    """One bet of the street (R-T3): small on third and fourth, big after."""
-    return STAKES.small_bet if street <= 4 else STAKES.big_bet
-
-
 @dataclass(slots=True)
 class StreetStory:
     """One street's betting as the events tell it."""
@@ -70,11 +57,9 @@ class StreetStory:
     street: int
     acts: list[Act] = field(default_factory=list)
     wagers: int = 0  # full bets, completions and raises (R-B6's count; R-A2)
-    last_full: int | None = None  # the seat of the last full bet or raise
     chips: bool = False  # any chips went in by an action this street
     first: int | None = None  # the seat that acted first
-    short: list[tuple[Act, int, int]] = field(default_factory=list)
-    """Short all-ins (R-A2): the event, the total before it and the lift."""
+    short: list[tuple[Act, int, int]] = field(default_factory=list)  # (act, before, lift)
 
 
 _WAGERS = (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
@@ -98,12 +83,11 @@ def street_story(events: Sequence[Event]) -> dict[int, StreetStory]:
             lift = ev.to - before
             # R-A2: a full amount, or a lift of half a bet or more, counts as full.
             complete = ev.action is ActionKind.COMPLETE
-            full_to = STAKES.small_bet if complete else before + _bet(street)
+            full_to = STAKES.small_bet if complete else before + STAKES.bet_for(street)
             if before == STAKES.bring_in and street == 3 and ev.action is not ActionKind.RAISE:
                 full_to = STAKES.small_bet
-            if not ev.all_in or ev.to >= full_to or 2 * lift >= _bet(street):
+            if not ev.all_in or ev.to >= full_to or 2 * lift >= STAKES.bet_for(street):
                 story.wagers += 1
-                story.last_full = ev.seat
             elif lift > 0:
                 story.short.append((ev, before, lift))
         high[street] = max(before, ev.to)
@@ -129,10 +113,7 @@ class _Words:
 
 
 def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
-    """R-O1 (and R-O3): who brings in and why.
-
-    The lowest card is the lowest of every seat's first up card, a seat that has
-    folded since included: no one had folded when the bring-in was chosen."""
+    """R-O1 (and R-O3): who brings in and why (a seat folded since counts)."""
     seat = view.bring_in
     if seat is None or seat not in view.seats or not view.seats[seat].up:
         return None  # R-D5: no bring-in when every seat but one is all in on its ante
@@ -182,10 +163,8 @@ def _showing_words(up: Sequence[str]) -> str:
 def _first_line(
     view: SeatView, first: int | None, folded_since: set[int], w: _Words
 ) -> CoachLine | None:
-    """R-O2 (and R-O3): who acts first from fourth street, and why.
-
-    ``folded_since``: the seats that folded on this street (after the first seat
-    acted): they were in when it was chosen, so they count."""
+    """R-O2 (and R-O3): who acts first from fourth street, and why (``folded_since``: the
+    seats that folded on this street still count: they were in when it was chosen)."""
     live = {s: t for s, t in view.seats.items() if t.up and (not t.folded or s in folded_since)}
     if first is None or len(live) < 2:
         return None
@@ -230,7 +209,7 @@ def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
 def _short_line(ev: Act, before: int, lift: int, w: _Words) -> CoachLine:
     """R-A2: a short all-in is not a bet, completion or raise."""
     street = ev.street
-    half = _bet(street) // 2
+    half = STAKES.bet_for(street) // 2
     head = (
         f"{w.owner(ev.seat).capitalize()} all-in to {ev.to} adds {lift}, less than half a "
         f"bet ({half}): "
@@ -238,7 +217,7 @@ def _short_line(ev: Act, before: int, lift: int, w: _Words) -> CoachLine:
     if street == 3 and before <= STAKES.bring_in:
         tail = f"not a completion; the next seat may still complete to {STAKES.small_bet}"
     elif before == 0:
-        tail = f"not a bet; the next seat may still bet {_bet(street)}"
+        tail = f"not a bet; the next seat may still bet {STAKES.bet_for(street)}"
     else:
         tail = "not a raise; who already acted may only call or fold"
     return CoachLine(head + tail, "R-A2")
@@ -278,13 +257,9 @@ def _show_lines(
     winner = next((a.seat for a in view.awards if a.pot == 0), None)
     chosen = mine or next((e for e in shows if e.seat == winner), None)
     if chosen is not None:
-        best = [str(c) for c in chosen.best]
-        out.append(
-            CoachLine(
-                f"{w.owner(chosen.seat).capitalize()} best five: {_cards(best)} ({chosen.hand})",
-                "R-S1",
-            )
-        )
+        best = _cards([str(c) for c in chosen.best])
+        owner = w.owner(chosen.seat).capitalize()
+        out.append(CoachLine(f"{owner} best five: {best} ({chosen.hand})", "R-S1"))
     return out
 
 
@@ -309,14 +284,13 @@ def _button_line(
     story = stories.get(street)
     made = story.wagers if story is not None else 0
 
-    def cap_after(extra: int) -> str:
-        if live <= 2:
-            return "heads-up: raising has no cap"
-        left = CAP - made - extra
-        if left <= 0:
-            return "that reaches the cap: after it, only calls"
-        return f"{_COUNT.get(left, str(left))} raise{'s' if left != 1 else ''} left before the cap"
-
+    left = CAP - made - 1  # after this wager
+    if live <= 2:
+        cap = "heads-up: raising has no cap"
+    elif left <= 0:
+        cap = "that reaches the cap: after it, only calls"
+    else:
+        cap = f"{_COUNT.get(left, str(left))} raise{'s' if left != 1 else ''} left before the cap"
     allin = " (all in)" if focus.all_in else ""
     act = focus.action
     if act == "fold":
@@ -338,24 +312,15 @@ def _button_line(
             "R-B2",
         )
     if act == "complete":
-        return CoachLine(
-            f"Complete to {focus.to}: the full small bet, {focus.put} from you; "
-            f"{cap_after(1)}{allin}",
-            "R-B6",
-        )
-    if act == "bet":
-        size = "small" if _bet(street) == STAKES.small_bet else "big"
-        return CoachLine(
-            f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street; "
-            f"{cap_after(1)}{allin}",
-            "R-B6",
-        )
-    if act == "raise":
-        more = max(0, focus.put - owed)
-        return CoachLine(
-            f"Raise to {focus.to}: {owed} to call and {more} more; {cap_after(1)}{allin}", "R-B6"
-        )
-    return None
+        text = f"Complete to {focus.to}: the full small bet, {focus.put} from you"
+    elif act == "bet":
+        size = "small" if STAKES.bet_for(street) == STAKES.small_bet else "big"
+        text = f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street"
+    elif act == "raise":
+        text = f"Raise to {focus.to}: {owed} to call and {max(0, focus.put - owed)} more"
+    else:
+        return None
+    return CoachLine(f"{text}; {cap}{allin}", "R-B6")
 
 
 def coach_lines(
@@ -366,11 +331,7 @@ def coach_lines(
     legal: Sequence[LegalAction] = (),
     focus: LegalAction | None = None,
 ) -> list[CoachLine]:
-    """What the coach says now: at most ``MAX_LINES`` lines, the latest last.
-
-    ``events`` are this hand's events as this seat received them, ``legal`` the
-    buttons offered on its turn (``Session.actions()``), ``focus`` the one under the
-    pointer or the keyboard.  Only the current street's lines are kept."""
+    """What the coach says now, the current street's lines only."""
     if view is None:
         return []
     w = _Words(view, name_of)

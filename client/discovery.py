@@ -1,17 +1,10 @@
 """Find the tables announced on the home network (DNS-SD, ``_seventh-street._tcp``).
 
-``TableFinder`` browses in zeroconf's own thread and keeps, under a lock, one
-``FoundTable`` per announced service; ``tables()`` returns them sorted by name.
-An entry follows the table's announcement (seats, match, hands) and goes when
-the table withdraws it or its records expire.  ``wake`` is called (from that
-thread) whenever the list changed, so an idle window redraws.
-
-Nothing is sent while announcing is off (``STUD_MDNS=off``, as in the test
-suite): ``start()`` then returns False and the list stays empty.  TXT values
-are checked like any other network input: a malformed announcement is
-skipped, never shown half-read.  The table's short key (TXT ``key``) is kept
-only when it reads as one (``common.seal.normal_short_key``); the join then
-checks it against the key the table shows before any hello (``client.link``).
+``TableFinder`` browses in zeroconf's thread and keeps one ``FoundTable`` per announced
+service, following its announcement until withdrawn or expired; ``wake`` is called when
+the list changes.  Nothing is sent while announcing is off (``STUD_MDNS=off``).  TXT
+values are checked like any network input: a malformed announcement is skipped; the
+table's short key is kept only when it reads as one, and checked at the join.
 """
 
 from __future__ import annotations
@@ -99,11 +92,8 @@ def parse_facts(
     mine: list[str] | tuple[str, ...] = (),
 ) -> FoundTable | None:
     """A ``FoundTable`` from a service's TXT properties and addresses; None if unusable.
-
-    Of the host's IPv4 addresses, one on the same /24 as one of ``mine`` (this
-    machine's) is taken first: a host with a VPN or a container bridge announces
-    addresses that only it can reach.
-    """
+    (A host with a VPN or a container bridge announces addresses only it can reach: one
+    on the same /24 as ``mine``, this machine's, is taken first.)"""
     host = pick_address(addresses, mine)
     if host is None or not 0 < port < 65536:
         return None
@@ -217,19 +207,17 @@ class TableFinder:
         try:
             if state_change is ServiceStateChange.Removed:
                 with self._lock:
-                    gone = self._found.pop(name, None)
+                    if self._found.pop(name, None) is None:
+                        return  # nothing shown changes
             else:
                 info = zeroconf.get_service_info(service_type, name, 3000)
                 table = None
                 if info is not None and info.port is not None:
-                    table = parse_facts(
-                        name, info.properties, info.parsed_addresses(), info.port, self._mine
-                    )
+                    addresses = info.parsed_addresses()
+                    table = parse_facts(name, info.properties, addresses, info.port, self._mine)
                 with self._lock:
                     if table is not None and (name in self._found or len(self._found) < MAX_TABLES):
                         self._found[name] = table
-                    gone = None
-            if gone is not None or state_change is not ServiceStateChange.Removed:
-                self.wake()
+            self.wake()
         except Exception:
             log.exception("reading a table's announcement failed")

@@ -1,21 +1,11 @@
 """The hands of this match as our seat saw them, and the opened books: ``stud-hh/1`` records.
 
-``HandBook.take(msg)`` follows the server's messages.  Each hand's events (as the
-server sent them: another seat's down card has no ``card``) become a record in the
-``stud-hh/1`` shape, with the seats, their stacks before the ante and, at
-``hand_end``, the final stacks; the replayer and the recap read these.  A ``books``
-message (open the books, after the match) brings a hand's full record, every hole
-card in it.
-
-Invariants:
-
-- A seen record holds only what the messages held, so replaying it shows
-  only what this seat saw (R-S1); the books hold more only because the
-  server sent them, which it does only after a match with the option.
-- Every record here has been through ``common.history.clean_record``:
-  well-typed seats, events and cards, so the replayer never meets a value it cannot
-  draw.
-- Pure: no pygame, no sockets, no clock.
+``HandBook.take(msg)`` follows the server's messages: each hand's events, as sent (another
+seat's down card has no ``card``), become a record with the seats' stacks before the ante
+and, at ``hand_end``, the final stacks, for the replayer and the recap; a ``books``
+message brings a hand's full record after the match.  A seen record holds only what the
+messages held (R-S1), and every record has been through ``common.history.clean_record``.
+Pure: no pygame, no sockets, no clock.
 """
 
 from __future__ import annotations

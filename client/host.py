@@ -1,15 +1,9 @@
 """What a scene may ask of the window that holds it: the host interface.
 
-Scenes, overlays and ``client.leaving`` know a ``Host``, never ``client.app.App``
-(STYLE: scenes know a host, not the App; Tuxemon's ``StateManager``).  A ``Host`` is
-three jobs, each its own protocol: the ``Window`` (settings, size, art, the clock, the
-scene stack and the dialogs: a scene opens another by its registered name,
-``open("replayer", records=...)``, see ``client.registry``, and closes itself with
-``pop``; it never imports another scene), the table we are ``AtTable`` (the session,
-the link, sending, leaving) and the ``WaysIn`` to a table from the start screen.
-
-This module imports no scene and no app, so it sits at the bottom of the
-client's import graph (``tests/test_import_graph.py``).
+Scenes, overlays and ``client.leaving`` know a ``Host``, never ``client.app.App``: the
+``Window`` (settings, art, clock, the scene stack: a scene opens another by its registered
+name and closes itself with ``pop``), the table we are ``AtTable`` and the ``WaysIn``.
+It imports no scene and no app (``tests/test_import_graph.py``).
 """
 
 from __future__ import annotations
@@ -31,36 +25,36 @@ if TYPE_CHECKING:
 __all__ = ["AtTable", "Host", "Modal", "Room", "ServerInfo", "Window", "WaysIn"]
 
 
-class Room(Protocol):
+class Shown(Protocol):
+    """What the window does with a scene or a dialog, each step."""
+
+    def resize(self, size: tuple[int, int]) -> None: ...
+    def handle_event(self, event: pygame.event.Event) -> None: ...
+    def update(self, dt: float) -> None: ...
+    def draw(self, surface: pygame.Surface) -> None: ...
+    def buttons(self) -> list[Any]: ...
+
+
+class Room(Shown, Protocol):
     """One scene on the stack, as the host sees it (``client.scenes.base.Scene``)."""
 
     name: str
     opaque: bool
 
     def enter(self) -> None: ...
-    def resize(self, size: tuple[int, int]) -> None: ...
-    def handle_event(self, event: pygame.event.Event) -> None: ...
     def on_message(self, msg: ServerMessage) -> None: ...
-    def update(self, dt: float) -> None: ...
     def animating(self) -> bool: ...
     def wake_in(self) -> float | None: ...
     def spare(self, seconds: float) -> None: ...
-    def draw(self, surface: pygame.Surface) -> None: ...
-    def buttons(self) -> list[Any]: ...
 
 
-class Modal(Protocol):
+class Modal(Shown, Protocol):
     """The one window over every scene (``client.overlays``): the rules, "are you sure?"."""
 
     keep_off_table: bool
     kind: str
 
-    def resize(self, size: tuple[int, int]) -> None: ...
-    def handle_event(self, event: pygame.event.Event) -> None: ...
-    def update(self, dt: float) -> None: ...
-    def draw(self, surf: pygame.Surface) -> None: ...
     def close(self) -> None: ...
-    def buttons(self) -> list[Any]: ...
 
 
 class ServerInfo(Protocol):
@@ -85,15 +79,10 @@ class Window(Protocol):
     def art(self) -> CardArt: ...
     @property
     def window_size(self) -> tuple[int, int]: ...
-    def now(self) -> float:
-        """The window's clock (monotonic seconds): the clocks on screen run by it."""
-
-    def open(self, name: str, **kw: Any) -> Room:
-        """Make the scene registered as ``name`` and push it over the others."""
-
+    def now(self) -> float: ...  # the window's clock: the clocks on screen run by it
+    def open(self, name: str, **kw: Any) -> Room: ...  # push a new scene made by name
     def pop(self, scene: Room) -> None: ...
-    def opened(self, name: str) -> list[Room]:
-        """The scenes named ``name`` on the stack, bottom first."""
+    def opened(self, name: str) -> list[Room]: ...  # the scenes of that name, bottom first
 
     def ask_leave(self) -> None: ...
     def show_rules(self, at: str | None = None) -> None: ...
@@ -109,16 +98,11 @@ class AtTable(Protocol):
     @property
     def status(self) -> Status: ...
     @property
-    def address(self) -> tuple[str, int] | None:
-        """The table we talk to (host, port), None when at none."""
-
+    def address(self) -> tuple[str, int] | None: ...  # (host, port) of the table we are at
     @property
-    def password(self) -> str:
-        """What our hello says (the host sits down with the table's own password)."""
-
+    def password(self) -> str: ...  # what our hello says
     @property
-    def table_key(self) -> TableKey | None:
-        """The key of the table we are linked to, as this client met it; None before."""
+    def table_key(self) -> TableKey | None: ...  # the table's key as we met it (TLS)
 
     def send(self, msg: dict[str, Any]) -> bool: ...
     def leave_table(self, *, notice: str, send_leave: bool, stop_server: bool = True) -> None: ...
@@ -139,34 +123,16 @@ class WaysIn(Protocol):
     @property
     def server(self) -> ServerInfo | None: ...
     @property
-    def server_kind(self) -> str:
-        """ "computer", "host" (our own server) or "" (someone else's table)."""
+    def server_kind(self) -> str: ...  # "computer", "host" (our own server) or ""
 
-    def connect(
-        self,
-        host: str,
-        port: int,
-        *,
-        password: str = "",
-        watch: bool = False,
-        remember: str = "",
-        key: str = "",
-        announced: str = "",
-        table: str = "",
-        trusted: str = "",
-    ) -> None: ...
-    def trust_new_key(self) -> bool:
-        """Trust the key the last join was refused for, and join again."""
-
+    def connect(self, host: str, port: int, **join: Any) -> None: ...  # TableLink.connect's
+    def trust_new_key(self) -> bool: ...  # trust the key a join was refused for, join again
     def play_computer(self, computers: int, hands: int, level: str = "regular") -> None: ...
-    def unfinished_match(self) -> Unfinished | None:
-        """The computer table's unfinished match we can sit back in, if any."""
-
+    def unfinished_match(self) -> Unfinished | None: ...  # the computer match to resume
     def resume_computer(self) -> None: ...
     def host_table(self, **kw: Any) -> None: ...
     def seat_key(self, host: str, port: int, *, name: str = "") -> SeatKey | None: ...
-    def look_for_tables(self) -> TableFinder | None:
-        """Start browsing the network for tables (once); the finder, or None."""
+    def look_for_tables(self) -> TableFinder | None: ...  # browse the network (once)
 
 
 class Host(Window, AtTable, WaysIn, Protocol):

@@ -1,11 +1,8 @@
 """The keyboard: one key, one meaning, in every scene (issue 17).
 
-``MEANING`` is what each letter key does wherever it does something; the rules
-overlay (F1) lists it.  ``SCENES`` is each scene's own table, key to the id of
-the button or action it presses there: a scene binds no letter outside it, and
-a button shows the key its table gives it.  Keys that are not letters (Esc to
-go back or close, Enter to send or confirm, the arrows and [ ] in the replayer)
-mean the same everywhere too and are listed in ``OTHER``.
+``MEANING`` is what each letter does wherever it does something (the rules overlay lists
+it, with ``OTHER``'s keys); ``SCENES`` is each scene's own table, key to the button or
+action it presses there: a scene binds no letter outside it.
 """
 
 from __future__ import annotations
@@ -54,27 +51,15 @@ OTHER: dict[str, str] = {
 SCENES: dict[str, dict[str, str]] = {
     "start": {"D": "play", "T": "host", "J": "join", "H": "histories", "E": "resume"},
     "lobby": {"S": "start"},
-    "table": {
-        "F": "fold",
-        "C": "check",
-        "B": "bet",
-        "R": "raise",
-        "A": "away",
-        "P": "pause",
-        "M": "mute",
-        "U": "seen",
-        "I": "coach",
-        "W": "odds",
-        "H": "replay",
-        "G": "ask:give",
-        "N": "ask:refuse",
-    },
+    "table": {"F": "fold", "C": "check", "B": "bet", "R": "raise", "A": "away", "P": "pause",
+              "M": "mute", "U": "seen", "I": "coach", "W": "odds", "H": "replay", "G": "ask:give",
+              "N": "ask:refuse"},
     "results": {"K": "rematch", "L": "lobby", "H": "replay", "O": "recap"},
     "replayer": {"P": "play", "X": "export", "O": "recap", "V": "next_mark"},
     "recap": {"H": "replay"},
     "histories": {},
     "confirm": {"Y": "yes", "N": "no"},
-}
+}  # fmt: skip
 
 
 def key_of(scene: str, action: str) -> str:

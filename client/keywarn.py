@@ -1,16 +1,9 @@
 """A join refused for the table's key, said large (``client.link.KeyProblem``).
 
-The dialog names the table, says that its key has changed (or is not the one
-typed, or announced), shows the key expected and the key the table showed side
-by side, large enough to read aloud, and one plain sentence of what it may mean.
-A changed key may be trusted (*Trust the new key*: the table joined again, and the
-key pinned in its place once the table lets us in, having proven the password at a
-table with one, ``Host.trust_new_key``); a key typed or announced that the table does
-not have may not (only *Back*).  Esc is *Back*; nothing trusts by a key press, only by
-a click on the button.
-
-Everything is laid out in ``resize`` (``words`` has each text and its rect, for
-the tests that measure them); ``draw`` only paints.
+The dialog names the table, says what is wrong with its key, shows the key expected and
+the key the table showed side by side, large enough to read aloud, and what it may mean.
+Only a changed key may be trusted (``Host.trust_new_key``), and only by a click: Esc is
+*Back*.  Everything is laid out in ``resize`` (``words``: each text and its rect).
 """
 
 from __future__ import annotations
@@ -19,31 +12,30 @@ import pygame
 
 from client.host import Host
 from client.link import KeyProblem
-from client.overlays import Overlay
-from client.render.layout import BASE_H, BASE_W
+from client.overlays import Overlay, scale, shade
 from client.render.text import blit_text, font, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 
-__all__ = ["KeyDialog", "MEANING", "headline", "notice", "show"]
+__all__ = ["KeyDialog", "WORDS", "headline", "notice", "show"]
 
 WARN = (255, 190, 120)
+_ASK = "ask the host to read their table key from their lobby"
 
-MEANING = {
-    "changed": "Either the host's computer or its data folder is new, or someone on the network"
-    " is pretending to be the table: ask the host to read their table key from their lobby.",
-    "typed": "Either the key was typed wrong, or someone on the network is pretending to be"
-    " the table: ask the host to read their table key from their lobby.",
-    "announced": "Someone on the network may be pretending to be the table: ask the host to"
-    " read their table key from their lobby, and type it with the address.",
-}
+WORDS = {  # kind: (headline, label of the key expected, label of the key shown, meaning)
+    "changed": ("This table's key has changed", "Known key", "Key shown now",
+                "Either the host's computer or its data folder is new, or someone on the"
+                f" network is pretending to be the table: {_ASK}."),
+    "typed": ("This table's key is not the one typed", "Key typed", "The table's key",
+              "Either the key was typed wrong, or someone on the network is pretending to be"
+              f" the table: {_ASK}."),
+    "announced": ("This table's key is not the one it announced", "Key announced",
+                  "The table's key", "Someone on the network may be pretending to be the"
+                  f" table: {_ASK}, and type it with the address."),
+}  # fmt: skip
 
 
 def headline(problem: KeyProblem) -> str:
-    if problem.kind == "changed":
-        return "This table's key has changed"
-    if problem.kind == "typed":
-        return "This table's key is not the one typed"
-    return "This table's key is not the one it announced"
+    return WORDS[problem.kind][0]
 
 
 def notice(problem: KeyProblem) -> str:
@@ -72,21 +64,16 @@ class KeyDialog(Overlay):
     def buttons(self) -> list[Button]:
         return [self.trust, self.back] if self.problem.trustable else [self.back]
 
-    def labels(self) -> tuple[str, str]:
-        kind = self.problem.kind
-        known = {"changed": "Known key", "typed": "Key typed", "announced": "Key announced"}[kind]
-        return known, "Key shown now" if kind == "changed" else "The table's key"
-
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        s = max(0.5, min(w / BASE_W, h / BASE_H))
+        s = scale(size)
         f = lambda v, lo=17: max(lo, round(v * s))  # noqa: E731
         bw = min(w - 20, max(720, round(900 * s)))
         pad = f(30)
         inner = bw - 2 * pad
         half = (inner - pad) // 2
         p = self.problem
-        known_label, new_label = self.labels()
+        _headline, known_label, new_label, meaning = WORDS[p.kind]
         keys = [*p.known[:2], p.new]
         key_size = f(44, 30)
         while key_size > 16 and max(font(key_size, bold=True).size(k)[0] for k in keys) > half:
@@ -109,9 +96,7 @@ class KeyDialog(Overlay):
                 row.append((p.new, key_size, WARN, True, half + pad))
             rows.append((row, i == len(known) - 1))
         body = f(22, 19)
-        rows += [
-            ([(line, body, INK, False, 0)], False) for line in wrap(MEANING[p.kind], body, inner)
-        ]
+        rows += [([(line, body, INK, False, 0)], False) for line in wrap(meaning, body, inner)]
         gap = f(10, 4)
         heights = [max(font(sz, bold=b).size(t)[1] for t, sz, _c, b, _x in r) for r, _ in rows]
         btn_h = max(40, round(60 * s))
@@ -149,9 +134,7 @@ class KeyDialog(Overlay):
             self.close()
 
     def draw(self, surf: pygame.Surface) -> None:
-        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 160))
-        surf.blit(shade, (0, 0))
+        shade(surf, 160)
         radius = max(8, self.box.h // 30)
         panel(surf, self.box, (12, 28, 23, 250), radius)
         pygame.draw.rect(surf, WARN, self.box, 3, border_radius=radius)

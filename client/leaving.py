@@ -1,16 +1,9 @@
 """Leaving a table (the Leave buttons, Esc on the results, the window's close button).
 
-Where leaving costs something the player is asked first, in words that say
-what it does:
-
-- the host of a table hosted from this client: leaving closes it for
-  everyone (the server runs in this window), naming who is cut off;
-- a seat in a match being played: the match goes on, the seat keeps its
-  chips and plays by the default at once (R-C2) until its person comes back;
-- the computer table during a match: the match ends unfinished.
-
-A watcher, a seat in the lobby of someone else's table, or anyone after the
-standings of a computer match leaves at once: nothing is lost.
+The player is asked first where leaving costs something, in words that say what it does:
+the host of a table hosted here closes it for everyone; a seat in a match keeps its chips
+and plays by the default until its person comes back (R-C2); the computer match ends
+unfinished.  Anyone else leaves at once.
 """
 
 from __future__ import annotations
@@ -52,19 +45,13 @@ def needs_asking(app: Host) -> bool:
     return _playing(app)
 
 
-def _names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
     """(title, what leaving does, the yes button's label) for the table we are at."""
     s = app.session
     what = "Closing the window" if quitting else "Leaving"
     if app.server_kind == "host" and app.server is not None:
         others = _others(app)
-        who = _names(others)
+        who = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
         body = f"You are hosting this table. {what} closes it for everyone"
         body += f": {who} will be disconnected" if who else ""
         body += "."
@@ -82,10 +69,8 @@ def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
         body += "a computer plays it for you from its next turn (R-C2, R-C3)."
     else:
         body += "at each of its turns it checks, or folds when it cannot check (R-C2)."
-    if quitting:
-        body += " Join this table again before the match ends to take your seat back."
-    else:
-        body += " Join this table again before the match ends to take your seat back, cards too."
+    body += " Join this table again before the match ends to take your seat back"
+    body += "." if quitting else ", cards too."
     return "Leave the match?", body, "Quit" if quitting else "Leave"
 
 

@@ -1,45 +1,25 @@
 """The way to one table: the connection, the session it fills and the comeback tokens.
 
-``TableLink`` owns what the window knows of the table it is at: the
-``client.net.Connection`` (which reconnects and retries on its own thread),
-the ``Session`` the server's messages build, and what the next hello says
-(our name, the seat's token, the password, watching or not).
+``TableLink`` holds the ``client.net.Connection``, the ``Session`` the server's messages
+build and what the next hello says (our name, the seat's token, the password, watching).
+It never touches the window: the app asks it to apply a message, then shows it.
 
-Each seat's token is kept on disk (``client.seatkeys``) from the moment its
-``welcome`` arrives, with the match once ``match_start`` names it, so that
-joining that table again, by any way and even after the game crashed, sits
-down in the same seat, cards too (R-C1).  The first ``hello`` of a join looks
-the key up by the address actually connected to (``Connection.peer``), the
-host as typed and our name.  A key is forgotten when the match ends
-(``standings``), when the seat is freed (a ``welcome`` without it, a ``lobby``
-without it), when we leave between matches, and when the server no longer
-knows the token (``bad_token``: the join goes on as a newcomer).  Leaving, or
-losing the table, in the middle of a match keeps it.  Nothing here touches
-the window or the scenes: the app asks the link to apply a message and then
-shows it.
+A seat's token is kept on disk (``client.seatkeys``) from its ``welcome``, with the match
+once ``match_start`` names it, so that joining that table again by any way, even after a
+crash, sits down in the same seat, cards too (R-C1); every hello says the password typed,
+else the one kept with the token.  A key is forgotten when the match ends, when the seat
+is freed, when we leave between matches and on ``bad_token``; leaving mid-match keeps it.
 
-The link is sealed (TLS) and the table shows its key before any hello: the
-connection asks ``check_key``.  A key expected for this join (typed with the
-address, or announced by the table on the network) must be that key; then the
-pins (``client.pins``): one that differs from a pin of this table is refused, and
-``key_problem`` says what the player is shown (both short keys; a changed key may be
-trusted, ``trust_new_key``, and joined again).  A key never met goes on, and is
-pinned only once the table welcomes us (``key_welcomed``): at a table with a password
-that is after the table proved it knows it, so a failed proof (``no_proof``: a wrong
-password, or someone in the middle showing its own key), a refusal or a close before
-the welcome pins nothing.  A key typed that matches (the person's own check against the host's
-screen) and a key the person chose to trust replace the pins of that table, on the
-welcome too.  Our own server (the computer table, a table we host) is not pinned: it
-is this computer's own.
-
-Every hello of a join, the automatic reconnects' too, says the password typed, else
-the one kept beside the seat's token (``client.seatkeys``): a game started again that
-found its seat without the password keeps it through the table's restart.
+The table's key (TLS) is checked before any hello (``check_key``): a key typed with the
+address, or announced on the network, must be the table's; then a pin of this table
+(``client.pins``) with another key refuses the join (``key_problem``; a changed key may be
+trusted, ``trust_new_key``).  A key never met, typed or trusted is pinned only once the
+table welcomes us (``key_welcomed``), after its password proof.  Our own server is not
+pinned.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,18 +39,15 @@ __all__ = ["Expect", "KeyProblem", "TableLink"]
 
 @dataclass(frozen=True, slots=True)
 class KeyProblem:
-    """Why a join was refused before its hello: the table showed an unexpected key.
-
-    ``kind``: ``changed`` (a pin of this table has another key: the person may
-    trust the new one), ``typed`` or ``announced`` (the key typed with the address,
-    or the one the table's announcement gives, is not the table's: no trusting)."""
+    """A join refused before its hello for the table's key: ``changed`` (a pin of this table
+    has another key: it may be trusted), ``typed`` or ``announced`` (not the table's)."""
 
     kind: str
     table: str  # the table's name, as known for this join
     known: tuple[str, ...]  # the short keys expected (pinned, typed or announced)
     new: str  # the short key the table showed
     pin: Pin  # what trusting the new key keeps
-    join: dict[str, Any] = dataclasses.field(default_factory=dict)  # ``connect`` again
+    join: dict[str, Any]  # ``connect``'s keywords, to join again
 
     @property
     def trustable(self) -> bool:
@@ -79,16 +56,16 @@ class KeyProblem:
 
 @dataclass(frozen=True, slots=True)
 class Expect:
-    """What one join knows of the table's key before it meets it (kept by its connection's
-    callback, so that a join made meanwhile changes nothing of it)."""
+    """What one join knows of the table's key before it meets it (its own, so that a join
+    made meanwhile changes nothing of it): ``connect``'s keywords."""
 
-    key: str  # the short key typed with the address, or ""
-    announced: str  # the short key the table's announcement gives, or ""
-    table: str  # the table's name as known for the join (the Join list), or ""
-    own: bool  # our own server
+    key: str
+    announced: str
+    table: str
+    own: bool
     own_table: str
-    join: dict[str, Any]  # ``connect``'s keywords, to join again
-    trusted: str = ""  # the fingerprint the person chose to trust (``trust_new_key``)
+    join: dict[str, Any]  # to join again
+    trusted: str = ""
 
 
 log = logging.getLogger("client")
@@ -124,26 +101,28 @@ class TableLink:
     def address(self) -> tuple[str, int] | None:
         return (self.conn.host, self.conn.port) if self.conn is not None else None
 
-    def key_for(self, host: str, port: int, *, own: bool = False, name: str = "") -> SeatKey | None:
-        """Our seat's key at ``host``:``port`` (an address as found or typed), if any, under
-        ``name`` (by default the settings' name)."""
+    def key_for(self, host: str, port: int, *, name: str = "") -> SeatKey | None:
+        """Our seat's key at ``host``:``port``, under ``name`` (by default the settings')."""
         name = name or self.settings.name
-        return self.keys.find(host=host, ip=normal_ip(host), port=port, name=name, own=own)
+        return self.keys.find(host=host, ip=normal_ip(host), port=port, name=name)
+
+    def _find(self, conn: Connection, name: str, **own: Any) -> SeatKey | None:
+        """Our seat's key kept for the table ``conn`` reached, under ``name``."""
+        ip = normal_ip(conn.peer) or normal_ip(conn.host)
+        return self.keys.find(host=conn.host, ip=ip, port=conn.port, name=name, **own)
+
+    @property
+    def _password(self) -> str:
+        """Every hello's, the reconnects' too: typed, else kept with the seat found on disk."""
+        return self.password or (self.found.password if self.found is not None else "")
 
     def _hello(self, conn: Connection, s: Session) -> dict[str, Any]:
-        """The hello for ``conn`` (called from its thread, once connected): the token of
-        ``s``, the session it was made for, or on the first try the one kept on disk for
-        this table.  (The thread may connect once more after a hang-up has dropped the
-        link's session: its hello is then the old session's, on a link that closes.)"""
+        """The hello for ``conn`` (from its thread): the token of ``s``, the session it was
+        made for, or on the first try the one kept on disk for this table."""
         token = s.token
-        # The reconnects' hellos too: a seat found on disk keeps its table's password.
-        password = self.password or (self.found.password if self.found is not None else "")
+        password = self._password
         if not token and not self.watch and s.name:
-            ip = normal_ip(conn.peer) or normal_ip(conn.host)
-            key = self.keys.find(
-                host=conn.host, ip=ip, port=conn.port, name=s.name, own=self.own,
-                table=self.own_table,
-            )  # fmt: skip
+            key = self._find(conn, s.name, own=self.own, table=self.own_table)
             if key is not None:
                 self.found = key
                 token = key.token
@@ -164,9 +143,9 @@ class TableLink:
         host: str,
         port: int,
         *,
-        password: str,
-        watch: bool,
-        remember: str,
+        password: str = "",
+        watch: bool = False,
+        remember: str = "",
         own: bool = False,
         own_table: str = "",
         key: str = "",
@@ -174,11 +153,10 @@ class TableLink:
         table: str = "",
         trusted: str = "",
     ) -> None:
-        """Start talking to ``host``:``port`` with a fresh session (hang up first); ``own``:
-        the server is ours (its port may differ from the last run's), its table named
-        ``own_table``; ``key``: the table's short key as typed, ``announced``: as the
-        table announces it (the Join list), ``table``: its name there; ``trusted``: the
-        key's fingerprint the person chose to trust in place of the pinned one."""
+        """Talk to ``host``:``port`` with a fresh session; ``own``: our own server, its table
+        ``own_table``; ``key``: the table's short key as typed, ``announced``: as the table
+        announces it (the Join list), ``table``: its name there; ``trusted``: the
+        fingerprint the person chose to trust in place of the pinned one."""
         again = dict(host=host, port=port, password=password, watch=watch, remember=remember,
                      key=key, announced=announced, table=table)  # fmt: skip
         expect = Expect(key, announced, table.strip(), own, own_table if own else "", again,
@@ -208,14 +186,19 @@ class TableLink:
 
     # ---- the table's key (network thread, after the TLS handshake, before the hello)
 
-    def table_name_for(self, conn: Connection, seen: TableKey, expect: Expect) -> str:
-        """The table's name for its pin: the one known for this join (the Join list, our
-        own server's, a seat key's), else the certificate's."""
-        if expect.table or expect.own_table:
-            return expect.table or expect.own_table
-        ip = normal_ip(conn.peer) or normal_ip(conn.host)
-        key = self.keys.find(host=conn.host, ip=ip, port=conn.port, name=self.settings.name)
-        return (key.table if key is not None else "") or seen.name
+    def _pin_of(self, conn: Connection, seen: TableKey, expect: Expect) -> Pin:
+        """The table's key as a pin, under the table's name known for this join (the Join
+        list, our own server's, a seat key's), else its certificate's."""
+        name = expect.table or expect.own_table
+        if not name:
+            key = self._find(conn, self.settings.name)
+            name = (key.table if key is not None else "") or seen.name
+        return Pin(
+            name=name.strip()[:80],
+            host=pin_host(normal_ip(conn.peer) or seen.host or conn.host),
+            port=seen.port or conn.port,
+            fingerprint=seen.fingerprint.lower(),
+        )
 
     def check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
         """None when the table's key is the one expected (pinned on first use), else the
@@ -226,21 +209,12 @@ class TableLink:
             log.exception("checking the table's key failed")
             return "the table's key could not be checked"
 
-    def _pin_of(self, conn: Connection, seen: TableKey, expect: Expect) -> Pin:
-        return Pin(
-            name=self.table_name_for(conn, seen, expect).strip()[:80],
-            host=pin_host(normal_ip(conn.peer) or seen.host or conn.host),
-            port=seen.port or conn.port,
-            fingerprint=seen.fingerprint.lower(),
-        )
-
     def _check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
         if expect.own:
             return None  # our own server, on this computer
-        name = self.table_name_for(conn, seen, expect)
         pin = self._pin_of(conn, seen, expect)
         new = short_key(seen.fingerprint)
-        title = name or f"{conn.host}:{conn.port}"
+        title = pin.name or f"{conn.host}:{conn.port}"
         wanted, source = (expect.key, "typed") if expect.key else (expect.announced, "announced")
         if wanted and not same_key(wanted, seen.fingerprint):
             known = normal_short_key(wanted) or wanted.strip()[:40]
@@ -265,9 +239,8 @@ class TableLink:
         return None  # a key never met is kept once the table has let us in
 
     def key_welcomed(self, conn: Connection, seen: TableKey, expect: Expect) -> None:
-        """The table welcomed us (network thread), having proven it knows the password if
-        we made the proof: now its key is kept.  A key typed with the address or trusted
-        by the person replaces that table's pins; one never met is pinned."""
+        """The table welcomed us (network thread): a key typed or trusted replaces that
+        table's pins; one never met is pinned."""
         if expect.own:
             return
         pin = self._pin_of(conn, seen, expect)
@@ -286,10 +259,8 @@ class TableLink:
             self.key_problem = problem
 
     def trust_new_key(self) -> dict[str, Any] | None:
-        """The person trusts the key the last join was refused for: the join to make again
-        (``connect``'s keywords), which lets that key through and pins it in place of the
-        old ones once the table welcomes us (so a table that then fails its password proof
-        replaces nothing); or None."""
+        """The join to make again (``connect``'s keywords) trusting the key the last join
+        was refused for, pinned once the table welcomes us; or None."""
         problem = self.key_problem
         if problem is None or not problem.trustable:
             return None
@@ -317,20 +288,15 @@ class TableLink:
             seat=s.seat,
             own=self.own,
             table=self.own_table,
-            password=self.password or (self.found.password if self.found else ""),
+            password=self._password,
         )
 
     def _keep_keys(self, msg: r.ServerMessage, s: Session) -> None:
-        if isinstance(msg, r.Welcome):
-            if self.found is not None and self.found.token != s.token:
-                self.keys.forget(self.found.token)  # a newcomer after all
+        if isinstance(msg, r.Welcome | r.MatchStart):  # at a match_start, with its match
             key = self._key(s)
-            if key is not None:
-                self.keys.keep(key)
-            elif self.found is not None:
-                self.keys.forget(self.found.token)
-        elif isinstance(msg, r.MatchStart):
-            key = self._key(s)  # the match is known now (a new match keeps it again)
+            found = self.found if isinstance(msg, r.Welcome) else None
+            if found is not None and (key is None or found.token != s.token):
+                self.keys.forget(found.token)  # a newcomer after all
             if key is not None:
                 self.keys.keep(key)
         elif isinstance(msg, r.Standings) and s.token:
@@ -373,9 +339,8 @@ class TableLink:
         return status.state in ("failed", "gone")
 
     def hang_up(self, *, send_leave: bool) -> Session | None:
-        """Close the connection and forget the session (returned).  A seat left in the
-        middle of a match keeps its token on disk for a comeback (R-C1); between matches
-        it is forgotten."""
+        """Close the connection and forget the session (returned); a seat's token is kept
+        only mid-match (R-C1)."""
         s = self.session
         if self.conn is not None:
             mid_match = s is not None and s.running and s.standings is None

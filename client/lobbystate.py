@@ -1,11 +1,7 @@
-"""What the lobby says of the table: its seats, its host, its options, the night so far,
-and the seats asked back by name.
+"""What the lobby says of the table: its seats, host, options, the night, the asks back.
 
-``LobbyState`` keeps the last ``lobby`` message (``said``) with what outlives it: the
-table's name, the night's scoreboard, who hosted before, the host's open asks and our
-own.  Its methods take a ``received`` message and return the log's words for it, if any.
-
-Pure: no pygame, no clock.
+``LobbyState`` keeps the last ``lobby`` message (``said``) with what outlives it; its
+methods take a ``received`` message and return the log's words for it, if any.  Pure.
 """
 
 from __future__ import annotations
@@ -30,14 +26,9 @@ class Player:
     host: bool = False
     level: str = ""  # a computer seat's level id ("" when the server does not say)
     level_name: str = ""
-    presence: Presence = Presence.PLAYING
-    """Where its person is (``common.presence``), read from the seat's wire fields."""
-    stand_in: bool = False
-    """A computer plays the seat while it is away: the table's stand-in option (R-C3)
-    applied to an away presence, as the server says it."""
-    sealed: bool | None = None
-    """Its person's connection is sealed (TLS), as the server says it (``"sealed": true``;
-    absent: plain, or not connected); None where nobody said (a replayed hand)."""
+    presence: Presence = Presence.PLAYING  # where its person is (``common.presence``)
+    stand_in: bool = False  # a computer plays the seat while it is away (R-C3)
+    sealed: bool | None = None  # its person's link is sealed (TLS); None: nobody said
 
     @classmethod
     def of(cls, seat: LobbySeat) -> Player:
@@ -58,24 +49,20 @@ class Player:
         return replace(self, presence=presence, stand_in=stand_in)
 
     @property
-    def away(self) -> bool:
-        """Its turns are played for it (R-C2, R-C3)."""
+    def away(self) -> bool:  # its turns are played for it (R-C2, R-C3)
         return self.presence.away
 
     @property
-    def away_why(self) -> str | None:
-        """``asked``, ``clock``, ``dropped`` or ``taken`` while away, else None."""
+    def away_why(self) -> str | None:  # asked, clock, dropped or taken while away
         return self.presence.away_why
 
     @property
-    def next(self) -> bool:
-        """Seated during a match: plays from the next one."""
+    def next(self) -> bool:  # seated during a match: plays from the next one
         return self.presence is Presence.NEXT_MATCH
 
     @property
     def connected(self) -> bool:
-        """Not known to be cut off: neither dropped nor away after a drop (an away seat's
-        link is not in its presence; ``Clocks.dropped`` has every seat said dropped)."""
+        """Not known to be cut off (``Clocks.dropped`` has every seat said dropped)."""
         return self.presence is not Presence.DROPPED and self.presence is not Presence.AWAY_DROPPED
 
 
@@ -100,13 +87,11 @@ class LobbyState:
         return self.said.options if self.said is not None else None
 
     @property
-    def plain_refused(self) -> bool:
-        """The table takes only sealed connections."""
+    def plain_refused(self) -> bool:  # the table takes only sealed connections
         return self.said is not None and self.said.plain == "never"
 
     @property
-    def plain_open(self) -> bool:
-        """Plain connections are let into a table with a password."""
+    def plain_open(self) -> bool:  # plain connections let into a table with a password
         return self.said is not None and self.said.plain == "allow"
 
     @property
@@ -162,10 +147,6 @@ class LobbyState:
         self.ask = (m.seat, m.answer, m.message)
         self.asking = None
         return m.message or None
-
-    def ask_once_welcomed(self, seat: int) -> None:
-        """A refused join asks for ``seat`` back once welcomed as a watcher."""
-        self.asking = seat
 
     def asked_now(self) -> int | None:
         """The seat to ask for now (once), its ask waiting for the host's word."""

@@ -1,18 +1,11 @@
 """The table this window runs itself: the computer table, or a friends' table we host.
 
-Both are a ``server.app`` server on a thread of this process
-(``run_in_thread``), stopped when we leave.  ``overrides`` (tests, scripts)
-are laid over every config: short pauses, a histories folder.
-
-A hosted table keeps its match in play in a journal (``server.journal``): if the game
-dies mid-match, hosting the same table again (same name, same histories folder) resumes
-it, on the port it had when that port is free, so friends' games find it again.  Closing
-the table on purpose (``stop``) ends the match for good.
-
-The computer table journals its match too, as table ``COMPUTER_TABLE`` in the same
-histories folder.  Its unfinished match (``unfinished_computer``) is resumed only when
-asked for (``start_computer(..., resume=True)``); a new computer match drops it first
-(``drop_computer``), so that new settings never bring the old match back.
+Both are a ``server.app`` server on a thread of this process, stopped when we leave;
+``overrides`` (tests, scripts) are laid over every config.  Each journals its match in
+play (``server.journal``): a hosted table started again (same name, same folder) resumes
+it, on the port it had when that is free; the computer table's unfinished match
+(``unfinished_computer``) resumes only when asked, a new match dropping it first.
+Closing the table on purpose (``stop``) ends its match for good.
 """
 
 from __future__ import annotations
@@ -33,14 +26,11 @@ __all__ = ["COMPUTER_TABLE", "LocalServer", "seat_key_of"]
 
 log = logging.getLogger("client")
 
-COMPUTER_TABLE = "Computer table"
-"""The computer table's name: its own night and its own journal, apart from any
-friends' table's."""
+COMPUTER_TABLE = "Computer table"  # its own night and journal, apart from a friends' table's
 
 
 def seat_key_of(found: Unfinished, keys: Iterable[SeatKey]) -> SeatKey | None:
-    """Our kept key for a person's seat of the unfinished match ``found``: an own
-    server's key for one of its seats (the latest, if several)."""
+    """Our latest kept key for a seat of the unfinished match ``found`` (an own server's)."""
     fits = [k for k in keys if k.own and found.has_token(k.token)]
     return max(fits, key=lambda k: k.saved, default=None)
 
@@ -51,12 +41,13 @@ class LocalServer:
         self.handle: Any = None  # server.app.ServerHandle while one runs
         self.kind = ""  # "computer" or "host"
 
-    def _start(self, **kwargs: Any) -> Any:
+    def _start(self, kind: str, **config: Any) -> Any:
         from server.app import run_in_thread
         from server.config import ServerConfig
 
-        cfg = {**kwargs, **self.overrides}
-        return run_in_thread(ServerConfig(**cfg))
+        self.handle = run_in_thread(ServerConfig(**{**config, **self.overrides}))
+        self.kind = kind
+        return self.handle
 
     def history_dir(self) -> Path:
         """The folder of our tables' histories and journals."""
@@ -71,8 +62,8 @@ class LocalServer:
         return unfinished(self.history_dir(), COMPUTER_TABLE)
 
     def drop_computer(self) -> None:
-        """Remove the computer table's journal: its unfinished match is given up.  One that
-        cannot be read is left for the table to set aside (with its log line)."""
+        """Give up the computer table's unfinished match (one that cannot be read is left
+        for the table to set aside)."""
         from server.journal import give_up
 
         if give_up(self.history_dir(), COMPUTER_TABLE):
@@ -81,29 +72,16 @@ class LocalServer:
     def start_computer(
         self, computers: int, hands: int, level: str, *, resume: bool = False
     ) -> Any:
-        """A computer table on 127.0.0.1 (``computers`` clamped to 1-3); raises if it
-        cannot start.  ``resume``: the table resumes its unfinished match, if it has one;
-        else any unfinished one is dropped first and a new match starts.  Its books are
-        open: once the match is over the computer seats' hole cards are shown (the
-        analysis reads them); the server sends nothing of them before."""
+        """A computer table on 127.0.0.1 (raises if it cannot start), resuming its unfinished
+        match if ``resume``.  No turn clock: no one waits on you (R-C4).  Its books open
+        after the match: the analysis reads the computer seats' hole cards."""
         computers = min(3, max(1, computers))
         if not resume:
             self.drop_computer()
-        # Alone with the computer no one waits on you: no turn clock (R-C4).
-        self.handle = self._start(
-            host="127.0.0.1",
-            port=0,
-            computer=computers,
-            computer_levels=(level,),
-            hands=hands,
-            start_when=computers + 1,
-            name=COMPUTER_TABLE,
-            turn_time=None,
-            open_books=True,
-            odds=True,
-        )
-        self.kind = "computer"
-        return self.handle
+        return self._start("computer", host="127.0.0.1", port=0, name=COMPUTER_TABLE,
+                           computer=computers, computer_levels=(level,), hands=hands,
+                           start_when=computers + 1, turn_time=None, open_books=True,
+                           odds=True)  # fmt: skip
 
     def start_host(
         self,
@@ -119,49 +97,32 @@ class LocalServer:
         open_books: bool = False,
         books_to_watchers: bool = False,
     ) -> Exception | None:
-        """A friends' table on every interface (``bind`` narrows it), on ``port`` or, if
-        that is taken, any free one; the last error if neither could be had.  A match
-        this table left unfinished resumes, first trying the port it was played on."""
+        """A friends' table on every interface (``bind`` narrows it), on the port its
+        unfinished match was played on, else ``port``, else any free one; the last error
+        if none could be had."""
         from server.config import MAX_TABLE_NAME
         from server.journal import recorded_port
 
         last: Exception | None = None
         table = " ".join((name.strip() or f"{settings.name}'s table").split())[:MAX_TABLE_NAME]
-        ports: list[int] = []
-        for q in (recorded_port(self.history_dir(), table), port, 0):
-            if q is not None and q not in ports:
-                ports.append(q)
-        for p in ports:
+        tried = (recorded_port(self.history_dir(), table), port, 0)
+        for p in dict.fromkeys(q for q in tried if q is not None):
             try:
-                st = settings
-                self.handle = self._start(
-                    host=bind,
-                    port=p,
-                    computer=computers,
-                    computer_levels=(level,),
-                    hands=hands,
-                    password=password or None,
-                    name=table,
-                    announce=True,
-                    open_books=open_books,
-                    books_to_watchers=open_books and books_to_watchers,
-                    turn_time=st.host_turn_time or None,
-                    time_bank=st.host_time_bank,
-                    stand_in=st.host_stand_in,
-                    odds=st.host_odds,
-                )
-                break
+                self._start("host", host=bind, port=p, computer=computers,
+                            computer_levels=(level,), hands=hands, password=password or None,
+                            name=table, announce=True, open_books=open_books,
+                            books_to_watchers=open_books and books_to_watchers,
+                            turn_time=settings.host_turn_time or None,
+                            time_bank=settings.host_time_bank,
+                            stand_in=settings.host_stand_in, odds=settings.host_odds)  # fmt: skip
+                return None
             except OSError as exc:
                 last = exc
-        if self.handle is None:
-            return last
-        self.kind = "host"
-        return None
+        return last
 
     def stop(self, who: str, *, forget: bool = True) -> None:
         """Close our table, telling everyone at it that ``who`` did; its match in play ends
-        for good unless not ``forget`` (the game is going down by accident: the match
-        stays in its journal, to resume)."""
+        for good unless not ``forget`` (the game going down by accident)."""
         if self.handle is None:
             return
         try:

@@ -1,16 +1,11 @@
-"""What the client knows of its table: the server's messages, applied.
+"""The session: everything the server has told this connection, one message at a time.
 
-``Session.apply(msg, now)`` takes one message as ``common.protocol.server_messages`` decoded
-it (every field checked and typed there, so nothing the server sends can make the
-drawing code crash) and updates the session.  The session holds who we are at the
-table (the ``welcome``) and the match as our seat sees it (its players, the last
-``SeatView``, our turn and its buttons, this hand's events, the standings); its parts
-hold the rest, one job each: ``lobby`` (``client.lobbystate``: seats, host, options,
-asks), ``clocks`` (``client.clocks``: turn clocks, grace, pauses), ``log``
-(``client.tablelog``: the lines and each seat's last words) and ``book``
-(``client.handbook``: this match's hands for the replayer and the recap).
-
-The model is pure: no pygame, no sockets, no clock (``now`` is passed in).
+``Session.apply(msg, now)`` takes one message as ``common.protocol.server_messages`` decoded it
+(every field checked and typed there) and updates who we are at the table (the
+``welcome``) and the match as our seat sees it (players, the last ``SeatView``, our turn
+and its buttons, this hand's events, the standings).  Its parts hold the rest, one job
+each: ``lobby`` (``client.lobbystate``), ``clocks`` (``client.clocks``), ``log``
+(``client.tablelog``) and ``book`` (``client.handbook``).  Pure: ``now`` is passed in.
 """
 
 from __future__ import annotations
@@ -48,7 +43,6 @@ class Session:
         self.welcomed = False
         self.welcomed_once = False
         self.error: tuple[str, str] | None = None  # the last refusal: (code, words)
-        self.bye: str | None = None
         # The match as our seat sees it.
         self.match_id: str | None = None
         self.running = False
@@ -91,19 +85,14 @@ class Session:
     def sits_out(self) -> bool:
         """Seated for the next match while this one is played without us."""
         v = self.view
-        return bool(
-            self.seat is not None and v is not None and v.seats and self.seat not in v.seats
+        return (
+            self.seat is not None and v is not None and bool(v.seats) and self.seat not in v.seats
         )
 
     def my_turn(self) -> bool:
         v = self.view
-        return bool(
-            v is not None
-            and self.seat is not None
-            and v.to_act == self.seat
-            and self.turn is not None
-            and self.legal
-        )
+        ours = v is not None and self.seat is not None and v.to_act == self.seat
+        return ours and self.turn is not None and bool(self.legal)
 
     def actions(self) -> list[LegalAction]:
         """The buttons to show: exactly what the server offered for our turn."""
@@ -169,23 +158,17 @@ class Session:
             case r.SeatAway():
                 self._seat_away(msg)
             case r.Paused():
-                if (words := self.clocks.pause(msg, self.view, now)) is not None:
-                    say(words)
+                say(self.clocks.pause(msg, self.view, now))
             case r.Waiting():
-                if (words := self.clocks.wait(msg)) is not None:
-                    say(words)
+                say(self.clocks.wait(msg))
             case r.Clock():
                 self.clocks.clock(msg, now)
             case r.ChatSaid() if msg.text:
                 say(f"{msg.name}{' (watching)' if msg.watching else ''}: {msg.text}", "chat")
             case r.SeatAsked():
-                if (words := self.lobby.asked(msg, self.name_of(msg.seat))) is not None:
-                    say(words)
+                say(self.lobby.asked(msg, self.name_of(msg.seat)))
             case r.AskAnswer():
-                if (words := self.lobby.answered(msg)) is not None:
-                    say(words)
-            case r.Bye():
-                self.bye = msg.reason
+                say(self.lobby.answered(msg))
         self.book.take(msg)
 
     def _welcome(self, m: r.Welcome) -> None:
@@ -201,8 +184,7 @@ class Session:
 
     def _lobby(self, m: r.Lobby) -> None:
         self.host, words = self.lobby.take(m, self.seat, self.name_of)
-        if words is not None:
-            self.log.say(words)
+        self.log.say(words)
         self.running = m.running
         if self.running and self.players:
             # Mid-match a lobby lists the seats as the table's ``players`` do, and comes
@@ -297,10 +279,7 @@ class Session:
         self.standings, self.view, self.running = None, None, False
 
     def reset_for_reconnect(self) -> None:
-        """Forget the handshake but keep token, name, view and log for the way back.
-
-        The server greets a comeback with the match and the hand so far; the log
-        takes only what is new from them (``_match_start``, ``_events``).
-        """
+        """Forget the handshake, keeping the rest: the log takes only what is new from the
+        match and the hand so far that greet a comeback (``_match_start``, ``_events``)."""
         self.welcomed = False
         self._rejoining = True

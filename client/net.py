@@ -1,42 +1,19 @@
 """The connection to the table server, in a background thread.
 
-The thread connects, says ``hello``, and puts each message in a ``queue.Queue`` as
-``("msg", message)``, decoded once (``common.protocol.server_messages``: one that cannot be
-read is logged and dropped), and each status change as ``("status", Status)``; after
-each put it calls ``wake`` (the window's idle loop wakes).  Sending is a locked
-``sendall`` from the main thread (messages are tiny).
+The thread connects, seals the link (TLS, ``common.seal``: the table's ``TableKey`` goes to
+``check_key`` before anything is sent), says ``hello`` and puts each message, decoded once
+(``common.protocol.server_messages``), in ``inbox`` as ``("msg", message)`` and each change of
+state as ``("status", Status)``, calling ``wake`` after each.  Sending is a locked
+``sendall`` from the main thread.
 
-When the link drops without a ``bye`` (closed, or silent past
-``silence_limit``), the thread retries for ``retry_for`` seconds (two minutes
-by default), each time with the latest ``hello`` (which carries the seat's
-token, R-C1); each ``retrying`` status says why the link was lost and when the
-thread gives up (``until``, on the injected ``clock``).  A ``bye`` in the
-middle of a match (a server shutting down, which resumes the match when it
-starts again) is retried the same way when ``resume_after_bye``; a ``bye``
-between matches, a refused ``hello`` (bad password, table full) or our seat
-taken over by another connection (``taken_over``) ends it, except
-``bad_token``: the server no longer knows the seat, so the thread tells
-``on_stale`` and says ``hello`` once more without the token, as a newcomer, and
-a busy table (``server_busy`` or ``handshake_timeout`` before the ``welcome``, in the
-clear before TLS or inside it) when our ``hello`` comes back to a seat with its token:
-the seat is kept, so the thread tries again after 1, 2, 4, then every 8 seconds
-(times ``retry_every``), each ``retrying`` status saying ``BUSY``, until the same
-``retry_for`` runs out (counted from the link's loss, or from the first busy answer).
-
-The link is sealed (TLS, ``common.seal``) unless ``sealed=False`` (tests, scripts): the
-TLS handshake comes right after the TCP connection, within ``connect_timeout``, and the
-table's key (``TableKey``) is handed to ``check_key`` before anything else is sent; a
-refusal ends the thread (``Status`` ``failed``, code ``key``).  TLS runs as a pipe of
-bytes (``TlsPipe``) over the blocking socket: the main thread's sends and the network
-thread's reads use it under one lock.  A ``password`` in the hello never goes out on a
-sealed link: the hello carries the start of a password proof instead (``pake``,
-``common.proof``), the table's ``proof`` is checked, and the client's is sent; a table
-that proves another password is hung up on as a wrong password (code ``bad_password``,
-as the table's own refusal), and one that proves it over another link (a relay), cannot
-prove it, or welcomes without a proof, as someone in the middle (code ``no_proof``).
-A table that cannot be reached before any welcome fails with code ``unreachable``, in the
-game's words (``client.reach``).  ``on_welcome`` is told the table's key once a sealed link
-is welcomed, its password proof (if it made one) checked: a key is only ever kept from there.
+A link lost without a ``bye`` (closed, or silent past ``silence_limit``) is retried for
+``retry_for`` seconds with the latest hello (the seat's token, R-C1), and so is a ``bye``
+mid-match (the server resumes the match) when ``resume_after_bye``.  A refused hello ends
+it, but ``bad_token`` (``on_stale``; the hello goes again without the token) and a busy
+table answering a comeback (tried again after 1, 2, 4, then every 8 ``retry_every``).
+On a sealed link the password never goes out: its proof does (``common.proof``); a table
+that proves another password is a wrong password, one that cannot prove it (or proves it
+over another link) someone in the middle.  ``on_welcome`` is told the key once welcomed.
 """
 
 from __future__ import annotations
@@ -75,26 +52,18 @@ from common.seal import (
 )
 from server.linkopts import tune_link
 
-__all__ = [
-    "BUSY",
-    "NO_PROOF",
-    "NO_PROOF_WELCOME",
-    "RELAYED",
-    "WRONG_PASSWORD",
-    "Connection",
-    "Status",
-    "TableKey",
-]
+__all__ = ["BUSY", "Connection", "Status", "TableKey"]
 
 log = logging.getLogger("client.net")
 
-BUSY = "the table is busy"
-"""A ``retrying`` status's message while a comeback is told the table is busy."""
-_BUSY_CODES = ("server_busy", "handshake_timeout")
-"""Refusals of a hello that say nothing of it, only of the table's crowd: a comeback
-tries again."""
-_MOST_BUSY_WAIT = 8.0
-"""A comeback told the table is busy waits 1, 2, 4, then 8 ``retry_every`` at most."""
+BUSY = "the table is busy"  # a ``retrying`` status's message while a comeback is told so
+_BUSY_CODES = ("server_busy", "handshake_timeout")  # a refusal of the crowd, not of the hello
+_MOST_BUSY_WAIT = 8.0  # in ``retry_every``
+_PROOF_FAILURES = (  # (what the table's proof showed, how the session ends, the words)
+    (WrongPassword, "bad_password", WRONG_PASSWORD),
+    (Relayed, "no_proof", RELAYED),
+    (ProofFailed, "no_proof", NO_PROOF),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +87,10 @@ class TableKey:
 
     @property
     def short(self) -> str:
-        """The key as people read it (``common.seal.short_key``)."""
         return short_key(self.fingerprint)
 
 
-_FIRST_BYTES = 4096
-"""Of a table's answer to our ClientHello, what is kept to read a plain refusal from."""
+_FIRST_BYTES = 4096  # of a table's answer to our ClientHello, kept to read a plain refusal
 _OLD_SERVER = (
     "the table does not seal its connections: it may run an older version of the game"
     " (ask the host to update it)"
@@ -131,15 +98,9 @@ _OLD_SERVER = (
 
 
 def plain_refusal(first: bytes) -> tuple[str, str] | None:
-    """What a table said in the clear instead of answering our ClientHello, if it did:
-    its words and its error code ("" for a ``bye``).
-
-    A table refuses some connections before it reads a byte (too many waiting, shutting
-    down: ``server_busy``, ``bye``), and a table from before sealed connections answers a
-    ClientHello as a frame far too large.  Either is said in plain frames, which TLS then
-    fails on; they are read here only to say why, never trusted further: the session is
-    over either way.  None if ``first`` is TLS (a TLS alert, a handshake) or not a frame.
-    """
+    """What a table said in plain frames instead of answering our ClientHello (too busy,
+    closing, or too old to seal: our hello read as a frame too large): its words and error
+    code ("" for a ``bye``), read only to say why the session is over; None for TLS."""
     if not first or looks_like_tls(first) or first[0] == 0x15:  # 0x15: a TLS alert
         return None
     try:
@@ -168,12 +129,7 @@ def _decoded(msgs: list[dict[str, Any]]) -> list[r.ServerMessage]:
 
 
 class _Ended(Exception):
-    """A session over before its hello: how (``down``, ``key``...) and why."""
-
-    def __init__(self, kind: str, text: str) -> None:
-        super().__init__(text)
-        self.kind = kind
-        self.text = text
+    """A session over before its hello: ``args`` are how (``down``, ``key``...) and why."""
 
 
 class Connection:
@@ -211,8 +167,7 @@ class Connection:
         self.check_key = check_key
         self.on_welcome = on_welcome
         self.sealed = sealed
-        self.key: TableKey | None = None
-        """The key of the table on the current (or last) sealed link."""
+        self.key: TableKey | None = None  # the table's on the current (or last) sealed link
         self.mid_match = False  # a match runs, as the messages so far say (a bye is retried)
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._sock: socket.socket | None = None
@@ -262,10 +217,6 @@ class Connection:
             except queue.Empty:
                 return out
 
-    @property
-    def alive(self) -> bool:
-        return self._thread.is_alive()
-
     # ---- the thread
 
     def _shut(self) -> None:
@@ -287,16 +238,8 @@ class Connection:
         except Exception:  # the window may be gone; the queue still has it
             log.debug("wake failed", exc_info=True)
 
-    def _status(
-        self,
-        state: str,
-        message: str = "",
-        attempt: int = 0,
-        until: float | None = None,
-        *,
-        code: str = "",
-    ) -> None:
-        self._put("status", Status(state, message, attempt, until, code))
+    def _status(self, *args: Any, **kw: Any) -> None:
+        self._put("status", Status(*args, **kw))
 
     def _run(self) -> None:
         welcomed_once = False
@@ -321,35 +264,32 @@ class Connection:
                 busy += 1
                 if down_since is None:
                     down_since, lost = self.clock(), BUSY
-                if self.clock() - down_since > self.retry_for:
-                    self._status("gone", f"the table stayed busy for {self.retry_for:.0f} s")
+                gone = f"the table stayed busy for {self.retry_for:.0f} s"
+                pause = min(_MOST_BUSY_WAIT, 2.0 ** (busy - 1)) * self.retry_every
+            else:
+                busy = 0
+                if kind in ("key", "no_proof", "bad_password"):
+                    self._status("failed", text, code=kind)
                     break
-                attempt += 1
-                self._status("retrying", BUSY, attempt, down_since + self.retry_for)
-                self._closed.wait(min(_MOST_BUSY_WAIT, 2.0 ** (busy - 1)) * self.retry_every)
-                continue
-            busy = 0
-            if kind in ("key", "no_proof", "bad_password"):
-                self._status("failed", text, code=kind)
-                break
-            if kind in ("refused", "bye", "stale"):
-                code = self._refused_code if kind == "refused" else ""
-                self._status("failed" if kind == "refused" else "gone", text, code=code)
-                break
-            if not welcomed_once:
-                code = "unreachable" if kind == "unreachable" else ""
-                self._status(
-                    "failed", text or f"could not reach {self.host}:{self.port}", code=code
-                )
-                break
-            if welcomed or down_since is None:
-                down_since, attempt, lost = self.clock(), 0, text or "connection lost"
+                if kind in ("refused", "bye", "stale"):
+                    code = self._refused_code if kind == "refused" else ""
+                    self._status("failed" if kind == "refused" else "gone", text, code=code)
+                    break
+                if not welcomed_once:
+                    code = "unreachable" if kind == "unreachable" else ""
+                    why = text or f"could not reach {self.host}:{self.port}"
+                    self._status("failed", why, code=code)
+                    break
+                if welcomed or down_since is None:
+                    down_since, attempt, lost = self.clock(), 0, text or "connection lost"
+                gone = "the table is gone: no answer from the server"
+                pause = self.retry_every if attempt > 0 else 0.2
             if self.clock() - down_since > self.retry_for:
-                self._status("gone", "the table is gone: no answer from the server")
+                self._status("gone", gone)
                 break
             attempt += 1
-            self._status("retrying", lost, attempt, down_since + self.retry_for)
-            self._closed.wait(self.retry_every if attempt > 1 else 0.2)
+            self._status("retrying", BUSY if busy else lost, attempt, down_since + self.retry_for)
+            self._closed.wait(pause)
         self._shut()
         self._status("closed")
 
@@ -383,7 +323,7 @@ class Connection:
                 early, binding = self._seal(sock)
             except _Ended as end:
                 self._shut()
-                return end.kind, end.text, False
+                return end.args[0], end.args[1], False
         sock.settimeout(tick)
         tune_link(sock, timeout=self.silence_limit)
         if self._closed.is_set():
@@ -418,9 +358,7 @@ class Connection:
                 self.send(Ping(pings).encode())
             if data is None:
                 if now - heard > self.silence_limit:
-                    log.info(
-                        "no word from the server for %.0f s: the link is down", self.silence_limit
-                    )
+                    log.info("no word from the server for %.0f s: down", self.silence_limit)
                     silent = True
                     break
                 continue
@@ -436,18 +374,11 @@ class Connection:
                 if isinstance(msg, r.ProofAnswer) and proof is not None and not proven:
                     try:
                         mac = proof.finish(msg.pake, msg.mac, msg.pw_mac)
-                    except WrongPassword:
-                        log.info("the table's password is not the one given: hanging up")
+                    except ProofFailed as exc:
+                        _, kind, words = next(f for f in _PROOF_FAILURES if isinstance(exc, f[0]))
+                        log.warning("the table's password proof failed, hanging up: %s", words)
                         self._shut()
-                        return "bad_password", WRONG_PASSWORD, False
-                    except Relayed:
-                        log.warning("the table's password proof is for another link: relayed")
-                        self._shut()
-                        return "no_proof", RELAYED, False
-                    except ProofFailed:
-                        log.warning("the table's password proof is wrong: hanging up")
-                        self._shut()
-                        return "no_proof", NO_PROOF, False
+                        return kind, words, False
                     proven = True
                     self.send(ProofMac(mac=mac).encode())
                     continue
@@ -460,13 +391,14 @@ class Connection:
                 if isinstance(msg, r.Welcome):
                     welcomed = True
                     self._stale_token = False
-                    self._welcomed()
+                    if self.on_welcome is not None and self.key is not None and self.sealed:
+                        self._tell(self.on_welcome, self.key, "keeping the table's key")
                 elif isinstance(msg, r.Error) and not welcomed:
                     last_error = msg.message or msg.code
                     self._refused_code = msg.code
                     stale = msg.code == "bad_token" and "token" in hello
                     if stale:
-                        self._stale(str(hello.get("token")))
+                        self._tell(self.on_stale, str(hello.get("token")), "forgetting a token")
                         continue  # not for the player's eyes: we simply sit down again
                 elif isinstance(msg, r.Error) and msg.code == "taken_over":
                     self._put("msg", msg)  # another window of ours has the seat: not a drop
@@ -533,11 +465,7 @@ class Connection:
             port = int(sock.getpeername()[1])
         key = TableKey(fingerprint, certificate_name(cert), self.peer or self.host, port)
         self.key = key
-        try:
-            refusal = None if self.check_key is None else self.check_key(key)
-        except Exception:
-            log.exception("checking the table's key failed")
-            refusal = "the table's key could not be checked"
+        refusal = None if self.check_key is None else self.check_key(key)  # (never raises)
         if refusal is not None:
             raise _Ended("key", str(refusal))
         with self._lock:
@@ -582,18 +510,9 @@ class Connection:
         elif isinstance(msg, r.Lobby):
             self.mid_match = msg.running
 
-    def _welcomed(self) -> None:
-        """The table let us in, having proven the password if we made it: its key may be
-        kept now (before the welcome is shown)."""
-        if self.on_welcome is None or self.key is None or not self.sealed:
-            return
+    def _tell(self, callback: Callable[[Any], None], value: Any, what: str) -> None:
+        """Tell the link something: its failing must never stop the game."""
         try:
-            self.on_welcome(self.key)
-        except Exception:  # keeping the key must never stop the game
-            log.exception("keeping the table's key failed")
-
-    def _stale(self, token: str) -> None:
-        try:
-            self.on_stale(token)
+            callback(value)
         except Exception:
-            log.exception("forgetting a stale token failed")
+            log.exception("%s failed", what)

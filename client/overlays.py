@@ -1,18 +1,10 @@
 """Windows over every scene: the house rules (F1, a "Rules" button) and "are you sure?".
 
-The app holds at most one overlay (``App.modal``); while it is open it gets
-every event and is drawn over the scenes, whose game goes on underneath
-(the network is still read, the table still updates).
-
-``RulesOverlay`` shows ``docs/rules.md`` (the rules for players, with their
-ids), laid out from a small part of Markdown: ``#`` and ``##`` headings,
-paragraphs and ``- **R-XX** ...`` items.  It scrolls with the wheel, the
-arrow keys, Page Up/Down, Home and End.
-
-``ConfirmDialog`` asks one question with two buttons: Enter (or Y) does
-it, Esc (or N) keeps things as they are.  Its words are computed at each
-draw, so they follow the game (a hand that starts while it is open); its box
-fits them again at the next ``update`` (``draw`` changes nothing).
+The app holds at most one (``App.modal``): it gets every event and is drawn over the
+scenes, whose game goes on underneath.  ``RulesOverlay`` shows ``docs/rules.md``, laid out
+from a small part of Markdown (``#``, ``##``, paragraphs and ``- **R-XX** ...`` items), and
+scrolls.  ``ConfirmDialog`` asks one question: Enter (or Y) does it, Esc (or N) does not;
+its words follow the game, its box fitting them again at the next ``update``.
 """
 
 from __future__ import annotations
@@ -32,15 +24,14 @@ from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 
-__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "packaged_rules", "rules_path"]
+__all__ = ["ConfirmDialog", "Overlay", "RulesOverlay", "load_rules", "packaged_rules", "rules_path",
+           "scale", "shade"]  # fmt: skip
 
 
 class Overlay:
-    """One modal window; ``close()`` asks the app to take it away."""
+    """One modal window (a ``client.host.Modal``); ``close()`` asks the app to take it away."""
 
-    keep_off_table = True
-    """Stays open when the table goes (the rules); a question about the table does not."""
-
+    keep_off_table = True  # stays open when the table goes; a question about it does not
     kind = ""
 
     def __init__(self, host: Host) -> None:
@@ -51,31 +42,19 @@ class Overlay:
             self.host.modal = None
             self.host.dirty = True
 
-    def resize(self, size: tuple[int, int]) -> None:
-        pass
-
     def update(self, dt: float) -> None:
         pass
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        pass
 
-    def draw(self, surf: pygame.Surface) -> None:
-        pass
-
-    def buttons(self) -> list[Button]:
-        return []
-
-
-def _scale(size: tuple[int, int]) -> float:
+def scale(size: tuple[int, int]) -> float:
     w, h = size
     return max(0.5, min(w / BASE_W, h / BASE_H))
 
 
-def _shade(surf: pygame.Surface, alpha: int = 150) -> None:
-    shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-    shade.fill((0, 0, 0, alpha))
-    surf.blit(shade, (0, 0))
+def shade(surf: pygame.Surface, alpha: int = 150) -> None:
+    veil = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    veil.fill((0, 0, 0, alpha))
+    surf.blit(veil, (0, 0))
 
 
 # ------------------------------------------------------------------ the rules
@@ -85,14 +64,12 @@ _SOURCE_RULES = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
 def packaged_rules() -> Traversable:
-    """The copy of ``docs/rules.md`` shipped in the package (``client/assets/rules.md``,
-    package data): what an installed game (``pip install .``, a wheel) reads."""
+    """The copy of ``docs/rules.md`` an installed game reads (package data)."""
     return resources.files("client").joinpath("assets", "rules.md")
 
 
 def rules_path() -> Path | Traversable:
-    """``docs/rules.md`` of the game's folder (the one text, for the README and the client)
-    when the game runs from its source folder, else the copy installed with the package."""
+    """``docs/rules.md`` when the game runs from its source folder, else the package's."""
     return _SOURCE_RULES if _SOURCE_RULES.is_file() else packaged_rules()
 
 
@@ -103,6 +80,7 @@ class Block:
     rid: str = ""  # the rule id of an item ("R-B6")
 
 
+_HEADS = {"# ": "title", "## ": "heading", "- ": "item"}
 _INLINE = re.compile(r"\*\*|`|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
 
 
@@ -121,52 +99,27 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
             Block("title", "The house rules"),
             Block("para", f"The rules file is missing: {path}"),
         ]
-    blocks: list[Block] = []
-    cur: list[str] = []
-    kind = ""
-
-    def flush() -> None:
-        nonlocal cur, kind
-        if cur:
-            joined = " ".join(cur)
-            rid = ""
-            if kind == "item":
-                m = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined)
-                if m:
-                    rid, joined = m.group(1), m.group(2)
-            blocks.append(Block(kind, _plain(joined), rid))
-        cur, kind = [], ""
-
+    parts: list[list[str]] = []  # [kind, text] of each block
+    open_block = False  # the last block takes the next line of text
     for raw in source.splitlines():
-        line = raw.rstrip()
-        if not line.strip():
-            flush()
-        elif line.startswith("## "):
-            flush()
-            blocks.append(Block("heading", _plain(line[3:])))
-        elif line.startswith("# "):
-            flush()
-            blocks.append(Block("title", _plain(line[2:])))
-        elif line.startswith("- "):
-            flush()
-            kind, cur = "item", [line[2:].strip()]
-        else:
-            if not kind:
-                kind = "para"
-            cur.append(line.strip())
-    flush()
+        line = raw.strip()
+        head = next((h for h in _HEADS if raw.startswith(h)), None)
+        if head is not None:
+            parts.append([_HEADS[head], raw[len(head) :].strip()])
+        elif line and open_block:
+            parts[-1][1] += " " + line
+        elif line:
+            parts.append(["para", line])
+        open_block = bool(line) and _HEADS.get(head or "") not in ("title", "heading")
+    blocks = []
+    for kind, joined in parts:
+        rule = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined) if kind == "item" else None
+        rid, words = (rule.group(1), rule.group(2)) if rule else ("", joined)
+        blocks.append(Block(kind, _plain(words), rid))
     return blocks
 
 
-Line = tuple[str, int, tuple[int, int, int], bool, int, int]
-"""(text, font size, colour, bold, x offset, y offset) of one line of the laid-out rules."""
-
-
-def key_blocks() -> list[Block]:
-    """The keys, in the rules window: one key, one meaning, in every scene (client.keys)."""
-    out = [Block("heading", "Keys")]
-    out += [Block("item", f"{k}: {meaning}") for k, meaning in lines()]
-    return out
+Line = tuple[str, int, tuple[int, int, int], bool, int, int]  # text, size, colour, bold, x, y
 
 
 class RulesOverlay(Overlay):
@@ -174,8 +127,9 @@ class RulesOverlay(Overlay):
 
     def __init__(self, host: Host, *, at: str | None = None) -> None:
         super().__init__(host)
-        rules = load_rules()  # the keys under the title, the rules after them
-        self.blocks = rules[:1] + key_blocks() + rules[1:]
+        rules = load_rules()  # the keys (client.keys) under the title, the rules after them
+        keys = [Block("heading", "Keys")] + [Block("item", f"{k}: {say}") for k, say in lines()]
+        self.blocks = rules[:1] + keys + rules[1:]
         self.close_button = Button("close", "Close", "Esc", style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.view = pygame.Rect(0, 0, 10, 10)  # the scrolled text area
@@ -207,7 +161,7 @@ class RulesOverlay(Overlay):
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        s = _scale(size)
+        s = scale(size)
         # Legible first: the body never goes under 18 px, the line under ~95 characters.
         self.body = max(18, round(25 * s))
         margin = max(8, round(24 * s))
@@ -239,35 +193,26 @@ class RulesOverlay(Overlay):
         id_w = font(body, bold=True).size("R-B9")[0] + body
         anchors: dict[str, int] = {}
         for block in self.blocks:
-            if block.kind == "title":
-                size = round(body * 1.7)
+            if block.kind in ("title", "heading"):
+                title = block.kind == "title"
+                size = round(body * (1.7 if title else 1.3))
+                y += 0 if title else body // 2
                 for part in wrap(block.text, size, width):
                     lines.append((part, size, GOLD, True, 0, y))
                     y += round(size * 1.05)
-                y += body // 2
-            elif block.kind == "heading":
-                size = round(body * 1.3)
-                y += body // 2
-                for part in wrap(block.text, size, width):
-                    lines.append((part, size, GOLD, True, 0, y))
-                    y += round(size * 1.05)
-                y += body // 4
-            elif block.kind == "item":
-                indent = id_w if block.rid else body
+                y += body // 2 if title else body // 4
+            else:  # an item, its rule id or a bullet in the margin, or a paragraph
+                item = block.kind == "item"
+                indent = (id_w if block.rid else body) if item else 0
                 if block.rid:
                     anchors[block.rid] = y
                     lines.append((block.rid, body, GOLD, True, 0, y))
-                else:
+                elif item:
                     lines.append(("•", body, GOLD, True, body // 3, y))
                 for part in wrap(block.text, body, width - indent):
                     lines.append((part, body, INK, False, indent, y))
                     y += round(body * 1.15)
-                y += body // 3
-            else:
-                for part in wrap(block.text, body, width):
-                    lines.append((part, body, INK, False, 0, y))
-                    y += round(body * 1.15)
-                y += body // 2
+                y += body // 3 if item else body // 2
         self.lines = lines
         self.height = y
         self.anchors = anchors
@@ -282,15 +227,9 @@ class RulesOverlay(Overlay):
             self.scroll(-event.y * 3 * step)
         elif event.type == pygame.KEYDOWN:
             page = max(step, self.view.h - 2 * step)
-            moves = {
-                pygame.K_UP: -step,
-                pygame.K_DOWN: step,
-                pygame.K_PAGEUP: -page,
-                pygame.K_PAGEDOWN: page,
-                pygame.K_SPACE: page,
-                pygame.K_HOME: -self.height,
-                pygame.K_END: self.height,
-            }
+            moves = {pygame.K_UP: -step, pygame.K_DOWN: step, pygame.K_PAGEUP: -page,
+                     pygame.K_PAGEDOWN: page, pygame.K_SPACE: page, pygame.K_HOME: -self.height,
+                     pygame.K_END: self.height}  # fmt: skip
             if event.key in moves:
                 self.scroll(moves[event.key])
             elif event.key in (pygame.K_ESCAPE, pygame.K_F1, pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -304,7 +243,7 @@ class RulesOverlay(Overlay):
         return [ln for ln in self.lines if ln[5] >= top and ln[5] + ln[1] <= bottom]
 
     def draw(self, surf: pygame.Surface) -> None:
-        _shade(surf)
+        shade(surf)
         radius = max(8, self.body // 2)
         panel(surf, self.box, (10, 26, 21, 255), radius)
         pygame.draw.rect(surf, GOLD, self.box, 2, border_radius=radius)
@@ -323,15 +262,9 @@ class RulesOverlay(Overlay):
             th = max(24, track.h * self.view.h // max(1, self.height))
             ty = track.y + (track.h - th) * self.offset // self.max_offset
             pygame.draw.rect(surf, GOLD, (track.x, ty, track.w, th), border_radius=4)
+        hint_at = (self.view.x, self.close_button.rect.centery)
         hint = "scroll: wheel, arrows, Page Up/Down"
-        blit_text(
-            surf,
-            hint,
-            max(14, self.body - 4),
-            (self.view.x, self.close_button.rect.centery),
-            MUTED,
-            anchor="midleft",
-        )
+        blit_text(surf, hint, max(14, self.body - 4), hint_at, MUTED, anchor="midleft")
         self.close_button.draw(surf)
 
 
@@ -361,10 +294,6 @@ class ConfirmDialog(Overlay):
         self.on_yes = on_yes
         self.yes = Button("yes", yes, "Enter", style="danger")
         self.no = Button("no", no, "Esc", style="primary")
-        self.box = pygame.Rect(0, 0, 10, 10)
-        self.s = 1.0
-        self.size = (BASE_W, BASE_H)
-        self._words = ""
         self.resize(host.window_size)
 
     def buttons(self) -> list[Button]:
@@ -373,22 +302,19 @@ class ConfirmDialog(Overlay):
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
         w, h = size
-        s = self.s = _scale(size)
-        bw = min(w - 20, max(420, round(720 * s)))
-        pad = max(14, round(30 * s))
-        btn_h = max(40, round(60 * s))
-        size_t, size_b = max(18, round(36 * s)), max(18, round(25 * s))
-        lines = len(wrap(self.body(), size_b, bw - 2 * pad))
-        words_h = round(size_t * 1.4) + lines * round(size_b * 1.2)
-        bh = min(h - 20, pad + words_h + pad + btn_h + pad)
-        self.box = pygame.Rect(0, 0, bw, bh)
-        self.box.center = (w // 2, h // 2)
+        s = scale(size)
+        self.pad, self.radius = max(14, round(30 * s)), max(18, round(16 * s))
+        self.title_size, self.body_size = max(18, round(36 * s)), max(18, round(25 * s))
+        pad = self.pad
+        bw, btn_h = min(w - 20, max(420, round(720 * s))), max(40, round(60 * s))
         self._words = self.body()
-        btn_w = (bw - 3 * pad) // 2
-        self.yes.rect = pygame.Rect(self.box.x + pad, self.box.bottom - pad - btn_h, btn_w, btn_h)
-        self.no.rect = pygame.Rect(
-            self.box.right - pad - btn_w, self.box.bottom - pad - btn_h, btn_w, btn_h
-        )
+        lines = len(wrap(self._words, self.body_size, bw - 2 * pad))
+        words_h = round(self.title_size * 1.4) + lines * round(self.body_size * 1.2)
+        self.box = pygame.Rect(0, 0, bw, min(h - 20, words_h + btn_h + 3 * pad))
+        self.box.center = (w // 2, h // 2)
+        btn_w, btn_y = (bw - 3 * pad) // 2, self.box.bottom - pad - btn_h
+        self.yes.rect = pygame.Rect(self.box.x + pad, btn_y, btn_w, btn_h)
+        self.no.rect = pygame.Rect(self.box.right - pad - btn_w, btn_y, btn_w, btn_h)
         for b in (self.yes, self.no):
             b.size = max(18, round(26 * s))
 
@@ -414,17 +340,12 @@ class ConfirmDialog(Overlay):
             self.resize(self.size)
 
     def draw(self, surf: pygame.Surface) -> None:
-        _shade(surf)
-        s = self.s
-        f = lambda v: max(18, round(v * s))  # noqa: E731
-        box = self.box
-        radius = f(16)
-        panel(surf, box, (12, 28, 23, 250), radius)
-        pygame.draw.rect(surf, GOLD, box, 3, border_radius=radius)
-        pad = max(14, round(30 * s))
-        blit_text(surf, self.title, f(36), (box.x + pad, box.y + pad), GOLD, bold=True)
-        y = box.y + pad + round(f(36) * 1.4)
-        size = f(25)
+        shade(surf)
+        box, pad, size = self.box, self.pad, self.body_size
+        panel(surf, box, (12, 28, 23, 250), self.radius)
+        pygame.draw.rect(surf, GOLD, box, 3, border_radius=self.radius)
+        blit_text(surf, self.title, self.title_size, (box.x + pad, box.y + pad), GOLD, bold=True)
+        y = box.y + pad + round(self.title_size * 1.4)
         for line in wrap(self.body(), size, box.w - 2 * pad):
             if y + size > self.yes.rect.top - pad // 2:
                 break

@@ -1,24 +1,13 @@
 """Frame pacing: sleep while nothing moves, and step time in fixed 1/60 s steps.
 
-The loop sleeps in ``idle_wait`` until input, a word from the network
-thread (``wake``) or the next scene clock is due.  How it sleeps depends on
-the video driver (``waiter_for``), since every wake-up costs CPU even when it
-finds nothing (about 0.1 ms of a core each on a small virtual machine):
-
-- on a desktop's own drivers (X11, Wayland, Windows, macOS) it blocks in
-  SDL's own wait, which these drivers end the moment input comes; ``wake``
-  posts an event to end it (``pygame.event.wait`` is no use: it polls every
-  millisecond).  With a joystick attached SDL would poll every millisecond
-  itself, so then the nap below is used;
-- where the driver has no input at all (``dummy``, ``offscreen``: tests,
-  scripts, benchmarks) it sleeps on ``wake``'s flag alone;
-- anywhere else, or where SDL cannot be reached, it naps on the flag between
-  cheap event polls: a key is still answered within ``NAP``.
-
-``STUD_IDLE=poll`` (or ``flag``, ``sdl``) picks the way by hand.  While
-something animates, ``steps`` says how many fixed steps of time have passed
-(at most eight: a longer stall is dropped, not caught up) and ``rest`` sleeps
-off the rest of the frame.
+``idle_wait`` sleeps until input, a word from the network thread (``wake``) or the next
+scene clock, each wake-up costing CPU, so the way to sleep follows the video driver
+(``waiter_for``; ``STUD_IDLE=poll``, ``flag`` or ``sdl`` picks it by hand): a desktop's
+own driver blocks in SDL's wait, which its input ends (``wake`` posts an event; with a
+joystick SDL would poll, so then it naps); a driver without input (tests) sleeps on
+``wake``'s flag alone; elsewhere it naps on the flag between event polls (``NAP``).
+While something animates, ``steps`` says how many fixed steps have passed (at most
+eight: a longer stall is dropped) and ``rest`` sleeps off the rest of the frame.
 """
 
 from __future__ import annotations
@@ -30,7 +19,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 import pygame
 
@@ -43,16 +31,6 @@ NAP = 0.025  # idle polling interval where nothing better is at hand
 MAX_STEPS = 8
 NATIVE = ("x11", "wayland", "windows", "cocoa")  # SDL's wait ends on their input
 NO_INPUT = ("dummy", "offscreen")
-
-
-class Waiter(Protocol):
-    kind: str
-
-    def wait(self, flag: threading.Event, seconds: float) -> None:
-        """Sleep up to ``seconds``, or less (input, ``flag``)."""
-
-    def interrupt(self) -> None:
-        """From another thread: end a ``wait`` now (the flag is set already)."""
 
 
 class Nap:
@@ -91,18 +69,20 @@ class SdlWait:
         sdl.SDL_WaitEventTimeout.restype = ctypes.c_int
         sdl.SDL_NumJoysticks.restype = ctypes.c_int
         self.event = pygame.event.custom_type()
-        self.nap = Nap()
 
     def wait(self, flag: threading.Event, seconds: float) -> None:
-        if self.sdl.SDL_NumJoysticks() > 0:  # SDL itself would poll every millisecond
-            self.nap.wait(flag, seconds)
-            return
-        self.sdl.SDL_WaitEventTimeout(None, max(1, round(seconds * 1000)))
+        if self.sdl.SDL_NumJoysticks() > 0:  # SDL itself would poll every millisecond: nap
+            flag.wait(min(NAP, seconds))
+        else:
+            self.sdl.SDL_WaitEventTimeout(None, max(1, round(seconds * 1000)))
 
     def interrupt(self) -> None:
         # (a full queue will be read soon anyway; pygame may be down)
         with contextlib.suppress(pygame.error):
             pygame.event.post(pygame.event.Event(self.event))
+
+
+Waiter = Nap | FlagOnly | SdlWait  # ``wait`` up to some seconds; ``interrupt`` ends it
 
 
 def waiter_for(driver: str) -> Waiter:

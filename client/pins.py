@@ -1,50 +1,28 @@
 """The tables' keys we have met, kept on disk: trust on first use, then the same key.
 
-Every connection of the game's client is sealed with TLS, and the table proves
-nothing but its key (the certificate is its own).  The first time we meet a
-table its key is pinned (``pins.json`` in the user config folder); from then on
-a table at that address that shows another key is refused, with both short keys
-on screen, until the person chooses "Trust the new key" (``trust``).
-
-Invariants:
-
-- A pin is {name, host, port, fingerprint, first_seen}: ``host`` is the address
-  connected to as ``client.seatkeys.normal_ip`` spells it (every loopback address
-  the same), else the host name as typed, lower case; ``name`` the table's name.
-- A key is checked against every pin of the same (host, port) or the same
-  (host, table name): any of them with another fingerprint is a mismatch (a table
-  that moved to another port keeps its key; another table on the port it had
-  shows another key).  ``trust`` drops all those pins and keeps the new one.
-- The file is kept as ``client.keptlist`` keeps one, like ``client.seatkeys``:
-  0600 and always whole; a missing file reads as empty; a corrupt one reads as empty
-  and is set aside (renamed ``pins.json.broken-<time>``) so that the next write does not lose
-  what a person may want to look at; a folder that cannot be written turns the store
-  into a memory-only one (logged once).
-- At most ``MAX_PINS`` pins, the latest met kept.
-- Thread-safe: the network thread checks and pins while the main thread trusts.
+The first time we meet a table its key is pinned; from then on a table at that address
+that shows another key is refused, both short keys on screen, until the person trusts
+the new one (``trust``).  A key is checked against every pin of the same (host, port) or
+(host, table name), the host as ``pin_host`` spells it: a table that moved to another
+port keeps its key.  At most ``MAX_PINS`` pins, the latest met kept.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from client.keptlist import KeptList
+from client.keptlist import KeptList, is_port, read_record, same_name
 from client.seatkeys import normal_ip
 from server.folders import config_dir
 
 __all__ = ["MAX_PINS", "Pin", "Pins", "Verdict", "default_path", "pin_host"]
 
-log = logging.getLogger("client")
-
 MAX_PINS = 200
-VERSION = 1
 _HEX = re.compile(r"[0-9a-f]{64}")
 
 
@@ -84,7 +62,7 @@ class Pin:
         """Pins of the same table: same host and port, or same host and table name."""
         if not self.host or self.host != other.host:
             return False
-        return self.port == other.port or bool(self.name) and _same(self.name, other.name)
+        return self.port == other.port or bool(self.name) and same_name(self.name, other.name)
 
     @classmethod
     def of(cls, key: KeySeen, *, first_seen: float = 0.0) -> Pin:
@@ -99,24 +77,10 @@ class Pin:
     @classmethod
     def read(cls, item: Any) -> Pin | None:
         """A pin from the file, or None when it is not one."""
-        if not isinstance(item, dict):
+        pin = read_record(cls, item, name=80, host=255)
+        if pin is None or not is_port(pin.port) or not pin.host:
             return None
-        name, host, fp = item.get("name"), item.get("host"), item.get("fingerprint")
-        port, seen = item.get("port"), item.get("first_seen", 0.0)
-        if not isinstance(name, str) or not isinstance(host, str) or not isinstance(fp, str):
-            return None
-        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
-            return None
-        if not isinstance(seen, (int, float)) or isinstance(seen, bool):
-            return None
-        if not _HEX.fullmatch(fp) or not host:
-            return None
-        return cls(name=name[:80], host=host[:255], port=port, fingerprint=fp,
-                   first_seen=float(seen))  # fmt: skip
-
-
-def _same(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+        return pin if _HEX.fullmatch(pin.fingerprint) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,25 +97,17 @@ class Verdict:
         return self.state == "ok"
 
 
-class Pins:
+class Pins(KeptList[Pin]):
     """The tables' keys in ``path`` (0600); ``path=None``: in memory only (tests)."""
 
     def __init__(self, path: Path | None, *, now: Callable[[], float] = time.time) -> None:
-        self.path = path
-        self.now = now
-        self._lock = threading.Lock()
-        self._file = KeptList(path, field="pins", what="the tables' keys", read=Pin.read,
-                              limit=MAX_PINS)  # fmt: skip
-
-    def entries(self) -> list[Pin]:
-        with self._lock:
-            return list(self._load())
+        super().__init__(path, field="pins", what="the tables' keys", read=Pin.read,
+                         limit=MAX_PINS, now=now)  # fmt: skip
 
     def check(self, key: KeySeen) -> Verdict:
         """Whether ``key`` is the one pinned for its table (changes nothing)."""
         probe = Pin.of(key)
-        with self._lock:
-            mine = tuple(p for p in self._load() if p.matches(probe))
+        mine = tuple(p for p in self.entries() if p.matches(probe))
         other = tuple(
             dict.fromkeys(p.fingerprint for p in mine if p.fingerprint != probe.fingerprint)
         )
@@ -162,24 +118,16 @@ class Pins:
     def pin(self, key: KeySeen) -> bool:
         """Keep ``key`` for its table when nothing is pinned for it; True if kept."""
         probe = Pin.of(key, first_seen=self.now())
-        with self._lock:
-            pins = self._load()
+        with self.lock:
+            pins = self.load()
             if any(p.matches(probe) for p in pins):
                 return False
-            self._save([probe, *pins])
+            self.save([probe, *pins])  # the latest first
         return True
 
     def trust(self, key: KeySeen) -> Pin:
         """The person trusts ``key``: every pin of its table is replaced by it."""
         probe = Pin.of(key, first_seen=self.now())
-        with self._lock:
-            self._save([probe, *(p for p in self._load() if not p.matches(probe))])
+        with self.lock:
+            self.save([probe, *(p for p in self.load() if not p.matches(probe))])
         return probe
-
-    # ---- the file
-
-    def _load(self) -> list[Pin]:
-        return self._file.load()
-
-    def _save(self, pins: list[Pin]) -> None:
-        self._file.save(pins[:MAX_PINS])  # the latest first

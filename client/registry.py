@@ -1,10 +1,6 @@
-"""Scenes by name: how one scene opens another without importing it.
-
-A ``Registry`` maps a name ("start", "table", "replayer", ...) to a scene's
-factory, called as ``factory(host, **kw)``.  ``client.scenes.register_scenes``
-fills one with every scene of the game; the app asks it for the scene that
-fits the session and for the ones scenes open (``Host.open``).  The idea is
-Tuxemon's ``StateManager``, which registers its states by name.
+"""Scenes by name: how one scene opens another without importing it (as Tuxemon's
+``StateManager`` registers its states).  ``client.scenes.register_scenes`` fills one;
+``make(name, host, **kw)`` calls the factory.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Move a file once from where an older version kept it (``server.folders``): today the
-client's settings, which were under ``~/.config`` on macOS and Windows too.
-
-Never overwrites: when something is already at the new place it wins, and the old copy
-is left where it is, untouched.  A move that fails is logged and the game goes on with
-the new place.
+"""Move a file once from where an older version kept it (``server.folders``): never over
+something already at the new place; a move that fails is logged, and the game goes on.
 """
 
 from __future__ import annotations

@@ -1,52 +1,29 @@
 """The seats' tokens, kept on disk: a seat comes back to its person after any client crash.
 
-The server gives a seat's person a token in ``welcome``; whoever says ``hello``
-with it takes that seat back, cards, chips and clock (R-C1).  ``SeatKeys``
-keeps each token in the user config folder (``seats.json``), so that the game
-started again after a crash (or after a deliberate leave in the middle of a
-match) sits down in the same seat by any way of joining.
-
-Invariants:
-
-- The file is kept as ``client.keptlist`` keeps one: 0600 and always whole; a
-  missing, unreadable or corrupt file reads as empty (a corrupt one set aside as
-  ``seats.json.broken-<time>``); nothing here raises on bad contents, and a folder that cannot
-  be written turns the store into a memory-only one for the rest of the run (logged
-  once), as the game was before.
-- A key belongs to a table and a name: ``port`` plus the address connected to
-  (``ip``, normalised: IPv4-mapped addresses unwrapped, every loopback address
-  the same) or the host as typed; ``name`` is the seat's.  A lookup finds only
-  a key of our own name, so two windows of one computer never take each
-  other's seats.  At our own server (``own``) the port may change from one run
-  to the next: the latest own key is found whatever the port.
-- The match id (``match``) is kept with the key once known; ``forget`` by
-  token drops a key, ``forget(match=...)`` only a key of that match (or none).
-- Keys older than ``MAX_AGE`` seconds, and all but the ``MAX_KEYS`` latest,
-  are dropped at each write.
-- Thread-safe: the network thread looks keys up while the main thread writes.
+Whoever says ``hello`` with a seat's token takes that seat back, cards, chips and clock
+(R-C1).  A key belongs to a table and a name: ``port`` plus the address connected to
+(``normal_ip``) or the host as typed, and only our own name finds it, so two windows of one
+computer never take each other's seats; at our own server (``own``) any port.  ``forget``
+drops a key by token (with ``match``: only that match's); at each write keys older than
+``MAX_AGE``, and all but the ``MAX_KEYS`` latest, go.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import logging
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from client.keptlist import KeptList
+from client.keptlist import KeptList, is_port, read_record, same_name
 from server.folders import config_dir
 
 __all__ = ["MAX_AGE", "MAX_KEYS", "SeatKey", "SeatKeys", "default_path", "normal_ip"]
 
-log = logging.getLogger("client")
-
 MAX_KEYS = 32
 MAX_AGE = 3 * 24 * 3600.0  # a night's match lasts hours, not days
-VERSION = 1
 
 
 def default_path() -> Path:
@@ -94,63 +71,18 @@ class SeatKey:
     @classmethod
     def read(cls, item: Any) -> SeatKey | None:
         """A key from the file, or None when it is not one."""
-        if not isinstance(item, dict):
+        key = read_record(cls, item, host=255, ip=64, name=40, match=80, table=80, password=200)
+        if key is None or not is_port(key.port) or not key.token or len(key.token) > 128:
             return None
-        host, ip, name, token = (_text(item, k) for k in ("host", "ip", "name", "token"))
-        port, match, seat = item.get("port"), item.get("match"), item.get("seat")
-        password, saved, own = _text(item, "password", ""), item.get("saved", 0.0), item.get("own")
-        table = _text(item, "table", "")
-        if host is None or ip is None or name is None or token is None or password is None:
-            return None
-        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
-            return None
-        if not token or len(token) > 128 or not isinstance(own, bool) or table is None:
-            return None
-        if match is not None and not isinstance(match, str):
-            return None
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            return None
-        if not isinstance(saved, (int, float)) or isinstance(saved, bool):
-            return None
-        return cls(
-            host=host[:255],
-            ip=ip[:64],
-            port=port,
-            name=name[:40],
-            token=token,
-            match=match[:80] if match else None,
-            seat=seat,
-            own=own,
-            table=table[:80],
-            password=password[:200],
-            saved=float(saved),
-        )
+        return replace(key, match=key.match or None)
 
 
-def _text(item: dict[str, Any], key: str, default: str | None = None) -> str | None:
-    value = item.get(key, default)
-    return value if isinstance(value, str) else None
-
-
-def _same_name(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
-
-
-class SeatKeys:
+class SeatKeys(KeptList[SeatKey]):
     """The seats' tokens in ``path`` (0600); ``path=None``: in memory only (tests)."""
 
     def __init__(self, path: Path | None, *, now: Callable[[], float] = time.time) -> None:
-        self.path = path
-        self.now = now
-        self._lock = threading.Lock()
-        self._file = KeptList(path, field="seats", what="the seats' tokens", read=SeatKey.read,
-                              limit=MAX_KEYS)  # fmt: skip
-
-    # ---- queries
-
-    def entries(self) -> list[SeatKey]:
-        with self._lock:
-            return list(self._load())
+        super().__init__(path, field="seats", what="the seats' tokens", read=SeatKey.read,
+                         limit=MAX_KEYS, now=now)  # fmt: skip
 
     def find(
         self, *, host: str, ip: str, port: int, name: str, own: bool = False, table: str = ""
@@ -160,43 +92,25 @@ class SeatKeys:
         probe = SeatKey(
             host=host.strip().lower(), ip=ip, port=port, name=name, token="-", own=own, table=table
         )
-        with self._lock:
-            found = [
-                k
-                for k in self._load()
-                if _same_name(k.name, name) and k.own == own and k.same_table(probe)
-            ]
+        found = [k for k in self.entries() if self._same_seat(k, probe)]
         return max(found, key=lambda k: k.saved) if found else None
 
-    # ---- changes
+    @staticmethod
+    def _same_seat(a: SeatKey, b: SeatKey) -> bool:
+        return same_name(a.name, b.name) and a.own == b.own and a.same_table(b)
 
     def keep(self, key: SeatKey) -> None:
         """Write ``key``, replacing any key for the same table and name (or token)."""
         key = replace(key, host=key.host.strip().lower(), saved=self.now())
-        with self._lock:
-            keys = [
-                k
-                for k in self._load()
-                if k.token != key.token
-                and not (_same_name(k.name, key.name) and k.own == key.own and k.same_table(key))
-            ]
+        with self.lock:
+            keys = [k for k in self.load() if k.token != key.token and not self._same_seat(k, key)]
             self._save([key, *keys])
-
-    def set_match(self, token: str, match: str | None) -> None:
-        """The match the seat of ``token`` plays in, once known."""
-        with self._lock:
-            keys = self._load()
-            if not any(k.token == token and k.match != match for k in keys):
-                return
-            self._save(
-                [replace(k, match=match, saved=self.now()) if k.token == token else k for k in keys]
-            )
 
     def forget(self, token: str, *, match: str | None = None) -> bool:
         """Drop the key of ``token`` (with ``match``: only if it is that match's or has none);
         True if one was dropped."""
-        with self._lock:
-            keys = self._load()
+        with self.lock:
+            keys = self.load()
             left = [
                 k
                 for k in keys
@@ -207,14 +121,7 @@ class SeatKeys:
             self._save(left)
             return True
 
-    # ---- the file
-
-    def _load(self) -> list[SeatKey]:
-        return self._file.load()
-
     def _save(self, keys: list[SeatKey]) -> None:
         now = self.now()
-        keys = sorted(
-            (k for k in keys if now - k.saved < MAX_AGE), key=lambda k: k.saved, reverse=True
-        )
-        self._file.save(keys[:MAX_KEYS])
+        young = (k for k in keys if now - k.saved < MAX_AGE)
+        self.save(sorted(young, key=lambda k: k.saved, reverse=True))

@@ -1,13 +1,9 @@
 """The player's remembered settings: name, last addresses, deck colours, table sizes.
 
-Kept as JSON in the user's config folder (``server.folders``): on Linux
-``$XDG_CONFIG_HOME/seventh-street/settings.json`` (or ``~/.config/...``).  A file an older
-version left elsewhere on this platform moves there at first use.  A missing file gives
-the defaults; so does a broken one (a folder in its place, too large, not JSON, nested
-too deep, NaN or Infinity, not an object: ``server.files``), which is set aside as
-``settings.json.broken-<time>`` with one log line.  A setting of the wrong type or out
-of range takes its default and the others are kept.  A file that cannot be written is
-not an error (the game goes on, it just forgets).
+Kept as JSON in the user's config folder (``server.folders``; a file an older version
+left elsewhere moves there at first use).  A missing or broken file gives the defaults
+(a broken one set aside, ``server.files``); a setting of the wrong type or out of range
+takes its default.  A file that cannot be written is not an error.
 """
 
 from __future__ import annotations
@@ -29,8 +25,11 @@ __all__ = ["Settings", "config_path"]
 log = logging.getLogger(__name__)
 
 MAX_RECENT = 6
-MAX_BYTES = 1024 * 1024
-"""The largest settings file read: ours are under 2 KiB."""
+MAX_BYTES = 1024 * 1024  # the largest settings file read: ours are under 2 KiB
+_RANGES = {"computers": (1, 3), "host_computers": (0, 5), "volume": (0, 100),
+           "host_turn_time": (0, 600), "host_time_bank": (0, 3600)}  # fmt: skip
+_CHOICES = {"level": LEVEL_IDS, "host_level": LEVEL_IDS, "hands": HAND_COUNTS,
+            "host_hands": HAND_COUNTS}  # fmt: skip
 
 
 def config_path() -> Path:
@@ -75,29 +74,20 @@ class Settings:
             move_once(folders.old_settings_path(), path)
         data = read_json(path, what="the settings", then="the game starts with the defaults",
                          limit=MAX_BYTES, check=_an_object, logger=log)  # fmt: skip
-        out = cls()
+        out, default = cls(), cls()
         if data is None:
             return out
         for f in fields(cls):
             value = data.get(f.name)
-            default = getattr(out, f.name)
-            if value is not None and type(value) is type(default):
+            if value is not None and type(value) is type(getattr(default, f.name)):
                 setattr(out, f.name, value)
         out.name = out.name.strip()[:20] or "Player"
         out.recent = [str(a)[:80] for a in out.recent if isinstance(a, str)][:MAX_RECENT]
-        out.computers = min(3, max(1, out.computers))
-        out.host_computers = min(5, max(0, out.host_computers))
-        if out.level not in LEVEL_IDS:
-            out.level = "regular"
-        if out.host_level not in LEVEL_IDS:
-            out.host_level = "regular"
-        out.volume = min(100, max(0, out.volume))
-        out.host_turn_time = min(600, max(0, out.host_turn_time))
-        out.host_time_bank = min(3600, max(0, out.host_time_bank))
-        if out.hands not in HAND_COUNTS:
-            out.hands = 8
-        if out.host_hands not in HAND_COUNTS:
-            out.host_hands = 8
+        for name, (lo, hi) in _RANGES.items():
+            setattr(out, name, min(hi, max(lo, getattr(out, name))))
+        for name, allowed in _CHOICES.items():
+            if getattr(out, name) not in allowed:
+                setattr(out, name, getattr(default, name))
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints
         return out

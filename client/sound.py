@@ -1,16 +1,10 @@
 """The table's sounds, synthesised at start-up: no sound files, no downloads, no numpy.
 
-``play(name)`` plays one of ``SOUNDS``: ``turn`` (the "your turn" chime), ``card``
-(a card dealt), ``chips`` (a bet, chips swept or pushed), ``check`` (two knocks on
-the felt), ``fold`` (cards slid away) and ``win`` (a pot coming your way).  One
-master volume (0–100) and a mute switch, both kept in the settings, apply to all.
-
-Every call is safe without an audio device: the sounds are then silently skipped, and
-the log says so once, in one line.  Looking for a device is quiet: on Linux without a
-sound card ALSA's C library prints a dozen lines of its own on stderr while SDL probes,
-so the probes (``start_pygame``, the mixer's ``init``) run with file descriptor 2 sent to
-the null device and given back after (``quiet_stderr``); a device found missing is not
-looked for again in the same run.
+``play(name)`` plays one of ``SOUNDS`` under one master volume (0–100) and a mute switch,
+both kept in the settings.  Every call is safe without an audio device: the sounds are
+then skipped, said once in the log.  The probes for a device run with stderr sent to the
+null device (``quiet_stderr``: ALSA's C library prints a dozen lines where there is no
+sound card), and a device found missing is not looked for again in the same run.
 """
 
 from __future__ import annotations
@@ -27,18 +21,8 @@ from collections.abc import Callable, Iterator
 
 import pygame
 
-__all__ = [
-    "SOUNDS",
-    "init",
-    "play",
-    "play_turn",
-    "quiet_stderr",
-    "samples",
-    "set_muted",
-    "set_volume",
-    "start_pygame",
-    "state",
-]
+__all__ = ["SOUNDS", "init", "play", "quiet_stderr", "samples", "set_muted", "set_volume",
+           "start_pygame", "state"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -170,11 +154,8 @@ def samples(name: str, rate: int, channels: int) -> bytes:
 
 @contextlib.contextmanager
 def quiet_stderr() -> Iterator[None]:
-    """Inside the block, what C libraries write on stderr (file descriptor 2) goes to the
-    null device; it is given back after, whatever happens.  Python's own ``sys.stderr``
-    is flushed first.  Another thread's words on stderr meanwhile are lost too, so the
-    block is kept to a probe.  Without a descriptor 2 (a windowed Windows start) the
-    block runs as it is."""
+    """Inside the block, file descriptor 2 goes to the null device (another thread's words
+    too: keep it to a probe); without a descriptor 2 the block runs as it is."""
     with contextlib.suppress(Exception):
         if sys.stderr is not None:
             sys.stderr.flush()
@@ -196,20 +177,15 @@ def quiet_stderr() -> Iterator[None]:
 
 
 def start_pygame() -> None:
-    """``pygame.init()`` (the window's modules and the mixer), its probe for an audio
-    device quiet: the display is started first, outside the quiet block, so that what
-    it might say is still said."""
+    """``pygame.init()``, its probe for an audio device quiet (the display's words are not)."""
     pygame.display.init()
     with quiet_stderr():
         pygame.init()
 
 
 def init(*, enabled: bool = True, volume: int | None = None) -> None:
-    """Open the mixer and make the sounds; ``enabled`` False is muted, ``volume`` 0–100.
-
-    Called once the display exists (and again when the player picks a way in);
-    muted, the mixer is left closed until the sound is turned on.
-    """
+    """Open the mixer and make the sounds; ``enabled`` False is muted (the mixer is left
+    closed until the sound is turned on), ``volume`` 0–100."""
     global _muted
     _muted = not enabled
     if volume is not None:
@@ -280,7 +256,3 @@ def play(name: str) -> bool:
         snd.play()
         return True
     return False
-
-
-def play_turn() -> None:
-    play("turn")

@@ -1,12 +1,8 @@
 """The table's log: what happened, in lines for people, and what each seat just did.
 
-``TableLog`` keeps the lines (the last ``MAX_LOG``) and, for the labels over the
-seats, each seat's last action on this street (``recent``).  ``events`` turns a
-hand's new events into lines: a street's name when its first card comes, each action
-in the words of ``client.wording`` (the same words as the label over the seat), and
-at the end one winner line per pot naming the hand (R-S3).
-
-Pure: no pygame, no clock.
+``TableLog`` keeps the last ``MAX_LOG`` lines and each seat's last words on this street
+(``recent``, the labels over the seats): a street's name when its first card comes, each
+action in ``client.wording``'s words, one winner line per pot (R-S3).  Pure.
 """
 
 from __future__ import annotations
@@ -30,8 +26,10 @@ class TableLog:
         self._street = (0, 0)  # the last (hand, street) whose name was said
         self._shown: tuple[int, dict[int, str]] = (0, {})  # a hand's shows, for its winners
 
-    def say(self, text: str, kind: str = "info") -> None:
-        self.lines.append(LogLine(text, kind))
+    def say(self, text: str | None, kind: str = "info") -> None:
+        """A line, if there is one to say (the parts' words are None when there is not)."""
+        if text is not None:
+            self.lines.append(LogLine(text, kind))
 
     def new_match(self, hands: int) -> None:
         self.recent.clear()

@@ -1,10 +1,7 @@
-"""The window's smallest size: below 800×500 the opponents' cards stop being readable.
-
-``MIN_SIZE`` is asked of the window manager through SDL's
-``SDL_SetWindowMinimumSize`` (pygame 2 does not expose it, so it is reached
-through the SDL library pygame already loaded); where the window manager lets it
-shrink anyway, the app sizes the same window back to ``clamp(size)`` (``hold``),
-and only where SDL cannot be reached makes the window again at that size.
+"""The window's smallest size (below 800×500 the opponents' cards stop being readable)
+and its title.  ``MIN_SIZE`` is asked of the window manager through the SDL library
+pygame loaded (pygame 2 does not expose it); where it shrinks anyway, the app sizes the
+same window back (``hold``), making it again only where SDL cannot be reached.
 """
 
 from __future__ import annotations
@@ -92,34 +89,33 @@ def _window() -> tuple[ctypes.CDLL, int] | None:
     return None
 
 
-def ask_minimum() -> bool:
-    """Tell the window manager the window's minimum size; False where that is not possible."""
+def _size_window(call: str, size: tuple[int, int]) -> bool:
+    """``SDL_<call>(window, w, h)``; False where SDL cannot be reached (an unusual build:
+    the app's own clamp still holds)."""
     try:
         found = _window()
         if found is None:
             return False
         sdl, ptr = found
-        sdl.SDL_SetWindowMinimumSize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
-        sdl.SDL_SetWindowMinimumSize(ptr, *MIN_SIZE)
+        function = getattr(sdl, f"SDL_{call}")
+        function.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        function(ptr, int(size[0]), int(size[1]))
         return True
-    except Exception as exc:  # an unusual build: the app's own clamp still holds
-        log.debug("no window minimum from SDL: %s", exc)
+    except Exception as exc:
+        log.debug("SDL_%s failed: %s", call, exc)
         return False
+
+
+def ask_minimum() -> bool:
+    """Tell the window manager the window's minimum size; False where that is not possible."""
+    return _size_window("SetWindowMinimumSize", MIN_SIZE)
 
 
 def hold(size: tuple[int, int]) -> bool:
-    """Size the window to ``size`` in place (SDL_SetWindowSize): the same window and
-    display surface, grown back, where ``set_mode`` would make the window again.
-    False where SDL cannot be reached."""
-    try:
-        found = _window()
-        if found is None:
-            return False
-        sdl, ptr = found
-        sdl.SDL_SetWindowSize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
-        sdl.SDL_SetWindowSize(ptr, int(size[0]), int(size[1]))
-        pygame.event.pump()  # pygame's display surface follows the window's new size
-        return pygame.display.get_surface().get_size() == tuple(size)
-    except Exception as exc:
-        log.debug("could not size the window in place: %s", exc)
+    """Size the window to ``size`` in place: the same window and display surface, grown
+    back, where ``set_mode`` would make the window again; False where it cannot."""
+    if not _size_window("SetWindowSize", size):
         return False
+    pygame.event.pump()  # pygame's display surface follows the window's new size
+    surface = pygame.display.get_surface()
+    return surface is not None and surface.get_size() == tuple(size)

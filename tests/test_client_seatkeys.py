@@ -150,7 +150,7 @@ def test_forget_rules(path) -> None:
     keys.keep(KEY)
     assert keys.forget("tok-1", match="m-9")  # no match known yet: its match ended
     keys.keep(KEY)
-    keys.set_match("tok-1", "m-3")
+    keys.keep(replace(KEY, match="m-3"))
     assert keys.entries()[0].match == "m-3"
     assert keys.forget("tok-1") and not keys.forget("tok-1")
 
