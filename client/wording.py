@@ -22,6 +22,7 @@ __all__ = [
     "LogLine",
     "act_line",
     "act_words",
+    "and_names",
     "award_lines",
     "describe_event",
     "with_hand",
@@ -86,8 +87,9 @@ def with_hand(name: str) -> str:
     return f" with {'a ' if kind in _TAKES_A else ''}{name}"
 
 
-def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def and_names(names: list[str]) -> str:
+    """``"Ann, Cy and Eve"``."""
+    return "".join(names) if len(names) <= 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def award_lines(
@@ -127,5 +129,5 @@ def award_lines(
             if len(amounts) == 1
             else ", ".join(f"{n} {a}" for n, (_, a) in zip(names, wins, strict=True))
         )
-        lines.append(f"{where}{_names(names)} split {total} ({each}){hand}")
+        lines.append(f"{where}{and_names(names)} split {total} ({each}){hand}")
     return lines

@@ -13,13 +13,15 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from client.render.layout import Scale
 from common.protocol.received import ServerMessage
 
 __all__ = ["Scene"]
 
 
-class Scene:
-    """One screen.  ``draw`` must change nothing; ``update`` advances time."""
+class Scene(Scale):
+    """One screen, laid out on the 1280x800 design (``Scale``).  ``draw`` must change
+    nothing; ``update`` advances time."""
 
     name = "scene"
     opaque = True  # False: the scene below is drawn first (overlays)
