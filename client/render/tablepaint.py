@@ -168,6 +168,33 @@ class TablePainter:
 
     # ---- seats
 
+    def seats(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        pic: TablePicture,
+        *,
+        hidden: dict[int, set[int]],
+        books: bool = False,
+        looks: dict[int, PlateLook] | None = None,
+    ) -> None:
+        """Every seat: its cards (``hidden``: those not landed yet), its plate (from
+        ``looks`` when worked out already), a shown hand's name, the dealer button."""
+        view = pic.view
+        showdown = bool(view and view.over)
+        winners = {seat for seat, _, _ in view.awards} if view else set()
+        for seat, spot in lay.spots.items():
+            sv = view.seats.get(seat) if view else None
+            if sv is not None:
+                self.seat_cards(surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown,
+                                books=books)  # fmt: skip
+            look = looks[seat] if looks is not None else None
+            self.plate(surf, lay, spot, sv, pic.players.get(seat), pic=pic, look=look)
+            if sv is not None and sv.shown is not None and showdown:
+                self.shown_name(surf, lay, spot, sv, seat in winners)
+            if view is not None and view.button == seat:
+                self.dealer_button(surf, lay, spot)
+
     def seat_cards(
         self,
         surf: pygame.Surface,

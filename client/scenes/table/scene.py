@@ -455,19 +455,7 @@ class TableScene(Scene):
         surf.blit(self.painter.background(lay), (0, 0))
         self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
         self.motion.draw_deck(surf, lay, self.host.art)
-        showdown = bool(view and view.over)
-        winners = {seat for seat, _, _ in view.awards} if view else set()
-        for seat, spot in lay.spots.items():
-            sv = view.seats.get(seat) if view else None
-            if sv is not None:
-                self.painter.seat_cards(
-                    surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
-                )
-            self.painter.plate(surf, lay, spot, sv, None, pic=pic, look=looks[seat])
-            if sv is not None and sv.shown is not None and showdown:
-                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
-            if view is not None and view.button == seat:
-                self.painter.dealer_button(surf, lay, spot)
+        self.painter.seats(surf, lay, pic, hidden=hidden, looks=looks)
         for at, amount in self.felt_chips():
             self.painter.chips(surf, lay, at, amount)
         self._felt = None if self.motion.anims else (key, surf.copy())
