@@ -27,16 +27,10 @@ __all__ = ["PlateLook", "TablePainter", "seat_lock", "seat_tags"]
 
 PLATE = (22, 30, 34)
 PLATE_TURN = (64, 52, 18)
-GREEN = (90, 210, 120)
 ORANGE = (245, 150, 60)
 RED_TAG = (200, 60, 50)
 LEVEL_TAG = (140, 190, 215)  # a computer seat's level
 STAND_IN = (120, 200, 240)
-
-
-def icon_room(lay: TableLayout) -> int:
-    """The plate's width taken by the padding and the kind icon before the name."""
-    return lay.px(10) + lay.px(18) + lay.px(6)
 
 
 def seat_tags(
@@ -86,6 +80,14 @@ def seat_tags(
             label += f" {ceil(pic.seconds_left or 0)}s"
         tags.insert(0, (label, ORANGE if left is not None and left[0] <= 0 else GOLD))
     return tags
+
+
+CHIP_COLORS = [(200, 40, 40), (40, 90, 190), (30, 140, 70), (30, 30, 30)]
+
+
+def _chip_count(amount: int) -> int:
+    """How many chips stand for ``amount``: one under 10, up to four from 100."""
+    return 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
 
 
 def seat_lock(pic: TablePicture, player: Player | None) -> bool | None:
@@ -154,12 +156,8 @@ class TablePainter:
         for i in range(10):  # a soft light in the middle of the felt
             r = inner.inflate(-inner.w * i * 0.06, -inner.h * i * 0.06)
             pygame.draw.ellipse(big, (22 + i * 2, 98 + i * 3, 60 + i * 2), r)
-        pygame.draw.ellipse(
-            big,
-            (200, 180, 110),
-            inner.inflate(-30 * ss * lay.s, -30 * ss * lay.s),
-            max(1, round(2 * ss * lay.s)),
-        )
+        line = inner.inflate(-30 * ss * lay.s, -30 * ss * lay.s)
+        pygame.draw.ellipse(big, (200, 180, 110), line, max(1, round(2 * ss * lay.s)))
         surf.blit(pygame.transform.smoothscale(big, rail.size), rail.topleft)
         panel(surf, lay.panel, (12, 18, 20, 255), 0)
         pygame.draw.line(surf, (60, 70, 70), lay.panel.topleft, lay.panel.bottomleft, 2)
@@ -293,18 +291,14 @@ class TablePainter:
         run), the name fitted, the stack, the tags, the padlock."""
         r = spot.plate_rect()
         view = pic.view
-        turn = (
-            view is not None
-            and view.to_act == spot.seat
-            and not view.over
-            and (clock or not spot.own)
-        )
+        turn = view is not None and view.to_act == spot.seat and not view.over
+        turn = turn and (clock or not spot.own)
         fs = lay.font(24 if spot.own else 22)
         # The name has the plate's width but the icon and the stack as drawn (at small
         # sizes the font floor makes words wider than the scale says, at large ones not).
         digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
         stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
-        room = r.w - icon_room(lay) - lay.px(10) - stack_w
+        room = r.w - (lay.px(10) + lay.px(18) + lay.px(6)) - lay.px(10) - stack_w  # pad, icon, gap
         name = player.name if player else pic.name_of(spot.seat)
         left = pic.clocks.get(spot.seat) if turn else None
         stand_in = player is not None and player.stand_in
@@ -340,12 +334,9 @@ class TablePainter:
         return round(w * max(0.0, min(1.0, frac))), col
 
     def _clock_bar(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        r: pygame.Rect,
+        self, surf: pygame.Surface, lay: TableLayout, r: pygame.Rect,
         fill_of: tuple[int, tuple[int, int, int]],
-    ) -> None:
+    ) -> None:  # fmt: skip
         """A thin bar along the plate's foot (``_clock_fill``)."""
         bar = pygame.Rect(r.x + lay.px(8), r.bottom - lay.px(5), r.w - lay.px(16), lay.px(3))
         pygame.draw.rect(surf, (40, 46, 50), bar)
@@ -366,39 +357,18 @@ class TablePainter:
             pygame.draw.ellipse(surf, c, body)
 
     def chips(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        at: tuple[int, int],
-        amount: int,
-        *,
+        self, surf: pygame.Surface, lay: TableLayout, at: tuple[int, int], amount: int, *,
         label: bool = True,
-    ) -> None:
-        d = lay.px(26)
-        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
-        colors = [(200, 40, 40), (40, 90, 190), (30, 140, 70), (30, 30, 30)]
+    ) -> None:  # fmt: skip
+        d, n, step = lay.px(26), _chip_count(amount), lay.px(6)
         for i in range(n):
-            img = self.art.chip(d, colors[i % 4])
-            surf.blit(
-                img,
-                img.get_rect(
-                    center=(
-                        at[0] - lay.px(6) * (n - 1) // 2 + lay.px(6) * i - d // 2,
-                        at[1] - i * lay.px(3),
-                    )
-                ),
-            )
+            img = self.art.chip(d, CHIP_COLORS[i % 4])
+            x = at[0] - step * (n - 1) // 2 + step * i - d // 2
+            surf.blit(img, img.get_rect(center=(x, at[1] - i * lay.px(3))))
         if label:
-            blit_text(
-                surf,
-                str(amount),
-                lay.font(22),
-                (at[0] + lay.px(4), at[1]),
-                INK,
-                bold=True,
-                anchor="midleft",
-                shadow=True,
-            )
+            at = (at[0] + lay.px(4), at[1])
+            blit_text(surf, str(amount), lay.font(22), at, INK, bold=True, anchor="midleft",
+                      shadow=True)  # fmt: skip
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
         r = lay.buttons[spot.seat]  # beside the plate, on the table (TableLayout)
@@ -414,15 +384,8 @@ class TablePainter:
             top += " · " + STREET_NAMES[v.street]
         elif v is not None and v.over:
             top += " · showdown" if any(s.shown for s in v.seats.values()) else " · over"
-        blit_text(
-            surf,
-            top,
-            lay.font(24),
-            (cx, cy - lay.px(86)),
-            (210, 230, 210),
-            bold=True,
-            anchor="center",
-        )
+        at = (cx, cy - lay.px(86))
+        blit_text(surf, top, lay.font(24), at, (210, 230, 210), bold=True, anchor="center")
         if v is None:
             return
         if not pot_hidden and v.pot:
@@ -430,23 +393,14 @@ class TablePainter:
             middle = v.pot - pot_in_front
             if middle > 0:
                 self.chips(surf, lay, (cx - lay.px(60), cy - lay.px(20)), middle, label=False)
-            blit_text(
-                surf,
-                f"Pot {v.pot}",
-                lay.font(34),
-                (cx - lay.px(30), cy - lay.px(20)),
-                GOLD,
-                bold=True,
-                anchor="midleft",
-                shadow=True,
-            )
+            at = (cx - lay.px(30), cy - lay.px(20))
+            blit_text(surf, f"Pot {v.pot}", lay.font(34), at, GOLD, bold=True, anchor="midleft",
+                      shadow=True)  # fmt: skip
         if len(v.pots) > 1:
-            parts = [
-                ("Main" if i == 0 else f"Side {i}") + f" {amt}" for i, (amt, _) in enumerate(v.pots)
-            ]
-            blit_text(
-                surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"
-            )
+            parts = [("Main" if i == 0 else f"Side {i}") + f" {amt}"
+                     for i, (amt, _) in enumerate(v.pots)]  # fmt: skip
+            at = (cx, cy + lay.px(14))
+            blit_text(surf, "   ".join(parts), lay.font(20), at, INK, anchor="center")
         if v.awards and pot_hidden:
             # The winner lines name each winner and the hand (R-S3), split and side pots too.
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
@@ -460,24 +414,15 @@ class TablePainter:
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
             for line in lines[:6]:
-                blit_text(
-                    surf,
-                    fit(line, size, width, bold=True),
-                    size,
-                    (cx, y),
-                    GOLD,
-                    bold=True,
-                    anchor="center",
-                    shadow=True,
-                )
+                blit_text(surf, fit(line, size, width, bold=True), size, (cx, y), GOLD, bold=True,
+                          anchor="center", shadow=True)  # fmt: skip
                 y += step
 
     def chips_rect(
         self, lay: TableLayout, at: tuple[int, int], amount: int, *, label: bool = True
     ) -> pygame.Rect:
         """Everything ``chips`` draws for this stack, the amount included."""
-        d = lay.px(26)
-        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
+        d, n = lay.px(26), _chip_count(amount)
         left = at[0] - lay.px(6) * (n - 1) // 2 - d
         r = pygame.Rect(left, at[1] - d // 2 - (n - 1) * lay.px(3), 0, 0)
         r.w = at[0] - left + lay.px(6) * n

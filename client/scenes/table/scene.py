@@ -37,6 +37,8 @@ from common.protocol import received as r
 
 __all__ = ["TableScene"]
 
+Color = tuple[int, ...]
+
 
 class TableScene(Scene):
     name = "table"
@@ -102,12 +104,15 @@ class TableScene(Scene):
         ):
             st.coach_first = True
             self.coach_match = s.match_id
-            if self.host.save_settings:
-                st.save()
+            self._save()
         on = self.coach_on()
         changed = on != self.panel.coach_on
         self.panel.coach_on = on
         return changed
+
+    def _save(self) -> None:
+        if self.host.save_settings:
+            self.host.settings.save()
 
     def toggle_coach(self) -> None:
         """The coach on or off (its box, or key I); the choice is remembered."""
@@ -116,8 +121,7 @@ class TableScene(Scene):
         st.coach = on
         if not on:
             self.coach_match = None
-        if self.host.save_settings:
-            st.save()
+        self._save()
         self._coach_follow()
         self.resize(self.lay.size)
 
@@ -140,8 +144,7 @@ class TableScene(Scene):
         st = self.host.settings
         st.odds = not st.odds
         self.panel.odds.on = st.odds
-        if self.host.save_settings:
-            st.save()
+        self._save()
         self.panel.odds.follow(self.host.session, allowed=self.odds_allowed())
         self.resize(self.lay.size)
 
@@ -206,24 +209,18 @@ class TableScene(Scene):
         if p.rules.handle_event(event):
             self.host.show_rules()
             return
-        if p.coach.box.handle_event(event):
-            p.coach.box.value = not p.coach.box.value  # toggle_coach flips it back
-            self.toggle_coach()
-            return
+        for box, toggle in ((p.coach.box, self.toggle_coach), (p.odds.box, self.toggle_odds),
+                            (p.seen_box, self.toggle_seen)):  # fmt: skip
+            if box.handle_event(event):
+                box.value = not box.value  # the toggle flips it back
+                toggle()
+                return
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1
             and (rule := p.coach.rule_at(event.pos, self.coach_lines())) is not None
         ):
             self.host.show_rules(at=rule)
-            return
-        if p.odds.box.handle_event(event):
-            p.odds.box.value = not p.odds.box.value  # toggle_odds flips it back
-            self.toggle_odds()
-            return
-        if p.seen_box.handle_event(event):
-            p.seen_box.value = not p.seen_box.value  # toggle_seen flips it back
-            self.toggle_seen()
             return
         if p.replay.handle_event(event):
             self.open_replayer()
@@ -242,23 +239,13 @@ class TableScene(Scene):
             chat.focused = not self.panel.solo
             return
         name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
-        if name == key_of("table", "seen"):
-            self.toggle_seen()
-            return
-        if name == key_of("table", "coach"):
-            self.toggle_coach()
-            return
-        if name == key_of("table", "odds"):
-            self.toggle_odds()
-            return
-        if name == key_of("table", "replay"):
-            self.open_replayer()
+        toggles = {"seen": self.toggle_seen, "coach": self.toggle_coach, "odds": self.toggle_odds,
+                   "replay": self.open_replayer, "mute": self.toggle_mute}  # fmt: skip
+        toggle = next((t for what, t in toggles.items() if name == key_of("table", what)), None)
+        if toggle is not None:
+            toggle()
             return
         if self.panel.log.handle_event(event):
-            return
-        if name == key_of("table", "mute"):
-            self.panel.volume.toggle()
-            self._sound_changed()
             return
         s = self.host.session
         if name == key_of("table", "away") and seated(s):
@@ -278,22 +265,24 @@ class TableScene(Scene):
         if action is not None:
             self.press(action)
 
+    def toggle_mute(self) -> None:
+        self.panel.volume.toggle()
+        self._sound_changed()
+
     def _sound_changed(self) -> None:
         """One volume and a mute for every sound, remembered in the settings."""
         st = self.host.settings
         st.volume, st.sound = self.panel.volume.value, not self.panel.volume.muted
         sound.set_volume(st.volume)
         sound.set_muted(not st.sound)
-        if self.host.save_settings:
-            st.save()
+        self._save()
 
     def toggle_seen(self) -> None:
         """Show or hide the cards-seen panel; the setting is remembered."""
         st = self.host.settings
         st.seen_panel = not st.seen_panel
         self.panel.seen_box.value = st.seen_panel
-        if self.host.save_settings:
-            st.save()
+        self._save()
         self.resize(self.lay.size)
 
     def open_replayer(self) -> None:
@@ -460,32 +449,17 @@ class TableScene(Scene):
             self.painter.chips(surf, lay, at, amount)
         self._felt = None if self.motion.anims else (key, surf.copy())
 
-    def _draw_paused(self, surf: pygame.Surface, s: Session) -> None:
-        """R-C3: the table is paused; the hand in play is played out first."""
+    def _draw_notice(self, surf: pygame.Surface, words: str, ink: Color, fill: Color, *,
+                     bold: bool = False) -> None:  # fmt: skip
+        """A box of words over the middle of the table, under the pot."""
         lay = self.lay
-        view = s.view
-        who = s.clocks.paused_by or "the host"
-        if view is not None and not view.over:
-            msg = f"Paused by {who}: this hand is played out, then the table waits"
-        else:
-            msg = f"Paused by {who}: no new hand until the host resumes"
-        img = text(msg, lay.font(26), (20, 20, 30), bold=True)
-        box = img.get_rect().inflate(lay.px(40), lay.px(18))
-        box.center = (lay.center[0], lay.center[1] + lay.px(100))
-        panel(surf, box, (170, 200, 250, 235), lay.px(10))
-        surf.blit(img, img.get_rect(center=box.center))
-
-    def _draw_waiting(self, surf: pygame.Surface, words: str) -> None:
-        """The host cannot save the match: nothing moves until it can (``server.saving``)."""
-        lay = self.lay
-        size = lay.font(26)
-        lines = wrap(words, size, lay.felt.w - lay.px(40))
-        imgs = [text(line, size, (40, 16, 10)) for line in lines]
-        w = max(img.get_width() for img in imgs)
+        lines = wrap(words, lay.font(26), lay.felt.w - lay.px(40))
+        imgs = [text(line, lay.font(26), ink, bold=bold) for line in lines]
         h = sum(img.get_height() for img in imgs)
-        box = pygame.Rect(0, 0, w, h).inflate(lay.px(40), lay.px(18))
+        box = pygame.Rect(0, 0, max(img.get_width() for img in imgs), h)
+        box = box.inflate(lay.px(40), lay.px(18))
         box.center = (lay.center[0], lay.center[1] + lay.px(100))
-        panel(surf, box, (250, 196, 120, 240), lay.px(10))
+        panel(surf, box, fill, lay.px(10))
         y = box.centery - h // 2
         for img in imgs:
             surf.blit(img, img.get_rect(midtop=(box.centerx, y)))
@@ -493,10 +467,17 @@ class TableScene(Scene):
 
     def _draw_banner(self, surf: pygame.Surface) -> None:
         s = self.host.session
-        if s is not None and s.clocks.waiting:
-            self._draw_waiting(surf, s.clocks.waiting)
-        elif s is not None and s.clocks.paused:
-            self._draw_paused(surf, s)
+        if (
+            s is not None and s.clocks.waiting
+        ):  # the host cannot save: nothing moves (server.saving)
+            self._draw_notice(surf, s.clocks.waiting, (40, 16, 10), (250, 196, 120, 240))
+        elif s is not None and s.clocks.paused:  # R-C3: the hand in play is played out first
+            who = s.clocks.paused_by or "the host"
+            if s.view is not None and not s.view.over:
+                msg = f"Paused by {who}: this hand is played out, then the table waits"
+            else:
+                msg = f"Paused by {who}: no new hand until the host resumes"
+            self._draw_notice(surf, msg, (20, 20, 30), (170, 200, 250, 235), bold=True)
         self.lost.draw(surf, self.host.status, self.host.now())
 
 
