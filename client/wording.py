@@ -1,13 +1,5 @@
-"""The log's words: server events and streets turned into short lines for people.
-
-Invariants:
-
-- Pure: every function takes typed events (``common.events``, as
-  ``common.protocol.received`` decodes them) and returns text.
-- An action's words (``act_words``) are the same in the log and in the
-  "last action" label over a seat, so the two never disagree.
-- The words follow ``stud-hh/1``'s event names: act, ante, return, show, award.
-"""
+"""The log's words: typed events (``common.events``) turned into short lines, the same in the
+log and over a seat, following ``stud-hh/1``'s event names."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Playing cards, card backs and chips, drawn by code at any size and cached.
-
-Shapes are drawn three times larger and smoothed down, which gives clean
-anti-aliased edges without any image files or font glyphs for the suits.
-Call only after the display exists (``convert_alpha``); the cache is keyed by
-size, so a resize simply draws new ones.
-"""
+"""Playing cards, card backs, chips and the dealer button, drawn by code at any size,
+three times larger and smoothed down, and cached by size (call after the display exists)."""
 
 from __future__ import annotations
 

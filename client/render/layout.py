@@ -1,9 +1,6 @@
-"""Where things go, computed from the window size alone.
-
-Every screen is designed at 1280×800 and scaled by ``min(w/1280, h/800)`` (``Scale``).
-At the table seats sit around an oval; the seat you play is always at the bottom
-centre, the others follow clockwise (R-T0) around the oval.
-"""
+"""Where things go, computed from the window size alone: every screen is designed at
+1280×800 and scaled by ``Scale``.  At the table the seat you play is at the bottom centre,
+the others clockwise (R-T0) around the oval."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The night's scoreboard, drawn: matches played, who won each, each player's night.
-
-``draw_night(surf, rect, night, me=name, size=...)`` fills ``rect`` with a
-panel: the title (``Tonight · 3 matches``), one row per player (matches
-won, chips won or lost over the night) best first, and the winners of the
-latest matches on the last line.  Rows that do not fit are left out, the
-player's own row kept.  Draws only; changes nothing.
-"""
+"""The night's scoreboard: the matches played, each player's wins and chips over the night
+(best first; our own row kept when rows run short) and the latest matches' winners."""
 
 from __future__ import annotations
 

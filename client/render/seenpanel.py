@@ -1,14 +1,6 @@
-"""The cards-seen panel: every card this seat has seen this hand, and its live outs.
-
-A 52-card grid, ranks across (ace first) and suits down: our own cards in
-gold, every other card seen (up cards, a folded seat's too, and hands shown)
-greyed out as dead, the live cards our draws want outlined in green, the
-rest dark.  Under it, our best flush, straight and trips
-draws with how many of the cards they need are still live
-(``common.seen.draws``).  Everything comes from the table view through
-``common.seen.cards_seen``: the panel never knows a card the view did not
-hold, and a watcher's view holds only up cards and shown hands.
-"""
+"""The cards-seen panel: a 52-card grid of every card this seat has seen this hand (ours in
+gold, the others dead, the live outs of our draws outlined in green) and our best draws
+under it, all from the table view (``common.seen``): never a card the view did not hold."""
 
 from __future__ import annotations
 
@@ -74,13 +66,8 @@ class SeenPanel:
         self.lines = [d.words() for d in found]
         self.outs = {c for d in found if d.need for c in d.wanted}
         if not self.lines:
-            self.lines = [
-                "The hand is over"
-                if view.over
-                else "Folded"
-                if me.folded
-                else "No flush, straight or trips draw"
-            ]
+            none = "Folded" if me.folded else "No flush, straight or trips draw"
+            self.lines = ["The hand is over" if view.over else none]
         dead = len(self.seen) - len(self.mine)
         outs = ", green: live outs" if self.outs else ""
         self.lines.insert(0, f"{dead} other card{'s' if dead != 1 else ''} seen{outs}")
@@ -106,15 +93,9 @@ class SeenPanel:
 
         panel(surf, rect, (*PANEL, 235), px(10))
         pygame.draw.rect(surf, (70, 96, 88), rect, 1, border_radius=px(10))
-        blit_text(
-            surf,
-            "Cards seen this hand",
-            max(12, px(20)),
-            (rect.x + px(10), rect.y + px(14)),
-            GOLD,
-            bold=True,
-            anchor="midleft",
-        )
+        at = (rect.x + px(10), rect.y + px(14))
+        blit_text(surf, "Cards seen this hand", max(12, px(20)), at, GOLD, bold=True,
+                  anchor="midleft")  # fmt: skip
         colors = FOUR if four else TWO
         top = rect.y + px(28)
         label_w = px(18)

@@ -1,10 +1,5 @@
-"""Drawing the table: felt, seats, cards, bets, pots and showdown hands.
-
-The painter reads a ``client.render.picture.TablePicture`` (the live table's
-session at one moment, or a replayed hand) and the scene's animation state;
-it changes neither (STYLE: draw changes nothing).  The felt background is
-kept per window size, cards per card size, text per string.
-"""
+"""Drawing the table from a ``client.render.picture.TablePicture``: felt, seats, cards,
+bets, pots and showdown hands.  The felt is kept per window size; nothing is changed."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Fonts and rendered text, cached: the table redraws the same words every frame.
-
-Uses pygame's bundled default font, so nothing depends on the system's fonts.
-Rendered words are kept by (string, size, colour, weight), the last 1500 used.
-"""
+"""Fonts and rendered text, cached (the last 1500 words drawn), in pygame's bundled font."""
 
 from __future__ import annotations
 

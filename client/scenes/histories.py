@@ -1,12 +1,6 @@
-"""The hand histories on this machine: pick a match to replay or to see its recap.
-
-Lists the ``stud-hh/1`` files of the histories folder (where a table hosted
-here writes them), newest first, with their players and hand count.  A file
-holds every hole card, so its replay shows them all.  Friends send each other these
-files: one that is not a plain file (a pipe, a folder), is too large or holds no good
-hand is left out, and a line nested too deep is skipped (``server.files``,
-``common.history.load``).
-"""
+"""The hand histories on this machine, newest first, each a click from its replay (every
+hole card shown) or its recap.  A file that is not a plain file, is too large or holds no
+good hand is left out (``server.files``, ``common.history.load``)."""
 
 from __future__ import annotations
 

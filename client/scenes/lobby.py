@@ -1,18 +1,10 @@
-"""Before a match: the lobby (who has joined, the host's Start button).
+"""Before a match: who has joined, the host's choices and Start.
 
-When we host, the lobby shows, large, the address and port friends must type,
-and each computer seat's level as a button: a click moves that seat to the
-next level (the ``level`` message), so every computer seat may differ.
-
-The table's key, as this client met it over the sealed link (``Host.table_key``),
-is shown to everyone, so that friends compare it with the host's screen: large
-under the host's Start button, in the header for a guest.  Each person's row
-has a small padlock, closed when that connection is sealed, open (in a warning
-colour) when it is plain.  The host chooses whether plain connections are taken
-(``options`` ``plain``; a table with a password refuses them unless its host allows
-them); every lobby says the table's choice, and, when a table with a password allows
-them, what that costs.  At the computer table (our own server on this computer) neither
-the key nor the choice is shown.
+The host sees, large, the address friends type and the table's key; each computer seat's
+level is a button (``level``).  A guest sees the table and its key in the header, to
+compare with the host's screen.  Each person's row has a padlock, open (in a warning
+colour) on a plain link; every lobby says whether plain links are taken (``options``
+``plain``).  At the computer table neither the key nor that choice is shown.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""The recap of a match: every seat's chips hand by hand, the match's moments, and our
-decisions worth a look.
-
-Figures come from ``common.recap`` over the hands given (this match as our
-seat saw it, the opened books, or a history file).  Each moment, and each
-hand on the chart, is a click away from the replayer at that hand.  Under the
-chips, the analysis after the match (``client.analysing``, shared with the
-replayer): "3 decisions worth a look", each a line that a click or its number
-key opens in the replayer at that decision.
-"""
+"""The recap of a match (``common.recap``): every seat's chips hand by hand, the match's
+moments, and our decisions worth a look (``client.analysing``); each a click (or its
+number key) from the replayer at that hand or decision."""
 
 from __future__ import annotations
 

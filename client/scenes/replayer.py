@@ -1,24 +1,12 @@
-"""The hand replayer: step through a hand action by action and street by street.
+"""The hand replayer: step through a hand action by action and street by street, drawn by
+the live table's painter from ``common.replay.table_after``.  It replays what it was given
+(our seat's view, or the full hands after open books or from a file), through
+``common.history.clean_record``.  The analysis after the match (``client.analysing``, worked
+between frames) adds each seat's chance bar and marks our decisions worth a look.
 
-It draws with the live table's painter (``client.render.tablepaint``) from
-``common.replay.table_after``, a ``common.schema.SeatView`` like the live one, so
-a replayed hand looks as it did at the table, with the pot and each seat's
-chips as they were.  What it replays is what it was given: during a match
-the hands as our seat saw them (``client.handbook``), after an open-books
-match or from a history file the full hands, every hole card shown.  Every
-record comes through ``common.history.clean_record`` (seats, events and card
-codes checked), so the view it draws holds only what the painter can draw.
-
-The analysis after the match (``client.analysing``, worked on between frames):
-a bar under each plate with that seat's chance at the street on screen (every
-seat's with the books open, ours alone from our seat's view when they were
-closed, and the panel says which), and our decisions worth a look marked in the
-list of stops, each with a line saying why when it is on screen.
-
-Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
-end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
-hand before and after, V the next decision worth a look, X export the hands
-to PHH, O the recap, Esc close.
+Keys: Left/Right a step, Up/Down a street, Home/End, P play or pause, PageUp/PageDown (or
+[ and ]) the hand before and after, V the next decision worth a look, X export to PHH, O
+the recap, Esc close.
 """
 
 from __future__ import annotations

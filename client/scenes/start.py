@@ -1,18 +1,10 @@
-"""The start screen: your name and the three ways to a table.
+"""The start screen: your name and the ways to a table.
 
-Play the computer (1-3 computer seats, 4/8/12 hands, their level), host a
-friends' table (its name, hands, computer seats, optional password; each
-computer seat's level is set in the lobby) or join one: a table found on the
-network with a click (``client.discovery``; its password asked if it needs
-one), or an address typed (the recent ones offered), port, password and,
-optionally, the table's key as the host's lobby shows it (checked before any
-hello: ``client.link``); or watch.  Settings are saved as soon as a way in is chosen.
-
-A computer match left unfinished by a crash (``Host.unfinished_match``, read
-each time the screen comes back) is offered in a strip under the title, in
-place of the subtitle: what it is (the hand, the computer seats) and *Resume*.
-The computer column's button is then *New match*, and it asks once before the
-unfinished match is dropped for good.
+Play the computer, host a friends' table, or join or watch one: found on the network (its
+password asked if it needs one) or typed (the recent addresses offered), with the table's
+key checked before any hello (``client.link``).  Settings are saved as a way in is chosen.
+A computer match left unfinished is offered under the title with *Resume*; *New match*
+then asks once before dropping it for good.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The side panel's rows for away and back (R-C2) and the host's controls (R-C3).
-
-A seated player may step away and come back; the host may pause the table
-and take a person's seat away for the match (a second press confirms).
-``Controls`` lays its buttons out from a height down, says which are on
-offer, turns a press into the message to send, and draws the rows.
-"""
+"""The side panel's rows for away and back (R-C2) and the host's controls (R-C3): pause, and
+taking a person's seat away for the match (a second press confirms)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Where the table's side panel puts its widgets, for one window size.
-
-The seats, the felt, the bar and the panel's own rect are
-``client.render.layout.TableLayout``'s; this is the panel's inside, from the
-top: the deck and rules row, the cards-seen box and the replay button, the
-volume, the away and host rows (``controls``, as tall as they need), the
-cards-seen panel when it is shown, the log, and the chat line at the foot.
-Pure geometry: rects from a layout, nothing drawn or kept.
-"""
+"""Where the table's side panel puts its widgets for one window size, from the top: the deck
+and rules row, cards seen and replay, the volume, the controls, the cards-seen panel, the
+log, and the chat line at the foot."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""What moves on the table: cards dealt from the deck, bets swept, the pot to the winners.
-
-``Motion`` keeps the animations in flight (``client.render.motion.Anim``)
-and the last view it animated; each new ``table`` view is compared with
-the one before to see what flew.  It also says where chips lie still on
-the felt, and whether our own cards are still landing (no buttons, no clock
-until they are down).  Time advances only in ``step``.
-"""
+"""What moves on the table: each new view compared with the last to deal cards from the
+deck, sweep bets and pay the pot; where chips lie still; whether our cards still land."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The table's side panel: the deck and sound settings, the rules, leaving, the replayer,
-the cards seen, the log and the chat line, with the away and host rows (``controls``).
-
-``SidePanel`` owns the widgets, places them (``layout``), keeps the log in
-step with the session and draws them; the scene decides what a click on
-one of them does.
-"""
+"""The table's side panel: settings, rules, leaving, the replayer, the cards seen, the coach,
+the odds, the log and the chat line; the scene decides what a click does."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""The table scene: the hand as our seat sees it, the action buttons, the log and chat.
-
-The scene keeps only what the server's messages do not: animations (cards
-flying from the deck, chips sliding to the pot and to the winners:
-``motion``), the pre-action checkboxes and the turn we answered
-(``actionbar``), the chat line being typed and how far the log is scrolled
-back (``panel``), and the host's half-made choice of a seat to take
-(``controls``).  It turns events and messages into calls on those parts and
-draws the seats and the centre with the painter, from a ``TablePicture``.
-"""
+"""The table scene: turns events and messages into calls on its parts (``motion``,
+``actionbar``, ``panel``, ``controls``) and draws the seats and the centre with the painter.
+It keeps only what the messages do not: animations, pre-action boxes, the turn answered,
+the chat being typed, the log's scroll and the host's half-made choice of a seat."""
 
 from __future__ import annotations
 
