@@ -1,6 +1,6 @@
-"""The table scene (``scene``) and its parts: the side panel's layout (``layout``), the panel
-(``panel``) and its rows (``controls``, ``asks``, ``coachbox``, ``oddsbox``), what flies
-(``motion``) and the action bar (``actionbar``)."""
+"""The table scene (``scene``) and its parts: the side panel (``panel``) and its rows
+(``controls``, ``asks``, ``coachbox``, ``oddsbox``), what flies (``motion``) and the action
+bar (``actionbar``)."""
 
 from client.scenes.table.scene import TableScene
 
