@@ -9,16 +9,8 @@ from typing import Any
 
 from common.events import Act, Ante, Award, Event, Return, Show
 
-__all__ = [
-    "STREET_NAMES",
-    "LogLine",
-    "act_line",
-    "act_words",
-    "and_names",
-    "award_lines",
-    "describe_event",
-    "with_hand",
-]
+__all__ = ["STREET_NAMES", "LogLine", "act_line", "act_words",
+           "and_names", "award_lines", "describe_event", "with_hand"]  # fmt: skip
 
 STREET_NAMES = {3: "Third street", 4: "Fourth street", 5: "Fifth street", 6: "Sixth street",
                 7: "Seventh street"}  # fmt: skip

@@ -161,16 +161,9 @@ class TablePainter:
 
     # ---- seats
 
-    def seats(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        pic: TablePicture,
-        *,
-        hidden: dict[int, set[int]],
-        books: bool = False,
-        looks: dict[int, PlateLook] | None = None,
-    ) -> None:
+    def seats(self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *,
+              hidden: dict[int, set[int]], books: bool = False,
+              looks: dict[int, PlateLook] | None = None) -> None:  # fmt: skip
         """Every seat: its cards (``hidden``: those not landed yet), its plate (from
         ``looks`` when worked out already), a shown hand's name, the dealer button."""
         view = pic.view
@@ -188,16 +181,8 @@ class TablePainter:
             if view is not None and view.button == seat:
                 self.dealer_button(surf, lay, spot)
 
-    def seat_cards(
-        self,
-        surf: pygame.Surface,
-        spot: SeatSpot,
-        sv: TableSeat,
-        *,
-        hidden: set[int],
-        showdown: bool,
-        books: bool = False,
-    ) -> None:
+    def seat_cards(self, surf: pygame.Surface, spot: SeatSpot, sv: TableSeat, *, hidden: set[int],
+                   showdown: bool, books: bool = False) -> None:  # fmt: skip
         """A seat's cards in deal order, each over the one before (its corner in view).
         Our own hole cards carry their mark; ``books``: every seat's do (the replayer
         of an open-books hand), drawn in their places, never over the row again."""
@@ -224,18 +209,9 @@ class TablePainter:
                 r = r.move(0, -round(spot.card_h() * 0.1))  # up cards stand up: the table sees them
             surf.blit(img, r)
 
-    def plate(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        spot: SeatSpot,
-        sv: TableSeat | None,
-        player: Player | None,
-        *,
-        pic: TablePicture,
-        clock: bool = True,
-        look: PlateLook | None = None,
-    ) -> None:
+    def plate(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: TableSeat | None,
+              player: Player | None, *, pic: TablePicture, clock: bool = True,
+              look: PlateLook | None = None) -> None:  # fmt: skip
         """A seat's name plate, painted from its ``plate_look`` (``look``: that, already
         worked out)."""
         if look is None:
@@ -272,16 +248,9 @@ class TablePainter:
             surf.blit(img, img.get_rect(bottomleft=(x, y)))
             x += img.get_width() + lay.px(12)
 
-    def plate_look(
-        self,
-        lay: TableLayout,
-        spot: SeatSpot,
-        sv: TableSeat | None,
-        player: Player | None,
-        *,
-        pic: TablePicture,
-        clock: bool = True,
-    ) -> PlateLook:
+    def plate_look(self, lay: TableLayout, spot: SeatSpot, sv: TableSeat | None,
+                   player: Player | None, *, pic: TablePicture,
+                   clock: bool = True) -> PlateLook:  # fmt: skip
         """What a seat's plate shows, worked out: whose turn (and how far its clock has
         run), the name fitted, the stack, the tags, the padlock."""
         r = spot.plate_rect()

@@ -50,16 +50,8 @@ KEYS = {pygame.K_RIGHT: "next", pygame.K_SPACE: "next", pygame.K_LEFT: "back",
 class ReplayerScene(Scene):
     name = "replayer"
 
-    def __init__(
-        self,
-        host: Host,
-        records: list[dict[str, Any]],
-        *,
-        viewer: int | None = None,
-        start: int = 0,
-        title: str = "",
-        event: int | None = None,
-    ) -> None:
+    def __init__(self, host: Host, records: list[dict[str, Any]], *, viewer: int | None = None,
+                 start: int = 0, title: str = "", event: int | None = None) -> None:  # fmt: skip
         super().__init__(host)
         assert records
         self.records = records
