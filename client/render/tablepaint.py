@@ -197,12 +197,8 @@ class TablePainter:
                 img = self.art.back(spot.card_w, dim=sv.folded)
             else:
                 mark_hole = hole and (spot.own or books) and not showdown
-                img = self.art.face(
-                    code,
-                    spot.card_w,
-                    hole=mark_hole,
-                    dim=sv.folded or bool(showdown and best and code not in best),
-                )
+                dim = sv.folded or bool(showdown and best and code not in best)
+                img = self.art.face(code, spot.card_w, hole=mark_hole, dim=dim)
             if showdown and code in best:
                 r = r.move(0, lift if spot.top else -lift)  # the best five stand out
             elif code is not None and not hole and spot.own and not showdown:
@@ -370,11 +366,8 @@ class TablePainter:
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
             size = lay.font(24)
             width = round(lay.felt.w * 0.6)
-            lines = [
-                part
-                for line in award_lines(v.awards, hands, pic.name_of)
-                for part in _wrap_award(line, size, width)
-            ]
+            lines = [part for line in award_lines(v.awards, hands, pic.name_of)
+                     for part in _wrap_award(line, size, width)]  # fmt: skip
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
             for line in lines[:6]:

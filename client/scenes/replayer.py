@@ -65,22 +65,18 @@ class ReplayerScene(Scene):
         self.starts: list[int] = []
         self.shown = TablePicture(None)
         self.notice = ""
-        self.bar_buttons = [
-            Button("street_back", "Prev street", "Up"),
-            Button("back", "Back", "Left"),
-            Button("play", "Play", key_of("replayer", "play")),
-            Button("next", "Next", "Right", style="primary"),
-            Button("street_next", "Next street", "Down"),
-        ]
+        self.bar_buttons = [Button("street_back", "Prev street", "Up"),
+                            Button("back", "Back", "Left"),
+                            Button("play", "Play", key_of("replayer", "play")),
+                            Button("next", "Next", "Right", style="primary"),
+                            Button("street_next", "Next street", "Down")]  # fmt: skip
         self.playing = False
         self.clock = 0.0
-        self.panel_buttons = [
-            Button("prev_hand", "Prev hand", "["),
-            Button("next_hand", "Next hand", "]"),
-            Button("export", "Export PHH", key_of("replayer", "export")),
-            Button("recap", "Recap", key_of("replayer", "recap")),
-            Button("close", "Close", "Esc", style="danger"),
-        ]
+        self.panel_buttons = [Button("prev_hand", "Prev hand", "["),
+                              Button("next_hand", "Next hand", "]"),
+                              Button("export", "Export PHH", key_of("replayer", "export")),
+                              Button("recap", "Recap", key_of("replayer", "recap")),
+                              Button("close", "Close", "Esc", style="danger")]  # fmt: skip
         self.look = Button("next_mark", "Next worth a look", key_of("replayer", "next_mark"))
         self.analysing = analysis_for(records, viewer, session=host.session)
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
@@ -114,9 +110,8 @@ class ReplayerScene(Scene):
         if not self.stops:
             self.pos_i = 0
         else:
-            self.pos_i = (
-                len(self.stops) - 1 if pos_i < 0 else max(0, min(pos_i, len(self.stops) - 1))
-            )
+            last = len(self.stops) - 1
+            self.pos_i = last if pos_i < 0 else max(0, min(pos_i, last))
         self.analysing.job.prefer(self.hand_i)  # the hand on screen is counted first
         self._build()
 
@@ -149,9 +144,8 @@ class ReplayerScene(Scene):
             return
         if not found:
             done = self.analysing.job.decisions_done
-            self.notice = (
-                "No decision worth a second look" if done else "Still looking over your decisions…"
-            )
+            looking = "Still looking over your decisions…"
+            self.notice = "No decision worth a second look" if done else looking
             return
         here = (self.hand_i, self.pos_i)
         k, i = next((f for f in found if f > here), found[0])
@@ -187,16 +181,11 @@ class ReplayerScene(Scene):
         upto = self.stops[self.pos_i].upto if self.stops else 0
         last = decode_event(rec["events"][upto - 1]) if upto else None
         recent = {last.seat: act_words(last)} if isinstance(last, Act) else {}  # stays up
-        self.shown = TablePicture(
-            view=table_after(rec, upto, self.viewer),
-            players={
-                x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
-                for x in rec["seats"]
-            },
-            hand=int(rec.get("hand", 0)),
-            hands=self.match_hands(),
-            recent=recent,
-        )
+        players = {x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
+                   for x in rec["seats"]}  # fmt: skip
+        self.shown = TablePicture(view=table_after(rec, upto, self.viewer), players=players,
+                                  hand=int(rec.get("hand", 0)), hands=self.match_hands(),
+                                  recent=recent)  # fmt: skip
 
     def pause(self) -> None:
         self.playing = False

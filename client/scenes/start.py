@@ -90,18 +90,15 @@ class StartScene(Scene):
         self.prompt: PasswordPrompt | None = None
         self.asked: PasswordPrompt | None = None  # the dialog whose password is being tried
         self.host_button = Button("host", "Host a table", key_of("start", "host"), style="primary")
-        self.open_books = Checkbox(
-            "open_books", "Open the books after the match", st.host_open_books
-        )
+        books = "Open the books after the match"
+        self.open_books = Checkbox("open_books", books, st.host_open_books)
         self.books_watchers = Checkbox(
             "books_watchers", "… and to watchers", st.host_books_to_watchers
         )
         self.histories = Button("histories", "Hand histories", key_of("start", "histories"))
         self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
-        self.join_password = TextInput(
-            "join_password", "", "password, if any", max_len=40, secret=True
-        )
+        self.join_password = TextInput("join_password", "", "", max_len=40, secret=True)
         self.join_key = TextInput("join_key", "", "Table key (optional)", max_len=24)
         self.join = Button("join", "Join", key_of("start", "join"), style="primary")
         self.watch = Button("watch", "Watch")
@@ -329,9 +326,8 @@ class StartScene(Scene):
         self.host.notice = ""
         self.errors.pop("join", None)
         if not table.compatible:
-            self.host.notice = (
-                f"{table.name} runs another version of the game (protocol {table.protocol})."
-            )
+            other = f"runs another version of the game (protocol {table.protocol})."
+            self.host.notice = f"{table.name} {other}"
             return
         self.remember()
         # Our seat's token kept for this table (client.seatkeys): back to it, asking nothing.
@@ -341,14 +337,8 @@ class StartScene(Scene):
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
             return
         watch = table.free == 0 and key is None
-        self.host.connect(
-            table.host,
-            table.port,
-            password=password or "",
-            watch=watch,
-            announced=getattr(table, "short_key", ""),
-            table=table.name,
-        )
+        self.host.connect(table.host, table.port, password=password or "", watch=watch,
+                          announced=getattr(table, "short_key", ""), table=table.name)  # fmt: skip
 
     def remember(self) -> None:
         st = self.host.settings
@@ -413,34 +403,25 @@ class StartScene(Scene):
         elif what == "play":
             self.new_match()
         elif what == "host":
-            self.host.host_table(
-                hands=int(self.host_hands.value),
-                computers=int(self.host_computers.value),
-                password=self.host_password.value,
-                name=self.table_name.value,
-                level=self.host.settings.host_level,
-                open_books=self.open_books.value,
-                books_to_watchers=self.books_watchers.value,
-            )
+            self.host.host_table(hands=int(self.host_hands.value),
+                                 computers=int(self.host_computers.value),
+                                 password=self.host_password.value, name=self.table_name.value,
+                                 level=self.host.settings.host_level,
+                                 open_books=self.open_books.value,
+                                 books_to_watchers=self.books_watchers.value)  # fmt: skip
         elif what in ("join", "watch"):
             found = self.where()
             if found is None:
                 return
             host, port = found
             # Kept among the recent addresses only once the table has welcomed us.
-            self.host.connect(
-                host,
-                port,
-                password=self.join_password.value,
-                watch=what == "watch",
-                remember=joinable(host, port),
-                key=normal_short_key(self.join_key.value) or "",
-            )
+            key = normal_short_key(self.join_key.value) or ""
+            self.host.connect(host, port, password=self.join_password.value, watch=what == "watch",
+                              remember=joinable(host, port), key=key)  # fmt: skip
 
     def new_match(self) -> None:
-        self.host.play_computer(
-            int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
-        )
+        level = _id_of(self.level.value)
+        self.host.play_computer(int(self.computers.value), int(self.hands.value), level=level)
 
     def ask_new_match(self, found: Unfinished) -> None:
         """A new computer match drops the unfinished one for good: asked once."""
@@ -448,15 +429,9 @@ class StartScene(Scene):
             f"Your match against {_computers(found)} ({_where(found)}) is dropped for good "
             "if a new one starts: it can no longer be resumed."
         )
-        self.host.modal = ConfirmDialog(
-            self.host,
-            title="Drop the unfinished match?",
-            body=lambda: body,
-            yes="New match",
-            on_yes=self.new_match,
-            no="Keep it",
-            kind="new_match",
-        )
+        self.host.modal = ConfirmDialog(self.host, title="Drop the unfinished match?",
+                                        body=lambda: body, yes="New match", on_yes=self.new_match,
+                                        no="Keep it", kind="new_match")  # fmt: skip
         self.host.dirty = True
 
     # ------------------------------------------------------------ drawing

@@ -24,11 +24,8 @@ def fresh_deal(view: SeatView) -> bool:
     The first hand of a match is shown dealt like every other; a hand already
     under way when we arrive is shown as it is.
     """
-    return (
-        view.street == 3
-        and not view.over
-        and all(sv.last_action is None and not sv.bet for sv in view.seats.values())
-    )
+    quiet = all(sv.last_action is None and not sv.bet for sv in view.seats.values())
+    return view.street == 3 and not view.over and quiet
 
 
 class Motion:
@@ -71,10 +68,8 @@ class Motion:
             if any(sv.bet for sv in bets.values()):
                 base = CHIP_TIME * 0.6
         # New cards fly from the deck, one at a time in deal order (R-D2).
-        counts = {
-            s: (len(prev.seats[s].cards()) if prev is not None and s in prev.seats else 0)
-            for s in order
-        }
+        had = prev.seats if prev is not None else {}
+        counts = {s: len(had[s].cards()) if s in had else 0 for s in order}
         new = {s: len(view.seats[s].cards()) for s in order if s in view.seats}
         k = 0
         for rnd in range(7):
@@ -119,19 +114,14 @@ class Motion:
 
     def landing(self, me: int | None) -> bool:
         """Whether any of our own cards is still flying in from the deck."""
-        return me is not None and any(
-            a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims
-        )
+        return any(a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims)
 
     # ------------------------------------------------------------ what lies where
 
     def pot_paid(self, view: SeatView | None) -> bool:
         """The hand is over and its pot has left the middle for the winners."""
-        return bool(
-            view
-            and view.over
-            and not any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
-        )
+        paying = any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
+        return bool(view and view.over and not paying)
 
     def felt_chips(
         self, view: SeatView | None, lay: TableLayout
@@ -178,9 +168,8 @@ class Motion:
         if any(a.kind == "card" and a.progress < 0 for a in self.anims):
             back = art.back(lay.px(50))
             for i in range(3):
-                surf.blit(
-                    back, back.get_rect(center=(lay.deck_at[0] + i * 2, lay.deck_at[1] - i * 2))
-                )
+                at = (lay.deck_at[0] + i * 2, lay.deck_at[1] - i * 2)
+                surf.blit(back, back.get_rect(center=at))
 
     def draw_flying(
         self, surf: pygame.Surface, lay: TableLayout, painter: TablePainter, art: CardArt
