@@ -37,6 +37,8 @@ __all__ = ["LobbyScene", "SeatRow", "lobby_words"]
 WAITING = (250, 170, 90)
 """The colour of the words that say the table waits for the host's disk."""
 GAME_KINDS = ("action", "street", "win")  # a hand's own log lines
+LEVEL_CHIP = ((52, 66, 78), GOLD, 2)  # fill, edge, its width: the host clicks to change it
+QUIET_CHIP = ((40, 52, 62), (92, 108, 120), 1)  # "make host": there, not a call to action
 
 
 def lobby_words(log: Iterable[Any]) -> list[str]:
@@ -459,23 +461,15 @@ class LobbyScene(Scene):
                 color = LOCK_SEALED if r.sealed else LOCK_PLAIN
                 draw_lock(surf, r.lock, closed=r.sealed, color=color)
             quiet = any(rect is r.chip for _, rect in self.host_chips)
-            if r.chip is not None and quiet:  # "make host": there, but not a call to action
-                pygame.draw.rect(surf, (40, 52, 62), r.chip, border_radius=f(8))
-                pygame.draw.rect(surf, (92, 108, 120), r.chip, 1, border_radius=f(8))
-                blit_text(surf, r.level, f(20), r.chip.center, MUTED, anchor="center")
-                if r.mark:
-                    at = (r.chip.x - f(10), row.centery)
-                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
-            elif r.chip is not None:
-                if s.host:
-                    pygame.draw.rect(surf, (52, 66, 78), r.chip, border_radius=f(8))
-                    pygame.draw.rect(surf, GOLD, r.chip, 2, border_radius=f(8))
-                blit_text(surf, r.level, f(22), r.chip.center, INK, bold=True, anchor="center")
-                if not r.giving:  # the host's Give seat button sits there
-                    at = (r.chip.x - f(10), row.centery)
-                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
-            elif r.mark:
-                at = (box.right - f(20), row.centery)
+            if r.chip is not None and (quiet or s.host):
+                fill, edge, width = QUIET_CHIP if quiet else LEVEL_CHIP
+                pygame.draw.rect(surf, fill, r.chip, border_radius=f(8))
+                pygame.draw.rect(surf, edge, r.chip, width, border_radius=f(8))
+            if r.chip is not None:
+                size, ink = (f(20), MUTED) if quiet else (f(22), INK)
+                blit_text(surf, r.level, size, r.chip.center, ink, bold=not quiet, anchor="center")
+            at = (r.chip.x - f(10) if r.chip is not None else box.right - f(20), row.centery)
+            if r.mark and (r.chip is None or not r.giving):  # (else the Give seat button is there)
                 blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
         if self.level_chips:
             hint = "click a level to change it"
