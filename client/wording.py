@@ -108,10 +108,8 @@ def award_lines(
             continue
         total = sum(a for _, a in wins)
         amounts = {a for _, a in wins}
-        each = (
-            f"{amounts.pop()} each"
-            if len(amounts) == 1
-            else ", ".join(f"{n} {a}" for n, (_, a) in zip(names, wins, strict=True))
-        )
+        each = ", ".join(f"{n} {a}" for n, (_, a) in zip(names, wins, strict=True))
+        if len(amounts) == 1:
+            each = f"{amounts.pop()} each"
         lines.append(f"{where}{and_names(names)} split {total} ({each}){hand}")
     return lines

@@ -37,9 +37,8 @@ class Scale:
     def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         """A design rect, where the centred design puts it."""
         s = self.s
-        return pygame.Rect(
-            round(self.ox + x * s), round(self.oy + y * s), round(w * s), round(h * s)
-        )
+        ox, oy = self.ox, self.oy
+        return pygame.Rect(round(ox + x * s), round(oy + y * s), round(w * s), round(h * s))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +124,9 @@ class TableLayout(Scale):
             bx, by = x + toward.x, y + toward.y
             if own:
                 by = y - 125 * s
+            top = y < a.centery - 60 * s
             self.spots[seat] = SeatSpot(
-                seat=seat,
-                center=(round(x), round(y)),
-                card_w=cw,
-                own=own,
-                bet_at=(round(bx), round(by)),
-                top=y < a.centery - 60 * s,
+                seat, (round(x), round(y)), cw, own, (round(bx), round(by)), top
             )
         self._clear_bets()
         self.buttons = {seat: self._button_rect(seat) for seat in self.spots}
@@ -139,9 +134,8 @@ class TableLayout(Scale):
 
     def chip_box(self, at: tuple[float, float]) -> pygame.Rect:
         """Room for a stack of chips at ``at`` with a three-digit amount beside it."""
-        return pygame.Rect(
-            round(at[0] - 36 * self.s), round(at[1] - 22 * self.s), self.px(82), self.px(38)
-        )
+        x, y = round(at[0] - 36 * self.s), round(at[1] - 22 * self.s)
+        return pygame.Rect(x, y, self.px(82), self.px(38))
 
     def seat_box(self, seat: int) -> pygame.Rect:
         """A seat's plate and the room for all seven of its cards, up cards lifted."""

@@ -108,9 +108,8 @@ class SeenPanel:
             draw_suit(surf, suit, rect.x + px(7) + label_w / 2, y + ch / 2, px(14), suit_col)
             for col, rank in enumerate(GRID_RANKS):
                 code = rank + suit
-                cell = pygame.Rect(
-                    round(rect.x + px(7) + label_w + col * cw), y + 1, round(cw) - 2, ch - 2
-                )
+                x = round(rect.x + px(7) + label_w + col * cw)
+                cell = pygame.Rect(x, y + 1, round(cw) - 2, ch - 2)
                 label = "10" if rank == "T" else rank
                 if code in mine:
                     pygame.draw.rect(surf, (250, 240, 205), cell, border_radius=px(4))

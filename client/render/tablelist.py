@@ -55,9 +55,8 @@ class TableList:
         """The table clicked, if this event clicked one."""
         if event.type == pygame.MOUSEMOTION:
             rows = self.rows()
-            self.hover = next(
-                (i for i, (_, r) in enumerate(rows) if r.collidepoint(event.pos)), None
-            )
+            hit = [i for i, (_, r) in enumerate(rows) if r.collidepoint(event.pos)]
+            self.hover = hit[0] if hit else None
         elif event.type == pygame.MOUSEWHEEL:
             if self.rect.collidepoint(pygame.mouse.get_pos()):
                 self.scroll -= event.y

@@ -31,14 +31,9 @@ STAND_IN = (120, 200, 240)
 def seat_tags(
     pic: TablePicture, seat: int, *, own: bool, clock: bool = True
 ) -> list[tuple[str, tuple[int, int, int]]]:
-    """The words under a seat's name: whose turn (and its clock), dropped or away,
-    folded, all in, and what it did.
-
-    What a seat did shows for the rest of its street only: each street starts
-    clean (the session forgets them at a new street's deal), and the bring-in
-    shows once it is made, in the action's own words ("brings in for 4").
-    ``clock`` False leaves our "your turn" out while our cards are still landing.
-    """
+    """The words under a seat's name: whose turn (and its clock), dropped or away, folded,
+    all in, and what it did this street (``pic.recent``).  ``clock`` False leaves our "your
+    turn" out while our cards are still landing."""
     view = pic.view
     sv = view.seats.get(seat) if view is not None else None
     player = pic.players.get(seat)

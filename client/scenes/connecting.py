@@ -29,9 +29,8 @@ class ConnectingScene(Scene):
         self.cancel.size = self.font(26)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if self.cancel.handle_event(event) or (
-            event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-        ):
+        escape = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+        if self.cancel.handle_event(event) or escape:
             self.host.leave_table(notice="", send_leave=True)
 
     def draw(self, surf: pygame.Surface) -> None:

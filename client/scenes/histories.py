@@ -140,9 +140,8 @@ class HistoriesScene(Scene):
     def draw(self, surf: pygame.Surface) -> None:
         px, f = self.px, self.font
         surf.fill((14, 40, 30))
-        blit_text(
-            surf, "Hand histories", f(44), (px(60), px(56)), GOLD, bold=True, anchor="midleft"
-        )
+        at = (px(60), px(56))
+        blit_text(surf, "Hand histories", f(44), at, GOLD, bold=True, anchor="midleft")
         folder = fit(str(self.folder), f(20, 12), surf.get_width() - px(120))
         blit_text(surf, folder, f(20, 12), (px(60), px(96)), MUTED, anchor="midleft")
         if not self.matches:

@@ -47,11 +47,8 @@ def lobby_words(log: Iterable[Any]) -> list[str]:
     match's "shows" and "uncalled goes back" are notices in the table's log, not here."""
     lines = list(log)
     played = max((i for i, line in enumerate(lines) if line.kind in GAME_KINDS), default=-1)
-    return [
-        line.text
-        for i, line in enumerate(lines)
-        if line.kind == "chat" or (line.kind == "info" and i > played)
-    ]
+    return [line.text for i, line in enumerate(lines)
+            if line.kind == "chat" or (line.kind == "info" and i > played)]  # fmt: skip
 
 
 Words = tuple[str, float, tuple[int, int, int], bool]  # the words, base size, colour, bold
@@ -69,9 +66,8 @@ def _stack(
     y = area.top + max(0, (area.h - sum(h for _w, h in dims) - gap * (len(items) - 1)) // 2)
     out = []
     for (t, _x, c, b), size, (tw, th) in zip(items, sizes, dims, strict=True):
-        out.append(
-            (t, size, c, b, pygame.Rect(area.centerx - tw // 2 if centre else area.x, y, tw, th))
-        )
+        x = area.centerx - tw // 2 if centre else area.x
+        out.append((t, size, c, b, pygame.Rect(x, y, tw, th)))
         y += th + gap
     return out
 
@@ -92,13 +88,8 @@ class SeatRow:
 
 
 class LobbyScene(Scene):
-    """Who has joined, the match length, and (for the host) where friends join and Start.
-
-    ``resize`` places everything, the header's words included, so that nothing
-    overlaps at any window size (the address lines shrink to fit); the seat
-    rows and their level chips (click targets) are laid out again whenever the
-    lobby changes (``on_message``, ``update``); ``draw`` only paints them.
-    """
+    """``resize`` places everything so that nothing overlaps at any size (the header's
+    words shrink to fit); the seat rows again whenever the lobby changes."""
 
     name = "lobby"
 
@@ -217,12 +208,13 @@ class LobbyScene(Scene):
         y = box.y + f(60)
         lh = max(10, round(font(f(28)).get_height() * 0.9))
         lock_room = lock_width(lh) + f(10)
+        hosting = s.host and not s.running  # between matches: the host's chips and buttons
         for p in s.lobby.seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
             if p.next:
                 mark = "next match"
-            giving = s.host and not s.running and p.kind == "computer"
+            giving = hosting and p.kind == "computer"
             name_w = box.w - f(310 if giving else 260) - lock_room
             who = fit(who, f(28), name_w)
             row = text(who, f(28), INK).get_rect(topleft=(box.x + f(24) + lock_room, y))
@@ -242,17 +234,14 @@ class LobbyScene(Scene):
                 chip.midright = (box.right - f(20), row.centery)
                 if s.host:
                     self.level_chips.append((p.seat, chip))
-            elif (
-                s.host and not s.running and p.kind == "human" and p.seat != s.seat and p.connected
-            ):
+            elif hosting and p.kind == "human" and p.seat != s.seat and p.connected:
                 # the host hands its role on with one click
                 level = "make host"
                 chip = pygame.Rect(0, 0, f(120), f(30))
                 chip.midright = (box.right - f(20), row.centery)
                 self.host_chips.append((p.seat, chip))
-            self.seat_rows.append(
-                SeatRow(who, row, mark, level, chip, giving, lock, bool(p.sealed))
-            )
+            seat_row = SeatRow(who, row, mark, level, chip, giving, lock, bool(p.sealed))
+            self.seat_rows.append(seat_row)
             y += f(34)
 
     # ------------------------------------------------------------ layout
@@ -338,11 +327,9 @@ class LobbyScene(Scene):
             if event.key == pygame.K_s and not self.chat.focused:
                 self.press_start()
             return
-        if (
-            s is not None
-            and s.host
-            and (said := self.choices.handle_event(event, self.host.settings))
-        ):
+        hosting = s is not None and s.host
+        said = self.choices.handle_event(event, self.host.settings) if hosting else None
+        if said:
             self.host.send(said)
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:

@@ -58,9 +58,10 @@ class RecapScene(Scene):
         self.lines = chip_lines(records)
         self.moments = moments(records)
         self.chart = pygame.Rect(0, 0, 10, 10)
-        self.moment_buttons = [
+        replay = [
             Button(f"moment:{i}", "Replay", style="primary") for i in range(len(self.moments))
         ]
+        self.moment_buttons = replay
         self.close = Button("close", "Close", "Esc", style="danger")
         self.replay_all = Button("replay", "Replay the hands", "H")
         self.moment_rows: list[pygame.Rect] = []
@@ -214,10 +215,8 @@ class RecapScene(Scene):
                 blit_text(surf, label, f(19), at, MUTED, anchor="center")
         for i, line in enumerate(self.lines):
             color = LINE_COLORS[i % len(LINE_COLORS)]
-            pts = [
-                (c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
-                for k, v in enumerate(line.chips)
-            ]
+            pts = [(c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
+                   for k, v in enumerate(line.chips)]  # fmt: skip
             if len(pts) > 1:
                 pygame.draw.lines(surf, color, False, pts, px(4 if line.seat == self.viewer else 3))
             for pt in pts:

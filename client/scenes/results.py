@@ -38,9 +38,8 @@ class ResultsScene(Scene):
     def __init__(self, host: Host) -> None:
         super().__init__(host)
         self.again = Button("rematch", "Rematch", key_of("results", "rematch"), style="primary")
-        self.lobby = Button(
-            "lobby", "Back to the lobby", key_of("results", "lobby"), style="primary"
-        )
+        lobby_key = key_of("results", "lobby")
+        self.lobby = Button("lobby", "Back to the lobby", lobby_key, style="primary")
         self.leave = Button("leave", "Leave", "Esc", style="danger")
         self.replay = Button("replay", "Replay the hands", key_of("results", "replay"))
         self.recap = Button("recap", "Recap", key_of("results", "recap"))

@@ -165,9 +165,8 @@ class ActionBar:
                 waiting = "the server"
             if waiting:
                 at = (lay.bar.right - lay.px(24), lay.bar.centery)
-                blit_text(
-                    surf, f"Waiting for {waiting}…", lay.font(24), at, MUTED, anchor="midright"
-                )
+                words = f"Waiting for {waiting}…"
+                blit_text(surf, words, lay.font(24), at, MUTED, anchor="midright")
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
 

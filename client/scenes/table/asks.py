@@ -65,9 +65,8 @@ def old_host(s: Session | None) -> Player | None:
 
 class AskRows:
     def __init__(self) -> None:
-        self.give = Button(
-            "ask:give", "Give it back", key_of("table", "ask:give"), style="primary", size=20
-        )
+        give_key = key_of("table", "ask:give")
+        self.give = Button("ask:give", "Give it back", give_key, style="primary", size=20)
         self.refuse = Button("ask:refuse", "Refuse", key_of("table", "ask:refuse"), size=20)
         self.ok = Button("ask:ok", "OK", size=20)
         self.hand_back = Button("host:back", "Make them host again", size=20)

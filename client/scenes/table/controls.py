@@ -33,11 +33,8 @@ def _takeable(s: Session | None) -> list[Player]:
     """People's seats the host may take away: not its own, not taken already."""
     if s is None:
         return []
-    return [
-        p
-        for seat, p in sorted(s.players.items())
-        if p.kind == "human" and seat != s.seat and p.away_why != "taken"
-    ]
+    return [p for seat, p in sorted(s.players.items())
+            if p.kind == "human" and seat != s.seat and p.away_why != "taken"]  # fmt: skip
 
 
 class Controls:
@@ -93,9 +90,8 @@ class Controls:
         else:
             self.taking, self.confirm, self.take_buttons = False, None, []
         back_w = lay.px(200)
-        self.back.rect = pygame.Rect(
-            lay.bar.right - back_w - lay.px(24), lay.bar.centery - lay.px(27), back_w, lay.px(54)
-        )
+        back_x = lay.bar.right - back_w - lay.px(24)
+        self.back.rect = pygame.Rect(back_x, lay.bar.centery - lay.px(27), back_w, lay.px(54))
         self.back.size = lay.font(26)
         return y + lay.px(4)
 

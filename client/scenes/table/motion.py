@@ -19,11 +19,8 @@ CHIP_TIME = 0.45
 
 
 def fresh_deal(view: SeatView) -> bool:
-    """Whether ``view`` is a hand's first deal, before anyone has acted (R-D1, R-D2).
-
-    The first hand of a match is shown dealt like every other; a hand already
-    under way when we arrive is shown as it is.
-    """
+    """Whether ``view`` is a hand's first deal, before anyone has acted (R-D1, R-D2): it is
+    shown dealt; a hand already under way when we arrive is shown as it is."""
     quiet = all(sv.last_action is None and not sv.bet for sv in view.seats.values())
     return view.street == 3 and not view.over and quiet
 
@@ -126,32 +123,21 @@ class Motion:
     def felt_chips(
         self, view: SeatView | None, lay: TableLayout
     ) -> list[tuple[tuple[int, int], int]]:
-        """The chips lying still on the felt (not the pot's): where and how many.
-
-        During a street, each seat's bet in front of it.  Once a hand is over its
-        bets have been swept into the pot, and once the pot is paid each winner's
-        chips rest in front of it, past its hand's name and off its name plate,
-        until the next deal.
-        """
+        """The chips lying still on the felt (not the pot's): where and how many.  During a
+        street each seat's bet; once the pot is paid, each winner's chips in front of it."""
         if view is None:
             return []
         if not view.over:
-            return [
-                (lay.spots[seat].bet_at, sv.bet)
-                for seat, sv in view.seats.items()
-                if sv.bet and seat in lay.spots
-            ]
+            return [(lay.spots[seat].bet_at, sv.bet) for seat, sv in view.seats.items()
+                    if sv.bet and seat in lay.spots]  # fmt: skip
         if not self.pot_paid(view):
             return []
         flying = {a.seat for a in self.anims if a.kind == "chips" and a.index == 1}
         won: dict[int, int] = {}
         for seat, amount, _pot in view.awards:
             won[seat] = won.get(seat, 0) + amount
-        return [
-            (lay.won_at(seat), amount)
-            for seat, amount in won.items()
-            if amount and seat in lay.spots and seat not in flying
-        ]
+        return [(lay.won_at(seat), amount) for seat, amount in won.items()
+                if amount and seat in lay.spots and seat not in flying]  # fmt: skip
 
     def hidden(self) -> dict[int, set[int]]:
         """The cards not yet landed, seat by seat: their places stay empty."""

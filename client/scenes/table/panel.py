@@ -33,9 +33,8 @@ class SidePanel:
         self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        self.seen_box = Checkbox(
-            "seen", f"Cards seen ({key_of('table', 'seen')})", value=settings.seen_panel, size=20
-        )
+        seen = f"Cards seen ({key_of('table', 'seen')})"
+        self.seen_box = Checkbox("seen", seen, value=settings.seen_panel, size=20)
         self.replay = Button("replay", f"Replay ({key_of('table', 'replay')})", size=20)
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
@@ -128,12 +127,8 @@ class SidePanel:
             self.seen.draw(surf, self.seen_rect, lay.s, four=settings.four_color)
         self.odds.draw(surf, s)
         top = self.log.rect.top
-        pygame.draw.line(
-            surf,
-            (60, 70, 70),
-            (p.x + lay.px(10), top - lay.px(6)),
-            (p.right - lay.px(10), top - lay.px(6)),
-        )
+        y = top - lay.px(6)
+        pygame.draw.line(surf, (60, 70, 70), (p.x + lay.px(10), y), (p.right - lay.px(10), y))
         self.log.draw(surf)
         if not self.solo:
             self.chat.draw(surf)

@@ -89,13 +89,8 @@ class TableScene(Scene):
         """The first match at the computer table has the coach on (then the setting says);
         returns whether the coach's state changed."""
         s, st = self.host.session, self.host.settings
-        if (
-            not st.coach_first
-            and s is not None
-            and s.match_id
-            and s.seat is not None
-            and self.host.server_kind == "computer"
-        ):
+        in_match = s is not None and s.match_id and s.seat is not None
+        if not st.coach_first and in_match and self.host.server_kind == "computer":
             st.coach_first = True
             self.coach_match = s.match_id
             self._save()
@@ -419,11 +414,9 @@ class TableScene(Scene):
         self._draw_banner(surf)
 
     def _draw_felt(self, surf: pygame.Surface, s: Session, pic: TablePicture) -> None:
-        """The felt and all that lies still on it: the centre, the seats' cards and plates,
-        the chips.  While nothing flies, the felt is kept and blitted again as long as all
-        it shows is the same (the layout, the view, which is never changed in place, the
-        hand and the plates' looks): a table waiting on a seat is one blit a frame instead
-        of some 300 drawing calls (``scripts/bench_client.py``)."""
+        """The felt and all that lies still on it.  While nothing flies it is kept, and blitted
+        again while all it shows is the same: a table waiting on a seat is one blit a frame
+        instead of some 300 drawing calls (``scripts/bench_client.py``)."""
         lay, view = self.lay, s.view
         looks = {
             seat: self.painter.plate_look(lay, spot, view.seats.get(seat) if view else None,
@@ -461,9 +454,7 @@ class TableScene(Scene):
 
     def _draw_banner(self, surf: pygame.Surface) -> None:
         s = self.host.session
-        if (
-            s is not None and s.clocks.waiting
-        ):  # the host cannot save: nothing moves (server.saving)
+        if s is not None and s.clocks.waiting:  # the host cannot save (server.saving)
             self._draw_notice(surf, s.clocks.waiting, (40, 16, 10), (250, 196, 120, 240))
         elif s is not None and s.clocks.paused:  # R-C3: the hand in play is played out first
             who = s.clocks.paused_by or "the host"
