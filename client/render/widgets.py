@@ -196,15 +196,10 @@ class TextInput:
             if event.key == pygame.K_a and mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
                 self.select_all()
                 return True
-            if event.key == pygame.K_BACKSPACE:
-                if lo == hi and lo > 0:
-                    lo -= 1
-                self.anchor, self.cursor = lo, hi
-                self._replace("")
-                return True
-            if event.key == pygame.K_DELETE:
-                if lo == hi:
-                    hi = min(n, hi + 1)
+            if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE):
+                back = event.key == pygame.K_BACKSPACE
+                if lo == hi:  # nothing selected: the character before, or after
+                    lo, hi = (max(0, lo - 1), hi) if back else (lo, min(n, hi + 1))
                 self.anchor, self.cursor = lo, hi
                 self._replace("")
                 return True

@@ -3,9 +3,7 @@ pre-action boxes; our turn's clock; else what we wait for, or that we are away."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import ceil
-from typing import Any
 
 import pygame
 
@@ -14,12 +12,12 @@ from client.render.layout import TableLayout
 from client.render.tablepaint import ORANGE
 from client.render.text import blit_text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox
+from client.scenes.table.controls import Send
 from common.protocol import Act
 from common.schema import LegalAction
 
 __all__ = ["ActionBar", "between_hands"]
 
-Send = Callable[[dict[str, Any]], bool]
 STYLES = {"fold": "danger", "call": "primary", "check": "primary"}  # the rest: normal
 
 

@@ -4,9 +4,6 @@ the host's question (*Give it back* G, *Refuse* N), the asker's wait and answer 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pygame
 
 from client.keys import key_of
@@ -15,11 +12,11 @@ from client.model import Session
 from client.render.layout import TableLayout
 from client.render.text import blit_text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.table.controls import Send
 from common.protocol import GiveSeat, MakeHost, RefuseSeat
 
 __all__ = ["AskRows", "asker_words", "host_question", "old_host"]
 
-Send = Callable[[dict[str, Any]], bool]
 
 WAITING = "Waiting for the host…"
 

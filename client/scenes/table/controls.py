@@ -15,9 +15,9 @@ from client.render.layout import TableLayout
 from client.render.widgets import Button
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
-__all__ = ["Controls", "hosting", "seated"]
+__all__ = ["Controls", "Send", "hosting", "seated"]
 
-Send = Callable[[dict[str, Any]], bool]
+Send = Callable[[dict[str, Any]], bool]  # the host's way to the server
 
 
 def seated(s: Session | None) -> bool:
