@@ -125,9 +125,8 @@ class TableLayout(Scale):
             if own:
                 by = y - 125 * s
             top = y < a.centery - 60 * s
-            self.spots[seat] = SeatSpot(
-                seat, (round(x), round(y)), cw, own, (round(bx), round(by)), top
-            )
+            bet_at = (round(bx), round(by))
+            self.spots[seat] = SeatSpot(seat, (round(x), round(y)), cw, own, bet_at, top)
         self._clear_bets()
         self.buttons = {seat: self._button_rect(seat) for seat in self.spots}
         """Where the dealer button goes when it is at each seat (``_button_rect``)."""

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 
 import pygame
+from pygame import mouse
 
 from client.render.widgets import GOLD, INK, MUTED
 
@@ -59,9 +60,7 @@ class VolumeControl:
             self.dragging = False
             return True
         elif (
-            event.type == pygame.MOUSEWHEEL
-            and event.y
-            and self.rect.collidepoint(pygame.mouse.get_pos())
+            event.type == pygame.MOUSEWHEEL and event.y and self.rect.collidepoint(mouse.get_pos())
         ):
             self.value = max(0, min(100, self.value + STEP * event.y))
             self.muted = False

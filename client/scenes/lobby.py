@@ -262,9 +262,8 @@ class LobbyScene(Scene):
         at = self.host.address
         name = s.lobby.table if s is not None else ""
         if self.host.server_kind == "host" and server is not None:
-            lone = getattr(server, "every_interface", False) and all(
-                a in ("127.0.0.1", "::1") for a in self.addresses
-            )
+            only_here = all(a in ("127.0.0.1", "::1") for a in self.addresses)
+            lone = getattr(server, "every_interface", False) and only_here
             title = "Friends join at"
             if lone:
                 title = "No network found: only this computer can join, at"

@@ -58,10 +58,8 @@ class RecapScene(Scene):
         self.lines = chip_lines(records)
         self.moments = moments(records)
         self.chart = pygame.Rect(0, 0, 10, 10)
-        replay = [
-            Button(f"moment:{i}", "Replay", style="primary") for i in range(len(self.moments))
-        ]
-        self.moment_buttons = replay
+        shown = range(len(self.moments))
+        self.moment_buttons = [Button(f"moment:{i}", "Replay", style="primary") for i in shown]
         self.close = Button("close", "Close", "Esc", style="danger")
         self.replay_all = Button("replay", "Replay the hands", "H")
         self.moment_rows: list[pygame.Rect] = []

@@ -92,9 +92,8 @@ class StartScene(Scene):
         self.host_button = Button("host", "Host a table", key_of("start", "host"), style="primary")
         books = "Open the books after the match"
         self.open_books = Checkbox("open_books", books, st.host_open_books)
-        self.books_watchers = Checkbox(
-            "books_watchers", "… and to watchers", st.host_books_to_watchers
-        )
+        watchers = st.host_books_to_watchers
+        self.books_watchers = Checkbox("books_watchers", "… and to watchers", watchers)
         self.histories = Button("histories", "Hand histories", key_of("start", "histories"))
         self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)

@@ -72,9 +72,8 @@ class Motion:
         for rnd in range(7):
             for seat in order:
                 n0, n1 = counts.get(seat, 0), new.get(seat, 0)
-                if n0 <= rnd < n1 and not (
-                    view.seats[seat].shown and prev is not None and seat in prev.seats
-                ):
+                shown = view.seats[seat].shown and prev is not None and seat in prev.seats
+                if n0 <= rnd < n1 and not shown:
                     at = base + k * DEAL_GAP
                     anim = Anim("card", seat, rnd, ("deck",), ("card", seat, rnd, n1), at,
                                 DEAL_TIME)  # fmt: skip

@@ -30,10 +30,8 @@ TITLE = "Your chances, from the cards you have seen"
 
 def seed_of(spot: Spot) -> int:
     """The job's seed, from the spot itself: the same spot always shows the same figure."""
-    words = " ".join(
-        [*map(str, spot.mine), "|", *(" ".join(map(str, r)) + "," for r in spot.rivals), "|"]
-        + [str(c) for c in spot.dead]
-    )
+    rivals = [" ".join(map(str, r)) + "," for r in spot.rivals]
+    words = " ".join([*map(str, spot.mine), "|", *rivals, "|", *map(str, spot.dead)])
     return zlib.crc32(words.encode())
 
 
