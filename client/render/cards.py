@@ -73,9 +73,6 @@ class CardArt:
     def clear(self) -> None:
         self._cache.clear()
 
-    def suit_color(self, suit: str):
-        return (FOUR if self.four_color else TWO).get(suit, BLACK)
-
     def _kept(self, key: tuple, draw: Callable[[], pygame.Surface]) -> pygame.Surface:
         surf = self._cache.get(key)
         if surf is None:
@@ -136,7 +133,7 @@ class CardArt:
         paper = (226, 236, 250) if hole else (252, 252, 248)
         big = _rounded((W, H), paper, int(W * 0.09), border=(90, 90, 90), bw=max(SS, W // 60))
         rank, suit = code[0], code[1]
-        color = self.suit_color(suit)
+        color = (FOUR if self.four_color else TWO).get(suit, BLACK)
         text = RANK_TEXT.get(rank, rank)
         f = font(int(W * 0.5), bold=True)
         img = f.render(text, True, color)

@@ -27,11 +27,6 @@ ROW_LABEL_TWO = {"s": (230, 230, 226), "h": (235, 90, 90), "d": (235, 90, 90),
                  "c": (230, 230, 226)}  # fmt: skip
 
 
-def row_label_colour(suit: str, *, four: bool) -> tuple[int, int, int]:
-    """The colour of a row's suit sign on the panel, in the deck's two or four colours."""
-    return (ROW_LABEL_FOUR if four else ROW_LABEL_TWO)[suit]
-
-
 DEAD = (128, 134, 130)
 OUT = (90, 210, 120)
 
@@ -104,7 +99,7 @@ class SeenPanel:
         mine = set(self.mine)
         for row, suit in enumerate(GRID_SUITS):
             y = top + row * ch
-            suit_col = row_label_colour(suit, four=four)
+            suit_col = (ROW_LABEL_FOUR if four else ROW_LABEL_TWO)[suit]
             draw_suit(surf, suit, rect.x + px(7) + label_w / 2, y + ch / 2, px(14), suit_col)
             for col, rank in enumerate(GRID_RANKS):
                 code = rank + suit

@@ -56,7 +56,8 @@ class ReplayerScene(Scene):
         assert records
         self.records = records
         self.viewer = viewer
-        self.title = title or self._default_title()
+        full = all(full_record(rec) for rec in records)
+        self.title = title or ("Every hole card shown" if full else "As your seat saw it")
         self.painter = TablePainter(host.art)
         self.lay = TableLayout(host.window_size, [], None)
         self.hand_i = 0
@@ -88,10 +89,6 @@ class ReplayerScene(Scene):
         self.goto(min(max(0, start), len(records) - 1), 0)
         if event is not None:
             self.goto_event(self.hand_i, event)
-
-    def _default_title(self) -> str:
-        full = all(full_record(rec) for rec in self.records)
-        return "Every hole card shown" if full else "As your seat saw it"
 
     # ------------------------------------------------------------ moving
 

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["StartScene", "offer_words", "parse_address"]
 
 WARN = (255, 190, 120)
+NOT_LOOKING = "Not looking: type the address below"
 
 
 def _name_of(level: str) -> str:
@@ -146,18 +147,17 @@ class StartScene(Scene):
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
         self.kept.forget()
-        self._found_note()
-        self.read_offer()
+        finder = self.host.finder
+        looking = finder is not None and finder.running
+        self.found.empty = "Looking for tables… (none yet)" if looking else NOT_LOOKING
+        # An unfinished computer match to offer (a journal on disk), looked for again.
+        self.offer = self.host.unfinished_match()
+        self.play.label = "New match" if self.offer is not None else "Play the computer"
+        self.host.dirty = True
 
     def on_message(self, msg: ServerMessage) -> None:
         if isinstance(msg, Welcome):
             self.asked = None  # the password was right
-
-    def read_offer(self) -> None:
-        """Look again for an unfinished computer match to offer (a journal on disk)."""
-        self.offer = self.host.unfinished_match()
-        self.play.label = "New match" if self.offer is not None else "Play the computer"
-        self.host.dirty = True
 
     def offer_line(self) -> tuple[str, int, pygame.Rect]:
         """The offer's words, their size and where they are drawn (left of *Resume*)."""
@@ -172,13 +172,6 @@ class StartScene(Scene):
         words = fit(words, size, width, bold=True)
         w, h = font(size, bold=True).size(words)
         return words, size, pygame.Rect(box.x + pad, box.centery - h // 2, w, h)
-
-    def _found_note(self) -> None:
-        finder = self.host.finder
-        if finder is not None and finder.running:
-            self.found.empty = "Looking for tables… (none yet)"
-        else:
-            self.found.empty = "Not looking: type the address below"
 
     def resize(self, size: tuple[int, int]) -> None:
         self.scale_to(size)
