@@ -121,8 +121,6 @@ class CardArt:
 
         return self._kept(("dealer", d), draw)
 
-    # ---- drawing
-
     @staticmethod
     def height(w: int) -> int:
         return round(w * 1.4)

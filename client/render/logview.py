@@ -61,8 +61,6 @@ class LogView:
         h = self.line_h
         return pygame.Rect(self.rect.x, self.rect.bottom - h, self.rect.w, h)
 
-    # ------------------------------------------------------------ state
-
     def _wrap(self, entry: LogLine) -> list[str]:
         got = self._wrapped.get(entry)
         if got is None:
@@ -120,8 +118,6 @@ class LogView:
             self.scroll(-self.offset)
             return True
         return False
-
-    # ------------------------------------------------------------ drawing
 
     def visible(self) -> list[Line]:
         end = len(self.lines) - self.offset

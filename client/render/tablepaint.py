@@ -120,8 +120,6 @@ class TablePainter:
         self.art = art
         self._bg: tuple[tuple[int, int], pygame.Surface] | None = None
 
-    # ---- background
-
     def background(self, lay: TableLayout) -> pygame.Surface:
         if self._bg is not None and self._bg[0] == lay.size:
             return self._bg[1]
@@ -153,8 +151,6 @@ class TablePainter:
         pygame.draw.line(surf, (60, 70, 70), lay.panel.topleft, lay.panel.bottomleft, 2)
         self._bg = (lay.size, surf)
         return surf
-
-    # ---- seats
 
     def seats(self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *,
               hidden: dict[int, set[int]], books: bool = False,

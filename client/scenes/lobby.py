@@ -244,8 +244,6 @@ class LobbyScene(Scene):
             self.seat_rows.append(seat_row)
             y += f(34)
 
-    # ------------------------------------------------------------ layout
-
     def night_rect(self) -> pygame.Rect | None:
         """The night's scoreboard, top right, once a match has been played."""
         s = self.host.session
@@ -306,8 +304,6 @@ class LobbyScene(Scene):
         width = area.w - max(16, self.px(40))
         return _stack(items, area, self.s, width=width, gap=self.px(6), centre=True)
 
-    # ------------------------------------------------------------ input
-
     def handle_event(self, event: pygame.event.Event) -> None:
         if lost := self.lost.handle_event(event, self.host.status):
             if lost == "stop":
@@ -365,8 +361,6 @@ class LobbyScene(Scene):
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby.said and s.lobby.said.can_start)
             self._layout_seats()
-
-    # ------------------------------------------------------------ drawing
 
     def side_lines(self) -> list[str]:
         s = self.host.session

@@ -179,8 +179,6 @@ class RecapScene(Scene):
             self.host.open("replayer", records=self.records, viewer=self.viewer, start=k,
                            event=event)  # fmt: skip
 
-    # ------------------------------------------------------------ drawing
-
     def draw(self, surf: pygame.Surface) -> None:
         px, f = self.px, self.font
         w, h = surf.get_size()

@@ -90,8 +90,6 @@ class ReplayerScene(Scene):
         if event is not None:
             self.goto_event(self.hand_i, event)
 
-    # ------------------------------------------------------------ moving
-
     @property
     def record(self) -> dict[str, Any]:
         return self.records[self.hand_i]
@@ -117,8 +115,6 @@ class ReplayerScene(Scene):
         self.goto(hand_i, 0)
         k = next((i for i, p in enumerate(self.stops) if p.upto > event), len(self.stops) - 1)
         self.goto(hand_i, k)
-
-    # ------------------------------------------------------------ the analysis
 
     def marks_of(self, hand_i: int) -> dict[int, Mark]:
         """A hand's marked decisions by the index of their stop."""
@@ -259,8 +255,6 @@ class ReplayerScene(Scene):
         self.notice = f"Wrote {len(self.records)} .phh files and a .txt to {where}"
         return where
 
-    # ------------------------------------------------------------ layout and input
-
     def buttons(self) -> list[Button]:
         return [*self.bar_buttons, *self.panel_buttons, self.look]
 
@@ -362,8 +356,6 @@ class ReplayerScene(Scene):
                 return
         if event.type == pygame.MOUSEWHEEL:
             self.step(-event.y)
-
-    # ------------------------------------------------------------ drawing
 
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay

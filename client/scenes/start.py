@@ -227,8 +227,6 @@ class StartScene(Scene):
         if self.prompt is not None:
             self.prompt.layout(pygame.Rect((0, 0), size), self.s)
 
-    # ------------------------------------------------------------ input
-
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.prompt is not None:
             answer = self.prompt.handle_event(event)
@@ -425,8 +423,6 @@ class StartScene(Scene):
                                         body=lambda: body, yes="New match", on_yes=self.new_match,
                                         no="Keep it", kind="new_match")  # fmt: skip
         self.host.dirty = True
-
-    # ------------------------------------------------------------ drawing
 
     def error_box(self) -> pygame.Rect:
         """Where what is wrong with the address, the port, the key or the last join is

@@ -71,8 +71,6 @@ class ActionBar:
             x += w + gap
         self.buttons = buttons
 
-    # ------------------------------------------------------------ acting
-
     def press(self, action: str, s: Session | None, send: Send) -> bool:
         """Send ``action`` for the current turn if it was offered (once per turn).  The
         caller lays the bar out again when this is True."""
@@ -115,8 +113,6 @@ class ActionBar:
             self.pre_call.value = self.pre_call.value and not self.pre_fold.value
         elif self.pre_call.handle_event(event):
             self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
-
-    # ------------------------------------------------------------ drawing
 
     def draw(self, surf: pygame.Surface, lay: TableLayout, s: Session, now: float, *,
              landing: bool, back: Button) -> None:  # fmt: skip

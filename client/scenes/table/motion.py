@@ -31,8 +31,6 @@ class Motion:
         self.prev: SeatView | None = None
         self.prev_hand = -1
 
-    # ------------------------------------------------------------ new views
-
     def on_view(self, view: SeatView, hand: int, lay: TableLayout) -> None:
         """A ``table`` message's view: animate what changed since the last one."""
         self._animate(self.prev if hand == self.prev_hand else None, view, lay)
@@ -89,8 +87,6 @@ class Motion:
             for seat, amount in won.items():
                 self._add(Anim("chips", seat, 1, ("pot",), ("won", seat), delay, 0.7, amount), lay)
 
-    # ------------------------------------------------------------ time
-
     def step(self, dt: float, me: int | None) -> list[str]:
         """Advance every flight by ``dt``; the sounds of those that set off (each once)."""
         sounds: list[str] = []  # each at most once a step: three bets swept make one sound
@@ -111,8 +107,6 @@ class Motion:
     def landing(self, me: int | None) -> bool:
         """Whether any of our own cards is still flying in from the deck."""
         return any(a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims)
-
-    # ------------------------------------------------------------ what lies where
 
     def pot_paid(self, view: SeatView | None) -> bool:
         """The hand is over and its pot has left the middle for the winners."""
@@ -145,8 +139,6 @@ class Motion:
             if a.kind == "card" and a.progress < 1:
                 out.setdefault(a.seat, set()).add(a.index)
         return out
-
-    # ------------------------------------------------------------ drawing
 
     def draw_deck(self, surf: pygame.Surface, lay: TableLayout, art: CardArt) -> None:
         """The deck in the middle while cards are still to leave it."""

@@ -48,8 +48,6 @@ class OddsBox:
         self.job: OddsJob | None = None
         self.frame_work: list[float] = []  # each slice's seconds (scripts/bench_odds.py)
 
-    # ---- what it works out
-
     def follow(self, s: Session | None, *, allowed: bool) -> None:
         """Start a job when what our seat knows changes; none while off or not allowed."""
         self.allowed = allowed
@@ -98,8 +96,6 @@ class OddsBox:
         if price is None:
             return [first]
         return [first, price.words(), *([price.verdict(result)] if result is not None else [])]
-
-    # ---- where and how it is drawn
 
     def layout_box(self, lay: TableLayout, beside: pygame.Rect) -> None:
         """The box, right of the coach's on the same row."""

@@ -52,8 +52,6 @@ class TableScene(Scene):
         self._felt: tuple[tuple[Any, ...], pygame.Surface] | None = None  # ``_draw_felt``
         self._coach_follow()
 
-    # ------------------------------------------------------------ layout
-
     def _seats(self) -> list[int]:
         s = self.host.session
         if s is None:
@@ -76,8 +74,6 @@ class TableScene(Scene):
     def _layout_buttons(self) -> None:
         self.bar.layout(self.lay, self.host.session, landing=self._landing)
         self.panel.bar_buttons = self.bar.buttons
-
-    # ------------------------------------------------------------ the coach
 
     def coach_on(self) -> bool:
         """The person turned the coach on, or this is their first computer-table match."""
@@ -121,8 +117,6 @@ class TableScene(Scene):
         s = self.host.session
         return self.panel.coach.lines(s, self.panel.focus(s))
 
-    # ------------------------------------------------------------ odds on request
-
     def odds_allowed(self) -> bool:
         """The computer table always allows them; a friends' table as its host chose."""
         s = self.host.session
@@ -159,8 +153,6 @@ class TableScene(Scene):
             sent = self.controls.press(what, s, self.host.send)
         self.resize(self.lay.size)
         return sent
-
-    # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if lost := self.lost.handle_event(event, self.host.status):
@@ -296,8 +288,6 @@ class TableScene(Scene):
         chat.value = ""
         chat.focused = False
 
-    # ------------------------------------------------------------ messages
-
     def on_message(self, msg: r.ServerMessage) -> None:
         s = self.host.session
         if s is None:
@@ -340,8 +330,6 @@ class TableScene(Scene):
         s = self.host.session
         return self.motion.landing(s.seat if s is not None else None)
 
-    # ------------------------------------------------------------ time
-
     def update(self, dt: float) -> None:
         settings = self.host.settings
         self.panel.follow(settings)
@@ -382,8 +370,6 @@ class TableScene(Scene):
         if c.dropped:
             return 0.5
         return None
-
-    # ------------------------------------------------------------ drawing
 
     def between_hands(self) -> str:
         """The bar's words while a hand's end shows: the next hand, or the standings."""
