@@ -160,10 +160,9 @@ class TableLayout(Scale):
             self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
 
     def _button_rect(self, seat: int) -> pygame.Rect:
-        """Beside the seat's plate: right of it, level with its edge away from the cards,
-        else left of it, else the same by its other edge; the first place wholly on the
-        table and clear of every plate, card place and bet.  (Right of a right-hand seat
-        would reach the side panel; left of a left-hand one, its bet.)"""
+        """Beside the seat's plate, right of it or else left, level with its edge away from
+        the cards or else the other: the first place on the table clear of every plate,
+        card place and bet."""
         spot = self.spots[seat]
         d, gap = self.px(28), self.px(4)
         plate = spot.plate_rect()

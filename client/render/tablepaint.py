@@ -81,9 +81,8 @@ def _chip_count(amount: int) -> int:
 
 
 def seat_lock(pic: TablePicture, player: Player | None) -> bool | None:
-    """Whether a seat's plate shows its person's link sealed (True: a closed padlock),
-    plain (False: open, in a warning colour) or nothing (None: a computer seat, a person
-    not connected, a replayed hand)."""
+    """A seat's padlock: its person's link sealed (True), plain (False), or none (None: a
+    computer seat, a person not connected, a replayed hand)."""
     if player is None or player.kind != "human" or player.sealed is None:
         return None
     if not player.connected or player.seat in pic.dropped:
@@ -269,9 +268,8 @@ class TablePainter:
     def _clock_fill(
         lay: TableLayout, r: pygame.Rect, clock: tuple[float, float], pic: TablePicture
     ) -> tuple[int, tuple[int, int, int]]:
-        """The turn clock's bar as drawn: how much of it is filled, and in what colour: the
-        decision's seconds (gold), then the bank draining (orange), R-C4; grey while the
-        table is paused."""
+        """The turn clock's bar: how much is filled, in what colour: the decision's seconds
+        (gold), then the bank draining (orange), R-C4; grey while the table is paused."""
         turn_time = pic.turn_time
         bank_time = pic.time_bank
         decision, bank = clock

@@ -104,10 +104,9 @@ class Button:
 
 @dataclass
 class TextInput:
-    """One line of text: a cursor placed where clicked (or moved with the arrows, Home
-    and End), a selection (Ctrl+A, Shift with the arrows) that typing replaces, and
-    ``select_first`` to select the whole value the first time the field has focus (a
-    default such as "Player" is replaced by typing, not backspaced away)."""
+    """One line of text: a cursor (a click, the arrows, Home, End), a selection (Ctrl+A,
+    Shift with the arrows) that typing replaces, and ``select_first``: the whole value
+    selected the first time the field has focus (typing replaces a default "Player")."""
 
     id: str
     value: str = ""

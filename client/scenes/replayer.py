@@ -145,9 +145,8 @@ class ReplayerScene(Scene):
         self.goto(k, i)
 
     def chance_bars(self) -> list[tuple[int, pygame.Rect, Chance]]:
-        """The chance bars this stop shows: the chances at the deal of the street on
-        screen, each at its seat's slot (``slots``); a seat that has folded since keeps
-        its bar, dimmed (what it gave up), so the bars still add up."""
+        """The chances at the deal of the street on screen, each at its seat's slot; a seat
+        that has folded since keeps its bar, dimmed, so the bars still add up."""
         if not self.stops or self.shown.view is None:
             return []
         st = self.analysing.job.hands[self.hand_i].chances_at(self.stops[self.pos_i].upto)
@@ -303,9 +302,8 @@ class ReplayerScene(Scene):
                           for k in range(first, min(len(self.records), first + room))]  # fmt: skip
 
     def _slot(self, spot: Any) -> pygame.Rect:
-        """Where a seat's chance bar goes: under its plate, or over it for a seat at the
-        top (its cards are under the plate), at the plate's outer end; clear of every
-        card and plate (``tests/test_client_analysis.py`` compares the rectangles)."""
+        """Where a seat's chance bar goes: under its plate, or over it for a seat at the top
+        (its cards are under the plate), at the plate's outer end; clear of every card."""
         lay = self.lay
         plate = spot.plate_rect()
         r = pygame.Rect(0, 0, lay.px(112), max(15, lay.px(22)))

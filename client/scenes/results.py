@@ -18,9 +18,8 @@ __all__ = ["ResultsScene"]
 
 
 def books_note(s: Any) -> str:
-    """The line under the standings when the host opens the books: they come, they are
-    here, or (a watcher or a seat for the next match, without ``books_to_watchers``)
-    they go to the players seated at the match only, so none will come."""
+    """The line under the standings when the host opens the books: they come, they are here,
+    or (to a watcher without ``books_to_watchers``) they go to the match's players only."""
     v = s.view
     played = v is not None and v.you is not None and v.you in v.seats
     if not played and not s.lobby.books_to_watchers:

@@ -310,9 +310,8 @@ class StartScene(Scene):
             self._seen_key = self.join_key.value
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
-        """Join a table found on the network (also what tests call): its password asked
-        first if it needs one; a full table is watched; a table where we keep a seat's
-        token takes us back to that seat."""
+        """Join a table found on the network: its password asked first if it needs one; a full
+        table is watched; one where we keep a seat's token takes us back to that seat."""
         self.host.notice = ""
         self.errors.pop("join", None)
         if not table.compatible:
@@ -425,9 +424,8 @@ class StartScene(Scene):
         self.host.dirty = True
 
     def error_box(self) -> pygame.Rect:
-        """Where what is wrong with the address, the port, the key or the last join is
-        said: just under the address and port, down to the password box (the recent
-        addresses make way meanwhile)."""
+        """Where what is wrong with the address, the port, the key or the last join is said:
+        under the address and port, down to the password box (the recent addresses hide)."""
         col = self.columns[2] if self.columns else self.address.rect
         pad = self.px(24)
         top = self.address.rect.bottom + self.px(2)

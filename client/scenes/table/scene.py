@@ -348,7 +348,6 @@ class TableScene(Scene):
             self._layout_buttons()
             if not landing and self._notify_on_landing:
                 self._notify_on_landing = False
-                s = self.host.session
                 if s is not None and s.my_turn():
                     self.host.notify_turn()
 
