@@ -1,13 +1,5 @@
-"""The log's words: server events and streets turned into short lines for people.
-
-Invariants:
-
-- Pure: every function takes typed events (``common.events``, as
-  ``common.protocol.server_messages`` decodes them) and returns text.
-- An action's words (``act_words``) are the same in the log and in the
-  "last action" label over a seat, so the two never disagree.
-- The words follow ``stud-hh/1``'s event names: act, ante, return, show, award.
-"""
+"""The log's words: typed events (``common.events``) turned into short lines, the same in the
+log and over a seat, following ``stud-hh/1``'s event names."""
 
 from __future__ import annotations
 
@@ -17,15 +9,8 @@ from typing import Any
 
 from common.events import Act, Ante, Award, Event, Return, Show
 
-__all__ = [
-    "STREET_NAMES",
-    "LogLine",
-    "act_line",
-    "act_words",
-    "award_lines",
-    "describe_event",
-    "with_hand",
-]
+__all__ = ["STREET_NAMES", "LogLine", "act_line", "act_words",
+           "and_names", "award_lines", "describe_event", "with_hand"]  # fmt: skip
 
 STREET_NAMES = {3: "Third street", 4: "Fourth street", 5: "Fifth street", 6: "Sixth street",
                 7: "Seventh street"}  # fmt: skip
@@ -86,8 +71,9 @@ def with_hand(name: str) -> str:
     return f" with {'a ' if kind in _TAKES_A else ''}{name}"
 
 
-def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def and_names(names: list[str]) -> str:
+    """``"Ann, Cy and Eve"``."""
+    return "".join(names) if len(names) <= 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def award_lines(
@@ -122,10 +108,8 @@ def award_lines(
             continue
         total = sum(a for _, a in wins)
         amounts = {a for _, a in wins}
-        each = (
-            f"{amounts.pop()} each"
-            if len(amounts) == 1
-            else ", ".join(f"{n} {a}" for n, (_, a) in zip(names, wins, strict=True))
-        )
-        lines.append(f"{where}{_names(names)} split {total} ({each}){hand}")
+        each = ", ".join(f"{n} {a}" for n, (_, a) in zip(names, wins, strict=True))
+        if len(amounts) == 1:
+            each = f"{amounts.pop()} each"
+        lines.append(f"{where}{and_names(names)} split {total} ({each}){hand}")
     return lines

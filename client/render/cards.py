@@ -1,12 +1,9 @@
-"""Playing cards, card backs and chips, drawn by code at any size and cached.
-
-Shapes are drawn three times larger and smoothed down, which gives clean
-anti-aliased edges without any image files or font glyphs for the suits.
-Call only after the display exists (``convert_alpha``); the cache is keyed by
-size, so a resize simply draws new ones.
-"""
+"""Playing cards, card backs, chips and the dealer button, drawn by code at any size,
+three times larger and smoothed down, and cached by size (call after the display exists)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pygame
 
@@ -38,9 +35,8 @@ def draw_suit(surf: pygame.Surface, suit: str, cx: float, cy: float, s: float, c
         r = 0.26 * s
         circle(cx - 0.235 * s, cy - 0.2 * s, r)
         circle(cx + 0.235 * s, cy - 0.2 * s, r)
-        poly(
-            [(cx - 0.485 * s, cy - 0.12 * s), (cx + 0.485 * s, cy - 0.12 * s), (cx, cy + 0.47 * s)]
-        )
+        poly([(cx - 0.485 * s, cy - 0.12 * s), (cx + 0.485 * s, cy - 0.12 * s),
+              (cx, cy + 0.47 * s)])  # fmt: skip
     elif suit == "s":
         r = 0.24 * s
         circle(cx - 0.22 * s, cy + 0.1 * s, r)
@@ -77,33 +73,27 @@ class CardArt:
     def clear(self) -> None:
         self._cache.clear()
 
-    def suit_color(self, suit: str):
-        return (FOUR if self.four_color else TWO).get(suit, BLACK)
+    def _kept(self, key: tuple, draw: Callable[[], pygame.Surface]) -> pygame.Surface:
+        surf = self._cache.get(key)
+        if surf is None:
+            surf = self._cache[key] = draw()
+        return surf
 
     def face(self, code: str, w: int, *, hole: bool = False, dim: bool = False) -> pygame.Surface:
-        key = ("face", code, w, self.four_color, hole, dim)
-        surf = self._cache.get(key)
-        if surf is None:
+        def draw() -> pygame.Surface:
             surf = self._draw_face(code, w, hole=hole)
-            if dim:
-                surf = self._dimmed(surf)
-            self._cache[key] = surf
-        return surf
+            return self._dimmed(surf) if dim else surf
+
+        return self._kept(("face", code, w, self.four_color, hole, dim), draw)
 
     def back(self, w: int, *, dim: bool = False) -> pygame.Surface:
-        key = ("back", w, dim)
-        surf = self._cache.get(key)
-        if surf is None:
-            surf = self._draw_back(w)
-            if dim:
-                surf = self._dimmed(surf)
-            self._cache[key] = surf
-        return surf
+        def draw() -> pygame.Surface:
+            return self._dimmed(self._draw_back(w)) if dim else self._draw_back(w)
+
+        return self._kept(("back", w, dim), draw)
 
     def chip(self, d: int, color=(200, 40, 40)) -> pygame.Surface:
-        key = ("chip", d, color)
-        surf = self._cache.get(key)
-        if surf is None:
+        def draw() -> pygame.Surface:
             big = pygame.Surface((d * SS, d * SS), pygame.SRCALPHA)
             c = d * SS // 2
             pygame.draw.circle(big, (30, 30, 30, 120), (c, c + SS), c - SS)
@@ -113,26 +103,23 @@ class CardArt:
                 p = (c + v.x * c * 0.78, c + v.y * c * 0.78)
                 pygame.draw.circle(big, (245, 245, 240), p, c * 0.14)
             pygame.draw.circle(big, (245, 245, 240), (c, c), c * 0.55, max(1, SS))
-            surf = pygame.transform.smoothscale(big, (d, d)).convert_alpha()
-            self._cache[key] = surf
-        return surf
+            return pygame.transform.smoothscale(big, (d, d)).convert_alpha()
+
+        return self._kept(("chip", d, color), draw)
 
     def button(self, d: int) -> pygame.Surface:
         """The dealer button: a white disc with a D."""
-        key = ("dealer", d)
-        surf = self._cache.get(key)
-        if surf is None:
+
+        def draw() -> pygame.Surface:
             big = pygame.Surface((d * SS, d * SS), pygame.SRCALPHA)
             c = d * SS // 2
             pygame.draw.circle(big, (40, 40, 40), (c, c), c)
             pygame.draw.circle(big, (250, 250, 245), (c, c), c - 2 * SS)
             t = font(int(d * SS * 0.7), bold=True).render("D", True, (20, 20, 20))
             big.blit(t, t.get_rect(center=(c, c + SS)))
-            surf = pygame.transform.smoothscale(big, (d, d)).convert_alpha()
-            self._cache[key] = surf
-        return surf
+            return pygame.transform.smoothscale(big, (d, d)).convert_alpha()
 
-    # ---- drawing
+        return self._kept(("dealer", d), draw)
 
     @staticmethod
     def height(w: int) -> int:
@@ -144,7 +131,7 @@ class CardArt:
         paper = (226, 236, 250) if hole else (252, 252, 248)
         big = _rounded((W, H), paper, int(W * 0.09), border=(90, 90, 90), bw=max(SS, W // 60))
         rank, suit = code[0], code[1]
-        color = self.suit_color(suit)
+        color = (FOUR if self.four_color else TWO).get(suit, BLACK)
         text = RANK_TEXT.get(rank, rank)
         f = font(int(W * 0.5), bold=True)
         img = f.render(text, True, color)
@@ -164,9 +151,8 @@ class CardArt:
     def _draw_back(self, w: int) -> pygame.Surface:
         h = self.height(w)
         W, H = w * SS, h * SS
-        big = _rounded(
-            (W, H), (250, 250, 246), int(W * 0.09), border=(90, 90, 90), bw=max(SS, W // 60)
-        )
+        big = _rounded((W, H), (250, 250, 246), int(W * 0.09), border=(90, 90, 90),
+                       bw=max(SS, W // 60))  # fmt: skip
         inner = pygame.Rect(0, 0, int(W * 0.8), int(H * 0.86))
         inner.center = (W // 2, H // 2)
         pygame.draw.rect(big, (150, 28, 40), inner, border_radius=int(W * 0.05))

@@ -77,14 +77,8 @@ def why_lines(
     return wrap(words, size, room)[:WHY_LINES], False
 
 
-def draw_status(
-    surf: pygame.Surface,
-    lay: TableLayout,
-    r: pygame.Rect,
-    box: pygame.Rect,
-    a: Analysing,
-    why: tuple[list[str], bool],
-) -> None:
+def draw_status(surf: pygame.Surface, lay: TableLayout, r: pygame.Rect, box: pygame.Rect,
+                a: Analysing, why: tuple[list[str], bool]) -> None:  # fmt: skip
     """The status lines in ``r``, and the why box ``box`` with ``why`` (``why_lines``)."""
     size = lay.font(18)
     first, second = status_lines(a)

@@ -1,9 +1,6 @@
-"""Where things go on the table, computed from the window size alone.
-
-Everything is designed at 1280×800 and scaled by ``min(w/1280, h/800)``.
-Seats sit around an oval; the seat you play is always at the bottom centre,
-the others follow clockwise (R-T0) around the oval.
-"""
+"""Where things go, computed from the window size alone: every screen is designed at
+1280×800 and scaled by ``Scale``.  At the table the seat you play is at the bottom centre,
+the others clockwise (R-T0) around the oval."""
 
 from __future__ import annotations
 
@@ -13,16 +10,35 @@ from dataclasses import dataclass
 
 import pygame
 
-__all__ = ["TableLayout", "SeatSpot", "base_scale"]
+__all__ = ["Scale", "SeatSpot", "TableLayout"]
 
 BASE_W, BASE_H = 1280, 800
 
 
-def base_scale(size: tuple[int, int]) -> tuple[float, float, float]:
-    """(scale, x offset, y offset) of the 1280x800 design centred in a window of ``size``."""
-    w, h = size
-    s = max(0.5, min(w / BASE_W, h / BASE_H))
-    return s, (w - BASE_W * s) / 2, (h - BASE_H * s) / 2
+class Scale:
+    """The 1280x800 design in a window: scaled by ``s`` and centred at (``ox``, ``oy``)."""
+
+    s, ox, oy = 1.0, 0.0, 0.0
+    least = 14  # the smallest font size
+
+    def scale_to(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.s = s = max(0.5, min(w / BASE_W, h / BASE_H))
+        self.ox, self.oy = (w - BASE_W * s) / 2, (h - BASE_H * s) / 2
+
+    def px(self, v: float) -> int:
+        """A design length in pixels."""
+        return max(1, round(v * self.s))
+
+    def font(self, v: float, least: int | None = None) -> int:
+        """A font size, never under ``least`` (by default the class's)."""
+        return max(self.least if least is None else least, round(v * self.s))
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """A design rect, where the centred design puts it."""
+        s = self.s
+        ox, oy = self.ox, self.oy
+        return pygame.Rect(round(ox + x * s), round(oy + y * s), round(w * s), round(h * s))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +79,16 @@ class SeatSpot:
         return r
 
 
-class TableLayout:
+class TableLayout(Scale):
     """Rects and seat spots for one window size and one set of seats."""
+
+    least = 12
 
     def __init__(self, size: tuple[int, int], seats: list[int], you: int | None) -> None:
         w, h = size
         self.size = size
-        self.s = s = max(0.5, min(w / BASE_W, h / BASE_H))
+        self.scale_to(size)
+        s = self.s
         self.panel = pygame.Rect(w - round(300 * s), 0, round(300 * s), h)
         self.bar = pygame.Rect(0, h - round(84 * s), self.panel.left, round(84 * s))
         self.area = pygame.Rect(0, 0, self.panel.left, self.bar.top)
@@ -105,23 +124,17 @@ class TableLayout:
             bx, by = x + toward.x, y + toward.y
             if own:
                 by = y - 125 * s
-            self.spots[seat] = SeatSpot(
-                seat=seat,
-                center=(round(x), round(y)),
-                card_w=cw,
-                own=own,
-                bet_at=(round(bx), round(by)),
-                top=y < a.centery - 60 * s,
-            )
+            top = y < a.centery - 60 * s
+            bet_at = (round(bx), round(by))
+            self.spots[seat] = SeatSpot(seat, (round(x), round(y)), cw, own, bet_at, top)
         self._clear_bets()
         self.buttons = {seat: self._button_rect(seat) for seat in self.spots}
         """Where the dealer button goes when it is at each seat (``_button_rect``)."""
 
     def chip_box(self, at: tuple[float, float]) -> pygame.Rect:
         """Room for a stack of chips at ``at`` with a three-digit amount beside it."""
-        return pygame.Rect(
-            round(at[0] - 36 * self.s), round(at[1] - 22 * self.s), self.px(82), self.px(38)
-        )
+        x, y = round(at[0] - 36 * self.s), round(at[1] - 22 * self.s)
+        return pygame.Rect(x, y, self.px(82), self.px(38))
 
     def seat_box(self, seat: int) -> pygame.Rect:
         """A seat's plate and the room for all seven of its cards, up cards lifted."""
@@ -147,10 +160,9 @@ class TableLayout:
             self.spots[seat] = dataclasses.replace(spot, bet_at=(round(x), round(y)))
 
     def _button_rect(self, seat: int) -> pygame.Rect:
-        """Beside the seat's plate: right of it, level with its edge away from the cards,
-        else left of it, else the same by its other edge; the first place wholly on the
-        table and clear of every plate, card place and bet.  (Right of a right-hand seat
-        would reach the side panel; left of a left-hand one, its bet.)"""
+        """Beside the seat's plate, right of it or else left, level with its edge away from
+        the cards or else the other: the first place on the table clear of every plate,
+        card place and bet."""
         spot = self.spots[seat]
         d, gap = self.px(28), self.px(4)
         plate = spot.plate_rect()
@@ -164,14 +176,6 @@ class TableLayout:
             if self.area.contains(r) and r.collidelist(taken) < 0:
                 return r
         return next((r for r in places if self.area.contains(r)), places[0])
-
-    def px(self, v: float) -> int:
-        """A design size in pixels at this scale."""
-        return max(1, round(v * self.s))
-
-    def font(self, v: float) -> int:
-        """A font size; never under 14 px at the default size."""
-        return max(12, round(v * self.s))
 
     def won_at(self, seat: int) -> tuple[int, int]:
         """Where a pot won by ``seat`` rests: toward the centre, past its cards and the

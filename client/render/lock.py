@@ -1,10 +1,5 @@
-"""A small drawn padlock: closed for a sealed (encrypted) connection, open for a plain one.
-
-Drawn with lines and shapes (no font has one everywhere), to fit ``rect``: the body
-in its lower part, the shackle above; open, the shackle is lifted and swung aside.
-``LOCK_SEALED`` and ``LOCK_PLAIN`` are the colours the seat plates and the lobby use
-(plain in a warning colour).  ``lock_width`` is the room a lock of height ``h`` takes.
-"""
+"""A drawn padlock (no font has one everywhere): closed for a sealed (encrypted) link, open
+for a plain one, in the colours the seat plates and the lobby use."""
 
 from __future__ import annotations
 

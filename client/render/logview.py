@@ -2,15 +2,12 @@
 
 Invariants:
 
-- ``offset`` counts wrapped lines between the newest line and the bottom of
-  the view; 0 means following, so new lines show as they come.
-- While scrolled back, new lines raise ``offset`` by as many wrapped lines as
-  they add: what is on screen stays put until the player scrolls down again.
-- ``sync`` (from the scene's ``update`` and ``on_message``) is the only reader
-  of the session's log; ``draw`` shows what ``sync`` built and changes nothing.
-- Entries are told apart by identity, not value: the same words said twice
-  are two lines.  The session's log is a bounded deque, so old entries fall
-  off the front while new ones arrive at the back.
+- ``offset`` counts wrapped lines between the newest line and the view's bottom; 0 means
+  following.  While scrolled back, new lines raise it by as many wrapped lines as they
+  add: what is on screen stays put until the player scrolls down again.
+- ``sync`` is the only reader of the session's log; ``draw`` shows what it built.
+- Entries are told apart by identity: the same words said twice are two lines.  The
+  log is a bounded deque: old entries fall off the front, new ones come at the back.
 """
 
 from __future__ import annotations
@@ -64,8 +61,6 @@ class LogView:
         h = self.line_h
         return pygame.Rect(self.rect.x, self.rect.bottom - h, self.rect.w, h)
 
-    # ------------------------------------------------------------ state
-
     def _wrap(self, entry: LogLine) -> list[str]:
         got = self._wrapped.get(entry)
         if got is None:
@@ -103,10 +98,7 @@ class LogView:
             self.unseen = 0
 
     def handle_event(self, event: pygame.event.Event) -> bool:
-        """Wheel over ``area``, PageUp/PageDown, a click on the hint; True when used.
-
-        The scene keeps keys away from here while the chat box has them.
-        """
+        """Wheel over ``area``, PageUp/PageDown, a click on the hint; True when used."""
         pos = getattr(event, "pos", None)
         if pos is not None:
             self.pointer = pos
@@ -121,17 +113,11 @@ class LogView:
             page = max(1, self.room - 1)
             self.scroll(page if event.key == pygame.K_PAGEUP else -page)
             return True
-        if (
-            event.type == pygame.MOUSEBUTTONDOWN
-            and event.button == 1
-            and not self.following
-            and self.hint_rect().collidepoint(event.pos)
-        ):
+        clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+        if clicked and not self.following and self.hint_rect().collidepoint(event.pos):
             self.scroll(-self.offset)
             return True
         return False
-
-    # ------------------------------------------------------------ drawing
 
     def visible(self) -> list[Line]:
         end = len(self.lines) - self.offset

@@ -1,12 +1,6 @@
-"""Things that fly across the table: cards from the deck, bets to the pot, the pot to winners.
-
-An ``Anim`` names where it starts and ends by *anchor* ("the deck", "seat 3's bet",
-"seat 3's fourth card of five"), not by pixels; ``place`` turns the anchors into
-points for one layout, so a resize re-lays everything already in flight.
-
-Anchors are tuples: ``("deck",)``, ``("pot",)``, ``("bet", seat)``,
-``("won", seat)`` and ``("card", seat, index, count)``.
-"""
+"""Things that fly across the table.  An ``Anim`` names its ends by anchor, not pixels
+(``("deck",)``, ``("pot",)``, ``("bet", seat)``, ``("won", seat)``, ``("card", seat, index,
+count)``); ``place`` turns them into points for one layout, so a resize re-lays what flies."""
 
 from __future__ import annotations
 

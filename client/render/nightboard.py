@@ -1,11 +1,5 @@
-"""The night's scoreboard, drawn: matches played, who won each, each player's night.
-
-``draw_night(surf, rect, night, me=name, size=...)`` fills ``rect`` with a
-panel: the title (``Tonight · 3 matches``), one row per player (matches
-won, chips won or lost over the night) best first, and the winners of the
-latest matches on the last line.  Rows that do not fit are left out, the
-player's own row kept.  Draws only; changes nothing.
-"""
+"""The night's scoreboard: the matches played, each player's wins and chips over the night
+(best first; our own row kept when rows run short) and the latest matches' winners."""
 
 from __future__ import annotations
 
@@ -15,10 +9,15 @@ from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, panel
 from common.protocol.server_messages import Night
 
-__all__ = ["draw_night"]
+__all__ = ["draw_night", "net_look"]
 
 WON = (110, 220, 130)
 LOST = (235, 110, 100)
+
+
+def net_look(net: int) -> tuple[str, tuple[int, int, int]]:
+    """Chips won or lost, signed, and their colour: ``"+164"`` green, ``"-64"`` red."""
+    return (f"{net:+d}" if net else "0"), WON if net > 0 else LOST if net < 0 else MUTED
 
 
 def draw_night(
@@ -30,14 +29,8 @@ def draw_night(
     played = f"{night.played} match" + ("" if night.played == 1 else "es")
     blit_text(surf, f"Tonight · {played}", size, (x, y), GOLD, bold=True)
     if night.label:
-        blit_text(
-            surf,
-            night.label,
-            max(12, size * 3 // 4),
-            (rect.right - pad, y + size // 6),
-            MUTED,
-            anchor="topright",
-        )
+        at = (rect.right - pad, y + size // 6)
+        blit_text(surf, night.label, max(12, size * 3 // 4), at, MUTED, anchor="topright")
     y += round(size * 1.5)
     small = max(12, size * 4 // 5)
     line_h = round(small * 1.35)
@@ -53,16 +46,8 @@ def draw_night(
         color = GOLD if r.name == me else INK
         label = r.name + (" (computer)" if r.computer else "")
         stars = f"{r.wins} win" + ("" if r.wins == 1 else "s") if r.wins else ""
-        net_x = rect.right - pad
-        blit_text(
-            surf,
-            f"{r.net:+d}" if r.net else "0",
-            small,
-            (net_x, y),
-            WON if r.net > 0 else LOST if r.net < 0 else MUTED,
-            bold=True,
-            anchor="topright",
-        )
+        net, net_color = net_look(r.net)
+        blit_text(surf, net, small, (rect.right - pad, y), net_color, bold=True, anchor="topright")
         star_x = rect.right - pad - small * 4
         if stars:
             blit_text(surf, stars, small, (star_x, y), GOLD, anchor="topright")
@@ -72,11 +57,5 @@ def draw_night(
     if night.matches:
         latest = list(night.matches)[-4:]
         won = "  ".join(f"{m.number}: {' & '.join(m.winners) or '—'}" for m in latest)
-        blit_text(
-            surf,
-            fit(f"Won: {won}", small, rect.w - 2 * pad),
-            small,
-            (x, rect.bottom - pad),
-            MUTED,
-            anchor="bottomleft",
-        )
+        won = fit(f"Won: {won}", small, rect.w - 2 * pad)
+        blit_text(surf, won, small, (x, rect.bottom - pad), MUTED, anchor="bottomleft")

@@ -1,13 +1,6 @@
-"""What the table painter draws from: one frozen picture of the table at one moment.
-
-``TablePainter`` reads a ``TablePicture``, never a ``Session``: the live
-table builds one from its session for each frame (``picture_of``, the clocks
-read at that frame's ``now``), the replayer builds one from a hand-history
-record (``client.scenes.replayer``).  Everything the painter shows is here:
-the view, the players, the hand's number, what each seat just did, who is
-dropped and for how long, the turn clock, the table's clock options and
-whether it is paused.
-"""
+"""What the table painter draws from: one frozen picture of the table at one moment, built
+from the live session each frame (``picture_of``, clocks read at ``now``) or by the replayer
+from a hand-history record.  The painter never reads a ``Session``."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""The cards-seen panel: every card this seat has seen this hand, and its live outs.
-
-A 52-card grid, ranks across (ace first) and suits down: our own cards in
-gold, every other card seen (up cards, a folded seat's too, and hands shown)
-greyed out as dead, the live cards our draws want outlined in green, the
-rest dark.  Under it, our best flush, straight and trips
-draws with how many of the cards they need are still live
-(``common.seen.draws``).  Everything comes from the table view through
-``common.seen.cards_seen``: the panel never knows a card the view did not
-hold, and a watcher's view holds only up cards and shown hands.
-"""
+"""The cards-seen panel: a 52-card grid of every card this seat has seen this hand (ours in
+gold, the others dead, the live outs of our draws outlined in green) and our best draws
+under it, all from the table view (``common.seen``): never a card the view did not hold."""
 
 from __future__ import annotations
 
@@ -33,11 +25,6 @@ ROW_LABEL_FOUR = {"s": (230, 230, 226), "h": (235, 90, 90), "d": (100, 160, 255)
                   "c": (80, 200, 110)}  # fmt: skip
 ROW_LABEL_TWO = {"s": (230, 230, 226), "h": (235, 90, 90), "d": (235, 90, 90),
                  "c": (230, 230, 226)}  # fmt: skip
-
-
-def row_label_colour(suit: str, *, four: bool) -> tuple[int, int, int]:
-    """The colour of a row's suit sign on the panel, in the deck's two or four colours."""
-    return (ROW_LABEL_FOUR if four else ROW_LABEL_TWO)[suit]
 
 
 DEAD = (128, 134, 130)
@@ -74,13 +61,8 @@ class SeenPanel:
         self.lines = [d.words() for d in found]
         self.outs = {c for d in found if d.need for c in d.wanted}
         if not self.lines:
-            self.lines = [
-                "The hand is over"
-                if view.over
-                else "Folded"
-                if me.folded
-                else "No flush, straight or trips draw"
-            ]
+            none = "Folded" if me.folded else "No flush, straight or trips draw"
+            self.lines = ["The hand is over" if view.over else none]
         dead = len(self.seen) - len(self.mine)
         outs = ", green: live outs" if self.outs else ""
         self.lines.insert(0, f"{dead} other card{'s' if dead != 1 else ''} seen{outs}")
@@ -106,15 +88,9 @@ class SeenPanel:
 
         panel(surf, rect, (*PANEL, 235), px(10))
         pygame.draw.rect(surf, (70, 96, 88), rect, 1, border_radius=px(10))
-        blit_text(
-            surf,
-            "Cards seen this hand",
-            max(12, px(20)),
-            (rect.x + px(10), rect.y + px(14)),
-            GOLD,
-            bold=True,
-            anchor="midleft",
-        )
+        at = (rect.x + px(10), rect.y + px(14))
+        blit_text(surf, "Cards seen this hand", max(12, px(20)), at, GOLD, bold=True,
+                  anchor="midleft")  # fmt: skip
         colors = FOUR if four else TWO
         top = rect.y + px(28)
         label_w = px(18)
@@ -123,13 +99,12 @@ class SeenPanel:
         mine = set(self.mine)
         for row, suit in enumerate(GRID_SUITS):
             y = top + row * ch
-            suit_col = row_label_colour(suit, four=four)
+            suit_col = (ROW_LABEL_FOUR if four else ROW_LABEL_TWO)[suit]
             draw_suit(surf, suit, rect.x + px(7) + label_w / 2, y + ch / 2, px(14), suit_col)
             for col, rank in enumerate(GRID_RANKS):
                 code = rank + suit
-                cell = pygame.Rect(
-                    round(rect.x + px(7) + label_w + col * cw), y + 1, round(cw) - 2, ch - 2
-                )
+                x = round(rect.x + px(7) + label_w + col * cw)
+                cell = pygame.Rect(x, y + 1, round(cw) - 2, ch - 2)
                 label = "10" if rank == "T" else rank
                 if code in mine:
                     pygame.draw.rect(surf, (250, 240, 205), cell, border_radius=px(4))

@@ -1,13 +1,6 @@
-"""The tables found on the network, as a clickable list, and the password box a click may open.
-
-``TableList`` shows ``client.discovery.FoundTable`` rows (name, seats, match,
-whether a password is needed, a small lock when the table announces its key, and
-"your seat ›" where this game keeps a seat to take back) and returns the row
-clicked; the wheel scrolls when there are more than fit.
-``PasswordPrompt`` asks for one table's password over the start screen.  Both
-follow ``client.render.widgets``: ``handle_event`` uses an event or not, ``draw``
-changes nothing.
-"""
+"""The tables found on the network as a clickable, scrolling list (with a lock where the
+table announces its key and "your seat ›" where we keep one), and the password box a click
+may open over the start screen."""
 
 from __future__ import annotations
 
@@ -55,17 +48,15 @@ class TableList:
     def rows(self) -> list[tuple[FoundTable, pygame.Rect]]:
         """The rows on screen now, with their rects (``draw`` reads them: changes nothing)."""
         shown = self.tables[self.scroll : self.scroll + self.visible()]
-        return [
-            (t, pygame.Rect(self.rect.x, self.rect.y + i * self.row_h, self.rect.w, self.row_h - 4))
-            for i, t in enumerate(shown)
-        ]
+        r, h = self.rect, self.row_h
+        return [(t, pygame.Rect(r.x, r.y + i * h, r.w, h - 4)) for i, t in enumerate(shown)]
 
     def handle_event(self, event: pygame.event.Event) -> FoundTable | None:
         """The table clicked, if this event clicked one."""
         if event.type == pygame.MOUSEMOTION:
-            self.hover = next(
-                (i for i, (_, r) in enumerate(self.rows()) if r.collidepoint(event.pos)), None
-            )
+            rows = self.rows()
+            hit = [i for i, (_, r) in enumerate(rows) if r.collidepoint(event.pos)]
+            self.hover = hit[0] if hit else None
         elif event.type == pygame.MOUSEWHEEL:
             if self.rect.collidepoint(pygame.mouse.get_pos()):
                 self.scroll -= event.y
@@ -79,14 +70,8 @@ class TableList:
         panel(surf, r.inflate(8, 8), (0, 0, 0, 90), 10)
         rows = self.rows()
         if not rows:
-            blit_text(
-                surf,
-                fit(self.empty, self.size, r.w - 16),
-                self.size,
-                r.center,
-                MUTED,
-                anchor="center",
-            )
+            blit_text(surf, fit(self.empty, self.size, r.w - 16), self.size, r.center, MUTED,
+                      anchor="center")  # fmt: skip
             return
         small = max(12, round(self.size * 0.8))
         for i, (t, row) in enumerate(rows):
@@ -105,37 +90,19 @@ class TableList:
                 action, color = "next match ›", GREEN
             else:
                 action, color = "Join ›", GOLD
-            act = blit_text(
-                surf,
-                action,
-                small,
-                (row.right - pad, row.y + pad),
-                color,
-                bold=True,
-                anchor="topright",
-            )
+            at = (row.right - pad, row.y + pad)
+            act = blit_text(surf, action, small, at, color, bold=True, anchor="topright")
             x = row.x + pad
             if t.short_key:  # the table announces its key: the join checks it
                 lh = max(9, round(self.size * 0.72))
                 draw_lock(surf, pygame.Rect(x, row.y + pad, lh, lh), closed=True, color=LOCK_SEALED)
                 x += lock_width(lh) + max(3, pad // 2)
-            blit_text(
-                surf,
-                fit(t.name, self.size, act.left - x - 2 * pad, bold=True),
-                self.size,
-                (x, row.y + pad - 2),
-                INK if t.compatible else MUTED,
-                bold=True,
-            )
-            facts = t.summary() + (" · password" if t.password else "")
-            blit_text(
-                surf,
-                fit(facts, small, row.w - 2 * pad),
-                small,
-                (row.x + pad, row.bottom - pad + 2),
-                MUTED,
-                anchor="bottomleft",
-            )
+            name = fit(t.name, self.size, act.left - x - 2 * pad, bold=True)
+            ink = INK if t.compatible else MUTED
+            blit_text(surf, name, self.size, (x, row.y + pad - 2), ink, bold=True)
+            facts = fit(t.summary() + (" · password" if t.password else ""), small, row.w - 2 * pad)
+            at = (row.x + pad, row.bottom - pad + 2)
+            blit_text(surf, facts, small, at, MUTED, anchor="bottomleft")
         if len(self.tables) > len(rows):
             more = f"{self.scroll + 1}–{self.scroll + len(rows)} of {len(self.tables)} (wheel)"
             blit_text(surf, more, small, (r.right, r.bottom + 4), MUTED, anchor="topright")
@@ -159,9 +126,8 @@ class PasswordPrompt:
         self.box.center = screen.center
         b = self.box
         self.size = max(14, round(26 * s))
-        self.input.rect = pygame.Rect(
-            b.x + round(30 * s), b.y + round(96 * s), b.w - round(60 * s), round(46 * s)
-        )
+        self.input.rect = pygame.Rect(b.x + round(30 * s), b.y + round(96 * s), b.w - round(60 * s),
+                                      round(46 * s))  # fmt: skip
         bw, bh = round(200 * s), round(52 * s)
         self.join.rect = pygame.Rect(b.x + round(30 * s), b.bottom - bh - round(24 * s), bw, bh)
         self.cancel.rect = pygame.Rect(b.right - round(30 * s) - bw, self.join.rect.y, bw, bh)
@@ -206,23 +172,10 @@ class PasswordPrompt:
         panel(surf, b, (10, 24, 20, 245), 16)
         pygame.draw.rect(surf, GOLD, b, 3, border_radius=16)
         title = fit(f"{self.table.name} needs a password", self.size, b.w - 40, bold=True)
-        blit_text(
-            surf,
-            title,
-            self.size,
-            (b.centerx, b.y + round(self.size * 1.5)),
-            GOLD,
-            bold=True,
-            anchor="center",
-        )
-        blit_text(
-            surf,
-            self.table.address,
-            round(self.size * 0.8),
-            (b.centerx, b.y + round(self.size * 2.7)),
-            MUTED,
-            anchor="center",
-        )
+        at = (b.centerx, b.y + round(self.size * 1.5))
+        blit_text(surf, title, self.size, at, GOLD, bold=True, anchor="center")
+        at = (b.centerx, b.y + round(self.size * 2.7))
+        blit_text(surf, self.table.address, round(self.size * 0.8), at, MUTED, anchor="center")
         self.input.draw(surf)
         lines, size = self.error_lines()
         box = self.error_box()

@@ -1,10 +1,5 @@
-"""Drawing the table: felt, seats, cards, bets, pots and showdown hands.
-
-The painter reads a ``client.render.picture.TablePicture`` (the live table's
-session at one moment, or a replayed hand) and the scene's animation state;
-it changes neither (STYLE: draw changes nothing).  The felt background is
-kept per window size, cards per card size, text per string.
-"""
+"""Drawing the table from a ``client.render.picture.TablePicture``: felt, seats, cards,
+bets, pots and showdown hands.  The felt is kept per window size; nothing is changed."""
 
 from __future__ import annotations
 
@@ -27,29 +22,18 @@ __all__ = ["PlateLook", "TablePainter", "seat_lock", "seat_tags"]
 
 PLATE = (22, 30, 34)
 PLATE_TURN = (64, 52, 18)
-GREEN = (90, 210, 120)
 ORANGE = (245, 150, 60)
 RED_TAG = (200, 60, 50)
 LEVEL_TAG = (140, 190, 215)  # a computer seat's level
 STAND_IN = (120, 200, 240)
 
 
-def icon_room(lay: TableLayout) -> int:
-    """The plate's width taken by the padding and the kind icon before the name."""
-    return lay.px(10) + lay.px(18) + lay.px(6)
-
-
 def seat_tags(
     pic: TablePicture, seat: int, *, own: bool, clock: bool = True
 ) -> list[tuple[str, tuple[int, int, int]]]:
-    """The words under a seat's name: whose turn (and its clock), dropped or away,
-    folded, all in, and what it did.
-
-    What a seat did shows for the rest of its street only: each street starts
-    clean (the session forgets them at a new street's deal), and the bring-in
-    shows once it is made, in the action's own words ("brings in for 4").
-    ``clock`` False leaves our "your turn" out while our cards are still landing.
-    """
+    """The words under a seat's name: whose turn (and its clock), dropped or away, folded,
+    all in, and what it did this street (``pic.recent``).  ``clock`` False leaves our "your
+    turn" out while our cards are still landing."""
     view = pic.view
     sv = view.seats.get(seat) if view is not None else None
     player = pic.players.get(seat)
@@ -88,10 +72,17 @@ def seat_tags(
     return tags
 
 
+CHIP_COLORS = [(200, 40, 40), (40, 90, 190), (30, 140, 70), (30, 30, 30)]
+
+
+def _chip_count(amount: int) -> int:
+    """How many chips stand for ``amount``: one under 10, up to four from 100."""
+    return 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
+
+
 def seat_lock(pic: TablePicture, player: Player | None) -> bool | None:
-    """Whether a seat's plate shows its person's link sealed (True: a closed padlock),
-    plain (False: open, in a warning colour) or nothing (None: a computer seat, a person
-    not connected, a replayed hand)."""
+    """A seat's padlock: its person's link sealed (True), plain (False), or none (None: a
+    computer seat, a person not connected, a replayed hand)."""
     if player is None or player.kind != "human" or player.sealed is None:
         return None
     if not player.connected or player.seat in pic.dropped:
@@ -128,8 +119,6 @@ class TablePainter:
         self.art = art
         self._bg: tuple[tuple[int, int], pygame.Surface] | None = None
 
-    # ---- background
-
     def background(self, lay: TableLayout) -> pygame.Surface:
         if self._bg is not None and self._bg[0] == lay.size:
             return self._bg[1]
@@ -154,30 +143,36 @@ class TablePainter:
         for i in range(10):  # a soft light in the middle of the felt
             r = inner.inflate(-inner.w * i * 0.06, -inner.h * i * 0.06)
             pygame.draw.ellipse(big, (22 + i * 2, 98 + i * 3, 60 + i * 2), r)
-        pygame.draw.ellipse(
-            big,
-            (200, 180, 110),
-            inner.inflate(-30 * ss * lay.s, -30 * ss * lay.s),
-            max(1, round(2 * ss * lay.s)),
-        )
+        line = inner.inflate(-30 * ss * lay.s, -30 * ss * lay.s)
+        pygame.draw.ellipse(big, (200, 180, 110), line, max(1, round(2 * ss * lay.s)))
         surf.blit(pygame.transform.smoothscale(big, rail.size), rail.topleft)
         panel(surf, lay.panel, (12, 18, 20, 255), 0)
         pygame.draw.line(surf, (60, 70, 70), lay.panel.topleft, lay.panel.bottomleft, 2)
         self._bg = (lay.size, surf)
         return surf
 
-    # ---- seats
+    def seats(self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *,
+              hidden: dict[int, set[int]], books: bool = False,
+              looks: dict[int, PlateLook] | None = None) -> None:  # fmt: skip
+        """Every seat: its cards (``hidden``: those not landed yet), its plate (from
+        ``looks`` when worked out already), a shown hand's name, the dealer button."""
+        view = pic.view
+        showdown = bool(view and view.over)
+        winners = {seat for seat, _, _ in view.awards} if view else set()
+        for seat, spot in lay.spots.items():
+            sv = view.seats.get(seat) if view else None
+            if sv is not None:
+                self.seat_cards(surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown,
+                                books=books)  # fmt: skip
+            look = looks[seat] if looks is not None else None
+            self.plate(surf, lay, spot, sv, pic.players.get(seat), pic=pic, look=look)
+            if sv is not None and sv.shown is not None and showdown:
+                self.shown_name(surf, lay, spot, sv, seat in winners)
+            if view is not None and view.button == seat:
+                self.dealer_button(surf, lay, spot)
 
-    def seat_cards(
-        self,
-        surf: pygame.Surface,
-        spot: SeatSpot,
-        sv: TableSeat,
-        *,
-        hidden: set[int],
-        showdown: bool,
-        books: bool = False,
-    ) -> None:
+    def seat_cards(self, surf: pygame.Surface, spot: SeatSpot, sv: TableSeat, *, hidden: set[int],
+                   showdown: bool, books: bool = False) -> None:  # fmt: skip
         """A seat's cards in deal order, each over the one before (its corner in view).
         Our own hole cards carry their mark; ``books``: every seat's do (the replayer
         of an open-books hand), drawn in their places, never over the row again."""
@@ -192,30 +187,17 @@ class TablePainter:
                 img = self.art.back(spot.card_w, dim=sv.folded)
             else:
                 mark_hole = hole and (spot.own or books) and not showdown
-                img = self.art.face(
-                    code,
-                    spot.card_w,
-                    hole=mark_hole,
-                    dim=sv.folded or bool(showdown and best and code not in best),
-                )
+                dim = sv.folded or bool(showdown and best and code not in best)
+                img = self.art.face(code, spot.card_w, hole=mark_hole, dim=dim)
             if showdown and code in best:
                 r = r.move(0, lift if spot.top else -lift)  # the best five stand out
             elif code is not None and not hole and spot.own and not showdown:
                 r = r.move(0, -round(spot.card_h() * 0.1))  # up cards stand up: the table sees them
             surf.blit(img, r)
 
-    def plate(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        spot: SeatSpot,
-        sv: TableSeat | None,
-        player: Player | None,
-        *,
-        pic: TablePicture,
-        clock: bool = True,
-        look: PlateLook | None = None,
-    ) -> None:
+    def plate(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: TableSeat | None,
+              player: Player | None, *, pic: TablePicture, clock: bool = True,
+              look: PlateLook | None = None) -> None:  # fmt: skip
         """A seat's name plate, painted from its ``plate_look`` (``look``: that, already
         worked out)."""
         if look is None:
@@ -252,32 +234,21 @@ class TablePainter:
             surf.blit(img, img.get_rect(bottomleft=(x, y)))
             x += img.get_width() + lay.px(12)
 
-    def plate_look(
-        self,
-        lay: TableLayout,
-        spot: SeatSpot,
-        sv: TableSeat | None,
-        player: Player | None,
-        *,
-        pic: TablePicture,
-        clock: bool = True,
-    ) -> PlateLook:
+    def plate_look(self, lay: TableLayout, spot: SeatSpot, sv: TableSeat | None,
+                   player: Player | None, *, pic: TablePicture,
+                   clock: bool = True) -> PlateLook:  # fmt: skip
         """What a seat's plate shows, worked out: whose turn (and how far its clock has
         run), the name fitted, the stack, the tags, the padlock."""
         r = spot.plate_rect()
         view = pic.view
-        turn = (
-            view is not None
-            and view.to_act == spot.seat
-            and not view.over
-            and (clock or not spot.own)
-        )
+        turn = view is not None and view.to_act == spot.seat and not view.over
+        turn = turn and (clock or not spot.own)
         fs = lay.font(24 if spot.own else 22)
         # The name has the plate's width but the icon and the stack as drawn (at small
         # sizes the font floor makes words wider than the scale says, at large ones not).
         digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
         stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
-        room = r.w - icon_room(lay) - lay.px(10) - stack_w
+        room = r.w - (lay.px(10) + lay.px(18) + lay.px(6)) - lay.px(10) - stack_w  # pad, icon, gap
         name = player.name if player else pic.name_of(spot.seat)
         left = pic.clocks.get(spot.seat) if turn else None
         stand_in = player is not None and player.stand_in
@@ -297,9 +268,8 @@ class TablePainter:
     def _clock_fill(
         lay: TableLayout, r: pygame.Rect, clock: tuple[float, float], pic: TablePicture
     ) -> tuple[int, tuple[int, int, int]]:
-        """The turn clock's bar as drawn: how much of it is filled, and in what colour: the
-        decision's seconds (gold), then the bank draining (orange), R-C4; grey while the
-        table is paused."""
+        """The turn clock's bar: how much is filled, in what colour: the decision's seconds
+        (gold), then the bank draining (orange), R-C4; grey while the table is paused."""
         turn_time = pic.turn_time
         bank_time = pic.time_bank
         decision, bank = clock
@@ -313,12 +283,9 @@ class TablePainter:
         return round(w * max(0.0, min(1.0, frac))), col
 
     def _clock_bar(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        r: pygame.Rect,
+        self, surf: pygame.Surface, lay: TableLayout, r: pygame.Rect,
         fill_of: tuple[int, tuple[int, int, int]],
-    ) -> None:
+    ) -> None:  # fmt: skip
         """A thin bar along the plate's foot (``_clock_fill``)."""
         bar = pygame.Rect(r.x + lay.px(8), r.bottom - lay.px(5), r.w - lay.px(16), lay.px(3))
         pygame.draw.rect(surf, (40, 46, 50), bar)
@@ -339,39 +306,18 @@ class TablePainter:
             pygame.draw.ellipse(surf, c, body)
 
     def chips(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        at: tuple[int, int],
-        amount: int,
-        *,
+        self, surf: pygame.Surface, lay: TableLayout, at: tuple[int, int], amount: int, *,
         label: bool = True,
-    ) -> None:
-        d = lay.px(26)
-        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
-        colors = [(200, 40, 40), (40, 90, 190), (30, 140, 70), (30, 30, 30)]
+    ) -> None:  # fmt: skip
+        d, n, step = lay.px(26), _chip_count(amount), lay.px(6)
         for i in range(n):
-            img = self.art.chip(d, colors[i % 4])
-            surf.blit(
-                img,
-                img.get_rect(
-                    center=(
-                        at[0] - lay.px(6) * (n - 1) // 2 + lay.px(6) * i - d // 2,
-                        at[1] - i * lay.px(3),
-                    )
-                ),
-            )
+            img = self.art.chip(d, CHIP_COLORS[i % 4])
+            x = at[0] - step * (n - 1) // 2 + step * i - d // 2
+            surf.blit(img, img.get_rect(center=(x, at[1] - i * lay.px(3))))
         if label:
-            blit_text(
-                surf,
-                str(amount),
-                lay.font(22),
-                (at[0] + lay.px(4), at[1]),
-                INK,
-                bold=True,
-                anchor="midleft",
-                shadow=True,
-            )
+            at = (at[0] + lay.px(4), at[1])
+            blit_text(surf, str(amount), lay.font(22), at, INK, bold=True, anchor="midleft",
+                      shadow=True)  # fmt: skip
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
         r = lay.buttons[spot.seat]  # beside the plate, on the table (TableLayout)
@@ -387,15 +333,8 @@ class TablePainter:
             top += " · " + STREET_NAMES[v.street]
         elif v is not None and v.over:
             top += " · showdown" if any(s.shown for s in v.seats.values()) else " · over"
-        blit_text(
-            surf,
-            top,
-            lay.font(24),
-            (cx, cy - lay.px(86)),
-            (210, 230, 210),
-            bold=True,
-            anchor="center",
-        )
+        at = (cx, cy - lay.px(86))
+        blit_text(surf, top, lay.font(24), at, (210, 230, 210), bold=True, anchor="center")
         if v is None:
             return
         if not pot_hidden and v.pot:
@@ -403,55 +342,33 @@ class TablePainter:
             middle = v.pot - pot_in_front
             if middle > 0:
                 self.chips(surf, lay, (cx - lay.px(60), cy - lay.px(20)), middle, label=False)
-            blit_text(
-                surf,
-                f"Pot {v.pot}",
-                lay.font(34),
-                (cx - lay.px(30), cy - lay.px(20)),
-                GOLD,
-                bold=True,
-                anchor="midleft",
-                shadow=True,
-            )
+            at = (cx - lay.px(30), cy - lay.px(20))
+            blit_text(surf, f"Pot {v.pot}", lay.font(34), at, GOLD, bold=True, anchor="midleft",
+                      shadow=True)  # fmt: skip
         if len(v.pots) > 1:
-            parts = [
-                ("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
-                for i, pot in enumerate(v.pots)
-            ]
-            blit_text(
-                surf, "   ".join(parts), lay.font(20), (cx, cy + lay.px(14)), INK, anchor="center"
-            )
+            parts = [("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
+                     for i, pot in enumerate(v.pots)]  # fmt: skip
+            at = (cx, cy + lay.px(14))
+            blit_text(surf, "   ".join(parts), lay.font(20), at, INK, anchor="center")
         if v.awards and pot_hidden:
             # The winner lines name each winner and the hand (R-S3), split and side pots too.
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
             size = lay.font(24)
             width = round(lay.felt.w * 0.6)
-            lines = [
-                part
-                for line in award_lines(v.awards, hands, pic.name_of)
-                for part in _wrap_award(line, size, width)
-            ]
+            lines = [part for line in award_lines(v.awards, hands, pic.name_of)
+                     for part in _wrap_award(line, size, width)]  # fmt: skip
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
             for line in lines[:6]:
-                blit_text(
-                    surf,
-                    fit(line, size, width, bold=True),
-                    size,
-                    (cx, y),
-                    GOLD,
-                    bold=True,
-                    anchor="center",
-                    shadow=True,
-                )
+                blit_text(surf, fit(line, size, width, bold=True), size, (cx, y), GOLD, bold=True,
+                          anchor="center", shadow=True)  # fmt: skip
                 y += step
 
     def chips_rect(
         self, lay: TableLayout, at: tuple[int, int], amount: int, *, label: bool = True
     ) -> pygame.Rect:
         """Everything ``chips`` draws for this stack, the amount included."""
-        d = lay.px(26)
-        n = 1 if amount < 10 else 2 if amount < 40 else 3 if amount < 100 else 4
+        d, n = lay.px(26), _chip_count(amount)
         left = at[0] - lay.px(6) * (n - 1) // 2 - d
         r = pygame.Rect(left, at[1] - d // 2 - (n - 1) * lay.px(3), 0, 0)
         r.w = at[0] - left + lay.px(6) * n

@@ -1,8 +1,4 @@
-"""Fonts and rendered text, cached: the table redraws the same words every frame.
-
-Uses pygame's bundled default font, so nothing depends on the system's fonts.
-Rendered words are kept by (string, size, colour, weight), the last 1500 used.
-"""
+"""Fonts and rendered text, cached (the last 1500 words drawn), in pygame's bundled font."""
 
 from __future__ import annotations
 
@@ -11,17 +7,8 @@ from collections.abc import Sequence
 
 import pygame
 
-__all__ = [
-    "blit_text",
-    "clear",
-    "fit",
-    "fit_lines",
-    "fit_sizes",
-    "font",
-    "line_height",
-    "text",
-    "wrap",
-]
+__all__ = ["blit_text", "clear", "fit", "fit_lines", "fit_sizes",
+           "font", "line_height", "text", "wrap"]  # fmt: skip
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 _texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -64,17 +51,9 @@ def fit(s: str, size: int, width: int, *, bold: bool = False) -> str:
     return s + "…"
 
 
-def blit_text(
-    surf: pygame.Surface,
-    s: str,
-    size: int,
-    pos: tuple[int, int],
-    color=(240, 240, 235),
-    *,
-    bold: bool = False,
-    anchor: str = "topleft",
-    shadow: bool = False,
-) -> pygame.Rect:
+def blit_text(surf: pygame.Surface, s: str, size: int, pos: tuple[int, int], color=(240, 240, 235),
+              *, bold: bool = False, anchor: str = "topleft",
+              shadow: bool = False) -> pygame.Rect:  # fmt: skip
     img = text(s, size, color, bold=bold)
     rect = img.get_rect(**{anchor: pos})
     if shadow:
@@ -124,15 +103,9 @@ def fit_lines(s: str, size: int, box: tuple[int, int], *, least: int = 10) -> tu
     return kept, at
 
 
-def fit_sizes(
-    lines: Sequence[tuple[str, float, bool]],
-    room: tuple[int, int],
-    scale: float,
-    *,
-    gap: int = 0,
-    shrink: float = 0.93,
-    tries: int = 60,
-) -> tuple[list[int], list[tuple[int, int]]]:
+def fit_sizes(lines: Sequence[tuple[str, float, bool]], room: tuple[int, int], scale: float, *,
+              gap: int = 0, shrink: float = 0.93,
+              tries: int = 60) -> tuple[list[int], list[tuple[int, int]]]:  # fmt: skip
     """The sizes at which ``lines`` (text, base size, bold), stacked ``gap`` apart, fit in
     ``room`` (width, height): each its base size times ``scale``, all shrunk together by
     ``shrink`` a step until they fit (12 px at least); and each line's (width, height)."""

@@ -1,10 +1,5 @@
-"""The sound control at the table: a speaker that mutes on a click, and a volume slider.
-
-``value`` is the master volume 0–100 and ``muted`` the switch; ``handle_event``
-returns True when either changed (a click on the speaker, a click or drag on the
-slider, the wheel over it).  The scene saves both in the settings and passes
-them on to ``client.sound``.  ``draw`` changes nothing.
-"""
+"""The sound control at the table: a speaker that mutes on a click, and a slider for the
+volume (0–100: click, drag or wheel); ``handle_event`` is True when either changed."""
 
 from __future__ import annotations
 
@@ -12,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 
 import pygame
+from pygame import mouse
 
 from client.render.widgets import GOLD, INK, MUTED
 
@@ -64,9 +60,7 @@ class VolumeControl:
             self.dragging = False
             return True
         elif (
-            event.type == pygame.MOUSEWHEEL
-            and event.y
-            and self.rect.collidepoint(pygame.mouse.get_pos())
+            event.type == pygame.MOUSEWHEEL and event.y and self.rect.collidepoint(mouse.get_pos())
         ):
             self.value = max(0, min(100, self.value + STEP * event.y))
             self.muted = False
@@ -101,10 +95,8 @@ class VolumeControl:
             pygame.draw.line(big, (220, 90, 80), (a[0], b[1]), (b[0], a[1]), line)
         for i in range(max(0, level)):
             radius = (1.9 + 1.5 * i) * u
-            points = [
-                (right + radius * math.cos(t / 10), cy + radius * math.sin(t / 10))
-                for t in range(-8, 9)
-            ]
+            points = [(right + radius * math.cos(t / 10), cy + radius * math.sin(t / 10))
+                      for t in range(-8, 9)]  # fmt: skip
             pygame.draw.lines(big, color, False, points, line)
         img = pygame.transform.smoothscale(big, (w, h))
         self._icons[key] = img

@@ -1,8 +1,5 @@
-"""Buttons, text boxes, choice rows and checkboxes: small, keyboard-friendly widgets.
-
-A widget holds its rect (set by the scene's layout), its state and an ``id``;
-``handle_event`` returns True when it used the event.  ``draw`` changes nothing.
-"""
+"""Buttons, text boxes, choice rows and checkboxes.  A widget holds its rect (set by the
+scene's layout) and state; ``handle_event`` returns True when it used the event."""
 
 from __future__ import annotations
 
@@ -19,6 +16,8 @@ __all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel"]
 GOLD = (236, 196, 92)
 INK = (245, 245, 238)
 MUTED = (170, 180, 175)
+PASSED_ON = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB, pygame.K_ESCAPE)  # to the scene
+BUTTON_COLORS = {"primary": (46, 128, 74), "danger": (150, 52, 48), "normal": (52, 66, 78)}
 
 
 def panel(
@@ -62,15 +61,8 @@ class Button:
         return False
 
     def draw(self, surf: pygame.Surface) -> None:
-        look = (
-            self.label,
-            self.key,
-            self.style,
-            self.enabled,
-            self.hover,
-            self.size,
-            self.rect.size,
-        )
+        look = (self.label, self.key, self.style, self.enabled, self.hover, self.size,
+                self.rect.size)  # fmt: skip
         if self._picture is None or self._picture[0] != look:
             picture = pygame.Surface((self.rect.w, self.rect.h + 3), pygame.SRCALPHA)
             self._paint(picture, pygame.Rect((0, 0), self.rect.size))
@@ -78,18 +70,15 @@ class Button:
         surf.blit(self._picture[1], self.rect.topleft)
 
     def _paint(self, surf: pygame.Surface, r: pygame.Rect) -> None:
-        base = {"primary": (46, 128, 74), "danger": (150, 52, 48), "normal": (52, 66, 78)}[
-            self.style
-        ]
+        base = BUTTON_COLORS[self.style]
         if not self.enabled:
             base = (60, 62, 64)
         elif self.hover:
             base = tuple(min(255, c + 28) for c in base)
         pygame.draw.rect(surf, (0, 0, 0), r.move(0, 3), border_radius=10)
         pygame.draw.rect(surf, base, r, border_radius=10)
-        pygame.draw.rect(
-            surf, (255, 255, 255) if self.hover else (120, 130, 130), r, 2, border_radius=10
-        )
+        edge = (255, 255, 255) if self.hover else (120, 130, 130)
+        pygame.draw.rect(surf, edge, r, 2, border_radius=10)
         color = INK if self.enabled else MUTED
         size = self.size
         label = self.label
@@ -115,10 +104,9 @@ class Button:
 
 @dataclass
 class TextInput:
-    """One line of text: a cursor placed where clicked (or moved with the arrows, Home
-    and End), a selection (Ctrl+A, Shift with the arrows) that typing replaces, and
-    ``select_first`` to select the whole value the first time the field has focus (a
-    default such as "Player" is replaced by typing, not backspaced away)."""
+    """One line of text: a cursor (a click, the arrows, Home, End), a selection (Ctrl+A,
+    Shift with the arrows) that typing replaces, and ``select_first``: the whole value
+    selected the first time the field has focus (typing replaces a default "Player")."""
 
     id: str
     value: str = ""
@@ -207,15 +195,10 @@ class TextInput:
             if event.key == pygame.K_a and mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
                 self.select_all()
                 return True
-            if event.key == pygame.K_BACKSPACE:
-                if lo == hi and lo > 0:
-                    lo -= 1
-                self.anchor, self.cursor = lo, hi
-                self._replace("")
-                return True
-            if event.key == pygame.K_DELETE:
-                if lo == hi:
-                    hi = min(n, hi + 1)
+            if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE):
+                back = event.key == pygame.K_BACKSPACE
+                if lo == hi:  # nothing selected: the character before, or after
+                    lo, hi = (max(0, lo - 1), hi) if back else (lo, min(n, hi + 1))
                 self.anchor, self.cursor = lo, hi
                 self._replace("")
                 return True
@@ -232,12 +215,7 @@ class TextInput:
                 self.cursor = max(0, min(moves[event.key], n))
                 return True
             # Typing letters must not trigger shortcuts; these keys go on to the scene.
-            return event.key not in (
-                pygame.K_RETURN,
-                pygame.K_KP_ENTER,
-                pygame.K_TAB,
-                pygame.K_ESCAPE,
-            )
+            return event.key not in PASSED_ON
         return False
 
     def draw(self, surf: pygame.Surface) -> None:
@@ -245,22 +223,11 @@ class TextInput:
         r = self.rect
         pygame.draw.rect(surf, (250, 250, 246) if self.enabled else (190, 196, 192), r,
                          border_radius=8)  # fmt: skip
-        pygame.draw.rect(
-            surf,
-            GOLD if self.focused else (110, 120, 120),
-            r,
-            3 if self.focused else 2,
-            border_radius=8,
-        )
+        edge = GOLD if self.focused else (110, 120, 120)
+        pygame.draw.rect(surf, edge, r, 3 if self.focused else 2, border_radius=8)
         if not self.value and not self.focused:
-            blit_text(
-                surf,
-                self.placeholder,
-                self.size,
-                (r.x + 10, r.centery),
-                (140, 140, 140),
-                anchor="midleft",
-            )
+            at = (r.x + 10, r.centery)
+            blit_text(surf, self.placeholder, self.size, at, (140, 140, 140), anchor="midleft")
             return
         shown, cut = self._shown()
         f, left = font(self.size), r.x + 10
@@ -286,9 +253,8 @@ class Choice:
     size: int = 26
 
     def cells(self) -> list[pygame.Rect]:
-        n = max(1, len(self.options))
-        w = self.rect.w // n
-        return [pygame.Rect(self.rect.x + i * w, self.rect.y, w - 4, self.rect.h) for i in range(n)]
+        r, n = self.rect, max(1, len(self.options))
+        return [pygame.Rect(r.x + i * (r.w // n), r.y, r.w // n - 4, r.h) for i in range(n)]
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -303,15 +269,8 @@ class Choice:
             on = opt == self.value
             pygame.draw.rect(surf, GOLD if on else (52, 66, 78), cell, border_radius=8)
             pygame.draw.rect(surf, (120, 130, 130), cell, 2, border_radius=8)
-            blit_text(
-                surf,
-                str(opt),
-                self.size,
-                cell.center,
-                (20, 20, 20) if on else INK,
-                bold=True,
-                anchor="center",
-            )
+            ink = (20, 20, 20) if on else INK
+            blit_text(surf, str(opt), self.size, cell.center, ink, bold=True, anchor="center")
 
 
 @dataclass
@@ -323,11 +282,8 @@ class Checkbox:
     size: int = 22
 
     def handle_event(self, event: pygame.event.Event) -> bool:
-        if (
-            event.type == pygame.MOUSEBUTTONDOWN
-            and event.button == 1
-            and self.rect.collidepoint(event.pos)
-        ):
+        clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+        if clicked and self.rect.collidepoint(event.pos):
             self.value = not self.value
             return True
         return False

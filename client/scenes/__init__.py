@@ -1,9 +1,5 @@
-"""The game's scenes, registered by name (``client.registry``).
-
-No scene imports another or the app: each knows a ``client.host.Host`` and
-opens the others by these names.  Importing this package imports no scene;
-``register_scenes`` does, when the app is built.
-"""
+"""The game's scenes, registered by name (``client.registry``): none imports another or the
+app, and importing this package imports no scene."""
 
 from __future__ import annotations
 

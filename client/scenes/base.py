@@ -1,10 +1,6 @@
-"""The scene interface: the app keeps scenes on a stack and talks to the top one.
-
-A scene knows its host (``client.host.Host``), never the app; it opens other
-scenes by name (``host.open("recap", ...)``).  ``draw`` changes nothing: click
-targets are laid out in ``resize``, ``update`` or when a message changes the
-state, so ``handle_event`` finds them whether or not a frame was drawn.
-"""
+"""The scene interface: the app keeps scenes on a stack and talks to the top one.  A scene
+knows its host (``client.host.Host``) and opens others by name; ``draw`` changes nothing,
+click targets are laid out in ``resize``, ``update`` or on a message."""
 
 from __future__ import annotations
 
@@ -13,13 +9,15 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from client.render.layout import Scale
 from common.protocol.server_messages import ServerMessage
 
 __all__ = ["Scene"]
 
 
-class Scene:
-    """One screen.  ``draw`` must change nothing; ``update`` advances time."""
+class Scene(Scale):
+    """One screen, laid out on the 1280x800 design (``Scale``).  ``draw`` must change
+    nothing; ``update`` advances time."""
 
     name = "scene"
     opaque = True  # False: the scene below is drawn first (overlays)

@@ -6,7 +6,6 @@ import pygame
 
 from client.host import Host
 from client.net import BUSY
-from client.render.layout import base_scale
 from client.render.text import blit_text
 from client.render.widgets import INK, Button
 from client.scenes.base import Scene
@@ -20,23 +19,18 @@ class ConnectingScene(Scene):
     def __init__(self, host: Host) -> None:
         super().__init__(host)
         self.cancel = Button("cancel", "Cancel", "Esc", style="danger")
-        self.s = 1.0
 
     def buttons(self) -> list[Button]:
         return [self.cancel]
 
     def resize(self, size: tuple[int, int]) -> None:
-        s, ox, oy = base_scale(size)
-        self.s = s
-        self.cancel.rect = pygame.Rect(
-            round(ox + 540 * s), round(oy + 470 * s), round(200 * s), round(56 * s)
-        )
-        self.cancel.size = max(14, round(26 * s))
+        self.scale_to(size)
+        self.cancel.rect = self.rect(540, 470, 200, 56)
+        self.cancel.size = self.font(26)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if self.cancel.handle_event(event) or (
-            event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-        ):
+        escape = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+        if self.cancel.handle_event(event) or escape:
             self.host.leave_table(notice="", send_leave=True)
 
     def draw(self, surf: pygame.Surface) -> None:
@@ -50,13 +44,6 @@ class ConnectingScene(Scene):
             msg = f"The table is busy — trying again ({st.attempt})…"
         elif st.state == "retrying":
             msg = f"Trying {where} again ({st.attempt})…"
-        blit_text(
-            surf,
-            msg,
-            max(14, round(40 * self.s)),
-            (w // 2, h // 2 - round(60 * self.s)),
-            INK,
-            bold=True,
-            anchor="center",
-        )
+        at_middle = (w // 2, h // 2 - round(60 * self.s))
+        blit_text(surf, msg, self.font(40), at_middle, INK, bold=True, anchor="center")
         self.cancel.draw(surf)

@@ -1,12 +1,6 @@
-"""The hand histories on this machine: pick a match to replay or to see its recap.
-
-Lists the ``stud-hh/1`` files of the histories folder (where a table hosted
-here writes them), newest first, with their players and hand count.  A file
-holds every hole card, so its replay shows them all.  Friends send each other these
-files: one that is not a plain file (a pipe, a folder), is too large or holds no good
-hand is left out, and a line nested too deep is skipped (``server.files``,
-``common.history.load``).
-"""
+"""The hand histories on this machine, newest first, each a click from its replay (every
+hole card shown) or its recap.  A file that is not a plain file, is too large or holds no
+good hand is left out (``server.files``, ``common.history.load``)."""
 
 from __future__ import annotations
 
@@ -18,7 +12,6 @@ from typing import Any
 import pygame
 
 from client.host import Host
-from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
@@ -89,28 +82,24 @@ class HistoriesScene(Scene):
         self.first = 0
         self.rows: list[tuple[int, pygame.Rect, Button, Button]] = []
         self.close = Button("close", "Back", "Esc", style="danger")
-        self.s = 1.0
 
     def buttons(self) -> list[Button]:
         return [b for _, _, r, c in self.rows for b in (r, c)] + [self.close]
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
-
-        def px(v: float) -> int:
-            return max(1, round(v * s))
-
+        self.scale_to(size)
+        px = self.px
         self.close.rect = pygame.Rect(w - px(220), h - px(76), px(180), px(54))
-        self.close.size = max(14, px(24))
+        self.close.size = self.font(24)
         top, row = px(130), px(58)
         room = max(1, (h - px(100) - top) // row)
         self.first = max(0, min(self.first, len(self.matches) - room))
         self.rows = []
         for k in range(self.first, min(len(self.matches), self.first + room)):
             r = pygame.Rect(px(60), top + (k - self.first) * row, w - px(120), row - px(8))
-            replay = Button(f"replay:{k}", "Replay", style="primary", size=max(14, px(22)))
-            recap = Button(f"recap:{k}", "Recap", size=max(14, px(22)))
+            replay = Button(f"replay:{k}", "Replay", style="primary", size=self.font(22))
+            recap = Button(f"recap:{k}", "Recap", size=self.font(22))
             replay.rect = pygame.Rect(r.right - px(290), r.y + px(6), px(140), r.h - px(12))
             recap.rect = pygame.Rect(r.right - px(140), r.y + px(6), px(130), r.h - px(12))
             self.rows.append((k, r, replay, recap))
@@ -149,28 +138,24 @@ class HistoriesScene(Scene):
             self.host.open("recap", records=records, viewer=self._viewer(m))
 
     def draw(self, surf: pygame.Surface) -> None:
-        s = self.s
-
-        def px(v: float) -> int:
-            return max(1, round(v * s))
-
+        px, f = self.px, self.font
         surf.fill((14, 40, 30))
-        blit_text(surf, "Hand histories", max(14, px(44)), (px(60), px(56)), GOLD, bold=True,
-                  anchor="midleft")  # fmt: skip
-        blit_text(surf, fit(str(self.folder), max(12, px(20)), surf.get_width() - px(120)),
-                  max(12, px(20)), (px(60), px(96)), MUTED, anchor="midleft")  # fmt: skip
+        at = (px(60), px(56))
+        blit_text(surf, "Hand histories", f(44), at, GOLD, bold=True, anchor="midleft")
+        folder = fit(str(self.folder), f(20, 12), surf.get_width() - px(120))
+        blit_text(surf, folder, f(20, 12), (px(60), px(96)), MUTED, anchor="midleft")
         if not self.matches:
             empty = "No hand histories yet: every match played or hosted here is written here."
-            blit_text(surf, empty, max(14, px(24)), (px(60), px(160)), INK)
+            blit_text(surf, empty, f(24), (px(60), px(160)), INK)
         for k, r, replay, recap in self.rows:
             m = self.matches[k]
             panel(surf, r, (8, 22, 18, 220), px(10))
             pygame.draw.rect(surf, (70, 110, 90), r, 1, border_radius=px(10))
             n = len(m.records)
             title = f"{m.path.stem}  ·  {n} hand{'s' if n != 1 else ''}"
-            blit_text(surf, title, max(14, px(24)), (r.x + px(16), r.y + px(8)), INK, bold=True)
-            who = fit(", ".join(m.names), max(12, px(19)), replay.rect.x - r.x - px(30))
-            blit_text(surf, who, max(12, px(19)), (r.x + px(16), r.y + px(32)), MUTED)
+            blit_text(surf, title, f(24), (r.x + px(16), r.y + px(8)), INK, bold=True)
+            who = fit(", ".join(m.names), f(19, 12), replay.rect.x - r.x - px(30))
+            blit_text(surf, who, f(19, 12), (r.x + px(16), r.y + px(32)), MUTED)
             replay.draw(surf)
             recap.draw(surf)
         self.close.draw(surf)

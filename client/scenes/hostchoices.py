@@ -1,12 +1,6 @@
 """The host's choices in the lobby: the match's length, the turn clock and time bank
 (R-C4), a computer standing in for away seats (R-C3) and, at a friends' table, plain
-connections and odds on request.
-
-``HostChoices`` owns the widgets, shows the table's options as the server last said
-them (``follow``), lays them out between the side note and Start (``layout``), turns a
-click into the message to send (``handle_event``: the caller sends it) and draws them.
-Each choice is remembered in the settings for the next table hosted.
-"""
+connections and odds on request; each remembered in the settings for the next table."""
 
 from __future__ import annotations
 

@@ -20,9 +20,8 @@ PASSWORD_CODES = ("bad_password", "password_wait")
 
 class KeptSeats:
     """The tables found (their ``key``) where a join takes our own seat back: a token kept
-    (``client.seatkeys``) under the name typed, from a match, at a table running a match
-    now (a seat dropped between matches is freed, R-C1).  Looked up again only when the
-    tables or the name change, or after ``forget``."""
+    under the name typed, from a match, at a table running a match now (a seat dropped
+    between matches is freed, R-C1).  Looked up when the tables or the name change."""
 
     def __init__(self, host: Host) -> None:
         self.host = host

@@ -1,18 +1,10 @@
-"""Before a match: the lobby (who has joined, the host's Start button).
+"""Before a match: who has joined, the host's choices and Start.
 
-When we host, the lobby shows, large, the address and port friends must type,
-and each computer seat's level as a button: a click moves that seat to the
-next level (the ``level`` message), so every computer seat may differ.
-
-The table's key, as this client met it over the sealed link (``Host.table_key``),
-is shown to everyone, so that friends compare it with the host's screen: large
-under the host's Start button, in the header for a guest.  Each person's row
-has a small padlock, closed when that connection is sealed, open (in a warning
-colour) when it is plain.  The host chooses whether plain connections are taken
-(``options`` ``plain``; a table with a password refuses them unless its host allows
-them); every lobby says the table's choice, and, when a table with a password allows
-them, what that costs.  At the computer table (our own server on this computer) neither
-the key nor the choice is shown.
+The host sees, large, the address friends type and the table's key; each computer seat's
+level is a button (``level``).  A guest sees the table and its key in the header, to
+compare with the host's screen.  Each person's row has a padlock, open (in a warning
+colour) on a plain link; every lobby says whether plain links are taken (``options``
+``plain``).  At the computer table neither the key nor that choice is shown.
 """
 
 from __future__ import annotations
@@ -26,7 +18,7 @@ import pygame
 from client.address import joinable
 from client.asking import ask_once_welcomed
 from client.host import Host
-from client.render.layout import BASE_H, BASE_W, base_scale
+from client.render.layout import BASE_H, BASE_W
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.text import blit_text, fit, fit_sizes, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
@@ -45,6 +37,8 @@ __all__ = ["LobbyScene", "SeatRow", "lobby_words"]
 WAITING = (250, 170, 90)
 """The colour of the words that say the table waits for the host's disk."""
 GAME_KINDS = ("action", "street", "win")  # a hand's own log lines
+LEVEL_CHIP = ((52, 66, 78), GOLD, 2)  # fill, edge, its width: the host clicks to change it
+QUIET_CHIP = ((40, 52, 62), (92, 108, 120), 1)  # "make host": there, not a call to action
 
 
 def lobby_words(log: Iterable[Any]) -> list[str]:
@@ -53,11 +47,29 @@ def lobby_words(log: Iterable[Any]) -> list[str]:
     match's "shows" and "uncalled goes back" are notices in the table's log, not here."""
     lines = list(log)
     played = max((i for i, line in enumerate(lines) if line.kind in GAME_KINDS), default=-1)
-    return [
-        line.text
-        for i, line in enumerate(lines)
-        if line.kind == "chat" or (line.kind == "info" and i > played)
-    ]
+    return [line.text for i, line in enumerate(lines)
+            if line.kind == "chat" or (line.kind == "info" and i > played)]  # fmt: skip
+
+
+Words = tuple[str, float, tuple[int, int, int], bool]  # the words, base size, colour, bold
+Placed = tuple[str, int, tuple[int, int, int], bool, pygame.Rect]  # fitted and placed
+
+
+def _stack(
+    items: list[Words], area: pygame.Rect, s: float, *, width: int, centre: bool, gap: int = 0,
+    **fit: float,
+) -> list[Placed]:  # fmt: skip
+    """``items`` one under another, as large as fits ``width`` and ``area``'s height, the
+    block midway down ``area``: each line centred across it, or at its left."""
+    words = [(t, base, b) for t, base, _c, b in items]
+    sizes, dims = fit_sizes(words, (width, area.h), s, gap=gap, **fit)  # type: ignore[arg-type]
+    y = area.top + max(0, (area.h - sum(h for _w, h in dims) - gap * (len(items) - 1)) // 2)
+    out = []
+    for (t, _x, c, b), size, (tw, th) in zip(items, sizes, dims, strict=True):
+        x = area.centerx - tw // 2 if centre else area.x
+        out.append((t, size, c, b, pygame.Rect(x, y, tw, th)))
+        y += th + gap
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +88,8 @@ class SeatRow:
 
 
 class LobbyScene(Scene):
-    """Who has joined, the match length, and (for the host) where friends join and Start.
-
-    ``resize`` places everything, the header's words included, so that nothing
-    overlaps at any window size (the address lines shrink to fit); the seat
-    rows and their level chips (click targets) are laid out again whenever the
-    lobby changes (``on_message``, ``update``); ``draw`` only paints them.
-    """
+    """``resize`` places everything so that nothing overlaps at any size (the header's
+    words shrink to fit); the seat rows again whenever the lobby changes."""
 
     name = "lobby"
 
@@ -93,8 +100,6 @@ class LobbyScene(Scene):
         self.rules = Button("rules", "Rules", "F1")
         self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
         self.choices = HostChoices(host.settings)  # the host's: hands, clock, stand-in...
-        self.s = 1.0
-        self.ox = self.oy = 0.0
         self.size = (BASE_W, BASE_H)
         self.addresses: list[str] = []
         self.boxes: dict[str, pygame.Rect] = {}
@@ -131,7 +136,6 @@ class LobbyScene(Scene):
             self.choices.follow(self.host.session)
         if isinstance(msg, Welcome):  # a watcher come to ask for a lost seat back asks now
             ask_once_welcomed(self.host.session, self.host.send)
-        self._layout_give()
         self._layout_seats()
         self._layout_lost()
 
@@ -165,79 +169,52 @@ class LobbyScene(Scene):
             out += self.give
         return out
 
-    def _layout_give(self) -> None:
-        """One small button on each computer seat's row of the seat list: laid out again
-        whenever the seats change, so it follows its seat when someone joins above it."""
-        s = self.host.session
-        had = {b.id: b for b in self.give}  # kept, so a hovered button stays hovered
-        self.give = []
-        if s is None or "seats" not in self.boxes:
-            return
-        box = self.boxes["seats"]
-        y = box.y + round(60 * self.s)
-        for p in s.lobby.seats:
-            if p.kind == "computer":
-                b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", "Give seat")
-                b.size = max(12, round(18 * self.s))
-                b.rect = pygame.Rect(box.right - round(270 * self.s), y - round(2 * self.s),
-                                     round(130 * self.s),
-                                     round(30 * self.s))  # fmt: skip
-                self.give.append(b)
-            y += round(34 * self.s)
-
-    def _R(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
-        s = self.s
-        return pygame.Rect(
-            round(self.ox + x * s), round(self.oy + y * s), round(w * s), round(h * s)
-        )
-
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
-        self.s, self.ox, self.oy = base_scale(size)
-        self.boxes = {
-            "seats": self._R(140, 262, 580, 300),
-            "side": self._R(760, 262, 380, 64),
-        }
-        self.start.rect = self._R(760, 578, 380, 60)
+        self.scale_to(size)
+        self.boxes = {"seats": self.rect(140, 262, 580, 300), "side": self.rect(760, 262, 380, 64)}
+        self.start.rect = self.rect(760, 578, 380, 60)
         self.choices.sealing = self.sealing()
         self.choices.layout(self.boxes["side"], self.start.rect, self.s)
-        self.leave.rect = self._R(140, 578, 200, 60)
-        self.rules.rect = self._R(356, 578, 170, 60)
-        self.chat.rect = self._R(140, 730, 1000, 46)
+        self.leave.rect = self.rect(140, 578, 200, 60)
+        self.rules.rect = self.rect(356, 578, 170, 60)
+        self.chat.rect = self.rect(140, 730, 1000, 46)
         for w in (self.start, self.leave, self.rules, self.chat):
-            w.size = max(14, round(28 * self.s))
+            w.size = self.font(28)
         self.sit.rect = self.start.rect.copy()
-        self.sit.size = max(14, round(26 * self.s))
-        self._layout_give()
+        self.sit.size = self.font(26)
         self._layout_seats()
         self._layout_lost()
 
     def _layout_lost(self) -> None:
         """The lost-table banner: above the seats, left of the night's scoreboard, clear of
         the header's words if it can be."""
-        area, board = self._R(140, 0, 1000, 262), self.night_rect()
+        area, board = self.rect(140, 0, 1000, 262), self.night_rect()
         if board is not None:
-            area.w = board.x - round(12 * self.s) - area.x
+            area.w = board.x - self.px(12) - area.x
         self.lost.layout(area, self.s, [r[4] for r in self.header()])
 
     def _layout_seats(self) -> None:
-        """The seat list's rows, and each computer seat's level chip (a click target for
-        the host, to change its level): laid out here, painted by ``draw``."""
+        """The seat list's rows, each computer seat's level chip (a click target for the
+        host, to change its level) and its Give seat button: laid out again whenever the
+        lobby changes, so they follow their seat when someone joins above it."""
         s = self.host.session
-        self.seat_rows, self.level_chips, self.host_chips = [], [], []
+        had = {b.id: b for b in self.give}  # kept, so a hovered button stays hovered
+        self.seat_rows, self.level_chips, self.host_chips, self.give = [], [], [], []
         if s is None or "seats" not in self.boxes:
             return
-        f = self._f
+        f = self.font
         box = self.boxes["seats"]
         y = box.y + f(60)
         lh = max(10, round(font(f(28)).get_height() * 0.9))
         lock_room = lock_width(lh) + f(10)
+        hosting = s.host and not s.running  # between matches: the host's chips and buttons
         for p in s.lobby.seats:
             who = p.name + ("  (you)" if p.seat == s.seat else "")
             mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
             if p.next:
                 mark = "next match"
-            giving = s.host and not s.running and p.kind == "computer"
+            giving = hosting and p.kind == "computer"
             name_w = box.w - f(310 if giving else 260) - lock_room
             who = fit(who, f(28), name_w)
             row = text(who, f(28), INK).get_rect(topleft=(box.x + f(24) + lock_room, y))
@@ -247,49 +224,44 @@ class LobbyScene(Scene):
                 lock.midleft = (box.x + f(24), row.centery)
             level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
             chip = None
+            if p.kind == "computer":
+                b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", "Give seat")
+                b.size = f(18, 12)
+                b.rect = pygame.Rect(box.right - f(270), y - self.px(2), f(130), f(30))
+                self.give.append(b)
             if p.kind == "computer" and level:
                 chip = pygame.Rect(0, 0, f(120), f(30))
                 chip.midright = (box.right - f(20), row.centery)
                 if s.host:
                     self.level_chips.append((p.seat, chip))
-            elif (
-                s.host
-                and not s.running
-                and p.kind == "human"
-                and p.seat != s.seat
-                and (p.connected)
-            ):  # the host hands its role on with one click
+            elif hosting and p.kind == "human" and p.seat != s.seat and p.connected:
+                # the host hands its role on with one click
                 level = "make host"
                 chip = pygame.Rect(0, 0, f(120), f(30))
                 chip.midright = (box.right - f(20), row.centery)
                 self.host_chips.append((p.seat, chip))
-            self.seat_rows.append(
-                SeatRow(who, row, mark, level, chip, giving, lock, bool(p.sealed))
-            )
+            seat_row = SeatRow(who, row, mark, level, chip, giving, lock, bool(p.sealed))
+            self.seat_rows.append(seat_row)
             y += f(34)
-
-    # ------------------------------------------------------------ layout
 
     def night_rect(self) -> pygame.Rect | None:
         """The night's scoreboard, top right, once a match has been played."""
         s = self.host.session
         night = s.lobby.night if s is not None else None
-        return self._R(760, 24, 380, 226) if night is not None and night.played else None
+        return self.rect(760, 24, 380, 226) if night is not None and night.played else None
 
-    def header(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
+    def header(self) -> list[Placed]:
         """The words above the seats: (text, size, colour, bold, rect), fitted between the
         window's top and the seats panel and within its width."""
         s = self.host.session
         w, _h = self.size
-        sc = self.s
-        items: list[tuple[str, float, tuple[int, int, int], bool]] = []
+        items: list[Words] = []
         server = self.host.server
         at = self.host.address
         name = s.lobby.table if s is not None else ""
         if self.host.server_kind == "host" and server is not None:
-            lone = getattr(server, "every_interface", False) and all(
-                a in ("127.0.0.1", "::1") for a in self.addresses
-            )
+            only_here = all(a in ("127.0.0.1", "::1") for a in self.addresses)
+            lone = getattr(server, "every_interface", False) and only_here
             title = "Friends join at"
             if lone:
                 title = "No network found: only this computer can join, at"
@@ -322,24 +294,15 @@ class LobbyScene(Scene):
             items.insert(0, (s.clocks.waiting, 30, WAITING, True))
         if s is None or not items:
             return []
-        top = round(self.oy + 20 * sc)
-        bottom = self.boxes["seats"].top - max(6, round(14 * sc))
-        gap = max(2, round(6 * sc))
+        top = round(self.oy + 20 * self.s)
+        bottom = self.boxes["seats"].top - max(6, self.px(14))
         left, right = 0, w
         board = self.night_rect()
         if board is not None:  # the night so far is top right: the words keep left of it
-            left, right = self._R(20, 0, 0, 0).x, board.x - round(20 * sc)
-        room = (right - left - max(16, round(40 * sc)), bottom - top)
-        sizes, dims = fit_sizes([(t, base, b) for t, base, _c, b in items], room, sc, gap=gap)
-        total = sum(h for _w, h in dims) + gap * (len(items) - 1)
-        out = []
-        y = top + max(0, (bottom - top - total) // 2)  # the block sits midway in its room
-        for (t, _x, c, b), sz, (tw, th) in zip(items, sizes, dims, strict=True):
-            out.append((t, sz, c, b, pygame.Rect((left + right) // 2 - tw // 2, y, tw, th)))
-            y += th + gap
-        return out
-
-    # ------------------------------------------------------------ input
+            left, right = self.rect(20, 0, 0, 0).x, board.x - self.px(20)
+        area = pygame.Rect(left, top, right - left, bottom - top)
+        width = area.w - max(16, self.px(40))
+        return _stack(items, area, self.s, width=width, gap=self.px(6), centre=True)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if lost := self.lost.handle_event(event, self.host.status):
@@ -359,11 +322,9 @@ class LobbyScene(Scene):
             if event.key == pygame.K_s and not self.chat.focused:
                 self.press_start()
             return
-        if (
-            s is not None
-            and s.host
-            and (said := self.choices.handle_event(event, self.host.settings))
-        ):
+        hosting = s is not None and s.host
+        said = self.choices.handle_event(event, self.host.settings) if hosting else None
+        if said:
             self.host.send(said)
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -399,10 +360,7 @@ class LobbyScene(Scene):
         s = self.host.session
         if s is not None:
             self.start.enabled = bool(s.host and s.lobby.said and s.lobby.said.can_start)
-            self._layout_give()
             self._layout_seats()
-
-    # ------------------------------------------------------------ drawing
 
     def side_lines(self) -> list[str]:
         s = self.host.session
@@ -417,45 +375,34 @@ class LobbyScene(Scene):
             note = f"Waiting for {host} to start the match…"
         if s.watch and self.sit in self.night_buttons():
             note += " A seat is free:"
-        lines = wrap(note, self._f(26), self.boxes["side"].w)
+        lines = wrap(note, self.font(26), self.boxes["side"].w)
         if not s.host and s.lobby.said is not None:
             lines += ["", f"A match of {s.lobby.said.hands} hands."]
             opts = s.lobby.said.options or TableOptions()
             words = options_words(opts.turn_time, opts.time_bank, opts.stand_in)
-            lines += wrap(words, self._f(26), self.boxes["side"].w)
+            lines += wrap(words, self.font(26), self.boxes["side"].w)
         if not s.host:  # the host's own row says it (a box at a friends' table)
-            lines += wrap(odds_words(self.odds_allowed()), self._f(26), self.boxes["side"].w)
+            lines += wrap(odds_words(self.odds_allowed()), self.font(26), self.boxes["side"].w)
         return lines
 
-    def _f(self, v: float) -> int:
-        return max(14, round(v * self.s))
-
-    def key_block(self) -> list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]]:
+    def key_block(self) -> list[Placed]:
         """The table's key, large, for the host who runs the table (friends compare it with
         their screens): under Start, above the chat box, right of the chat lines."""
         key = self.key_words()
         if not key or self.host.server_kind != "host" or "seats" not in self.boxes:
             return []
-        top = max(self.leave.rect.bottom, self.start.rect.bottom) + max(2, round(6 * self.s))
-        bottom = self.chat.rect.y - max(2, round(6 * self.s))
+        top = max(self.leave.rect.bottom, self.start.rect.bottom) + self.px(6)
+        bottom = self.chat.rect.y - self.px(6)
         area = pygame.Rect(self.start.rect.x, top, self.start.rect.w, max(0, bottom - top))
-        lines: list[tuple[str, float, tuple[int, int, int], bool]] = [
-            ("Table key", 20, MUTED, False), (key, 44, GOLD, True), (KEY_NOTE, 19, MUTED, False)
-        ]  # fmt: skip
-        words = [(t, base, b) for t, base, _c, b in lines]
-        sizes, dims = fit_sizes(words, area.size, self.s, shrink=0.94, tries=40)
-        out = []
-        y = area.top + max(0, (area.h - sum(d[1] for d in dims)) // 2)
-        for (t, _x, c, b), sz, (tw, th) in zip(lines, sizes, dims, strict=True):
-            out.append((t, sz, c, b, pygame.Rect(area.x, y, tw, th)))
-            y += th
-        return out
+        lines: list[Words] = [("Table key", 20, MUTED, False), (key, 44, GOLD, True),
+                              (KEY_NOTE, 19, MUTED, False)]  # fmt: skip
+        return _stack(lines, area, self.s, width=area.w, centre=False, shrink=0.94, tries=40)
 
     def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
         s = self.host.session
         if s is None:
             return []
-        f = self._f
+        f = self.font
         room = self.chat.rect.y - f(6) - max(self.leave.rect.bottom, self.start.rect.bottom)
         n = max(0, min(3, room // f(26)))  # as many as fit above the chat box
         chats = lobby_words(s.log.lines)[-n:] if n else []
@@ -474,7 +421,7 @@ class LobbyScene(Scene):
     def draw(self, surf: pygame.Surface) -> None:
         surf.fill((14, 40, 30))
         s = self.host.session
-        f = self._f
+        f = self.font
         if s is None:
             return
         for t, size, color, bold, rect in self.header():
@@ -486,37 +433,23 @@ class LobbyScene(Scene):
             draw_night(surf, board, s.lobby.night, me=s.name, size=f(24))
         box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
-        blit_text(
-            surf,
-            f"At the table ({len(s.lobby.seats)} of 7)",
-            f(28),
-            (box.x + f(20), box.y + f(16)),
-            INK,
-            bold=True,
-        )
+        at_table = f"At the table ({len(s.lobby.seats)} of 7)"
+        blit_text(surf, at_table, f(28), (box.x + f(20), box.y + f(16)), INK, bold=True)
         for r in self.seat_rows:
             row = blit_text(surf, r.who, f(28), r.rect.topleft, INK)
             if r.lock is not None:
                 color = LOCK_SEALED if r.sealed else LOCK_PLAIN
                 draw_lock(surf, r.lock, closed=r.sealed, color=color)
             quiet = any(rect is r.chip for _, rect in self.host_chips)
-            if r.chip is not None and quiet:  # "make host": there, but not a call to action
-                pygame.draw.rect(surf, (40, 52, 62), r.chip, border_radius=f(8))
-                pygame.draw.rect(surf, (92, 108, 120), r.chip, 1, border_radius=f(8))
-                blit_text(surf, r.level, f(20), r.chip.center, MUTED, anchor="center")
-                if r.mark:
-                    at = (r.chip.x - f(10), row.centery)
-                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
-            elif r.chip is not None:
-                if s.host:
-                    pygame.draw.rect(surf, (52, 66, 78), r.chip, border_radius=f(8))
-                    pygame.draw.rect(surf, GOLD, r.chip, 2, border_radius=f(8))
-                blit_text(surf, r.level, f(22), r.chip.center, INK, bold=True, anchor="center")
-                if not r.giving:  # the host's Give seat button sits there
-                    at = (r.chip.x - f(10), row.centery)
-                    blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
-            elif r.mark:
-                at = (box.right - f(20), row.centery)
+            if r.chip is not None and (quiet or s.host):
+                fill, edge, width = QUIET_CHIP if quiet else LEVEL_CHIP
+                pygame.draw.rect(surf, fill, r.chip, border_radius=f(8))
+                pygame.draw.rect(surf, edge, r.chip, width, border_radius=f(8))
+            if r.chip is not None:
+                size, ink = (f(20), MUTED) if quiet else (f(22), INK)
+                blit_text(surf, r.level, size, r.chip.center, ink, bold=not quiet, anchor="center")
+            at = (r.chip.x - f(10) if r.chip is not None else box.right - f(20), row.centery)
+            if r.mark and (r.chip is None or not r.giving):  # (else the Give seat button is there)
                 blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
         if self.level_chips:
             hint = "click a level to change it"

@@ -1,13 +1,6 @@
-"""The recap of a match: every seat's chips hand by hand, the match's moments, and our
-decisions worth a look.
-
-Figures come from ``common.recap`` over the hands given (this match as our
-seat saw it, the opened books, or a history file).  Each moment, and each
-hand on the chart, is a click away from the replayer at that hand.  Under the
-chips, the analysis after the match (``client.analysing``, shared with the
-replayer): "3 decisions worth a look", each a line that a click or its number
-key opens in the replayer at that decision.
-"""
+"""The recap of a match (``common.recap``): every seat's chips hand by hand, the match's
+moments, and our decisions worth a look (``client.analysing``); each a click (or its
+number key) from the replayer at that hand or decision."""
 
 from __future__ import annotations
 
@@ -56,6 +49,7 @@ def chip_axis(values: list[int]) -> tuple[float, float, float]:
 
 class RecapScene(Scene):
     name = "recap"
+    least = 12
 
     def __init__(self, host: Host, records: list[dict[str, Any]], *, viewer: int | None) -> None:
         super().__init__(host)
@@ -63,11 +57,9 @@ class RecapScene(Scene):
         self.viewer = viewer
         self.lines = chip_lines(records)
         self.moments = moments(records)
-        self.s = 1.0
         self.chart = pygame.Rect(0, 0, 10, 10)
-        self.moment_buttons = [
-            Button(f"moment:{i}", "Replay", style="primary") for i in range(len(self.moments))
-        ]
+        shown = range(len(self.moments))
+        self.moment_buttons = [Button(f"moment:{i}", "Replay", style="primary") for i in shown]
         self.close = Button("close", "Close", "Esc", style="danger")
         self.replay_all = Button("replay", "Replay the hands", "H")
         self.moment_rows: list[pygame.Rect] = []
@@ -92,11 +84,8 @@ class RecapScene(Scene):
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = w, h = size
-        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
-
-        def px(v: float) -> int:
-            return max(1, round(v * s))
-
+        self.scale_to(size)
+        px = self.px
         self.chart = pygame.Rect(px(70), px(100), w - px(70) - px(330), h - px(100) - px(210))
         self.moment_rows = []
         y = self.chart.bottom + px(56)
@@ -104,12 +93,12 @@ class RecapScene(Scene):
             row = pygame.Rect(px(40), y, self.chart.right - px(40), px(40))
             self.moment_rows.append(row)
             b.rect = pygame.Rect(row.right - px(120), row.y + px(2), px(120), px(36))
-            b.size = max(14, px(20))
+            b.size = self.font(20, 14)
             y += px(46)
         self.close.rect = pygame.Rect(w - px(290), h - px(70), px(250), px(50))
         self.replay_all.rect = pygame.Rect(w - px(290), h - px(132), px(250), px(50))
         for b in (self.close, self.replay_all):
-            b.size = max(14, px(22))
+            b.size = self.font(22, 14)
         # Under the legend of chips: the decisions worth a look, as many rows as fit.
         x = self.chart.right + px(40)
         legend_end = self.chart.y + px(36) + len(self.lines) * px(32)
@@ -117,7 +106,7 @@ class RecapScene(Scene):
         top = legend_end + px(48)
         self.look_rows = []
         # Two lines a row, never on each other: a row is their fonts, a gap and padding.
-        row_h = 2 * px(6) + max(12, px(19)) + max(12, px(17)) + px(4)
+        row_h = 2 * px(6) + self.font(19) + self.font(17) + px(4)
         for k in range(len(self.looks)):
             row = pygame.Rect(x, top + k * (row_h + px(6)), w - px(40) - x, row_h)
             if row.bottom > self.replay_all.rect.top - px(10):
@@ -168,17 +157,13 @@ class RecapScene(Scene):
             else:
                 self.replay_hand(len(self.records) - 1)  # the last hand first (README)
         elif what.startswith("moment:"):
-            moment = self.moments[int(what[7:])]
-            k = next(
-                (i for i, r in enumerate(self.records) if int(r.get("hand", 0)) == moment.hand), 0
-            )
-            self.replay_hand(k)
+            self.replay_hand(self._index_of(self.moments[int(what[7:])].hand))
         elif what.startswith("look:"):
             mark = self.looks[int(what[5:])]
-            k = next(
-                (i for i, r in enumerate(self.records) if int(r.get("hand", 0)) == mark.hand), 0
-            )
-            self.replay_hand(k, event=mark.event)
+            self.replay_hand(self._index_of(mark.hand), event=mark.event)
+
+    def _index_of(self, hand: int) -> int:
+        return next((i for i, r in enumerate(self.records) if int(r.get("hand", 0)) == hand), 0)
 
     def replay_hand(self, k: int, *, event: int | None = None) -> None:
         """The replayer at hand ``k`` (at the stop of its ``event``-th event if given)."""
@@ -194,17 +179,8 @@ class RecapScene(Scene):
             self.host.open("replayer", records=self.records, viewer=self.viewer, start=k,
                            event=event)  # fmt: skip
 
-    # ------------------------------------------------------------ drawing
-
     def draw(self, surf: pygame.Surface) -> None:
-        s = self.s
-
-        def px(v: float) -> int:
-            return max(1, round(v * s))
-
-        def f(v: float) -> int:
-            return max(12, round(v * s))
-
+        px, f = self.px, self.font
         w, h = surf.get_size()
         surf.fill((14, 30, 26))
         blit_text(surf, "Match recap", f(40), (px(40), px(44)), GOLD, bold=True, anchor="midleft")
@@ -226,22 +202,17 @@ class RecapScene(Scene):
         for k in range(n):  # each hand: its label under its point, the chips after it
             x = c.x + round(step * (k + 1))
             pygame.draw.line(surf, (30, 46, 42), (x, c.y), (x, c.bottom))
-            label = (
-                f"hand {self.records[k].get('hand', k + 1)}"
-                if k == 0
-                else str(self.records[k].get("hand", k + 1))
-            )
+            label = str(self.records[k].get("hand", k + 1))
             at = (x, c.bottom + px(16))
             if k == 0:  # the first, longer label ends under its point, clear of the axis
-                blit_text(surf, label, f(19), (x + px(4), at[1]), MUTED, anchor="midright")
+                at = (x + px(4), at[1])
+                blit_text(surf, f"hand {label}", f(19), at, MUTED, anchor="midright")
             else:
                 blit_text(surf, label, f(19), at, MUTED, anchor="center")
         for i, line in enumerate(self.lines):
             color = LINE_COLORS[i % len(LINE_COLORS)]
-            pts = [
-                (c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
-                for k, v in enumerate(line.chips)
-            ]
+            pts = [(c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
+                   for k, v in enumerate(line.chips)]  # fmt: skip
             if len(pts) > 1:
                 pygame.draw.lines(surf, color, False, pts, px(4 if line.seat == self.viewer else 3))
             for pt in pts:
@@ -283,14 +254,7 @@ class RecapScene(Scene):
         return self.analysing.summary()
 
     def _draw_looks(self, surf: pygame.Surface) -> None:
-        s = self.s
-
-        def px(v: float) -> int:
-            return max(1, round(v * s))
-
-        def f(v: float) -> int:
-            return max(12, round(v * s))
-
+        px, f = self.px, self.font
         x, y = self.look_title
         w = surf.get_width() - px(40) - x
         if self.analysing.held:  # mid-match: the analysis is for after it
@@ -317,11 +281,5 @@ class RecapScene(Scene):
             blit_text(surf, fit(where, f(19), room, bold=True), f(19),
                       (key.right + px(8), key.centery), INK, bold=True,
                       anchor="midleft")  # fmt: skip
-            blit_text(
-                surf,
-                fit(mark.short, f(17), row.w - px(16)),
-                f(17),
-                (row.x + px(8), row.bottom - px(6)),
-                MUTED,
-                anchor="bottomleft",
-            )
+            short, at = fit(mark.short, f(17), row.w - px(16)), (row.x + px(8), row.bottom - px(6))
+            blit_text(surf, short, f(17), at, MUTED, anchor="bottomleft")

@@ -1,18 +1,7 @@
-"""The banner over a lost table: "Lost the table — trying again… 1:47" and *Stop trying*.
-
-While the connection's thread retries (``client.net``: status ``retrying``, its
-``until`` the moment it gives up), the table and the lobby show this banner;
-its button, or Esc, gives up at once (``Host.stop_trying``).  The scene lays
-the banner out on resize in an area of its choosing, away from every rect it
-names (the table puts it over its action bar, where no card or plate is and
-whose buttons cannot reach a lost table anyway; the lobby above its seats,
-clear of the header's words), and draws it last.
-
-Invariants: the words and the countdown are pure functions of the status and
-``now`` (the same clock as ``Status.until``); the box and the button's rect
-change only in ``layout``, never in ``draw``; the banner takes events only
-while it is shown, and then every click on it (nothing under it gets one).
-"""
+"""The banner over a lost table: "Lost the table — trying again… 1:47" and *Stop trying*
+(or Esc: ``Host.stop_trying``), while the connection retries (``client.net``).  The words
+and countdown are pure functions of the status and ``now``; the box moves only in
+``layout``, clear of the rects it is told to avoid; while shown it takes every click on it."""
 
 from __future__ import annotations
 

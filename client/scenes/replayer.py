@@ -1,24 +1,12 @@
-"""The hand replayer: step through a hand action by action and street by street.
+"""The hand replayer: step through a hand action by action and street by street, drawn by
+the live table's painter from ``common.replay.table_after``.  It replays what it was given
+(our seat's view, or the full hands after open books or from a file), through
+``common.history.clean_record``.  The analysis after the match (``client.analysing``, worked
+between frames) adds each seat's chance bar and marks our decisions worth a look.
 
-It draws with the live table's painter (``client.render.tablepaint``) from
-``common.replay.table_after``, a ``common.schema.SeatView`` like the live one, so
-a replayed hand looks as it did at the table, with the pot and each seat's
-chips as they were.  What it replays is what it was given: during a match
-the hands as our seat saw them (``client.handbook``), after an open-books
-match or from a history file the full hands, every hole card shown.  Every
-record comes through ``common.history.clean_record`` (seats, events and card
-codes checked), so the view it draws holds only what the painter can draw.
-
-The analysis after the match (``client.analysing``, worked on between frames):
-a bar under each plate with that seat's chance at the street on screen (every
-seat's with the books open, ours alone from our seat's view when they were
-closed, and the panel says which), and our decisions worth a look marked in the
-list of stops, each with a line saying why when it is on screen.
-
-Keys: Left/Right a step, Up/Down a street, Home/End the hand's start and
-end, P play (a step a second) or pause, PageUp/PageDown (or [ and ]) the
-hand before and after, V the next decision worth a look, X export the hands
-to PHH, O the recap, Esc close.
+Keys: Left/Right a step, Up/Down a street, Home/End, P play or pause, PageUp/PageDown (or
+[ and ]) the hand before and after, V the next decision worth a look, X export to PHH, O
+the recap, Esc close.
 """
 
 from __future__ import annotations
@@ -49,35 +37,27 @@ from common.replay import Position, hand_label, positions, street_starts, table_
 from server import folders
 from server.exports import table_of, write_exports
 
-__all__ = ["ReplayerScene", "export_dir"]
+__all__ = ["ReplayerScene"]
 
 log = logging.getLogger("client.replayer")
 PLAY_STEP = 1.0  # seconds per stop while playing
-
-
-def export_dir() -> Path:
-    """Where exported ``.phh`` files go: ``exports`` next to the histories folder."""
-    return folders.exports_dir()
+KEYS = {pygame.K_RIGHT: "next", pygame.K_SPACE: "next", pygame.K_LEFT: "back",
+        pygame.K_DOWN: "street_next", pygame.K_UP: "street_back", pygame.K_PAGEUP: "prev_hand",
+        pygame.K_LEFTBRACKET: "prev_hand", pygame.K_PAGEDOWN: "next_hand",
+        pygame.K_RIGHTBRACKET: "next_hand", pygame.K_ESCAPE: "close"}  # fmt: skip
 
 
 class ReplayerScene(Scene):
     name = "replayer"
 
-    def __init__(
-        self,
-        host: Host,
-        records: list[dict[str, Any]],
-        *,
-        viewer: int | None = None,
-        start: int = 0,
-        title: str = "",
-        event: int | None = None,
-    ) -> None:
+    def __init__(self, host: Host, records: list[dict[str, Any]], *, viewer: int | None = None,
+                 start: int = 0, title: str = "", event: int | None = None) -> None:  # fmt: skip
         super().__init__(host)
         assert records
         self.records = records
         self.viewer = viewer
-        self.title = title or self._default_title()
+        full = all(full_record(rec) for rec in records)
+        self.title = title or ("Every hole card shown" if full else "As your seat saw it")
         self.painter = TablePainter(host.art)
         self.lay = TableLayout(host.window_size, [], None)
         self.hand_i = 0
@@ -86,22 +66,18 @@ class ReplayerScene(Scene):
         self.starts: list[int] = []
         self.shown = TablePicture(None)
         self.notice = ""
-        self.bar_buttons = [
-            Button("street_back", "Prev street", "Up"),
-            Button("back", "Back", "Left"),
-            Button("play", "Play", key_of("replayer", "play")),
-            Button("next", "Next", "Right", style="primary"),
-            Button("street_next", "Next street", "Down"),
-        ]
+        self.bar_buttons = [Button("street_back", "Prev street", "Up"),
+                            Button("back", "Back", "Left"),
+                            Button("play", "Play", key_of("replayer", "play")),
+                            Button("next", "Next", "Right", style="primary"),
+                            Button("street_next", "Next street", "Down")]  # fmt: skip
         self.playing = False
         self.clock = 0.0
-        self.panel_buttons = [
-            Button("prev_hand", "Prev hand", "["),
-            Button("next_hand", "Next hand", "]"),
-            Button("export", "Export PHH", key_of("replayer", "export")),
-            Button("recap", "Recap", key_of("replayer", "recap")),
-            Button("close", "Close", "Esc", style="danger"),
-        ]
+        self.panel_buttons = [Button("prev_hand", "Prev hand", "["),
+                              Button("next_hand", "Next hand", "]"),
+                              Button("export", "Export PHH", key_of("replayer", "export")),
+                              Button("recap", "Recap", key_of("replayer", "recap")),
+                              Button("close", "Close", "Esc", style="danger")]  # fmt: skip
         self.look = Button("next_mark", "Next worth a look", key_of("replayer", "next_mark"))
         self.analysing = analysis_for(records, viewer, session=host.session)
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
@@ -113,12 +89,6 @@ class ReplayerScene(Scene):
         self.goto(min(max(0, start), len(records) - 1), 0)
         if event is not None:
             self.goto_event(self.hand_i, event)
-
-    def _default_title(self) -> str:
-        full = all(full_record(rec) for rec in self.records)
-        return "Every hole card shown" if full else "As your seat saw it"
-
-    # ------------------------------------------------------------ moving
 
     @property
     def record(self) -> dict[str, Any]:
@@ -135,9 +105,8 @@ class ReplayerScene(Scene):
         if not self.stops:
             self.pos_i = 0
         else:
-            self.pos_i = (
-                len(self.stops) - 1 if pos_i < 0 else max(0, min(pos_i, len(self.stops) - 1))
-            )
+            last = len(self.stops) - 1
+            self.pos_i = last if pos_i < 0 else max(0, min(pos_i, last))
         self.analysing.job.prefer(self.hand_i)  # the hand on screen is counted first
         self._build()
 
@@ -146,8 +115,6 @@ class ReplayerScene(Scene):
         self.goto(hand_i, 0)
         k = next((i for i, p in enumerate(self.stops) if p.upto > event), len(self.stops) - 1)
         self.goto(hand_i, k)
-
-    # ------------------------------------------------------------ the analysis
 
     def marks_of(self, hand_i: int) -> dict[int, Mark]:
         """A hand's marked decisions by the index of their stop."""
@@ -170,18 +137,16 @@ class ReplayerScene(Scene):
             return
         if not found:
             done = self.analysing.job.decisions_done
-            self.notice = (
-                "No decision worth a second look" if done else "Still looking over your decisions…"
-            )
+            looking = "Still looking over your decisions…"
+            self.notice = "No decision worth a second look" if done else looking
             return
         here = (self.hand_i, self.pos_i)
         k, i = next((f for f in found if f > here), found[0])
         self.goto(k, i)
 
     def chance_bars(self) -> list[tuple[int, pygame.Rect, Chance]]:
-        """The chance bars this stop shows: the chances at the deal of the street on
-        screen, each at its seat's slot (``slots``); a seat that has folded since keeps
-        its bar, dimmed (what it gave up), so the bars still add up."""
+        """The chances at the deal of the street on screen, each at its seat's slot; a seat
+        that has folded since keeps its bar, dimmed, so the bars still add up."""
         if not self.stops or self.shown.view is None:
             return []
         st = self.analysing.job.hands[self.hand_i].chances_at(self.stops[self.pos_i].upto)
@@ -208,16 +173,11 @@ class ReplayerScene(Scene):
         upto = self.stops[self.pos_i].upto if self.stops else 0
         last = decode_event(rec["events"][upto - 1]) if upto else None
         recent = {last.seat: act_words(last)} if isinstance(last, Act) else {}  # stays up
-        self.shown = TablePicture(
-            view=table_after(rec, upto, self.viewer),
-            players={
-                x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
-                for x in rec["seats"]
-            },
-            hand=int(rec.get("hand", 0)),
-            hands=self.match_hands(),
-            recent=recent,
-        )
+        players = {x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
+                   for x in rec["seats"]}  # fmt: skip
+        self.shown = TablePicture(view=table_after(rec, upto, self.viewer), players=players,
+                                  hand=int(rec.get("hand", 0)), hands=self.match_hands(),
+                                  recent=recent)  # fmt: skip
 
     def pause(self) -> None:
         self.playing = False
@@ -255,39 +215,35 @@ class ReplayerScene(Scene):
     def choose(self, what: str) -> None:
         if what != "play":
             self.pause()
-        if what == "play":
-            self.playing = not self.playing and bool(self.stops)
-            self.clock = 0.0
-            if self.playing and self.pos_i == len(self.stops) - 1:
-                self.goto(self.hand_i, 0)  # from the start again
-            self.bar_buttons[2].label = "Pause" if self.playing else "Play"
-        elif what == "next":
-            self.step(1)
-        elif what == "back":
-            self.step(-1)
-        elif what == "street_next":
-            self.street(1)
-        elif what == "street_back":
-            self.street(-1)
-        elif what == "prev_hand":
-            self.hand(-1)
-        elif what == "next_hand":
-            self.hand(1)
-        elif what == "next_mark":
-            self.next_mark()
-        elif what == "export":
-            self.export()
-        elif what == "recap":
-            self.host.open("recap", records=self.records, viewer=self.viewer)
-        elif what == "close":
-            self.host.pop(self)
-        elif what.startswith("hand:"):
+        if what.startswith("hand:"):
             self.goto(int(what[5:]), 0)
+            return
+        {
+            "play": self.play,
+            "next": lambda: self.step(1),
+            "back": lambda: self.step(-1),
+            "street_next": lambda: self.street(1),
+            "street_back": lambda: self.street(-1),
+            "prev_hand": lambda: self.hand(-1),
+            "next_hand": lambda: self.hand(1),
+            "next_mark": self.next_mark,
+            "export": self.export,
+            "recap": lambda: self.host.open("recap", records=self.records, viewer=self.viewer),
+            "close": lambda: self.host.pop(self),
+        }[what]()
+
+    def play(self) -> None:
+        """Play a step a second from here (from the start again at the end), or pause."""
+        self.playing = not self.playing and bool(self.stops)
+        self.clock = 0.0
+        if self.playing and self.pos_i == len(self.stops) - 1:
+            self.goto(self.hand_i, 0)
+        self.bar_buttons[2].label = "Pause" if self.playing else "Play"
 
     def export(self, where: Path | None = None) -> Path | None:
-        """Write every hand here to ``where`` (default ``export_dir()``): one .phh each,
-        and the lot as PokerStars-style text in one .txt for tracking software."""
-        where = where or export_dir()
+        """Write every hand here to ``where`` (default ``exports`` next to the histories): one
+        .phh each, and the lot as PokerStars-style text in one .txt for tracking software."""
+        where = where or folders.exports_dir()
         table = table_of(str(self.records[0].get("match", "")), folders.history_dir())
         try:
             write_exports(self.records, where, table=table)  # 0600 files in a 0700 folder
@@ -297,8 +253,6 @@ class ReplayerScene(Scene):
             return None
         self.notice = f"Wrote {len(self.records)} .phh files and a .txt to {where}"
         return where
-
-    # ------------------------------------------------------------ layout and input
 
     def buttons(self) -> list[Button]:
         return [*self.bar_buttons, *self.panel_buttons, self.look]
@@ -316,58 +270,40 @@ class ReplayerScene(Scene):
             b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
             b.size = lay.font(22)
             x += w + gap
-        p = lay.panel
-        bw = (p.w - lay.px(36)) // 2
-        y = p.y + lay.px(58)
+        p, px = lay.panel, lay.px
+        left, width = p.x + px(12), p.w - px(24)
+
+        def strip(top: int, h: int) -> pygame.Rect:
+            return pygame.Rect(left, top, width, h)
+
+        bw = (p.w - px(36)) // 2
+        y = p.y + px(58)
         for i, b in enumerate(self.panel_buttons[:4]):
-            b.rect = pygame.Rect(
-                p.x + lay.px(12) + (i % 2) * (bw + lay.px(12)),
-                y + (i // 2) * lay.px(46),
-                bw,
-                lay.px(38),
-            )
+            b.rect = pygame.Rect(left + (i % 2) * (bw + px(12)), y + (i // 2) * px(46), bw, px(38))
             b.size = lay.font(20)
         close = self.panel_buttons[4]
-        close.rect = pygame.Rect(
-            p.x + lay.px(12), p.bottom - lay.px(54), p.w - lay.px(24), lay.px(42)
-        )
+        close.rect = strip(p.bottom - px(54), px(42))
         close.size = lay.font(22)
-        self.look.rect = pygame.Rect(p.x + lay.px(12), y + 2 * lay.px(46), p.w - lay.px(24),
-                                     lay.px(38))  # fmt: skip
+        self.look.rect = strip(y + 2 * px(46), px(38))
         self.look.size = lay.font(20)
-        line = max(lay.font(18) + 2, lay.px(21))
-        self.status_rect = pygame.Rect(
-            p.x + lay.px(12), self.look.rect.bottom + lay.px(8), p.w - lay.px(24), 3 * line
-        )
-        self.why_rect = pygame.Rect(
-            p.x + lay.px(12), self.status_rect.bottom + lay.px(6), p.w - lay.px(24),
-            chances.WHY_LINES * line + lay.px(12),
-        )  # fmt: skip
+        line = max(lay.font(18) + 2, px(21))
+        self.status_rect = strip(self.look.rect.bottom + px(8), 3 * line)
+        self.why_rect = strip(self.status_rect.bottom + px(6), chances.WHY_LINES * line + px(12))
         self.slots = {seat: self._slot(spot) for seat, spot in lay.spots.items()}
-        # Room above Close for the "your turn at the table" banner.
-        self.turn_rect = pygame.Rect(
-            p.x + lay.px(12), close.rect.top - lay.px(44), p.w - lay.px(24), lay.px(36)
-        )
-        self.hand_rows = []
-        top = self.why_rect.bottom + lay.px(12)
-        row = lay.px(30)
+        self.turn_rect = strip(close.rect.top - px(44), px(36))  # above Close: "your turn"
+        top = self.why_rect.bottom + px(12)
+        row = px(30)
         # The hands take at most half the room; the rest lists this hand's stops.
-        room = max(1, min(len(self.records), (close.rect.top - lay.px(10) - top) // row // 2))
+        room = max(1, min(len(self.records), (close.rect.top - px(10) - top) // row // 2))
         first = max(0, min(self.hand_i - room // 2, len(self.records) - room))
-        self.steps_rect = pygame.Rect(
-            p.x + lay.px(12),
-            top + room * row + lay.px(14),
-            p.w - lay.px(24),
-            self.turn_rect.top - lay.px(8) - (top + room * row + lay.px(14)),
-        )
-        for k in range(first, min(len(self.records), first + room)):
-            r = pygame.Rect(p.x + lay.px(12), top + (k - first) * row, p.w - lay.px(24), row - 2)
-            self.hand_rows.append((k, r))
+        steps_top = top + room * row + px(14)
+        self.steps_rect = strip(steps_top, self.turn_rect.top - px(8) - steps_top)
+        self.hand_rows = [(k, strip(top + (k - first) * row, row - 2))
+                          for k in range(first, min(len(self.records), first + room))]  # fmt: skip
 
     def _slot(self, spot: Any) -> pygame.Rect:
-        """Where a seat's chance bar goes: under its plate, or over it for a seat at the
-        top (its cards are under the plate), at the plate's outer end; clear of every
-        card and plate (``tests/test_client_analysis.py`` compares the rectangles)."""
+        """Where a seat's chance bar goes: under its plate, or over it for a seat at the top
+        (its cards are under the plate), at the plate's outer end; clear of every card."""
         lay = self.lay
         plate = spot.plate_rect()
         r = pygame.Rect(0, 0, lay.px(112), max(15, lay.px(22)))
@@ -392,26 +328,11 @@ class ReplayerScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
-            keys = {
-                pygame.K_RIGHT: "next",
-                pygame.K_SPACE: "next",
-                pygame.K_LEFT: "back",
-                pygame.K_DOWN: "street_next",
-                pygame.K_UP: "street_back",
-                pygame.K_PAGEUP: "prev_hand",
-                pygame.K_LEFTBRACKET: "prev_hand",
-                pygame.K_PAGEDOWN: "next_hand",
-                pygame.K_RIGHTBRACKET: "next_hand",
-                pygame.K_ESCAPE: "close",
-            }
-            if event.key == pygame.K_HOME:
+            if event.key in (pygame.K_HOME, pygame.K_END):
                 self.pause()
-                self.goto(self.hand_i, 0)
-            elif event.key == pygame.K_END:
-                self.pause()
-                self.goto(self.hand_i, -1)
-            elif event.key in keys:
-                self.choose(keys[event.key])
+                self.goto(self.hand_i, 0 if event.key == pygame.K_HOME else -1)
+            elif event.key in KEYS:
+                self.choose(KEYS[event.key])
             elif (name := pygame.key.name(event.key).upper()) in SCENES["replayer"]:
                 self.choose(SCENES["replayer"][name])  # one key, one meaning (client.keys)
             return
@@ -434,28 +355,17 @@ class ReplayerScene(Scene):
         if event.type == pygame.MOUSEWHEEL:
             self.step(-event.y)
 
-    # ------------------------------------------------------------ drawing
-
     def draw(self, surf: pygame.Surface) -> None:
         lay = self.lay
         s = self.shown
         view = s.view
         surf.blit(self.painter.background(lay), (0, 0))
         self.painter.centre(surf, lay, s, pot_hidden=False)
-        showdown = bool(view and view.over)
+        self.painter.seats(surf, lay, s, hidden={}, books=True)
         # At the showdown the last street's bets are in the pot, as the live table sweeps them.
-        swept = showdown or bool(self.stops and self.stops[self.pos_i].street == 8)
-        winners = {seat for seat, _, _ in view.awards} if view else set()
+        swept = bool(view and view.over) or bool(self.stops and self.stops[self.pos_i].street == 8)
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
-            if sv is not None:
-                self.painter.seat_cards(surf, spot, sv, hidden=set(), showdown=showdown,
-                                        books=True)  # fmt: skip
-            self.painter.plate(surf, lay, spot, sv, s.players.get(seat), pic=s)
-            if sv is not None and sv.shown is not None and showdown:
-                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
-            if view is not None and view.button == seat:
-                self.painter.dealer_button(surf, lay, spot)
             if sv is not None and sv.bet and not swept:
                 self.painter.chips(surf, lay, spot.bet_at, sv.bet)
         for seat, r, chance in self.chance_bars():
@@ -496,18 +406,8 @@ class ReplayerScene(Scene):
         seat's plate or cards reach into, so a top seat's name and chips stay in view."""
         lay = self.lay
         band = pygame.Rect(lay.area.x, lay.px(8), lay.area.w, lay.px(40))
-        taken = sorted(
-            (r.left, r.right)
-            for r in [
-                *(
-                    r
-                    for spot in lay.spots.values()
-                    for r in (spot.plate_rect(), *spot.card_rects(7))
-                ),
-                *self.bar_slots(),
-            ]
-            if r.colliderect(band)
-        )
+        rects = [r for spot in lay.spots.values() for r in (spot.plate_rect(), *spot.card_rects(7))]
+        taken = sorted((r.left, r.right) for r in rects + self.bar_slots() if r.colliderect(band))
         gaps, x = [], band.left
         for left, right in taken:
             if left > x:

@@ -9,6 +9,7 @@ import pygame
 from client.host import Host
 from client.keys import SCENES, key_of
 from client.render.layout import BASE_H, BASE_W
+from client.render.nightboard import net_look
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
@@ -17,9 +18,8 @@ __all__ = ["ResultsScene"]
 
 
 def books_note(s: Any) -> str:
-    """The line under the standings when the host opens the books: they come, they are
-    here, or (a watcher or a seat for the next match, without ``books_to_watchers``)
-    they go to the players seated at the match only, so none will come."""
+    """The line under the standings when the host opens the books: they come, they are here,
+    or (to a watcher without ``books_to_watchers``) they go to the match's players only."""
     v = s.view
     played = v is not None and v.you is not None and v.you in v.seats
     if not played and not s.lobby.books_to_watchers:
@@ -37,14 +37,12 @@ class ResultsScene(Scene):
     def __init__(self, host: Host) -> None:
         super().__init__(host)
         self.again = Button("rematch", "Rematch", key_of("results", "rematch"), style="primary")
-        self.lobby = Button(
-            "lobby", "Back to the lobby", key_of("results", "lobby"), style="primary"
-        )
+        lobby_key = key_of("results", "lobby")
+        self.lobby = Button("lobby", "Back to the lobby", lobby_key, style="primary")
         self.leave = Button("leave", "Leave", "Esc", style="danger")
         self.replay = Button("replay", "Replay the hands", key_of("results", "replay"))
         self.recap = Button("recap", "Recap", key_of("results", "recap"))
         self.box = pygame.Rect(0, 0, 10, 10)
-        self.s = 1.0
         self._laid: tuple[int, bool, bool] | None = None  # what the box was sized for
         self.size = (BASE_W, BASE_H)
 
@@ -55,27 +53,24 @@ class ResultsScene(Scene):
     def resize(self, size: tuple[int, int]) -> None:
         self.size = w, h = size
         self._laid = self._content()
-        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
-        self.box = pygame.Rect(0, 0, round(720 * s), self.box_height())
-        self.box.center = (min(w // 2, round(w - 300 * s) // 2 + 10), h // 2)
+        self.scale_to(size)
+        px = self.px
+        self.box = pygame.Rect(0, 0, px(720), self.box_height())
+        self.box.center = (min(w // 2, round(w - 300 * self.s) // 2 + 10), h // 2)
         self.lobby.label = "Lobby"
-        bh, y = round(60 * s), self.box.bottom - round(90 * s)
+        bh, y = px(60), self.box.bottom - px(90)
         row = [b for b in self.buttons() if b not in (self.replay, self.recap)]
-        gap = round(20 * s)
-        rw = (self.box.w - round(80 * s) - gap * (len(row) - 1)) // len(row)
+        gap = px(20)
+        rw = (self.box.w - px(80) - gap * (len(row) - 1)) // len(row)
         for i, b in enumerate(row):
-            b.rect = pygame.Rect(self.box.x + round(40 * s) + i * (rw + gap), y, rw, bh)
-            b.size = max(14, round(26 * s))
-        bw = round(290 * s)
-        for i, b in enumerate((self.replay, self.recap)):
-            b.rect = pygame.Rect(
-                self.box.x + round(40 * s) + i * (bw + round(60 * s)),
-                self.box.bottom - 2 * bh - round(46 * s),
-                bw + (round(60 * s) if i == 0 else 0) - (round(60 * s) if i == 1 else 0),
-                round(48 * s),
-            )
-            b.size = max(14, round(22 * s))
-        self.recap.rect.right = self.box.right - round(40 * s)
+            b.rect = pygame.Rect(self.box.x + px(40) + i * (rw + gap), y, rw, bh)
+            b.size = self.font(26)
+        y = self.box.bottom - 2 * bh - px(46)
+        self.replay.rect = pygame.Rect(self.box.x + px(40), y, px(290) + px(60), px(48))
+        self.recap.rect = pygame.Rect(0, y, px(290) - px(60), px(48))
+        self.recap.rect.right = self.box.right - px(40)
+        for b in (self.replay, self.recap):
+            b.size = self.font(22)
 
     def _content(self) -> tuple[int, bool, bool]:
         """(standings rows, the night's line, the books' line): what the box must hold."""
@@ -88,10 +83,10 @@ class ResultsScene(Scene):
     def box_height(self) -> int:
         """As tall as its words and buttons, no taller: the header, a row per seat, the
         night's and the books' lines when there are, the two rows of buttons."""
-        f = lambda v: max(14, round(v * self.s))  # noqa: E731  (as ``draw`` sizes them)
+        f = self.font  # (as ``draw`` sizes them)
         rows, night, books = self._content()
         body = f(160) + f(34) + rows * f(36) + (f(34) if night else 0) + (f(36) if books else 0)
-        return max(round(420 * self.s), body + f(16) + 2 * round(60 * self.s) + round(46 * self.s))
+        return max(self.px(420), body + f(16) + 2 * self.px(60) + self.px(46))
 
     def update(self, dt: float) -> None:
         if self._laid != self._content():  # the standings came, or the books opened
@@ -131,7 +126,7 @@ class ResultsScene(Scene):
         s = self.host.session
         if s is None or s.standings is None:
             return
-        f = lambda v: max(14, round(v * self.s))  # noqa: E731
+        f = self.font
         shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 110))
         surf.blit(shade, (0, 0))
@@ -139,30 +134,13 @@ class ResultsScene(Scene):
         panel(surf, box, (10, 24, 20, 240), f(18))
         pygame.draw.rect(surf, GOLD, box, 3, border_radius=f(18))
         winners = [r.name for r in s.standings if r.winner]
-        title = (
-            " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
-            if winners
-            else "Match over"
-        )
+        title = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+        title = fit(title if winners else "Match over", f(46), box.w - f(40), bold=True)
         blit_text(surf, "Match over", f(28), (box.centerx, box.y + f(34)), MUTED, anchor="center")
-        blit_text(
-            surf,
-            fit(title, f(46), box.w - f(40), bold=True),
-            f(46),
-            (box.centerx, box.y + f(80)),
-            GOLD,
-            bold=True,
-            anchor="center",
-            shadow=True,
-        )
-        blit_text(
-            surf,
-            f"after {s.hands_played} hands",
-            f(24),
-            (box.centerx, box.y + f(122)),
-            INK,
-            anchor="center",
-        )
+        at = (box.centerx, box.y + f(80))
+        blit_text(surf, title, f(46), at, GOLD, bold=True, anchor="center", shadow=True)
+        at = (box.centerx, box.y + f(122))
+        blit_text(surf, f"after {s.hands_played} hands", f(24), at, INK, anchor="center")
         y = box.y + f(160)
         night = s.lobby.night
         cols = (box.x + f(50), box.x + f(110), box.right - f(330), box.right - f(190),
@@ -175,47 +153,24 @@ class ResultsScene(Scene):
         y += f(34)
         for r in s.standings:
             color = GOLD if r.winner else INK
-            name = r.name + ("  (you)" if r.seat == s.seat else "")
+            name = fit(r.name + ("  (you)" if r.seat == s.seat else ""), f(28),
+                       cols[2] - cols[1] - f(120))  # fmt: skip
             blit_text(surf, str(r.place), f(28), (cols[0], y), color, bold=True)
-            blit_text(
-                surf,
-                fit(name, f(28), cols[2] - cols[1] - f(120)),
-                f(28),
-                (cols[1], y),
-                color,
-                bold=r.winner,
-            )
+            blit_text(surf, name, f(28), (cols[1], y), color, bold=r.winner)
             blit_text(surf, str(r.stack), f(28), (cols[2], y), color, anchor="topright")
-            net = r.net
-            ncol = (110, 220, 130) if net > 0 else (235, 110, 100) if net < 0 else MUTED
-            blit_text(
-                surf,
-                f"{net:+d}" if net else "0",
-                f(28),
-                (cols[3], y),
-                ncol,
-                bold=True,
-                anchor="topright",
-            )
+            net, net_color = net_look(r.net)
+            blit_text(surf, net, f(28), (cols[3], y), net_color, bold=True, anchor="topright")
             total = night.total_of(r.name) if night is not None else None
             if total is not None:
-                tcol = (
-                    (110, 220, 130)
-                    if total.net > 0
-                    else (235, 110, 100)
-                    if total.net < 0
-                    else MUTED
-                )
-                night_net = f"{total.net:+d}" if total.net else "0"
-                blit_text(surf, night_net, f(28), (cols[4], y), tcol, anchor="topright")
+                net, net_color = net_look(total.net)
+                blit_text(surf, net, f(28), (cols[4], y), net_color, anchor="topright")
             y += f(36)
         if night is not None and night.played:
             line = f"Match {night.played} of the night · {night.label}"
             at = (box.centerx, y + f(6))
             blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
         if s.lobby.open_books:
-            note = books_note(s)
-            blit_text(surf, note, f(22), (box.centerx, self.replay.rect.top - f(18)), GOLD,
-                      anchor="center")  # fmt: skip
+            at = (box.centerx, self.replay.rect.top - f(18))
+            blit_text(surf, books_note(s), f(22), at, GOLD, anchor="center")
         for b in self.buttons():
             b.draw(surf)

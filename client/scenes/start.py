@@ -1,18 +1,10 @@
-"""The start screen: your name and the three ways to a table.
+"""The start screen: your name and the ways to a table.
 
-Play the computer (1-3 computer seats, 4/8/12 hands, their level), host a
-friends' table (its name, hands, computer seats, optional password; each
-computer seat's level is set in the lobby) or join one: a table found on the
-network with a click (``client.discovery``; its password asked if it needs
-one), or an address typed (the recent ones offered), port, password and,
-optionally, the table's key as the host's lobby shows it (checked before any
-hello: ``client.link``); or watch.  Settings are saved as soon as a way in is chosen.
-
-A computer match left unfinished by a crash (``Host.unfinished_match``, read
-each time the screen comes back) is offered in a strip under the title, in
-place of the subtitle: what it is (the hand, the computer seats) and *Resume*.
-The computer column's button is then *New match*, and it asks once before the
-unfinished match is dropped for good.
+Play the computer, host a friends' table, or join or watch one: found on the network (its
+password asked if it needs one) or typed (the recent addresses offered), with the table's
+key checked before any hello (``client.link``).  Settings are saved as a way in is chosen.
+A computer match left unfinished is offered under the title with *Resume*; *New match*
+then asks once before dropping it for good.
 """
 
 from __future__ import annotations
@@ -26,13 +18,14 @@ from client.address import AddressError, joinable, parse_address, parse_port, sp
 from client.host import Host
 from client.keys import SCENES, key_of
 from client.overlays import ConfirmDialog
-from client.render.layout import BASE_H, BASE_W
+from client.render.layout import BASE_H
 from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, fit_lines, font, line_height, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
+from client.wording import and_names
 from common.levels import LEVEL_INFO, level_info
 from common.protocol.server_messages import ServerMessage, Welcome
 from common.seal import normal_short_key
@@ -43,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["StartScene", "offer_words", "parse_address"]
 
 WARN = (255, 190, 120)
+NOT_LOOKING = "Not looking: type the address below"
 
 
 def _name_of(level: str) -> str:
@@ -54,10 +48,6 @@ def _id_of(name: object) -> str:
     return next((lv.id for lv in LEVEL_INFO if lv.name == name), LEVEL_INFO[1].id)
 
 
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _where(found: Unfinished) -> str:
     if found.in_play:
         return f"hand {found.hand} of {found.hands}"
@@ -65,7 +55,7 @@ def _where(found: Unfinished) -> str:
 
 
 def _computers(found: Unfinished) -> str:
-    return _and(sorted((s.name for s in found.computers), key=str.casefold) or ["nobody"])
+    return and_names(sorted((s.name for s in found.computers), key=str.casefold) or ["nobody"])
 
 
 def offer_words(found: Unfinished) -> str:
@@ -101,18 +91,14 @@ class StartScene(Scene):
         self.prompt: PasswordPrompt | None = None
         self.asked: PasswordPrompt | None = None  # the dialog whose password is being tried
         self.host_button = Button("host", "Host a table", key_of("start", "host"), style="primary")
-        self.open_books = Checkbox(
-            "open_books", "Open the books after the match", st.host_open_books
-        )
-        self.books_watchers = Checkbox(
-            "books_watchers", "… and to watchers", st.host_books_to_watchers
-        )
+        books = "Open the books after the match"
+        self.open_books = Checkbox("open_books", books, st.host_open_books)
+        watchers = st.host_books_to_watchers
+        self.books_watchers = Checkbox("books_watchers", "… and to watchers", watchers)
         self.histories = Button("histories", "Hand histories", key_of("start", "histories"))
         self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
-        self.join_password = TextInput(
-            "join_password", "", "password, if any", max_len=40, secret=True
-        )
+        self.join_password = TextInput("join_password", "", "", max_len=40, secret=True)
         self.join_key = TextInput("join_key", "", "Table key (optional)", max_len=24)
         self.join = Button("join", "Join", key_of("start", "join"), style="primary")
         self.watch = Button("watch", "Watch")
@@ -125,7 +111,6 @@ class StartScene(Scene):
         self._seen = (self.address.value, self.port.value)
         self._seen_key = ""
         self.kept = KeptSeats(host)  # the tables found where a join takes our seat back
-        self.s = 1.0
         self.columns: list[pygame.Rect] = []
         self._placeholders()
 
@@ -162,50 +147,35 @@ class StartScene(Scene):
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
         self.host.look_for_tables()
         self.kept.forget()
-        self._found_note()
-        self.read_offer()
+        finder = self.host.finder
+        looking = finder is not None and finder.running
+        self.found.empty = "Looking for tables… (none yet)" if looking else NOT_LOOKING
+        # An unfinished computer match to offer (a journal on disk), looked for again.
+        self.offer = self.host.unfinished_match()
+        self.play.label = "New match" if self.offer is not None else "Play the computer"
+        self.host.dirty = True
 
     def on_message(self, msg: ServerMessage) -> None:
         if isinstance(msg, Welcome):
             self.asked = None  # the password was right
-
-    def read_offer(self) -> None:
-        """Look again for an unfinished computer match to offer (a journal on disk)."""
-        self.offer = self.host.unfinished_match()
-        self.play.label = "New match" if self.offer is not None else "Play the computer"
-        self.host.dirty = True
 
     def offer_line(self) -> tuple[str, int, pygame.Rect]:
         """The offer's words, their size and where they are drawn (left of *Resume*)."""
         if self.offer is None:
             return "", 0, pygame.Rect(0, 0, 0, 0)
         words = offer_words(self.offer)
-        box, s = self.offer_box, self.s
-        pad = round(20 * s)
+        box, pad = self.offer_box, self.px(20)
         width = self.resume.rect.x - pad - (box.x + pad)
-        size = max(14, round(24 * s))
+        size = self.font(24)
         while size > 12 and font(size, bold=True).size(words)[0] > width:
             size -= 1
         words = fit(words, size, width, bold=True)
         w, h = font(size, bold=True).size(words)
         return words, size, pygame.Rect(box.x + pad, box.centery - h // 2, w, h)
 
-    def _found_note(self) -> None:
-        finder = self.host.finder
-        if finder is not None and finder.running:
-            self.found.empty = "Looking for tables… (none yet)"
-        else:
-            self.found.empty = "Not looking: type the address below"
-
     def resize(self, size: tuple[int, int]) -> None:
-        w, h = size
-        s = self.s = max(0.5, min(w / BASE_W, h / BASE_H))
-        ox = (w - BASE_W * s) / 2
-        oy = (h - BASE_H * s) / 2
-
-        def R(x: float, y: float, rw: float, rh: float) -> pygame.Rect:
-            return pygame.Rect(round(ox + x * s), round(oy + y * s), round(rw * s), round(rh * s))
-
+        self.scale_to(size)
+        R, f = self.rect, self.font
         self.name_in.rect = R(490, 170, 300, 48)
         self.offer_box = R(60, 104, 1160, 54)
         self.resume.rect = R(1040, 110, 164, 42)
@@ -222,8 +192,8 @@ class StartScene(Scene):
         self.host_password.rect = R(x0[1], 534, 322, 38)
         self.host_button.rect = R(x0[1], 580, 322, 48)
         self.found.rect = R(x0[2], 336, 322, 116)
-        self.found.row_h = round(50 * s)
-        self.found.size = max(13, round(21 * s))
+        self.found.row_h = self.px(50)
+        self.found.size = f(21, 13)
         self.found.clamp()
         self.address.rect = R(x0[2], 476, 212, 38)
         self.port.rect = R(x0[2] + 222, 476, 100, 38)
@@ -239,25 +209,23 @@ class StartScene(Scene):
         self.open_books.rect = R(x0[1], 634, 322, 22)
         self.books_watchers.rect = R(x0[1] + 30, 657, 292, 20)
         for wdg in self.widgets():
-            wdg.size = max(14, round(26 * s))
-        self.level.size = max(12, round(21 * s))
+            wdg.size = f(26)
+        self.level.size = f(21, 12)
         for wdg in (self.table_name, self.address, self.port, self.join_password, self.join_key):
-            wdg.size = max(14, round(22 * s))
+            wdg.size = f(22)
         for b in self.buttons():
-            b.size = max(14, round(26 * s))
-        self.open_books.size = self.histories.size = max(14, round(21 * s))
-        self.resume.size = max(14, round(24 * s))  # (a button only while offered)
-        self.books_watchers.size = max(13, round(18 * s))
+            b.size = f(26)
+        self.open_books.size = self.histories.size = f(21)
+        self.resume.size = f(24)  # (a button only while offered)
+        self.books_watchers.size = f(18, 13)
         self.recent = []
         for i, addr in enumerate(self.host.settings.recent[:2]):
-            size = max(12, round(18 * s))
-            b = Button("recent:" + addr, fit(addr, size, round(140 * s)), size=size)
+            small = f(18, 12)
+            b = Button("recent:" + addr, fit(addr, small, self.px(140)), size=small)
             b.rect = R(x0[2] + i * 166, 520, 156, 28)
             self.recent.append(b)
         if self.prompt is not None:
-            self.prompt.layout(pygame.Rect((0, 0), size), s)
-
-    # ------------------------------------------------------------ input
+            self.prompt.layout(pygame.Rect((0, 0), size), self.s)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.prompt is not None:
@@ -342,15 +310,13 @@ class StartScene(Scene):
             self._seen_key = self.join_key.value
 
     def join_found(self, table: Any, *, password: str | None = None) -> None:
-        """Join a table found on the network (also what tests call): its password asked
-        first if it needs one; a full table is watched; a table where we keep a seat's
-        token takes us back to that seat."""
+        """Join a table found on the network: its password asked first if it needs one; a full
+        table is watched; one where we keep a seat's token takes us back to that seat."""
         self.host.notice = ""
         self.errors.pop("join", None)
         if not table.compatible:
-            self.host.notice = (
-                f"{table.name} runs another version of the game (protocol {table.protocol})."
-            )
+            other = f"runs another version of the game (protocol {table.protocol})."
+            self.host.notice = f"{table.name} {other}"
             return
         self.remember()
         # Our seat's token kept for this table (client.seatkeys): back to it, asking nothing.
@@ -360,14 +326,8 @@ class StartScene(Scene):
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
             return
         watch = table.free == 0 and key is None
-        self.host.connect(
-            table.host,
-            table.port,
-            password=password or "",
-            watch=watch,
-            announced=getattr(table, "short_key", ""),
-            table=table.name,
-        )
+        self.host.connect(table.host, table.port, password=password or "", watch=watch,
+                          announced=getattr(table, "short_key", ""), table=table.name)  # fmt: skip
 
     def remember(self) -> None:
         st = self.host.settings
@@ -432,34 +392,25 @@ class StartScene(Scene):
         elif what == "play":
             self.new_match()
         elif what == "host":
-            self.host.host_table(
-                hands=int(self.host_hands.value),
-                computers=int(self.host_computers.value),
-                password=self.host_password.value,
-                name=self.table_name.value,
-                level=self.host.settings.host_level,
-                open_books=self.open_books.value,
-                books_to_watchers=self.books_watchers.value,
-            )
+            self.host.host_table(hands=int(self.host_hands.value),
+                                 computers=int(self.host_computers.value),
+                                 password=self.host_password.value, name=self.table_name.value,
+                                 level=self.host.settings.host_level,
+                                 open_books=self.open_books.value,
+                                 books_to_watchers=self.books_watchers.value)  # fmt: skip
         elif what in ("join", "watch"):
             found = self.where()
             if found is None:
                 return
             host, port = found
             # Kept among the recent addresses only once the table has welcomed us.
-            self.host.connect(
-                host,
-                port,
-                password=self.join_password.value,
-                watch=what == "watch",
-                remember=joinable(host, port),
-                key=normal_short_key(self.join_key.value) or "",
-            )
+            key = normal_short_key(self.join_key.value) or ""
+            self.host.connect(host, port, password=self.join_password.value, watch=what == "watch",
+                              remember=joinable(host, port), key=key)  # fmt: skip
 
     def new_match(self) -> None:
-        self.host.play_computer(
-            int(self.computers.value), int(self.hands.value), level=_id_of(self.level.value)
-        )
+        level = _id_of(self.level.value)
+        self.host.play_computer(int(self.computers.value), int(self.hands.value), level=level)
 
     def ask_new_match(self, found: Unfinished) -> None:
         """A new computer match drops the unfinished one for good: asked once."""
@@ -467,27 +418,17 @@ class StartScene(Scene):
             f"Your match against {_computers(found)} ({_where(found)}) is dropped for good "
             "if a new one starts: it can no longer be resumed."
         )
-        self.host.modal = ConfirmDialog(
-            self.host,
-            title="Drop the unfinished match?",
-            body=lambda: body,
-            yes="New match",
-            on_yes=self.new_match,
-            no="Keep it",
-            kind="new_match",
-        )
+        self.host.modal = ConfirmDialog(self.host, title="Drop the unfinished match?",
+                                        body=lambda: body, yes="New match", on_yes=self.new_match,
+                                        no="Keep it", kind="new_match")  # fmt: skip
         self.host.dirty = True
 
-    # ------------------------------------------------------------ drawing
-
     def error_box(self) -> pygame.Rect:
-        """Where what is wrong with the address, the port, the key or the last join is
-        said: just under the address and port, down to the password box (the recent
-        addresses make way meanwhile)."""
-        s = self.s
+        """Where what is wrong with the address, the port, the key or the last join is said:
+        under the address and port, down to the password box (the recent addresses hide)."""
         col = self.columns[2] if self.columns else self.address.rect
-        pad = round(24 * s)
-        top = self.address.rect.bottom + round(2 * s)
+        pad = self.px(24)
+        top = self.address.rect.bottom + self.px(2)
         return pygame.Rect(col.x + pad, top, col.w - 2 * pad, self.join_password.rect.y - top)
 
     def error_lines(self) -> tuple[list[str], int]:
@@ -497,63 +438,34 @@ class StartScene(Scene):
         if not said:
             return [], 0
         box = self.error_box()
-        return fit_lines(said, max(12, round(17 * self.s)), box.size)
+        return fit_lines(said, self.font(17, 12), box.size)
 
     def draw(self, surf: pygame.Surface) -> None:
-        s = self.s
+        px, f = self.px, self.font
         surf.fill((14, 40, 30))
         w, h = surf.get_size()
         pygame.draw.ellipse(surf, (18, 58, 40), (-w * 0.1, h * 0.15, w * 1.2, h * 1.1))
         cx = w // 2
-        oy = (h - BASE_H * s) / 2
-        f = lambda v: max(14, round(v * s))  # noqa: E731
-        y = lambda v: round(oy + v * s)  # noqa: E731
-        blit_text(
-            surf,
-            "SEVENTH STREET",
-            f(72),
-            (cx, y(70)),
-            GOLD,
-            bold=True,
-            anchor="center",
-            shadow=True,
-        )
+        oy = (h - BASE_H * self.s) / 2
+        at = (cx, round(oy + 70 * self.s))
+        blit_text(surf, "SEVENTH STREET", f(72), at, GOLD, bold=True, anchor="center", shadow=True)
         if self.offer is None:
-            blit_text(
-                surf,
-                "seven card stud for a night with friends",
-                f(26),
-                (cx, y(122)),
-                (190, 215, 200),
-                anchor="center",
-            )
+            words, at = "seven card stud for a night with friends", (cx, round(oy + 122 * self.s))
+            blit_text(surf, words, f(26), at, (190, 215, 200), anchor="center")
         else:
             box = self.offer_box
-            panel(surf, box, (8, 22, 18, 220), round(12 * s))
-            pygame.draw.rect(surf, GOLD, box, 2, border_radius=round(12 * s))
-            words, size, at = self.offer_line()
-            blit_text(surf, words, size, at.topleft, INK, bold=True)
-        blit_text(
-            surf,
-            "Your name",
-            f(24),
-            (self.name_in.rect.x - round(14 * s), self.name_in.rect.centery),
-            INK,
-            anchor="midright",
-        )
+            panel(surf, box, (8, 22, 18, 220), px(12))
+            pygame.draw.rect(surf, GOLD, box, 2, border_radius=px(12))
+            words, size, where = self.offer_line()
+            blit_text(surf, words, size, where.topleft, INK, bold=True)
+        at = (self.name_in.rect.x - px(14), self.name_in.rect.centery)
+        blit_text(surf, "Your name", f(24), at, INK, anchor="midright")
         titles = ("Play the computer", "Host a friends' table", "Join a table")
         for rect, title in zip(self.columns, titles, strict=True):
-            panel(surf, rect, (8, 22, 18, 200), round(16 * s))
-            pygame.draw.rect(surf, (70, 110, 90), rect, 2, border_radius=round(16 * s))
-            blit_text(
-                surf,
-                title,
-                f(32),
-                (rect.centerx, rect.y + round(40 * s)),
-                GOLD,
-                bold=True,
-                anchor="center",
-            )
+            panel(surf, rect, (8, 22, 18, 200), px(16))
+            pygame.draw.rect(surf, (70, 110, 90), rect, 2, border_radius=px(16))
+            at = (rect.centerx, rect.y + px(40))
+            blit_text(surf, title, f(32), at, GOLD, bold=True, anchor="center")
         labels = [
             (self.computers, "Computer seats"), (self.hands, "Hands"), (self.level, "Level"),
             (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
@@ -562,17 +474,10 @@ class StartScene(Scene):
             (self.found, "Tables on your network"),
         ]  # fmt: skip
         for wdg, label in labels:
-            blit_text(
-                surf,
-                label,
-                f(22),
-                (wdg.rect.x, wdg.rect.y - round(6 * s)),
-                (190, 210, 200),
-                anchor="bottomleft",
-            )
-
+            at = (wdg.rect.x, wdg.rect.y - px(6))
+            blit_text(surf, label, f(22), at, (190, 210, 200), anchor="bottomleft")
         info = level_info(_id_of(self.level.value))
-        yy = self.level.rect.bottom + round(8 * s)
+        yy = self.level.rect.bottom + px(8)
         for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
             blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
             yy += f(21)
@@ -586,14 +491,7 @@ class StartScene(Scene):
         for i, line in enumerate(lines):
             blit_text(surf, line, size, (box.x, box.y + i * line_height(size)), WARN)
         if self.host.notice:
-            blit_text(
-                surf,
-                self.host.notice,
-                f(24),
-                (cx, y(696)),
-                (255, 190, 120),
-                bold=True,
-                anchor="center",
-            )
+            at = (cx, round(oy + 696 * self.s))
+            blit_text(surf, self.host.notice, f(24), at, WARN, bold=True, anchor="center")
         if self.prompt is not None:
             self.prompt.draw(surf)

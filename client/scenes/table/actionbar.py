@@ -1,18 +1,9 @@
-"""The bar under the table: our turn's buttons, the pre-action boxes and the turn clock.
-
-Buttons are exactly the ``legal`` list of our ``turn`` (R-B1); pressing one
-(or its key, or its number) sends ``act`` once: after that the turn is
-``sent_turn`` and the bar waits for the server.  While our own cards are
-still landing there are no buttons yet.  Out of our turn the bar says what
-we wait for: the others, the next hand, the standings; while we are away it
-says so, with the "I'm back" button (``controls``).
-"""
+"""The bar under the table: one button per legal action (R-B1), sent once a turn; the
+pre-action boxes; our turn's clock; else what we wait for, or that we are away."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import ceil
-from typing import Any
 
 import pygame
 
@@ -21,12 +12,13 @@ from client.render.layout import TableLayout
 from client.render.tablepaint import ORANGE
 from client.render.text import blit_text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox
+from client.scenes.table.controls import Send
 from common.protocol import Act
 from common.schema import LegalAction
 
 __all__ = ["ActionBar", "between_hands"]
 
-Send = Callable[[dict[str, Any]], bool]
+STYLES = {"fold": "danger", "call": "primary", "check": "primary"}  # the rest: normal
 
 
 def between_hands(s: Session | None) -> str:
@@ -49,9 +41,8 @@ class ActionBar:
 
     def resize(self, lay: TableLayout) -> None:
         bar = lay.bar
-        self.pre_fold.rect = pygame.Rect(
-            bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180), lay.px(32)
-        )
+        self.pre_fold.rect = pygame.Rect(bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180),
+                                         lay.px(32))  # fmt: skip
         self.pre_call.rect = self.pre_fold.rect.move(lay.px(200), 0)
         for cb in (self.pre_fold, self.pre_call):
             cb.size = lay.font(22)
@@ -67,13 +58,7 @@ class ActionBar:
         old = {b.id: b for b in self.buttons}
         buttons = []
         for a in legal:
-            style = (
-                "danger"
-                if a.action == "fold"
-                else "primary"
-                if a.action in ("call", "check")
-                else "normal"
-            )
+            style = STYLES.get(a.action, "normal")
             b = Button(a.action, a.label, a.key, style=style, size=lay.font(26))
             if a.action in old:
                 b.hover = old[a.action].hover
@@ -85,8 +70,6 @@ class ActionBar:
             b.rect = pygame.Rect(x, lay.bar.centery - h // 2 - lay.px(4), w, h)
             x += w + gap
         self.buttons = buttons
-
-    # ------------------------------------------------------------ acting
 
     def press(self, action: str, s: Session | None, send: Send) -> bool:
         """Send ``action`` for the current turn if it was offered (once per turn).  The
@@ -131,18 +114,8 @@ class ActionBar:
         elif self.pre_call.handle_event(event):
             self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
 
-    # ------------------------------------------------------------ drawing
-
-    def draw(
-        self,
-        surf: pygame.Surface,
-        lay: TableLayout,
-        s: Session,
-        now: float,
-        *,
-        landing: bool,
-        back: Button,
-    ) -> None:
+    def draw(self, surf: pygame.Surface, lay: TableLayout, s: Session, now: float, *,
+             landing: bool, back: Button) -> None:  # fmt: skip
         if self.buttons:
             for b in self.buttons:
                 b.draw(surf)
@@ -155,15 +128,9 @@ class ActionBar:
                 blit_text(surf, msg, lay.font(24), lay.bar.center, ORANGE, anchor="center")
                 return
             doing = "a computer plays your seat" if me.stand_in else "your seat checks or folds"
-            blit_text(
-                surf,
-                f"You are away: {doing}",
-                lay.font(26),
-                (lay.bar.x + lay.px(30), lay.bar.centery),
-                ORANGE,
-                bold=True,
-                anchor="midleft",
-            )
+            at = (lay.bar.x + lay.px(30), lay.bar.centery)
+            blit_text(surf, f"You are away: {doing}", lay.font(26), at, ORANGE, bold=True,
+                      anchor="midleft")  # fmt: skip
             back.draw(surf)
             return
         view = s.view
@@ -191,14 +158,9 @@ class ActionBar:
             if s.turn is not None and s.turn == self.sent_turn:
                 waiting = "the server"
             if waiting:
-                blit_text(
-                    surf,
-                    f"Waiting for {waiting}…",
-                    lay.font(24),
-                    (lay.bar.right - lay.px(24), lay.bar.centery),
-                    MUTED,
-                    anchor="midright",
-                )
+                at = (lay.bar.right - lay.px(24), lay.bar.centery)
+                words = f"Waiting for {waiting}…"
+                blit_text(surf, words, lay.font(24), at, MUTED, anchor="midright")
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
 

@@ -1,25 +1,8 @@
-"""The side panel's rows for a seat asked back by name, and for handing the host's role on.
-
-Three things, each shown only when it applies, stacked from a height down in the side
-panel (below the away and host rows, so they never cover a card or a plate):
-
-- the host's question, one ask at a time: "Bob asks for the seat back" (and that a name
-  is no proof) with *Give it back* (G) and *Refuse* (N), sending ``give_seat`` /
-  ``refuse_seat``;
-- the asker's word while it watches: "Waiting for the host…", then the answer, with
-  *OK* to put it away;
-- once the role passed to us from a host who dropped or left, and that person is back:
-  *Make Ann host again*, one click (``make_host``; the lobby's rows hand the role to
-  anyone between matches).
-
-``AskRows`` lays its rows out, says which buttons are on offer, turns a press or a key
-into the message to send and draws the rows.  The asker's own way in is ``client.asking``.
-"""
+"""The side panel's rows for a seat asked back by name, and for handing the host's role on:
+the host's question (*Give it back* G, *Refuse* N), the asker's wait and answer (*OK*), and
+*Make Ann host again* once the host who lost the role is back."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 import pygame
 
@@ -29,11 +12,11 @@ from client.model import Session
 from client.render.layout import TableLayout
 from client.render.text import blit_text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.scenes.table.controls import Send
 from common.protocol import GiveSeat, MakeHost, RefuseSeat
 
 __all__ = ["AskRows", "asker_words", "host_question", "old_host"]
 
-Send = Callable[[dict[str, Any]], bool]
 
 WAITING = "Waiting for the host…"
 
@@ -79,9 +62,8 @@ def old_host(s: Session | None) -> Player | None:
 
 class AskRows:
     def __init__(self) -> None:
-        self.give = Button(
-            "ask:give", "Give it back", key_of("table", "ask:give"), style="primary", size=20
-        )
+        give_key = key_of("table", "ask:give")
+        self.give = Button("ask:give", "Give it back", give_key, style="primary", size=20)
         self.refuse = Button("ask:refuse", "Refuse", key_of("table", "ask:refuse"), size=20)
         self.ok = Button("ask:ok", "OK", size=20)
         self.hand_back = Button("host:back", "Make them host again", size=20)

@@ -1,10 +1,5 @@
-"""The coach's place in the side panel: its box (``Coach (I)``) and its lines.
-
-The lines are ``client.coach``'s, read from the session each time they are drawn
-(drawing changes nothing).  They sit in the side panel, where no card or plate is
-ever drawn (``tests/test_client_coach.py`` measures it).  A click on a line opens
-the rules at that line's rule id.
-"""
+"""The coach's box (``Coach (I)``) and its lines (``client.coach``) in the side panel, where
+no card or plate is drawn; a click on a line opens the rules at its rule id."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The side panel's rows for away and back (R-C2) and the host's controls (R-C3).
-
-A seated player may step away and come back; the host may pause the table
-and take a person's seat away for the match (a second press confirms).
-``Controls`` lays its buttons out from a height down, says which are on
-offer, turns a press into the message to send, and draws the rows.
-"""
+"""The side panel's rows for away and back (R-C2) and the host's controls (R-C3): pause, and
+taking a person's seat away for the match (a second press confirms)."""
 
 from __future__ import annotations
 
@@ -20,9 +15,9 @@ from client.render.layout import TableLayout
 from client.render.widgets import Button
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
-__all__ = ["Controls", "hosting", "seated"]
+__all__ = ["Controls", "Send", "hosting", "seated"]
 
-Send = Callable[[dict[str, Any]], bool]
+Send = Callable[[dict[str, Any]], bool]  # the host's way to the server
 
 
 def seated(s: Session | None) -> bool:
@@ -38,11 +33,8 @@ def _takeable(s: Session | None) -> list[Player]:
     """People's seats the host may take away: not its own, not taken already."""
     if s is None:
         return []
-    return [
-        p
-        for seat, p in sorted(s.players.items())
-        if p.kind == "human" and seat != s.seat and p.away_why != "taken"
-    ]
+    return [p for seat, p in sorted(s.players.items())
+            if p.kind == "human" and seat != s.seat and p.away_why != "taken"]  # fmt: skip
 
 
 class Controls:
@@ -98,9 +90,8 @@ class Controls:
         else:
             self.taking, self.confirm, self.take_buttons = False, None, []
         back_w = lay.px(200)
-        self.back.rect = pygame.Rect(
-            lay.bar.right - back_w - lay.px(24), lay.bar.centery - lay.px(27), back_w, lay.px(54)
-        )
+        back_x = lay.bar.right - back_w - lay.px(24)
+        self.back.rect = pygame.Rect(back_x, lay.bar.centery - lay.px(27), back_w, lay.px(54))
         self.back.size = lay.font(26)
         return y + lay.px(4)
 

@@ -1,11 +1,5 @@
-"""What moves on the table: cards dealt from the deck, bets swept, the pot to the winners.
-
-``Motion`` keeps the animations in flight (``client.render.motion.Anim``)
-and the last view it animated; each new ``table`` view is compared with
-the one before to see what flew.  It also says where chips lie still on
-the felt, and whether our own cards are still landing (no buttons, no clock
-until they are down).  Time advances only in ``step``.
-"""
+"""What moves on the table: each new view compared with the last to deal cards from the
+deck, sweep bets and pay the pot; where chips lie still; whether our cards still land."""
 
 from __future__ import annotations
 
@@ -25,16 +19,10 @@ CHIP_TIME = 0.45
 
 
 def fresh_deal(view: SeatView) -> bool:
-    """Whether ``view`` is a hand's first deal, before anyone has acted (R-D1, R-D2).
-
-    The first hand of a match is shown dealt like every other; a hand already
-    under way when we arrive is shown as it is.
-    """
-    return (
-        view.street == 3
-        and not view.over
-        and all(sv.last_action is None and not sv.bet for sv in view.seats.values())
-    )
+    """Whether ``view`` is a hand's first deal, before anyone has acted (R-D1, R-D2): it is
+    shown dealt; a hand already under way when we arrive is shown as it is."""
+    quiet = all(sv.last_action is None and not sv.bet for sv in view.seats.values())
+    return view.street == 3 and not view.over and quiet
 
 
 class Motion:
@@ -42,8 +30,6 @@ class Motion:
         self.anims: list[Anim] = []
         self.prev: SeatView | None = None
         self.prev_hand = -1
-
-    # ------------------------------------------------------------ new views
 
     def on_view(self, view: SeatView, hand: int, lay: TableLayout) -> None:
         """A ``table`` message's view: animate what changed since the last one."""
@@ -77,18 +63,15 @@ class Motion:
             if any(sv.bet for sv in bets.values()):
                 base = CHIP_TIME * 0.6
         # New cards fly from the deck, one at a time in deal order (R-D2).
-        counts = {
-            s: (len(prev.seats[s].cards()) if prev is not None and s in prev.seats else 0)
-            for s in order
-        }
+        had = prev.seats if prev is not None else {}
+        counts = {s: len(had[s].cards()) if s in had else 0 for s in order}
         new = {s: len(view.seats[s].cards()) for s in order if s in view.seats}
         k = 0
         for rnd in range(7):
             for seat in order:
                 n0, n1 = counts.get(seat, 0), new.get(seat, 0)
-                if n0 <= rnd < n1 and not (
-                    view.seats[seat].shown and prev is not None and seat in prev.seats
-                ):
+                shown = view.seats[seat].shown and prev is not None and seat in prev.seats
+                if n0 <= rnd < n1 and not shown:
                     at = base + k * DEAL_GAP
                     anim = Anim("card", seat, rnd, ("deck",), ("card", seat, rnd, n1), at,
                                 DEAL_TIME)  # fmt: skip
@@ -103,8 +86,6 @@ class Motion:
                     won[seat] = won.get(seat, 0) + amount
             for seat, amount in won.items():
                 self._add(Anim("chips", seat, 1, ("pot",), ("won", seat), delay, 0.7, amount), lay)
-
-    # ------------------------------------------------------------ time
 
     def step(self, dt: float, me: int | None) -> list[str]:
         """Advance every flight by ``dt``; the sounds of those that set off (each once)."""
@@ -125,49 +106,31 @@ class Motion:
 
     def landing(self, me: int | None) -> bool:
         """Whether any of our own cards is still flying in from the deck."""
-        return me is not None and any(
-            a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims
-        )
-
-    # ------------------------------------------------------------ what lies where
+        return any(a.kind == "card" and a.seat == me and a.progress < 1 for a in self.anims)
 
     def pot_paid(self, view: SeatView | None) -> bool:
         """The hand is over and its pot has left the middle for the winners."""
-        return bool(
-            view
-            and view.over
-            and not any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
-        )
+        paying = any(a.kind == "chips" and a.index == 1 and not a.started for a in self.anims)
+        return bool(view and view.over and not paying)
 
     def felt_chips(
         self, view: SeatView | None, lay: TableLayout
     ) -> list[tuple[tuple[int, int], int]]:
-        """The chips lying still on the felt (not the pot's): where and how many.
-
-        During a street, each seat's bet in front of it.  Once a hand is over its
-        bets have been swept into the pot, and once the pot is paid each winner's
-        chips rest in front of it, past its hand's name and off its name plate,
-        until the next deal.
-        """
+        """The chips lying still on the felt (not the pot's): where and how many.  During a
+        street each seat's bet; once the pot is paid, each winner's chips in front of it."""
         if view is None:
             return []
         if not view.over:
-            return [
-                (lay.spots[seat].bet_at, sv.bet)
-                for seat, sv in view.seats.items()
-                if sv.bet and seat in lay.spots
-            ]
+            return [(lay.spots[seat].bet_at, sv.bet) for seat, sv in view.seats.items()
+                    if sv.bet and seat in lay.spots]  # fmt: skip
         if not self.pot_paid(view):
             return []
         flying = {a.seat for a in self.anims if a.kind == "chips" and a.index == 1}
         won: dict[int, int] = {}
         for seat, amount, _pot in view.awards:
             won[seat] = won.get(seat, 0) + amount
-        return [
-            (lay.won_at(seat), amount)
-            for seat, amount in won.items()
-            if amount and seat in lay.spots and seat not in flying
-        ]
+        return [(lay.won_at(seat), amount) for seat, amount in won.items()
+                if amount and seat in lay.spots and seat not in flying]  # fmt: skip
 
     def hidden(self) -> dict[int, set[int]]:
         """The cards not yet landed, seat by seat: their places stay empty."""
@@ -177,16 +140,13 @@ class Motion:
                 out.setdefault(a.seat, set()).add(a.index)
         return out
 
-    # ------------------------------------------------------------ drawing
-
     def draw_deck(self, surf: pygame.Surface, lay: TableLayout, art: CardArt) -> None:
         """The deck in the middle while cards are still to leave it."""
         if any(a.kind == "card" and a.progress < 0 for a in self.anims):
             back = art.back(lay.px(50))
             for i in range(3):
-                surf.blit(
-                    back, back.get_rect(center=(lay.deck_at[0] + i * 2, lay.deck_at[1] - i * 2))
-                )
+                at = (lay.deck_at[0] + i * 2, lay.deck_at[1] - i * 2)
+                surf.blit(back, back.get_rect(center=at))
 
     def draw_flying(
         self, surf: pygame.Surface, lay: TableLayout, painter: TablePainter, art: CardArt

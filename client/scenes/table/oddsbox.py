@@ -1,19 +1,7 @@
 """Odds on request in the side panel: its box (``Odds (W)``) and the readout under the
-cards-seen panel.
-
-The readout is ``common.odds``'s, from the table view our seat holds and nothing
-else: "You win about 31% (±1) against 3 seats" and, facing a bet, "Call 20 to win
-246: you need 7.5%".  At a friends' table the host decides whether odds are allowed
-(the lobby's ``odds``); the computer table always allows them.  Where they are not,
-the readout says so rather than nothing.
-
-The equity is worked out stepwise (``common.odds.OddsJob``): ``follow`` starts a job
-when the cards the seat knows change (a new card, a fold), and ``work`` does one
-frame's slice of it: called once a frame after drawing (``Scene.spare``), with the
-time left of the frame, at most ``BUDGET`` seconds of the injected ``clock`` (and at
-least one small slice, so that a slow frame still moves it on).  While a job runs the
-scene animates (60 fps); once it is done the window idles again.
-"""
+cards seen, from our seat's view alone (``common.odds``), or why there is none (the host
+decides at a friends' table).  The equity is worked a slice a frame (``work``, at most
+``BUDGET`` of the injected clock) while the scene animates."""
 
 from __future__ import annotations
 
@@ -42,10 +30,8 @@ TITLE = "Your chances, from the cards you have seen"
 
 def seed_of(spot: Spot) -> int:
     """The job's seed, from the spot itself: the same spot always shows the same figure."""
-    words = " ".join(
-        [*map(str, spot.mine), "|", *(" ".join(map(str, r)) + "," for r in spot.rivals), "|"]
-        + [str(c) for c in spot.dead]
-    )
+    rivals = [" ".join(map(str, r)) + "," for r in spot.rivals]
+    words = " ".join([*map(str, spot.mine), "|", *rivals, "|", *map(str, spot.dead)])
     return zlib.crc32(words.encode())
 
 
@@ -61,8 +47,6 @@ class OddsBox:
         self.spot: Spot | None = None
         self.job: OddsJob | None = None
         self.frame_work: list[float] = []  # each slice's seconds (scripts/bench_odds.py)
-
-    # ---- what it works out
 
     def follow(self, s: Session | None, *, allowed: bool) -> None:
         """Start a job when what our seat knows changes; none while off or not allowed."""
@@ -112,8 +96,6 @@ class OddsBox:
         if price is None:
             return [first]
         return [first, price.words(), *([price.verdict(result)] if result is not None else [])]
-
-    # ---- where and how it is drawn
 
     def layout_box(self, lay: TableLayout, beside: pygame.Rect) -> None:
         """The box, right of the coach's on the same row."""

@@ -1,10 +1,5 @@
-"""The table's side panel: the deck and sound settings, the rules, leaving, the replayer,
-the cards seen, the log and the chat line, with the away and host rows (``controls``).
-
-``SidePanel`` owns the widgets, places them (``layout``), keeps the log in
-step with the session and draws them; the scene decides what a click on
-one of them does.
-"""
+"""The table's side panel: settings, rules, leaving, the replayer, the cards seen, the coach,
+the odds, the log and the chat line; the scene decides what a click does."""
 
 from __future__ import annotations
 
@@ -20,7 +15,6 @@ from client.render.widgets import Button, Checkbox, TextInput
 from client.scenes.table.asks import AskRows
 from client.scenes.table.coachbox import CoachBox
 from client.scenes.table.controls import Controls, hosting
-from client.scenes.table.layout import lower_panel, panel_places
 from client.scenes.table.oddsbox import OddsBox
 from client.settings import Settings
 from common.protocol import MAX_CHAT
@@ -39,9 +33,8 @@ class SidePanel:
         self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        self.seen_box = Checkbox(
-            "seen", f"Cards seen ({key_of('table', 'seen')})", value=settings.seen_panel, size=20
-        )
+        seen = f"Cards seen ({key_of('table', 'seen')})"
+        self.seen_box = Checkbox("seen", seen, value=settings.seen_panel, size=20)
         self.replay = Button("replay", f"Replay ({key_of('table', 'replay')})", size=20)
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
@@ -63,21 +56,31 @@ class SidePanel:
             self.chat.focused = False
 
     def layout(self, lay: TableLayout, s: Session | None, *, seen_shown: bool) -> None:
-        at = panel_places(lay)
-        self.leave.rect, self.leave.size = at.leave, lay.font(22)
-        self.four.rect, self.four.size = at.four, lay.font(20)
-        self.rules.rect, self.rules.size = at.rules, lay.font(20)
-        self.chat.rect, self.chat.size = at.chat, lay.font(22)
-        self.seen_box.rect, self.seen_box.size = at.seen_box, lay.font(20)
-        self.replay.rect, self.replay.size = at.replay, lay.font(20)
-        self.volume.rect = at.volume
-        top = self.controls.layout(lay, at.controls_top, s)
+        """From the top: the deck and rules row, cards seen and replay, the volume, the away
+        and host rows, the asks, the coach, the cards-seen panel and the odds, the log, and
+        the chat line at the foot."""
+        p, px = lay.panel, lay.px
+        self.leave.rect = pygame.Rect(p.right - px(104), p.y + px(12), px(92), px(38))
+        self.rules.rect = pygame.Rect(0, 0, px(68), self.leave.rect.h)
+        self.rules.rect.topright = (self.leave.rect.x - px(8), self.leave.rect.y)
+        self.four.rect = pygame.Rect(p.x + px(14), p.y + px(16), px(170), px(30))
+        self.four.rect.w = min(self.four.rect.w, self.rules.rect.x - px(6) - self.four.rect.x)
+        self.seen_box.rect = pygame.Rect(p.x + px(14), p.y + px(58), px(150), px(30))
+        self.replay.rect = pygame.Rect(p.right - px(130), p.y + px(56), px(118), px(34))
+        self.volume.rect = pygame.Rect(p.x + px(14), p.y + px(98), p.w - px(28), px(26))
+        self.chat.rect = pygame.Rect(p.x + px(12), p.bottom - px(54), p.w - px(24), px(42))
+        for w in (self.four, self.rules, self.seen_box, self.replay):
+            w.size = lay.font(20)
+        self.leave.size = self.chat.size = lay.font(22)
+        top = self.controls.layout(lay, p.y + px(134), s)
         top = self.asks.layout(lay, top, s, hosting=hosting(s))
         top = self.coach.layout(lay, top, on=self.coach_on)
-        # No chat line at the computer table (nobody to read it): the log goes down to
-        # where the chat line would end.
-        below = at.chat if not self.solo else pygame.Rect(at.chat.x, at.chat.bottom, at.chat.w, 0)
-        self.seen_rect, self.log.rect = lower_panel(lay, top, below, seen_shown=seen_shown)
+        self.seen_rect = pygame.Rect(p.x + px(10), top, p.w - px(20), SeenPanel.height(lay.s))
+        if seen_shown:
+            top = self.seen_rect.bottom + px(12)
+        # No chat line at the computer table (nobody to read it): the log takes its place.
+        bottom = self.chat.rect.bottom if self.solo else self.chat.rect.top
+        self.log.rect = pygame.Rect(p.x + px(14), top, p.w - px(28), bottom - px(10) - top)
         self.odds.layout_box(lay, self.coach.box.rect)
         log = self.log.rect
         h = min(self.odds.height(lay), max(0, log.h))  # a small window: as much as fits
@@ -124,12 +127,8 @@ class SidePanel:
             self.seen.draw(surf, self.seen_rect, lay.s, four=settings.four_color)
         self.odds.draw(surf, s)
         top = self.log.rect.top
-        pygame.draw.line(
-            surf,
-            (60, 70, 70),
-            (p.x + lay.px(10), top - lay.px(6)),
-            (p.right - lay.px(10), top - lay.px(6)),
-        )
+        y = top - lay.px(6)
+        pygame.draw.line(surf, (60, 70, 70), (p.x + lay.px(10), y), (p.right - lay.px(10), y))
         self.log.draw(surf)
         if not self.solo:
             self.chat.draw(surf)

@@ -1,13 +1,7 @@
-"""The table scene: the hand as our seat sees it, the action buttons, the log and chat.
-
-The scene keeps only what the server's messages do not: animations (cards
-flying from the deck, chips sliding to the pot and to the winners:
-``motion``), the pre-action checkboxes and the turn we answered
-(``actionbar``), the chat line being typed and how far the log is scrolled
-back (``panel``), and the host's half-made choice of a seat to take
-(``controls``).  It turns events and messages into calls on those parts and
-draws the seats and the centre with the painter, from a ``TablePicture``.
-"""
+"""The table scene: turns events and messages into calls on its parts (``motion``,
+``actionbar``, ``panel``, ``controls``) and draws the seats and the centre with the painter.
+It keeps only what the messages do not: animations, pre-action boxes, the turn answered,
+the chat being typed, the log's scroll and the host's half-made choice of a seat."""
 
 from __future__ import annotations
 
@@ -37,6 +31,8 @@ from common.protocol import server_messages as r
 
 __all__ = ["TableScene"]
 
+Color = tuple[int, ...]
+
 
 class TableScene(Scene):
     name = "table"
@@ -55,8 +51,6 @@ class TableScene(Scene):
         self.coach_match: str | None = None  # the first computer-table match: coach on
         self._felt: tuple[tuple[Any, ...], pygame.Surface] | None = None  # ``_draw_felt``
         self._coach_follow()
-
-    # ------------------------------------------------------------ layout
 
     def _seats(self) -> list[int]:
         s = self.host.session
@@ -81,8 +75,6 @@ class TableScene(Scene):
         self.bar.layout(self.lay, self.host.session, landing=self._landing)
         self.panel.bar_buttons = self.bar.buttons
 
-    # ------------------------------------------------------------ the coach
-
     def coach_on(self) -> bool:
         """The person turned the coach on, or this is their first computer-table match."""
         s = self.host.session
@@ -93,21 +85,19 @@ class TableScene(Scene):
         """The first match at the computer table has the coach on (then the setting says);
         returns whether the coach's state changed."""
         s, st = self.host.session, self.host.settings
-        if (
-            not st.coach_first
-            and s is not None
-            and s.match_id
-            and s.seat is not None
-            and self.host.server_kind == "computer"
-        ):
+        in_match = s is not None and s.match_id and s.seat is not None
+        if not st.coach_first and in_match and self.host.server_kind == "computer":
             st.coach_first = True
             self.coach_match = s.match_id
-            if self.host.save_settings:
-                st.save()
+            self._save()
         on = self.coach_on()
         changed = on != self.panel.coach_on
         self.panel.coach_on = on
         return changed
+
+    def _save(self) -> None:
+        if self.host.save_settings:
+            self.host.settings.save()
 
     def toggle_coach(self) -> None:
         """The coach on or off (its box, or key I); the choice is remembered."""
@@ -116,8 +106,7 @@ class TableScene(Scene):
         st.coach = on
         if not on:
             self.coach_match = None
-        if self.host.save_settings:
-            st.save()
+        self._save()
         self._coach_follow()
         self.resize(self.lay.size)
 
@@ -127,8 +116,6 @@ class TableScene(Scene):
             return []
         s = self.host.session
         return self.panel.coach.lines(s, self.panel.focus(s))
-
-    # ------------------------------------------------------------ odds on request
 
     def odds_allowed(self) -> bool:
         """The computer table always allows them; a friends' table as its host chose."""
@@ -140,8 +127,7 @@ class TableScene(Scene):
         st = self.host.settings
         st.odds = not st.odds
         self.panel.odds.on = st.odds
-        if self.host.save_settings:
-            st.save()
+        self._save()
         self.panel.odds.follow(self.host.session, allowed=self.odds_allowed())
         self.resize(self.lay.size)
 
@@ -167,8 +153,6 @@ class TableScene(Scene):
             sent = self.controls.press(what, s, self.host.send)
         self.resize(self.lay.size)
         return sent
-
-    # ------------------------------------------------------------ input
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if lost := self.lost.handle_event(event, self.host.status):
@@ -206,24 +190,18 @@ class TableScene(Scene):
         if p.rules.handle_event(event):
             self.host.show_rules()
             return
-        if p.coach.box.handle_event(event):
-            p.coach.box.value = not p.coach.box.value  # toggle_coach flips it back
-            self.toggle_coach()
-            return
+        for box, toggle in ((p.coach.box, self.toggle_coach), (p.odds.box, self.toggle_odds),
+                            (p.seen_box, self.toggle_seen)):  # fmt: skip
+            if box.handle_event(event):
+                box.value = not box.value  # the toggle flips it back
+                toggle()
+                return
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1
             and (rule := p.coach.rule_at(event.pos, self.coach_lines())) is not None
         ):
             self.host.show_rules(at=rule)
-            return
-        if p.odds.box.handle_event(event):
-            p.odds.box.value = not p.odds.box.value  # toggle_odds flips it back
-            self.toggle_odds()
-            return
-        if p.seen_box.handle_event(event):
-            p.seen_box.value = not p.seen_box.value  # toggle_seen flips it back
-            self.toggle_seen()
             return
         if p.replay.handle_event(event):
             self.open_replayer()
@@ -242,23 +220,13 @@ class TableScene(Scene):
             chat.focused = not self.panel.solo
             return
         name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
-        if name == key_of("table", "seen"):
-            self.toggle_seen()
-            return
-        if name == key_of("table", "coach"):
-            self.toggle_coach()
-            return
-        if name == key_of("table", "odds"):
-            self.toggle_odds()
-            return
-        if name == key_of("table", "replay"):
-            self.open_replayer()
+        toggles = {"seen": self.toggle_seen, "coach": self.toggle_coach, "odds": self.toggle_odds,
+                   "replay": self.open_replayer, "mute": self.toggle_mute}  # fmt: skip
+        toggle = next((t for what, t in toggles.items() if name == key_of("table", what)), None)
+        if toggle is not None:
+            toggle()
             return
         if self.panel.log.handle_event(event):
-            return
-        if name == key_of("table", "mute"):
-            self.panel.volume.toggle()
-            self._sound_changed()
             return
         s = self.host.session
         if name == key_of("table", "away") and seated(s):
@@ -278,22 +246,24 @@ class TableScene(Scene):
         if action is not None:
             self.press(action)
 
+    def toggle_mute(self) -> None:
+        self.panel.volume.toggle()
+        self._sound_changed()
+
     def _sound_changed(self) -> None:
         """One volume and a mute for every sound, remembered in the settings."""
         st = self.host.settings
         st.volume, st.sound = self.panel.volume.value, not self.panel.volume.muted
         sound.set_volume(st.volume)
         sound.set_muted(not st.sound)
-        if self.host.save_settings:
-            st.save()
+        self._save()
 
     def toggle_seen(self) -> None:
         """Show or hide the cards-seen panel; the setting is remembered."""
         st = self.host.settings
         st.seen_panel = not st.seen_panel
         self.panel.seen_box.value = st.seen_panel
-        if self.host.save_settings:
-            st.save()
+        self._save()
         self.resize(self.lay.size)
 
     def open_replayer(self) -> None:
@@ -317,8 +287,6 @@ class TableScene(Scene):
             self.host.send(Chat(msg[:MAX_CHAT]).encode())
         chat.value = ""
         chat.focused = False
-
-    # ------------------------------------------------------------ messages
 
     def on_message(self, msg: r.ServerMessage) -> None:
         s = self.host.session
@@ -362,8 +330,6 @@ class TableScene(Scene):
         s = self.host.session
         return self.motion.landing(s.seat if s is not None else None)
 
-    # ------------------------------------------------------------ time
-
     def update(self, dt: float) -> None:
         settings = self.host.settings
         self.panel.follow(settings)
@@ -382,7 +348,6 @@ class TableScene(Scene):
             self._layout_buttons()
             if not landing and self._notify_on_landing:
                 self._notify_on_landing = False
-                s = self.host.session
                 if s is not None and s.my_turn():
                     self.host.notify_turn()
 
@@ -404,8 +369,6 @@ class TableScene(Scene):
         if c.dropped:
             return 0.5
         return None
-
-    # ------------------------------------------------------------ drawing
 
     def between_hands(self) -> str:
         """The bar's words while a hand's end shows: the next hand, or the standings."""
@@ -436,11 +399,9 @@ class TableScene(Scene):
         self._draw_banner(surf)
 
     def _draw_felt(self, surf: pygame.Surface, s: Session, pic: TablePicture) -> None:
-        """The felt and all that lies still on it: the centre, the seats' cards and plates,
-        the chips.  While nothing flies, the felt is kept and blitted again as long as all
-        it shows is the same (the layout, the view, which is never changed in place, the
-        hand and the plates' looks): a table waiting on a seat is one blit a frame instead
-        of some 300 drawing calls (``scripts/bench_client.py``)."""
+        """The felt and all that lies still on it.  While nothing flies it is kept, and blitted
+        again while all it shows is the same: a table waiting on a seat is one blit a frame
+        instead of some 300 drawing calls (``scripts/bench_client.py``)."""
         lay, view = self.lay, s.view
         looks = {
             seat: self.painter.plate_look(lay, spot, view.seats.get(seat) if view else None,
@@ -455,49 +416,22 @@ class TableScene(Scene):
         surf.blit(self.painter.background(lay), (0, 0))
         self.painter.centre(surf, lay, pic, pot_hidden=self.pot_paid())
         self.motion.draw_deck(surf, lay, self.host.art)
-        showdown = bool(view and view.over)
-        winners = {seat for seat, _, _ in view.awards} if view else set()
-        for seat, spot in lay.spots.items():
-            sv = view.seats.get(seat) if view else None
-            if sv is not None:
-                self.painter.seat_cards(
-                    surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown
-                )
-            self.painter.plate(surf, lay, spot, sv, None, pic=pic, look=looks[seat])
-            if sv is not None and sv.shown is not None and showdown:
-                self.painter.shown_name(surf, lay, spot, sv, seat in winners)
-            if view is not None and view.button == seat:
-                self.painter.dealer_button(surf, lay, spot)
+        self.painter.seats(surf, lay, pic, hidden=hidden, looks=looks)
         for at, amount in self.felt_chips():
             self.painter.chips(surf, lay, at, amount)
         self._felt = None if self.motion.anims else (key, surf.copy())
 
-    def _draw_paused(self, surf: pygame.Surface, s: Session) -> None:
-        """R-C3: the table is paused; the hand in play is played out first."""
+    def _draw_notice(self, surf: pygame.Surface, words: str, ink: Color, fill: Color, *,
+                     bold: bool = False) -> None:  # fmt: skip
+        """A box of words over the middle of the table, under the pot."""
         lay = self.lay
-        view = s.view
-        who = s.clocks.paused_by or "the host"
-        if view is not None and not view.over:
-            msg = f"Paused by {who}: this hand is played out, then the table waits"
-        else:
-            msg = f"Paused by {who}: no new hand until the host resumes"
-        img = text(msg, lay.font(26), (20, 20, 30), bold=True)
-        box = img.get_rect().inflate(lay.px(40), lay.px(18))
-        box.center = (lay.center[0], lay.center[1] + lay.px(100))
-        panel(surf, box, (170, 200, 250, 235), lay.px(10))
-        surf.blit(img, img.get_rect(center=box.center))
-
-    def _draw_waiting(self, surf: pygame.Surface, words: str) -> None:
-        """The host cannot save the match: nothing moves until it can (``server.saving``)."""
-        lay = self.lay
-        size = lay.font(26)
-        lines = wrap(words, size, lay.felt.w - lay.px(40))
-        imgs = [text(line, size, (40, 16, 10)) for line in lines]
-        w = max(img.get_width() for img in imgs)
+        lines = wrap(words, lay.font(26), lay.felt.w - lay.px(40))
+        imgs = [text(line, lay.font(26), ink, bold=bold) for line in lines]
         h = sum(img.get_height() for img in imgs)
-        box = pygame.Rect(0, 0, w, h).inflate(lay.px(40), lay.px(18))
+        box = pygame.Rect(0, 0, max(img.get_width() for img in imgs), h)
+        box = box.inflate(lay.px(40), lay.px(18))
         box.center = (lay.center[0], lay.center[1] + lay.px(100))
-        panel(surf, box, (250, 196, 120, 240), lay.px(10))
+        panel(surf, box, fill, lay.px(10))
         y = box.centery - h // 2
         for img in imgs:
             surf.blit(img, img.get_rect(midtop=(box.centerx, y)))
@@ -505,10 +439,15 @@ class TableScene(Scene):
 
     def _draw_banner(self, surf: pygame.Surface) -> None:
         s = self.host.session
-        if s is not None and s.clocks.waiting:
-            self._draw_waiting(surf, s.clocks.waiting)
-        elif s is not None and s.clocks.paused:
-            self._draw_paused(surf, s)
+        if s is not None and s.clocks.waiting:  # the host cannot save (server.saving)
+            self._draw_notice(surf, s.clocks.waiting, (40, 16, 10), (250, 196, 120, 240))
+        elif s is not None and s.clocks.paused:  # R-C3: the hand in play is played out first
+            who = s.clocks.paused_by or "the host"
+            if s.view is not None and not s.view.over:
+                msg = f"Paused by {who}: this hand is played out, then the table waits"
+            else:
+                msg = f"Paused by {who}: no new hand until the host resumes"
+            self._draw_notice(surf, msg, (20, 20, 30), (170, 200, 250, 235), bold=True)
         self.lost.draw(surf, self.host.status, self.host.now())
 
 
