@@ -25,8 +25,8 @@ from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
 from tests.record_decisions import random_point
+from tests.stacking import seat, view
 from tests.stacking import view_dict as seat_view
-from tests.test_bots import seat, view
 
 # ---------------------------------------------------------------- helpers
 
@@ -95,12 +95,12 @@ def test_same_view_and_rng_state_same_choice(level: str) -> None:
 def test_no_level_folds_the_nuts_on_seventh_street(level: str) -> None:
     """A royal flush facing a bet and a raise: no rival can beat it, so never a fold."""
     v = view(
-        street=7,
-        seats=[
-            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=0),
-            seat(1, up="9s 9d 9c 4h", down=3, bet=40, last_action="raise"),
+        7,
+        [
+            seat(0, "Kh Qh Jh 2c", "Ah Th 3d", down=3, bet=0),
+            seat(1, "9s 9d 9c 4h", down=3, bet=40, last_action="raise"),
         ],
-        legal=[("fold", 0, 0), ("call", 40, 40), ("raise", 60, 60)],
+        "fold 0/0, call 40/40, raise 60/60",
         pot=300,
         high=40,
     )
@@ -112,12 +112,12 @@ def test_no_level_folds_the_nuts_on_seventh_street(level: str) -> None:
 def test_no_level_folds_the_nuts_after_many_raises(level: str) -> None:
     """Heads-up raising is not capped (R-B6): ten raises still never fold a royal flush."""
     v = view(
-        street=7,
-        seats=[
-            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=180, last_action="raise"),
-            seat(1, up="9s 9d 9c 4h", down=3, bet=200, last_action="raise"),
+        7,
+        [
+            seat(0, "Kh Qh Jh 2c", "Ah Th 3d", down=3, bet=180, last_action="raise"),
+            seat(1, "9s 9d 9c 4h", down=3, bet=200, last_action="raise"),
         ],
-        legal=[("fold", 0, 180), ("call", 20, 200), ("raise", 40, 220)],
+        "fold 0/180, call 20/200, raise 40/220",
         pot=800,
         high=200,
     )
@@ -140,12 +140,12 @@ def test_exact_seventh_street_knows_the_nuts() -> None:
 def test_shark_defends_heads_up_against_a_completion() -> None:
     """Heads-up, a completion from any door card is often a steal: Ts 2d [Ks] calls."""
     v = view(
-        street=3,
-        seats=[
-            seat(0, up="Ks", hole="Ts 2d", bet=4, last_action="bring_in"),
-            seat(1, up="5s", bet=10, last_action="complete"),
+        3,
+        [
+            seat(0, "Ks", "Ts 2d", bet=4, last_action="bring_in"),
+            seat(1, "5s", bet=10, last_action="complete"),
         ],
-        legal=[("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)],
+        "fold 0/4, call 6/10, raise 16/20",
         pot=16,
         high=10,
         bring_in=0,
@@ -156,14 +156,13 @@ def test_shark_defends_heads_up_against_a_completion() -> None:
 def _fifth_street_checked_to() -> dict[str, Any]:
     """Heads-up fifth street, checked to seat 0 holding nothing: no pair, no draw."""
     return view(
-        street=5,
-        seats=[
-            seat(0, up="9h Js 4c", hole="2c 7d"),
-            seat(1, up="Kd 8s 3h", last_action="check"),
+        5,
+        [
+            seat(0, "9h Js 4c", "2c 7d"),
+            seat(1, "Kd 8s 3h", last_action="check"),
         ],
-        legal=[("check", 0, 0), ("bet", 20, 20)],
+        "check 0/0, bet 20/20",
         pot=60,
-        high=0,
     )
 
 
@@ -257,14 +256,13 @@ def _river_checked_to(shark: Brain) -> str:
     """Heads-up seventh street, the rival checked: the shark holds aces, the rival's
     board Kd Qs 8h 6c."""
     v = view(
-        street=7,
-        seats=[
-            seat(0, up="9h Jc 7d 3s", hole="Ac Ad 2s", down=3),
-            seat(1, up="Kd Qs 8h 6c", down=3, last_action="check"),
+        7,
+        [
+            seat(0, "9h Jc 7d 3s", "Ac Ad 2s", down=3),
+            seat(1, "Kd Qs 8h 6c", down=3, last_action="check"),
         ],
-        legal=[("check", 0, 0), ("bet", 20, 20)],
+        "check 0/0, bet 20/20",
         pot=80,
-        high=0,
     )
     return shark(v, random.Random(3))
 
@@ -287,12 +285,12 @@ def _river_wager_faced(shark: Brain, wagers: int, calls: int) -> str:
     m = shark.memory.rival(1)
     m.wagers, m.calls = wagers, calls
     v = view(
-        street=7,
-        seats=[
-            seat(0, up="9h Jc 7d 3s", hole="Ac Ad 2s", down=3),
-            seat(1, up="Kd Qs 8h 6c", down=3, bet=20, last_action="bet"),
+        7,
+        [
+            seat(0, "9h Jc 7d 3s", "Ac Ad 2s", down=3),
+            seat(1, "Kd Qs 8h 6c", down=3, bet=20, last_action="bet"),
         ],
-        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
+        "fold 0/0, call 20/20, raise 40/40",
         pot=100,
         high=20,
     )
