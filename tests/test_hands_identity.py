@@ -111,22 +111,13 @@ def _random_identity(count: int, seed: int) -> None:
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_random_hands_of_each_size_are_valued_as_the_oracle(n: int) -> None:
     rng = random.Random(n)
-    new, old = hands.evaluate, oracle.value
-    for _ in range(10_000):
+    for _ in range(4_000):
         cards = rng.sample(DECK, n)
-        assert new(cards) == old(cards), cards
-        assert new(tuple(cards)) == old(cards), cards
-
-
-def test_random_hands_are_valued_as_the_oracle() -> None:
-    _random_identity(10_000, 1)
-    rng = random.Random(2)
-    for _ in range(5_000):
-        cards = rng.sample(DECK, rng.choice((5, 6, 7)))
-        assert hands.evaluate(cards) == oracle.value(cards), cards
-    for _ in range(5_000):
-        cards = rng.sample(DECK, 7)
-        assert _by_codes(cards) == oracle.value(cards), cards
+        want = oracle.value(cards)
+        assert hands.evaluate(cards) == want, cards
+        assert hands.evaluate(tuple(cards)) == want, cards
+        if n == 7:
+            assert _by_codes(cards) == want, cards
 
 
 @pytest.mark.slow
@@ -137,14 +128,14 @@ def test_a_million_random_hands_are_valued_as_the_oracle() -> None:
 def _hands_of_every_kind(rng: random.Random) -> list[list[Card]]:
     """Random hands, hands with five or more of a suit, and hands of few ranks
     (pairs, trips, quads, straights)."""
-    out = [rng.sample(DECK, rng.choice((5, 6, 7))) for _ in range(8_000)]
-    for _ in range(3_000):
+    out = [rng.sample(DECK, rng.choice((5, 6, 7))) for _ in range(3_000)]
+    for _ in range(1_500):
         n = rng.choice((5, 6, 7))
         suit = rng.randrange(4)
         suited = rng.sample(DECK[13 * suit : 13 * suit + 13], rng.randint(5, n))
         rest = [c for c in DECK if c not in suited]
         out.append(suited + rng.sample(rest, n - len(suited)))
-    for _ in range(3_000):
+    for _ in range(1_500):
         low = rng.randrange(-1, 9)  # -1: the ace plays low
         window = [c for c in DECK if (c.rank - low) % 13 < 6]
         out.append(rng.sample(window, rng.choice((5, 6, 7))))
