@@ -22,20 +22,12 @@ def test_R_B1_every_button_names_its_amount() -> None:
 @pytest.mark.parametrize(
     ("steps", "seat", "action"),
     [
-        ("", 1, "fold"),
-        ("", 1, "check"),
-        ("", 2, "call"),
-        ("1:bring_in", 2, "raise"),
-        ("1:bring_in", 2, "bet"),
-        ("1:bring_in", 2, "shove"),
-    ],
-    ids=[
-        "bring-in-may-not-fold",
-        "bring-in-may-not-check",
-        "not-your-turn",
-        "no-raise-before-completion",
-        "no-bet-on-third",
-        "no-such-action",
+        pytest.param("", 1, "fold", id="bring-in-may-not-fold"),
+        pytest.param("", 1, "check", id="bring-in-may-not-check"),
+        pytest.param("", 2, "call", id="not-your-turn"),
+        pytest.param("1:bring_in", 2, "raise", id="no-raise-before-completion"),
+        pytest.param("1:bring_in", 2, "bet", id="no-bet-on-third"),
+        pytest.param("1:bring_in", 2, "shove", id="no-such-action"),
     ],
 )
 def test_R_B1_illegal_action_is_refused_and_changes_nothing(
@@ -55,20 +47,12 @@ def test_R_B1_illegal_action_is_refused_and_changes_nothing(
 @pytest.mark.parametrize(
     ("stack", "buttons"),
     [
-        (600, "bring_in 4/4, complete 10/10"),
-        (12, "bring_in 4/4, complete 10/10"),
-        (8, "bring_in 4/4, complete 7/7"),
-        (5, "bring_in 4/4"),
-        (4, "bring_in 3/3"),
-        (2, "bring_in 1/1"),
-    ],
-    ids=[
-        "bring-in-4-or-complete-10",
-        "11-left-complete-10",
-        "7-left-completes-all-in",
-        "4-left-brings-in-all-in",
-        "3-left-brings-in-3-all-in",
-        "1-left-brings-in-1-all-in",
+        pytest.param(600, "bring_in 4/4, complete 10/10", id="bring-in-4-or-complete-10"),
+        pytest.param(12, "bring_in 4/4, complete 10/10", id="11-left-complete-10"),
+        pytest.param(8, "bring_in 4/4, complete 7/7", id="7-left-completes-all-in"),
+        pytest.param(5, "bring_in 4/4", id="4-left-brings-in-all-in"),
+        pytest.param(4, "bring_in 3/3", id="3-left-brings-in-3-all-in"),
+        pytest.param(2, "bring_in 1/1", id="1-left-brings-in-1-all-in"),
     ],
 )
 def test_R_B2_bring_in_or_complete_never_check_or_fold(stack: int, buttons: str) -> None:
@@ -288,20 +272,12 @@ def test_R_B8_everyone_calls_bring_in_round_ends_without_bring_in_seat() -> None
 @pytest.mark.parametrize(
     ("street", "steps", "next_street"),
     [
-        (3, "1:bring_in 2:complete 3:call 1:call", 4),
-        (3, "1:bring_in 2:fold 3:call", 4),
-        (4, "1:check 2:check 3:check", 5),
-        (4, "1:check 2:bet 3:call 1:call", 5),
-        (4, "1:bet 2:raise 3:call 1:call", 5),
-        (7, "1:check 2:check 3:check", 8),
-    ],
-    ids=[
-        "completion-called",
-        "bring-in-called-after-fold",
-        "all-check",
-        "bet-called",
-        "raise-called",
-        "seventh-ends-in-showdown",
+        pytest.param(3, "1:bring_in 2:complete 3:call 1:call", 4, id="completion-called"),
+        pytest.param(3, "1:bring_in 2:fold 3:call", 4, id="bring-in-called-after-fold"),
+        pytest.param(4, "1:check 2:check 3:check", 5, id="all-check"),
+        pytest.param(4, "1:check 2:bet 3:call 1:call", 5, id="bet-called"),
+        pytest.param(4, "1:bet 2:raise 3:call 1:call", 5, id="raise-called"),
+        pytest.param(7, "1:check 2:check 3:check", 8, id="seventh-ends-in-showdown"),
     ],
 )
 def test_R_B8_round_ends_when_all_acted_and_matched(
