@@ -40,19 +40,6 @@ from common.match import Match, SeatInfo, SeatKind
 from common.views import seat_view
 from server.brain import SOLID, brain, choose_action
 
-__all__ = [
-    "FIXTURE",
-    "POINTS",
-    "SESSIONS",
-    "Session",
-    "letter",
-    "make_player",
-    "play_points",
-    "play_session",
-    "record",
-    "session_of",
-]
-
 FIXTURE = Path(__file__).resolve().parent / "data" / "decisions.json"
 
 Player = Callable[[Any, random.Random], str]
