@@ -53,6 +53,12 @@ def play_match(players: dict[int, Any], deals: int, seed: int) -> list[tuple[int
     return log
 
 
+def station(v: Any, rng: random.Random) -> str:
+    """A calling station: brings in, checks or calls."""
+    names = [a["action"] for a in v["legal"]]
+    return next(n for n in ("check", "bring_in", "call") if n in names)
+
+
 # ---------------------------------------------------------------- every level is legal
 
 
@@ -91,37 +97,23 @@ def test_same_view_and_rng_state_same_choice(level: str) -> None:
         assert a == b
 
 
+@pytest.mark.parametrize(
+    ("mine", "theirs", "buttons", "pot"),
+    [
+        pytest.param(0, 40, "fold 0/0, call 40/40, raise 60/60", 300, id="a-bet-and-a-raise"),
+        # Heads-up raising is not capped (R-B6).
+        pytest.param(180, 200, "fold 0/180, call 20/200, raise 40/220", 800, id="ten-raises"),
+    ],
+)
 @pytest.mark.parametrize("level", LEVEL_IDS)
-def test_no_level_folds_the_nuts_on_seventh_street(level: str) -> None:
-    """A royal flush facing a bet and a raise: no rival can beat it, so never a fold."""
-    v = view(
-        7,
-        [
-            seat(0, "Kh Qh Jh 2c", "Ah Th 3d", down=3, bet=0),
-            seat(1, "9s 9d 9c 4h", down=3, bet=40, last_action="raise"),
-        ],
-        "fold 0/0, call 40/40, raise 60/60",
-        pot=300,
-        high=40,
-    )
+def test_no_level_folds_the_nuts_on_seventh_street(
+    level: str, mine: int, theirs: int, buttons: str, pot: int
+) -> None:
+    """A royal flush facing raises: no rival can beat it, so never a fold."""
+    me = seat(0, "Kh Qh Jh 2c", "Ah Th 3d", down=3, bet=mine, last_action="raise" if mine else None)
+    rival = seat(1, "9s 9d 9c 4h", down=3, bet=theirs, last_action="raise")
+    v = view(7, [me, rival], buttons, pot=pot, high=theirs)
     for seed in range(10):
-        assert brain(level)(v, random.Random(seed)) in ("call", "raise")
-
-
-@pytest.mark.parametrize("level", LEVEL_IDS)
-def test_no_level_folds_the_nuts_after_many_raises(level: str) -> None:
-    """Heads-up raising is not capped (R-B6): ten raises still never fold a royal flush."""
-    v = view(
-        7,
-        [
-            seat(0, "Kh Qh Jh 2c", "Ah Th 3d", down=3, bet=180, last_action="raise"),
-            seat(1, "9s 9d 9c 4h", down=3, bet=200, last_action="raise"),
-        ],
-        "fold 0/180, call 20/200, raise 40/220",
-        pot=800,
-        high=200,
-    )
-    for seed in range(5):
         assert brain(level)(v, random.Random(seed)) in ("call", "raise")
 
 
@@ -188,10 +180,6 @@ def test_shark_counts_who_folds_to_its_wagers_on_every_street() -> None:
     """Every wager of the shark's that a rival answers is counted, and a calling
     station soon reads as one; a level that does not read its rivals keeps no count."""
 
-    def station(v: Any, rng: random.Random) -> str:
-        names = [a["action"] for a in v["legal"]]
-        return next(n for n in ("check", "bring_in", "call") if n in names)
-
     shark, regular = brain("shark"), brain("regular")
     play_match({0: shark, 1: station}, deals=12, seed=4)
     m = shark.memory.rivals[1]
@@ -252,18 +240,17 @@ def test_exact_seventh_counts_the_rivals_hands_by_kind() -> None:
     assert weights[2] > 0 and won[2] == 0.0  # and lose to every two pair
 
 
-def _river_checked_to(shark: Brain) -> str:
-    """Heads-up seventh street, the rival checked: the shark holds aces, the rival's
-    board Kd Qs 8h 6c."""
-    v = view(
-        7,
-        [
-            seat(0, "9h Jc 7d 3s", "Ac Ad 2s", down=3),
-            seat(1, "Kd Qs 8h 6c", down=3, last_action="check"),
-        ],
-        "check 0/0, bet 20/20",
-        pot=80,
-    )
+def _river(shark: Brain, rival_bet: int) -> str:
+    """Heads-up seventh street, the shark holding a pair of aces against the rival's board
+    Kd Qs 8h 6c, which checked (``rival_bet`` 0) or bet."""
+    if rival_bet:
+        rival = seat(1, "Kd Qs 8h 6c", down=3, bet=rival_bet, last_action="bet")
+        buttons = "fold 0/0, call 20/20, raise 40/40"
+    else:
+        rival = seat(1, "Kd Qs 8h 6c", down=3, last_action="check")
+        buttons = "check 0/0, bet 20/20"
+    me = seat(0, "9h Jc 7d 3s", "Ac Ad 2s", down=3)
+    v = view(7, [me, rival], buttons, pot=80 + rival_bet, high=rival_bet)
     return shark(v, random.Random(3))
 
 
@@ -275,26 +262,16 @@ def test_shark_bets_the_river_for_value_by_what_the_rival_calls_with() -> None:
     calls_light, calls_two_pair = brain("shark"), brain("shark")
     calls_light.memory.rival(1).river["call"] = [20, 0, 0, 0, 0]
     calls_two_pair.memory.rival(1).river["call"] = [0, 0, 20, 0, 0]
-    assert _river_checked_to(calls_light) == "bet"
-    assert _river_checked_to(calls_two_pair) == "check"
+    assert _river(calls_light, 0) == "bet"
+    assert _river(calls_two_pair, 0) == "check"
 
 
 def _river_wager_faced(shark: Brain, wagers: int, calls: int) -> str:
-    """Heads-up seventh street, a pair of aces facing a bet from a rival seen to wager
-    ``wagers`` times and check or call ``calls`` times tonight."""
+    """A seventh-street bet from a rival seen to wager ``wagers`` times and check or call
+    ``calls`` times tonight."""
     m = shark.memory.rival(1)
     m.wagers, m.calls = wagers, calls
-    v = view(
-        7,
-        [
-            seat(0, "9h Jc 7d 3s", "Ac Ad 2s", down=3),
-            seat(1, "Kd Qs 8h 6c", down=3, bet=20, last_action="bet"),
-        ],
-        "fold 0/0, call 20/20, raise 40/40",
-        pot=100,
-        high=20,
-    )
-    return shark(v, random.Random(3))
+    return _river(shark, 20)
 
 
 def test_a_rival_that_wagers_seldom_wagers_seventh_street_for_value() -> None:
@@ -344,10 +321,6 @@ def test_shark_learns_who_stands_its_wagers_with_nothing() -> None:
     as standing with anything, a rival that stands only with a pair or a draw as one
     that never stands with nothing; a level that does not read its rivals keeps no
     count."""
-
-    def station(v: Any, rng: random.Random) -> str:
-        names = [a["action"] for a in v["legal"]]
-        return next(n for n in ("check", "bring_in", "call") if n in names)
 
     shark = brain("shark")
     play_match({0: shark, 1: station}, deals=40, seed=4)
