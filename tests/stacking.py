@@ -18,8 +18,11 @@ the chips it puts in and the seat's total for the street it makes (R-B1).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+
+from hypothesis import strategies as st
 
 from common.cards import Card, full_deck, parse
 from common.engine import Hand, clockwise
@@ -235,6 +238,30 @@ def unseen_slots(hand: Hand, deck: list[Card], viewer: int) -> list[int]:
     seen = {c for s in hand.order for c in hand.seats[s].up} | shown
     seen |= set(hand.seats[viewer].down)
     return [i for i, c in enumerate(deck) if c not in seen]
+
+
+def unseen_swaps(
+    seed: int, seats: int, stacks: list[int], data: st.DataObject
+) -> Iterator[tuple[Hand, Hand, int]]:
+    """A random walk of ``seats`` seats (stacks drawn from ``stacks``) and, for each viewer
+    with two or more cards it never sees, the same walk on a deck with two of those
+    (drawn from ``data``) swapped: (hand, the other hand, viewer)."""
+    rng = random.Random(seed)
+    deck = full_deck()
+    rng.shuffle(deck)
+    chips = {s: rng.choice(stacks) for s in range(seats)}
+    button = rng.randrange(seats)
+    stop = rng.randrange(0, 40)
+    choices = [rng.random() for _ in range(80)]
+    hand = random_walk(deck, chips, button, stop, choices)
+    for viewer in hand.order:
+        unseen = unseen_slots(hand, deck, viewer)
+        if len(unseen) < 2:
+            continue
+        i, j = data.draw(st.sampled_from(unseen)), data.draw(st.sampled_from(unseen))
+        other = list(deck)
+        other[i], other[j] = other[j], other[i]
+        yield hand, random_walk(other, chips, button, stop, choices), viewer
 
 
 def view_dict(hand: Hand, seat: int | None) -> dict[str, Any]:
