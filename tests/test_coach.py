@@ -9,21 +9,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client.coach import MAX_LINES, CoachLine, card_words, coach_lines
+from client.coach import MAX_LINES, CoachLine, card_words
 from common.engine import Hand
-from common.history import decode_events
-from common.views import event_view, seat_view
 from tests.stacking import new_hand, play, to_street, unseen_swaps
+from tests.test_coach_facts import lines_of as seen
 
 NAMES = {0: "Ada", 1: "Bo", 2: "Cy", 3: "Di", 4: "Eve"}
-
-
-def seen(hand: Hand, viewer: int, focus: str | None = None) -> list[CoachLine]:
-    """The coach's lines for ``viewer``, built from what the server would send it."""
-    view = seat_view(hand, viewer)
-    events = decode_events([event_view(e, viewer) for e in hand.events])
-    pick = next((a for a in view.legal if a.action == focus), None) if focus else None
-    return coach_lines(view, events, NAMES.__getitem__, legal=view.legal, focus=pick)
 
 
 def texts(lines: list[CoachLine]) -> list[tuple[str, str]]:

@@ -62,7 +62,7 @@ def _strip(view: SeatView) -> tuple[SeatView, list[int]]:
     return replace(view, turn_id=None, legal=[]), list(view.seats)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.data())
 def test_replay_matches_the_live_table_event_by_event(table, data) -> None:
     stacks, button, seed = table
