@@ -4,7 +4,6 @@ what that seat saw."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import random
 from pathlib import Path
@@ -19,12 +18,14 @@ from common.engine import Hand
 from common.levels import LEVEL_IDS
 from common.protocol import MessageError, SetLevel, decode_client
 from server.__main__ import _parser, config_from_args
+from server.app import TableServer
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.brain.rivals import Range, RivalModel
 from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
 from tests.record_decisions import random_point
+from tests.serverkit import Client, config, run
 from tests.stacking import seat, view
 from tests.stacking import view_dict as seat_view
 
@@ -437,41 +438,36 @@ def test_the_old_chooser_interface_still_works() -> None:
     assert isinstance(brain("shark"), Brain)
 
 
-def test_host_sets_levels_in_the_lobby_and_the_table_keeps_models_for_the_night(
+@run
+async def test_host_sets_levels_in_the_lobby_and_the_table_keeps_models_for_the_night(
     tmp_path: Path,
 ) -> None:
-    from server.app import TableServer
-    from tests.serverkit import Client, config
-
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=2, computer_levels=("newcomer",))
-        server = TableServer(cfg)  # real brains, one per computer seat
-        port = await server.start()
-        try:
-            table = server.table
-            assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
-            host = Client("Ann")
-            await host.hello(port)
-            host.send({"type": "level", "seat": 6, "level": "Shark"})
-            while True:
-                lobby = await host.expect("lobby")
-                levels = {p["seat"]: p.get("level") for p in lobby["seats"]}
-                if levels[6] == "shark":
-                    break
-            assert levels == {0: None, 5: "newcomer", 6: "shark"}
-            host.send({"type": "level", "seat": 0, "level": "shark"})
-            err = await host.expect("error")
-            assert err["code"] == "bad_message" and err["ref"] == "level"
-            shark = table.seats[6].brain
-            assert isinstance(shark, Brain) and shark.level.id == "shark"
-            shark.memory.rival(0).dealt = 99
-            host.send({"type": "start", "hands": 4})
-            await host.expect("match_start")
-            assert shark.memory.rivals["Ann"].dealt >= 99  # the same night: not forgotten
-            host.send({"type": "level", "seat": 6, "level": "regular"})
-            err = await host.expect("error")
-            assert err["code"] == "match_running"
-        finally:
-            await server.stop()
-
-    asyncio.run(scenario())
+    cfg = config(tmp_path, computer=2, computer_levels=("newcomer",))
+    server = TableServer(cfg)  # real brains, one per computer seat
+    port = await server.start()
+    try:
+        table = server.table
+        assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
+        host = Client("Ann")
+        await host.hello(port)
+        host.send({"type": "level", "seat": 6, "level": "Shark"})
+        while True:
+            lobby = await host.expect("lobby")
+            levels = {p["seat"]: p.get("level") for p in lobby["seats"]}
+            if levels[6] == "shark":
+                break
+        assert levels == {0: None, 5: "newcomer", 6: "shark"}
+        host.send({"type": "level", "seat": 0, "level": "shark"})
+        err = await host.expect("error")
+        assert err["code"] == "bad_message" and err["ref"] == "level"
+        shark = table.seats[6].brain
+        assert isinstance(shark, Brain) and shark.level.id == "shark"
+        shark.memory.rival(0).dealt = 99
+        host.send({"type": "start", "hands": 4})
+        await host.expect("match_start")
+        assert shark.memory.rivals["Ann"].dealt >= 99  # the same night: not forgotten
+        host.send({"type": "level", "seat": 6, "level": "regular"})
+        err = await host.expect("error")
+        assert err["code"] == "match_running"
+    finally:
+        await server.stop()

@@ -17,7 +17,7 @@ import pytest
 
 from common.match import Standing
 from server.night import Night, evening_of, night_path
-from tests.serverkit import Client, config, running
+from tests.serverkit import Client, config, run, running
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -31,48 +31,46 @@ async def _standings_both(*clients: Client) -> list[dict]:
     return list(await asyncio.gather(*(c.play() for c in clients)))
 
 
-def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
+@run
+async def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
     """A free seat (R-T1) taken mid-match plays from the next match, with 600 chips (R-T3)
     like everyone; meanwhile it sees only what a spectator sees."""
-
-    async def scenario() -> None:
-        async with running(config(tmp_path, computer=1)) as (_server, port):
-            ann = Client("Ann")
-            await ann.hello(port)
-            ann.send({"type": "start"})
-            await ann.expect("match_start")
-            bob = Client("Bob")
-            welcome = await bob.hello(port)
-            assert welcome["seat"] == 1 and welcome["watch"] is False
-            lobby = await bob.expect("lobby")
-            assert lobby["running"] and _has_seat(
-                lobby["seats"], seat=1, name="Bob", kind="human", connected=True, next=True
-            )
-            _, seen = await ann.seen("lobby", running=True)
-            _, seen = await ann.seen("lobby", start=ann.log.index(seen) + 1)
-            assert any(s["name"] == "Bob" and s.get("next") for s in seen["seats"])
-            start = await bob.expect("match_start")
-            assert {s["name"] for s in start["seats"]} == {"Ann", "Ada"}
-            table = await bob.expect("table")
-            assert table["view"]["you"] is None  # watching meanwhile: the public view
-            assert 1 not in {s["seat"] for s in table["view"]["seats"]}
-            first = await ann.play()
-            assert {r["name"] for r in first["standings"]} == {"Ann", "Ada"}
-            after = await bob.expect("lobby", running=False)
-            assert [s.get("next") for s in after["seats"]] == [None, True, None]  # still new
-            ann.send({"type": "start"})
-            second = await bob.expect("match_start")
-            assert {s["name"] for s in second["seats"]} == {"Ann", "Bob", "Ada"}
-            assert not any(s.get("next") for s in second["seats"])  # Bob plays this one
-            a, b = await _standings_both(ann, bob)
-            assert a == b and {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
-            await ann.close()
-            await bob.close()
-
-    asyncio.run(scenario())
+    async with running(config(tmp_path, computer=1)) as (_server, port):
+        ann = Client("Ann")
+        await ann.hello(port)
+        ann.send({"type": "start"})
+        await ann.expect("match_start")
+        bob = Client("Bob")
+        welcome = await bob.hello(port)
+        assert welcome["seat"] == 1 and welcome["watch"] is False
+        lobby = await bob.expect("lobby")
+        assert lobby["running"] and _has_seat(
+            lobby["seats"], seat=1, name="Bob", kind="human", connected=True, next=True
+        )
+        _, seen = await ann.seen("lobby", running=True)
+        _, seen = await ann.seen("lobby", start=ann.log.index(seen) + 1)
+        assert any(s["name"] == "Bob" and s.get("next") for s in seen["seats"])
+        start = await bob.expect("match_start")
+        assert {s["name"] for s in start["seats"]} == {"Ann", "Ada"}
+        table = await bob.expect("table")
+        assert table["view"]["you"] is None  # watching meanwhile: the public view
+        assert 1 not in {s["seat"] for s in table["view"]["seats"]}
+        first = await ann.play()
+        assert {r["name"] for r in first["standings"]} == {"Ann", "Ada"}
+        after = await bob.expect("lobby", running=False)
+        assert [s.get("next") for s in after["seats"]] == [None, True, None]  # still new
+        ann.send({"type": "start"})
+        second = await bob.expect("match_start")
+        assert {s["name"] for s in second["seats"]} == {"Ann", "Bob", "Ada"}
+        assert not any(s.get("next") for s in second["seats"])  # Bob plays this one
+        a, b = await _standings_both(ann, bob)
+        assert a == b and {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
+        await ann.close()
+        await bob.close()
 
 
-def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: Path) -> None:
+@run
+async def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: Path) -> None:
     """Each match's standings (R-T6: ties share the win) add up into the night's totals."""
 
     async def one_match(port: int, ann: Client) -> dict:
@@ -80,53 +78,50 @@ def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: Path) 
         await ann.expect("match_start")
         return await ann.play()
 
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=2, name="Friday")
-        nets: dict[str, int] = {}
-        wins: dict[str, int] = {}
-        results = []
-        async with running(cfg) as (_server, port):
-            ann = Client("Ann")
-            await ann.hello(port)
-            lobby = await ann.expect("lobby")
-            assert lobby["table"] == "Friday"
-            assert lobby["night"]["played"] == 0 and lobby["night"]["totals"] == []
-            for _ in range(2):
-                results.append(await one_match(port, ann))
-            lobby = await ann.expect("lobby", running=False)
-            assert lobby["night"]["played"] == 2
-            await ann.close()
-        files = list(tmp_path.glob("night-*-friday.json"))
-        assert len(files) == 1 and len(json.loads(files[0].read_text())["matches"]) == 2
-        async with running(cfg) as (_server, port):  # the same evening, restarted
-            ann = Client("Ann")
-            await ann.hello(port)
-            lobby = await ann.expect("lobby")
-            assert lobby["night"]["played"] == 2
+    cfg = config(tmp_path, computer=2, name="Friday")
+    nets: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    results = []
+    async with running(cfg) as (_server, port):
+        ann = Client("Ann")
+        await ann.hello(port)
+        lobby = await ann.expect("lobby")
+        assert lobby["table"] == "Friday"
+        assert lobby["night"]["played"] == 0 and lobby["night"]["totals"] == []
+        for _ in range(2):
             results.append(await one_match(port, ann))
-            await ann.close()
-        for result in results:
-            assert sum(r["net"] for r in result["standings"]) == 0  # chips only change hands
-            for r in result["standings"]:
-                nets[r["name"]] = nets.get(r["name"], 0) + r["net"]
-                wins[r["name"]] = wins.get(r["name"], 0) + (1 if r["winner"] else 0)
-        night = results[-1]["night"]
-        assert night["played"] == 3 and night["table"] == "Friday"
-        assert [m["number"] for m in night["matches"]] == [1, 2, 3]
-        assert [m["winners"] for m in night["matches"]] == [
-            [r["name"] for r in res["standings"] if r["winner"]] for res in results
-        ]
-        assert {t["name"]: (t["net"], t["wins"], t["matches"]) for t in night["totals"]} == {
-            name: (nets[name], wins[name], 3) for name in nets
-        }
-        assert [t["net"] for t in night["totals"]] == sorted(nets.values(), reverse=True)
-        assert {t["name"]: t["kind"] for t in night["totals"]} == {
-            "Ann": "human",
-            "Ada": "computer",
-            "Babbage": "computer",
-        }
-
-    asyncio.run(scenario())
+        lobby = await ann.expect("lobby", running=False)
+        assert lobby["night"]["played"] == 2
+        await ann.close()
+    files = list(tmp_path.glob("night-*-friday.json"))
+    assert len(files) == 1 and len(json.loads(files[0].read_text())["matches"]) == 2
+    async with running(cfg) as (_server, port):  # the same evening, restarted
+        ann = Client("Ann")
+        await ann.hello(port)
+        lobby = await ann.expect("lobby")
+        assert lobby["night"]["played"] == 2
+        results.append(await one_match(port, ann))
+        await ann.close()
+    for result in results:
+        assert sum(r["net"] for r in result["standings"]) == 0  # chips only change hands
+        for r in result["standings"]:
+            nets[r["name"]] = nets.get(r["name"], 0) + r["net"]
+            wins[r["name"]] = wins.get(r["name"], 0) + (1 if r["winner"] else 0)
+    night = results[-1]["night"]
+    assert night["played"] == 3 and night["table"] == "Friday"
+    assert [m["number"] for m in night["matches"]] == [1, 2, 3]
+    assert [m["winners"] for m in night["matches"]] == [
+        [r["name"] for r in res["standings"] if r["winner"]] for res in results
+    ]
+    assert {t["name"]: (t["net"], t["wins"], t["matches"]) for t in night["totals"]} == {
+        name: (nets[name], wins[name], 3) for name in nets
+    }
+    assert [t["net"] for t in night["totals"]] == sorted(nets.values(), reverse=True)
+    assert {t["name"]: t["kind"] for t in night["totals"]} == {
+        "Ann": "human",
+        "Ada": "computer",
+        "Babbage": "computer",
+    }
 
 
 def _standing(seat: int, name: str, net: int, winner: bool) -> Standing:
@@ -171,72 +166,67 @@ def test_an_unreadable_night_file_is_set_aside(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob(f"{path.name}.broken-*"))) == 2  # the first one kept
 
 
-def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:
+@run
+async def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:
     """R-C1 keeps a dropped seat to the end of its match; the rematch has no ghost in it."""
-
-    async def scenario() -> None:
-        async with running(config(tmp_path, computer=1)) as (_server, port):
-            ann, bob, cy = Client("Ann"), Client("Bob"), Client("Cy")
-            for c in (ann, bob, cy):
-                await c.hello(port)
-            assert (ann.seat, bob.seat, cy.seat) == (0, 1, 2)
-            ann.send({"type": "start"})
-            await cy.expect("match_start")
-            await cy.close()  # Cy goes home mid-match; R-C1 plays the seat out
-            a, b = await _standings_both(ann, bob)
-            assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Cy", "Ada"}
-            lobby = await ann.expect("lobby", running=False)
-            assert [(s["seat"], s["name"]) for s in lobby["seats"]] == [
-                (0, "Ann"),
-                (1, "Bob"),
-                (6, "Ada"),
-            ]
-            assert lobby["can_start"]
-            ann.send({"type": "start"})  # the rematch: one message, the same seats
-            rematch = await bob.expect("match_start")
-            assert [(s["seat"], s["name"]) for s in rematch["seats"]] == [
-                (0, "Ann"),
-                (1, "Bob"),
-                (6, "Ada"),
-            ]
-            dee = Client("Dee")
-            assert (await dee.hello(port))["seat"] == 2  # Cy's chair, free again
-            a, b = await _standings_both(ann, bob)
-            assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
-            for c in (ann, bob, dee):
-                await c.close()
-
-    asyncio.run(scenario())
+    async with running(config(tmp_path, computer=1)) as (_server, port):
+        ann, bob, cy = Client("Ann"), Client("Bob"), Client("Cy")
+        for c in (ann, bob, cy):
+            await c.hello(port)
+        assert (ann.seat, bob.seat, cy.seat) == (0, 1, 2)
+        ann.send({"type": "start"})
+        await cy.expect("match_start")
+        await cy.close()  # Cy goes home mid-match; R-C1 plays the seat out
+        a, b = await _standings_both(ann, bob)
+        assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Cy", "Ada"}
+        lobby = await ann.expect("lobby", running=False)
+        assert [(s["seat"], s["name"]) for s in lobby["seats"]] == [
+            (0, "Ann"),
+            (1, "Bob"),
+            (6, "Ada"),
+        ]
+        assert lobby["can_start"]
+        ann.send({"type": "start"})  # the rematch: one message, the same seats
+        rematch = await bob.expect("match_start")
+        assert [(s["seat"], s["name"]) for s in rematch["seats"]] == [
+            (0, "Ann"),
+            (1, "Bob"),
+            (6, "Ada"),
+        ]
+        dee = Client("Dee")
+        assert (await dee.hello(port))["seat"] == 2  # Cy's chair, free again
+        a, b = await _standings_both(ann, bob)
+        assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
+        for c in (ann, bob, dee):
+            await c.close()
 
 
-def test_the_host_frees_a_computer_seat_for_a_person(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, computer=6)) as (_server, port):
-            ann = Client("Ann")
-            await ann.hello(port)
-            watcher = Client("Zed")
-            await watcher.hello(port, watch=True)
-            watcher.send({"type": "sit"})
-            assert (await watcher.expect("error"))["code"] == "table_full"
-            bob = Client("Bob")
-            assert (await bob.hello(port))["code"] == "table_full"
-            watcher.send({"type": "free_seat", "seat": 6})
-            assert (await watcher.expect("error"))["code"] == "not_host"
-            ann.send({"type": "free_seat", "seat": 0})
-            assert (await ann.expect("error"))["code"] == "bad_seat"
-            ann.send({"type": "free_seat", "seat": 6})
-            lobby = await ann.expect("lobby")
-            assert 6 not in {s["seat"] for s in lobby["seats"]}
-            watcher.send({"type": "sit"})
-            welcome = await watcher.expect("welcome")
-            assert welcome["seat"] == 6 and welcome["token"] and not welcome["watch"]
-            lobby = await ann.expect("lobby")
-            assert _has_seat(lobby["seats"], seat=6, name="Zed", kind="human", host=False)
-            assert not any(entry.get("next") for entry in lobby["seats"])  # no match played yet
-            for c in (ann, watcher, bob):
-                await c.close()
-
-    asyncio.run(scenario())
+@run
+async def test_the_host_frees_a_computer_seat_for_a_person(tmp_path: Path) -> None:
+    async with running(config(tmp_path, computer=6)) as (_server, port):
+        ann = Client("Ann")
+        await ann.hello(port)
+        watcher = Client("Zed")
+        await watcher.hello(port, watch=True)
+        watcher.send({"type": "sit"})
+        assert (await watcher.expect("error"))["code"] == "table_full"
+        bob = Client("Bob")
+        assert (await bob.hello(port))["code"] == "table_full"
+        watcher.send({"type": "free_seat", "seat": 6})
+        assert (await watcher.expect("error"))["code"] == "not_host"
+        ann.send({"type": "free_seat", "seat": 0})
+        assert (await ann.expect("error"))["code"] == "bad_seat"
+        ann.send({"type": "free_seat", "seat": 6})
+        lobby = await ann.expect("lobby")
+        assert 6 not in {s["seat"] for s in lobby["seats"]}
+        watcher.send({"type": "sit"})
+        welcome = await watcher.expect("welcome")
+        assert welcome["seat"] == 6 and welcome["token"] and not welcome["watch"]
+        lobby = await ann.expect("lobby")
+        assert _has_seat(lobby["seats"], seat=6, name="Zed", kind="human", host=False)
+        assert not any(entry.get("next") for entry in lobby["seats"])  # no match played yet
+        for c in (ann, watcher, bob):
+            await c.close()
 
 
 def test_a_long_night_keeps_its_totals_and_only_the_latest_matches(tmp_path: Path) -> None:
