@@ -124,23 +124,31 @@ async def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: 
     }
 
 
-def _standing(seat: int, name: str, net: int, winner: bool) -> Standing:
-    return Standing(1 if winner else 2, seat, name, 600 + net, net, winner)
+FRIDAY = datetime(2026, 11, 27, 21, 0)
+
+
+def _add_match(
+    night: Night, match_id: str, rival: str = "Bob", net: int = 50, kind: str = "human"
+) -> None:
+    """A match of four hands Ann (a person) won by ``net`` chips from ``rival``."""
+    night.add(
+        match_id=match_id,
+        ended=FRIDAY,
+        hands=4,
+        standings=[
+            Standing(1, 0, "Ann", 600 + net, net, True),
+            Standing(2, 1, rival, 600 - net, -net, False),
+        ],
+        kind_of=lambda seat: "human" if seat == 0 else kind,
+    )
 
 
 def test_a_night_is_an_evening_from_noon_to_noon(tmp_path: Path) -> None:
-    friday = datetime(2026, 11, 27, 21, 0)
-    assert evening_of(friday) == evening_of(datetime(2026, 11, 28, 1, 30)) == "2026-11-27"
-    night = Night.load(tmp_path, "Friday", friday)
+    assert evening_of(FRIDAY) == evening_of(datetime(2026, 11, 28, 1, 30)) == "2026-11-27"
+    night = Night.load(tmp_path, "Friday", FRIDAY)
     assert night.path == night_path(tmp_path, "2026-11-27", "Friday")
     assert night.label() == "Friday 27 November"
-    night.add(
-        match_id="m1",
-        ended=friday,
-        hands=4,
-        standings=[_standing(0, "Ann", 50, True), _standing(1, "Bob", -50, False)],
-        kind_of=lambda s: "human",
-    )
+    _add_match(night, "m1")
     after_midnight = Night.load(tmp_path, "Friday", datetime(2026, 11, 28, 1, 30))
     assert after_midnight.summary()["played"] == 1
     assert after_midnight.totals()[0] == {
@@ -150,19 +158,18 @@ def test_a_night_is_an_evening_from_noon_to_noon(tmp_path: Path) -> None:
         "wins": 1,
         "net": 50,
     }
-    assert Night.load(tmp_path, "Den", friday).summary()["played"] == 0  # another table
+    assert Night.load(tmp_path, "Den", FRIDAY).summary()["played"] == 0  # another table
     saturday = Night.load(tmp_path, "Friday", datetime(2026, 11, 28, 13, 0))
     assert saturday.evening == "2026-11-28" and saturday.summary()["played"] == 0
 
 
 def test_an_unreadable_night_file_is_set_aside(tmp_path: Path) -> None:
-    friday = datetime(2026, 11, 27, 21, 0)
     path = night_path(tmp_path, "2026-11-27", "Friday")
     path.write_text('{"format": "seventh-street-night/1", "evening": "2026-11-27", "matches": 5}')
-    night = Night.load(tmp_path, "Friday", friday)
+    night = Night.load(tmp_path, "Friday", FRIDAY)
     assert night.matches == [] and len(list(tmp_path.glob(f"{path.name}.broken-*"))) == 1
     path.write_text("[1, 2]")  # JSON, but not a night
-    assert Night.load(tmp_path, "Friday", friday).matches == []
+    assert Night.load(tmp_path, "Friday", FRIDAY).matches == []
     assert len(list(tmp_path.glob(f"{path.name}.broken-*"))) == 2  # the first one kept
 
 
@@ -235,19 +242,12 @@ def test_a_long_night_keeps_its_totals_and_only_the_latest_matches(tmp_path: Pat
     # and a restart carries them on.
     from server.night import KEPT_MATCHES
 
-    friday = datetime(2026, 11, 27, 21, 0)
-    night = Night.load(tmp_path, "Friday", friday)
+    night = Night.load(tmp_path, "Friday", FRIDAY)
     n = KEPT_MATCHES + 25
     for i in range(n):
-        night.add(
-            match_id=f"m{i}",
-            ended=friday,
-            hands=4,
-            standings=[_standing(0, "Ann", 10, True), _standing(1, "Ada", -10, False)],
-            kind_of=lambda seat: "human" if seat == 0 else "computer",
-        )
+        _add_match(night, f"m{i}", rival="Ada", net=10, kind="computer")
     assert len(night.matches) == KEPT_MATCHES and night.matches[0]["match"] == "m25"
-    again = Night.load(tmp_path, "Friday", friday)
+    again = Night.load(tmp_path, "Friday", FRIDAY)
     for carried in (night, again):
         summary = carried.summary()
         assert summary["played"] == n
@@ -262,15 +262,8 @@ def test_the_nights_scoreboard_is_written_0600_in_a_0700_folder(tmp_path: Path) 
     folder = tmp_path / "histories"
     folder.mkdir(mode=0o755)
     folder.chmod(0o755)  # there before, with looser modes
-    friday = datetime(2026, 11, 27, 21, 0)
-    night = Night.load(folder, "Friday", friday)
-    night.add(
-        match_id="m1",
-        ended=friday,
-        hands=4,
-        standings=[_standing(0, "Ann", 50, True), _standing(1, "Bob", -50, False)],
-        kind_of=lambda s: "human",
-    )
+    night = Night.load(folder, "Friday", FRIDAY)
+    _add_match(night, "m1")
     assert night.path.stat().st_mode & 0o777 == 0o600
     assert folder.stat().st_mode & 0o777 == 0o700
     assert [p.name for p in folder.iterdir()] == [night.path.name]  # no .tmp left
