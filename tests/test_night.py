@@ -18,6 +18,7 @@ import pytest
 from common.match import Standing
 from server.night import Night, evening_of, night_path
 from tests.serverkit import Client, config, run, running
+from tests.test_rules_away import seated
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -36,8 +37,7 @@ async def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
     """A free seat (R-T1) taken mid-match plays from the next match, with 600 chips (R-T3)
     like everyone; meanwhile it sees only what a spectator sees."""
     async with running(config(tmp_path, computer=1)) as (_server, port):
-        ann = Client("Ann")
-        await ann.hello(port)
+        (ann,) = await seated(port, "Ann")
         ann.send({"type": "start"})
         await ann.expect("match_start")
         bob = Client("Bob")
@@ -83,8 +83,7 @@ async def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: 
     wins: dict[str, int] = {}
     results = []
     async with running(cfg) as (_server, port):
-        ann = Client("Ann")
-        await ann.hello(port)
+        (ann,) = await seated(port, "Ann")
         lobby = await ann.expect("lobby")
         assert lobby["table"] == "Friday"
         assert lobby["night"]["played"] == 0 and lobby["night"]["totals"] == []
@@ -96,8 +95,7 @@ async def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: 
     files = list(tmp_path.glob("night-*-friday.json"))
     assert len(files) == 1 and len(json.loads(files[0].read_text())["matches"]) == 2
     async with running(cfg) as (_server, port):  # the same evening, restarted
-        ann = Client("Ann")
-        await ann.hello(port)
+        (ann,) = await seated(port, "Ann")
         lobby = await ann.expect("lobby")
         assert lobby["night"]["played"] == 2
         results.append(await one_match(port, ann))
@@ -177,9 +175,7 @@ def test_an_unreadable_night_file_is_set_aside(tmp_path: Path) -> None:
 async def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:
     """R-C1 keeps a dropped seat to the end of its match; the rematch has no ghost in it."""
     async with running(config(tmp_path, computer=1)) as (_server, port):
-        ann, bob, cy = Client("Ann"), Client("Bob"), Client("Cy")
-        for c in (ann, bob, cy):
-            await c.hello(port)
+        ann, bob, cy = await seated(port, "Ann", "Bob", "Cy")
         assert (ann.seat, bob.seat, cy.seat) == (0, 1, 2)
         ann.send({"type": "start"})
         await cy.expect("match_start")
@@ -211,8 +207,7 @@ async def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> N
 @run
 async def test_the_host_frees_a_computer_seat_for_a_person(tmp_path: Path) -> None:
     async with running(config(tmp_path, computer=6)) as (_server, port):
-        ann = Client("Ann")
-        await ann.hello(port)
+        (ann,) = await seated(port, "Ann")
         watcher = Client("Zed")
         await watcher.hello(port, watch=True)
         watcher.send({"type": "sit"})

@@ -37,7 +37,15 @@ from tests.wiretap import WireTap
 
 pytestmark = pytest.mark.timeout(90)
 
-DEFAULTS = {"check", "fold", "bring_in"}  # R-C2: check if it can, else fold; the bring-in brings in
+DEFAULTS = {"check", "fold", "bring_in"}
+
+
+async def seated(port: int, *names: str) -> list[Client]:
+    """A client for each name, said hello (and seated, if there is a seat) in that order."""
+    clients = [Client(name) for name in names]
+    for client in clients:
+        await client.hello(port)
+    return clients  # R-C2: check if it can, else fold; the bring-in brings in
 
 
 async def until_acts(client: Client, seat: int, count: int, start: int = 0) -> list[dict[str, Any]]:
@@ -57,8 +65,7 @@ def player(msg: dict[str, Any], seat: int) -> dict[str, Any]:
 async def test_r_c4_clock_off_with_turn_time_zero(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, start_when=2, turn_time=0, time_bank=30)
     async with running(cfg) as (_server, port):
-        ann = Client("ann")
-        await ann.hello(port)
+        (ann,) = await seated(port, "ann")
         assert (await ann.expect("lobby"))["options"]["turn_time"] is None
         turn = await ann.expect("turn")
         assert turn["time_left"] is None and turn["bank"] is None
@@ -75,9 +82,7 @@ async def test_r_c2_away_and_back_everyone_sees_it(tmp_path: Path) -> None:
         tmp_path, computer=1, start_when=3, hands=12, turn_time=600
     )  # turns left after "back"
     async with running(cfg) as (_server, port):
-        ann, bob = Client("ann"), Client("bob")
-        await ann.hello(port)
-        await bob.hello(port)
+        ann, bob = await seated(port, "ann", "bob")
         bob_task = asyncio.create_task(take_turns([bob]))
         await ann.expect("match_start")
         ann.send({"type": "away"})
@@ -106,8 +111,7 @@ async def test_r_c2_an_away_seat_alone_with_computers_does_not_make_the_table_wa
 ) -> None:
     cfg = config(tmp_path, computer=2, start_when=3, hands=4, turn_time=600)
     async with running(cfg) as (_server, port):
-        ann = Client("ann")
-        await ann.hello(port)
+        (ann,) = await seated(port, "ann")
         await ann.expect("match_start")
         ann.send({"type": "away"})
         standings = await ann.expect("standings", timeout=400 * UNIT)
@@ -125,9 +129,7 @@ async def test_r_c3_pause_finishes_the_hand_stops_the_clock_and_resume_deals(
     cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=2 * UNIT, time_bank=0)
     clock = fake_clock()  # the server's time moves only when this test says so
     async with running(cfg, clock=clock) as (_server, port):
-        ann, bob = Client("ann"), Client("bob")
-        await ann.hello(port)
-        await bob.hello(port)
+        ann, bob = await seated(port, "ann", "bob")
         bob_task = asyncio.create_task(take_turns([bob]))
         turn = await ann.expect("turn")
         ann.send({"type": "pause"})
@@ -176,9 +178,7 @@ async def _lobby_of(port: int) -> dict[str, Any]:
 async def test_r_c3_host_takes_a_seat_away_for_the_rest_of_the_match(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, start_when=3, hands=4, turn_time=600)
     async with running(cfg) as (_server, port):
-        ann, bob = Client("ann"), Client("bob")
-        await ann.hello(port)
-        await bob.hello(port)
+        ann, bob = await seated(port, "ann", "bob")
         ann_task = asyncio.create_task(take_turns([ann]))
         turn = await bob.expect("turn")  # the table waits on Bob ...
         ann.send({"type": "take_seat", "seat": bob.seat})  # ... and the host has had enough
@@ -214,9 +214,7 @@ async def test_r_c3_stand_in_plays_an_away_seat_and_gives_it_back(tmp_path: Path
     server = TableServer(cfg, chooser=chooser)
     port = await server.start()
     try:
-        ann, bob = Client("ann"), Client("bob")
-        await ann.hello(port)
-        await bob.hello(port)
+        ann, bob = await seated(port, "ann", "bob")
         bob_task = asyncio.create_task(take_turns([bob]))
         await ann.expect("match_start", timeout=200 * UNIT)  # a loaded machine is slow
         assert (await ann.seen("lobby"))[1]["options"]["stand_in"] is True
@@ -471,9 +469,7 @@ async def test_r_c3_the_host_terminal_of_a_headless_server(tmp_path: Path) -> No
 async def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, start_when=3, hands=4, grace=600)
     async with running(cfg) as (_server, port):
-        ann, bob = Client("ann"), Client("bob")
-        await ann.hello(port)
-        await bob.hello(port)
+        ann, bob = await seated(port, "ann", "bob")
         await bob.expect("match_start")
         bob.send({"type": "leave"})
         _, away = await ann.seen("seat_away", seat=bob.seat)
