@@ -186,8 +186,13 @@ def test_R_A2_short_all_in_opening_bet_is_not_a_bet() -> None:
     # The next seat may call the 3 or make the full bet of 10.
     assert legal(hand) == "fold 0/0, call 3/3, bet 10/10"
     # Seat 1 checked before the short all-in: it has acted, no full bet came
-    # since, so it may only call or fold (R-A2).
-    offers(hand, "3:call", 1, "fold 0/0, call 3/3")
+    # since, so it may only call or fold (R-A2); its call ends the street.
+    play(hand, "3:call")
+    assert hand.to_act == 1 and legal(hand) == "fold 0/0, call 3/3"
+    play(hand, "1:call")
+    assert hand.street == 5
+    passive(hand)
+    check_record(hand)
 
 
 def test_R_A2_full_bet_after_short_all_in_opening_reopens() -> None:
@@ -244,8 +249,13 @@ def test_R_A2_several_short_all_ins_never_add_up_to_a_raise() -> None:
     # Seat 5 has not acted: it may raise, to 19 + 10.
     assert hand.to_act == 5
     assert legal(hand) == "fold 0/0, call 19/19, raise 29/29"
-    # Seat 1 has acted and faced no full raise: call or fold.
-    offers(hand, "5:call", 1, "fold 0/10, call 9/19")
+    # Seat 1 has acted and faced no full raise: call or fold; its call ends the street.
+    play(hand, "5:call")
+    assert hand.to_act == 1 and legal(hand) == "fold 0/10, call 9/19"
+    play(hand, "1:call")
+    assert hand.street == 5
+    passive(hand)
+    check_record(hand)
 
 
 # ------------------------------------------------------------------ R-A3
