@@ -14,8 +14,6 @@ from itertools import combinations
 
 from common.cards import Card
 
-__all__ = ["best_five", "five_value", "value"]
-
 WHEEL = [12, 3, 2, 1, 0]  # A-5-4-3-2: the ace plays low
 
 

@@ -40,19 +40,6 @@ from common.match import Match, SeatInfo, SeatKind
 from common.views import seat_view
 from server.brain import SOLID, brain, choose_action
 
-__all__ = [
-    "FIXTURE",
-    "POINTS",
-    "SESSIONS",
-    "Session",
-    "letter",
-    "make_player",
-    "play_points",
-    "play_session",
-    "record",
-    "session_of",
-]
-
 FIXTURE = Path(__file__).resolve().parent / "data" / "decisions.json"
 
 Player = Callable[[Any, random.Random], str]
@@ -141,49 +128,34 @@ class Session:
     """Chance that the driver plays a random legal action instead of the choice."""
 
 
-SESSIONS: tuple[Session, ...] = (
-    Session("hu-shark-regular", 1, ((0, "shark"), (4, "regular")), 5, 12),
-    Session("hu-shark-newcomer", 2, ((2, "newcomer"), (5, "shark")), 5, 12),
-    Session("hu-regular-solid", 3, ((1, "regular"), (6, "solid")), 4, 12),
-    Session("hu-shark-shark", 4, ((0, "shark"), (1, "shark")), 4, 12, 0.2),
-    Session("hu-newcomer-blunder", 5, ((3, "newcomer"), (6, "blunder")), 3, 8),
-    Session(
-        "four-mixed",
-        6,
-        ((0, "shark"), (2, "regular"), (4, "newcomer"), (6, "solid")),
-        4,
-        8,
-    ),
-    Session(
-        "four-sharks-and-blunder",
-        7,
-        ((1, "shark"), (2, "shark"), (3, "blunder"), (5, "regular")),
-        3,
-        8,
-    ),
-    Session(
-        "seven-mixed",
-        8,
+def _session(name: str, seed: int, seats: str, matches: int, hands: int, detour: float) -> Session:
+    """A session whose ``seats`` are written ``"0:shark 4:regular"``."""
+    players = tuple(
+        (int(seat), kind) for seat, _, kind in (p.partition(":") for p in seats.split())
+    )
+    return Session(name, seed, players, matches, hands, detour)
+
+
+SESSIONS: tuple[Session, ...] = tuple(
+    _session(*row)
+    for row in (
+        ("hu-shark-regular", 1, "0:shark 4:regular", 5, 12, 0.1),
+        ("hu-shark-newcomer", 2, "2:newcomer 5:shark", 5, 12, 0.1),
+        ("hu-regular-solid", 3, "1:regular 6:solid", 4, 12, 0.1),
+        ("hu-shark-shark", 4, "0:shark 1:shark", 4, 12, 0.2),
+        ("hu-newcomer-blunder", 5, "3:newcomer 6:blunder", 3, 8, 0.1),
+        ("four-mixed", 6, "0:shark 2:regular 4:newcomer 6:solid", 4, 8, 0.1),
+        ("four-sharks-and-blunder", 7, "1:shark 2:shark 3:blunder 5:regular", 3, 8, 0.1),
         (
-            (0, "shark"),
-            (1, "regular"),
-            (2, "newcomer"),
-            (3, "solid"),
-            (4, "shark"),
-            (5, "regular"),
-            (6, "newcomer"),
+            "seven-mixed",
+            8,
+            "0:shark 1:regular 2:newcomer 3:solid 4:shark 5:regular 6:newcomer",
+            3,
+            8,
+            0.1,
         ),
-        3,
-        8,
-    ),
-    Session(
-        "seven-sharks",
-        9,
-        tuple((s, "shark") for s in range(7)),
-        1,
-        4,
-        0.15,
-    ),
+        ("seven-sharks", 9, " ".join(f"{s}:shark" for s in range(7)), 1, 4, 0.15),
+    )
 )
 
 POINTS = 250

@@ -37,18 +37,6 @@ from common.cards import deal_cards, shuffled_deck
 from common.engine import Hand
 from common.events import ActionKind, IllegalAction, Stakes
 
-__all__ = [
-    "DIGESTS",
-    "FIXTURE",
-    "FULL",
-    "brief",
-    "digest",
-    "digests",
-    "hand_record",
-    "load",
-    "record",
-]
-
 FIXTURE = Path(__file__).resolve().parent / "data" / "engine_hands.json.gz"
 DIGESTS = 3000
 """Hands whose record's CRC the fixture keeps."""

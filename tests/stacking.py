@@ -1,4 +1,5 @@
-"""Stacked decks and small drivers for rule scenarios (``../shared/RULES.md``).
+"""Stacked decks, small drivers for rule scenarios (``../shared/RULES.md``) and views
+built by hand for the computer seats.
 
 The engine deals from the deck in order (R-D2, R-D3): on third street a
 round of first down cards to every seat in deal order (clockwise, starting
@@ -11,40 +12,25 @@ with unused cards.
 
 Steps are written ``"3:bring_in 4:call 5:complete"``: seat, colon, action.
 ``play`` asserts that each step's seat is the one to act before applying it.
+Buttons are written ``"fold 0/4, call 15/19, raise 25/29"``: each action with
+the chips it puts in and the seat's total for the street it makes (R-B1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+
+from hypothesis import strategies as st
 
 from common.cards import Card, full_deck, parse
 from common.engine import Hand, clockwise
-from common.events import Act, Award, Deal, Event, Return, Show
+from common.events import Act, Award, Deal, Return, Show
 from common.history import hand_record
 from common.match import SeatInfo
 from common.views import seat_view
 from tests.hhcheck import problems
-
-__all__ = [
-    "view_dict",
-    "OPEN",
-    "acts",
-    "awards",
-    "check_record",
-    "deal_order",
-    "deals",
-    "deck_for",
-    "legal",
-    "new_hand",
-    "passive",
-    "play",
-    "random_walk",
-    "returns",
-    "shows",
-    "to_street",
-    "unseen_slots",
-]
 
 OPEN = "??"
 """A card left to the filler."""
@@ -91,8 +77,7 @@ def deck_for(
     used = {parse(c) for c in named}
     filler = iter([c for c in _FILLER_ORDER if c not in used])
     deck: list[Card] = []
-    slots = deal_order(button, list(cards), folded)
-    for seat, index in slots:
+    for seat, index in deal_order(button, list(cards), folded):
         codes = wanted[seat]
         code = codes[index] if index < len(codes) else OPEN
         deck.append(next(filler) if code == OPEN else parse(code))
@@ -116,47 +101,73 @@ def new_hand(
     return hand
 
 
-def _steps(steps: str | list[tuple[int, str]]) -> list[tuple[int, str]]:
-    if isinstance(steps, str):
-        out = []
-        for token in steps.replace(",", " ").split():
-            seat, _, kind = token.partition(":")
-            out.append((int(seat), kind))
-        return out
-    return list(steps)
+TABLE_CARDS = {
+    1: "?? ?? 2c 2d 3c 4d",
+    2: "?? ?? Kd 5h 7c 8d",
+    3: "?? ?? Ah 6h 9c Td",
+    4: "?? ?? Qs 7s Jc 3h",
+    5: "?? ?? Js 8s 4c 6d",
+}
 
 
-def play(hand: Hand, steps: str | list[tuple[int, str]]) -> list[Event]:
-    """Apply each (seat, action), asserting it is that seat's turn; the events that followed."""
-    events: list[Event] = []
-    for i, (seat, kind) in enumerate(_steps(steps)):
-        assert hand.to_act == seat, f"step {i} ({seat}:{kind}): seat {hand.to_act} is to act"
-        events += hand.apply(seat, kind)
-    return events
+def table(stacks: Mapping[int, int] | None = None, n: int = 3, street: int = 3) -> Hand:
+    """The rules tests' usual table, at the start of ``street``'s betting: button 0, seats
+    1 to ``n`` with 600 chips each but ``stacks``, dealt ``TABLE_CARDS``, so that the deal
+    and turn order is 1, 2, 3...; seat 1 has the lowest card (2c: it brings in, R-O1) and
+    shows a pair of twos from fourth street on (it acts first there, R-O2)."""
+    hand = new_hand(0, {s: TABLE_CARDS[s] for s in range(1, n + 1)}, stacks=stacks)
+    if street > 3:
+        to_street(hand, street)
+    return hand
+
+
+def play(hand: Hand, steps: str) -> None:
+    """Apply each ``seat:action`` step, asserting it is that seat's turn."""
+    for i, step in enumerate(steps.split()):
+        seat, _, kind = step.partition(":")
+        assert hand.to_act == int(seat), f"step {i} ({step}): seat {hand.to_act} is to act"
+        hand.apply(int(seat), kind)
+
+
+def play_out(hand: Hand, choose: Callable[[int], str], until: int = 8) -> None:
+    """Apply ``choose(seat)`` for the seat to act until the hand ends or ``until``'s
+    betting starts."""
+    while not hand.is_over and hand.street < until:
+        seat = hand.to_act
+        assert seat is not None
+        hand.apply(seat, choose(seat))
+
+
+def passive_action(hand: Hand, seat: int) -> str:
+    """Bring in, check or call."""
+    kinds = [a.kind.value for a in hand.legal_actions(seat)]
+    return next(k for k in ("check", "call", "bring_in") if k in kinds)
 
 
 def passive(hand: Hand) -> None:
     """Play the hand out: every seat brings in, checks or calls."""
-    while not hand.is_over:
-        kinds = [a.kind.value for a in hand.legal_actions()]
-        kind = next(k for k in ("check", "call", "bring_in") if k in kinds)
-        assert hand.to_act is not None
-        hand.apply(hand.to_act, kind)
+    play_out(hand, lambda seat: passive_action(hand, seat))
 
 
 def to_street(hand: Hand, street: int) -> None:
     """Bring in, check or call until ``street``'s betting starts."""
-    while not hand.is_over and hand.street < street:
-        kinds = [a.kind.value for a in hand.legal_actions()]
-        kind = next(k for k in ("check", "call", "bring_in") if k in kinds)
-        assert hand.to_act is not None
-        hand.apply(hand.to_act, kind)
+    play_out(hand, lambda seat: passive_action(hand, seat), until=street)
     assert hand.street == street and not hand.is_over
 
 
-def legal(hand: Hand) -> list[tuple[str, int, int]]:
-    """The buttons of the seat to act as (kind, put, to)."""
-    return [(a.kind.value, a.put, a.to) for a in hand.legal_actions()]
+def legal(hand: Hand) -> str:
+    """The buttons of the seat to act, as ``"fold 0/4, call 15/19"``."""
+    return ", ".join(f"{a.kind.value} {a.put}/{a.to}" for a in hand.legal_actions())
+
+
+def offers(hand: Hand, steps: str, to_act: int, buttons: str) -> None:
+    """After ``steps`` seat ``to_act`` is offered ``buttons``; then the hand, played out
+    passively, makes a record the checker passes."""
+    play(hand, steps)
+    assert hand.to_act == to_act
+    assert legal(hand) == buttons
+    passive(hand)
+    check_record(hand)
 
 
 def acts(hand: Hand, street: int | None = None) -> list[tuple[int, str, int, int]]:
@@ -188,7 +199,7 @@ def shows(hand: Hand) -> list[int]:
     return [e.seat for e in hand.events if isinstance(e, Show)]
 
 
-def check_record(hand: Hand, final: Mapping[int, int] | None = None) -> dict[str, object]:
+def check_record(hand: Hand, final: Mapping[int, int] | None = None) -> dict[str, Any]:
     """Build the ``stud-hh/1`` record, assert the checker finds nothing and the final stacks."""
     seats = {s: SeatInfo(name=f"Seat {s}") for s in hand.order}
     record = hand_record(
@@ -229,6 +240,93 @@ def unseen_slots(hand: Hand, deck: list[Card], viewer: int) -> list[int]:
     return [i for i, c in enumerate(deck) if c not in seen]
 
 
+def unseen_swaps(
+    seed: int, seats: int, stacks: list[int], data: st.DataObject
+) -> Iterator[tuple[Hand, Hand, int]]:
+    """A random walk of ``seats`` seats (stacks drawn from ``stacks``) and, for each viewer
+    with two or more cards it never sees, the same walk on a deck with two of those
+    (drawn from ``data``) swapped: (hand, the other hand, viewer)."""
+    rng = random.Random(seed)
+    deck = full_deck()
+    rng.shuffle(deck)
+    chips = {s: rng.choice(stacks) for s in range(seats)}
+    button = rng.randrange(seats)
+    stop = rng.randrange(0, 40)
+    choices = [rng.random() for _ in range(80)]
+    hand = random_walk(deck, chips, button, stop, choices)
+    for viewer in hand.order:
+        unseen = unseen_slots(hand, deck, viewer)
+        if len(unseen) < 2:
+            continue
+        i, j = data.draw(st.sampled_from(unseen)), data.draw(st.sampled_from(unseen))
+        other = list(deck)
+        other[i], other[j] = other[j], other[i]
+        yield hand, random_walk(other, chips, button, stop, choices), viewer
+
+
 def view_dict(hand: Hand, seat: int | None) -> dict[str, Any]:
     """``seat``'s view as the wire (and a computer seat) reads it."""
     return seat_view(hand, seat).encode()
+
+
+# ------------------------------------------------- views built by hand, for the brains
+
+
+def seat(
+    number: int,
+    up: str,
+    hole: str | None = None,
+    *,
+    down: int = 2,
+    bet: int = 0,
+    last_action: str | None = None,
+) -> dict[str, Any]:
+    """One seat of a view built by hand: 500 chips behind, in the pot for its bet and ante."""
+    entry: dict[str, Any] = {
+        "seat": number,
+        "stack": 500,
+        "bet": bet,
+        "in_pot": bet + 1,
+        "folded": False,
+        "all_in": False,
+        "up": up.split(),
+        "down": down,
+        "last_action": last_action,
+    }
+    if hole is not None:
+        entry["hole"] = hole.split()
+    return entry
+
+
+def view(
+    street: int,
+    seats: list[dict[str, Any]],
+    buttons: str,
+    *,
+    pot: int,
+    high: int = 0,
+    bring_in: int | None = None,
+) -> dict[str, Any]:
+    """A view built by hand for seat 0 to act, in the shape of ``common.views.seat_view``;
+    ``buttons`` as ``legal`` writes them (``""``: none)."""
+    legal = []
+    for button in filter(None, buttons.split(", ")):
+        action, amounts = button.split(" ")
+        put, to = amounts.split("/")
+        legal.append({"action": action, "put": int(put), "to": int(to), "all_in": False})
+    return {
+        "street": street,
+        "button": seats[-1]["seat"],
+        "order": [s["seat"] for s in seats],
+        "bring_in": bring_in,
+        "to_act": 0,
+        "turn": 1,
+        "high": high,
+        "pot": pot,
+        "pots": [],
+        "over": False,
+        "seats": seats,
+        "awards": [],
+        "you": 0,
+        "legal": legal,
+    }

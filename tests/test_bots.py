@@ -12,76 +12,8 @@ import pytest
 from common.cards import full_deck, parse_many
 from common.engine import Hand
 from server.brain import SOLID, STYLES, Style, choose_action, equity, starting_class
+from tests.stacking import new_hand, passive_action, play, play_out, seat, view
 from tests.stacking import view_dict as seat_view
-
-# ---------------------------------------------------------------- helpers
-
-
-def stacked_deck(order: list[int], cards: dict[int, str]) -> list[Any]:
-    """A pack dealing each seat its seven cards, in deal order down, down, up x4, down (R-D3).
-
-    ``order`` is the deal order (clockwise from the seat after the button, R-D2).
-    """
-    dealt = {s: parse_many(cards[s]) for s in order}
-    deck = [dealt[s][r] for r in range(7) for s in order]
-    used = set(deck)
-    return deck + [c for c in full_deck() if c not in used]
-
-
-def seat(
-    number: int,
-    *,
-    up: str,
-    down: int = 2,
-    hole: str | None = None,
-    folded: bool = False,
-    bet: int = 0,
-    stack: int = 500,
-    last_action: str | None = None,
-) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "seat": number,
-        "stack": stack,
-        "bet": bet,
-        "in_pot": bet + 1,
-        "folded": folded,
-        "all_in": False,
-        "up": up.split(),
-        "down": down,
-        "last_action": last_action,
-    }
-    if hole is not None:
-        entry["hole"] = hole.split()
-    return entry
-
-
-def view(
-    *,
-    street: int,
-    seats: list[dict[str, Any]],
-    legal: list[tuple[str, int, int]],
-    pot: int,
-    high: int,
-    you: int = 0,
-    bring_in: int | None = None,
-) -> dict[str, Any]:
-    """A view built by hand, in the shape of ``common.views.seat_view``."""
-    return {
-        "street": street,
-        "button": seats[-1]["seat"],
-        "order": [s["seat"] for s in seats],
-        "bring_in": bring_in,
-        "to_act": you,
-        "turn": 1,
-        "high": high,
-        "pot": pot,
-        "pots": [],
-        "over": False,
-        "seats": seats,
-        "awards": [],
-        "you": you,
-        "legal": [{"action": a, "put": p, "to": t, "all_in": False} for a, p, t in legal],
-    }
 
 
 def choices(v: dict[str, Any], runs: int = 40) -> list[str]:
@@ -129,7 +61,7 @@ def play_random_hands(hands: int, seed: int) -> int:
 
 
 def test_always_legal_and_hands_finish() -> None:
-    assert play_random_hands(hands=220, seed=11) > 1500
+    assert play_random_hands(hands=120, seed=11) > 800
 
 
 def test_deterministic_for_same_seed() -> None:
@@ -152,10 +84,8 @@ def test_deterministic_for_same_seed() -> None:
 
 def test_needs_nothing_but_the_view() -> None:
     """A view that went through JSON (no engine objects) gives the same choice."""
-    deck = stacked_deck([1, 0], {0: "Ah Ad As 9c 3d 4h 5s", 1: "7c 2d 2c Kh Qs Jd Tc"})
-    hand = Hand(stacks={0: 600, 1: 600}, button=0, deck=deck)
-    hand.start()
-    hand.apply(1, "bring_in")
+    hand = new_hand(0, {0: "Ah Ad As 9c 3d 4h 5s", 1: "7c 2d 2c Kh Qs Jd Tc"})
+    play(hand, "1:bring_in")
     v = seat_view(hand, 0)
     plain = json.loads(json.dumps(v))
     snapshot = copy.deepcopy(plain)
@@ -164,190 +94,156 @@ def test_needs_nothing_but_the_view() -> None:
 
 
 def test_no_legal_action_is_an_error() -> None:
-    v = view(street=4, seats=[seat(0, up="Ah Kd", hole="2c 3d")], legal=[], pot=10, high=0)
+    v = view(4, [seat(0, "Ah Kd", "2c 3d")], "", pot=10)
     with pytest.raises(ValueError):
         choose_action(v, random.Random(1))
 
 
 def test_single_button_is_pressed() -> None:
-    v = view(
-        street=3,
-        seats=[seat(0, up="2c", hole="Ah Ad"), seat(1, up="Ks")],
-        legal=[("bring_in", 2, 2)],
-        pot=2,
-        high=0,
-        bring_in=0,
-    )
+    v = view(3, [seat(0, "2c", "Ah Ad"), seat(1, "Ks")], "bring_in 2/2", pot=2, bring_in=0)
     assert choose_action(v, random.Random(1)) == "bring_in"
 
 
 # ---------------------------------------------------------------- sensible play
 
-
-def test_folds_trash_facing_a_raise_on_third_street() -> None:
-    v = view(
-        street=3,
-        seats=[
-            seat(0, up="4h", hole="7c 2d"),
-            seat(1, up="Ah", bet=20, last_action="raise"),
-            seat(2, up="Kd", bet=10, last_action="complete"),
-            seat(3, up="3s", bet=4, last_action="bring_in"),
+SENSIBLE = {
+    "folds-trash-facing-a-raise-on-third": view(
+        3,
+        [
+            seat(0, "4h", "7c 2d"),
+            seat(1, "Ah", bet=20, last_action="raise"),
+            seat(2, "Kd", bet=10, last_action="complete"),
+            seat(3, "3s", bet=4, last_action="bring_in"),
         ],
-        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 30, 30)],
+        "fold 0/0, call 20/20, raise 30/30",
         pot=38,
         high=20,
         bring_in=3,
-    )
-    assert choices(v).count("fold") >= 36
-
-
-def test_folds_trash_facing_a_completion_heads_up() -> None:
-    v = view(
-        street=3,
-        seats=[
-            seat(0, up="3d", hole="8c 2h", bet=4, last_action="bring_in"),
-            seat(1, up="Qs", bet=10, last_action="complete"),
+    ),
+    "folds-trash-facing-a-completion-heads-up": view(
+        3,
+        [
+            seat(0, "3d", "8c 2h", bet=4, last_action="bring_in"),
+            seat(1, "Qs", bet=10, last_action="complete"),
         ],
-        legal=[("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)],
+        "fold 0/4, call 6/10, raise 16/20",
         pot=16,
         high=10,
         bring_in=0,
-    )
-    assert choices(v).count("fold") >= 36
+    ),
+    "rolled-up-trips-raise-a-completion": view(
+        3,
+        [
+            seat(0, "8s", "8c 8d"),
+            seat(1, "Ah", bet=10, last_action="complete"),
+            seat(2, "2c", bet=4, last_action="bring_in"),
+        ],
+        "fold 0/0, call 10/10, raise 20/20",
+        pot=17,
+        high=10,
+        bring_in=2,
+    ),
+    "strong-bring-in-completes": view(
+        3,
+        [seat(0, "2c", "2d 2h"), seat(1, "Kd"), seat(2, "9s")],
+        "bring_in 4/4, complete 10/10",
+        pot=3,
+        bring_in=0,
+    ),
+    "weak-bring-in-brings-in": view(
+        3,
+        [seat(0, "2c", "7d 9h"), seat(1, "Kd"), seat(2, "9s")],
+        "bring_in 4/4, complete 10/10",
+        pot=3,
+        bring_in=0,
+    ),
+    "full-house-on-the-river-bets": view(
+        7,
+        [seat(0, "Qh Qs 7d 2c", "Qc 7s 9d", down=3), seat(1, "Ah Kh 5h 3s", down=3)],
+        "check 0/0, bet 20/20",
+        pot=120,
+    ),
+    "full-house-on-the-river-raises": view(
+        7,
+        [
+            seat(0, "Qh Qs 7d 2c", "Qc 7s 9d", down=3),
+            seat(1, "Ah Kh 5h 3s", down=3, bet=20, last_action="bet"),
+        ],
+        "fold 0/0, call 20/20, raise 40/40",
+        pot=140,
+        high=20,
+    ),
+    # Sixth street, four hearts and open-ended, a bet of 20 into 200 (odds 20:220).
+    "calls-a-strong-draw-with-good-pot-odds": view(
+        6,
+        [
+            seat(0, "9h 8h 2s Kc", "7h 4h"),
+            seat(1, "Jd Js 3c 5d", bet=20, last_action="bet"),
+        ],
+        "fold 0/0, call 20/20, raise 40/40",
+        pot=200,
+        high=20,
+    ),
+    "folds-a-busted-draw-facing-a-bet-on-the-river": view(
+        7,
+        [
+            seat(0, "9h 8h 2s Kc", "7h 4h 3d", down=3),
+            seat(1, "Jd Js 3c 5d", down=3, bet=20, last_action="bet"),
+        ],
+        "fold 0/0, call 20/20, raise 40/40",
+        pot=200,
+        high=20,
+    ),
+    "checks-or-bets-when-checking-is-free": view(
+        5, [seat(0, "2c 7d 9s", "3h 4s"), seat(1, "Ah Ad Kd")], "check 0/0, bet 20/20", pot=60
+    ),
+}
+
+# The action counted, its least and most count in ``runs`` seeds.
+EXPECTED = {
+    "folds-trash-facing-a-raise-on-third": ("fold", 36, 40, 40),
+    "folds-trash-facing-a-completion-heads-up": ("fold", 36, 40, 40),
+    "rolled-up-trips-raise-a-completion": ("raise", 20, 20, 20),
+    "strong-bring-in-completes": ("complete", 20, 20, 20),
+    "weak-bring-in-brings-in": ("bring_in", 20, 20, 20),
+    "full-house-on-the-river-bets": ("bet", 20, 20, 20),
+    "full-house-on-the-river-raises": ("raise", 20, 20, 20),
+    "calls-a-strong-draw-with-good-pot-odds": ("fold", 0, 0, 30),
+    "folds-a-busted-draw-facing-a-bet-on-the-river": ("fold", 27, 30, 30),
+    "checks-or-bets-when-checking-is-free": ("fold", 0, 0, 30),
+}
+
+
+@pytest.mark.parametrize("case", SENSIBLE)
+def test_sensible_play(case: str) -> None:
+    v = SENSIBLE[case]
+    action, least, most, runs = EXPECTED[case]
+    picks = choices(v, runs)
+    assert least <= picks.count(action) <= most
+    assert set(picks) <= {b["action"] for b in v["legal"]}
 
 
 def test_rolled_up_trips_complete_from_the_engine() -> None:
     """Seat 1 has the 2c and brings in (R-O1); seat 0 holds rolled-up kings."""
-    deck = stacked_deck([1, 0], {0: "Kc Kd Kh 9c 3d 4h 5s", 1: "7c 8d 2c Jh Qs Jd Tc"})
-    hand = Hand(stacks={0: 600, 1: 600}, button=0, deck=deck)
-    hand.start()
-    assert hand.to_act == 1
-    hand.apply(1, "bring_in")
-    v = seat_view(hand, 0)
-    assert all(a == "complete" for a in choices(v, 20))
-
-
-def test_rolled_up_trips_raise_a_completion() -> None:
-    v = view(
-        street=3,
-        seats=[
-            seat(0, up="8s", hole="8c 8d"),
-            seat(1, up="Ah", bet=10, last_action="complete"),
-            seat(2, up="2c", bet=4, last_action="bring_in"),
-        ],
-        legal=[("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)],
-        pot=17,
-        high=10,
-        bring_in=2,
-    )
-    assert all(a == "raise" for a in choices(v, 20))
-
-
-def test_strong_bring_in_completes_and_weak_one_brings_in() -> None:
-    legal = [("bring_in", 4, 4), ("complete", 10, 10)]
-    others = [seat(1, up="Kd"), seat(2, up="9s")]
-    strong = view(
-        street=3,
-        seats=[seat(0, up="2c", hole="2d 2h"), *others],
-        legal=legal,
-        pot=3,
-        high=0,
-        bring_in=0,
-    )
-    weak = view(
-        street=3,
-        seats=[seat(0, up="2c", hole="7d 9h"), *others],
-        legal=legal,
-        pot=3,
-        high=0,
-        bring_in=0,
-    )
-    assert all(a == "complete" for a in choices(strong, 20))
-    assert all(a == "bring_in" for a in choices(weak, 20))
-
-
-def test_full_house_on_the_river_bets_and_raises() -> None:
-    seats = [
-        seat(0, up="Qh Qs 7d 2c", down=3, hole="Qc 7s 9d"),
-        seat(1, up="Ah Kh 5h 3s", down=3, bet=0),
-    ]
-    checked_to = view(
-        street=7, seats=seats, legal=[("check", 0, 0), ("bet", 20, 20)], pot=120, high=0
-    )
-    assert all(a == "bet" for a in choices(checked_to, 20))
-    seats[1] = seat(1, up="Ah Kh 5h 3s", down=3, bet=20, last_action="bet")
-    facing = view(
-        street=7,
-        seats=seats,
-        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
-        pot=140,
-        high=20,
-    )
-    assert all(a == "raise" for a in choices(facing, 20))
+    hand = new_hand(0, {0: "Kc Kd Kh 9c 3d 4h 5s", 1: "7c 8d 2c Jh Qs Jd Tc"})
+    play(hand, "1:bring_in")
+    assert all(a == "complete" for a in choices(seat_view(hand, 0), 20))
 
 
 def test_full_house_on_the_river_from_the_engine() -> None:
     """Rolled-up queens fill up by seventh street; the rival checks and calls along."""
-    deck = stacked_deck([1, 0], {0: "Qc Qd Qh 7d 2c 9s 7s", 1: "3c 4d 2d Ah Kh 5h 8c"})
-    hand = Hand(stacks={0: 600, 1: 600}, button=0, deck=deck)
-    hand.start()
+    hand = new_hand(0, {0: "Qc Qd Qh 7d 2c 9s 7s", 1: "3c 4d 2d Ah Kh 5h 8c"})
     rng = random.Random(9)
-    while not hand.is_over:
-        s = hand.to_act
-        assert s is not None
-        v = seat_view(hand, s)
-        if s == 0:
-            action = choose_action(v, rng)
-            if hand.street == 7:
-                assert action in ("bet", "raise")
-        else:
-            names = [a["action"] for a in v["legal"]]
-            action = next(n for n in ("check", "bring_in", "call") if n in names)
-        hand.apply(s, action)
+
+    def choose(s: int) -> str:
+        if s == 1:
+            return passive_action(hand, 1)
+        action = choose_action(seat_view(hand, 0), rng)
+        assert hand.street < 7 or action in ("bet", "raise")
+        return action
+
+    play_out(hand, choose)
     assert hand.final_stacks()[0] > 600
-
-
-def test_calls_a_strong_draw_with_good_pot_odds() -> None:
-    """Sixth street, four hearts and open-ended, a bet of 20 into 200 (odds 20:220)."""
-    v = view(
-        street=6,
-        seats=[
-            seat(0, up="9h 8h 2s Kc", hole="7h 4h"),
-            seat(1, up="Jd Js 3c 5d", bet=20, last_action="bet"),
-        ],
-        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
-        pot=200,
-        high=20,
-    )
-    assert "fold" not in choices(v, 30)
-
-
-def test_folds_a_busted_draw_facing_a_bet_on_the_river() -> None:
-    v = view(
-        street=7,
-        seats=[
-            seat(0, up="9h 8h 2s Kc", down=3, hole="7h 4h 3d"),
-            seat(1, up="Jd Js 3c 5d", down=3, bet=20, last_action="bet"),
-        ],
-        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
-        pot=200,
-        high=20,
-    )
-    assert choices(v, 30).count("fold") >= 27
-
-
-def test_never_folds_when_checking_is_free() -> None:
-    v = view(
-        street=5,
-        seats=[
-            seat(0, up="2c 7d 9s", hole="3h 4s"),
-            seat(1, up="Ah Ad Kd"),
-        ],
-        legal=[("check", 0, 0), ("bet", 20, 20)],
-        pot=60,
-        high=0,
-    )
-    assert set(choices(v, 30)) <= {"check", "bet"}
 
 
 # ---------------------------------------------------------------- parts
@@ -394,12 +290,6 @@ def test_styles_are_named_levels() -> None:
     assert STYLES["solid"] is SOLID
     assert isinstance(SOLID, Style) and SOLID.name == "solid"
     wild = Style(name="wild", blunder=1.0)
-    v = view(
-        street=5,
-        seats=[seat(0, up="2c 7d 9s", hole="3h 4s"), seat(1, up="Ah Ad Kd")],
-        legal=[("check", 0, 0), ("bet", 20, 20)],
-        pot=60,
-        high=0,
-    )
+    v = SENSIBLE["checks-or-bets-when-checking-is-free"]
     picks = {choose_action(v, random.Random(s), style=wild) for s in range(30)}
     assert picks == {"check", "bet"}

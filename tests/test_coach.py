@@ -6,28 +6,15 @@ the events through ``event_view``, as the server sends them.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client.coach import MAX_LINES, CoachLine, card_words, coach_lines
-from common.cards import full_deck
+from client.coach import MAX_LINES, CoachLine, card_words
 from common.engine import Hand
-from common.history import decode_events
-from common.views import event_view, seat_view
-from tests.stacking import new_hand, play, random_walk, to_street, unseen_slots
+from tests.stacking import new_hand, play, to_street, unseen_swaps
+from tests.test_coach_facts import lines_of as seen
 
 NAMES = {0: "Ada", 1: "Bo", 2: "Cy", 3: "Di", 4: "Eve"}
-
-
-def seen(hand: Hand, viewer: int, focus: str | None = None) -> list[CoachLine]:
-    """The coach's lines for ``viewer``, built from what the server would send it."""
-    view = seat_view(hand, viewer)
-    events = decode_events([event_view(e, viewer).to_dict() for e in hand.events])
-    pick = next((a for a in view.legal if a.action == focus), None) if focus else None
-    return coach_lines(view, events, NAMES.__getitem__, legal=view.legal, focus=pick)
 
 
 def texts(lines: list[CoachLine]) -> list[tuple[str, str]]:
@@ -228,26 +215,7 @@ def test_show_order_when_all_check_r_s5() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 5), st.data())
 def test_unseen_cards_never_change_the_lines(seed: int, seats: int, data: st.DataObject) -> None:
-    rng = random.Random(seed)
-    deck = full_deck()
-    rng.shuffle(deck)
-    chips = {s: rng.choice([600, 600, 30, 12, 8]) for s in range(seats)}
-    button = rng.randrange(seats)
-    stop = rng.randrange(0, 40)
-    choices = [rng.random() for _ in range(60)]
-
-    def run(cards: list[Any]) -> Hand:
-        return random_walk(cards, chips, button, stop, choices)
-
-    hand = run(deck)
-    for viewer in hand.order:
-        unseen = unseen_slots(hand, deck, viewer)
-        if len(unseen) < 2:
-            continue
-        i, j = data.draw(st.sampled_from(unseen)), data.draw(st.sampled_from(unseen))
-        other = list(deck)
-        other[i], other[j] = other[j], other[i]
-        again = run(other)
+    for hand, again, viewer in unseen_swaps(seed, seats, [600, 600, 30, 12, 8], data):
         for focus in (None, "raise", "call", "bet", "complete", "bring_in", "check", "fold"):
             assert seen(again, viewer, focus) == seen(hand, viewer, focus)
 

@@ -157,7 +157,7 @@ def check(line: CoachLine, f: Facts) -> None:
         assert hand.is_over and hand.in_hand == [who], line
 
 
-def lines_of(hand: Hand, viewer: int | None, focus: str | None) -> list[CoachLine]:
+def lines_of(hand: Hand, viewer: int | None, focus: str | None = None) -> list[CoachLine]:
     """The coach's lines for ``viewer``, from what the server would send it."""
     view = seat_view(hand, viewer)
     events = decode_events([event_view(e, viewer).to_dict() for e in hand.events])
@@ -178,7 +178,7 @@ def play_checked(hand: Hand, rng: random.Random, look: Callable[[Hand], None]) -
         look(hand)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.integers(0, 10**9), st.integers(2, 7))
 def test_every_line_states_only_facts(seed: int, seats: int) -> None:
     rng = random.Random(seed)
@@ -200,10 +200,12 @@ def test_every_line_states_only_facts(seed: int, seats: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_the_reader_reads_each_kind_of_line(seed: int) -> None:
-    """The check above is no empty net: over a few hands it reads the lines of every
-    rule it knows."""
+    """The check above is no empty net: over a few hands (at most 80) it reads the lines of
+    every rule it knows."""
     seen: set[str] = set()
     for k in range(80):
+        if set(FORMS) <= seen:
+            break
         rng = random.Random(seed * 1000 + k)
         deck = full_deck()
         rng.shuffle(deck)

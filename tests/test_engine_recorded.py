@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import collections
 import json
-import random
 import re
 
 import pytest
@@ -81,30 +80,3 @@ def test_the_fixture_covers_the_hard_cases() -> None:
         assert seen[name] >= 10, (name, seen)
     assert seen["showdown after checks"] >= 1, seen
     assert seen["illegal try"] >= 100, seen
-
-
-def test_the_showdowns_best_five_is_best_five() -> None:
-    """The engine shows the five (R-S1) from the value it has (``best_five_of``): the
-    same cards in the same order as trying every five (``tests/brute_hands.py``), on
-    random hands and on every kind of hand."""
-    from common.cards import full_deck, parse_many
-    from common.hands import best_five_of, evaluate
-    from tests.brute_hands import best_five
-
-    rng = random.Random(20)
-    deck = full_deck()
-    hands = [rng.sample(deck, rng.choice((5, 6, 7, 7))) for _ in range(8_000)]
-    hands += [
-        parse_many(text)
-        for text in (
-            "Ah 2c 3d 4s 5h Kd Kc",  # wheel
-            "Ah 2h 3h 4h 5h 6h Kd",  # straight flush over a wheel
-            "9s 9h 9d 4c 4d 4h Ks",  # two trips
-            "7c 7d 7h 7s 2c 2d 2h",  # quads beside trips
-            "Jc Jd 4h 4s 9c 9d Ah",  # three pairs
-            "Tc Jc Qc Kc Ac 9c 8c",  # royal flush
-            "2c 3c 4c 5c 7c 9d Jh",  # flush
-        )
-    ]
-    for cards in hands:
-        assert best_five_of(cards, evaluate(cards)) == best_five(cards), cards

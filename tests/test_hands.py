@@ -1,15 +1,12 @@
-"""Hand ranking (R-S2), bring-in (R-O1) and showing hands (R-O2).
-
-The fast evaluator is checked against a slow, obvious reference: the best of
-every 5-card subset, each classified by counting ranks and suits.
-"""
+"""Hand ranking (R-S2), bring-in (R-O1) and showing hands (R-O2); every hand valued as
+a brute-force oracle is in ``tests/test_hands_identity.py``."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections import Counter
-from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 import pytest
@@ -30,64 +27,13 @@ from common.hands import (
     showing_name,
     showing_value,
 )
+from tests import brute_hands as oracle
 
 DECK = full_deck()
 
 
 def ev(codes: str) -> int:
     return evaluate(parse_many(codes))
-
-
-# --- the reference ----------------------------------------------------------
-
-
-@cache
-def _ref_classify(ranks: tuple[int, ...], flush: bool) -> int:
-    """Value of five cards, ranks high to low, in the encoding of common.hands."""
-    counts = Counter(ranks)
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = [n for _, n in groups]
-    by_group = [r for r, _ in groups]
-    distinct = sorted(counts, reverse=True)
-    top = None
-    if len(distinct) == 5:
-        if distinct[0] - distinct[4] == 4:
-            top = distinct[0]
-        elif distinct == [12, 3, 2, 1, 0]:  # A-2-3-4-5
-            top = 3
-    if top is not None and flush:
-        category, significant = 8, [top]
-    elif shape[0] == 4:
-        category, significant = 7, by_group
-    elif shape == [3, 2]:
-        category, significant = 6, by_group
-    elif flush:
-        category, significant = 5, list(ranks)
-    elif top is not None:
-        category, significant = 4, [top]
-    elif shape[0] == 3:
-        category, significant = 3, by_group
-    elif shape[:2] == [2, 2]:
-        category, significant = 2, by_group
-    elif shape[0] == 2:
-        category, significant = 1, by_group
-    else:
-        category, significant = 0, list(ranks)
-    significant += [0] * (5 - len(significant))
-    value = category
-    for r in significant:
-        value = value * 16 + r
-    return value
-
-
-def reference(cards: list[Card]) -> int:
-    return max(
-        _ref_classify(
-            tuple(sorted((c.rank for c in five), reverse=True)),
-            len({c.suit for c in five}) == 1,
-        )
-        for five in combinations(cards, 5)
-    )
 
 
 # --- R-S2: the order of hands -------------------------------------------------
@@ -287,15 +233,29 @@ def test_evaluate_wants_five_to_seven_cards(codes: str) -> None:
         best_five(parse_many(codes))
 
 
-# --- R-S2: against the reference --------------------------------------------
+# --- R-S2: every hand --------------------------------------------------------
 
 
 def test_every_five_card_hand() -> None:
-    """All 2,598,960 hands: the known count of each category and 7,462 distinct values."""
-    values = Counter(map(evaluate, combinations(DECK, 5)))
+    """All 2,598,960 hands: the known count of each category and 7,462 distinct values.
+    A hand's value depends only on its ranks and whether it is one suit (``test_properties``),
+    so each set of ranks is valued once unsuited (suits dealt round-robin) and, for five
+    different ranks, once suited, and counted as often as suits can be dealt to it."""
     categories: Counter[Category] = Counter()
-    for value, n in values.items():
-        categories[category_of(value)] += n
+    values = set()
+    for ranks in combinations_with_replacement(range(13), 5):
+        counts = Counter(ranks).values()
+        if max(counts) > 4:
+            continue
+        ways = math.prod(math.comb(4, n) for n in counts)
+        unsuited = evaluate([DECK[13 * (i % 4) + r] for i, r in enumerate(ranks)])
+        values.add(unsuited)
+        if len(counts) == 5:
+            suited = evaluate([DECK[r] for r in ranks])
+            values.add(suited)
+            categories[category_of(suited)] += 4
+            ways -= 4
+        categories[category_of(unsuited)] += ways
     assert categories == {
         Category.STRAIGHT_FLUSH: 40,
         Category.FOUR_OF_A_KIND: 624,
@@ -310,60 +270,16 @@ def test_every_five_card_hand() -> None:
     assert len(values) == 7462
 
 
-def _rank_multisets(n: int) -> list[tuple[int, ...]]:
-    return [
-        ranks
-        for ranks in combinations_with_replacement(range(13), n)
-        if max(Counter(ranks).values()) <= 4
-    ]
-
-
-@pytest.mark.parametrize("n", [5, 6, 7])
-def test_every_rank_multiset_matches_reference(n: int) -> None:
-    """Every non-flush hand of n cards, up to suits (so every entry of the rank table)."""
-    for ranks in _rank_multisets(n):
-        # Suits dealt round-robin: no rank gets a suit twice, no suit five times.
-        cards = [DECK[13 * (i % 4) + r] for i, r in enumerate(ranks)]
-        assert evaluate(cards) == reference(cards), cards
-
-
 def test_seven_cards_with_a_flush_hold_no_full_house_or_quads() -> None:
     """Why the flush path can ignore rank counts: a flush needs five ranks, and
     no 7-card rank multiset with five ranks makes a full house or quads."""
-    for ranks in _rank_multisets(7):
+    for ranks in combinations_with_replacement(range(13), 7):
         counts = sorted(Counter(ranks).values(), reverse=True)
         if len(counts) >= 5:
             assert counts[0] < 3 or (counts[0] == 3 and counts[1] < 2)
 
 
-@pytest.mark.parametrize("n", [5, 6, 7])
-def test_every_one_suit_hand_matches_reference(n: int) -> None:
-    """Every hand of n cards of one suit (so every entry of the flush table)."""
-    spades = DECK[39:]
-    for cards in combinations(spades, n):
-        assert evaluate(cards) == reference(list(cards)), cards
-
-
-@pytest.mark.parametrize("n", [5, 6, 7])
-def test_random_flush_draws_match_reference(n: int) -> None:
-    rng = random.Random(n)
-    for _ in range(2000):
-        suit = rng.randrange(4)
-        suited = rng.sample(DECK[13 * suit : 13 * suit + 13], rng.randint(5, n))
-        rest = [c for c in DECK if c not in suited]
-        cards = suited + rng.sample(rest, n - len(suited))
-        rng.shuffle(cards)
-        assert evaluate(cards) == reference(cards), cards
-
-
-@pytest.mark.parametrize("n", [5, 6, 7])
-def test_random_hands_match_reference(n: int) -> None:
-    rng = random.Random(100 + n)
-    for _ in range(5000):
-        cards = rng.sample(DECK, n)
-        assert evaluate(cards) == reference(cards), cards
-
-
+# Each hand valued as the brute-force oracle: tests/test_hands_identity.py.
 _hands = st.integers(5, 7).flatmap(
     lambda n: st.lists(st.sampled_from(DECK), min_size=n, max_size=n, unique=True)
 )
@@ -373,7 +289,7 @@ _hands = st.integers(5, 7).flatmap(
 def test_properties(cards: list[Card], suits: list[int], rng: random.Random) -> None:
     """R-S2 as properties: the best five play, suits never rank, order never matters."""
     value = evaluate(cards)
-    assert value == reference(cards)
+    assert value == oracle.value(cards)
     assert value == max(evaluate(five) for five in combinations(cards, 5))
     renamed = [DECK[13 * suits[c.suit] + c.rank] for c in cards]
     assert evaluate(renamed) == value

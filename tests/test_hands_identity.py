@@ -18,7 +18,7 @@ from itertools import combinations, combinations_with_replacement
 import pytest
 
 from common import hands
-from common.cards import RANK_KEYS, SUIT_BITS, SUIT_KEYS, Card, full_deck
+from common.cards import RANK_KEYS, SUIT_BITS, SUIT_KEYS, Card, full_deck, parse_many
 from tests import brute_hands as oracle
 
 DECK = full_deck()
@@ -111,22 +111,13 @@ def _random_identity(count: int, seed: int) -> None:
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_random_hands_of_each_size_are_valued_as_the_oracle(n: int) -> None:
     rng = random.Random(n)
-    new, old = hands.evaluate, oracle.value
-    for _ in range(10_000):
+    for _ in range(4_000):
         cards = rng.sample(DECK, n)
-        assert new(cards) == old(cards), cards
-        assert new(tuple(cards)) == old(cards), cards
-
-
-def test_random_hands_are_valued_as_the_oracle() -> None:
-    _random_identity(10_000, 1)
-    rng = random.Random(2)
-    for _ in range(5_000):
-        cards = rng.sample(DECK, rng.choice((5, 6, 7)))
-        assert hands.evaluate(cards) == oracle.value(cards), cards
-    for _ in range(5_000):
-        cards = rng.sample(DECK, 7)
-        assert _by_codes(cards) == oracle.value(cards), cards
+        want = oracle.value(cards)
+        assert hands.evaluate(cards) == want, cards
+        assert hands.evaluate(tuple(cards)) == want, cards
+        if n == 7:
+            assert _by_codes(cards) == want, cards
 
 
 @pytest.mark.slow
@@ -135,16 +126,28 @@ def test_a_million_random_hands_are_valued_as_the_oracle() -> None:
 
 
 def _hands_of_every_kind(rng: random.Random) -> list[list[Card]]:
-    """Random hands, hands with five or more of a suit, and hands of few ranks
-    (pairs, trips, quads, straights)."""
-    out = [rng.sample(DECK, rng.choice((5, 6, 7))) for _ in range(8_000)]
-    for _ in range(3_000):
+    """Random hands, hands with five or more of a suit, hands of few ranks (pairs, trips,
+    quads, straights) and a few whose best five is easy to get wrong."""
+    out = [
+        parse_many(text)
+        for text in (
+            "Ah 2c 3d 4s 5h Kd Kc",  # wheel
+            "Ah 2h 3h 4h 5h 6h Kd",  # straight flush over a wheel
+            "9s 9h 9d 4c 4d 4h Ks",  # two trips
+            "7c 7d 7h 7s 2c 2d 2h",  # quads beside trips
+            "Jc Jd 4h 4s 9c 9d Ah",  # three pairs
+            "Tc Jc Qc Kc Ac 9c 8c",  # royal flush
+            "2c 3c 4c 5c 7c 9d Jh",  # flush
+        )
+    ]
+    out += [rng.sample(DECK, rng.choice((5, 6, 7))) for _ in range(3_000)]
+    for _ in range(1_500):
         n = rng.choice((5, 6, 7))
         suit = rng.randrange(4)
         suited = rng.sample(DECK[13 * suit : 13 * suit + 13], rng.randint(5, n))
         rest = [c for c in DECK if c not in suited]
         out.append(suited + rng.sample(rest, n - len(suited)))
-    for _ in range(3_000):
+    for _ in range(1_500):
         low = rng.randrange(-1, 9)  # -1: the ace plays low
         window = [c for c in DECK if (c.rank - low) % 13 < 6]
         out.append(rng.sample(window, rng.choice((5, 6, 7))))
@@ -152,6 +155,8 @@ def _hands_of_every_kind(rng: random.Random) -> list[list[Card]]:
 
 
 def test_best_five_and_category_as_the_oracle() -> None:
+    """What the showdown shows (R-S1): ``rank_hand``'s best five (``best_five_of`` the
+    value, as the engine's ``Show``) is the oracle's, cards and order."""
     rng = random.Random(3)
     for cards in _hands_of_every_kind(rng):
         rng.shuffle(cards)

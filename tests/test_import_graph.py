@@ -27,7 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("common", "server", "client")
 
-__all__ = ["find_cycle", "import_graph", "io_in"]
 
 IO_MODULES = frozenset(
     [
@@ -143,34 +142,6 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One circle of ``graph`` as a path that ends where it starts, or None."""
-    WHITE, GREY, BLACK = 0, 1, 2
-    color = dict.fromkeys(graph, WHITE)
-    stack: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        color[node] = GREY
-        stack.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if color.get(nxt) == GREY:
-                return stack[stack.index(nxt) :] + [nxt]
-            if color.get(nxt) == WHITE:
-                found = visit(nxt)
-                if found:
-                    return found
-        stack.pop()
-        color[node] = BLACK
-        return None
-
-    for node in sorted(graph):
-        if color[node] == WHITE:
-            found = visit(node)
-            if found:
-                return found
-    return None
-
-
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     """The groups of modules that import each other (Tarjan), largest first."""
     index: dict[str, int] = {}
@@ -268,19 +239,17 @@ def test_the_graph_sees_every_kind_of_import() -> None:
 
 def test_no_import_circle() -> None:
     """Issue 15: no module of ours reaches itself through its imports."""
-    graph = import_graph()
-    cycle = find_cycle(graph)
-    groups = strongly_connected(graph)
-    detail = "\n".join(f"  {len(g)} modules: {', '.join(g)}" for g in groups)
-    assert cycle is None, f"import circle: {' -> '.join(cycle or [])}\n{detail}"
+    groups = strongly_connected(import_graph())
+    assert not groups, "import circles:\n" + "\n".join(
+        f"  {len(g)} modules: {', '.join(g)}" for g in groups
+    )
 
 
 def test_a_circle_is_named() -> None:
     """The check itself: a circle hidden in a function is found and named."""
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert strongly_connected(graph) == [["a", "b", "c"]]
-    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    assert strongly_connected({"a": {"b"}, "b": set()}) == []
 
 
 def test_imports_resolve_as_python_does(tmp_path) -> None:

@@ -4,7 +4,6 @@ what that seat saw."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import random
 from pathlib import Path
@@ -19,14 +18,16 @@ from common.engine import Hand
 from common.levels import LEVEL_IDS
 from common.protocol import MessageError, SetLevel, decode_client
 from server.__main__ import _parser, config_from_args
+from server.app import TableServer
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.brain.rivals import Range, RivalModel
 from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
 from tests.record_decisions import random_point
+from tests.serverkit import Client, config, run
+from tests.stacking import seat, view
 from tests.stacking import view_dict as seat_view
-from tests.test_bots import seat, view
 
 # ---------------------------------------------------------------- helpers
 
@@ -51,6 +52,12 @@ def play_match(players: dict[int, Any], deals: int, seed: int) -> list[tuple[int
             if hasattr(p, "observe"):
                 p.observe(seat_view(hand, s))
     return log
+
+
+def station(v: Any, rng: random.Random) -> str:
+    """A calling station: brings in, checks or calls."""
+    names = [a["action"] for a in v["legal"]]
+    return next(n for n in ("check", "bring_in", "call") if n in names)
 
 
 # ---------------------------------------------------------------- every level is legal
@@ -91,37 +98,23 @@ def test_same_view_and_rng_state_same_choice(level: str) -> None:
         assert a == b
 
 
+@pytest.mark.parametrize(
+    ("mine", "theirs", "buttons", "pot"),
+    [
+        pytest.param(0, 40, "fold 0/0, call 40/40, raise 60/60", 300, id="a-bet-and-a-raise"),
+        # Heads-up raising is not capped (R-B6).
+        pytest.param(180, 200, "fold 0/180, call 20/200, raise 40/220", 800, id="ten-raises"),
+    ],
+)
 @pytest.mark.parametrize("level", LEVEL_IDS)
-def test_no_level_folds_the_nuts_on_seventh_street(level: str) -> None:
-    """A royal flush facing a bet and a raise: no rival can beat it, so never a fold."""
-    v = view(
-        street=7,
-        seats=[
-            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=0),
-            seat(1, up="9s 9d 9c 4h", down=3, bet=40, last_action="raise"),
-        ],
-        legal=[("fold", 0, 0), ("call", 40, 40), ("raise", 60, 60)],
-        pot=300,
-        high=40,
-    )
+def test_no_level_folds_the_nuts_on_seventh_street(
+    level: str, mine: int, theirs: int, buttons: str, pot: int
+) -> None:
+    """A royal flush facing raises: no rival can beat it, so never a fold."""
+    me = seat(0, "Kh Qh Jh 2c", "Ah Th 3d", down=3, bet=mine, last_action="raise" if mine else None)
+    rival = seat(1, "9s 9d 9c 4h", down=3, bet=theirs, last_action="raise")
+    v = view(7, [me, rival], buttons, pot=pot, high=theirs)
     for seed in range(10):
-        assert brain(level)(v, random.Random(seed)) in ("call", "raise")
-
-
-@pytest.mark.parametrize("level", LEVEL_IDS)
-def test_no_level_folds_the_nuts_after_many_raises(level: str) -> None:
-    """Heads-up raising is not capped (R-B6): ten raises still never fold a royal flush."""
-    v = view(
-        street=7,
-        seats=[
-            seat(0, up="Kh Qh Jh 2c", down=3, hole="Ah Th 3d", bet=180, last_action="raise"),
-            seat(1, up="9s 9d 9c 4h", down=3, bet=200, last_action="raise"),
-        ],
-        legal=[("fold", 0, 180), ("call", 20, 200), ("raise", 40, 220)],
-        pot=800,
-        high=200,
-    )
-    for seed in range(5):
         assert brain(level)(v, random.Random(seed)) in ("call", "raise")
 
 
@@ -140,12 +133,12 @@ def test_exact_seventh_street_knows_the_nuts() -> None:
 def test_shark_defends_heads_up_against_a_completion() -> None:
     """Heads-up, a completion from any door card is often a steal: Ts 2d [Ks] calls."""
     v = view(
-        street=3,
-        seats=[
-            seat(0, up="Ks", hole="Ts 2d", bet=4, last_action="bring_in"),
-            seat(1, up="5s", bet=10, last_action="complete"),
+        3,
+        [
+            seat(0, "Ks", "Ts 2d", bet=4, last_action="bring_in"),
+            seat(1, "5s", bet=10, last_action="complete"),
         ],
-        legal=[("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)],
+        "fold 0/4, call 6/10, raise 16/20",
         pot=16,
         high=10,
         bring_in=0,
@@ -156,14 +149,13 @@ def test_shark_defends_heads_up_against_a_completion() -> None:
 def _fifth_street_checked_to() -> dict[str, Any]:
     """Heads-up fifth street, checked to seat 0 holding nothing: no pair, no draw."""
     return view(
-        street=5,
-        seats=[
-            seat(0, up="9h Js 4c", hole="2c 7d"),
-            seat(1, up="Kd 8s 3h", last_action="check"),
+        5,
+        [
+            seat(0, "9h Js 4c", "2c 7d"),
+            seat(1, "Kd 8s 3h", last_action="check"),
         ],
-        legal=[("check", 0, 0), ("bet", 20, 20)],
+        "check 0/0, bet 20/20",
         pot=60,
-        high=0,
     )
 
 
@@ -188,10 +180,6 @@ def test_shark_never_bluffs_a_rival_who_never_folds_but_stabs_at_one_who_does() 
 def test_shark_counts_who_folds_to_its_wagers_on_every_street() -> None:
     """Every wager of the shark's that a rival answers is counted, and a calling
     station soon reads as one; a level that does not read its rivals keeps no count."""
-
-    def station(v: Any, rng: random.Random) -> str:
-        names = [a["action"] for a in v["legal"]]
-        return next(n for n in ("check", "bring_in", "call") if n in names)
 
     shark, regular = brain("shark"), brain("regular")
     play_match({0: shark, 1: station}, deals=12, seed=4)
@@ -253,19 +241,17 @@ def test_exact_seventh_counts_the_rivals_hands_by_kind() -> None:
     assert weights[2] > 0 and won[2] == 0.0  # and lose to every two pair
 
 
-def _river_checked_to(shark: Brain) -> str:
-    """Heads-up seventh street, the rival checked: the shark holds aces, the rival's
-    board Kd Qs 8h 6c."""
-    v = view(
-        street=7,
-        seats=[
-            seat(0, up="9h Jc 7d 3s", hole="Ac Ad 2s", down=3),
-            seat(1, up="Kd Qs 8h 6c", down=3, last_action="check"),
-        ],
-        legal=[("check", 0, 0), ("bet", 20, 20)],
-        pot=80,
-        high=0,
-    )
+def _river(shark: Brain, rival_bet: int) -> str:
+    """Heads-up seventh street, the shark holding a pair of aces against the rival's board
+    Kd Qs 8h 6c, which checked (``rival_bet`` 0) or bet."""
+    if rival_bet:
+        rival = seat(1, "Kd Qs 8h 6c", down=3, bet=rival_bet, last_action="bet")
+        buttons = "fold 0/0, call 20/20, raise 40/40"
+    else:
+        rival = seat(1, "Kd Qs 8h 6c", down=3, last_action="check")
+        buttons = "check 0/0, bet 20/20"
+    me = seat(0, "9h Jc 7d 3s", "Ac Ad 2s", down=3)
+    v = view(7, [me, rival], buttons, pot=80 + rival_bet, high=rival_bet)
     return shark(v, random.Random(3))
 
 
@@ -277,26 +263,16 @@ def test_shark_bets_the_river_for_value_by_what_the_rival_calls_with() -> None:
     calls_light, calls_two_pair = brain("shark"), brain("shark")
     calls_light.memory.rival(1).river["call"] = [20, 0, 0, 0, 0]
     calls_two_pair.memory.rival(1).river["call"] = [0, 0, 20, 0, 0]
-    assert _river_checked_to(calls_light) == "bet"
-    assert _river_checked_to(calls_two_pair) == "check"
+    assert _river(calls_light, 0) == "bet"
+    assert _river(calls_two_pair, 0) == "check"
 
 
 def _river_wager_faced(shark: Brain, wagers: int, calls: int) -> str:
-    """Heads-up seventh street, a pair of aces facing a bet from a rival seen to wager
-    ``wagers`` times and check or call ``calls`` times tonight."""
+    """A seventh-street bet from a rival seen to wager ``wagers`` times and check or call
+    ``calls`` times tonight."""
     m = shark.memory.rival(1)
     m.wagers, m.calls = wagers, calls
-    v = view(
-        street=7,
-        seats=[
-            seat(0, up="9h Jc 7d 3s", hole="Ac Ad 2s", down=3),
-            seat(1, up="Kd Qs 8h 6c", down=3, bet=20, last_action="bet"),
-        ],
-        legal=[("fold", 0, 0), ("call", 20, 20), ("raise", 40, 40)],
-        pot=100,
-        high=20,
-    )
-    return shark(v, random.Random(3))
+    return _river(shark, 20)
 
 
 def test_a_rival_that_wagers_seldom_wagers_seventh_street_for_value() -> None:
@@ -346,10 +322,6 @@ def test_shark_learns_who_stands_its_wagers_with_nothing() -> None:
     as standing with anything, a rival that stands only with a pair or a draw as one
     that never stands with nothing; a level that does not read its rivals keeps no
     count."""
-
-    def station(v: Any, rng: random.Random) -> str:
-        names = [a["action"] for a in v["legal"]]
-        return next(n for n in ("check", "bring_in", "call") if n in names)
 
     shark = brain("shark")
     play_match({0: shark, 1: station}, deals=40, seed=4)
@@ -466,41 +438,36 @@ def test_the_old_chooser_interface_still_works() -> None:
     assert isinstance(brain("shark"), Brain)
 
 
-def test_host_sets_levels_in_the_lobby_and_the_table_keeps_models_for_the_night(
+@run
+async def test_host_sets_levels_in_the_lobby_and_the_table_keeps_models_for_the_night(
     tmp_path: Path,
 ) -> None:
-    from server.app import TableServer
-    from tests.serverkit import Client, config
-
-    async def scenario() -> None:
-        cfg = config(tmp_path, computer=2, computer_levels=("newcomer",))
-        server = TableServer(cfg)  # real brains, one per computer seat
-        port = await server.start()
-        try:
-            table = server.table
-            assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
-            host = Client("Ann")
-            await host.hello(port)
-            host.send({"type": "level", "seat": 6, "level": "Shark"})
-            while True:
-                lobby = await host.expect("lobby")
-                levels = {p["seat"]: p.get("level") for p in lobby["seats"]}
-                if levels[6] == "shark":
-                    break
-            assert levels == {0: None, 5: "newcomer", 6: "shark"}
-            host.send({"type": "level", "seat": 0, "level": "shark"})
-            err = await host.expect("error")
-            assert err["code"] == "bad_message" and err["ref"] == "level"
-            shark = table.seats[6].brain
-            assert isinstance(shark, Brain) and shark.level.id == "shark"
-            shark.memory.rival(0).dealt = 99
-            host.send({"type": "start", "hands": 4})
-            await host.expect("match_start")
-            assert shark.memory.rivals["Ann"].dealt >= 99  # the same night: not forgotten
-            host.send({"type": "level", "seat": 6, "level": "regular"})
-            err = await host.expect("error")
-            assert err["code"] == "match_running"
-        finally:
-            await server.stop()
-
-    asyncio.run(scenario())
+    cfg = config(tmp_path, computer=2, computer_levels=("newcomer",))
+    server = TableServer(cfg)  # real brains, one per computer seat
+    port = await server.start()
+    try:
+        table = server.table
+        assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
+        host = Client("Ann")
+        await host.hello(port)
+        host.send({"type": "level", "seat": 6, "level": "Shark"})
+        while True:
+            lobby = await host.expect("lobby")
+            levels = {p["seat"]: p.get("level") for p in lobby["seats"]}
+            if levels[6] == "shark":
+                break
+        assert levels == {0: None, 5: "newcomer", 6: "shark"}
+        host.send({"type": "level", "seat": 0, "level": "shark"})
+        err = await host.expect("error")
+        assert err["code"] == "bad_message" and err["ref"] == "level"
+        shark = table.seats[6].brain
+        assert isinstance(shark, Brain) and shark.level.id == "shark"
+        shark.memory.rival(0).dealt = 99
+        host.send({"type": "start", "hands": 4})
+        await host.expect("match_start")
+        assert shark.memory.rivals["Ann"].dealt >= 99  # the same night: not forgotten
+        host.send({"type": "level", "seat": 6, "level": "regular"})
+        err = await host.expect("error")
+        assert err["code"] == "match_running"
+    finally:
+        await server.stop()

@@ -4,14 +4,13 @@ its way in (``server.hello``) together."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client.net import WRONG_PASSWORD, Connection, Status, TableKey
-from tests.serverkit import config, running, until
+from tests.serverkit import config, run, running, until
 
 pytest.importorskip("server.identity", reason="the server's sealed wire (server.net's TLS)")
 
@@ -44,37 +43,33 @@ def _hello(password: str) -> Any:
     return lambda: {"type": "hello", "protocol": 2, "name": "Ann", "password": password}
 
 
-def test_the_game_proves_the_password_to_a_real_table(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, password="swordfish")) as (server, port):
-            keys: list[TableKey] = []
+@run
+async def test_the_game_proves_the_password_to_a_real_table(tmp_path: Path) -> None:
+    async with running(config(tmp_path, password="swordfish")) as (server, port):
+        keys: list[TableKey] = []
 
-            def check(key: TableKey) -> None:
-                keys.append(key)
+        def check(key: TableKey) -> None:
+            keys.append(key)
 
-            conn = Connection("127.0.0.1", port, _hello("swordfish"), check_key=check)
-            seen = await _join(conn, lambda s: _welcome(s) is not None)
-            welcome = _welcome(seen)
-            assert welcome is not None and welcome.seat == 0, seen
-            assert server.identity is not None
-            assert [k.fingerprint for k in keys] == [server.identity.fingerprint]
-            # The proof finished: the address owes no wait.
-            assert server.table.door.wait_left("127.0.0.1", server.table.clock.now()) == 0
-
-    asyncio.run(scenario())
+        conn = Connection("127.0.0.1", port, _hello("swordfish"), check_key=check)
+        seen = await _join(conn, lambda s: _welcome(s) is not None)
+        welcome = _welcome(seen)
+        assert welcome is not None and welcome.seat == 0, seen
+        assert server.identity is not None
+        assert [k.fingerprint for k in keys] == [server.identity.fingerprint]
+        # The proof finished: the address owes no wait.
+        assert server.table.door.wait_left("127.0.0.1", server.table.clock.now()) == 0
 
 
-def test_a_wrong_password_is_refused_by_the_table(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, password="swordfish")) as (server, port):
-            conn = Connection("127.0.0.1", port, _hello("marlin"), retry_for=0.0)
-            seen = await _join(conn, lambda s: _failed(s) is not None)
-            status = _failed(seen)
-            # The table's half already fails on the client's side: it hangs up first, and
-            # the table's password mac says it is a wrong password, not a relay.
-            assert status is not None and status.code == "bad_password", seen
-            assert status.message == WRONG_PASSWORD and "middle" not in status.message
-            assert _welcome(seen) is None
-            assert server.table.door.wait_left("127.0.0.1", server.table.clock.now()) > 0
-
-    asyncio.run(scenario())
+@run
+async def test_a_wrong_password_is_refused_by_the_table(tmp_path: Path) -> None:
+    async with running(config(tmp_path, password="swordfish")) as (server, port):
+        conn = Connection("127.0.0.1", port, _hello("marlin"), retry_for=0.0)
+        seen = await _join(conn, lambda s: _failed(s) is not None)
+        status = _failed(seen)
+        # The table's half already fails on the client's side: it hangs up first, and
+        # the table's password mac says it is a wrong password, not a relay.
+        assert status is not None and status.code == "bad_password", seen
+        assert status.message == WRONG_PASSWORD and "middle" not in status.message
+        assert _welcome(seen) is None
+        assert server.table.door.wait_left("127.0.0.1", server.table.clock.now()) > 0

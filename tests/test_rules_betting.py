@@ -1,34 +1,13 @@
-"""Betting (R-B1..R-B9): the buttons offered, their amounts and when a round ends.
-
-Unless a test says otherwise: button 0, seats 1, 2 and 3 with 600 each, deal
-and turn order 1, 2, 3.  Seat 1 has the lowest card (2c, so it brings in) and
-shows a pair of twos from fourth street on (so it acts first there).
-"""
+"""Betting (R-B1..R-B9): the buttons offered, their amounts and when a round ends, on
+``tests.stacking.table`` (three seats unless a test says otherwise): seat 1 brings in on
+third street and acts first from fourth street on; buttons as ``legal`` writes them."""
 
 from __future__ import annotations
 
 import pytest
 
-from common.engine import Hand
 from common.events import ActionKind, IllegalAction
-from tests.stacking import acts, check_record, legal, new_hand, passive, play, to_street
-
-CARDS = {
-    1: "?? ?? 2c 2d 3c 4d",
-    2: "?? ?? Kd 5h 7c 8d",
-    3: "?? ?? Ah 6h 9c Td",
-}
-
-
-def table(stacks: dict[int, int] | None = None, seats: tuple[int, ...] = (1, 2, 3)) -> Hand:
-    return new_hand(0, {s: CARDS[s] for s in seats}, stacks=stacks)
-
-
-def on_street(street: int, stacks: dict[int, int] | None = None, **kw: tuple[int, ...]) -> Hand:
-    hand = table(stacks, **kw)
-    to_street(hand, street)
-    return hand
-
+from tests.stacking import acts, check_record, legal, offers, passive, play, table
 
 # ------------------------------------------------------------------ R-B1
 
@@ -43,20 +22,12 @@ def test_R_B1_every_button_names_its_amount() -> None:
 @pytest.mark.parametrize(
     ("steps", "seat", "action"),
     [
-        ("", 1, "fold"),
-        ("", 1, "check"),
-        ("", 2, "call"),
-        ("1:bring_in", 2, "raise"),
-        ("1:bring_in", 2, "bet"),
-        ("1:bring_in", 2, "shove"),
-    ],
-    ids=[
-        "bring-in-may-not-fold",
-        "bring-in-may-not-check",
-        "not-your-turn",
-        "no-raise-before-completion",
-        "no-bet-on-third",
-        "no-such-action",
+        pytest.param("", 1, "fold", id="bring-in-may-not-fold"),
+        pytest.param("", 1, "check", id="bring-in-may-not-check"),
+        pytest.param("", 2, "call", id="not-your-turn"),
+        pytest.param("1:bring_in", 2, "raise", id="no-raise-before-completion"),
+        pytest.param("1:bring_in", 2, "bet", id="no-bet-on-third"),
+        pytest.param("1:bring_in", 2, "shove", id="no-such-action"),
     ],
 )
 def test_R_B1_illegal_action_is_refused_and_changes_nothing(
@@ -76,25 +47,15 @@ def test_R_B1_illegal_action_is_refused_and_changes_nothing(
 @pytest.mark.parametrize(
     ("stack", "buttons"),
     [
-        (600, [("bring_in", 4, 4), ("complete", 10, 10)]),
-        (12, [("bring_in", 4, 4), ("complete", 10, 10)]),
-        (8, [("bring_in", 4, 4), ("complete", 7, 7)]),
-        (5, [("bring_in", 4, 4)]),
-        (4, [("bring_in", 3, 3)]),
-        (2, [("bring_in", 1, 1)]),
-    ],
-    ids=[
-        "bring-in-4-or-complete-10",
-        "11-left-complete-10",
-        "7-left-completes-all-in",
-        "4-left-brings-in-all-in",
-        "3-left-brings-in-3-all-in",
-        "1-left-brings-in-1-all-in",
+        pytest.param(600, "bring_in 4/4, complete 10/10", id="bring-in-4-or-complete-10"),
+        pytest.param(12, "bring_in 4/4, complete 10/10", id="11-left-complete-10"),
+        pytest.param(8, "bring_in 4/4, complete 7/7", id="7-left-completes-all-in"),
+        pytest.param(5, "bring_in 4/4", id="4-left-brings-in-all-in"),
+        pytest.param(4, "bring_in 3/3", id="3-left-brings-in-3-all-in"),
+        pytest.param(2, "bring_in 1/1", id="1-left-brings-in-1-all-in"),
     ],
 )
-def test_R_B2_bring_in_or_complete_never_check_or_fold(
-    stack: int, buttons: list[tuple[str, int, int]]
-) -> None:
+def test_R_B2_bring_in_or_complete_never_check_or_fold(stack: int, buttons: str) -> None:
     hand = table({1: stack})
     assert hand.to_act == 1
     assert legal(hand) == buttons
@@ -111,14 +72,14 @@ def test_R_B2_bring_in_or_complete_never_check_or_fold(
 @pytest.mark.parametrize(
     ("steps", "to_act", "buttons"),
     [
-        ("1:bring_in", 2, [("fold", 0, 0), ("call", 4, 4), ("complete", 10, 10)]),
-        ("1:bring_in 2:call", 3, [("fold", 0, 0), ("call", 4, 4), ("complete", 10, 10)]),
-        ("1:bring_in 2:fold", 3, [("fold", 0, 0), ("call", 4, 4), ("complete", 10, 10)]),
+        ("1:bring_in", 2, "fold 0/0, call 4/4, complete 10/10"),
+        ("1:bring_in 2:call", 3, "fold 0/0, call 4/4, complete 10/10"),
+        ("1:bring_in 2:fold", 3, "fold 0/0, call 4/4, complete 10/10"),
     ],
     ids=["first-after-bring-in", "after-a-call", "after-a-fold"],
 )
 def test_R_B3_after_bring_in_fold_call_or_complete_no_raise(
-    steps: str, to_act: int, buttons: list[tuple[str, int, int]]
+    steps: str, to_act: int, buttons: str
 ) -> None:
     hand = table()
     play(hand, steps)
@@ -134,20 +95,12 @@ def test_R_B3_after_bring_in_fold_call_or_complete_no_raise(
 @pytest.mark.parametrize(
     ("steps", "to_act", "buttons"),
     [
-        ("1:bring_in 2:complete", 3, [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)]),
-        ("1:bring_in 2:complete 3:call", 1, [("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)]),
-        ("1:bring_in 2:call 3:complete", 1, [("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)]),
-        (
-            "1:bring_in 2:call 3:complete 1:call",
-            2,
-            [("fold", 0, 4), ("call", 6, 10), ("raise", 16, 20)],
-        ),
-        (
-            "1:bring_in 2:complete 3:raise",
-            1,
-            [("fold", 0, 4), ("call", 16, 20), ("raise", 26, 30)],
-        ),
-        ("1:complete", 2, [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)]),
+        ("1:bring_in 2:complete", 3, "fold 0/0, call 10/10, raise 20/20"),
+        ("1:bring_in 2:complete 3:call", 1, "fold 0/4, call 6/10, raise 16/20"),
+        ("1:bring_in 2:call 3:complete", 1, "fold 0/4, call 6/10, raise 16/20"),
+        ("1:bring_in 2:call 3:complete 1:call", 2, "fold 0/4, call 6/10, raise 16/20"),
+        ("1:bring_in 2:complete 3:raise", 1, "fold 0/4, call 16/20, raise 26/30"),
+        ("1:complete", 2, "fold 0/0, call 10/10, raise 20/20"),
     ],
     ids=[
         "raise-by-10-after-completion",
@@ -159,14 +112,9 @@ def test_R_B3_after_bring_in_fold_call_or_complete_no_raise(
     ],
 )
 def test_R_B4_after_completion_fold_call_or_raise_by_10(
-    steps: str, to_act: int, buttons: list[tuple[str, int, int]]
+    steps: str, to_act: int, buttons: str
 ) -> None:
-    hand = table()
-    play(hand, steps)
-    assert hand.to_act == to_act
-    assert legal(hand) == buttons
-    passive(hand)
-    check_record(hand)
+    offers(table(), steps, to_act, buttons)
 
 
 # ------------------------------------------------------------------ R-B5
@@ -176,30 +124,30 @@ def test_R_B4_after_completion_fold_call_or_raise_by_10(
     ("street", "bet"), [(4, 10), (5, 20), (6, 20), (7, 20)], ids=lambda x: str(x)
 )
 def test_R_B5_check_or_bet_one_bet_of_the_street(street: int, bet: int) -> None:
-    hand = on_street(street)
+    hand = table(street=street)
     assert hand.to_act == 1
-    assert legal(hand) == [("check", 0, 0), ("bet", bet, bet)]
+    assert legal(hand) == f"check 0/0, bet {bet}/{bet}"
     play(hand, "1:check")
-    assert legal(hand) == [("check", 0, 0), ("bet", bet, bet)]  # no fold when check is free
+    assert legal(hand) == f"check 0/0, bet {bet}/{bet}"  # no fold when check is free
     play(hand, "2:bet")
-    assert legal(hand) == [("fold", 0, 0), ("call", bet, bet), ("raise", 2 * bet, 2 * bet)]
+    assert legal(hand) == f"fold 0/0, call {bet}/{bet}, raise {2 * bet}/{2 * bet}"
     play(hand, "3:call")
     # Check-raise is allowed.
-    assert legal(hand) == [("fold", 0, 0), ("call", bet, bet), ("raise", 2 * bet, 2 * bet)]
+    assert legal(hand) == f"fold 0/0, call {bet}/{bet}, raise {2 * bet}/{2 * bet}"
     play(hand, "1:raise 2:call 3:call")
     passive(hand)
     check_record(hand)
 
 
 def test_R_B5_open_pair_on_fourth_street_still_bets_10() -> None:
-    hand = on_street(4)
+    hand = table(street=4)
     assert [str(c) for c in hand.seats[1].up] == ["2c", "2d"]
-    assert legal(hand) == [("check", 0, 0), ("bet", 10, 10)]
+    assert legal(hand) == "check 0/0, bet 10/10"
 
 
 def test_R_B5_fold_not_offered_when_checking_is_free() -> None:
-    hand = on_street(4)
-    assert "fold" not in [k for k, _, _ in legal(hand)]
+    hand = table(street=4)
+    assert "fold" not in legal(hand)
     with pytest.raises(IllegalAction):
         hand.apply(1, "fold")
 
@@ -210,16 +158,11 @@ def test_R_B5_fold_not_offered_when_checking_is_free() -> None:
 @pytest.mark.parametrize(
     ("street", "steps", "to_act", "buttons"),
     [
-        (
-            3,
-            "1:bring_in 2:complete 3:raise 1:raise 2:raise",
-            3,
-            [("fold", 0, 20), ("call", 20, 40)],
-        ),
-        (3, "1:complete 2:raise 3:raise 1:raise", 2, [("fold", 0, 20), ("call", 20, 40)]),
-        (4, "1:bet 2:raise 3:raise 1:raise", 2, [("fold", 0, 20), ("call", 20, 40)]),
-        (4, "1:check 2:bet 3:raise 1:raise 2:raise", 3, [("fold", 0, 20), ("call", 20, 40)]),
-        (6, "1:bet 2:raise 3:raise 1:raise", 2, [("fold", 0, 40), ("call", 40, 80)]),
+        (3, "1:bring_in 2:complete 3:raise 1:raise 2:raise", 3, "fold 0/20, call 20/40"),
+        (3, "1:complete 2:raise 3:raise 1:raise", 2, "fold 0/20, call 20/40"),
+        (4, "1:bet 2:raise 3:raise 1:raise", 2, "fold 0/20, call 20/40"),
+        (4, "1:check 2:bet 3:raise 1:raise 2:raise", 3, "fold 0/20, call 20/40"),
+        (6, "1:bet 2:raise 3:raise 1:raise", 2, "fold 0/40, call 40/80"),
     ],
     ids=[
         "third-bring-in-not-counted",
@@ -230,20 +173,15 @@ def test_R_B5_fold_not_offered_when_checking_is_free() -> None:
     ],
 )
 def test_R_B6_cap_one_bet_and_three_raises_with_three_seats(
-    street: int, steps: str, to_act: int, buttons: list[tuple[str, int, int]]
+    street: int, steps: str, to_act: int, buttons: str
 ) -> None:
-    hand = on_street(street) if street > 3 else table()
-    play(hand, steps)
-    assert hand.to_act == to_act
-    assert legal(hand) == buttons
-    passive(hand)
-    check_record(hand)
+    offers(table(street=street), steps, to_act, buttons)
 
 
 def test_R_B6_capped_seat_may_call_all_in() -> None:
     hand = table({3: 26})
     play(hand, "1:bring_in 2:complete 3:raise 1:raise 2:raise")
-    assert legal(hand) == [("fold", 0, 20), ("call", 5, 25)]
+    assert legal(hand) == "fold 0/20, call 5/25"
 
 
 def test_R_B6_all_in_seats_count_toward_three_seats() -> None:
@@ -252,23 +190,19 @@ def test_R_B6_all_in_seats_count_toward_three_seats() -> None:
     play(hand, "1:bring_in 2:call 3:call")
     assert hand.seats[3].all_in
     play(hand, "1:bet 2:raise 1:raise 2:raise")
-    assert legal(hand) == [("fold", 0, 30), ("call", 10, 40)]
+    assert legal(hand) == "fold 0/30, call 10/40"
     passive(hand)
     check_record(hand)
 
 
 @pytest.mark.parametrize("street", [3, 4, 5, 7], ids=lambda s: f"street-{s}")
 def test_R_B6_heads_up_no_cap(street: int) -> None:
-    hand = on_street(street, seats=(1, 2)) if street > 3 else table(seats=(1, 2))
+    hand = table(n=2, street=street)
     bet = 10 if street <= 4 else 20
     first = "1:complete" if street == 3 else "1:bet"
     play(hand, first + " 2:raise 1:raise 2:raise 1:raise 2:raise 1:raise")
     assert hand.to_act == 2
-    assert legal(hand) == [
-        ("fold", 0, 6 * bet),
-        ("call", bet, 7 * bet),
-        ("raise", 2 * bet, 8 * bet),
-    ]
+    assert legal(hand) == f"fold 0/{6 * bet}, call {bet}/{7 * bet}, raise {2 * bet}/{8 * bet}"
     play(hand, "2:raise 1:call")
     passive(hand)
     check_record(hand)
@@ -277,30 +211,20 @@ def test_R_B6_heads_up_no_cap(street: int) -> None:
 @pytest.mark.parametrize(
     ("street", "steps", "to_act", "buttons"),
     [
-        (
-            4,
-            "1:bet 2:raise 3:raise 1:raise 2:fold",
-            3,
-            [("fold", 0, 30), ("call", 10, 40), ("raise", 20, 50)],
-        ),
+        (4, "1:bet 2:raise 3:raise 1:raise 2:fold", 3, "fold 0/30, call 10/40, raise 20/50"),
         (
             3,
             "1:bring_in 2:complete 3:raise 1:raise 2:raise 3:fold",
             1,
-            [("fold", 0, 30), ("call", 10, 40), ("raise", 20, 50)],
+            "fold 0/30, call 10/40, raise 20/50",
         ),
     ],
     ids=["fourth-fold-after-cap", "third-fold-after-cap"],
 )
 def test_R_B6_cap_lifts_when_a_fold_leaves_two(
-    street: int, steps: str, to_act: int, buttons: list[tuple[str, int, int]]
+    street: int, steps: str, to_act: int, buttons: str
 ) -> None:
-    hand = on_street(street) if street > 3 else table()
-    play(hand, steps)
-    assert hand.to_act == to_act
-    assert legal(hand) == buttons
-    passive(hand)
-    check_record(hand)
+    offers(table(street=street), steps, to_act, buttons)
 
 
 # ------------------------------------------------------------------ R-B7
@@ -309,17 +233,11 @@ def test_R_B6_cap_lifts_when_a_fold_leaves_two(
 @pytest.mark.parametrize(
     ("street", "stacks", "steps", "to_act", "buttons"),
     [
-        (4, {}, "1:bet 2:call", 3, [("fold", 0, 0), ("call", 10, 10), ("raise", 20, 20)]),
-        (4, {}, "1:bet 2:raise", 3, [("fold", 0, 0), ("call", 20, 20), ("raise", 30, 30)]),
-        (4, {2: 18}, "1:bet 2:raise", 3, [("fold", 0, 0), ("call", 13, 13), ("raise", 23, 23)]),
-        (5, {2: 33}, "1:bet 2:raise", 3, [("fold", 0, 0), ("call", 28, 28), ("raise", 48, 48)]),
-        (
-            3,
-            {3: 14},
-            "1:bring_in 2:complete 3:raise",
-            1,
-            [("fold", 0, 4), ("call", 9, 13), ("raise", 19, 23)],
-        ),
+        (4, {}, "1:bet 2:call", 3, "fold 0/0, call 10/10, raise 20/20"),
+        (4, {}, "1:bet 2:raise", 3, "fold 0/0, call 20/20, raise 30/30"),
+        (4, {2: 18}, "1:bet 2:raise", 3, "fold 0/0, call 13/13, raise 23/23"),
+        (5, {2: 33}, "1:bet 2:raise", 3, "fold 0/0, call 28/28, raise 48/48"),
+        (3, {3: 14}, "1:bring_in 2:complete 3:raise", 1, "fold 0/4, call 9/13, raise 19/23"),
     ],
     ids=[
         "raise-to-highest-plus-bet",
@@ -334,14 +252,9 @@ def test_R_B7_raise_to_highest_total_plus_one_bet(
     stacks: dict[int, int],
     steps: str,
     to_act: int,
-    buttons: list[tuple[str, int, int]],
+    buttons: str,
 ) -> None:
-    hand = on_street(street, stacks) if street > 3 else table(stacks)
-    play(hand, steps)
-    assert hand.to_act == to_act
-    assert legal(hand) == buttons
-    passive(hand)
-    check_record(hand)
+    offers(table(stacks, street=street), steps, to_act, buttons)
 
 
 # ------------------------------------------------------------------ R-B8
@@ -359,26 +272,18 @@ def test_R_B8_everyone_calls_bring_in_round_ends_without_bring_in_seat() -> None
 @pytest.mark.parametrize(
     ("street", "steps", "next_street"),
     [
-        (3, "1:bring_in 2:complete 3:call 1:call", 4),
-        (3, "1:bring_in 2:fold 3:call", 4),
-        (4, "1:check 2:check 3:check", 5),
-        (4, "1:check 2:bet 3:call 1:call", 5),
-        (4, "1:bet 2:raise 3:call 1:call", 5),
-        (7, "1:check 2:check 3:check", 8),
-    ],
-    ids=[
-        "completion-called",
-        "bring-in-called-after-fold",
-        "all-check",
-        "bet-called",
-        "raise-called",
-        "seventh-ends-in-showdown",
+        pytest.param(3, "1:bring_in 2:complete 3:call 1:call", 4, id="completion-called"),
+        pytest.param(3, "1:bring_in 2:fold 3:call", 4, id="bring-in-called-after-fold"),
+        pytest.param(4, "1:check 2:check 3:check", 5, id="all-check"),
+        pytest.param(4, "1:check 2:bet 3:call 1:call", 5, id="bet-called"),
+        pytest.param(4, "1:bet 2:raise 3:call 1:call", 5, id="raise-called"),
+        pytest.param(7, "1:check 2:check 3:check", 8, id="seventh-ends-in-showdown"),
     ],
 )
 def test_R_B8_round_ends_when_all_acted_and_matched(
     street: int, steps: str, next_street: int
 ) -> None:
-    hand = on_street(street) if street > 3 else table()
+    hand = table(street=street)
     play(hand, steps)
     if next_street == 8:
         assert hand.is_over
@@ -390,7 +295,7 @@ def test_R_B8_round_ends_when_all_acted_and_matched(
 
 
 def test_R_B8_round_goes_on_until_raise_is_answered() -> None:
-    hand = on_street(4)
+    hand = table(street=4)
     play(hand, "1:bet 2:call 3:raise")
     assert hand.street == 4 and hand.to_act == 1
     play(hand, "1:call")
@@ -405,10 +310,10 @@ def test_R_B8_round_goes_on_until_raise_is_answered() -> None:
 @pytest.mark.parametrize(
     ("stacks", "steps", "buttons"),
     [
-        ({2: 8}, "1:bring_in 2:complete", [("fold", 0, 4), ("call", 3, 7)]),
-        ({2: 11}, "1:bring_in 2:complete", [("fold", 0, 4), ("call", 6, 10)]),
-        ({2: 4}, "", [("bring_in", 4, 4)]),
-        ({2: 21}, "1:complete 2:raise", [("fold", 0, 10), ("call", 10, 20)]),
+        ({2: 8}, "1:bring_in 2:complete", "fold 0/4, call 3/7"),
+        ({2: 11}, "1:bring_in 2:complete", "fold 0/4, call 6/10"),
+        ({2: 4}, "", "bring_in 4/4"),
+        ({2: 21}, "1:complete 2:raise", "fold 0/10, call 10/20"),
     ],
     ids=[
         "other-short-all-in",
@@ -418,9 +323,9 @@ def test_R_B8_round_goes_on_until_raise_is_answered() -> None:
     ],
 )
 def test_R_B9_no_bet_or_raise_when_every_other_seat_is_all_in(
-    stacks: dict[int, int], steps: str, buttons: list[tuple[str, int, int]]
+    stacks: dict[int, int], steps: str, buttons: str
 ) -> None:
-    hand = table(stacks, seats=(1, 2))
+    hand = table(stacks, n=2)
     play(hand, steps)
     assert hand.to_act == 1
     assert legal(hand) == buttons
@@ -431,13 +336,13 @@ def test_R_B9_no_bet_or_raise_when_every_other_seat_is_all_in(
 def test_R_B9_three_seats_both_others_all_in() -> None:
     hand = table({2: 5, 3: 9})
     play(hand, "1:bring_in 2:call 3:complete")
-    assert legal(hand) == [("fold", 0, 4), ("call", 4, 8)]
+    assert legal(hand) == "fold 0/4, call 4/8"
     passive(hand)
     check_record(hand)
 
 
 def test_R_B9_later_street_other_seat_all_in_for_less_than_a_bet() -> None:
-    hand = on_street(4, {2: 11}, seats=(1, 2))  # seat 2 has 6 left on fourth street
+    hand = table({2: 11}, n=2, street=4)  # seat 2 has 6 left on fourth street
     assert hand.seats[2].stack == 6
     play(hand, "1:bet 2:call")
     assert hand.is_over  # run out: the bet of 10 was called for 6, 4 went back
@@ -448,10 +353,10 @@ def test_R_B9_later_street_other_seat_all_in_for_less_than_a_bet() -> None:
 @pytest.mark.parametrize(
     ("stacks", "buttons"),
     [
-        ({2: 5, 3: 5}, [("bring_in", 4, 4)]),
-        ({2: 5, 3: 6}, [("bring_in", 4, 4), ("complete", 10, 10)]),
-        ({2: 6, 3: 2}, [("bring_in", 4, 4), ("complete", 10, 10)]),
-        ({2: 3, 3: 4}, [("bring_in", 4, 4)]),
+        ({2: 5, 3: 5}, "bring_in 4/4"),
+        ({2: 5, 3: 6}, "bring_in 4/4, complete 10/10"),
+        ({2: 6, 3: 2}, "bring_in 4/4, complete 10/10"),
+        ({2: 3, 3: 4}, "bring_in 4/4"),
     ],
     ids=[
         "others-have-4-only-bring-in",
@@ -461,7 +366,7 @@ def test_R_B9_later_street_other_seat_all_in_for_less_than_a_bet() -> None:
     ],
 )
 def test_R_B9_bring_in_seat_only_brings_in_when_no_one_could_put_in_more(
-    stacks: dict[int, int], buttons: list[tuple[str, int, int]]
+    stacks: dict[int, int], buttons: str
 ) -> None:
     # R-B9: for the bring-in seat the level is the bring-in (4); stacks here
     # are before the ante of 1.

@@ -26,11 +26,10 @@ from tests.stacking import (
 @pytest.mark.parametrize(
     ("stacks", "all_in"),
     [
-        ({1: 600, 2: 600, 3: 600}, set()),
-        ({1: 1, 2: 600, 3: 600}, {1}),
-        ({1: 600, 2: 2, 3: 1}, {3}),
+        pytest.param({1: 600, 2: 600, 3: 600}, set(), id="everyone-antes-1"),
+        pytest.param({1: 1, 2: 600, 3: 600}, {1}, id="last-chip-ante-is-all-in"),
+        pytest.param({1: 600, 2: 2, 3: 1}, {3}, id="one-chip-left-after-ante-not-all-in"),
     ],
-    ids=["everyone-antes-1", "last-chip-ante-is-all-in", "one-chip-left-after-ante-not-all-in"],
 )
 def test_R_D1_every_seat_antes_before_any_card(stacks: dict[int, int], all_in: set[int]) -> None:
     hand = new_hand(0, {1: "?? ?? 5c", 2: "?? ?? 6c", 3: "?? ?? 7c"}, stacks=stacks)
@@ -48,20 +47,12 @@ def test_R_D1_every_seat_antes_before_any_card(stacks: dict[int, int], all_in: s
 @pytest.mark.parametrize(
     ("button", "seats", "first"),
     [
-        (0, [0, 2, 5], 2),
-        (2, [0, 2, 5], 5),
-        (5, [0, 2, 5], 0),
-        (6, [0, 1, 2, 3, 4, 5, 6], 0),
-        (3, [0, 1, 2, 3, 4, 5, 6], 4),
-        (4, [1, 6], 6),
-    ],
-    ids=[
-        "btn0-3seats",
-        "btn2-3seats",
-        "btn5-wraps",
-        "btn6-7seats",
-        "btn3-7seats",
-        "btn-empty-seat",
+        pytest.param(0, [0, 2, 5], 2, id="btn0-3seats"),
+        pytest.param(2, [0, 2, 5], 5, id="btn2-3seats"),
+        pytest.param(5, [0, 2, 5], 0, id="btn5-wraps"),
+        pytest.param(6, [0, 1, 2, 3, 4, 5, 6], 0, id="btn6-7seats"),
+        pytest.param(3, [0, 1, 2, 3, 4, 5, 6], 4, id="btn3-7seats"),
+        pytest.param(4, [1, 6], 6, id="btn-empty-seat"),
     ],
 )
 def test_R_D2_R_D3_cards_one_at_a_time_clockwise_after_button(
@@ -170,11 +161,10 @@ def _acts_after_street(hand: Hand, street: int) -> list[Act]:
 @pytest.mark.parametrize(
     ("stacks", "button"),
     [
-        ({1: 1, 2: 600}, 0),
-        ({1: 1, 2: 1, 3: 600}, 0),
-        ({1: 600, 2: 1, 3: 1, 4: 1}, 6),
+        pytest.param({1: 1, 2: 600}, 0, id="heads-up-one-all-in"),
+        pytest.param({1: 1, 2: 1, 3: 600}, 0, id="three-seats-two-all-in"),
+        pytest.param({1: 600, 2: 1, 3: 1, 4: 1}, 6, id="big-stack-has-lowest-card"),
     ],
-    ids=["heads-up-one-all-in", "three-seats-two-all-in", "big-stack-has-lowest-card"],
 )
 def test_R_D5_no_bring_in_when_all_but_one_all_in_on_ante(
     stacks: dict[int, int], button: int
@@ -242,24 +232,14 @@ def test_R_D6_seven_seats_to_showdown_use_49_cards() -> None:
 @pytest.mark.parametrize(
     ("ups", "bring_in"),
     [
-        ({1: "2c", 2: "2d", 3: "2h"}, 1),
-        ({1: "2s", 2: "2h", 3: "2d"}, 3),
-        ({1: "3c", 2: "2s", 3: "Ac"}, 2),
-        ({1: "5h", 2: "5s", 3: "5d"}, 3),
-        ({1: "5s", 2: "5c", 3: "9c"}, 2),
-        ({1: "Ac", 2: "Kh", 3: "As"}, 2),
-        ({1: "Td", 2: "Jc", 3: "Tc"}, 3),
-        ({1: "4s", 2: "2c", 3: "3c"}, 2),
-    ],
-    ids=[
-        "2c-lowest",
-        "2d-below-2h-and-2s",
-        "rank-before-suit",
-        "equal-rank-diamonds-lowest",
-        "clubs-lowest-suit",
-        "ace-is-high",
-        "ten-clubs-below-ten-diamonds",
-        "two-of-clubs-lowest-of-all",
+        pytest.param({1: "2c", 2: "2d", 3: "2h"}, 1, id="2c-lowest"),
+        pytest.param({1: "2s", 2: "2h", 3: "2d"}, 3, id="2d-below-2h-and-2s"),
+        pytest.param({1: "3c", 2: "2s", 3: "Ac"}, 2, id="rank-before-suit"),
+        pytest.param({1: "5h", 2: "5s", 3: "5d"}, 3, id="equal-rank-diamonds-lowest"),
+        pytest.param({1: "5s", 2: "5c", 3: "9c"}, 2, id="clubs-lowest-suit"),
+        pytest.param({1: "Ac", 2: "Kh", 3: "As"}, 2, id="ace-is-high"),
+        pytest.param({1: "Td", 2: "Jc", 3: "Tc"}, 3, id="ten-clubs-below-ten-diamonds"),
+        pytest.param({1: "4s", 2: "2c", 3: "3c"}, 2, id="two-of-clubs-lowest-of-all"),
     ],
 )
 def test_R_O1_lowest_up_card_brings_in(ups: dict[int, str], bring_in: int) -> None:

@@ -9,26 +9,17 @@ import pytest
 from common.cards import Card, deal_cards, full_deck, parse_many, shuffled_deck
 from common.engine import Hand, clockwise
 from common.events import STAKES, Ante
-from common.history import hand_record
 from common.match import DEFAULT_HANDS, HAND_COUNTS, START_STACK, Match, SeatInfo
-from tests.hhcheck import problems
-from tests.stacking import acts, check_record, deck_for, new_hand, passive, play, to_street
+from tests.stacking import acts, check_record, deck_for, new_hand, passive, play, table
 
 
 def _seats(*numbers: int) -> dict[int, SeatInfo]:
     return {s: SeatInfo(name=f"P{s}") for s in numbers}
 
 
-def _check_match_hand(match: Match, number: int) -> None:
+def _check_match_hand(match: Match) -> None:
     assert match.hand is not None and match.hand.is_over
-    record = hand_record(
-        match_id="m",
-        number=number,
-        time="2026-01-01T20:00:00+00:00",
-        hand=match.hand,
-        seats=match.seats,
-    )
-    assert problems(record) == []
+    check_record(match.hand)
 
 
 def _play_passive(match: Match) -> None:
@@ -152,7 +143,7 @@ def test_R_T4_R_T6_the_match_ends_after_its_last_hand(hands: int) -> None:
         match.next_hand(rng=rng)
         _play_passive(match)
         played += 1
-        _check_match_hand(match, played)
+        _check_match_hand(match)
     assert played == hands == match.hands_played
     with pytest.raises(RuntimeError):
         match.next_hand(rng=rng)
@@ -181,7 +172,7 @@ def test_R_T5_R_T6_R_T7_busted_seats_are_out_and_the_match_stops() -> None:
         assert hand.to_act == seat
         match.apply(seat, kind)
     assert hand.is_over
-    _check_match_hand(match, 1)
+    _check_match_hand(match)
     assert match.stacks == {a: 0, w: 11, c: 4}
     assert match.seats_in == sorted([w, c])
     assert not match.is_over
@@ -195,7 +186,7 @@ def test_R_T5_R_T6_R_T7_busted_seats_are_out_and_the_match_stops() -> None:
         assert hand.to_act == seat
         match.apply(seat, kind)
     assert hand.is_over
-    _check_match_hand(match, 2)
+    _check_match_hand(match)
     # R-T6: fewer than two seats have a chip: the match is over after 2 of 4 hands.
     assert match.stacks[w] == 15 and match.stacks[c] == 0
     assert match.is_over and match.hands_played == 2
@@ -219,10 +210,10 @@ def _tie_deck() -> list[Card]:
 
 def test_R_T6_seats_tied_for_the_most_share_the_win() -> None:
     match = Match(seats=_seats(2, 5), rng=random.Random(4), hands=4)
-    for number in range(1, 5):
+    for _ in range(4):
         match.next_hand(_tie_deck())
         _play_passive(match)
-        _check_match_hand(match, number)
+        _check_match_hand(match)
     assert match.is_over
     assert match.stacks == {2: 600, 5: 600}
     assert [(s.place, s.seat, s.winner) for s in match.standings()] == [
@@ -285,10 +276,7 @@ def test_R_C1_dropped_seat_checks_if_it_can_else_folds(
 ) -> None:
     # Cardroom practice where RULES.md is silent: the bring-in seat can neither
     # check nor fold (R-B2), so it brings in.
-    cards = {1: "?? ?? 2c 2d 3c", 2: "?? ?? Kd 5h 7c", 3: "?? ?? Ah 6h 9c"}
-    hand = new_hand(0, cards)
-    if street > 3:
-        to_street(hand, street)
+    hand = table(street=street)
     play(hand, steps)
     seat = hand.to_act
     assert seat is not None

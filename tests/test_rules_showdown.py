@@ -161,11 +161,10 @@ def test_R_S3_side_pot_split_main_pot_to_all_in_seat() -> None:
 @pytest.mark.parametrize(
     ("street", "steps", "winner"),
     [
-        (3, "1:bring_in 2:fold 3:fold", 1),
-        (4, "1:bet 2:fold 3:fold", 1),
-        (7, "1:check 2:bet 3:fold 1:fold", 2),
+        pytest.param(3, "1:bring_in 2:fold 3:fold", 1, id="third"),
+        pytest.param(4, "1:bet 2:fold 3:fold", 1, id="fourth"),
+        pytest.param(7, "1:check 2:bet 3:fold 1:fold", 2, id="seventh"),
     ],
-    ids=["third", "fourth", "seventh"],
 )
 def test_R_S4_last_seat_takes_the_pot_without_showing(street: int, steps: str, winner: int) -> None:
     cards = {1: "?? ?? 2c 2d 3c 4d", 2: "?? ?? Kd 5h 7c 8d", 3: "?? ?? Ah 6h 9c Td"}
@@ -309,11 +308,10 @@ def test_R_S5_R_A2_last_full_wager_still_in_else_first_to_act(
 @pytest.mark.parametrize(
     ("seventh", "order"),
     [
-        ("3:check 1:check", [2, 3, 1]),
-        ("3:bet 1:call", [3, 1, 2]),
-        ("3:check 1:bet 3:call", [1, 2, 3]),
+        pytest.param("3:check 1:check", [2, 3, 1], id="all-check-all-in-best-showing-first"),
+        pytest.param("3:bet 1:call", [3, 1, 2], id="bettor-first"),
+        pytest.param("3:check 1:bet 3:call", [1, 2, 3], id="bettor-after-check-first"),
     ],
-    ids=["all-check-all-in-best-showing-first", "bettor-first", "bettor-after-check-first"],
 )
 def test_R_S5_best_showing_hand_all_in_shows_first_only_without_betting(
     seventh: str, order: list[int]
