@@ -13,7 +13,11 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 - ``advance(app, seconds)``: animation time in the loop's fixed steps, with no waiting.
 - ``run(apps, done, players)``: the real loops until ``done()`` holds, no fixed sleeps;
   a ``Player`` answers each turn of its game by key, as a person would.
-- ``host_with_guest(make_client)``: Hana hosts on 127.0.0.1, Gus has joined her lobby.
+- ``hosting(app)``: it hosts on 127.0.0.1, seated in its lobby; ``host_with_guest(make_client)``:
+  Hana hosts, Gus has joined her lobby.
+- ``game_process(args, home)``: ``stud ARGS`` as a real process; ``processes()``: a list
+  of processes each killed at the end.
+- ``started(monkeypatch, argv)``: the ``App`` that ``stud ARGV`` makes, its loop not run.
 - ``FakeTable``: the link's other end, scripted, for the connection on its own;
   ``polled`` and ``statuses``: what the connection's thread hands on.
 """
@@ -21,12 +25,16 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import socket
 import ssl
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -50,14 +58,18 @@ __all__ = [
     "decoded",
     "failed",
     "feed",
+    "game_process",
     "handle_click",
     "host_with_guest",
+    "hosting",
     "hover",
     "key",
     "polled",
     "post",
+    "processes",
     "run",
     "session_from",
+    "started",
     "statuses",
 ]
 
@@ -187,15 +199,21 @@ class Player:
         self.turns += 1
 
 
+def hosting(host: App, *, hands: int = 4, computers: int = 1, password: str = "", **kw: Any) -> App:
+    """``host`` hosts a table on 127.0.0.1 (``computers`` computer seats; ``kw``: more of
+    ``host_table``'s) and sits in its lobby, seat 0."""
+    host.host_table(hands=hands, computers=computers, password=password, port=0,
+                    bind="127.0.0.1", **kw)  # fmt: skip
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    return host
+
+
 def host_with_guest(
     make_client: Callable[..., App], *, hands: int = 4, computers: int = 1, password: str = ""
 ) -> tuple[App, App]:
     """Hana hosts a table on 127.0.0.1 (``computers`` computer seats); Gus, offscreen, has
     joined her lobby."""
-    host = make_client("Hana")
-    host.host_table(hands=hands, computers=computers, password=password, port=0,
-                    bind="127.0.0.1")  # fmt: skip
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    host = hosting(make_client("Hana"), hands=hands, computers=computers, password=password)
     guest = make_client("Gus", offscreen=True)
     assert host.server is not None
     guest.connect("127.0.0.1", host.server.port, password=password)
@@ -208,6 +226,52 @@ def host_with_guest(
         ),
     )
     return host, guest
+
+
+def started(monkeypatch: Any, argv: list[str], **kw: Any) -> App:
+    """The game as ``stud ARGV`` starts it (``client.__main__.main``), its loop not run:
+    its ``App`` (``kw``: more of the ``App``'s arguments, such as ``server_overrides``)."""
+    import client.__main__ as cli
+
+    made: list[App] = []
+    real = App.__init__
+
+    def init(self: App, *a: Any, **k: Any) -> None:
+        real(self, *a, **k, **kw)
+        made.append(self)
+
+    monkeypatch.setattr(App, "__init__", init)
+    monkeypatch.setattr(App, "run", lambda self: None)
+    assert cli.main(argv) == 0
+    (app,) = made
+    return app
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def game_process(args: list[str], home: Path) -> subprocess.Popen:
+    """``stud ARGS``: the real game in a process of its own, headless, its folders (config,
+    data) under ``home``."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_DATA_HOME": str(home / "data"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}  # fmt: skip
+    env.pop("SEVENTH_STREET_PASSWORD", None)
+    return subprocess.Popen([sys.executable, "-m", "client", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+
+
+@contextlib.contextmanager
+def processes() -> Iterator[list[subprocess.Popen]]:
+    """A list to start processes into: each one still running at the end is killed."""
+    procs: list[subprocess.Popen] = []
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
 
 
 def closed_port() -> int:
