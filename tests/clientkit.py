@@ -9,8 +9,9 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 - ``key``, ``click``, ``post``: the player's input, into the game's own event queue
   (``App.inbox`` for an offscreen one), then one pass of the loop (``step=False``: none);
   ``hover`` moves the pointer; ``handle_click`` hands a click to the app's handler
-  without a pass of the loop (nothing drawn).
+  without a pass of the loop (nothing drawn); ``resize``: the window made another size.
 - ``advance(app, seconds)``: animation time in the loop's fixed steps, with no waiting.
+- ``apart(parts, window)``: named rects inside the window, no two overlapping.
 - ``run(apps, done, players)``: the real loops until ``done()`` holds, no fixed sleeps;
   a ``Player`` answers each turn of its game by key, as a person would.
 - ``hosting(app)``: it hosts on 127.0.0.1, seated in its lobby; ``host_with_guest(make_client)``:
@@ -53,6 +54,7 @@ __all__ = [
     "FakeTable",
     "Player",
     "advance",
+    "apart",
     "click",
     "closed_port",
     "decoded",
@@ -67,6 +69,7 @@ __all__ = [
     "polled",
     "post",
     "processes",
+    "resize",
     "run",
     "session_from",
     "started",
@@ -107,6 +110,17 @@ def post(app: App, kind: int, *, step: bool = True, **attrs: Any) -> None:
         pygame.event.post(event)
     if step:
         app.step(max_wait=0.001)
+
+
+def resize(app: App, size: tuple[int, int]) -> None:
+    """The window resized by the player to ``size`` (one pass of the loop); an offscreen
+    game's surface made that size."""
+    if app.offscreen:
+        app.screen = pygame.Surface(size)
+        app.resized()
+    else:
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        post(app, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
 
 
 def key(app: App, k: int | str, *, step: bool = True) -> None:
@@ -170,6 +184,15 @@ def check_buttons(app: App) -> list[Any]:
     if "check" in {b.id for b in buttons}:
         assert "fold" not in {b.id for b in buttons}  # R-B5
     return buttons
+
+
+def apart(parts: list[tuple[str, pygame.Rect]], window: pygame.Rect | None, *why: Any) -> None:
+    """Each named rect inside ``window`` (None: anywhere) and no two of them overlapping;
+    ``why`` goes with a failure (the window size, say)."""
+    for i, (a, ra) in enumerate(parts):
+        assert window is None or window.contains(ra), (*why, a, ra)
+        for b, rb in parts[i + 1 :]:
+            assert not ra.colliderect(rb), (*why, a, ra, b, rb)
 
 
 class Player:
