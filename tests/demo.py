@@ -242,6 +242,12 @@ def final_showdown() -> list[dict[str, Any]]:
     return msgs
 
 
+def standings() -> dict[str, Any]:
+    """The standings after ``final_showdown``: Ada wins the match."""
+    ada = {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+    return {"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]}
+
+
 OPTIONS = {"turn_time": 30.0, "time_bank": 90.0, "stand_in": True}
 
 

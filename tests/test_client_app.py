@@ -192,6 +192,11 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(make_client) -> None:
     assert run([app], lambda: app.status.state == "connected", timeout=10)
     assert app.session.seat == seat and app.session.token == token
     assert run([app], lambda: app.top().name == "results", [player])
+    log = [line.text for line in app.session.log.lines]  # the log does not repeat itself
+    assert log.count("A match of 4 hands begins") == 1
+    for hand in range(1, 5):
+        assert log.count(f"Hand {hand} of 4") == 1, log
+    assert log.count("Reconnected: back at the table") == 1
 
 
 def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_client) -> None:

@@ -127,12 +127,6 @@ def lobby_with_levels() -> list[dict[str, Any]]:
     return [demo.host_lobby()[0], {**demo.host_lobby()[1], "running": False}]
 
 
-def standings() -> dict[str, Any]:
-    return {"type": "standings", "match": "demo", "hands_played": 8,
-            "standings": [{"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164,
-                           "winner": True}]}  # fmt: skip
-
-
 def _start(app: App) -> None:
     pass
 
@@ -151,7 +145,7 @@ def _table(msgs: Callable[[], list[dict[str, Any]]]) -> Callable[[App], None]:
 
 
 def _results(app: App) -> None:
-    _fresh(app, [*demo.final_showdown(), standings()])
+    _fresh(app, [*demo.final_showdown(), demo.standings()])
 
 
 def _replayer(app: App) -> None:
