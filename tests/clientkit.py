@@ -19,6 +19,7 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 - ``game_process(args, home)``: ``stud ARGS`` as a real process; ``processes()``: a list
   of processes each killed at the end.
 - ``started(monkeypatch, argv)``: the ``App`` that ``stud ARGV`` makes, its loop not run.
+- ``in_the_clear(reply)``: a port that answers in the clear and hangs up.
 - ``FakeTable``: the link's other end, scripted, for the connection on its own;
   ``polled`` and ``statuses``: what the connection's thread hands on.
 """
@@ -65,6 +66,7 @@ __all__ = [
     "host_with_guest",
     "hosting",
     "hover",
+    "in_the_clear",
     "key",
     "polled",
     "post",
@@ -404,6 +406,35 @@ class FakeTable:
                         conn.sendall(raw if pipe is None else pipe.write(raw))
                 if self.hang_up(frames):
                     return
+
+
+@contextlib.contextmanager
+def in_the_clear(reply: bytes, *, read_first: bool) -> Iterator[int]:
+    """Inside the block, something on a loopback port (yielded) that sends ``reply`` in
+    the clear and hangs up: after reading what came (a table from before sealed links,
+    whose frame decoder meets our ClientHello; a web server), or before reading anything
+    (a table refusing a connection as it opens)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = listener.accept()
+            with conn:
+                if read_first:
+                    conn.recv(65536)
+                conn.sendall(reply)
+                conn.shutdown(socket.SHUT_WR)
+                conn.settimeout(2.0)
+                while conn.recv(65536):
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield int(listener.getsockname()[1])
+    finally:
+        listener.close()
 
 
 def polled(
