@@ -19,6 +19,8 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 - ``game_process(args, home)``: ``stud ARGS`` as a real process; ``processes()``: a list
   of processes each killed at the end.
 - ``started(monkeypatch, argv)``: the ``App`` that ``stud ARGV`` makes, its loop not run.
+- ``found_at(port)``: a table as the Join panel lists it; ``simulated()``: a simulated
+  match's hands.
 - ``in_the_clear(reply)``: a port that answers in the clear and hangs up.
 - ``FakeTable``: the link's other end, scripted, for the connection on its own;
   ``polled`` and ``statuses``: what the connection's thread hands on.
@@ -27,6 +29,7 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import random
 import socket
@@ -42,10 +45,12 @@ from typing import Any
 import pygame
 
 from client.app import App
+from client.discovery import FoundTable
 from client.model import Session
 from client.net import Connection, Status
 from client.pacing import STEP
-from common.protocol import FrameDecoder, FrameError, encode_frame
+from common.history import load
+from common.protocol import PROTOCOL_VERSION, FrameDecoder, FrameError, encode_frame
 from common.protocol.received import ServerMessage, decode_server
 from common.seal import TlsPipe
 from tests.serverkit import identity
@@ -61,6 +66,7 @@ __all__ = [
     "decoded",
     "failed",
     "feed",
+    "found_at",
     "game_process",
     "handle_click",
     "host_with_guest",
@@ -74,6 +80,7 @@ __all__ = [
     "resize",
     "run",
     "session_from",
+    "simulated",
     "started",
     "statuses",
 ]
@@ -297,6 +304,25 @@ def processes() -> Iterator[list[subprocess.Popen]]:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(10)
+
+
+def found_at(port: int, **kw: Any) -> FoundTable:
+    """Hana's table on 127.0.0.1 at ``port`` as the Join panel lists it (``kw``: other
+    facts than two seats, five free, one person, no password, not running, 4 hands)."""
+    facts: dict[str, Any] = dict(key="Hana", name="Hana's table", host="127.0.0.1", seats=2,
+                                 free=5, people=1, password=False, running=False, hand=0,
+                                 hands=4, protocol=PROTOCOL_VERSION, version="")  # fmt: skip
+    return FoundTable(port=port, **{**facts, **kw})
+
+
+def simulated(*, seats: int = 4, hands: int = 8, seed: int = 2) -> list[dict[str, Any]]:
+    """The hands of one match ``scripts/simulate.py`` plays, as its history file holds them."""
+    from scripts.simulate import simulate
+
+    out = io.StringIO()
+    simulate(seats=seats, hands=hands, seed=seed, out=out)
+    recs = load(out.getvalue())
+    return [r for r in recs if r["match"] == recs[0]["match"]]
 
 
 def closed_port() -> int:

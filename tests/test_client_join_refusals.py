@@ -13,14 +13,22 @@ import pygame
 import pytest
 
 from client import reach
-from client.discovery import FoundTable
 from client.net import Connection
 from client.render import tablelist
 from client.render.tablelist import PasswordPrompt
 from client.scenes import start as start_scene
 from common.proof import ClientProof, ProofFailed, Relayed, TableProof, WrongPassword
-from common.protocol import PROTOCOL_VERSION
-from tests.clientkit import closed_port, failed, hosting, in_the_clear, key, polled, resize, run
+from tests.clientkit import (
+    closed_port,
+    failed,
+    found_at,
+    hosting,
+    in_the_clear,
+    key,
+    polled,
+    resize,
+    run,
+)
 from tests.drawn import words_drawn
 
 SIZES = [(800, 500), (1280, 800), (1600, 1000)]
@@ -53,14 +61,6 @@ def test_the_proof_tells_a_typo_from_a_relay() -> None:
             finish("swordfihs" if not relayed else "swordfish", "swordfish",
                    relayed=relayed, pw_mac=False)  # fmt: skip
         assert type(failed.value) is ProofFailed
-
-
-def found(host) -> FoundTable:
-    return FoundTable(
-        key="Hana", name="Hana's table", host="127.0.0.1", port=host.server.port, seats=2,
-        free=5, people=1, password=True, running=False, hand=0, hands=4,
-        protocol=PROTOCOL_VERSION, version="",
-    )  # fmt: skip
 
 
 def prompt_words(prompt: PasswordPrompt, size) -> list[tuple[str, pygame.Rect]]:
@@ -97,7 +97,7 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
     host = hosting(make_client("Hana"), password="secret")
     guest = make_client("Gus", offscreen=True)
     start = guest.top()
-    start.join_found(found(host))
+    start.join_found(found_at(host.server.port, password=True))
     prompt = start.prompt
     assert prompt is not None
     guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text="secert"))
@@ -121,8 +121,7 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
     ids=["typo", "older-table", "password-wait"],
 )  # fmt: skip
 def test_every_refusal_the_dialog_says_fits_its_box(app, words: str, size) -> None:
-    prompt = PasswordPrompt(FoundTable("T", "Hana's table", "192.168.100.200", 7777, 2, 5, 1,
-                                       True, False, 0, 4, PROTOCOL_VERSION, ""))  # fmt: skip
+    prompt = PasswordPrompt(found_at(7777, key="T", host="192.168.100.200", password=True))
     prompt.error = words
     drawn = prompt_words(prompt, size)
     said_whole(drawn, between_box_and_buttons(prompt), words, size)

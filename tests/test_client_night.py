@@ -4,18 +4,20 @@ everyone, and the lobby and results show the night's scoreboard."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from common.protocol import PROTOCOL_VERSION
 from common.protocol.received import Night
-from tests.clientkit import Player, click, key, run, session_from
+from tests.clientkit import Player, click, found_at, hosting, key, run, session_from
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1", name="Friday")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.lobby.said is not None)
+    host = hosting(make_client("Hana"), name="Friday")
+    assert run([host], lambda: host.session.lobby.said is not None)
     assert host.session.lobby.table == "Friday" and host.session.lobby.night.played == 0
     key(host, "s", step=False)
     assert run([host], lambda: host.top().name == "table" and host.session.view is not None)
@@ -69,9 +71,8 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
 
 
 def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 7)
+    host = hosting(make_client("Hana"), computers=6)
+    assert run([host], lambda: len(host.session.lobby.seats) == 7)
     watcher = make_client("Cy", offscreen=True)
     watcher.connect("127.0.0.1", host.server.port, watch=True)
     assert run(
@@ -102,31 +103,12 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> N
 
 
 def test_a_full_or_foreign_table_found_on_the_network(make_client) -> None:
-    from client.discovery import FoundTable
-    from common.protocol import PROTOCOL_VERSION
-
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 7)
+    host = hosting(make_client("Hana"), computers=6)
+    assert run([host], lambda: len(host.session.lobby.seats) == 7)
     guest = make_client("Gus", offscreen=True)
     start = guest.top()
-    full = FoundTable(
-        key="Friday._seventh-street._tcp.local.",
-        name="Friday",
-        host="127.0.0.1",
-        port=host.server.port,
-        seats=7,
-        free=0,
-        people=1,
-        password=False,
-        running=False,
-        hand=0,
-        hands=4,
-        protocol=PROTOCOL_VERSION,
-        version="0.1.0",
-    )
-    from dataclasses import replace
-
+    full = found_at(host.server.port, key="Friday._seventh-street._tcp.local.", name="Friday",
+                    seats=7, free=0, version="0.1.0")  # fmt: skip
     start.join_found(replace(full, protocol=PROTOCOL_VERSION - 1))  # an older server
     assert guest.session is None and "another version" in guest.notice
     start.join_found(full)  # a full table is watched

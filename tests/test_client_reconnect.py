@@ -22,13 +22,12 @@ import pygame
 import pytest
 
 import server.net
-from client.discovery import FoundTable
 from client.model import Session
 from client.net import BUSY, Connection, Status
 from client.render.layout import TableLayout
 from client.scenes import reconnect
 from client.seatkeys import SeatKey, SeatKeys, default_path
-from common.protocol import PROTOCOL_VERSION, FrameDecoder
+from common.protocol import FrameDecoder
 from scripts.screenshot import lobby_messages
 from server.app import run_in_thread
 from tests import demo
@@ -37,6 +36,7 @@ from tests.clientkit import (
     FakeTable,
     click,
     feed,
+    found_at,
     game_process,
     hosting,
     key,
@@ -383,11 +383,7 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
     if way == "typed":
         again.connect("localhost", port)  # another spelling of the table, no password typed
     elif way == "join_panel":
-        found = FoundTable(
-            key="Hana", name="Hana's table", host="127.0.0.1", port=port, seats=3, free=0,
-            people=2, password=True, running=True, hand=1, hands=4,
-            protocol=PROTOCOL_VERSION, version="",
-        )  # fmt: skip
+        found = found_at(port, seats=3, free=0, people=2, password=True, running=True, hand=1)
         start = again.top()
         start.join_found(found)  # full, with a password: no prompt and no watching
         assert start.prompt is None and again.link.watch is False
