@@ -55,37 +55,6 @@ from common.protocol.received import ServerMessage, decode_server
 from common.seal import TlsPipe
 from tests.serverkit import identity
 
-__all__ = [
-    "SIZES",
-    "FakeTable",
-    "Player",
-    "advance",
-    "apart",
-    "click",
-    "closed_port",
-    "decoded",
-    "failed",
-    "feed",
-    "found_at",
-    "game_process",
-    "handle_click",
-    "host_with_guest",
-    "hosting",
-    "hover",
-    "in_the_clear",
-    "key",
-    "polled",
-    "post",
-    "processes",
-    "resize",
-    "run",
-    "session_from",
-    "simulated",
-    "started",
-    "statuses",
-]
-
-
 SIZES = [(800, 500), (1024, 640), (1280, 800), (1920, 1080), (2560, 1440), (1280, 560),
          (900, 1100), (1600, 700)]  # fmt: skip
 """Window sizes whose layouts the tests measure: the smallest, common, tall and wide."""
