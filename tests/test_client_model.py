@@ -20,18 +20,15 @@ from tests.clientkit import decoded, feed, session_from
 
 @pytest.mark.parametrize(
     ("legal", "label", "key"),
-    [
-        (LegalAction("bring_in", 4, 4), "Bring in 4", "B"),
-        (LegalAction("complete", 10, 10), "Complete to 10", "R"),
-        (LegalAction("call", 10, 10), "Call 10", "C"),
-        (LegalAction("raise", 26, 30), "Raise to 30", "R"),
-        (LegalAction("check", 0, 0), "Check", "C"),
-        (LegalAction("bet", 20, 20), "Bet 20", "B"),
-        (LegalAction("fold", 0, 0), "Fold", "F"),
-        (LegalAction("call", 7, 7, all_in=True), "Call 7 (all in)", "C"),
-    ],
+    [(LegalAction("bring_in", 4, 4), "Bring in 4", "B"),
+     (LegalAction("complete", 10, 10), "Complete to 10", "R"),
+     (LegalAction("call", 10, 10), "Call 10", "C"),
+     (LegalAction("raise", 26, 30), "Raise to 30", "R"),
+     (LegalAction("check", 0, 0), "Check", "C"), (LegalAction("bet", 20, 20), "Bet 20", "B"),
+     (LegalAction("fold", 0, 0), "Fold", "F"),
+     (LegalAction("call", 7, 7, all_in=True), "Call 7 (all in)", "C")],
     ids=lambda v: v if isinstance(v, str) else None,
-)
+)  # fmt: skip
 def test_R_B1_buttons_name_their_amount(legal: LegalAction, label: str, key: str) -> None:
     assert legal.label == label
     assert legal.key == key
@@ -96,17 +93,9 @@ def test_showdown_view_keeps_seven_cards_best_five_and_name() -> None:
     assert s.view.awards == [(3, 180, 0), (1, 126, 1)]
 
 
-GARBAGE = [
-    None,
-    [],
-    "table",
-    {},
-    {"type": 7},
-    {"type": "no_such_type"},
-    {"type": "table", "view": None},
-    {"type": "table", "view": "x"},
-    {"type": "presence"},
-]
+GARBAGE = [None, [], "table", {}, {"type": 7}, {"type": "no_such_type"},
+           {"type": "table", "view": None}, {"type": "table", "view": "x"},
+           {"type": "presence"}]  # fmt: skip
 
 
 @pytest.mark.parametrize("msg", GARBAGE, ids=[repr(m)[:30] for m in GARBAGE])
@@ -140,19 +129,7 @@ def test_phases_follow_the_messages() -> None:
     assert s.phase == "lobby" and s.host and s.token == "t"
     feed(s, demo.mid_hand()[1:3])
     assert s.phase == "playing"
-    feed(
-        s,
-        [
-            {
-                "type": "standings",
-                "match": "demo",
-                "hands_played": 8,
-                "standings": [
-                    {"place": 1, "seat": 0, "name": "Ann", "stack": 700, "net": 100, "winner": True}
-                ],
-            }
-        ],
-    )
+    feed(s, [demo.standings()])
     assert s.phase == "standings"
 
 
