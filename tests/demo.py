@@ -313,16 +313,18 @@ def found_tables() -> list[Any]:
 
 
 class DemoFinder:
-    """Stands in for ``client.discovery.TableFinder`` in pictures: still looking (no
-    tables yet), or the two tables of ``found_tables``."""
+    """Stands in for ``client.discovery.TableFinder`` in pictures and tests: still looking
+    (no tables yet), the two tables of ``found_tables``, or the tables given."""
 
     running = True
     error = ""
 
-    def __init__(self, found: bool = True) -> None:
+    def __init__(self, found: bool | list[Any] = True) -> None:
         self.found = found
 
     def tables(self) -> list[Any]:
+        if isinstance(self.found, list):
+            return list(self.found)
         return found_tables() if self.found else []
 
     def close(self) -> None:
