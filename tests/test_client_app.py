@@ -26,7 +26,6 @@ from tests.clientkit import (
     hosting,
     key,
     post,
-    resize,
     run,
 )
 
@@ -250,24 +249,3 @@ def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:
         app.step(max_wait=0.001)
     assert app.top().name in ("table", "results")
     assert not app._faults  # no scene raised
-
-
-def test_resizing_rescales_the_whole_table(make_client) -> None:
-    app = make_client()
-    app.link.session = Session("Ann")
-    feed(app, demo.mid_hand())
-    table = app.top()
-    for size in ((1024, 640), (1920, 1200), (1280, 800)):
-        resize(app, size)
-        lay = table.lay
-        assert lay.size == size
-        assert lay.s == pytest.approx(min(size[0] / 1280, size[1] / 800))
-        window = pygame.Rect(0, 0, *size)
-        assert len(lay.spots) == 7
-        for spot in lay.spots.values():
-            assert window.contains(spot.plate_rect())
-            for r in spot.card_rects(7):
-                assert window.contains(r)
-        assert [b.label for b in table.buttons()] == ["Fold", "Call 20", "Raise to 40"]
-        for b in table.buttons():
-            assert lay.bar.contains(b.rect)

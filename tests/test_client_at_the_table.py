@@ -305,23 +305,28 @@ def test_12_cards_in_flight_are_re_laid_after_a_resize(app) -> None:
         assert a.end == scene.lay.spots[a.seat].card_rects(3)[a.index].topleft
 
 
-def test_12_the_window_keeps_a_minimum_size_and_stays_legible_there(app) -> None:
+@pytest.mark.parametrize(
+    ("asked", "size"),
+    [((640, 400), (800, 500)), ((1024, 640), (1024, 640)), ((1920, 1200), (1920, 1200)),
+     ((1280, 800), (1280, 800))],
+    ids=str,
+)  # fmt: skip
+def test_12_the_table_rescales_whole_and_keeps_a_minimum_size_legible(app, asked, size) -> None:
     feed(app, demo.mid_hand())
     table = app.top()
-    resize(app, (640, 400))
-    assert app.screen.get_size() == (800, 500)
+    resize(app, asked)
+    assert app.screen.get_size() == size
     lay = table.lay
-    assert lay.size == (800, 500)
-    window = pygame.Rect(0, 0, 800, 500)
+    assert lay.size == size and lay.s == pytest.approx(min(size[0] / 1280, size[1] / 800))
+    window = pygame.Rect(0, 0, *size)
+    assert len(lay.spots) == 7
     for spot in lay.spots.values():
         assert spot.card_w >= 30  # a card's corner index stays readable
         assert window.contains(spot.plate_rect())
-        for r in spot.card_rects(7):
-            assert window.contains(r)
+        assert all(window.contains(r) for r in spot.card_rects(7))
     assert lay.font(20) >= 12 and table.panel.log.size >= 12
     assert [b.label for b in table.buttons()] == ["Fold", "Call 20", "Raise to 40"]
-    for b in table.buttons():
-        assert lay.bar.contains(b.rect)
+    assert all(lay.bar.contains(b.rect) for b in table.buttons())
     assert lay.panel.contains(table.panel.volume.rect) and lay.panel.contains(table.panel.chat.rect)
 
 
