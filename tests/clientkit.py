@@ -253,13 +253,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def game_process(args: list[str], home: Path) -> subprocess.Popen:
     """``stud ARGS``: the real game in a process of its own, headless, its folders (config,
-    data) under ``home``."""
+    data) under ``home``, what it says on stderr in ``home/game-stderr.txt``."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_DATA_HOME": str(home / "data"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}  # fmt: skip
     env.pop("SEVENTH_STREET_PASSWORD", None)
-    return subprocess.Popen([sys.executable, "-m", "client", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    with open(home / "game-stderr.txt", "ab") as said:  # to read when a test fails
+        return subprocess.Popen([sys.executable, "-m", "client", *args], cwd=ROOT, env=env,
+                                stdout=subprocess.DEVNULL, stderr=said)  # fmt: skip
 
 
 @contextlib.contextmanager
