@@ -272,15 +272,9 @@ def test_the_computer_table_shows_neither_key_nor_choice(app) -> None:
     lobby.resize((1280, 800))
     assert lobby.key_words() == "" and lobby.key_block() == []
     assert "plain" not in [label for label, _r in lobby.choices.labels]
-    assert (
-        lobby.choices.handle_event(  # no such choice: nothing to send
-            pygame.event.Event(
-                pygame.MOUSEBUTTONDOWN, button=1, pos=lobby.choices.plain.rect.center
-            ),
-            app.settings,
-        )
-        is None
-    )
+    where = lobby.choices.plain.rect.center
+    press = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=where)
+    assert lobby.choices.handle_event(press, app.settings) is None  # no such choice: nothing sent
 
 
 # ------------------------------------------------------------------ the ways in
