@@ -3,6 +3,7 @@
 A game (``client.app.App``) comes from ``tests/conftest.py``'s fixtures (``app``: Ann's,
 headless, no table; ``make_client``: one against an in-process server).  Here:
 
+- ``at_table(app, msgs)``: the game at a table those messages make, drawn once.
 - ``feed(game, msgs)``: messages as the wire carries them (``tests.demo``'s, or made by
   hand), decoded as the connection decodes them and applied to an ``App`` or a
   ``Session``; ``session_from(msgs)``; ``decoded(msg)``.
@@ -71,6 +72,24 @@ def feed(game: App | Session, msgs: Iterable[dict[str, Any]], *, now: float = 0.
             game.apply(decode_server(msg), now)
         else:
             game.on_message(decode_server(msg))
+
+
+def at_table(app: App, msgs: Iterable[dict[str, Any]], *, size=(1280, 800), kind: str = "",
+             **settings: Any) -> Any:  # fmt: skip
+    """``app`` (the ``app`` fixture's) at ``size``, at a table of ``kind`` (``"computer"``:
+    its own computer table), ``settings`` set, sent ``msgs`` and drawn once: its table
+    scene, with nothing in flight."""
+    pygame.display.set_mode(size)
+    app.resized()
+    for name, value in settings.items():
+        setattr(app.settings, name, value)
+    app.local.kind = kind
+    feed(app, msgs)
+    app.step(max_wait=0.001)
+    scene = app.top()
+    assert scene.name == "table"
+    scene.motion.anims.clear()
+    return scene
 
 
 def session_from(msgs: Iterable[dict[str, Any]], name: str = "Ann") -> Session:

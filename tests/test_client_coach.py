@@ -14,7 +14,7 @@ from client.render.picture import picture_of
 from client.settings import Settings
 from common.history import decode_events
 from tests import demo
-from tests.clientkit import click, feed, hover, key
+from tests.clientkit import at_table, click, feed, hover, key
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -24,15 +24,7 @@ FIFTH = "1:bring_in 2:complete 0:call 1:call 0:check 1:check 2:check"  # Ann act
 
 def make(app: App, size=(1280, 800), *, coach=False, kind="computer", steps=THIRD) -> App:
     """Ann at the computer table (``kind``), three seats, the hand played to ``steps``."""
-    pygame.display.set_mode(size)
-    app.resized()
-    app.settings.coach = coach
-    app.local.kind = kind
-    feed(app, demo.coached(steps))
-    app.step(max_wait=0.001)
-    scene = app.top()
-    assert scene.name == "table"
-    scene.motion.anims.clear()
+    at_table(app, demo.coached(steps), size=size, kind=kind, coach=coach)
     return app
 
 
