@@ -13,7 +13,8 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
   without a pass of the loop (nothing drawn); ``resize``: the window made another size.
 - ``advance(app, seconds)``: animation time in the loop's fixed steps, with no waiting.
 - ``apart(parts, window)``: named rects inside the window, no two overlapping.
-- ``run(apps, done, players)``: the real loops until ``done()`` holds, no fixed sleeps;
+- ``run(apps, done, players)``: the real loops until ``done()`` holds (``showing(name,
+  *apps)``: each shows that scene), no fixed sleeps;
   a ``Player`` answers each turn of its game by key, as a person would.
 - ``hosting(app)``: it hosts on 127.0.0.1, seated in its lobby; ``host_with_guest(make_client)``:
   Hana hosts, Gus has joined her lobby.
@@ -170,6 +171,11 @@ def run(
         if done():
             return True
     return False
+
+
+def showing(name: str, *apps: App) -> Callable[[], bool]:
+    """A condition for ``run``: each of ``apps`` shows the scene ``name``."""
+    return lambda: all(app.top().name == name for app in apps)
 
 
 def check_buttons(app: App) -> list[Any]:

@@ -27,6 +27,7 @@ from tests.clientkit import (
     key,
     post,
     run,
+    showing,
 )
 
 pytestmark = pytest.mark.timeout(90)
@@ -142,11 +143,7 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
     assert not guest.top().press_start() and guest.top().name == "lobby"
     key(host, "s", step=False)
     players = [Player(host, 1), Player(guest, 2)]
-    assert run(
-        [host, guest],
-        lambda: host.top().name == "results" and guest.top().name == "results",
-        players,
-    )
+    assert run([host, guest], showing("results", host, guest), players)
     assert host.session.standings == guest.session.standings
     assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
     key(guest, "l", step=False)

@@ -17,7 +17,7 @@ from client.model import Session
 from common.events import ProtocolError
 from common.protocol.received import TableOptions
 from tests import demo
-from tests.clientkit import Player, click, decoded, feed, hosting, key, resize, run
+from tests.clientkit import Player, click, decoded, feed, hosting, key, resize, run, showing
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -48,7 +48,7 @@ def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) 
     assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
     drawn(host, guest)
     key(host, "s", step=False)
-    assert run([host, guest], lambda: host.top().name == "table" and guest.top().name == "table")
+    assert run([host, guest], showing("table", host, guest))
     gus = Player(guest, 2)
 
     # Our turn: the clock and the bank show, and count down from the table's settings.

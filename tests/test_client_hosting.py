@@ -34,6 +34,7 @@ from tests.clientkit import (
     post,
     resize,
     run,
+    showing,
 )
 from tests.drawn import lobby_words_never_overlap
 
@@ -198,7 +199,7 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client
     host.draw()
     assert not host._faults
     click(host, dialog.yes.rect)
-    assert run([host, guest], lambda: host.top().name == "start" and guest.top().name == "start")
+    assert run([host, guest], showing("start", host, guest))
     assert host.server is None and host.notice == "You closed your table."
     assert guest.notice == "Hana closed the table"  # the guests are told who and why
 

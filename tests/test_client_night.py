@@ -10,7 +10,7 @@ import pytest
 
 from common.protocol import PROTOCOL_VERSION
 from common.protocol.received import Night
-from tests.clientkit import Player, click, found_at, hosting, key, run, session_from
+from tests.clientkit import Player, click, found_at, hosting, key, run, session_from, showing
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -23,11 +23,8 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     assert run([host], lambda: host.top().name == "table" and host.session.view is not None)
     guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
-    assert run(
-        [host, guest],
-        lambda: guest.top().name == "table" and guest.session.view is not None,
-        [Player(host, 1)],
-    )
+    assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view,
+               [Player(host, 1)])  # fmt: skip
     s = guest.session
     assert s.seat == 1 and not s.watch and s.sits_out() and s.actions() == []
     assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
@@ -35,11 +32,7 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     assert run([host, guest], lambda: host.session.players.get(1) is not None, [Player(host, 1)])
     assert host.session.players[1].next  # the host's table shows Gus for the next match
     # The match ends; Gus presses R (ready: to the lobby), the host presses R (rematch).
-    assert run(
-        [host, guest],
-        lambda: host.top().name == "results" and guest.top().name == "results",
-        [Player(host, 2)],
-    )
+    assert run([host, guest], showing("results", host, guest), [Player(host, 2)])
     assert guest.session.lobby.night.played == 1
     assert {t.name for t in guest.session.lobby.night.totals} == {"Hana", "Ada"}
     host.draw(), guest.draw()
@@ -57,11 +50,7 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
         ),
     )
     assert not guest.session.sits_out()
-    assert run(
-        [host, guest],
-        lambda: host.top().name == "results" and guest.top().name == "results",
-        [Player(host, 3), Player(guest, 4)],
-    )
+    assert run([host, guest], showing("results", host, guest), [Player(host, 3), Player(guest, 4)])
     night = host.session.lobby.night
     assert night.played == 2 and {t.name for t in night.totals} == {"Hana", "Gus", "Ada"}
     assert [t.matches for t in night.totals if t.name == "Gus"] == [1]
