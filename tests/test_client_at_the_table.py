@@ -85,7 +85,7 @@ def act(seat: int, action: str, put: int = 0, to: int = 0, street: int = 3) -> d
 # ------------------------------------------------------------------ 6: bets and the pot
 
 
-def test_6_bets_are_swept_into_the_pot_when_the_hand_ends(app) -> None:
+def test_6_12_bets_are_swept_into_the_pot_when_the_hand_ends_and_re_laid_on_a_resize(app) -> None:
     msgs = demo.river_end()
     feed(app, msgs[:-3])
     scene = app.top()
@@ -96,9 +96,17 @@ def test_6_bets_are_swept_into_the_pot_when_the_hand_ends(app) -> None:
     assert sorted(a.seat for a in sweeps) == [0, 1, 6]
     assert all(a.src == ("bet", a.seat) and a.dst == ("pot",) for a in sweeps)
     assert scene.felt_chips() == []  # in flight to the pot, not also lying on the felt
+    advance(app, 0.1)
+    resize(app, (1920, 1200))  # chips in flight are re-laid
+    lay = scene.lay
+    assert lay.size == (1920, 1200) and scene.motion.anims
+    for a in scene.motion.anims:
+        if a.kind == "chips" and a.index == 0:
+            assert a.start == lay.spots[a.seat].bet_at and a.end == lay.pot_at
+        elif a.kind == "chips":
+            assert a.start == lay.pot_at and a.end == lay.won_at(a.seat)
     advance(app, 4.0)
     assert not scene.motion.anims
-    lay = scene.lay
     # Nothing is left at anyone's bet: only the pot won, in front of its winner.
     assert scene.felt_chips() == [(lay.won_at(1), 164)]
     assert scene.pot_paid()
@@ -276,24 +284,6 @@ def test_11_a_comeback_into_a_later_hand_logs_that_hand_once() -> None:
 
 
 # ------------------------------------------------------------------ 12: resizing
-
-
-def test_12_chips_in_flight_are_re_laid_after_a_resize(app) -> None:
-    msgs = demo.river_end()
-    feed(app, msgs[:-3])
-    scene = app.top()
-    scene.motion.anims.clear()
-    feed(app, msgs[-3:])
-    advance(app, 0.1)
-    assert scene.motion.anims
-    resize(app, (1920, 1200))
-    lay = scene.lay
-    assert lay.size == (1920, 1200)
-    for a in scene.motion.anims:
-        if a.kind == "chips" and a.index == 0:
-            assert a.start == lay.spots[a.seat].bet_at and a.end == lay.pot_at
-        elif a.kind == "chips":
-            assert a.start == lay.pot_at and a.end == lay.won_at(a.seat)
 
 
 def test_12_cards_in_flight_are_re_laid_after_a_resize(app) -> None:
