@@ -7,7 +7,6 @@ import pygame
 import pytest
 
 from client.app import App
-from client.keys import MEANING, SCENES, key_of
 from client.model import Session
 from client.overlays import RulesOverlay
 from client.render.picture import picture_of
@@ -26,13 +25,6 @@ def make(app: App, size=(1280, 800), *, coach=False, kind="computer", steps=THIR
     """Ann at the computer table (``kind``), three seats, the hand played to ``steps``."""
     at_table(app, demo.coached(steps), size=size, kind=kind, coach=coach)
     return app
-
-
-def test_the_key_is_one_of_the_key_map() -> None:
-    assert key_of("table", "coach") == "I"
-    assert "I" in MEANING and "coach" in MEANING["I"].lower()
-    letters = [k for table in SCENES.values() for k in table]
-    assert all(k in MEANING for k in letters)
 
 
 def test_on_for_the_first_computer_table_match_only(app) -> None:

@@ -128,6 +128,14 @@ def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -
     assert "O: The match's recap" in drawn
 
 
+@pytest.mark.parametrize(("letter", "action"), [("I", "coach"), ("W", "odds")])
+def test_12_the_coach_and_the_odds_have_a_letter_of_their_own(letter, action) -> None:
+    """Issue 19: I, the coach; W, the odds: at the table only, and the rules list them."""
+    assert keys.key_of("table", action) == letter and action in keys.MEANING[letter].lower()
+    assert (letter, keys.MEANING[letter]) in keys.lines()
+    assert sum(letter in table for table in keys.SCENES.values()) == 1
+
+
 def test_12_the_keys_press_what_their_table_says(app) -> None:
     records = _records()
     app.push(ReplayerScene(app, records, viewer=0))

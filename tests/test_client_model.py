@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from client.address import AddressError, parse_address
 from client.model import Session
 from client.settings import Settings
 from client.wording import describe_event
@@ -148,26 +147,6 @@ def test_clock_times_that_cannot_be_drawn_are_dropped(bad: object) -> None:
     assert s.clocks.grace_left(3, now=11.0) is None
     feed(s, [{"type": "turn", "turn": 9, "seat": s.seat, "legal": [], "time_left": bad}])
     assert s.clocks.ours is None
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [("10.0.0.5", ("10.0.0.5", 7777)), ("10.0.0.5:8000", ("10.0.0.5", 8000)),
-     ("[::1]:9000", ("::1", 9000)), ("box.local", ("box.local", 7777)),
-     ("fd00::2", ("fd00::2", 7777)), (" [fd00::2] ", ("fd00::2", 7777))],
-)  # fmt: skip
-def test_join_address_parsing(text: str, want: tuple[str, int]) -> None:
-    assert parse_address(text) == want
-
-
-@pytest.mark.parametrize(
-    "text", ["10.0.0.5:70000", "[::1]:70000", "[::1]:" + "9" * 30, "10.0.0.5:0", "10.0.0.5:x"]
-)
-def test_a_port_in_the_address_that_is_not_one_is_refused(text: str) -> None:
-    # It used to become 7777 without a word (issue 9, point 3).
-    with pytest.raises(AddressError) as err:
-        parse_address(text)
-    assert err.value.field == "address"
 
 
 def test_settings_round_trip_and_survive_a_broken_file(tmp_path) -> None:

@@ -12,7 +12,6 @@ import pygame
 import pytest
 
 from client.app import App
-from client.keys import MEANING, SCENES, key_of, lines
 from client.settings import Settings
 from common.odds import OddsJob, odds_words, spot_of
 from tests import demo
@@ -57,13 +56,6 @@ def finish(scene) -> int:
         frames += 1
         assert frames < 10_000
     return frames
-
-
-def test_w_is_the_odds_key_in_the_key_map() -> None:
-    assert key_of("table", "odds") == "W"
-    assert "odds" in MEANING["W"].lower()
-    assert ("W", MEANING["W"]) in lines()  # the rules overlay lists it
-    assert sum("W" in table for table in SCENES.values()) == 1
 
 
 def test_the_readout_facing_a_bet(app) -> None:
