@@ -18,16 +18,18 @@ import pygame
 import pytest
 
 from client.net import TableKey
-from client.overlays import ConfirmDialog
+from client.overlays import ConfirmDialog, RulesOverlay
 from client.settings import Settings
-from client.wording import LogLine
+from client.wording import LogLine, describe_event
 from common.history import decode_event
 from common.seal import short_key
+from tests import demo
 from tests.clientkit import (
     SIZES,
     apart,
     click,
     closed_port,
+    feed,
     host_with_guest,
     hosting,
     key,
@@ -293,23 +295,18 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
 # ------------------------------------------------------------------ the rules (F1)
 
 
-def test_f1_shows_the_rules_anywhere_and_esc_closes_them(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
-    from client.overlays import RulesOverlay
-
-    sent: list[dict] = []
-    real = host.send
-    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    key(host, pygame.K_F1)
-    assert isinstance(host.modal, RulesOverlay) and host.top().name == "lobby"
-    key(host, pygame.K_s)  # keys go to the rules, not to the lobby's Start
-    assert not [m for m in sent if m["type"] == "start"]
-    key(host, pygame.K_ESCAPE)
-    assert host.modal is None
-    click(host, host.top().rules.rect)
-    assert isinstance(host.modal, RulesOverlay)
-    key(host, pygame.K_F1)
-    assert host.modal is None
+def test_f1_shows_the_rules_anywhere_and_esc_closes_them(app) -> None:
+    feed(app, demo.host_lobby())  # the host's lobby, where S starts the match
+    key(app, pygame.K_F1)
+    assert isinstance(app.modal, RulesOverlay) and app.top().name == "lobby"
+    key(app, pygame.K_s)  # keys go to the rules, not to the lobby's Start
+    assert not [m for m in app.sent if m["type"] == "start"]
+    key(app, pygame.K_ESCAPE)
+    assert app.modal is None
+    click(app, app.top().rules.rect)
+    assert isinstance(app.modal, RulesOverlay)
+    key(app, pygame.K_F1)
+    assert app.modal is None
 
 
 def test_the_host_screen_opens_the_books_and_to_watchers_only_when_chosen(make_client) -> None:
@@ -346,12 +343,10 @@ def test_give_seat_follows_the_computer_seat_when_a_person_joins(make_client) ->
     assert all(not (give.rect.top <= r.centery <= give.rect.bottom) for r in others)
 
 
-def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_client) -> None:
+def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(app) -> None:
     # Issue 17 point 13: back in the lobby after a match, no game-log lines in the strip.
-    from client.wording import describe_event
-
-    host, guest = host_with_guest(make_client, hands=4)
-    log = host.session.log.lines
+    feed(app, demo.host_lobby())
+    log = app.session.log.lines
     names = {0: "Hana", 6: "Ada"}.get
     log.append(LogLine("Gus: good luck", "chat"))
     cards = ["As", "Ad", "Kc", "Kd", "2h", "7s", "9c"]
@@ -365,8 +360,8 @@ def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_cli
     assert any(line.kind == "info" for line in list(log)[-4:])  # the hand's own notices
     log.append(LogLine("Gus is back", "info"))
     log.append(LogLine("Gus: gg", "chat"))
-    host.top().resize((800, 500))
-    shown = [t for t, _r in host.top().chat_lines()]
+    app.top().resize((800, 500))
+    shown = [t for t, _r in app.top().chat_lines()]
     assert shown == ["Gus: good luck", "Gus is back", "Gus: gg"][-len(shown) :] and shown
-    host.top().resize((1280, 800))
-    assert [t for t, _r in host.top().chat_lines()] == ["Gus: good luck", "Gus is back", "Gus: gg"]
+    app.top().resize((1280, 800))
+    assert [t for t, _r in app.top().chat_lines()] == ["Gus: good luck", "Gus is back", "Gus: gg"]
