@@ -3,17 +3,27 @@
 A game (``client.app.App``) comes from ``tests/conftest.py``'s fixtures (``app``: Ann's,
 headless, no table; ``make_client``: one against an in-process server).  Here:
 
+- ``at_table(app, msgs)``: the game at a table those messages make, drawn once.
 - ``feed(game, msgs)``: messages as the wire carries them (``tests.demo``'s, or made by
   hand), decoded as the connection decodes them and applied to an ``App`` or a
   ``Session``; ``session_from(msgs)``; ``decoded(msg)``.
 - ``key``, ``click``, ``post``: the player's input, into the game's own event queue
   (``App.inbox`` for an offscreen one), then one pass of the loop (``step=False``: none);
   ``hover`` moves the pointer; ``handle_click`` hands a click to the app's handler
-  without a pass of the loop (nothing drawn).
+  without a pass of the loop (nothing drawn); ``resize``: the window made another size.
 - ``advance(app, seconds)``: animation time in the loop's fixed steps, with no waiting.
-- ``run(apps, done, players)``: the real loops until ``done()`` holds, no fixed sleeps;
+- ``apart(parts, window)``: named rects inside the window, no two overlapping.
+- ``run(apps, done, players)``: the real loops until ``done()`` holds (``showing(name,
+  *apps)``: each shows that scene), no fixed sleeps;
   a ``Player`` answers each turn of its game by key, as a person would.
-- ``host_with_guest(make_client)``: Hana hosts on 127.0.0.1, Gus has joined her lobby.
+- ``hosting(app)``: it hosts on 127.0.0.1, seated in its lobby; ``host_with_guest(make_client)``:
+  Hana hosts, Gus has joined her lobby.
+- ``game_process(args, home)``: ``stud ARGS`` as a real process; ``processes()``: a list
+  of processes each killed at the end.
+- ``started(monkeypatch, argv)``: the ``App`` that ``stud ARGV`` makes, its loop not run.
+- ``found_at(port)``: a table as the Join panel lists it; ``simulated()``: a simulated
+  match's hands.
+- ``in_the_clear(reply)``: a port that answers in the clear and hangs up.
 - ``FakeTable``: the link's other end, scripted, for the connection on its own;
   ``polled`` and ``statuses``: what the connection's thread hands on.
 """
@@ -21,46 +31,31 @@ headless, no table; ``make_client``: one against an in-process server).  Here:
 from __future__ import annotations
 
 import contextlib
+import io
+import os
 import random
 import socket
 import ssl
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pygame
 
 from client.app import App
+from client.discovery import FoundTable
 from client.model import Session
 from client.net import Connection, Status
 from client.pacing import STEP
-from common.protocol import FrameDecoder, FrameError, encode_frame
+from common.history import load
+from common.protocol import PROTOCOL_VERSION, FrameDecoder, FrameError, encode_frame
 from common.protocol.server_messages import ServerMessage, decode_server
 from common.seal import TlsPipe
 from tests.serverkit import identity
-
-__all__ = [
-    "SIZES",
-    "FakeTable",
-    "Player",
-    "advance",
-    "click",
-    "closed_port",
-    "decoded",
-    "failed",
-    "feed",
-    "handle_click",
-    "host_with_guest",
-    "hover",
-    "key",
-    "polled",
-    "post",
-    "run",
-    "session_from",
-    "statuses",
-]
-
 
 SIZES = [(800, 500), (1024, 640), (1280, 800), (1920, 1080), (2560, 1440), (1280, 560),
          (900, 1100), (1600, 700)]  # fmt: skip
@@ -80,6 +75,24 @@ def feed(game: App | Session, msgs: Iterable[dict[str, Any]], *, now: float = 0.
             game.on_message(decode_server(msg))
 
 
+def at_table(app: App, msgs: Iterable[dict[str, Any]], *, size=(1280, 800), kind: str = "",
+             **settings: Any) -> Any:  # fmt: skip
+    """``app`` (the ``app`` fixture's) at ``size``, at a table of ``kind`` (``"computer"``:
+    its own computer table), ``settings`` set, sent ``msgs`` and drawn once: its table
+    scene, with nothing in flight."""
+    pygame.display.set_mode(size)
+    app.resized()
+    for name, value in settings.items():
+        setattr(app.settings, name, value)
+    app.local.kind = kind
+    feed(app, msgs)
+    app.step(max_wait=0.001)
+    scene = app.top()
+    assert scene.name == "table"
+    scene.motion.anims.clear()
+    return scene
+
+
 def session_from(msgs: Iterable[dict[str, Any]], name: str = "Ann") -> Session:
     s = Session(name)
     feed(s, msgs)
@@ -95,6 +108,17 @@ def post(app: App, kind: int, *, step: bool = True, **attrs: Any) -> None:
         pygame.event.post(event)
     if step:
         app.step(max_wait=0.001)
+
+
+def resize(app: App, size: tuple[int, int]) -> None:
+    """The window resized by the player to ``size`` (one pass of the loop); an offscreen
+    game's surface made that size."""
+    if app.offscreen:
+        app.screen = pygame.Surface(size)
+        app.resized()
+    else:
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        post(app, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
 
 
 def key(app: App, k: int | str, *, step: bool = True) -> None:
@@ -149,6 +173,11 @@ def run(
     return False
 
 
+def showing(name: str, *apps: App) -> Callable[[], bool]:
+    """A condition for ``run``: each of ``apps`` shows the scene ``name``."""
+    return lambda: all(app.top().name == name for app in apps)
+
+
 def check_buttons(app: App) -> list[Any]:
     """The table's buttons are exactly the offered actions, named with their amounts."""
     buttons = app.top().buttons()
@@ -158,6 +187,15 @@ def check_buttons(app: App) -> list[Any]:
     if "check" in {b.id for b in buttons}:
         assert "fold" not in {b.id for b in buttons}  # R-B5
     return buttons
+
+
+def apart(parts: list[tuple[str, pygame.Rect]], window: pygame.Rect | None, *why: Any) -> None:
+    """Each named rect inside ``window`` (None: anywhere) and no two of them overlapping;
+    ``why`` goes with a failure (the window size, say)."""
+    for i, (a, ra) in enumerate(parts):
+        assert window is None or window.contains(ra), (*why, a, ra)
+        for b, rb in parts[i + 1 :]:
+            assert not ra.colliderect(rb), (*why, a, ra, b, rb)
 
 
 class Player:
@@ -187,15 +225,21 @@ class Player:
         self.turns += 1
 
 
+def hosting(host: App, *, hands: int = 4, computers: int = 1, password: str = "", **kw: Any) -> App:
+    """``host`` hosts a table on 127.0.0.1 (``computers`` computer seats; ``kw``: more of
+    ``host_table``'s) and sits in its lobby, seat 0."""
+    host.host_table(hands=hands, computers=computers, password=password, port=0,
+                    bind="127.0.0.1", **kw)  # fmt: skip
+    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    return host
+
+
 def host_with_guest(
     make_client: Callable[..., App], *, hands: int = 4, computers: int = 1, password: str = ""
 ) -> tuple[App, App]:
     """Hana hosts a table on 127.0.0.1 (``computers`` computer seats); Gus, offscreen, has
     joined her lobby."""
-    host = make_client("Hana")
-    host.host_table(hands=hands, computers=computers, password=password, port=0,
-                    bind="127.0.0.1")  # fmt: skip
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    host = hosting(make_client("Hana"), hands=hands, computers=computers, password=password)
     guest = make_client("Gus", offscreen=True)
     assert host.server is not None
     guest.connect("127.0.0.1", host.server.port, password=password)
@@ -208,6 +252,72 @@ def host_with_guest(
         ),
     )
     return host, guest
+
+
+def started(monkeypatch: Any, argv: list[str], **kw: Any) -> App:
+    """The game as ``stud ARGV`` starts it (``client.__main__.main``), its loop not run:
+    its ``App`` (``kw``: more of the ``App``'s arguments, such as ``server_overrides``)."""
+    import client.__main__ as cli
+
+    made: list[App] = []
+    real = App.__init__
+
+    def init(self: App, *a: Any, **k: Any) -> None:
+        real(self, *a, **k, **kw)
+        made.append(self)
+
+    monkeypatch.setattr(App, "__init__", init)
+    monkeypatch.setattr(App, "run", lambda self: None)
+    assert cli.main(argv) == 0
+    (app,) = made
+    return app
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def game_process(args: list[str], home: Path) -> subprocess.Popen:
+    """``stud ARGS``: the real game in a process of its own, headless, its folders (config,
+    data) under ``home``, what it says on stderr in ``home/game-stderr.txt``."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_DATA_HOME": str(home / "data"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}  # fmt: skip
+    env.pop("SEVENTH_STREET_PASSWORD", None)
+    with open(home / "game-stderr.txt", "ab") as said:  # to read when a test fails
+        return subprocess.Popen([sys.executable, "-m", "client", *args], cwd=ROOT, env=env,
+                                stdout=subprocess.DEVNULL, stderr=said)  # fmt: skip
+
+
+@contextlib.contextmanager
+def processes() -> Iterator[list[subprocess.Popen]]:
+    """A list to start processes into: each one still running at the end is killed."""
+    procs: list[subprocess.Popen] = []
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+
+
+def found_at(port: int, **kw: Any) -> FoundTable:
+    """Hana's table on 127.0.0.1 at ``port`` as the Join panel lists it (``kw``: other
+    facts than two seats, five free, one person, no password, not running, 4 hands)."""
+    facts: dict[str, Any] = dict(key="Hana", name="Hana's table", host="127.0.0.1", seats=2,
+                                 free=5, people=1, password=False, running=False, hand=0,
+                                 hands=4, protocol=PROTOCOL_VERSION, version="")  # fmt: skip
+    return FoundTable(port=port, **{**facts, **kw})
+
+
+def simulated(*, seats: int = 4, hands: int = 8, seed: int = 2) -> list[dict[str, Any]]:
+    """The hands of one match ``scripts/simulate.py`` plays, as its history file holds them."""
+    from scripts.simulate import simulate
+
+    out = io.StringIO()
+    simulate(seats=seats, hands=hands, seed=seed, out=out)
+    recs = load(out.getvalue())
+    return [r for r in recs if r["match"] == recs[0]["match"]]
 
 
 def closed_port() -> int:
@@ -317,6 +427,35 @@ class FakeTable:
                         conn.sendall(raw if pipe is None else pipe.write(raw))
                 if self.hang_up(frames):
                     return
+
+
+@contextlib.contextmanager
+def in_the_clear(reply: bytes, *, read_first: bool) -> Iterator[int]:
+    """Inside the block, something on a loopback port (yielded) that sends ``reply`` in
+    the clear and hangs up: after reading what came (a table from before sealed links,
+    whose frame decoder meets our ClientHello; a web server), or before reading anything
+    (a table refusing a connection as it opens)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = listener.accept()
+            with conn:
+                if read_first:
+                    conn.recv(65536)
+                conn.sendall(reply)
+                conn.shutdown(socket.SHUT_WR)
+                conn.settimeout(2.0)
+                while conn.recv(65536):
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield int(listener.getsockname()[1])
+    finally:
+        listener.close()
 
 
 def polled(

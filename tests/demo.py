@@ -13,20 +13,6 @@ from typing import Any
 from common.events import ActionKind, Award
 from common.schema import LegalAction, LobbySeat, Pot, SeatView, Shown, TableSeat
 
-__all__ = [
-    "away_and_clock",
-    "DemoFinder",
-    "final_showdown",
-    "found_tables",
-    "host_lobby",
-    "mid_hand",
-    "night_lobby",
-    "paused",
-    "river_end",
-    "showdown",
-    "you_are_away",
-]
-
 NAMES = ["Ann", "Ada", "Babbage", "Cy", "Cray", "Dijkstra", "Eve"]
 KINDS = ["human", "computer", "computer", "human", "computer", "computer", "human"]
 LEVELS = {1: ("shark", "Shark"), 2: ("regular", "Regular"), 4: ("newcomer", "Newcomer"),
@@ -119,41 +105,19 @@ def mid_hand() -> list[dict[str, Any]]:
 
 def showdown() -> list[dict[str, Any]]:
     """The end of a hand: three seats show, the best five lifted, the pot awarded."""
-    shown = _shown
     seats = [
-        _seat(
-            0,
-            512,
-            0,
-            ["Kh", "Kd", "7s", "5c"],
-            3,
-            hole=["Ac", "Qs", "5h"],
-            shown=shown("Ac Qs Kh Kd 7s 5c 5h", "Kh Kd 5c 5h Ac", "two pair, kings and fives"),
-        ),
-        _seat(
-            1,
-            737,
-            0,
-            ["9c", "9s", "4d", "4c"],
-            3,
-            shown=shown(
-                "9d 2s 9c 9s 4d 4c Jh", "9d 9c 9s 4d 4c", "full house, nines full of fours"
-            ),
-        ),
+        _seat(0, 512, 0, ["Kh", "Kd", "7s", "5c"], 3, hole=["Ac", "Qs", "5h"],
+              shown=_shown("Ac Qs Kh Kd 7s 5c 5h", "Kh Kd 5c 5h Ac", "two pair, kings and fives")),
+        _seat(1, 737, 0, ["9c", "9s", "4d", "4c"], 3,
+              shown=_shown("9d 2s 9c 9s 4d 4c Jh", "9d 9c 9s 4d 4c",
+                           "full house, nines full of fours")),
         _seat(2, 575, 0, ["2h", "Jd"], 2, folded=True),
-        _seat(
-            3,
-            0,
-            0,
-            ["5s", "6s", "8s", "2s"],
-            3,
-            all_in=True,
-            shown=shown("4s 7s 5s 6s 8s 2s Kc", "8s 7s 6s 5s 4s", "straight flush, eight high"),
-        ),
+        _seat(3, 0, 0, ["5s", "6s", "8s", "2s"], 3, all_in=True,
+              shown=_shown("4s 7s 5s 6s 8s 2s Kc", "8s 7s 6s 5s 4s", "straight flush, eight high")),
         _seat(4, 590, 0, ["Tc"], 2, folded=True),
         _seat(5, 431, 0, ["Qd", "Jc", "Th"], 2, folded=True),
         _seat(6, 541, 0, ["Ah", "3c", "3d"], 2, folded=True),
-    ]
+    ]  # fmt: skip
     awards = [Award(3, 180, 0), Award(1, 126, 1)]
     view = _view(seats, street=7, to_act=None, turn_id=20, high=0, pot=0, pots=[], over=True,
                  awards=awards)  # fmt: skip
@@ -173,8 +137,6 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     The last ``table`` is what the server sends at a hand's end: the street's bets
     are still in the view (``bet``), the pot is whole and the awards are listed.
     """
-
-    shown = _shown
     folded = [
         _seat(2, 575, 0, ["2h", "Jd"], 2, folded=True, last_action="fold"),
         _seat(3, 560, 0, ["5s", "6s", "8s"], 2, folded=True, last_action="fold"),
@@ -190,9 +152,9 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     ]
     after = [
         _seat(0, 432, 20, ["Kh", "Kd", "7s", "5c"], 3, last_action="call", **ann,
-              shown=shown("Ac Qs Kh Kd 7s 5c 5h", "Kh Kd 5c 5h Ac", "two pair, kings and fives")),
+              shown=_shown("Ac Qs Kh Kd 7s 5c 5h", "Kh Kd 5c 5h Ac", "two pair, kings and fives")),
         _seat(1, 596, 20, ["9c", "9s", "4d", "4c"], 3, last_action="bet",
-              shown=shown("9d 2s 9c 9s 4d 4c Jh", "9d 9c 9s 4d 4c",
+              shown=_shown("9d 2s 9c 9s 4d 4c Jh", "9d 9c 9s 4d 4c",
                           "full house, nines full of fours")),
         *folded,
         _seat(6, 441, 20, ["Ah", "3c", "3d", "Js"], 3, last_action="call"),
@@ -240,6 +202,12 @@ def final_showdown() -> list[dict[str, Any]]:
     msgs = river_end(hand=8, hands=8)
     msgs[0] = {**msgs[0], "hands": 8}
     return msgs
+
+
+def standings() -> dict[str, Any]:
+    """The standings after ``final_showdown``: Ada wins the match."""
+    ada = {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
+    return {"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]}
 
 
 OPTIONS = {"turn_time": 30.0, "time_bank": 90.0, "stand_in": True}
@@ -345,16 +313,18 @@ def found_tables() -> list[Any]:
 
 
 class DemoFinder:
-    """Stands in for ``client.discovery.TableFinder`` in pictures: still looking (no
-    tables yet), or the two tables of ``found_tables``."""
+    """Stands in for ``client.discovery.TableFinder`` in pictures and tests: still looking
+    (no tables yet), the two tables of ``found_tables``, or the tables given."""
 
     running = True
     error = ""
 
-    def __init__(self, found: bool = True) -> None:
+    def __init__(self, found: bool | list[Any] = True) -> None:
         self.found = found
 
     def tables(self) -> list[Any]:
+        if isinstance(self.found, list):
+            return list(self.found)
         return found_tables() if self.found else []
 
     def close(self) -> None:

@@ -17,8 +17,6 @@ from common.match import Match, SeatInfo, SeatKind
 from common.views import seat_view
 from server.brain import choose_action
 
-__all__ = ["DEMO_NAMES", "demo_match"]
-
 DEMO_NAMES = {0: "Ann", 1: "Ada", 3: "Cy", 4: "Cray", 6: "Eve"}
 _START = datetime(2026, 11, 28, 21, 0, tzinfo=timezone(timedelta(hours=1)))
 

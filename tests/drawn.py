@@ -1,5 +1,6 @@
 """What a module draws, as drawn: its ``blit_text`` calls recorded with their rects
-(``words_drawn``), and the cards blitted on a surface, in order (``cards_drawn``)."""
+(``words_drawn``), its padlocks (``locks_drawn``), and the cards blitted on a surface, in
+order (``cards_drawn``)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,19 @@ def words_drawn(module: ModuleType) -> Iterator[list[tuple[str, pygame.Rect]]]:
         yield drawn
     finally:
         module.blit_text = real
+
+
+def locks_drawn(monkeypatch, module: ModuleType) -> list[tuple[bool, pygame.Rect]]:  # noqa: ANN001
+    """From now on, every padlock ``module`` draws is recorded: (closed, the rect drawn)."""
+    drawn: list[tuple[bool, pygame.Rect]] = []
+    real = module.draw_lock
+
+    def record(surf, rect, *, closed, color):
+        drawn.append((closed, real(surf, rect, closed=closed, color=color)))
+        return drawn[-1][1]
+
+    monkeypatch.setattr(module, "draw_lock", record)
+    return drawn
 
 
 class BlitLog(pygame.Surface):

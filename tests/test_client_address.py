@@ -24,10 +24,17 @@ from client.address import AddressError, joinable, parse_address, parse_port, sp
         ("tablehost", 7777, ("tablehost", 7777)),
         ("table-host.local.", "1", ("table-host.local.", 1)),
         ("  10.0.0.5:65535 ", "7777", ("10.0.0.5", 65535)),
+        # No port box: 7777 unless the address says another.
+        ("10.0.0.5", None, ("10.0.0.5", 7777)),
+        ("10.0.0.5:8000", None, ("10.0.0.5", 8000)),
+        ("[::1]:9000", None, ("::1", 9000)),
+        ("box.local", None, ("box.local", 7777)),
+        ("fd00::2", None, ("fd00::2", 7777)),
+        (" [fd00::2] ", None, ("fd00::2", 7777)),
     ],
 )
-def test_good_addresses(address: str, port: str, want: tuple[str, int]) -> None:
-    assert parse_address(address, port) == want
+def test_good_addresses(address: str, port: str | None, want: tuple[str, int]) -> None:
+    assert (parse_address(address) if port is None else parse_address(address, port)) == want
 
 
 @pytest.mark.parametrize(
@@ -51,13 +58,19 @@ def test_good_addresses(address: str, port: str, want: tuple[str, int]) -> None:
         ("[tablehost]:7777", "7777", "address", "IPv6"),
         ("table_host", "7777", "address", "letters"),
         ("-host", "7777", "address", "letters"),
+        # A port in the address that is not one used to become 7777 without a word.
+        ("10.0.0.5:70000", None, "address", "65535"),
+        ("[::1]:70000", None, "address", "65535"),
+        ("[::1]:" + "9" * 30, None, "address", ""),
+        ("10.0.0.5:0", None, "address", ""),
+        ("10.0.0.5:x", None, "address", ""),
     ],
 )
 def test_bad_addresses_say_what_is_wrong_and_where(
-    address: str, port: str, field: str, words: str
+    address: str, port: str | None, field: str, words: str
 ) -> None:
     with pytest.raises(AddressError) as err:
-        parse_address(address, port)
+        parse_address(address) if port is None else parse_address(address, port)
     assert err.value.field == field
     assert words in str(err.value)
 

@@ -48,9 +48,11 @@ def _fresh() -> None:
 
 def test_the_computer_table_opens_its_books_after_the_match_only(make_client) -> None:
     """Its computer seats' hole cards come once the match is over, never before (the
-    ``books`` messages follow the standings, R-S1 until then)."""
+    ``books`` messages follow the standings, R-S1 until then).  During the match H replays
+    what our seat saw, with no analysis (it is for after the match); after it, H replays
+    every hole card, analysed."""
     app = make_client()
-    app.play_computer(1, 4)
+    app.play_computer(3, 4)
     player = Player(app)
     during: list[int] = []
 
@@ -66,17 +68,21 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_client) ->
                            if e["ev"] == "deal" and not e["up"] and e["seat"] != me)  # fmt: skip
         return s.standings is not None and len(s.book.opened()) == 4
 
-    # Mid-match, a replay at the table has no analysis: it is for after the match.
-    assert run([app], lambda: app.session is not None and len(app.session.book.finished()) >= 1,
+    assert run([app], lambda: app.session is not None and len(app.session.book.finished()) >= 2,
                [player])  # fmt: skip
     key(app, "h")
     rep = app.top()
-    assert isinstance(rep, ReplayerScene) and rep.analysing.held
+    me = app.session.seat
+    assert isinstance(rep, ReplayerScene) and rep.viewer == me and rep.analysing.held
+    for k in range(len(rep.records)):  # only our own hole cards, and hands shown
+        rep.goto(k, -1)
+        assert all(sv.hole is None or seat == me for seat, sv in rep.shown.view.seats.items())
     rep.update(1 / 60)
     assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
     assert status_lines(rep.analysing)[0] == HELD
     key(app, pygame.K_ESCAPE)
-    assert run([app], over, [player], timeout=80)
+    assert app.top().name == "table"
+    assert run([app], lambda: over() and app.top().name == "results", [player], timeout=80)
     assert during and set(during) == {0}
     s = app.session
     assert s.lobby.open_books and s.book.books_expected == 4
@@ -84,6 +90,12 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_client) ->
     assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
     after = analysis_for(books, s.seat, session=s)
     assert not after.held and after.job.full
+    key(app, "h")
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
+    assert all(sv.hole for sv in rep.shown.view.seats.values())
+    key(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
+    assert app.top().name in ("replayer", "recap")
 
 
 # ------------------------------------------------------------------ the replayer

@@ -17,7 +17,18 @@ from client.model import Session
 from client.settings import Settings
 from common.events import ProtocolError
 from tests import demo
-from tests.clientkit import Player, decoded, feed, key, post, run
+from tests.clientkit import (
+    Player,
+    closed_port,
+    decoded,
+    feed,
+    host_with_guest,
+    hosting,
+    key,
+    post,
+    run,
+    showing,
+)
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -58,13 +69,8 @@ def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
 
 
 def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_client) -> None:
-    import socket
-
-    with socket.socket() as s:  # a free port with no server behind it
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     app = make_client()
-    app.connect("127.0.0.1", port)
+    app.connect("127.0.0.1", closed_port())  # a free port with no server behind it
     said = lambda: app.top().errors.get("join", "")  # noqa: E731  (by the Join box)
     assert run([app], lambda: app.session is None and said(), timeout=10)
     assert app.top().name == "start" and "No table answers" in said() and not app.notice
@@ -73,13 +79,27 @@ def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_clien
 # ------------------------------------------------------------------ the computer table
 
 
-def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_client) -> None:
-    app = make_client()
+def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rematch(
+    make_client,
+) -> None:
+    app = make_client(grace=5.0)
     start = app.top()
     start.computers.value, start.hands.value = 3, 4
     start.choose("play")
     assert app.server is not None and app.server_kind == "computer"
     player = Player(app)
+    assert run([app], lambda: app.session and app.session.hand >= 2, [player])
+    # The network goes away under us: the same seat comes back.
+    seat, token = app.session.seat, app.session.token
+    states: list[str] = []  # every status, even two that land in one step of a slow machine
+    on_status = app.on_status
+    app.on_status = lambda status: (states.append(status.state), on_status(status))
+    app.link.conn.sever()
+    assert run([app], lambda: "retrying" in states)
+    assert app.top().name == "table"  # the table stays up with a banner
+    app.draw()
+    assert run([app], lambda: app.status.state == "connected", timeout=10)
+    assert app.session.seat == seat and app.session.token == token
     assert run([app], lambda: app.top().name == "results", [player]), (
         app.session and list(app.session.log.lines)[-5:]
     )
@@ -90,15 +110,19 @@ def test_a_whole_computer_match_played_by_keys_then_a_rematch(make_client) -> No
     assert [b.id for b in app.top().buttons()] == ["rematch", "leave", "replay", "recap"]
     log = [line.text for line in s.log.lines]
     assert any(t.startswith("Tess ") for t in log) and any("brings in for" in t for t in log)
+    # The log does not repeat itself after the comeback.
+    assert log.count("A match of 4 hands begins") == 1
+    for hand in range(1, 5):
+        assert log.count(f"Hand {hand} of 4") == 1, log
+    assert log.count("Reconnected: back at the table") == 1
     first = s.match_id
     key(app, "k", step=False)  # one-click rematch (K: issue 17)
     assert run([app], lambda: app.session.match_id != first and app.top().name == "table")
 
 
-def test_your_turn_flashes_the_title(make_client) -> None:
-    app = make_client()
-    app.play_computer(1, 4)
-    assert run([app], lambda: app.top().name == "table" and bool(app.top().buttons()))
+def test_your_turn_flashes_the_title(app) -> None:
+    feed(app, demo.mid_hand())  # our turn
+    assert run([app], lambda: bool(app.top().buttons()), timeout=5)
     app.step(max_wait=0.01)
     assert app.title.caption != "Seventh Street" or app.title.until > 0
 
@@ -107,16 +131,9 @@ def test_your_turn_flashes_the_title(make_client) -> None:
 
 
 def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
+    host, guest = host_with_guest(make_client, password="swordfish")
     assert host.server_kind == "host"
-    port = host.server.port
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", port, password="swordfish")
-    assert run(
-        [host, guest], lambda: guest.top().name == "lobby" and len(host.session.lobby.seats) == 3
-    )
+    assert run([host, guest], lambda: len(host.session.lobby.seats) == 3)
     lobby = host.top()
     assert lobby.start.enabled and host.session.host and not guest.session.host
     assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana", "Gus"]
@@ -125,11 +142,7 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
     assert not guest.top().press_start() and guest.top().name == "lobby"
     key(host, "s", step=False)
     players = [Player(host, 1), Player(guest, 2)]
-    assert run(
-        [host, guest],
-        lambda: host.top().name == "results" and guest.top().name == "results",
-        players,
-    )
+    assert run([host, guest], showing("results", host, guest), players)
     assert host.session.standings == guest.session.standings
     assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
     key(guest, "l", step=False)
@@ -137,8 +150,7 @@ def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
 
 
 def test_a_wrong_password_is_refused(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=0, password="swordfish", port=0, bind="127.0.0.1")
+    host = hosting(make_client("Hana"), computers=0, password="swordfish")
     guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port, password="nope")
     assert run([host, guest], lambda: guest.session is None)
@@ -146,9 +158,7 @@ def test_a_wrong_password_is_refused(make_client) -> None:
 
 
 def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    host = hosting(make_client("Hana"))
     guest = make_client(" hana ", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
     assert run([host, guest], lambda: guest.session is None)
@@ -176,37 +186,11 @@ def test_watching_without_a_seat(make_client) -> None:
 # ------------------------------------------------------------------ faults
 
 
-def test_a_dropped_connection_comes_back_to_the_same_seat(make_client) -> None:
-    app = make_client(grace=5.0)
-    app.play_computer(2, 4)
-    player = Player(app)
-    assert run([app], lambda: app.session and app.session.hand >= 2, [player])
-    seat, token = app.session.seat, app.session.token
-    states: list[str] = []  # every status, even two that land in one step of a slow machine
-    on_status = app.on_status
-    app.on_status = lambda status: (states.append(status.state), on_status(status))
-    app.link.conn.sever()  # the network goes away under us
-    assert run([app], lambda: "retrying" in states)
-    assert app.top().name == "table"  # the table stays up with a banner
-    app.draw()
-    assert run([app], lambda: app.status.state == "connected", timeout=10)
-    assert app.session.seat == seat and app.session.token == token
-    assert run([app], lambda: app.top().name == "results", [player])
-
-
 def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_client) -> None:
     # Before a match a drop frees the seat, so the old token is refused
     # (bad_token); the client says hello again without it instead of giving up.
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
-    port = host.server.port
-    # The host sits down first (its hello could otherwise lose the race for seat 0).
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", port)
-    assert run(
-        [host, guest], lambda: guest.top().name == "lobby" and guest.session.seat is not None
-    )
+    host, guest = host_with_guest(make_client, computers=0)
+    assert guest.session.seat is not None
     old_token = guest.session.token
     # The server is the one to see the link go (were the client first, it could be
     # back before the server noticed, and simply take its seat back).
@@ -261,25 +245,3 @@ def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:
         app.step(max_wait=0.001)
     assert app.top().name in ("table", "results")
     assert not app._faults  # no scene raised
-
-
-def test_resizing_rescales_the_whole_table(make_client) -> None:
-    app = make_client()
-    app.link.session = Session("Ann")
-    feed(app, demo.mid_hand())
-    table = app.top()
-    for size in ((1024, 640), (1920, 1200), (1280, 800)):
-        pygame.display.set_mode(size, pygame.RESIZABLE)
-        post(app, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
-        lay = table.lay
-        assert lay.size == size
-        assert lay.s == pytest.approx(min(size[0] / 1280, size[1] / 800))
-        window = pygame.Rect(0, 0, *size)
-        assert len(lay.spots) == 7
-        for spot in lay.spots.values():
-            assert window.contains(spot.plate_rect())
-            for r in spot.card_rects(7):
-                assert window.contains(r)
-        assert [b.label for b in table.buttons()] == ["Fold", "Call 20", "Raise to 40"]
-        for b in table.buttons():
-            assert lay.bar.contains(b.rect)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 
-import pygame
 import pytest
 
 from client.app import App
@@ -18,7 +17,7 @@ from client.model import Session
 from common.events import ProtocolError
 from common.protocol.server_messages import TableOptions
 from tests import demo
-from tests.clientkit import Player, click, decoded, feed, key, run
+from tests.clientkit import Player, click, decoded, feed, hosting, key, resize, run, showing
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,9 +33,7 @@ def drawn(*apps: App) -> None:
 
 
 def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    host = hosting(make_client("Hana"), hands=8)
     guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
     assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.lobby.said)
@@ -51,7 +48,7 @@ def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) 
     assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
     drawn(host, guest)
     key(host, "s", step=False)
-    assert run([host, guest], lambda: host.top().name == "table" and guest.top().name == "table")
+    assert run([host, guest], showing("table", host, guest))
     gus = Player(guest, 2)
 
     # Our turn: the clock and the bank show, and count down from the table's settings.
@@ -133,8 +130,7 @@ def test_odd_values_in_the_new_messages_never_reach_the_drawing(app, msg) -> Non
         s.apply(decoded(msg), now=2.0)
     left = s.clock_left(0, now=3.0)
     assert left is None or all(0 <= v < 10**6 for v in left)
-    pygame.display.set_mode((1024, 640))
-    app.resized()
+    resize(app, (1024, 640))
     feed(app, demo.away_and_clock())
     with contextlib.suppress(ProtocolError):
         app.on_message(decoded(msg))

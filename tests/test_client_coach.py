@@ -7,14 +7,13 @@ import pygame
 import pytest
 
 from client.app import App
-from client.keys import MEANING, SCENES, key_of
 from client.model import Session
 from client.overlays import RulesOverlay
 from client.render.picture import picture_of
 from client.settings import Settings
 from common.history import decode_events
 from tests import demo
-from tests.clientkit import click, feed, hover, key
+from tests.clientkit import at_table, click, feed, hover, key
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -24,23 +23,8 @@ FIFTH = "1:bring_in 2:complete 0:call 1:call 0:check 1:check 2:check"  # Ann act
 
 def make(app: App, size=(1280, 800), *, coach=False, kind="computer", steps=THIRD) -> App:
     """Ann at the computer table (``kind``), three seats, the hand played to ``steps``."""
-    pygame.display.set_mode(size)
-    app.resized()
-    app.settings.coach = coach
-    app.local.kind = kind
-    feed(app, demo.coached(steps))
-    app.step(max_wait=0.001)
-    scene = app.top()
-    assert scene.name == "table"
-    scene.motion.anims.clear()
+    at_table(app, demo.coached(steps), size=size, kind=kind, coach=coach)
     return app
-
-
-def test_the_key_is_one_of_the_key_map() -> None:
-    assert key_of("table", "coach") == "I"
-    assert "I" in MEANING and "coach" in MEANING["I"].lower()
-    letters = [k for table in SCENES.values() for k in table]
-    assert all(k in MEANING for k in letters)
 
 
 def test_on_for_the_first_computer_table_match_only(app) -> None:

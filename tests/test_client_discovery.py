@@ -16,7 +16,7 @@ from client.app import App
 from client.render.tablelist import TableList
 from client.settings import Settings
 from server.app import run_in_thread
-from tests.clientkit import click, run
+from tests.clientkit import click, key, post, run
 from tests.netns import in_netns
 from tests.serverkit import config
 
@@ -57,18 +57,12 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         click(app, _row_of(start.found, "Friday"), step=False)
         assert run([app], lambda: start.prompt is not None, timeout=5)
         app.draw()
-        pygame.event.post(
-            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
-        )
+        key(app, pygame.K_ESCAPE, step=False)
         assert run([app], lambda: start.prompt is None, timeout=5)
         assert app.session is None
         # Den needs none: one click and we sit at Den.
         click(app, _row_of(start.found, "Den"), step=False)
-        assert run(
-            [app],
-            lambda: app.top().name == "lobby" and app.session.lobby.said is not None,
-            timeout=15,
-        )
+        assert run([app], lambda: app.top().name == "lobby" and app.session.lobby.said, timeout=15)
         assert (app.link.conn.host, app.link.conn.port) == ("127.0.0.1", den.port)
         assert app.session.lobby.table == "Den"
         assert [p.name for p in app.session.lobby.seats if p.kind == "human"] == ["Gus"]
@@ -79,15 +73,9 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         # Friday, with its password typed in the box.
         click(app, _row_of(start.found, "Friday"), step=False)
         assert run([app], lambda: start.prompt is not None, timeout=5)
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="swordfish"))
-        pygame.event.post(
-            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
-        )
-        assert run(
-            [app],
-            lambda: app.top().name == "lobby" and app.session.lobby.said is not None,
-            timeout=15,
-        )
+        post(app, pygame.TEXTINPUT, step=False, text="swordfish")
+        key(app, pygame.K_RETURN, step=False)
+        assert run([app], lambda: app.top().name == "lobby" and app.session.lobby.said, timeout=15)
         assert app.link.conn.port == friday.port and app.session.lobby.table == "Friday"
         # A table that goes away goes from the list.
         den.stop()
@@ -111,11 +99,8 @@ def test_a_hosted_table_is_announced_under_its_name(request, tmp_path: Path, mon
         assert run([host], lambda: host.top().name == "lobby", timeout=10)
         finder = guest.finder
         assert finder is not None
-        assert run(
-            [guest],
-            lambda: [t.seats for t in finder.tables() if t.port == host.server.port] == [1],
-            timeout=30,
-        )
+        seats = lambda: [t.seats for t in finder.tables() if t.port == host.server.port]  # noqa: E731
+        assert run([guest], lambda: seats() == [1], timeout=30)
         assert [t.name for t in finder.tables()] == ["Hana's table"]
     finally:
         guest.shutdown()

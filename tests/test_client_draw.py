@@ -84,31 +84,13 @@ def differences(a: Any, b: Any, where: str = "") -> list[str]:
     """Where two snapshots differ; a picture on either side is a cache and not compared."""
     if a == b or PICTURE in (a, b):
         return []
-    if (
-        isinstance(a, tuple)
-        and isinstance(b, tuple)
-        and len(a) == len(b) == 2
-        and a[0] == b[0]
-        and isinstance(a[1], dict)
-        and isinstance(b[1], dict)
-    ):
-        out = []
-        for k in sorted(set(a[1]) | set(b[1])):
-            out += differences(a[1].get(k), b[1].get(k), f"{where}.{k}")
-        return out
-    if (
-        isinstance(a, tuple)
-        and isinstance(b, tuple)
-        and a[:1] == b[:1]
-        and isinstance(a[-1], list)
-        and isinstance(b[-1], list)
-        and len(a[-1]) == len(b[-1])
-    ):  # a list or tuple: item by item
-        return [
-            d
-            for i, (x, y) in enumerate(zip(a[-1], b[-1], strict=True))
-            for d in differences(x, y, f"{where}[{i}]")
-        ]
+    alike = isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == 2 and a[0] == b[0]
+    if alike and isinstance(a[1], dict) and isinstance(b[1], dict):  # an object: by attribute
+        keys = sorted(set(a[1]) | set(b[1]))
+        return [d for k in keys for d in differences(a[1].get(k), b[1].get(k), f"{where}.{k}")]
+    if alike and isinstance(a[1], list) and isinstance(b[1], list) and len(a[1]) == len(b[1]):
+        pairs = enumerate(zip(a[1], b[1], strict=True))  # a list or tuple: item by item
+        return [d for i, (x, y) in pairs for d in differences(x, y, f"{where}[{i}]")]
     return [f"{where or 'value'}: {a!r:.200} -> {b!r:.200}"]
 
 
@@ -122,64 +104,31 @@ def _fresh(app: App, msgs: list[dict[str, Any]]) -> None:
     feed(app, msgs)
 
 
-def lobby_with_levels() -> list[dict[str, Any]]:
-    """The host's lobby with two computer seats: their level chips are click targets."""
-    return [demo.host_lobby()[0], {**demo.host_lobby()[1], "running": False}]
-
-
-def standings() -> dict[str, Any]:
-    return {"type": "standings", "match": "demo", "hands_played": 8,
-            "standings": [{"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164,
-                           "winner": True}]}  # fmt: skip
-
-
-def _start(app: App) -> None:
-    pass
-
-
 def _connecting(app: App) -> None:
     app.link.session = Session("Ann")
     app.sync_scenes()
 
 
-def _lobby(app: App) -> None:
-    _fresh(app, lobby_with_levels())
+def _seen_demo_match() -> list[dict[str, Any]]:
+    return [seen_record(r, 0) for r in demo_match()]
 
 
-def _table(msgs: Callable[[], list[dict[str, Any]]]) -> Callable[[App], None]:
-    return lambda app: _fresh(app, msgs())
+LOBBY_WITH_LEVELS = [demo.host_lobby()[0], {**demo.host_lobby()[1], "running": False}]
+"""The host's lobby with two computer seats: their level chips are click targets."""
 
-
-def _results(app: App) -> None:
-    _fresh(app, [*demo.final_showdown(), standings()])
-
-
-def _replayer(app: App) -> None:
-    records = [seen_record(r, 0) for r in demo_match()]
-    app.open("replayer", records=records, viewer=0, start=2)
-
-
-def _recap(app: App) -> None:
-    app.open("recap", records=[seen_record(r, 0) for r in demo_match()], viewer=0)
-
-
-def _histories(app: App) -> None:
-    app.open("histories")
-
-
-SCENES = {
-    "start": _start,
+SCENES: dict[str, Callable[[App], Any]] = {
+    "start": lambda app: None,
     "connecting": _connecting,
-    "lobby": _lobby,
-    "table mid-hand": _table(demo.mid_hand),
-    "table, host's controls and the bank": _table(demo.away_and_clock),
-    "table at a showdown": _table(demo.showdown),
-    "table paused": _table(demo.paused),
-    "table, we are away": _table(demo.you_are_away),
-    "results": _results,
-    "replayer": _replayer,
-    "recap": _recap,
-    "histories": _histories,
+    "lobby": lambda app: _fresh(app, LOBBY_WITH_LEVELS),
+    "table mid-hand": lambda app: _fresh(app, demo.mid_hand()),
+    "table, host's controls and the bank": lambda app: _fresh(app, demo.away_and_clock()),
+    "table at a showdown": lambda app: _fresh(app, demo.showdown()),
+    "table paused": lambda app: _fresh(app, demo.paused()),
+    "table, we are away": lambda app: _fresh(app, demo.you_are_away()),
+    "results": lambda app: _fresh(app, [*demo.final_showdown(), demo.standings()]),
+    "replayer": lambda app: app.open("replayer", records=_seen_demo_match(), viewer=0, start=2),
+    "recap": lambda app: app.open("recap", records=_seen_demo_match(), viewer=0),
+    "histories": lambda app: app.open("histories"),
 }
 
 
@@ -244,7 +193,7 @@ def test_the_buttons_are_laid_out_before_any_draw(app, state) -> None:
 
 def test_the_lobby_level_chips_are_clicked_without_a_draw(app) -> None:
     """The host clicks a computer seat's level before the lobby was ever drawn (issue 10)."""
-    _lobby(app)
+    SCENES["lobby"](app)
     _settle(app)
     lobby = app.top()
     assert lobby.name == "lobby" and lobby.level_chips, "the chips are laid out in update"

@@ -6,16 +6,24 @@ messages or from an in-process server on 127.0.0.1.  Each test names its point.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
 
+from client import keys
+from client.overlays import RulesOverlay
+from client.render.text import font
+from client.render.widgets import TextInput
+from client.scenes.recap import RecapScene
+from client.scenes.replayer import ReplayerScene
 from client.scenes.results import books_note
+from client.scenes.start import StartScene
 from client.settings import Settings
 from tests import demo
-from tests.clientkit import feed, key, run
+from tests.clientkit import feed, found_at, hosting, key, run, simulated
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -62,15 +70,7 @@ def test_10_paused_between_hands_the_footer_agrees_with_the_banner(app) -> None:
 
 
 def _records() -> list[dict]:
-    import io
-
-    from common.history import load
-    from scripts.simulate import simulate
-
-    out = io.StringIO()
-    simulate(seats=4, hands=4, seed=2, out=out)
-    recs = load(out.getvalue())
-    return [r for r in recs if r["match"] == recs[0]["match"]]
+    return simulated(hands=4)
 
 
 def _letter(k: str) -> bool:
@@ -80,10 +80,6 @@ def _letter(k: str) -> bool:
 def test_12_no_letter_is_written_twice_in_the_keyboard_tables() -> None:
     """A dict literal that names a letter twice keeps the last silently: one meaning
     would vanish from MEANING and a scene's button would press the other's action."""
-    import ast
-
-    from client import keys
-
     tree = ast.parse(Path(keys.__file__).read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
@@ -92,12 +88,6 @@ def test_12_no_letter_is_written_twice_in_the_keyboard_tables() -> None:
 
 
 def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -> None:
-    from client import keys
-    from client.overlays import RulesOverlay
-    from client.scenes.recap import RecapScene
-    from client.scenes.replayer import ReplayerScene
-    from client.scenes.start import StartScene
-
     # Across the scenes' own tables, a letter presses one meaning only.
     meanings: dict[str, set[str]] = {}
     for scene, bound in keys.SCENES.items():
@@ -112,8 +102,7 @@ def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -
     recap = RecapScene(app, records, viewer=0)
     feed(app, demo.final_showdown())
     table = app.top()
-    ada = {"place": 1, "seat": 1, "name": "Ada", "stack": 764, "net": 164, "winner": True}
-    feed(app, [{"type": "standings", "match": "demo", "hands_played": 8, "standings": [ada]}])
+    feed(app, [demo.standings()])
     results = app.top()
     assert results.name == "results"
     for name, scene in [("start", start), ("replayer", replayer), ("results", results),
@@ -139,10 +128,15 @@ def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -
     assert "O: The match's recap" in drawn
 
 
-def test_12_the_keys_press_what_their_table_says(app) -> None:
-    from client.scenes.recap import RecapScene
-    from client.scenes.replayer import ReplayerScene
+@pytest.mark.parametrize(("letter", "action"), [("I", "coach"), ("W", "odds")])
+def test_12_the_coach_and_the_odds_have_a_letter_of_their_own(letter, action) -> None:
+    """Issue 19: I, the coach; W, the odds: at the table only, and the rules list them."""
+    assert keys.key_of("table", action) == letter and action in keys.MEANING[letter].lower()
+    assert (letter, keys.MEANING[letter]) in keys.lines()
+    assert sum(letter in table for table in keys.SCENES.values()) == 1
 
+
+def test_12_the_keys_press_what_their_table_says(app) -> None:
     records = _records()
     app.push(ReplayerScene(app, records, viewer=0))
     key(app, pygame.K_o)
@@ -165,8 +159,6 @@ def _type(field, text: str) -> None:
 
 
 def test_14_the_default_name_is_selected_on_first_focus_and_typing_replaces_it(app) -> None:
-    from client.scenes.start import StartScene
-
     app.settings = Settings()
     start = StartScene(app)
     name = start.name_in
@@ -181,9 +173,6 @@ def test_14_the_default_name_is_selected_on_first_focus_and_typing_replaces_it(a
 
 
 def test_14_ctrl_a_selects_all_and_a_click_places_the_cursor(app) -> None:
-    from client.render.text import font
-    from client.render.widgets import TextInput
-
     field = TextInput("name", "Charlotte", max_len=20, size=26)
     field.rect = pygame.Rect(100, 100, 300, 48)
     surf = pygame.Surface((600, 300))
@@ -236,18 +225,9 @@ def test_11_the_computer_table_shows_only_what_means_something_there(make_client
 
 
 def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) -> None:
-    from client.discovery import FoundTable
-    from common.protocol import PROTOCOL_VERSION
-
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="secret", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    host = hosting(make_client("Hana"), password="secret")
     guest = make_client("Gus", offscreen=True)
-    found = FoundTable(
-        key="Hana", name="Hana's table", host="127.0.0.1", port=host.server.port, seats=3,
-        free=1, people=1, password=True, running=False, hand=0, hands=4,
-        protocol=PROTOCOL_VERSION, version="",
-    )  # fmt: skip
+    found = found_at(host.server.port, seats=3, free=1, people=1, password=True)
     start = guest.top()
     assert start.name == "start"
     start.join_found(found)  # a click on the table in the Join panel

@@ -17,11 +17,27 @@ import socket
 import pygame
 import pytest
 
-from client.overlays import ConfirmDialog
+from client.net import TableKey
+from client.overlays import ConfirmDialog, RulesOverlay
 from client.settings import Settings
-from client.wording import LogLine
+from client.wording import LogLine, describe_event
 from common.history import decode_event
-from tests.clientkit import SIZES, click, closed_port, host_with_guest, key, post, run
+from common.seal import short_key
+from tests import demo
+from tests.clientkit import (
+    SIZES,
+    apart,
+    click,
+    closed_port,
+    feed,
+    host_with_guest,
+    hosting,
+    key,
+    post,
+    resize,
+    run,
+    showing,
+)
 from tests.drawn import lobby_words_never_overlap
 
 pytestmark = pytest.mark.timeout(90)
@@ -76,8 +92,8 @@ def test_the_start_screens_hands_are_the_hosted_match_length(make_client) -> Non
     start = app.top()
     start.host_hands.value = 12
     start.hands.value = 4  # the computer table's choice
-    app.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
-    assert run([app], lambda: app.top().name == "lobby" and app.session.lobby.said is not None)
+    hosting(app, hands=12)
+    assert run([app], lambda: app.session.lobby.said is not None)
     assert app.top().choices.hands.value == 12
     key(app, "s", step=False)
     assert run([app], lambda: app.session.running)
@@ -127,9 +143,7 @@ def test_the_port_box_shows_the_port_typed_in_the_address(make_client) -> None:
 
 
 def test_only_addresses_that_worked_are_remembered(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby")
+    host = hosting(make_client("Hana"))
     app = make_client("Gus", offscreen=True)
     start = app.top()
     nobody = closed_port()
@@ -187,7 +201,7 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client
     host.draw()
     assert not host._faults
     click(host, dialog.yes.rect)
-    assert run([host, guest], lambda: host.top().name == "start" and guest.top().name == "start")
+    assert run([host, guest], showing("start", host, guest))
     assert host.server is None and host.notice == "You closed your table."
     assert guest.notice == "Hana closed the table"  # the guests are told who and why
 
@@ -232,42 +246,48 @@ def test_closing_the_window_while_hosting_asks_and_a_second_close_quits(make_cli
 
 
 def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
+    """All a host's lobby holds: two long addresses (IPv4 and IPv6), the password, the
+    open-books line, the table's key large (issue 18), every choice, chat lines and the
+    seats' padlocks."""
     host, guest = host_with_guest(make_client, hands=4, password="swordfish")
+    host.link.conn.key = TableKey("a1" * 32, "Hana's table", "127.0.0.1", host.link.conn.port)
     lobby = host.top()
-    # Two long addresses (as a machine with IPv4 and IPv6 shows them) and the password.
     lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
-    lob = host.session.lobby  # the host's open-the-books line is in the header too:
-    lob.said = dataclasses.replace(lob.said, open_books=True)
     for _ in range(4):  # chat lines above the chat box
-        host.session.log.say("Gus: hello there", "chat")
+        host.session.log.say("Gus: hello there, a long line of chat to see it cut", "chat")
     for size in SIZES:
-        pygame.display.set_mode(size, pygame.RESIZABLE)
-        post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
-        window = pygame.Rect(0, 0, *size)
+        resize(host, size)
+        # Said after the step: a lobby message meanwhile says them again as the table has them.
+        lob = host.session.lobby
+        lob.said = dataclasses.replace(lob.said, open_books=True)
+        lob.seats = [dataclasses.replace(p, sealed=True) for p in lob.seats]
+        lobby.update(0.0)
         header = lobby.header()
         words = [t for t, *_ in header]
-        assert words[0] == "Friends join at" and words[-2] == "Password: swordfish"
+        assert words[0] == "Friends join at" and words[-2] == "Password: swordfish", words
         assert words[-1].startswith("Open books:")
         assert f"[fd12:3456:789a:1:2:3:4:5]:{host.server.port}" in words
+        assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)  # addresses big
+        block = lobby.key_block()
+        assert [t for t, *_ in block][1] == short_key("a1" * 32), size
+        seats = lobby.boxes["seats"]
         parts = [("header " + t, r) for t, _s, _c, _b, r in header]
-        parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
-        buttons = [b for b in lobby.buttons() if not b.id.startswith("give:")]
+        parts += [("seats", seats), ("side", lobby.boxes["side"])]
         for b in lobby.buttons():  # a computer seat's "Give seat" sits on its row
-            assert b in buttons or lobby.boxes["seats"].contains(b.rect), (size, b.id)
-        parts += [(b.id, b.rect) for b in buttons] + [("hands", lobby.choices.hands.rect)]
-        parts += [
-            ("turn_time", lobby.choices.turn_time.rect),
-            ("time_bank", lobby.choices.time_bank.rect),
-        ]
-        parts += [("stand_in", lobby.choices.stand_in.rect)]
+            if b.id.startswith("give:"):
+                assert seats.contains(b.rect), (size, b.id)
+            else:
+                parts.append((b.id, b.rect))
+        c = lobby.choices
+        parts += [(w.id, w.rect) for w in (c.hands, c.turn_time, c.time_bank, c.stand_in,
+                                           c.plain, c.odds)]  # fmt: skip
+        parts += [("option " + t, r) for t, r in c.labels]
         parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
-        for name, rect in parts:
-            assert window.contains(rect), (size, name, rect)
-        for i, (a, ra) in enumerate(parts):
-            for b, rb in parts[i + 1 :]:
-                assert not ra.colliderect(rb), (size, a, ra, b, rb)
-        # Legible: the address lines stay big.
-        assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
+        apart([*parts, *[("key " + t, r) for t, _s, _c, _b, r in block]],
+              pygame.Rect(0, 0, *size), size)  # fmt: skip
+        locks = [r.lock for r in lobby.seat_rows if r.lock is not None]
+        assert locks and all(seats.contains(k) for k in locks)
+        assert all(not r.lock.colliderect(r.rect) for r in lobby.seat_rows if r.lock)
         lobby_words_never_overlap(lobby, size, parts)
     assert not host._faults
 
@@ -275,23 +295,18 @@ def test_the_lobby_never_overlaps_itself_at_any_size(make_client) -> None:
 # ------------------------------------------------------------------ the rules (F1)
 
 
-def test_f1_shows_the_rules_anywhere_and_esc_closes_them(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
-    from client.overlays import RulesOverlay
-
-    sent: list[dict] = []
-    real = host.send
-    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    key(host, pygame.K_F1)
-    assert isinstance(host.modal, RulesOverlay) and host.top().name == "lobby"
-    key(host, pygame.K_s)  # keys go to the rules, not to the lobby's Start
-    assert not [m for m in sent if m["type"] == "start"]
-    key(host, pygame.K_ESCAPE)
-    assert host.modal is None
-    click(host, host.top().rules.rect)
-    assert isinstance(host.modal, RulesOverlay)
-    key(host, pygame.K_F1)
-    assert host.modal is None
+def test_f1_shows_the_rules_anywhere_and_esc_closes_them(app) -> None:
+    feed(app, demo.host_lobby())  # the host's lobby, where S starts the match
+    key(app, pygame.K_F1)
+    assert isinstance(app.modal, RulesOverlay) and app.top().name == "lobby"
+    key(app, pygame.K_s)  # keys go to the rules, not to the lobby's Start
+    assert not [m for m in app.sent if m["type"] == "start"]
+    key(app, pygame.K_ESCAPE)
+    assert app.modal is None
+    click(app, app.top().rules.rect)
+    assert isinstance(app.modal, RulesOverlay)
+    key(app, pygame.K_F1)
+    assert app.modal is None
 
 
 def test_the_host_screen_opens_the_books_and_to_watchers_only_when_chosen(make_client) -> None:
@@ -328,12 +343,10 @@ def test_give_seat_follows_the_computer_seat_when_a_person_joins(make_client) ->
     assert all(not (give.rect.top <= r.centery <= give.rect.bottom) for r in others)
 
 
-def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_client) -> None:
+def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(app) -> None:
     # Issue 17 point 13: back in the lobby after a match, no game-log lines in the strip.
-    from client.wording import describe_event
-
-    host, guest = host_with_guest(make_client, hands=4)
-    log = host.session.log.lines
+    feed(app, demo.host_lobby())
+    log = app.session.log.lines
     names = {0: "Hana", 6: "Ada"}.get
     log.append(LogLine("Gus: good luck", "chat"))
     cards = ["As", "Ad", "Kc", "Kd", "2h", "7s", "9c"]
@@ -347,8 +360,8 @@ def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(make_cli
     assert any(line.kind == "info" for line in list(log)[-4:])  # the hand's own notices
     log.append(LogLine("Gus is back", "info"))
     log.append(LogLine("Gus: gg", "chat"))
-    host.top().resize((800, 500))
-    shown = [t for t, _r in host.top().chat_lines()]
+    app.top().resize((800, 500))
+    shown = [t for t, _r in app.top().chat_lines()]
     assert shown == ["Gus: good luck", "Gus is back", "Gus: gg"][-len(shown) :] and shown
-    host.top().resize((1280, 800))
-    assert [t for t, _r in host.top().chat_lines()] == ["Gus: good luck", "Gus is back", "Gus: gg"]
+    app.top().resize((1280, 800))
+    assert [t for t, _r in app.top().chat_lines()] == ["Gus: good luck", "Gus is back", "Gus: gg"]

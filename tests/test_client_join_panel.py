@@ -11,6 +11,7 @@ import pytest
 from client.discovery import FoundTable
 from client.render import tablelist
 from client.seatkeys import SeatKey
+from tests.demo import DemoFinder
 from tests.drawn import words_drawn
 
 
@@ -18,20 +19,6 @@ def table(name: str, host: str, **kw: object) -> FoundTable:
     base = FoundTable(f"{name}._x", name, host, 7777, seats=4, free=3, people=2, password=False,
                       running=True, hand=3, hands=8, protocol=2, version="1")  # fmt: skip
     return dataclasses.replace(base, **kw)
-
-
-class Finder:
-    running = True
-    error = ""
-
-    def __init__(self, tables: list[FoundTable]) -> None:
-        self.found = tables
-
-    def tables(self) -> list[FoundTable]:
-        return list(self.found)
-
-    def close(self) -> None:
-        pass
 
 
 def labels(app, size=(1280, 800)) -> dict[str, str]:
@@ -59,13 +46,8 @@ def keep(app, host: str, *, match: str | None = "m-1", name: str = "Ann") -> Non
 def test_a_table_that_keeps_our_seat_reads_as_a_comeback_not_next_match(app) -> None:
     """R-C1: our game crashed mid-match; its token is kept.  The table's row offers our seat
     back; a table running a match where we hold nothing still offers the next match."""
-    app.finder = Finder(
-        [
-            table("Den", "10.0.0.5"),
-            table("Kitchen", "10.0.0.6"),
-            table("Full", "10.0.0.7", seats=7, free=0),
-        ]  # fmt: skip
-    )
+    app.finder = DemoFinder([table("Den", "10.0.0.5"), table("Kitchen", "10.0.0.6"),
+                             table("Full", "10.0.0.7", seats=7, free=0)])  # fmt: skip
     keep(app, "10.0.0.5")
     keep(app, "10.0.0.7")
     got = labels(app)
@@ -76,13 +58,8 @@ def test_only_our_own_name_and_a_match_in_play_make_a_comeback(app) -> None:
     """A key kept under another name is another person's seat; a key without a match (a
     lobby's) or at a table between matches holds nothing: a seat dropped between matches
     is freed."""
-    app.finder = Finder(
-        [
-            table("Den", "10.0.0.5"),
-            table("Lobby", "10.0.0.6", running=False, hand=0),
-            table("Early", "10.0.0.7"),
-        ]  # fmt: skip
-    )
+    app.finder = DemoFinder([table("Den", "10.0.0.5"), table("Early", "10.0.0.7"),
+                             table("Lobby", "10.0.0.6", running=False, hand=0)])  # fmt: skip
     keep(app, "10.0.0.5", name="Bob")
     keep(app, "10.0.0.6")
     keep(app, "10.0.0.7", match=None)
@@ -94,7 +71,7 @@ def test_only_our_own_name_and_a_match_in_play_make_a_comeback(app) -> None:
 
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1600, 1000)])
 def test_the_comeback_row_keeps_its_words_inside_the_row(app, size) -> None:
-    app.finder = Finder([table("A table with a long name for a small window", "10.0.0.5")])
+    app.finder = DemoFinder([table("A table with a long name for a small window", "10.0.0.5")])
     keep(app, "10.0.0.5")
     start = app.top()
     start.resize(size)

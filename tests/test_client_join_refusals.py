@@ -6,7 +6,6 @@ the Join box, not in the system's under the Host panel.  Every word inside its b
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import socket
 
@@ -14,13 +13,22 @@ import pygame
 import pytest
 
 from client import reach
-from client.discovery import FoundTable
+from client.net import Connection
 from client.render import tablelist
 from client.render.tablelist import PasswordPrompt
 from client.scenes import start as start_scene
 from common.proof import ClientProof, ProofFailed, Relayed, TableProof, WrongPassword
-from common.protocol import PROTOCOL_VERSION
-from tests.clientkit import closed_port, failed, key, polled, run
+from tests.clientkit import (
+    closed_port,
+    failed,
+    found_at,
+    hosting,
+    in_the_clear,
+    key,
+    polled,
+    resize,
+    run,
+)
 from tests.drawn import words_drawn
 
 SIZES = [(800, 500), (1280, 800), (1600, 1000)]
@@ -55,21 +63,6 @@ def test_the_proof_tells_a_typo_from_a_relay() -> None:
         assert type(failed.value) is ProofFailed
 
 
-def hosted(make_client, password: str = "secret"):
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password=password, port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    return host
-
-
-def found(host) -> FoundTable:
-    return FoundTable(
-        key="Hana", name="Hana's table", host="127.0.0.1", port=host.server.port, seats=2,
-        free=5, people=1, password=True, running=False, hand=0, hands=4,
-        protocol=PROTOCOL_VERSION, version="",
-    )  # fmt: skip
-
-
 def prompt_words(prompt: PasswordPrompt, size) -> list[tuple[str, pygame.Rect]]:
     prompt.layout(pygame.Rect((0, 0), size), min(size[0] / 1280, size[1] / 800))
     with words_drawn(tablelist) as drawn:
@@ -101,10 +94,10 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
     """A friend clicks the table, types the password wrong: the dialog stays open and says
     "Wrong password: check it with the host", all of it, inside its box; nothing of
     someone in the middle."""
-    host = hosted(make_client)
+    host = hosting(make_client("Hana"), password="secret")
     guest = make_client("Gus", offscreen=True)
     start = guest.top()
-    start.join_found(found(host))
+    start.join_found(found_at(host.server.port, password=True))
     prompt = start.prompt
     assert prompt is not None
     guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text="secert"))
@@ -123,16 +116,12 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize(
     "words",
-    [
-        reach.WRONG_PASSWORD,
-        reach.NO_PROOF,
-        "Too many wrong passwords from your address: try again in 12 s",
-    ],  # fmt: skip
+    [reach.WRONG_PASSWORD, reach.NO_PROOF,
+     "Too many wrong passwords from your address: try again in 12 s"],
     ids=["typo", "older-table", "password-wait"],
-)
+)  # fmt: skip
 def test_every_refusal_the_dialog_says_fits_its_box(app, words: str, size) -> None:
-    prompt = PasswordPrompt(FoundTable("T", "Hana's table", "192.168.100.200", 7777, 2, 5, 1,
-                                       True, False, 0, 4, PROTOCOL_VERSION, ""))  # fmt: skip
+    prompt = PasswordPrompt(found_at(7777, key="T", host="192.168.100.200", password=True))
     prompt.error = words
     drawn = prompt_words(prompt, size)
     said_whole(drawn, between_box_and_buttons(prompt), words, size)
@@ -142,8 +131,7 @@ def test_every_refusal_the_dialog_says_fits_its_box(app, words: str, size) -> No
 
 
 def join_box_words(app, size) -> tuple[list[tuple[str, pygame.Rect]], pygame.Rect]:
-    pygame.display.set_mode(size)
-    app.resized()
+    resize(app, size)
     start = app.top()
     with words_drawn(start_scene) as drawn:
         start.draw(app.screen)
@@ -179,35 +167,20 @@ LONG = "fd00:1234:5678:9abc:def0:1234:5678:9abc"
 @pytest.mark.parametrize(
     ("exc", "host", "want"),
     [
-        (
-            socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"),
-            "tablehost",
-            "No computer called tablehost on this network",
-        ),
-        (
-            socket.gaierror(socket.EAI_NONAME, "Name or service not known"),
-            "ann-laptop-in-the-kitchen.local",
-            "No computer called ann-laptop-in-the-kitchen",
-        ),
-        (
-            ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused"),
-            LONG,
-            f"No table answers at [{LONG}]:7777",
-        ),
+        (socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"),
+         "tablehost", "No computer called tablehost on this network"),
+        (socket.gaierror(socket.EAI_NONAME, "Name or service not known"),
+         "ann-laptop-in-the-kitchen.local", "No computer called ann-laptop-in-the-kitchen"),
+        (ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused"), LONG,
+         f"No table answers at [{LONG}]:7777"),
         (TimeoutError("timed out"), "192.168.1.20", "No answer from 192.168.1.20:7777"),
-        (
-            OSError(errno.ENETUNREACH, "Network is unreachable"),
-            "10.0.0.5",
-            "10.0.0.5 cannot be reached from here",
-        ),
-        (
-            OSError(errno.EHOSTUNREACH, "No route to host"),
-            "10.0.0.5",
-            "10.0.0.5 cannot be reached from here",
-        ),
-    ],  # fmt: skip
+        (OSError(errno.ENETUNREACH, "Network is unreachable"), "10.0.0.5",
+         "10.0.0.5 cannot be reached from here"),
+        (OSError(errno.EHOSTUNREACH, "No route to host"), "10.0.0.5",
+         "10.0.0.5 cannot be reached from here"),
+    ],
     ids=["name-lookup", "no-such-name", "refused", "timeout", "net-unreachable", "no-route"],
-)
+)  # fmt: skip
 def test_connect_errors_are_said_in_the_games_words_and_fit_the_join_box(
     app, exc: OSError, host: str, want: str
 ) -> None:
@@ -226,31 +199,13 @@ def test_connect_errors_are_said_in_the_games_words_and_fit_the_join_box(
 def test_something_that_is_not_a_table_is_said_so_not_in_tls_words() -> None:
     """A web server on the port typed: it answers the game's TLS hello with plain HTTP.
     The game says something answers there, but not as a table, and to check the port."""
-    import threading
-
-    from client.net import Connection
-
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-    port = listener.getsockname()[1]
-
-    def serve() -> None:
-        with contextlib.suppress(OSError):
-            conn, _ = listener.accept()
-            with conn:
-                conn.recv(4096)
-                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
-
-    threading.Thread(target=serve, daemon=True).start()
     hello = lambda: {"type": "hello", "protocol": 2, "name": "Ann"}  # noqa: E731
-    conn = Connection("127.0.0.1", port, hello, retry_for=0.0)
-    conn.start()
-    try:
+    with in_the_clear(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",
+                      read_first=True) as port:  # fmt: skip
+        conn = Connection("127.0.0.1", port, hello, retry_for=0.0)
+        conn.start()
         seen = polled(conn, lambda s: failed(s) is not None)
-    finally:
         conn.close()
-        listener.close()
     status = failed(seen)
     assert status is not None, seen
     assert status.message == (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
-from tests.clientkit import run
+from tests.clientkit import hosting, run
 
 
 def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
@@ -32,9 +32,8 @@ def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
 
 
 def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=2, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 3)
+    host = hosting(make_client("Hana"), computers=2)
+    assert run([host], lambda: len(host.session.lobby.seats) == 3)
     lobby = host.top()
     assert lobby.cycle_level(6)  # regular -> shark
 

@@ -4,28 +4,27 @@ everyone, and the lobby and results show the night's scoreboard."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from common.protocol import PROTOCOL_VERSION
 from common.protocol.server_messages import Night
-from tests.clientkit import Player, click, key, run, session_from
+from tests.clientkit import Player, click, found_at, hosting, key, run, session_from, showing
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="", port=0, bind="127.0.0.1", name="Friday")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.lobby.said is not None)
+    host = hosting(make_client("Hana"), name="Friday")
+    assert run([host], lambda: host.session.lobby.said is not None)
     assert host.session.lobby.table == "Friday" and host.session.lobby.night.played == 0
     key(host, "s", step=False)
     assert run([host], lambda: host.top().name == "table" and host.session.view is not None)
     guest = make_client("Gus", offscreen=True)
     guest.connect("127.0.0.1", host.server.port)
-    assert run(
-        [host, guest],
-        lambda: guest.top().name == "table" and guest.session.view is not None,
-        [Player(host, 1)],
-    )
+    assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view,
+               [Player(host, 1)])  # fmt: skip
     s = guest.session
     assert s.seat == 1 and not s.watch and s.sits_out() and s.actions() == []
     assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
@@ -33,11 +32,7 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     assert run([host, guest], lambda: host.session.players.get(1) is not None, [Player(host, 1)])
     assert host.session.players[1].next  # the host's table shows Gus for the next match
     # The match ends; Gus presses R (ready: to the lobby), the host presses R (rematch).
-    assert run(
-        [host, guest],
-        lambda: host.top().name == "results" and guest.top().name == "results",
-        [Player(host, 2)],
-    )
+    assert run([host, guest], showing("results", host, guest), [Player(host, 2)])
     assert guest.session.lobby.night.played == 1
     assert {t.name for t in guest.session.lobby.night.totals} == {"Hana", "Ada"}
     host.draw(), guest.draw()
@@ -55,11 +50,7 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
         ),
     )
     assert not guest.session.sits_out()
-    assert run(
-        [host, guest],
-        lambda: host.top().name == "results" and guest.top().name == "results",
-        [Player(host, 3), Player(guest, 4)],
-    )
+    assert run([host, guest], showing("results", host, guest), [Player(host, 3), Player(guest, 4)])
     night = host.session.lobby.night
     assert night.played == 2 and {t.name for t in night.totals} == {"Hana", "Gus", "Ada"}
     assert [t.matches for t in night.totals if t.name == "Gus"] == [1]
@@ -69,9 +60,8 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
 
 
 def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> None:
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 7)
+    host = hosting(make_client("Hana"), computers=6)
+    assert run([host], lambda: len(host.session.lobby.seats) == 7)
     watcher = make_client("Cy", offscreen=True)
     watcher.connect("127.0.0.1", host.server.port, watch=True)
     assert run(
@@ -102,31 +92,12 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> N
 
 
 def test_a_full_or_foreign_table_found_on_the_network(make_client) -> None:
-    from client.discovery import FoundTable
-    from common.protocol import PROTOCOL_VERSION
-
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=6, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and len(host.session.lobby.seats) == 7)
+    host = hosting(make_client("Hana"), computers=6)
+    assert run([host], lambda: len(host.session.lobby.seats) == 7)
     guest = make_client("Gus", offscreen=True)
     start = guest.top()
-    full = FoundTable(
-        key="Friday._seventh-street._tcp.local.",
-        name="Friday",
-        host="127.0.0.1",
-        port=host.server.port,
-        seats=7,
-        free=0,
-        people=1,
-        password=False,
-        running=False,
-        hand=0,
-        hands=4,
-        protocol=PROTOCOL_VERSION,
-        version="0.1.0",
-    )
-    from dataclasses import replace
-
+    full = found_at(host.server.port, key="Friday._seventh-street._tcp.local.", name="Friday",
+                    seats=7, free=0, version="0.1.0")  # fmt: skip
     start.join_found(replace(full, protocol=PROTOCOL_VERSION - 1))  # an older server
     assert guest.session is None and "another version" in guest.notice
     start.join_found(full)  # a full table is watched

@@ -12,11 +12,10 @@ import pygame
 import pytest
 
 from client.app import App
-from client.keys import MEANING, SCENES, key_of, lines
 from client.settings import Settings
 from common.odds import OddsJob, odds_words, spot_of
 from tests import demo
-from tests.clientkit import click, feed, host_with_guest, key, run
+from tests.clientkit import at_table, click, feed, host_with_guest, key, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -33,26 +32,12 @@ class Manual:
         return self.now
 
 
-def at_table(app: App, msgs: list[dict], *, size=(1280, 800), odds=True, coach=False,
-             kind=""):  # fmt: skip
-    pygame.display.set_mode(size)
-    app.resized()
-    app.settings.odds, app.settings.coach = odds, coach
-    app.local.kind = kind
-    feed(app, msgs)
-    app.step(max_wait=0.001)
-    scene = app.top()
-    assert scene.name == "table"
-    scene.motion.anims.clear()
-    return app, scene
-
-
 def make(app: App, *, allowed=True, **kw):
     """Fifth street, seven seats, Ann facing a bet of 20 into 246 (``demo.mid_hand``), at a
     joined table whose lobby says whether the host allows odds."""
     msgs = demo.mid_hand()
     lobby = demo._lobby(True, **({"odds": True} if allowed else {}))
-    return at_table(app, [*msgs[:2], lobby, *msgs[2:]], **kw)
+    return app, at_table(app, [*msgs[:2], lobby, *msgs[2:]], **{"odds": True, **kw})
 
 
 def finish(scene) -> int:
@@ -71,13 +56,6 @@ def finish(scene) -> int:
         frames += 1
         assert frames < 10_000
     return frames
-
-
-def test_w_is_the_odds_key_in_the_key_map() -> None:
-    assert key_of("table", "odds") == "W"
-    assert "odds" in MEANING["W"].lower()
-    assert ("W", MEANING["W"]) in lines()  # the rules overlay lists it
-    assert sum("W" in table for table in SCENES.values()) == 1
 
 
 def test_the_readout_facing_a_bet(app) -> None:
@@ -232,7 +210,7 @@ def test_the_readout_is_never_cut_while_a_row_is_empty(app, size, where):
     from tests.drawn import words_drawn
 
     if where == "seventh":
-        app, scene = at_table(app, demo.coached(SEVENTH), size=size, kind="computer")
+        scene = at_table(app, demo.coached(SEVENTH), size=size, kind="computer", odds=True)
         assert app.session.view.street == 7
     else:
         app, scene = make(app, size=size)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import stat
+from types import SimpleNamespace
 
 import pytest
 
 from client import link as link_module
+from client.app import App
 from client.link import TableLink
 from client.net import TableKey
 from client.pins import Pin, Pins, pin_host
@@ -110,30 +112,15 @@ def test_a_folder_that_cannot_be_written_keeps_the_pins_in_memory(tmp_path) -> N
 # ------------------------------------------------------------------ the link's check
 
 
-class FakeConnection:
-    """``client.net.Connection`` as the link makes it, without a thread."""
-
-    made: list[FakeConnection] = []
-
-    def __init__(self, host, port, hello, **kw) -> None:
-        self.host, self.port, self.peer, self.kw = host, port, "", kw
-        self.key = None
-        FakeConnection.made.append(self)
-
-    def start(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def send(self, msg) -> bool:
-        return True
+def unstarted(host: str, port: int, hello, **kw) -> SimpleNamespace:
+    """``client.net.Connection`` as the link makes it (its keywords in ``kw``), no thread."""
+    return SimpleNamespace(host=host, port=port, peer="", kw=kw, key=None, start=lambda: None,
+                           close=lambda: None, send=lambda msg: True)  # fmt: skip
 
 
 @pytest.fixture
 def link(monkeypatch, tmp_path):
-    monkeypatch.setattr(link_module, "Connection", FakeConnection)
-    FakeConnection.made = []
+    monkeypatch.setattr(link_module, "Connection", unstarted)
     return TableLink(Settings(name="Ann"), retry_for=1.0, wake=lambda: None,
                      pins=Pins(tmp_path / "pins.json"))  # fmt: skip
 
@@ -249,8 +236,6 @@ def test_a_bug_in_the_check_refuses(link, monkeypatch) -> None:
 
 def test_the_app_passes_the_join_lists_key_and_name(monkeypatch, tmp_path) -> None:
     seen = {}
-    from client.app import App
-
     app = App(Settings(name="Ann"), save_settings=False)
     monkeypatch.setattr(app.link, "connect", lambda *a, **kw: seen.update(kw))
     monkeypatch.setattr(app, "sync_scenes", lambda: None)

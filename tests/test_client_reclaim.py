@@ -17,7 +17,7 @@ from client.net import Status
 from client.seatkeys import SeatKeys, default_path
 from common.schema import SeatView
 from tests import demo
-from tests.clientkit import Player, feed, run, session_from
+from tests.clientkit import Player, feed, hosting, run, session_from
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -74,13 +74,8 @@ def test_the_host_gives_or_refuses_with_a_click_or_a_key(app) -> None:
     key(app, "G")
     assert sent[-1] == {"type": "give_seat", "seat": 3}
     assert "ask:give" not in [b.id for b in scene._control_buttons()]
-    feed(
-        app,
-        [
-            {"type": "seat_asked", "seat": 3, "name": "Cy", "open": False},
-            {"type": "seat_asked", "seat": 3, "name": "Cy", "open": True},
-        ],
-    )
+    asked = {"type": "seat_asked", "seat": 3, "name": "Cy"}
+    feed(app, [{**asked, "open": False}, {**asked, "open": True}])
     assert scene.control("ask:refuse")
     assert sent[-1] == {"type": "refuse_seat", "seat": 3}
 
@@ -150,9 +145,7 @@ def test_a_plain_name_clash_offers_nothing(app) -> None:
 def test_a_lost_seat_comes_back_on_the_hosts_click_over_a_real_table(make_client) -> None:
     """Two games and a computer seat; Gus's game loses its link and its token: a new game
     named Gus asks, the host clicks *Give it back*, and Gus plays his seat again."""
-    host = make_client("Hana", grace=600.0)  # Gus's turns wait for him meanwhile (R-C1)
-    host.host_table(hands=12, computers=1, password="", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    host = hosting(make_client("Hana", grace=600.0), hands=12)  # Gus's turns wait (R-C1)
     gus = make_client("Gus", offscreen=True)
     gus.connect("127.0.0.1", host.server.port)
     assert run([host, gus], lambda: gus.top().name == "lobby" and gus.session.seat == 1)

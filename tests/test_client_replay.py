@@ -14,24 +14,20 @@ import pytest
 
 from client.app import App
 from client.model import Session
+from client.scenes import recap as recap_module
 from client.scenes.histories import HistoriesScene, list_matches
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
+from client.scenes.results import ResultsScene
 from common.history import load
 from common.recap import moments
 from common.replay import positions, seen_record, street_starts, table_after
 from scripts.simulate import simulate
 from tests import demo
-from tests.clientkit import Player, click, feed, key, run, session_from
+from tests.clientkit import apart, click, feed, key, session_from, simulated
+from tests.drawn import BlitLog, cards_drawn, words_drawn
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _records(seed: int = 2) -> list[dict]:
-    out = io.StringIO()
-    simulate(seats=4, hands=8, seed=seed, out=out)
-    recs = load(out.getvalue())
-    return [r for r in recs if r["match"] == recs[0]["match"]]
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +38,7 @@ def _sim(app, tmp_path, monkeypatch) -> None:
 
 
 def test_the_replayer_shows_the_table_as_it_was_at_every_stop(app: App) -> None:
-    records = [seen_record(r, 0) for r in _records()]
+    records = [seen_record(r, 0) for r in simulated()]
     scene = ReplayerScene(app, records, viewer=0)
     app.push(scene)
     assert app.top() is scene
@@ -69,7 +65,7 @@ def test_the_replayer_shows_the_table_as_it_was_at_every_stop(app: App) -> None:
 
 
 def test_the_replayer_exports_every_hand_to_phh(app: App, tmp_path) -> None:
-    records = _records()
+    records = simulated()
     scene = ReplayerScene(app, records)
     where = scene.export(tmp_path / "out")
     files = sorted(p.name for p in where.glob("*.phh"))
@@ -80,7 +76,7 @@ def test_the_replayer_exports_every_hand_to_phh(app: App, tmp_path) -> None:
 
 
 def test_the_recap_replays_the_hand_of_each_moment(app: App) -> None:
-    records = _records(5)
+    records = simulated(seed=5)
     recap = RecapScene(app, records, viewer=0)
     app.push(recap)
     assert [b.id for b in recap.buttons()][: len(moments(records))] == [
@@ -103,7 +99,7 @@ def test_the_recap_replays_the_hand_of_each_moment(app: App) -> None:
 def test_the_start_screen_lists_the_histories_and_replays_a_file(app: App, tmp_path) -> None:
     folder = tmp_path / "hh"
     folder.mkdir()
-    records = _records()
+    records = simulated()
     text = "".join(json.dumps(r) + "\n" for r in records)
     (folder / "2026-11-30-201500-0001.jsonl").write_text(text + "not json\n", encoding="utf-8")
     (folder / "junk.jsonl").write_text('{"format": "other"}\n', encoding="utf-8")
@@ -159,39 +155,8 @@ def test_a_watcher_panel_holds_up_cards_only(app) -> None:
     assert panel.lines == ["Watching: up cards and shown hands only"]
 
 
-def test_replay_at_the_table_then_the_opened_books_after_the_match(make_client) -> None:
-    """During the match H replays what our seat saw; after it, with open books, everything."""
-    app = make_client(open_books=True)
-    app.play_computer(3, 4)
-    player = Player(app)
-    assert run([app], lambda: app.session and len(app.session.book.finished()) >= 2, [player])
-    key(app, "h")
-    rep = app.top()
-    assert isinstance(rep, ReplayerScene) and rep.viewer == app.session.seat
-    me = app.session.seat
-    for rec in rep.records:  # only our own hole cards, and hands shown
-        for ev in rec["events"]:
-            if ev["ev"] == "deal" and not ev["up"] and ev["seat"] != me:
-                assert "card" not in ev
-    for k in range(len(rep.records)):
-        rep.goto(k, -1)
-        for seat, sv in rep.shown.view.seats.items():
-            assert sv.hole is None or seat == me
-    key(app, pygame.K_ESCAPE)
-    assert app.top().name == "table"
-    assert run([app], lambda: app.top().name == "results" and len(app.session.book.opened()) == 4,
-               [player])  # fmt: skip
-    assert app.session.lobby.open_books
-    key(app, "h")
-    rep = app.top()
-    assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
-    assert all(sv.hole for sv in rep.shown.view.seats.values())
-    key(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
-    assert app.top().name in ("replayer", "recap")
-
-
 def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
-    records = _records()
+    records = simulated()
     scene = ReplayerScene(app, records)
     app.push(scene)
     key(app, pygame.K_p)
@@ -209,7 +174,7 @@ def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
 
 
 def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
-    scene = ReplayerScene(app, _records())
+    scene = ReplayerScene(app, simulated())
     app.push(scene)
     line, first, room = scene._steps_window()
     k = min(len(scene.stops), first + room) - 1
@@ -221,9 +186,7 @@ def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
 def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
     # Issue 17 point 3: the banners over the table, as drawn, leave every plate in view;
     # mid-match the hand count is the match's, not the hands in the file so far.
-    out = io.StringIO()
-    simulate(seats=seats, hands=4, seed=5, out=out)
-    records = load(out.getvalue())[:1]  # the first hand of a 4-hand match, mid-match
+    records = simulated(seats=seats, hands=4, seed=5)[:1]  # the first hand of 4, mid-match
     app.link.session = session = session_from(
         [{"type": "welcome", "seat": 0, "token": "t", "name": "Sim 1", "hands": 4},
          {"type": "match_start", "match": records[0]["match"], "hands": 4, "seats": []}]
@@ -249,10 +212,7 @@ def test_the_replayer_banners_cover_no_seat_plate(app: App, seats: int) -> None:
 def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_points(app) -> None:
     # Issue 17 point 6: the chip axis holds the data with a small margin; each hand's
     # label is drawn under its point (the chips after that hand), not between two.
-    from client.scenes import recap as recap_module
-    from tests.drawn import words_drawn
-
-    records = _records(5)
+    records = simulated(seed=5)
     recap = RecapScene(app, records, viewer=0)
     chips = [v for line in recap.lines for v in line.chips]
     for size in [(800, 500), (1280, 800), (1600, 1000)]:
@@ -274,8 +234,7 @@ def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_poi
                 assert abs(r.centerx - x) <= 1, (size, t, r, x)
             else:
                 assert r.left <= x <= r.right + 4, (size, t, r, x)
-        rects = [r for _t, r in under]
-        assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+        apart(under, None, size)
 
 
 def _books_hand(seats: int) -> dict:
@@ -298,8 +257,6 @@ def test_open_books_show_every_card_of_every_seat_at_every_stop(app: App, seats:
     # over its row, hiding its third-street up card.  Measured as drawn: every card of the
     # view is blitted, and no card drawn later covers the corner (rank and suit) of one
     # drawn before it, whoever's it is.
-    from tests.drawn import BlitLog, cards_drawn
-
     record = _books_hand(seats)
     scene = ReplayerScene(app, [record], viewer=0)
     assert scene.title == "Every hole card shown"
@@ -322,9 +279,7 @@ def test_open_books_show_every_card_of_every_seat_at_every_stop(app: App, seats:
 def test_h_opens_the_hands_on_the_last_one_first(app: App) -> None:
     # Issue 33: the README promises H opens "this match's hands (the last one first)";
     # from the standings and from the recap it opened the first.
-    from client.scenes.results import ResultsScene
-
-    records = [seen_record(r, 0) for r in _records()]
+    records = [seen_record(r, 0) for r in simulated()]
     s = session_from(
         [{"type": "welcome", "seat": 0, "token": "t", "name": "Sim 1"},
          {"type": "standings", "match": "m", "hands_played": len(records), "standings": [

@@ -5,9 +5,6 @@ plaintext."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +23,7 @@ from common.proof import TableProof
 from common.protocol import encode_frame
 from common.protocol.server_messages import ProofAnswer, Welcome
 from common.seal import short_key
-from tests.clientkit import FakeTable, failed, polled, statuses
+from tests.clientkit import FakeTable, failed, in_the_clear, polled, statuses
 from tests.serverkit import identity
 
 pytestmark = pytest.mark.timeout(30)
@@ -68,20 +65,30 @@ def proving(
     return script
 
 
-def link(table: FakeTable, password: str | None = PASSWORD, **kw: Any) -> Connection:
-    def hello() -> dict[str, Any]:
-        msg: dict[str, Any] = {"type": "hello", "protocol": 2, "name": "Ann"}
-        if password is not None:
-            msg["password"] = password
-        return msg
-
-    conn = Connection("127.0.0.1", table.port, hello, retry_for=0.0, **kw)
+def talk(table: FakeTable, until, password: str | None = PASSWORD, **kw: Any):
+    """A link to ``table`` (Ann's hello, with ``password``) until ``until(seen)``, then it
+    and the table closed: what its thread handed on, and the connection."""
+    hello: dict[str, Any] = {"type": "hello", "protocol": 2, "name": "Ann"}
+    if password is not None:
+        hello["password"] = password
+    conn = Connection("127.0.0.1", table.port, lambda: dict(hello), retry_for=0.0, **kw)
     conn.start()
-    return conn
+    try:
+        seen = polled(conn, until)
+        if until is ended:
+            assert table.done.wait(10)  # the table read all the client sent, to its close
+        return seen, conn
+    finally:
+        conn.close()
+        table.close()
 
 
 def welcomed(seen: list[Any]) -> bool:
     return any(kind == "msg" and isinstance(item, Welcome) for kind, item in seen)
+
+
+def gave_up(seen: list[Any]) -> bool:
+    return failed(seen) is not None
 
 
 def ended(seen: list[Any]) -> bool:
@@ -91,12 +98,7 @@ def ended(seen: list[Any]) -> bool:
 
 def test_the_password_is_proven_and_never_sent() -> None:
     table = table_of(proving())
-    conn = link(table)
-    try:
-        seen = polled(conn, welcomed)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, welcomed)
     assert welcomed(seen)
     hello, proof = table.msgs[:2]
     assert "password" not in hello and len(hello["pake"]) == 33 and hello["heartbeat"]
@@ -117,13 +119,7 @@ def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None
         keys.append(key)
         return "this is not the table you know"
 
-    conn = link(table, check_key=refuse)
-    try:
-        seen = polled(conn, ended)
-        assert table.done.wait(10)  # the table read all the client sent, to its close
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, ended, check_key=refuse)
     assert failed(seen) == Status("failed", "this is not the table you know", code="key")
     assert table.plain == b"" and table.msgs == []  # the TLS handshake, and nothing inside
     assert table.wire  # it did seal: the key comes from the handshake
@@ -134,12 +130,7 @@ def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None
 
 def test_a_key_that_is_accepted_lets_the_hello_go() -> None:
     table = table_of(proving())
-    conn = link(table, check_key=lambda key: None)
-    try:
-        seen = polled(conn, welcomed)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, welcomed, check_key=lambda key: None)
     assert welcomed(seen) and conn.key is not None
     assert conn.key.fingerprint == identity().fingerprint
 
@@ -158,13 +149,7 @@ def test_a_table_that_cannot_prove_the_password_is_hung_up_on(script: Script, sa
     """A typo is said as one; someone in the middle only for a relay (the table proved
     the password over another channel), or when an older table's proof cannot tell."""
     table = table_of(script)
-    conn = link(table)
-    try:
-        seen = polled(conn, ended)
-        assert table.done.wait(10)  # the table read all the client sent, to its close
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, ended)
     assert failed(seen) == said
     assert [m["type"] for m in table.msgs] == ["hello"]  # no client proof for it
     assert not welcomed(seen)
@@ -172,48 +157,28 @@ def test_a_table_that_cannot_prove_the_password_is_hung_up_on(script: Script, sa
 
 def test_a_welcome_without_a_proof_is_hung_up_on() -> None:
     table = table_of(lambda n, msg: [WELCOME] if msg["type"] == "hello" else [])
-    conn = link(table)
-    try:
-        seen = polled(conn, lambda s: failed(s) is not None)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, gave_up)
     assert failed(seen) == Status("failed", NO_PROOF_WELCOME, code="no_proof")
     assert not welcomed(seen)
 
 
 def test_without_a_password_there_is_no_proof_to_make() -> None:
     table = table_of(lambda n, msg: [WELCOME] if msg["type"] == "hello" else [])
-    conn = link(table, password=None)
-    try:
-        seen = polled(conn, welcomed)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, welcomed, password=None)
     assert welcomed(seen) and "pake" not in table.msgs[0] and "password" not in table.msgs[0]
 
 
 def test_a_refused_hello_says_the_servers_code() -> None:
     error = {"type": "error", "code": "table_full", "message": "all seven seats are taken"}
     table = table_of(lambda n, msg: [error] if msg["type"] == "hello" else [])
-    conn = link(table, password=None)
-    try:
-        seen = polled(conn, lambda s: failed(s) is not None)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, gave_up, password=None)
     assert failed(seen) == Status("failed", "all seven seats are taken", code="table_full")
 
 
 def test_a_plain_table_is_not_joined_in_the_clear() -> None:
     """A server that does not speak TLS: the client says nothing in the clear."""
     table = table_of(lambda n, msg: [WELCOME], sealed=False)
-    conn = link(table)
-    try:
-        seen = polled(conn, lambda s: failed(s) is not None)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, gave_up)
     status = failed(seen)
     assert status is not None and status.message.startswith("Something answers at 127.0.0.1:")
     assert b"hello" not in table.wire and not welcomed(seen)
@@ -221,37 +186,8 @@ def test_a_plain_table_is_not_joined_in_the_clear() -> None:
 
 def test_sealed_false_speaks_plain_as_before() -> None:
     table = table_of(lambda n, msg: [WELCOME] if msg["type"] == "hello" else [], sealed=False)
-    conn = link(table, sealed=False)
-    try:
-        seen = polled(conn, welcomed)
-    finally:
-        conn.close()
-        table.close()
+    seen, conn = talk(table, welcomed, sealed=False)
     assert welcomed(seen) and table.msgs[0]["password"] == PASSWORD and conn.key is None
-
-
-def answering(reply: bytes, *, read_first: bool) -> tuple[socket.socket, int]:
-    """A table that sends ``reply`` in the clear and hangs up: after reading what came
-    (a table from before sealed links, whose frame decoder meets our ClientHello), or
-    before reading anything (a table refusing a connection as it opens)."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-
-    def serve() -> None:
-        with contextlib.suppress(OSError):
-            conn, _ = listener.accept()
-            with conn:
-                if read_first:
-                    conn.recv(65536)
-                conn.sendall(reply)
-                conn.shutdown(socket.SHUT_WR)
-                conn.settimeout(2.0)
-                while conn.recv(65536):
-                    pass
-
-    threading.Thread(target=serve, daemon=True).start()
-    return listener, listener.getsockname()[1]
 
 
 @pytest.mark.parametrize(
@@ -273,14 +209,11 @@ def answering(reply: bytes, *, read_first: bool) -> tuple[socket.socket, int]:
 def test_a_table_answering_in_the_clear_is_said_in_its_own_words(reply, read_first, said) -> None:
     """Issue 18: a refusal the table sends before TLS (or a table that cannot seal) is
     shown for what it says, not as a TLS error; nothing is sent but the ClientHello."""
-    listener, port = answering(encode_frame(reply), read_first=read_first)
-    conn = Connection("127.0.0.1", port, lambda: {"type": "hello", "name": "Ann"}, retry_for=0.0)
-    conn.start()
-    try:
-        seen = polled(conn, lambda s: failed(s) is not None)
-    finally:
+    with in_the_clear(encode_frame(reply), read_first=read_first) as port:
+        conn = Connection("127.0.0.1", port, lambda: {"type": "hello"}, retry_for=0.0)
+        conn.start()
+        seen = polled(conn, gave_up)
         conn.close()
-        listener.close()
     status = failed(seen)
     assert status is not None and said in status.message, status
 

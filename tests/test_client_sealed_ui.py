@@ -19,13 +19,24 @@ from client.link import KeyProblem
 from client.lobbystate import Player
 from client.net import Status, TableKey
 from client.pins import Pin
-from client.render import tablepaint
-from client.render.cards import CardArt
+from client.render import tablelist, tablepaint
 from client.render.layout import TableLayout
 from client.render.picture import TablePicture
+from client.scenes import lobby as lobby_module
+from client.scenes.lobby import PLAIN_COST
 from common.seal import short_key
-from tests.clientkit import SIZES, click, decoded, feed, host_with_guest, post, run, session_from
-from tests.drawn import lobby_words_never_overlap, words_drawn
+from tests.clientkit import (
+    apart,
+    click,
+    decoded,
+    feed,
+    host_with_guest,
+    hosting,
+    resize,
+    run,
+    session_from,
+)
+from tests.drawn import lobby_words_never_overlap, locks_drawn, words_drawn
 
 OLD, NEW = "a1" * 32, "b2" * 32
 SHORT_OLD, SHORT_NEW = short_key(OLD), short_key(NEW)
@@ -66,12 +77,9 @@ def test_the_dialog_shows_both_keys_large_and_nothing_overlaps(app, kind, size) 
     assert [b.id for b in dialog.buttons()] == (
         ["trust", "back"] if kind == "changed" else ["back"]
     )
-    window = pygame.Rect(0, 0, *size)
     parts = drawn + [(b.id, b.rect) for b in dialog.buttons()]
-    for i, (a, ra) in enumerate(parts):
-        assert window.contains(ra) and dialog.box.contains(ra), (size, a, ra)
-        for b, rb in parts[i + 1 :]:
-            assert not ra.colliderect(rb), (size, a, ra, b, rb)
+    apart(parts, pygame.Rect(0, 0, *size), size)
+    assert all(dialog.box.contains(r) for _, r in parts), size
 
 
 def test_a_refused_key_opens_the_dialog_and_trust_joins_again(app, monkeypatch) -> None:
@@ -118,37 +126,24 @@ def test_another_refusal_opens_no_dialog(app) -> None:
 # ------------------------------------------------------------------ the padlocks
 
 
-@pytest.fixture
-def locks_drawn(monkeypatch):
-    drawn: list[tuple[bool, pygame.Rect]] = []
-    real = tablepaint.draw_lock
-
-    def record(surf, rect, *, closed, color):
-        drawn.append((closed, real(surf, rect, closed=closed, color=color)))
-        return drawn[-1][1]
-
-    monkeypatch.setattr(tablepaint, "draw_lock", record)
-    return drawn
-
-
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
-def test_each_persons_plate_shows_a_lock_and_a_computer_seat_none(size, locks_drawn) -> None:
-    pygame.init()
+def test_each_persons_plate_shows_a_lock_and_a_computer_seat_none(app, size, monkeypatch) -> None:
+    locks = locks_drawn(monkeypatch, tablepaint)
     players = {0: Player(0, "Ann", sealed=True), 1: Player(1, "Bob", sealed=False),
                2: Player(2, "Ada", kind="computer", level="shark", sealed=False),
                3: Player(3, "Old", sealed=None)}  # fmt: skip
     lay = TableLayout(size, list(players), you=0)
     pic = TablePicture(view=None, players=players)
-    painter = tablepaint.TablePainter(CardArt())
+    painter = tablepaint.TablePainter(app.art)
     surf = pygame.Surface(size)
     by_seat = {}
     for spot in lay.spots.values():
-        before = len(locks_drawn)
+        before = len(locks)
         sv = SimpleNamespace(stack=600, folded=False, all_in=False)
         with words_drawn(tablepaint) as words:
             painter.plate(surf, lay, spot, sv, players[spot.seat], pic=pic)  # type: ignore[arg-type]
-        by_seat[spot.seat] = locks_drawn[before:]
-        for _closed, rect in locks_drawn[before:]:
+        by_seat[spot.seat] = locks[before:]
+        for _closed, rect in locks[before:]:
             assert spot.plate_rect().contains(rect), (size, spot.seat, rect)
             for t, r in words:
                 assert not r.colliderect(rect), (size, t, r, rect)
@@ -157,10 +152,9 @@ def test_each_persons_plate_shows_a_lock_and_a_computer_seat_none(size, locks_dr
     assert by_seat[2] == [] and by_seat[3] == []  # a computer seat; nobody said (a replay)
     # A person whose link is down shows none either.
     dropped = TablePicture(view=None, players=players, dropped={0: 10.0})
-    before = len(locks_drawn)
+    before = len(locks)
     painter.plate(surf, lay, lay.spots[0], None, players[0], pic=dropped)
-    assert locks_drawn[before:] == []
-    pygame.quit()
+    assert locks[before:] == []
 
 
 def lobby_msg(**extra) -> dict:
@@ -190,14 +184,7 @@ def test_the_session_reads_sealed_seats_and_the_tables_choice() -> None:
 
 
 def test_the_lobby_rows_draw_a_lock_per_person(app, monkeypatch) -> None:
-    from client.scenes import lobby as lobby_module
-
-    drawn = []
-
-    def record(surf, rect, *, closed, color):
-        drawn.append((closed, rect))
-
-    monkeypatch.setattr(lobby_module, "draw_lock", record)
+    drawn = locks_drawn(monkeypatch, lobby_module)
     app.link.session = session_from(
         [{"type": "welcome", "seat": 1, "token": "t", "name": "Gus"}, lobby_msg()], "Gus"
     )
@@ -218,16 +205,9 @@ def fake_key(app) -> None:
     app.link.conn.key = TableKey(OLD, "Hana's table", "127.0.0.1", app.link.conn.port)
 
 
-def host_lobby(make_client):
-    host = make_client("Hana")
-    host.host_table(hands=4, computers=1, password="swordfish", port=0, bind="127.0.0.1")
-    assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-    fake_key(host)
-    return host
-
-
 def test_the_host_sees_the_key_large_and_can_refuse_plain_connections(make_client) -> None:
-    host = host_lobby(make_client)
+    host = hosting(make_client("Hana"), password="swordfish")
+    fake_key(host)
     lobby = host.top()
     assert run([host], lambda: lobby.key_block())
     words = [t for t, *_ in lobby.key_block()]
@@ -243,98 +223,43 @@ def test_the_host_sees_the_key_large_and_can_refuse_plain_connections(make_clien
     assert not host._faults
 
 
-def test_the_lobby_never_overlaps_itself_with_the_key_and_the_plain_choice(make_client):
-    host = host_lobby(make_client)
-    assert run([host], lambda: len(host.session.lobby.seats) == 2)  # and its computer seat
-    lobby = host.top()
-    lobby.addresses = ["192.168.100.200", "fd12:3456:789a:1:2:3:4:5"]
-    for _ in range(4):
-        host.session.log.say("Gus: hello there, a long line of chat to see it cut", "chat")
-    for size in SIZES:
-        pygame.display.set_mode(size, pygame.RESIZABLE)
-        post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
-        # Said after the step: a lobby message meanwhile says them again as the table has them.
-        lob = host.session.lobby
-        lob.said = dataclasses.replace(lob.said, open_books=True)
-        lob.seats = [dataclasses.replace(p, sealed=True) for p in lob.seats]
-        lobby.update(0.0)
-        assert any(r.lock is not None for r in lobby.seat_rows)
-        window = pygame.Rect(0, 0, *size)
-        header = lobby.header()
-        assert [t for t, *_ in header][-2] == "Password: swordfish", (size, header)
-        assert min(s for _t, s, *_ in header[1:-2]) >= 24, (size, header)
-        block = lobby.key_block()
-        assert [t for t, *_ in block][1] == SHORT_OLD, size
-        parts = [("header " + t, r) for t, _s, _c, _b, r in header]
-        parts += [("key " + t, r) for t, _s, _c, _b, r in block]
-        parts += [("seats", lobby.boxes["seats"]), ("side", lobby.boxes["side"])]
-        parts += [(b.id, b.rect) for b in lobby.buttons() if not b.id.startswith("give:")]
-        c = lobby.choices
-        parts += [(w.id, w.rect) for w in (c.hands, c.turn_time, c.time_bank, c.stand_in,
-                                           c.plain, c.odds)]  # fmt: skip
-        parts += [("option " + t, r) for t, r in lobby.choices.labels]
-        parts += [("chat " + t, r) for t, r in lobby.chat_lines()] + [("chat", lobby.chat.rect)]
-        for name, rect in parts:
-            assert window.contains(rect), (size, name, rect)
-        for i, (a, ra) in enumerate(parts):
-            for b, rb in parts[i + 1 :]:
-                assert not ra.colliderect(rb), (size, a, ra, b, rb)
-        for r in lobby.seat_rows:
-            if r.lock is not None:
-                assert lobby.boxes["seats"].contains(r.lock) and not r.lock.colliderect(r.rect)
-        lobby_words_never_overlap(lobby, size, [p for p in parts if not p[0].startswith("key ")])
-    assert not host._faults
-
-
-def test_a_guest_sees_the_key_and_the_tables_choice(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
-    fake_key(guest)
-    lob = guest.session.lobby
-    lob.said = dataclasses.replace(lob.said, plain="never")
-    for size in [(800, 500), (1280, 800)]:
-        guest.screen = pygame.Surface(size)
-        guest.resized()
-        lobby = guest.top()
-        words = [t for t, *_ in lobby.header()]
-        assert f"Table key {SHORT_OLD}" in words
-        assert "Plain (unsealed) connections: refused" in words
-        assert lobby.key_block() == []  # large only for the host who runs the table
-        assert lobby.choices.plain not in lobby.buttons()
-        lobby_words_never_overlap(lobby, size, [("seats", lobby.boxes["seats"])])
-
-
 def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cost(
     make_client,
 ) -> None:
     """Issue 33 point 4: a table hosted with a password starts with plain connections
-    refused, and every lobby says so; the host's click allows them, and then the host's
-    lobby and every guest's say what that costs, clear of everything at every size."""
-    from client.scenes.lobby import PLAIN_COST
-
+    refused, and every lobby says so (a guest's with the table's key, small: large only for
+    the host who runs the table); the host's click allows them, and then the host's lobby
+    and every guest's say what that costs, clear of everything at every size."""
     host, guest = host_with_guest(make_client, hands=4, password="swordfish")
+    fake_key(guest)
     lobby = host.top()
+
+    def header(app) -> list[str]:
+        return [t for t, *_ in app.top().header()]
+
+    def never_overlap(sizes) -> None:
+        for size in sizes:
+            for app in (host, guest):
+                resize(app, size)
+                lobby_words_never_overlap(app.top(), size, [("seats", app.top().boxes["seats"])])
+
     assert run([host, guest], lambda: lobby.choices.plain.value == "refused")
     assert host.session.lobby.plain_refused
-    assert "Plain (unsealed) connections: refused" in [t for t, *_ in guest.top().header()]
-    assert PLAIN_COST not in [t for t, *_ in lobby.header()]
+    assert {"Plain (unsealed) connections: refused", f"Table key {SHORT_OLD}"} <= set(header(guest))
+    assert guest.top().key_block() == [] and guest.top().choices.plain not in guest.top().buttons()
+    assert PLAIN_COST not in header(host)
+    never_overlap([(800, 500), (1280, 800)])
     click(host, lobby.choices.plain.cells()[0])  # allowed
     open_ = lambda app: app.session.lobby.plain_open  # noqa: E731
     assert run([host, guest], lambda: open_(host) and open_(guest))
     assert lobby.choices.plain.value == "allowed" and not host.session.lobby.plain_refused
-    for size in [(800, 500), (1280, 800), (1920, 1080)]:
-        pygame.display.set_mode(size, pygame.RESIZABLE)  # the host's window
-        post(host, pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
-        guest.screen = pygame.Surface(size)  # the guest's, drawn offscreen
-        guest.resized()
-        for app in (host, guest):
-            words = [t for t, *_ in app.top().header()]
-            assert PLAIN_COST in words, (size, words)
-            assert "Plain (unsealed) connections: allowed" not in words
-            parts = [("seats", app.top().boxes["seats"])]
-            lobby_words_never_overlap(app.top(), size, parts)
+    never_overlap([(800, 500), (1280, 800), (1920, 1080)])
+    for app in (host, guest):
+        assert PLAIN_COST in header(app), header(app)
+        assert "Plain (unsealed) connections: allowed" not in header(app)
     click(host, lobby.choices.plain.cells()[1])  # refused again: the cost is no longer said
     assert run([host, guest], lambda: guest.session.lobby.plain_refused)
-    assert PLAIN_COST not in [t for t, *_ in guest.top().header()]
+    assert PLAIN_COST not in header(guest)
     assert not host._faults and not guest._faults
 
 
@@ -347,15 +272,9 @@ def test_the_computer_table_shows_neither_key_nor_choice(app) -> None:
     lobby.resize((1280, 800))
     assert lobby.key_words() == "" and lobby.key_block() == []
     assert "plain" not in [label for label, _r in lobby.choices.labels]
-    assert (
-        lobby.choices.handle_event(  # no such choice: nothing to send
-            pygame.event.Event(
-                pygame.MOUSEBUTTONDOWN, button=1, pos=lobby.choices.plain.rect.center
-            ),
-            app.settings,
-        )
-        is None
-    )
+    where = lobby.choices.plain.rect.center
+    press = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=where)
+    assert lobby.choices.handle_event(press, app.settings) is None  # no such choice: nothing sent
 
 
 # ------------------------------------------------------------------ the ways in
@@ -377,20 +296,16 @@ def found_table(short: str = "") -> FoundTable:
 
 
 def test_the_join_list_draws_a_lock_for_a_table_that_announces_its_key(app, monkeypatch):
-    from client.render import tablelist
-
-    drawn = []
-    monkeypatch.setattr(tablelist, "draw_lock",
-                        lambda surf, rect, *, closed, color: drawn.append(rect))  # fmt: skip
+    locks = locks_drawn(monkeypatch, tablelist)
     start = app.top()
     start.found.show(
         [found_table(SHORT_OLD), dataclasses.replace(found_table(), key="b", name="B")]
     )
     with words_drawn(tablelist) as words:
         start.found.draw(pygame.Surface((1280, 800)))
-    assert len(drawn) == 1
+    (drawn,) = [rect for _closed, rect in locks]
     name = next(r for t, r in words if t == "Den")
-    assert drawn[0].right < name.x and start.found.rect.contains(drawn[0])
+    assert drawn.right < name.x and start.found.rect.contains(drawn)
 
 
 def test_joining_from_the_list_checks_the_announced_key(app, monkeypatch) -> None:

@@ -10,7 +10,11 @@ from dataclasses import replace
 
 import pytest
 
+from client.link import TableLink
+from client.model import Session
+from client.net import Connection
 from client.seatkeys import MAX_AGE, SeatKey, SeatKeys, normal_ip
+from client.settings import Settings
 from tests.clientkit import decoded
 
 KEY = SeatKey(host="ann-laptop.local", ip="192.168.1.20", port=7777, name="Bob", token="tok-1")
@@ -46,9 +50,8 @@ def test_loopback_is_one_address_and_our_own_server_any_port() -> None:
     assert normal_ip("127.0.0.1") == normal_ip("::1") == normal_ip("[::1]") == "loopback"
     assert normal_ip("localhost") == "" and normal_ip("fe80::1%eth0") == "fe80::1"
     keys = SeatKeys(None)
-    keys.keep(
-        SeatKey(host="127.0.0.1", ip="loopback", port=40001, name="Ann", token="own", own=True)
-    )
+    keys.keep(SeatKey(host="127.0.0.1", ip="loopback", port=40001, name="Ann", token="own",
+                      own=True))  # fmt: skip
     assert keys.find(host="127.0.0.1", ip="loopback", port=40002, name="Ann", own=True)
     assert keys.find(host="127.0.0.1", ip="loopback", port=40002, name="Ann") is None
 
@@ -172,11 +175,6 @@ def take(link, msg: dict) -> None:
 
 
 def _link(tmp_path):
-    from client.link import TableLink
-    from client.model import Session
-    from client.net import Connection
-    from client.settings import Settings
-
     keys = SeatKeys(tmp_path / "seats.json")
     link = TableLink(Settings(name="Bob"), retry_for=120.0, wake=lambda: None, keys=keys)
     link.session = Session("Bob")
@@ -200,15 +198,8 @@ def test_the_link_keeps_the_key_from_welcome_and_names_the_match(tmp_path) -> No
     link, keys = _link(tmp_path)
     take(link, WELCOME)
     (key,) = keys.entries()
-    assert (key.host, key.ip, key.port, key.name, key.token, key.seat, key.match) == (
-        "table.local",
-        "192.168.1.20",
-        7777,
-        "Bob",
-        "tok",
-        2,
-        None,
-    )
+    got = (key.host, key.ip, key.port, key.name, key.token, key.seat, key.match)
+    assert got == ("table.local", "192.168.1.20", 7777, "Bob", "tok", 2, None)
     take(link, _lobby(SEATS, running=True))
     take(link, {"type": "match_start", "match": "m-7", "hands": 4, "stakes": {}, "stack": 600,
                 "seats": [{"seat": 0, "name": "Ann", "kind": "human"},

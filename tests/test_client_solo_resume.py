@@ -13,9 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +27,8 @@ from client.seatkeys import SeatKeys, default_path
 from common.match import SeatKind
 from server.journal import journal_path, unfinished
 from server.seats import token_digest
-from tests.clientkit import SIZES, click, key, run
+from tests.clientkit import SIZES, apart, click, game_process, key, processes, resize, run, started
+from tests.serverkit import wait_until
 from tests.test_journal import NAME, _half_match
 
 pytestmark = pytest.mark.timeout(90)
@@ -99,34 +97,27 @@ def test_a_broken_journal_reads_as_none_and_stays_where_it_is(tmp_path: Path, ho
 # ------------------------------------------------------------------ the game
 
 
-def _answer(app: Any) -> bool:
-    """Answer our turn, if it is ours and not answered yet: check or call, never fold."""
-    scene = app.top()
-    s = app.session
-    if scene.name != "table" or not scene.buttons() or scene.bar.sent_turn == s.turn:
-        return False
-    buttons = scene.buttons()
-    pick = next((b for b in buttons if b.id in ("check", "call")), buttons[0])
-    key(app, pick.key, step=False)
-    return True
-
-
 def _our_turn(app: Any) -> bool:
-    s = app.session
-    return bool(s and s.view and s.my_turn() and app.top().name == "table")
+    """Our turn, its buttons up and not answered yet."""
+    s, scene = app.session, app.top()
+    return bool(s and s.view and s.my_turn() and scene.name == "table" and scene.buttons()
+                and scene.bar.sent_turn != s.turn)  # fmt: skip
 
 
 def _play_some(app: Any, *, turns: int) -> None:
-    """A computer match, ``turns`` of our turns answered; then it waits on our next one
-    (nobody's clock runs at the computer table, R-C4)."""
+    """A computer match, ``turns`` of our turns answered (check or call, never fold); then
+    it waits on our next one (nobody's clock runs at the computer table, R-C4)."""
     answered = [0]
 
     def player() -> None:
-        if answered[0] < turns and _our_turn(app) and _answer(app):
+        if answered[0] < turns and _our_turn(app):
+            buttons = app.top().buttons()
+            key(app, next((b for b in buttons if b.id in ("check", "call")), buttons[0]).key,
+                step=False)  # fmt: skip
             answered[0] += 1
 
     assert run([app], lambda: answered[0] >= turns, players=[player])
-    assert run([app], lambda: _our_turn(app) and app.top().bar.sent_turn != app.session.turn)
+    assert run([app], lambda: _our_turn(app))
 
 
 def _crash(app: Any) -> None:
@@ -151,7 +142,7 @@ def _crashed_match(make_client, *, computers: int = 3) -> tuple[dict[int, Any], 
     app = make_client("Ann")
     app.play_computer(computers, 8)
     assert run([app], lambda: app.session and app.session.running and app.session.view)
-    _play_some(app, turns=5)
+    _play_some(app, turns=3)
     before = _seat_view(app)
     players = dict(app.session.players)
     assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is not None
@@ -225,21 +216,9 @@ def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> 
 def test_stud_computer_stops_at_the_offer_of_an_unfinished_match(
     make_client, monkeypatch, tmp_path
 ) -> None:
-    import client.__main__ as cli
-    import client.app
-
     _players, before = _crashed_match(make_client)
-    made: list[Any] = []
-    orig = client.app.App.__init__
-
-    def init(self, *a, **kw):
-        orig(self, *a, **kw, server_overrides={"history_dir": tmp_path / "hh"})
-        made.append(self)
-
-    monkeypatch.setattr(client.app.App, "__init__", init)
-    monkeypatch.setattr(client.app.App, "run", lambda self: None)
-    assert cli.main(["--computer", "1", "--name", "Ann"]) == 0
-    (app,) = made
+    argv = ["--computer", "1", "--name", "Ann"]
+    app = started(monkeypatch, argv, server_overrides={"history_dir": tmp_path / "hh"})
     try:
         assert app.server is None and app.top().name == "start"
         assert app.top().offer is not None and app.top().offer.match == before[2]
@@ -273,9 +252,8 @@ def test_a_finished_computer_match_leaves_nothing_to_offer(make_client) -> None:
     app.play_computer(1, 4)
 
     def player() -> None:  # the quickest way through: fold, or check
-        scene = app.top()
-        buttons = scene.buttons() if scene.name == "table" else []
-        if buttons and _our_turn(app) and scene.bar.sent_turn != app.session.turn:
+        if _our_turn(app):
+            buttons = app.top().buttons()
             pick = next((b for b in buttons if b.id in ("fold", "check")), buttons[0])
             key(app, pick.key, step=False)
 
@@ -316,10 +294,7 @@ def test_the_offer_never_overlaps_the_start_screen(make_client) -> None:
     start = app.top()
     assert start.offer is not None
     for size in SIZES:
-        pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-        app.step(max_wait=0.01)
-        window = pygame.Rect(0, 0, *size)
+        resize(app, size)
         words, px, text = start.offer_line()
         assert words == offer_words(start.offer), (size, words)  # whole: nothing cut
         assert px >= 13, size
@@ -330,35 +305,22 @@ def test_the_offer_never_overlaps_the_start_screen(make_client) -> None:
                  ("name", start.name_in.rect), ("name label", _name_label(start)),
                  ("rules", start.rules.rect)]  # fmt: skip
         parts += [(f"column {i}", c) for i, c in enumerate(start.columns)]
-        for name, rect in parts:
-            assert window.contains(rect), (size, name, rect)
-        for i, (a, ra) in enumerate(parts):
-            for b, rb in parts[i + 1 :]:
-                assert not ra.colliderect(rb), (size, a, ra, b, rb)
+        apart(parts, pygame.Rect(0, 0, *size), size)
     assert not app._faults
 
 
 # ------------------------------------------------------------------ a real process
 
 
-def test_the_game_killed_mid_match_offers_it_and_resumes_it(tmp_path, monkeypatch) -> None:
+def test_the_game_killed_mid_match_offers_it_and_resumes_it(
+    make_client, tmp_path, monkeypatch
+) -> None:
     """``stud --computer 3`` killed with SIGKILL in its first hand: the game started again
     on the same folders offers the match, and *Resume* sits us in the same seat by the
     token the killed game kept, in the same hand, every chip there."""
-    from client.app import App
-    from client.settings import Settings
     from server import folders
-    from tests.test_client_reconnect import ROOT
 
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}  # fmt: skip
-    monkeypatch.setenv("XDG_CONFIG_HOME", env["XDG_CONFIG_HOME"])
-    monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
-    game = subprocess.Popen(
-        [sys.executable, "-m", "client", "--computer", "3", "--name", "Ann", "--hands", "4"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     keys = SeatKeys(default_path())
 
     def seated() -> Any:
@@ -366,29 +328,21 @@ def test_the_game_killed_mid_match_offers_it_and_resumes_it(tmp_path, monkeypatc
         key = next((k for k in keys.entries() if k.match), None)
         return found is not None and key is not None and found.match == key.match and key
 
-    try:
-        end = time.monotonic() + 30
-        while not (key := seated()) and time.monotonic() < end and game.poll() is None:
-            time.sleep(0.05)
+    with processes() as procs:
+        procs.append(game_process(["--computer", "3", "--name", "Ann", "--hands", "4"], tmp_path))
+        key = wait_until(seated, timeout=30)
         assert key, "the game never sat down at its computer table"
-    finally:
-        game.send_signal(signal.SIGKILL)
-        game.wait(10)
+        procs[0].send_signal(signal.SIGKILL)
+        procs[0].wait(10)
     found = unfinished(folders.history_dir(), COMPUTER_TABLE)
     assert found is not None and found.match == key.match
     assert token_digest(key.token) in {s.token_sha256 for s in found.people}
-    app = App(Settings(name="Ann"), size=(1280, 800), save_settings=False, seat_keys=keys,
-              server_overrides={"bot_delay": 0.0, "hand_pause": 0.02}, retry_for=8.0)  # fmt: skip
-    app.init_display()
-    try:
-        start = app.top()
-        assert start.offer == found
-        click(app, start.resume.rect)
-        assert run([app], lambda: app.session and app.session.view and app.session.welcomed)
-        s = app.session
-        assert (s.seat, s.token, s.match_id) == (key.seat, key.token, key.match)
-        assert s.hand == found.hand and s.view.seats[s.seat].hole
-        assert sum(t.stack + t.in_pot for t in s.view.seats.values()) == 4 * 600
-    finally:
-        app.leave_table(notice="", send_leave=True)
-        pygame.quit()
+    app = make_client("Ann", history_dir=folders.history_dir())  # the same folders
+    start = app.top()
+    assert start.offer == found
+    click(app, start.resume.rect)
+    assert run([app], lambda: app.session and app.session.view and app.session.welcomed)
+    s = app.session
+    assert (s.seat, s.token, s.match_id) == (key.seat, key.token, key.match)
+    assert s.hand == found.hand and s.view.seats[s.seat].hole
+    assert sum(t.stack + t.in_pot for t in s.view.seats.values()) == 4 * 600

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from client.sound import quiet_stderr
+from tests.clientkit import ROOT
 
 START = """
 import logging
@@ -34,13 +35,9 @@ print("mixer" if pygame.mixer.get_init() else "silent")
 @pytest.mark.timeout(120)
 def test_the_game_starts_without_alsa_noise_and_says_no_sound_once(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "SDL_AUDIODRIVER"}
-    env.update(
-        SDL_VIDEODRIVER="dummy",
-        PYGAME_HIDE_SUPPORT_PROMPT="1",
-        STUD_MDNS="off",
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-    )
+    env.update(SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1", STUD_MDNS="off",
+               XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"))  # fmt: skip
     done = subprocess.run(
         [sys.executable, "-c", START], cwd=ROOT, env=env, capture_output=True, text=True,
         timeout=100, check=False,
@@ -56,8 +53,6 @@ def test_the_game_starts_without_alsa_noise_and_says_no_sound_once(tmp_path: Pat
 
 
 def test_the_quiet_block_gives_stderr_back_even_after_an_error(capfd) -> None:
-    from client.sound import quiet_stderr
-
     with quiet_stderr():
         os.write(2, b"ALSA lib inside\n")
     with pytest.raises(RuntimeError), quiet_stderr():
