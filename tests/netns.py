@@ -84,7 +84,6 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             f"made here ({why})"
         )
     proc = subprocess.run(
-        # One test, in this one namespace: no workers of its own.
         [
             str(NETNS),
             sys.executable,
@@ -94,9 +93,9 @@ def in_netns(request: pytest.FixtureRequest) -> bool:
             "-p",
             "no:cacheprovider",
             "-p",
-            "no:xdist",
+            "no:xdist",  # one test, in this one namespace: no workers of its own
             request.node.nodeid,
-        ],  # fmt: skip
+        ],
         cwd=ROOT,
         env={
             **{k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")},
