@@ -63,7 +63,7 @@ SAMPLE_CAP = 12_000
 from 9,604 samples on the 95% half-width is at most one point whatever the spot:
 the cap only ever stops a run that has already reached its target."""
 SLICE_WORK = 600
-"""A sampled batch is about this many hand values (``batch_size``)."""
+"""A sampled batch is about this many hand values."""
 
 _BY_CODE: dict[str, Card] = {str(c): c for c in FULL_DECK}
 """Card codes to cards; a view's other strings are skipped."""
@@ -217,14 +217,6 @@ def _slices(
             yield weight * w, m, r, d
 
 
-def batch_size(spot: Spot) -> int:
-    """Samples per batch: about ``SLICE_WORK`` hand values (one per rival and
-    ``MY_DRAWS`` of ours per sample), so that a batch costs about the same at any
-    table.  Fixed by the spot, so the figures never depend on the clock."""
-    values = len(spot.rivals) + (MY_DRAWS if len(spot.mine) < 7 else 1)
-    return max(20, SLICE_WORK // max(1, values))
-
-
 class OddsJob:
     """The seat's equity in ``spot``, worked out a slice at a time (``step``).
 
@@ -261,7 +253,10 @@ class OddsJob:
         self._sum = Fraction(0)
         self._todo = _slices(self.mine, self.rivals, self.dead, slice_deals) if self.exact else None
         self._parts: list[Estimate] = []
-        self._batch = batch_size(spot)
+        # A batch is about SLICE_WORK hand values at any table (one per rival and MY_DRAWS
+        # of ours a sample), fixed by the spot: the figures never depend on the clock.
+        values = len(spot.rivals) + (MY_DRAWS if len(spot.mine) < 7 else 1)
+        self._batch = max(20, SLICE_WORK // max(1, values))
 
     def step(self, budget_seconds: float, clock: Callable[[], float]) -> bool:
         """Work for at most about ``budget_seconds`` of ``clock`` (at least one slice);
