@@ -358,7 +358,7 @@ def _sample_all(
     flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     vals = [0] * len(hands)
     for _ in range(samples):
-        for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
+        for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``sample_share``
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
