@@ -175,24 +175,19 @@ def _slices(
     mine: list[Card], rivals: list[list[Card]], dead: list[Card], limit: int
 ) -> Iterator[tuple[Fraction, list[Card], list[list[Card]], list[Card]]]:
     """The spot split into exact slices of at most ``limit`` deals where it can be:
-    (weight, mine, rivals, dead), the weights adding up to 1 and the spot's share the
-    weighted sum of the slices' shares, exactly.  With ``u`` unseen cards and the
-    first hand still to be dealt needing ``k`` of them:
+    (weight, mine, rivals, dead), the spot's share the weighted sum of the slices'.
+    With ``u`` unseen cards and the first hand still to be dealt needing ``k``:
 
-    - If it is the only hand to be dealt (seventh street heads-up: the rival's three
-      unseen cards), a slice is the deals whose lowest new card (in pack order) is the
-      ``i``-th unseen card: that card is dealt to the hand, the ``i`` below it are out
-      (dead), and the hand's other ``k - 1`` cards are any of the ``u - 1 - i`` above.
-      Of the ``C(u, k)`` equally likely deals, ``C(u - 1 - i, k - 1)`` are in slice
-      ``i``, so that is its weight over ``C(u, k)``; every deal is in exactly one
-      slice, and within a slice every deal is as likely as any other: the slice's
-      ``exact_share`` is the share given the slice.
-    - Else a slice fixes all ``k`` cards of that hand: each of the ``C(u, k)`` ways is
-      equally likely (weight ``1 / C(u, k)``), and given them the other hands' deal
-      is a uniform deal of what is left, which the slice's ``exact_share`` counts.
+    - If it is the only hand to be dealt (seventh street heads-up), slice ``i`` is the
+      deals whose lowest new card (in pack order) is the ``i``-th unseen card: it is
+      dealt, the ``i`` below it are dead, and the other ``k - 1`` cards are any of the
+      ``u - 1 - i`` above: ``C(u - 1 - i, k - 1)`` of the ``C(u, k)`` equally likely
+      deals, each in exactly one slice and as likely as any other in it.
+    - Else a slice fixes all ``k`` cards of that hand (weight ``1 / C(u, k)``); given
+      them, the other hands' deal is a uniform deal of what is left.
 
-    A slice still too big is split again the same way
-    (``tests/test_odds.py`` holds the weighted sum to ``exact_share``'s ``Fraction``)."""
+    A slice still too big is split again the same way (``tests/test_odds.py`` holds
+    the weighted sum to ``exact_share``'s ``Fraction``)."""
     hands = [mine, *rivals]
     drawing = [i for i, h in enumerate(hands) if len(h) < 7]
     if not drawing or deal_count(hands, dead) <= limit:
