@@ -358,7 +358,7 @@ def _sample_all(
     flush_suit, rank_value = _FLUSH_SUIT, _RANK_VALUE
     vals = [0] * len(hands)
     for _ in range(samples):
-        for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``_sample_one``
+        for i, m in draws:  # a partial Fisher-Yates shuffle, as in ``sample_share``
             j = i + int(rnd() * m)
             pool[i], pool[j] = pool[j], pool[i]
         for seat, (base, known, lo, hi) in enumerate(seats):
@@ -408,18 +408,14 @@ def _sample_mine(
 ) -> None:
     """``samples`` draws into ``sums[0]`` (seat 0's share sum, square sum).
 
-    A draw shuffles the unseen cards (a partial Fisher-Yates shuffle of ``pool``,
-    one random number per card shuffled), then reads several deals off them: in
-    each *layout* (``_layouts``) the rivals get their missing cards and seat 0 up
-    to ``MY_DRAWS`` completions from the cards left: disjoint ones, or on a crowded
-    table (seven seats: seven cards left for four) overlapping ones, each still a
-    uniform completion given the rivals' cards.  A fixed rearrangement of uniformly
-    shuffled cards is uniformly shuffled, so every deal of every layout is a
-    uniform one and a draw's mean share is an unbiased sample; the draws are
-    independent, and the error is measured over them.  The layouts group the
-    cards differently, so that a draw costs one shuffle but varies about as
-    little as several.  A deal where a rival beats every completion of seat 0
-    stops there: the rest cannot change its share (0)."""
+    A draw shuffles the unseen cards once, then reads several deals off them: in each
+    *layout* (``_layouts``) the rivals get their missing cards and seat 0 up to
+    ``MY_DRAWS`` completions from the cards left (overlapping on a crowded table, each
+    still a uniform completion).  A fixed rearrangement of uniformly shuffled cards is
+    uniformly shuffled, so every deal is a uniform one and a draw's mean share is an
+    unbiased sample; the draws are independent, and the error is measured over them.
+    A draw costs one shuffle but varies about as little as several.  A deal where a
+    rival beats every completion of seat 0 stops there (its share is 0)."""
     mine = _coded(hands[0])
     need_me = 7 - len(mine)
     base_me = sum(mine)

@@ -63,7 +63,7 @@ SAMPLE_CAP = 12_000
 from 9,604 samples on the 95% half-width is at most one point whatever the spot:
 the cap only ever stops a run that has already reached its target."""
 SLICE_WORK = 600
-"""A sampled batch is about this many hand values (``batch_size``)."""
+"""A sampled batch is about this many hand values."""
 
 _BY_CODE: dict[str, Card] = {str(c): c for c in FULL_DECK}
 """Card codes to cards; a view's other strings are skipped."""
@@ -175,24 +175,19 @@ def _slices(
     mine: list[Card], rivals: list[list[Card]], dead: list[Card], limit: int
 ) -> Iterator[tuple[Fraction, list[Card], list[list[Card]], list[Card]]]:
     """The spot split into exact slices of at most ``limit`` deals where it can be:
-    (weight, mine, rivals, dead), the weights adding up to 1 and the spot's share the
-    weighted sum of the slices' shares, exactly.  With ``u`` unseen cards and the
-    first hand still to be dealt needing ``k`` of them:
+    (weight, mine, rivals, dead), the spot's share the weighted sum of the slices'.
+    With ``u`` unseen cards and the first hand still to be dealt needing ``k``:
 
-    - If it is the only hand to be dealt (seventh street heads-up: the rival's three
-      unseen cards), a slice is the deals whose lowest new card (in pack order) is the
-      ``i``-th unseen card: that card is dealt to the hand, the ``i`` below it are out
-      (dead), and the hand's other ``k - 1`` cards are any of the ``u - 1 - i`` above.
-      Of the ``C(u, k)`` equally likely deals, ``C(u - 1 - i, k - 1)`` are in slice
-      ``i``, so that is its weight over ``C(u, k)``; every deal is in exactly one
-      slice, and within a slice every deal is as likely as any other: the slice's
-      ``exact_share`` is the share given the slice.
-    - Else a slice fixes all ``k`` cards of that hand: each of the ``C(u, k)`` ways is
-      equally likely (weight ``1 / C(u, k)``), and given them the other hands' deal
-      is a uniform deal of what is left, which the slice's ``exact_share`` counts.
+    - If it is the only hand to be dealt (seventh street heads-up), slice ``i`` is the
+      deals whose lowest new card (in pack order) is the ``i``-th unseen card: it is
+      dealt, the ``i`` below it are dead, and the other ``k - 1`` cards are any of the
+      ``u - 1 - i`` above: ``C(u - 1 - i, k - 1)`` of the ``C(u, k)`` equally likely
+      deals, each in exactly one slice and as likely as any other in it.
+    - Else a slice fixes all ``k`` cards of that hand (weight ``1 / C(u, k)``); given
+      them, the other hands' deal is a uniform deal of what is left.
 
-    A slice still too big is split again the same way
-    (``tests/test_odds.py`` holds the weighted sum to ``exact_share``'s ``Fraction``)."""
+    A slice still too big is split again the same way (``tests/test_odds.py`` holds
+    the weighted sum to ``exact_share``'s ``Fraction``)."""
     hands = [mine, *rivals]
     drawing = [i for i, h in enumerate(hands) if len(h) < 7]
     if not drawing or deal_count(hands, dead) <= limit:
@@ -215,14 +210,6 @@ def _slices(
         grown[first] += cards
         for w, m, r, d in _slices(grown[0], grown[1:], [*dead, *out], limit):
             yield weight * w, m, r, d
-
-
-def batch_size(spot: Spot) -> int:
-    """Samples per batch: about ``SLICE_WORK`` hand values (one per rival and
-    ``MY_DRAWS`` of ours per sample), so that a batch costs about the same at any
-    table.  Fixed by the spot, so the figures never depend on the clock."""
-    values = len(spot.rivals) + (MY_DRAWS if len(spot.mine) < 7 else 1)
-    return max(20, SLICE_WORK // max(1, values))
 
 
 class OddsJob:
@@ -261,7 +248,10 @@ class OddsJob:
         self._sum = Fraction(0)
         self._todo = _slices(self.mine, self.rivals, self.dead, slice_deals) if self.exact else None
         self._parts: list[Estimate] = []
-        self._batch = batch_size(spot)
+        # A batch is about SLICE_WORK hand values at any table (one per rival and MY_DRAWS
+        # of ours a sample), fixed by the spot: the figures never depend on the clock.
+        values = len(spot.rivals) + (MY_DRAWS if len(spot.mine) < 7 else 1)
+        self._batch = max(20, SLICE_WORK // max(1, values))
 
     def step(self, budget_seconds: float, clock: Callable[[], float]) -> bool:
         """Work for at most about ``budget_seconds`` of ``clock`` (at least one slice);

@@ -1,15 +1,12 @@
 """``stud-hh/1`` hands in other formats: PHH (variant ``F7S``) and PokerStars-style text.
 
 PHH is the open TOML format of the poker hand history specification
-(https://phh.readthedocs.io).  Players are numbered ``p1``, ``p2``, ... in
-deal order (the record's ``seats`` order: the first seat clockwise after the
-button), which is the order the format's stud deals and pokerkit's
-``FixedLimitSevenCardStud`` use.  Antes, returns of uncalled bets and the
-pots' payment are the reader's to work out, so they are not written; every
-card dealt is (``????`` style ``??`` for a down card the record does not
-know, as in a seat's own record), and so is every action and every hand
-shown.  Our seat numbers, names and final stacks go in the optional
-``seats``, ``players`` and ``finishing_stacks`` fields.
+(https://phh.readthedocs.io).  Players are numbered ``p1``, ``p2``, ... in deal order
+(the record's ``seats`` order), as the format's stud deals and pokerkit's
+``FixedLimitSevenCardStud`` have them.  Antes, returns and the pots' payment are the
+reader's to work out; every card dealt is written (``??`` for a down card the record
+does not know), every action and every hand shown.  Our seat numbers, names and final
+stacks go in the optional ``seats``, ``players`` and ``finishing_stacks`` fields.
 
 >>> rec = {"format": "stud-hh/1", "match": "m", "hand": 1, "time": "2026-11-30T20:14:03+01:00",
 ...        "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "button": 1,

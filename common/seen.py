@@ -89,17 +89,19 @@ class Draw:
 
 
 def _flush(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw | None:
-    best: Draw | None = None
+    found = []
     for suit in SUITS:
-        have = sum(c[1] == suit for c in mine)
-        need = max(0, 5 - have)
+        need = max(0, 5 - sum(c[1] == suit for c in mine))
         if need > min(to_come, 2) and need:  # three of a suit or better: a real draw
             continue
         wanted = tuple(r + suit for r in RANKS if r + suit not in seen)
-        d = Draw("flush", _SUIT_WORDS[suit], need, wanted, len(wanted), made=need == 0)
-        if best is None or (d.need, -d.live) < (best.need, -best.live):
-            best = d
-    return best
+        found.append(Draw("flush", _SUIT_WORDS[suit], need, wanted, len(wanted), need == 0))
+    return _best(found)
+
+
+def _best(found: list[Draw]) -> Draw | None:
+    """The draw needing the fewest cards, then with the most live; the first of equals."""
+    return min(found, key=lambda d: (d.need, -d.live), default=None)
 
 
 def _straight(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw | None:
@@ -151,7 +153,7 @@ def _trips(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw |
     counts: dict[str, int] = {}
     for c in mine:
         counts[c[0]] = counts.get(c[0], 0) + 1
-    best: Draw | None = None
+    found = []  # high ranks first: the higher rank of equals
     for rank, n in sorted(counts.items(), key=lambda kv: -RANKS.index(kv[0])):
         need = max(0, 3 - n)
         if need > min(to_come, 1) and need:  # a pair or better
@@ -159,11 +161,8 @@ def _trips(mine: Collection[str], seen: Collection[str], to_come: int) -> Draw |
         wanted = tuple(rank + s for s in SUITS if rank + s not in seen)
         if need and len(wanted) < need:
             continue
-        d = Draw("trips", _RANK_WORDS[rank], need, wanted, len(wanted), made=need == 0)
-        # A pair beats no pair; then the more live cards, then the higher rank (sorted).
-        if best is None or (d.need, -d.live) < (best.need, -best.live):
-            best = d
-    return best
+        found.append(Draw("trips", _RANK_WORDS[rank], need, wanted, len(wanted), need == 0))
+    return _best(found)
 
 
 def draws(mine: Iterable[str], seen: Collection[str], to_come: int) -> list[Draw]:
