@@ -101,7 +101,9 @@ def test_a_refused_key_opens_the_dialog_and_trust_joins_again(app, monkeypatch) 
     assert joins[0][2]["trusted"] == NEW
 
 
-def test_back_trusts_nothing_and_a_typed_mismatch_has_no_trust(app, monkeypatch) -> None:
+def test_back_trusts_nothing_a_typed_mismatch_has_no_trust_another_refusal_no_dialog(
+    app, monkeypatch
+) -> None:
     joins = []
     monkeypatch.setattr(app, "connect", lambda *a, **kw: joins.append(a))
     for kind in ("changed", "typed"):
@@ -115,12 +117,9 @@ def test_back_trusts_nothing_and_a_typed_mismatch_has_no_trust(app, monkeypatch)
         click(app, dialog.back.rect)
         assert app.modal is None
     assert joins == [] and app.link.pins.entries() == []
-
-
-def test_another_refusal_opens_no_dialog(app) -> None:
     app.link.key_problem = problem()
     app.on_status(Status("failed", "wrong password", code="bad_password"))
-    assert app.modal is None
+    assert app.modal is None  # another refusal opens no dialog
 
 
 # ------------------------------------------------------------------ the padlocks
