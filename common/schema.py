@@ -16,31 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Self
 
+from common import reading
 from common.events import Action, ActionKind, Award, ProtocolError
 from common.history import decode_events
 from common.presence import Presence, from_wire
-from common.reading import (
-    Wire,
-    as_list,
-    as_list_of,
-    as_seat,
-    card_codes,
-    dicts,
-    encoded,
-    flag,
-    if_dict,
-    many,
-    maybe,
-    needed_seat,
-    num,
-    opt_num,
-    opt_text,
-    read_fields,
-    str_or_none,
-    text,
-    unless_false,
-    wire,
-)
+from common.reading import Wire, read_fields, wire
 
 __all__ = [
     "MAX_ACTIONS", "MAX_AWARDS", "MAX_POTS", "LegalAction", "LobbySeat", "Pot", "SeatView",
@@ -73,9 +53,9 @@ class LegalAction(Wire):
     from the stack, ``to`` the seat's street total after it."""
 
     action: ActionKind = wire(_kind, put=str)
-    put: int = wire(num(0, lo=0))
-    to: int = wire(num(0, lo=0))
-    all_in: bool = wire(flag, default=False)
+    put: int = wire(reading.num(0, lo=0))
+    to: int = wire(reading.num(0, lo=0))
+    all_in: bool = wire(reading.flag, default=False)
 
     @classmethod
     def of(cls, action: Action) -> LegalAction:
@@ -100,20 +80,20 @@ class LegalAction(Wire):
 class Shown(Wire):
     """A hand shown at showdown (R-S1): all its cards, the best five and their name."""
 
-    cards: list[str] = wire(card_codes(7))
-    best: list[str] = wire(card_codes(7))
-    hand: str = wire(text(200))
+    cards: list[str] = wire(reading.card_codes(7))
+    best: list[str] = wire(reading.card_codes(7))
+    hand: str = wire(reading.text(200))
 
 
 def _seat_list(value: Any) -> list[int]:
-    return [s for s in as_list(value) if as_seat(s) is not None]
+    return [s for s in reading.as_list(value) if reading.as_seat(s) is not None]
 
 
 @dataclass(frozen=True, slots=True)
 class Pot(Wire):
     """A pot as it stands (R-A3), main pot first: its chips and the seats that may win it."""
 
-    amount: int = wire(num(0, lo=0))
+    amount: int = wire(reading.num(0, lo=0))
     seats: list[int] = wire(_seat_list)
 
 
@@ -123,19 +103,19 @@ class TableSeat(Wire):
     the viewer's own are ``hole``, and a hand shown at showdown is ``shown``."""
 
     OPTIONAL = ("shown", "hole")
-    seat: int = wire(needed_seat)
-    stack: int = wire(num(0, lo=0), default=0)
-    bet: int = wire(num(0, lo=0), default=0)
+    seat: int = wire(reading.needed_seat)
+    stack: int = wire(reading.num(0, lo=0), default=0)
+    bet: int = wire(reading.num(0, lo=0), default=0)
     """Chips put in on this street."""
-    in_pot: int = wire(num(0, lo=0), default=0)
+    in_pot: int = wire(reading.num(0, lo=0), default=0)
     """Chips put in this hand, antes included."""
-    folded: bool = wire(flag, default=False)
-    all_in: bool = wire(flag, default=False)
-    up: list[str] = wire(card_codes(4), default_factory=list)
-    down: int = wire(num(0, lo=0, hi=3), default=0)
-    last_action: str | None = wire(opt_text(20), default=None)
-    shown: Shown | None = wire(if_dict(Shown.decode), put=Shown.encode, default=None)
-    hole: list[str] | None = wire(maybe(card_codes(3)), default=None)
+    folded: bool = wire(reading.flag, default=False)
+    all_in: bool = wire(reading.flag, default=False)
+    up: list[str] = wire(reading.card_codes(4), default_factory=list)
+    down: int = wire(reading.num(0, lo=0, hi=3), default=0)
+    last_action: str | None = wire(reading.opt_text(20), default=None)
+    shown: Shown | None = wire(reading.if_dict(Shown.decode), put=Shown.encode, default=None)
+    hole: list[str] | None = wire(reading.maybe(reading.card_codes(3)), default=None)
     """Only in the viewer's own seat: its down cards in deal order."""
 
     def cards(self) -> list[tuple[str | None, bool]]:
@@ -154,7 +134,7 @@ class TableSeat(Wire):
 
 
 def _table_seats(value: Any) -> dict[int, TableSeat]:
-    return {entry.seat: entry for entry in as_list_of(TableSeat.decode, value, 7)}
+    return {entry.seat: entry for entry in reading.as_list_of(TableSeat.decode, value, 7)}
 
 
 def _awards(value: Any) -> list[Award]:
@@ -167,23 +147,25 @@ class SeatView(Wire):
     the ``view`` of a ``table`` message.  ``seats`` is keyed by seat number, in the
     hand's order (the wire's list order); ``legal`` is empty but on ``you``'s turn."""
 
-    street: int = wire(num(0, lo=0, hi=7))
-    button: int | None = wire(as_seat)
+    street: int = wire(reading.num(0, lo=0, hi=7))
+    button: int | None = wire(reading.as_seat)
     order: list[int] = wire(_seat_list)
-    bring_in: int | None = wire(as_seat)
-    to_act: int | None = wire(as_seat)
-    turn_id: int | None = wire(opt_num(), key="turn")
+    bring_in: int | None = wire(reading.as_seat)
+    to_act: int | None = wire(reading.as_seat)
+    turn_id: int | None = wire(reading.opt_num(), key="turn")
     """The wire's ``turn``: see the module's note on the two turn counters."""
-    high: int = wire(num(0, lo=0))
-    pot: int = wire(num(0, lo=0))
-    pots: list[Pot] = wire(many(Pot.decode, MAX_POTS), put=encoded)
-    over: bool = wire(flag)
+    high: int = wire(reading.num(0, lo=0))
+    pot: int = wire(reading.num(0, lo=0))
+    pots: list[Pot] = wire(reading.many(Pot.decode, MAX_POTS), put=reading.encoded)
+    over: bool = wire(reading.flag)
     seats: dict[int, TableSeat] = wire(
         _table_seats, put=lambda seats: [s.encode() for s in seats.values()]
     )
-    awards: list[Award] = wire(_awards, put=dicts)
-    you: int | None = wire(as_seat)
-    legal: list[LegalAction] = wire(many(LegalAction.decode, MAX_ACTIONS), put=encoded)
+    awards: list[Award] = wire(_awards, put=reading.dicts)
+    you: int | None = wire(reading.as_seat)
+    legal: list[LegalAction] = wire(
+        reading.many(LegalAction.decode, MAX_ACTIONS), put=reading.encoded
+    )
 
     @classmethod
     def decode(cls, value: Any) -> Self:
@@ -206,22 +188,22 @@ class LobbySeat(Wire):
     ``next`` and ``sealed`` are on the wire only when true."""
 
     OPTIONAL = ("level", "level_name", "next", "sealed")
-    seat: int = wire(needed_seat)
-    name: str = wire(opt_text(20))
+    seat: int = wire(reading.needed_seat)
+    name: str = wire(reading.opt_text(20))
     kind: str = wire(lambda value: "computer" if value == "computer" else "human")
     """``human`` or ``computer``."""
-    connected: bool = wire(unless_false)
-    host: bool = wire(flag)
-    away: bool = wire(flag)
-    away_why: str | None = wire(opt_text(12))
+    connected: bool = wire(reading.unless_false)
+    host: bool = wire(reading.flag)
+    away: bool = wire(reading.flag)
+    away_why: str | None = wire(reading.opt_text(12))
     """``asked``, ``clock``, ``dropped`` or ``taken`` while ``away`` (R-C2, R-C3)."""
-    stand_in: bool = wire(flag)
+    stand_in: bool = wire(reading.flag)
     """A computer plays the seat while it is away (R-C3)."""
-    level: str | None = wire(str_or_none(20), default=None)
-    level_name: str | None = wire(text(20), default=None)
-    next: bool = wire(flag, default=False)
+    level: str | None = wire(reading.str_or_none(20), default=None)
+    level_name: str | None = wire(reading.text(20), default=None)
+    next: bool = wire(reading.flag, default=False)
     """Taken after the match began: the seat plays from the next match."""
-    sealed: bool = wire(flag, default=False)
+    sealed: bool = wire(reading.flag, default=False)
     """The seat's person is connected over TLS (``docs/protocol.md``)."""
 
     @property

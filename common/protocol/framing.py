@@ -48,11 +48,9 @@ class FrameDecoder:
     >>> d.feed(frame[:3]), d.feed(frame[3:])
     ([], [{'type': 'ping', 'id': 7}])
 
-    With ``max_depth``/``max_items`` set (the server sets both), a frame's shape is
-    checked before any object of it is built: containers nested deeper than
-    ``max_depth``, or more than ``max_items`` values in all, are a ``bad_frame``.
-    ``push`` and ``pop`` decode one message at a time, so that a reader can stop
-    (a connection over its message budget) without building the rest.
+    With ``max_depth``/``max_items`` set (the server sets both), a frame nested deeper or
+    holding more values is a ``bad_frame`` before any object of it is built.  ``push``
+    and ``pop`` decode one message at a time, so that a reader can stop at its budget.
     """
 
     def __init__(
@@ -118,11 +116,9 @@ _SIZED = {
 
 
 def _check_shape(body: bytes, max_depth: int, max_items: int) -> None:
-    """Walk a msgpack body's headers (skipping string payloads) and refuse one nested
-    deeper than ``max_depth`` or holding more than ``max_items`` values, before
-    msgpack builds a single object.  The walk stops at the first value over a limit,
-    so its cost is bounded by ``max_items`` whatever the frame holds.  A body cut
-    short or not msgpack is left for msgpack to refuse."""
+    """Walk a msgpack body's headers (skipping payloads) and refuse one nested deeper than
+    ``max_depth`` or holding more than ``max_items`` values, stopping at the first value
+    over a limit.  A body cut short or not msgpack is left for msgpack to refuse."""
     pos, end, items = 0, len(body), 0
     open_counts: list[int] = []  # values still to come in each open container
     while pos < end:

@@ -14,35 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self, get_args
 
+from common import reading
 from common.events import Award, Event, ProtocolError, Show, Stakes
 from common.history import clean_record, decode_events, read_stakes
 from common.match import Standing
 from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION
-from common.reading import (
-    Wire,
-    as_dict,
-    as_int,
-    as_list,
-    as_list_of,
-    as_seat,
-    as_seconds,
-    as_str,
-    dicts,
-    encoded,
-    flag,
-    if_dict,
-    many,
-    maybe,
-    needed_seat,
-    num,
-    opt_num,
-    opt_text,
-    read_fields,
-    str_or_none,
-    text,
-    unless_false,
-    wire,
-)
+from common.reading import Wire, read_fields, wire
 from common.schema import MAX_ACTIONS, LegalAction, LobbySeat, SeatView
 
 __all__ = [
@@ -52,8 +29,8 @@ __all__ = [
     "Standings", "Table", "TableOptions", "Turn", "Waiting", "Welcome", "decode_server",
 ]  # fmt: skip
 
-_seats = many(LobbySeat.decode, 7)
-_night = if_dict(lambda night: night)
+_seats = reading.many(LobbySeat.decode, 7)
+_night = reading.if_dict(lambda night: night)
 """The night's scoreboard as the server made it (``server.night``): ``Night.of`` reads it."""
 
 
@@ -62,7 +39,7 @@ def _events_of(kind: type[Event], most: int) -> Any:
 
 
 def _seconds_needed(value: Any) -> float:
-    seconds = as_seconds(value)
+    seconds = reading.as_seconds(value)
     if seconds is None:
         raise ProtocolError("no time where one is needed")
     return seconds
@@ -75,25 +52,25 @@ def _bytes(value: Any) -> bytes:
 @dataclass(frozen=True, slots=True)
 class Welcome(Wire):
     TYPE: ClassVar[str] = "welcome"
-    seat: int | None = wire(as_seat)
-    token: str = wire(text(128))
+    seat: int | None = wire(reading.as_seat)
+    token: str = wire(reading.text(128))
     """The seat's token; empty for a watcher."""
-    name: str = wire(text(20))
-    host: bool = wire(flag)
-    watch: bool = wire(flag)
-    hands: int | None = wire(opt_num(1, 99))
-    protocol: int = wire(num(PROTOCOL_VERSION, 1, 99), default=PROTOCOL_VERSION)
-    server: str = wire(text(60), default=f"seventh-street {SERVER_VERSION}")
+    name: str = wire(reading.text(20))
+    host: bool = wire(reading.flag)
+    watch: bool = wire(reading.flag)
+    hands: int | None = wire(reading.opt_num(1, 99))
+    protocol: int = wire(reading.num(PROTOCOL_VERSION, 1, 99), default=PROTOCOL_VERSION)
+    server: str = wire(reading.text(60), default=f"seventh-street {SERVER_VERSION}")
 
 
 @dataclass(frozen=True, slots=True)
 class Error(Wire):
     TYPE: ClassVar[str] = "error"
     OPTIONAL = ("ref", "seat")
-    code: str = wire(text(40, "error"))
-    message: str = wire(text(200))
-    ref: str | None = wire(opt_text(40), default=None)
-    seat: int | None = wire(as_seat, default=None)
+    code: str = wire(reading.text(40, "error"))
+    message: str = wire(reading.text(200))
+    ref: str | None = wire(reading.opt_text(40), default=None)
+    seat: int | None = wire(reading.as_seat, default=None)
     """Protocol 2, ``name_taken`` only: the seat of that name is dropped or away, so its
     person may watch and ask for it back (``ask_seat``)."""
 
@@ -102,92 +79,94 @@ class Error(Wire):
 class TableOptions(Wire):
     """The table's clock and stand-in, as the host set them (R-C3, R-C4)."""
 
-    turn_time: float | None = wire(as_seconds, default=None)
-    time_bank: float = wire(lambda value: as_seconds(value) or 0.0, default=0.0)
-    stand_in: bool = wire(flag, default=False)
+    turn_time: float | None = wire(reading.as_seconds, default=None)
+    time_bank: float = wire(lambda value: reading.as_seconds(value) or 0.0, default=0.0)
+    stand_in: bool = wire(reading.flag, default=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Lobby(Wire):
     TYPE: ClassVar[str] = "lobby"
     OPTIONAL = ("plain", "odds")
-    seats: list[LobbySeat] = wire(_seats, put=encoded)
-    host: int | None = wire(as_seat)
-    hands: int = wire(num(8, 1, 99))
-    can_start: bool = wire(flag)
-    start_when: int | None = wire(opt_num())
-    running: bool = wire(flag)
-    max_seats: int = wire(num(7, 2, 7), default=7)
-    open_books: bool = wire(flag, default=False)
-    books_to_watchers: bool = wire(flag, default=False)
+    seats: list[LobbySeat] = wire(_seats, put=reading.encoded)
+    host: int | None = wire(reading.as_seat)
+    hands: int = wire(reading.num(8, 1, 99))
+    can_start: bool = wire(reading.flag)
+    start_when: int | None = wire(reading.opt_num())
+    running: bool = wire(reading.flag)
+    max_seats: int = wire(reading.num(7, 2, 7), default=7)
+    open_books: bool = wire(reading.flag, default=False)
+    books_to_watchers: bool = wire(reading.flag, default=False)
     options: TableOptions | None = wire(
-        if_dict(TableOptions.decode), put=TableOptions.encode, default=None
+        reading.if_dict(TableOptions.decode), put=TableOptions.encode, default=None
     )
-    paused: bool | None = wire(maybe(flag), default=None)
+    paused: bool | None = wire(reading.maybe(reading.flag), default=None)
     """None when the server did not say (an older server)."""
-    table: str | None = wire(str_or_none(40), default=None)
+    table: str | None = wire(reading.str_or_none(40), default=None)
     """The table's name; None when the server did not say."""
     night: dict[str, Any] | None = wire(_night, default=None)
     plain: str | None = wire(lambda v: v if v in ("never", "allow") else None, default=None)
     """``never``: sealed connections only; ``allow``: a table with a password takes plain
     ones too; left out at a table without one that takes them (the usual keys stay)."""
-    odds: bool = wire(flag, default=False)
+    odds: bool = wire(reading.flag, default=False)
     """The host allows odds on request (``common.odds``); left out otherwise, likewise."""
 
 
 @dataclass(frozen=True, slots=True)
 class MatchStart(Wire):
     TYPE: ClassVar[str] = "match_start"
-    match: str = wire(text(80))
-    hands: int | None = wire(opt_num(1, 99))
-    seats: list[LobbySeat] = wire(_seats, put=encoded)
+    match: str = wire(reading.text(80))
+    hands: int | None = wire(reading.opt_num(1, 99))
+    seats: list[LobbySeat] = wire(_seats, put=reading.encoded)
     stakes: Stakes = wire(read_stakes, put=Stakes.to_dict)
-    stack: int = wire(num(600, lo=0))
+    stack: int = wire(reading.num(600, lo=0))
 
 
 @dataclass(frozen=True, slots=True)
 class Events(Wire):
     TYPE: ClassVar[str] = "events"
-    hand: int | None = wire(opt_num(lo=0))
-    step: int = wire(num(0, lo=0))
-    events: list[Event] = wire(decode_events, put=dicts)
+    hand: int | None = wire(reading.opt_num(lo=0))
+    step: int = wire(reading.num(0, lo=0))
+    events: list[Event] = wire(decode_events, put=reading.dicts)
 
 
 @dataclass(frozen=True, slots=True)
 class Table(Wire):
     TYPE: ClassVar[str] = "table"
-    match: str = wire(text(80))
-    hand: int | None = wire(opt_num(lo=0))
-    hands: int | None = wire(opt_num(1, 99))
-    step: int = wire(num(0, lo=0))
+    match: str = wire(reading.text(80))
+    hand: int | None = wire(reading.opt_num(lo=0))
+    hands: int | None = wire(reading.opt_num(1, 99))
+    step: int = wire(reading.num(0, lo=0))
     view: SeatView = wire(SeatView.decode, put=SeatView.encode)
-    players: list[LobbySeat] = wire(_seats, put=encoded)
+    players: list[LobbySeat] = wire(_seats, put=reading.encoded)
 
 
 @dataclass(frozen=True, slots=True)
 class Turn(Wire):
     TYPE: ClassVar[str] = "turn"
-    turn: int = wire(as_int)
-    seat: int | None = wire(as_seat)
-    legal: list[LegalAction] = wire(many(LegalAction.decode, MAX_ACTIONS), put=encoded)
-    time_left: float | None = wire(as_seconds, default=None)
-    bank: float | None = wire(as_seconds, default=None)
+    turn: int = wire(reading.as_int)
+    seat: int | None = wire(reading.as_seat)
+    legal: list[LegalAction] = wire(
+        reading.many(LegalAction.decode, MAX_ACTIONS), put=reading.encoded
+    )
+    time_left: float | None = wire(reading.as_seconds, default=None)
+    bank: float | None = wire(reading.as_seconds, default=None)
 
 
 def _stacks(value: Any) -> dict[int, int]:
     return {
-        s["seat"]: as_int(s.get("stack"), 0, lo=0)
-        for s in as_list(value)[:7]
-        if isinstance(s, dict) and as_seat(s.get("seat")) is not None
+        s["seat"]: reading.as_int(s.get("stack"), 0, lo=0)
+        for s in reading.as_list(value)[:7]
+        if isinstance(s, dict) and reading.as_seat(s.get("seat")) is not None
     }
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnd(Wire):
     TYPE: ClassVar[str] = "hand_end"
-    hand: int = wire(num(0, lo=0))
-    awards: list[Award] = wire(_events_of(Award, 16), put=dicts)
-    shows: list[Show] = wire(_events_of(Show, 7), put=dicts)
+    hand: int = wire(reading.num(0, lo=0))
+    awards: list[Award] = wire(_events_of(Award, 16), put=reading.dicts)
+    shows: list[Show] = wire(_events_of(Show, 7), put=reading.dicts)
     stacks: dict[int, int] = wire(
         _stacks, put=lambda stacks: [{"seat": s, "stack": n} for s, n in stacks.items()]
     )
@@ -197,12 +176,12 @@ class HandEnd(Wire):
 def _standings(value: Any) -> list[Standing]:
     """The match's places, first first (R-T6)."""
     rows: list[Standing] = []
-    for r in as_list(value)[:7]:
-        seat = as_seat(r.get("seat")) if isinstance(r, dict) else None
+    for r in reading.as_list(value)[:7]:
+        seat = reading.as_seat(r.get("seat")) if isinstance(r, dict) else None
         if seat is not None:
-            place = as_int(r.get("place"), len(rows) + 1, lo=1, hi=7)
-            name = as_str(r.get("name"), f"Seat {seat + 1}", 20)
-            stack, net = as_int(r.get("stack"), 0, lo=0), as_int(r.get("net"), 0)
+            place = reading.as_int(r.get("place"), len(rows) + 1, lo=1, hi=7)
+            name = reading.as_str(r.get("name"), f"Seat {seat + 1}", 20)
+            stack, net = reading.as_int(r.get("stack"), 0, lo=0), reading.as_int(r.get("net"), 0)
             rows.append(Standing(place, seat, name, stack, net, r.get("winner") is True))
     return rows
 
@@ -210,10 +189,10 @@ def _standings(value: Any) -> list[Standing]:
 @dataclass(frozen=True, slots=True)
 class Standings(Wire):
     TYPE: ClassVar[str] = "standings"
-    match: str = wire(text(80))
-    standings: list[Standing] = wire(_standings, put=dicts)
-    hands_played: int | None = wire(opt_num(lo=0))
-    history: str | None = wire(opt_text(120), default=None)
+    match: str = wire(reading.text(80))
+    standings: list[Standing] = wire(_standings, put=reading.dicts)
+    hands_played: int | None = wire(reading.opt_num(lo=0))
+    history: str | None = wire(reading.opt_text(120), default=None)
     """The name of the match's history file on the host, if one was written."""
     night: dict[str, Any] | None = wire(_night, default=None)
 
@@ -221,9 +200,9 @@ class Standings(Wire):
 @dataclass(frozen=True, slots=True)
 class Presence(Wire):
     TYPE: ClassVar[str] = "presence"
-    seat: int = wire(needed_seat)
-    connected: bool = wire(unless_false)
-    grace: float | None = wire(as_seconds, default=None)
+    seat: int = wire(reading.needed_seat)
+    connected: bool = wire(reading.unless_false)
+    grace: float | None = wire(reading.as_seconds, default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,10 +211,10 @@ class SeatAway(Wire):
     back (R-C2, R-C3); ``stand_in``: a computer plays it while it is away."""
 
     TYPE: ClassVar[str] = "seat_away"
-    seat: int = wire(needed_seat)
-    away: bool = wire(flag)
-    why: str | None = wire(opt_text(12), default=None)
-    stand_in: bool = wire(flag, default=False)
+    seat: int = wire(reading.needed_seat)
+    away: bool = wire(reading.flag)
+    why: str | None = wire(reading.opt_text(12), default=None)
+    stand_in: bool = wire(reading.flag, default=False)
 
     @classmethod
     def decode(cls, value: Any) -> Self:
@@ -249,8 +228,8 @@ class Paused(Wire):
     """The host paused (``paused`` true) or resumed the table (R-C3)."""
 
     TYPE: ClassVar[str] = "paused"
-    paused: bool = wire(flag)
-    name: str = wire(text(20), default="")
+    paused: bool = wire(reading.flag)
+    name: str = wire(reading.text(20), default="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,9 +238,9 @@ class Waiting(Wire):
     ``cannot_save``), or goes on again."""
 
     TYPE: ClassVar[str] = "waiting"
-    waiting: bool = wire(flag)
-    why: str = wire(text(20), default="")
-    message: str = wire(text(200), default="")
+    waiting: bool = wire(reading.flag)
+    why: str = wire(reading.text(20), default="")
+    message: str = wire(reading.text(200), default="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,11 +248,11 @@ class Clock(Wire):
     """A person's turn clock and time bank left (R-C4), stopped while the table is paused."""
 
     TYPE: ClassVar[str] = "clock"
-    seat: int = wire(needed_seat)
-    turn: int = wire(num(0))
+    seat: int = wire(reading.needed_seat)
+    turn: int = wire(reading.num(0))
     time_left: float = wire(_seconds_needed)
-    bank: float = wire(lambda value: as_seconds(value) or 0.0)
-    running: bool = wire(unless_false, default=True)
+    bank: float = wire(lambda value: reading.as_seconds(value) or 0.0)
+    running: bool = wire(reading.unless_false, default=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,10 +261,10 @@ class ChatSaid(Wire):
 
     TYPE: ClassVar[str] = "chat"
     OPTIONAL = ("watching",)
-    seat: int | None = wire(as_seat)
-    name: str = wire(text(20, "?"))
-    text: str = wire(text(200))
-    watching: bool = wire(flag, default=False)
+    seat: int | None = wire(reading.as_seat)
+    name: str = wire(reading.text(20, "?"))
+    text: str = wire(reading.text(200))
+    watching: bool = wire(reading.flag, default=False)
 
     @classmethod
     def decode(cls, value: Any) -> Self:
@@ -299,7 +278,7 @@ class ChatSaid(Wire):
 @dataclass(frozen=True, slots=True)
 class Pong(Wire):
     TYPE: ClassVar[str] = "pong"
-    id: int = wire(num(0), default=0)
+    id: int = wire(reading.num(0), default=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +291,7 @@ class Heartbeat(Wire):
 @dataclass(frozen=True, slots=True)
 class Bye(Wire):
     TYPE: ClassVar[str] = "bye"
-    reason: str = wire(lambda value: as_str(value, "", 200) or "the server closed")
+    reason: str = wire(lambda value: reading.as_str(value, "", 200) or "the server closed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,9 +300,9 @@ class Books(Wire):
     host's *open the books* option is over."""
 
     TYPE: ClassVar[str] = "books"
-    match: str = wire(text(80))
-    hand: int = wire(opt_num(1, 99))
-    hands: int = wire(num(0, 0, 99))
+    match: str = wire(reading.text(80))
+    hand: int = wire(reading.opt_num(1, 99))
+    hands: int = wire(reading.num(0, 0, 99))
     record: dict[str, Any] = wire(clean_record)
     """Read by ``common.history.clean_record``: a record that is no hand refuses the message."""
 
@@ -340,9 +319,9 @@ class SeatAsked(Wire):
     """To the host only: ``name`` asks for ``seat`` back, or (``open`` false) that ask is over."""
 
     TYPE: ClassVar[str] = "seat_asked"
-    seat: int = wire(needed_seat)
-    name: str = wire(text(20))
-    open: bool = wire(unless_false, default=True)
+    seat: int = wire(reading.needed_seat)
+    name: str = wire(reading.text(20))
+    open: bool = wire(reading.unless_false, default=True)
 
 
 ANSWERS = ("waiting", "given", "refused", "unanswered")
@@ -360,9 +339,9 @@ class AskAnswer(Wire):
     a ``welcome`` to the seat follows), and the ``message`` in words."""
 
     TYPE: ClassVar[str] = "ask_answer"
-    seat: int = wire(needed_seat)
+    seat: int = wire(reading.needed_seat)
     answer: str = wire(_answer)
-    message: str = wire(text(200), default="")
+    message: str = wire(reading.text(200), default="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +368,7 @@ SERVER_MESSAGES: dict[str, Any] = {cls.TYPE: cls for cls in get_args(ServerMessa
 
 def decode_server(value: Any) -> ServerMessage:
     """One server message, typed; ``ProtocolError`` when it cannot be read."""
-    msg = as_dict(value)
+    msg = reading.as_dict(value)
     kind = msg.get("type")
     cls = SERVER_MESSAGES.get(kind) if isinstance(kind, str) else None
     if cls is None:
@@ -402,19 +381,21 @@ def decode_server(value: Any) -> ServerMessage:
 
 
 def _winners(value: Any) -> tuple[str, ...]:
-    return tuple(name for name in (as_str(w, "", 20) for w in as_list(value)[:7]) if name)
+    return tuple(
+        name for name in (reading.as_str(w, "", 20) for w in reading.as_list(value)[:7]) if name
+    )
 
 
 def _total_name(value: Any) -> str:
     if not isinstance(value, str):
         raise ProtocolError("a night's total without a name")
-    return as_str(value, "?", 20)
+    return reading.as_str(value, "?", 20)
 
 
 @dataclass(frozen=True, slots=True)
 class NightMatch(Wire):
-    number: int = wire(opt_num(1, 10**6))
-    hands: int = wire(num(0, 0, 99))
+    number: int = wire(reading.opt_num(1, 10**6))
+    hands: int = wire(reading.num(0, 0, 99))
     winners: tuple[str, ...] = wire(_winners)
 
 
@@ -422,23 +403,23 @@ class NightMatch(Wire):
 class NightTotal(Wire):
     name: str = wire(_total_name)
     computer: bool = wire(lambda kind: kind == "computer", key="kind")
-    matches: int = wire(num(0, 0, 10**6))
-    wins: int = wire(num(0, 0, 10**6))
-    net: int = wire(num(0, -(10**9), 10**9))
+    matches: int = wire(reading.num(0, 0, 10**6))
+    wins: int = wire(reading.num(0, 0, 10**6))
+    net: int = wire(reading.num(0, -(10**9), 10**9))
 
 
 @dataclass(frozen=True, slots=True)
 class Night(Wire):
     """The night's scoreboard (``server.night``) of a ``lobby`` or the ``standings``."""
 
-    label: str = wire(text(40))
-    table: str = wire(text(40))
-    played: int = wire(opt_num(0, 10**6))
+    label: str = wire(reading.text(40))
+    table: str = wire(reading.text(40))
+    played: int = wire(reading.opt_num(0, 10**6))
     matches: tuple[NightMatch, ...] = wire(
-        lambda value: tuple(as_list_of(NightMatch.decode, as_list(value)[-30:], 30))
+        lambda value: tuple(reading.as_list_of(NightMatch.decode, reading.as_list(value)[-30:], 30))
     )
     totals: tuple[NightTotal, ...] = wire(
-        lambda value: tuple(as_list_of(NightTotal.decode, value, 40))
+        lambda value: tuple(reading.as_list_of(NightTotal.decode, value, 40))
     )
 
     def total_of(self, name: str) -> NightTotal | None:
