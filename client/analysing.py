@@ -21,24 +21,17 @@ from common.analysis import Mark, MatchAnalysis
 
 __all__ = ["BUDGET", "GAP", "HELD", "Analysing", "analysis_for", "during_match"]
 
-BUDGET = 0.012
-"""Seconds of analysis a frame may run."""
-GAP = 0.004
-"""Seconds between two frames' work: calls closer than this are the same frame's."""
-KEEP = 4
-"""Analyses kept for hands opened again (the replayer, then the recap, then back)."""
+BUDGET = 0.012  # seconds of analysis a frame may run
+GAP = 0.004  # seconds between two frames' work: calls closer are the same frame's
+KEEP = 4  # analyses kept for hands opened again (the replayer, then the recap, then back)
 HELD = "The analysis comes once the match is over"
 
 
 def during_match(session: Session | None, records: Sequence[dict[str, Any]]) -> bool:
     """These hands are of the match the session is playing, and it is not over."""
-    match = session.match_id if session is not None else None
-    return (
-        bool(match)
-        and session is not None
-        and session.standings is None
-        and any(rec["match"] == match for rec in records)
-    )
+    if session is None or not session.match_id or session.standings is not None:
+        return False
+    return any(rec["match"] == session.match_id for rec in records)
 
 
 class Analysing:

@@ -48,8 +48,7 @@ class FoundTable:
 
     @property
     def compatible(self) -> bool:
-        """Our ``hello`` speaks ``PROTOCOL_VERSION``; servers keep accepting older clients,
-        so a table announcing that version or a later one takes us."""
+        """A table announcing our ``PROTOCOL_VERSION`` or a later one takes us."""
         return self.protocol >= PROTOCOL_VERSION
 
     @property

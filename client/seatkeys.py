@@ -31,10 +31,8 @@ def default_path() -> Path:
 
 
 def normal_ip(host: str) -> str:
-    """``host`` as one spelling of its address when it is an IP literal, else "".
-
-    ``::ffff:10.0.0.5`` is ``10.0.0.5``; 127.0.0.1, ::1 and every loopback address
-    are ``loopback`` (``localhost`` may resolve to either)."""
+    """``host`` as one spelling of its address when it is an IP literal, else "":
+    ``::ffff:10.0.0.5`` is ``10.0.0.5``, every loopback address is ``loopback``."""
     text = host.strip().strip("[]").split("%", 1)[0]
     try:
         addr = ipaddress.ip_address(text)
