@@ -393,11 +393,9 @@ class App:
 
     def on_message(self, msg: ServerMessage) -> None:
         """One server message: the session takes it, then the scenes that fit it show it."""
-        try:
-            if not self.link.apply(msg, self.now()):
-                return
-        except Exception:
-            log.exception("the session failed on a %s message", msg.TYPE)
+        if self.link.session is None:
+            return
+        if not self._guard(f"taking a {msg.TYPE}", self.link.apply, msg, self.now()):
             return
         if isinstance(msg, Welcome) and self.link.remember_joined() and self.save_settings:
             self.settings.save()  # it worked: now it is a recent address

@@ -18,7 +18,7 @@ from common.events import Act, Event
 from common.match import Standing
 from common.presence import from_wire
 from common.protocol import server_messages as r
-from common.schema import LegalAction, LobbySeat, SeatView
+from common.schema import LegalAction, SeatView
 
 __all__ = ["AWAY_WORDS", "Session"]
 
@@ -198,14 +198,11 @@ class Session:
         if not self.running and self.view is not None and self.standings is None:
             self.view = None  # a match ended without standings (e.g. cancelled)
 
-    def _players(self, seats: list[LobbySeat]) -> None:
-        self.players = {seat.seat: Player.of(seat) for seat in seats}
-
     def _match_start(self, m: r.MatchStart) -> None:
         same = self._rejoining and bool(m.match) and m.match == self.match_id
         self.match_id = m.match
         self.hands = m.hands or self.hands
-        self._players(m.seats)
+        self.players = {seat.seat: Player.of(seat) for seat in m.seats}
         self.running = True
         self.clocks.turn = None  # a comeback's own ``clock`` (or ``table``) says it again
         if same:
@@ -220,7 +217,7 @@ class Session:
     def _table(self, m: r.Table, now: float) -> None:
         self.hands = m.hands or self.hands
         if m.players:
-            self._players(m.players)
+            self.players = {seat.seat: Player.of(seat) for seat in m.players}
             for seat in m.players:  # the wire's own word on the link, whatever the presence
                 self.clocks.linked(seat.seat, seat.connected, now)
         hand = self.hand if m.hand is None else m.hand

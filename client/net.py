@@ -251,7 +251,10 @@ class Connection:
             until = None if down_since is None else down_since + self.retry_for
             state = "connecting" if not welcomed_once and not busy else "retrying"
             self._status(state, BUSY if busy else lost, attempt, until)
-            outcome = self._session()
+            try:
+                outcome = self._session()
+            finally:
+                self._shut()  # after a message it put, before the next connection
             if self._closed.is_set():
                 break
             kind, text, welcomed = outcome
@@ -294,8 +297,8 @@ class Connection:
         self._status("closed")
 
     def _session(self) -> tuple[str, str, bool]:
-        """One connection: returns (how it ended, why, whether it got a welcome); a refusal's
-        code is left in ``_refused_code``."""
+        """One connection, shut by the caller: returns (how it ended, why, whether it got a
+        welcome); a refusal's code is left in ``_refused_code``."""
         self._refused_code = ""
         try:
             sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
@@ -322,12 +325,10 @@ class Connection:
             try:
                 early, binding = self._seal(sock)
             except _Ended as end:
-                self._shut()
                 return end.args[0], end.args[1], False
         sock.settimeout(tick)
         tune_link(sock, timeout=self.silence_limit)
         if self._closed.is_set():
-            self._shut()
             return "down", "", False
         hello["heartbeat"] = True  # we ping every few seconds: drop us when we go quiet
         proof: ClientProof | None = None
@@ -338,7 +339,6 @@ class Connection:
                 hello["pake"] = proof.start()
         proven = False
         if not self.send(hello):
-            self._shut()
             return "down", "connection lost", False
         decoder = FrameDecoder()
         welcomed = False
@@ -377,7 +377,6 @@ class Connection:
                     except ProofFailed as exc:
                         _, kind, words = next(f for f in _PROOF_FAILURES if isinstance(exc, f[0]))
                         log.warning("the table's password proof failed, hanging up: %s", words)
-                        self._shut()
                         return kind, words, False
                     proven = True
                     self.send(ProofMac(mac=mac).encode())
@@ -386,7 +385,6 @@ class Connection:
                     continue  # a proof not asked for; a heartbeat, which ``heard`` has noted
                 if isinstance(msg, r.Welcome) and proof is not None and not proven:
                     log.warning("welcomed without the table's password proof: hanging up")
-                    self._shut()
                     return "no_proof", NO_PROOF_WELCOME, False
                 if isinstance(msg, r.Welcome):
                     welcomed = True
@@ -402,17 +400,14 @@ class Connection:
                         continue  # not for the player's eyes: we simply sit down again
                 elif isinstance(msg, r.Error) and msg.code == "taken_over":
                     self._put("msg", msg)  # another window of ours has the seat: not a drop
-                    self._shut()
                     return "bye", msg.message or "another connection took the seat", welcomed
                 elif isinstance(msg, r.Bye):
                     self._put("msg", msg)
-                    self._shut()
                     if self.resume_after_bye and self.mid_match:
                         return "down", msg.reason, welcomed  # it resumes the match: try again
                     return "bye", msg.reason, welcomed
                 self._note_match(msg)
                 self._put("msg", msg)
-        self._shut()
         if stale and not welcomed:
             return "stale", last_error, False
         if last_error and not welcomed:
