@@ -110,32 +110,25 @@ async def test_r_c2_away_and_back_everyone_sees_it(tmp_path: Path) -> None:
     table.shutdown()
 
 
+@pytest.mark.parametrize("message", ["away", "leave"])
 @run
-async def test_r_c2_an_away_seat_alone_with_computers_does_not_make_the_table_wait(
-    tmp_path: Path,
+async def test_r_c2_a_seat_away_or_gone_is_played_by_default_and_the_table_never_waits(
+    tmp_path: Path, message: str
 ) -> None:
-    cfg = config(tmp_path, computer=2, start_when=3, hands=4, turn_time=600)
+    """Stepping away, or leaving mid-match (the seat is away at once, no grace: R-C1's
+    grace is 600 s here), with only computers left: the match plays to its end."""
+    cfg = config(tmp_path, computer=2, start_when=3, hands=4, turn_time=600, grace=600)
     table, clock = await clocked_table(cfg)
     (ann,) = await seated(table, "ann")
-    ann.send({"type": "away"})
+    cy = Link(table, "cy")
+    cy.hello(watch=True)
+    ann.send({"type": message})
+    assert cy.last("seat_away", seat=ann.seat)["why"] == "asked"
     await play(table, clock)
-    assert ann.last("standings")["hands_played"] == 4
-    assert all(a["action"] in DEFAULTS for a in ann.acts(ann.seat))
+    assert cy.last("standings")["hands_played"] == 4 and chips(cy) == 3 * 600
+    assert all(a["action"] in DEFAULTS for a in cy.acts(ann.seat))
     # Every away spell ends with the match.
-    assert not any(s["away"] for s in ann.last("lobby", running=False)["seats"])
-    table.shutdown()
-
-
-@run
-async def test_r_c2_leaving_mid_match_makes_the_seat_away_at_once(tmp_path: Path) -> None:
-    cfg = config(tmp_path, computer=1, start_when=3, hands=4, grace=600)
-    table, clock = await clocked_table(cfg)
-    ann, bob = await seated(table, "ann", "bob")
-    bob.send({"type": "leave"})
-    assert ann.last("seat_away", seat=bob.seat)["why"] == "asked"
-    await play(table, clock, ann)
-    assert chips(ann) == 3 * 600
-    assert all(a["action"] in DEFAULTS for a in ann.acts(bob.seat))
+    assert not any(s["away"] for s in cy.last("lobby", running=False)["seats"])
     table.shutdown()
 
 
