@@ -70,15 +70,20 @@ def test_a_fold_with_a_made_flush_against_a_pair_showing_is_marked() -> None:
     assert mark.text == f"You folded with about {pct}% facing 20 to win 90: you needed 18%."
 
 
-def test_a_correct_fold_drawing_dead_is_not_marked() -> None:
-    rec = hand_record(DEAD, "1:bring_in 2:call 2:check 1:check 2:check 1:check 2:bet 1:fold")
-    assert marks_of(rec) == []
-
-
-def test_a_fold_facing_odds_it_could_not_meet_is_not_marked() -> None:
-    """Fourth street with nothing: a fold of 2c 3d 4h 9s against K K is fine."""
-    rec = hand_record(DEAD, "1:bring_in 2:call 2:bet 1:fold")
-    assert marks_of(rec) == []
+@pytest.mark.parametrize(
+    "steps",
+    [
+        pytest.param("2:check 1:check 2:check 1:check 2:bet 1:fold", id="fold-drawing-dead"),
+        # Fourth street with nothing: a fold of 2c 3d 4h 9s against K K is fine.
+        pytest.param("2:bet 1:fold", id="fold-facing-odds-it-could-not-meet"),
+        # Fifth street against K K 7: seat 1 can still make two pair with two cards to come.
+        pytest.param("2:check 1:check 2:bet 1:call", id="call-with-live-outs"),
+        pytest.param("2:check 1:check 2:check 1:check 2:check 1:check", id="bring-in-and-checks"),
+    ],
+)
+def test_what_is_not_marked(steps: str) -> None:
+    """A correct fold, a call with live outs; the bring-in and checks are never judged."""
+    assert marks_of(hand_record(DEAD, "1:bring_in 2:call " + steps)) == []
 
 
 # ------------------------------------------------------------------ no live outs
@@ -94,22 +99,11 @@ def test_a_call_with_no_live_outs_is_marked() -> None:
     )
 
 
-def test_calls_with_live_outs_are_not_marked() -> None:
-    """Fifth street against K K 7: seat 1 can still make two pair with two cards to come."""
-    rec = hand_record(DEAD, "1:bring_in 2:call 2:check 1:check 2:bet 1:call")
-    assert marks_of(rec) == []
-
-
 def test_a_bet_into_a_showing_hand_that_beats_every_draw_is_marked() -> None:
     rec = hand_record(DEAD, "1:bring_in 2:call 2:check 1:check 2:check 1:check 2:check 1:bet")
     (mark,) = marks_of(rec)
     assert (mark.kind, mark.action, mark.street, mark.cost) == ("dead_bet", "bet", 6, 20.0)
     assert "into Seat 2's two pair, kings and sevens showing" in mark.text
-
-
-def test_the_bring_in_and_checks_are_never_judged() -> None:
-    rec = hand_record(DEAD, "1:bring_in 2:call 2:check 1:check 2:check 1:check 2:check 1:check")
-    assert marks_of(rec) == []
 
 
 def test_floor_is_what_the_up_cards_alone_guarantee() -> None:

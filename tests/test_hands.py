@@ -217,22 +217,6 @@ def test_rank_hand_is_a_frozen_value() -> None:
     assert not hasattr(hand, "__dict__")
 
 
-@pytest.mark.parametrize(
-    "codes",
-    [
-        pytest.param("Ac Kd Qh Js", id="four cards"),
-        pytest.param("Ac Kd Qh Js Tc 9c 8c 7c", id="eight cards"),
-        pytest.param("Ac Kc Qc Jc 9c 2c 3c 4d", id="eight cards with a flush"),
-        pytest.param("", id="no cards"),
-    ],
-)
-def test_evaluate_wants_five_to_seven_cards(codes: str) -> None:
-    with pytest.raises(ValueError, match="5 to 7"):
-        ev(codes)
-    with pytest.raises(ValueError, match="5 to 7"):
-        best_five(parse_many(codes))
-
-
 # --- R-S2: every hand --------------------------------------------------------
 
 

@@ -18,14 +18,15 @@ from common.engine import Hand
 from common.levels import LEVEL_IDS
 from common.protocol import MessageError, SetLevel, decode_client
 from server.__main__ import _parser, config_from_args
-from server.app import TableServer
 from server.brain import LEVELS, Brain, brain, exact_seventh, level_id
 from server.brain.rivals import Range, RivalModel
 from server.computer import default_chooser
 from server.config import ServerConfig
 from server.seats import computer_seats
+from server.table import Table
+from server.timers import FakeClock
 from tests.record_decisions import random_point
-from tests.serverkit import Client, config, run
+from tests.serverkit import Link, config, run
 from tests.stacking import seat, view
 from tests.stacking import view_dict as seat_view
 
@@ -443,31 +444,21 @@ async def test_host_sets_levels_in_the_lobby_and_the_table_keeps_models_for_the_
     tmp_path: Path,
 ) -> None:
     cfg = config(tmp_path, computer=2, computer_levels=("newcomer",))
-    server = TableServer(cfg)  # real brains, one per computer seat
-    port = await server.start()
-    try:
-        table = server.table
-        assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
-        host = Client("Ann")
-        await host.hello(port)
-        host.send({"type": "level", "seat": 6, "level": "Shark"})
-        while True:
-            lobby = await host.expect("lobby")
-            levels = {p["seat"]: p.get("level") for p in lobby["seats"]}
-            if levels[6] == "shark":
-                break
-        assert levels == {0: None, 5: "newcomer", 6: "shark"}
-        host.send({"type": "level", "seat": 0, "level": "shark"})
-        err = await host.expect("error")
-        assert err["code"] == "bad_message" and err["ref"] == "level"
-        shark = table.seats[6].brain
-        assert isinstance(shark, Brain) and shark.level.id == "shark"
-        shark.memory.rival(0).dealt = 99
-        host.send({"type": "start", "hands": 4})
-        await host.expect("match_start")
-        assert shark.memory.rivals["Ann"].dealt >= 99  # the same night: not forgotten
-        host.send({"type": "level", "seat": 6, "level": "regular"})
-        err = await host.expect("error")
-        assert err["code"] == "match_running"
-    finally:
-        await server.stop()
+    table = Table(cfg, clock=FakeClock())  # real brains, one per computer seat
+    assert {s.seat: s.level for s in table.seats.values()} == {6: "newcomer", 5: "newcomer"}
+    host = Link(table, "Ann")
+    host.hello()
+    host.send({"type": "level", "seat": 6, "level": "Shark"})
+    levels = {p["seat"]: p.get("level") for p in host.last("lobby")["seats"]}
+    assert levels == {0: None, 5: "newcomer", 6: "shark"}
+    host.send({"type": "level", "seat": 0, "level": "shark"})
+    assert host.last("error")["code"] == "bad_message" and host.last("error")["ref"] == "level"
+    shark = table.seats[6].brain
+    assert isinstance(shark, Brain) and shark.level.id == "shark"
+    shark.memory.rival(0).dealt = 99
+    host.send({"type": "start", "hands": 4})
+    assert host.of_type("match_start")
+    assert shark.memory.rivals["Ann"].dealt >= 99  # the same night: not forgotten
+    host.send({"type": "level", "seat": 6, "level": "regular"})
+    assert host.last("error")["code"] == "match_running"
+    table.shutdown()

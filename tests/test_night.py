@@ -8,8 +8,8 @@ the people still there and frees the seats of those who left.
 
 from __future__ import annotations
 
-import asyncio
 import json
+import random
 from datetime import datetime
 from pathlib import Path
 
@@ -17,7 +17,9 @@ import pytest
 
 from common.match import Standing
 from server.night import Night, evening_of, night_path
-from tests.serverkit import Client, config, run, running
+from server.table import Table
+from server.timers import FakeClock
+from tests.serverkit import Link, clocked_table, config, drive, run, settle
 from tests.test_rules_away import seated
 
 pytestmark = pytest.mark.timeout(90)
@@ -28,78 +30,70 @@ def _has_seat(seats: list[dict], **want: object) -> bool:
     return any(all(entry.get(k) == v for k, v in want.items()) for entry in seats)
 
 
-async def _standings_both(*clients: Client) -> list[dict]:
-    return list(await asyncio.gather(*(c.play() for c in clients)))
+async def one_match(table: Table, clock: FakeClock, *links: Link) -> dict:
+    """The host starts a match and the links play it at random: its standings."""
+    links[0].send({"type": "start"})
+    await drive(table, clock, list(links), random.Random(3))
+    return links[0].last("standings")
 
 
 @run
 async def test_a_late_arrival_sits_in_at_the_next_match(tmp_path: Path) -> None:
     """A free seat (R-T1) taken mid-match plays from the next match, with 600 chips (R-T3)
     like everyone; meanwhile it sees only what a spectator sees."""
-    async with running(config(tmp_path, computer=1)) as (_server, port):
-        (ann,) = await seated(port, "Ann")
-        ann.send({"type": "start"})
-        await ann.expect("match_start")
-        bob = Client("Bob")
-        welcome = await bob.hello(port)
-        assert welcome["seat"] == 1 and welcome["watch"] is False
-        lobby = await bob.expect("lobby")
-        assert lobby["running"] and _has_seat(
-            lobby["seats"], seat=1, name="Bob", kind="human", connected=True, next=True
-        )
-        _, seen = await ann.seen("lobby", running=True)
-        _, seen = await ann.seen("lobby", start=ann.log.index(seen) + 1)
-        assert any(s["name"] == "Bob" and s.get("next") for s in seen["seats"])
-        start = await bob.expect("match_start")
-        assert {s["name"] for s in start["seats"]} == {"Ann", "Ada"}
-        table = await bob.expect("table")
-        assert table["view"]["you"] is None  # watching meanwhile: the public view
-        assert 1 not in {s["seat"] for s in table["view"]["seats"]}
-        first = await ann.play()
-        assert {r["name"] for r in first["standings"]} == {"Ann", "Ada"}
-        after = await bob.expect("lobby", running=False)
-        assert [s.get("next") for s in after["seats"]] == [None, True, None]  # still new
-        ann.send({"type": "start"})
-        second = await bob.expect("match_start")
-        assert {s["name"] for s in second["seats"]} == {"Ann", "Bob", "Ada"}
-        assert not any(s.get("next") for s in second["seats"])  # Bob plays this one
-        a, b = await _standings_both(ann, bob)
-        assert a == b and {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
-        await ann.close()
-        await bob.close()
+    table, clock = await clocked_table(config(tmp_path, computer=1))
+    (ann,) = await seated(table, "Ann")
+    ann.send({"type": "start"})
+    await settle(table, ann)
+    mark = len(ann.log)
+    bob = Link(table, "Bob")
+    welcome = bob.hello()
+    assert welcome["seat"] == 1 and welcome["watch"] is False
+    lobby = bob.last("lobby")
+    assert lobby["running"] and _has_seat(
+        lobby["seats"], seat=1, name="Bob", kind="human", connected=True, next=True
+    )
+    assert _has_seat(ann.last("lobby")["seats"], name="Bob", next=True)
+    assert ann.log.index(ann.last("lobby")) >= mark
+    assert {s["name"] for s in bob.last("match_start")["seats"]} == {"Ann", "Ada"}
+    await settle(table, ann, bob)
+    view = bob.last("table")["view"]
+    assert view["you"] is None  # watching meanwhile: the public view
+    assert 1 not in {s["seat"] for s in view["seats"]}
+    await drive(table, clock, [ann, bob], random.Random(3))
+    assert {r["name"] for r in ann.last("standings")["standings"]} == {"Ann", "Ada"}
+    after = bob.last("lobby", running=False)
+    assert [s.get("next") for s in after["seats"]] == [None, True, None]  # still new
+    second = await one_match(table, clock, ann, bob)
+    start = bob.last("match_start")
+    assert {s["name"] for s in start["seats"]} == {"Ann", "Bob", "Ada"}
+    assert not any(s.get("next") for s in start["seats"])  # Bob plays this one
+    assert bob.last("standings") == second
+    assert {r["name"] for r in second["standings"]} == {"Ann", "Bob", "Ada"}
+    table.shutdown()
 
 
 @run
 async def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: Path) -> None:
     """Each match's standings (R-T6: ties share the win) add up into the night's totals."""
-
-    async def one_match(port: int, ann: Client) -> dict:
-        ann.send({"type": "start"})
-        await ann.expect("match_start")
-        return await ann.play()
-
     cfg = config(tmp_path, computer=2, name="Friday")
-    nets: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    results = []
-    async with running(cfg) as (_server, port):
-        (ann,) = await seated(port, "Ann")
-        lobby = await ann.expect("lobby")
-        assert lobby["table"] == "Friday"
-        assert lobby["night"]["played"] == 0 and lobby["night"]["totals"] == []
-        for _ in range(2):
-            results.append(await one_match(port, ann))
-        lobby = await ann.expect("lobby", running=False)
-        assert lobby["night"]["played"] == 2
-        await ann.close()
+    table, clock = await clocked_table(cfg)
+    (ann,) = await seated(table, "Ann")
+    lobby = ann.last("lobby")
+    assert lobby["table"] == "Friday"
+    assert lobby["night"]["played"] == 0 and lobby["night"]["totals"] == []
+    results = [await one_match(table, clock, ann), await one_match(table, clock, ann)]
+    assert ann.last("lobby", running=False)["night"]["played"] == 2
+    table.shutdown()
     files = list(tmp_path.glob("night-*-friday.json"))
     assert len(files) == 1 and len(json.loads(files[0].read_text())["matches"]) == 2
-    async with running(cfg) as (_server, port):  # the same evening, restarted
-        (ann,) = await seated(port, "Ann")
-        lobby = await ann.expect("lobby")
-        assert lobby["night"]["played"] == 2
-        results.append(await one_match(port, ann))
-        await ann.close()
+    table, clock = await clocked_table(cfg)  # the same evening, restarted
+    (ann,) = await seated(table, "Ann")
+    assert ann.last("lobby")["night"]["played"] == 2
+    results.append(await one_match(table, clock, ann))
+    table.shutdown()
+    nets: dict[str, int] = {}
+    wins: dict[str, int] = {}
     for result in results:
         assert sum(r["net"] for r in result["standings"]) == 0  # chips only change hands
         for r in result["standings"]:
@@ -115,11 +109,8 @@ async def test_the_nights_scoreboard_over_three_matches_and_a_restart(tmp_path: 
         name: (nets[name], wins[name], 3) for name in nets
     }
     assert [t["net"] for t in night["totals"]] == sorted(nets.values(), reverse=True)
-    assert {t["name"]: t["kind"] for t in night["totals"]} == {
-        "Ann": "human",
-        "Ada": "computer",
-        "Babbage": "computer",
-    }
+    kinds = {t["name"]: t["kind"] for t in night["totals"]}
+    assert kinds == {"Ann": "human", "Ada": "computer", "Babbage": "computer"}
 
 
 FRIDAY = datetime(2026, 11, 27, 21, 0)
@@ -174,61 +165,47 @@ def test_an_unreadable_night_file_is_set_aside(tmp_path: Path) -> None:
 @run
 async def test_a_rematch_frees_the_seat_of_someone_who_left(tmp_path: Path) -> None:
     """R-C1 keeps a dropped seat to the end of its match; the rematch has no ghost in it."""
-    async with running(config(tmp_path, computer=1)) as (_server, port):
-        ann, bob, cy = await seated(port, "Ann", "Bob", "Cy")
-        assert (ann.seat, bob.seat, cy.seat) == (0, 1, 2)
-        ann.send({"type": "start"})
-        await cy.expect("match_start")
-        await cy.close()  # Cy goes home mid-match; R-C1 plays the seat out
-        a, b = await _standings_both(ann, bob)
-        assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Cy", "Ada"}
-        lobby = await ann.expect("lobby", running=False)
-        assert [(s["seat"], s["name"]) for s in lobby["seats"]] == [
-            (0, "Ann"),
-            (1, "Bob"),
-            (6, "Ada"),
-        ]
-        assert lobby["can_start"]
-        ann.send({"type": "start"})  # the rematch: one message, the same seats
-        rematch = await bob.expect("match_start")
-        assert [(s["seat"], s["name"]) for s in rematch["seats"]] == [
-            (0, "Ann"),
-            (1, "Bob"),
-            (6, "Ada"),
-        ]
-        dee = Client("Dee")
-        assert (await dee.hello(port))["seat"] == 2  # Cy's chair, free again
-        a, b = await _standings_both(ann, bob)
-        assert {r["name"] for r in a["standings"]} == {"Ann", "Bob", "Ada"}
-        for c in (ann, bob, dee):
-            await c.close()
+    table, clock = await clocked_table(config(tmp_path, computer=1))
+    ann, bob, cy = await seated(table, "Ann", "Bob", "Cy")
+    assert (ann.seat, bob.seat, cy.seat) == (0, 1, 2)
+    ann.send({"type": "start"})
+    await settle(table, ann, bob, cy)
+    cy.drop()  # Cy goes home mid-match; R-C1 plays the seat out
+    await drive(table, clock, [ann, bob], random.Random(3))
+    assert {r["name"] for r in ann.last("standings")["standings"]} == {"Ann", "Bob", "Cy", "Ada"}
+    lobby = ann.last("lobby", running=False)
+    seats = [(0, "Ann"), (1, "Bob"), (6, "Ada")]
+    assert [(s["seat"], s["name"]) for s in lobby["seats"]] == seats
+    assert lobby["can_start"]
+    result = await one_match(table, clock, ann, bob)  # the rematch: one message, the same seats
+    assert [(s["seat"], s["name"]) for s in bob.last("match_start")["seats"]] == seats
+    assert {r["name"] for r in result["standings"]} == {"Ann", "Bob", "Ada"}
+    assert Link(table, "Dee").hello()["seat"] == 2  # Cy's chair, free again
+    table.shutdown()
 
 
 @run
 async def test_the_host_frees_a_computer_seat_for_a_person(tmp_path: Path) -> None:
-    async with running(config(tmp_path, computer=6)) as (_server, port):
-        (ann,) = await seated(port, "Ann")
-        watcher = Client("Zed")
-        await watcher.hello(port, watch=True)
-        watcher.send({"type": "sit"})
-        assert (await watcher.expect("error"))["code"] == "table_full"
-        bob = Client("Bob")
-        assert (await bob.hello(port))["code"] == "table_full"
-        watcher.send({"type": "free_seat", "seat": 6})
-        assert (await watcher.expect("error"))["code"] == "not_host"
-        ann.send({"type": "free_seat", "seat": 0})
-        assert (await ann.expect("error"))["code"] == "bad_seat"
-        ann.send({"type": "free_seat", "seat": 6})
-        lobby = await ann.expect("lobby")
-        assert 6 not in {s["seat"] for s in lobby["seats"]}
-        watcher.send({"type": "sit"})
-        welcome = await watcher.expect("welcome")
-        assert welcome["seat"] == 6 and welcome["token"] and not welcome["watch"]
-        lobby = await ann.expect("lobby")
-        assert _has_seat(lobby["seats"], seat=6, name="Zed", kind="human", host=False)
-        assert not any(entry.get("next") for entry in lobby["seats"])  # no match played yet
-        for c in (ann, watcher, bob):
-            await c.close()
+    table, _clock = await clocked_table(config(tmp_path, computer=6))
+    (ann,) = await seated(table, "Ann")
+    watcher = Link(table, "Zed")
+    watcher.hello(watch=True)
+    watcher.send({"type": "sit"})
+    assert watcher.last("error")["code"] == "table_full"
+    assert Link(table, "Bob").hello()["code"] == "table_full"
+    watcher.send({"type": "free_seat", "seat": 6})
+    assert watcher.log[-1]["code"] == "not_host"
+    ann.send({"type": "free_seat", "seat": 0})
+    assert ann.last("error")["code"] == "bad_seat"
+    ann.send({"type": "free_seat", "seat": 6})
+    assert 6 not in {s["seat"] for s in ann.last("lobby")["seats"]}
+    watcher.send({"type": "sit"})
+    welcome = watcher.last("welcome")
+    assert welcome["seat"] == 6 and welcome["token"] and not welcome["watch"]
+    lobby = ann.last("lobby")
+    assert _has_seat(lobby["seats"], seat=6, name="Zed", kind="human", host=False)
+    assert not any(entry.get("next") for entry in lobby["seats"])  # no match played yet
+    table.shutdown()
 
 
 def test_a_long_night_keeps_its_totals_and_only_the_latest_matches(tmp_path: Path) -> None:
