@@ -101,16 +101,8 @@ _DAMAGE = st.tuples(st.sampled_from(["drop", "copy", "set"]),
                     st.sampled_from(["events", "events", "seats", "final"]),
                     st.integers(0, 99), st.integers(0, 99),
                     st.sampled_from([None, True, -1, 999, "As", "x", [], ["As"]]))  # fmt: skip
-"""What a hostile server may do to a played hand: an event (a seat, a final stack) left out,
-sent twice, or one of its values made any other (a card where a seat goes, ...)."""
-
-
-def _played(seed: int) -> dict:
-    rng = random.Random(seed)  # a random legal hand, short stacks and all
-    chips = {s: rng.randint(1, 150) for s in rng.sample(range(7), rng.randint(2, 7))}
-    choices = [rng.random() for _ in range(999)]
-    hand = random_walk(rng.sample(full_deck(), 52), chips, rng.randrange(7), 998, choices)
-    return check_record(hand)  # as the history writes it
+"""A hostile server's damage to a hand: an event (seat, final stack) left out, sent twice,
+or a value of it made any other (a card where a seat goes, ...)."""
 
 
 @settings(max_examples=80, deadline=None)
@@ -120,7 +112,12 @@ def _played(seed: int) -> dict:
 def test_any_books_record_either_is_refused_or_replays_without_error(seed, damage, viewer) -> None:
     """A hostile server's books never crash the replayer (STYLE: the window never crashes).
     ``viewer`` None: the open books' full record; else the hand as that seat saw it."""
-    raw = _played(seed) if viewer is None else seen_record(_played(seed), viewer)
+    rng = random.Random(seed)  # a random legal hand, short stacks and all
+    chips = {s: rng.randint(1, 150) for s in rng.sample(range(7), rng.randint(2, 7))}
+    choices = [rng.random() for _ in range(999)]
+    hand = random_walk(rng.sample(full_deck(), 52), chips, rng.randrange(7), 998, choices)
+    raw = check_record(hand)  # as the history writes it
+    raw = raw if viewer is None else seen_record(raw, viewer)
     for how, where, i, j, value in damage:
         items = raw[where] or [{}]
         item = items[i % len(items)]
