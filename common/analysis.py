@@ -455,10 +455,15 @@ class MatchAnalysis:
         return self
 
     def step(self) -> bool:
-        """One bounded piece of work; True once everything is done."""
+        """One bounded piece of work; True once everything is done.  A piece that a
+        damaged hand cannot give (a card dealt twice: ``ValueError``) is left out."""
         if self._decisions:
             task = self._decisions[0]
-            if self._decide(task):
+            try:
+                finished = self._decide(task)
+            except ValueError:
+                finished = True
+            if finished:
                 self._decisions.pop(0)
                 self._done += 1
             return self.done
@@ -467,10 +472,15 @@ class MatchAnalysis:
             if 0 <= k < len(self._streets) and self._streets[k]:
                 task = self._streets[k][0]
                 assert task.sampler is not None
-                if task.sampler.step():
+                try:
+                    finished = task.sampler.step()
+                except ValueError:
+                    finished = True
+                if finished:
                     self._streets[k].pop(0)
                     self._done += 1
-                    self._street_done(task)
+                    if task.sampler.result is not None:
+                        self._street_done(task)
                 return self.done
         return True
 
