@@ -365,13 +365,18 @@ class MatchAnalysis:
         return self
 
     def step(self) -> bool:
-        """One bounded piece of work; True once everything is done."""
+        """One bounded piece of work; True once everything is done.  A piece that a
+        damaged hand cannot give (a card dealt twice: ``ValueError``) is left out."""
         order = [self._prefer, *range(len(self._streets))]
         streets = (self._streets[k] for k in order if 0 <= k < len(self._streets))
         queue = self._decisions or next((q for q in streets if q), [])
         if not queue:
             return True
-        if queue[0]():
+        try:
+            finished = queue[0]()
+        except ValueError:
+            finished = True
+        if finished:
             queue.pop(0)
             self._done += 1
         return self.done

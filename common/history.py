@@ -184,6 +184,6 @@ def clean_record(value: Any) -> dict[str, Any]:
         "final": [
             {"seat": f["seat"], "stack": as_int(f.get("stack"), 0, lo=0)}
             for f in as_list(value.get("final"))[:7]
-            if isinstance(f, dict) and f.get("seat") in dealt
+            if isinstance(f, dict) and as_seat(f.get("seat")) in dealt
         ],
     }

@@ -160,6 +160,15 @@ def test_true_chances_at_each_street_add_up_and_end_exact() -> None:
     assert [c.share for c in sixth.chances] == pytest.approx([float(x) for x in exact])
 
 
+def test_a_card_dealt_twice_leaves_out_the_streets_it_spoils_and_raises_nothing() -> None:
+    """A hostile server's books or a damaged file: the replayer's analysis still ends."""
+    rec = hand_record(FLUSH, THROUGH_FIFTH + " 2:bet 1:call 2:check 1:check")
+    events = rec["events"]
+    i = next(i for i, e in enumerate(events) if e["ev"] == "deal" and e["street"] == 4)
+    events.insert(i, dict(events[i]))
+    assert [s.street for s in analyse_hand(rec, 1, random.Random(3)).streets] == [3]
+
+
 def test_closed_books_give_the_viewers_chance_only() -> None:
     rec = hand_record(FLUSH, THROUGH_FIFTH + " 2:bet 1:call 2:check 1:check")
     a = analyse_hand(seen_record(rec, 1), 1, random.Random(3))
