@@ -33,7 +33,7 @@ import ssl
 import struct
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -637,30 +637,43 @@ async def advance(table: Table, clock: FakeClock, seconds: float, *links: Link) 
 async def drive(
     table: Table,
     clock: FakeClock,
-    links: list[Link],
+    links: Collection[Link],
     rng: random.Random,
     *,
     until: Any = None,
     limit: int = 20000,
+    aside: Callable[[], bool] | None = None,
+    act: Callable[[Link, list[str]], Coroutine[Any, Any, None]] | None = None,
 ) -> None:
     """Random legal play at a table on a fake clock: each linked person acts at once on
     its turn, computer seats choose in their threads, and the clock moves on to the next
-    timer whenever no one can act; until the match is over (or ``until()`` is true)."""
+    timer whenever no one can act; until the match is over (or ``until()`` is true).
+    ``aside()``, asked first each time, may do something else instead (True when it did);
+    ``act(link, legal)`` plays a person's turn in place of a random legal action."""
     for _ in range(limit):
         await settle(table, *links)
         if until is not None and until():
             return
         if table.dealer.match is not None and not table.dealer.life.running:
             return  # the standings are out
+        if aside is not None and aside():
+            continue
         hand = table.dealer.match.hand if table.dealer.match is not None else None
         seat = seat_to_act(table)
-        link = next((lk for lk in links if lk.seat == seat and lk.conn.seat == seat), None)
-        mine = seat is not None and link is not None and table.seats[seat].conn is link.conn
-        playing = mine and seat is not None and not table.seats[seat].presence.away
-        if hand is not None and not hand.is_over and playing and not table.computers.thinking:
-            assert seat is not None and link is not None
+        link = None
+        if seat is not None and not table.seats[seat].presence.away:
+            link = next((lk for lk in links if lk.conn is table.seats[seat].conn), None)
+        if (
+            hand is not None
+            and not hand.is_over
+            and link is not None
+            and not table.computers.thinking
+        ):
             legal = [str(a.kind) for a in hand.legal_actions(seat)]
-            link.send(Act(table.turns.turn_id, rng.choice(legal)).encode())
+            if act is not None:
+                await act(link, legal)
+            else:
+                link.send(Act(table.turns.turn_id, rng.choice(legal)).encode())
             continue
         due = clock.next_due()
         if due is None:
