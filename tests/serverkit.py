@@ -593,6 +593,14 @@ class SealedLink(Link):
         raise AssertionError("no handshake")
 
 
+def seated(table: Table, *names: str) -> list[Link]:
+    """A ``Link`` for each of ``names``, each having said hello (a seat, if one is free)."""
+    links = [Link(table, name) for name in names]
+    for link in links:
+        link.hello()
+    return links
+
+
 async def clocked_table(cfg: ServerConfig, *, chooser: Any = None) -> tuple[Table, FakeClock]:
     """A table whose every timer runs off a ``FakeClock``; what is due "at once" runs on
     the running loop (so ``settle`` plays it), the rest waits for ``advance``."""

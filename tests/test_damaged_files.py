@@ -39,7 +39,7 @@ from server.identity import KEY_FILE, load_identity
 from server.journal import journal_path, parse, unfinished
 from server.night import FORMAT as NIGHT_FORMAT
 from server.night import evening_of, night_path
-from tests.serverkit import Client, Link, clocked_table, config, drive, running
+from tests.serverkit import Client, clocked_table, config, drive, running, seated
 
 pytestmark = pytest.mark.timeout(60)
 POSIX = pytest.mark.skipif(os.name != "posix", reason="pipes and file modes are POSIX's")
@@ -110,9 +110,7 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
     async def play() -> bytes:
         table, clock = await clocked_table(config(folder, name=NAME, computer=1, start_when=3))
-        links = [Link(table, "Ann"), Link(table, "Bob")]
-        for link in links:
-            link.hello()
+        links = seated(table, "Ann", "Bob")
         await drive(table, clock, links, random.Random(1), until=lambda: table.dealer.step >= 6)
         data = table.journal.path.read_bytes()
         table.shutdown()

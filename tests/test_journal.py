@@ -33,6 +33,7 @@ from tests.serverkit import (
     drive,
     run,
     seat_to_act,
+    seated,
     settle,
 )
 
@@ -42,9 +43,7 @@ NAME = "Friday's table"
 async def _seated(tmp: Path) -> tuple[Table, FakeClock, list[Link]]:
     """Ann and Bob sit down at a table with a computer seat: the match starts."""
     table, clock = await clocked_table(config(tmp, name=NAME, computer=1, start_when=3))
-    links = [Link(table, "Ann"), Link(table, "Bob")]
-    for link in links:
-        link.hello()
+    links = seated(table, "Ann", "Bob")
     return table, clock, links
 
 
@@ -231,9 +230,7 @@ async def test_a_resumed_seat_has_the_bank_it_had_left(tmp_path: Path) -> None:
     with the decision's seconds and the bank it had when its turn began."""
     cfg = config(tmp_path, name=NAME, start_when=2, turn_time=10, time_bank=20, grace=30)
     table, clock = await clocked_table(cfg)
-    links = [Link(table, "Ann"), Link(table, "Bob")]
-    for link in links:
-        link.hello()
+    links = seated(table, "Ann", "Bob")
     await settle(table, *links)
     slow = next(lk for lk in links if lk.seat == seat_to_act(table))
     clock.advance(14)  # four seconds of its bank spent

@@ -33,7 +33,7 @@ from server.lobby import ComputerChairs
 from server.seats import Seat
 from server.table import Table
 from server.timers import FakeClock
-from tests.serverkit import Link, config, drive, run, settle
+from tests.serverkit import Link, config, drive, run, seated, settle
 from tests.stacking import view_dict as seat_view
 
 NAME = "Friday's table"
@@ -75,8 +75,7 @@ async def test_memory_lasts_the_nights_matches_and_clears_at_a_new_night(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, clock = _table(tmp_path)
-    ann = Link(table, "Ann")
-    ann.hello()
+    (ann,) = seated(table, "Ann")
     shark = _shark(table)
     await _match(table, clock, ann, 1)
     assert shark.memory.rivals["Ann"].dealt == 4 and shark.memory.hands == 4
@@ -107,8 +106,7 @@ async def test_a_new_level_and_a_restart_start_fresh_and_then_remember_the_night
     tmp_path: Path,
 ) -> None:
     table, clock = _table(tmp_path)
-    ann = Link(table, "Ann")
-    ann.hello()
+    (ann,) = seated(table, "Ann")
     await _match(table, clock, ann, 1)
     assert _shark(table).memory.hands == 4
     ann.send({"type": "level", "seat": 6, "level": "shark"})  # the host picks anew
@@ -120,8 +118,7 @@ async def test_a_new_level_and_a_restart_start_fresh_and_then_remember_the_night
     # The same evening, restarted: the scoreboard carries on, the brains start fresh.
     again, clock = _table(tmp_path)
     assert again.records.night.played == 2
-    ann = Link(again, "Ann")
-    ann.hello()
+    (ann,) = seated(again, "Ann")
     shark = _shark(again)
     assert shark.memory.hands == 0
     await _match(again, clock, ann, 3)

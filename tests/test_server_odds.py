@@ -15,15 +15,14 @@ import pytest
 
 from common import protocol as p
 from server.console import HELP
-from tests.serverkit import Link, clocked_table, config, run, settle
+from tests.serverkit import Link, clocked_table, config, run, seated, settle
 
 pytestmark = pytest.mark.timeout(60)
 
 
 async def _lobby(tmp_path: Path, **over: Any) -> tuple[Any, ...]:
     table, clock = await clocked_table(config(tmp_path, computer=1, **over))
-    host = Link(table, "host")
-    host.hello()
+    (host,) = seated(table, "host")
     old = Link(table, "old")  # a protocol 1 client
     old.hello(protocol=1)
     await settle(table, host, old)

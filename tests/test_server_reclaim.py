@@ -20,6 +20,7 @@ from tests.serverkit import (
     config,
     run,
     seat_to_act,
+    seated,
     settle,
 )
 
@@ -69,9 +70,7 @@ class Night:
 async def night(tmp_path: Path, **kw: Any) -> tuple[Night, Link, Link]:
     cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0, **kw)
     table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "Ann"), Link(table, "Bob")
-    ann.hello()
-    bob.hello()
+    ann, bob = seated(table, "Ann", "Bob")
     n = Night(table, clock, ann, bob)
     await settle(table, ann, bob)
     await n.until(lambda: table.dealer.hand_no > 0)

@@ -38,6 +38,7 @@ from tests.serverkit import (
     config,
     run,
     running,
+    seated,
     settle,
 )
 from tests.serverproc import ServerProcess
@@ -184,8 +185,7 @@ async def test_a_sealed_link_says_hello_and_its_seat_says_sealed(
     assert ann.conn.binding == seal.channel_binding(identity.cert_der)
     assert ann.tls.peer_certificate() == identity.cert_der
     assert ann.hello()["type"] == "welcome"
-    bob = Link(table, "bob")
-    bob.hello()
+    (bob,) = seated(table, "bob")
     assert not bob.conn.sealed and bob.conn.binding == b""
     lobby = bob.last("lobby")
     assert _seat(lobby, ann.seat)["sealed"] is True and "sealed" not in _seat(lobby, bob.seat)
@@ -346,8 +346,7 @@ async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tu
     table, clock = await clocked_table(config(tmp_path, **over))
     host = SealedLink(table, identity, "host")
     host.hello()
-    bob = Link(table, "bob")
-    bob.hello()
+    (bob,) = seated(table, "bob")
     eve = Link(table, "eve")
     eve.hello(watch=True)
     await settle(table, host, bob, eve)
