@@ -6,16 +6,7 @@ night's scoreboard, the table's key) is damaged in each way the issue names, and
 ``<name>.broken-<time>`` with one log line, and the table is up (a person says hello
 and is welcomed) and clean.  A journal naming another file as its match's history is
 set aside too, and the table's key lives in the server's own data folder, moved there
-from the histories folder people share.
-
-The damages, file by file:
-
-- the journal: a line nested too deep, ``Infinity``, a number too large for a float, a
-  history path of ``table.key``, of ``../escape.jsonl`` or of another match's file, a
-  folder in its place, a pipe in its place;
-- the night's scoreboard: nested too deep, ``"net": Infinity``, ``"net": NaN``,
-  ``"net": "50"``, cut short, a folder, a pipe;
-- ``table.key``: a folder, a pipe, not a key, 200 KB of junk; its data folder a file.
+from the histories folder people share.  The damages are the tables below, file by file.
 """
 
 from __future__ import annotations
@@ -65,8 +56,8 @@ def _pipe(path: Path) -> None:
 
 
 class Started:
-    """A table started on ``tmp``'s folders, as ``stud-server`` starts one: its log lines,
-    its key and the first lobby a person who says hello is sent (it is up)."""
+    """A table started on ``tmp``'s folders: its log lines, its key and the first lobby
+    a person who says hello is sent (it is up)."""
 
     def __init__(self, tmp: Path, caplog: pytest.LogCaptureFixture, **options: Any) -> None:
         options.setdefault("data_dir", _kept(tmp))
@@ -254,7 +245,6 @@ NIGHT_DAMAGES: dict[str, Callable[[str], bytes]] = {
 }
 
 
-@pytest.mark.parametrize("damage", NIGHT_DAMAGES, ids=list(NIGHT_DAMAGES))
 def _tonight(tmp: Path) -> tuple[str, Path]:
     evening = evening_of(datetime.now().astimezone())
     path = night_path(tmp / "histories", evening, NAME)

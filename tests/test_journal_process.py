@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from common.match import START_STACK
+from common.protocol import Start
 from tests import hhcheck
 from tests.serverkit import LOOPBACK, Client, roundtrip, take_turns, until
 from tests.serverproc import ServerProcess
@@ -187,25 +188,25 @@ def test_a_server_killed_four_times_finishes_its_match(tmp_path: Path) -> None:
     print("comebacks after four kills:", ", ".join(f"{t:.2f} s" for t in took))
 
 
-async def _host_again(tmp: Path) -> None:
-    """The game hosting a friends' table dies mid-hand and hosts it again."""
+def host(over: dict[str, Any], **settings: Any) -> Any:
+    """The game hosting a friends' table, "Night", four hands and a computer seat."""
     from client.localserver import LocalServer
     from client.settings import Settings
-    from common.protocol import Start
 
+    local = LocalServer(over)
+    failed = local.start_host(
+        Settings(name="Ann", **settings), hands=4, computers=1, password="", port=0,
+        bind=LOOPBACK, name="Night",
+    )  # fmt: skip
+    assert failed is None
+    return local
+
+
+async def _host_again(tmp: Path) -> None:
+    """The game hosting a friends' table dies mid-hand and hosts it again."""
     over = {"history_dir": tmp / "histories", "announce": False, "bot_delay": 0,
             "hand_pause": 0.2, "seed": 4}  # fmt: skip
-    settings = Settings(name="Ann", host_turn_time=0)
-
-    def host() -> LocalServer:
-        local = LocalServer(over)
-        failed = local.start_host(
-            settings, hands=4, computers=1, password="", port=0, bind=LOOPBACK, name="Night"
-        )
-        assert failed is None
-        return local
-
-    local = host()
+    local = host(over, host_turn_time=0)
     players = [Client("Ann", seed=3), Client("Bob", seed=4)]
     try:
         await sit(players, local.handle.port)
@@ -222,7 +223,7 @@ async def _host_again(tmp: Path) -> None:
         # The game dies: its server thread goes without ending the match (no forget).
         await asyncio.to_thread(local.handle.stop, reason="crash")
         started = time.monotonic()
-        local = host()
+        local = host(over, host_turn_time=0)
         assert local.handle.server.resumed and local.handle.port == port
         took = await comeback(players, port, started)
         print(f"comeback after hosting again: {took:.2f} s")
@@ -240,15 +241,9 @@ def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
 
 
 def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
-    from client.localserver import LocalServer
-    from client.settings import Settings
-    from common.protocol import Start
-
     async def scenario() -> None:
         over = {"history_dir": tmp_path, "announce": False, "bot_delay": 0}
-        local = LocalServer(over)
-        assert local.start_host(Settings(name="Ann"), hands=4, computers=1, password="",
-                                port=0, bind=LOOPBACK, name="Night") is None  # fmt: skip
+        local = host(over)
         ann = Client("Ann")
         await ann.hello(local.handle.port)
         ann.send(Start().encode())
@@ -257,9 +252,7 @@ def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
         await asyncio.to_thread(local.stop, "Ann")
         await ann.close()
         assert not list(tmp_path.glob("*.journal"))
-        again = LocalServer(over)
-        assert again.start_host(Settings(name="Ann"), hands=4, computers=1, password="",
-                                port=0, bind=LOOPBACK, name="Night") is None  # fmt: skip
+        again = host(over)
         try:
             assert not again.handle.server.resumed
         finally:
