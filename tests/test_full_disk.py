@@ -1,15 +1,6 @@
-"""Issue 33 point 1 over real processes on a real full disk: ``python -m server`` with its
-histories folder on a small tmpfs that fills up mid-match.
-
-- The table waits and tells the players (``waiting``, ``disk_full``) instead of playing
-  on; killed (SIGKILL) and started again while the disk is still full it starts, resumes
-  the match, and every person is back at the very table they last saw: no step rewound,
-  none shown twice; once the disk has room the match plays to its end, each hand in the
-  history once.
-- A match whose last hand ends on the full disk shows no standings until its history and
-  the night's scoreboard are written; then it does, with every hand in the history.
-
-Mounting a filesystem needs root: skipped otherwise.  Marked ``slow`` (about 10 s each).
+"""Issue 33 point 1 over real processes on a real full disk (``tests/test_server_disk.py``
+on a fake one): ``python -m server`` with its histories on a small tmpfs that fills up
+mid-match.  Mounting one needs root: skipped otherwise.  ``slow`` (about 10 s each).
 """
 
 from __future__ import annotations

@@ -29,7 +29,6 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def Server(tmp: Path, *, port: int = 0, hand_pause: float = 0.2) -> ServerProcess:  # noqa: N802
-    """The kill tests' server: fast options, seeded, one computer seat, four hands."""
     return ServerProcess(
         tmp,
         "--computer", "1", "--start-when", "3", "--hands", "4",
@@ -82,7 +81,6 @@ async def comeback(players: list[Client], port: int, started: float) -> float:
 
 
 async def play_out(players: list[Client]) -> dict[str, Any]:
-    """Every turn answered until the standings: those."""
     _, standings = await take_turns(players)
     assert standings["type"] == "standings"
     return standings

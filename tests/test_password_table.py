@@ -2,11 +2,9 @@
 by the game only once it proved it knows the password, and the password kept beside a
 seat's token said by every hello, the automatic reconnects' too.
 
-Tables are real ``python -m server`` processes on 127.0.0.1 (``tests.serverproc``), or
-in-process tables on a fake clock for the host's controls; the man in the middle is a
-proxy with a key of its own and the table's name (``tests.wiretap.Middle``); the game
-is the headless game itself (``client.app.App``, its ``TableLink`` and
-``client.net.Connection``), pins and seats' tokens in the test's own config folder.
+Real ``python -m server`` processes, a table on a fake clock for the host's controls,
+a man in the middle (``tests.wiretap.Middle``) and the headless game, as in
+``tests/test_sealed_wire.py``.
 """
 
 from __future__ import annotations
@@ -50,9 +48,6 @@ TABLE = "Sam's table"
 def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_them(
     tmp_path: Path, options: tuple[str, ...], said: str
 ) -> None:
-    """``stud-server`` with a password and nothing said of plain connections refuses a
-    plain hello (``tls_required``, the reason in its words); ``--plain allow`` lets it
-    in, the log warns what that costs, and the lobby says ``"plain": "allow"``."""
     srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *options)
     try:
         assert srv.says(said)
@@ -79,10 +74,6 @@ def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_
 def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The host's terminal at a table with a password: ``status`` says plain connections
-    are refused; ``plain allow`` lets them in with a warning of the cost, in ``status``
-    and the log, and every lobby says ``allow``; ``plain never`` again.  Without a
-    password the lobby and ``status`` say nothing of them, as before."""
 
     async def scenario() -> None:
         table, _ = await clocked_table(config(tmp_path / "pw", password=PASSWORD))
@@ -131,7 +122,6 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
         _, statuses = watched(app)
 
         def join(port: int) -> Any:
-            """Join and wait for the welcome or the refusal; the refusal, if any."""
             statuses.clear()
             app.connect("127.0.0.1", port, password=PASSWORD)
             assert run([app], lambda: ended(app, statuses)), statuses
