@@ -27,25 +27,12 @@ def test_help_names_every_option() -> None:
         [sys.executable, "-m", "server", "--help"], capture_output=True, text=True, cwd=ROOT
     )
     assert out.returncode == 0
-    for option in (
-        "--host",
-        "--port",
-        "--hands",
-        "--computer",
-        "--password",
-        "--password-file",
-        "--start-when",
-        "--grace",
-        "--turn-time",
-        "--time-bank",
-        "--stand-in",
-        "--history-dir",
-        "--seed",
-        "--bot-delay",
-        "--name",
-        "--no-announce",
-    ):
-        assert option in out.stdout
+    options = [
+        "--host", "--port", "--hands", "--computer", "--password", "--password-file",
+        "--start-when", "--grace", "--turn-time", "--time-bank", "--stand-in", "--history-dir",
+        "--seed", "--bot-delay", "--name", "--no-announce",
+    ]  # fmt: skip
+    assert [option for option in options if option not in out.stdout] == []
 
 
 @pytest.mark.parametrize(
@@ -143,15 +130,19 @@ def test_a_taken_port_says_what_to_do(tmp_path: Path) -> None:
     assert f"port {port} is taken" in err and "--port 0" in err
 
 
+def _host_commands_line(proc: subprocess.Popen) -> str:
+    """The server's log line that says where its host commands come from."""
+    assert proc.stderr is not None
+    return next(line for line in proc.stderr if "host commands" in line)
+
+
 def test_host_commands_are_read_from_a_pipe(tmp_path: Path) -> None:
     """Issue 17, point 15: stdin a pipe, not a terminal: ``status`` is still answered,
     two lines written together both read, and the end of input said."""
     proc = _server(tmp_path, 0, stdin=subprocess.PIPE)
     try:
         assert proc.stdin is not None and proc.stderr is not None
-        for line in proc.stderr:
-            if "host commands" in line:
-                break
+        line = _host_commands_line(proc)
         assert "standard input" in line and "status" in line
         proc.stdin.write("status\nbogus\n")
         proc.stdin.flush()
@@ -168,11 +159,7 @@ def test_host_commands_are_read_from_a_pipe(tmp_path: Path) -> None:
 def test_no_host_commands_without_a_pipe_or_terminal_is_said(tmp_path: Path) -> None:
     proc = _server(tmp_path, 0, stdin=subprocess.DEVNULL)
     try:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if "host commands" in line:
-                break
-        assert "no host commands" in line
+        assert "no host commands" in _host_commands_line(proc)
     finally:
         proc.kill()
         proc.wait()

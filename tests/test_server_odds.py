@@ -39,11 +39,8 @@ async def test_the_lobby_says_odds_only_when_allowed(tmp_path: Path) -> None:
     assert host.last("lobby")["odds"] is True
     assert old.last("lobby")["odds"] is True  # an ignorable key for protocol 1
     assert "odds" not in host.last("lobby")["options"]
-    assert table.turns.options.to_dict() == {
-        "turn_time": table.turns.options.turn_time,
-        "time_bank": table.turns.options.time_bank,
-        "stand_in": table.turns.options.stand_in,
-    }  # not in the journal's options either
+    journaled = table.turns.options.to_dict()
+    assert list(journaled) == ["turn_time", "time_bank", "stand_in"]  # not in the journal's
     table.shutdown()
 
 
