@@ -124,37 +124,33 @@ def _seat(msg: dict[str, Any], seat: int | None) -> dict[str, Any]:
     )
 
 
-def test_a_sealed_client_plays_beside_plain_protocol_1_and_2_clients(
+@run
+async def test_a_sealed_client_plays_beside_plain_protocol_1_and_2_clients(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, start_when=3)) as (server, port):
-            assert server.identity is not None
-            ann = Client("ann")
-            assert (await ann.hello(port, sealed=True))["type"] == "welcome"
-            assert seal.key_fingerprint(ann.cert) == server.identity.fingerprint
-            old = Client("old")
-            assert (await old.hello(port, protocol=1))["type"] == "welcome"
-            bob = Client("bob")
-            assert (await bob.hello(port))["type"] == "welcome"
-            # A few steps of the match, for everyone.
-            for c in (ann, old, bob):
-                await c.expect("match_start")
-            table = await ann.expect("table")
-            assert _seat(table, ann.seat)["sealed"] is True
-            assert "sealed" not in _seat(table, old.seat)
-            assert "sealed" not in _seat(table, bob.seat)
-            plain_view = await bob.expect("table")
-            assert _seat(plain_view, ann.seat)["sealed"] is True
-            lobby = ann.of_type("lobby")[-1]
-            assert "plain" not in lobby and "sealed" not in _seat(lobby, old.seat)
-            results = await asyncio.gather(ann.play(), old.play(), bob.play())
-            assert all(r["type"] == "standings" for r in results)
-            for c in (ann, old, bob):
-                await c.close()
-
-    with caplog.at_level(logging.INFO, logger="server.net"):
-        asyncio.run(scenario())
+    caplog.set_level(logging.INFO, logger="server.net")
+    async with running(config(tmp_path, start_when=3)) as (server, port):
+        assert server.identity is not None
+        ann = Client("ann")
+        assert (await ann.hello(port, sealed=True))["type"] == "welcome"
+        assert seal.key_fingerprint(ann.cert) == server.identity.fingerprint
+        old = Client("old")
+        assert (await old.hello(port, protocol=1))["type"] == "welcome"
+        bob = Client("bob")
+        assert (await bob.hello(port))["type"] == "welcome"
+        for c in (ann, old, bob):
+            await c.expect("match_start")
+        table = await ann.expect("table")
+        assert _seat(table, ann.seat)["sealed"] is True
+        assert "sealed" not in _seat(table, old.seat) and "sealed" not in _seat(table, bob.seat)
+        plain_view = await bob.expect("table")
+        assert _seat(plain_view, ann.seat)["sealed"] is True
+        lobby = ann.of_type("lobby")[-1]
+        assert "plain" not in lobby and "sealed" not in _seat(lobby, old.seat)
+        results = await asyncio.gather(ann.play(), old.play(), bob.play())
+        assert all(r["type"] == "standings" for r in results)
+        for c in (ann, old, bob):
+            await c.close()
     assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: sealed \(TLSv1\.3\)", caplog.text)
     assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: plain", caplog.text)
 
@@ -445,12 +441,10 @@ def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
 
 @run
 async def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
-    """The journal keeps the match's options, not ``plain``: the table started again
-    takes its own (``--plain never``), so a resume never opens the door to plain ones."""
+    """The journal keeps the match's options, not ``plain``: a resume never opens the door."""
     cfg = config(tmp_path, name="Resumed", computer=1, start_when=3)
     table, _ = await clocked_table(cfg)
-    for name in ("Ann", "Bob"):
-        Link(table, name).hello()
+    seated(table, "Ann", "Bob")
     await settle(table)
     assert table.dealer.life.running
     again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))
