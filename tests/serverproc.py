@@ -61,6 +61,12 @@ class ServerProcess:
                 if found := re.search(r"listening on port (\d+)", line):
                     self.port = int(found.group(1))
 
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.terminate()
+
     def freeze(self) -> None:
         """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""
         self.proc.send_signal(signal.SIGSTOP)

@@ -48,8 +48,7 @@ TABLE = "Sam's table"
 def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_them(
     tmp_path: Path, options: tuple[str, ...], said: str
 ) -> None:
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *options)
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *options) as srv:
         assert srv.says(said)
 
         async def plain_hello() -> None:
@@ -67,8 +66,6 @@ def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_
             await pat.close()
 
         asyncio.run(plain_hello())
-    finally:
-        srv.terminate()
 
 
 def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
@@ -114,8 +111,7 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
     with no "key has changed", and its key is pinned once it has proven the password.
     Trusting the middle's key after that (the dialog's button) lets it through; its
     proof fails again and the real table's pin stays."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1") as srv:
         real = key_fingerprint(table_key(srv.port))
         app = make_client("Tess")
         pins = app.link.pins
@@ -146,8 +142,6 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
             assert refused is not None and refused.code == "no_proof", refused
         assert [p.fingerprint for p in pins.entries()] == [real]
         assert join(srv.port) is None and app.link.key_problem is None
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ point 7: the reconnect

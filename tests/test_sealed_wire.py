@@ -140,9 +140,8 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
     back with its token: the wire shows only TLS records, both ways, on both links."""
     from tests.clientkit import Player
 
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
-                "--start-when", "3")  # fmt: skip
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
+               "--start-when", "3") as srv:  # fmt: skip
         with WireTap(srv.port) as tap:
             app = make_client("Tess")
             messages, statuses = watched(app)
@@ -174,8 +173,6 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
                 assert assert_sealed(bytes(link.up)) > 0
                 assert assert_sealed(bytes(link.down)) > 0
         assert srv.says(": sealed (TLSv1.3)")  # 18.5: the headless server's log says so
-    finally:
-        srv.terminate()
 
 
 def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap(
@@ -184,9 +181,8 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
     """The control for the test above (so it can fail): a protocol-1 client in plain
     frames (``--plain allow``, 18.5) on the same tap shows its hole cards, token and the
     password."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
-                "--start-when", "3", "--plain", "allow")  # fmt: skip
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
+               "--start-when", "3", "--plain", "allow") as srv:  # fmt: skip
         with WireTap(srv.port) as tap:
             log = asyncio.run(play_plain(tap.port, password=PASSWORD))
             lobby = next(m for m in log if m.get("type") == "lobby")
@@ -199,8 +195,6 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
             with pytest.raises(ValueError):
                 list(tls_records(tap.up))
         assert srv.says(": plain")
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ 18.5: plain or never
@@ -209,8 +203,7 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
 def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
     make_client, tmp_path: Path
 ) -> None:
-    srv = serve(tmp_path / "table", "--plain", "never", "--computer", "1")
-    try:
+    with serve(tmp_path / "table", "--plain", "never", "--computer", "1") as srv:
 
         async def plain_hello() -> None:
             pat = Client("Pat")
@@ -229,8 +222,6 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
         assert run([app], lambda: any(m.TYPE == "lobby" for m in messages))
         lobby = next(m for m in messages if m.TYPE == "lobby")
         assert lobby.plain == "never"  # 18.5: everyone sees the host's choice
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ 18.3: the pins
@@ -251,8 +242,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         app.leave_table(notice="", send_leave=True)
     finally:
         first.terminate()
-    second = serve(tmp_path / "second", port=port)
-    try:
+    with serve(tmp_path / "second", port=port) as second:
         new = key_fingerprint(table_key(port))
         assert new != old
         app.connect("127.0.0.1", port)
@@ -263,8 +253,6 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         assert short_key(old) in refused.message and short_key(new) in refused.message
         assert app.session is None and app.top().name == "start"
         assert not second.said("Tess sits")  # no hello reached the table
-    finally:
-        second.terminate()
 
 
 # ------------------------------------------------------------------ 18.3, 18.4: the middle
@@ -274,8 +262,7 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
     make_client, tmp_path: Path
 ) -> None:
     """A proxy with its own key and the table's name: refused before the hello."""
-    srv = serve(tmp_path / "table")
-    try:
+    with serve(tmp_path / "table") as srv:
         real = key_fingerprint(table_key(srv.port))
         app = make_client("Tess")
         _, statuses = watched(app)
@@ -294,8 +281,6 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
             # already read its certificate and hung up: wait for the link it made.
             assert run([app], lambda: bool(middle.links()), timeout=10)
             assert middle.up == b""
-    finally:
-        srv.terminate()
 
 
 def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
@@ -303,8 +288,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
 ) -> None:
     """No pin yet: the password proof is bound to each TLS channel, so the table's proof
     relayed by the middle fails on the client's channel; the middle reads SPAKE2 only."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1") as srv:
         with Middle(srv.port, name=TABLE) as middle:
             app = make_client("Tess")
             messages, statuses = watched(app)
@@ -324,8 +308,6 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             assert PASSWORD.encode() not in middle.up + middle.down
             assert middle.up  # it did relay: the refusal is the proof's, not the link's
         assert not srv.said("Tess sits")
-    finally:
-        srv.terminate()
 
 
 @pytest.mark.parametrize(
@@ -338,8 +320,7 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
 ) -> None:
     """Sealed to the client, plain to the table: the client sends only its proof's start,
     which a plain link refuses (by default the table takes none at all, issue 33)."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *plain)
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *plain) as srv:
         with Middle(srv.port, name=TABLE, sealed=False) as middle:
             app = make_client("Tess")
             messages, statuses = watched(app)
@@ -354,8 +335,6 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
             assert "sealed" in errors[0]["message"]
             assert PASSWORD.encode() not in middle.up + middle.down
         assert not srv.said("Tess sits")
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ 18.2: the table's key
@@ -368,14 +347,11 @@ def test_18_2_the_key_survives_a_restart_and_is_kept_private(tmp_path: Path) -> 
 
     keys = []
     for name in (TABLE, TABLE, "Another name"):
-        srv = serve(tmp_path, name=name)
-        try:
+        with serve(tmp_path, name=name) as srv:
             cert = table_key(srv.port)
             keys.append(key_fingerprint(cert))
             assert certificate_name(cert) == name
             assert srv.says(short_key(keys[-1]))  # beside the addresses to type
-        finally:
-            srv.terminate()
         folder = tmp_path / "data" / "seventh-street" / "server"
         assert (folder / "table.key").stat().st_mode & 0o777 == 0o600
         assert folder.stat().st_mode & 0o777 == 0o700

@@ -64,10 +64,9 @@ def test_the_defaults_and_what_is_refused() -> None:
 
 def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
     """The installed ``stud-server``, as the README starts it."""
-    server = ServerProcess(tmp_path, "--computer", "1", "--history-dir", str(tmp_path),
-                           "--bot-delay", "0", "--name", "Friday",
-                           program=[str(ROOT / ".venv" / "bin" / "stud-server")])  # fmt: skip
-    try:
+    stud_server = [str(ROOT / ".venv" / "bin" / "stud-server")]
+    options = ["--computer", "1", "--history-dir", str(tmp_path), "--bot-delay", "0"]
+    with ServerProcess(tmp_path, *options, "--name", "Friday", program=stud_server) as server:
         at = next(i for i, line in enumerate(server.lines) if "listening on port" in line)
         assert "INFO" in server.lines[at]
         assert wait_until(lambda: len(server.lines) > at + 1)
@@ -82,8 +81,6 @@ def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
 
         asyncio.run(hello_then_sigterm())
         assert server.proc.wait(10) == 0
-    finally:
-        server.terminate()
 
 
 def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) -> None:

@@ -161,8 +161,7 @@ def test_R_C1_comebacks_by_token_get_in_through_a_crowd(
     """10 comebacks by token, each from a new address, while ``addresses`` addresses keep
     ``each`` connections apiece at the door (re-opened as soon as closed): at least 9 in
     (before issue 33: 0 or 1)."""
-    server = _table(tmp_path)
-    try:
+    with _table(tmp_path) as server:
         token = asyncio.run(_seat(server))
         with crowd(server.port, kind, addresses, each=each) as door:
             assert wait_until(lambda: door.opened() >= addresses * each, timeout=300)
@@ -172,8 +171,6 @@ def test_R_C1_comebacks_by_token_get_in_through_a_crowd(
               f"the crowd opened {opened}")  # fmt: skip
         assert got.count("welcome") >= 9, got
         assert opened > 2 * addresses * each  # a crowd, kept up
-    finally:
-        server.terminate()
 
 
 def _link(port: int, token: str) -> Connection:
@@ -200,8 +197,7 @@ def test_R_C1_the_games_link_is_seated_again_by_itself_through_a_crowd(
     """The game's own link (``client.net``, sealed, the password proved), cut three times
     while 250 addresses hold half-open TLS connections at the door: each time it takes
     its seat again by itself, and never gives up."""
-    server = _table(tmp_path)
-    try:
+    with _table(tmp_path) as server:
         token = asyncio.run(_seat(server))
         link = _link(server.port, token)
         seen: list[tuple[str, Any]] = []
@@ -220,5 +216,3 @@ def test_R_C1_the_games_link_is_seated_again_by_itself_through_a_crowd(
         busy = sum(1 for s in statuses if s.message == BUSY)
         print(f"\nthe link was seated again 3/3, told busy {busy} times")
         link.close()
-    finally:
-        server.terminate()

@@ -426,8 +426,9 @@ async def test_the_txt_record_has_the_key_after_the_other_facts(tmp_path: Path) 
 
 
 def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never")
-    try:
+    with ServerProcess(
+        tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never"
+    ) as server:
         assert server.says("table key")  # the key is made before it is said
         kept = tmp_path / "data" / "seventh-street" / "server"  # its own, not the histories'
         short = seal.short_key(load_identity(kept).fingerprint)
@@ -435,8 +436,6 @@ def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
         assert server.said(f"table key {short}: friends see it on their screen when they join")
         # The next line of the log: it may come a moment later on a busy machine.
         assert server.says("plain (unencrypted) connections are refused")
-    finally:
-        server.terminate()
 
 
 @run
