@@ -20,7 +20,7 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Act
 from tests import hhcheck
-from tests.serverkit import Client, choose, roundtrip, take_turns, until
+from tests.serverkit import Client, choose, roundtrip, run, take_turns, until
 from tests.serverproc import ServerProcess
 from tests.test_journal_process import caught_up, comeback, last_table, play_out, same_table, sit
 
@@ -118,11 +118,14 @@ def check_history(disk: Path, standings: dict[str, Any], hands: int) -> None:
     assert not list(disk.glob("*.journal"))
 
 
-async def _no_rewind(tmp: Path) -> None:
+@run
+async def test_a_full_disk_holds_the_table_and_a_kill_meanwhile_rewinds_nothing(
+    tmp_path: Path,
+) -> None:
     players = [Client("Ann", seed=1), Client("Bob", seed=2)]
     logs: dict[str, list[dict[str, Any]]] = {p.name: [] for p in players}
-    with small_disk(tmp) as disk:
-        servers = [server(tmp, disk, hands=8)]
+    with small_disk(tmp_path) as disk:
+        servers = [server(tmp_path, disk, hands=8)]
         try:
             await sit(players, servers[0].port)
             asked, turn = await take_turns(players, lambda p, t: last_table(p)["hand"] >= 2)
@@ -138,7 +141,7 @@ async def _no_rewind(tmp: Path) -> None:
             for p in players:
                 logs[p.name] += p.log
             # Started again while the disk is still full: it starts and resumes.
-            servers.append(server(tmp, disk, hands=8, port=servers[-1].port))
+            servers.append(server(tmp_path, disk, hands=8, port=servers[-1].port))
             assert servers[-1].says(f"resumed match {before['Ann']['match']} at hand")
             await comeback(players, servers[-1].port, servers[-1].started)
             for p in players:
@@ -164,14 +167,13 @@ async def _no_rewind(tmp: Path) -> None:
                     s.kill()
 
 
-def test_a_full_disk_holds_the_table_and_a_kill_meanwhile_rewinds_nothing(tmp_path: Path) -> None:
-    asyncio.run(_no_rewind(tmp_path))
-
-
-async def _ends_full(tmp: Path) -> None:
+@run
+async def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_saved(
+    tmp_path: Path,
+) -> None:
     players = [Client("Ann", seed=3), Client("Bob", seed=4)]
-    with small_disk(tmp) as disk:
-        srv = server(tmp, disk, hands=4)
+    with small_disk(tmp_path) as disk:
+        srv = server(tmp_path, disk, hands=4)
         try:
             await sit(players, srv.port)
             asked, turn = await take_turns(players, lambda p, t: last_table(p)["hand"] >= 4)
@@ -194,7 +196,3 @@ async def _ends_full(tmp: Path) -> None:
                 await p.close()
             if srv.proc.poll() is None:
                 srv.kill()
-
-
-def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_saved(tmp_path: Path) -> None:
-    asyncio.run(_ends_full(tmp_path))

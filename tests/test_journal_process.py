@@ -18,7 +18,7 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Start
 from tests import hhcheck
-from tests.serverkit import LOOPBACK, Client, roundtrip, take_turns, until
+from tests.serverkit import LOOPBACK, Client, roundtrip, run, take_turns, until
 from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,9 +200,10 @@ def host(over: dict[str, Any], **settings: Any) -> Any:
     return local
 
 
-async def _host_again(tmp: Path) -> None:
+@run
+async def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
     """The game hosting a friends' table dies mid-hand and hosts it again."""
-    over = {"history_dir": tmp / "histories", "announce": False, "bot_delay": 0,
+    over = {"history_dir": tmp_path / "histories", "announce": False, "bot_delay": 0,
             "hand_pause": 0.2, "seed": 4}  # fmt: skip
     local = host(over, host_turn_time=0)
     players = [Client("Ann", seed=3), Client("Bob", seed=4)]
@@ -227,33 +228,27 @@ async def _host_again(tmp: Path) -> None:
         print(f"comeback after hosting again: {took:.2f} s")
         for p, table in (await caught_up(players)).items():
             same_table(table, before[p])
-        check_history(tmp, await play_out(players))
+        check_history(tmp_path, await play_out(players))
     finally:
         for p in players:
             await p.close()
         await asyncio.to_thread(local.stop, "Ann")
 
 
-def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
-    asyncio.run(_host_again(tmp_path))
-
-
-def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        over = {"history_dir": tmp_path, "announce": False, "bot_delay": 0}
-        local = host(over)
-        ann = Client("Ann")
-        await ann.hello(local.handle.port)
-        ann.send(Start().encode())
-        await ann.expect("turn", timeout=10)
-        assert list(tmp_path.glob("*.journal"))
-        await asyncio.to_thread(local.stop, "Ann")
-        await ann.close()
-        assert not list(tmp_path.glob("*.journal"))
-        again = host(over)
-        try:
-            assert not again.handle.server.resumed
-        finally:
-            await asyncio.to_thread(again.stop, "Ann")
-
-    asyncio.run(scenario())
+@run
+async def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
+    over = {"history_dir": tmp_path, "announce": False, "bot_delay": 0}
+    local = host(over)
+    ann = Client("Ann")
+    await ann.hello(local.handle.port)
+    ann.send(Start().encode())
+    await ann.expect("turn", timeout=10)
+    assert list(tmp_path.glob("*.journal"))
+    await asyncio.to_thread(local.stop, "Ann")
+    await ann.close()
+    assert not list(tmp_path.glob("*.journal"))
+    again = host(over)
+    try:
+        assert not again.handle.server.resumed
+    finally:
+        await asyncio.to_thread(again.stop, "Ann")

@@ -23,7 +23,8 @@ from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
 from tests.clientkit import run
-from tests.serverkit import Client, Link, SealedLink, clocked_table, config, settle, table_key
+from tests.serverkit import Client, SealedLink, clocked_table, config, seated, settle, table_key
+from tests.serverkit import run as serverkit_run
 from tests.serverproc import ServerProcess
 from tests.test_sealed_wire import ended, refusal, serve, watched
 from tests.wiretap import Middle
@@ -68,36 +69,32 @@ def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_
         asyncio.run(plain_hello())
 
 
-def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
+@serverkit_run
+async def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    table, _ = await clocked_table(config(tmp_path / "pw", password=PASSWORD))
+    identity = load_identity(tmp_path / "key", "Test table")
+    ann = SealedLink(table, identity, "Ann")
+    assert ann.hello(password=PASSWORD)["seat"] == 0
+    assert ann.last("lobby")["plain"] == "never"
+    assert "plain connections never" in table.console("status")
+    with caplog.at_level(logging.WARNING, logger="server.table"):
+        assert table.console("plain allow") == "ok"
+    assert PLAIN_COST in caplog.text
+    assert f"plain connections allowed: {PLAIN_COST}" in table.console("status")
+    await settle(table, ann)
+    assert ann.last("lobby")["plain"] == "allow"
+    assert table.console("plain never") == "ok"
+    await settle(table, ann)
+    assert ann.last("lobby")["plain"] == "never"
+    table.shutdown()
 
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path / "pw", password=PASSWORD))
-        identity = load_identity(tmp_path / "key", "Test table")
-        ann = SealedLink(table, identity, "Ann")
-        assert ann.hello(password=PASSWORD)["seat"] == 0
-        assert ann.last("lobby")["plain"] == "never"
-        assert "plain connections never" in table.console("status")
-        with caplog.at_level(logging.WARNING, logger="server.table"):
-            assert table.console("plain allow") == "ok"
-        assert PLAIN_COST in caplog.text
-        assert f"plain connections allowed: {PLAIN_COST}" in table.console("status")
-        await settle(table, ann)
-        assert ann.last("lobby")["plain"] == "allow"
-        assert table.console("plain never") == "ok"
-        await settle(table, ann)
-        assert ann.last("lobby")["plain"] == "never"
-        table.shutdown()
-
-        open_table, _ = await clocked_table(config(tmp_path / "open"))
-        bob = Link(open_table, "Bob")
-        assert bob.hello()["seat"] == 0
-        assert "plain" not in bob.last("lobby")
-        assert "plain" not in open_table.console("status")
-        open_table.shutdown()
-
-    asyncio.run(scenario())
+    open_table, _ = await clocked_table(config(tmp_path / "open"))
+    (bob,) = seated(open_table, "Bob")
+    assert bob.seat == 0 and "plain" not in bob.last("lobby")
+    assert "plain" not in open_table.console("status")
+    open_table.shutdown()
 
 
 # ------------------------------------------------------------------ point 5: the pins

@@ -158,7 +158,8 @@ async def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
         assert (await c.hello(port))["seat"] == 0
 
 
-def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
+@run
+async def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
     """A computer seat is a function of the same view a person at that seat gets."""
     views: list[dict[str, Any]] = []
 
@@ -166,17 +167,14 @@ def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
         views.append(view.encode())  # as a person's client at that seat gets it
         return rng.choice([str(a.action) for a in view.legal])
 
-    async def scenario() -> None:
-        server = TableServer(config(tmp_path, computer=3, start_when=4), chooser=recording)
-        port = await server.start()
-        try:
-            me = Client("me")
-            await me.hello(port)
-            await me.play()
-        finally:
-            await server.stop()
-
-    asyncio.run(scenario())
+    server = TableServer(config(tmp_path, computer=3, start_when=4), chooser=recording)
+    port = await server.start()
+    try:
+        me = Client("me")
+        await me.hello(port)
+        await me.play()
+    finally:
+        await server.stop()
     assert views
     for view in views:
         assert view["you"] == view["to_act"] and view["legal"]
