@@ -283,11 +283,24 @@ def test_a_good_night_carries_on(tmp_path: Path, caplog: pytest.LogCaptureFixtur
 # ------------------------------------------------------------------ the table's key
 
 
-KEY_DAMAGES: dict[str, Damage] = {
+def _key_of_another_kind() -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP384R1())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+KEY_DAMAGES: dict[str, bytes | Damage] = {
     "a folder": _folder,
     "a pipe": _pipe,
-    "not a key": lambda path: path.write_bytes(b"not a key at all"),
-    "200 KB": lambda path: path.write_bytes(b"-----BEGIN PRIVATE KEY-----\n" + b"A" * 200_000),
+    "not a key": b"not a key at all",
+    "empty": b"",
+    "bad pem": b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    "another kind": _key_of_another_kind(),
+    "200 KB": b"-----BEGIN PRIVATE KEY-----\n" + b"A" * 200_000,
 }
 
 
@@ -299,9 +312,15 @@ def test_a_damaged_key_is_set_aside_and_a_new_one_made(
 ) -> None:
     path = _kept(tmp_path) / KEY_FILE
     path.parent.mkdir(parents=True)
-    KEY_DAMAGES[damage](path)
+    broken = KEY_DAMAGES[damage]
+    if callable(broken):
+        broken(path)
+    else:
+        path.write_bytes(broken)
     server = Started(tmp_path, caplog)
-    server.set_aside_once(path)
+    aside = server.set_aside_once(path)
+    assert server.said("cannot be read")
+    assert callable(broken) or aside.read_bytes() == broken
     assert stat.S_ISREG(path.stat().st_mode)
     assert os.name != "posix" or stat.S_IMODE(path.stat().st_mode) == 0o600
     assert server.short == seal.short_key(load_identity(path.parent).fingerprint)

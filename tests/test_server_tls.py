@@ -73,34 +73,6 @@ def test_the_key_is_0600_in_a_0700_folder_and_no_copy_is_left(tmp_path: Path) ->
     assert again.fingerprint == made.fingerprint and _mode(made.path) == 0o600
 
 
-def _key_of_another_kind() -> bytes:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    key = ec.generate_private_key(ec.SECP384R1())
-    return key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-
-
-@pytest.mark.parametrize(
-    "broken",
-    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
-     _key_of_another_kind()],
-    ids=["text", "empty", "bad-pem", "another-kind"],
-)  # fmt: skip
-def test_a_broken_key_is_set_aside_and_a_new_one_made(
-    tmp_path: Path, broken: bytes, caplog: pytest.LogCaptureFixture
-) -> None:
-    (tmp_path / KEY_FILE).write_bytes(broken)
-    with caplog.at_level(logging.WARNING, logger="server"):
-        made = load_identity(tmp_path, "t")
-    aside = [f for f in tmp_path.iterdir() if f.name.startswith(KEY_FILE + ".broken-")]
-    assert len(aside) == 1 and aside[0].read_bytes() == broken
-    assert "cannot be read" in caplog.text and aside[0].name in caplog.text
-    assert load_identity(tmp_path, "t").fingerprint == made.fingerprint
-
-
 def test_the_certificate_is_self_signed_with_sha256_for_20_years(identity: Identity) -> None:
     import datetime
 
