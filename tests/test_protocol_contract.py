@@ -830,11 +830,12 @@ async def test_leave_and_drop_before_match_free_the_seat(lobby_server):
     _, again = await said_hello(lobby_server, "Bob", token=b.log[0]["token"])
     assert again["code"] == "bad_token"
     d = await joined(lobby_server, "Dee")
-    await caught_up(a)
-    await d.close()
-    lob = await a.expect("lobby")
-    assert all(s["name"] != "Dee" for s in lob["seats"])
-    _, again = await said_hello(lobby_server, "Dee", token=d.log[0]["token"])
+    assert d.log[0]["seat"] == b.log[0]["seat"]  # the freed seat, taken again
+    await caught_up(d)
+    await a.close()  # the host drops: its seat goes, the role passes on
+    lob = await d.expect("lobby")
+    assert lob["host"] == d.log[0]["seat"] and all(s["name"] != "Ann" for s in lob["seats"])
+    _, again = await said_hello(lobby_server, "Ann", token=a.log[0]["token"])
     assert again["code"] == "bad_token"
 
 

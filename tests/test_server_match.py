@@ -146,19 +146,6 @@ async def test_host_starts_then_starts_again_with_the_same_seats(tmp_path: Path)
 
 
 @run
-async def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
-    async with running(config(tmp_path)) as (_server, port):
-        a, b = Client("a"), Client("b")
-        await a.hello(port)
-        await b.hello(port)
-        await a.close()
-        lobby = await b.expect("lobby", host=1)
-        assert [s["seat"] for s in lobby["seats"]] == [1]
-        c = Client("c")
-        assert (await c.hello(port))["seat"] == 0
-
-
-@run
 async def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
     """A computer seat is a function of the same view a person at that seat gets."""
     views: list[dict[str, Any]] = []
