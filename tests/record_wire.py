@@ -218,14 +218,11 @@ _NIGHT = {
     "totals": [{"name": "Ann", "net": 42, "wins": 1}],
 }
 
-_AWAY = {
-    None: Presence.PLAYING,
-    "asked": Presence.AWAY_ASKED,
-    "clock": Presence.AWAY_CLOCK,
-    "dropped": Presence.AWAY_DROPPED,
-    "taken": Presence.TAKEN,
-}
-"""The away words of the recording's seats, as presence states."""
+_PRESENCES = (
+    Presence.PLAYING, Presence.AWAY_ASKED, Presence.AWAY_CLOCK, Presence.AWAY_DROPPED,
+    Presence.TAKEN,
+)  # fmt: skip
+"""The recording's seats' presence, seat by seat and hand by hand in turn."""
 
 
 class _Conn:
@@ -242,9 +239,8 @@ def _seats(numbers: list[int], hand_no: int) -> dict[int, Seat]:
             out[s] = Seat(s, f"Bot{s}", SeatKind.COMPUTER, level=("regular", "shark", "x")[s % 3])
             continue
         seat = Seat(s, f"P{s}", SeatKind.HUMAN, token=f"t{s}", conn=_Conn())  # type: ignore[arg-type]
-        why = [None, "asked", "clock", "dropped", "taken"][(s + hand_no) % 5]
-        seat.presence = _AWAY[why]
-        if why == "dropped" or (s + hand_no) % 4 == 1:
+        seat.presence = _PRESENCES[(s + hand_no) % 5]
+        if seat.presence is Presence.AWAY_DROPPED or (s + hand_no) % 4 == 1:
             seat.conn = None
         out[s] = seat
     return out
