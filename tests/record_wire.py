@@ -151,41 +151,22 @@ def _night_events(
     return aside, act
 
 
-async def night(
-    seed: int, *, watch: Callable[[Table, dict[str, Link]], None] | None = None
-) -> dict[str, Link]:
+async def night(seed: int) -> dict[str, Link]:
     """One whole seeded match at seven seats with watchers; every connection's link,
-    by name (``Link.log`` is what it received).  ``watch(table, links)`` is called once
-    everyone is in, before the match starts."""
+    by name (``Link.log`` is what it received)."""
     with tempfile.TemporaryDirectory() as tmp, _fixed():
         cfg = config(
-            Path(tmp),
-            seed=seed,
-            hands=4,
-            computer=2,
-            computer_levels=("newcomer", "shark"),
-            turn_time=20.0,
-            time_bank=10.0,
-            grace=5.0,
-            name="Kitchen",
-            hand_pause=2.0,
+            Path(tmp), seed=seed, hands=4, computer=2, computer_levels=("newcomer", "shark"),
+            turn_time=20.0, time_bank=10.0, grace=5.0, name="Kitchen", hand_pause=2.0,
             final_pause=1.0,
-        )
+        )  # fmt: skip
         table, clock = await clocked_table(cfg)
         links: dict[str, Link] = {}
-        for name, hello in (
-            ("Ann", {}),
-            ("Bob", {"protocol": 1}),
-            ("Wes", {"watch": True}),
-            ("Cid", {}),
-            ("Vic", {"watch": True, "protocol": 1}),
-            ("Dee", {}),
-            ("Eli", {}),
-        ):
+        hellos = {"Ann": {}, "Bob": {"protocol": 1}, "Wes": {"watch": True}, "Cid": {},
+                  "Vic": {"watch": True, "protocol": 1}, "Dee": {}, "Eli": {}}  # fmt: skip
+        for name, hello in hellos.items():
             links[name] = Link(table, name)
             links[name].hello(**hello)
-        if watch is not None:
-            watch(table, links)
         links["Ann"].send(p.Start().encode())
         rng = random.Random(seed)
         aside, act = _night_events(table, clock, links, rng)
@@ -200,11 +181,11 @@ async def night(
 def night_received(seed: int) -> Received:
     """What each connection of night ``seed`` received, one connection after another."""
     links = asyncio.run(night(seed))
-    return [(name, msg) for name, link in links.items() for msg in decoded(_written(link))]
-
-
-def _written(link: Link) -> bytes:
-    return b"".join(link.transport.written)
+    return [
+        (name, msg)
+        for name, link in links.items()
+        for msg in decoded(b"".join(link.transport.written))
+    ]
 
 
 # ------------------------------------------------------------------ scripted matches
