@@ -108,32 +108,23 @@ async def test_an_unfinished_proof_counts_in_the_back_off(tmp_path: Path) -> Non
     assert first == pytest.approx(1.0) and backoff == pytest.approx(4.0)
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["at-once", "held-out-its-wait"])
 @run
-async def test_the_handshake_time_bounds_the_proof(tmp_path: Path) -> None:
+async def test_the_handshake_time_bounds_the_proof(tmp_path: Path, held: bool) -> None:
+    """Also for a hello held out its address's back-off (the handshake timer stood in for
+    the wait): the proof that follows is bounded all the same."""
     cfg = config(tmp_path, password="swordfish", handshake_timeout=5.0)
     table, clock = await clocked_table(cfg)
+    if held:
+        table.door.password_failed("127.0.0.1", clock.now())  # 1 s to wait
     slow = sealed(Link(table, "Slow"))
     pake_hello(slow, "swordfish")
-    await advance(table, clock, 4.9, slow)
-    assert not slow.transport.closed
-    await advance(table, clock, 0.2, slow)
+    before, after = (1.5, 5.0) if held else (4.9, 0.2)  # open until the time is up
+    await advance(table, clock, before, slow)
+    assert slow.of_type("proof") and not slow.transport.closed
+    await advance(table, clock, after, slow)
     assert slow.transport.closed and errors(slow) == [("handshake_timeout", None)]
     assert not slow.of_type("welcome")
-
-
-@run
-async def test_a_held_hello_is_still_bounded_after_its_wait(tmp_path: Path) -> None:
-    """A hello held out its address's back-off has had the handshake timer stand in for
-    the wait; the proof that follows is bounded all the same."""
-    cfg = config(tmp_path, password="swordfish", handshake_timeout=5.0)
-    table, clock = await clocked_table(cfg)
-    table.door.password_failed("127.0.0.1", clock.now())  # 1 s to wait
-    late = sealed(Link(table, "Late"))
-    pake_hello(late, "swordfish")
-    await advance(table, clock, 1.5, late)
-    assert late.of_type("proof") and not late.transport.closed
-    await advance(table, clock, 5.0, late)
-    assert late.transport.closed and errors(late) == [("handshake_timeout", None)]
 
 
 @pytest.mark.parametrize(
