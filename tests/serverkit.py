@@ -233,13 +233,12 @@ class Client(Messages):
         sealed: bool = False,
         context: ssl.SSLContext | None = None,
         source: str | None = None,
-        host: str = LOOPBACK,
     ) -> Client:
         """Open the connection: plain, or sealed (``context``, else the game's), from the
         loopback address ``source`` if given (Linux routes all of 127/8 to ``lo``)."""
         context = context or (client_context() if sealed else None)
         reader, self.writer = await asyncio.open_connection(
-            host, port, ssl=context, local_addr=(source, 0) if source else None
+            LOOPBACK, port, ssl=context, local_addr=(source, 0) if source else None
         )
         if context is not None:
             self.cert = self.writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
@@ -418,6 +417,17 @@ def cards_in(obj: Any) -> set[str]:
         elif isinstance(item, str) and CARD.match(item):
             found.add(item)
     return found
+
+
+def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
+    """The cards ``seat`` may ever see of a history's hand: up cards, its own, and shown ones."""
+    ok: set[str] = set()
+    for ev in record["events"]:
+        if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == seat):
+            ok.add(ev["card"])
+        elif ev["ev"] == "show":
+            ok.update(ev["cards"])
+    return ok
 
 
 # ------------------------------------------------------------------ a table's key

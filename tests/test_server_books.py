@@ -19,7 +19,7 @@ from common.engine import Hand
 from common.match import SeatInfo
 from common.protocol import MAX_FRAME, encode_frame
 from server.records import MatchRecords
-from tests.serverkit import Client, cards_in, config, run, running
+from tests.serverkit import Client, allowed_cards, cards_in, config, run, running
 from tests.stacking import new_hand, passive
 
 pytestmark = pytest.mark.timeout(60)
@@ -86,13 +86,7 @@ async def test_without_the_option_no_hole_card_a_seat_did_not_see_ever_reaches_i
     for c in [*players, watcher]:
         assert c.of_type("books") == []
         assert all(m["open_books"] is False for m in c.of_type("lobby"))
-        allowed: set[str] = set()
-        for record in history:
-            for ev in record["events"]:
-                if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == c.seat):
-                    allowed.add(ev["card"])
-                elif ev["ev"] == "show":
-                    allowed.update(ev["cards"])
+        allowed = set().union(*(allowed_cards(record, c.seat) for record in history))
         assert cards_in(c.log) <= allowed
 
 

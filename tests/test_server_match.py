@@ -14,7 +14,7 @@ from common.protocol import Start
 from common.schema import SeatView
 from server.app import TableServer
 from tests.hhcheck import problems
-from tests.serverkit import Client, cards_in, config, run, running
+from tests.serverkit import Client, allowed_cards, cards_in, config, run, running
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -22,17 +22,6 @@ pytestmark = pytest.mark.timeout(60)
 def _history(tmp: Path) -> list[dict[str, Any]]:
     (path,) = tmp.glob("*.jsonl")
     return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def _allowed(record: dict[str, Any], seat: int | None) -> set[str]:
-    """The cards ``seat`` may ever see in this hand: up cards, its own, and shown ones."""
-    ok: set[str] = set()
-    for ev in record["events"]:
-        if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == seat):
-            ok.add(ev["card"])
-        elif ev["ev"] == "show":
-            ok.update(ev["cards"])
-    return ok
 
 
 @run
@@ -119,7 +108,7 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
                 if msg["type"] == "match_start":
                     match_id = msg["match"]
                 if msg["type"] in ("events", "table", "hand_end"):
-                    allowed = _allowed(history[match_id, msg["hand"]], c.seat)
+                    allowed = allowed_cards(history[match_id, msg["hand"]], c.seat)
                 else:
                     allowed = set()
                 assert found <= allowed, (c.name, msg["type"], found - allowed)
