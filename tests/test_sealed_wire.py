@@ -73,6 +73,15 @@ def welcomed(app: Any) -> bool:
     return app.session is not None and app.session.welcomed
 
 
+def refused_at(app: Any, statuses: list[Any], port: int, **password: str) -> Any:
+    """``app`` joins the table at ``port``: the status that refused it (not welcomed)."""
+    app.connect("127.0.0.1", port, **password)
+    assert run([app], lambda: ended(app, statuses)), statuses
+    refused = refusal(statuses)
+    assert refused is not None, f"joined: {statuses}"
+    return refused
+
+
 def secrets(messages: list[Any], *, password: str) -> dict[str, bytes]:
     """What a seat was sent that nobody else may read, as msgpack frames it: every hole
     card dealt to it, its hole cards in its view, its token, the table's password; and
@@ -245,10 +254,7 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
     with serve(tmp_path / "second", port=port) as second:
         new = key_fingerprint(table_key(port))
         assert new != old
-        app.connect("127.0.0.1", port)
-        assert run([app], lambda: ended(app, statuses)), statuses
-        refused = refusal(statuses)
-        assert refused is not None, f"joined: {statuses}"
+        refused = refused_at(app, statuses, port)
         assert refused.code == "key", refused
         assert short_key(old) in refused.message and short_key(new) in refused.message
         assert app.session is None and app.top().name == "start"
@@ -270,10 +276,7 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
         assert run([app], lambda: welcomed(app))
         app.leave_table(notice="", send_leave=True)
         with Middle(srv.port, name=TABLE) as middle:
-            app.connect("127.0.0.1", middle.port)
-            assert run([app], lambda: ended(app, statuses)), statuses
-            refused = refusal(statuses)
-            assert refused is not None, f"joined: {statuses}"
+            refused = refused_at(app, statuses, middle.port)
             assert refused.code == "key", refused
             assert short_key(real) in refused.message
             assert short_key(middle.fingerprint) in refused.message
@@ -292,10 +295,7 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
         with Middle(srv.port, name=TABLE) as middle:
             app = make_client("Tess")
             messages, statuses = watched(app)
-            app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert run([app], lambda: ended(app, statuses)), statuses
-            refused = refusal(statuses)
-            assert refused is not None, f"joined: {statuses}"
+            refused = refused_at(app, statuses, middle.port, password=PASSWORD)
             assert refused.code == "no_proof", refused
             assert refused.message == RELAYED  # the password is right: the link is relayed
             assert app.session is None and not any(m.TYPE == "welcome" for m in messages)
@@ -324,9 +324,7 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
         with Middle(srv.port, name=TABLE, sealed=False) as middle:
             app = make_client("Tess")
             messages, statuses = watched(app)
-            app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert run([app], lambda: ended(app, statuses)), statuses
-            assert refusal(statuses) is not None
+            refused_at(app, statuses, middle.port, password=PASSWORD)
             assert not any(m.TYPE == "welcome" for m in messages)
             told = middle.down_frames()
             assert "welcome" not in [m.get("type") for m in told]
