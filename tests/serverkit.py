@@ -25,6 +25,7 @@ import asyncio
 import atexit
 import contextlib
 import functools
+import json
 import os
 import random
 import re
@@ -417,6 +418,14 @@ def cards_in(obj: Any) -> set[str]:
         elif isinstance(item, str) and CARD.match(item):
             found.add(item)
     return found
+
+
+def history(folder: Path) -> list[dict[str, Any]]:
+    """The hands of the one history file in ``folder``, its last line whole."""
+    (path,) = folder.glob("*.jsonl")
+    data = path.read_bytes()
+    assert not data or data.endswith(b"\n"), "a torn line was left in the history"
+    return [json.loads(line) for line in data.splitlines()]
 
 
 def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import json
 import os
 import subprocess
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Act
 from tests import hhcheck
-from tests.serverkit import Client, choose, roundtrip, run, take_turns, until
+from tests.serverkit import Client, choose, history, roundtrip, run, take_turns, until
 from tests.serverproc import ServerProcess
 from tests.test_journal_process import caught_up, comeback, last_table, play_out, same_table, sit
 
@@ -98,13 +97,6 @@ def steps_seen(players: list[Client], logs: dict[str, list[dict[str, Any]]]) -> 
     for p in players:
         seen = [(m["hand"], m["step"]) for m in logs[p.name] + p.log if m["type"] == "table"]
         assert seen == sorted(seen), f"{p.name} saw the table go back: {seen}"
-
-
-def history(disk: Path) -> list[dict[str, Any]]:
-    (path,) = disk.glob("*.jsonl")
-    data = path.read_bytes()
-    assert data.endswith(b"\n")
-    return [json.loads(line) for line in data.splitlines()]
 
 
 def check_history(disk: Path, standings: dict[str, Any], hands: int) -> None:

@@ -6,7 +6,6 @@ second are ``tests/test_server_clocked.py``'s; a comeback's hole cards the contr
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import shutil
 import socket
@@ -20,7 +19,7 @@ import pytest
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, run, running, until
+from tests.serverkit import UNIT, Client, config, history, run, running, until
 from tests.wiretap import WireTap
 
 
@@ -120,8 +119,7 @@ async def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_b
         finally:
             await ann.close()
             proxy.close()
-    (path,) = tmp_path.glob("*.jsonl")
-    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records = history(tmp_path)
     assert len(records) == 4
     assert [p for r in records if (p := problems(r))] == []
 

@@ -14,14 +14,9 @@ from common.protocol import Start
 from common.schema import SeatView
 from server.app import TableServer
 from tests.hhcheck import problems
-from tests.serverkit import Client, allowed_cards, cards_in, config, run, running
+from tests.serverkit import Client, allowed_cards, cards_in, config, history, run, running
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _history(tmp: Path) -> list[dict[str, Any]]:
-    (path,) = tmp.glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 @run
@@ -38,14 +33,14 @@ async def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> N
         assert sum(row["stack"] for row in standings) == 5 * 600
         assert {row["seat"] for row in standings} == {0, 1, 2, 5, 6}
         assert all(r["standings"] == standings for r in results)
-        history = _history(tmp_path)
-        assert [h["hand"] for h in history] == [1, 2, 3, 4]
-        for record in history:
+        hands = history(tmp_path)
+        assert [h["hand"] for h in hands] == [1, 2, 3, 4]
+        for record in hands:
             assert problems(record) == [], record["hand"]
         for c in clients:
             # Every event a client was sent, hand by hand, is the file's event as its
             # seat may see it: same order, nothing missing, nothing extra.
-            for record in history:
+            for record in hands:
                 seen = [
                     e
                     for m in c.of_type("events")
@@ -67,7 +62,7 @@ async def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> N
                 elif m.get("type") == "turn":
                     assert last_table["view"]["turn"] == m["turn"]
                     assert last_table["view"]["to_act"] == m["seat"] == c.seat
-            final = {f["seat"]: f["stack"] for f in history[-1]["final"]}
+            final = {f["seat"]: f["stack"] for f in hands[-1]["final"]}
             assert c.of_type("hand_end")[-1]["stacks"] == [
                 {"seat": s, "stack": final.get(s, 0)} for s in sorted(final)
             ]
@@ -92,13 +87,13 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
                 clients[0].send(Start(hands=8).encode())
             await asyncio.gather(*(c.play() for c in clients))
             await watcher.expect("standings")
-        history = {}
+        recorded = {}
         for path in tmp_path.glob("*.jsonl"):
             for line in path.read_text().splitlines():
                 record = json.loads(line)
-                history[record["match"], record["hand"]] = record
-        assert len(history) >= 12
-        assert len({m for m, _hand in history}) == 2
+                recorded[record["match"], record["hand"]] = record
+        assert len(recorded) >= 12
+        assert len({m for m, _hand in recorded}) == 2
         for c in [*clients, watcher]:
             assert c.of_type("events"), c.name
             match_id, seen = "", set()
@@ -108,7 +103,7 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
                 if msg["type"] == "match_start":
                     match_id = msg["match"]
                 if msg["type"] in ("events", "table", "hand_end"):
-                    allowed = allowed_cards(history[match_id, msg["hand"]], c.seat)
+                    allowed = allowed_cards(recorded[match_id, msg["hand"]], c.seat)
                 else:
                     allowed = set()
                 assert found <= allowed, (c.name, msg["type"], found - allowed)
