@@ -8,7 +8,6 @@ with a valid history, each hand once, the chips adding up and the standings righ
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 from common.match import START_STACK
 from common.protocol import Start
 from tests import hhcheck
-from tests.serverkit import LOOPBACK, Client, roundtrip, run, take_turns, until
+from tests.serverkit import LOOPBACK, Client, history, roundtrip, run, take_turns, until
 from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,10 +85,10 @@ async def play_out(players: list[Client]) -> dict[str, Any]:
     return standings
 
 
-def check_history(tmp: Path, standings: dict[str, Any]) -> None:
-    files = list((tmp / "histories").glob("*.jsonl"))
-    assert len(files) == 1
-    hands = [json.loads(line) for line in files[0].read_text().splitlines()]
+def check_history(folder: Path, standings: dict[str, Any]) -> None:
+    """The match's one history in ``folder``: each hand once, valid, adding up to the
+    standings; and no journal left."""
+    hands = history(folder)
     assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))
     assert standings["hands_played"] == len(hands)
     for h in hands:
@@ -99,7 +98,7 @@ def check_history(tmp: Path, standings: dict[str, Any]) -> None:
     for row in standings["standings"]:
         assert final.get(row["seat"], 0) == row["stack"]
     assert sum(row["stack"] for row in standings["standings"]) == 3 * START_STACK
-    assert not list((tmp / "histories").glob("*.journal"))  # finished: no journal left
+    assert not list(folder.glob("*.journal"))  # finished: no journal left
 
 
 async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
@@ -126,7 +125,7 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
             assert servers[-1].said(f"resumed match {before['Ann']['match']} at hand")
             for p, table in (await caught_up(players)).items():
                 same_table(table, before[p])
-        check_history(tmp, await play_out(players))
+        check_history(tmp / "histories", await play_out(players))
         return took
     finally:
         for p in players:
@@ -228,7 +227,7 @@ async def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
         print(f"comeback after hosting again: {took:.2f} s")
         for p, table in (await caught_up(players)).items():
             same_table(table, before[p])
-        check_history(tmp_path, await play_out(players))
+        check_history(tmp_path / "histories", await play_out(players))
     finally:
         for p in players:
             await p.close()
