@@ -1,19 +1,15 @@
 """The server tests' one kit: a table to test, one wire client, one way to wait.
 
-- A server on 127.0.0.1 port 0 (``config``, ``running``), its timers on a fake clock if
-  the test says so (``fake_clock``); a table with no sockets at all (``clocked_table``,
-  ``Link`` clients, ``settle``, ``advance``, ``drive``).
-- ``Client``: the one raw wire client, written from ``docs/protocol.md`` alone (a 4-byte
-  big-endian length, then a msgpack map with string keys; it does not use the server's
-  own framing).  Plain or sealed (TLS, the game's context), from any loopback address,
-  proving a password (SPAKE2) as the game does; it keeps every message it was sent, in
-  order, and answers turns at random (``take_turns``).
-- ``until`` / ``wait_until``: the one way to wait for something that is not a message (a
-  log line, a count, a thread's state): asked again every few milliseconds until it is
-  true or the time is up.  A message is awaited with ``Client.expect`` / ``seen``; every
-  message sent before now has come once a ``roundtrip`` is done.
-- A table's key for hand-made TLS servers (``identity``), and the bytes a TLS client
-  opens with (``client_hello``).
+- A server on 127.0.0.1 port 0 (``config``, ``running``, ``fake_clock``); a table with no
+  sockets at all (``clocked_table``, ``Link`` clients, ``seated``, ``settle``,
+  ``advance``, ``drive``).
+- ``Client``: the one raw wire client, written from ``docs/protocol.md`` alone: plain or
+  sealed, from any loopback address, proving a password as the game does; it keeps every
+  message it was sent and answers turns at random (``take_turns``).
+- ``until`` / ``wait_until``: the one way to wait for something that is not a message.
+  A message is awaited with ``Client.expect`` / ``seen``; ``roundtrip`` brings all sent.
+- What a match left: ``history``, ``allowed_cards``, ``cards_in``.  A table's key for
+  hand-made TLS servers (``identity``), and a TLS client's first bytes (``client_hello``).
 
 Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to stretch them
 all on a slow machine.  A table on a fake clock needs no delays at all.
