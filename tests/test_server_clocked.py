@@ -26,10 +26,6 @@ def answer(link: Link, turn: dict[str, Any]) -> None:
     link.send(Act(turn["turn"], "fold" if "fold" in names else names[0]).encode())
 
 
-def turns_of(link: Link) -> list[dict[str, Any]]:
-    return link.of_type("turn")
-
-
 async def until(table: Any, clock: Any, link: Link, done: Any, *, step: float = 0.5) -> None:
     """Advance the clock ``step`` at a time until ``done()`` (a few minutes at most)."""
     for _ in range(1000):
@@ -48,8 +44,8 @@ async def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path)
     (ann,) = seated(table, "ann")
     options = {"turn_time": 2, "time_bank": 30, "stand_in": False}
     assert ann.last("lobby")["options"] == options
-    await until(table, clock, ann, lambda: turns_of(ann), step=0.01)
-    turn = turns_of(ann)[-1]
+    await until(table, clock, ann, lambda: ann.of_type("turn"), step=0.01)
+    turn = ann.of_type("turn")[-1]
     assert (turn["time_left"], turn["bank"]) == (2.0, 30.0)
     clock_msg = ann.last("clock", seat=ann.seat)
     assert clock_msg["turn"] == turn["turn"] and clock_msg["running"] is True
@@ -57,8 +53,8 @@ async def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path)
     await advance(table, clock, 8, ann)
     assert not ann.of_type("seat_away")
     answer(ann, turn)
-    await until(table, clock, ann, lambda: turns_of(ann)[-1] is not turn, step=0.01)
-    turn2 = turns_of(ann)[-1]
+    await until(table, clock, ann, lambda: ann.of_type("turn")[-1] is not turn, step=0.01)
+    turn2 = ann.of_type("turn")[-1]
     assert (turn2["time_left"], turn2["bank"]) == (2.0, 24.0)
     # She does nothing: 2 + 24 seconds later, and not a moment before, she is away.
     await advance(table, clock, 25.9, ann)
@@ -68,19 +64,19 @@ async def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path)
     assert away == {"type": "seat_away", "seat": ann.seat, "away": True, "why": "clock",
                     "stand_in": False}  # fmt: skip
     # Away, her turns are played at once by the default, and she is sent none (R-C2).
-    sent = len(turns_of(ann))
+    sent = len(ann.of_type("turn"))
     acts = len(ann.acts(ann.seat))
     await until(table, clock, ann, lambda: len(ann.acts(ann.seat)) >= acts + 3)
     assert all(a["action"] in DEFAULTS for a in ann.acts(ann.seat)[acts - 1 :])
-    assert len(turns_of(ann)) == sent
+    assert len(ann.of_type("turn")) == sent
     me = next(p for p in ann.last("table")["players"] if p["seat"] == ann.seat)
     assert (me["away"], me["away_why"]) == (True, "clock")
     # Back: from her next turn she plays again, with the bank she has left (none).
     ann.send({"type": "back"})
     await settle(table, ann)
     assert ann.last("seat_away", seat=ann.seat)["away"] is False
-    await until(table, clock, ann, lambda: len(turns_of(ann)) > sent, step=0.1)
-    turn3 = turns_of(ann)[-1]
+    await until(table, clock, ann, lambda: len(ann.of_type("turn")) > sent, step=0.1)
+    turn3 = ann.of_type("turn")[-1]
     assert turn3["turn"] > turn2["turn"] and turn3["bank"] == 0
     table.shutdown()
 
@@ -92,8 +88,8 @@ async def test_r_c1_grace_then_away_then_back_by_token(tmp_path: Path) -> None:
     ann, bob = seated(table, "ann", "bob")
     await settle(table, ann, bob)
     # Play until it is Bob's turn, then his link goes.
-    while not turns_of(bob) or turns_of(bob)[-1]["turn"] != table.turns.turn_id:
-        answer(ann, turns_of(ann)[-1])
+    while not bob.of_type("turn") or bob.of_type("turn")[-1]["turn"] != table.turns.turn_id:
+        answer(ann, ann.of_type("turn")[-1])
         await settle(table, ann, bob)
     bob.drop()
     await settle(table, ann)
@@ -109,7 +105,7 @@ async def test_r_c1_grace_then_away_then_back_by_token(tmp_path: Path) -> None:
     # His next turns are played at once: no grace for an away seat (R-C2).
     while seat_to_act(table) != ann.seat or len(ann.acts(bob.seat)) < acts + 2:
         if seat_to_act(table) == ann.seat:
-            answer(ann, turns_of(ann)[-1])
+            answer(ann, ann.of_type("turn")[-1])
         await advance(table, clock, 0, ann)
     # He comes back with his token: the away spell his drop began is over.
     back = Link(table, "bob")
@@ -128,7 +124,7 @@ async def test_r_c3_a_pause_stops_the_clock_where_it_stood(tmp_path: Path) -> No
     table, clock = await clocked_table(cfg)
     (ann,) = seated(table, "ann")
     await settle(table, ann)
-    turn = turns_of(ann)[-1]
+    turn = ann.of_type("turn")[-1]
     await advance(table, clock, 1.5, ann)
     ann.send({"type": "pause"})
     await settle(table, ann)
@@ -140,7 +136,7 @@ async def test_r_c3_a_pause_stops_the_clock_where_it_stood(tmp_path: Path) -> No
     await settle(table, ann)
     running = ann.last("clock", running=True)
     assert (running["turn"], running["time_left"]) == (turn["turn"], 0.5)
-    assert turns_of(ann)[-1]["turn"] == turn["turn"]  # the same turn, sent again
+    assert ann.of_type("turn")[-1]["turn"] == turn["turn"]  # the same turn, sent again
     await advance(table, clock, 0.4, ann)
     assert not ann.of_type("seat_away")
     await advance(table, clock, 0.1, ann)
