@@ -35,6 +35,7 @@ from tests.serverkit import (
     history,
     run,
     seat_to_act,
+    seated,
     settle,
 )
 
@@ -105,9 +106,7 @@ def shown(link: Link) -> int:
 async def two_people(tmp: Path, **options: Any) -> tuple[Any, FakeClock, Link, Link]:
     cfg = config(tmp, start_when=2, **options)
     table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "ann"), Link(table, "bob")
-    ann.hello()
-    bob.hello()
+    ann, bob = seated(table, "ann", "bob")
     await settle(table, ann, bob)
     return table, clock, ann, bob
 
