@@ -15,7 +15,7 @@ import pytest
 from server.__main__ import _parser, config_from_args
 from server.app import lan_addresses, run_in_thread
 from server.config import ServerConfig
-from tests.serverkit import LOOPBACK, Client, config, wait_until
+from tests.serverkit import LOOPBACK, Client, config, run, wait_until
 from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
@@ -62,7 +62,8 @@ def test_the_defaults_and_what_is_refused() -> None:
         _parser().parse_args(["--plain", "maybe"])
 
 
-def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
+@run
+async def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
     """The installed ``stud-server``, as the README starts it."""
     stud_server = [str(ROOT / ".venv" / "bin" / "stud-server")]
     options = ["--computer", "1", "--history-dir", str(tmp_path), "--bot-delay", "0"]
@@ -71,15 +72,11 @@ def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
         assert "INFO" in server.lines[at]
         assert wait_until(lambda: len(server.lines) > at + 1)
         assert f"127.0.0.1:{server.port}" in server.lines[at + 1]
-
-        async def hello_then_sigterm() -> None:
-            ann = Client("Ann")
-            await ann.hello(server.port)
-            await ann.expect("lobby")
-            server.proc.send_signal(signal.SIGTERM)
-            await ann.expect("bye")  # before the close
-
-        asyncio.run(hello_then_sigterm())
+        ann = Client("Ann")
+        await ann.hello(server.port)
+        await ann.expect("lobby")
+        server.proc.send_signal(signal.SIGTERM)
+        await ann.expect("bye")  # before the close
         assert server.proc.wait(10) == 0
 
 
