@@ -7,8 +7,8 @@ as soon as one is closed, until killed.  ``KIND``:
 - ``silent``: a TCP connection that sends nothing;
 - ``halfopen``: a TLS ClientHello, then nothing (the table's handshake left unfinished).
 
-Every ``--report`` seconds it prints one line to stdout: ``opened N``.
-``crowd(port, kind, n)`` runs one for a test and reads its reports (``Crowd``).
+Every second it prints one line to stdout: ``opened N``.  ``crowd(port, kind, n)`` runs
+one for a test and reads its reports (``Crowd``).
 """
 
 from __future__ import annotations
@@ -25,14 +25,12 @@ from pathlib import Path
 
 from tests.serverkit import Client, client_hello
 
-__all__ = ["Crowd", "address", "crowd"]
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def address(n: int, base: int = 2) -> str:
-    """The ``n``-th address of the crowd: 127.``base``.x.y."""
-    return f"127.{base}.{n // 250}.{n % 250 + 1}"
+def address(n: int) -> str:
+    """The ``n``-th address of the crowd: 127.2.x.y."""
+    return f"127.2.{n // 250}.{n % 250 + 1}"
 
 
 class _Door:
@@ -59,9 +57,9 @@ class _Door:
                 await c.wait_closed(timeout=3600)
             await c.close()
 
-    async def report(self, every: float) -> None:
+    async def report(self) -> None:
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(1.0)
             print(f"opened {self.opened}", flush=True)
 
 
@@ -71,22 +69,20 @@ async def main(argv: list[str]) -> None:
     ap.add_argument("kind", choices=("silent", "halfopen"))
     ap.add_argument("addresses", type=int)
     ap.add_argument("--each", type=int, default=1)
-    ap.add_argument("--base", type=int, default=2)
-    ap.add_argument("--report", type=float, default=1.0)
     args = ap.parse_args(argv)
     crowd = _Door(args.port, args.kind)
     tasks = [
-        asyncio.create_task(crowd.one(address(n, args.base), n))
+        asyncio.create_task(crowd.one(address(n), n))
         for n in range(args.addresses)
         for _ in range(args.each)
     ]
     print("ready", flush=True)
-    await crowd.report(args.report)
+    await crowd.report()
     await asyncio.gather(*tasks)
 
 
 class Crowd:
-    """``python -m tests.crowd PORT KIND N`` run for a test: its last report in ``last``."""
+    """``python -m tests.crowd PORT KIND N`` run for a test, its reports in ``lines``."""
 
     def __init__(self, port: int, kind: str, addresses: int, *, each: int = 1) -> None:
         self.proc = subprocess.Popen(
@@ -106,13 +102,9 @@ class Crowd:
             if line.startswith("ready"):
                 self.ready.set()
 
-    @property
-    def last(self) -> str:
-        return self.lines[-1] if self.lines else ""
-
     def opened(self) -> int:
         """The connections it has opened, so far (as last reported)."""
-        found = re.match(r"opened (\d+)", self.last)
+        found = re.match(r"opened (\d+)", self.lines[-1] if self.lines else "")
         return int(found.group(1)) if found else 0
 
     def stop(self) -> None:

@@ -32,7 +32,7 @@ import json
 import random
 import secrets
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -45,7 +45,8 @@ from common.presence import Presence
 from server import frames, histories, records
 from server.seats import Seat
 from server.table import Table
-from tests.serverkit import Link, clocked_table, config, seat_to_act, settle
+from server.timers import FakeClock
+from tests.serverkit import Link, clocked_table, config, drive, settle
 
 FIXTURE = Path(__file__).with_name("fixtures") / "wire_values.jsonl.gz"
 
@@ -97,11 +98,12 @@ def _fixed() -> Iterator[None]:
         yield
 
 
-async def _play(table: Table, clock: Any, links: dict[str, Link], seed: int) -> None:
-    """Seeded random play to the standings, with the night's events on the way."""
-    rng = random.Random(seed)
+def _night_events(
+    table: Table, clock: FakeClock, links: dict[str, Link], rng: random.Random
+) -> tuple[Callable[[], bool], Callable[[Link, list[str]], Coroutine[Any, Any, None]]]:
+    """The night's events on the way (``drive``'s ``aside``) and its seeded random play
+    (``drive``'s ``act``), over ``links`` (new links join it)."""
     done: set[str] = set()
-    people = [links[n] for n in ("Ann", "Bob", "Cid", "Dee", "Eli")]
 
     def once(what: str, when: bool) -> bool:
         if when and what not in done:
@@ -109,17 +111,13 @@ async def _play(table: Table, clock: Any, links: dict[str, Link], seed: int) -> 
             return True
         return False
 
-    for _ in range(20000):
-        await settle(table, *links.values())
-        if table.dealer.match is not None and not table.dealer.life.running:
-            return  # the standings are out
+    def aside() -> bool:
         step = table.dealer.step
         if once("drop", step >= 5):
             links["Cid"].drop()  # mid-hand: R-C1 keeps the seat
         elif once("back", step >= 12):
-            again = Link(table, "Cid")
-            again.hello(token=people[2].token)  # with its token, cards included
-            links["Cid again"] = people[2] = again
+            links["Cid again"] = Link(table, "Cid")
+            links["Cid again"].hello(token=links["Cid"].token)  # with its token, cards included
         elif once("late", step >= 9):
             links["Kim"] = Link(table, "Kim")
             links["Kim"].hello(watch=True)  # a watcher who comes in mid-hand
@@ -133,89 +131,47 @@ async def _play(table: Table, clock: Any, links: dict[str, Link], seed: int) -> 
             links["Eli"].send(p.Away().encode())
         elif once("return", step >= 40):
             links["Eli"].send(p.Back().encode())
-        elif not await _act(table, clock, links, people, rng, once):
-            due = clock.next_due()
-            if due is None:
-                if table.computers.thinking or table.computers._tasks:  # noqa: SLF001
-                    await asyncio.sleep(0.001)
-                    continue
-                raise AssertionError("the table waits on nothing")
-            clock.advance(max(0.0, due - clock.now()))
-    raise AssertionError("the match did not end")
-
-
-async def _act(
-    table: Table,
-    clock: Any,
-    links: dict[str, Link],
-    people: list[Link],
-    rng: random.Random,
-    once: Callable[[str, bool], bool],
-) -> bool:
-    """The person to act acts (or, once, lets its clock and bank run out); False when
-    no person can act now."""
-    hand = table.dealer.match.hand if table.dealer.match is not None else None
-    seat = seat_to_act(table)
-    link = next((lk for lk in people if lk.seat == seat and lk.conn.seat == seat), None)
-    if hand is None or hand.is_over or seat is None or link is None:
-        return False
-    if table.seats[seat].conn is not link.conn or table.seats[seat].presence.away:
-        return False
-    step = table.dealer.step
-    if link is links["Dee"] and once("clock", step >= 14):
-        clock.advance(20.0 + 10.0 + 0.5)  # its decision seconds and its bank (R-C4)
-        await settle(table, *links.values())
-        link.send(p.Back().encode())
+        else:
+            return False
         return True
-    if table.computers.thinking:
-        return False
-    legal = [str(a.kind) for a in hand.legal_actions(seat)]
-    calm = [a for a in legal if a in ("check", "call", "bring_in")]
-    choice = rng.choice(calm) if calm and rng.random() < 0.7 else rng.choice(legal)
-    link.send(p.Act(table.turns.turn_id, choice).encode())
-    if rng.random() < 0.1:
-        link.send(p.Chat(text="nice one").encode())
-    return True
+
+    async def act(link: Link, legal: list[str]) -> None:
+        """The person to act acts (or, once, lets its clock and bank run out)."""
+        if link is links["Dee"] and once("clock", table.dealer.step >= 14):
+            clock.advance(20.0 + 10.0 + 0.5)  # its decision seconds and its bank (R-C4)
+            await settle(table, *links.values())
+            link.send(p.Back().encode())
+            return
+        calm = [a for a in legal if a in ("check", "call", "bring_in")]
+        choice = rng.choice(calm) if calm and rng.random() < 0.7 else rng.choice(legal)
+        link.send(p.Act(table.turns.turn_id, choice).encode())
+        if rng.random() < 0.1:
+            link.send(p.Chat(text="nice one").encode())
+
+    return aside, act
 
 
-async def night(
-    seed: int, *, watch: Callable[[Table, dict[str, Link]], None] | None = None
-) -> dict[str, Link]:
+async def night(seed: int) -> dict[str, Link]:
     """One whole seeded match at seven seats with watchers; every connection's link,
-    by name (``Link.log`` is what it received).  ``watch(table, links)`` is called once
-    everyone is in, before the match starts."""
+    by name (``Link.log`` is what it received)."""
     with tempfile.TemporaryDirectory() as tmp, _fixed():
         cfg = config(
-            Path(tmp),
-            seed=seed,
-            hands=4,
-            computer=2,
-            computer_levels=("newcomer", "shark"),
-            turn_time=20.0,
-            time_bank=10.0,
-            grace=5.0,
-            name="Kitchen",
-            hand_pause=2.0,
+            Path(tmp), seed=seed, hands=4, computer=2, computer_levels=("newcomer", "shark"),
+            turn_time=20.0, time_bank=10.0, grace=5.0, name="Kitchen", hand_pause=2.0,
             final_pause=1.0,
-        )
+        )  # fmt: skip
         table, clock = await clocked_table(cfg)
         links: dict[str, Link] = {}
-        for name, hello in (
-            ("Ann", {}),
-            ("Bob", {"protocol": 1}),
-            ("Wes", {"watch": True}),
-            ("Cid", {}),
-            ("Vic", {"watch": True, "protocol": 1}),
-            ("Dee", {}),
-            ("Eli", {}),
-        ):
+        hellos = {"Ann": {}, "Bob": {"protocol": 1}, "Wes": {"watch": True}, "Cid": {},
+                  "Vic": {"watch": True, "protocol": 1}, "Dee": {}, "Eli": {}}  # fmt: skip
+        for name, hello in hellos.items():
             links[name] = Link(table, name)
             links[name].hello(**hello)
-        if watch is not None:
-            watch(table, links)
         links["Ann"].send(p.Start().encode())
+        rng = random.Random(seed)
+        aside, act = _night_events(table, clock, links, rng)
         try:
-            await _play(table, clock, links, seed)
+            await drive(table, clock, links.values(), rng, aside=aside, act=act)
             await settle(table, *links.values())
         finally:
             table.shutdown()
@@ -225,11 +181,11 @@ async def night(
 def night_received(seed: int) -> Received:
     """What each connection of night ``seed`` received, one connection after another."""
     links = asyncio.run(night(seed))
-    return [(name, msg) for name, link in links.items() for msg in decoded(_written(link))]
-
-
-def _written(link: Link) -> bytes:
-    return b"".join(link.transport.written)
+    return [
+        (name, msg)
+        for name, link in links.items()
+        for msg in decoded(b"".join(link.transport.written))
+    ]
 
 
 # ------------------------------------------------------------------ scripted matches
@@ -243,14 +199,11 @@ _NIGHT = {
     "totals": [{"name": "Ann", "net": 42, "wins": 1}],
 }
 
-_AWAY = {
-    None: Presence.PLAYING,
-    "asked": Presence.AWAY_ASKED,
-    "clock": Presence.AWAY_CLOCK,
-    "dropped": Presence.AWAY_DROPPED,
-    "taken": Presence.TAKEN,
-}
-"""The away words of the recording's seats, as presence states."""
+_PRESENCES = (
+    Presence.PLAYING, Presence.AWAY_ASKED, Presence.AWAY_CLOCK, Presence.AWAY_DROPPED,
+    Presence.TAKEN,
+)  # fmt: skip
+"""The recording's seats' presence, seat by seat and hand by hand in turn."""
 
 
 class _Conn:
@@ -267,9 +220,8 @@ def _seats(numbers: list[int], hand_no: int) -> dict[int, Seat]:
             out[s] = Seat(s, f"Bot{s}", SeatKind.COMPUTER, level=("regular", "shark", "x")[s % 3])
             continue
         seat = Seat(s, f"P{s}", SeatKind.HUMAN, token=f"t{s}", conn=_Conn())  # type: ignore[arg-type]
-        why = [None, "asked", "clock", "dropped", "taken"][(s + hand_no) % 5]
-        seat.presence = _AWAY[why]
-        if why == "dropped" or (s + hand_no) % 4 == 1:
+        seat.presence = _PRESENCES[(s + hand_no) % 5]
+        if seat.presence is Presence.AWAY_DROPPED or (s + hand_no) % 4 == 1:
             seat.conn = None
         out[s] = seat
     return out

@@ -1,19 +1,15 @@
 """The server tests' one kit: a table to test, one wire client, one way to wait.
 
-- A server on 127.0.0.1 port 0 (``config``, ``running``), its timers on a fake clock if
-  the test says so (``fake_clock``); a table with no sockets at all (``clocked_table``,
-  ``Link`` clients, ``settle``, ``advance``, ``drive``).
-- ``Client``: the one raw wire client, written from ``docs/protocol.md`` alone (a 4-byte
-  big-endian length, then a msgpack map with string keys; it does not use the server's
-  own framing).  Plain or sealed (TLS, the game's context), from any loopback address,
-  proving a password (SPAKE2) as the game does; it keeps every message it was sent, in
-  order, and answers turns at random (``take_turns``).
-- ``until`` / ``wait_until``: the one way to wait for something that is not a message (a
-  log line, a count, a thread's state): asked again every few milliseconds until it is
-  true or the time is up.  A message is awaited with ``Client.expect`` / ``seen``; every
-  message sent before now has come once a ``roundtrip`` is done.
-- A table's key for hand-made TLS servers (``identity``), and the bytes a TLS client
-  opens with (``client_hello``).
+- A server on 127.0.0.1 port 0 (``config``, ``running``, ``fake_clock``); a table with no
+  sockets at all (``clocked_table``, ``Link`` clients, ``seated``, ``settle``,
+  ``advance``, ``drive``).
+- ``Client``: the one raw wire client, written from ``docs/protocol.md`` alone: plain or
+  sealed, from any loopback address, proving a password as the game does; it keeps every
+  message it was sent and answers turns at random (``take_turns``).
+- ``until`` / ``wait_until``: the one way to wait for something that is not a message.
+  A message is awaited with ``Client.expect`` / ``seen``; ``roundtrip`` brings all sent.
+- What a match left: ``history``, ``allowed_cards``, ``cards_in``.  A table's key for
+  hand-made TLS servers (``identity``), and a TLS client's first bytes (``client_hello``).
 
 Every delay is a multiple of ``UNIT`` (seconds); set ``STUD_TEST_SCALE`` to stretch them
 all on a slow machine.  A table on a fake clock needs no delays at all.
@@ -25,6 +21,7 @@ import asyncio
 import atexit
 import contextlib
 import functools
+import json
 import os
 import random
 import re
@@ -33,7 +30,7 @@ import ssl
 import struct
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -233,13 +230,12 @@ class Client(Messages):
         sealed: bool = False,
         context: ssl.SSLContext | None = None,
         source: str | None = None,
-        host: str = LOOPBACK,
     ) -> Client:
         """Open the connection: plain, or sealed (``context``, else the game's), from the
         loopback address ``source`` if given (Linux routes all of 127/8 to ``lo``)."""
         context = context or (client_context() if sealed else None)
         reader, self.writer = await asyncio.open_connection(
-            host, port, ssl=context, local_addr=(source, 0) if source else None
+            LOOPBACK, port, ssl=context, local_addr=(source, 0) if source else None
         )
         if context is not None:
             self.cert = self.writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
@@ -420,6 +416,25 @@ def cards_in(obj: Any) -> set[str]:
     return found
 
 
+def history(folder: Path) -> list[dict[str, Any]]:
+    """The hands of the one history file in ``folder``, its last line whole."""
+    (path,) = folder.glob("*.jsonl")
+    data = path.read_bytes()
+    assert not data or data.endswith(b"\n"), "a torn line was left in the history"
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
+    """The cards ``seat`` may ever see of a history's hand: up cards, its own, and shown ones."""
+    ok: set[str] = set()
+    for ev in record["events"]:
+        if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == seat):
+            ok.add(ev["card"])
+        elif ev["ev"] == "show":
+            ok.update(ev["cards"])
+    return ok
+
+
 # ------------------------------------------------------------------ a table's key
 
 
@@ -593,6 +608,14 @@ class SealedLink(Link):
         raise AssertionError("no handshake")
 
 
+def seated(table: Table, *names: str) -> list[Link]:
+    """A ``Link`` for each of ``names``, each having said hello (a seat, if one is free)."""
+    links = [Link(table, name) for name in names]
+    for link in links:
+        link.hello()
+    return links
+
+
 async def clocked_table(cfg: ServerConfig, *, chooser: Any = None) -> tuple[Table, FakeClock]:
     """A table whose every timer runs off a ``FakeClock``; what is due "at once" runs on
     the running loop (so ``settle`` plays it), the rest waits for ``advance``."""
@@ -637,30 +660,43 @@ async def advance(table: Table, clock: FakeClock, seconds: float, *links: Link) 
 async def drive(
     table: Table,
     clock: FakeClock,
-    links: list[Link],
+    links: Collection[Link],
     rng: random.Random,
     *,
     until: Any = None,
     limit: int = 20000,
+    aside: Callable[[], bool] | None = None,
+    act: Callable[[Link, list[str]], Coroutine[Any, Any, None]] | None = None,
 ) -> None:
     """Random legal play at a table on a fake clock: each linked person acts at once on
     its turn, computer seats choose in their threads, and the clock moves on to the next
-    timer whenever no one can act; until the match is over (or ``until()`` is true)."""
+    timer whenever no one can act; until the match is over (or ``until()`` is true).
+    ``aside()``, asked first each time, may do something else instead (True when it did);
+    ``act(link, legal)`` plays a person's turn in place of a random legal action."""
     for _ in range(limit):
         await settle(table, *links)
         if until is not None and until():
             return
         if table.dealer.match is not None and not table.dealer.life.running:
             return  # the standings are out
+        if aside is not None and aside():
+            continue
         hand = table.dealer.match.hand if table.dealer.match is not None else None
         seat = seat_to_act(table)
-        link = next((lk for lk in links if lk.seat == seat and lk.conn.seat == seat), None)
-        mine = seat is not None and link is not None and table.seats[seat].conn is link.conn
-        playing = mine and seat is not None and not table.seats[seat].presence.away
-        if hand is not None and not hand.is_over and playing and not table.computers.thinking:
-            assert seat is not None and link is not None
+        link = None
+        if seat is not None and not table.seats[seat].presence.away:
+            link = next((lk for lk in links if lk.conn is table.seats[seat].conn), None)
+        if (
+            hand is not None
+            and not hand.is_over
+            and link is not None
+            and not table.computers.thinking
+        ):
             legal = [str(a.kind) for a in hand.legal_actions(seat)]
-            link.send(Act(table.turns.turn_id, rng.choice(legal)).encode())
+            if act is not None:
+                await act(link, legal)
+            else:
+                link.send(Act(table.turns.turn_id, rng.choice(legal)).encode())
             continue
         due = clock.next_due()
         if due is None:

@@ -19,8 +19,6 @@ from pathlib import Path
 
 from tests.serverkit import LOOPBACK, wait_until
 
-__all__ = ["ServerProcess"]
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -34,16 +32,9 @@ class ServerProcess:
         env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
                "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
         self.started = time.monotonic()
+        command = program or [sys.executable, "-m", "server"]
         self.proc = subprocess.Popen(
-            [
-                *(program or [sys.executable, "-m", "server"]),
-                "--host",
-                LOOPBACK,
-                "--port",
-                str(port),
-                "--no-announce",
-                *options,
-            ],  # fmt: skip
+            [*command, "--host", LOOPBACK, "--port", str(port), "--no-announce", *options],
             stdin=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
@@ -69,6 +60,12 @@ class ServerProcess:
                 self.lines.append(line)
                 if found := re.search(r"listening on port (\d+)", line):
                     self.port = int(found.group(1))
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.terminate()
 
     def freeze(self) -> None:
         """SIGSTOP: it moves on no further (the frames it wrote still arrive)."""

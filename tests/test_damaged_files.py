@@ -6,16 +6,7 @@ night's scoreboard, the table's key) is damaged in each way the issue names, and
 ``<name>.broken-<time>`` with one log line, and the table is up (a person says hello
 and is welcomed) and clean.  A journal naming another file as its match's history is
 set aside too, and the table's key lives in the server's own data folder, moved there
-from the histories folder people share.
-
-The damages, file by file:
-
-- the journal: a line nested too deep, ``Infinity``, a number too large for a float, a
-  history path of ``table.key``, of ``../escape.jsonl`` or of another match's file, a
-  folder in its place, a pipe in its place;
-- the night's scoreboard: nested too deep, ``"net": Infinity``, ``"net": NaN``,
-  ``"net": "50"``, cut short, a folder, a pipe;
-- ``table.key``: a folder, a pipe, not a key, 200 KB of junk; its data folder a file.
+from the histories folder people share.  The damages are the tables below, file by file.
 """
 
 from __future__ import annotations
@@ -39,7 +30,7 @@ from server.identity import KEY_FILE, load_identity
 from server.journal import journal_path, parse, unfinished
 from server.night import FORMAT as NIGHT_FORMAT
 from server.night import evening_of, night_path
-from tests.serverkit import Client, Link, clocked_table, config, drive, running
+from tests.serverkit import Client, clocked_table, config, drive, running, seated
 
 pytestmark = pytest.mark.timeout(60)
 POSIX = pytest.mark.skipif(os.name != "posix", reason="pipes and file modes are POSIX's")
@@ -65,8 +56,8 @@ def _pipe(path: Path) -> None:
 
 
 class Started:
-    """A table started on ``tmp``'s folders, as ``stud-server`` starts one: its log lines,
-    its key and the first lobby a person who says hello is sent (it is up)."""
+    """A table started on ``tmp``'s folders: its log lines, its key and the first lobby
+    a person who says hello is sent (it is up)."""
 
     def __init__(self, tmp: Path, caplog: pytest.LogCaptureFixture, **options: Any) -> None:
         options.setdefault("data_dir", _kept(tmp))
@@ -110,9 +101,7 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
     async def play() -> bytes:
         table, clock = await clocked_table(config(folder, name=NAME, computer=1, start_when=3))
-        links = [Link(table, "Ann"), Link(table, "Bob")]
-        for link in links:
-            link.hello()
+        links = seated(table, "Ann", "Bob")
         await drive(table, clock, links, random.Random(1), until=lambda: table.dealer.step >= 6)
         data = table.journal.path.read_bytes()
         table.shutdown()
@@ -256,7 +245,6 @@ NIGHT_DAMAGES: dict[str, Callable[[str], bytes]] = {
 }
 
 
-@pytest.mark.parametrize("damage", NIGHT_DAMAGES, ids=list(NIGHT_DAMAGES))
 def _tonight(tmp: Path) -> tuple[str, Path]:
     evening = evening_of(datetime.now().astimezone())
     path = night_path(tmp / "histories", evening, NAME)
@@ -295,11 +283,24 @@ def test_a_good_night_carries_on(tmp_path: Path, caplog: pytest.LogCaptureFixtur
 # ------------------------------------------------------------------ the table's key
 
 
-KEY_DAMAGES: dict[str, Damage] = {
+def _key_of_another_kind() -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP384R1())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+KEY_DAMAGES: dict[str, bytes | Damage] = {
     "a folder": _folder,
     "a pipe": _pipe,
-    "not a key": lambda path: path.write_bytes(b"not a key at all"),
-    "200 KB": lambda path: path.write_bytes(b"-----BEGIN PRIVATE KEY-----\n" + b"A" * 200_000),
+    "not a key": b"not a key at all",
+    "empty": b"",
+    "bad pem": b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    "another kind": _key_of_another_kind(),
+    "200 KB": b"-----BEGIN PRIVATE KEY-----\n" + b"A" * 200_000,
 }
 
 
@@ -311,9 +312,15 @@ def test_a_damaged_key_is_set_aside_and_a_new_one_made(
 ) -> None:
     path = _kept(tmp_path) / KEY_FILE
     path.parent.mkdir(parents=True)
-    KEY_DAMAGES[damage](path)
+    broken = KEY_DAMAGES[damage]
+    if callable(broken):
+        broken(path)
+    else:
+        path.write_bytes(broken)
     server = Started(tmp_path, caplog)
-    server.set_aside_once(path)
+    aside = server.set_aside_once(path)
+    assert server.said("cannot be read")
+    assert callable(broken) or aside.read_bytes() == broken
     assert stat.S_ISREG(path.stat().st_mode)
     assert os.name != "posix" or stat.S_IMODE(path.stat().st_mode) == 0o600
     assert server.short == seal.short_key(load_identity(path.parent).fingerprint)

@@ -1,15 +1,6 @@
-"""Issue 33 point 1 over real processes on a real full disk: ``python -m server`` with its
-histories folder on a small tmpfs that fills up mid-match.
-
-- The table waits and tells the players (``waiting``, ``disk_full``) instead of playing
-  on; killed (SIGKILL) and started again while the disk is still full it starts, resumes
-  the match, and every person is back at the very table they last saw: no step rewound,
-  none shown twice; once the disk has room the match plays to its end, each hand in the
-  history once.
-- A match whose last hand ends on the full disk shows no standings until its history and
-  the night's scoreboard are written; then it does, with every hand in the history.
-
-Mounting a filesystem needs root: skipped otherwise.  Marked ``slow`` (about 10 s each).
+"""Issue 33 point 1 over real processes on a real full disk (``tests/test_server_disk.py``
+on a fake one): ``python -m server`` with its histories on a small tmpfs that fills up
+mid-match.  Mounting one needs root: skipped otherwise.  ``slow`` (about 10 s each).
 """
 
 from __future__ import annotations
@@ -17,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import json
 import os
 import subprocess
 from collections.abc import Iterator
@@ -26,12 +16,18 @@ from typing import Any
 
 import pytest
 
-from common.match import START_STACK
 from common.protocol import Act
-from tests import hhcheck
-from tests.serverkit import Client, choose, roundtrip, take_turns, until
+from tests.serverkit import Client, choose, history, roundtrip, run, take_turns, until
 from tests.serverproc import ServerProcess
-from tests.test_journal_process import caught_up, comeback, last_table, play_out, same_table, sit
+from tests.test_journal_process import (
+    caught_up,
+    check_history,
+    comeback,
+    last_table,
+    play_out,
+    same_table,
+    sit,
+)  # fmt: skip
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -109,29 +105,14 @@ def steps_seen(players: list[Client], logs: dict[str, list[dict[str, Any]]]) -> 
         assert seen == sorted(seen), f"{p.name} saw the table go back: {seen}"
 
 
-def history(disk: Path) -> list[dict[str, Any]]:
-    (path,) = disk.glob("*.jsonl")
-    data = path.read_bytes()
-    assert data.endswith(b"\n")
-    return [json.loads(line) for line in data.splitlines()]
-
-
-def check_history(disk: Path, standings: dict[str, Any], hands: int) -> None:
-    got = history(disk)
-    assert [h["hand"] for h in got] == list(range(1, hands + 1))
-    for h in got:
-        assert hhcheck.problems(h) == []
-    final = {s["seat"]: s["stack"] for s in got[-1]["final"]}
-    assert {r["seat"]: r["stack"] for r in standings["standings"]} == final
-    assert sum(final.values()) == 3 * START_STACK
-    assert not list(disk.glob("*.journal"))
-
-
-async def _no_rewind(tmp: Path) -> None:
+@run
+async def test_a_full_disk_holds_the_table_and_a_kill_meanwhile_rewinds_nothing(
+    tmp_path: Path,
+) -> None:
     players = [Client("Ann", seed=1), Client("Bob", seed=2)]
     logs: dict[str, list[dict[str, Any]]] = {p.name: [] for p in players}
-    with small_disk(tmp) as disk:
-        servers = [server(tmp, disk, hands=8)]
+    with small_disk(tmp_path) as disk:
+        servers = [server(tmp_path, disk, hands=8)]
         try:
             await sit(players, servers[0].port)
             asked, turn = await take_turns(players, lambda p, t: last_table(p)["hand"] >= 2)
@@ -147,7 +128,7 @@ async def _no_rewind(tmp: Path) -> None:
             for p in players:
                 logs[p.name] += p.log
             # Started again while the disk is still full: it starts and resumes.
-            servers.append(server(tmp, disk, hands=8, port=servers[-1].port))
+            servers.append(server(tmp_path, disk, hands=8, port=servers[-1].port))
             assert servers[-1].says(f"resumed match {before['Ann']['match']} at hand")
             await comeback(players, servers[-1].port, servers[-1].started)
             for p in players:
@@ -164,7 +145,8 @@ async def _no_rewind(tmp: Path) -> None:
             filler.unlink()  # room again: the table goes on by itself
             standings = await play_out(players)
             steps_seen(players, logs)
-            check_history(disk, standings, 8)
+            check_history(disk, standings)
+            assert standings["hands_played"] == 8
         finally:
             for p in players:
                 await p.close()
@@ -173,14 +155,13 @@ async def _no_rewind(tmp: Path) -> None:
                     s.kill()
 
 
-def test_a_full_disk_holds_the_table_and_a_kill_meanwhile_rewinds_nothing(tmp_path: Path) -> None:
-    asyncio.run(_no_rewind(tmp_path))
-
-
-async def _ends_full(tmp: Path) -> None:
+@run
+async def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_saved(
+    tmp_path: Path,
+) -> None:
     players = [Client("Ann", seed=3), Client("Bob", seed=4)]
-    with small_disk(tmp) as disk:
-        srv = server(tmp, disk, hands=4)
+    with small_disk(tmp_path) as disk:
+        srv = server(tmp_path, disk, hands=4)
         try:
             await sit(players, srv.port)
             asked, turn = await take_turns(players, lambda p, t: last_table(p)["hand"] >= 4)
@@ -196,14 +177,11 @@ async def _ends_full(tmp: Path) -> None:
             at, standings = await ann.seen("standings", timeout=20)
             resumed, _ = await ann.seen("waiting", waiting=False)
             assert resumed < at  # the standings came once the table could save
-            check_history(disk, standings, 4)
+            check_history(disk, standings)
+            assert standings["hands_played"] == 4
             assert len(list(disk.glob("night-*.json"))) == 1
         finally:
             for p in players:
                 await p.close()
             if srv.proc.poll() is None:
                 srv.kill()
-
-
-def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_saved(tmp_path: Path) -> None:
-    asyncio.run(_ends_full(tmp_path))

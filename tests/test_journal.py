@@ -33,6 +33,7 @@ from tests.serverkit import (
     drive,
     run,
     seat_to_act,
+    seated,
     settle,
 )
 
@@ -42,9 +43,7 @@ NAME = "Friday's table"
 async def _seated(tmp: Path) -> tuple[Table, FakeClock, list[Link]]:
     """Ann and Bob sit down at a table with a computer seat: the match starts."""
     table, clock = await clocked_table(config(tmp, name=NAME, computer=1, start_when=3))
-    links = [Link(table, "Ann"), Link(table, "Bob")]
-    for link in links:
-        link.hello()
+    links = seated(table, "Ann", "Bob")
     return table, clock, links
 
 
@@ -82,12 +81,7 @@ async def test_a_cut_at_every_byte_leaves_a_readable_prefix(tmp_path: Path) -> N
     for lines in range(2, len(ends) + 1):  # and each prefix replays
         got = rebuild(parse(data[: ends[lines - 1]], NAME))
         assert got.match.seats.keys() == table.dealer.match.seats.keys()
-
-
-@run
-async def test_a_cut_journal_on_disk_is_read_to_its_last_whole_line(tmp_path: Path) -> None:
-    table, _ = await _half_match(tmp_path)
-    data = table.journal.path.read_bytes()
+    # A cut journal on disk is read to its last whole line.
     cut = data[: data.rfind(b"\n") - 3]
     other = _copied(cut, tmp_path)
     records = Journal(other, NAME).load()
@@ -146,22 +140,17 @@ async def test_a_journal_of_a_bad_replay_is_set_aside(tmp_path: Path) -> None:
 
 
 @run
-async def test_the_journal_is_private_and_no_history(tmp_path: Path) -> None:
+async def test_the_journal_is_private_keeps_no_token_and_is_no_history(tmp_path: Path) -> None:
     folder = tmp_path / "hist"
     folder.mkdir(mode=0o755)
-    table, _ = await _half_match(folder)
+    table, links = await _half_match(folder)
     path = table.journal.path
     assert path.parent == folder and path.suffix == ".journal"
     assert path.name == "friday-s-table.journal"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
     assert all(p.suffix != ".journal" for p in folder.glob("*.jsonl"))
-
-
-@run
-async def test_the_journal_keeps_no_token(tmp_path: Path) -> None:
-    table, links = await _half_match(tmp_path)
-    text = table.journal.path.read_text()
+    text = path.read_text()  # and no token, only its hash
     for link in links:
         assert link.token and link.token not in text
         assert token_digest(link.token) in text
@@ -231,9 +220,7 @@ async def test_a_resumed_seat_has_the_bank_it_had_left(tmp_path: Path) -> None:
     with the decision's seconds and the bank it had when its turn began."""
     cfg = config(tmp_path, name=NAME, start_when=2, turn_time=10, time_bank=20, grace=30)
     table, clock = await clocked_table(cfg)
-    links = [Link(table, "Ann"), Link(table, "Bob")]
-    for link in links:
-        link.hello()
+    links = seated(table, "Ann", "Bob")
     await settle(table, *links)
     slow = next(lk for lk in links if lk.seat == seat_to_act(table))
     clock.advance(14)  # four seconds of its bank spent

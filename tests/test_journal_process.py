@@ -8,7 +8,6 @@ with a valid history, each hand once, the chips adding up and the standings righ
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,9 @@ from typing import Any
 import pytest
 
 from common.match import START_STACK
+from common.protocol import Start
 from tests import hhcheck
-from tests.serverkit import LOOPBACK, Client, roundtrip, take_turns, until
+from tests.serverkit import LOOPBACK, Client, history, roundtrip, run, take_turns, until
 from tests.serverproc import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,6 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def Server(tmp: Path, *, port: int = 0, hand_pause: float = 0.2) -> ServerProcess:  # noqa: N802
-    """The kill tests' server: fast options, seeded, one computer seat, four hands."""
     return ServerProcess(
         tmp,
         "--computer", "1", "--start-when", "3", "--hands", "4",
@@ -81,16 +80,15 @@ async def comeback(players: list[Client], port: int, started: float) -> float:
 
 
 async def play_out(players: list[Client]) -> dict[str, Any]:
-    """Every turn answered until the standings: those."""
     _, standings = await take_turns(players)
     assert standings["type"] == "standings"
     return standings
 
 
-def check_history(tmp: Path, standings: dict[str, Any]) -> None:
-    files = list((tmp / "histories").glob("*.jsonl"))
-    assert len(files) == 1
-    hands = [json.loads(line) for line in files[0].read_text().splitlines()]
+def check_history(folder: Path, standings: dict[str, Any]) -> None:
+    """The match's one history in ``folder``: each hand once, valid, adding up to the
+    standings; and no journal left."""
+    hands = history(folder)
     assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))
     assert standings["hands_played"] == len(hands)
     for h in hands:
@@ -100,7 +98,7 @@ def check_history(tmp: Path, standings: dict[str, Any]) -> None:
     for row in standings["standings"]:
         assert final.get(row["seat"], 0) == row["stack"]
     assert sum(row["stack"] for row in standings["standings"]) == 3 * START_STACK
-    assert not list((tmp / "histories").glob("*.journal"))  # finished: no journal left
+    assert not list(folder.glob("*.journal"))  # finished: no journal left
 
 
 async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
@@ -127,7 +125,7 @@ async def _killed_at(tmp: Path, wheres: list[str]) -> list[float]:
             assert servers[-1].said(f"resumed match {before['Ann']['match']} at hand")
             for p, table in (await caught_up(players)).items():
                 same_table(table, before[p])
-        check_history(tmp, await play_out(players))
+        check_history(tmp / "histories", await play_out(players))
         return took
     finally:
         for p in players:
@@ -187,25 +185,26 @@ def test_a_server_killed_four_times_finishes_its_match(tmp_path: Path) -> None:
     print("comebacks after four kills:", ", ".join(f"{t:.2f} s" for t in took))
 
 
-async def _host_again(tmp: Path) -> None:
-    """The game hosting a friends' table dies mid-hand and hosts it again."""
+def host(over: dict[str, Any], **settings: Any) -> Any:
+    """The game hosting a friends' table, "Night", four hands and a computer seat."""
     from client.localserver import LocalServer
     from client.settings import Settings
-    from common.protocol import Start
 
-    over = {"history_dir": tmp / "histories", "announce": False, "bot_delay": 0,
+    local = LocalServer(over)
+    failed = local.start_host(
+        Settings(name="Ann", **settings), hands=4, computers=1, password="", port=0,
+        bind=LOOPBACK, name="Night",
+    )  # fmt: skip
+    assert failed is None
+    return local
+
+
+@run
+async def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
+    """The game hosting a friends' table dies mid-hand and hosts it again."""
+    over = {"history_dir": tmp_path / "histories", "announce": False, "bot_delay": 0,
             "hand_pause": 0.2, "seed": 4}  # fmt: skip
-    settings = Settings(name="Ann", host_turn_time=0)
-
-    def host() -> LocalServer:
-        local = LocalServer(over)
-        failed = local.start_host(
-            settings, hands=4, computers=1, password="", port=0, bind=LOOPBACK, name="Night"
-        )
-        assert failed is None
-        return local
-
-    local = host()
+    local = host(over, host_turn_time=0)
     players = [Client("Ann", seed=3), Client("Bob", seed=4)]
     try:
         await sit(players, local.handle.port)
@@ -222,47 +221,33 @@ async def _host_again(tmp: Path) -> None:
         # The game dies: its server thread goes without ending the match (no forget).
         await asyncio.to_thread(local.handle.stop, reason="crash")
         started = time.monotonic()
-        local = host()
+        local = host(over, host_turn_time=0)
         assert local.handle.server.resumed and local.handle.port == port
         took = await comeback(players, port, started)
         print(f"comeback after hosting again: {took:.2f} s")
         for p, table in (await caught_up(players)).items():
             same_table(table, before[p])
-        check_history(tmp, await play_out(players))
+        check_history(tmp_path / "histories", await play_out(players))
     finally:
         for p in players:
             await p.close()
         await asyncio.to_thread(local.stop, "Ann")
 
 
-def test_the_game_hosting_again_resumes_its_match(tmp_path: Path) -> None:
-    asyncio.run(_host_again(tmp_path))
-
-
-def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
-    from client.localserver import LocalServer
-    from client.settings import Settings
-    from common.protocol import Start
-
-    async def scenario() -> None:
-        over = {"history_dir": tmp_path, "announce": False, "bot_delay": 0}
-        local = LocalServer(over)
-        assert local.start_host(Settings(name="Ann"), hands=4, computers=1, password="",
-                                port=0, bind=LOOPBACK, name="Night") is None  # fmt: skip
-        ann = Client("Ann")
-        await ann.hello(local.handle.port)
-        ann.send(Start().encode())
-        await ann.expect("turn", timeout=10)
-        assert list(tmp_path.glob("*.journal"))
-        await asyncio.to_thread(local.stop, "Ann")
-        await ann.close()
-        assert not list(tmp_path.glob("*.journal"))
-        again = LocalServer(over)
-        assert again.start_host(Settings(name="Ann"), hands=4, computers=1, password="",
-                                port=0, bind=LOOPBACK, name="Night") is None  # fmt: skip
-        try:
-            assert not again.handle.server.resumed
-        finally:
-            await asyncio.to_thread(again.stop, "Ann")
-
-    asyncio.run(scenario())
+@run
+async def test_closing_the_table_on_purpose_ends_its_match(tmp_path: Path) -> None:
+    over = {"history_dir": tmp_path, "announce": False, "bot_delay": 0}
+    local = host(over)
+    ann = Client("Ann")
+    await ann.hello(local.handle.port)
+    ann.send(Start().encode())
+    await ann.expect("turn", timeout=10)
+    assert list(tmp_path.glob("*.journal"))
+    await asyncio.to_thread(local.stop, "Ann")
+    await ann.close()
+    assert not list(tmp_path.glob("*.journal"))
+    again = host(over)
+    try:
+        assert not again.handle.server.resumed
+    finally:
+        await asyncio.to_thread(again.stop, "Ann")

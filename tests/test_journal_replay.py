@@ -29,7 +29,7 @@ from common.views import seat_view
 from server.journal import Journal
 from server.table import Table
 from tests import hhcheck
-from tests.serverkit import Link, clocked_table, config, drive
+from tests.serverkit import Link, clocked_table, config, drive, seated
 
 NAME = "Replay table"
 
@@ -53,7 +53,6 @@ class Recording:
     history_name: str
     final_history: bytes
     tokens: dict[int, str]
-    people: int
     computers: int
     hands: int
 
@@ -141,9 +140,8 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
             remove()
 
         journal.begin, journal.append, journal.remove = on_begin, on_append, on_remove  # type: ignore[method-assign]
-        links = [Link(table, "Ann"), Link(table, "Bob")]
-        for link in links:
-            assert link.hello()["type"] == "welcome"
+        links = seated(table, "Ann", "Bob")
+        assert all(link.seat is not None for link in links)
         rng = random.Random(seed)
         if drop_at is not None:
             await drive(table, clock, links, rng, until=lambda: table.dealer.step >= drop_at)
@@ -158,7 +156,6 @@ async def _record(seed: int, computers: int, hands: int, drop_at: int | None) ->
             history_name=path.name,
             final_history=path.read_bytes(),
             tokens={lk.seat: lk.token for lk in links if lk.seat is not None},
-            people=2,
             computers=computers,
             hands=hands,
         )
@@ -221,7 +218,7 @@ async def _resume_and_finish(rec: Recording, k: int, cut: int, hist_kind: int, h
             assert hhcheck.problems(h) == []
             start = sum(s["stack"] for s in h["seats"])
             assert sum(s["stack"] for s in h["final"]) == start
-        total = START_STACK * (rec.people + rec.computers)
+        total = START_STACK * (len(rec.tokens) + rec.computers)
         assert sum(table.dealer.match.stacks.values()) == total
         # The hands finished before the kill are the killed table's, byte for byte.
         done = hands_of(rec.final_history)[: point.state["hands_played"]]

@@ -33,7 +33,7 @@ from server.lobby import ComputerChairs
 from server.seats import Seat
 from server.table import Table
 from server.timers import FakeClock
-from tests.serverkit import Link, config, drive, run, settle
+from tests.serverkit import Link, config, drive, run, seated, settle
 from tests.stacking import view_dict as seat_view
 
 NAME = "Friday's table"
@@ -75,8 +75,7 @@ async def test_memory_lasts_the_nights_matches_and_clears_at_a_new_night(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, clock = _table(tmp_path)
-    ann = Link(table, "Ann")
-    ann.hello()
+    (ann,) = seated(table, "Ann")
     shark = _shark(table)
     await _match(table, clock, ann, 1)
     assert shark.memory.rivals["Ann"].dealt == 4 and shark.memory.hands == 4
@@ -107,8 +106,7 @@ async def test_a_new_level_and_a_restart_start_fresh_and_then_remember_the_night
     tmp_path: Path,
 ) -> None:
     table, clock = _table(tmp_path)
-    ann = Link(table, "Ann")
-    ann.hello()
+    (ann,) = seated(table, "Ann")
     await _match(table, clock, ann, 1)
     assert _shark(table).memory.hands == 4
     ann.send({"type": "level", "seat": 6, "level": "shark"})  # the host picks anew
@@ -120,8 +118,7 @@ async def test_a_new_level_and_a_restart_start_fresh_and_then_remember_the_night
     # The same evening, restarted: the scoreboard carries on, the brains start fresh.
     again, clock = _table(tmp_path)
     assert again.records.night.played == 2
-    ann = Link(again, "Ann")
-    ann.hello()
+    (ann,) = seated(again, "Ann")
     shark = _shark(again)
     assert shark.memory.hands == 0
     await _match(again, clock, ann, 3)
@@ -156,28 +153,38 @@ async def test_a_resumed_match_remembers_on_into_the_nights_next_match(tmp_path:
 # ---------------------------------------------------------------- by name, not by seat
 
 
+def _hand(seats: list[int], button: int, deck: list[Any], choose: Any) -> Hand:
+    """A hand dealt from ``deck`` and played to its end by ``choose(hand, seat)``."""
+    hand = Hand(stacks={s: 600 for s in seats}, button=button, deck=deck)
+    hand.start()
+    while not hand.is_over:
+        s = hand.to_act
+        assert s is not None
+        hand.apply(s, choose(hand, s))
+    return hand
+
+
+def _shuffled(rng: random.Random) -> list[Any]:
+    deck = full_deck()
+    rng.shuffle(deck)
+    return deck
+
+
 def _play(chairs: ComputerChairs, seats: dict[int, Seat], deals: int, seed: int) -> None:
     """``deals`` hands at ``seats``: the computer seat's brain plays, people call or check,
     and every brain sees its seat's view of each end (``ComputerChairs.hand_over``)."""
     rng = random.Random(seed)
     order = sorted(seats)
+
+    def choose(hand: Hand, s: int) -> str:
+        seat = seats[s]
+        if seat.brain is None:
+            return _script(hand, s, 8)
+        assert seat.rng is not None
+        return seat.brain(seat_view(hand, s), seat.rng)
+
     for d in range(deals):
-        deck = full_deck()
-        rng.shuffle(deck)
-        hand = Hand(stacks={s: 600 for s in order}, button=order[d % len(order)], deck=deck)
-        hand.start()
-        while not hand.is_over:
-            s = hand.to_act
-            assert s is not None
-            seat = seats[s]
-            if seat.brain is not None:
-                assert seat.rng is not None
-                action = seat.brain(seat_view(hand, s), seat.rng)
-            else:
-                names = [a.kind.value for a in hand.legal_actions(s)]
-                action = next(a for a in ("check", "call", "bring_in") if a in names)
-            hand.apply(s, action)
-        chairs.hand_over(hand)
+        chairs.hand_over(_hand(order, order[d % len(order)], _shuffled(rng), choose))
 
 
 def test_a_person_who_changes_seats_is_known_by_name() -> None:
@@ -229,34 +236,27 @@ def test_a_night_memory_never_learns_from_a_card_its_seat_did_not_see(
     base = brain("shark")
     base.meet({0: "Ada", 1: "Ann"})
     rng = random.Random(seed)
+
+    def earlier(hand: Hand, s: int) -> str:
+        return base(seat_view(hand, 0), rng) if s == 0 else _script(hand, s, 8)
+
     for _ in range(6):  # an earlier match of the night
-        deck = full_deck()
-        rng.shuffle(deck)
-        hand = Hand(stacks={0: 600, 1: 600}, button=rng.randint(0, 1), deck=deck)
-        hand.start()
-        while not hand.is_over:
-            s = hand.to_act
-            assert s is not None
-            a = base(seat_view(hand, 0), rng) if s == 0 else _script(hand, s, 8)
-            hand.apply(s, a)
-        base.observe(seat_view(hand, 0))
-    deck = full_deck()
-    rng.shuffle(deck)
+        deck = _shuffled(rng)
+        base.observe(seat_view(_hand([0, 1], rng.randint(0, 1), deck, earlier), 0))
+    deck = _shuffled(rng)
     button = rng.randint(0, 1)
 
     def memory_after(cards: list[str]) -> tuple[Any, list[str]]:
         shark = copy.deepcopy(base)
         choice_rng = random.Random(seed + 1)
-        hand = Hand(stacks={0: 600, 1: 600}, button=button, deck=cards)
-        hand.start()
         played = []
-        while not hand.is_over:
-            s = hand.to_act
-            assert s is not None
+
+        def choose(hand: Hand, s: int) -> str:
             a = shark(seat_view(hand, 0), choice_rng) if s == 0 else _script(hand, s, fold_on)
             played.append(a)
-            hand.apply(s, a)
-        end = seat_view(hand, 0)
+            return a
+
+        end = seat_view(_hand([0, 1], button, cards, choose), 0)
         assume(not any(e.get("shown") for e in end["seats"] if e["seat"] == 1))
         shark.observe(end)
         return shark.memory, played
@@ -280,24 +280,19 @@ def test_the_same_view_memory_and_random_state_give_the_same_choice() -> None:
     shark = brain("shark")
     shark.meet({0: "Ada", 1: "Ann", 2: "Bob"})
     rng = random.Random(4)
+
+    def choose(hand: Hand, s: int) -> str:
+        if s != 0:
+            return _script(hand, s, 6)
+        view = seat_view(hand, 0)
+        twin, twin_rng = copy.deepcopy(shark), copy.deepcopy(rng)
+        a = shark(view, rng)
+        assert twin(view, twin_rng) == a and twin_rng.getstate() == rng.getstate()
+        assert twin.memory == shark.memory
+        return a
+
     for d in range(10):  # a night's memory of two people
-        deck = full_deck()
-        rng.shuffle(deck)
-        hand = Hand(stacks={0: 600, 1: 600, 2: 600}, button=d % 3, deck=deck)
-        hand.start()
-        while not hand.is_over:
-            s = hand.to_act
-            assert s is not None
-            if s == 0:
-                view = seat_view(hand, 0)
-                twin, twin_rng = copy.deepcopy(shark), copy.deepcopy(rng)
-                a = shark(view, rng)
-                assert twin(view, twin_rng) == a and twin_rng.getstate() == rng.getstate()
-                assert twin.memory == shark.memory
-            else:
-                a = _script(hand, s, 6)
-            hand.apply(s, a)
-        shark.observe(seat_view(hand, 0))
+        shark.observe(seat_view(_hand([0, 1, 2], d % 3, _shuffled(rng), choose), 0))
     assert set(shark.memory.rivals) == {"Ann", "Bob"}
 
 

@@ -2,11 +2,9 @@
 by the game only once it proved it knows the password, and the password kept beside a
 seat's token said by every hello, the automatic reconnects' too.
 
-Tables are real ``python -m server`` processes on 127.0.0.1 (``tests.serverproc``), or
-in-process tables on a fake clock for the host's controls; the man in the middle is a
-proxy with a key of its own and the table's name (``tests.wiretap.Middle``); the game
-is the headless game itself (``client.app.App``, its ``TableLink`` and
-``client.net.Connection``), pins and seats' tokens in the test's own config folder.
+Real ``python -m server`` processes, a table on a fake clock for the host's controls,
+a man in the middle (``tests.wiretap.Middle``) and the headless game, as in
+``tests/test_sealed_wire.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +23,8 @@ from common.seal import key_fingerprint
 from server.hostctl import PLAIN_COST
 from server.identity import load_identity
 from tests.clientkit import run
-from tests.serverkit import Client, Link, SealedLink, clocked_table, config, settle, table_key
+from tests.serverkit import Client, SealedLink, clocked_table, config, seated, settle, table_key
+from tests.serverkit import run as serverkit_run
 from tests.serverproc import ServerProcess
 from tests.test_sealed_wire import ended, refusal, serve, watched
 from tests.wiretap import Middle
@@ -50,11 +49,7 @@ TABLE = "Sam's table"
 def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_them(
     tmp_path: Path, options: tuple[str, ...], said: str
 ) -> None:
-    """``stud-server`` with a password and nothing said of plain connections refuses a
-    plain hello (``tls_required``, the reason in its words); ``--plain allow`` lets it
-    in, the log warns what that costs, and the lobby says ``"plain": "allow"``."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *options)
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *options) as srv:
         assert srv.says(said)
 
         async def plain_hello() -> None:
@@ -72,44 +67,34 @@ def test_a_password_tables_plain_connections_are_refused_unless_the_host_allows_
             await pat.close()
 
         asyncio.run(plain_hello())
-    finally:
-        srv.terminate()
 
 
-def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
+@serverkit_run
+async def test_the_terminal_says_the_choice_and_its_cost_and_every_lobby_follows(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The host's terminal at a table with a password: ``status`` says plain connections
-    are refused; ``plain allow`` lets them in with a warning of the cost, in ``status``
-    and the log, and every lobby says ``allow``; ``plain never`` again.  Without a
-    password the lobby and ``status`` say nothing of them, as before."""
+    table, _ = await clocked_table(config(tmp_path / "pw", password=PASSWORD))
+    identity = load_identity(tmp_path / "key", "Test table")
+    ann = SealedLink(table, identity, "Ann")
+    assert ann.hello(password=PASSWORD)["seat"] == 0
+    assert ann.last("lobby")["plain"] == "never"
+    assert "plain connections never" in table.console("status")
+    with caplog.at_level(logging.WARNING, logger="server.table"):
+        assert table.console("plain allow") == "ok"
+    assert PLAIN_COST in caplog.text
+    assert f"plain connections allowed: {PLAIN_COST}" in table.console("status")
+    await settle(table, ann)
+    assert ann.last("lobby")["plain"] == "allow"
+    assert table.console("plain never") == "ok"
+    await settle(table, ann)
+    assert ann.last("lobby")["plain"] == "never"
+    table.shutdown()
 
-    async def scenario() -> None:
-        table, _ = await clocked_table(config(tmp_path / "pw", password=PASSWORD))
-        identity = load_identity(tmp_path / "key", "Test table")
-        ann = SealedLink(table, identity, "Ann")
-        assert ann.hello(password=PASSWORD)["seat"] == 0
-        assert ann.last("lobby")["plain"] == "never"
-        assert "plain connections never" in table.console("status")
-        with caplog.at_level(logging.WARNING, logger="server.table"):
-            assert table.console("plain allow") == "ok"
-        assert PLAIN_COST in caplog.text
-        assert f"plain connections allowed: {PLAIN_COST}" in table.console("status")
-        await settle(table, ann)
-        assert ann.last("lobby")["plain"] == "allow"
-        assert table.console("plain never") == "ok"
-        await settle(table, ann)
-        assert ann.last("lobby")["plain"] == "never"
-        table.shutdown()
-
-        open_table, _ = await clocked_table(config(tmp_path / "open"))
-        bob = Link(open_table, "Bob")
-        assert bob.hello()["seat"] == 0
-        assert "plain" not in bob.last("lobby")
-        assert "plain" not in open_table.console("status")
-        open_table.shutdown()
-
-    asyncio.run(scenario())
+    open_table, _ = await clocked_table(config(tmp_path / "open"))
+    (bob,) = seated(open_table, "Bob")
+    assert bob.seat == 0 and "plain" not in bob.last("lobby")
+    assert "plain" not in open_table.console("status")
+    open_table.shutdown()
 
 
 # ------------------------------------------------------------------ point 5: the pins
@@ -123,15 +108,13 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
     with no "key has changed", and its key is pinned once it has proven the password.
     Trusting the middle's key after that (the dialog's button) lets it through; its
     proof fails again and the real table's pin stays."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1") as srv:
         real = key_fingerprint(table_key(srv.port))
         app = make_client("Tess")
         pins = app.link.pins
         _, statuses = watched(app)
 
         def join(port: int) -> Any:
-            """Join and wait for the welcome or the refusal; the refusal, if any."""
             statuses.clear()
             app.connect("127.0.0.1", port, password=PASSWORD)
             assert run([app], lambda: ended(app, statuses)), statuses
@@ -156,8 +139,6 @@ def test_a_key_is_kept_only_once_the_table_proved_the_password(
             assert refused is not None and refused.code == "no_proof", refused
         assert [p.fingerprint for p in pins.entries()] == [real]
         assert join(srv.port) is None and app.link.key_problem is None
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ point 7: the reconnect

@@ -1,13 +1,9 @@
 """Issue 18, a sealed wire: what someone else on the Wi-Fi can see and do, over loopback.
 
-Each test names the issue's point it holds to (18.1 … 18.5; the handshake's time, 18.6,
-is ``tests/test_server_tls.py``'s, on a fake clock).  The wire is recorded by a proxy
-between the client and the table (``tests.wiretap.WireTap``), as a packet capture would;
-the man in the middle is a proxy with a certificate of its own and the table's name
-(``tests.wiretap.Middle``).  Tables are real ``python -m server`` processes on
-127.0.0.1 (``tests.serverproc``); the game's client is the headless game itself (``make_client``:
-``client.app.App``, its ``TableLink`` and ``client.net.Connection``), pins and all in
-the test's own config folder.  No assertion is about how long anything took.
+Each test names the issue's point it holds to (18.6, the handshake's time, is
+``tests/test_server_tls.py``'s).  The wire is recorded by a proxy (``tests.wiretap``);
+tables are real ``python -m server`` processes (``tests.serverproc``); the game's client
+is the headless game itself (``make_client``), pins and all in the test's config folder.
 """
 
 from __future__ import annotations
@@ -36,9 +32,7 @@ TABLE = "Sam's table"
 
 
 def serve(tmp: Path, *options: str, port: int = 0, name: str = TABLE) -> ServerProcess:
-    """A table process with its own folders under ``tmp``: ``tmp/histories`` holds its
-    histories, ``tmp/data/seventh-street/server`` its key (``ServerProcess``'s
-    ``XDG_DATA_HOME``); quick computer seats, four hands, no pauses."""
+    """A table process, its histories in ``tmp/histories``; four quick hands."""
     return ServerProcess(
         tmp,
         "--name", name, "--history-dir", str(tmp / "histories"), "--hands", "4",
@@ -72,14 +66,25 @@ def refusal(statuses: list[Any]) -> Any:
 
 def ended(app: Any, statuses: list[Any]) -> bool:
     """The link was refused, or (a test about to fail) welcomed."""
-    return refusal(statuses) is not None or (app.session is not None and app.session.welcomed)
+    return refusal(statuses) is not None or welcomed(app)
+
+
+def welcomed(app: Any) -> bool:
+    return app.session is not None and app.session.welcomed
+
+
+def refused_at(app: Any, statuses: list[Any], port: int, **password: str) -> Any:
+    """``app`` joins the table at ``port``: the status that refused it (not welcomed)."""
+    app.connect("127.0.0.1", port, **password)
+    assert run([app], lambda: ended(app, statuses)), statuses
+    refused = refusal(statuses)
+    assert refused is not None, f"joined: {statuses}"
+    return refused
 
 
 def secrets(messages: list[Any], *, password: str) -> dict[str, bytes]:
-    """What a seat was sent (decoded, ``tests.clientkit.decoded``) that nobody else may read,
-    each as it is framed on the wire
-    (msgpack): every hole card dealt to it (the ``deal`` event with its card, face
-    down), its hole cards in its table view, its seat token, the table's password; and
+    """What a seat was sent that nobody else may read, as msgpack frames it: every hole
+    card dealt to it, its hole cards in its view, its token, the table's password; and
     the protocol's own keys, which show any frame in the clear.  Patterns of 8 bytes
     and more, so that ciphertext never shows one by chance."""
     welcome = next(m for m in messages if m.TYPE == "welcome")
@@ -109,9 +114,8 @@ def seen_on(wire: bytes, wanted: dict[str, bytes]) -> list[str]:
 
 
 def assert_sealed(data: bytes) -> int:
-    """``data`` (one direction of one link) is TLS records and nothing else: a handshake
-    first, then application data only (TLS 1.3: after the handshake every record is
-    encrypted, alerts and all).  Returns the application data records' count."""
+    """``data`` (one way of one link) is TLS records only: a handshake, then application
+    data only (TLS 1.3 encrypts alerts too).  The application data records' count."""
     records = list(tls_records(data))
     assert records and records[0][0] == HANDSHAKE, records[:3]
     kinds = [kind for kind, _ in records]
@@ -121,9 +125,8 @@ def assert_sealed(data: bytes) -> int:
 
 
 async def play_plain(port: int, *, password: str) -> list[dict[str, Any]]:
-    """A protocol-1 client's match: each turn answered with an offered action, until the
-    standings; at its first turn after the first hand it hangs up and comes back with
-    its token (R-C1).  Every message it got, both links'."""
+    """A protocol-1 client's match, hanging up once after the first hand and coming back
+    with its token (R-C1): every message it got, both links'."""
     pat = Client("Pat", seed=18)
     welcome = await pat.hello(port, protocol=1, password=password)
     assert welcome["type"] == "welcome", welcome
@@ -142,23 +145,18 @@ async def play_plain(port: int, *, password: str) -> list[dict[str, Any]]:
 def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
     make_client, tmp_path: Path
 ) -> None:
-    """A password table with computer seats; the game joins through a tap and plays the
-    match out, its link cut once and taken back with its token.  Neither way does the
-    wire show a hole card, the token, the password or any frame at all: TLS records
-    only, application data after the handshake, on both links."""
+    """The game plays a password table's match through a tap, its link cut once and taken
+    back with its token: the wire shows only TLS records, both ways, on both links."""
     from tests.clientkit import Player
 
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
-                "--start-when", "3")  # fmt: skip
-    try:
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
+               "--start-when", "3") as srv:  # fmt: skip
         with WireTap(srv.port) as tap:
             app = make_client("Tess")
             messages, statuses = watched(app)
             cut: list[bool] = []
 
             def cut_after_a_hand() -> None:
-                """The link lost after the first hand: the game comes back with its token
-                (R-C1), through the tap as well."""
                 if not cut and any(m.TYPE == "hand_end" for m in messages):
                     cut.append(True)
                     app.link.conn.sever()
@@ -184,21 +182,16 @@ def test_18_1_a_whole_match_by_the_game_leaves_nothing_readable_on_the_wire(
                 assert assert_sealed(bytes(link.up)) > 0
                 assert assert_sealed(bytes(link.down)) > 0
         assert srv.says(": sealed (TLSv1.3)")  # 18.5: the headless server's log says so
-    finally:
-        srv.terminate()
 
 
 def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap(
     tmp_path: Path,
 ) -> None:
-    """The control for the test above: the same table, the same tap, a protocol-1 client
-    in plain frames (the host allows plain, 18.5; a table with a password refuses them
-    unless told, issue 33).  It plays the whole match, coming back once with its token,
-    and the tap reads its hole cards, its token both ways and the password: so the test
-    above can fail."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
-                "--start-when", "3", "--plain", "allow")  # fmt: skip
-    try:
+    """The control for the test above (so it can fail): a protocol-1 client in plain
+    frames (``--plain allow``, 18.5) on the same tap shows its hole cards, token and the
+    password."""
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "2",
+               "--start-when", "3", "--plain", "allow") as srv:  # fmt: skip
         with WireTap(srv.port) as tap:
             log = asyncio.run(play_plain(tap.port, password=PASSWORD))
             lobby = next(m for m in log if m.get("type") == "lobby")
@@ -211,8 +204,6 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
             with pytest.raises(ValueError):
                 list(tls_records(tap.up))
         assert srv.says(": plain")
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ 18.5: plain or never
@@ -221,10 +212,7 @@ def test_18_1_control_a_plain_protocol_1_client_shows_everything_on_the_same_tap
 def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
     make_client, tmp_path: Path
 ) -> None:
-    """``--plain never``: a protocol-1 client's hello gets ``tls_required`` with words a
-    person can act on, and the link is closed; the game's client (sealed) sits down."""
-    srv = serve(tmp_path / "table", "--plain", "never", "--computer", "1")
-    try:
+    with serve(tmp_path / "table", "--plain", "never", "--computer", "1") as srv:
 
         async def plain_hello() -> None:
             pat = Client("Pat")
@@ -239,12 +227,10 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
         app = make_client("Tess")
         messages, _ = watched(app)
         app.connect("127.0.0.1", srv.port)
-        assert run([app], lambda: app.session is not None and app.session.welcomed)
+        assert run([app], lambda: welcomed(app))
         assert run([app], lambda: any(m.TYPE == "lobby" for m in messages))
         lobby = next(m for m in messages if m.TYPE == "lobby")
         assert lobby.plain == "never"  # 18.5: everyone sees the host's choice
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ 18.3: the pins
@@ -253,9 +239,7 @@ def test_18_5_a_plain_client_is_refused_when_the_host_says_never(
 def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
     make_client, tmp_path: Path
 ) -> None:
-    """The game pins a table's key the first time (trust on first use); the table comes
-    back on the same port with a new data folder, so a new key: the game refuses before
-    any hello and shows both short keys."""
+    """Pinned on first use; the table back on the same port with a new key is refused."""
     first = serve(tmp_path / "first")
     port = first.port
     try:
@@ -263,24 +247,18 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
         app = make_client("Tess")
         _, statuses = watched(app)
         app.connect("127.0.0.1", port)
-        assert run([app], lambda: app.session is not None and app.session.welcomed)
+        assert run([app], lambda: welcomed(app))
         app.leave_table(notice="", send_leave=True)
     finally:
         first.terminate()
-    second = serve(tmp_path / "second", port=port)
-    try:
+    with serve(tmp_path / "second", port=port) as second:
         new = key_fingerprint(table_key(port))
         assert new != old
-        app.connect("127.0.0.1", port)
-        assert run([app], lambda: ended(app, statuses)), statuses
-        refused = refusal(statuses)
-        assert refused is not None, f"joined: {statuses}"
+        refused = refused_at(app, statuses, port)
         assert refused.code == "key", refused
         assert short_key(old) in refused.message and short_key(new) in refused.message
         assert app.session is None and app.top().name == "start"
         assert not second.said("Tess sits")  # no hello reached the table
-    finally:
-        second.terminate()
 
 
 # ------------------------------------------------------------------ 18.3, 18.4: the middle
@@ -289,22 +267,16 @@ def test_18_3_a_table_with_another_key_is_refused_with_both_short_keys(
 def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
     make_client, tmp_path: Path
 ) -> None:
-    """The game knows the table (pinned on a first visit); a proxy with its own key and
-    the table's name is refused before the hello, both short keys shown: the middle
-    reads not one byte of plaintext from the client."""
-    srv = serve(tmp_path / "table")
-    try:
+    """A proxy with its own key and the table's name: refused before the hello."""
+    with serve(tmp_path / "table") as srv:
         real = key_fingerprint(table_key(srv.port))
         app = make_client("Tess")
         _, statuses = watched(app)
         app.connect("127.0.0.1", srv.port)
-        assert run([app], lambda: app.session is not None and app.session.welcomed)
+        assert run([app], lambda: welcomed(app))
         app.leave_table(notice="", send_leave=True)
         with Middle(srv.port, name=TABLE) as middle:
-            app.connect("127.0.0.1", middle.port)
-            assert run([app], lambda: ended(app, statuses)), statuses
-            refused = refusal(statuses)
-            assert refused is not None, f"joined: {statuses}"
+            refused = refused_at(app, statuses, middle.port)
             assert refused.code == "key", refused
             assert short_key(real) in refused.message
             assert short_key(middle.fingerprint) in refused.message
@@ -312,28 +284,18 @@ def test_18_3_a_man_in_the_middle_is_refused_by_a_client_that_knows_the_table(
             # already read its certificate and hung up: wait for the link it made.
             assert run([app], lambda: bool(middle.links()), timeout=10)
             assert middle.up == b""
-    finally:
-        srv.terminate()
 
 
 def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
     make_client, tmp_path: Path
 ) -> None:
-    """No pin yet (a first visit): the middle's certificate is trusted, but the password
-    proof is bound to each TLS channel, so the table's proof relayed by the middle does
-    not check out on the client's channel.  The client hangs up ("someone may be in
-    the middle"), never answers with its own proof, and the table never welcomes it;
-    the middle read neither the password nor anything to guess it from offline
-    (SPAKE2 messages only)."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1")
-    try:
+    """No pin yet: the password proof is bound to each TLS channel, so the table's proof
+    relayed by the middle fails on the client's channel; the middle reads SPAKE2 only."""
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1") as srv:
         with Middle(srv.port, name=TABLE) as middle:
             app = make_client("Tess")
             messages, statuses = watched(app)
-            app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert run([app], lambda: ended(app, statuses)), statuses
-            refused = refusal(statuses)
-            assert refused is not None, f"joined: {statuses}"
+            refused = refused_at(app, statuses, middle.port, password=PASSWORD)
             assert refused.code == "no_proof", refused
             assert refused.message == RELAYED  # the password is right: the link is relayed
             assert app.session is None and not any(m.TYPE == "welcome" for m in messages)
@@ -346,8 +308,6 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
             assert PASSWORD.encode() not in middle.up + middle.down
             assert middle.up  # it did relay: the refusal is the proof's, not the link's
         assert not srv.said("Tess sits")
-    finally:
-        srv.terminate()
 
 
 @pytest.mark.parametrize(
@@ -358,18 +318,13 @@ def test_18_4_with_a_password_the_middle_is_refused_even_on_first_use(
 def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
     make_client, tmp_path: Path, plain: tuple[str, ...], code: str
 ) -> None:
-    """The middle seals with the client but speaks plain to the table, hoping for a
-    password in the clear: the client sends only its proof's start, which the table
-    refuses on a plain link (by default it takes no plain link at all, issue 33); the
-    client is not welcomed and the password crossed neither link."""
-    srv = serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *plain)
-    try:
+    """Sealed to the client, plain to the table: the client sends only its proof's start,
+    which a plain link refuses (by default the table takes none at all, issue 33)."""
+    with serve(tmp_path / "table", "--password", PASSWORD, "--computer", "1", *plain) as srv:
         with Middle(srv.port, name=TABLE, sealed=False) as middle:
             app = make_client("Tess")
             messages, statuses = watched(app)
-            app.connect("127.0.0.1", middle.port, password=PASSWORD)
-            assert run([app], lambda: ended(app, statuses)), statuses
-            assert refusal(statuses) is not None
+            refused_at(app, statuses, middle.port, password=PASSWORD)
             assert not any(m.TYPE == "welcome" for m in messages)
             told = middle.down_frames()
             assert "welcome" not in [m.get("type") for m in told]
@@ -378,29 +333,23 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
             assert "sealed" in errors[0]["message"]
             assert PASSWORD.encode() not in middle.up + middle.down
         assert not srv.said("Tess sits")
-    finally:
-        srv.terminate()
 
 
 # ------------------------------------------------------------------ 18.2: the table's key
 
 
 def test_18_2_the_key_survives_a_restart_and_is_kept_private(tmp_path: Path) -> None:
-    """The table's key is made on first start in its data folder (0600, the folder
-    0700), kept across restarts (the same short key, said in the log) and across a new
-    name: the fingerprint is of the key, the name is the certificate's."""
+    """Made on first start (0600 in a 0700 folder), kept across restarts and a new name:
+    the fingerprint is of the key, the name is the certificate's."""
     from common.seal import certificate_name
 
     keys = []
     for name in (TABLE, TABLE, "Another name"):
-        srv = serve(tmp_path, name=name)
-        try:
+        with serve(tmp_path, name=name) as srv:
             cert = table_key(srv.port)
             keys.append(key_fingerprint(cert))
             assert certificate_name(cert) == name
             assert srv.says(short_key(keys[-1]))  # beside the addresses to type
-        finally:
-            srv.terminate()
         folder = tmp_path / "data" / "seventh-street" / "server"
         assert (folder / "table.key").stat().st_mode & 0o777 == 0o600
         assert folder.stat().st_mode & 0o777 == 0o700

@@ -141,18 +141,10 @@ async def too_many_connections(t: Table) -> None:
 
 
 CASES: list[Case] = [
-    http_request,
-    frame_over_the_limit,
-    frame_cut_short_then_silence,
-    wrong_field_type,
-    huge_string,
-    seat_while_match_runs,
-    act_for_another_seat,
-    unknown_action,
-    never_says_hello,
-    stops_reading,
-    too_many_connections,
-]
+    http_request, frame_over_the_limit, frame_cut_short_then_silence, wrong_field_type,
+    huge_string, seat_while_match_runs, act_for_another_seat, unknown_action,
+    never_says_hello, stops_reading, too_many_connections,
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])

@@ -8,7 +8,6 @@ hands once it is over, and watchers only with ``books_to_watchers`` too.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -19,15 +18,10 @@ from common.engine import Hand
 from common.match import SeatInfo
 from common.protocol import MAX_FRAME, encode_frame
 from server.records import MatchRecords
-from tests.serverkit import Client, cards_in, config, run, running
+from tests.serverkit import Client, allowed_cards, cards_in, config, history, run, running
 from tests.stacking import new_hand, passive
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _history(tmp: Path) -> list[dict[str, Any]]:
-    (path,) = tmp.glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 async def _match(tmp: Path, **options: Any) -> tuple[list[Client], Client, list[dict]]:
@@ -47,13 +41,13 @@ async def _match(tmp: Path, **options: Any) -> tuple[list[Client], Client, list[
                 await c.seen("books", 0, hand=4)
         for c in [*players, watcher]:
             await c.close()
-    return players, watcher, _history(tmp)
+    return players, watcher, history(tmp)
 
 
 @run
 async def test_books_come_after_the_match_only_to_the_seated(tmp_path: Path) -> None:
-    players, watcher, history = await _match(tmp_path, open_books=True)
-    assert len(history) == 4
+    players, watcher, hands = await _match(tmp_path, open_books=True)
+    assert len(hands) == 4
     for c in players:
         assert all(m["open_books"] is True for m in c.of_type("lobby"))
         end = c.log.index(c.of_type("standings")[0])
@@ -63,8 +57,8 @@ async def test_books_come_after_the_match_only_to_the_seated(tmp_path: Path) -> 
         assert c.log[end + 1]["type"] == "lobby"
         got = [c.log[i] for i in books]
         assert [b["hand"] for b in got] == [1, 2, 3, 4]
-        assert all(b["hands"] == 4 and b["match"] == history[0]["match"] for b in got)
-        assert [b["record"] for b in got] == history
+        assert all(b["hands"] == 4 and b["match"] == hands[0]["match"] for b in got)
+        assert [b["record"] for b in got] == hands
         for b in got:  # a books frame fits any client's frame limit
             assert len(encode_frame(b)) - 4 <= MAX_FRAME
     assert watcher.of_type("books") == [], "a watcher gets no books unless the host says"
@@ -73,8 +67,8 @@ async def test_books_come_after_the_match_only_to_the_seated(tmp_path: Path) -> 
 
 @run
 async def test_books_reach_watchers_only_when_the_host_also_chose_that(tmp_path: Path) -> None:
-    players, watcher, history = await _match(tmp_path, open_books=True, books_to_watchers=True)
-    assert [b["record"] for b in watcher.of_type("books")] == history
+    players, watcher, hands = await _match(tmp_path, open_books=True, books_to_watchers=True)
+    assert [b["record"] for b in watcher.of_type("books")] == hands
     assert all(m["books_to_watchers"] is True for m in watcher.of_type("lobby"))
 
 
@@ -82,17 +76,11 @@ async def test_books_reach_watchers_only_when_the_host_also_chose_that(tmp_path:
 async def test_without_the_option_no_hole_card_a_seat_did_not_see_ever_reaches_it(
     tmp_path: Path,
 ) -> None:
-    players, watcher, history = await _match(tmp_path)
+    players, watcher, hands = await _match(tmp_path)
     for c in [*players, watcher]:
         assert c.of_type("books") == []
         assert all(m["open_books"] is False for m in c.of_type("lobby"))
-        allowed: set[str] = set()
-        for record in history:
-            for ev in record["events"]:
-                if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == c.seat):
-                    allowed.add(ev["card"])
-                elif ev["ev"] == "show":
-                    allowed.update(ev["cards"])
+        allowed = set().union(*(allowed_cards(record, c.seat) for record in hands))
         assert cards_in(c.log) <= allowed
 
 
@@ -116,7 +104,7 @@ def test_a_resumed_match_opens_its_books_with_every_hand_once(tmp_path: Path) ->
     for k in (2, 3):  # hand 2 again: its line was written, the journal had not its end
         after.hand_over(played(k), number=k, time="2026-01-01T20:00:00+00:00", seats=seats)
     assert [r["hand"] for r in after.hands] == [1, 2, 3]
-    assert _history(tmp_path) == after.hands
+    assert history(tmp_path) == after.hands
     closed = MatchRecords(tmp_path, "T", open_books=False)
     closed.resume(before.match_id, before.history_path)
     assert closed.hands == []

@@ -15,7 +15,7 @@ import pytest
 from server.__main__ import _parser, config_from_args
 from server.app import lan_addresses, run_in_thread
 from server.config import ServerConfig
-from tests.serverkit import LOOPBACK, Client, config, wait_until
+from tests.serverkit import LOOPBACK, Client, config, run, wait_until
 from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
@@ -27,25 +27,12 @@ def test_help_names_every_option() -> None:
         [sys.executable, "-m", "server", "--help"], capture_output=True, text=True, cwd=ROOT
     )
     assert out.returncode == 0
-    for option in (
-        "--host",
-        "--port",
-        "--hands",
-        "--computer",
-        "--password",
-        "--password-file",
-        "--start-when",
-        "--grace",
-        "--turn-time",
-        "--time-bank",
-        "--stand-in",
-        "--history-dir",
-        "--seed",
-        "--bot-delay",
-        "--name",
-        "--no-announce",
-    ):
-        assert option in out.stdout
+    options = [
+        "--host", "--port", "--hands", "--computer", "--password", "--password-file",
+        "--start-when", "--grace", "--turn-time", "--time-bank", "--stand-in", "--history-dir",
+        "--seed", "--bot-delay", "--name", "--no-announce",
+    ]  # fmt: skip
+    assert [option for option in options if option not in out.stdout] == []
 
 
 @pytest.mark.parametrize(
@@ -75,28 +62,22 @@ def test_the_defaults_and_what_is_refused() -> None:
         _parser().parse_args(["--plain", "maybe"])
 
 
-def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
+@run
+async def test_sigterm_says_bye_and_exits_zero(tmp_path: Path) -> None:
     """The installed ``stud-server``, as the README starts it."""
-    server = ServerProcess(tmp_path, "--computer", "1", "--history-dir", str(tmp_path),
-                           "--bot-delay", "0", "--name", "Friday",
-                           program=[str(ROOT / ".venv" / "bin" / "stud-server")])  # fmt: skip
-    try:
+    stud_server = [str(ROOT / ".venv" / "bin" / "stud-server")]
+    options = ["--computer", "1", "--history-dir", str(tmp_path), "--bot-delay", "0"]
+    with ServerProcess(tmp_path, *options, "--name", "Friday", program=stud_server) as server:
         at = next(i for i, line in enumerate(server.lines) if "listening on port" in line)
         assert "INFO" in server.lines[at]
         assert wait_until(lambda: len(server.lines) > at + 1)
         assert f"127.0.0.1:{server.port}" in server.lines[at + 1]
-
-        async def hello_then_sigterm() -> None:
-            ann = Client("Ann")
-            await ann.hello(server.port)
-            await ann.expect("lobby")
-            server.proc.send_signal(signal.SIGTERM)
-            await ann.expect("bye")  # before the close
-
-        asyncio.run(hello_then_sigterm())
+        ann = Client("Ann")
+        await ann.hello(server.port)
+        await ann.expect("lobby")
+        server.proc.send_signal(signal.SIGTERM)
+        await ann.expect("bye")  # before the close
         assert server.proc.wait(10) == 0
-    finally:
-        server.terminate()
 
 
 def test_run_in_thread_hosts_a_table_for_a_synchronous_caller(tmp_path: Path) -> None:
@@ -143,15 +124,19 @@ def test_a_taken_port_says_what_to_do(tmp_path: Path) -> None:
     assert f"port {port} is taken" in err and "--port 0" in err
 
 
+def _host_commands_line(proc: subprocess.Popen) -> str:
+    """The server's log line that says where its host commands come from."""
+    assert proc.stderr is not None
+    return next(line for line in proc.stderr if "host commands" in line)
+
+
 def test_host_commands_are_read_from_a_pipe(tmp_path: Path) -> None:
     """Issue 17, point 15: stdin a pipe, not a terminal: ``status`` is still answered,
     two lines written together both read, and the end of input said."""
     proc = _server(tmp_path, 0, stdin=subprocess.PIPE)
     try:
         assert proc.stdin is not None and proc.stderr is not None
-        for line in proc.stderr:
-            if "host commands" in line:
-                break
+        line = _host_commands_line(proc)
         assert "standard input" in line and "status" in line
         proc.stdin.write("status\nbogus\n")
         proc.stdin.flush()
@@ -168,11 +153,7 @@ def test_host_commands_are_read_from_a_pipe(tmp_path: Path) -> None:
 def test_no_host_commands_without_a_pipe_or_terminal_is_said(tmp_path: Path) -> None:
     proc = _server(tmp_path, 0, stdin=subprocess.DEVNULL)
     try:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if "host commands" in line:
-                break
-        assert "no host commands" in line
+        assert "no host commands" in _host_commands_line(proc)
     finally:
         proc.kill()
         proc.wait()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from common.protocol import Act
-from tests.serverkit import Link, advance, clocked_table, config, run, seat_to_act, settle
+from tests.serverkit import Link, advance, clocked_table, config, run, seat_to_act, seated, settle
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -41,8 +41,7 @@ async def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path)
         tmp_path, computer=1, start_when=2, hands=12, turn_time=2, time_bank=30, bot_delay=1
     )
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     options = {"turn_time": 2, "time_bank": 30, "stand_in": False}
     assert ann.last("lobby")["options"] == options
     await until(table, clock, ann, lambda: ann.of_type("turn"), step=0.01)
@@ -86,9 +85,7 @@ async def test_r_c4_the_decision_seconds_then_the_bank_then_away(tmp_path: Path)
 async def test_r_c1_grace_then_away_then_back_by_token(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=4, turn_time=0)
     table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "ann"), Link(table, "bob")
-    ann.hello()
-    bob.hello()
+    ann, bob = seated(table, "ann", "bob")
     await settle(table, ann, bob)
     # Play until it is Bob's turn, then his link goes.
     while not bob.of_type("turn") or bob.of_type("turn")[-1]["turn"] != table.turns.turn_id:
@@ -125,8 +122,7 @@ async def test_r_c1_grace_then_away_then_back_by_token(tmp_path: Path) -> None:
 async def test_r_c3_a_pause_stops_the_clock_where_it_stood(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, start_when=2, hands=4, turn_time=2, time_bank=0)
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     await settle(table, ann)
     turn = ann.of_type("turn")[-1]
     await advance(table, clock, 1.5, ann)
@@ -156,8 +152,7 @@ def _hands_dealt(link: Link) -> set[int]:
 async def test_the_pause_between_hands_and_a_pause_holding_the_deal(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=5)
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     ann.send({"type": "away"})  # her seat plays itself: hands end on their own
     await advance(table, clock, 0, ann)
     while not ann.of_type("hand_end", hand=1):
@@ -185,8 +180,7 @@ async def test_the_pause_between_hands_and_a_pause_holding_the_deal(tmp_path: Pa
 async def test_r_t6_the_final_pause_before_the_standings(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=1, final_pause=30)
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     ann.send({"type": "away"})
     while not ann.of_type("hand_end", hand=4):
         await advance(table, clock, 1, ann)
@@ -207,8 +201,7 @@ async def test_r_t6_the_final_pause_before_the_standings(tmp_path: Path) -> None
 async def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=2, start_when=3, hands=4, hand_pause=1, final_pause=2)
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     ann.send({"type": "away"})
     while not ann.of_type("table", hand=4):
         await advance(table, clock, 1, ann)
@@ -230,8 +223,7 @@ async def test_r_c3_a_pause_holds_the_standings_until_the_host_resumes(tmp_path:
 async def test_computer_seats_pause_before_they_choose(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=2, start_when=3, hands=4, bot_delay=2)
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     ann.send({"type": "away"})
     await settle(table, ann)
     to_act = seat_to_act(table)
@@ -252,12 +244,10 @@ async def test_a_seat_for_the_next_match_has_nothing_to_step_away_from_or_take(
     (R-C2, R-C3), ``back`` finds it not away, and its lobby entry still says ``next``."""
     cfg = config(tmp_path, computer=1, start_when=2, hands=4, bot_delay=1)
     table, clock = await clocked_table(cfg)
-    ann = Link(table, "ann")
-    ann.hello()
+    (ann,) = seated(table, "ann")
     await settle(table, ann)
     assert table.dealer.life.running
-    dan = Link(table, "dan")
-    dan.hello()
+    (dan,) = seated(table, "dan")
     await settle(table, ann, dan)
     for msg, code in (({"type": "away"}, "no_match"), ({"type": "back"}, "not_away")):
         dan.send(msg)

@@ -1,13 +1,9 @@
-"""A crowd at the table's door (issue 33): a seated player coming back always gets in,
-and guessing the password is slow for everyone together.
+"""A crowd at the table's door (issue 33): a seated player coming back always gets in.
 
-The first tests drive the door (``server.guard``) on a fake clock with ``Link`` clients
-from many addresses.  The rest (``slow``) run a real ``python -m server`` on loopback
-(``tests.serverproc``) with a crowd from hundreds of 127.x.y.z addresses in a process of
-its own (``tests.crowd``), and come back by token as the game's client does: sealed,
-the password proved, or with the game's own link (``client.net``).
-Each prints its figures (run with ``-s`` to see them).  The password guesses' budget is
-``tests/test_server_guesses.py``'s, on a fake clock.
+The door (``server.guard``) on a fake clock, then (``slow``) a real ``python -m server``
+with a crowd from hundreds of addresses in a process of its own (``tests.crowd``), come
+back to by token as the game does.  The password guesses' budget is
+``tests/test_server_guesses.py``'s.
 """
 
 from __future__ import annotations
@@ -103,11 +99,8 @@ async def test_R_C1_the_seats_own_address_keeps_its_room(tmp_path: Path) -> None
 
 
 def _table(tmp_path: Path, *options: str) -> ServerProcess:
-    """A table with a password and a running match (one computer seat) whose dropped
-    seats wait (a long grace, no turn clock).  It takes plain hellos too (``--plain
-    allow``; a password table refuses them by default, before any password is looked
-    at), so that a guesser has the cheapest guesses there are: the budget must hold even
-    then."""
+    """A table with a password whose dropped seats wait (a long grace, no turn clock);
+    plain hellos allowed, the cheapest guesses there are."""
     secret = tmp_path / "password"
     secret.write_text(PASSWORD + "\n")
     return ServerProcess(
@@ -123,9 +116,8 @@ async def sealed_hello(
     source: str = "127.0.0.1",
     token: str | None = None,
 ) -> dict[str, Any]:
-    """One sealed connection from ``source``, its hello as the game says it (``token``,
-    the password proved, not sent): the ``welcome`` or the ``error``, or ``{"type":
-    "closed"}`` / ``{"type": "timeout"}``.  The connection is closed after."""
+    """A sealed hello from ``source``, the password proved: the ``welcome`` or the
+    ``error`` (or ``closed``, ``timeout``); the connection is closed after."""
     c = Client(name)
     try:
         async with asyncio.timeout(20):
@@ -149,8 +141,7 @@ async def _seat(server: ServerProcess) -> str:
 
 
 async def _comebacks(port: int, token: str, *, first: int) -> list[str]:
-    """10 comebacks by token, each one connection from an address the table has
-    never seen: what each got."""
+    """What 10 comebacks by token got, each from an address the table never saw."""
     got = []
     for i in range(10):
         answer = await sealed_hello(port, name="Ann", token=token, source=f"127.5.{first}.{i + 1}")
@@ -170,8 +161,7 @@ def test_R_C1_comebacks_by_token_get_in_through_a_crowd(
     """10 comebacks by token, each from a new address, while ``addresses`` addresses keep
     ``each`` connections apiece at the door (re-opened as soon as closed): at least 9 in
     (before issue 33: 0 or 1)."""
-    server = _table(tmp_path)
-    try:
+    with _table(tmp_path) as server:
         token = asyncio.run(_seat(server))
         with crowd(server.port, kind, addresses, each=each) as door:
             assert wait_until(lambda: door.opened() >= addresses * each, timeout=300)
@@ -181,8 +171,6 @@ def test_R_C1_comebacks_by_token_get_in_through_a_crowd(
               f"the crowd opened {opened}")  # fmt: skip
         assert got.count("welcome") >= 9, got
         assert opened > 2 * addresses * each  # a crowd, kept up
-    finally:
-        server.terminate()
 
 
 def _link(port: int, token: str) -> Connection:
@@ -209,8 +197,7 @@ def test_R_C1_the_games_link_is_seated_again_by_itself_through_a_crowd(
     """The game's own link (``client.net``, sealed, the password proved), cut three times
     while 250 addresses hold half-open TLS connections at the door: each time it takes
     its seat again by itself, and never gives up."""
-    server = _table(tmp_path)
-    try:
+    with _table(tmp_path) as server:
         token = asyncio.run(_seat(server))
         link = _link(server.port, token)
         seen: list[tuple[str, Any]] = []
@@ -229,5 +216,3 @@ def test_R_C1_the_games_link_is_seated_again_by_itself_through_a_crowd(
         busy = sum(1 for s in statuses if s.message == BUSY)
         print(f"\nthe link was seated again 3/3, told busy {busy} times")
         link.close()
-    finally:
-        server.terminate()

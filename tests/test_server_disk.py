@@ -26,7 +26,18 @@ from common.protocol import Act
 from server import durable
 from server.saving import RETRY, Problem, Saver
 from server.timers import FakeClock
-from tests.serverkit import Link, advance, clocked_table, config, drive, run, seat_to_act, settle
+from tests.serverkit import (
+    Link,
+    advance,
+    clocked_table,
+    config,
+    drive,
+    history,
+    run,
+    seat_to_act,
+    seated,
+    settle,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -87,13 +98,6 @@ def journal_lines(tmp: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in data.splitlines()]
 
 
-def history_hands(tmp: Path) -> list[int]:
-    (path,) = tmp.glob("*.jsonl")
-    data = path.read_bytes()
-    assert not data or data.endswith(b"\n"), "a torn line was left in the history"
-    return [json.loads(line)["hand"] for line in data.splitlines()]
-
-
 def shown(link: Link) -> int:
     """How many step frames (``events``) ``link`` has been sent."""
     return len(link.of_type("events"))
@@ -102,9 +106,7 @@ def shown(link: Link) -> int:
 async def two_people(tmp: Path, **options: Any) -> tuple[Any, FakeClock, Link, Link]:
     cfg = config(tmp, start_when=2, **options)
     table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "ann"), Link(table, "bob")
-    ann.hello()
-    bob.hello()
+    ann, bob = seated(table, "ann", "bob")
     await settle(table, ann, bob)
     return table, clock, ann, bob
 
@@ -213,7 +215,7 @@ async def test_each_hand_is_in_the_history_before_the_next_is_dealt(
     assert ann.of_type("table")[-1]["hand"] == hands == 1  # and no new hand is dealt
     disk.full = False
     await drive(table, clock, [ann, bob], rng)
-    assert history_hands(tmp_path) == [1, 2, 3, 4]
+    assert [h["hand"] for h in history(tmp_path)] == [1, 2, 3, 4]
     assert [m["hand"] for m in ann.of_type("hand_end")] == [1, 2, 3, 4]
 
 
@@ -232,7 +234,7 @@ async def test_a_match_that_ends_on_a_full_disk_shows_its_standings_once_it_is_s
     await drive(table, clock, [ann, bob], rng)
     types = [m["type"] for m in ann.log]
     assert types.index("standings") > len(types) - 1 - types[::-1].index("waiting")
-    assert history_hands(tmp_path) == [1, 2, 3, 4]
+    assert [h["hand"] for h in history(tmp_path)] == [1, 2, 3, 4]
     (night,) = tmp_path.glob("night-*.json")
     assert json.loads(night.read_text())["played"] == 1
     assert not list(tmp_path.glob("*.journal"))  # over: nothing to resume

@@ -247,22 +247,19 @@ def test_clean_text_caps_the_line() -> None:
     assert clean_text("\x1b[1m" * 100 + "y", limit=200) == "y"
 
 
-def test_history_files_are_private(tmp_path: Path) -> None:
+@run
+async def test_history_files_are_private(tmp_path: Path) -> None:
     """Every hole card is in them: 0600 files in a 0700 folder, whatever the umask, and
     a folder that was there before with looser modes is tightened."""
     folder = tmp_path / "hh"
     folder.mkdir(mode=0o755)
     os.chmod(folder, 0o755)
-
-    async def scenario() -> None:
+    old = os.umask(0)
+    try:
         async with running(config(folder, computer=1, start_when=2)) as (_server, port):
             ann = Client("Ann")
             await ann.hello(port)
             await ann.play()
-
-    old = os.umask(0)
-    try:
-        asyncio.run(scenario())
     finally:
         os.umask(old)
     (path,) = folder.glob("*.jsonl")

@@ -8,6 +8,7 @@ allow them: the cheapest guesses there are); the clock is advanced, never slept 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,13 @@ FRIEND = "127.0.0.3"
 def address(n: int) -> str:
     """The ``n``-th stranger's address: 127.1.x.y."""
     return f"127.1.{n // 250}.{n % 250 + 1}"
+
+
+def guess(table: Any, name: str, address: str, password: str = "guess") -> Link:
+    """A plain protocol-1 hello with ``password`` from ``address`` (its answer may be held)."""
+    link = Link(table, name, address=address)
+    link.send({"type": "hello", "protocol": 1, "name": name, "password": password})
+    return link
 
 
 def answer(link: Link) -> str | None:
@@ -77,9 +85,7 @@ async def test_wrong_passwords_from_100_addresses_are_checked_at_most_20_a_minut
                 continue  # held: its answer is still to come
             if old is not None and answer(old) == "bad_password":
                 checked += 1
-            guess = Link(table, f"G{n}", address=address(n))
-            guess.send({"type": "hello", "protocol": 1, "name": f"G{n}", "password": f"x{n}"})
-            guessing[n] = guess
+            guessing[n] = guess(table, f"G{n}", address(n), f"x{n}")
             asked += 1
         if second == 30:  # the friend, a stranger and a comeback, in the thick of it
             friend = Link(table, "Ann2", address=FRIEND)
@@ -113,27 +119,21 @@ async def test_a_waiting_address_still_waits_after_4200_others_tried_once(tmp_pa
     table, clock = await clocked_table(cfg)
     door = table.door
     first = "127.0.0.9"
-    for miss in range(5):
+    for _ in range(5):
         await advance(table, clock, door.wait_left(first, clock.now()))
-        link = Link(table, f"A{miss}", address=first)
-        link.send({"type": "hello", "protocol": 1, "name": "A", "password": "guess"})
+        link = guess(table, "A", first)
         await settle(table, link)
         assert answer(link) == "bad_password"
     assert door.wait_left(first, clock.now()) == 16.0
-    others = []
     for n in range(4200):
-        link = Link(table, f"G{n}", address=address(n))
-        link.send({"type": "hello", "protocol": 1, "name": "G", "password": "guess"})
-        others.append(link)
+        guess(table, "G", address(n))
     await settle(table)
     assert door.wait_left(first, clock.now()) == 16.0
-    again = Link(table, "A", address=first)
-    again.send({"type": "hello", "protocol": 1, "name": "A", "password": "guess"})
+    again = guess(table, "A", first)
     await settle(table, again)
     assert answer(again) == "password_wait"  # a 16 s wait is not held: refused unread
     await advance(table, clock, 16.0)
-    late = Link(table, "A", address=first)
-    late.send({"type": "hello", "protocol": 1, "name": "A", "password": "guess"})
+    late = guess(table, "A", first)
     await advance(table, clock, 8.0, late)
     assert answer(late) == "bad_password"
     assert door.wait_left(first, clock.now()) > 16.0  # 32 s, less what has passed
@@ -169,10 +169,8 @@ async def test_a_held_hello_is_checked_when_its_turn_comes(tmp_path: Path) -> No
     for n in range(STRANGERS.burst):
         link = Link(table, f"G{n}", address=address(n))
         assert link.hello(password="guess")["code"] == "bad_password"
-    held = Link(table, "Held", address=address(10))
-    held.send({"type": "hello", "protocol": 1, "name": "Held", "password": PASSWORD})
-    refused = Link(table, "Refused", address=address(11))
-    refused.send({"type": "hello", "protocol": 1, "name": "Refused", "password": PASSWORD})
+    held = guess(table, "Held", address(10), PASSWORD)
+    refused = guess(table, "Refused", address(11), PASSWORD)
     await settle(table, held, refused)
     assert answer(held) is None and not held.transport.reading
     assert answer(refused) == "password_wait"

@@ -13,7 +13,7 @@ import pytest
 from common.match import SeatKind
 from common.presence import Presence
 from server.seats import Seat, next_host
-from tests.serverkit import Link, advance, clocked_table, config, run, settle
+from tests.serverkit import Link, advance, clocked_table, config, run, seated, settle
 from tests.test_server_reclaim import Night
 
 pytestmark = pytest.mark.timeout(60)
@@ -25,9 +25,7 @@ async def four(tmp_path: Path, **kw: Any) -> tuple[Night, list[Link]]:
     """Ann, Bob, Cat and Dan in seats 0 to 3 and a computer seat; Ann hosts."""
     cfg = config(tmp_path, computer=1, start_when=5, hands=12, grace=GRACE, **kw)
     table, clock = await clocked_table(cfg)
-    links = [Link(table, name) for name in ("Ann", "Bob", "Cat", "Dan")]
-    for link in links:
-        link.hello()
+    links = seated(table, "Ann", "Bob", "Cat", "Dan")
     n = Night(table, clock, *links)
     await n.until(lambda: table.dealer.hand_no > 0)
     assert table.role.seat == 0 and links[0].of_type("welcome")[0]["host"] is True
@@ -128,9 +126,7 @@ async def test_a_host_who_leaves_hands_the_role_on_at_once(tmp_path: Path) -> No
 async def test_with_nobody_left_the_role_waits_for_the_first_person_back(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=GRACE)
     table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "Ann"), Link(table, "Bob")
-    ann.hello()
-    bob.hello()
+    ann, bob = seated(table, "Ann", "Bob")
     n = Night(table, clock, ann, bob)
     await n.until(lambda: table.dealer.hand_no > 0)
     bob.drop()
@@ -153,9 +149,7 @@ async def test_with_nobody_left_the_role_waits_for_the_first_person_back(tmp_pat
 async def test_between_matches_a_leaving_host_passes_clockwise(tmp_path: Path) -> None:
     cfg = config(tmp_path, computer=1, hands=4)
     table, clock = await clocked_table(cfg)
-    links = [Link(table, name) for name in ("Ann", "Bob", "Cat")]
-    for link in links:
-        link.hello()
+    links = seated(table, "Ann", "Bob", "Cat")
     links[0].send({"type": "make_host", "seat": 1})
     await settle(table, *links)
     assert table.role.seat == 1

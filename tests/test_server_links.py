@@ -1,18 +1,11 @@
-"""Vanished links (R-C1) over real sockets: a laptop that sleeps mid-hand, a server that
-goes silent, a seat gone for good, a link the socket itself finds gone.
-
-The links go through ``tests.wiretap.WireTap``: a proxy that forwards and then
-swallows everything both ways without closing anything.  Every delay is a
-multiple of ``UNIT``; the server's heartbeat and link timeout are scaled down
-the same way.  (The grace, the default and the comeback to the second are
-``tests/test_server_clocked.py``'s; a comeback's hole cards and a token taking over a
-live seat are the contract's, ``tests/test_protocol_contract.py``.)
+"""Vanished links (R-C1) over real sockets, through ``tests.wiretap.WireTap`` (which
+swallows everything without closing anything).  The grace and the comeback to the
+second are ``tests/test_server_clocked.py``'s; a comeback's hole cards the contract's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import shutil
 import socket
@@ -26,7 +19,7 @@ import pytest
 from client.net import Connection as ClientLink
 from common.protocol import Act, Hello
 from tests.hhcheck import problems
-from tests.serverkit import UNIT, Client, config, run, running, until
+from tests.serverkit import UNIT, Client, config, history, run, running, until
 from tests.wiretap import WireTap
 
 
@@ -88,9 +81,7 @@ def _said_silent(d: Driven) -> Any:
 async def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_back(
     tmp_path: Path,
 ) -> None:
-    """Not its turn, no FIN, no RST: the server finds the link gone within its link
-    timeout (well inside 20 s at the defaults) and drops the seat; the seat plays by
-    default meanwhile, comes back with its token and the match ends with a good file."""
+    """Not its turn, no FIN, no RST: dropped within the link timeout, back by token."""
     cfg = config(
         tmp_path,
         computer=1,
@@ -128,16 +119,13 @@ async def test_R_C1_a_seat_whose_link_goes_black_mid_hand_is_dropped_and_comes_b
         finally:
             await ann.close()
             proxy.close()
-    (path,) = tmp_path.glob("*.jsonl")
-    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records = history(tmp_path)
     assert len(records) == 4
     assert [p for r in records if (p := problems(r))] == []
 
 
 @run
 async def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) -> None:
-    """A server that vanishes (black hole, no close) is found by the client's silence
-    check; it says so, keeps retrying, and is back once the network is."""
     cfg = config(tmp_path, heartbeat_every=2 * UNIT, link_timeout=200 * UNIT)
     async with running(cfg) as (server, port):
         proxy = WireTap(port).start()
@@ -162,7 +150,6 @@ async def test_R_C1_the_client_says_when_the_server_goes_silent(tmp_path: Path) 
 
 @run
 async def test_r_c1_dropped_seat_antes_and_folds_through_the_match(tmp_path: Path) -> None:
-    """A seat gone for good keeps anteing and checks or folds on every turn; no chip is lost."""
     cfg = config(tmp_path, computer=2, start_when=4, hands=4, grace=UNIT / 5)
     async with running(cfg) as (_server, port):
         stay, gone = Client("stay"), Client("gone")
@@ -177,10 +164,8 @@ async def test_r_c1_dropped_seat_antes_and_folds_through_the_match(tmp_path: Pat
 
 @run
 async def test_R_C1_links_give_up_on_a_peer_that_acknowledges_nothing(tmp_path: Path) -> None:
-    """A player whose network vanished without a FIN is found out by the socket itself:
-    keepalive probes an idle link, and TCP_USER_TIMEOUT (Linux) closes one whose
-    heartbeats stay unacknowledged, so R-C1's grace starts within 20 s whatever the
-    client sends."""
+    """Keepalive probes an idle link, TCP_USER_TIMEOUT closes one whose heartbeats stay
+    unacknowledged: R-C1's grace starts within 20 s whatever the client sends."""
     async with running(config(tmp_path, link_timeout=15.0)) as (server, port):
         ann = Client("ann")
         await ann.hello(port)
@@ -222,10 +207,8 @@ asyncio.run(main())
     reason="needs Linux network namespaces (unshare, ip)",
 )
 def test_R_C1_a_quiet_protocol_1_clients_vanished_link_is_closed_by_the_socket() -> None:
-    """In a network namespace of its own, a protocol-1 client that never sends a thing
-    is seated, then its network goes (``lo`` down: nothing is acknowledged any more).
-    The server's heartbeats stay unacknowledged and TCP_USER_TIMEOUT closes the link,
-    so its seat is let go in seconds rather than the kernel's quarter of an hour."""
+    """``lo`` taken down under a seated client that never sends: TCP_USER_TIMEOUT lets
+    its seat go in seconds, not the kernel's quarter of an hour."""
     root = str(Path(__file__).resolve().parent.parent)
     probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
     if probe.returncode != 0:

@@ -1,12 +1,7 @@
-"""One port for every address family, and what is logged or shown is what listens.
+"""One port for every address family, and what is logged or shown is what listens
+(issue 9, point 1: ``serve --port 0`` listened on two ports and logged one).
 
-Issue 9, point 1: ``serve --port 0`` listened on 0.0.0.0:46605 and [::]:38121
-and logged only 38121, which IPv4 clients could not reach.
-
-The loopback tests bind 127.0.0.1 and ::1 only.  The test of the real CLI
-with every interface (``--port 0`` and no ``--host``) runs inside a network
-namespace of its own (``unshare --net``, loopback only), as root; elsewhere
-it is skipped.
+The real CLI on every interface runs in a network namespace of its own, as root.
 """
 
 from __future__ import annotations
@@ -140,12 +135,8 @@ INSIDE = "STUD_TEST_IN_NETNS"
 
 @pytest.mark.skipif(bool(os.environ.get(INSIDE)), reason="already inside")
 def test_serve_port_0_in_a_namespace_of_its_own(tmp_path: Path) -> None:
-    """``serve --port 0 --hands 4``, every interface, joined at the logged addresses.
-
-    Runs the ``..._inside_the_namespace`` tests below in a fresh network
-    namespace where only loopback exists, so binding every interface sends
-    nothing anywhere.
-    """
+    """Runs the ``..._inside_the_namespace`` tests below in a network namespace with
+    only loopback, so binding every interface sends nothing anywhere."""
     if not _unshare_works():
         pytest.skip("needs unshare --net (root) to bind every interface safely")
     here = Path(__file__).resolve()
@@ -169,12 +160,8 @@ def test_serve_port_0_in_a_namespace_of_its_own(tmp_path: Path) -> None:
 def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
     tmp_path: Path,
 ) -> None:
-    """The README's command: every logged address joins, and the match is 4 hands.
-
-    The pygame client types the logged IPv4 address into the start screen and
-    starts the match from the lobby (as a player would); a watcher joins at the
-    logged IPv6 address and sees the same 4-hand match begin.
-    """
+    """The README's command: the game joins at the logged IPv4 address and starts the
+    4-hand match; a watcher joins at the logged IPv6 address and sees it begin."""
     from tests.clientkit import run
 
     proc = subprocess.Popen(

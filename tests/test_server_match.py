@@ -14,25 +14,9 @@ from common.protocol import Start
 from common.schema import SeatView
 from server.app import TableServer
 from tests.hhcheck import problems
-from tests.serverkit import Client, cards_in, config, run, running
+from tests.serverkit import Client, allowed_cards, cards_in, config, history, run, running
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _history(tmp: Path) -> list[dict[str, Any]]:
-    (path,) = tmp.glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def _allowed(record: dict[str, Any], seat: int | None) -> set[str]:
-    """The cards ``seat`` may ever see in this hand: up cards, its own, and shown ones."""
-    ok: set[str] = set()
-    for ev in record["events"]:
-        if ev["ev"] == "deal" and (ev["up"] or ev["seat"] == seat):
-            ok.add(ev["card"])
-        elif ev["ev"] == "show":
-            ok.update(ev["cards"])
-    return ok
 
 
 @run
@@ -49,14 +33,14 @@ async def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> N
         assert sum(row["stack"] for row in standings) == 5 * 600
         assert {row["seat"] for row in standings} == {0, 1, 2, 5, 6}
         assert all(r["standings"] == standings for r in results)
-        history = _history(tmp_path)
-        assert [h["hand"] for h in history] == [1, 2, 3, 4]
-        for record in history:
+        hands = history(tmp_path)
+        assert [h["hand"] for h in hands] == [1, 2, 3, 4]
+        for record in hands:
             assert problems(record) == [], record["hand"]
         for c in clients:
             # Every event a client was sent, hand by hand, is the file's event as its
             # seat may see it: same order, nothing missing, nothing extra.
-            for record in history:
+            for record in hands:
                 seen = [
                     e
                     for m in c.of_type("events")
@@ -78,7 +62,7 @@ async def test_whole_match_three_clients_two_computer_seats(tmp_path: Path) -> N
                 elif m.get("type") == "turn":
                     assert last_table["view"]["turn"] == m["turn"]
                     assert last_table["view"]["to_act"] == m["seat"] == c.seat
-            final = {f["seat"]: f["stack"] for f in history[-1]["final"]}
+            final = {f["seat"]: f["stack"] for f in hands[-1]["final"]}
             assert c.of_type("hand_end")[-1]["stacks"] == [
                 {"seat": s, "stack": final.get(s, 0)} for s in sorted(final)
             ]
@@ -103,13 +87,13 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
                 clients[0].send(Start(hands=8).encode())
             await asyncio.gather(*(c.play() for c in clients))
             await watcher.expect("standings")
-        history = {}
+        recorded = {}
         for path in tmp_path.glob("*.jsonl"):
             for line in path.read_text().splitlines():
                 record = json.loads(line)
-                history[record["match"], record["hand"]] = record
-        assert len(history) >= 12
-        assert len({m for m, _hand in history}) == 2
+                recorded[record["match"], record["hand"]] = record
+        assert len(recorded) >= 12
+        assert len({m for m, _hand in recorded}) == 2
         for c in [*clients, watcher]:
             assert c.of_type("events"), c.name
             match_id, seen = "", set()
@@ -119,7 +103,7 @@ async def test_no_card_leaks_over_many_hands(tmp_path: Path) -> None:
                 if msg["type"] == "match_start":
                     match_id = msg["match"]
                 if msg["type"] in ("events", "table", "hand_end"):
-                    allowed = _allowed(history[match_id, msg["hand"]], c.seat)
+                    allowed = allowed_cards(recorded[match_id, msg["hand"]], c.seat)
                 else:
                     allowed = set()
                 assert found <= allowed, (c.name, msg["type"], found - allowed)
@@ -146,19 +130,7 @@ async def test_host_starts_then_starts_again_with_the_same_seats(tmp_path: Path)
 
 
 @run
-async def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
-    async with running(config(tmp_path)) as (_server, port):
-        a, b = Client("a"), Client("b")
-        await a.hello(port)
-        await b.hello(port)
-        await a.close()
-        lobby = await b.expect("lobby", host=1)
-        assert [s["seat"] for s in lobby["seats"]] == [1]
-        c = Client("c")
-        assert (await c.hello(port))["seat"] == 0
-
-
-def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
+async def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
     """A computer seat is a function of the same view a person at that seat gets."""
     views: list[dict[str, Any]] = []
 
@@ -166,17 +138,14 @@ def test_computer_seats_see_only_their_own_seat_view(tmp_path: Path) -> None:
         views.append(view.encode())  # as a person's client at that seat gets it
         return rng.choice([str(a.action) for a in view.legal])
 
-    async def scenario() -> None:
-        server = TableServer(config(tmp_path, computer=3, start_when=4), chooser=recording)
-        port = await server.start()
-        try:
-            me = Client("me")
-            await me.hello(port)
-            await me.play()
-        finally:
-            await server.stop()
-
-    asyncio.run(scenario())
+    server = TableServer(config(tmp_path, computer=3, start_when=4), chooser=recording)
+    port = await server.start()
+    try:
+        me = Client("me")
+        await me.hello(port)
+        await me.play()
+    finally:
+        await server.stop()
     assert views
     for view in views:
         assert view["you"] == view["to_act"] and view["legal"]

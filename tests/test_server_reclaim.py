@@ -66,11 +66,12 @@ class Night:
         raise AssertionError("it never happened")
 
 
-async def night(tmp_path: Path, **kw: Any) -> tuple[Night, Link, Link]:
+async def night(tmp_path: Path, ann_protocol: int = 2, **kw: Any) -> tuple[Night, Link, Link]:
+    """The match begun, Ann (the host) speaking ``ann_protocol``."""
     cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0, **kw)
     table, clock = await clocked_table(cfg)
     ann, bob = Link(table, "Ann"), Link(table, "Bob")
-    ann.hello()
+    ann.hello(protocol=ann_protocol)
     bob.hello()
     n = Night(table, clock, ann, bob)
     await settle(table, ann, bob)
@@ -266,13 +267,8 @@ async def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
 
 @run
 async def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
-    cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0)
-    table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "Ann"), Link(table, "Bob")
-    ann.hello(protocol=1)
-    bob.hello()
-    n = Night(table, clock, ann, bob)
-    await n.until(lambda: table.dealer.hand_no > 0)
+    n, ann, bob = await night(tmp_path, ann_protocol=1)
+    table = n.table
     bob.drop()
     await n.step()
     one = n.add(Link(table, "Bob"))

@@ -38,6 +38,7 @@ from tests.serverkit import (
     config,
     run,
     running,
+    seated,
     settle,
 )
 from tests.serverproc import ServerProcess
@@ -72,34 +73,6 @@ def test_the_key_is_0600_in_a_0700_folder_and_no_copy_is_left(tmp_path: Path) ->
     assert again.fingerprint == made.fingerprint and _mode(made.path) == 0o600
 
 
-def _key_of_another_kind() -> bytes:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    key = ec.generate_private_key(ec.SECP384R1())
-    return key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-
-
-@pytest.mark.parametrize(
-    "broken",
-    [b"not a key at all", b"", b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
-     _key_of_another_kind()],
-    ids=["text", "empty", "bad-pem", "another-kind"],
-)  # fmt: skip
-def test_a_broken_key_is_set_aside_and_a_new_one_made(
-    tmp_path: Path, broken: bytes, caplog: pytest.LogCaptureFixture
-) -> None:
-    (tmp_path / KEY_FILE).write_bytes(broken)
-    with caplog.at_level(logging.WARNING, logger="server"):
-        made = load_identity(tmp_path, "t")
-    aside = [f for f in tmp_path.iterdir() if f.name.startswith(KEY_FILE + ".broken-")]
-    assert len(aside) == 1 and aside[0].read_bytes() == broken
-    assert "cannot be read" in caplog.text and aside[0].name in caplog.text
-    assert load_identity(tmp_path, "t").fingerprint == made.fingerprint
-
-
 def test_the_certificate_is_self_signed_with_sha256_for_20_years(identity: Identity) -> None:
     import datetime
 
@@ -123,37 +96,33 @@ def _seat(msg: dict[str, Any], seat: int | None) -> dict[str, Any]:
     )
 
 
-def test_a_sealed_client_plays_beside_plain_protocol_1_and_2_clients(
+@run
+async def test_a_sealed_client_plays_beside_plain_protocol_1_and_2_clients(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def scenario() -> None:
-        async with running(config(tmp_path, start_when=3)) as (server, port):
-            assert server.identity is not None
-            ann = Client("ann")
-            assert (await ann.hello(port, sealed=True))["type"] == "welcome"
-            assert seal.key_fingerprint(ann.cert) == server.identity.fingerprint
-            old = Client("old")
-            assert (await old.hello(port, protocol=1))["type"] == "welcome"
-            bob = Client("bob")
-            assert (await bob.hello(port))["type"] == "welcome"
-            # A few steps of the match, for everyone.
-            for c in (ann, old, bob):
-                await c.expect("match_start")
-            table = await ann.expect("table")
-            assert _seat(table, ann.seat)["sealed"] is True
-            assert "sealed" not in _seat(table, old.seat)
-            assert "sealed" not in _seat(table, bob.seat)
-            plain_view = await bob.expect("table")
-            assert _seat(plain_view, ann.seat)["sealed"] is True
-            lobby = ann.of_type("lobby")[-1]
-            assert "plain" not in lobby and "sealed" not in _seat(lobby, old.seat)
-            results = await asyncio.gather(ann.play(), old.play(), bob.play())
-            assert all(r["type"] == "standings" for r in results)
-            for c in (ann, old, bob):
-                await c.close()
-
-    with caplog.at_level(logging.INFO, logger="server.net"):
-        asyncio.run(scenario())
+    caplog.set_level(logging.INFO, logger="server.net")
+    async with running(config(tmp_path, start_when=3)) as (server, port):
+        assert server.identity is not None
+        ann = Client("ann")
+        assert (await ann.hello(port, sealed=True))["type"] == "welcome"
+        assert seal.key_fingerprint(ann.cert) == server.identity.fingerprint
+        old = Client("old")
+        assert (await old.hello(port, protocol=1))["type"] == "welcome"
+        bob = Client("bob")
+        assert (await bob.hello(port))["type"] == "welcome"
+        for c in (ann, old, bob):
+            await c.expect("match_start")
+        table = await ann.expect("table")
+        assert _seat(table, ann.seat)["sealed"] is True
+        assert "sealed" not in _seat(table, old.seat) and "sealed" not in _seat(table, bob.seat)
+        plain_view = await bob.expect("table")
+        assert _seat(plain_view, ann.seat)["sealed"] is True
+        lobby = ann.of_type("lobby")[-1]
+        assert "plain" not in lobby and "sealed" not in _seat(lobby, old.seat)
+        results = await asyncio.gather(ann.play(), old.play(), bob.play())
+        assert all(r["type"] == "standings" for r in results)
+        for c in (ann, old, bob):
+            await c.close()
     assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: sealed \(TLSv1\.3\)", caplog.text)
     assert re.search(r"conn \d+ from 127\.0\.0\.1:\d+: plain", caplog.text)
 
@@ -184,8 +153,7 @@ async def test_a_sealed_link_says_hello_and_its_seat_says_sealed(
     assert ann.conn.binding == seal.channel_binding(identity.cert_der)
     assert ann.tls.peer_certificate() == identity.cert_der
     assert ann.hello()["type"] == "welcome"
-    bob = Link(table, "bob")
-    bob.hello()
+    (bob,) = seated(table, "bob")
     assert not bob.conn.sealed and bob.conn.binding == b""
     lobby = bob.last("lobby")
     assert _seat(lobby, ann.seat)["sealed"] is True and "sealed" not in _seat(lobby, bob.seat)
@@ -274,31 +242,23 @@ async def test_18_6_garbage_after_a_tls_record_header_is_closed_at_once(
             b"".join(encode_frame({"type": "ping", "id": i}) for i in range(30)),
             "flood",
         ),
+        (Limits(frame_timeout=2.0), encode_frame({"type": "ping", "id": 1})[:-2], "bad_frame"),
     ],
-    ids=["oversized", "flood"],
+    ids=["oversized", "flood", "cut-short"],
 )
 @run
 async def test_the_limits_hold_inside_tls(
     tmp_path: Path, identity: Identity, limits: Limits, data: bytes, code: str
 ) -> None:
-    table, _ = await clocked_table(config(tmp_path))
+    table, clock = await clocked_table(config(tmp_path))
     link = SealedLink(table, identity, limits=limits)
     link.hello()
     link.send_bytes(data)
+    clock.advance(1.9)
+    assert link.conn.closed == (code != "bad_frame")  # a frame cut short is timed
+    clock.advance(0.2)
     assert link.last("error")["code"] == code
     assert link.conn.closed
-
-
-@run
-async def test_a_frame_cut_short_inside_tls_is_timed(tmp_path: Path, identity: Identity) -> None:
-    table, clock = await clocked_table(config(tmp_path))
-    link = SealedLink(table, identity, limits=Limits(frame_timeout=2.0))
-    link.hello()
-    link.send_bytes(encode_frame({"type": "ping", "id": 1})[:-2])
-    clock.advance(1.9)
-    assert not link.conn.closed
-    clock.advance(0.2)
-    assert link.last("error")["code"] == "bad_frame"
 
 
 @run
@@ -346,8 +306,7 @@ async def _lobby_of_three(tmp_path: Path, identity: Identity, **over: Any) -> tu
     table, clock = await clocked_table(config(tmp_path, **over))
     host = SealedLink(table, identity, "host")
     host.hello()
-    bob = Link(table, "bob")
-    bob.hello()
+    (bob,) = seated(table, "bob")
     eve = Link(table, "eve")
     eve.hello(watch=True)
     await settle(table, host, bob, eve)
@@ -431,8 +390,9 @@ async def test_the_txt_record_has_the_key_after_the_other_facts(tmp_path: Path) 
 
 
 def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never")
-    try:
+    with ServerProcess(
+        tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never"
+    ) as server:
         assert server.says("table key")  # the key is made before it is said
         kept = tmp_path / "data" / "seventh-street" / "server"  # its own, not the histories'
         short = seal.short_key(load_identity(kept).fingerprint)
@@ -440,18 +400,14 @@ def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
         assert server.said(f"table key {short}: friends see it on their screen when they join")
         # The next line of the log: it may come a moment later on a busy machine.
         assert server.says("plain (unencrypted) connections are refused")
-    finally:
-        server.terminate()
 
 
 @run
 async def test_a_resumed_match_keeps_the_hosts_plain_choice(tmp_path: Path) -> None:
-    """The journal keeps the match's options, not ``plain``: the table started again
-    takes its own (``--plain never``), so a resume never opens the door to plain ones."""
+    """The journal keeps the match's options, not ``plain``: a resume never opens the door."""
     cfg = config(tmp_path, name="Resumed", computer=1, start_when=3)
     table, _ = await clocked_table(cfg)
-    for name in ("Ann", "Bob"):
-        Link(table, name).hello()
+    seated(table, "Ann", "Bob")
     await settle(table)
     assert table.dealer.life.running
     again, _ = await clocked_table(config(tmp_path, name="Resumed", computer=1, plain="never"))

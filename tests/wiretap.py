@@ -1,19 +1,13 @@
 """Someone on the Wi-Fi, over loopback: a tap that records the wire, and a man in the middle.
 
-- ``WireTap(port)``: a TCP proxy on 127.0.0.1 (port 0) that forwards both ways and keeps
-  every byte of each link, as a packet capture would (``up``: client to server,
-  ``down``: server to client).  Told to ``swallow``, every link open at that moment keeps
-  reading both ways and throws everything away (``swallowed`` counts it): no FIN, no
-  RST, nothing delivered, as when a laptop sleeps or leaves the Wi-Fi (R-C1).  Links
-  opened after it forward again (the laptop is back).
-- ``Middle(port, name=...)``: a proxy that ends the client's TLS with a certificate of
-  its own (a fresh key, the table's name: like the table in every way but the key),
-  opens its own connection to the table (TLS, or plain with ``sealed=False``) and
-  relays the plaintext both ways, recording it: what a man in the middle learns.
+- ``WireTap(port)``: a TCP proxy on 127.0.0.1 that forwards both ways and keeps every
+  byte of each link (``up``: client to server, ``down``: back).  Told to ``swallow``,
+  every link open then throws everything away both ways: no FIN, no RST, as when a
+  laptop sleeps (R-C1); links opened after it forward again.
+- ``Middle(port, name=...)``: a proxy with a certificate of its own and the table's name
+  that relays and records the plaintext: what a man in the middle learns.
 
-Both run on an event loop of their own thread (a blocking client such as the game's can
-use them as well as an asyncio test) and are context managers.  ``tls_records`` reads a
-recorded stream as TLS records (and fails on anything else).
+Both run on an event loop of their own thread and are context managers.
 """
 
 from __future__ import annotations
@@ -38,8 +32,7 @@ LOOPBACK = "127.0.0.1"
 
 @dataclass
 class Record:
-    """One link through a proxy, what went each way: for a ``WireTap`` the bytes on the
-    wire; for a ``Middle`` the plaintext it saw inside the two TLS links."""
+    """One link through a proxy, what went each way (for a ``Middle``, the plaintext)."""
 
     up: bytearray = field(default_factory=bytearray)
     down: bytearray = field(default_factory=bytearray)
@@ -160,9 +153,8 @@ class WireTap:
 
 
 class Middle(WireTap):
-    """A man in the middle: it ends the client's TLS with its own certificate (CN
-    ``name``, the table's), speaks TLS (or plain, ``sealed=False``) to the table, and
-    relays the plaintext both ways, keeping it (``up``, ``down``)."""
+    """Ends the client's TLS with its own certificate (CN ``name``) and speaks TLS (or
+    plain, ``sealed=False``) to the table."""
 
     def __init__(self, target_port: int, *, name: str, sealed: bool = True) -> None:
         super().__init__(target_port)
@@ -176,11 +168,9 @@ class Middle(WireTap):
         self.upstream_ssl = client_context() if sealed else None
 
     def up_frames(self) -> list[dict[str, Any]]:
-        """The messages the client sent, as the middle read them (every link)."""
         return [m for r in self.links() for m in _frames(bytes(r.up))]
 
     def down_frames(self) -> list[dict[str, Any]]:
-        """The messages the table sent, as the middle read and relayed them."""
         return [m for r in self.links() for m in _frames(bytes(r.down))]
 
 
