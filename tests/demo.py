@@ -51,6 +51,22 @@ def _legal(*actions: tuple[str, int]) -> list[LegalAction]:
     return [LegalAction(ActionKind(word), put, put) for word, put in actions]
 
 
+WELCOME = {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
+           "host": True, "watch": False, "hands": 8}  # fmt: skip
+
+
+def _match_start(match: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    stakes = {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}
+    return {"type": "match_start", "match": match, "hands": 8, "seats": seats, "stakes": stakes,
+            "stack": 600}  # fmt: skip
+
+
+def _act(seat: int, street: int, action: str, put: int, all_in: bool = False) -> dict[str, Any]:
+    """An act whose ``to`` is its ``put`` (the first chips of the street)."""
+    return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
+            "to": put, "all_in": all_in}  # fmt: skip
+
+
 def _view(seats: list[TableSeat], **kw: Any) -> dict[str, Any]:
     """A seven-seat view with seat 0 ours (``you``), encoded as the server sends it."""
     fields: dict[str, Any] = dict(button=4, order=[5, 6, 0, 1, 2, 3, 4], bring_in=2, awards=[],
@@ -75,25 +91,18 @@ def mid_hand() -> list[dict[str, Any]]:
         pots=[Pot(180, [0, 1, 3, 5, 6]), Pot(66, [0, 1, 5, 6])],
         legal=_legal(("fold", 0), ("call", 20), ("raise", 40)),
     )  # fmt: skip
-
-    def act(seat: int, street: int, action: str, put: int, to: int, all_in: bool = False) -> dict:
-        return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
-                "to": to, "all_in": all_in}  # fmt: skip
-
     events = [
-        act(2, 3, "bring_in", 4, 4),
-        act(3, 3, "complete", 10, 10),
-        act(4, 3, "fold", 0, 0),
+        _act(2, 3, "bring_in", 4),
+        _act(3, 3, "complete", 10),
+        _act(4, 3, "fold", 0),
         {"ev": "deal", "seat": 0, "street": 5, "card": "7s", "up": True},
-        act(1, 5, "bet", 20, 20),
-        act(3, 5, "call", 18, 18, True),
-        act(5, 5, "call", 20, 20),
+        _act(1, 5, "bet", 20),
+        _act(3, 5, "call", 18, True),
+        _act(5, 5, "call", 20),
     ]  # fmt: skip
     return [
-        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
-         "host": True, "watch": False, "hands": 8},
-        {"type": "match_start", "match": "demo", "hands": 8, "seats": _players(),
-         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        WELCOME,
+        _match_start("demo", _players()),
         {"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 1, "view": view,
          "players": _players()},
         {"type": "events", "hand": 3, "step": 1, "events": events},
@@ -124,14 +133,13 @@ def showdown() -> list[dict[str, Any]]:
     msgs = mid_hand()[:2]
     msgs.append({"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 9,
                  "view": view, "players": _players()})  # fmt: skip
-    shows = [{"ev": "show", "seat": s, **sh.encode()}
-             for s in (3, 0, 1) if (sh := seats[s].shown) is not None]  # fmt: skip
+    shows = [_show(seats[s]) for s in (3, 0, 1)]
     msgs.append({"type": "events", "hand": 3, "step": 9,
                  "events": shows + [a.to_dict() for a in awards]})  # fmt: skip
     return msgs
 
 
-def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
+def river_end(*, hand: int = 3) -> list[dict[str, Any]]:
     """Seventh street: Ada bets, Eve calls, then our call ends the hand at a showdown.
 
     The last ``table`` is what the server sends at a hand's end: the street's bets
@@ -171,20 +179,18 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     won = Award(1, 164, 0)
 
     def msg(kind: str, step: int, **kw: Any) -> dict[str, Any]:
-        return {"type": kind, "match": "demo", "hand": hand, "hands": hands, "step": step, **kw}
+        return {"type": kind, "match": "demo", "hand": hand, "hands": 8, "step": step, **kw}
 
-    act = {"ev": "act", "street": 7, "all_in": False}
     return [
         *mid_hand()[:2],
-        msg("events", 20, events=[{**act, "seat": 1, "action": "bet", "put": 20, "to": 20},
-                                  {**act, "seat": 6, "action": "call", "put": 20, "to": 20}]),
+        msg("events", 20, events=[_act(1, 7, "bet", 20), _act(6, 7, "call", 20)]),
         msg("table", 20, view=view(before), players=_players()),
         {"type": "turn", "turn": 30, "seat": 0, "legal": [a.encode() for a in legal],
          "time_left": None},
         msg("events", 21, events=[
-            {**act, "seat": 0, "action": "call", "put": 20, "to": 20},
-            {"ev": "show", "seat": 1, **_encoded(after[1].shown)},
-            {"ev": "show", "seat": 0, **_encoded(after[0].shown)},
+            _act(0, 7, "call", 20),
+            _show(after[1]),
+            _show(after[0]),
             won.to_dict()]),
         msg("table", 21, view=view(after, to_act=None, turn_id=None, pot=164, pots=[], over=True,
                                    awards=[won], legal=[]), players=_players()),
@@ -193,15 +199,14 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _encoded(shown: Shown | None) -> dict[str, Any]:
-    return shown.encode() if shown is not None else {}
+def _show(seat: TableSeat) -> dict[str, Any]:
+    assert seat.shown is not None
+    return {"ev": "show", "seat": seat.seat, **seat.shown.encode()}
 
 
 def final_showdown() -> list[dict[str, Any]]:
     """The match's last hand at its showdown, before the standings come."""
-    msgs = river_end(hand=8, hands=8)
-    msgs[0] = {**msgs[0], "hands": 8}
-    return msgs
+    return river_end(hand=8)
 
 
 def standings() -> dict[str, Any]:
@@ -261,8 +266,7 @@ def you_are_away() -> list[dict[str, Any]]:
 
 def host_lobby() -> list[dict[str, Any]]:
     """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
-    welcome = mid_hand()[0]
-    return [welcome, _lobby(False)]
+    return [WELCOME, _lobby(False)]
 
 
 def night_lobby() -> list[dict[str, Any]]:
@@ -290,8 +294,7 @@ def night_lobby() -> list[dict[str, Any]]:
         ],
     }  # fmt: skip
     return [
-        {"type": "welcome", "seat": 0, "token": "demo", "name": "Ann", "host": True,
-         "watch": False, "hands": 8, "protocol": 1},
+        WELCOME,
         {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
          "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
     ]  # fmt: skip
@@ -370,10 +373,8 @@ def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[st
                for s, n in COACH_SEATS.items()]  # fmt: skip
     view = seat_view(hand, 0).encode()
     out: list[dict[str, Any]] = [
-        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
-         "host": True, "watch": False, "hands": 8},
-        {"type": "match_start", "match": "coach", "hands": 8, "seats": players,
-         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        WELCOME,
+        _match_start("coach", players),
         {"type": "events", "hand": 1, "step": 1,
          "events": [event_view(e, 0).to_dict() for e in hand.events]},
         {"type": "table", "match": "coach", "hand": 1, "hands": 8, "step": 1, "view": view,
