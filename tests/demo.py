@@ -19,7 +19,7 @@ LEVELS = {1: ("shark", "Shark"), 2: ("regular", "Regular"), 4: ("newcomer", "New
           5: ("regular", "Regular")}  # fmt: skip
 
 
-def _lobby_seat(seat: int, name: str, kind: str = "human", **kw: Any) -> dict[str, Any]:
+def lobby_seat(seat: int, name: str, kind: str = "human", **kw: Any) -> dict[str, Any]:
     fields: dict[str, Any] = dict(connected=True, host=False, away=False, away_why=None,
                                   stand_in=False)  # fmt: skip
     fields.update(kw)
@@ -32,7 +32,7 @@ def _players(n: int = 7) -> list[dict[str, Any]]:
         level, level_name = LEVELS.get(s, (None, None))
         # The people's links are sealed but Eve's: an older game, plain (issue 18).
         sealed = KINDS[s] == "human" and s not in (3, 6)  # Cy (3) is not connected
-        out.append(_lobby_seat(s, NAMES[s], KINDS[s], connected=s != 3, host=s == 0,
+        out.append(lobby_seat(s, NAMES[s], KINDS[s], connected=s != 3, host=s == 0,
                                level=level, level_name=level_name,
                                sealed=sealed))  # fmt: skip
     return out
@@ -55,13 +55,13 @@ WELCOME = {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name":
            "host": True, "watch": False, "hands": 8}  # fmt: skip
 
 
-def _match_start(match: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+def match_start(match: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
     stakes = {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}
     return {"type": "match_start", "match": match, "hands": 8, "seats": seats, "stakes": stakes,
             "stack": 600}  # fmt: skip
 
 
-def _act(seat: int, street: int, action: str, put: int, all_in: bool = False) -> dict[str, Any]:
+def act(seat: int, street: int, action: str, put: int = 0, all_in: bool = False) -> dict[str, Any]:
     """An act whose ``to`` is its ``put`` (the first chips of the street)."""
     return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
             "to": put, "all_in": all_in}  # fmt: skip
@@ -92,17 +92,17 @@ def mid_hand() -> list[dict[str, Any]]:
         legal=_legal(("fold", 0), ("call", 20), ("raise", 40)),
     )  # fmt: skip
     events = [
-        _act(2, 3, "bring_in", 4),
-        _act(3, 3, "complete", 10),
-        _act(4, 3, "fold", 0),
+        act(2, 3, "bring_in", 4),
+        act(3, 3, "complete", 10),
+        act(4, 3, "fold", 0),
         {"ev": "deal", "seat": 0, "street": 5, "card": "7s", "up": True},
-        _act(1, 5, "bet", 20),
-        _act(3, 5, "call", 18, True),
-        _act(5, 5, "call", 20),
+        act(1, 5, "bet", 20),
+        act(3, 5, "call", 18, True),
+        act(5, 5, "call", 20),
     ]  # fmt: skip
     return [
         WELCOME,
-        _match_start("demo", _players()),
+        match_start("demo", _players()),
         {"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 1, "view": view,
          "players": _players()},
         {"type": "events", "hand": 3, "step": 1, "events": events},
@@ -183,12 +183,12 @@ def river_end(*, hand: int = 3) -> list[dict[str, Any]]:
 
     return [
         *mid_hand()[:2],
-        msg("events", 20, events=[_act(1, 7, "bet", 20), _act(6, 7, "call", 20)]),
+        msg("events", 20, events=[act(1, 7, "bet", 20), act(6, 7, "call", 20)]),
         msg("table", 20, view=view(before), players=_players()),
         {"type": "turn", "turn": 30, "seat": 0, "legal": [a.encode() for a in legal],
          "time_left": None},
         msg("events", 21, events=[
-            _act(0, 7, "call", 20),
+            act(0, 7, "call", 20),
             _show(after[1]),
             _show(after[0]),
             won.to_dict()]),
@@ -273,11 +273,11 @@ def night_lobby() -> list[dict[str, Any]]:
     """The lobby between matches on a friends' night: three matches played, a late
     arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
     seats = [
-        _lobby_seat(0, "Ann", host=True, sealed=True),
-        _lobby_seat(1, "Cy", sealed=True),
-        _lobby_seat(2, "Eve", sealed=True),
-        _lobby_seat(3, "Dan", next=True),  # an older game: a plain link (issue 18)
-        _lobby_seat(6, "Ada", "computer"),
+        lobby_seat(0, "Ann", host=True, sealed=True),
+        lobby_seat(1, "Cy", sealed=True),
+        lobby_seat(2, "Eve", sealed=True),
+        lobby_seat(3, "Dan", next=True),  # an older game: a plain link (issue 18)
+        lobby_seat(6, "Ada", "computer"),
     ]
     night = {
         "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,
@@ -368,13 +368,13 @@ def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[st
     for token in steps.split():
         seat, _, kind = token.partition(":")
         hand.apply(int(seat), kind)
-    players = [_lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0,
+    players = [lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0,
                                sealed=s == 0)
                for s, n in COACH_SEATS.items()]  # fmt: skip
     view = seat_view(hand, 0).encode()
     out: list[dict[str, Any]] = [
         WELCOME,
-        _match_start("coach", players),
+        match_start("coach", players),
         {"type": "events", "hand": 1, "step": 1,
          "events": [event_view(e, 0).to_dict() for e in hand.events]},
         {"type": "table", "match": "coach", "hand": 1, "hands": 8, "step": 1, "view": view,
