@@ -19,7 +19,6 @@ from common.events import ProtocolError
 from tests import demo
 from tests.clientkit import (
     Player,
-    closed_port,
     decoded,
     feed,
     host_with_guest,
@@ -66,14 +65,6 @@ def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
     assert run([app], lambda: start.four.value is True, timeout=5)
     start.remember()  # as Play does: the table's choice is not undone
     assert app.settings.four_color is True
-
-
-def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_client) -> None:
-    app = make_client()
-    app.connect("127.0.0.1", closed_port())  # a free port with no server behind it
-    said = lambda: app.top().errors.get("join", "")  # noqa: E731  (by the Join box)
-    assert run([app], lambda: app.session is None and said(), timeout=10)
-    assert app.top().name == "start" and "No table answers" in said() and not app.notice
 
 
 # ------------------------------------------------------------------ the computer table
