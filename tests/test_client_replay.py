@@ -152,7 +152,7 @@ def test_a_watcher_panel_holds_up_cards_only(app) -> None:
     assert panel.lines == ["Watching: up cards and shown hands only"]
 
 
-def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
+def test_play_steps_once_a_second_then_stops_at_the_end_and_a_click_picks_a_stop(app: App) -> None:
     records = simulated()
     scene = ReplayerScene(app, records)
     app.push(scene)
@@ -168,13 +168,10 @@ def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
     assert scene.playing and scene.pos_i == 0
     key(app, pygame.K_LEFT)
     assert not scene.playing
-
-
-def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
-    scene = ReplayerScene(app, simulated())
-    app.push(scene)
+    # A click on a stop in the list goes there.
     line, first, room = scene._steps_window()
     k = min(len(scene.stops), first + room) - 1
+    assert scene.pos_i != k
     click(app, (scene.steps_rect.x + 10, scene.steps_rect.y + (k - first) * line + line // 2))
     assert scene.pos_i == k
 
