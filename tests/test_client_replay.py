@@ -169,6 +169,7 @@ def test_play_steps_once_a_second_then_stops_at_the_end_and_a_click_picks_a_stop
     key(app, pygame.K_LEFT)
     assert not scene.playing
     # A click on a stop in the list goes there.
+    key(app, pygame.K_HOME)
     line, first, room = scene._steps_window()
     k = min(len(scene.stops), first + room) - 1
     assert scene.pos_i != k
