@@ -10,7 +10,6 @@ from client.app import App
 from client.model import Session
 from client.overlays import RulesOverlay
 from client.render.picture import picture_of
-from client.settings import Settings
 from common.history import decode_events
 from tests import demo
 from tests.clientkit import at_table, click, feed, hover, key
@@ -54,16 +53,6 @@ def test_off_at_a_friends_table(app) -> None:
     click(app, box.rect)
     assert app.settings.coach and scene.coach_on() and box.value
     assert scene.panel.coach.rect.h > 0
-
-
-def test_the_setting_is_remembered(tmp_path) -> None:
-    path = tmp_path / "settings.json"
-    st = Settings()
-    assert st.coach is False and st.coach_first is False
-    st.coach, st.coach_first = True, True
-    st.save(path)
-    again = Settings.load(path)
-    assert again.coach and again.coach_first
 
 
 def test_a_line_clicked_opens_the_rules_at_its_rule(app) -> None:
