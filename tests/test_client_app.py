@@ -35,7 +35,7 @@ pytestmark = pytest.mark.timeout(90)
 # ------------------------------------------------------------------ start screen
 
 
-def test_start_screen_offers_the_three_ways_in(make_client) -> None:
+def test_start_screen_offers_the_three_ways_in_and_keeps_the_name_and_deck(make_client) -> None:
     app = make_client("Ann")
     app.step(max_wait=0.01)
     start = app.top()
@@ -52,12 +52,7 @@ def test_start_screen_offers_the_three_ways_in(make_client) -> None:
     assert start.name_in.value == "Joe" and app.session is None
     start.remember()
     assert Settings.load().name == "Joe"  # remembered between runs
-
-
-def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
-    app = make_client("Ann")
-    app.step(max_wait=0.01)
-    start = app.top()
+    # A deck chosen at the table is kept by the start screen.
     assert start.four.value is False
     app.set_four_color(True)  # as the table's checkbox does
     # The checkbox follows the settings in the scene's fixed update steps; a pass of the
