@@ -98,7 +98,7 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_clien
 # ------------------------------------------------------------------ point 3
 
 
-def test_a_port_out_of_range_is_refused_next_to_the_address(make_client) -> None:
+def test_a_port_out_of_range_or_in_letters_is_refused_next_to_its_box(make_client) -> None:
     app = make_client()
     start = app.top()
     start.address.value = "127.0.0.1:99999"
@@ -110,11 +110,7 @@ def test_a_port_out_of_range_is_refused_next_to_the_address(make_client) -> None
     start.address.value = "127.0.0.1:9999"  # an edit takes the words back
     assert run([app], lambda: "address" not in start.errors)
     assert app.settings.recent == []
-
-
-def test_letters_in_the_port_box_are_refused_next_to_it(make_client) -> None:
-    app = make_client()
-    start = app.top()
+    # Letters in the port box are refused next to it.
     start.address.value = "127.0.0.1"
     start.port.value = "abc"
     start.choose("watch")
