@@ -1,31 +1,9 @@
-"""The client tests' kit: server messages fed to a game, and the player's keys and clicks.
-
-A game (``client.app.App``) comes from ``tests/conftest.py``'s fixtures (``app``: Ann's,
-headless, no table; ``make_client``: one against an in-process server).  Here:
-
-- ``at_table(app, msgs)``: the game at a table those messages make, drawn once.
-- ``feed(game, msgs)``: messages as the wire carries them (``tests.demo``'s, or made by
-  hand), decoded as the connection decodes them and applied to an ``App`` or a
-  ``Session``; ``session_from(msgs)``; ``decoded(msg)``.
-- ``key``, ``click``, ``post``: the player's input, into the game's own event queue
-  (``App.inbox`` for an offscreen one), then one pass of the loop (``step=False``: none);
-  ``hover`` moves the pointer; ``handle_click`` hands a click to the app's handler
-  without a pass of the loop (nothing drawn); ``resize``: the window made another size.
-- ``advance(app, seconds)``: animation time in the loop's fixed steps, with no waiting.
-- ``apart(parts, window)``: named rects inside the window, no two overlapping.
-- ``run(apps, done, players)``: the real loops until ``done()`` holds (``showing(name,
-  *apps)``: each shows that scene), no fixed sleeps;
-  a ``Player`` answers each turn of its game by key, as a person would.
-- ``hosting(app)``: it hosts on 127.0.0.1, seated in its lobby; ``host_with_guest(make_client)``:
-  Hana hosts, Gus has joined her lobby.
-- ``game_process(args, home)``: ``stud ARGS`` as a real process; ``processes()``: a list
-  of processes each killed at the end.
-- ``started(monkeypatch, argv)``: the ``App`` that ``stud ARGV`` makes, its loop not run.
-- ``found_at(port)``: a table as the Join panel lists it; ``simulated()``: a simulated
-  match's hands.
-- ``in_the_clear(reply)``: a port that answers in the clear and hangs up.
-- ``FakeTable``: the link's other end, scripted, for the connection on its own;
-  ``polled`` and ``statuses``: what the connection's thread hands on.
+"""The client tests' kit: server messages fed to a game (``feed``, ``at_table``), the
+player's keys and clicks (``key``, ``click``, ``post``, ``resize``), the real loops run
+until a condition holds (``run``, ``showing``, ``Player``), tables hosted on 127.0.0.1
+(``hosting``, ``host_with_guest``), the game as a real process (``game_process``), and
+the link's other end, scripted (``FakeTable``, ``in_the_clear``).  The games themselves
+come from ``tests/conftest.py``'s fixtures (``app``, ``make_client``).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ LEVELS = {1: ("shark", "Shark"), 2: ("regular", "Regular"), 4: ("newcomer", "New
           5: ("regular", "Regular")}  # fmt: skip
 
 
-def _lobby_seat(seat: int, name: str, kind: str = "human", **kw: Any) -> dict[str, Any]:
+def lobby_seat(seat: int, name: str, kind: str = "human", **kw: Any) -> dict[str, Any]:
     fields: dict[str, Any] = dict(connected=True, host=False, away=False, away_why=None,
                                   stand_in=False)  # fmt: skip
     fields.update(kw)
@@ -32,7 +32,7 @@ def _players(n: int = 7) -> list[dict[str, Any]]:
         level, level_name = LEVELS.get(s, (None, None))
         # The people's links are sealed but Eve's: an older game, plain (issue 18).
         sealed = KINDS[s] == "human" and s not in (3, 6)  # Cy (3) is not connected
-        out.append(_lobby_seat(s, NAMES[s], KINDS[s], connected=s != 3, host=s == 0,
+        out.append(lobby_seat(s, NAMES[s], KINDS[s], connected=s != 3, host=s == 0,
                                level=level, level_name=level_name,
                                sealed=sealed))  # fmt: skip
     return out
@@ -49,6 +49,22 @@ def _shown(cards: str, best: str, hand: str) -> Shown:
 def _legal(*actions: tuple[str, int]) -> list[LegalAction]:
     """Actions by word and chips put (``to`` is the same on a fresh street)."""
     return [LegalAction(ActionKind(word), put, put) for word, put in actions]
+
+
+WELCOME = {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
+           "host": True, "watch": False, "hands": 8}  # fmt: skip
+
+
+def match_start(match: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    stakes = {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}
+    return {"type": "match_start", "match": match, "hands": 8, "seats": seats, "stakes": stakes,
+            "stack": 600}  # fmt: skip
+
+
+def act(seat: int, street: int, action: str, put: int = 0, all_in: bool = False) -> dict[str, Any]:
+    """An act whose ``to`` is its ``put`` (the first chips of the street)."""
+    return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
+            "to": put, "all_in": all_in}  # fmt: skip
 
 
 def _view(seats: list[TableSeat], **kw: Any) -> dict[str, Any]:
@@ -75,25 +91,18 @@ def mid_hand() -> list[dict[str, Any]]:
         pots=[Pot(180, [0, 1, 3, 5, 6]), Pot(66, [0, 1, 5, 6])],
         legal=_legal(("fold", 0), ("call", 20), ("raise", 40)),
     )  # fmt: skip
-
-    def act(seat: int, street: int, action: str, put: int, to: int, all_in: bool = False) -> dict:
-        return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
-                "to": to, "all_in": all_in}  # fmt: skip
-
     events = [
-        act(2, 3, "bring_in", 4, 4),
-        act(3, 3, "complete", 10, 10),
-        act(4, 3, "fold", 0, 0),
+        act(2, 3, "bring_in", 4),
+        act(3, 3, "complete", 10),
+        act(4, 3, "fold", 0),
         {"ev": "deal", "seat": 0, "street": 5, "card": "7s", "up": True},
-        act(1, 5, "bet", 20, 20),
-        act(3, 5, "call", 18, 18, True),
-        act(5, 5, "call", 20, 20),
+        act(1, 5, "bet", 20),
+        act(3, 5, "call", 18, True),
+        act(5, 5, "call", 20),
     ]  # fmt: skip
     return [
-        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
-         "host": True, "watch": False, "hands": 8},
-        {"type": "match_start", "match": "demo", "hands": 8, "seats": _players(),
-         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        WELCOME,
+        match_start("demo", _players()),
         {"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 1, "view": view,
          "players": _players()},
         {"type": "events", "hand": 3, "step": 1, "events": events},
@@ -124,14 +133,13 @@ def showdown() -> list[dict[str, Any]]:
     msgs = mid_hand()[:2]
     msgs.append({"type": "table", "match": "demo", "hand": 3, "hands": 8, "step": 9,
                  "view": view, "players": _players()})  # fmt: skip
-    shows = [{"ev": "show", "seat": s, **sh.encode()}
-             for s in (3, 0, 1) if (sh := seats[s].shown) is not None]  # fmt: skip
+    shows = [_show(seats[s]) for s in (3, 0, 1)]
     msgs.append({"type": "events", "hand": 3, "step": 9,
                  "events": shows + [a.to_dict() for a in awards]})  # fmt: skip
     return msgs
 
 
-def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
+def river_end(*, hand: int = 3) -> list[dict[str, Any]]:
     """Seventh street: Ada bets, Eve calls, then our call ends the hand at a showdown.
 
     The last ``table`` is what the server sends at a hand's end: the street's bets
@@ -171,20 +179,18 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     won = Award(1, 164, 0)
 
     def msg(kind: str, step: int, **kw: Any) -> dict[str, Any]:
-        return {"type": kind, "match": "demo", "hand": hand, "hands": hands, "step": step, **kw}
+        return {"type": kind, "match": "demo", "hand": hand, "hands": 8, "step": step, **kw}
 
-    act = {"ev": "act", "street": 7, "all_in": False}
     return [
         *mid_hand()[:2],
-        msg("events", 20, events=[{**act, "seat": 1, "action": "bet", "put": 20, "to": 20},
-                                  {**act, "seat": 6, "action": "call", "put": 20, "to": 20}]),
+        msg("events", 20, events=[act(1, 7, "bet", 20), act(6, 7, "call", 20)]),
         msg("table", 20, view=view(before), players=_players()),
         {"type": "turn", "turn": 30, "seat": 0, "legal": [a.encode() for a in legal],
          "time_left": None},
         msg("events", 21, events=[
-            {**act, "seat": 0, "action": "call", "put": 20, "to": 20},
-            {"ev": "show", "seat": 1, **_encoded(after[1].shown)},
-            {"ev": "show", "seat": 0, **_encoded(after[0].shown)},
+            act(0, 7, "call", 20),
+            _show(after[1]),
+            _show(after[0]),
             won.to_dict()]),
         msg("table", 21, view=view(after, to_act=None, turn_id=None, pot=164, pots=[], over=True,
                                    awards=[won], legal=[]), players=_players()),
@@ -193,15 +199,14 @@ def river_end(*, hand: int = 3, hands: int = 8) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _encoded(shown: Shown | None) -> dict[str, Any]:
-    return shown.encode() if shown is not None else {}
+def _show(seat: TableSeat) -> dict[str, Any]:
+    assert seat.shown is not None
+    return {"ev": "show", "seat": seat.seat, **seat.shown.encode()}
 
 
 def final_showdown() -> list[dict[str, Any]]:
     """The match's last hand at its showdown, before the standings come."""
-    msgs = river_end(hand=8, hands=8)
-    msgs[0] = {**msgs[0], "hands": 8}
-    return msgs
+    return river_end(hand=8)
 
 
 def standings() -> dict[str, Any]:
@@ -261,19 +266,18 @@ def you_are_away() -> list[dict[str, Any]]:
 
 def host_lobby() -> list[dict[str, Any]]:
     """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
-    welcome = mid_hand()[0]
-    return [welcome, _lobby(False)]
+    return [WELCOME, _lobby(False)]
 
 
 def night_lobby() -> list[dict[str, Any]]:
     """The lobby between matches on a friends' night: three matches played, a late
     arrival seated, the night's scoreboard (as ``server.night`` sends it)."""
     seats = [
-        _lobby_seat(0, "Ann", host=True, sealed=True),
-        _lobby_seat(1, "Cy", sealed=True),
-        _lobby_seat(2, "Eve", sealed=True),
-        _lobby_seat(3, "Dan", next=True),  # an older game: a plain link (issue 18)
-        _lobby_seat(6, "Ada", "computer"),
+        lobby_seat(0, "Ann", host=True, sealed=True),
+        lobby_seat(1, "Cy", sealed=True),
+        lobby_seat(2, "Eve", sealed=True),
+        lobby_seat(3, "Dan", next=True),  # an older game: a plain link (issue 18)
+        lobby_seat(6, "Ada", "computer"),
     ]
     night = {
         "night": "2026-11-27", "label": "Friday 27 November", "table": "Friday", "played": 3,
@@ -290,8 +294,7 @@ def night_lobby() -> list[dict[str, Any]]:
         ],
     }  # fmt: skip
     return [
-        {"type": "welcome", "seat": 0, "token": "demo", "name": "Ann", "host": True,
-         "watch": False, "hands": 8, "protocol": 1},
+        WELCOME,
         {"type": "lobby", "seats": seats, "host": 0, "hands": 8, "can_start": True,
          "start_when": None, "running": False, "max_seats": 7, "table": "Friday", "night": night},
     ]  # fmt: skip
@@ -365,15 +368,13 @@ def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[st
     for token in steps.split():
         seat, _, kind = token.partition(":")
         hand.apply(int(seat), kind)
-    players = [_lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0,
+    players = [lobby_seat(s, n, "human" if s == 0 else "computer", host=s == 0,
                                sealed=s == 0)
                for s, n in COACH_SEATS.items()]  # fmt: skip
     view = seat_view(hand, 0).encode()
     out: list[dict[str, Any]] = [
-        {"type": "welcome", "protocol": 1, "seat": 0, "token": "demo", "name": "Ann",
-         "host": True, "watch": False, "hands": 8},
-        {"type": "match_start", "match": "coach", "hands": 8, "seats": players,
-         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        WELCOME,
+        match_start("coach", players),
         {"type": "events", "hand": 1, "step": 1,
          "events": [event_view(e, 0).to_dict() for e in hand.events]},
         {"type": "table", "match": "coach", "hand": 1, "hands": 8, "step": 1, "view": view,

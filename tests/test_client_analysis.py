@@ -7,7 +7,6 @@ analysis is run to its end (``job.run()``) where a test is not about its pacing.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pygame
@@ -20,10 +19,8 @@ from client.render.chances import chance_words, status_lines
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
 from common.analysis import Chance
-from common.history import load
 from common.replay import positions, seen_record
-from scripts.simulate import simulate
-from tests.clientkit import Player, key, run
+from tests.clientkit import Player, key, run, simulated
 from tests.test_analysis import DEAD, FLUSH, THROUGH_FIFTH, hand_record
 
 pytestmark = pytest.mark.timeout(90)
@@ -103,9 +100,7 @@ def test_the_computer_table_opens_its_books_after_the_match_only(make_client) ->
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
 def test_the_chance_bars_cover_no_card_no_plate_and_no_banner(app: App, seats: int) -> None:
-    out = io.StringIO()
-    simulate(seats=seats, hands=1, seed=3, out=out)
-    records = load(out.getvalue())[:1]
+    records = simulated(seats=seats, hands=1, seed=3)
     scene = ReplayerScene(app, records, viewer=0)
     for size in [(800, 500), (1280, 800), (1600, 1000)]:
         scene.resize(size)

@@ -19,7 +19,6 @@ from common.events import ProtocolError
 from tests import demo
 from tests.clientkit import (
     Player,
-    closed_port,
     decoded,
     feed,
     host_with_guest,
@@ -36,7 +35,7 @@ pytestmark = pytest.mark.timeout(90)
 # ------------------------------------------------------------------ start screen
 
 
-def test_start_screen_offers_the_three_ways_in(make_client) -> None:
+def test_start_screen_offers_the_three_ways_in_and_keeps_the_name_and_deck(make_client) -> None:
     app = make_client("Ann")
     app.step(max_wait=0.01)
     start = app.top()
@@ -53,12 +52,7 @@ def test_start_screen_offers_the_three_ways_in(make_client) -> None:
     assert start.name_in.value == "Joe" and app.session is None
     start.remember()
     assert Settings.load().name == "Joe"  # remembered between runs
-
-
-def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
-    app = make_client("Ann")
-    app.step(max_wait=0.01)
-    start = app.top()
+    # A deck chosen at the table is kept by the start screen.
     assert start.four.value is False
     app.set_four_color(True)  # as the table's checkbox does
     # The checkbox follows the settings in the scene's fixed update steps; a pass of the
@@ -66,14 +60,6 @@ def test_the_start_screen_keeps_a_deck_chosen_at_the_table(make_client) -> None:
     assert run([app], lambda: start.four.value is True, timeout=5)
     start.remember()  # as Play does: the table's choice is not undone
     assert app.settings.four_color is True
-
-
-def test_join_with_nobody_there_says_so_and_stays_on_the_start_screen(make_client) -> None:
-    app = make_client()
-    app.connect("127.0.0.1", closed_port())  # a free port with no server behind it
-    said = lambda: app.top().errors.get("join", "")  # noqa: E731  (by the Join box)
-    assert run([app], lambda: app.session is None and said(), timeout=10)
-    assert app.top().name == "start" and "No table answers" in said() and not app.notice
 
 
 # ------------------------------------------------------------------ the computer table

@@ -29,6 +29,7 @@ from common.events import ActionKind, Award
 from common.schema import LegalAction, Pot, SeatView, TableSeat
 from tests import demo
 from tests.clientkit import advance, feed, key, post, resize
+from tests.demo import act
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -54,19 +55,16 @@ def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
     view = SeatView(street=3, button=0, order=[1, 6, 0], bring_in=to_act, to_act=to_act,
                     turn_id=1, high=0, pot=3, pots=[Pot(3, [0, 1, 6])], over=False, seats=seats,
                     awards=[], you=0, legal=legal if to_act == 0 else []).encode()  # fmt: skip
-    players = [{"seat": s, "name": n, "kind": k, "connected": True, "host": s == 0}
-               for s, n, k in ((0, "Ann", "human"), (1, "Ada", "computer"),
-                               (6, "Cray", "computer"))]  # fmt: skip
+    names = {0: ("Ann", "human"), 1: ("Ada", "computer"), 6: ("Cray", "computer")}
+    players = [demo.lobby_seat(s, n, k, host=s == 0) for s, (n, k) in names.items()]
     events = [{"ev": "ante", "seat": s, "amount": 1, "all_in": False} for s in (1, 6, 0)]
     for rnd in range(3):
         for s in (1, 6, 0):
             card = {"card": dealt[s][rnd]} if dealt[s][rnd] else {}
             events.append({"ev": "deal", "seat": s, "street": 3, "up": rnd == 2, **card})
     msgs = [
-        {"type": "welcome", "protocol": 1, "seat": 0, "token": "t", "name": "Ann",
-         "host": True, "watch": False, "hands": 4},
-        {"type": "match_start", "match": "m1", "hands": 4, "seats": players,
-         "stakes": {"ante": 1, "bring_in": 4, "small_bet": 10, "big_bet": 20}, "stack": 600},
+        {**demo.WELCOME, "hands": 4},
+        {**demo.match_start("m1", players), "hands": 4},
         {"type": "events", "hand": hand, "step": 1, "events": events},
         {"type": "table", "match": "m1", "hand": hand, "hands": 4, "step": 1, "view": view,
          "players": players},
@@ -75,11 +73,6 @@ def first_deal(hand: int = 1, to_act: int = 0) -> list[dict]:
         msgs.append({"type": "turn", "turn": 1, "seat": 0, "legal": view["legal"],
                      "time_left": 20.0})  # fmt: skip
     return msgs
-
-
-def act(seat: int, action: str, put: int = 0, to: int = 0, street: int = 3) -> dict:
-    return {"ev": "act", "seat": seat, "street": street, "action": action, "put": put,
-            "to": to, "all_in": False}  # fmt: skip
 
 
 # ------------------------------------------------------------------ 6: bets and the pot
@@ -176,7 +169,7 @@ def test_7_each_street_starts_clean(app) -> None:
     feed(app, [{"type": "events", "hand": 3, "step": 2, "events": deal}])
     for seat in (0, 1, 3, 5, 6):
         assert not [w for w in words(app, seat) if w.split()[0] in ("bets", "calls", "checks")]
-    feed(app, [{"type": "events", "hand": 3, "step": 3, "events": [act(6, "check", street=6)]}])
+    feed(app, [{"type": "events", "hand": 3, "step": 3, "events": [act(6, 6, "check")]}])
     assert "checks" in words(app, 6) and "bets 20" not in words(app, 1)
 
 
@@ -185,7 +178,7 @@ def test_8_the_bring_in_is_named_once_and_only_when_made(app) -> None:
     assert app.session.view.bring_in == 6
     assert not [w for w in words(app, 6) if "bring" in w or "brought" in w]
     assert words(app, 6) == ["to act"]
-    feed(app, [{"type": "events", "hand": 1, "step": 2, "events": [act(6, "bring_in", 4, 4)]}])
+    feed(app, [{"type": "events", "hand": 1, "step": 2, "events": [act(6, 3, "bring_in", 4)]}])
     assert [w for w in words(app, 6) if "bring" in w or "brought" in w] == ["brings in for 4"]
 
 
@@ -254,12 +247,12 @@ def test_11_a_comeback_continues_the_log_where_it_stopped() -> None:
     s = Session("Ann")
     msgs = first_deal(to_act=1)
     feed(s, msgs)
-    feed(s, [{"type": "events", "hand": 1, "step": 2, "events": [act(1, "bring_in", 4, 4)]}])
+    feed(s, [{"type": "events", "hand": 1, "step": 2, "events": [act(1, 3, "bring_in", 4)]}])
     before = [line.text for line in s.log.lines]
     assert before.count("A match of 4 hands begins") == 1
     # The link goes; meanwhile Cray completes.  Back: welcome, lobby, the match, the
     # whole hand so far in one ``events``, the table.
-    whole = msgs[2]["events"] + [act(1, "bring_in", 4, 4), act(6, "complete", 10, 10)]
+    whole = msgs[2]["events"] + [act(1, 3, "bring_in", 4), act(6, 3, "complete", 10)]
     comeback(s, [msgs[0], {"type": "lobby", "seats": [], "host": 0, "hands": 4,
                            "can_start": False, "start_when": None, "running": True},
                  msgs[1], {"type": "events", "hand": 1, "step": 3, "events": whole},
@@ -275,7 +268,7 @@ def test_11_a_comeback_into_a_later_hand_logs_that_hand_once() -> None:
     msgs = first_deal(to_act=1)
     feed(s, msgs)
     hand2 = first_deal(hand=2, to_act=1)
-    whole = hand2[2]["events"] + [act(1, "bring_in", 4, 4)]
+    whole = hand2[2]["events"] + [act(1, 3, "bring_in", 4)]
     comeback(s, [msgs[0], msgs[1], {"type": "events", "hand": 2, "step": 9, "events": whole}])
     log = [line.text for line in s.log.lines]
     assert log.count("A match of 4 hands begins") == 1
@@ -389,11 +382,11 @@ def test_14_the_table_plays_cards_chips_check_fold_and_a_win(app, played) -> Non
     advance(app, 3.0)
     assert played.count("card") == 9
     played.clear()
-    for step, ev in enumerate([act(1, "bring_in", 4, 4), act(6, "fold"), act(0, "call", 4, 4)]):
+    for step, ev in enumerate([act(1, 3, "bring_in", 4), act(6, 3, "fold"), act(0, 3, "call", 4)]):
         feed(app, [{"type": "events", "hand": 1, "step": 2 + step, "events": [ev]}])
     assert played == ["chips", "fold", "chips"]
     played.clear()
-    feed(app, [{"type": "events", "hand": 1, "step": 9, "events": [act(0, "check", street=4)]}])
+    feed(app, [{"type": "events", "hand": 1, "step": 9, "events": [act(0, 4, "check")]}])
     assert played == ["check"]
     # A pot we win.
     app.link.session = Session("Ann")

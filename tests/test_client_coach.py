@@ -10,7 +10,6 @@ from client.app import App
 from client.model import Session
 from client.overlays import RulesOverlay
 from client.render.picture import picture_of
-from client.settings import Settings
 from common.history import decode_events
 from tests import demo
 from tests.clientkit import at_table, click, feed, hover, key
@@ -56,18 +55,14 @@ def test_off_at_a_friends_table(app) -> None:
     assert scene.panel.coach.rect.h > 0
 
 
-def test_the_setting_is_remembered(tmp_path) -> None:
-    path = tmp_path / "settings.json"
-    st = Settings()
-    assert st.coach is False and st.coach_first is False
-    st.coach, st.coach_first = True, True
-    st.save(path)
-    again = Settings.load(path)
-    assert again.coach and again.coach_first
-
-
 def test_a_line_clicked_opens_the_rules_at_its_rule(app) -> None:
     app = make(app, coach=True)
+    app.show_rules(at="R-A2")
+    assert isinstance(app.modal, RulesOverlay) and app.modal.at == "R-A2"
+    for rid in ("R-O1", "R-O2", "R-O3", "R-B2", "R-B5", "R-B6", "R-A2", "R-A3", "R-S1", "R-S5"):
+        assert rid in app.modal.anchors, rid  # every rule id the coach names has its place
+    key(app, pygame.K_ESCAPE)
+    assert app.modal is None
     scene = app.top()
     lines = scene.coach_lines()
     rows = scene.panel.coach.rows(lines)
@@ -81,14 +76,6 @@ def test_a_line_clicked_opens_the_rules_at_its_rule(app) -> None:
     assert on_top, "the rule's line is on screen"
     assert rules.go_to("R-S5") and rules.at == "R-S5"
     assert not rules.go_to("nowhere")
-
-
-def test_every_rule_id_of_the_rules_has_an_anchor(app) -> None:
-    app = make(app, coach=True)
-    app.show_rules(at="R-A2")
-    assert isinstance(app.modal, RulesOverlay) and app.modal.at == "R-A2"
-    for rid in ("R-O1", "R-O2", "R-O3", "R-B2", "R-B5", "R-B6", "R-A2", "R-A3", "R-S1", "R-S5"):
-        assert rid in app.modal.anchors, rid
 
 
 def _drawn_rects(app: App) -> tuple[list[pygame.Rect], list[pygame.Rect]]:

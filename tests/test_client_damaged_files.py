@@ -7,8 +7,8 @@ and the next save writes a clean file that reads back.  The computer table's jou
 read by the start screen, and the histories and scoreboards the game lists and exports
 (the folder friends send each other), are read without a fall too.
 
-The damages: nested too deep, ``Infinity`` (or ``NaN``), the wrong type, binary junk, a
-folder in the file's place, a pipe in its place.
+The damages: nested too deep, ``Infinity`` (or ``NaN``), the wrong type, empty, not JSON, a
+list, binary junk, a folder in the file's place, a pipe in its place.
 """
 
 from __future__ import annotations
@@ -129,11 +129,14 @@ def _damage(path: Path, kind: str, texts: dict[str, str]) -> None:
         os.mkfifo(path)  # reading it waited for a writer forever
     elif kind == "binary":
         path.write_bytes(b"\xff\xfe\x00\x01 not text \x80")
+    elif kind in SAME_TEXT:
+        path.write_text(SAME_TEXT[kind])
     else:
         path.write_text(texts[kind], encoding="utf-8")
 
 
-DAMAGES = ["deep", "Infinity", "NaN", "wrong type", "binary", "a folder", "a pipe"]
+SAME_TEXT = {"empty": "", "not json": "{not json", "a list": "[1, 2]"}
+DAMAGES = ["deep", "Infinity", "NaN", "wrong type", *SAME_TEXT, "binary", "a folder", "a pipe"]
 
 
 @pytest.mark.parametrize(

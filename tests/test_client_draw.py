@@ -144,9 +144,13 @@ def _settle(app: App) -> None:
 
 
 @pytest.mark.parametrize("state", list(SCENES), ids=list(SCENES))
-def test_draw_changes_nothing(app, state) -> None:
+def test_the_buttons_are_laid_out_before_any_draw_and_draw_changes_nothing(app, state) -> None:
     SCENES[state](app)
     _settle(app)
+    window = pygame.Rect((0, 0), SIZE)
+    for b in app.top().buttons():  # never drawn: every button on offer has its place
+        assert b.rect.w > 10 and b.rect.h > 10 and window.contains(b.rect), (state, b.id)
+    assert app.frames == 0
     for scene in app.scenes:
         if scene.name == "table":
             scene.motion.anims.clear()  # a still table: draw must not move it either way
@@ -178,17 +182,6 @@ def test_a_dialog_draw_changes_nothing(app, make) -> None:
     app.modal.draw(surf)
     assert differences(before, snapshot(app.modal)) == []
     assert isinstance(app.modal, RulesOverlay) or app.modal.kind == "leave"
-
-
-@pytest.mark.parametrize("state", list(SCENES), ids=list(SCENES))
-def test_the_buttons_are_laid_out_before_any_draw(app, state) -> None:
-    """Never drawn: every button on offer has its place in the window."""
-    SCENES[state](app)
-    _settle(app)
-    window = pygame.Rect((0, 0), SIZE)
-    for b in app.top().buttons():
-        assert b.rect.w > 10 and b.rect.h > 10 and window.contains(b.rect), (state, b.id)
-    assert app.frames == 0  # nothing was drawn
 
 
 def test_the_lobby_level_chips_are_clicked_without_a_draw(app) -> None:

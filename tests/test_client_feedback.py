@@ -1,4 +1,5 @@
-"""Issue 17, "Feedback": what the screens say matches what happens (points 8 to 15).
+"""Issue 17, "Feedback": what the screens say matches what happens (points 9 to 15; point 8, a
+wrong password said in the dialog, is in tests/test_client_join_refusals.py).
 
 Headless (SDL dummy driver); tables are built from ``tests.demo``'s hand-made server
 messages or from an in-process server on 127.0.0.1.  Each test names its point.
@@ -23,7 +24,7 @@ from client.scenes.results import books_note
 from client.scenes.start import StartScene
 from client.settings import Settings
 from tests import demo
-from tests.clientkit import feed, found_at, hosting, key, run, simulated
+from tests.clientkit import feed, key, run, simulated
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -219,33 +220,3 @@ def test_11_the_computer_table_shows_only_what_means_something_there(make_client
     assert table.panel.log.rect.bottom > table.panel.chat.rect.top  # the log has its room
     key(app, "a")  # A, Step away, means nothing here
     assert not app.session.away()
-
-
-# ------------------------------------------------------------------ 8: a wrong password
-
-
-def test_8_a_wrong_password_is_said_in_the_dialog_which_stays_open(make_client) -> None:
-    host = hosting(make_client("Hana"), password="secret")
-    guest = make_client("Gus", offscreen=True)
-    found = found_at(host.server.port, seats=3, free=1, people=1, password=True)
-    start = guest.top()
-    assert start.name == "start"
-    start.join_found(found)  # a click on the table in the Join panel
-    prompt = start.prompt
-    assert prompt is not None and prompt.error == ""
-
-    def typed(text: str) -> None:
-        guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text=text))
-        guest.step(max_wait=0.01)
-        key(guest, pygame.K_RETURN, step=False)
-
-    typed("sesame")
-    assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")
-    assert start.prompt is prompt and guest.top() is start  # the same dialog, still open
-    assert prompt.error == "Wrong password: check it with the host." and prompt.input.value == ""
-    assert guest.notice == ""  # not at the bottom of the start screen
-    guest.draw()
-    # The right one: in.
-    typed("secret")
-    assert run([host, guest], lambda: guest.top().name == "lobby")
-    assert start.prompt is None and start.asked is None

@@ -66,44 +66,39 @@ def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_client
 
 
 def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
+    host, guest = host_with_guest(make_client, hands=12, computers=1)
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
     hands = lambda app: app.session.lobby.said.hands  # noqa: E731
-    assert lobby.choices.hands.value == 4 and hands(host) == 4
-    assert hands(guest) == 4
-    assert "A match of 4 hands." in guest.top().side_lines()
-    # The host clicks 12 in the lobby: the guest's lobby follows.
-    host.draw()
-    click(host, lobby.choices.hands.cells()[2])
-    assert run([host, guest], lambda: hands(guest) == 12)
+    assert lobby.choices.hands.value == 12 and hands(host) == 12
+    assert hands(guest) == 12
     assert "A match of 12 hands." in guest.top().side_lines()
-    assert host.settings.host_hands == 12
-    click(host, lobby.choices.hands.cells()[0])  # and back to 4
+    # Issue 17 point 2: the Give seat button sits on the computer seat's row, moved there
+    # at once when the guest joined.
+    rows = {r.mark: r for r in lobby.seat_rows}
+    (give,) = lobby.give
+    row = rows["computer"].rect
+    assert give.rect.top <= row.centery <= give.rect.bottom, (give.rect, row)
+    others = [r.rect for r in lobby.seat_rows if r.mark != "computer"]
+    assert all(not (give.rect.top <= r.centery <= give.rect.bottom) for r in others)
+    # The host clicks 4 in the lobby: the guest's lobby follows.
+    host.draw()
+    click(host, lobby.choices.hands.cells()[0])
     assert run([host, guest], lambda: hands(guest) == 4)
+    assert "A match of 4 hands." in guest.top().side_lines()
+    assert host.settings.host_hands == 4
+    click(host, lobby.choices.hands.cells()[2])  # and back to 12
+    assert run([host, guest], lambda: hands(guest) == 12)
     key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
-    assert host.session.hands == 4 and guest.session.hands == 4
-    assert host.server.server.table.dealer.match.hands == 4
-
-
-def test_the_start_screens_hands_are_the_hosted_match_length(make_client) -> None:
-    app = make_client("Hana")
-    start = app.top()
-    start.host_hands.value = 12
-    start.hands.value = 4  # the computer table's choice
-    hosting(app, hands=12)
-    assert run([app], lambda: app.session.lobby.said is not None)
-    assert app.top().choices.hands.value == 12
-    key(app, "s", step=False)
-    assert run([app], lambda: app.session.running)
-    assert app.session.hands == 12
+    assert host.session.hands == 12 and guest.session.hands == 12
+    assert host.server.server.table.dealer.match.hands == 12
 
 
 # ------------------------------------------------------------------ point 3
 
 
-def test_a_port_out_of_range_is_refused_next_to_the_address(make_client) -> None:
+def test_a_port_out_of_range_or_in_letters_is_refused_next_to_its_box(make_client) -> None:
     app = make_client()
     start = app.top()
     start.address.value = "127.0.0.1:99999"
@@ -115,11 +110,7 @@ def test_a_port_out_of_range_is_refused_next_to_the_address(make_client) -> None
     start.address.value = "127.0.0.1:9999"  # an edit takes the words back
     assert run([app], lambda: "address" not in start.errors)
     assert app.settings.recent == []
-
-
-def test_letters_in_the_port_box_are_refused_next_to_it(make_client) -> None:
-    app = make_client()
-    start = app.top()
+    # Letters in the port box are refused next to it.
     start.address.value = "127.0.0.1"
     start.port.value = "abc"
     start.choose("watch")
@@ -328,19 +319,6 @@ def test_the_host_screen_opens_the_books_and_to_watchers_only_when_chosen(make_c
     cfg = app.server.server.config
     assert cfg.open_books and cfg.books_to_watchers
     assert app.settings.host_books_to_watchers
-
-
-def test_give_seat_follows_the_computer_seat_when_a_person_joins(make_client) -> None:
-    # Issue 17 point 2: the host alone with a computer seat, then a person joins: the
-    # Give seat button moves with the computer seat's row at once.
-    host, guest = host_with_guest(make_client, hands=4, computers=1)
-    lobby = host.top()
-    rows = {r.mark: r for r in lobby.seat_rows}
-    (give,) = lobby.give
-    row = rows["computer"].rect
-    assert give.rect.top <= row.centery <= give.rect.bottom, (give.rect, row)
-    others = [r.rect for r in lobby.seat_rows if r.mark != "computer"]
-    assert all(not (give.rect.top <= r.centery <= give.rect.bottom) for r in others)
 
 
 def test_the_lobby_chat_strip_after_a_match_shows_only_chat_and_notices(app) -> None:

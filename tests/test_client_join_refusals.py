@@ -91,19 +91,25 @@ def said_whole(drawn, box: pygame.Rect, words: str, size) -> None:
 
 
 def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_client) -> None:
-    """A friend clicks the table, types the password wrong: the dialog stays open and says
-    "Wrong password: check it with the host", all of it, inside its box; nothing of
-    someone in the middle."""
+    """A friend clicks the table, types the password wrong: the same dialog stays open,
+    emptied, and says "Wrong password: check it with the host", all of it, inside its box;
+    nothing of someone in the middle.  The right one then gets in."""
     host = hosting(make_client("Hana"), password="secret")
     guest = make_client("Gus", offscreen=True)
     start = guest.top()
-    start.join_found(found_at(host.server.port, password=True))
+    start.join_found(found_at(host.server.port, seats=3, free=1, password=True))
     prompt = start.prompt
-    assert prompt is not None
-    guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text="secert"))
-    guest.step(max_wait=0.01)
-    key(guest, pygame.K_RETURN, step=False)
+    assert prompt is not None and prompt.error == ""
+
+    def typed(text: str) -> None:
+        guest.inbox.append(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        guest.step(max_wait=0.01)
+        key(guest, pygame.K_RETURN, step=False)
+
+    typed("secert")
     assert run([host, guest], lambda: start.prompt is not None and start.prompt.error != "")
+    assert start.prompt is prompt and guest.top() is start and prompt.input.value == ""
+    assert prompt.error == "Wrong password: check it with the host."
     assert prompt.error == reach.WRONG_PASSWORD and "middle" not in prompt.error
     assert guest.notice == "" and "join" not in start.errors
     for size in SIZES:
@@ -111,6 +117,9 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
         said_whole(drawn, between_box_and_buttons(prompt), reach.WRONG_PASSWORD, size)
         for w, r in drawn:  # and nothing else of the dialog leaves it
             assert prompt.box.contains(r), (size, w, r, prompt.box)
+    typed("secret")
+    assert run([host, guest], lambda: guest.top().name == "lobby")
+    assert start.prompt is None and start.asked is None
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -149,6 +158,7 @@ def test_a_table_that_does_not_answer_is_said_by_the_join_box(make_client) -> No
     start.update(0.0)
     start.choose("join")
     assert run([app], lambda: app.top() is start and "join" in start.errors, timeout=10)
+    assert app.session is None
     words = f"No table answers at 127.0.0.1:{port} — is the host's game open?"
     assert start.errors["join"] == words
     assert app.notice == "" and "refused" not in words.lower()

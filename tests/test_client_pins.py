@@ -79,17 +79,6 @@ def test_the_file_is_private_and_whole(tmp_path) -> None:
     assert Pins(path).check(key()).ok  # read back by another window
 
 
-@pytest.mark.parametrize("junk", ["{not json", '["a list"]', '{"pins": 3}', "\udcff"])
-def test_a_corrupt_file_reads_as_empty_and_is_set_aside(tmp_path, junk) -> None:
-    path = tmp_path / "pins.json"
-    path.write_text(junk, encoding="utf-8", errors="surrogateescape")
-    pins = Pins(path)
-    assert pins.entries() == []
-    assert len(list(tmp_path.glob("pins.json.broken-*"))) == 1 and not path.exists()
-    pins.pin(key())
-    assert Pins(path).check(key()).ok
-
-
 def test_bad_entries_are_skipped_good_ones_kept(tmp_path) -> None:
     path = tmp_path / "pins.json"
     good = {"name": "T", "host": "10.0.0.5", "port": 7777, "fingerprint": OLD, "first_seen": 1}

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pygame
 import pytest
 
-from client.app import App
 from client.model import Session
 from client.net import Status
 from client.seatkeys import SeatKeys, default_path
 from common.schema import SeatView
 from tests import demo
-from tests.clientkit import Player, feed, hosting, run, session_from
+from tests.clientkit import Player, feed, hosting, key, run, session_from
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -32,14 +30,6 @@ def watching(msgs: list[dict]) -> list[dict]:
             m = dict(m, view=replace(v, you=None, legal=[], seats=seats).encode())
         out.append(m)
     return out
-
-
-def key(app: App, letter: str) -> None:
-    """A key handed to the scene on top: the prompt's letters, without a pass of the loop."""
-    code = pygame.key.key_code(letter.lower())
-    app.top().handle_event(
-        pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=letter.lower(), scancode=0)
-    )
 
 
 def test_the_session_follows_the_host_from_every_lobby() -> None:

@@ -6,7 +6,6 @@ Scenes are driven by key presses and clicks through the real loop
 
 from __future__ import annotations
 
-import io
 import json
 
 import pygame
@@ -19,10 +18,8 @@ from client.scenes.histories import HistoriesScene, list_matches
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
 from client.scenes.results import ResultsScene
-from common.history import load
 from common.recap import moments
 from common.replay import positions, seen_record, street_starts, table_after
-from scripts.simulate import simulate
 from tests import demo
 from tests.clientkit import apart, click, feed, key, session_from, simulated
 from tests.drawn import BlitLog, cards_drawn, words_drawn
@@ -155,7 +152,7 @@ def test_a_watcher_panel_holds_up_cards_only(app) -> None:
     assert panel.lines == ["Watching: up cards and shown hands only"]
 
 
-def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
+def test_play_steps_once_a_second_then_stops_at_the_end_and_a_click_picks_a_stop(app: App) -> None:
     records = simulated()
     scene = ReplayerScene(app, records)
     app.push(scene)
@@ -171,13 +168,11 @@ def test_play_steps_once_a_second_then_stops_at_the_end(app: App) -> None:
     assert scene.playing and scene.pos_i == 0
     key(app, pygame.K_LEFT)
     assert not scene.playing
-
-
-def test_a_click_on_a_stop_in_the_list_goes_there(app: App) -> None:
-    scene = ReplayerScene(app, simulated())
-    app.push(scene)
+    # A click on a stop in the list goes there.
+    key(app, pygame.K_HOME)
     line, first, room = scene._steps_window()
     k = min(len(scene.stops), first + room) - 1
+    assert scene.pos_i != k
     click(app, (scene.steps_rect.x + 10, scene.steps_rect.y + (k - first) * line + line // 2))
     assert scene.pos_i == k
 
@@ -240,9 +235,7 @@ def test_the_recap_chart_fits_its_axis_to_the_chips_and_labels_sit_under_the_poi
 def _books_hand(seats: int) -> dict:
     """A hand of ``seats`` seats with every hole card in it (open books) that went to the
     showdown with a seat folded on the way: the longest of a few seeded ones."""
-    out = io.StringIO()
-    simulate(seats=seats, hands=8, seed=11, out=out)
-    recs = load(out.getvalue())
+    recs = simulated(seats=seats, hands=8, seed=11)
 
     def folds(r: dict) -> int:
         return sum(e["ev"] == "act" and e["action"] == "fold" for e in r["events"])

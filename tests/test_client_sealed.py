@@ -96,10 +96,11 @@ def ended(seen: list[Any]) -> bool:
     return any(s.state == "closed" for s in statuses(seen))
 
 
-def test_the_password_is_proven_and_never_sent() -> None:
+def test_the_password_is_proven_and_never_sent_once_the_key_is_accepted() -> None:
     table = table_of(proving())
-    seen, conn = talk(table, welcomed)
-    assert welcomed(seen)
+    seen, conn = talk(table, welcomed, check_key=lambda key: None)
+    assert welcomed(seen) and conn.key is not None
+    assert conn.key.fingerprint == identity().fingerprint
     hello, proof = table.msgs[:2]
     assert "password" not in hello and len(hello["pake"]) == 33 and hello["heartbeat"]
     assert proof["type"] == "proof" and len(proof["mac"]) == 32
@@ -126,13 +127,6 @@ def test_the_key_is_checked_before_any_hello_and_a_refusal_stops_there() -> None
     me = identity()
     assert keys == [TableKey(me.fingerprint, "Test table", "127.0.0.1", table.port)]
     assert keys[0].short == short_key(me.fingerprint) and conn.key == keys[0]
-
-
-def test_a_key_that_is_accepted_lets_the_hello_go() -> None:
-    table = table_of(proving())
-    seen, conn = talk(table, welcomed, check_key=lambda key: None)
-    assert welcomed(seen) and conn.key is not None
-    assert conn.key.fingerprint == identity().fingerprint
 
 
 @pytest.mark.parametrize(

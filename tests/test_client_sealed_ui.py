@@ -25,13 +25,13 @@ from client.render.picture import TablePicture
 from client.scenes import lobby as lobby_module
 from client.scenes.lobby import PLAIN_COST
 from common.seal import short_key
+from tests import demo
 from tests.clientkit import (
     apart,
     click,
     decoded,
     feed,
     host_with_guest,
-    hosting,
     resize,
     run,
     session_from,
@@ -158,14 +158,10 @@ def test_each_persons_plate_shows_a_lock_and_a_computer_seat_none(app, size, mon
 
 def lobby_msg(**extra) -> dict:
     seats = [
-        {"seat": 0, "name": "Hana", "kind": "human", "connected": True, "host": True,
-         "away": False, "away_why": None, "stand_in": False, "sealed": True},
-        {"seat": 1, "name": "Gus", "kind": "human", "connected": True, "host": False,
-         "away": False, "away_why": None, "stand_in": False},
-        {"seat": 2, "name": "Ada", "kind": "computer", "connected": True, "host": False,
-         "away": False, "away_why": None, "stand_in": False, "level": "regular",
-         "level_name": "Regular"},
-    ]  # fmt: skip
+        demo.lobby_seat(0, "Hana", host=True, sealed=True),
+        demo.lobby_seat(1, "Gus"),
+        demo.lobby_seat(2, "Ada", "computer", level="regular", level_name="Regular"),
+    ]
     return {"type": "lobby", "seats": seats, "host": 0, "hands": 4, "can_start": True,
             "start_when": None, "running": False, "table": "Hana's table", **extra}  # fmt: skip
 
@@ -204,24 +200,6 @@ def fake_key(app) -> None:
     app.link.conn.key = TableKey(OLD, "Hana's table", "127.0.0.1", app.link.conn.port)
 
 
-def test_the_host_sees_the_key_large_and_can_refuse_plain_connections(make_client) -> None:
-    host = hosting(make_client("Hana"), password="swordfish")
-    fake_key(host)
-    lobby = host.top()
-    assert run([host], lambda: lobby.key_block())
-    words = [t for t, *_ in lobby.key_block()]
-    assert words == ["Table key", SHORT_OLD, "friends check that their screen shows the same"]
-    sent = []
-    real = host.send
-    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    click(host, lobby.choices.plain.cells()[1])
-    assert {"type": "options", "plain": "never"} in sent
-    assert run([host], lambda: lobby.choices.plain.value == "refused")  # the table's own word back
-    click(host, lobby.choices.plain.cells()[0])
-    assert sent[-1] == {"type": "options", "plain": "allow"}
-    assert not host._faults
-
-
 def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cost(
     make_client,
 ) -> None:
@@ -231,7 +209,14 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
     and every guest's say what that costs, clear of everything at every size."""
     host, guest = host_with_guest(make_client, hands=4, password="swordfish")
     fake_key(guest)
+    fake_key(host)
     lobby = host.top()
+    assert run([host], lambda: lobby.key_block())
+    words = [t for t, *_ in lobby.key_block()]
+    assert words == ["Table key", SHORT_OLD, "friends check that their screen shows the same"]
+    sent = []
+    real = host.send
+    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
 
     def header(app) -> list[str]:
         return [t for t, *_ in app.top().header()]
@@ -249,6 +234,7 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
     assert PLAIN_COST not in header(host)
     never_overlap([(800, 500), (1280, 800)])
     click(host, lobby.choices.plain.cells()[0])  # allowed
+    assert sent[-1] == {"type": "options", "plain": "allow"}
     open_ = lambda app: app.session.lobby.plain_open  # noqa: E731
     assert run([host, guest], lambda: open_(host) and open_(guest))
     assert lobby.choices.plain.value == "allowed" and not host.session.lobby.plain_refused
@@ -257,7 +243,9 @@ def test_a_password_table_refuses_plain_until_its_host_allows_them_at_a_said_cos
         assert PLAIN_COST in header(app), header(app)
         assert "Plain (unsealed) connections: allowed" not in header(app)
     click(host, lobby.choices.plain.cells()[1])  # refused again: the cost is no longer said
+    assert {"type": "options", "plain": "never"} in sent
     assert run([host, guest], lambda: guest.session.lobby.plain_refused)
+    assert run([host], lambda: lobby.choices.plain.value == "refused")  # the table's own word
     assert PLAIN_COST not in header(guest)
     assert not host._faults and not guest._faults
 

@@ -173,6 +173,7 @@ def test_a_crashed_computer_match_is_resumed_by_a_click(make_client) -> None:
     assert sorted(computers) == ["Ada", "Babbage", "Cray"]
     assert words.endswith(" against Ada, Babbage and Cray (Regular)")
     assert "resume" in {b.id for b in start.buttons()} and start.play.label == "New match"
+    offer_never_overlaps(start, again)
     click(again, start.resume.rect)  # a real click, through the loop's events
     assert run([again], lambda: _our_turn(again), timeout=20)
     assert again.server_kind == "computer" and again.server.server.resumed
@@ -287,12 +288,8 @@ def _name_label(start: Any) -> pygame.Rect:
     return rect
 
 
-def test_the_offer_never_overlaps_the_start_screen(make_client) -> None:
-    _first, _before = _crashed_match(make_client, computers=3)
-    app = make_client("Ann")
-    app.step(max_wait=0.01)
-    start = app.top()
-    assert start.offer is not None
+def offer_never_overlaps(start: Any, app: Any) -> None:
+    """The offer, whole, and its Resume button clear of the start screen at every size."""
     for size in SIZES:
         resize(app, size)
         words, px, text = start.offer_line()
@@ -306,6 +303,7 @@ def test_the_offer_never_overlaps_the_start_screen(make_client) -> None:
                  ("rules", start.rules.rect)]  # fmt: skip
         parts += [(f"column {i}", c) for i, c in enumerate(start.columns)]
         apart(parts, pygame.Rect(0, 0, *size), size)
+    resize(app, (1280, 800))
     assert not app._faults
 
 

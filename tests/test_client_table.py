@@ -48,16 +48,12 @@ def texts(app: App) -> list[str]:
     return [t for t, _ in app.top().panel.log.visible()]
 
 
-def test_the_panel_follows_the_newest_line_at_first(table) -> None:
-    log = table.top().panel.log
-    assert log.following
+def test_the_panel_follows_the_newest_line_and_the_wheel_over_it_scrolls_back(table) -> None:
+    scene = table.top()
+    assert scene.panel.log.following
     assert texts(table)[-1] == "Cy: 99: gg"
     say(table, "hello")
     assert texts(table)[-1] == "Cy: hello"
-
-
-def test_the_wheel_over_the_panel_scrolls_back_and_elsewhere_does_not(table) -> None:
-    scene = table.top()
     before = texts(table)
     wheel(table, 2, at=scene.lay.area.center)  # over the felt
     assert scene.panel.log.following
@@ -95,7 +91,7 @@ def test_the_whole_log_can_be_reached_and_no_further(table) -> None:
     assert scene.panel.log.offset == len(scene.panel.log.lines) - scene.panel.log.room
 
 
-def test_new_lines_do_not_move_a_scrolled_back_view(table) -> None:
+def test_new_lines_do_not_move_a_scrolled_back_view_until_it_follows_again(table) -> None:
     scene = table.top()
     key(table, pygame.K_PAGEUP)
     shown = texts(table)
@@ -105,6 +101,17 @@ def test_new_lines_do_not_move_a_scrolled_back_view(table) -> None:
         assert texts(table) == shown
     assert scene.panel.log.unseen == 5
     assert not scene.panel.log.following
+    click(table, scene.panel.log.hint_rect())  # the newest bar
+    assert scene.panel.log.following
+    # Scrolling down to the end follows again too.
+    key(table, pygame.K_PAGEUP)
+    say(table, "while away")
+    for _ in range(50):
+        wheel(table, -1, at=scene.lay.panel.center)
+    assert scene.panel.log.following and scene.panel.log.unseen == 0
+    assert texts(table)[-1] == "Cy: while away"
+    say(table, "and now")
+    assert texts(table)[-1] == "Cy: and now"
 
 
 def test_the_view_stays_put_while_old_lines_fall_off_the_full_log(table) -> None:
@@ -118,26 +125,6 @@ def test_the_view_stays_put_while_old_lines_fall_off_the_full_log(table) -> None
     assert len(table.session.log.lines) == MAX_LOG
     assert texts(table) == shown
     assert scene.panel.log.unseen == 20
-
-
-def test_scrolling_down_to_the_end_follows_again(table) -> None:
-    scene = table.top()
-    key(table, pygame.K_PAGEUP)
-    say(table, "while away")
-    for _ in range(50):
-        wheel(table, -1, at=scene.lay.panel.center)
-    assert scene.panel.log.following and scene.panel.log.unseen == 0
-    assert texts(table)[-1] == "Cy: while away"
-    say(table, "and now")
-    assert texts(table)[-1] == "Cy: and now"
-
-
-def test_a_click_on_the_newest_bar_follows_again(table) -> None:
-    scene = table.top()
-    key(table, pygame.K_PAGEUP)
-    bar = scene.panel.log.hint_rect()
-    click(table, bar)
-    assert scene.panel.log.following
 
 
 def test_drawing_changes_nothing(table) -> None:
