@@ -25,7 +25,6 @@ from server.announce import Announcer, table_facts
 from server.computer import Chooser
 from server.config import ServerConfig
 from server.identity import Identity, load_identity
-from server.journal import recorded_port
 from server.listen import listen_sockets, resolve
 from server.net import Connection, Limits
 from server.table import Table
@@ -71,11 +70,12 @@ class TableServer:
             )
         except OSError as exc:  # not one it should raise: it makes a key for this start
             raise CannotStart(f"cannot keep the table's key in {cfg.data_dir}: {exc}") from exc
-        had = recorded_port(cfg.history_dir, self.table.name) if cfg.journal else None
         started = time.monotonic()
         self.resumed = self.table.resume()
+        had = None  # the port the resumed match was played on, from its journal
         if self.resumed:
             log.info("the match was rebuilt in %.3f s", time.monotonic() - started)
+            had = self.table.dealer.port
         ports = [had, 0] if cfg.port == 0 and self.resumed and had else [cfg.port]
         for i, port in enumerate(ports):
             try:
