@@ -297,33 +297,31 @@ class Dealer:
         if not self.life.paused:
             raise p.MessageError("not_paused", "the table is not paused", "resume")
         self._move(Move.RESUME)
-        if not self.life.waiting:
-            clock.thaw()
         log.info("the host resumes the table")
-        self._broadcast(p.Paused(False, self._role.name()).encode(), newer=True)
-        self._turns.again()  # the same turn, with the clock running again
-        if not self.life.waiting:
-            self.deals.resume(self.config.hand_pause, self._next_hand)
+        self._go_on(p.Paused(False, self._role.name()))
 
     def _saving(self, problem: Problem | None) -> None:
         """The table waits for a write (``problem``), or goes on (None); everyone is told."""
-        clock = self._turns.turn_clock
-        if not self.life.paused:
-            if problem is not None:
-                clock.freeze()
-                self.deals.hold()
-            else:
-                clock.thaw()
-        self._move(Move.SAVED if problem is None else Move.WAIT)
-        told = (
-            p.Waiting(False) if problem is None else p.Waiting(True, problem.why, problem.message)
-        )
-        self._broadcast(told.encode(), newer=True)
-        if problem is not None:
-            self._turns.broadcast_clock()
+        if problem is None:
+            self._move(Move.SAVED)
+            self._go_on(p.Waiting(False))
             return
-        self._turns.again()  # the same turn, with the clock running again
         if not self.life.paused:
+            self._turns.turn_clock.freeze()
+            self.deals.hold()
+        self._move(Move.WAIT)
+        self._broadcast(p.Waiting(True, problem.why, problem.message).encode(), newer=True)
+        self._turns.broadcast_clock()
+
+    def _go_on(self, told: p.Paused | p.Waiting) -> None:
+        """Resumed, or a write done: everyone is ``told``, and unless the table is still
+        paused or waiting the clock runs again and a held deal comes."""
+        still = self.life.paused or self.life.waiting
+        if not still:
+            self._turns.turn_clock.thaw()
+        self._broadcast(told.encode(), newer=True)
+        self._turns.again()  # the same turn, with the clock running again
+        if not still:
             self.deals.resume(self.config.hand_pause, self._next_hand)
 
     def listening(self, port: int) -> None:
