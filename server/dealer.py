@@ -35,7 +35,7 @@ from typing import Any
 from common import protocol as p
 from common.cards import deal_cards
 from common.events import Event
-from common.match import Match, SeatKind
+from common.match import Match, SeatInfo, SeatKind
 from server import frames, journal
 from server.config import ServerConfig
 from server.hostrole import HostRole
@@ -145,6 +145,10 @@ class Dealer:
     def _move(self, move: Move) -> None:
         self.life = after(self.life, move)
 
+    def _infos(self) -> dict[int, SeatInfo]:
+        """Every seat as the engine and the history know it."""
+        return {s: seat.info() for s, seat in self._seats.items()}
+
     def record(self, note: dict[str, Any], then: Callable[[], None] | None = None) -> None:
         """``note`` in the journal, on disk before ``then`` runs (``server.saving``): the one
         way into the journal.  Between matches, and once closed, nothing is written."""
@@ -161,7 +165,7 @@ class Dealer:
             self._turns.match_start(self._seats.values())  # late arrivals play from now on
             seats = self._seats
             match = Match(
-                seats={s: seat.info() for s, seat in seats.items()},
+                seats=self._infos(),
                 rng=self._rng,
                 hands=self._options.hands,
             )
@@ -243,7 +247,7 @@ class Dealer:
             self.match.hand,
             number=self.hand_no,
             time=self.hand_time,
-            seats={s: seat.info() for s, seat in self._seats.items()},
+            seats=self._infos(),
         )
         self.saver.save(write, self._hand_written)
 
@@ -360,7 +364,7 @@ class Dealer:
         self.port = got.port
         self._move(Move.START)
         self.saver.save(self.journal.carry_on)  # after its whole lines: nothing written again
-        info = {s: seat.info() for s, seat in self._seats.items()}
+        info = self._infos()
         for number, time, done in got.finished:
             if done is not got.match.hand:  # the hand in play, over, is written at its end
                 write = partial(self.records.hand_over, done, number=number, time=time, seats=info)
