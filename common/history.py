@@ -11,7 +11,7 @@ wire) is checked field by field before anything reads it: ``clean_record``,
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from common.cards import Card, parse
@@ -34,7 +34,7 @@ from common.safejson import loads
 
 __all__ = [
     "FORMAT", "MAX_EVENTS", "MAX_LINE", "clean_record", "decode_event", "decode_events", "dumps",
-    "hand_record", "load", "read_stakes",
+    "events_of", "hand_record", "load", "read_stakes",
 ]  # fmt: skip
 
 FORMAT = "stud-hh/1"
@@ -146,6 +146,11 @@ def decode_event(value: Any) -> Event:
 def decode_events(value: Any, most: int = MAX_EVENTS) -> list[Event]:
     """The events of a list that can be read; the others dropped."""
     return as_list_of(decode_event, value, most)
+
+
+def events_of(kind: type[Event], most: int) -> Callable[[Any], list[Any]]:
+    """A reader of a list's events of ``kind`` (those read of its first ``most``)."""
+    return lambda value: [e for e in decode_events(value, most) if isinstance(e, kind)]
 
 
 def read_stakes(value: Any) -> Stakes:

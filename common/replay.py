@@ -156,7 +156,7 @@ class Replay:
         bring_in = self.bring_in
         if bring_in is None and to_act is not None and nxt is not None and nxt["street"] == 3:
             bring_in = to_act  # third street's first act is the bring-in seat's (R-O1)
-        over = n == len(events) and any(e.get("ev") == "award" for e in events)
+        over = n == len(events) and bool(self.awards)  # every event played, an award among them
         table: dict[int, TableSeat] = {}
         for s in self.order:
             st = self.seats[s]

@@ -18,7 +18,7 @@ from typing import Any, Self
 
 from common import reading
 from common.events import Action, ActionKind, Award, ProtocolError
-from common.history import decode_events
+from common.history import events_of
 from common.presence import Presence, from_wire
 from common.reading import Wire, read_fields, wire
 
@@ -137,10 +137,6 @@ def _table_seats(value: Any) -> dict[int, TableSeat]:
     return {entry.seat: entry for entry in reading.as_list_of(TableSeat.decode, value, 7)}
 
 
-def _awards(value: Any) -> list[Award]:
-    return [a for a in decode_events(value, MAX_AWARDS) if isinstance(a, Award)]
-
-
 @dataclass(frozen=True, slots=True)
 class SeatView(Wire):
     """The whole table as one seat (``you``; None for a spectator) may see it now:
@@ -161,7 +157,7 @@ class SeatView(Wire):
     seats: dict[int, TableSeat] = wire(
         _table_seats, put=lambda seats: [s.encode() for s in seats.values()]
     )
-    awards: list[Award] = wire(_awards, put=reading.dicts)
+    awards: list[Award] = wire(events_of(Award, MAX_AWARDS), put=reading.dicts)
     you: int | None = wire(reading.as_seat)
     legal: list[LegalAction] = wire(
         reading.many(LegalAction.decode, MAX_ACTIONS), put=reading.encoded

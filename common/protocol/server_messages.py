@@ -16,11 +16,11 @@ from typing import Any, ClassVar, Self, get_args
 
 from common import reading
 from common.events import Award, Event, ProtocolError, Show, Stakes
-from common.history import clean_record, decode_events, read_stakes
+from common.history import clean_record, decode_events, events_of, read_stakes
 from common.match import Standing
 from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION
 from common.reading import Wire, read_fields, wire
-from common.schema import MAX_ACTIONS, LegalAction, LobbySeat, SeatView
+from common.schema import MAX_ACTIONS, MAX_AWARDS, LegalAction, LobbySeat, SeatView
 
 __all__ = [
     "SERVER_MESSAGES", "AskAnswer", "Books", "Bye", "ChatSaid", "Clock", "Error", "Events",
@@ -32,10 +32,6 @@ __all__ = [
 _seats = reading.many(LobbySeat.decode, 7)
 _night = reading.if_dict(lambda night: night)
 """The night's scoreboard as the server made it (``server.night``): ``Night.of`` reads it."""
-
-
-def _events_of(kind: type[Event], most: int) -> Any:
-    return lambda value: [e for e in decode_events(value, most) if isinstance(e, kind)]
 
 
 def _seconds_needed(value: Any) -> float:
@@ -165,8 +161,8 @@ def _stacks(value: Any) -> dict[int, int]:
 class HandEnd(Wire):
     TYPE: ClassVar[str] = "hand_end"
     hand: int = wire(reading.num(0, lo=0))
-    awards: list[Award] = wire(_events_of(Award, 16), put=reading.dicts)
-    shows: list[Show] = wire(_events_of(Show, 7), put=reading.dicts)
+    awards: list[Award] = wire(events_of(Award, MAX_AWARDS), put=reading.dicts)
+    shows: list[Show] = wire(events_of(Show, 7), put=reading.dicts)
     stacks: dict[int, int] = wire(
         _stacks, put=lambda stacks: [{"seat": s, "stack": n} for s, n in stacks.items()]
     )
