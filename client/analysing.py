@@ -48,8 +48,9 @@ class Analysing:
         seed = records[0]["match"] if records else ""
         self.viewer = viewer
         self.held = held
-        self.job = MatchAnalysis(records, None if held else viewer, random.Random(seed),
-                                 chances=not held)  # fmt: skip
+        self.job = MatchAnalysis(
+            records, None if held else viewer, random.Random(seed), chances=not held
+        )
         self.clock = clock
         self._last = float("-inf")
         self.seats = {s["seat"] for rec in records for s in rec["seats"]}

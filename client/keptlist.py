@@ -106,9 +106,14 @@ class KeptList(Generic[T]):
     def load(self) -> list[T]:
         if not self._disk or self.path is None:
             return list(self._memory)
-        items = files.read_json(self.path, what=f"the file of {self.what}",
-                                then=f"starting without {self.what}", limit=MAX_BYTES,
-                                check=self._items, logger=log)  # fmt: skip
+        items = files.read_json(
+            self.path,
+            what=f"the file of {self.what}",
+            then=f"starting without {self.what}",
+            limit=MAX_BYTES,
+            check=self._items,
+            logger=log,
+        )
         if items is None:
             return []
         return [r for r in (self._read(item) for item in items[: self._limit * 2]) if r]

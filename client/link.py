@@ -157,10 +157,19 @@ class TableLink:
         ``own_table``; ``key``: the table's short key as typed, ``announced``: as the table
         announces it (the Join list), ``table``: its name there; ``trusted``: the
         fingerprint the person chose to trust in place of the pinned one."""
-        again = dict(host=host, port=port, password=password, watch=watch, remember=remember,
-                     key=key, announced=announced, table=table)  # fmt: skip
-        expect = Expect(key, announced, table.strip(), own, own_table if own else "", again,
-                        trusted.lower())  # fmt: skip
+        again = dict(
+            host=host,
+            port=port,
+            password=password,
+            watch=watch,
+            remember=remember,
+            key=key,
+            announced=announced,
+            table=table,
+        )
+        expect = Expect(
+            key, announced, table.strip(), own, own_table if own else "", again, trusted.lower()
+        )
         self.key_problem = None
         self.joining = remember
         self.session = session = Session(self.settings.name)

@@ -107,7 +107,8 @@ class LobbyState:
         return self.said is not None and self.said.books_to_watchers
 
     def name_of(self, seat: int) -> str | None:
-        return next((p.name for p in self.seats if p.seat == seat), None)
+        p = self.player(seat)
+        return p.name if p else None
 
     def player(self, seat: int) -> Player | None:
         return next((p for p in self.seats if p.seat == seat), None)

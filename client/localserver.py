@@ -78,10 +78,19 @@ class LocalServer:
         computers = min(3, max(1, computers))
         if not resume:
             self.drop_computer()
-        return self._start("computer", host="127.0.0.1", port=0, name=COMPUTER_TABLE,
-                           computer=computers, computer_levels=(level,), hands=hands,
-                           start_when=computers + 1, turn_time=None, open_books=True,
-                           odds=True)  # fmt: skip
+        return self._start(
+            "computer",
+            host="127.0.0.1",
+            port=0,
+            name=COMPUTER_TABLE,
+            computer=computers,
+            computer_levels=(level,),
+            hands=hands,
+            start_when=computers + 1,
+            turn_time=None,
+            open_books=True,
+            odds=True,
+        )
 
     def start_host(
         self,
@@ -108,13 +117,23 @@ class LocalServer:
         tried = (recorded_port(self.history_dir(), table), port, 0)
         for p in dict.fromkeys(q for q in tried if q is not None):
             try:
-                self._start("host", host=bind, port=p, computer=computers,
-                            computer_levels=(level,), hands=hands, password=password or None,
-                            name=table, announce=True, open_books=open_books,
-                            books_to_watchers=open_books and books_to_watchers,
-                            turn_time=settings.host_turn_time or None,
-                            time_bank=settings.host_time_bank,
-                            stand_in=settings.host_stand_in, odds=settings.host_odds)  # fmt: skip
+                self._start(
+                    "host",
+                    host=bind,
+                    port=p,
+                    computer=computers,
+                    computer_levels=(level,),
+                    hands=hands,
+                    password=password or None,
+                    name=table,
+                    announce=True,
+                    open_books=open_books,
+                    books_to_watchers=open_books and books_to_watchers,
+                    turn_time=settings.host_turn_time or None,
+                    time_bank=settings.host_time_bank,
+                    stand_in=settings.host_stand_in,
+                    odds=settings.host_odds,
+                )
                 return None
             except OSError as exc:
                 last = exc

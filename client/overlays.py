@@ -20,7 +20,7 @@ import pygame
 
 from client.host import Host
 from client.keys import lines
-from client.render.layout import BASE_H, BASE_W
+from client.render.layout import scale
 from client.render.text import blit_text, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 
@@ -44,11 +44,6 @@ class Overlay:
 
     def update(self, dt: float) -> None:
         pass
-
-
-def scale(size: tuple[int, int]) -> float:
-    w, h = size
-    return max(0.5, min(w / BASE_W, h / BASE_H))
 
 
 def shade(surf: pygame.Surface, alpha: int = 150) -> None:

@@ -101,8 +101,9 @@ class Pins(KeptList[Pin]):
     """The tables' keys in ``path`` (0600); ``path=None``: in memory only (tests)."""
 
     def __init__(self, path: Path | None, *, now: Callable[[], float] = time.time) -> None:
-        super().__init__(path, field="pins", what="the tables' keys", read=Pin.read,
-                         limit=MAX_PINS, now=now)  # fmt: skip
+        super().__init__(
+            path, field="pins", what="the tables' keys", read=Pin.read, limit=MAX_PINS, now=now
+        )
 
     def check(self, key: KeySeen) -> Verdict:
         """Whether ``key`` is the one pinned for its table (changes nothing)."""

@@ -79,8 +79,14 @@ class SeatKeys(KeptList[SeatKey]):
     """The seats' tokens in ``path`` (0600); ``path=None``: in memory only (tests)."""
 
     def __init__(self, path: Path | None, *, now: Callable[[], float] = time.time) -> None:
-        super().__init__(path, field="seats", what="the seats' tokens", read=SeatKey.read,
-                         limit=MAX_KEYS, now=now)  # fmt: skip
+        super().__init__(
+            path,
+            field="seats",
+            what="the seats' tokens",
+            read=SeatKey.read,
+            limit=MAX_KEYS,
+            now=now,
+        )
 
     def find(
         self, *, host: str, ip: str, port: int, name: str, own: bool = False, table: str = ""

@@ -72,8 +72,14 @@ class Settings:
         if path is None:
             path = config_path()
             move_once(folders.old_settings_path(), path)
-        data = read_json(path, what="the settings", then="the game starts with the defaults",
-                         limit=MAX_BYTES, check=_an_object, logger=log)  # fmt: skip
+        data = read_json(
+            path,
+            what="the settings",
+            then="the game starts with the defaults",
+            limit=MAX_BYTES,
+            check=_an_object,
+            logger=log,
+        )
         out, default = cls(), cls()
         if data is None:
             return out

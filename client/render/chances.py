@@ -12,8 +12,15 @@ from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from common.analysis import Chance, Mark
 
-__all__ = ["MARK", "WHY_LINES", "chance_words", "draw_bar", "draw_status", "status_lines",
-           "why_lines"]  # fmt: skip
+__all__ = [
+    "MARK",
+    "WHY_LINES",
+    "chance_words",
+    "draw_bar",
+    "draw_status",
+    "status_lines",
+    "why_lines",
+]
 
 MARK = (246, 146, 70)  # a decision worth a look: its marker, its line
 WHY_LINES = 4  # the lines the panel keeps for why a decision is worth a look
@@ -36,8 +43,15 @@ def draw_bar(
     panel(surf, r, (6, 16, 14, 235), r.h // 2)
     pygame.draw.rect(surf, (90, 110, 104), r, 1, border_radius=r.h // 2)
     size = max(12, r.h - 4)
-    label = blit_text(surf, chance_words(c), size, (r.x + lay.px(8), r.centery),
-                      MUTED if dim else INK, bold=True, anchor="midleft")  # fmt: skip
+    label = blit_text(
+        surf,
+        chance_words(c),
+        size,
+        (r.x + lay.px(8), r.centery),
+        MUTED if dim else INK,
+        bold=True,
+        anchor="midleft",
+    )
     track = pygame.Rect(label.right + lay.px(6), 0, 0, max(4, r.h // 3))
     track.w = max(4, r.right - lay.px(8) - track.x)
     track.centery = r.centery
@@ -77,8 +91,14 @@ def why_lines(
     return wrap(words, size, room)[:WHY_LINES], False
 
 
-def draw_status(surf: pygame.Surface, lay: TableLayout, r: pygame.Rect, box: pygame.Rect,
-                a: Analysing, why: tuple[list[str], bool]) -> None:  # fmt: skip
+def draw_status(
+    surf: pygame.Surface,
+    lay: TableLayout,
+    r: pygame.Rect,
+    box: pygame.Rect,
+    a: Analysing,
+    why: tuple[list[str], bool],
+) -> None:
     """The status lines in ``r``, and the why box ``box`` with ``why`` (``why_lines``)."""
     size = lay.font(18)
     first, second = status_lines(a)
@@ -87,8 +107,9 @@ def draw_status(surf: pygame.Surface, lay: TableLayout, r: pygame.Rect, box: pyg
     for words in wrap(first, size, r.w)[:2]:
         blit_text(surf, fit(words, size, r.w), size, (r.x, y), MUTED, anchor="midleft")
         y += line
-    blit_text(surf, fit(second, size, r.w, bold=True), size, (r.x, y), GOLD, bold=True,
-              anchor="midleft")  # fmt: skip
+    blit_text(
+        surf, fit(second, size, r.w, bold=True), size, (r.x, y), GOLD, bold=True, anchor="midleft"
+    )
     words, marked = why
     panel(surf, box, (8, 20, 16, 220), lay.px(8))
     if marked:

@@ -10,9 +10,15 @@ from dataclasses import dataclass
 
 import pygame
 
-__all__ = ["Scale", "SeatSpot", "TableLayout"]
+__all__ = ["Scale", "SeatSpot", "TableLayout", "scale"]
 
 BASE_W, BASE_H = 1280, 800
+
+
+def scale(size: tuple[int, int]) -> float:
+    """How much the 1280x800 design is scaled to fit a window of ``size`` (never under 0.5)."""
+    w, h = size
+    return max(0.5, min(w / BASE_W, h / BASE_H))
 
 
 class Scale:
@@ -23,7 +29,7 @@ class Scale:
 
     def scale_to(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.s = s = max(0.5, min(w / BASE_W, h / BASE_H))
+        self.s = s = scale(size)
         self.ox, self.oy = (w - BASE_W * s) / 2, (h - BASE_H * s) / 2
 
     def px(self, v: float) -> int:

@@ -151,9 +151,16 @@ class TablePainter:
         self._bg = (lay.size, surf)
         return surf
 
-    def seats(self, surf: pygame.Surface, lay: TableLayout, pic: TablePicture, *,
-              hidden: dict[int, set[int]], books: bool = False,
-              looks: dict[int, PlateLook] | None = None) -> None:  # fmt: skip
+    def seats(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        pic: TablePicture,
+        *,
+        hidden: dict[int, set[int]],
+        books: bool = False,
+        looks: dict[int, PlateLook] | None = None,
+    ) -> None:
         """Every seat: its cards (``hidden``: those not landed yet), its plate (from
         ``looks`` when worked out already), a shown hand's name, the dealer button."""
         view = pic.view
@@ -162,8 +169,9 @@ class TablePainter:
         for seat, spot in lay.spots.items():
             sv = view.seats.get(seat) if view else None
             if sv is not None:
-                self.seat_cards(surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown,
-                                books=books)  # fmt: skip
+                self.seat_cards(
+                    surf, spot, sv, hidden=hidden.get(seat, set()), showdown=showdown, books=books
+                )
             look = looks[seat] if looks is not None else None
             self.plate(surf, lay, spot, sv, pic.players.get(seat), pic=pic, look=look)
             if sv is not None and sv.shown is not None and showdown:
@@ -171,8 +179,16 @@ class TablePainter:
             if view is not None and view.button == seat:
                 self.dealer_button(surf, lay, spot)
 
-    def seat_cards(self, surf: pygame.Surface, spot: SeatSpot, sv: TableSeat, *, hidden: set[int],
-                   showdown: bool, books: bool = False) -> None:  # fmt: skip
+    def seat_cards(
+        self,
+        surf: pygame.Surface,
+        spot: SeatSpot,
+        sv: TableSeat,
+        *,
+        hidden: set[int],
+        showdown: bool,
+        books: bool = False,
+    ) -> None:
         """A seat's cards in deal order, each over the one before (its corner in view).
         Our own hole cards carry their mark; ``books``: every seat's do (the replayer
         of an open-books hand), drawn in their places, never over the row again."""
@@ -195,9 +211,18 @@ class TablePainter:
                 r = r.move(0, -round(spot.card_h() * 0.1))  # up cards stand up: the table sees them
             surf.blit(img, r)
 
-    def plate(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot, sv: TableSeat | None,
-              player: Player | None, *, pic: TablePicture, clock: bool = True,
-              look: PlateLook | None = None) -> None:  # fmt: skip
+    def plate(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        spot: SeatSpot,
+        sv: TableSeat | None,
+        player: Player | None,
+        *,
+        pic: TablePicture,
+        clock: bool = True,
+        look: PlateLook | None = None,
+    ) -> None:
         """A seat's name plate, painted from its ``plate_look`` (``look``: that, already
         worked out)."""
         if look is None:
@@ -210,11 +235,25 @@ class TablePainter:
         pygame.draw.rect(surf, border, r, lay.px(3) if turn else 2, border_radius=lay.px(10))
         icon = pygame.Rect(r.x + pad, r.y + lay.px(8), lay.px(18), lay.px(18))
         self._kind_icon(surf, icon, look.kind, look.folded)
-        blit_text(surf, look.name, fs, (icon.right + lay.px(6), icon.centery),
-                  MUTED if look.folded else INK, bold=True, anchor="midleft")  # fmt: skip
+        blit_text(
+            surf,
+            look.name,
+            fs,
+            (icon.right + lay.px(6), icon.centery),
+            MUTED if look.folded else INK,
+            bold=True,
+            anchor="midleft",
+        )
         if look.stack is not None:
-            blit_text(surf, look.stack, fs, (r.right - pad, icon.centery), GOLD, bold=True,
-                      anchor="midright")  # fmt: skip
+            blit_text(
+                surf,
+                look.stack,
+                fs,
+                (r.right - pad, icon.centery),
+                GOLD,
+                bold=True,
+                anchor="midright",
+            )
         # Second line: state tags.
         if look.bar is not None:
             self._clock_bar(surf, lay, r, look.bar)
@@ -234,9 +273,16 @@ class TablePainter:
             surf.blit(img, img.get_rect(bottomleft=(x, y)))
             x += img.get_width() + lay.px(12)
 
-    def plate_look(self, lay: TableLayout, spot: SeatSpot, sv: TableSeat | None,
-                   player: Player | None, *, pic: TablePicture,
-                   clock: bool = True) -> PlateLook:  # fmt: skip
+    def plate_look(
+        self,
+        lay: TableLayout,
+        spot: SeatSpot,
+        sv: TableSeat | None,
+        player: Player | None,
+        *,
+        pic: TablePicture,
+        clock: bool = True,
+    ) -> PlateLook:
         """What a seat's plate shows, worked out: whose turn (and how far its clock has
         run), the name fitted, the stack, the tags, the padlock."""
         r = spot.plate_rect()
@@ -283,9 +329,12 @@ class TablePainter:
         return round(w * max(0.0, min(1.0, frac))), col
 
     def _clock_bar(
-        self, surf: pygame.Surface, lay: TableLayout, r: pygame.Rect,
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        r: pygame.Rect,
         fill_of: tuple[int, tuple[int, int, int]],
-    ) -> None:  # fmt: skip
+    ) -> None:
         """A thin bar along the plate's foot (``_clock_fill``)."""
         bar = pygame.Rect(r.x + lay.px(8), r.bottom - lay.px(5), r.w - lay.px(16), lay.px(3))
         pygame.draw.rect(surf, (40, 46, 50), bar)
@@ -306,9 +355,14 @@ class TablePainter:
             pygame.draw.ellipse(surf, c, body)
 
     def chips(
-        self, surf: pygame.Surface, lay: TableLayout, at: tuple[int, int], amount: int, *,
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        at: tuple[int, int],
+        amount: int,
+        *,
         label: bool = True,
-    ) -> None:  # fmt: skip
+    ) -> None:
         d, n, step = lay.px(26), _chip_count(amount), lay.px(6)
         for i in range(n):
             img = self.art.chip(d, CHIP_COLORS[i % 4])
@@ -316,8 +370,9 @@ class TablePainter:
             surf.blit(img, img.get_rect(center=(x, at[1] - i * lay.px(3))))
         if label:
             at = (at[0] + lay.px(4), at[1])
-            blit_text(surf, str(amount), lay.font(22), at, INK, bold=True, anchor="midleft",
-                      shadow=True)  # fmt: skip
+            blit_text(
+                surf, str(amount), lay.font(22), at, INK, bold=True, anchor="midleft", shadow=True
+            )
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
         r = lay.buttons[spot.seat]  # beside the plate, on the table (TableLayout)
@@ -343,11 +398,21 @@ class TablePainter:
             if middle > 0:
                 self.chips(surf, lay, (cx - lay.px(60), cy - lay.px(20)), middle, label=False)
             at = (cx - lay.px(30), cy - lay.px(20))
-            blit_text(surf, f"Pot {v.pot}", lay.font(34), at, GOLD, bold=True, anchor="midleft",
-                      shadow=True)  # fmt: skip
+            blit_text(
+                surf,
+                f"Pot {v.pot}",
+                lay.font(34),
+                at,
+                GOLD,
+                bold=True,
+                anchor="midleft",
+                shadow=True,
+            )
         if len(v.pots) > 1:
-            parts = [("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
-                     for i, pot in enumerate(v.pots)]  # fmt: skip
+            parts = [
+                ("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
+                for i, pot in enumerate(v.pots)
+            ]
             at = (cx, cy + lay.px(14))
             blit_text(surf, "   ".join(parts), lay.font(20), at, INK, anchor="center")
         if v.awards and pot_hidden:
@@ -355,13 +420,24 @@ class TablePainter:
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
             size = lay.font(24)
             width = round(lay.felt.w * 0.6)
-            lines = [part for line in award_lines(v.awards, hands, pic.name_of)
-                     for part in _wrap_award(line, size, width)]  # fmt: skip
+            lines = [
+                part
+                for line in award_lines(v.awards, hands, pic.name_of)
+                for part in _wrap_award(line, size, width)
+            ]
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
             for line in lines[:6]:
-                blit_text(surf, fit(line, size, width, bold=True), size, (cx, y), GOLD, bold=True,
-                          anchor="center", shadow=True)  # fmt: skip
+                blit_text(
+                    surf,
+                    fit(line, size, width, bold=True),
+                    size,
+                    (cx, y),
+                    GOLD,
+                    bold=True,
+                    anchor="center",
+                    shadow=True,
+                )
                 y += step
 
     def chips_rect(

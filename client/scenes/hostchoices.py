@@ -111,9 +111,11 @@ class HostChoices:
             st.host_turn_time = int(turn) if isinstance(turn, int) else 0
             st.host_time_bank = int(self.time_bank.value)  # type: ignore[call-overload]
             st.host_stand_in = self.stand_in.value
-            return Options(turn_time=float(st.host_turn_time),
-                           time_bank=float(st.host_time_bank),
-                           stand_in=st.host_stand_in).encode()  # fmt: skip
+            return Options(
+                turn_time=float(st.host_turn_time),
+                time_bank=float(st.host_time_bank),
+                stand_in=st.host_stand_in,
+            ).encode()
         if self.sealing and self.plain.handle_event(event):
             # Refused: the plain connections there are closed, and no new one is taken.
             plain = "never" if self.plain.value == "refused" else "allow"

@@ -20,8 +20,15 @@ from common.recap import chip_lines, moments
 
 __all__ = ["RecapScene"]
 
-LINE_COLORS = [(236, 196, 92), (120, 200, 240), (240, 120, 110), (130, 220, 140),
-               (200, 150, 240), (245, 160, 70), (230, 230, 225)]  # fmt: skip
+LINE_COLORS = [
+    (236, 196, 92),
+    (120, 200, 240),
+    (240, 120, 110),
+    (130, 220, 140),
+    (200, 150, 240),
+    (245, 160, 70),
+    (230, 230, 225),
+]
 
 
 NICE = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
@@ -176,8 +183,9 @@ class RecapScene(Scene):
             else:
                 below[-1].goto_event(k, event)
         else:
-            self.host.open("replayer", records=self.records, viewer=self.viewer, start=k,
-                           event=event)  # fmt: skip
+            self.host.open(
+                "replayer", records=self.records, viewer=self.viewer, start=k, event=event
+            )
 
     def draw(self, surf: pygame.Surface) -> None:
         px, f = self.px, self.font
@@ -186,8 +194,7 @@ class RecapScene(Scene):
         blit_text(surf, "Match recap", f(40), (px(40), px(44)), GOLD, bold=True, anchor="midleft")
         n = len(self.records)
         match = str(self.records[0].get("match", "")) if self.records else ""
-        blit_text(surf, f"{n} hands  ·  {match}", f(22), (px(300), px(48)), MUTED,
-                  anchor="midleft")  # fmt: skip
+        blit_text(surf, f"{n} hands  ·  {match}", f(22), (px(300), px(48)), MUTED, anchor="midleft")
         c = self.chart
         panel(surf, c.inflate(px(20), px(20)), (8, 20, 16, 230), px(10))
         # The chip scale: from a round number under the lowest stack to one over the highest.
@@ -211,8 +218,10 @@ class RecapScene(Scene):
                 blit_text(surf, label, f(19), at, MUTED, anchor="center")
         for i, line in enumerate(self.lines):
             color = LINE_COLORS[i % len(LINE_COLORS)]
-            pts = [(c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
-                   for k, v in enumerate(line.chips)]  # fmt: skip
+            pts = [
+                (c.x + round(step * k), c.bottom - round(c.h * (v - lo) / span))
+                for k, v in enumerate(line.chips)
+            ]
             if len(pts) > 1:
                 pygame.draw.lines(surf, color, False, pts, px(4 if line.seat == self.viewer else 3))
             for pt in pts:
@@ -229,21 +238,37 @@ class RecapScene(Scene):
             pygame.draw.rect(surf, color, (lx, ly + px(4), px(18), px(18)), border_radius=px(4))
             name = line.name + (" (you)" if line.seat == self.viewer else "")
             blit_text(surf, fit(name, f(22), px(170)), f(22), (lx + px(28), ly), INK)
-            blit_text(surf, str(line.chips[-1]), f(22), (w - px(40), ly), color, bold=True,
-                      anchor="topright")  # fmt: skip
+            blit_text(
+                surf,
+                str(line.chips[-1]),
+                f(22),
+                (w - px(40), ly),
+                color,
+                bold=True,
+                anchor="topright",
+            )
             ly += px(32)
         # The moments, each with a click to replay its hand.
-        blit_text(surf, "Moments of the match", f(26), (px(40), c.bottom + px(40)), GOLD,
-                  bold=True, anchor="midleft")  # fmt: skip
+        blit_text(
+            surf,
+            "Moments of the match",
+            f(26),
+            (px(40), c.bottom + px(40)),
+            GOLD,
+            bold=True,
+            anchor="midleft",
+        )
         for m, row, b in zip(self.moments, self.moment_rows, self.moment_buttons, strict=True):
-            blit_text(surf, m.title, f(22), (row.x, row.centery), MUTED, bold=True,
-                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf, m.title, f(22), (row.x, row.centery), MUTED, bold=True, anchor="midleft"
+            )
             text = fit(m.text, f(22), b.rect.x - row.x - px(200))
             blit_text(surf, text, f(22), (row.x + px(180), row.centery), INK, anchor="midleft")
             b.draw(surf)
         if not self.moments:
-            blit_text(surf, "No hand was played to the end.", f(22), (px(40), c.bottom + px(80)),
-                      MUTED)  # fmt: skip
+            blit_text(
+                surf, "No hand was played to the end.", f(22), (px(40), c.bottom + px(80)), MUTED
+            )
         self._draw_looks(surf)
         self.replay_all.draw(surf)
         self.close.draw(surf)
@@ -258,28 +283,52 @@ class RecapScene(Scene):
         x, y = self.look_title
         w = surf.get_width() - px(40) - x
         if self.analysing.held:  # mid-match: the analysis is for after it
-            blit_text(surf, fit(self.analysing.knowledge(), f(19), w), f(19), (x, y), MUTED,
-                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf,
+                fit(self.analysing.knowledge(), f(19), w),
+                f(19),
+                (x, y),
+                MUTED,
+                anchor="midleft",
+            )
             return
         if not self.analysing.judged():
             return
-        blit_text(surf, fit(self.look_words(), f(22), w, bold=True), f(22), (x, y), GOLD,
-                  bold=True, anchor="midleft")  # fmt: skip
+        blit_text(
+            surf,
+            fit(self.look_words(), f(22), w, bold=True),
+            f(22),
+            (x, y),
+            GOLD,
+            bold=True,
+            anchor="midleft",
+        )
         for i, (mark, row) in enumerate(zip(self.looks, self.look_rows, strict=False)):
             panel(surf, row, (8, 20, 16, 230), px(8))
             pygame.draw.rect(surf, MARK, row, 1, border_radius=px(8))
             key = pygame.Rect(0, 0, px(22), px(22))
             key.midleft = (row.x + px(8), row.y + px(6) + f(19) // 2)
             pygame.draw.rect(surf, GOLD, key, border_radius=px(5))
-            blit_text(surf, str(i + 1), f(17), key.center, (20, 20, 20), bold=True,
-                      anchor="center")  # fmt: skip
+            blit_text(surf, str(i + 1), f(17), key.center, (20, 20, 20), bold=True, anchor="center")
             where = f"Hand {mark.hand}, {STREET_NAMES.get(mark.street, '')}"
-            cost = blit_text(surf, f"cost {round(mark.cost)}", f(17),
-                             (row.right - px(8), key.centery), MARK, bold=True,
-                             anchor="midright")  # fmt: skip
+            cost = blit_text(
+                surf,
+                f"cost {round(mark.cost)}",
+                f(17),
+                (row.right - px(8), key.centery),
+                MARK,
+                bold=True,
+                anchor="midright",
+            )
             room = cost.x - px(8) - (key.right + px(8))
-            blit_text(surf, fit(where, f(19), room, bold=True), f(19),
-                      (key.right + px(8), key.centery), INK, bold=True,
-                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf,
+                fit(where, f(19), room, bold=True),
+                f(19),
+                (key.right + px(8), key.centery),
+                INK,
+                bold=True,
+                anchor="midleft",
+            )
             short, at = fit(mark.short, f(17), row.w - px(16)), (row.x + px(8), row.bottom - px(6))
             blit_text(surf, short, f(17), at, MUTED, anchor="bottomleft")

@@ -41,17 +41,33 @@ __all__ = ["ReplayerScene"]
 
 log = logging.getLogger("client.replayer")
 PLAY_STEP = 1.0  # seconds per stop while playing
-KEYS = {pygame.K_RIGHT: "next", pygame.K_SPACE: "next", pygame.K_LEFT: "back",
-        pygame.K_DOWN: "street_next", pygame.K_UP: "street_back", pygame.K_PAGEUP: "prev_hand",
-        pygame.K_LEFTBRACKET: "prev_hand", pygame.K_PAGEDOWN: "next_hand",
-        pygame.K_RIGHTBRACKET: "next_hand", pygame.K_ESCAPE: "close"}  # fmt: skip
+KEYS = {
+    pygame.K_RIGHT: "next",
+    pygame.K_SPACE: "next",
+    pygame.K_LEFT: "back",
+    pygame.K_DOWN: "street_next",
+    pygame.K_UP: "street_back",
+    pygame.K_PAGEUP: "prev_hand",
+    pygame.K_LEFTBRACKET: "prev_hand",
+    pygame.K_PAGEDOWN: "next_hand",
+    pygame.K_RIGHTBRACKET: "next_hand",
+    pygame.K_ESCAPE: "close",
+}
 
 
 class ReplayerScene(Scene):
     name = "replayer"
 
-    def __init__(self, host: Host, records: list[dict[str, Any]], *, viewer: int | None = None,
-                 start: int = 0, title: str = "", event: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        host: Host,
+        records: list[dict[str, Any]],
+        *,
+        viewer: int | None = None,
+        start: int = 0,
+        title: str = "",
+        event: int | None = None,
+    ) -> None:
         super().__init__(host)
         assert records
         self.records = records
@@ -66,18 +82,22 @@ class ReplayerScene(Scene):
         self.starts: list[int] = []
         self.shown = TablePicture(None)
         self.notice = ""
-        self.bar_buttons = [Button("street_back", "Prev street", "Up"),
-                            Button("back", "Back", "Left"),
-                            Button("play", "Play", key_of("replayer", "play")),
-                            Button("next", "Next", "Right", style="primary"),
-                            Button("street_next", "Next street", "Down")]  # fmt: skip
+        self.bar_buttons = [
+            Button("street_back", "Prev street", "Up"),
+            Button("back", "Back", "Left"),
+            Button("play", "Play", key_of("replayer", "play")),
+            Button("next", "Next", "Right", style="primary"),
+            Button("street_next", "Next street", "Down"),
+        ]
         self.playing = False
         self.clock = 0.0
-        self.panel_buttons = [Button("prev_hand", "Prev hand", "["),
-                              Button("next_hand", "Next hand", "]"),
-                              Button("export", "Export PHH", key_of("replayer", "export")),
-                              Button("recap", "Recap", key_of("replayer", "recap")),
-                              Button("close", "Close", "Esc", style="danger")]  # fmt: skip
+        self.panel_buttons = [
+            Button("prev_hand", "Prev hand", "["),
+            Button("next_hand", "Next hand", "]"),
+            Button("export", "Export PHH", key_of("replayer", "export")),
+            Button("recap", "Recap", key_of("replayer", "recap")),
+            Button("close", "Close", "Esc", style="danger"),
+        ]
         self.look = Button("next_mark", "Next worth a look", key_of("replayer", "next_mark"))
         self.analysing = analysis_for(records, viewer, session=host.session)
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
@@ -173,11 +193,16 @@ class ReplayerScene(Scene):
         upto = self.stops[self.pos_i].upto if self.stops else 0
         last = decode_event(rec["events"][upto - 1]) if upto else None
         recent = {last.seat: act_words(last)} if isinstance(last, Act) else {}  # stays up
-        players = {x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human"))
-                   for x in rec["seats"]}  # fmt: skip
-        self.shown = TablePicture(view=table_after(rec, upto, self.viewer), players=players,
-                                  hand=int(rec.get("hand", 0)), hands=self.match_hands(),
-                                  recent=recent)  # fmt: skip
+        players = {
+            x["seat"]: Player(x["seat"], x["name"], x.get("kind", "human")) for x in rec["seats"]
+        }
+        self.shown = TablePicture(
+            view=table_after(rec, upto, self.viewer),
+            players=players,
+            hand=int(rec.get("hand", 0)),
+            hands=self.match_hands(),
+            recent=recent,
+        )
 
     def pause(self) -> None:
         self.playing = False
@@ -298,8 +323,10 @@ class ReplayerScene(Scene):
         first = max(0, min(self.hand_i - room // 2, len(self.records) - room))
         steps_top = top + room * row + px(14)
         self.steps_rect = strip(steps_top, self.turn_rect.top - px(8) - steps_top)
-        self.hand_rows = [(k, strip(top + (k - first) * row, row - 2))
-                          for k in range(first, min(len(self.records), first + room))]  # fmt: skip
+        self.hand_rows = [
+            (k, strip(top + (k - first) * row, row - 2))
+            for k in range(first, min(len(self.records), first + room))
+        ]
 
     def _slot(self, spot: Any) -> pygame.Rect:
         """Where a seat's chance bar goes: under its plate, or over it for a seat at the top
@@ -380,8 +407,15 @@ class ReplayerScene(Scene):
             panel(surf, box, (8, 20, 16, 225), lay.px(10))
             edge = chances.MARK if self.mark_here() is not None else GOLD
             pygame.draw.rect(surf, edge, box, 2, border_radius=lay.px(10))
-            blit_text(surf, fit(words, img_size, box.w - lay.px(20), bold=True), img_size,
-                      box.center, INK, bold=True, anchor="center")  # fmt: skip
+            blit_text(
+                surf,
+                fit(words, img_size, box.w - lay.px(20), bold=True),
+                img_size,
+                box.center,
+                INK,
+                bold=True,
+                anchor="center",
+            )
         for b in self.bar_buttons:
             b.draw(surf)
         self._draw_panel(surf)
@@ -392,8 +426,15 @@ class ReplayerScene(Scene):
             box = self.turn_rect
             size = lay.font(20)
             panel(surf, box, (250, 190, 80, 240), lay.px(10))
-            blit_text(surf, fit(msg, size, box.w - lay.px(12), bold=True), size, box.center,
-                      (30, 20, 0), bold=True, anchor="center")  # fmt: skip
+            blit_text(
+                surf,
+                fit(msg, size, box.w - lay.px(12), bold=True),
+                size,
+                box.center,
+                (30, 20, 0),
+                bold=True,
+                anchor="center",
+            )
 
     def banners(self) -> list[pygame.Rect]:
         """The banners ``draw`` paints: what just happened, and our turn at the table."""
@@ -453,21 +494,40 @@ class ReplayerScene(Scene):
     def why_lines(self) -> tuple[list[str], bool]:
         """The words in the why box: the marked decision's (True), or a hint (False)."""
         lay = self.lay
-        return chances.why_lines(self.analysing, self.mark_here(), self.look.key,
-                                 lay.font(18), self.why_rect.w - lay.px(16))  # fmt: skip
+        return chances.why_lines(
+            self.analysing,
+            self.mark_here(),
+            self.look.key,
+            lay.font(18),
+            self.why_rect.w - lay.px(16),
+        )
 
     def _draw_panel(self, surf: pygame.Surface) -> None:
         lay = self.lay
         p = lay.panel
-        blit_text(surf, "Hand replayer", lay.font(28), (p.x + lay.px(14), p.y + lay.px(18)),
-                  GOLD, bold=True, anchor="midleft")  # fmt: skip
-        blit_text(surf, fit(self.title, lay.font(19), p.w - lay.px(28)), lay.font(19),
-                  (p.x + lay.px(14), p.y + lay.px(42)), MUTED, anchor="midleft")  # fmt: skip
+        blit_text(
+            surf,
+            "Hand replayer",
+            lay.font(28),
+            (p.x + lay.px(14), p.y + lay.px(18)),
+            GOLD,
+            bold=True,
+            anchor="midleft",
+        )
+        blit_text(
+            surf,
+            fit(self.title, lay.font(19), p.w - lay.px(28)),
+            lay.font(19),
+            (p.x + lay.px(14), p.y + lay.px(42)),
+            MUTED,
+            anchor="midleft",
+        )
         for b in self.panel_buttons:
             b.draw(surf)
         self.look.draw(surf)
-        chances.draw_status(surf, lay, self.status_rect, self.why_rect, self.analysing,
-                            self.why_lines())  # fmt: skip
+        chances.draw_status(
+            surf, lay, self.status_rect, self.why_rect, self.analysing, self.why_lines()
+        )
         size = lay.font(19)
         for k, r in self.hand_rows:
             current = k == self.hand_i
@@ -476,15 +536,24 @@ class ReplayerScene(Scene):
                 pygame.draw.rect(surf, GOLD, r, 1, border_radius=lay.px(6))
             marked = bool(self.analysing.job.hands[k].marks)
             if marked:
-                pygame.draw.circle(surf, chances.MARK, (r.right - lay.px(10), r.centery),
-                                   lay.px(5))  # fmt: skip
+                pygame.draw.circle(surf, chances.MARK, (r.right - lay.px(10), r.centery), lay.px(5))
             label = hand_label(self.records[k])
             room = r.w - lay.px(12) - (lay.px(18) if marked else 0)
-            blit_text(surf, fit(label, size, room), size,
-                      (r.x + lay.px(6), r.centery), GOLD if current else INK,
-                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf,
+                fit(label, size, room),
+                size,
+                (r.x + lay.px(6), r.centery),
+                GOLD if current else INK,
+                anchor="midleft",
+            )
         self._draw_steps(surf)
         if self.notice:
-            blit_text(surf, fit(self.notice, lay.font(17), p.w - lay.px(24)), lay.font(17),
-                      (p.x + lay.px(12), self.turn_rect.centery), (220, 200, 150),
-                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf,
+                fit(self.notice, lay.font(17), p.w - lay.px(24)),
+                lay.font(17),
+                (p.x + lay.px(12), self.turn_rect.centery),
+                (220, 200, 150),
+                anchor="midleft",
+            )

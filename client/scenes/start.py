@@ -120,18 +120,42 @@ class StartScene(Scene):
         self.join_password.placeholder = "password, if any"
 
     def inputs(self) -> list[TextInput]:
-        return [self.name_in, self.table_name, self.host_password, self.address, self.port,
-                self.join_password, self.join_key]  # fmt: skip
+        return [
+            self.name_in,
+            self.table_name,
+            self.host_password,
+            self.address,
+            self.port,
+            self.join_password,
+            self.join_key,
+        ]
 
     def widgets(self) -> list[Any]:
-        return [*self.inputs(), self.computers, self.hands, self.level, self.host_hands,
-                self.host_computers, self.four, self.sound, self.open_books,
-                *([self.books_watchers] if self.open_books.value else [])]  # fmt: skip
+        return [
+            *self.inputs(),
+            self.computers,
+            self.hands,
+            self.level,
+            self.host_hands,
+            self.host_computers,
+            self.four,
+            self.sound,
+            self.open_books,
+            *([self.books_watchers] if self.open_books.value else []),
+        ]
 
     def buttons(self) -> list[Button]:
-        return [self.play, self.host_button, self.join, self.watch, self.quit, self.histories,
-                self.rules, *([self.resume] if self.offer is not None else []),
-                *([] if self.errors else self.recent)]  # fmt: skip
+        return [
+            self.play,
+            self.host_button,
+            self.join,
+            self.watch,
+            self.quit,
+            self.histories,
+            self.rules,
+            *([self.resume] if self.offer is not None else []),
+            *([] if self.errors else self.recent),
+        ]
 
     def enter(self) -> None:
         pygame.key.start_text_input()
@@ -326,8 +350,14 @@ class StartScene(Scene):
             self.prompt.layout(pygame.Rect((0, 0), self.host.window_size), self.s)
             return
         watch = table.free == 0 and key is None
-        self.host.connect(table.host, table.port, password=password or "", watch=watch,
-                          announced=getattr(table, "short_key", ""), table=table.name)  # fmt: skip
+        self.host.connect(
+            table.host,
+            table.port,
+            password=password or "",
+            watch=watch,
+            announced=getattr(table, "short_key", ""),
+            table=table.name,
+        )
 
     def remember(self) -> None:
         st = self.host.settings
@@ -392,12 +422,15 @@ class StartScene(Scene):
         elif what == "play":
             self.new_match()
         elif what == "host":
-            self.host.host_table(hands=int(self.host_hands.value),
-                                 computers=int(self.host_computers.value),
-                                 password=self.host_password.value, name=self.table_name.value,
-                                 level=self.host.settings.host_level,
-                                 open_books=self.open_books.value,
-                                 books_to_watchers=self.books_watchers.value)  # fmt: skip
+            self.host.host_table(
+                hands=int(self.host_hands.value),
+                computers=int(self.host_computers.value),
+                password=self.host_password.value,
+                name=self.table_name.value,
+                level=self.host.settings.host_level,
+                open_books=self.open_books.value,
+                books_to_watchers=self.books_watchers.value,
+            )
         elif what in ("join", "watch"):
             found = self.where()
             if found is None:
@@ -405,8 +438,14 @@ class StartScene(Scene):
             host, port = found
             # Kept among the recent addresses only once the table has welcomed us.
             key = normal_short_key(self.join_key.value) or ""
-            self.host.connect(host, port, password=self.join_password.value, watch=what == "watch",
-                              remember=joinable(host, port), key=key)  # fmt: skip
+            self.host.connect(
+                host,
+                port,
+                password=self.join_password.value,
+                watch=what == "watch",
+                remember=joinable(host, port),
+                key=key,
+            )
 
     def new_match(self) -> None:
         level = _id_of(self.level.value)
@@ -418,9 +457,15 @@ class StartScene(Scene):
             f"Your match against {_computers(found)} ({_where(found)}) is dropped for good "
             "if a new one starts: it can no longer be resumed."
         )
-        self.host.modal = ConfirmDialog(self.host, title="Drop the unfinished match?",
-                                        body=lambda: body, yes="New match", on_yes=self.new_match,
-                                        no="Keep it", kind="new_match")  # fmt: skip
+        self.host.modal = ConfirmDialog(
+            self.host,
+            title="Drop the unfinished match?",
+            body=lambda: body,
+            yes="New match",
+            on_yes=self.new_match,
+            no="Keep it",
+            kind="new_match",
+        )
         self.host.dirty = True
 
     def error_box(self) -> pygame.Rect:
@@ -433,8 +478,9 @@ class StartScene(Scene):
 
     def error_lines(self) -> tuple[list[str], int]:
         """What ``error_box`` says, in lines that fit it, and their size."""
-        said = next((self.errors[k] for k in ("address", "port", "key", "join")
-                     if self.errors.get(k)), "")  # fmt: skip
+        said = next(
+            (self.errors[k] for k in ("address", "port", "key", "join") if self.errors.get(k)), ""
+        )
         if not said:
             return [], 0
         box = self.error_box()
@@ -467,12 +513,17 @@ class StartScene(Scene):
             at = (rect.centerx, rect.y + px(40))
             blit_text(surf, title, f(32), at, GOLD, bold=True, anchor="center")
         labels = [
-            (self.computers, "Computer seats"), (self.hands, "Hands"), (self.level, "Level"),
-            (self.host_hands, "Hands"), (self.host_computers, "Computer seats to fill"),
-            (self.host_password, "Password (optional)"), (self.table_name, "Table name"),
-            (self.address, "Or type the host's address"), (self.port, "Port"),
+            (self.computers, "Computer seats"),
+            (self.hands, "Hands"),
+            (self.level, "Level"),
+            (self.host_hands, "Hands"),
+            (self.host_computers, "Computer seats to fill"),
+            (self.host_password, "Password (optional)"),
+            (self.table_name, "Table name"),
+            (self.address, "Or type the host's address"),
+            (self.port, "Port"),
             (self.found, "Tables on your network"),
-        ]  # fmt: skip
+        ]
         for wdg, label in labels:
             at = (wdg.rect.x, wdg.rect.y - px(6))
             blit_text(surf, label, f(22), at, (190, 210, 200), anchor="bottomleft")

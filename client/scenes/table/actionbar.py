@@ -41,8 +41,9 @@ class ActionBar:
 
     def resize(self, lay: TableLayout) -> None:
         bar = lay.bar
-        self.pre_fold.rect = pygame.Rect(bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180),
-                                         lay.px(32))  # fmt: skip
+        self.pre_fold.rect = pygame.Rect(
+            bar.x + lay.px(30), bar.centery - lay.px(16), lay.px(180), lay.px(32)
+        )
         self.pre_call.rect = self.pre_fold.rect.move(lay.px(200), 0)
         for cb in (self.pre_fold, self.pre_call):
             cb.size = lay.font(22)
@@ -114,8 +115,16 @@ class ActionBar:
         elif self.pre_call.handle_event(event):
             self.pre_fold.value = self.pre_fold.value and not self.pre_call.value
 
-    def draw(self, surf: pygame.Surface, lay: TableLayout, s: Session, now: float, *,
-             landing: bool, back: Button) -> None:  # fmt: skip
+    def draw(
+        self,
+        surf: pygame.Surface,
+        lay: TableLayout,
+        s: Session,
+        now: float,
+        *,
+        landing: bool,
+        back: Button,
+    ) -> None:
         if self.buttons:
             for b in self.buttons:
                 b.draw(surf)
@@ -129,8 +138,15 @@ class ActionBar:
                 return
             doing = "a computer plays your seat" if me.stand_in else "your seat checks or folds"
             at = (lay.bar.x + lay.px(30), lay.bar.centery)
-            blit_text(surf, f"You are away: {doing}", lay.font(26), at, ORANGE, bold=True,
-                      anchor="midleft")  # fmt: skip
+            blit_text(
+                surf,
+                f"You are away: {doing}",
+                lay.font(26),
+                at,
+                ORANGE,
+                bold=True,
+                anchor="midleft",
+            )
             back.draw(surf)
             return
         view = s.view
@@ -171,8 +187,9 @@ class ActionBar:
         if left is None:
             secs = s.seconds_left(now)
             if secs is not None:
-                blit_text(surf, f"{ceil(secs)}s", lay.font(30), at, GOLD, bold=True,
-                          anchor="midright")  # fmt: skip
+                blit_text(
+                    surf, f"{ceil(secs)}s", lay.font(30), at, GOLD, bold=True, anchor="midright"
+                )
             return
         decision, bank = left
         if decision > 0:
@@ -184,6 +201,7 @@ class ActionBar:
             main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
         if s.clocks.paused or s.clocks.waiting:
             col, sub = MUTED, "paused" if s.clocks.paused else "waiting"
-        r = blit_text(surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True,
-                      anchor="midright")  # fmt: skip
+        r = blit_text(
+            surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True, anchor="midright"
+        )
         blit_text(surf, sub, lay.font(18), (at[0], r.bottom + lay.px(8)), MUTED, anchor="midright")

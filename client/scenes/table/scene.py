@@ -190,8 +190,11 @@ class TableScene(Scene):
         if p.rules.handle_event(event):
             self.host.show_rules()
             return
-        for box, toggle in ((p.coach.box, self.toggle_coach), (p.odds.box, self.toggle_odds),
-                            (p.seen_box, self.toggle_seen)):  # fmt: skip
+        for box, toggle in (
+            (p.coach.box, self.toggle_coach),
+            (p.odds.box, self.toggle_odds),
+            (p.seen_box, self.toggle_seen),
+        ):
             if box.handle_event(event):
                 box.value = not box.value  # the toggle flips it back
                 toggle()
@@ -220,8 +223,13 @@ class TableScene(Scene):
             chat.focused = not self.panel.solo
             return
         name = pygame.key.name(event.key).upper()  # one key, one meaning (client.keys)
-        toggles = {"seen": self.toggle_seen, "coach": self.toggle_coach, "odds": self.toggle_odds,
-                   "replay": self.open_replayer, "mute": self.toggle_mute}  # fmt: skip
+        toggles = {
+            "seen": self.toggle_seen,
+            "coach": self.toggle_coach,
+            "odds": self.toggle_odds,
+            "replay": self.open_replayer,
+            "mute": self.toggle_mute,
+        }
         toggle = next((t for what, t in toggles.items() if name == key_of("table", what)), None)
         if toggle is not None:
             toggle()
@@ -404,10 +412,16 @@ class TableScene(Scene):
         instead of some 300 drawing calls (``scripts/bench_client.py``)."""
         lay, view = self.lay, s.view
         looks = {
-            seat: self.painter.plate_look(lay, spot, view.seats.get(seat) if view else None,
-                                          s.players.get(seat), pic=pic, clock=not self._landing)
+            seat: self.painter.plate_look(
+                lay,
+                spot,
+                view.seats.get(seat) if view else None,
+                s.players.get(seat),
+                pic=pic,
+                clock=not self._landing,
+            )
             for seat, spot in lay.spots.items()
-        }  # fmt: skip
+        }
         key = (lay, view, pic.hand, pic.hands, looks, self.host.art.four_color)
         if self._felt is not None and self._felt[0] == key and not self.motion.anims:
             surf.blit(self._felt[1], (0, 0))
@@ -421,8 +435,9 @@ class TableScene(Scene):
             self.painter.chips(surf, lay, at, amount)
         self._felt = None if self.motion.anims else (key, surf.copy())
 
-    def _draw_notice(self, surf: pygame.Surface, words: str, ink: Color, fill: Color, *,
-                     bold: bool = False) -> None:  # fmt: skip
+    def _draw_notice(
+        self, surf: pygame.Surface, words: str, ink: Color, fill: Color, *, bold: bool = False
+    ) -> None:
         """A box of words over the middle of the table, under the pot."""
         lay = self.lay
         lines = wrap(words, lay.font(26), lay.felt.w - lay.px(40))
@@ -451,8 +466,17 @@ class TableScene(Scene):
         self.lost.draw(surf, self.host.status, self.host.now())
 
 
-_ROWS_FOLLOW = (r.SeatAway, r.Paused, r.Lobby, r.MatchStart, r.Welcome, r.Standings,
-                r.SeatAsked, r.AskAnswer, r.Waiting)  # fmt: skip
+_ROWS_FOLLOW = (
+    r.SeatAway,
+    r.Paused,
+    r.Lobby,
+    r.MatchStart,
+    r.Welcome,
+    r.Standings,
+    r.SeatAsked,
+    r.AskAnswer,
+    r.Waiting,
+)
 """Messages after which the away, host and ask rows are laid out again."""
 
 
