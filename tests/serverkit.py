@@ -1,6 +1,6 @@
 """The server tests' one kit: a table to test, one wire client, one way to wait.
 
-- A server on 127.0.0.1 port 0 (``config``, ``running``, ``fake_clock``); a table with no
+- A server on 127.0.0.1 port 0 (``config``, ``running``); a table with no
   sockets at all (``clocked_table``, ``Link`` clients, ``seated``, ``settle``,
   ``advance``, ``drive``).
 - ``Client``: the one raw wire client, written from ``docs/protocol.md`` alone: plain or
@@ -46,7 +46,7 @@ from server.config import ServerConfig
 from server.identity import Identity, self_signed, server_context
 from server.net import Connection, Limits
 from server.table import Table
-from server.timers import Clock, FakeClock
+from server.timers import FakeClock
 
 UNIT = 0.05 * float(os.environ.get("STUD_TEST_SCALE", "1"))
 LOOPBACK = "127.0.0.1"
@@ -82,22 +82,15 @@ def config(tmp: Path, **overrides: Any) -> ServerConfig:
 
 @contextlib.asynccontextmanager
 async def running(
-    cfg: ServerConfig, *, real_bots: bool = False, clock: Clock | None = None
+    cfg: ServerConfig, *, real_bots: bool = False
 ) -> AsyncIterator[tuple[TableServer, int]]:
-    """A server on loopback; computer seats use ``server.brain`` only if ``real_bots``;
-    every timer of the server runs off ``clock`` (see ``fake_clock``) if one is given."""
-    server = TableServer(cfg, chooser=None if real_bots else choose, clock=clock)
+    """A server on loopback; computer seats use ``server.brain`` only if ``real_bots``."""
+    server = TableServer(cfg, chooser=None if real_bots else choose)
     port = await server.start()
     try:
         yield server, port
     finally:
         await server.stop()
-
-
-def fake_clock() -> FakeClock:
-    """A fake clock for a server over real sockets: what is due at once runs on the
-    running loop, and nothing else happens until the test advances it."""
-    return FakeClock(pump=asyncio.get_running_loop().call_soon)
 
 
 def choose(view: SeatView | dict[str, Any], rng: random.Random) -> str:

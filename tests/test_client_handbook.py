@@ -10,7 +10,6 @@ it holds the full records too.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from pathlib import Path
 
@@ -25,15 +24,10 @@ from common.history import clean_record
 from common.replay import hand_label, positions, seen_record, table_after
 from common.schema import SeatView
 from tests.clientkit import decoded, feed
-from tests.serverkit import Client, cards_in, config, running
+from tests.serverkit import Client, cards_in, config, history, running
 from tests.stacking import check_record, random_walk
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _history(tmp: Path) -> list[dict]:
-    (path,) = tmp.glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 @pytest.mark.parametrize("books", [False, True], ids=["closed books", "open books"])
@@ -57,22 +51,22 @@ def test_the_hand_book_is_the_history_as_the_seat_saw_it(tmp_path: Path, books: 
         return players, watcher
 
     players, watcher = asyncio.run(scenario())
-    history = _history(tmp_path)
+    hands = history(tmp_path)
     for c in [*players, watcher]:
         session = Session(c.name)
         feed(session, c.log)
         book = session.book
         # The same record but for the time the hand began, which no message says.
-        want = [{**clean_record(seen_record(r, c.seat)), "time": ""} for r in history]
+        want = [{**clean_record(seen_record(r, c.seat)), "time": ""} for r in hands]
         assert book.finished() == want, c.name
         # Nothing in the seat's own records that it did not see at the table.
-        for got, full in zip(book.finished(), history, strict=True):
+        for got, full in zip(book.finished(), hands, strict=True):
             allowed = {e["card"] for e in full["events"]
                        if e["ev"] == "deal" and (e["up"] or e["seat"] == c.seat)}  # fmt: skip
             allowed |= {x for e in full["events"] if e["ev"] == "show" for x in e["cards"]}
             assert cards_in(got) <= allowed
         if books and c is not watcher:
-            assert book.opened() == [clean_record(r) for r in history]
+            assert book.opened() == [clean_record(r) for r in hands]
             assert book.best() == book.opened()
             assert session.lobby.open_books is True
         else:

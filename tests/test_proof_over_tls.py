@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from client.net import WRONG_PASSWORD, Connection, Status, TableKey
+from client.net import WRONG_PASSWORD, Connection, TableKey
+from tests.clientkit import failed
 from tests.serverkit import config, run, running, until
 
 pytest.importorskip("server.identity", reason="the server's sealed wire (server.net's TLS)")
@@ -33,10 +34,6 @@ async def _join(conn: Connection, done: Any, timeout: float = 20.0) -> list[Any]
 
 def _welcome(seen: list[Any]) -> dict[str, Any] | None:
     return next((m for k, m in seen if k == "msg" and m.TYPE == "welcome"), None)
-
-
-def _failed(seen: list[Any]) -> Status | None:
-    return next((s for k, s in seen if k == "status" and s.state == "failed"), None)
 
 
 def _hello(password: str) -> Any:
@@ -65,8 +62,8 @@ async def test_the_game_proves_the_password_to_a_real_table(tmp_path: Path) -> N
 async def test_a_wrong_password_is_refused_by_the_table(tmp_path: Path) -> None:
     async with running(config(tmp_path, password="swordfish")) as (server, port):
         conn = Connection("127.0.0.1", port, _hello("marlin"), retry_for=0.0)
-        seen = await _join(conn, lambda s: _failed(s) is not None)
-        status = _failed(seen)
+        seen = await _join(conn, lambda s: failed(s) is not None)
+        status = failed(seen)
         # The table's half already fails on the client's side: it hangs up first, and
         # the table's password mac says it is a wrong password, not a relay.
         assert status is not None and status.code == "bad_password", seen
