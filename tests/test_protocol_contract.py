@@ -14,8 +14,6 @@ import contextlib
 import random
 import re
 import struct
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -923,49 +921,3 @@ async def test_bad_frames_close_only_that_connection(lobby_server, raw, code):
     e = await c.expect("error")
     assert e["code"] == code and await refused(c) == []
     assert await still_open(other)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def slow_clocks(tmp_path_factory):
-    """The 5 s clocks (handshake, a frame cut short) run while the other tests run, on
-    a thread of their own."""
-    srv = serve(tmp_path_factory.mktemp("clocks"))
-    results: dict = {}
-
-    async def watch() -> None:
-        silent = await Client("silent").connect(srv.port)
-        cut = await joined(srv, "Ann")
-        cut.send_raw(struct.pack(">I", 50) + b"\x81")
-        early = await Client("early").connect(srv.port)  # a frame cut short before any hello
-        early.send_raw(struct.pack(">I", 50) + b"\x81")
-        t0 = time.monotonic()
-
-        async def wait(name: str, c: Client) -> None:
-            try:
-                m = await c.expect("error", timeout=13)
-            except (ConnectionError, TimeoutError) as e:
-                m = {"code": repr(e)}
-            dt = time.monotonic() - t0
-            with contextlib.suppress(TimeoutError):
-                await c.wait_closed(1)
-            results[name] = (m, dt, c.closed)
-
-        await asyncio.gather(wait("silent", silent), wait("cut", cut), wait("early", early))
-
-    thread = threading.Thread(target=asyncio.run, args=(watch(),), daemon=True)
-    thread.start()
-    yield thread, results
-    srv.stop()
-
-
-def test_handshake_timeout_and_cut_short_frame(slow_clocks):
-    """Kept last in the file: by now most of the 10 s have passed."""
-    thread, results = slow_clocks
-    thread.join(15)
-    m, dt, closed = results["silent"]
-    assert m["code"] == "handshake_timeout" and 4 < dt < 7.5 and closed, results
-    m, dt, closed = results["cut"]
-    assert m["code"] == "bad_frame" and 4 < dt < 7.5 and closed, results
-    # Framing: a frame cut short before the hello meets the handshake timer first.
-    m, dt, closed = results["early"]
-    assert m["code"] == "handshake_timeout" and closed, results

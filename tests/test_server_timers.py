@@ -14,6 +14,7 @@ import pytest
 
 from common.protocol import FrameDecoder, Hello, encode_frame
 from server.clock import TurnClock
+from server.config import ServerConfig
 from server.net import Connection, Limits
 from server.timers import FakeClock, LoopClock
 from tests.serverkit import FakeTransport, run
@@ -191,13 +192,30 @@ def _sent(transport: FakeTransport) -> list[dict[str, Any]]:
     return FrameDecoder().feed(b"".join(transport.written))
 
 
-def test_no_hello_within_the_handshake_timeout_closes_the_connection() -> None:
-    conn, transport, clock, handler = _connection(handshake_timeout=5)
+HELLO = encode_frame(Hello(name="ann").encode())
+CUT_FRAME = struct.pack(">I", 50) + b"\x81"
+
+
+@pytest.mark.parametrize(
+    ("sent", "code"),
+    [
+        (b"", "handshake_timeout"),
+        (HELLO + CUT_FRAME, "bad_frame"),
+        (CUT_FRAME, "handshake_timeout"),
+    ],
+    ids=["silent", "cut-short-frame", "cut-short-before-the-hello"],
+)
+def test_the_documented_5_s_limits_close_the_connection(sent: bytes, code: str) -> None:
+    """docs/protocol.md: no hello within 5 s, or a frame not finished 5 s after its first
+    byte; before the hello the handshake timer runs out first."""
+    assert ServerConfig().handshake_timeout == ServerConfig().frame_timeout == 5.0
+    conn, transport, clock, handler = _connection()
+    conn.data_received(sent)
     clock.advance(4.9)
     assert not conn.closed
     clock.advance(0.1)
     assert conn.closed and handler.closed == [conn]
-    assert _sent(transport)[-1]["code"] == "handshake_timeout"
+    assert _sent(transport)[-1]["code"] == code
 
 
 def test_r_c1_a_quiet_link_is_sent_a_heartbeat_after_a_whole_period_of_nothing() -> None:
