@@ -39,126 +39,87 @@ def ev(codes: str) -> int:
 # --- R-S2: the order of hands -------------------------------------------------
 
 BEATS = [
-    pytest.param("7h 8h 9h Th Jh", "Ac Ad Ah As Kc", id="R-S2 straight flush beats four of a kind"),
-    pytest.param("Ah 2h 3h 4h 5h", "Ac Ad Ah As Kc", id="R-S2 steel wheel beats four of a kind"),
-    pytest.param("2c 2d 2h 2s 3c", "Ac Ad Ah Kc Ks", id="R-S2 four of a kind beats full house"),
-    pytest.param("2c 2d 2h 3s 3c", "Ah Kh Qh Jh 9h", id="R-S2 full house beats flush"),
-    pytest.param("2h 3h 4h 5h 7h", "Tc Jd Qh Ks Ac", id="R-S2 flush beats straight"),
-    pytest.param("Ac 2d 3h 4s 5c", "Ac Ad Ah Kc Qs", id="R-S2 wheel beats three of a kind"),
-    pytest.param("2c 2d 2h 3s 4c", "Ac Ad Kh Ks Qc", id="R-S2 three of a kind beats two pair"),
-    pytest.param("2c 2d 3h 3s 4c", "Ac Ad Kh Qs Jc", id="R-S2 two pair beats one pair"),
-    pytest.param("2c 2d 3h 4s 5c", "Ac Kd Qh Js 9c", id="R-S2 one pair beats high card"),
-    pytest.param(
-        "8c 9c Tc Jc Qc", "Ac 2c 3c 4c 5c", id="R-S2 steel wheel is the lowest straight flush"
-    ),
-    pytest.param("Tc Jc Qc Kc Ac", "9d Tc Jc Qc Kc", id="R-S2 royal flush beats king high"),
-    pytest.param("2c 3d 4h 5s 6c", "Ac 2d 3h 4s 5c", id="R-S2 wheel is the lowest straight"),
-    pytest.param("Tc Jd Qh Ks Ac", "9c Td Jh Qs Kc", id="R-S2 ace high straight is the highest"),
-    pytest.param("2c 2d 3h 4s 5c", "Qc Kd Ah 2s 3c", id="R-S2 no wrap-around straight"),
-    pytest.param("9c 9d 9h 9s Ac", "9c 9d 9h 9s Kc", id="R-S2 four of a kind kicker"),
-    pytest.param("Tc Td Th 2s 2c", "9c 9d 9h As Ac", id="R-S2 full house trips rank first"),
-    pytest.param("Tc Td Th 3s 3c", "Tc Td Th 2s 2c", id="R-S2 full house then pair rank"),
-    pytest.param("Ah Kh Qh Jh 9h", "Ah Kh Qh Jh 8h", id="R-S2 flush fifth card"),
-    pytest.param("Ah 7h 6h 5h 3h", "Kh Qh Jh Th 8h", id="R-S2 flush high card first"),
-    pytest.param("7c 7d 7h As 2c", "7c 7d 7h Ks Qc", id="R-S2 three of a kind first kicker"),
-    pytest.param("7c 7d 7h As 3c", "7c 7d 7h As 2c", id="R-S2 three of a kind second kicker"),
-    pytest.param("Ac Ad 2h 2s 3c", "Kc Kd Qh Qs Jc", id="R-S2 two pair higher pair first"),
-    pytest.param("Ac Ad 3h 3s 2c", "Ac Ad 2h 2s Kc", id="R-S2 two pair then lower pair"),
-    pytest.param("Jc Jd 4h 4s 3c", "Jc Jd 4h 4s 2c", id="R-S2 two pair kicker"),
-    pytest.param("Ac Ad Kh 3s 2c", "Ac Ad Qh Js Tc", id="R-S2 one pair first kicker"),
-    pytest.param("Ac Ad Kh Qs 3c", "Ac Ad Kh Qs 2c", id="R-S2 one pair third kicker"),
-    pytest.param("Ac Kd Qh Js 9c", "Ac Kd Qh Js 8c", id="R-S2 high card fifth card"),
-    pytest.param("Ac 3d 4h 5s 7c", "Kc Qd Jh Ts 8c", id="R-S2 high card first card"),
+    pytest.param("7h 8h 9h Th Jh", "Ac Ad Ah As Kc", id="straight flush beats four of a kind"),
+    pytest.param("Ah 2h 3h 4h 5h", "Ac Ad Ah As Kc", id="steel wheel beats four of a kind"),
+    pytest.param("2c 2d 2h 2s 3c", "Ac Ad Ah Kc Ks", id="four of a kind beats full house"),
+    pytest.param("2c 2d 2h 3s 3c", "Ah Kh Qh Jh 9h", id="full house beats flush"),
+    pytest.param("2h 3h 4h 5h 7h", "Tc Jd Qh Ks Ac", id="flush beats straight"),
+    pytest.param("Ac 2d 3h 4s 5c", "Ac Ad Ah Kc Qs", id="wheel beats three of a kind"),
+    pytest.param("2c 2d 2h 3s 4c", "Ac Ad Kh Ks Qc", id="three of a kind beats two pair"),
+    pytest.param("2c 2d 3h 3s 4c", "Ac Ad Kh Qs Jc", id="two pair beats one pair"),
+    pytest.param("2c 2d 3h 4s 5c", "Ac Kd Qh Js 9c", id="one pair beats high card"),
+    pytest.param("8c 9c Tc Jc Qc", "Ac 2c 3c 4c 5c", id="steel wheel is the lowest straight flush"),
+    pytest.param("Tc Jc Qc Kc Ac", "9d Tc Jc Qc Kc", id="royal flush beats king high"),
+    pytest.param("2c 3d 4h 5s 6c", "Ac 2d 3h 4s 5c", id="wheel is the lowest straight"),
+    pytest.param("Tc Jd Qh Ks Ac", "9c Td Jh Qs Kc", id="ace high straight is the highest"),
+    pytest.param("2c 2d 3h 4s 5c", "Qc Kd Ah 2s 3c", id="no wrap-around straight"),
+    pytest.param("9c 9d 9h 9s Ac", "9c 9d 9h 9s Kc", id="four of a kind kicker"),
+    pytest.param("Tc Td Th 2s 2c", "9c 9d 9h As Ac", id="full house trips rank first"),
+    pytest.param("Tc Td Th 3s 3c", "Tc Td Th 2s 2c", id="full house then pair rank"),
+    pytest.param("Ah Kh Qh Jh 9h", "Ah Kh Qh Jh 8h", id="flush fifth card"),
+    pytest.param("Ah 7h 6h 5h 3h", "Kh Qh Jh Th 8h", id="flush high card first"),
+    pytest.param("7c 7d 7h As 2c", "7c 7d 7h Ks Qc", id="three of a kind first kicker"),
+    pytest.param("7c 7d 7h As 3c", "7c 7d 7h As 2c", id="three of a kind second kicker"),
+    pytest.param("Ac Ad 2h 2s 3c", "Kc Kd Qh Qs Jc", id="two pair higher pair first"),
+    pytest.param("Ac Ad 3h 3s 2c", "Ac Ad 2h 2s Kc", id="two pair then lower pair"),
+    pytest.param("Jc Jd 4h 4s 3c", "Jc Jd 4h 4s 2c", id="two pair kicker"),
+    pytest.param("Kc Kd 8h 2s 7c", "Qc Qd Ah Js 7d", id="one pair higher pair first"),
+    pytest.param("Ac Ad Kh 3s 2c", "Ac Ad Qh Js Tc", id="one pair first kicker"),
+    pytest.param("Ac Ad Kh Qs 3c", "Ac Ad Kh Qs 2c", id="one pair third kicker"),
+    pytest.param("Ac Kd Qh Js 9c", "Ac Kd Qh Js 8c", id="high card fifth card"),
+    pytest.param("Ac 3d 4h 5s 7c", "Kc Qd Jh Ts 8c", id="high card first card"),
     # Seven cards: the best five play, kickers included.
-    pytest.param(
-        "Ac Ad Kh Qs Jc 3d 2h", "Ac Ad Kh Qs Tc 9d 8h", id="R-S2 seven cards fifth card plays"
-    ),
-    pytest.param(
-        "5h 6h 7h 8h 9h Th 2c", "Ah Kh Qh Jh 9h 8s 8c", id="R-S2 seven cards hidden higher SF"
-    ),
-    pytest.param(
-        "Kc Kd 9h 9s 4c 4d Ah",
-        "Kc Kd 9h 9s 4c 4d Qh",
-        id="R-S2 three pairs: the kicker can be a single",
-    ),
-    pytest.param(
-        "Kc Kd 9h 9s 5c 5d 2h",
-        "Kc Kd 9h 9s 4c 4d 3h",
-        id="R-S2 three pairs: the kicker can be the third pair",
-    ),
+    pytest.param("Ac Ad Kh Qs Jc 3d 2h", "Ac Ad Kh Qs Tc 9d 8h", id="seven cards fifth card plays"),
+    pytest.param("5h 6h 7h 8h 9h Th 2c", "Ah Kh Qh Jh 9h 8s 8c", id="seven cards hidden higher SF"),
+    pytest.param("Kc Kd 9h 9s 4c 4d Ah", "Kc Kd 9h 9s 4c 4d Qh", id="three pairs: a single kicks"),
+    pytest.param("Kc Kd 9h 9s 5c 5d 2h", "Kc Kd 9h 9s 4c 4d 3h", id="three pairs: the third kicks"),
 ]
 
 
 @pytest.mark.parametrize(("better", "worse"), BEATS)
-def test_better_hand_wins(better: str, worse: str) -> None:
+def test_R_S2_better_hand_wins(better: str, worse: str) -> None:
     assert ev(better) > ev(worse)
 
 
 TIES = [
-    pytest.param("Ah Kh Qh Jh 9h", "As Ks Qs Js 9s", id="R-S2 suits never rank: flushes"),
-    pytest.param("Ac Ad Kh Qs Jc", "Ah As Kc Qd Jh", id="R-S2 suits never rank: pairs"),
-    pytest.param("Tc Jd Qh Ks As", "Th Jh Qs Kc Ad", id="R-S2 suits never rank: straights"),
-    pytest.param("5h 4h 3h 2h Ah", "5s 4s 3s 2s As", id="R-S2 suits never rank: steel wheels"),
-    pytest.param(
-        "Ac Ad Kh Qs Jc 3d 2h", "Ah As Kc Qd Jh 4c 3c", id="R-S2 cards outside the best five"
-    ),
-    pytest.param(
-        "Ac Ad Ah As Kc Qd Jh", "Ac Ad Ah As Kd 2c 3h", id="R-S2 quads with one kicker only"
-    ),
-    pytest.param("Ah Kh Qh Jh 9h 2h", "Ah Kh Qh Jh 9h 3h", id="R-S2 six suited cards best five"),
-    pytest.param(
-        "Ac Ad Ah Ks Kc Qd Qh", "Ac Ad Ah Ks Kc Qd Jh", id="R-S2 full house ignores the rest"
-    ),
-    pytest.param("6c 7d 8h 9s Tc Jd", "7c 8d 9h Ts Jc 2d", id="R-S2 six cards two straights"),
+    pytest.param("Ah Kh Qh Jh 9h", "As Ks Qs Js 9s", id="suits never rank: flushes"),
+    pytest.param("Ac Ad Kh Qs Jc", "Ah As Kc Qd Jh", id="suits never rank: pairs"),
+    pytest.param("Tc Jd Qh Ks As", "Th Jh Qs Kc Ad", id="suits never rank: straights"),
+    pytest.param("5h 4h 3h 2h Ah", "5s 4s 3s 2s As", id="suits never rank: steel wheels"),
+    pytest.param("Ac Ad Kh Qs Jc 3d 2h", "Ah As Kc Qd Jh 4c 3c", id="cards outside the best five"),
+    pytest.param("Ac Ad Ah As Kc Qd Jh", "Ac Ad Ah As Kd 2c 3h", id="quads with one kicker only"),
+    pytest.param("Ah Kh Qh Jh 9h 2h", "Ah Kh Qh Jh 9h 3h", id="six suited cards best five"),
+    pytest.param("Ac Ad Ah Ks Kc Qd Qh", "Ac Ad Ah Ks Kc Qd Jh", id="full house ignores the rest"),
+    pytest.param("6c 7d 8h 9s Tc Jd", "7c 8d 9h Ts Jc 2d", id="six cards two straights"),
 ]
 
 
 @pytest.mark.parametrize(("one", "other"), TIES)
-def test_equal_hands_are_equal(one: str, other: str) -> None:
+def test_R_S2_equal_hands_are_equal(one: str, other: str) -> None:
     assert ev(one) == ev(other)
 
 
 NAMES = [
-    pytest.param(
-        "9h Th Jh Qh 8h", Category.STRAIGHT_FLUSH, "straight flush, queen high", id="R-S2 SF"
-    ),
-    pytest.param("Ts Js Qs Ks As", Category.STRAIGHT_FLUSH, "royal flush", id="R-S2 royal flush"),
-    pytest.param(
-        "Ad 2d 3d 4d 5d", Category.STRAIGHT_FLUSH, "straight flush, five high", id="R-S2 steel"
-    ),
-    pytest.param(
-        "9c 9d 9h 9s 2c", Category.FOUR_OF_A_KIND, "four of a kind, nines", id="R-S2 quads"
-    ),
-    pytest.param(
-        "Kc Kd Kh 5s 5c",
-        Category.FULL_HOUSE,
-        "full house, kings full of fives",
-        id="R-S2 full house",
-    ),
-    pytest.param("Ac 9c 7c 4c 2c", Category.FLUSH, "flush, ace high", id="R-S2 flush"),
-    pytest.param("6c 7d 8h 9s Tc", Category.STRAIGHT, "straight, ten high", id="R-S2 straight"),
-    pytest.param("Ac 2d 3h 4s 5c", Category.STRAIGHT, "straight, five high", id="R-S2 wheel"),
-    pytest.param(
-        "7c 7d 7h Ks 2c", Category.THREE_OF_A_KIND, "three of a kind, sevens", id="R-S2 trips"
-    ),
-    pytest.param(
-        "Jc Jd 4h 4s Ac", Category.TWO_PAIR, "two pair, jacks and fours", id="R-S2 two pair"
-    ),
-    pytest.param("Ac Ad 9h 4s 2c", Category.ONE_PAIR, "one pair, aces", id="R-S2 one pair"),
-    pytest.param("2c 2d 9h 4s Ac", Category.ONE_PAIR, "one pair, twos", id="R-S2 pair of twos"),
-    pytest.param("6c 6d 9h 4s Ac", Category.ONE_PAIR, "one pair, sixes", id="R-S2 pair of sixes"),
-    pytest.param("Kc 9d 7h 4s 2c", Category.HIGH_CARD, "high card, king", id="R-S2 high card"),
-    pytest.param(
-        "Ac Ad Ah 6s 6c 6d 2h",
-        Category.FULL_HOUSE,
-        "full house, aces full of sixes",
-        id="R-S2 two trips",
-    ),
+    ("9h Th Jh Qh 8h", Category.STRAIGHT_FLUSH, "straight flush, queen high"),
+    ("Ts Js Qs Ks As", Category.STRAIGHT_FLUSH, "royal flush"),
+    ("Ad 2d 3d 4d 5d", Category.STRAIGHT_FLUSH, "straight flush, five high"),
+    ("9c 9d 9h 9s 2c", Category.FOUR_OF_A_KIND, "four of a kind, nines"),
+    ("Kc Kd Kh 5s 5c", Category.FULL_HOUSE, "full house, kings full of fives"),
+    ("Ac 9c 7c 4c 2c", Category.FLUSH, "flush, ace high"),
+    ("6c 7d 8h 9s Tc", Category.STRAIGHT, "straight, ten high"),
+    ("Ac 2d 3h 4s 5c", Category.STRAIGHT, "straight, five high"),
+    ("7c 7d 7h Ks 2c", Category.THREE_OF_A_KIND, "three of a kind, sevens"),
+    ("Jc Jd 4h 4s Ac", Category.TWO_PAIR, "two pair, jacks and fours"),
+    ("Ac Ad 9h 4s 2c", Category.ONE_PAIR, "one pair, aces"),
+    ("2c 2d 9h 4s Ac", Category.ONE_PAIR, "one pair, twos"),
+    ("6c 6d 9h 4s Ac", Category.ONE_PAIR, "one pair, sixes"),
+    ("Kc 9d 7h 4s 2c", Category.HIGH_CARD, "high card, king"),
+    ("Ac Ad Ah 6s 6c 6d 2h", Category.FULL_HOUSE, "full house, aces full of sixes"),
 ]
 
 
 @pytest.mark.parametrize(("codes", "category", "name"), NAMES)
-def test_category_and_name(codes: str, category: Category, name: str) -> None:
+def test_R_S2_category_and_name(codes: str, category: Category, name: str) -> None:
     hand = rank_hand(parse_many(codes))
     assert hand.category is category is category_of(hand.value)
     assert hand.name == name == hand_name(hand.value)
@@ -180,18 +141,18 @@ def test_value_encoding(codes: str, value: int) -> None:
 
 
 BEST = [
-    pytest.param("2c 9d 9h Ks 4c 9s 3h", "9s 9h 9d Ks 4c", id="R-S1 trips then kickers"),
-    pytest.param("Ah 2c 3d 4s 5h Kc Kd", "5h 4s 3d 2c Ah", id="R-S1 wheel reads 5-4-3-2-A"),
-    pytest.param("5c 5d Kh Ks Kc 2d 2h", "Ks Kh Kc 5d 5c", id="R-S1 full house trips first"),
-    pytest.param("Jc Jd 4h 4s Ac Qd 2c", "Jd Jc 4s 4h Ac", id="R-S1 two pair high pair first"),
-    pytest.param("Ah Kh 2h 7h 9h 3h Kd", "Ah Kh 9h 7h 3h", id="R-S1 flush high to low"),
-    pytest.param("9c Tc Jc Qc Kc Ac 8c", "Ac Kc Qc Jc Tc", id="R-S1 royal flush"),
-    pytest.param("8d 9h 6c 7s Ts Jd 2c", "Jd Ts 9h 8d 7s", id="R-S1 highest straight"),
+    pytest.param("2c 9d 9h Ks 4c 9s 3h", "9s 9h 9d Ks 4c", id="trips then kickers"),
+    pytest.param("Ah 2c 3d 4s 5h Kc Kd", "5h 4s 3d 2c Ah", id="wheel reads 5-4-3-2-A"),
+    pytest.param("5c 5d Kh Ks Kc 2d 2h", "Ks Kh Kc 5d 5c", id="full house trips first"),
+    pytest.param("Jc Jd 4h 4s Ac Qd 2c", "Jd Jc 4s 4h Ac", id="two pair high pair first"),
+    pytest.param("Ah Kh 2h 7h 9h 3h Kd", "Ah Kh 9h 7h 3h", id="flush high to low"),
+    pytest.param("9c Tc Jc Qc Kc Ac 8c", "Ac Kc Qc Jc Tc", id="royal flush"),
+    pytest.param("8d 9h 6c 7s Ts Jd 2c", "Jd Ts 9h 8d 7s", id="highest straight"),
 ]
 
 
 @pytest.mark.parametrize(("codes", "best"), BEST)
-def test_best_five(codes: str, best: str) -> None:
+def test_R_S1_best_five(codes: str, best: str) -> None:
     assert best_five(parse_many(codes)) == parse_many(best)
 
 
@@ -288,35 +249,34 @@ def test_properties(cards: list[Card], suits: list[int], rng: random.Random) -> 
 # --- R-O1: the bring-in -------------------------------------------------------
 
 LOWER = [
-    pytest.param("2c", "2d", id="R-O1 clubs below diamonds"),
-    pytest.param("2d", "2h", id="R-O1 diamonds below hearts"),
-    pytest.param("2h", "2s", id="R-O1 hearts below spades"),
-    pytest.param("2s", "3c", id="R-O1 rank before suit"),
-    pytest.param("Ks", "Ac", id="R-O1 ace is high"),
-    pytest.param("9c", "Tc", id="R-O1 nine below ten"),
+    pytest.param("2c", "2d", id="clubs below diamonds"),
+    pytest.param("2d", "2h", id="diamonds below hearts"),
+    pytest.param("2h", "2s", id="hearts below spades"),
+    pytest.param("2s", "3c", id="rank before suit"),
+    pytest.param("Ks", "Ac", id="ace is high"),
+    pytest.param("9c", "Tc", id="nine below ten"),
 ]
 
 
 @pytest.mark.parametrize(("lower", "higher"), LOWER)
-def test_bring_in_order(lower: str, higher: str) -> None:
+def test_R_O1_bring_in_order(lower: str, higher: str) -> None:
     assert bring_in_key(Card(lower)) < bring_in_key(Card(higher))
 
 
 LOWEST = [
-    pytest.param("Ks 2c 9d", "2c", id="R-O1 two of clubs lowest"),
-    pytest.param("4s 4c 4h", "4c", id="R-O1 equal ranks: clubs"),
-    pytest.param("7h 7d Ac", "7d", id="R-O1 equal ranks: diamonds before hearts"),
-    pytest.param("Ah Kc Qd Js Th 9c 8d", "8d", id="R-O1 seven seats"),
+    pytest.param("Ks 2c 9d", "2c", id="two of clubs lowest"),
+    pytest.param("4s 4c 4h", "4c", id="equal ranks: clubs"),
+    pytest.param("7h 7d Ac", "7d", id="equal ranks: diamonds before hearts"),
+    pytest.param("Ah Kc Qd Js Th 9c 8d", "8d", id="seven seats"),
 ]
 
 
 @pytest.mark.parametrize(("codes", "lowest"), LOWEST)
-def test_lowest_card(codes: str, lowest: str) -> None:
+def test_R_O1_lowest_card(codes: str, lowest: str) -> None:
     assert lowest_card(parse_many(codes)) is Card(lowest)
 
 
-def test_two_of_clubs_is_the_lowest_card() -> None:
-    """R-O1"""
+def test_R_O1_two_of_clubs_is_the_lowest_card() -> None:
     assert lowest_card(DECK) is Card("2c")
     assert sorted(DECK, key=bring_in_key)[0] is Card("2c")
     assert len({bring_in_key(c) for c in DECK}) == 52
@@ -330,45 +290,45 @@ def test_lowest_card_of_nothing() -> None:
 # --- R-O2: showing hands ------------------------------------------------------
 
 SHOWING = [
-    pytest.param("3c 3d 3h", "7c 7d 8h", id="R-O2 example: 3-3-3 beats 7-7-8"),
-    pytest.param("7c 7d 8h", "Ac Kd Qh", id="R-O2 example: 7-7-8 beats A-K-Q"),
-    pytest.param("2c 2d 2h 2s", "Ac Ad Ah Ks", id="R-O2 four of a kind beats three"),
-    pytest.param("2c 2d 2h 3s", "Ac Ad Kh Ks", id="R-O2 three of a kind beats two pair"),
-    pytest.param("2c 2d 3h 3s", "Ac Ad Kh Qs", id="R-O2 two pair beats one pair"),
-    pytest.param("2c 2d", "Ac Kd", id="R-O2 one pair beats high cards"),
-    pytest.param("2c 2d 3h 4s", "5h 6h 7h 8h", id="R-O2 straight flush showing is high cards"),
-    pytest.param("9c 2d", "8h 7h", id="R-O2 high cards from the top"),
-    pytest.param("Kc Kd 2h 2s", "Qc Qd Jh Js", id="R-O2 two pair: higher pair first"),
-    pytest.param("Kc Kd 3h 3s", "Kh Ks 2c 2d", id="R-O2 two pair: then the lower pair"),
-    pytest.param("8c 8d Ah", "8h 8s Kc", id="R-O2 one pair: then the others"),
-    pytest.param("8c 8d Ah 3c", "8h 8s Ac 2s", id="R-O2 one pair: down to the last card"),
-    pytest.param("Tc Td Th 4c", "9c 9d 9h As", id="R-O2 three of a kind: the rank first"),
-    pytest.param("Ac 5d 4h", "Kc Qd Jh", id="R-O2 high cards: highest first"),
-    pytest.param("Ac Qd 3h 2s", "As Jd Th 9s", id="R-O2 high cards: then the next"),
-    pytest.param("Ks 7c", "Kh 7s", id="R-O2 equal ranks: suit of the highest card"),
-    pytest.param("As Ac", "Ah Ad", id="R-O2 equal pairs: the higher suit of the two"),
-    pytest.param("7c 7d Ah", "7h 7s Ac", id="R-O2 equal ranks: highest card may be a kicker"),
-    pytest.param("Qs Qc 5c 5d", "Qh Qd 5h 5s", id="R-O2 equal two pair: suit of the highest"),
-    pytest.param("9s", "9h", id="R-O2 one card each"),
+    pytest.param("3c 3d 3h", "7c 7d 8h", id="example: 3-3-3 beats 7-7-8"),
+    pytest.param("7c 7d 8h", "Ac Kd Qh", id="example: 7-7-8 beats A-K-Q"),
+    pytest.param("2c 2d 2h 2s", "Ac Ad Ah Ks", id="four of a kind beats three"),
+    pytest.param("2c 2d 2h 3s", "Ac Ad Kh Ks", id="three of a kind beats two pair"),
+    pytest.param("2c 2d 3h 3s", "Ac Ad Kh Qs", id="two pair beats one pair"),
+    pytest.param("2c 2d", "Ac Kd", id="one pair beats high cards"),
+    pytest.param("2c 2d 3h 4s", "5h 6h 7h 8h", id="straight flush showing is high cards"),
+    pytest.param("9c 2d", "8h 7h", id="high cards from the top"),
+    pytest.param("Kc Kd 2h 2s", "Qc Qd Jh Js", id="two pair: higher pair first"),
+    pytest.param("Kc Kd 3h 3s", "Kh Ks 2c 2d", id="two pair: then the lower pair"),
+    pytest.param("8c 8d Ah", "8h 8s Kc", id="one pair: then the others"),
+    pytest.param("8c 8d Ah 3c", "8h 8s Ac 2s", id="one pair: down to the last card"),
+    pytest.param("Tc Td Th 4c", "9c 9d 9h As", id="three of a kind: the rank first"),
+    pytest.param("Ac 5d 4h", "Kc Qd Jh", id="high cards: highest first"),
+    pytest.param("Ac Qd 3h 2s", "As Jd Th 9s", id="high cards: then the next"),
+    pytest.param("Ks 7c", "Kh 7s", id="equal ranks: suit of the highest card"),
+    pytest.param("As Ac", "Ah Ad", id="equal pairs: the higher suit of the two"),
+    pytest.param("7c 7d Ah", "7h 7s Ac", id="equal ranks: highest card may be a kicker"),
+    pytest.param("Qs Qc 5c 5d", "Qh Qd 5h 5s", id="equal two pair: suit of the highest"),
+    pytest.param("9s", "9h", id="one card each"),
 ]
 
 
 @pytest.mark.parametrize(("better", "worse"), SHOWING)
-def test_showing_hand_acts_first(better: str, worse: str) -> None:
+def test_R_O2_showing_hand_acts_first(better: str, worse: str) -> None:
     assert showing_value(parse_many(better)) > showing_value(parse_many(worse))
 
 
 SHOWING_NAMES = [
-    pytest.param("9c 9d 9h 9s", "four of a kind, nines", id="R-O2 four of a kind"),
-    pytest.param("7c 7d 7h Ks", "three of a kind, sevens", id="R-O2 three of a kind"),
-    pytest.param("Jc 4d Jh 4s", "two pair, jacks and fours", id="R-O2 two pair"),
-    pytest.param("8c 8d Ah", "one pair, eights", id="R-O2 one pair"),
-    pytest.param("Kh Qh Jh Th", "high card, king", id="R-O2 a straight flush showing"),
+    pytest.param("9c 9d 9h 9s", "four of a kind, nines", id="four of a kind"),
+    pytest.param("7c 7d 7h Ks", "three of a kind, sevens", id="three of a kind"),
+    pytest.param("Jc 4d Jh 4s", "two pair, jacks and fours", id="two pair"),
+    pytest.param("8c 8d Ah", "one pair, eights", id="one pair"),
+    pytest.param("Kh Qh Jh Th", "high card, king", id="a straight flush showing"),
 ]
 
 
 @pytest.mark.parametrize(("codes", "name"), SHOWING_NAMES)
-def test_showing_name(codes: str, name: str) -> None:
+def test_R_O2_showing_name(codes: str, name: str) -> None:
     assert showing_name(parse_many(codes)) == name
 
 

@@ -42,26 +42,12 @@ def test_R_S1_every_seat_still_in_shows_its_best_five() -> None:
 
 # ------------------------------------------------------------------ R-S2
 
+# The order of hands is ``tests/test_hands.py``'s (BEATS, TIES); here, that the better
+# hand takes the pot, whichever seat holds it, and only its best five count.
 _HANDS = [
-    ("straight-flush-beats-quads", "9h 8h 7h 6h 5h 2c 3d", "Kc Kd Kh Ks 2h 4c 7d", 1),
-    ("quads-beat-full-house", "Kc Kd Kh Ks 2h 4c 7d", "Ac Ad Ah Qs Qd 2c 3d", 1),
     ("full-house-beats-flush", "Ac Ad Ah Qs Qd 2c 3d", "2h 5h 9h Jh Kh 3c 4d", 1),
-    ("flush-beats-straight", "2h 5h 9h Jh Kh 3c 4d", "Tc Jd Qs Kc Ad 2s 3s", 1),
-    ("straight-beats-trips", "Tc Jd Qs Kc Ad 2s 3s", "Ac As Ah 9d 7c 5s 3d", 1),
-    ("trips-beat-two-pair", "2c 2d 2h 9d 7c 5s 3d", "Ac As Kd Kh 7s 5c 3h", 1),
-    ("two-pair-beats-pair", "3c 3d 2h 2s 7c 5s 9d", "Ac As Kd Qh 7s 5c 3h", 1),
-    ("pair-beats-high-card", "3c 3d 8h 2s 7c 5s 9d", "Ac Ks Qd Jh 9s 7d 4h", 1),
-    ("wheel-is-a-straight", "Ac 2d 3h 4s 5c 9d Jd", "Kc Kd Kh 8s 7c 2h 3s", 1),
     ("six-high-straight-beats-wheel", "Ac 2d 3h 4s 5c 9d Jd", "2c 3d 4h 5s 6c Td Jh", 2),
-    ("steel-wheel-beats-quads", "Ah 2h 3h 4h 5h 9d Jd", "Kc Kd Ks Kh 7c 2c 3s", 1),
-    ("ace-high-straight-beats-king-high", "Tc Jd Qs Kc Ad 2s 3s", "9c Td Jh Qd Kh 2h 3h", 1),
-    ("higher-pair", "Kc Kd 8h 2s 7c 5s 9d", "Qc Qd Ah Js 7d 5d 9h", 1),
-    ("pair-kicker", "Kc Kd Ah 2s 7c 5s 9d", "Kh Ks Qh Js 7d 5d 9h", 1),
-    ("two-pair-kicker", "Kc Kd 8h 8s Qc 5s 2d", "Kh Ks 8c 8d Jh 5d 2h", 1),
     ("two-pair-second-pair", "Kc Kd 8h 8s Qc 5s 2d", "Kh Ks 9c 9d Jh 5d 2h", 2),
-    ("high-card-fifth-kicker", "Ac Kd 9h 7s 5c 3d 2h", "As Kh 9d 7c 4h 3s 2s", 1),
-    ("full-house-trips-first", "3c 3d 3h 2s 2c 9d Th", "Kc Kd Qh Qs Qc 8d 4h", 2),
-    ("flush-compares-all-five", "Ah Kh 9h 7h 4h 2c 3d", "As Ks 9s 7s 3s 2d 4c", 1),
     ("best-five-of-seven-only", "Ac Ad Kc Kd Qh Qs 2c", "Ah As Kh Ks Jc Jd 3c", 1),
 ]
 
@@ -79,11 +65,9 @@ def test_R_S2_better_hand_wins_heads_up(a: str, b: str, winner: int) -> None:
     ("a", "b"),
     [
         ("Ac Kd 9h 7s 5c 3d 2h", "Ad Kc 9s 7h 5d 3s 2s"),
-        ("2h 5h 9h Jh Kh 3c 4d", "2s 5s 9s Js Ks 3h 4h"),
-        ("Tc Jd Qs Kc Ad 2s 3s", "Th Js Qd Kh Ac 2d 3d"),
         ("Ac Ad Kh Ks 2c 2d 9h", "Ah As Kc Kd 3c 4d 9s"),
     ],
-    ids=["high-card", "flush-of-other-suit", "straight", "unplayed-cards-do-not-count"],
+    ids=["high-card", "unplayed-cards-do-not-count"],
 )
 def test_R_S2_suits_never_rank_a_hand(a: str, b: str) -> None:
     hand = new_hand(0, {1: a, 2: b})
