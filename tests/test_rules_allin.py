@@ -23,26 +23,19 @@ from tests.stacking import (
 # ------------------------------------------------------------------ R-A1
 
 
+ALL_IN_FOR_LESS = {
+    "call-completion-for-less": (3, {2: 8}, "1:complete 2:call", (2, "call", 7, 7)),
+    "call-bring-in-for-less": (3, {2: 3}, "1:bring_in 2:call", (2, "call", 2, 2)),
+    "bring-in-for-less": (3, {1: 3}, "1:bring_in", (1, "bring_in", 2, 2)),
+    "complete-for-less": (3, {1: 8}, "1:complete", (1, "complete", 7, 7)),
+    "bet-for-less": (4, {1: 11}, "1:bet", (1, "bet", 6, 6)),
+    "raise-for-less": (4, {2: 20}, "1:bet 2:raise", (2, "raise", 15, 15)),
+    "call-big-bet-for-less": (5, {3: 20}, "1:bet 2:call 3:call", (3, "call", 15, 15)),
+}
+
+
 @pytest.mark.parametrize(
-    ("street", "stacks", "steps", "act"),
-    [
-        (3, {2: 8}, "1:complete 2:call", (2, "call", 7, 7)),
-        (3, {2: 3}, "1:bring_in 2:call", (2, "call", 2, 2)),
-        (3, {1: 3}, "1:bring_in", (1, "bring_in", 2, 2)),
-        (3, {1: 8}, "1:complete", (1, "complete", 7, 7)),
-        (4, {1: 11}, "1:bet", (1, "bet", 6, 6)),
-        (4, {2: 20}, "1:bet 2:raise", (2, "raise", 15, 15)),
-        (5, {3: 20}, "1:bet 2:call 3:call", (3, "call", 15, 15)),
-    ],
-    ids=[
-        "call-completion-for-less",
-        "call-bring-in-for-less",
-        "bring-in-for-less",
-        "complete-for-less",
-        "bet-for-less",
-        "raise-for-less",
-        "call-big-bet-for-less",
-    ],
+    ("street", "stacks", "steps", "act"), ALL_IN_FOR_LESS.values(), ids=list(ALL_IN_FOR_LESS)
 )
 def test_R_A1_all_in_for_less_than_the_full_amount(
     street: int, stacks: dict[int, int], steps: str, act: tuple[int, str, int, int]

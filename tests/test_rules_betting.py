@@ -307,20 +307,16 @@ def test_R_B8_round_goes_on_until_raise_is_answered() -> None:
 # ------------------------------------------------------------------ R-B9
 
 
+NO_BET_OR_RAISE = {
+    "other-short-all-in": ({2: 8}, "1:bring_in 2:complete", "fold 0/4, call 3/7"),
+    "other-completed-all-in": ({2: 11}, "1:bring_in 2:complete", "fold 0/4, call 6/10"),
+    "bring-in-seat-cannot-complete-if-no-one-can-answer": ({2: 4}, "", "bring_in 4/4"),
+    "other-raised-all-in": ({2: 21}, "1:complete 2:raise", "fold 0/10, call 10/20"),
+}
+
+
 @pytest.mark.parametrize(
-    ("stacks", "steps", "buttons"),
-    [
-        ({2: 8}, "1:bring_in 2:complete", "fold 0/4, call 3/7"),
-        ({2: 11}, "1:bring_in 2:complete", "fold 0/4, call 6/10"),
-        ({2: 4}, "", "bring_in 4/4"),
-        ({2: 21}, "1:complete 2:raise", "fold 0/10, call 10/20"),
-    ],
-    ids=[
-        "other-short-all-in",
-        "other-completed-all-in",
-        "bring-in-seat-cannot-complete-if-no-one-can-answer",
-        "other-raised-all-in",
-    ],
+    ("stacks", "steps", "buttons"), NO_BET_OR_RAISE.values(), ids=list(NO_BET_OR_RAISE)
 )
 def test_R_B9_no_bet_or_raise_when_every_other_seat_is_all_in(
     stacks: dict[int, int], steps: str, buttons: str
@@ -350,20 +346,16 @@ def test_R_B9_later_street_other_seat_all_in_for_less_than_a_bet() -> None:
     check_record(hand)
 
 
+BRING_IN_SEAT_ONLY = {
+    "others-have-4-only-bring-in": ({2: 5, 3: 5}, "bring_in 4/4"),
+    "one-other-has-5-may-complete": ({2: 5, 3: 6}, "bring_in 4/4, complete 10/10"),
+    "one-other-has-5-other-short-may-complete": ({2: 6, 3: 2}, "bring_in 4/4, complete 10/10"),
+    "others-short-of-the-bring-in-only-bring-in": ({2: 3, 3: 4}, "bring_in 4/4"),
+}
+
+
 @pytest.mark.parametrize(
-    ("stacks", "buttons"),
-    [
-        ({2: 5, 3: 5}, "bring_in 4/4"),
-        ({2: 5, 3: 6}, "bring_in 4/4, complete 10/10"),
-        ({2: 6, 3: 2}, "bring_in 4/4, complete 10/10"),
-        ({2: 3, 3: 4}, "bring_in 4/4"),
-    ],
-    ids=[
-        "others-have-4-only-bring-in",
-        "one-other-has-5-may-complete",
-        "one-other-has-5-other-short-may-complete",
-        "others-short-of-the-bring-in-only-bring-in",
-    ],
+    ("stacks", "buttons"), BRING_IN_SEAT_ONLY.values(), ids=list(BRING_IN_SEAT_ONLY)
 )
 def test_R_B9_bring_in_seat_only_brings_in_when_no_one_could_put_in_more(
     stacks: dict[int, int], buttons: str

@@ -251,15 +251,16 @@ def test_R_O1_lowest_up_card_brings_in(ups: dict[int, str], bring_in: int) -> No
     check_record(hand)
 
 
+ALL_IN_ON_ANTE = {
+    "next-clockwise": (0, {1: "2c", 2: "9c", 3: "Tc"}, {1: 1}, 2),
+    "wraps-past-button": (0, {1: "9c", 2: "Tc", 3: "2c"}, {3: 1}, 1),
+    "skips-two-all-in": (0, {1: "2c", 2: "9c", 3: "Tc", 4: "Jc"}, {1: 1, 2: 1}, 3),
+    "wraps-6-to-0": (5, {6: "2c", 0: "9c", 2: "Tc"}, {6: 1}, 0),
+}
+
+
 @pytest.mark.parametrize(
-    ("button", "ups", "stacks", "bring_in"),
-    [
-        (0, {1: "2c", 2: "9c", 3: "Tc"}, {1: 1}, 2),
-        (0, {1: "9c", 2: "Tc", 3: "2c"}, {3: 1}, 1),
-        (0, {1: "2c", 2: "9c", 3: "Tc", 4: "Jc"}, {1: 1, 2: 1}, 3),
-        (5, {6: "2c", 0: "9c", 2: "Tc"}, {6: 1}, 0),
-    ],
-    ids=["next-clockwise", "wraps-past-button", "skips-two-all-in", "wraps-6-to-0"],
+    ("button", "ups", "stacks", "bring_in"), ALL_IN_ON_ANTE.values(), ids=list(ALL_IN_ON_ANTE)
 )
 def test_R_O3_all_in_on_ante_lowest_card_next_clockwise_brings_in(
     button: int, ups: dict[int, str], stacks: dict[int, int], bring_in: int
@@ -275,50 +276,19 @@ def test_R_O3_all_in_on_ante_lowest_card_next_clockwise_brings_in(
 # ----------------------------------------------------- R-O2 showing hands
 
 
+# Every order of showing hands is ``tests/test_hands.py``'s SHOWING; here, that the
+# engine asks the best showing hand first, on each street and with three seats.
+SHOWING_FIRST = {
+    "pair-beats-high-cards": (4, {1: "2c 2d", 2: "Ah Kh"}, 1),
+    "higher-pair": (4, {1: "9c 9d", 2: "Tc Td"}, 2),
+    "rules-example-three-seats": (5, {1: "As Ks Qs", 2: "7c 7d 8c", 3: "3c 3d 3h"}, 3),
+    "pair-beats-straight-flush-showing": (6, {1: "5h 6h 7h 8h", 2: "2c 2d 3s 4c"}, 2),
+    "two-of-highest-rank-higher-suit": (6, {1: "9h 9d 4s 2h", 2: "9s 9c 4d 2c"}, 2),
+}
+
+
 @pytest.mark.parametrize(
-    ("street", "ups", "first"),
-    [
-        (4, {1: "2c 2d", 2: "Ah Kh"}, 1),
-        (4, {1: "9c 9d", 2: "Tc Td"}, 2),
-        (4, {1: "Ac Qd", 2: "Kh Ad"}, 2),
-        (4, {1: "Kh Qs", 2: "Qd Ks"}, 2),
-        (5, {1: "3c 3d 3h", 2: "7c 7d 8c"}, 1),
-        (5, {1: "7c 7d 8c", 2: "As Ks Qs"}, 1),
-        (5, {1: "As Ks Qs", 2: "7c 7d 8c", 3: "3c 3d 3h"}, 3),
-        (5, {1: "8c 8d Kh", 2: "8h 8s Ac"}, 2),
-        (5, {1: "Ac Kd 9h", 2: "As Kc 8h"}, 1),
-        (6, {1: "2c 2d 2h 2s", 2: "Ac Ad Ah Kc"}, 1),
-        (6, {1: "4c 4d 4h 2c", 2: "Ac Ad Kc Kd"}, 1),
-        (6, {1: "Qc Qd Jc Jd", 2: "Kc Kd 2c 2d"}, 2),
-        (6, {1: "Kh Ks 4c 4d", 2: "Kc Kd 5c 5d"}, 2),
-        (6, {1: "9h 9s Kh Qh", 2: "9c 9d Ah 2c"}, 2),
-        (6, {1: "5c 6d 7h 8s", 2: "9c 2d 3h 4s"}, 2),
-        (6, {1: "2h 5h 7h 9h", 2: "Tc 2d 3s 4c"}, 2),
-        (6, {1: "5h 6h 7h 8h", 2: "2c 2d 3s 4c"}, 2),
-        (6, {1: "9h 9d 4s 2h", 2: "9s 9c 4d 2c"}, 2),
-        (6, {1: "Ah Ks 7h 4h", 2: "As Kd 7c 4d"}, 2),
-    ],
-    ids=[
-        "pair-beats-high-cards",
-        "higher-pair",
-        "high-cards-second-card-decides",
-        "all-ranks-equal-suit-of-highest-card",
-        "rules-example-333-beats-778",
-        "rules-example-778-beats-AKQ",
-        "rules-example-three-seats",
-        "pair-kicker",
-        "high-cards-third-card-decides",
-        "quads-beat-trips",
-        "trips-beat-two-pair",
-        "two-pair-higher-pair-first",
-        "two-pair-lower-pair-next",
-        "pair-then-kickers-high-down",
-        "straight-showing-counts-as-high-cards",
-        "flush-showing-counts-as-high-cards",
-        "pair-beats-straight-flush-showing",
-        "two-of-highest-rank-higher-suit",
-        "suit-only-on-highest-card",
-    ],
+    ("street", "ups", "first"), SHOWING_FIRST.values(), ids=list(SHOWING_FIRST)
 )
 def test_R_O2_best_showing_hand_acts_first(street: int, ups: dict[int, str], first: int) -> None:
     hand = new_hand(0, {s: f"?? ?? {c}" for s, c in ups.items()})

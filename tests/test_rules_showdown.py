@@ -83,22 +83,17 @@ _TIE_B = "Ad Kc Qs Jd 9h 3c 2d"
 _LOSER = "4h 5c 7d 8s Ts 2h 3h"
 
 
+SPLIT_POT_ODD_CHIP = {
+    "btn0-seat1-first": (0, {1: _TIE_A, 2: _TIE_B, 3: _LOSER}, [(1, 8, 0), (2, 7, 0)]),
+    "btn1-seat2-first": (1, {1: _TIE_A, 2: _TIE_B, 3: _LOSER}, [(2, 8, 0), (1, 7, 0)]),
+    "btn2-seat1-first-wraps": (2, {1: _TIE_A, 2: _TIE_B, 3: _LOSER}, [(1, 8, 0), (2, 7, 0)]),
+    "btn5-seat6-first": (5, {6: _TIE_A, 0: _TIE_B, 3: _LOSER}, [(6, 8, 0), (0, 7, 0)]),
+    "btn6-seat0-first": (6, {6: _TIE_A, 0: _TIE_B, 3: _LOSER}, [(0, 8, 0), (6, 7, 0)]),
+}
+
+
 @pytest.mark.parametrize(
-    ("button", "cards", "awarded"),
-    [
-        (0, {1: _TIE_A, 2: _TIE_B, 3: _LOSER}, [(1, 8, 0), (2, 7, 0)]),
-        (1, {1: _TIE_A, 2: _TIE_B, 3: _LOSER}, [(2, 8, 0), (1, 7, 0)]),
-        (2, {1: _TIE_A, 2: _TIE_B, 3: _LOSER}, [(1, 8, 0), (2, 7, 0)]),
-        (5, {6: _TIE_A, 0: _TIE_B, 3: _LOSER}, [(6, 8, 0), (0, 7, 0)]),
-        (6, {6: _TIE_A, 0: _TIE_B, 3: _LOSER}, [(0, 8, 0), (6, 7, 0)]),
-    ],
-    ids=[
-        "btn0-seat1-first",
-        "btn1-seat2-first",
-        "btn2-seat1-first-wraps",
-        "btn5-seat6-first",
-        "btn6-seat0-first",
-    ],
+    ("button", "cards", "awarded"), SPLIT_POT_ODD_CHIP.values(), ids=list(SPLIT_POT_ODD_CHIP)
 )
 def test_R_S3_split_pot_odd_chip_clockwise_from_button(
     button: int, cards: dict[int, str], awarded: list[tuple[int, int, int]]
@@ -172,24 +167,20 @@ _SHOW_CARDS = {
 }
 
 
+SHOWING_ORDER_AFTER_BETTING = {
+    "last-raiser-first": ("2:check 3:bet 1:raise 2:call 3:call", [1, 2, 3]),
+    "raiser-first-then-clockwise": ("2:bet 3:raise 1:call 2:call", [3, 1, 2]),
+    "bettor-first": ("2:bet 3:call 1:call", [2, 3, 1]),
+    "check-then-bet": ("2:check 3:check 1:bet 2:call 3:call", [1, 2, 3]),
+    "last-reraiser-first-folded-skipped": ("2:bet 3:raise 1:fold 2:raise 3:call", [2, 3]),
+    "no-bet-first-to-act-first": ("2:check 3:check 1:check", [2, 3, 1]),
+}
+
+
 @pytest.mark.parametrize(
     ("seventh", "order"),
-    [
-        ("2:check 3:bet 1:raise 2:call 3:call", [1, 2, 3]),
-        ("2:bet 3:raise 1:call 2:call", [3, 1, 2]),
-        ("2:bet 3:call 1:call", [2, 3, 1]),
-        ("2:check 3:check 1:bet 2:call 3:call", [1, 2, 3]),
-        ("2:bet 3:raise 1:fold 2:raise 3:call", [2, 3]),
-        ("2:check 3:check 1:check", [2, 3, 1]),
-    ],
-    ids=[
-        "last-raiser-first",
-        "raiser-first-then-clockwise",
-        "bettor-first",
-        "check-then-bet",
-        "last-reraiser-first-folded-skipped",
-        "no-bet-first-to-act-first",
-    ],
+    SHOWING_ORDER_AFTER_BETTING.values(),
+    ids=list(SHOWING_ORDER_AFTER_BETTING),
 )
 def test_R_S5_order_of_showing_after_seventh_street_betting(seventh: str, order: list[int]) -> None:
     hand = new_hand(0, _SHOW_CARDS)
