@@ -6,7 +6,6 @@ comes back as a guest; ``make_host`` hands it on.  A table on a fake clock, no s
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,21 +13,17 @@ from common.match import SeatKind
 from common.presence import Presence
 from server.seats import Seat, next_host
 from tests.serverkit import Link, advance, clocked_table, config, run, seated, settle
-from tests.test_server_reclaim import Night
+from tests.test_server_reclaim import Night, night
 
 pytestmark = pytest.mark.timeout(60)
 
 GRACE = 5.0
 
 
-async def four(tmp_path: Path, **kw: Any) -> tuple[Night, list[Link]]:
+async def four(tmp_path: Path) -> tuple[Night, list[Link]]:
     """Ann, Bob, Cat and Dan in seats 0 to 3 and a computer seat; Ann hosts."""
-    cfg = config(tmp_path, computer=1, start_when=5, hands=12, grace=GRACE, **kw)
-    table, clock = await clocked_table(cfg)
-    links = seated(table, "Ann", "Bob", "Cat", "Dan")
-    n = Night(table, clock, *links)
-    await n.until(lambda: table.dealer.hand_no > 0)
-    assert table.role.seat == 0 and links[0].of_type("welcome")[0]["host"] is True
+    n, links = await night(tmp_path, "Ann", "Bob", "Cat", "Dan", grace=GRACE)
+    assert n.table.role.seat == 0 and links[0].of_type("welcome")[0]["host"] is True
     return n, links
 
 
@@ -124,11 +119,8 @@ async def test_a_host_who_leaves_hands_the_role_on_at_once(tmp_path: Path) -> No
 
 @run
 async def test_with_nobody_left_the_role_waits_for_the_first_person_back(tmp_path: Path) -> None:
-    cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=GRACE)
-    table, clock = await clocked_table(cfg)
-    ann, bob = seated(table, "Ann", "Bob")
-    n = Night(table, clock, ann, bob)
-    await n.until(lambda: table.dealer.hand_no > 0)
+    n, (ann, bob) = await night(tmp_path, grace=GRACE)
+    table, clock = n.table, n.clock
     bob.drop()
     ann.drop()
     await advance(table, clock, GRACE + 1)

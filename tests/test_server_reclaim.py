@@ -66,17 +66,22 @@ class Night:
         raise AssertionError("it never happened")
 
 
-async def night(tmp_path: Path, ann_protocol: int = 2, **kw: Any) -> tuple[Night, Link, Link]:
-    """The match begun, Ann (the host) speaking ``ann_protocol``."""
-    cfg = config(tmp_path, computer=1, start_when=3, hands=12, grace=2.0, **kw)
+async def night(
+    tmp_path: Path, *names: str, ann_protocol: int = 2, **kw: Any
+) -> tuple[Night, list[Link]]:
+    """The match begun: ``names`` (Ann and Bob unless named) in seats 0 on and a computer
+    seat; the first (the host) speaks ``ann_protocol``."""
+    names = names or ("Ann", "Bob")
+    kw.setdefault("grace", 2.0)
+    cfg = config(tmp_path, computer=1, start_when=len(names) + 1, hands=12, **kw)
     table, clock = await clocked_table(cfg)
-    ann, bob = Link(table, "Ann"), Link(table, "Bob")
-    ann.hello(protocol=ann_protocol)
-    bob.hello()
-    n = Night(table, clock, ann, bob)
-    await settle(table, ann, bob)
+    links = [Link(table, name) for name in names]
+    for i, link in enumerate(links):
+        link.hello(protocol=ann_protocol if i == 0 else 2)
+    n = Night(table, clock, *links)
+    await settle(table, *links)
     await n.until(lambda: table.dealer.hand_no > 0)
-    return n, ann, bob
+    return n, links
 
 
 def leaked(asker: Link, down: dict[int, set[str]], upto: int | None = None) -> set[str]:
@@ -124,7 +129,7 @@ async def asker_waits(n: Night, bob: Link) -> Link:
 
 @run
 async def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> None:
-    n, ann, bob = await night(tmp_path)
+    n, (ann, bob) = await night(tmp_path)
     old_token = bob.token
     asker = await asker_waits(n, bob)
     assert ann.last("seat_asked") == {"type": "seat_asked", "seat": 1, "name": "Bob",
@@ -158,7 +163,7 @@ async def test_a_seat_asked_back_goes_only_on_the_hosts_give(tmp_path: Path) -> 
 
 @run
 async def test_the_terminal_gives_a_seat_back(tmp_path: Path) -> None:
-    n, ann, bob = await night(tmp_path)
+    n, (ann, bob) = await night(tmp_path)
     asker = await asker_waits(n, bob)
     status = n.table.console("status")
     assert "Bob asks for seat 1" in status
@@ -172,7 +177,7 @@ async def test_the_terminal_gives_a_seat_back(tmp_path: Path) -> None:
 @pytest.mark.parametrize("how", ["refused", "terminal", "timeout", "asker_leaves", "token"])
 @run
 async def test_an_ask_refused_or_unanswered_gets_nothing(tmp_path: Path, how: str) -> None:
-    n, ann, bob = await night(tmp_path, hand_pause=30)  # a match longer than the wait
+    n, (ann, bob) = await night(tmp_path, hand_pause=30)  # a match longer than the wait
     old_token = bob.token
     asker = await asker_waits(n, bob)
     await n.step()
@@ -219,7 +224,7 @@ async def test_an_ask_refused_or_unanswered_gets_nothing(tmp_path: Path, how: st
 
 @run
 async def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
-    n, ann, bob = await night(tmp_path)
+    n, (ann, bob) = await night(tmp_path)
     carl = n.add(Link(n.table, "Carl"))
     carl.hello(watch=True)
 
@@ -267,7 +272,7 @@ async def test_bad_asks_are_errors_to_the_sender_only(tmp_path: Path) -> None:
 
 @run
 async def test_a_protocol_1_client_sees_nothing_new(tmp_path: Path) -> None:
-    n, ann, bob = await night(tmp_path, ann_protocol=1)
+    n, (ann, bob) = await night(tmp_path, ann_protocol=1)
     table = n.table
     bob.drop()
     await n.step()
