@@ -339,17 +339,20 @@ def test_18_4_a_middle_that_talks_plain_to_the_table_learns_no_password_either(
 
 
 def test_18_2_the_key_survives_a_restart_and_is_kept_private(tmp_path: Path) -> None:
-    """Made on first start (0600 in a 0700 folder), kept across restarts and a new name:
+    """Made on first start (0600 in a 0700 folder) in the server's own data folder, kept
+    across restarts and a new name, and said in the log with the host's plain choice:
     the fingerprint is of the key, the name is the certificate's."""
     from common.seal import certificate_name
 
     keys = []
     for name in (TABLE, TABLE, "Another name"):
-        with serve(tmp_path, name=name) as srv:
+        with serve(tmp_path, "--plain", "never", name=name) as srv:
             cert = table_key(srv.port)
             keys.append(key_fingerprint(cert))
             assert certificate_name(cert) == name
-            assert srv.says(short_key(keys[-1]))  # beside the addresses to type
+            key = short_key(keys[-1])  # beside the addresses to type
+            assert srv.says(f"table key {key}: friends see it on their screen when they join")
+            assert srv.says("plain (unencrypted) connections are refused")
         folder = tmp_path / "data" / "seventh-street" / "server"
         assert (folder / "table.key").stat().st_mode & 0o777 == 0o600
         assert folder.stat().st_mode & 0o777 == 0o700

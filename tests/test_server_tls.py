@@ -41,7 +41,6 @@ from tests.serverkit import (
     seated,
     settle,
 )
-from tests.serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -387,19 +386,6 @@ async def test_the_txt_record_has_the_key_after_the_other_facts(tmp_path: Path) 
     assert list(facts) == list(FACT_KEYS)
     assert facts["key"] == "7QKM-D2XA-PF4Z-LW3B"
     assert "key" not in table_facts(table)
-
-
-def test_the_server_logs_its_key_beside_the_addresses(tmp_path: Path) -> None:
-    with ServerProcess(
-        tmp_path, "--history-dir", str(tmp_path / "h"), "--plain", "never"
-    ) as server:
-        assert server.says("table key")  # the key is made before it is said
-        kept = tmp_path / "data" / "seventh-street" / "server"  # its own, not the histories'
-        short = seal.short_key(load_identity(kept).fingerprint)
-        assert not (tmp_path / "h" / KEY_FILE).exists()
-        assert server.said(f"table key {short}: friends see it on their screen when they join")
-        # The next line of the log: it may come a moment later on a busy machine.
-        assert server.says("plain (unencrypted) connections are refused")
 
 
 @run
