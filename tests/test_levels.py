@@ -1,6 +1,7 @@
-"""Computer-seat levels: legal and sensible at every level, deterministic, and each
-seat's opponent model kept for the night (``tests/test_memory.py``) and fed only with
-what that seat saw."""
+"""Computer-seat levels: legal and sensible at every level, and how the shark reads its
+rivals.  That every level is deterministic is ``tests/test_brain_decisions.py``'s (every
+choice as recorded); the memory kept for the night and fed only with what its seat saw
+is ``tests/test_memory.py``'s."""
 
 from __future__ import annotations
 
@@ -85,18 +86,6 @@ def test_every_level_returns_a_legal_action_never_folding_a_free_check(
         assert choice != "fold"
     assert v == before  # the view is read, never changed
     hand.apply(s, choice)  # and the engine takes it
-
-
-@pytest.mark.parametrize("level", LEVEL_IDS)
-def test_same_view_and_rng_state_same_choice(level: str) -> None:
-    for seed in range(25):
-        hand, rng_seed = random_point(seed)
-        if hand.is_over:
-            continue
-        v = seat_view(hand, hand.to_act)
-        a = brain(level)(v, random.Random(rng_seed))
-        b = brain(level)(copy.deepcopy(v), random.Random(rng_seed))
-        assert a == b
 
 
 @pytest.mark.parametrize(
@@ -343,57 +332,6 @@ def test_shark_learns_who_stands_its_wagers_with_nothing() -> None:
     regular = brain("regular")
     play_match({0: regular, 1: station}, deals=40, seed=4)
     assert regular.memory.rivals[1].stood == [0] * 6
-
-
-# ---------------------------------------------------------------- matches and memory
-
-
-def test_a_seeded_match_replays_identically() -> None:
-    def run() -> list[tuple[int, str]]:
-        players = {0: brain("shark"), 1: brain("regular"), 2: brain("newcomer")}
-        return play_match(players, deals=6, seed=11)
-
-    assert run() == run()
-
-
-def test_opponent_model_learns_and_resets_at_a_new_night() -> None:
-    shark = brain("shark")
-    play_match({0: shark, 1: brain("newcomer")}, deals=8, seed=3)
-    model = shark.memory.rivals[1]
-    assert model.dealt == 8
-    shark.reset()
-    assert shark.memory.rivals == {} and shark.memory.hands == 0
-
-
-def test_opponent_model_learns_only_what_the_seat_saw() -> None:
-    """Two hands alike in everything seat 0 can see, with different hidden cards for the
-    rival who folds without showing: seat 0's memory ends the same."""
-
-    def memory_after(rival_hole: str) -> Any:
-        me = parse_many("As Ad Kc")
-        rival = parse_many(rival_hole)
-        rest = [c for c in full_deck() if c not in me and c not in rival]
-        # Deal order with button 1: seat 0 first (R-D2); down, down, up.
-        deck = [me[0], rival[0], me[1], rival[1], me[2], rival[2], *rest]
-        hand = Hand(stacks={0: 600, 1: 600}, button=1, deck=deck)
-        hand.start()
-        shark = brain("shark")
-        rng = random.Random(5)
-        while not hand.is_over:
-            s = hand.to_act
-            assert s is not None
-            if s == 0:
-                action = shark(seat_view(hand, 0), rng)
-            else:
-                names = [a.kind.value for a in hand.legal_actions(1)]
-                action = "fold" if "fold" in names else names[0]
-            hand.apply(s, action)
-        shark.observe(seat_view(hand, 0))
-        return shark.memory
-
-    a = memory_after("2c 3c 4h")
-    b = memory_after("7d 8d 4h")
-    assert a.rivals == b.rivals and a.hands == b.hands == 1
 
 
 # ---------------------------------------------------------------- picking levels
