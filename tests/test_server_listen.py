@@ -1,7 +1,7 @@
 """One port for every address family, and what is logged or shown is what listens
 (issue 9, point 1: ``serve --port 0`` listened on two ports and logged one).
 
-The real CLI on every interface runs in a network namespace of its own, as root.
+The real CLI on every interface runs in a network namespace of its own (``tests.netns``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -21,6 +20,7 @@ import pytest
 from server import listen
 from server.app import run_in_thread
 from server.config import ServerConfig
+from tests.netns import in_netns
 
 pytestmark = pytest.mark.timeout(120)
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,53 +115,12 @@ def test_the_table_server_reports_what_listens(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ every interface, for real
 
 
-def _unshare_works() -> bool:
-    if not shutil.which("unshare") or not shutil.which("ip"):
-        return False
-    try:
-        out = subprocess.run(
-            ["unshare", "--net", "sh", "-c", "ip link set lo up && echo ok"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return out.stdout.strip() == "ok"
-
-
-INSIDE = "STUD_TEST_IN_NETNS"
-
-
-@pytest.mark.skipif(bool(os.environ.get(INSIDE)), reason="already inside")
-def test_serve_port_0_in_a_namespace_of_its_own(tmp_path: Path) -> None:
-    """Runs the ``..._inside_the_namespace`` tests below in a network namespace with
-    only loopback, so binding every interface sends nothing anywhere."""
-    if not _unshare_works():
-        pytest.skip("needs unshare --net (root) to bind every interface safely")
-    here = Path(__file__).resolve()
-    cmd = (
-        f"ip link set lo up && exec {sys.executable} -m pytest -q -p no:cacheprovider "
-        f"--basetemp {tmp_path / 'inner'} {here} -k inside_the_namespace"
-    )
-    env = {**os.environ, INSIDE: "1"}
-    out = subprocess.run(
-        ["unshare", "--net", "sh", "-c", cmd],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=110,
-    )
-    assert out.returncode == 0 and "2 passed" in out.stdout, out.stdout[-3000:] + out.stderr[-2000:]
-
-
-@pytest.mark.skipif(not os.environ.get(INSIDE), reason="runs inside its own network namespace")
-def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
-    tmp_path: Path,
-) -> None:
+def test_serve_port_0_is_joinable_at_the_logged_addresses(request, tmp_path: Path) -> None:
     """The README's command: the game joins at the logged IPv4 address and starts the
     4-hand match; a watcher joins at the logged IPv6 address and sees it begin."""
+    if not in_netns(request):
+        return
+    os.environ["STUD_MDNS"] = "off"  # in_netns turned it on; it sets it back
     from tests.clientkit import run
 
     proc = subprocess.Popen(
@@ -225,10 +184,12 @@ def test_serve_port_0_is_joinable_at_the_logged_addresses_inside_the_namespace(
             proc.kill()
 
 
-@pytest.mark.skipif(not os.environ.get(INSIDE), reason="runs inside its own network namespace")
-def test_hosting_from_the_client_while_7777_is_taken_inside_the_namespace(tmp_path: Path) -> None:
+def test_hosting_from_the_client_while_7777_is_taken(request, tmp_path: Path) -> None:
     """The lobby showed "fd00::2 port 44887" while IPv6 listened on 44011: now every
     address the lobby shows joins, on the one port both families listen on."""
+    if not in_netns(request):
+        return
+    os.environ["STUD_MDNS"] = "off"  # in_netns turned it on; it sets it back
     import pygame
 
     from client.app import App
