@@ -24,7 +24,7 @@ import pytest
 
 from server.app import ServerHandle, run_in_thread
 from server.config import ServerConfig
-from tests.serverkit import LOOPBACK, Client, frame, roundtrip, run, until
+from tests.serverkit import CARD, LOOPBACK, Client, cards_in, frame, roundtrip, run, until
 
 # One xdist worker runs the whole file: its module fixtures (a played match, the slow
 # clocks) are set up once, not once per worker.
@@ -34,7 +34,6 @@ pytestmark = [pytest.mark.timeout(60), pytest.mark.xdist_group("contract")]
 # What the document says
 # --------------------------------------------------------------------------
 
-CARD = re.compile(r"^[23456789TJQKA][cdhs]$")
 ACTIONS = {"bring_in", "complete", "bet", "raise", "call", "check", "fold"}
 ERROR_CODES = set(
     re.findall(
@@ -114,7 +113,6 @@ NESTED = {
 }
 """What a map's key holds, by the map's name: a map, or a list of maps, of these fields."""
 CARD_KEYS = {"card", "cards", "best", "up", "hole", "shown"}
-TEXT_KEYS = {"name", "text", "message", "match", "history", "token", "hand", "reason"}
 
 
 def keys(obj: Any, spec: dict, where: str, problems: list[str], name: str = "") -> None:
@@ -130,15 +128,12 @@ def keys(obj: Any, spec: dict, where: str, problems: list[str], name: str = "") 
             problems.append(f"{where}: {k!r}={obj[k]!r} is {type(obj[k]).__name__}, not {types}")
     for k in CARD_KEYS & obj.keys():
         codes = [obj[k]] if k == "card" else obj[k] if isinstance(obj[k], list) else []
-        problems += [f"{where}.{k}: malformed card {c!r}" for c in codes if not _card(c)]
+        bad = [c for c in codes if not (isinstance(c, str) and CARD.match(c))]
+        problems += [f"{where}.{k}: malformed card {c!r}" for c in bad]
     for (outer, k), inner in NESTED.items():
         if outer == name and k in obj:
             for i, entry in enumerate(obj[k] if isinstance(obj[k], list) else [obj[k]]):
                 keys(entry, inner, f"{where}.{k}[{i}]", problems, k if k == "view" else "")
-
-
-def _card(code: object) -> bool:
-    return isinstance(code, str) and bool(CARD.match(code))
 
 
 def legal_problems(legal: list, where: str) -> list[str]:
@@ -193,15 +188,6 @@ def validate(msg: dict) -> list[str]:
     return p
 
 
-def all_cards(obj: Any) -> set[str]:
-    """Every card code anywhere in a message (names and free text skipped)."""
-    if isinstance(obj, dict):
-        return set().union(set(), *(all_cards(v) for k, v in obj.items() if k not in TEXT_KEYS))
-    if isinstance(obj, list):
-        return set().union(set(), *(all_cards(v) for v in obj))
-    return {obj} if _card(obj) else set()
-
-
 def leaks(you: int | None, messages: list[dict]) -> list[str]:
     """What one connection was sent that it may not know: another seat's down card before
     it is shown, in any message.  What it may know starts anew with each hand."""
@@ -218,7 +204,7 @@ def leaks(you: int | None, messages: list[dict]) -> list[str]:
                 visible.add(ev["card"])
             elif ev["ev"] == "show":
                 visible.update(ev.get("cards", []))
-            elif unseen := all_cards(ev) - visible:
+            elif unseen := cards_in(ev) - visible:
                 out.append(f"hand {hand}: event {ev} shows {sorted(unseen)}")
         for s in m["view"]["seats"] if t == "table" else []:
             if "hole" in s and s["seat"] != you:
@@ -231,7 +217,7 @@ def leaks(you: int | None, messages: list[dict]) -> list[str]:
             visible.update(shown)
         for s in m["shows"] if t == "hand_end" else []:
             visible.update(s.get("cards", []))
-        if t != "events" and (unseen := all_cards(m) - visible):
+        if t != "events" and (unseen := cards_in(m) - visible):
             out.append(f"hand {hand}: {t} shows cards never dealt up, to it, or shown: {unseen}")
     return out
 
@@ -523,11 +509,8 @@ def _order_problems(p: Person) -> list[str]:
             if t in ("events", "table", "turn", "hand_end") and not started:
                 out.append(f"{where}: {t} before match_start")
             if t == "events":
-                if (nxt["type"], nxt.get("step"), nxt.get("hand")) != (
-                    "table",
-                    m["step"],
-                    m["hand"],
-                ):
+                its_table = ("table", m["step"], m["hand"])
+                if (nxt["type"], nxt.get("step"), nxt.get("hand")) != its_table:
                     out.append(f"{where}: events step {m['step']} not followed by its table")
                 if last_step is not None and m["step"] != last_step + 1:
                     out.append(f"{where}: step went {last_step} -> {m['step']}")
@@ -538,11 +521,8 @@ def _order_problems(p: Person) -> list[str]:
                 prev = seg[i - 2] if comeback else seg[i - 1]
                 v = prev.get("view", {})
                 # Doc `table`: the view's `turn` is "the same id as in the `turn` message".
-                want = (m["seat"], m["seat"], m["legal"], m["turn"])
-                if (
-                    prev["type"] != "table"
-                    or (v["to_act"], v["you"], v["legal"], v["turn"]) != want
-                ):
+                said = (prev["type"], v.get("to_act"), v.get("you"), v.get("legal"), v.get("turn"))
+                if said != ("table", m["seat"], m["seat"], m["legal"], m["turn"]):
                     out.append(f"{where}: turn {m} not after its table: {prev}")
             if t == "table" and m["view"]["legal"] and m["view"]["to_act"] != m["view"]["you"]:
                 out.append(f"{where}: legal buttons when not to act: {m['view']}")

@@ -35,17 +35,16 @@ def _play_passive(match: Match) -> None:
 # ------------------------------------------------------------------ R-T0
 
 
-@pytest.mark.parametrize(
-    ("seats", "after", "order"),
-    [
-        ([0, 1, 2, 3, 4, 5, 6], 6, [0, 1, 2, 3, 4, 5, 6]),
-        ([0, 1, 2, 3, 4, 5, 6], 2, [3, 4, 5, 6, 0, 1, 2]),
-        ([0, 2, 5], 2, [5, 0, 2]),
-        ([1, 6], 6, [1, 6]),
-        ([1, 6], 3, [6, 1]),
-    ],
-    ids=["after-6-wraps-to-0", "after-2", "sparse", "heads-up-after-6", "empty-button"],
-)
+CLOCKWISE = {
+    "after-6-wraps-to-0": ([0, 1, 2, 3, 4, 5, 6], 6, [0, 1, 2, 3, 4, 5, 6]),
+    "after-2": ([0, 1, 2, 3, 4, 5, 6], 2, [3, 4, 5, 6, 0, 1, 2]),
+    "sparse": ([0, 2, 5], 2, [5, 0, 2]),
+    "heads-up-after-6": ([1, 6], 6, [1, 6]),
+    "empty-button": ([1, 6], 3, [6, 1]),
+}
+
+
+@pytest.mark.parametrize(("seats", "after", "order"), CLOCKWISE.values(), ids=list(CLOCKWISE))
 def test_R_T0_clockwise_is_increasing_seat_number_wrapping_6_to_0(
     seats: list[int], after: int, order: list[int]
 ) -> None:
@@ -55,11 +54,15 @@ def test_R_T0_clockwise_is_increasing_seat_number_wrapping_6_to_0(
 # ------------------------------------------------------------------ R-T1
 
 
-@pytest.mark.parametrize(
-    "stacks",
-    [{0: 600}, {s: 600 for s in range(8)}, {0: 600, 7: 600}, {0: 600, 1: 0}],
-    ids=["one-seat", "eight-seats", "no-seat-7", "seat-without-chips"],
-)
+NOT_A_HAND = {
+    "one-seat": {0: 600},
+    "eight-seats": {s: 600 for s in range(8)},
+    "no-seat-7": {0: 600, 7: 600},
+    "seat-without-chips": {0: 600, 1: 0},
+}
+
+
+@pytest.mark.parametrize("stacks", NOT_A_HAND.values(), ids=list(NOT_A_HAND))
 def test_R_T1_R_T5_a_hand_needs_two_to_seven_seats_0_to_6_with_chips(
     stacks: dict[int, int],
 ) -> None:
@@ -254,22 +257,17 @@ def test_R_T7_button_moves_clockwise_after_every_hand(seed: int) -> None:
 # ------------------------------------------------------------------ R-C1
 
 
+DEFAULT_ACTIONS = {
+    "bring-in-seat-brings-in": (3, "", "bring_in"),
+    "facing-bring-in-folds": (3, "1:bring_in", "fold"),
+    "checks-if-free": (4, "", "check"),
+    "facing-bet-folds": (4, "1:bet", "fold"),
+    "after-check-checks": (5, "1:check", "check"),
+}
+
+
 @pytest.mark.parametrize(
-    ("street", "steps", "default"),
-    [
-        (3, "", "bring_in"),
-        (3, "1:bring_in", "fold"),
-        (4, "", "check"),
-        (4, "1:bet", "fold"),
-        (5, "1:check", "check"),
-    ],
-    ids=[
-        "bring-in-seat-brings-in",
-        "facing-bring-in-folds",
-        "checks-if-free",
-        "facing-bet-folds",
-        "after-check-checks",
-    ],
+    ("street", "steps", "default"), DEFAULT_ACTIONS.values(), ids=list(DEFAULT_ACTIONS)
 )
 def test_R_C1_dropped_seat_checks_if_it_can_else_folds(
     street: int, steps: str, default: str
