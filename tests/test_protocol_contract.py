@@ -227,7 +227,8 @@ def leaks(you: int | None, messages: list[dict]) -> list[str]:
 # --------------------------------------------------------------------------
 
 
-def serve(tmp: Path, **options: Any) -> ServerHandle:
+@contextlib.contextmanager
+def served(tmp: Path, **options: Any) -> Iterator[ServerHandle]:
     """A table on loopback, on a thread of its own (to a client, a process like any
     other), with the server's own clocks, which the document gives: quick computer
     seats, no pauses."""
@@ -235,12 +236,7 @@ def serve(tmp: Path, **options: Any) -> ServerHandle:
         host=LOOPBACK, port=0, history_dir=tmp / "histories", data_dir=tmp / "data",
         computer=1, hands=4, bot_delay=0, hand_pause=0,
     )  # fmt: skip
-    return run_in_thread(replace(cfg, **options))
-
-
-@contextlib.contextmanager
-def served(tmp: Path, **options: Any) -> Iterator[ServerHandle]:
-    srv = serve(tmp, **options)
+    srv = run_in_thread(replace(cfg, **options))
     try:
         yield srv
     finally:
@@ -350,9 +346,8 @@ class Person:
 
 async def play_match(tmp: Path) -> dict:
     rng = random.Random(20261129)
-    srv = serve(tmp, start_when=3, seed=5)
     rec: dict = {"reconnect": None, "problems": []}
-    try:
+    with served(tmp, start_when=3, seed=5) as srv:
         conn, ww = await said_hello(srv, "Cy", watch=True)
         watcher = Person("Cy", ww, [conn])
         players = []
@@ -429,8 +424,6 @@ async def play_match(tmp: Path) -> dict:
         rec["watcher"] = watcher
         rec["hist"] = tmp / "histories"
         return rec
-    finally:
-        srv.stop()
 
 
 async def reconnect(srv, p: Person, other: Person, turn_msg: dict) -> dict:
