@@ -4,30 +4,25 @@ its way in (``server.hello``) together."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client.net import WRONG_PASSWORD, Connection, TableKey
-from tests.clientkit import failed
-from tests.serverkit import config, run, running, until
+from tests.clientkit import failed, polled
+from tests.serverkit import config, run, running
 
 pytest.importorskip("server.identity", reason="the server's sealed wire (server.net's TLS)")
 
 pytestmark = pytest.mark.timeout(60)
 
 
-async def _join(conn: Connection, done: Any, timeout: float = 20.0) -> list[Any]:
+async def _join(conn: Connection, done: Any) -> list[Any]:
     """Run ``conn`` until ``done(seen)`` (seen: what its thread reported)."""
-    seen: list[Any] = []
-
-    def polled() -> bool:
-        seen.extend(conn.poll())
-        return bool(done(seen))
-
     conn.start()
-    await until(polled, timeout=timeout)
+    seen = await asyncio.to_thread(polled, conn, done, 20.0)  # the table serves meanwhile
     conn.close()
     return seen
 
