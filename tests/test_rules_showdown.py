@@ -167,25 +167,33 @@ _SHOW_CARDS = {
 }
 
 
+# With seat 2 all in on third street, seat 3 acts first on seventh street (R-O3), and the
+# best showing hand (seat 2's) shows first only if no one bet.
 SHOWING_ORDER_AFTER_BETTING = {
-    "last-raiser-first": ("2:check 3:bet 1:raise 2:call 3:call", [1, 2, 3]),
-    "raiser-first-then-clockwise": ("2:bet 3:raise 1:call 2:call", [3, 1, 2]),
-    "bettor-first": ("2:bet 3:call 1:call", [2, 3, 1]),
-    "check-then-bet": ("2:check 3:check 1:bet 2:call 3:call", [1, 2, 3]),
-    "last-reraiser-first-folded-skipped": ("2:bet 3:raise 1:fold 2:raise 3:call", [2, 3]),
-    "no-bet-first-to-act-first": ("2:check 3:check 1:check", [2, 3, 1]),
+    "last-raiser-first": ({}, "2:check 3:bet 1:raise 2:call 3:call", [1, 2, 3]),
+    "raiser-first-then-clockwise": ({}, "2:bet 3:raise 1:call 2:call", [3, 1, 2]),
+    "bettor-first": ({}, "2:bet 3:call 1:call", [2, 3, 1]),
+    "check-then-bet": ({}, "2:check 3:check 1:bet 2:call 3:call", [1, 2, 3]),
+    "last-reraiser-first-folded-skipped": ({}, "2:bet 3:raise 1:fold 2:raise 3:call", [2, 3]),
+    "no-bet-first-to-act-first": ({}, "2:check 3:check 1:check", [2, 3, 1]),
+    "all-check-all-in-best-showing-first": ({2: 5}, "3:check 1:check", [2, 3, 1]),
+    "all-in-best-showing-bettor-first": ({2: 5}, "3:bet 1:call", [3, 1, 2]),
+    "all-in-best-showing-bettor-after-check-first": ({2: 5}, "3:check 1:bet 3:call", [1, 2, 3]),
 }
 
 
 @pytest.mark.parametrize(
-    ("seventh", "order"),
+    ("stacks", "seventh", "order"),
     SHOWING_ORDER_AFTER_BETTING.values(),
     ids=list(SHOWING_ORDER_AFTER_BETTING),
 )
-def test_R_S5_order_of_showing_after_seventh_street_betting(seventh: str, order: list[int]) -> None:
-    hand = new_hand(0, _SHOW_CARDS)
+def test_R_S5_order_of_showing_after_seventh_street_betting(
+    stacks: dict[int, int], seventh: str, order: list[int]
+) -> None:
+    hand = new_hand(0, _SHOW_CARDS, stacks=stacks)
     to_street(hand, 7)
-    assert hand.to_act == 2
+    assert hand.seats[2].all_in == bool(stacks)
+    assert hand.to_act == (3 if stacks else 2)
     play(hand, seventh)
     assert hand.is_over
     assert shows(hand) == order
@@ -276,26 +284,5 @@ def test_R_S5_R_A2_last_full_wager_still_in_else_first_to_act(
     assert hand.to_act == 1
     play(hand, seventh)
     assert hand.is_over
-    assert shows(hand) == order
-    check_record(hand)
-
-
-@pytest.mark.parametrize(
-    ("seventh", "order"),
-    [
-        pytest.param("3:check 1:check", [2, 3, 1], id="all-check-all-in-best-showing-first"),
-        pytest.param("3:bet 1:call", [3, 1, 2], id="bettor-first"),
-        pytest.param("3:check 1:bet 3:call", [1, 2, 3], id="bettor-after-check-first"),
-    ],
-)
-def test_R_S5_best_showing_hand_all_in_shows_first_only_without_betting(
-    seventh: str, order: list[int]
-) -> None:
-    # Seat 2 (pair of nines showing) is all in on third street; seat 3 acts
-    # first on seventh street (R-O3).
-    hand = new_hand(0, _SHOW_CARDS, stacks={2: 5})
-    to_street(hand, 7)
-    assert hand.seats[2].all_in and hand.to_act == 3
-    play(hand, seventh)
     assert shows(hand) == order
     check_record(hand)
