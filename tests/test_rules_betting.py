@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from common.events import ActionKind, IllegalAction
+from common.events import IllegalAction
 from tests.stacking import acts, check_record, legal, offers, passive, play, table
 
 # ------------------------------------------------------------------ R-B1
@@ -66,35 +66,17 @@ def test_R_B2_bring_in_or_complete_never_check_or_fold(stack: int, buttons: str)
     check_record(hand)
 
 
-# ------------------------------------------------------------------ R-B3
+# ------------------------------------------------------------------ R-B3, R-B4
 
 
+# R-B3: after the bring-in, fold, call or complete (no raise: R-B1's table refuses one);
+# R-B4: after the completion, fold, call or raise by 10.
 @pytest.mark.parametrize(
     ("steps", "to_act", "buttons"),
     [
         ("1:bring_in", 2, "fold 0/0, call 4/4, complete 10/10"),
         ("1:bring_in 2:call", 3, "fold 0/0, call 4/4, complete 10/10"),
         ("1:bring_in 2:fold", 3, "fold 0/0, call 4/4, complete 10/10"),
-    ],
-    ids=["first-after-bring-in", "after-a-call", "after-a-fold"],
-)
-def test_R_B3_after_bring_in_fold_call_or_complete_no_raise(
-    steps: str, to_act: int, buttons: str
-) -> None:
-    hand = table()
-    play(hand, steps)
-    assert hand.to_act == to_act
-    assert legal(hand) == buttons
-    with pytest.raises(IllegalAction):
-        hand.apply(to_act, ActionKind.RAISE)
-
-
-# ------------------------------------------------------------------ R-B4
-
-
-@pytest.mark.parametrize(
-    ("steps", "to_act", "buttons"),
-    [
         ("1:bring_in 2:complete", 3, "fold 0/0, call 10/10, raise 20/20"),
         ("1:bring_in 2:complete 3:call", 1, "fold 0/4, call 6/10, raise 16/20"),
         ("1:bring_in 2:call 3:complete", 1, "fold 0/4, call 6/10, raise 16/20"),
@@ -103,6 +85,9 @@ def test_R_B3_after_bring_in_fold_call_or_complete_no_raise(
         ("1:complete", 2, "fold 0/0, call 10/10, raise 20/20"),
     ],
     ids=[
+        "first-after-bring-in",
+        "after-a-call",
+        "after-a-fold",
         "raise-by-10-after-completion",
         "bring-in-owes-the-rest",
         "bring-in-owes-the-rest-after-call",
@@ -111,7 +96,7 @@ def test_R_B3_after_bring_in_fold_call_or_complete_no_raise(
         "bring-in-seat-completes",
     ],
 )
-def test_R_B4_after_completion_fold_call_or_raise_by_10(
+def test_R_B3_R_B4_before_the_completion_no_raise_after_it_raise_by_10(
     steps: str, to_act: int, buttons: str
 ) -> None:
     offers(table(), steps, to_act, buttons)
