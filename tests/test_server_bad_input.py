@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import socket
 import struct
 from collections.abc import Awaitable, Callable
@@ -54,26 +55,14 @@ async def _refused(t: Table, code: str, *, closes: bool, data: bytes) -> None:
     await c.close()
 
 
-async def http_request(t: Table) -> None:
-    await _refused(t, "frame_too_large", closes=True, data=b"GET / HTTP/1.1\r\n\r\n")
-
-
-async def frame_over_the_limit(t: Table) -> None:
-    await _refused(t, "frame_too_large", closes=True, data=struct.pack(">I", 70_000) + b"x" * 100)
-
-
-async def frame_cut_short_then_silence(t: Table) -> None:
-    await _refused(t, "bad_frame", closes=True, data=struct.pack(">I", 100) + b"\x81" * 10)
-
-
-async def wrong_field_type(t: Table) -> None:
-    hello = {"type": "hello", "protocol": "1", "name": "x", "password": PASSWORD}
-    await _refused(t, "bad_message", closes=False, data=frame(hello))
-
-
-async def huge_string(t: Table) -> None:
-    hello = {"type": "hello", "protocol": 1, "name": "x" * 60_000, "password": PASSWORD}
-    await _refused(t, "bad_message", closes=False, data=frame(hello))
+HELLO = {"type": "hello", "protocol": 1, "name": "x", "password": PASSWORD}
+REFUSED = {  # what a new connection sends: the error's code, and whether it closes
+    "http_request": ("frame_too_large", True, b"GET / HTTP/1.1\r\n\r\n"),
+    "frame_over_the_limit": ("frame_too_large", True, struct.pack(">I", 70_000) + b"x" * 100),
+    "frame_cut_short_then_silence": ("bad_frame", True, struct.pack(">I", 100) + b"\x81" * 10),
+    "wrong_field_type": ("bad_message", False, frame({**HELLO, "protocol": "1"})),
+    "huge_string": ("bad_message", False, frame({**HELLO, "name": "x" * 60_000})),
+}
 
 
 async def seat_while_match_runs(t: Table) -> None:
@@ -140,14 +129,17 @@ async def too_many_connections(t: Table) -> None:
         await c.close()
 
 
-CASES: list[Case] = [
-    http_request, frame_over_the_limit, frame_cut_short_then_silence, wrong_field_type,
-    huge_string, seat_while_match_runs, act_for_another_seat, unknown_action,
-    never_says_hello, stops_reading, too_many_connections,
-]  # fmt: skip
+CASES: dict[str, Case] = {
+    **{name: functools.partial(_refused, code=code, closes=closes, data=data)
+       for name, (code, closes, data) in REFUSED.items()},
+    **{case.__name__: case for case in (
+        seat_while_match_runs, act_for_another_seat, unknown_action, never_says_hello,
+        stops_reading, too_many_connections,
+    )},
+}  # fmt: skip
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
+@pytest.mark.parametrize("case", CASES.values(), ids=list(CASES))
 @run
 async def test_bad_input_never_hurts_the_table(tmp_path: Path, case: Case) -> None:
     cfg = config(
