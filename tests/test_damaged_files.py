@@ -124,10 +124,6 @@ def _edit_match(data: bytes, **fields: Any) -> bytes:
     return b"\n".join(lines)
 
 
-def _history_of(data: bytes) -> str:
-    return str(parse(data, NAME)[0]["history"])
-
-
 JOURNAL_DAMAGES: dict[str, Callable[[bytes], bytes]] = {
     "too deep": lambda good: good + b'{"t":"act","seat":1,"action":' + _deep() + b"}\n",
     "Infinity": lambda good: good.replace(b'"time_bank":90.0', b'"time_bank":Infinity', 1),
@@ -214,7 +210,7 @@ def test_a_match_id_that_is_not_a_plain_name_is_refused(match_id: object) -> Non
 
 
 def test_the_journal_names_its_history_by_its_plain_name(journal: bytes) -> None:
-    history = _history_of(journal)
+    history = str(parse(journal, NAME)[0]["history"])
     assert "/" not in history and "\\" not in history and history.endswith(".jsonl")
 
 

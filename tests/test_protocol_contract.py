@@ -137,17 +137,15 @@ def keys(obj: Any, spec: dict, where: str, problems: list[str], name: str = "") 
 
 
 def legal_problems(legal: list, where: str) -> list[str]:
-    acts = [e.get("action") for e in legal if isinstance(e, dict)]
+    entries = [e for e in legal if isinstance(e, dict)]
+    acts = [e.get("action") for e in entries]
     out = [f"{where}: action {a!r} not documented" for a in acts if a not in ACTIONS]
-    for e in legal:
-        out += [f"{where}: negative {k}" for k in ("put", "to") if _negative(e, k)]
+    for e in entries:
+        negative = [k for k in ("put", "to") if isinstance(e.get(k), int) and e[k] < 0]
+        out += [f"{where}: negative {k}" for k in negative]
     if len(acts) != len(set(acts)):
         out.append(f"{where}: an action offered twice: {acts}")
     return out
-
-
-def _negative(entry: Any, key: str) -> bool:
-    return isinstance(entry, dict) and isinstance(entry.get(key), int) and entry[key] < 0
 
 
 def validate(msg: dict) -> list[str]:
