@@ -28,18 +28,19 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("common", "server", "client")
 
 
-IO_MODULES = frozenset(
-    "argparse asyncio concurrent fcntl glob http io logging mmap multiprocessing os pathlib "
-    "platformdirs pygame select selectors shutil signal socket socketserver subprocess sys "
-    "tempfile threading time urllib zeroconf".split()
-)
+IO_MODULES = frozenset({
+    "argparse", "asyncio", "concurrent", "fcntl", "glob", "http", "io", "logging", "mmap",
+    "multiprocessing", "os", "pathlib", "platformdirs", "pygame", "select", "selectors",
+    "shutil", "signal", "socket", "socketserver", "subprocess", "sys", "tempfile", "threading",
+    "time", "urllib", "zeroconf"
+})  # fmt: skip
 """Modules whose job is I/O (files, sockets, processes, the terminal, clocks, logs)."""
 IO_CALLS = frozenset({"open", "print", "input", "breakpoint"})
 """Built-in functions that read or write outside the process."""
-IO_METHODS = frozenset(
-    "load_cert_chain load_verify_locations wrap_socket read_text read_bytes write_text "
-    "write_bytes now today utcnow".split()
-)
+IO_METHODS = frozenset({
+    "load_cert_chain", "load_verify_locations", "wrap_socket", "read_text", "read_bytes",
+    "write_text", "write_bytes", "now", "today", "utcnow"
+})  # fmt: skip
 """Methods that reach a file or a clock through a module allowed for its pure parts
 (``ssl`` for TLS in memory, ``datetime`` for dates read from a record)."""
 
