@@ -247,10 +247,8 @@ class Connection:
         down_since: float | None = None
         lost = ""  # why the link went, for every status of this outage
         busy = 0  # busy answers to our comeback in a row
+        self._status("connecting", "", 0, None)  # each retry says so before its pause
         while not self._closed.is_set():
-            until = None if down_since is None else down_since + self.retry_for
-            state = "connecting" if not welcomed_once and not busy else "retrying"
-            self._status(state, BUSY if busy else lost, attempt, until)
             try:
                 outcome = self._session()
             finally:
