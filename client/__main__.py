@@ -15,12 +15,14 @@ import sys
 from collections.abc import Sequence
 
 from common.levels import LEVEL_IDS
+from common.version import __version__
 
 __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="stud", description="Seven card stud with friends.")
+    ap.add_argument("--version", action="version", version=f"Seventh Street {__version__}")
     way = ap.add_mutually_exclusive_group()
     way.add_argument("--join", metavar="HOST[:PORT]", help="join the table at this address")
     way.add_argument("--computer", type=int, choices=(1, 2, 3), help="play 1 to 3 computer seats")

@@ -8,12 +8,11 @@ from common.events import ActionKind, ProtocolError
 __all__ = [
     "ACTIONS", "DEFAULT_PORT", "HAND_COUNTS", "MAX_CHAT", "MAX_FRAME", "MAX_NAME",
     "MAX_TIME_BANK", "MAX_TURN_TIME", "PROTOCOLS", "PROTOCOL_VERSION",
-    "SERVER_VERSION", "MessageError",
+    "MessageError",
 ]  # fmt: skip
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
-SERVER_VERSION = "0.1.0"
 """Versions a server accepts in ``hello``; protocol 1 is sent none of 2's new message types."""
 DEFAULT_PORT = 7777
 MAX_FRAME = 64 * 1024
