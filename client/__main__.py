@@ -50,12 +50,28 @@ def _refuse(words: str) -> int:
     return 2
 
 
+def _said(record: logging.LogRecord) -> bool:
+    """Whether the player's terminal shows a record: the game's own (``client``), and the
+    warnings of everything else (its own server's talk of each connection is in the lobby)."""
+    return record.name.partition(".")[0] == "client" or record.levelno >= logging.WARNING
+
+
+def _terminal(verbose: bool) -> None:
+    """What the game says on its terminal: with ``--verbose`` everything, stamped with its
+    time and source; else only ``_said``, in its own words, one a line (no sound, say)."""
+    if verbose:
+        fmt = "%(asctime)s %(name)s %(levelname)s %(message)s"
+        logging.basicConfig(level=logging.DEBUG, format=fmt)
+        return
+    said = logging.StreamHandler()
+    said.setFormatter(logging.Formatter("%(message)s"))
+    said.addFilter(_said)
+    logging.basicConfig(level=logging.INFO, handlers=[said])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-    )
+    _terminal(args.verbose)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
     from client.address import AddressError, joinable, parse_address
     from client.app import App
