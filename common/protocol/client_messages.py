@@ -87,10 +87,15 @@ _seat = _must(
     lambda seat: 0 <= seat <= 6, "there is no seat {value} (seats are 0 to 6)", "bad_seat"
 )
 _free_seat = _must(lambda seat: 0 <= seat <= 6, "seat must be 0 to 6")
-_version = _must(
-    lambda version: len(version) <= 20 and version.isprintable(),
-    "version must be at most 20 printable characters",
-)
+
+
+def _version(msg: Mapping[str, Any], key: str, value: str) -> str | None:
+    """A game's version, only ever said back: cut to 20 characters, None if not printable
+    (a hello is never refused for it, so a later game's version string cannot lock it out)."""
+    version = value[:20]
+    return version if version.isprintable() else None
+
+
 _plain = _must(lambda plain: plain in ("allow", "never"), "plain must be 'allow' or 'never'")
 
 
