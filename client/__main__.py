@@ -15,12 +15,14 @@ import sys
 from collections.abc import Sequence
 
 from common.levels import LEVEL_IDS
+from common.version import __version__
 
 __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="stud", description="Seven card stud with friends.")
+    ap.add_argument("--version", action="version", version=f"Seventh Street {__version__}")
     way = ap.add_mutually_exclusive_group()
     way.add_argument("--join", metavar="HOST[:PORT]", help="join the table at this address")
     way.add_argument("--computer", type=int, choices=(1, 2, 3), help="play 1 to 3 computer seats")
@@ -48,12 +50,28 @@ def _refuse(words: str) -> int:
     return 2
 
 
+def _said(record: logging.LogRecord) -> bool:
+    """Whether the player's terminal shows a record: the game's own (``client``), and the
+    warnings of everything else (its own server's talk of each connection is in the lobby)."""
+    return record.name.partition(".")[0] == "client" or record.levelno >= logging.WARNING
+
+
+def _terminal(verbose: bool) -> None:
+    """What the game says on its terminal: with ``--verbose`` everything, stamped with its
+    time and source; else only ``_said``, in its own words, one a line (no sound, say)."""
+    if verbose:
+        fmt = "%(asctime)s %(name)s %(levelname)s %(message)s"
+        logging.basicConfig(level=logging.DEBUG, format=fmt)
+        return
+    said = logging.StreamHandler()
+    said.setFormatter(logging.Formatter("%(message)s"))
+    said.addFilter(_said)
+    logging.basicConfig(level=logging.INFO, handlers=[said])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-    )
+    _terminal(args.verbose)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
     from client.address import AddressError, joinable, parse_address
     from client.app import App

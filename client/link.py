@@ -33,6 +33,7 @@ from client.settings import Settings
 from common.protocol import Hello, Leave
 from common.protocol import server_messages as r
 from common.seal import normal_short_key, same_key, short_key
+from common.version import __version__
 
 __all__ = ["Expect", "KeyProblem", "TableLink"]
 
@@ -132,6 +133,7 @@ class TableLink:
             token=token or None,
             password=password or None,
             watch=self.watch and not token,
+            version=__version__,  # said back should the table not play with this game
         ).encode()
 
     def hello(self) -> dict[str, Any]:

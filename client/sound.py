@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 
 import pygame
 
-__all__ = ["SOUNDS", "init", "play", "quiet_stderr", "samples", "set_muted", "set_volume",
-           "start_pygame", "state"]  # fmt: skip
+__all__ = ["NO_SOUND", "SOUNDS", "init", "play", "quiet_stderr", "samples", "set_muted",
+           "set_volume", "start_pygame", "state"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,8 @@ _sounds: dict[str, pygame.mixer.Sound] = {}
 _volume = 0.7  # master, 0..1
 _muted = False
 _no_device = False  # the mixer could not open a device: not looked for again this run
+NO_SOUND = "No sound: this computer has no audio device the game can use; it plays on in silence"
+"""The one line a start says where there is no sound device (the player's terminal)."""
 
 Wave = Callable[[int], list[float]]  # sample rate -> mono samples in -1..1
 
@@ -206,9 +208,7 @@ def _load() -> None:
     except Exception as exc:  # no audio device: play on in silence, said once
         _no_device = True
         log.debug("the mixer could not open an audio device: %s", exc)
-        log.info(
-            "No sound: this computer has no audio device the game can use; it plays on in silence"
-        )
+        log.info(NO_SOUND)
         return
     try:
         rate, size, channels = pygame.mixer.get_init()

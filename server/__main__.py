@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from common.protocol import DEFAULT_PORT, HAND_COUNTS, MAX_FRAME
+from common.version import __version__
 from server.app import CannotStart, TableServer
 from server.brain import LEVELS
 from server.config import PLAIN_CHOICES, ServerConfig, default_data_dir, default_history_dir
@@ -30,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="stud-server",
         description="Host a seven card stud table for friends on the local network.",
     )
+    ap.add_argument("--version", action="version", version=f"Seventh Street {__version__}")
     ap.add_argument("--host", default=None, help="address to listen on (default: all interfaces)")
     ap.add_argument(
         "--port",

@@ -194,7 +194,8 @@ class Announcer:
 def table_facts(table: Any, *, key: str = "") -> dict[str, str]:
     """What the announcement says of a ``server.table.Table`` now; ``key``: the table's
     short key, which a client checks the certificate against."""
-    from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
+    from common.protocol import PROTOCOL_VERSION
+    from common.version import __version__
     from server.seats import MAX_SEATS
 
     seats = table.seats
@@ -210,6 +211,6 @@ def table_facts(table: Any, *, key: str = "") -> dict[str, str]:
         "hand": str(table.dealer.hand_no if table.dealer.life.running else 0),
         "hands": str(table.options.hands),
         "proto": str(PROTOCOL_VERSION),
-        "ver": SERVER_VERSION,
+        "ver": __version__,
         **({"key": key} if key else {}),
     }

@@ -39,6 +39,7 @@ from typing import Any
 
 from common import protocol as p
 from common.proof import ProofFailed, TableProof
+from common.version import __version__
 from server.asks import askable
 from server.config import ServerConfig
 from server.guard import Door
@@ -107,9 +108,11 @@ class Reception:
             conn.fail("tls_required", why, "hello")
             return
         if hello.protocol not in p.PROTOCOLS:
+            newer = hello.protocol > max(p.PROTOCOLS)
+            log.info("refused protocol %d (game %s)", hello.protocol, hello.version or "?")
             conn.fail(
                 "protocol_version",
-                f"this server speaks protocol 1 or {p.PROTOCOL_VERSION}",
+                p.version_refusal(__version__, hello.version, game_newer=newer),
                 "hello",
             )
             return

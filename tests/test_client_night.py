@@ -10,6 +10,7 @@ import pytest
 
 from common.protocol import PROTOCOL_VERSION
 from common.protocol.server_messages import Night
+from common.version import __version__
 from tests.clientkit import Player, click, found_at, hosting, key, run, session_from, showing
 
 pytestmark = pytest.mark.timeout(120)
@@ -68,7 +69,8 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> N
     full = found_at(host.server.port, key="Friday._seventh-street._tcp.local.", name="Friday",
                     seats=7, free=0, version="0.1.0")  # fmt: skip
     start.join_found(replace(full, protocol=PROTOCOL_VERSION - 1))
-    assert watcher.session is None and "another version" in watcher.notice
+    said = f"The table runs Seventh Street 0.1.0; this game is {__version__}: ask the host"
+    assert watcher.session is None and start.errors["join"].startswith(said)
     start.join_found(full)
     assert run(
         [host, watcher], lambda: watcher.top().name == "lobby" and watcher.session.lobby.said

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from client.discovery import FoundTable, TableFinder, parse_facts
-from common.protocol import PROTOCOL_VERSION, SERVER_VERSION
+from common.protocol import PROTOCOL_VERSION
+from common.version import __version__
 from server.app import run_in_thread
 from tests.netns import ROOT, in_netns
 from tests.serverkit import Client, config, wait_until
@@ -74,7 +75,7 @@ def test_tables_are_announced_followed_and_withdrawn(request, tmp_path: Path) ->
         assert t is not None and t.host == "127.0.0.1"
         assert (t.seats, t.free, t.people) == (1, 6, 0)  # the computer seat
         assert t.password and not t.running and (t.hand, t.hands) == (0, 8)
-        assert (t.protocol, t.version) == (PROTOCOL_VERSION, SERVER_VERSION) and t.compatible
+        assert (t.protocol, t.version) == (PROTOCOL_VERSION, __version__) and t.compatible
 
         async def sit_and_start() -> None:
             ann = Client("Ann")

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 import pygame
 
 from client.render.text import blit_text, fit, font, text
+from common.version import __version__
 
-__all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel"]
+__all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel", "version_mark"]
 
 GOLD = (236, 196, 92)
 INK = (245, 245, 238)
@@ -25,6 +26,15 @@ def panel(
 ) -> None:
     """A rounded box of ``color`` (translucent where its alpha says) over what is there."""
     surf.blit(_fill(tuple(rect.size), tuple(color), radius), rect.topleft)
+
+
+def version_mark(surf: pygame.Surface, size: int) -> pygame.Rect:
+    """The game's version, small and dim in the window's bottom right corner (the start
+    screen and every lobby show it: friends compare it when they cannot join)."""
+    w, h = surf.get_size()
+    at = (w - size // 2, h - size // 4)
+    words = f"Seventh Street {__version__}"
+    return blit_text(surf, words, size, at, (115, 145, 130), anchor="bottomright")
 
 
 @functools.lru_cache(maxsize=256)

@@ -21,7 +21,7 @@ from client.host import Host
 from client.render.layout import BASE_H, BASE_W
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.text import blit_text, fit, fit_sizes, font, text, wrap
-from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
+from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel, version_mark
 from client.scenes.base import Scene
 from client.scenes.hostchoices import PLAIN_LABEL, HostChoices, odds_words, options_words
 from client.scenes.reconnect import ReconnectBanner
@@ -472,4 +472,5 @@ class LobbyScene(Scene):
         for t, rect in self.chat_lines():
             blit_text(surf, t, f(22), rect.topleft, (170, 210, 250))
         self.chat.draw(surf)
+        version_mark(surf, f(18, 12))
         self.lost.draw(surf, self.host.status, self.host.now())

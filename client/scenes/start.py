@@ -21,14 +21,26 @@ from client.overlays import ConfirmDialog
 from client.render.layout import BASE_H
 from client.render.tablelist import PasswordPrompt, TableList
 from client.render.text import blit_text, fit, fit_lines, font, line_height, wrap
-from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
+from client.render.widgets import (
+    GOLD,
+    INK,
+    MUTED,
+    Button,
+    Checkbox,
+    Choice,
+    TextInput,
+    panel,
+    version_mark,
+)
 from client.scenes.base import Scene
 from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
 from client.wording import and_names
 from common.levels import LEVEL_INFO, level_info
+from common.protocol import version_refusal
 from common.protocol.server_messages import ServerMessage, Welcome
 from common.seal import normal_short_key
+from common.version import __version__
 
 if TYPE_CHECKING:
     from server.journal import Unfinished
@@ -338,9 +350,8 @@ class StartScene(Scene):
         table is watched; one where we keep a seat's token takes us back to that seat."""
         self.host.notice = ""
         self.errors.pop("join", None)
-        if not table.compatible:
-            other = f"runs another version of the game (protocol {table.protocol})."
-            self.host.notice = f"{table.name} {other}"
+        if not table.compatible:  # (an older table: a newer one takes us)
+            self.errors["join"] = version_refusal(table.version, __version__, game_newer=True)
             return
         self.remember()
         # Our seat's token kept for this table (client.seatkeys): back to it, asking nothing.
@@ -541,6 +552,7 @@ class StartScene(Scene):
         box = self.error_box()
         for i, line in enumerate(lines):
             blit_text(surf, line, size, (box.x, box.y + i * line_height(size)), WARN)
+        version_mark(surf, f(18, 12))
         if self.host.notice:
             at = (cx, round(oy + 696 * self.s))
             blit_text(surf, self.host.notice, f(24), at, WARN, bold=True, anchor="center")

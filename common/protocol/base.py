@@ -8,12 +8,11 @@ from common.events import ActionKind, ProtocolError
 __all__ = [
     "ACTIONS", "DEFAULT_PORT", "HAND_COUNTS", "MAX_CHAT", "MAX_FRAME", "MAX_NAME",
     "MAX_TIME_BANK", "MAX_TURN_TIME", "PROTOCOLS", "PROTOCOL_VERSION",
-    "SERVER_VERSION", "MessageError",
+    "MessageError", "version_refusal",
 ]  # fmt: skip
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
-SERVER_VERSION = "0.1.0"
 """Versions a server accepts in ``hello``; protocol 1 is sent none of 2's new message types."""
 DEFAULT_PORT = 7777
 MAX_FRAME = 64 * 1024
@@ -34,3 +33,14 @@ class MessageError(ProtocolError):
         super().__init__(message)
         self.code = code
         self.ref = ref
+
+
+def version_refusal(table: str, game: str | None, *, game_newer: bool) -> str:
+    """What a game refused for its version reads (``protocol_version``), in the game's words:
+    the table's version ("": unknown), the game's (None: it did not say, as games before
+    0.2.0 do not), and who updates.  The Join panel says it of a table found that runs an
+    older one."""
+    runs = f"Seventh Street {table}" if table else "another version of Seventh Street"
+    said = game or ("newer" if game_newer else "older")
+    todo = "ask the host to update the table's game" if game_newer else "update your game"
+    return f"The table runs {runs}; this game is {said}: {todo} to play there"

@@ -87,6 +87,15 @@ _seat = _must(
     lambda seat: 0 <= seat <= 6, "there is no seat {value} (seats are 0 to 6)", "bad_seat"
 )
 _free_seat = _must(lambda seat: 0 <= seat <= 6, "seat must be 0 to 6")
+
+
+def _version(msg: Mapping[str, Any], key: str, value: str) -> str | None:
+    """A game's version, only ever said back: cut to 20 characters, None if not printable
+    (a hello is never refused for it, so a later game's version string cannot lock it out)."""
+    version = value[:20]
+    return version if version.isprintable() else None
+
+
 _plain = _must(lambda plain: plain in ("allow", "never"), "plain must be 'allow' or 'never'")
 
 
@@ -109,7 +118,7 @@ def _seconds(most: int) -> Check:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hello(Wire):
     TYPE: ClassVar[str] = "hello"
-    OPTIONAL = ("token", "password", "watch", "heartbeat", "pake")
+    OPTIONAL = ("token", "password", "watch", "heartbeat", "pake", "version")
     protocol: int = asked(int, required=True, default=PROTOCOL_VERSION)
     name: str = asked(str, _name)
     token: str | None = asked(str, default=None)
@@ -120,6 +129,9 @@ class Hello(Wire):
     of silence (a vanished link seen through anything that acknowledges for it)."""
     pake: bytes | None = asked(bytes, _sized(PAKE_SIZE), default=None)
     """Protocol 2, sealed only: a password proof's start (``common.proof``), not the password."""
+    version: str | None = asked(str, _version, default=None)
+    """The game's version (``common.version``), any protocol: said back in the words of a
+    ``protocol_version`` refusal.  Games before 0.2.0 do not say it."""
 
 
 @dataclass(frozen=True, slots=True)

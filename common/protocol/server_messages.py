@@ -18,9 +18,10 @@ from common import reading
 from common.events import Award, Event, ProtocolError, Show, Stakes
 from common.history import clean_record, decode_events, events_of, read_stakes
 from common.match import Standing
-from common.protocol.base import PROTOCOL_VERSION, SERVER_VERSION
+from common.protocol.base import PROTOCOL_VERSION
 from common.reading import Wire, read_fields, wire
 from common.schema import MAX_ACTIONS, MAX_AWARDS, LegalAction, LobbySeat, SeatView
+from common.version import __version__
 
 __all__ = [
     "SERVER_MESSAGES", "AskAnswer", "Books", "Bye", "ChatSaid", "Clock", "Error", "Events",
@@ -56,7 +57,7 @@ class Welcome(Wire):
     watch: bool = wire(reading.flag)
     hands: int | None = wire(reading.opt_num(1, 99))
     protocol: int = wire(reading.num(PROTOCOL_VERSION, 1, 99), default=PROTOCOL_VERSION)
-    server: str = wire(reading.text(60), default=f"seventh-street {SERVER_VERSION}")
+    server: str = wire(reading.text(60), default=f"seventh-street {__version__}")
 
 
 @dataclass(frozen=True, slots=True)
