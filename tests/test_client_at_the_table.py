@@ -418,13 +418,6 @@ def test_14_volume_and_mute_are_set_at_the_table_and_remembered(app, tmp_path) -
     assert Settings.load().sound is True and sound.state()[1] is False
 
 
-def test_14_a_volume_out_of_range_in_the_file_is_clamped(tmp_path) -> None:
-    path = tmp_path / "s.json"
-    path.write_text('{"volume": 250, "sound": false}')
-    s = Settings.load(path)
-    assert s.volume == 100 and s.sound is False
-
-
 # ------------------------------------------------------------------ a whole deal, randomly
 
 
