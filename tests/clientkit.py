@@ -203,6 +203,19 @@ class Player:
         self.turns += 1
 
 
+def crash(app: App) -> None:
+    """The game dies: its link closes with no ``leave``, nothing is cleaned up, and its own
+    table, if it runs one, stops without ending the match (as a killed process, it writes
+    nothing more: the journal stays)."""
+    app.link.conn.close()
+    app.link.conn = None
+    app.link.session = None
+    if app.local.handle is not None:
+        app.local.handle.stop(reason="crash")
+        app.local.handle = None
+        app.local.kind = ""
+
+
 def hosting(host: App, *, hands: int = 4, computers: int = 1, password: str = "", **kw: Any) -> App:
     """``host`` hosts a table on 127.0.0.1 (``computers`` computer seats; ``kw``: more of
     ``host_table``'s) and sits in its lobby, seat 0."""

@@ -35,6 +35,7 @@ from tests.clientkit import (
     ROOT,
     FakeTable,
     click,
+    crash,
     feed,
     found_at,
     game_process,
@@ -271,12 +272,14 @@ def _shown(make_client: Any, messages: list[dict[str, Any]], size=(1280, 800)) -
     return app
 
 
-@pytest.mark.parametrize("where", ["table", "lobby"])
-def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
+@pytest.mark.parametrize("where, how", [("table", "click"), ("lobby", "click"), ("table", "Esc")])
+def test_stop_trying_is_a_real_click_on_the_banner_or_escape(make_client, where, how) -> None:
     app = _shown(make_client, demo.mid_hand() if where == "table" else lobby_messages())
     server = scripted(lambda n, hello: None)  # a link that the click must close
     app.link.conn = Connection("127.0.0.1", server.port, lambda: {"type": "hello"})
     try:
+        key(app, pygame.K_ESCAPE)
+        assert app.top().name == where  # Esc means nothing while the link is up
         _lost(app)
         app.step(max_wait=0.0)
         scene = app.top()
@@ -290,20 +293,14 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
         click(app, under)
         assert app.top().name == where  # nothing happens, and nothing under it is pressed
         assert where == "lobby" or scene.bar.sent_turn == sent
-        click(app, button)
+        if how == "Esc":
+            key(app, pygame.K_ESCAPE)
+        else:
+            click(app, button)
     finally:
         server.close()
     assert app.top().name == "start" and app.session is None
     assert "Stopped trying" in app.notice and app.link.conn is None
-
-
-def test_escape_stops_trying_too(make_client) -> None:
-    app = _shown(make_client, demo.mid_hand())
-    key(app, pygame.K_ESCAPE)
-    assert app.top().name == "table"  # Esc means nothing while the link is up
-    _lost(app)
-    key(app, pygame.K_ESCAPE)
-    assert app.top().name == "start"
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
@@ -348,13 +345,6 @@ def _seated_guest(make_client, *, password: str = ""):
     return host, bob, host.server.port
 
 
-def _crash(app) -> None:
-    """The game dies: its socket closes, no leave is said, nothing is cleaned up."""
-    app.link.conn.close()
-    app.link.conn = None
-    app.link.session = None
-
-
 def _table_seat(host, seat: int):
     return host.server.server.table.seats[seat]
 
@@ -374,7 +364,7 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
     assert key.match == bob.session.match_id and key.password == "pw"
     mine = bob.session.view.seats[seat]
     before = (bob.session.hand, mine.hole, mine.up, mine.stack + mine.in_pot)
-    _crash(bob)
+    crash(bob)
     assert run([host], lambda: _table_seat(host, seat).conn is None, timeout=10)
     if way == "command_line":
         again = started(monkeypatch, ["--join", f"127.0.0.1:{port}", "--name", "Bob"])
@@ -432,6 +422,11 @@ def _bob(port: int) -> list[str]:
     return ["--join", f"127.0.0.1:{port}", "--name", "Bob"]
 
 
+def _connected(table: Any, name: str) -> Any:
+    """``name``'s seat at ``table`` while a connection holds it; None until then."""
+    return next((s for s in table.seats.values() if s.name == name and s.conn is not None), None)
+
+
 @pytest.mark.timeout(180)
 def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
     tmp_path, monkeypatch
@@ -458,15 +453,12 @@ def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
         msgs = [m for _t, c, f in list(frames) if c is conn for m in decoder.feed(f)]
         return [m for m in msgs if m["type"] == kind]
 
-    def bob() -> Any:
-        return next(
-            (s for s in table.seats.values() if s.name == "Bob" and s.conn is not None), None
-        )
-
     with processes() as procs:
         try:
             procs.append(game_process(_bob(handle.port), tmp_path))
-            seat = wait_until(bob, timeout=60)  # a loaded machine starts a game slowly
+            seat = wait_until(
+                lambda: _connected(table, "Bob"), timeout=60
+            )  # a loaded machine starts a game slowly
             assert seat, (tmp_path / "game-stderr.txt").read_text()
             n = seat.seat
             # Mid-hand, Bob's turn (he plays nothing: the hand waits for him, clock running).
@@ -515,15 +507,10 @@ def test_a_bot_client_killed_and_started_again_comes_back_to_its_seat(tmp_path) 
     args = [sys.executable, bot, "--port", str(handle.port), "--name", "Zed",
             "--keep-token", str(keep), "--delay", "60", "--seed", "1", "-q"]  # fmt: skip
 
-    def zed() -> Any:
-        return next(
-            (s for s in table.seats.values() if s.name == "Zed" and s.conn is not None), None
-        )
-
     with processes() as procs:
         try:
             procs.append(subprocess.Popen(args, cwd=ROOT, stderr=subprocess.DEVNULL))
-            assert (seat := wait_until(zed, timeout=30)), "Zed seated"
+            assert (seat := wait_until(lambda: _connected(table, "Zed"), timeout=30)), "Zed seated"
             assert wait_until(lambda: table.turns.to_act is seat), "thinking"
             old, token = seat.conn, seat.token
             assert [k.token for k in wait_until(SeatKeys(keep).entries)] == [token]

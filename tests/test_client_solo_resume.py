@@ -27,7 +27,18 @@ from client.seatkeys import SeatKeys, default_path
 from common.match import SeatKind
 from server.journal import journal_path, unfinished
 from server.seats import token_digest
-from tests.clientkit import SIZES, apart, click, game_process, key, processes, resize, run, started
+from tests.clientkit import (
+    SIZES,
+    apart,
+    click,
+    crash,
+    game_process,
+    key,
+    processes,
+    resize,
+    run,
+    started,
+)
 from tests.serverkit import wait_until
 from tests.test_journal import NAME, _half_match
 
@@ -120,17 +131,6 @@ def _play_some(app: Any, *, turns: int) -> None:
     assert run([app], lambda: _our_turn(app))
 
 
-def _crash(app: Any) -> None:
-    """The game dies: its link closes with no ``leave``, and its server thread goes without
-    ending the match (as a killed process, it writes nothing more)."""
-    app.link.conn.close()
-    app.link.conn = None
-    app.link.session = None
-    app.local.handle.stop(reason="crash")  # no forget: the journal stays
-    app.local.handle = None
-    app.local.kind = ""
-
-
 def _seat_view(app: Any) -> tuple[Any, ...]:
     s = app.session
     return (s.seat, s.token, s.match_id, s.hand, s.hands, s.view, s.legal)
@@ -146,7 +146,7 @@ def _crashed_match(make_client, *, computers: int = 3) -> tuple[dict[int, Any], 
     before = _seat_view(app)
     players = dict(app.session.players)
     assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is not None
-    _crash(app)
+    crash(app)
     return players, before
 
 
