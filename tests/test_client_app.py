@@ -26,7 +26,6 @@ from tests.clientkit import (
     key,
     post,
     run,
-    showing,
 )
 
 pytestmark = pytest.mark.timeout(90)
@@ -114,25 +113,6 @@ def test_your_turn_flashes_the_title(app) -> None:
 
 
 # ------------------------------------------------------------------ friends
-
-
-def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
-    host, guest = host_with_guest(make_client, password="swordfish")
-    assert host.server_kind == "host"
-    assert run([host, guest], lambda: len(host.session.lobby.seats) == 3)
-    lobby = host.top()
-    assert lobby.start.enabled and host.session.host and not guest.session.host
-    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana", "Gus"]
-    guest.draw(), host.draw()
-    key(guest, "s")  # only the host may start: a guest's S sends nothing
-    assert not guest.top().press_start() and guest.top().name == "lobby"
-    key(host, "s", step=False)
-    players = [Player(host, 1), Player(guest, 2)]
-    assert run([host, guest], showing("results", host, guest), players)
-    assert host.session.standings == guest.session.standings
-    assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
-    key(guest, "l", step=False)
-    assert run([host, guest], lambda: guest.top().name == "lobby")
 
 
 def test_a_wrong_password_is_refused(make_client) -> None:

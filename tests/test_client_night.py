@@ -16,13 +16,14 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
-    host = hosting(make_client("Hana"), name="Friday")
+    host = hosting(make_client("Hana"), name="Friday", password="swordfish")
     assert run([host], lambda: host.session.lobby.said is not None)
     assert host.session.lobby.table == "Friday" and host.session.lobby.night.played == 0
+    assert host.server_kind == "host" and host.session.host and host.top().start.enabled
     key(host, "s", step=False)
     assert run([host], lambda: host.top().name == "table" and host.session.view is not None)
     guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port)
+    guest.connect("127.0.0.1", host.server.port, password="swordfish")
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view,
                [Player(host, 1)])  # fmt: skip
     s = guest.session
@@ -40,6 +41,9 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     assert run([host, guest], lambda: guest.top().name == "lobby")
     assert [p.next for p in guest.session.lobby.seats if p.name == "Gus"] == [True]
     guest.draw()
+    key(guest, "s")  # only the host may start: a guest's S sends nothing
+    assert not guest.session.host and not guest.top().press_start()
+    assert guest.top().name == "lobby"
     key(host, "k", step=False)
     assert run(
         [host, guest],
@@ -54,8 +58,11 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     night = host.session.lobby.night
     assert night.played == 2 and {t.name for t in night.totals} == {"Hana", "Gus", "Ada"}
     assert [t.matches for t in night.totals if t.name == "Gus"] == [1]
+    assert host.session.standings == guest.session.standings
+    assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
     key(host, "l", step=False)
-    assert run([host], lambda: host.top().name == "lobby")
+    key(guest, "l", step=False)
+    assert run([host, guest], showing("lobby", host, guest))
     host.draw()
 
 
