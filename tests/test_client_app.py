@@ -13,9 +13,14 @@ import random
 import pygame
 import pytest
 
+from client.analysing import HELD, analysis_for
+from client.localserver import COMPUTER_TABLE
 from client.model import Session
+from client.render.chances import status_lines
+from client.scenes.replayer import ReplayerScene
 from client.settings import Settings
 from common.events import ProtocolError
+from server.journal import journal_path, unfinished
 from tests import demo
 from tests.clientkit import (
     Player,
@@ -64,16 +69,34 @@ def test_start_screen_offers_the_three_ways_in_and_keeps_the_name_and_deck(make_
 # ------------------------------------------------------------------ the computer table
 
 
-def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rematch(
+def test_a_whole_computer_match_by_keys_through_a_dropped_link_its_books_then_a_rematch(
     make_client,
 ) -> None:
+    """Three computer seats, four hands, every turn by key.  The link drops mid-match and
+    the same seat comes back.  The computer seats' hole cards come once the match is over,
+    never before (the ``books`` follow the standings, R-S1 until then): during the match
+    H replays what our seat saw, with no analysis; after it, every hole card, analysed.
+    A finished match leaves no journal to resume; K is the one-key rematch."""
     app = make_client(grace=5.0)
     start = app.top()
     start.computers.value, start.hands.value = 3, 4
     start.choose("play")
     assert app.server is not None and app.server_kind == "computer"
     player = Player(app)
-    assert run([app], lambda: app.session and app.session.hand >= 2, [player])
+    assert run([app], lambda: app.session and len(app.session.book.finished()) >= 2, [player])
+    # H mid-match: only our own hole cards, and hands shown; no analysis yet.
+    key(app, "h")
+    rep = app.top()
+    me = app.session.seat
+    assert isinstance(rep, ReplayerScene) and rep.viewer == me and rep.analysing.held
+    for k in range(len(rep.records)):
+        rep.goto(k, -1)
+        assert all(sv.hole is None or seat == me for seat, sv in rep.shown.view.seats.items())
+    rep.update(1 / 60)
+    assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
+    assert status_lines(rep.analysing)[0] == HELD
+    key(app, pygame.K_ESCAPE)
+    assert app.top().name == "table"
     # The network goes away under us: the same seat comes back.
     seat, token = app.session.seat, app.session.token
     states: list[str] = []  # every status, even two that land in one step of a slow machine
@@ -85,9 +108,19 @@ def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rem
     app.draw()
     assert run([app], lambda: app.status.state == "connected", timeout=10)
     assert app.session.seat == seat and app.session.token == token
-    assert run([app], lambda: app.top().name == "results", [player]), (
-        app.session and list(app.session.log.lines)[-5:]
-    )
+    during: list[int] = []
+
+    def over() -> bool:
+        s = app.session
+        if s.standings is None:
+            during.append(len(s.book.books))
+            for rec in s.book.seen.values():  # what we saw: no other seat's down card
+                assert all("card" not in e for e in rec["events"]
+                           if e["ev"] == "deal" and not e["up"] and e["seat"] != me)  # fmt: skip
+        return s.standings is not None and len(s.book.opened()) == 4
+
+    assert run([app], lambda: over() and app.top().name == "results", [player], timeout=80)
+    assert during and set(during) == {0}
     s = app.session
     assert player.turns > 0
     assert len(s.standings) == 4 and sum(r.net for r in s.standings) == 0
@@ -100,6 +133,21 @@ def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rem
     for hand in range(1, 5):
         assert log.count(f"Hand {hand} of 4") == 1, log
     assert log.count("Reconnected: back at the table") == 1
+    # Finished: nothing to resume.
+    assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is None
+    assert not journal_path(app.local.history_dir(), COMPUTER_TABLE).exists()
+    # The books: every hole card, analysed in full.
+    assert s.lobby.open_books and s.book.books_expected == 4
+    books = s.book.best()
+    assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
+    after = analysis_for(books, s.seat, session=s)
+    assert not after.held and after.job.full
+    key(app, "h")
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
+    assert all(sv.hole for sv in rep.shown.view.seats.values())
+    key(app, pygame.K_ESCAPE)
+    assert app.top().name == "results"
     first = s.match_id
     key(app, "k", step=False)  # one-click rematch (K: issue 17)
     assert run([app], lambda: app.session.match_id != first and app.top().name == "table")

@@ -248,23 +248,6 @@ def test_the_game_going_down_by_an_exception_keeps_the_match(make_client, monkey
     assert again.top().offer == found
 
 
-def test_a_finished_computer_match_leaves_nothing_to_offer(make_client) -> None:
-    app = make_client("Ann")
-    app.play_computer(1, 4)
-
-    def player() -> None:  # the quickest way through: fold, or check
-        if _our_turn(app):
-            buttons = app.top().buttons()
-            pick = next((b for b in buttons if b.id in ("fold", "check")), buttons[0])
-            key(app, pick.key, step=False)
-
-    assert run([app], lambda: app.session.standings is not None, players=[player], timeout=60)
-    assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is None
-    assert not journal_path(app.local.history_dir(), COMPUTER_TABLE).exists()
-    app.leave_table(notice="", send_leave=True)
-    assert app.top().name == "start" and app.top().offer is None
-
-
 # ------------------------------------------------------------------ on screen
 
 
