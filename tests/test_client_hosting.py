@@ -19,6 +19,7 @@ import pytest
 
 from client.net import TableKey
 from client.overlays import ConfirmDialog, RulesOverlay
+from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from client.wording import LogLine, describe_event
 from common.history import decode_event
@@ -155,10 +156,25 @@ def test_only_addresses_that_worked_are_remembered(make_client) -> None:
 
 
 def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4, computers=0)
+    """A seat's token on disk that the table does not know (stale) is dropped and the join
+    goes on; leaving the lobby forgets the seat's token, leaving mid-match asks first and
+    keeps it, and joining again gives the seat back (R-C1)."""
+    host = hosting(make_client("Hana"), computers=0)
+    port = host.server.port
+    keys = SeatKeys(default_path())
+    keys.keep(SeatKey(host="127.0.0.1", ip="loopback", port=port, name="Gus", token="stale"))
+    guest = make_client("Gus", offscreen=True)
+    guest.connect("127.0.0.1", port)
+    assert run([host, guest], lambda: guest.status.state == "connected" and guest.session.seat)
+    tokens = lambda: [k.token for k in keys.entries() if k.name == "Gus"]  # noqa: E731
+    assert guest.session.token != "stale" and tokens() == [guest.session.token]
+    guest.leave_table(notice="", send_leave=True)  # in the lobby: the seat is given up
+    assert tokens() == []
+    guest.connect("127.0.0.1", port)
+    assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.seat)
     key(host, "s", step=False)
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
-    seat = guest.session.seat
+    seat, token = guest.session.seat, guest.session.token
     table = guest.top()
     table.resize(guest.screen.get_size())
     click(guest, table.panel.leave.rect)
@@ -172,10 +188,10 @@ def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client
     click(guest, table.panel.leave.rect)
     key(guest, pygame.K_RETURN, step=False)  # leave
     assert run([host, guest], lambda: guest.top().name == "start")
-    assert guest.notice == "You left the table."
+    assert guest.notice == "You left the table." and tokens() == [token]  # kept
     assert run([host], lambda: seat in host.session.clocks.dropped)  # dropped, seat kept
     # Joining the same table again during the match gives the seat back (R-C1).
-    guest.connect("127.0.0.1", host.server.port)
+    guest.connect("127.0.0.1", port)
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
     assert guest.session.seat == seat
 

@@ -26,7 +26,7 @@ from client.model import Session
 from client.net import BUSY, Connection, Status
 from client.render.layout import TableLayout
 from client.scenes import reconnect
-from client.seatkeys import SeatKey, SeatKeys, default_path
+from client.seatkeys import SeatKeys, default_path
 from common.protocol import FrameDecoder
 from scripts.screenshot import lobby_messages
 from server.app import run_in_thread
@@ -390,29 +390,6 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
     finally:
         if way == "command_line":
             again.leave_table(notice="", send_leave=True)
-
-
-def test_a_stale_token_is_dropped_leaving_between_matches_forgets_mid_match_keeps(
-    make_client,
-) -> None:
-    host = hosting(make_client("Hana"))
-    port = host.server.port
-    keys = SeatKeys(default_path())
-    keys.keep(SeatKey(host="127.0.0.1", ip="loopback", port=port, name="Bob", token="stale"))
-    bob = make_client("Bob", offscreen=True)
-    bob.connect("127.0.0.1", port)  # the server does not know the token: the join goes on
-    assert run([host, bob], lambda: bob.status.state == "connected" and bob.session.seat)
-    assert bob.session.token != "stale"
-    assert _bobs_tokens() == [bob.session.token]  # the stale key gone, the new seat's kept
-    bob.leave_table(notice="", send_leave=True)  # in the lobby: the seat is given up
-    assert _bobs_tokens() == []
-    bob.connect("127.0.0.1", port)
-    assert run([host, bob], lambda: bob.session and bob.session.seat is not None)
-    assert run([host, bob], lambda: host.top().press_start() or host.session.running)
-    assert run([host, bob], lambda: bob.session.running)
-    token = bob.session.token
-    bob.leave_table(notice="", send_leave=True)  # mid-match: kept for the way back (R-C1)
-    assert _bobs_tokens() == [token]
 
 
 # ------------------------------------------------------------------ real processes
