@@ -183,20 +183,6 @@ def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_client)
     assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana"]
 
 
-def test_watching_without_a_seat(make_client) -> None:
-    host = make_client("Hana")
-    host.play_computer(2, 4)
-    assert run([host], lambda: host.top().name == "table")
-    watcher = make_client("Cy", offscreen=True)
-    watcher.connect("127.0.0.1", host.server.port, watch=True)
-    assert run(
-        [host, watcher], lambda: watcher.top().name == "table" and watcher.session.view is not None
-    )
-    s = watcher.session
-    assert s.seat is None and s.actions() == []
-    assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
-
-
 # ------------------------------------------------------------------ faults
 
 
@@ -225,15 +211,6 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_client) -> None:
             [(p.name, p.seat) for p in host.session.lobby.seats] == [("Hana", 0), ("Gus", seat)]
         ),
     ), ([(p.name, p.seat) for p in host.session.lobby.seats], seat, guest.status)
-
-
-def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_client) -> None:
-    app = make_client()
-    app.play_computer(1, 4)
-    assert run([app], lambda: app.top().name == "table")
-    app.server.stop()
-    assert run([app], lambda: app.top().name == "start", timeout=10)
-    assert app.notice  # says why
 
 
 def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:

@@ -213,21 +213,6 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client
     assert guest.notice == "Hana closed the table"  # the guests are told who and why
 
 
-def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_client) -> None:
-    app = make_client()
-    app.play_computer(2, 8)
-    assert run([app], lambda: app.top().name == "table" and app.session.hand >= 1)
-    app.ask_leave()
-    assert isinstance(app.modal, ConfirmDialog) and app.modal.title == "Leave the match?"
-    assert "ends this match here, unfinished, in hand" in app.modal.body()
-    key(app, pygame.K_n)
-    assert app.modal is None and app.server is not None
-    app.ask_leave()
-    key(app, pygame.K_y, step=False)
-    assert run([app], lambda: app.top().name == "start")
-    assert app.server is None and app.notice == "You left the table."
-
-
 def test_leaving_where_nothing_is_lost_does_not_ask(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=4)
     click(guest, guest.top().leave.rect, step=False)  # a guest in the lobby: the seat is freed

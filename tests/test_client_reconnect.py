@@ -24,6 +24,7 @@ import pytest
 import server.net
 from client.model import Session
 from client.net import BUSY, Connection, Status
+from client.overlays import ConfirmDialog
 from client.render.layout import TableLayout
 from client.scenes import reconnect
 from client.seatkeys import SeatKeys, default_path
@@ -551,18 +552,39 @@ def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
         second.stop()
 
 
-def test_our_own_computer_table_keeps_the_token_too(make_client) -> None:
+def test_our_own_computer_table_asks_before_leaving_keeps_the_token_and_may_be_watched(
+    make_client,
+) -> None:
     """The game's own server may be started again (and resume its match): its seat's
-    token is kept whatever port it gets; a server that does not know it seats us anew."""
+    token is kept whatever port it gets; a server that does not know it seats us anew.
+    Someone may watch it without a seat, seeing nobody's hole cards.  Leaving mid-match
+    asks, then ends the match; a server gone for good sends us to the start screen."""
     app = make_client("Ann")
-    app.play_computer(1, 4)
+    app.play_computer(2, 8)
     assert run([app], lambda: app.session and app.session.running and app.session.view)
     token = app.session.token
-    (key,) = SeatKeys(default_path()).entries()
-    assert (key.own, key.token, key.port) == (True, token, app.server.port)
-    app.leave_table(notice="", send_leave=True)  # mid-match: kept
-    assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
+    (key_kept,) = SeatKeys(default_path()).entries()
+    assert (key_kept.own, key_kept.token, key_kept.port) == (True, token, app.server.port)
+    watcher = make_client("Cy", offscreen=True)
+    watcher.connect("127.0.0.1", app.server.port, watch=True)
+    assert run([app, watcher], lambda: watcher.top().name == "table" and watcher.session.view)
+    s = watcher.session
+    assert s.seat is None and s.actions() == []
+    assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
+    app.ask_leave()
+    assert isinstance(app.modal, ConfirmDialog) and app.modal.title == "Leave the match?"
+    assert "ends this match here, unfinished, in hand" in app.modal.body()
+    key(app, pygame.K_n)
+    assert app.modal is None and app.server is not None
+    app.ask_leave()
+    key(app, pygame.K_y, step=False)
+    assert run([app], lambda: app.top().name == "start")
+    assert app.server is None and app.notice == "You left the table."
+    assert [k.token for k in SeatKeys(default_path()).entries()] == [token]  # mid-match: kept
     app.play_computer(1, 4)  # a new server (another port): the old token, then anew
     assert run([app], lambda: app.session and app.session.running and app.session.view)
-    (key,) = SeatKeys(default_path()).entries()
-    assert key.own and key.token == app.session.token != token
+    (key_kept,) = SeatKeys(default_path()).entries()
+    assert key_kept.own and key_kept.token == app.session.token != token
+    app.server.stop()
+    assert run([app], lambda: app.top().name == "start", timeout=10)
+    assert app.notice  # says why
