@@ -66,7 +66,7 @@ def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_client
 # ------------------------------------------------------------------ point 2
 
 
-def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_client) -> None:
+def test_the_hosts_match_length_and_odds_are_the_tables_and_guests_see_them(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=12, computers=1)
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
@@ -90,6 +90,14 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_clien
     assert host.settings.host_hands == 4
     click(host, lobby.choices.hands.cells()[2])  # and back to 12
     assert run([host, guest], lambda: hands(guest) == 12)
+    # Issue 19 point 2: the odds, off by default at a friends' table, allowed by a click.
+    assert "Odds: off" in guest.top().side_lines() and not lobby.choices.odds.value
+    click(host, lobby.choices.odds.rect)
+    allowed = lambda app: app.session.lobby.odds_allowed  # noqa: E731
+    assert run([host, guest], lambda: allowed(guest) and allowed(host))
+    assert host.settings.host_odds and lobby.choices.odds.value  # remembered for next time
+    guest.top().update(0)
+    assert "Odds: allowed (W at the table)" in guest.top().side_lines()
     key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
     assert host.session.hands == 12 and guest.session.hands == 12

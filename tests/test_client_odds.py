@@ -15,7 +15,7 @@ from client.app import App
 from client.settings import Settings
 from common.odds import OddsJob, odds_words, spot_of
 from tests import demo
-from tests.clientkit import at_table, click, feed, host_with_guest, key, run
+from tests.clientkit import at_table, feed, key, run
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -149,28 +149,6 @@ def test_a_new_card_or_a_fold_starts_again(app) -> None:
     seats[0]["folded"] = True  # and we fold
     feed(app, [table])
     assert scene.odds_lines() == ["You folded: no odds this hand"]
-
-
-# ---- the host's choice, in every lobby
-
-
-def test_the_host_allows_odds_and_the_guest_sees_it(make_client) -> None:
-    host, guest = host_with_guest(make_client)
-    assert "Odds: off" in guest.top().side_lines()  # the default at a friends' table
-    lobby = host.top()
-    assert not lobby.choices.odds.value
-    sent = []
-    real = host.send
-    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    click(host, lobby.choices.odds.rect)
-    assert sent[-1] == {"type": "options", "odds": True}
-    allowed = lambda app: app.session.lobby.odds_allowed  # noqa: E731
-    assert run([host, guest], lambda: allowed(guest) and allowed(host))
-    assert host.settings.host_odds  # remembered for the next table hosted
-    guest.top().update(0)
-    assert "Odds: allowed (W at the table)" in guest.top().side_lines()
-    assert host.top().choices.odds.value
-    assert not host._faults and not guest._faults
 
 
 # ---- the readout as drawn: a line too long for a row goes on to the next
