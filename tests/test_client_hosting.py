@@ -23,6 +23,7 @@ from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from client.wording import LogLine, describe_event
 from common.history import decode_event
+from common.protocol.server_messages import TableOptions
 from common.seal import short_key
 from tests import demo
 from tests.clientkit import (
@@ -66,7 +67,7 @@ def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_client
 # ------------------------------------------------------------------ point 2
 
 
-def test_the_hosts_match_length_and_odds_are_the_tables_and_guests_see_them(make_client) -> None:
+def test_the_hosts_match_length_odds_and_clock_are_the_tables_and_guests_see_them(make_client):
     host, guest = host_with_guest(make_client, hands=12, computers=1)
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
@@ -98,6 +99,15 @@ def test_the_hosts_match_length_and_odds_are_the_tables_and_guests_see_them(make
     assert host.settings.host_odds and lobby.choices.odds.value  # remembered for next time
     guest.top().update(0)
     assert "Odds: allowed (W at the table)" in guest.top().side_lines()
+    # R-C3, R-C4: the clock's choices are the table's; the guest reads the host's clicks.
+    assert lobby.choices.turn_time.value == 30 and lobby.choices.time_bank.value == 90
+    assert guest.session.lobby.options == TableOptions(30.0, 90.0, stand_in=False)
+    click(host, lobby.choices.time_bank.cells()[1])  # 30 s
+    click(host, lobby.choices.stand_in.rect)
+    assert run([host, guest], lambda: guest.session.lobby.options == TableOptions(30.0, 30.0, True))
+    assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
+    host.draw(), guest.draw()
+    assert not host._faults and not guest._faults
     key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
     assert host.session.hands == 12 and guest.session.hands == 12
