@@ -27,7 +27,6 @@ from tests.clientkit import (
     decoded,
     feed,
     host_with_guest,
-    hosting,
     key,
     post,
     run,
@@ -161,26 +160,6 @@ def test_your_turn_flashes_the_title(app) -> None:
 
 
 # ------------------------------------------------------------------ friends
-
-
-def test_a_wrong_password_is_refused(make_client) -> None:
-    host = hosting(make_client("Hana"), computers=0, password="swordfish")
-    guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port, password="nope")
-    assert run([host, guest], lambda: guest.session is None)
-    assert guest.top().errors["join"] == "Wrong password: check it with the host."
-
-
-def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_client) -> None:
-    host = hosting(make_client("Hana"))
-    guest = make_client(" hana ", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port)
-    assert run([host, guest], lambda: guest.session is None)
-    assert guest.top().name == "start"
-    said = guest.top().errors["join"]  # by the Join box
-    assert "Hana is already at the table" in said and "another name" in said
-    guest.draw()
-    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana"]
 
 
 # ------------------------------------------------------------------ faults
