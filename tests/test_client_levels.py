@@ -1,11 +1,11 @@
-"""Computer levels in the window: picked on the start screen, changed per seat in the
-host's lobby, and shown on the seat plates (issue 10)."""
+"""Computer levels in the window: picked on the start screen and shown on the seat plates
+(issue 10; changed per seat in the host's lobby: tests/test_client_night.py)."""
 
 from __future__ import annotations
 
 from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
-from tests.clientkit import hosting, run
+from tests.clientkit import run
 
 
 def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
@@ -29,18 +29,3 @@ def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
     seat = computers[0].seat
     assert ("Shark", (140, 190, 215)) in seat_tags(picture_of(app.session, 0.0), seat, own=False)
     assert app.settings.level == "shark"  # remembered for next time
-
-
-def test_the_host_changes_one_computer_seats_level_in_the_lobby(make_client) -> None:
-    host = hosting(make_client("Hana"), computers=2)
-    assert run([host], lambda: len(host.session.lobby.seats) == 3)
-    lobby = host.top()
-    assert lobby.cycle_level(6)  # regular -> shark
-
-    def levels() -> dict[int, str]:
-        return {p.seat: p.level for p in host.session.lobby.seats if p.kind == "computer"}
-
-    assert run([host], lambda: levels() == {5: "regular", 6: "shark"}), levels()
-    host.draw()  # the lobby draws its level buttons for the host
-    assert {seat for seat, _ in lobby.level_chips} == {5, 6}
-    assert host.server.server.table.seats[6].brain.level.id == "shark"

@@ -66,7 +66,7 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     host.draw()
 
 
-def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> None:
+def test_the_host_sets_a_computer_seats_level_gives_it_and_a_watcher_takes_it(make_client):
     host = hosting(make_client("Hana"), computers=6)
     assert run([host], lambda: len(host.session.lobby.seats) == 7)
     watcher = make_client("Cy", offscreen=True)
@@ -83,7 +83,13 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> N
     assert watcher.session.watch and watcher.session.seat is None
     assert watcher.top().sit not in watcher.top().buttons()  # the table is full
     lobby = host.top()
-    host.step(max_wait=0.01)
+    # Issue 10: the host changes one computer seat's level in the lobby.
+    assert lobby.cycle_level(6)  # regular -> shark
+    levels = lambda: {p.seat: p.level for p in host.session.lobby.seats if p.kind == "computer"}  # noqa: E731
+    assert run([host], lambda: levels() == {**{n: "regular" for n in range(1, 6)}, 6: "shark"})
+    assert host.server.server.table.seats[6].brain.level.id == "shark"
+    host.step(max_wait=0.01)  # the lobby draws its level buttons for the host
+    assert {seat for seat, _ in lobby.level_chips} == {1, 2, 3, 4, 5, 6}
     give = [b for b in lobby.buttons() if b.id.startswith("give:")]
     assert [b.id for b in give] == [f"give:{s}" for s in (1, 2, 3, 4, 5, 6)]
     click(host, give[-1].rect, step=False)  # seat 6's computer gives its chair
