@@ -8,15 +8,23 @@ Only 127.0.0.1 is ever used.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import random
 
 import pygame
 import pytest
 
+from client import window
 from client.analysing import HELD, analysis_for
+from client.app import App
+from client.host import Host
 from client.localserver import COMPUTER_TABLE
 from client.model import Session
+from client.registry import Registry
 from client.render.chances import status_lines
+from client.render.picture import picture_of
+from client.render.tablepaint import seat_tags
+from client.scenes import register_scenes
 from client.scenes.replayer import ReplayerScene
 from client.settings import Settings
 from common.events import ProtocolError
@@ -215,3 +223,88 @@ def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:
         app.step(max_wait=0.001)
     assert app.top().name in ("table", "results")
     assert not app._faults  # no scene raised
+
+
+# ------------------------------------------------------------ the computer seats' level (issue 10)
+# Picked on the start screen and shown on the seat plates (changed per seat in the host's
+# lobby: tests/test_client_night.py).
+
+
+def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
+    app = make_client("Ann")
+    start = app.top()
+    assert start.name == "start" and start.level.value == "Regular"
+    start.level.value = "Shark"
+    start.computers.value = 2
+    start.choose("play")
+
+    def seated() -> list:
+        s = app.session
+        return [p for p in s.players.values() if p.kind == "computer"] if s is not None else []
+
+    # The table scene can come before the seats' message: wait for both.
+    assert run([app], lambda: app.top().name == "table" and len(seated()) == 2)
+    table = app.server.server.table
+    assert sorted(s.level for s in table.seats.values() if s.level) == ["shark", "shark"]
+    computers = seated()
+    assert [p.level_name for p in computers] == ["Shark", "Shark"]
+    seat = computers[0].seat
+    assert ("Shark", (140, 190, 215)) in seat_tags(picture_of(app.session, 0.0), seat, own=False)
+    assert app.settings.level == "shark"  # remembered for next time
+
+
+# ---------------------------------------------------------- the window's minimum (issue 17 point 7)
+# Made smaller than 800x500 by the window manager, the same window is grown back in place,
+# through the app's event path, never made again with ``set_mode`` (that destroys and
+# recreates the window under the player's drag).
+
+
+@pytest.mark.parametrize(("w", "h"), [(640, 400), (700, 900), (1200, 300)])
+def test_a_window_made_too_small_is_held_at_the_minimum_in_place(app, monkeypatch, w, h):
+    pygame.display.set_mode((w, h), pygame.RESIZABLE)  # the window manager let it shrink
+    assert pygame.display.get_surface().get_size() == (w, h)
+    shown = pygame.display.get_surface()
+    sizes: list[tuple[int, int]] = []
+    monkeypatch.setattr(app.top(), "resize", sizes.append)  # what the scenes are told
+    made: list[tuple[int, int]] = []
+    real = pygame.display.set_mode
+    monkeypatch.setattr(pygame.display, "set_mode", lambda *a, **k: made.append(a) or real(*a, **k))
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(w, h), w=w, h=h))
+    pygame.event.post(pygame.event.Event(pygame.WINDOWSIZECHANGED, x=w, y=h))
+    app.step(max_wait=0.001)
+    want = window.clamp((w, h))
+    assert made == []  # the window was not made again
+    assert pygame.display.get_surface() is shown and shown.get_size() == want
+    assert app.screen.get_size() == want and sizes and set(sizes) == {want}
+
+
+# --------------------------------------------------------- the scenes' host and registry (issue 15)
+# Scenes open each other by name, and the app is a ``client.host.Host``.
+
+
+def test_every_scene_is_registered_under_its_name() -> None:
+    reg = register_scenes(Registry())
+    assert reg.names() == sorted(
+        ["start", "connecting", "lobby", "table", "results", "replayer", "recap", "histories"]
+    )
+
+
+def test_an_unknown_name_or_a_second_registration_is_refused() -> None:
+    reg = register_scenes(Registry())
+    with pytest.raises(KeyError, match="no scene 'nope'"):
+        reg.make("nope", None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register("table", lambda host: None)  # type: ignore[arg-type,return-value]
+
+
+def test_the_app_has_everything_a_host_offers() -> None:
+    """Every name of the Host protocol is on App (what scenes may use, and no more)."""
+    wanted = {
+        n
+        for n, _ in inspect.getmembers(Host)
+        if not n.startswith("_") and n not in dir(object) and n != "register"
+    } | {n for part in Host.__mro__ for n in getattr(part, "__annotations__", {})}
+    app = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
+    missing = sorted(n for n in wanted if not hasattr(App, n) and n not in vars(app))
+    assert missing == []
+    assert {"session", "send", "now", "open", "connect"} <= wanted  # the three parts' names
