@@ -257,9 +257,10 @@ def started(monkeypatch: Any, argv: list[str], **kw: Any) -> App:
         real(self, *a, **k, **kw)
         made.append(self)
 
-    monkeypatch.setattr(App, "__init__", init)
-    monkeypatch.setattr(App, "run", lambda self: None)
-    assert cli.main(argv) == 0
+    with monkeypatch.context() as patch:  # only for this start: later Apps are plain
+        patch.setattr(App, "__init__", init)
+        patch.setattr(App, "run", lambda self: None)
+        assert cli.main(argv) == 0
     (app,) = made
     return app
 

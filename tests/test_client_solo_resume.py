@@ -150,15 +150,6 @@ def _crashed_match(make_client, *, computers: int = 3) -> tuple[dict[int, Any], 
     return players, before
 
 
-def test_the_start_screen_offers_no_resume_without_an_unfinished_match(make_client) -> None:
-    app = make_client("Ann")
-    app.step(max_wait=0.01)
-    start = app.top()
-    assert start.offer is None and app.unfinished_match() is None
-    assert "resume" not in {b.id for b in start.buttons()}
-    assert start.play.label == "Play the computer"
-
-
 def test_a_crashed_computer_match_is_resumed_by_a_click(make_client) -> None:
     first_players, before = _crashed_match(make_client)
     seat, token, match_id, hand, hands, view, legal = before
@@ -187,9 +178,19 @@ def test_a_crashed_computer_match_is_resumed_by_a_click(make_client) -> None:
     assert again.top().offer is None
 
 
-def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> None:
+def test_stud_computer_stops_at_the_offer_and_a_new_match_drops_it_after_asking_once(
+    make_client, monkeypatch, tmp_path
+) -> None:
     _first, before = _crashed_match(make_client)
     token = before[1]
+    argv = ["--computer", "1", "--name", "Ann"]
+    app = started(monkeypatch, argv, server_overrides={"history_dir": tmp_path / "hh"})
+    try:  # ``stud --computer`` stops at the offer, rather than drop the match unasked
+        assert app.server is None and app.top().name == "start"
+        assert app.top().offer is not None and app.top().offer.match == before[2]
+        assert "unfinished" in app.notice
+    finally:
+        app.leave_table(notice="", send_leave=True)
     again = make_client("Ann")
     again.step(max_wait=0.01)
     start = again.top()
@@ -214,22 +215,13 @@ def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> 
     assert found is not None and found.match == s.match_id  # the new match's own journal
 
 
-def test_stud_computer_stops_at_the_offer_of_an_unfinished_match(
-    make_client, monkeypatch, tmp_path
-) -> None:
-    _players, before = _crashed_match(make_client)
-    argv = ["--computer", "1", "--name", "Ann"]
-    app = started(monkeypatch, argv, server_overrides={"history_dir": tmp_path / "hh"})
-    try:
-        assert app.server is None and app.top().name == "start"
-        assert app.top().offer is not None and app.top().offer.match == before[2]
-        assert "unfinished" in app.notice
-    finally:
-        app.leave_table(notice="", send_leave=True)
-
-
 def test_the_game_going_down_by_an_exception_keeps_the_match(make_client, monkeypatch) -> None:
     app = make_client("Ann")
+    app.step(max_wait=0.01)
+    start = app.top()  # nothing unfinished yet: no offer
+    assert start.offer is None and app.unfinished_match() is None
+    assert "resume" not in {b.id for b in start.buttons()}
+    assert start.play.label == "Play the computer"
     app.play_computer(2, 8)
     assert run([app], lambda: _our_turn(app))
     match_id = app.session.match_id
