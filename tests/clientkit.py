@@ -450,6 +450,18 @@ def in_the_clear(reply: bytes, *, read_first: bool) -> Iterator[int]:
         listener.close()
 
 
+class Ticking:
+    """A clock that is ``step`` seconds later at every look (as if reading it took that
+    long): no sleeping.  A test may move ``now`` on itself, a frame at a time."""
+
+    def __init__(self, start: float, step: float) -> None:
+        self.now, self.step = start, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def polled(
     conn: Connection, done: Callable[[list[tuple[str, Any]]], Any], timeout: float = 15.0
 ) -> list[tuple[str, Any]]:

@@ -15,21 +15,9 @@ from client.app import App
 from client.settings import Settings
 from common.odds import OddsJob, odds_words, spot_of
 from tests import demo
-from tests.clientkit import at_table, feed, key, run
+from tests.clientkit import Ticking, at_table, feed, key, run
 
 pytestmark = pytest.mark.timeout(90)
-
-
-class Manual:
-    """A clock the test moves a frame at a time; each reading also moves it a
-    millisecond on, as if reading it took that long (so a step's budget runs out)."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
 
 
 def make(app: App, *, allowed=True, **kw):
@@ -43,7 +31,7 @@ def make(app: App, *, allowed=True, **kw):
 def finish(scene) -> int:
     """Frames until the readout's job is done, each a moment later on its own clock."""
     box = scene.panel.odds
-    clock = Manual()
+    clock = Ticking(0.0, 0.001)  # a slice reads it: a step's budget runs out
     box.clock = clock
     spot, box.spot = box.spot, None  # the job again from the start, on this clock alone
     box.follow(scene.host.session, allowed=box.allowed)
@@ -86,7 +74,7 @@ def test_the_work_is_what_is_left_of_the_frame(app) -> None:
     with none left still moves the job on by one slice."""
     app, scene = make(app)
     box = scene.panel.odds
-    box.clock = Manual()  # each slice a millisecond or two of it
+    box.clock = Ticking(0.0, 0.001)  # each slice a millisecond or two of it
     box.spot = None  # a fresh job, timed by this clock alone
     box.follow(app.session, allowed=True)
     done = box.job.slices

@@ -35,6 +35,7 @@ from tests import demo
 from tests.clientkit import (
     ROOT,
     FakeTable,
+    Ticking,
     click,
     crash,
     feed,
@@ -104,17 +105,6 @@ def states(conn: Connection, server: FakeTable, until: Callable[[list[Status]], 
 
 def ended(seen: list[Status]) -> bool:
     return any(s.state in ("gone", "failed") for s in seen)
-
-
-class Ticking:
-    """A clock that is ``step`` seconds later at every look: no sleeping."""
-
-    def __init__(self, start: float, step: float) -> None:
-        self.now, self.step = start, step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 def test_it_keeps_trying_until_the_clock_says_two_minutes_then_gives_up() -> None:
