@@ -167,8 +167,8 @@ def test_a_taken_port_is_said_as_the_one_that_listens_only_addresses_that_worked
 
 def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client) -> None:
     """A seat's token on disk that the table does not know (stale) is dropped and the join
-    goes on; leaving the lobby forgets the seat's token, leaving mid-match asks first and
-    keeps it, and joining again gives the seat back (R-C1)."""
+    goes on; leaving the lobby, where nothing is lost, is not asked and forgets the seat's
+    token; leaving mid-match asks first and keeps it; joining again gives the seat back."""
     host = hosting(make_client("Hana"), computers=0)
     port = host.server.port
     keys = SeatKeys(default_path())
@@ -178,8 +178,11 @@ def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client
     assert run([host, guest], lambda: guest.status.state == "connected" and guest.session.seat)
     tokens = lambda: [k.token for k in keys.entries() if k.name == "Gus"]  # noqa: E731
     assert guest.session.token != "stale" and tokens() == [guest.session.token]
-    guest.leave_table(notice="", send_leave=True)  # in the lobby: the seat is given up
-    assert tokens() == []
+    click(guest, guest.top().leave.rect, step=False)  # in the lobby: not asked, seat freed
+    assert run([host, guest], lambda: guest.top().name == "start")
+    assert guest.modal is None and tokens() == []
+    assert run([host], lambda: [p.name for p in host.session.lobby.seats if p.kind == "human"]
+               == ["Hana"])  # fmt: skip
     guest.connect("127.0.0.1", port)
     assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.seat)
     key(host, "s", step=False)
@@ -230,14 +233,9 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client
     assert guest.notice == "Hana closed the table"  # the guests are told who and why
 
 
-def test_leaving_where_nothing_is_lost_does_not_ask(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
-    click(guest, guest.top().leave.rect, step=False)  # a guest in the lobby: the seat is freed
-    assert run([host, guest], lambda: guest.top().name == "start")
-    assert guest.modal is None
-    assert run([host], lambda: [p.name for p in host.session.lobby.seats if p.kind == "human"]
-               == ["Hana"])  # fmt: skip
-    host.ask_leave()  # the host alone with a computer seat, before the match
+def test_the_host_alone_before_the_match_leaves_unasked(make_client) -> None:
+    host = hosting(make_client("Hana"))  # alone with a computer seat: nothing is lost
+    host.ask_leave()
     assert host.modal is None and host.top().name == "start"
 
 
