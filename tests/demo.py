@@ -264,6 +264,21 @@ def you_are_away() -> list[dict[str, Any]]:
     return msgs
 
 
+def watching(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``msgs`` as a watcher is sent them: welcomed to no seat, nobody's own view, no
+    face-down card."""
+    out = []
+    for m in msgs:
+        if m["type"] == "welcome":
+            m = {**m, "seat": None, "watch": True}
+        if m["type"] == "table":
+            v = SeatView.decode(m["view"])
+            seats = {k: replace(sv, hole=[]) for k, sv in v.seats.items()}
+            m = dict(m, view=replace(v, you=None, legal=[], seats=seats).encode())
+        out.append(m)
+    return out
+
+
 def host_lobby() -> list[dict[str, Any]]:
     """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
     return [WELCOME, _lobby(False)]

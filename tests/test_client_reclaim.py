@@ -7,7 +7,6 @@ its person's; R-C3: the host's word decides.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +17,12 @@ from client.net import Status
 from client.render.picture import picture_of
 from client.render.tablepaint import seat_tags
 from client.seatkeys import SeatKeys, default_path
-from common.schema import SeatView
 from tests import demo
 from tests.clientkit import Player, feed, hosting, key, run, session_from
 from tests.serverkit import Link, settle
 from tests.test_server_host_role import four
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def watching(msgs: list[dict]) -> list[dict]:
-    """The demo's table as a watcher is sent it: nobody's own view, no face-down card."""
-    out = []
-    for m in msgs:
-        if m["type"] == "table":
-            v = SeatView.decode(m["view"])
-            seats = {k: replace(sv, hole=[]) for k, sv in v.seats.items()}
-            m = dict(m, view=replace(v, you=None, legal=[], seats=seats).encode())
-        out.append(m)
-    return out
 
 
 def test_the_session_follows_the_host_from_every_lobby() -> None:
@@ -113,7 +99,7 @@ def test_the_asker_is_offered_to_ask_then_waits_and_reads_the_answer(app, monkey
     feed(app, [{"type": "welcome", "seat": None, "token": "", "name": "Ann", "host": False,
                 "watch": True, "hands": 8}])  # fmt: skip
     assert sent == [{"type": "ask_seat", "seat": 3}]
-    feed(app, watching(demo.away_and_clock()[1:4]))
+    feed(app, demo.watching(demo.away_and_clock()[1:4]))
     feed(app, [{"type": "ask_answer", "seat": 3, "answer": "waiting", "message": "Waiting"}])
     scene = app.top()
     scene.resize(app.window_size)

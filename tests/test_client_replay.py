@@ -140,17 +140,7 @@ def test_the_cards_seen_panel_toggles_with_s_and_shows_only_what_the_seat_saw(ap
 
 def test_a_watcher_panel_holds_up_cards_only(app) -> None:
     app.link.session = Session("Zed")
-    msgs = []
-    for msg in demo.mid_hand():
-        if msg.get("type") == "table":
-            msg = json.loads(json.dumps(msg))
-            msg["view"]["you"] = None
-            for s in msg["view"]["seats"]:
-                s.pop("hole", None)
-        if msg.get("type") == "welcome":
-            msg = {**msg, "seat": None, "watch": True}
-        msgs.append(msg)
-    feed(app, msgs)
+    feed(app, demo.watching(demo.mid_hand()))
     app.step(max_wait=0.001)
     panel = app.top().panel.seen
     ups = {c for sv in app.session.view.seats.values() for c in sv.up}
