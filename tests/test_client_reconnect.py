@@ -441,7 +441,7 @@ def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
             assert wait_until(lambda: seat.conn is None), "the drop seen by the server"
             started_at = time.monotonic()
             procs.append(game_process(_bob(handle.port), tmp_path))
-            assert wait_until(lambda: seat.conn not in (None, old), timeout=60), "Bob back"
+            assert wait_until(lambda: seat.conn not in (None, old), timeout=90), "Bob back"
             new = seat.conn
             (welcome,) = to(new, "welcome")
             welcomed_at = next(t for t, c, f in list(frames) if c is new and b"welcome" in f)
