@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 def _match(seats: int, hands: int, seed: int) -> list[dict]:
     from common.history import load
+    from scripts.demo_hands import demo_match
     from scripts.simulate import simulate
-    from tests.demo_hands import demo_match
 
     if seats == 5:
         return demo_match(seed, hands, learner=0)

@@ -46,7 +46,7 @@ def messages(seats: int, street: int) -> list[dict[str, Any]]:
     from common.cards import full_deck
     from common.engine import Hand
     from common.views import event_view, seat_view
-    from tests.demo import _lobby_seat
+    from tests.demo import lobby_seat
 
     deck = full_deck()
     random.Random(seats * 10 + street).shuffle(deck)
@@ -64,7 +64,7 @@ def messages(seats: int, street: int) -> list[dict[str, Any]]:
         kind = next(k for k in ("bet", "complete", "raise", "call", "check") if k in kinds)
         hand.apply(hand.to_act, kind)
     assert hand.street == street and hand.to_act == 0, (hand.street, hand.to_act)
-    players = [_lobby_seat(s, f"Seat {s}" if s else "Ann", "human", host=s == 0)
+    players = [lobby_seat(s, f"Seat {s}" if s else "Ann", "human", host=s == 0)
                for s in range(seats)]  # fmt: skip
     view = seat_view(hand, 0).encode()
     return [

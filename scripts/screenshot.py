@@ -271,7 +271,7 @@ def _replays(app, shot) -> None:
     from client.scenes.recap import RecapScene
     from client.scenes.replayer import ReplayerScene
     from common.replay import seen_record
-    from tests.demo_hands import demo_match
+    from scripts.demo_hands import demo_match
 
     records = demo_match()
     ann = 0
@@ -307,7 +307,7 @@ def _analysis(app, shot) -> None:
     from client.analysing import analysis_for
     from client.scenes.recap import RecapScene
     from client.scenes.replayer import ReplayerScene
-    from tests.demo_hands import demo_match
+    from scripts.demo_hands import demo_match
 
     records = demo_match(8, learner=0)
     analysis_for(records, 0).job.run()  # the whole analysis, as the window ends up with it

@@ -203,6 +203,19 @@ class Player:
         self.turns += 1
 
 
+def crash(app: App) -> None:
+    """The game dies: its link closes with no ``leave``, nothing is cleaned up, and its own
+    table, if it runs one, stops without ending the match (as a killed process, it writes
+    nothing more: the journal stays)."""
+    app.link.conn.close()
+    app.link.conn = None
+    app.link.session = None
+    if app.local.handle is not None:
+        app.local.handle.stop(reason="crash")
+        app.local.handle = None
+        app.local.kind = ""
+
+
 def hosting(host: App, *, hands: int = 4, computers: int = 1, password: str = "", **kw: Any) -> App:
     """``host`` hosts a table on 127.0.0.1 (``computers`` computer seats; ``kw``: more of
     ``host_table``'s) and sits in its lobby, seat 0."""
@@ -244,9 +257,10 @@ def started(monkeypatch: Any, argv: list[str], **kw: Any) -> App:
         real(self, *a, **k, **kw)
         made.append(self)
 
-    monkeypatch.setattr(App, "__init__", init)
-    monkeypatch.setattr(App, "run", lambda self: None)
-    assert cli.main(argv) == 0
+    with monkeypatch.context() as patch:  # only for this start: later Apps are plain
+        patch.setattr(App, "__init__", init)
+        patch.setattr(App, "run", lambda self: None)
+        assert cli.main(argv) == 0
     (app,) = made
     return app
 
@@ -434,6 +448,18 @@ def in_the_clear(reply: bytes, *, read_first: bool) -> Iterator[int]:
         yield int(listener.getsockname()[1])
     finally:
         listener.close()
+
+
+class Ticking:
+    """A clock that is ``step`` seconds later at every look (as if reading it took that
+    long): no sleeping.  A test may move ``now`` on itself, a frame at a time."""
+
+    def __init__(self, start: float, step: float) -> None:
+        self.now, self.step = start, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
 
 
 def polled(

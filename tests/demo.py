@@ -264,6 +264,21 @@ def you_are_away() -> list[dict[str, Any]]:
     return msgs
 
 
+def watching(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``msgs`` as a watcher is sent them: welcomed to no seat, nobody's own view, no
+    face-down card."""
+    out = []
+    for m in msgs:
+        if m["type"] == "welcome":
+            m = {**m, "seat": None, "watch": True}
+        if m["type"] == "table":
+            v = SeatView.decode(m["view"])
+            seats = {k: replace(sv, hole=[]) for k, sv in v.seats.items()}
+            m = dict(m, view=replace(v, you=None, legal=[], seats=seats).encode())
+        out.append(m)
+    return out
+
+
 def host_lobby() -> list[dict[str, Any]]:
     """The host's lobby: who is in, and the clock, bank and stand-in to set (R-C3, R-C4)."""
     return [WELCOME, _lobby(False)]
@@ -345,25 +360,28 @@ COACH_CARDS = {
 }
 
 
-def coach_deck(button: int = 2) -> list[Any]:
-    """The pack that deals ``COACH_CARDS``: one card a seat a round, clockwise after the
-    button (R-D2, R-D3)."""
+def coach_deck(button: int = 2, cards: dict[int, str] = COACH_CARDS) -> list[Any]:
+    """The pack that deals ``cards`` (by default ``COACH_CARDS``): one card a seat a round,
+    clockwise after the button (R-D2, R-D3)."""
     from common.cards import full_deck, parse
 
     order = [(button + 1 + i) % 3 for i in range(3)]
-    cards = {s: COACH_CARDS[s].split() for s in order}
-    deck = [parse(cards[s][i]) for i in range(7) for s in order]
+    dealt = {s: cards[s].split() for s in order}
+    deck = [parse(dealt[s][i]) for i in range(7) for s in order]
     return deck + [c for c in full_deck() if c not in set(deck)]
 
 
-def coached(steps: str, *, stacks: dict[int, int] | None = None) -> list[dict[str, Any]]:
-    """Three seats at the computer table (Ann, ours, against Bo and Cy), a real hand played
-    by the engine to ``steps`` ("1:bring_in 2:complete"): the messages seat 0 gets."""
+def coached(
+    steps: str, *, stacks: dict[int, int] | None = None, cards: dict[int, str] = COACH_CARDS
+) -> list[dict[str, Any]]:
+    """Three seats at the computer table (Ann, ours, against Bo and Cy), a real hand dealt
+    ``cards`` and played by the engine to ``steps`` ("1:bring_in 2:complete"): the
+    messages seat 0 gets."""
     from common.engine import Hand
     from common.views import event_view, seat_view
 
     chips = {0: 600, 1: 600, 2: 600, **(stacks or {})}
-    hand = Hand(stacks=chips, button=2, deck=coach_deck(2))
+    hand = Hand(stacks=chips, button=2, deck=coach_deck(2, cards))
     hand.start()
     for token in steps.split():
         seat, _, kind = token.partition(":")

@@ -13,14 +13,14 @@ import pygame
 import pytest
 
 from client import analysing
-from client.analysing import BUDGET, GAP, HELD, Analysing, analysis_for
+from client.analysing import BUDGET, GAP, Analysing, analysis_for
 from client.app import App
 from client.render.chances import chance_words, status_lines
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
 from common.analysis import Chance
 from common.replay import positions, seen_record
-from tests.clientkit import Player, key, run, simulated
+from tests.clientkit import key, simulated
 from tests.test_analysis import DEAD, FLUSH, THROUGH_FIFTH, hand_record
 
 pytestmark = pytest.mark.timeout(90)
@@ -38,61 +38,6 @@ def _stacked() -> list[dict[str, Any]]:
 def _fresh() -> None:
     """Each test's hands are analysed anew (the window keeps the last few analyses)."""
     analysing._CACHE.clear()
-
-
-# ------------------------------------------------------------------ the computer table
-
-
-def test_the_computer_table_opens_its_books_after_the_match_only(make_client) -> None:
-    """Its computer seats' hole cards come once the match is over, never before (the
-    ``books`` messages follow the standings, R-S1 until then).  During the match H replays
-    what our seat saw, with no analysis (it is for after the match); after it, H replays
-    every hole card, analysed."""
-    app = make_client()
-    app.play_computer(3, 4)
-    player = Player(app)
-    during: list[int] = []
-
-    def over() -> bool:
-        s = app.session
-        if s is None:
-            return False
-        if s.standings is None:
-            during.append(len(s.book.books))
-            me = s.seat
-            for rec in s.book.seen.values():  # what we saw: no other seat's down card
-                assert all("card" not in e for e in rec["events"]
-                           if e["ev"] == "deal" and not e["up"] and e["seat"] != me)  # fmt: skip
-        return s.standings is not None and len(s.book.opened()) == 4
-
-    assert run([app], lambda: app.session is not None and len(app.session.book.finished()) >= 2,
-               [player])  # fmt: skip
-    key(app, "h")
-    rep = app.top()
-    me = app.session.seat
-    assert isinstance(rep, ReplayerScene) and rep.viewer == me and rep.analysing.held
-    for k in range(len(rep.records)):  # only our own hole cards, and hands shown
-        rep.goto(k, -1)
-        assert all(sv.hole is None or seat == me for seat, sv in rep.shown.view.seats.items())
-    rep.update(1 / 60)
-    assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
-    assert status_lines(rep.analysing)[0] == HELD
-    key(app, pygame.K_ESCAPE)
-    assert app.top().name == "table"
-    assert run([app], lambda: over() and app.top().name == "results", [player], timeout=80)
-    assert during and set(during) == {0}
-    s = app.session
-    assert s.lobby.open_books and s.book.books_expected == 4
-    books = s.book.best()
-    assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
-    after = analysis_for(books, s.seat, session=s)
-    assert not after.held and after.job.full
-    key(app, "h")
-    rep = app.top()
-    assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
-    assert all(sv.hole for sv in rep.shown.view.seats.values())
-    key(app, "m")  # the recap over the replayer (M from the results, R from the replayer)
-    assert app.top().name in ("replayer", "recap")
 
 
 # ------------------------------------------------------------------ the replayer

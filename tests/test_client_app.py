@@ -8,25 +8,36 @@ Only 127.0.0.1 is ever used.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import random
 
 import pygame
 import pytest
 
+from client import window
+from client.analysing import HELD, analysis_for
+from client.app import App
+from client.host import Host
+from client.localserver import COMPUTER_TABLE
 from client.model import Session
+from client.registry import Registry
+from client.render.chances import status_lines
+from client.render.picture import picture_of
+from client.render.tablepaint import seat_tags
+from client.scenes import register_scenes
+from client.scenes.replayer import ReplayerScene
 from client.settings import Settings
 from common.events import ProtocolError
+from server.journal import journal_path, unfinished
 from tests import demo
 from tests.clientkit import (
     Player,
     decoded,
     feed,
     host_with_guest,
-    hosting,
     key,
     post,
     run,
-    showing,
 )
 
 pytestmark = pytest.mark.timeout(90)
@@ -65,16 +76,34 @@ def test_start_screen_offers_the_three_ways_in_and_keeps_the_name_and_deck(make_
 # ------------------------------------------------------------------ the computer table
 
 
-def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rematch(
+def test_a_whole_computer_match_by_keys_through_a_dropped_link_its_books_then_a_rematch(
     make_client,
 ) -> None:
+    """Three computer seats, four hands, every turn by key.  The link drops mid-match and
+    the same seat comes back.  The computer seats' hole cards come once the match is over,
+    never before (the ``books`` follow the standings, R-S1 until then): during the match
+    H replays what our seat saw, with no analysis; after it, every hole card, analysed.
+    A finished match leaves no journal to resume; K is the one-key rematch."""
     app = make_client(grace=5.0)
     start = app.top()
     start.computers.value, start.hands.value = 3, 4
     start.choose("play")
     assert app.server is not None and app.server_kind == "computer"
     player = Player(app)
-    assert run([app], lambda: app.session and app.session.hand >= 2, [player])
+    assert run([app], lambda: app.session and len(app.session.book.finished()) >= 2, [player])
+    # H mid-match: only our own hole cards, and hands shown; no analysis yet.
+    key(app, "h")
+    rep = app.top()
+    me = app.session.seat
+    assert isinstance(rep, ReplayerScene) and rep.viewer == me and rep.analysing.held
+    for k in range(len(rep.records)):
+        rep.goto(k, -1)
+        assert all(sv.hole is None or seat == me for seat, sv in rep.shown.view.seats.items())
+    rep.update(1 / 60)
+    assert rep.chance_bars() == [] and rep.analysing.job.marks() == []
+    assert status_lines(rep.analysing)[0] == HELD
+    key(app, pygame.K_ESCAPE)
+    assert app.top().name == "table"
     # The network goes away under us: the same seat comes back.
     seat, token = app.session.seat, app.session.token
     states: list[str] = []  # every status, even two that land in one step of a slow machine
@@ -86,9 +115,19 @@ def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rem
     app.draw()
     assert run([app], lambda: app.status.state == "connected", timeout=10)
     assert app.session.seat == seat and app.session.token == token
-    assert run([app], lambda: app.top().name == "results", [player]), (
-        app.session and list(app.session.log.lines)[-5:]
-    )
+    during: list[int] = []
+
+    def over() -> bool:
+        s = app.session
+        if s.standings is None:
+            during.append(len(s.book.books))
+            for rec in s.book.seen.values():  # what we saw: no other seat's down card
+                assert all("card" not in e for e in rec["events"]
+                           if e["ev"] == "deal" and not e["up"] and e["seat"] != me)  # fmt: skip
+        return s.standings is not None and len(s.book.opened()) == 4
+
+    assert run([app], lambda: over() and app.top().name == "results", [player], timeout=80)
+    assert during and set(during) == {0}
     s = app.session
     assert player.turns > 0
     assert len(s.standings) == 4 and sum(r.net for r in s.standings) == 0
@@ -101,6 +140,21 @@ def test_a_whole_computer_match_played_by_keys_through_a_dropped_link_then_a_rem
     for hand in range(1, 5):
         assert log.count(f"Hand {hand} of 4") == 1, log
     assert log.count("Reconnected: back at the table") == 1
+    # Finished: nothing to resume.
+    assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is None
+    assert not journal_path(app.local.history_dir(), COMPUTER_TABLE).exists()
+    # The books: every hole card, analysed in full.
+    assert s.lobby.open_books and s.book.books_expected == 4
+    books = s.book.best()
+    assert all("card" in e for r in books for e in r["events"] if e["ev"] == "deal")
+    after = analysis_for(books, s.seat, session=s)
+    assert not after.held and after.job.full
+    key(app, "h")
+    rep = app.top()
+    assert isinstance(rep, ReplayerScene) and rep.title == "Every hole card shown"
+    assert all(sv.hole for sv in rep.shown.view.seats.values())
+    key(app, pygame.K_ESCAPE)
+    assert app.top().name == "results"
     first = s.match_id
     key(app, "k", step=False)  # one-click rematch (K: issue 17)
     assert run([app], lambda: app.session.match_id != first and app.top().name == "table")
@@ -114,59 +168,6 @@ def test_your_turn_flashes_the_title(app) -> None:
 
 
 # ------------------------------------------------------------------ friends
-
-
-def test_a_friends_table_with_two_clients_joining_one_host(make_client) -> None:
-    host, guest = host_with_guest(make_client, password="swordfish")
-    assert host.server_kind == "host"
-    assert run([host, guest], lambda: len(host.session.lobby.seats) == 3)
-    lobby = host.top()
-    assert lobby.start.enabled and host.session.host and not guest.session.host
-    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana", "Gus"]
-    guest.draw(), host.draw()
-    key(guest, "s")  # only the host may start: a guest's S sends nothing
-    assert not guest.top().press_start() and guest.top().name == "lobby"
-    key(host, "s", step=False)
-    players = [Player(host, 1), Player(guest, 2)]
-    assert run([host, guest], showing("results", host, guest), players)
-    assert host.session.standings == guest.session.standings
-    assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
-    key(guest, "l", step=False)
-    assert run([host, guest], lambda: guest.top().name == "lobby")
-
-
-def test_a_wrong_password_is_refused(make_client) -> None:
-    host = hosting(make_client("Hana"), computers=0, password="swordfish")
-    guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port, password="nope")
-    assert run([host, guest], lambda: guest.session is None)
-    assert guest.top().errors["join"] == "Wrong password: check it with the host."
-
-
-def test_a_name_already_at_the_table_is_refused_on_the_start_screen(make_client) -> None:
-    host = hosting(make_client("Hana"))
-    guest = make_client(" hana ", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port)
-    assert run([host, guest], lambda: guest.session is None)
-    assert guest.top().name == "start"
-    said = guest.top().errors["join"]  # by the Join box
-    assert "Hana is already at the table" in said and "another name" in said
-    guest.draw()
-    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana"]
-
-
-def test_watching_without_a_seat(make_client) -> None:
-    host = make_client("Hana")
-    host.play_computer(2, 4)
-    assert run([host], lambda: host.top().name == "table")
-    watcher = make_client("Cy", offscreen=True)
-    watcher.connect("127.0.0.1", host.server.port, watch=True)
-    assert run(
-        [host, watcher], lambda: watcher.top().name == "table" and watcher.session.view is not None
-    )
-    s = watcher.session
-    assert s.seat is None and s.actions() == []
-    assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
 
 
 # ------------------------------------------------------------------ faults
@@ -199,15 +200,6 @@ def test_a_drop_in_the_lobby_sits_down_again_as_a_newcomer(make_client) -> None:
     ), ([(p.name, p.seat) for p in host.session.lobby.seats], seat, guest.status)
 
 
-def test_when_the_server_goes_away_for_good_we_return_to_the_start_screen(make_client) -> None:
-    app = make_client()
-    app.play_computer(1, 4)
-    assert run([app], lambda: app.top().name == "table")
-    app.server.stop()
-    assert run([app], lambda: app.top().name == "start", timeout=10)
-    assert app.notice  # says why
-
-
 def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:
     app = make_client()
     app.link.session = Session("Ann")
@@ -231,3 +223,88 @@ def test_nothing_the_server_sends_crashes_the_window(make_client) -> None:
         app.step(max_wait=0.001)
     assert app.top().name in ("table", "results")
     assert not app._faults  # no scene raised
+
+
+# ------------------------------------------------------------ the computer seats' level (issue 10)
+# Picked on the start screen and shown on the seat plates (changed per seat in the host's
+# lobby: tests/test_client_night.py).
+
+
+def test_the_start_screen_level_plays_the_computer_table(make_client) -> None:
+    app = make_client("Ann")
+    start = app.top()
+    assert start.name == "start" and start.level.value == "Regular"
+    start.level.value = "Shark"
+    start.computers.value = 2
+    start.choose("play")
+
+    def seated() -> list:
+        s = app.session
+        return [p for p in s.players.values() if p.kind == "computer"] if s is not None else []
+
+    # The table scene can come before the seats' message: wait for both.
+    assert run([app], lambda: app.top().name == "table" and len(seated()) == 2)
+    table = app.server.server.table
+    assert sorted(s.level for s in table.seats.values() if s.level) == ["shark", "shark"]
+    computers = seated()
+    assert [p.level_name for p in computers] == ["Shark", "Shark"]
+    seat = computers[0].seat
+    assert ("Shark", (140, 190, 215)) in seat_tags(picture_of(app.session, 0.0), seat, own=False)
+    assert app.settings.level == "shark"  # remembered for next time
+
+
+# ---------------------------------------------------------- the window's minimum (issue 17 point 7)
+# Made smaller than 800x500 by the window manager, the same window is grown back in place,
+# through the app's event path, never made again with ``set_mode`` (that destroys and
+# recreates the window under the player's drag).
+
+
+@pytest.mark.parametrize(("w", "h"), [(640, 400), (700, 900), (1200, 300)])
+def test_a_window_made_too_small_is_held_at_the_minimum_in_place(app, monkeypatch, w, h):
+    pygame.display.set_mode((w, h), pygame.RESIZABLE)  # the window manager let it shrink
+    assert pygame.display.get_surface().get_size() == (w, h)
+    shown = pygame.display.get_surface()
+    sizes: list[tuple[int, int]] = []
+    monkeypatch.setattr(app.top(), "resize", sizes.append)  # what the scenes are told
+    made: list[tuple[int, int]] = []
+    real = pygame.display.set_mode
+    monkeypatch.setattr(pygame.display, "set_mode", lambda *a, **k: made.append(a) or real(*a, **k))
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(w, h), w=w, h=h))
+    pygame.event.post(pygame.event.Event(pygame.WINDOWSIZECHANGED, x=w, y=h))
+    app.step(max_wait=0.001)
+    want = window.clamp((w, h))
+    assert made == []  # the window was not made again
+    assert pygame.display.get_surface() is shown and shown.get_size() == want
+    assert app.screen.get_size() == want and sizes and set(sizes) == {want}
+
+
+# --------------------------------------------------------- the scenes' host and registry (issue 15)
+# Scenes open each other by name, and the app is a ``client.host.Host``.
+
+
+def test_every_scene_is_registered_under_its_name() -> None:
+    reg = register_scenes(Registry())
+    assert reg.names() == sorted(
+        ["start", "connecting", "lobby", "table", "results", "replayer", "recap", "histories"]
+    )
+
+
+def test_an_unknown_name_or_a_second_registration_is_refused() -> None:
+    reg = register_scenes(Registry())
+    with pytest.raises(KeyError, match="no scene 'nope'"):
+        reg.make("nope", None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register("table", lambda host: None)  # type: ignore[arg-type,return-value]
+
+
+def test_the_app_has_everything_a_host_offers() -> None:
+    """Every name of the Host protocol is on App (what scenes may use, and no more)."""
+    wanted = {
+        n
+        for n, _ in inspect.getmembers(Host)
+        if not n.startswith("_") and n not in dir(object) and n != "register"
+    } | {n for part in Host.__mro__ for n in getattr(part, "__annotations__", {})}
+    app = App(Settings(name="Ann"), size=(1280, 800), save_settings=False)
+    missing = sorted(n for n in wanted if not hasattr(App, n) and n not in vars(app))
+    assert missing == []
+    assert {"session", "send", "now", "open", "connect"} <= wanted  # the three parts' names

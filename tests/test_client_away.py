@@ -1,9 +1,10 @@
-"""The client's side of R-C2..R-C4, headless (SDL_VIDEODRIVER=dummy), against a real
-in-process server on 127.0.0.1: the host's clock options in the lobby, the clock and bank
+"""The client's side of R-C2..R-C4, headless (SDL_VIDEODRIVER=dummy): the clock and bank
 at the table, the away button and "I'm back", and the host's pause and take-a-seat-away.
+(The host's clock options in the lobby: tests/test_client_hosting.py; what the table does
+with each message: tests/test_rules_away.py and tests/test_server_clocked.py.)
 
-Input goes through the real loop (keys posted to the app, buttons pressed through the
-scene); assertions look at sessions, scenes and buttons, and every state is drawn.
+The game's link is the ``app`` fixture's: keys go through the real loop, what they send is
+read off ``app.sent``, and the table's answers are fed back; every state is drawn.
 """
 
 from __future__ import annotations
@@ -15,98 +16,79 @@ import pytest
 from client.app import App
 from client.model import Session
 from common.events import ProtocolError
-from common.protocol.server_messages import TableOptions
 from tests import demo
-from tests.clientkit import Player, click, decoded, feed, hosting, key, resize, run, showing
+from tests.clientkit import decoded, feed, key, resize
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(60)
 
 
 def ids(app: App) -> list[str]:
     return [b.id for b in app.top()._control_buttons()]
 
 
-def drawn(*apps: App) -> None:
-    for app in apps:
-        app.draw()
-        assert not app._faults, app._faults
+def drawn(app: App) -> None:
+    app.draw()
+    assert not app._faults, app._faults
 
 
-def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(make_client) -> None:
-    host = hosting(make_client("Hana"), hands=8)
-    guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port)
-    assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.lobby.said)
-    # The lobby: the host's clock choices are the table's (R-C4); the guest reads them.
-    lobby = host.top()
-    assert lobby.choices.turn_time.value == 30 and lobby.choices.time_bank.value == 90
-    assert guest.session.lobby.options == TableOptions(30.0, 90.0, stand_in=False)
-    click(host, lobby.choices.time_bank.cells()[1])  # 30 s
-    click(host, lobby.choices.stand_in.rect)
-    # Two choices, two lobbies: the guest reads both once the second has come.
-    assert run([host, guest], lambda: guest.session.lobby.options == TableOptions(30.0, 30.0, True))
-    assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
-    drawn(host, guest)
-    key(host, "s", step=False)
-    assert run([host, guest], showing("table", host, guest))
-    gus = Player(guest, 2)
+def away(seat: int, now: bool, why: str | None = "asked") -> dict:
+    return {"type": "seat_away", "seat": seat, "away": now, "why": why, "stand_in": now}
 
-    # Our turn: the clock and the bank show, and count down from the table's settings.
-    assert run([host, guest], lambda: host.session.my_turn(), [gus])
-    s = host.session
-    decision, bank = s.clock_left(s.seat, host.now())
-    assert 0 < decision <= 30 and bank == 30
-    # ... the guest sees the host's clock on its plate too (a ``clock`` message).
-    assert run([host, guest], lambda: guest.session.clocks.turn is not None, [gus])
-    assert guest.session.clocks.turn.seat == s.seat
-    drawn(host, guest)
-    # The host has the away button and the host's controls; the guest only the away one.
-    assert ids(host) == ["away", "pause", "take"]
-    assert ids(guest) == ["away"]
 
-    # R-C2: step away by key; everyone sees it; the bar offers "I'm back".
-    key(host, "a", step=False)
-    assert run([host, guest], lambda: guest.session.players[0].away and host.session.away(), [gus])
-    assert host.session.away() and "back" in ids(host)
-    assert host.top().controls.away.label == "I'm back"
-    assert guest.session.players[0].stand_in  # the host chose a stand-in
-    drawn(host, guest)
-    hand = host.session.hand
-    assert run([host, guest], lambda: host.session.hand > hand, [gus])  # the table plays on
-    key(host, "a", step=False)
-    assert run(
-        [host, guest], lambda: not guest.session.players[0].away and not host.session.away(), [gus]
-    )
-    assert not host.session.away() and host.top().controls.away.label == "Step away"
-
-    # R-C3: the host pauses by key; the guest sees it; no new hand until resume.
-    hana = Player(host, 1)
-    key(host, "p", step=False)
-    paused = lambda app: app.session.clocks.paused  # noqa: E731
-    assert run([host, guest], lambda: paused(guest) and paused(host), [gus, hana])
-    assert host.top().controls.pause.label == "Resume"
-    drawn(host, guest)
-    assert run([host, guest], lambda: guest.session.view.over, [gus, hana])
-    hand = guest.session.hand
-    run([host, guest], lambda: False, [gus, hana], timeout=0.5)
-    assert guest.session.hand == hand and guest.session.view.over
-    key(host, "p", step=False)
-    assert run([host, guest], lambda: not paused(guest) and not paused(host), [gus, hana])
-    assert run([host, guest], lambda: guest.session.hand > hand, [gus, hana])
-
-    # R-C3: the host takes Gus's seat away (pressed twice: a mistake is cheap to undo).
-    scene = host.top()
+def test_r_c2_r_c3_r_c4_clock_away_and_host_controls_in_the_client(app) -> None:
+    # Our turn on the time bank (R-C4): the clock and the bank show and count down.
+    feed(app, [m for m in demo.away_and_clock() if m["type"] != "seat_away"])
+    s, scene = app.session, app.top()
+    decision, bank = s.clock_left(0, app.now())
+    assert decision == 0 and 61 < bank <= 62
+    assert s.clocks.turn.seat == 0  # the ``clock`` message: on our plate, as on everyone's
+    drawn(app)
+    # The host has the away button and the host's controls (a guest: tests below).
+    assert ids(app) == ["away", "pause", "take"]
+    # R-C2: step away by key; the table says so; the bar offers "I'm back".
+    key(app, "a")
+    assert app.sent[-1] == {"type": "away"}
+    feed(app, [away(0, True)])
+    assert s.away() and "back" in ids(app) and scene.controls.away.label == "I'm back"
+    assert s.players[0].stand_in  # the host chose a stand-in
+    drawn(app)
+    key(app, "a")
+    assert app.sent[-1] == {"type": "back"}
+    feed(app, [away(0, False, None)])
+    assert not s.away() and scene.controls.away.label == "Step away"
+    # R-C3: the host pauses by key, and resumes.
+    key(app, "p")
+    assert app.sent[-1] == {"type": "pause"}
+    feed(app, [{"type": "paused", "paused": True, "name": "Ann"}])
+    assert s.clocks.paused and scene.controls.pause.label == "Resume"
+    drawn(app)
+    key(app, "p")
+    assert app.sent[-1] == {"type": "resume"}
+    # R-C3: the host takes Cy's seat away (pressed twice: a mistake is cheap to undo).
     scene.control("take")
-    assert [b.id for b in scene.controls.take_buttons] == ["take:1", "take:cancel"]
-    drawn(host)
-    scene.control("take:1")
-    assert scene.controls.take_buttons[0].label == "Take Gus's seat?"
-    scene.control("take:1")
-    assert run([host, guest], lambda: guest.session.players[1].away_why == "taken", [gus, hana])
-    assert ids(guest) == []  # Gus can only watch now
-    drawn(host, guest)
-    assert run([host, guest], lambda: host.top().name == "results", [hana], timeout=90)
-    assert sum(r.stack for r in host.session.standings) == 3 * 600
+    assert [b.id for b in scene.controls.take_buttons] == ["take:3", "take:6", "take:cancel"]
+    drawn(app)
+    scene.control("take:3")
+    assert scene.controls.take_buttons[0].label == "Take Cy's seat?"
+    assert app.sent[-1] == {"type": "resume"}  # nothing sent yet
+    scene.control("take:3")
+    assert app.sent[-1] == {"type": "take_seat", "seat": 3}
+    feed(app, [away(3, True, "taken")])
+    assert s.players[3].away_why == "taken"
+    drawn(app)
+
+
+def test_r_c2_r_c3_a_guest_has_only_the_away_button_and_none_once_taken(app) -> None:
+    msgs = demo.away_and_clock()
+    msgs[0] = {**msgs[0], "host": False}
+    msgs[1] = {**msgs[1], "host": 5}
+    feed(app, msgs)
+    assert ids(app) == ["away"]
+    feed(app, [away(0, True, "taken")])
+    assert ids(app) == []  # we can only watch now
+    key(app, "a")
+    assert app.sent == []
+    drawn(app)
 
 
 @pytest.mark.parametrize(

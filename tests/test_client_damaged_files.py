@@ -160,17 +160,6 @@ def test_a_damaged_file_is_set_aside_and_the_game_goes_on(
     assert len(list(path.parent.glob(f"{name}.broken-*"))) == 1  # and sets nothing more aside
 
 
-def test_a_setting_of_the_wrong_type_takes_its_default_and_the_rest_is_kept(
-    tmp_path: Path,
-) -> None:
-    """One bad setting is no reason to forget the player's name."""
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"name": "Ann", "volume": "loud", "hands": 12}))
-    got = Settings.load(path)
-    assert (got.name, got.volume, got.hands) == ("Ann", Settings().volume, 12)
-    assert path.exists()
-
-
 def test_the_set_aside_files_are_never_overwritten(tmp_path: Path) -> None:
     path = tmp_path / "pins.json"
     for n in range(3):

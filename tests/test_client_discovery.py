@@ -1,4 +1,5 @@
-"""The Join panel lists the tables announced on the network and joins one with a click.
+"""The Join panel lists the tables announced on the network (a table hosted from the game
+under its host's name) and joins one with a click.
 
 These tests multicast, so each runs in a private network namespace of its own
 (``tests.netns``); the client runs headless (SDL_VIDEODRIVER=dummy) and the
@@ -34,7 +35,7 @@ def _row_of(found: TableList, name: str) -> pygame.Rect:
     return next(r for t, r in found.rows() if t.name == name)
 
 
-def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
+def test_the_join_panel_lists_the_tables_joins_one_by_click_and_a_hosted_one_by_name(
     request, tmp_path: Path, monkeypatch
 ) -> None:
     if not in_netns(request):
@@ -44,6 +45,7 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         config(tmp_path / "fri", name="Friday", announce=True, password="swordfish", computer=1)
     )
     app = _app(tmp_path, monkeypatch)
+    host = _app(tmp_path, monkeypatch, "Hana", offscreen=True)  # a second game, no window
     try:
         start = app.top()
         assert start.name == "start" and app.finder is not None and app.finder.running
@@ -80,28 +82,16 @@ def test_the_join_panel_lists_two_tables_and_joins_one_by_click(
         # A table that goes away goes from the list.
         den.stop()
         assert run([app], lambda: [t.name for t in start.found.tables] == ["Friday"], timeout=20)
-    finally:
-        app.shutdown()
-        den.stop()
-        friday.stop()
-
-
-def test_a_hosted_table_is_announced_under_its_name(request, tmp_path: Path, monkeypatch) -> None:
-    if not in_netns(request):
-        return
-    host = _app(tmp_path, monkeypatch, "Hana")
-    guest = _app(tmp_path, monkeypatch, "Gus", offscreen=True)  # a second client, no window
-    try:
-        start = host.top()
-        start.table_name.value = ""
+        # A table hosted from the game is announced under its host's name.
+        host.top().table_name.value = ""
         host.server_overrides = {"history_dir": tmp_path / "hh", "bot_delay": 0.0}
         host.host_table(hands=4, computers=0, password="", port=0, bind="127.0.0.1")
         assert run([host], lambda: host.top().name == "lobby", timeout=10)
-        finder = guest.finder
-        assert finder is not None
-        seats = lambda: [t.seats for t in finder.tables() if t.port == host.server.port]  # noqa: E731
-        assert run([guest], lambda: seats() == [1], timeout=30)
-        assert [t.name for t in finder.tables()] == ["Hana's table"]
+        port = host.server.port
+        hanas = lambda: [(t.name, t.seats) for t in start.found.tables if t.port == port]  # noqa: E731
+        assert run([app, host], lambda: hanas() == [("Hana's table", 1)], timeout=30)
     finally:
-        guest.shutdown()
         host.shutdown()
+        app.shutdown()
+        den.stop()
+        friday.stop()

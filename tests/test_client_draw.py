@@ -25,8 +25,7 @@ from client.model import Session
 from client.overlays import RulesOverlay
 from common.replay import seen_record
 from tests import demo
-from tests.clientkit import feed, handle_click
-from tests.demo_hands import demo_match
+from tests.clientkit import feed, handle_click, simulated
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -110,7 +109,7 @@ def _connecting(app: App) -> None:
 
 
 def _seen_demo_match() -> list[dict[str, Any]]:
-    return [seen_record(r, 0) for r in demo_match()]
+    return [seen_record(r, 0) for r in simulated()]
 
 
 LOBBY_WITH_LEVELS = [demo.host_lobby()[0], {**demo.host_lobby()[1], "running": False}]

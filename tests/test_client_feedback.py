@@ -70,10 +70,6 @@ def test_10_paused_between_hands_the_footer_agrees_with_the_banner(app) -> None:
 # ------------------------------------------------------------------ 12: one key, one meaning
 
 
-def _records() -> list[dict]:
-    return simulated(hands=4)
-
-
 def _letter(k: str) -> bool:
     return len(k) == 1 and k.isalpha()
 
@@ -97,7 +93,7 @@ def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -
             meanings.setdefault(k, set()).add(keys.MEANING[k])
     assert all(len(m) == 1 for m in meanings.values())
     # The buttons drawn show the key their scene's table gives them, and no other letter.
-    records = _records()
+    records = simulated(hands=4)
     start = StartScene(app)
     replayer = ReplayerScene(app, records, viewer=0)
     recap = RecapScene(app, records, viewer=0)
@@ -127,25 +123,19 @@ def test_12_every_scene_key_table_means_one_thing_and_the_rules_list_them(app) -
         assert f"{k}: {meaning}" in listed
     drawn = {line[0] for line in overlay.lines}
     assert "O: The match's recap" in drawn
-
-
-@pytest.mark.parametrize(("letter", "action"), [("I", "coach"), ("W", "odds")])
-def test_12_the_coach_and_the_odds_have_a_letter_of_their_own(letter, action) -> None:
-    """Issue 19: I, the coach; W, the odds: at the table only, and the rules list them."""
-    assert keys.key_of("table", action) == letter and action in keys.MEANING[letter].lower()
-    assert (letter, keys.MEANING[letter]) in keys.lines()
-    assert sum(letter in table for table in keys.SCENES.values()) == 1
-
-
-def test_12_the_keys_press_what_their_table_says(app) -> None:
-    records = _records()
-    app.push(ReplayerScene(app, records, viewer=0))
+    # Issue 19: I, the coach; W, the odds: at the table only, and the rules list them.
+    for letter, action in (("I", "coach"), ("W", "odds")):
+        assert keys.key_of("table", action) == letter and action in keys.MEANING[letter].lower()
+        assert (letter, keys.MEANING[letter]) in keys.lines()
+        assert sum(letter in table for table in keys.SCENES.values()) == 1
+    # And the keys press what their table says.
+    app.push(replayer)
     key(app, pygame.K_o)
     assert isinstance(app.top(), RecapScene)
     key(app, pygame.K_ESCAPE)
-    assert isinstance(app.top(), ReplayerScene)
+    assert app.top() is replayer
     key(app, pygame.K_r)  # R is Raise at the table: the replayer does nothing with it
-    assert isinstance(app.top(), ReplayerScene)
+    assert app.top() is replayer
 
 
 # ------------------------------------------------------------------ 14: the name field

@@ -19,9 +19,11 @@ import pytest
 
 from client.net import TableKey
 from client.overlays import ConfirmDialog, RulesOverlay
+from client.seatkeys import SeatKey, SeatKeys, default_path
 from client.settings import Settings
 from client.wording import LogLine, describe_event
 from common.history import decode_event
+from common.protocol.server_messages import TableOptions
 from common.seal import short_key
 from tests import demo
 from tests.clientkit import (
@@ -43,29 +45,10 @@ from tests.drawn import lobby_words_never_overlap
 pytestmark = pytest.mark.timeout(90)
 
 
-# ------------------------------------------------------------------ point 1 (from the client)
-
-
-def test_hosting_while_the_port_is_taken_shows_the_port_that_listens(make_client) -> None:
-    with socket.socket() as squatter:
-        squatter.bind(("127.0.0.1", 0))
-        squatter.listen()
-        taken = squatter.getsockname()[1]
-        host = make_client("Hana")
-        host.host_table(hands=4, computers=1, password="", port=taken, bind="127.0.0.1")
-        assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
-        port = host.server.port
-        assert port != taken
-        shown = [t for t, *_ in host.top().header()]
-        assert shown == ["Friends join at", f"127.0.0.1:{port}"]  # what listens, nothing else
-        with socket.create_connection(("127.0.0.1", port), timeout=5):
-            pass
-
-
 # ------------------------------------------------------------------ point 2
 
 
-def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_client) -> None:
+def test_the_hosts_match_length_odds_and_clock_are_the_tables_and_guests_see_them(make_client):
     host, guest = host_with_guest(make_client, hands=12, computers=1)
     lobby = host.top()
     assert host.settings.hands == 8  # the computer table's choice is not the host's
@@ -89,6 +72,23 @@ def test_the_hosts_match_length_is_the_match_length_and_guests_see_it(make_clien
     assert host.settings.host_hands == 4
     click(host, lobby.choices.hands.cells()[2])  # and back to 12
     assert run([host, guest], lambda: hands(guest) == 12)
+    # Issue 19 point 2: the odds, off by default at a friends' table, allowed by a click.
+    assert "Odds: off" in guest.top().side_lines() and not lobby.choices.odds.value
+    click(host, lobby.choices.odds.rect)
+    allowed = lambda app: app.session.lobby.odds_allowed  # noqa: E731
+    assert run([host, guest], lambda: allowed(guest) and allowed(host))
+    assert host.settings.host_odds and lobby.choices.odds.value  # remembered for next time
+    guest.top().update(0)
+    assert "Odds: allowed (W at the table)" in guest.top().side_lines()
+    # R-C3, R-C4: the clock's choices are the table's; the guest reads the host's clicks.
+    assert lobby.choices.turn_time.value == 30 and lobby.choices.time_bank.value == 90
+    assert guest.session.lobby.options == TableOptions(30.0, 90.0, stand_in=False)
+    click(host, lobby.choices.time_bank.cells()[1])  # 30 s
+    click(host, lobby.choices.stand_in.rect)
+    assert run([host, guest], lambda: guest.session.lobby.options == TableOptions(30.0, 30.0, True))
+    assert host.settings.host_time_bank == 30 and host.settings.host_stand_in
+    host.draw(), guest.draw()
+    assert not host._faults and not guest._faults
     key(host, "s", step=False)
     assert run([host, guest], lambda: host.session.running and guest.session.running)
     assert host.session.hands == 12 and guest.session.hands == 12
@@ -133,8 +133,19 @@ def test_the_port_box_shows_the_port_typed_in_the_address(make_client) -> None:
     assert start.port.value == "7788"
 
 
-def test_only_addresses_that_worked_are_remembered(make_client) -> None:
-    host = hosting(make_client("Hana"))
+def test_a_taken_port_is_said_as_the_one_that_listens_only_addresses_that_worked_kept(
+    make_client,
+) -> None:
+    with socket.socket() as squatter:  # point 1: the port asked for is taken
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        host = make_client("Hana")
+        host.host_table(hands=4, computers=1, password="", port=taken, bind="127.0.0.1")
+        assert run([host], lambda: host.top().name == "lobby" and host.session.seat == 0)
+    assert host.server.port != taken
+    shown = [t for t, *_ in host.top().header()]
+    assert shown == ["Friends join at", f"127.0.0.1:{host.server.port}"]  # what listens
     app = make_client("Gus", offscreen=True)
     start = app.top()
     nobody = closed_port()
@@ -155,10 +166,28 @@ def test_only_addresses_that_worked_are_remembered(make_client) -> None:
 
 
 def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4, computers=0)
+    """A seat's token on disk that the table does not know (stale) is dropped and the join
+    goes on; leaving the lobby, where nothing is lost, is not asked and forgets the seat's
+    token; leaving mid-match asks first and keeps it; joining again gives the seat back."""
+    host = hosting(make_client("Hana"), computers=0)
+    port = host.server.port
+    keys = SeatKeys(default_path())
+    keys.keep(SeatKey(host="127.0.0.1", ip="loopback", port=port, name="Gus", token="stale"))
+    guest = make_client("Gus", offscreen=True)
+    guest.connect("127.0.0.1", port)
+    assert run([host, guest], lambda: guest.status.state == "connected" and guest.session.seat)
+    tokens = lambda: [k.token for k in keys.entries() if k.name == "Gus"]  # noqa: E731
+    assert guest.session.token != "stale" and tokens() == [guest.session.token]
+    click(guest, guest.top().leave.rect, step=False)  # in the lobby: not asked, seat freed
+    assert run([host, guest], lambda: guest.top().name == "start")
+    assert guest.modal is None and tokens() == []
+    assert run([host], lambda: [p.name for p in host.session.lobby.seats if p.kind == "human"]
+               == ["Hana"])  # fmt: skip
+    guest.connect("127.0.0.1", port)
+    assert run([host, guest], lambda: guest.top().name == "lobby" and guest.session.seat)
     key(host, "s", step=False)
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
-    seat = guest.session.seat
+    seat, token = guest.session.seat, guest.session.token
     table = guest.top()
     table.resize(guest.screen.get_size())
     click(guest, table.panel.leave.rect)
@@ -172,16 +201,23 @@ def test_leaving_mid_match_asks_first_and_the_seat_can_be_taken_back(make_client
     click(guest, table.panel.leave.rect)
     key(guest, pygame.K_RETURN, step=False)  # leave
     assert run([host, guest], lambda: guest.top().name == "start")
-    assert guest.notice == "You left the table."
+    assert guest.notice == "You left the table." and tokens() == [token]  # kept
     assert run([host], lambda: seat in host.session.clocks.dropped)  # dropped, seat kept
     # Joining the same table again during the match gives the seat back (R-C1).
-    guest.connect("127.0.0.1", host.server.port)
+    guest.connect("127.0.0.1", port)
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view)
     assert guest.session.seat == seat
 
 
 def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client) -> None:
     host, guest = host_with_guest(make_client, hands=4)
+    host.running = True
+    post(host, pygame.QUIT)  # closing the window asks too, and a second close quits
+    assert host.running and isinstance(host.modal, ConfirmDialog)
+    assert "Closing the window closes it for everyone" in host.modal.body()
+    post(host, pygame.QUIT)
+    assert not host.running
+    key(host, pygame.K_ESCAPE)  # (the loop stopped; the dialog put away to go on)
     lobby = host.top()
     host.draw()
     click(host, lobby.leave.rect)
@@ -197,40 +233,10 @@ def test_the_host_is_told_that_leaving_closes_the_table_for_everyone(make_client
     assert guest.notice == "Hana closed the table"  # the guests are told who and why
 
 
-def test_leaving_the_computer_table_mid_match_asks_then_ends_it(make_client) -> None:
-    app = make_client()
-    app.play_computer(2, 8)
-    assert run([app], lambda: app.top().name == "table" and app.session.hand >= 1)
-    app.ask_leave()
-    assert isinstance(app.modal, ConfirmDialog) and app.modal.title == "Leave the match?"
-    assert "ends this match here, unfinished, in hand" in app.modal.body()
-    key(app, pygame.K_n)
-    assert app.modal is None and app.server is not None
-    app.ask_leave()
-    key(app, pygame.K_y, step=False)
-    assert run([app], lambda: app.top().name == "start")
-    assert app.server is None and app.notice == "You left the table."
-
-
-def test_leaving_where_nothing_is_lost_does_not_ask(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
-    click(guest, guest.top().leave.rect, step=False)  # a guest in the lobby: the seat is freed
-    assert run([host, guest], lambda: guest.top().name == "start")
-    assert guest.modal is None
-    assert run([host], lambda: [p.name for p in host.session.lobby.seats if p.kind == "human"]
-               == ["Hana"])  # fmt: skip
-    host.ask_leave()  # the host alone with a computer seat, before the match
+def test_the_host_alone_before_the_match_leaves_unasked(make_client) -> None:
+    host = hosting(make_client("Hana"))  # alone with a computer seat: nothing is lost
+    host.ask_leave()
     assert host.modal is None and host.top().name == "start"
-
-
-def test_closing_the_window_while_hosting_asks_and_a_second_close_quits(make_client) -> None:
-    host, guest = host_with_guest(make_client, hands=4)
-    host.running = True
-    post(host, pygame.QUIT)
-    assert host.running and isinstance(host.modal, ConfirmDialog)
-    assert "Closing the window closes it for everyone" in host.modal.body()
-    post(host, pygame.QUIT)
-    assert not host.running
 
 
 # ------------------------------------------------------------------ point 5

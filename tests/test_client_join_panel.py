@@ -43,30 +43,26 @@ def keep(app, host: str, *, match: str | None = "m-1", name: str = "Ann") -> Non
                                match=match, seat=2))  # fmt: skip
 
 
-def test_a_table_that_keeps_our_seat_reads_as_a_comeback_not_next_match(app) -> None:
+def test_a_table_that_keeps_our_seat_reads_as_a_comeback_and_only_that(app) -> None:
     """R-C1: our game crashed mid-match; its token is kept.  The table's row offers our seat
-    back; a table running a match where we hold nothing still offers the next match."""
+    back (a full table's too); a table running a match where we hold nothing still offers
+    the next match.  A key kept under another name is another person's seat; a key without
+    a match (a lobby's) or at a table between matches holds nothing: a seat dropped between
+    matches is freed."""
     app.finder = DemoFinder([table("Den", "10.0.0.5"), table("Kitchen", "10.0.0.6"),
-                             table("Full", "10.0.0.7", seats=7, free=0)])  # fmt: skip
+                             table("Full", "10.0.0.7", seats=7, free=0),
+                             table("Bob's", "10.0.0.8"), table("Early", "10.0.0.9"),
+                             table("Lobby", "10.0.0.10", running=False, hand=0)])  # fmt: skip
     keep(app, "10.0.0.5")
     keep(app, "10.0.0.7")
-    got = labels(app)
-    assert got == {"Den": "your seat ›", "Full": "your seat ›", "Kitchen": "next match ›"}
-
-
-def test_only_our_own_name_and_a_match_in_play_make_a_comeback(app) -> None:
-    """A key kept under another name is another person's seat; a key without a match (a
-    lobby's) or at a table between matches holds nothing: a seat dropped between matches
-    is freed."""
-    app.finder = DemoFinder([table("Den", "10.0.0.5"), table("Early", "10.0.0.7"),
-                             table("Lobby", "10.0.0.6", running=False, hand=0)])  # fmt: skip
-    keep(app, "10.0.0.5", name="Bob")
-    keep(app, "10.0.0.6")
-    keep(app, "10.0.0.7", match=None)
-    assert labels(app) == {"Den": "next match ›", "Lobby": "Join ›", "Early": "next match ›"}
-    start = app.top()
-    start.name_in.value = "Bob"  # the name typed is the one a join says
-    assert labels(app)["Den"] == "your seat ›"
+    keep(app, "10.0.0.8", name="Bob")
+    keep(app, "10.0.0.9", match=None)
+    keep(app, "10.0.0.10")
+    ours, nothing = "your seat ›", "next match ›"
+    want = {"Den": ours, "Full": ours, "Lobby": "Join ›"}
+    assert labels(app) == {**want, "Kitchen": nothing, "Bob's": nothing, "Early": nothing}
+    app.top().name_in.value = "Bob"  # the name typed is the one a join says
+    assert labels(app)["Bob's"] == ours
 
 
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1600, 1000)])

@@ -90,11 +90,20 @@ def said_whole(drawn, box: pygame.Rect, words: str, size) -> None:
         assert box.contains(r), (size, w, r, box)
 
 
-def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_client) -> None:
+def test_a_typo_says_wrong_password_whole_at_every_size_a_name_taken_by_the_join_box(make_client):
     """A friend clicks the table, types the password wrong: the same dialog stays open,
     emptied, and says "Wrong password: check it with the host", all of it, inside its box;
-    nothing of someone in the middle.  The right one then gets in."""
+    nothing of someone in the middle.  The right one then gets in.  A wrong password with
+    the address typed is said by the Join box; so is a name already at the table."""
     host = hosting(make_client("Hana"), password="secret")
+    twin = make_client(" hana ", offscreen=True)
+    twin.connect("127.0.0.1", host.server.port, password="secret")
+    assert run([host, twin], lambda: twin.session is None)
+    said = twin.top().errors["join"]
+    assert twin.top().name == "start" and "Hana is already at the table" in said
+    assert "another name" in said
+    twin.draw()
+    assert [p.name for p in host.session.lobby.seats if p.kind == "human"] == ["Hana"]
     guest = make_client("Gus", offscreen=True)
     start = guest.top()
     start.join_found(found_at(host.server.port, seats=3, free=1, password=True))
@@ -120,6 +129,10 @@ def test_a_typo_in_the_dialog_says_wrong_password_whole_at_every_size(make_clien
     typed("secret")
     assert run([host, guest], lambda: guest.top().name == "lobby")
     assert start.prompt is None and start.asked is None
+    typist = make_client("Cy", offscreen=True)
+    typist.connect("127.0.0.1", host.server.port, password="nope")
+    assert run([host, typist], lambda: typist.session is None)
+    assert typist.top().errors["join"] == "Wrong password: check it with the host."
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -33,11 +33,15 @@ def test_R_B1_buttons_name_their_amount(legal: LegalAction, label: str, key: str
     assert legal.key == key
 
 
-def test_buttons_are_exactly_the_offered_actions_on_our_turn() -> None:
+def test_buttons_are_exactly_the_offered_actions_on_our_turn_until_we_act() -> None:
     s = session_from(demo.mid_hand())
     assert s.my_turn()
     assert [a.label for a in s.actions()] == ["Fold", "Call 20", "Raise to 40"]
     assert s.turn == 41  # the turn message's id, not the hand's counter
+    call = {"ev": "act", "seat": 0, "street": 5, "action": "call", "put": 20, "to": 20}
+    feed(s, [{"type": "events", "hand": 3, "step": 2, "events": [{**call, "all_in": False}]}])
+    assert s.actions() == []  # our own act clears the buttons
+    assert s.log.recent[0] == "calls 20"
 
 
 def test_no_buttons_without_a_turn_message() -> None:
@@ -45,14 +49,6 @@ def test_no_buttons_without_a_turn_message() -> None:
     s = session_from(msgs)
     assert s.view is not None and s.view.to_act == 0
     assert s.actions() == []
-
-
-def test_our_own_act_clears_the_buttons() -> None:
-    s = session_from(demo.mid_hand())
-    call = {"ev": "act", "seat": 0, "street": 5, "action": "call", "put": 20, "to": 20}
-    feed(s, [{"type": "events", "hand": 3, "step": 2, "events": [{**call, "all_in": False}]}])
-    assert s.actions() == []
-    assert s.log.recent[0] == "calls 20"
 
 
 def test_cards_in_deal_order_with_backs_and_marked_hole_cards() -> None:
@@ -162,14 +158,21 @@ def test_settings_round_trip(tmp_path) -> None:
     assert back.coach and back.coach_first
 
 
-@pytest.mark.parametrize("window", [[], [800], ["1280", "800"], [1280, 800, 1]])
-def test_settings_with_a_window_size_that_cannot_open_give_the_default(
-    tmp_path, window: list
-) -> None:
+@pytest.mark.parametrize(
+    "bad, field, want",
+    [({"volume": 250, "sound": False}, "volume", 100),  # out of range: clamped
+     ({"volume": "loud"}, "volume", Settings().volume),  # the wrong type: the default
+     *[({"window": w}, "window", Settings().window)  # a window that cannot open
+       for w in ([], [800], ["1280", "800"], [1280, 800, 1])]],
+)  # fmt: skip
+def test_a_bad_setting_takes_its_default_and_the_rest_is_kept(tmp_path, bad, field, want) -> None:
+    """One bad setting is no reason to forget the player's name."""
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"name": "Zoë", "window": window}))
+    path.write_text(json.dumps({"name": "Zoë", "hands": 12, **bad}))
     back = Settings.load(path)
-    assert back.name == "Zoë" and back.window == Settings().window
+    assert getattr(back, field) == want
+    assert (back.name, back.hands, back.sound) == ("Zoë", 12, bad.get("sound", True))
+    assert path.exists()  # not set aside
 
 
 def test_R_C2_a_player_holds_one_presence_read_from_its_lobby_seat() -> None:

@@ -17,13 +17,14 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
-    host = hosting(make_client("Hana"), name="Friday")
+    host = hosting(make_client("Hana"), name="Friday", password="swordfish")
     assert run([host], lambda: host.session.lobby.said is not None)
     assert host.session.lobby.table == "Friday" and host.session.lobby.night.played == 0
+    assert host.server_kind == "host" and host.session.host and host.top().start.enabled
     key(host, "s", step=False)
     assert run([host], lambda: host.top().name == "table" and host.session.view is not None)
     guest = make_client("Gus", offscreen=True)
-    guest.connect("127.0.0.1", host.server.port)
+    guest.connect("127.0.0.1", host.server.port, password="swordfish")
     assert run([host, guest], lambda: guest.top().name == "table" and guest.session.view,
                [Player(host, 1)])  # fmt: skip
     s = guest.session
@@ -41,6 +42,9 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     assert run([host, guest], lambda: guest.top().name == "lobby")
     assert [p.next for p in guest.session.lobby.seats if p.name == "Gus"] == [True]
     guest.draw()
+    key(guest, "s")  # only the host may start: a guest's S sends nothing
+    assert not guest.session.host and not guest.top().press_start()
+    assert guest.top().name == "lobby"
     key(host, "k", step=False)
     assert run(
         [host, guest],
@@ -55,12 +59,15 @@ def test_a_late_arrival_watches_then_plays_the_rematch(make_client) -> None:
     night = host.session.lobby.night
     assert night.played == 2 and {t.name for t in night.totals} == {"Hana", "Gus", "Ada"}
     assert [t.matches for t in night.totals if t.name == "Gus"] == [1]
+    assert host.session.standings == guest.session.standings
+    assert [b.id for b in guest.top().buttons()] == ["rematch", "lobby", "leave", "replay", "recap"]
     key(host, "l", step=False)
-    assert run([host], lambda: host.top().name == "lobby")
+    key(guest, "l", step=False)
+    assert run([host, guest], showing("lobby", host, guest))
     host.draw()
 
 
-def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> None:
+def test_the_host_sets_a_computer_seats_level_gives_it_and_a_watcher_takes_it(make_client):
     host = hosting(make_client("Hana"), computers=6)
     assert run([host], lambda: len(host.session.lobby.seats) == 7)
     watcher = make_client("Cy", offscreen=True)
@@ -78,7 +85,13 @@ def test_the_host_gives_a_computer_seat_and_a_watcher_takes_it(make_client) -> N
     assert watcher.session.watch and watcher.session.seat is None
     assert watcher.top().sit not in watcher.top().buttons()  # the table is full
     lobby = host.top()
-    host.step(max_wait=0.01)
+    # Issue 10: the host changes one computer seat's level in the lobby.
+    assert lobby.cycle_level(6)  # regular -> shark
+    levels = lambda: {p.seat: p.level for p in host.session.lobby.seats if p.kind == "computer"}  # noqa: E731
+    assert run([host], lambda: levels() == {**{n: "regular" for n in range(1, 6)}, 6: "shark"})
+    assert host.server.server.table.seats[6].brain.level.id == "shark"
+    host.step(max_wait=0.01)  # the lobby draws its level buttons for the host
+    assert {seat for seat, _ in lobby.level_chips} == {1, 2, 3, 4, 5, 6}
     give = [b for b in lobby.buttons() if b.id.startswith("give:")]
     assert [b.id for b in give] == [f"give:{s}" for s in (1, 2, 3, 4, 5, 6)]
     click(host, give[-1].rect, step=False)  # seat 6's computer gives its chair

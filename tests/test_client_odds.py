@@ -15,21 +15,9 @@ from client.app import App
 from client.settings import Settings
 from common.odds import OddsJob, odds_words, spot_of
 from tests import demo
-from tests.clientkit import at_table, click, feed, host_with_guest, key, run
+from tests.clientkit import Ticking, at_table, feed, key, run
 
 pytestmark = pytest.mark.timeout(90)
-
-
-class Manual:
-    """A clock the test moves a frame at a time; each reading also moves it a
-    millisecond on, as if reading it took that long (so a step's budget runs out)."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
 
 
 def make(app: App, *, allowed=True, **kw):
@@ -43,7 +31,7 @@ def make(app: App, *, allowed=True, **kw):
 def finish(scene) -> int:
     """Frames until the readout's job is done, each a moment later on its own clock."""
     box = scene.panel.odds
-    clock = Manual()
+    clock = Ticking(0.0, 0.001)  # a slice reads it: a step's budget runs out
     box.clock = clock
     spot, box.spot = box.spot, None  # the job again from the start, on this clock alone
     box.follow(scene.host.session, allowed=box.allowed)
@@ -86,7 +74,7 @@ def test_the_work_is_what_is_left_of_the_frame(app) -> None:
     with none left still moves the job on by one slice."""
     app, scene = make(app)
     box = scene.panel.odds
-    box.clock = Manual()  # each slice a millisecond or two of it
+    box.clock = Ticking(0.0, 0.001)  # each slice a millisecond or two of it
     box.spot = None  # a fresh job, timed by this clock alone
     box.follow(app.session, allowed=True)
     done = box.job.slices
@@ -149,28 +137,6 @@ def test_a_new_card_or_a_fold_starts_again(app) -> None:
     seats[0]["folded"] = True  # and we fold
     feed(app, [table])
     assert scene.odds_lines() == ["You folded: no odds this hand"]
-
-
-# ---- the host's choice, in every lobby
-
-
-def test_the_host_allows_odds_and_the_guest_sees_it(make_client) -> None:
-    host, guest = host_with_guest(make_client)
-    assert "Odds: off" in guest.top().side_lines()  # the default at a friends' table
-    lobby = host.top()
-    assert not lobby.choices.odds.value
-    sent = []
-    real = host.send
-    host.send = lambda msg: sent.append(msg) or real(msg)  # type: ignore[method-assign]
-    click(host, lobby.choices.odds.rect)
-    assert sent[-1] == {"type": "options", "odds": True}
-    allowed = lambda app: app.session.lobby.odds_allowed  # noqa: E731
-    assert run([host, guest], lambda: allowed(guest) and allowed(host))
-    assert host.settings.host_odds  # remembered for the next table hosted
-    guest.top().update(0)
-    assert "Odds: allowed (W at the table)" in guest.top().side_lines()
-    assert host.top().choices.odds.value
-    assert not host._faults and not guest._faults
 
 
 # ---- the readout as drawn: a line too long for a row goes on to the next

@@ -33,31 +33,23 @@ def test_the_way_to_sleep_follows_the_driver(monkeypatch) -> None:
     monkeypatch.delenv("STUD_IDLE", raising=False)
     assert isinstance(waiter_for("dummy"), FlagOnly)  # no input can come: no polling
     assert isinstance(waiter_for("kmsdrm"), Nap)  # unknown: polled as before
-    pygame.init()
-    try:
-        native = waiter_for("x11")
-        assert isinstance(native, (SdlWait, Nap))  # SdlWait wherever SDL is reached
-        monkeypatch.setenv("STUD_IDLE", "poll")
-        assert isinstance(waiter_for("x11"), Nap)
-        monkeypatch.setenv("STUD_IDLE", "flag")
-        assert isinstance(waiter_for("x11"), FlagOnly)
-    finally:
-        pygame.quit()
+    native = waiter_for("x11")  # (pygame is up: the app fixture's, as for every test here)
+    assert isinstance(native, (SdlWait, Nap))  # SdlWait wherever SDL is reached
+    monkeypatch.setenv("STUD_IDLE", "poll")
+    assert isinstance(waiter_for("x11"), Nap)
+    monkeypatch.setenv("STUD_IDLE", "flag")
+    assert isinstance(waiter_for("x11"), FlagOnly)
 
 
 def test_a_wake_ends_the_wait_and_says_so() -> None:
-    pygame.init()
-    try:
-        pacer = Pacer()
-        pacer.waiter = FlagOnly()
-        pygame.event.get()
-        assert pacer.idle_wait(0.02) == [] and not pacer.woken
-        threading.Timer(0.01, pacer.wake).start()
-        assert pacer.idle_wait(30.0) == [] and pacer.woken  # not the 30 s
-        pygame.event.post(pygame.event.Event(pygame.USEREVENT))
-        assert [e.type for e in pacer.idle_wait(30.0)] == [pygame.USEREVENT]
-    finally:
-        pygame.quit()
+    pacer = Pacer()
+    pacer.waiter = FlagOnly()
+    pygame.event.get()
+    assert pacer.idle_wait(0.02) == [] and not pacer.woken
+    threading.Timer(0.01, pacer.wake).start()
+    assert pacer.idle_wait(30.0) == [] and pacer.woken  # not the 30 s
+    pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+    assert [e.type for e in pacer.idle_wait(30.0)] == [pygame.USEREVENT]
 
 
 def test_an_idle_table_is_not_drawn_again(app) -> None:

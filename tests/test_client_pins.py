@@ -30,15 +30,19 @@ def key(fp: str = OLD, *, name: str = "Hana's table", host: str = "10.0.0.5", po
 # ------------------------------------------------------------------ the pins
 
 
-def test_first_use_pins_and_the_same_key_is_then_ok(tmp_path) -> None:
-    pins = Pins(tmp_path / "pins.json", now=lambda: 1000.0)
+def test_first_use_pins_and_the_same_key_is_then_ok_in_a_private_whole_file(tmp_path) -> None:
+    path = tmp_path / "cfg" / "pins.json"
+    pins = Pins(path, now=lambda: 1000.0)
     assert pins.check(key()).state == "new"
     assert pins.pin(key())
     assert pins.check(key()).ok
     assert not pins.pin(key(NEW))  # a table already pinned is not pinned over
-    (entry,) = json.loads((tmp_path / "pins.json").read_text())["pins"]
+    (entry,) = json.loads(path.read_text())["pins"]
     assert entry == {"name": "Hana's table", "host": "10.0.0.5", "port": 7777,
                      "fingerprint": OLD, "first_seen": 1000.0}  # fmt: skip
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [p.name for p in path.parent.iterdir()] == ["pins.json"]  # no temporary left
+    assert Pins(path).check(key()).ok  # read back by another window
 
 
 def test_another_key_at_the_same_address_or_the_same_name_is_a_mismatch(tmp_path) -> None:
@@ -68,15 +72,6 @@ def test_loopback_and_mapped_addresses_are_one_host() -> None:
     assert pin_host("::ffff:10.0.0.5") == "10.0.0.5"
     assert pin_host("127.0.0.1") == pin_host("::1") == "loopback"
     assert pin_host(" Table.Local ") == "table.local"
-
-
-def test_the_file_is_private_and_whole(tmp_path) -> None:
-    path = tmp_path / "cfg" / "pins.json"
-    pins = Pins(path)
-    pins.pin(key())
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert [p.name for p in path.parent.iterdir()] == ["pins.json"]  # no temporary left
-    assert Pins(path).check(key()).ok  # read back by another window
 
 
 def test_bad_entries_are_skipped_good_ones_kept(tmp_path) -> None:

@@ -6,30 +6,23 @@ its person's; R-C3: the host's word decides.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import asyncio
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from client.model import Session
 from client.net import Status
+from client.render.picture import picture_of
+from client.render.tablepaint import seat_tags
 from client.seatkeys import SeatKeys, default_path
-from common.schema import SeatView
 from tests import demo
 from tests.clientkit import Player, feed, hosting, key, run, session_from
+from tests.serverkit import Link, settle
+from tests.test_server_host_role import four
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def watching(msgs: list[dict]) -> list[dict]:
-    """The demo's table as a watcher is sent it: nobody's own view, no face-down card."""
-    out = []
-    for m in msgs:
-        if m["type"] == "table":
-            v = SeatView.decode(m["view"])
-            seats = {k: replace(sv, hole=[]) for k, sv in v.seats.items()}
-            m = dict(m, view=replace(v, you=None, legal=[], seats=seats).encode())
-        out.append(m)
-    return out
 
 
 def test_the_session_follows_the_host_from_every_lobby() -> None:
@@ -106,7 +99,7 @@ def test_the_asker_is_offered_to_ask_then_waits_and_reads_the_answer(app, monkey
     feed(app, [{"type": "welcome", "seat": None, "token": "", "name": "Ann", "host": False,
                 "watch": True, "hands": 8}])  # fmt: skip
     assert sent == [{"type": "ask_seat", "seat": 3}]
-    feed(app, watching(demo.away_and_clock()[1:4]))
+    feed(app, demo.watching(demo.away_and_clock()[1:4]))
     feed(app, [{"type": "ask_answer", "seat": 3, "answer": "waiting", "message": "Waiting"}])
     scene = app.top()
     scene.resize(app.window_size)
@@ -157,3 +150,52 @@ def test_a_lost_seat_comes_back_on_the_hosts_click_over_a_real_table(make_client
     assert run([host, again], lambda: again.session.seat == 1 and not again.session.watch, [hana])
     assert again.session.token and again.session.lobby.ask[1] == "given"
     assert run([host, again], lambda: again.session.view and again.session.view.you == 1, [hana])
+
+
+# ------------------------------------------------------------------ the host's role passes on
+# The plates follow it (issue 33): the ``lobby`` every connection is sent when the host
+# changes (docs/protocol.md) moves the "host" tag at once, not at the next ``table``.  A real
+# table on a fake clock; its frames fed to a client ``Session`` in order.
+
+
+def session_until(link: Link, done: Any) -> Session:
+    """``link``'s frames applied to a fresh session, up to the first that makes ``done``."""
+    session = Session(link.name)
+    for msg in link.log:
+        feed(session, [msg])
+        if done(msg):
+            return session
+    raise AssertionError(f"{link.name} was never sent it")
+
+
+def words(session: Session, seat: int) -> list[str]:
+    pic = picture_of(session, 0.0)
+    return [w for w, _colour in seat_tags(pic, seat, own=seat == session.seat)]
+
+
+def test_a_new_hosts_plate_says_host_as_soon_as_the_role_passes(tmp_path: Path) -> None:
+    """R-T0: Ann (the host, seat 0) leaves mid-hand; Bob (seat 1, next clockwise) is the
+    host.  Before any new ``table`` comes, Bob's log says so and the plates agree: "host"
+    on Bob's, not on Ann's (away now)."""
+
+    async def scenario() -> tuple[Link, Link]:
+        n, (ann, bob, cat, dan) = await four(tmp_path)
+        ann.send({"type": "leave"})
+        await settle(n.table, *n.links)
+        assert n.table.role.seat == 1
+        return bob, cat
+
+    bob, cat = asyncio.run(scenario())
+    passed = lambda m: m.get("type") == "lobby" and m.get("host") == 1  # noqa: E731
+    for link in (bob, cat):
+        session = session_until(link, passed)
+        assert session.view is not None and session.running  # mid-hand, no new table yet
+        assert "host" not in words(session, 0), words(session, 0)
+        assert "host" in words(session, 1), words(session, 1)
+        assert [p.seat for p in session.players.values() if p.host] == [1]
+    bob_session = session_until(bob, passed)
+    assert bob_session.host and bob_session.log.lines[-1].text == "You are the host now"
+    # Everything Bob was sent after it says the same.
+    everything = session_until(bob, lambda m: m is bob.log[-1])
+    assert "host" not in words(everything, 0) and "host" in words(everything, 1)
+    assert "away" in words(everything, 0)  # Ann left: her seat plays on by the default

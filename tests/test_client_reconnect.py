@@ -24,9 +24,10 @@ import pytest
 import server.net
 from client.model import Session
 from client.net import BUSY, Connection, Status
+from client.overlays import ConfirmDialog
 from client.render.layout import TableLayout
 from client.scenes import reconnect
-from client.seatkeys import SeatKey, SeatKeys, default_path
+from client.seatkeys import SeatKeys, default_path
 from common.protocol import FrameDecoder
 from scripts.screenshot import lobby_messages
 from server.app import run_in_thread
@@ -34,7 +35,9 @@ from tests import demo
 from tests.clientkit import (
     ROOT,
     FakeTable,
+    Ticking,
     click,
+    crash,
     feed,
     found_at,
     game_process,
@@ -102,17 +105,6 @@ def states(conn: Connection, server: FakeTable, until: Callable[[list[Status]], 
 
 def ended(seen: list[Status]) -> bool:
     return any(s.state in ("gone", "failed") for s in seen)
-
-
-class Ticking:
-    """A clock that is ``step`` seconds later at every look: no sleeping."""
-
-    def __init__(self, start: float, step: float) -> None:
-        self.now, self.step = start, step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 def test_it_keeps_trying_until_the_clock_says_two_minutes_then_gives_up() -> None:
@@ -271,12 +263,14 @@ def _shown(make_client: Any, messages: list[dict[str, Any]], size=(1280, 800)) -
     return app
 
 
-@pytest.mark.parametrize("where", ["table", "lobby"])
-def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
+@pytest.mark.parametrize("where, how", [("table", "click"), ("lobby", "click"), ("table", "Esc")])
+def test_stop_trying_is_a_real_click_on_the_banner_or_escape(make_client, where, how) -> None:
     app = _shown(make_client, demo.mid_hand() if where == "table" else lobby_messages())
     server = scripted(lambda n, hello: None)  # a link that the click must close
     app.link.conn = Connection("127.0.0.1", server.port, lambda: {"type": "hello"})
     try:
+        key(app, pygame.K_ESCAPE)
+        assert app.top().name == where  # Esc means nothing while the link is up
         _lost(app)
         app.step(max_wait=0.0)
         scene = app.top()
@@ -290,20 +284,14 @@ def test_stop_trying_is_a_real_click_on_the_banner(make_client, where) -> None:
         click(app, under)
         assert app.top().name == where  # nothing happens, and nothing under it is pressed
         assert where == "lobby" or scene.bar.sent_turn == sent
-        click(app, button)
+        if how == "Esc":
+            key(app, pygame.K_ESCAPE)
+        else:
+            click(app, button)
     finally:
         server.close()
     assert app.top().name == "start" and app.session is None
     assert "Stopped trying" in app.notice and app.link.conn is None
-
-
-def test_escape_stops_trying_too(make_client) -> None:
-    app = _shown(make_client, demo.mid_hand())
-    key(app, pygame.K_ESCAPE)
-    assert app.top().name == "table"  # Esc means nothing while the link is up
-    _lost(app)
-    key(app, pygame.K_ESCAPE)
-    assert app.top().name == "start"
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
@@ -348,13 +336,6 @@ def _seated_guest(make_client, *, password: str = ""):
     return host, bob, host.server.port
 
 
-def _crash(app) -> None:
-    """The game dies: its socket closes, no leave is said, nothing is cleaned up."""
-    app.link.conn.close()
-    app.link.conn = None
-    app.link.session = None
-
-
 def _table_seat(host, seat: int):
     return host.server.server.table.seats[seat]
 
@@ -374,7 +355,7 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
     assert key.match == bob.session.match_id and key.password == "pw"
     mine = bob.session.view.seats[seat]
     before = (bob.session.hand, mine.hole, mine.up, mine.stack + mine.in_pot)
-    _crash(bob)
+    crash(bob)
     assert run([host], lambda: _table_seat(host, seat).conn is None, timeout=10)
     if way == "command_line":
         again = started(monkeypatch, ["--join", f"127.0.0.1:{port}", "--name", "Bob"])
@@ -402,34 +383,16 @@ def test_a_crashed_game_takes_its_seat_back_by_every_way_of_joining(
             again.leave_table(notice="", send_leave=True)
 
 
-def test_a_stale_token_is_dropped_leaving_between_matches_forgets_mid_match_keeps(
-    make_client,
-) -> None:
-    host = hosting(make_client("Hana"))
-    port = host.server.port
-    keys = SeatKeys(default_path())
-    keys.keep(SeatKey(host="127.0.0.1", ip="loopback", port=port, name="Bob", token="stale"))
-    bob = make_client("Bob", offscreen=True)
-    bob.connect("127.0.0.1", port)  # the server does not know the token: the join goes on
-    assert run([host, bob], lambda: bob.status.state == "connected" and bob.session.seat)
-    assert bob.session.token != "stale"
-    assert _bobs_tokens() == [bob.session.token]  # the stale key gone, the new seat's kept
-    bob.leave_table(notice="", send_leave=True)  # in the lobby: the seat is given up
-    assert _bobs_tokens() == []
-    bob.connect("127.0.0.1", port)
-    assert run([host, bob], lambda: bob.session and bob.session.seat is not None)
-    assert run([host, bob], lambda: host.top().press_start() or host.session.running)
-    assert run([host, bob], lambda: bob.session.running)
-    token = bob.session.token
-    bob.leave_table(notice="", send_leave=True)  # mid-match: kept for the way back (R-C1)
-    assert _bobs_tokens() == [token]
-
-
 # ------------------------------------------------------------------ real processes
 
 
 def _bob(port: int) -> list[str]:
     return ["--join", f"127.0.0.1:{port}", "--name", "Bob"]
+
+
+def _connected(table: Any, name: str) -> Any:
+    """``name``'s seat at ``table`` while a connection holds it; None until then."""
+    return next((s for s in table.seats.values() if s.name == name and s.conn is not None), None)
 
 
 @pytest.mark.timeout(180)
@@ -458,15 +421,12 @@ def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
         msgs = [m for _t, c, f in list(frames) if c is conn for m in decoder.feed(f)]
         return [m for m in msgs if m["type"] == kind]
 
-    def bob() -> Any:
-        return next(
-            (s for s in table.seats.values() if s.name == "Bob" and s.conn is not None), None
-        )
-
     with processes() as procs:
         try:
             procs.append(game_process(_bob(handle.port), tmp_path))
-            seat = wait_until(bob, timeout=60)  # a loaded machine starts a game slowly
+            seat = wait_until(
+                lambda: _connected(table, "Bob"), timeout=60
+            )  # a loaded machine starts a game slowly
             assert seat, (tmp_path / "game-stderr.txt").read_text()
             n = seat.seat
             # Mid-hand, Bob's turn (he plays nothing: the hand waits for him, clock running).
@@ -481,7 +441,7 @@ def test_a_game_killed_mid_hand_and_started_again_takes_its_seat_back(
             assert wait_until(lambda: seat.conn is None), "the drop seen by the server"
             started_at = time.monotonic()
             procs.append(game_process(_bob(handle.port), tmp_path))
-            assert wait_until(lambda: seat.conn not in (None, old), timeout=60), "Bob back"
+            assert wait_until(lambda: seat.conn not in (None, old), timeout=90), "Bob back"
             new = seat.conn
             (welcome,) = to(new, "welcome")
             welcomed_at = next(t for t, c, f in list(frames) if c is new and b"welcome" in f)
@@ -515,15 +475,10 @@ def test_a_bot_client_killed_and_started_again_comes_back_to_its_seat(tmp_path) 
     args = [sys.executable, bot, "--port", str(handle.port), "--name", "Zed",
             "--keep-token", str(keep), "--delay", "60", "--seed", "1", "-q"]  # fmt: skip
 
-    def zed() -> Any:
-        return next(
-            (s for s in table.seats.values() if s.name == "Zed" and s.conn is not None), None
-        )
-
     with processes() as procs:
         try:
             procs.append(subprocess.Popen(args, cwd=ROOT, stderr=subprocess.DEVNULL))
-            assert (seat := wait_until(zed, timeout=30)), "Zed seated"
+            assert (seat := wait_until(lambda: _connected(table, "Zed"), timeout=30)), "Zed seated"
             assert wait_until(lambda: table.turns.to_act is seat), "thinking"
             old, token = seat.conn, seat.token
             assert [k.token for k in wait_until(SeatKeys(keep).entries)] == [token]
@@ -587,18 +542,39 @@ def test_a_server_shutting_down_mid_match_is_tried_until_it_answers_again(
         second.stop()
 
 
-def test_our_own_computer_table_keeps_the_token_too(make_client) -> None:
+def test_our_own_computer_table_asks_before_leaving_keeps_the_token_and_may_be_watched(
+    make_client,
+) -> None:
     """The game's own server may be started again (and resume its match): its seat's
-    token is kept whatever port it gets; a server that does not know it seats us anew."""
+    token is kept whatever port it gets; a server that does not know it seats us anew.
+    Someone may watch it without a seat, seeing nobody's hole cards.  Leaving mid-match
+    asks, then ends the match; a server gone for good sends us to the start screen."""
     app = make_client("Ann")
-    app.play_computer(1, 4)
+    app.play_computer(2, 8)
     assert run([app], lambda: app.session and app.session.running and app.session.view)
     token = app.session.token
-    (key,) = SeatKeys(default_path()).entries()
-    assert (key.own, key.token, key.port) == (True, token, app.server.port)
-    app.leave_table(notice="", send_leave=True)  # mid-match: kept
-    assert [k.token for k in SeatKeys(default_path()).entries()] == [token]
+    (key_kept,) = SeatKeys(default_path()).entries()
+    assert (key_kept.own, key_kept.token, key_kept.port) == (True, token, app.server.port)
+    watcher = make_client("Cy", offscreen=True)
+    watcher.connect("127.0.0.1", app.server.port, watch=True)
+    assert run([app, watcher], lambda: watcher.top().name == "table" and watcher.session.view)
+    s = watcher.session
+    assert s.seat is None and s.actions() == []
+    assert all(sv.hole is None for sv in s.view.seats.values())  # nobody's hole cards
+    app.ask_leave()
+    assert isinstance(app.modal, ConfirmDialog) and app.modal.title == "Leave the match?"
+    assert "ends this match here, unfinished, in hand" in app.modal.body()
+    key(app, pygame.K_n)
+    assert app.modal is None and app.server is not None
+    app.ask_leave()
+    key(app, pygame.K_y, step=False)
+    assert run([app], lambda: app.top().name == "start")
+    assert app.server is None and app.notice == "You left the table."
+    assert [k.token for k in SeatKeys(default_path()).entries()] == [token]  # mid-match: kept
     app.play_computer(1, 4)  # a new server (another port): the old token, then anew
     assert run([app], lambda: app.session and app.session.running and app.session.view)
-    (key,) = SeatKeys(default_path()).entries()
-    assert key.own and key.token == app.session.token != token
+    (key_kept,) = SeatKeys(default_path()).entries()
+    assert key_kept.own and key_kept.token == app.session.token != token
+    app.server.stop()
+    assert run([app], lambda: app.top().name == "start", timeout=10)
+    assert app.notice  # says why

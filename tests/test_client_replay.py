@@ -1,4 +1,5 @@
-"""The replayer, the recap, the histories list and the cards-seen panel, headless.
+"""The replayer, the recap, the histories list, the cards-seen panel and the standings box,
+headless.
 
 Scenes are driven by key presses and clicks through the real loop
 (``App.step``); assertions look at their state, not at pixels.
@@ -13,16 +14,21 @@ import pytest
 
 from client.app import App
 from client.model import Session
+from client.render import seenpanel
+from client.render.seenpanel import GRID_SUITS, SeenPanel
 from client.scenes import recap as recap_module
+from client.scenes import results as results_module
 from client.scenes.histories import HistoriesScene, list_matches
 from client.scenes.recap import RecapScene
 from client.scenes.replayer import ReplayerScene
 from client.scenes.results import ResultsScene
 from common.recap import moments
 from common.replay import positions, seen_record, street_starts, table_after
+from common.views import seat_view
 from tests import demo
 from tests.clientkit import apart, click, feed, key, session_from, simulated
 from tests.drawn import BlitLog, cards_drawn, words_drawn
+from tests.stacking import new_hand
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -134,17 +140,7 @@ def test_the_cards_seen_panel_toggles_with_s_and_shows_only_what_the_seat_saw(ap
 
 def test_a_watcher_panel_holds_up_cards_only(app) -> None:
     app.link.session = Session("Zed")
-    msgs = []
-    for msg in demo.mid_hand():
-        if msg.get("type") == "table":
-            msg = json.loads(json.dumps(msg))
-            msg["view"]["you"] = None
-            for s in msg["view"]["seats"]:
-                s.pop("hole", None)
-        if msg.get("type") == "welcome":
-            msg = {**msg, "seat": None, "watch": True}
-        msgs.append(msg)
-    feed(app, msgs)
+    feed(app, demo.watching(demo.mid_hand()))
     app.step(max_wait=0.001)
     panel = app.top().panel.seen
     ups = {c for sv in app.session.view.seats.values() for c in sv.up}
@@ -299,3 +295,84 @@ def test_h_opens_the_hands_on_the_last_one_first(app: App) -> None:
     app.push(recap)
     recap.handle_event(h)
     assert app.top() is rep and (rep.hand_i, rep.pos_i) == (2, 3)
+
+
+# ------------------------------------------------------------------ the cards-seen panel as drawn
+# Its suit signs read on its dark ground (issue 17 point 5): measured on the drawn pixels,
+# in both decks, at a few scales.
+
+
+def luminance(c) -> float:
+    def ch(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
+
+
+def contrast(a, b) -> float:
+    lo, hi = sorted((luminance(a), luminance(b)))
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("four", [True, False])
+@pytest.mark.parametrize("s", [0.625, 1.0, 1.25])
+def test_every_suit_row_sign_reads_on_the_panel(four, s) -> None:
+    px = lambda v: max(1, round(v * s))  # noqa: E731  (the panel's own rounding)
+    rect = pygame.Rect(0, 0, round(300 * s), SeenPanel.height(s))
+    table = pygame.Surface((rect.w, rect.h))
+    table.fill((14, 60, 40))  # the felt under the panel
+    SeenPanel().draw(table, rect, s, four=four)
+    ground = table.get_at((rect.x + px(4), rect.bottom - px(4)))[:3]
+    top, ch = px(28), px(24)
+    for row, suit in enumerate(GRID_SUITS):
+        sign = pygame.Rect(px(7), top + row * ch, px(18), ch)
+        best = max(contrast(table.get_at((x, y))[:3], ground)
+                   for x in range(sign.left, sign.right)
+                   for y in range(sign.top, sign.bottom))  # fmt: skip
+        assert best >= 3.0, (suit, four, s, best)  # WCAG 1.4.11: a sign, not body text
+
+
+def test_one_other_card_seen_is_one_card() -> None:
+    # Issue 33: heads-up on third street the panel said "1 other cards seen".
+    panel = SeenPanel()
+    panel.update(seat_view(new_hand(0, {0: "As Kd 2c", 1: "?? ?? 9h"}), 0))
+    rect = pygame.Rect(0, 0, 300, SeenPanel.height(1.0))
+    with words_drawn(seenpanel) as drawn:
+        panel.draw(pygame.Surface(rect.size), rect, 1.0, four=False)
+    assert "1 other card seen" in [t for t, _ in drawn]
+    panel.update(seat_view(new_hand(0, {0: "As Kd 2c", 1: "?? ?? 9h", 2: "?? ?? 3d"}), 0))
+    assert panel.lines[0] == "2 other cards seen"
+
+
+# ------------------------------------------------------------------ the standings box
+# Measured as drawn (issue 17 point 6): as tall as what it holds, with no wide empty band,
+# and no word under a button, at every size.
+
+
+def standings(n: int) -> list[dict]:
+    return [{"place": i + 1, "seat": i, "name": f"Seat {i + 1}", "stack": 600 + 40 * (n - i),
+             "net": 40 * (n - i) - 20 * n, "winner": i == 0} for i in range(n)]  # fmt: skip
+
+
+@pytest.mark.parametrize("rows", [2, 4, 7])
+def test_the_standings_box_holds_its_rows_without_an_empty_band(app: App, rows: int) -> None:
+    app.link.session = session_from([
+        {"type": "welcome", "seat": 0, "token": "t", "name": "Ann"},
+        {"type": "standings", "match": "m", "hands_played": 4, "standings": standings(rows)},
+    ])  # fmt: skip
+    scene = ResultsScene(app)
+    for size in [(800, 500), (1280, 800), (1600, 1000)]:
+        scene.resize(size)
+        scene.update(0.0)
+        with words_drawn(results_module) as drawn:
+            scene.draw(pygame.Surface(size))
+        box, f = scene.box, lambda v: max(14, round(v * scene.s))
+        assert pygame.Rect(0, 0, *size).contains(box), (size, box)
+        buttons = [b.rect for b in scene.buttons()]
+        top = min(r.top for r in buttons)
+        for t, r in drawn:
+            assert box.contains(r), (size, t, r, box)
+            assert not any(r.colliderect(b) for b in buttons), (size, t, r)
+        words_end = max(r.bottom for _t, r in drawn if r.bottom <= top)
+        assert top - words_end <= f(60), (size, rows, top - words_end)

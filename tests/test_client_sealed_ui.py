@@ -166,8 +166,11 @@ def lobby_msg(**extra) -> dict:
             "start_when": None, "running": False, "table": "Hana's table", **extra}  # fmt: skip
 
 
-def test_the_session_reads_sealed_seats_and_the_tables_choice() -> None:
-    s = session_from([lobby_msg()], "Gus")
+def test_the_lobby_rows_draw_a_lock_per_person_and_the_tables_choice(app, monkeypatch) -> None:
+    drawn = locks_drawn(monkeypatch, lobby_module)
+    app.link.session = s = session_from(
+        [{"type": "welcome", "seat": 1, "token": "t", "name": "Gus"}, lobby_msg()], "Gus"
+    )
     assert [p.sealed for p in s.lobby.seats] == [True, False, False]
     assert not s.lobby.plain_refused
     feed(s, [lobby_msg(plain="never")])
@@ -176,13 +179,6 @@ def test_the_session_reads_sealed_seats_and_the_tables_choice() -> None:
     bad["seats"][1]["sealed"] = "yes"  # only true is sealed
     feed(s, [bad])
     assert [p.sealed for p in s.lobby.seats] == [True, False, False]
-
-
-def test_the_lobby_rows_draw_a_lock_per_person(app, monkeypatch) -> None:
-    drawn = locks_drawn(monkeypatch, lobby_module)
-    app.link.session = session_from(
-        [{"type": "welcome", "seat": 1, "token": "t", "name": "Gus"}, lobby_msg()], "Gus"
-    )
     lobby = app.registry.make("lobby", app)
     lobby.resize((1280, 800))
     lobby.on_message(decoded(lobby_msg()))
@@ -282,7 +278,7 @@ def found_table(short: str = "") -> FoundTable:
                       short_key=short)  # fmt: skip
 
 
-def test_the_join_list_draws_a_lock_for_a_table_that_announces_its_key(app, monkeypatch):
+def test_the_join_list_locks_a_table_that_announces_its_key_and_checks_it(app, monkeypatch):
     locks = locks_drawn(monkeypatch, tablelist)
     start = app.top()
     start.found.show(
@@ -293,12 +289,9 @@ def test_the_join_list_draws_a_lock_for_a_table_that_announces_its_key(app, monk
     (drawn,) = [rect for _closed, rect in locks]
     name = next(r for t, r in words if t == "Den")
     assert drawn.right < name.x and start.found.rect.contains(drawn)
-
-
-def test_joining_from_the_list_checks_the_announced_key(app, monkeypatch) -> None:
-    joins = []
+    joins = []  # joining from the list checks the announced key
     monkeypatch.setattr(app, "connect", lambda host, port, **kw: joins.append(kw))
-    app.top().join_found(found_table(SHORT_OLD))
+    start.join_found(found_table(SHORT_OLD))
     assert joins[0]["announced"] == SHORT_OLD and joins[0]["table"] == "Den"
 
 

@@ -27,7 +27,18 @@ from client.seatkeys import SeatKeys, default_path
 from common.match import SeatKind
 from server.journal import journal_path, unfinished
 from server.seats import token_digest
-from tests.clientkit import SIZES, apart, click, game_process, key, processes, resize, run, started
+from tests.clientkit import (
+    SIZES,
+    apart,
+    click,
+    crash,
+    game_process,
+    key,
+    processes,
+    resize,
+    run,
+    started,
+)
 from tests.serverkit import wait_until
 from tests.test_journal import NAME, _half_match
 
@@ -120,17 +131,6 @@ def _play_some(app: Any, *, turns: int) -> None:
     assert run([app], lambda: _our_turn(app))
 
 
-def _crash(app: Any) -> None:
-    """The game dies: its link closes with no ``leave``, and its server thread goes without
-    ending the match (as a killed process, it writes nothing more)."""
-    app.link.conn.close()
-    app.link.conn = None
-    app.link.session = None
-    app.local.handle.stop(reason="crash")  # no forget: the journal stays
-    app.local.handle = None
-    app.local.kind = ""
-
-
 def _seat_view(app: Any) -> tuple[Any, ...]:
     s = app.session
     return (s.seat, s.token, s.match_id, s.hand, s.hands, s.view, s.legal)
@@ -146,17 +146,8 @@ def _crashed_match(make_client, *, computers: int = 3) -> tuple[dict[int, Any], 
     before = _seat_view(app)
     players = dict(app.session.players)
     assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is not None
-    _crash(app)
+    crash(app)
     return players, before
-
-
-def test_the_start_screen_offers_no_resume_without_an_unfinished_match(make_client) -> None:
-    app = make_client("Ann")
-    app.step(max_wait=0.01)
-    start = app.top()
-    assert start.offer is None and app.unfinished_match() is None
-    assert "resume" not in {b.id for b in start.buttons()}
-    assert start.play.label == "Play the computer"
 
 
 def test_a_crashed_computer_match_is_resumed_by_a_click(make_client) -> None:
@@ -187,9 +178,19 @@ def test_a_crashed_computer_match_is_resumed_by_a_click(make_client) -> None:
     assert again.top().offer is None
 
 
-def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> None:
+def test_stud_computer_stops_at_the_offer_and_a_new_match_drops_it_after_asking_once(
+    make_client, monkeypatch, tmp_path
+) -> None:
     _first, before = _crashed_match(make_client)
     token = before[1]
+    argv = ["--computer", "1", "--name", "Ann"]
+    app = started(monkeypatch, argv, server_overrides={"history_dir": tmp_path / "hh"})
+    try:  # ``stud --computer`` stops at the offer, rather than drop the match unasked
+        assert app.server is None and app.top().name == "start"
+        assert app.top().offer is not None and app.top().offer.match == before[2]
+        assert "unfinished" in app.notice
+    finally:
+        app.leave_table(notice="", send_leave=True)
     again = make_client("Ann")
     again.step(max_wait=0.01)
     start = again.top()
@@ -214,22 +215,13 @@ def test_a_new_match_drops_the_unfinished_one_after_asking_once(make_client) -> 
     assert found is not None and found.match == s.match_id  # the new match's own journal
 
 
-def test_stud_computer_stops_at_the_offer_of_an_unfinished_match(
-    make_client, monkeypatch, tmp_path
-) -> None:
-    _players, before = _crashed_match(make_client)
-    argv = ["--computer", "1", "--name", "Ann"]
-    app = started(monkeypatch, argv, server_overrides={"history_dir": tmp_path / "hh"})
-    try:
-        assert app.server is None and app.top().name == "start"
-        assert app.top().offer is not None and app.top().offer.match == before[2]
-        assert "unfinished" in app.notice
-    finally:
-        app.leave_table(notice="", send_leave=True)
-
-
 def test_the_game_going_down_by_an_exception_keeps_the_match(make_client, monkeypatch) -> None:
     app = make_client("Ann")
+    app.step(max_wait=0.01)
+    start = app.top()  # nothing unfinished yet: no offer
+    assert start.offer is None and app.unfinished_match() is None
+    assert "resume" not in {b.id for b in start.buttons()}
+    assert start.play.label == "Play the computer"
     app.play_computer(2, 8)
     assert run([app], lambda: _our_turn(app))
     match_id = app.session.match_id
@@ -246,23 +238,6 @@ def test_the_game_going_down_by_an_exception_keeps_the_match(make_client, monkey
     assert found is not None and found.match == match_id and found.hand == 1
     again = make_client("Ann")
     assert again.top().offer == found
-
-
-def test_a_finished_computer_match_leaves_nothing_to_offer(make_client) -> None:
-    app = make_client("Ann")
-    app.play_computer(1, 4)
-
-    def player() -> None:  # the quickest way through: fold, or check
-        if _our_turn(app):
-            buttons = app.top().buttons()
-            pick = next((b for b in buttons if b.id in ("fold", "check")), buttons[0])
-            key(app, pick.key, step=False)
-
-    assert run([app], lambda: app.session.standings is not None, players=[player], timeout=60)
-    assert unfinished(app.local.history_dir(), COMPUTER_TABLE) is None
-    assert not journal_path(app.local.history_dir(), COMPUTER_TABLE).exists()
-    app.leave_table(notice="", send_leave=True)
-    assert app.top().name == "start" and app.top().offer is None
 
 
 # ------------------------------------------------------------------ on screen

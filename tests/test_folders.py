@@ -91,18 +91,14 @@ def test_linux_honours_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 @linux_only
-def test_linux_defaults_under_home(home: Path) -> None:
+@pytest.mark.parametrize("xdg", [None, ""], ids=["unset", "empty"])
+def test_linux_defaults_under_home(home: Path, monkeypatch: pytest.MonkeyPatch, xdg) -> None:
+    if xdg is not None:  # an empty XDG variable means the default
+        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+        monkeypatch.setenv("XDG_DATA_HOME", xdg)
     assert str(config_path()) == f"{home}/.config/seventh-street/settings.json"
     assert str(default_history_dir()) == f"{home}/.local/share/seventh-street/histories"
     assert folders.old_settings_path() is None
-
-
-@linux_only
-def test_linux_empty_xdg_means_the_default(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", "")
-    monkeypatch.setenv("XDG_DATA_HOME", "")
-    assert config_path() == home / ".config" / "seventh-street" / "settings.json"
-    assert default_history_dir() == home / ".local" / "share" / "seventh-street" / "histories"
 
 
 @linux_only
@@ -118,19 +114,16 @@ def test_linux_moves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 # -- macOS and Windows -----------------------------------------------------------------
 
 
-def test_macos_folders(home: Path, macos: None) -> None:
-    support = home / "Library" / "Application Support" / "seventh-street"
-    assert config_path() == support / "settings.json"
-    assert default_history_dir() == support / "histories"
-    assert ServerConfig().data_dir == support / "server"  # the table's key, not shared
-    assert folders.old_settings_path() == home / ".config" / "seventh-street" / "settings.json"
-
-
-def test_windows_folders_are_roaming(home: Path, windows: Path) -> None:
-    roaming = windows / "Roaming" / "seventh-street"
-    assert config_path() == roaming / "settings.json"
-    assert default_history_dir() == roaming / "histories"
-    assert ServerConfig().data_dir == roaming / "server"
+@pytest.mark.parametrize("platform", ["macos", "windows"])
+def test_macos_and_windows_folders(home: Path, platform: str, request) -> None:
+    profile = request.getfixturevalue(platform)
+    if platform == "macos":
+        own = home / "Library" / "Application Support" / "seventh-street"
+    else:  # roaming
+        own = profile / "Roaming" / "seventh-street"
+    assert config_path() == own / "settings.json"
+    assert default_history_dir() == own / "histories"
+    assert ServerConfig().data_dir == own / "server"  # the table's key, not shared
     assert folders.old_settings_path() == home / ".config" / "seventh-street" / "settings.json"
 
 
@@ -190,11 +183,6 @@ def test_settings_saved_after_a_move_stay_in_the_new_place(home: Path, windows: 
     assert not (home / ".config" / "seventh-street" / "settings.json").exists()
 
 
-def test_no_old_file_nothing_happens(home: Path, macos: None) -> None:
-    assert Settings.load() == Settings()
-    assert not config_path().exists()
-
-
 def test_move_to_another_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def cross(*_: object) -> None:
         raise OSError(errno.EXDEV, "Invalid cross-device link")
@@ -224,7 +212,9 @@ def test_a_failed_move_is_logged_and_leaves_the_old_file(
     assert any(r.levelno == logging.WARNING for r in caplog.records)
 
 
-def test_nothing_to_move(tmp_path: Path) -> None:
+def test_nothing_to_move(tmp_path: Path, home: Path, macos: None) -> None:
+    assert Settings.load() == Settings()  # no old file: nothing happens
+    assert not config_path().exists()
     assert relocate.move_once(None, tmp_path / "x") is False
     assert relocate.move_once(tmp_path / "x", tmp_path / "x") is False
     assert relocate.move_once(tmp_path / "missing", tmp_path / "x") is False

@@ -235,37 +235,21 @@ def test_play_py_opens_the_game_with_the_venvs_python(monkeypatch, tmp_path: Pat
 class _Request:
     def __init__(self) -> None:
         self.finalizers: list = []
-        self.node = SimpleNamespace(nodeid="")
+        self.node = SimpleNamespace(nodeid="tests/test_x.py::test_x")
 
     def addfinalizer(self, f) -> None:
         self.finalizers.append(f)
 
 
-def test_a_namespace_test_turns_mdns_on_for_itself_only(monkeypatch) -> None:
+def test_in_a_namespace_each_mdns_test_turns_mdns_on_for_itself_only(monkeypatch) -> None:
+    """``./scripts/netns ./scripts/test``: one namespace for every worker, whose tables would
+    see each other's; so a test is re-run in a namespace of its own, told which it is, and
+    there turns multicast DNS on for itself only."""
     from tests import netns
 
     monkeypatch.setenv("STUD_NETNS", "1")
     monkeypatch.setenv("STUD_MDNS", "off")
     monkeypatch.delenv("STUD_MDNS_IFACES", raising=False)
-    monkeypatch.setattr(netns, "only_loopback", lambda: True)
-    monkeypatch.setattr(netns, "_can_unshare", lambda: "")
-    request = _Request()
-    request.node = SimpleNamespace(nodeid="tests/test_x.py::test_x")
-    monkeypatch.setenv("STUD_NETNS_TEST", "tests/test_x.py::test_x")  # the re-run
-    assert netns.in_netns(request)  # type: ignore[arg-type]
-    assert os.environ["STUD_MDNS"] == "on" and os.environ["STUD_MDNS_IFACES"] == "127.0.0.1"
-    for f in request.finalizers:
-        f()
-    assert os.environ["STUD_MDNS"] == "off" and "STUD_MDNS_IFACES" not in os.environ
-
-
-def test_in_the_suites_namespace_each_mdns_test_still_gets_its_own(monkeypatch) -> None:
-    """``./scripts/netns ./scripts/test``: one namespace for every worker, whose tables would
-    see each other's; so a test is re-run in a namespace of its own, told which it is."""
-    from tests import netns
-
-    monkeypatch.setenv("STUD_NETNS", "1")
-    monkeypatch.delenv("STUD_NETNS_TEST", raising=False)
     monkeypatch.setattr(netns, "only_loopback", lambda: True)
     monkeypatch.setattr(netns, "_can_unshare", lambda: "")
     runs: list[dict] = []
@@ -275,7 +259,13 @@ def test_in_the_suites_namespace_each_mdns_test_still_gets_its_own(monkeypatch) 
         return SimpleNamespace(returncode=0, stdout="1 passed", stderr="")
 
     monkeypatch.setattr(netns.subprocess, "run", run)
-    request = _Request()
-    request.node = SimpleNamespace(nodeid="tests/test_x.py::test_x")
-    assert not netns.in_netns(request)  # type: ignore[arg-type]
+    assert not netns.in_netns(_Request())  # type: ignore[arg-type]
     assert [env["STUD_NETNS_TEST"] for env in runs] == ["tests/test_x.py::test_x"]
+    monkeypatch.setenv("STUD_NETNS_TEST", "tests/test_x.py::test_x")  # the re-run
+    request = _Request()
+    assert netns.in_netns(request)  # type: ignore[arg-type]
+    assert os.environ["STUD_MDNS"] == "on" and os.environ["STUD_MDNS_IFACES"] == "127.0.0.1"
+    for f in request.finalizers:
+        f()
+    assert os.environ["STUD_MDNS"] == "off" and "STUD_MDNS_IFACES" not in os.environ
+    assert len(runs) == 1  # the re-run runs itself, no other

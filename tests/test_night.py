@@ -132,13 +132,21 @@ def _add_match(
     )
 
 
-def test_a_night_is_an_evening_from_noon_to_noon(tmp_path: Path) -> None:
+def test_a_night_is_an_evening_from_noon_to_noon_kept_private(tmp_path: Path) -> None:
+    """Its scoreboard names everyone who played: only its owner reads it (0600 in a 0700
+    folder), like the histories."""
     assert evening_of(FRIDAY) == evening_of(datetime(2026, 11, 28, 1, 30)) == "2026-11-27"
-    night = Night.load(tmp_path, "Friday", FRIDAY)
-    assert night.path == night_path(tmp_path, "2026-11-27", "Friday")
+    folder = tmp_path / "histories"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)  # there before, with looser modes
+    night = Night.load(folder, "Friday", FRIDAY)
+    assert night.path == night_path(folder, "2026-11-27", "Friday")
     assert night.label() == "Friday 27 November"
     _add_match(night, "m1")
-    after_midnight = Night.load(tmp_path, "Friday", datetime(2026, 11, 28, 1, 30))
+    assert night.path.stat().st_mode & 0o777 == 0o600
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert [p.name for p in folder.iterdir()] == [night.path.name]  # no .tmp left
+    after_midnight = Night.load(folder, "Friday", datetime(2026, 11, 28, 1, 30))
     assert after_midnight.summary()["played"] == 1
     assert after_midnight.totals()[0] == {
         "name": "Ann",
@@ -147,8 +155,8 @@ def test_a_night_is_an_evening_from_noon_to_noon(tmp_path: Path) -> None:
         "wins": 1,
         "net": 50,
     }
-    assert Night.load(tmp_path, "Den", FRIDAY).summary()["played"] == 0  # another table
-    saturday = Night.load(tmp_path, "Friday", datetime(2026, 11, 28, 13, 0))
+    assert Night.load(folder, "Den", FRIDAY).summary()["played"] == 0  # another table
+    saturday = Night.load(folder, "Friday", datetime(2026, 11, 28, 13, 0))
     assert saturday.evening == "2026-11-28" and saturday.summary()["played"] == 0
 
 
@@ -227,15 +235,3 @@ def test_a_long_night_keeps_its_totals_and_only_the_latest_matches(tmp_path: Pat
         ann = next(t for t in summary["totals"] if t["name"] == "Ann")
         assert (ann["matches"], ann["wins"], ann["net"]) == (n, n, 10 * n)
     assert len(again.matches) == KEPT_MATCHES
-
-
-def test_the_nights_scoreboard_is_written_0600_in_a_0700_folder(tmp_path: Path) -> None:
-    """It names everyone who played: only its owner reads it, like the histories."""
-    folder = tmp_path / "histories"
-    folder.mkdir(mode=0o755)
-    folder.chmod(0o755)  # there before, with looser modes
-    night = Night.load(folder, "Friday", FRIDAY)
-    _add_match(night, "m1")
-    assert night.path.stat().st_mode & 0o777 == 0o600
-    assert folder.stat().st_mode & 0o777 == 0o700
-    assert [p.name for p in folder.iterdir()] == [night.path.name]  # no .tmp left

@@ -15,6 +15,8 @@ import pytest
 
 from client.overlays import RulesOverlay, load_rules, rules_path
 from client.render.text import font
+from tests import demo
+from tests.clientkit import click, feed, key, post
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
@@ -75,8 +77,7 @@ def test_the_rules_window_is_legible_and_scrolls_to_the_end(make_client, size) -
     app = make_client(size=size)
     pygame.display.set_mode(size, pygame.RESIZABLE)
     app.resized()
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode=""))
-    app.step(max_wait=0.01)
+    key(app, pygame.K_F1)
     rules = app.modal
     assert isinstance(rules, RulesOverlay)
     assert rules.body >= 18  # never small print
@@ -87,30 +88,23 @@ def test_the_rules_window_is_legible_and_scrolls_to_the_end(make_client, size) -
         assert dx + font(px, bold=bold).size(s)[0] <= rules.view.w, s  # no line runs off
     shown = [ln[0] for ln in rules.visible()]
     assert "The house rules" in shown and "R-C4" not in shown
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode=""))
-    app.step(max_wait=0.01)
+    key(app, pygame.K_END)
     assert rules.offset == rules.max_offset > 0
     assert "R-C4" in [ln[0] for ln in rules.visible()]
-    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
-    app.step(max_wait=0.01)
+    post(app, pygame.MOUSEWHEEL, x=0, y=2, flipped=False)
     assert 0 < rules.offset < rules.max_offset
     app.draw()
     assert not app._faults
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
-    app.step(max_wait=0.01)
+    key(app, pygame.K_ESCAPE)
     assert app.modal is None and app.top().name == "start"  # Esc closed the rules, not the game
 
 
-def test_the_rules_button_on_the_start_screen_and_at_the_table(make_client) -> None:
-    app = make_client()
-    start = app.top()
-    start.choose("rules")
+def test_the_rules_button_on_the_start_screen_and_at_the_table(app) -> None:
+    app.top().choose("rules")
     assert isinstance(app.modal, RulesOverlay)
     app.modal.close()
-    app.play_computer(1, 4)
-    from tests.clientkit import click, run
-
-    assert run([app], lambda: app.top().name == "table")
+    feed(app, demo.mid_hand())
+    app.step(max_wait=0.001)
     p = app.top().panel
     assert p.rules.rect.w > 0 and p.rules.rect.collidelist([p.leave.rect, p.four.rect]) == -1
     click(app, p.rules.rect)

@@ -1,4 +1,5 @@
-"""A seeded match played by the computer seats' brain: records for screenshots and tests.
+"""A seeded match played by the computer seats' brain: records for the screenshots and the
+analysis benchmark (no test uses it).
 
 ``demo_match(seed)`` plays a whole match with ``server.brain.choose_action`` for
 every seat (or one seat as a ``newcomer``) and returns its ``stud-hh/1`` hands,
