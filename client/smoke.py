@@ -2,10 +2,11 @@
 
 For checks without a person at the window (``tests/test_bundle.py``, which runs the
 standalone build; ``scripts/starttime.py``, which times the first frame): one line
-``smoke: first frame`` when the start screen is first drawn, then with ``--computer``
-one line for each phase the table goes through; our own seat checks or calls on each
-of its turns, and the window closes once the standings are drawn (``smoke: standings``
-and one line a seat).  Without ``--computer`` it closes after the first frame.
+``smoke: first frame`` when the start screen is first drawn, one for the rules (F1), then
+with ``--computer`` one line for each phase the table goes through; our own seat checks
+or calls on each of its turns, and the window closes once the standings are drawn
+(``smoke: standings`` and one line a seat).  Without ``--computer`` it closes after the
+rules.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ PREFERRED = ("check", "call", "bring_in", "complete", "fold")  # the first one o
 class Smoke:
     def __init__(self, app: Any, *, table: bool, out: IO[str] = sys.stdout) -> None:
         self.app, self.table, self.out = app, table, out
-        self.framed = False
         self.phase = ""
         self.acted: int | None = None  # the turn id we last answered
 
@@ -31,10 +31,16 @@ class Smoke:
         print(f"smoke: {words}", file=self.out, flush=True)
 
     def first_frame(self) -> None:
-        """Draw the start screen once and say so (before any table is started)."""
-        self.app.step(max_wait=0.0)
-        self.framed = self.app.frames > 0
-        self.say(f"first frame ({self.app.top().name})")
+        """Draw the start screen once and say so (before any table is started), then the
+        rules (F1) over it: how many rule ids they show."""
+        app = self.app
+        app.step(max_wait=0.0)
+        self.say(f"first frame ({app.top().name})")
+        app.show_rules()
+        app.step(max_wait=0.0)
+        rules = [b.rid for b in getattr(app.modal, "blocks", []) if b.rid]
+        self.say(f"rules: {len(rules)} rule ids, {rules[0] if rules else 'none'} first")
+        app.show_rules()  # F1 again: closed
 
     def after_step(self) -> None:
         app = self.app
