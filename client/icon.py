@@ -3,7 +3,7 @@
 The one source of every icon the game has: the window's (``set_window_icon``), the
 menu entry's PNGs (``client.desktop``) and the bundles' PNG, ICO and ICNS, which
 ``scripts/bundle.py`` makes from ``paint``.  Drawn four times larger and smoothed down,
-so the edges are soft at 16 px as at 256 px; the corner pips appear from 48 px on.
+so the edges are soft at 16 px as at 256 px; the corner pips appear from 64 px on.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def paint(size: int) -> pygame.Surface:
     seven = pygame.Rect(0, 0, round(card.w * 0.62), round(card.h * 0.66))
     seven.center = card.center
     _seven(surf, seven)
-    if size >= 48:  # the corner pips: detail that would only blur at 16 and 32 px
+    if size >= 64:  # the corner pips: detail that would only blur at 48 px and below
         r = card.w * 0.085
         _heart(surf, card.left + card.w * 0.17, card.top + card.h * 0.13, r)
         _heart(surf, card.right - card.w * 0.17, card.bottom - card.h * 0.13, r)
@@ -64,4 +64,4 @@ def paint(size: int) -> pygame.Surface:
 
 def set_window_icon() -> None:
     """The window's icon (before ``set_mode``: some systems take it only then)."""
-    pygame.display.set_icon(paint(64))
+    pygame.display.set_icon(paint(48))  # a window manager scales it (no pips to blur)
