@@ -60,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
     if args.install_menu_entry:
+        if sys.platform in ("win32", "darwin"):
+            return _refuse("--install-menu-entry is for Linux desktops (XDG menus)")
         from client.desktop import install_menu_entry
 
         print(f"stud: wrote {install_menu_entry()[-1]}")
