@@ -116,7 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.host:
         app.host_table(hands=args.hands or settings.host_hands, password=args.password,
                        computers=settings.host_computers, level=settings.host_level)  # fmt: skip
-    app.run(after_step=smoke.after_step if smoke else None)
+    if smoke is None:
+        app.run()
+    else:
+        app.run(after_step=smoke.after_step)
     return 0
 
 
