@@ -64,6 +64,12 @@ def test_data_home_follows_the_xdg_spec(tmp_path):
     assert desktop.data_home({"HOME": "/h", "XDG_DATA_HOME": str(tmp_path)}) == tmp_path
 
 
+def test_the_metainfo_s_newest_release_is_this_version():
+    version = pytest.importorskip("common.version", reason="branch i36-version").__version__
+    metainfo = (ROOT / "packaging" / f"{APP_ID}.metainfo.xml").read_text()
+    assert f'<release version="{version}"' in metainfo.split("<releases>")[1].split("/>")[0]
+
+
 @pytest.mark.skipif(shutil.which("appstreamcli") is None, reason="no appstreamcli (appstream)")
 def test_appstreamcli_accepts_the_metainfo():
     metainfo = ROOT / "packaging" / f"{APP_ID}.metainfo.xml"
