@@ -17,7 +17,8 @@ from client.icon import APP_ID
 from tests.serverkit import Client, run
 from tests.serverproc import ROOT, ServerProcess
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform != "linux", reason="Linux")]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900),  # the first test waits on the build
+              pytest.mark.skipif(sys.platform != "linux", reason="Linux")]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
