@@ -42,6 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--four-color", action="store_true", help="four-colour deck")
     ap.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
     ap.add_argument("-v", "--verbose", action="store_true", help="log more")
+    smoke = "no person needed: our seat checks or calls, the window closes at the standings"
+    ap.add_argument("--smoke", action="store_true", help=smoke + " (client/smoke.py)")
+    menu = "add the game to this desktop's menu (Linux: ~/.local/share) and quit"
+    ap.add_argument("--install-menu-entry", action="store_true", help=menu)
     return ap
 
 
@@ -73,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     _terminal(args.verbose)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
+    if args.install_menu_entry:
+        if sys.platform in ("win32", "darwin"):
+            return _refuse("--install-menu-entry is for Linux desktops (XDG menus)")
+        from client.desktop import install_menu_entry
+
+        print(f"stud: wrote {install_menu_entry()[-1]}")
+        return 0
     from client.address import AddressError, joinable, parse_address
     from client.app import App
     from client.settings import Settings
@@ -106,6 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _refuse(f"--join {args.join}: {exc}")
     app = App(settings, size=size)
     app.init_display()
+    smoke = None
+    if args.smoke:
+        from client.smoke import Smoke
+
+        smoke = Smoke(app, table=bool(args.computer))
+        smoke.first_frame()
     if where is not None:
         host, port = where
         app.connect(host, port, password=args.password, watch=args.watch,
@@ -117,7 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.host:
         app.host_table(hands=args.hands or settings.host_hands, password=args.password,
                        computers=settings.host_computers, level=settings.host_level)  # fmt: skip
-    app.run()
+    if smoke is None:
+        app.run()
+    else:
+        app.run(after_step=smoke.after_step)
     return 0
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client import asking, keywarn, leaving, reach, sound, window
+from client import asking, icon, keywarn, leaving, reach, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
 from client.link import TableLink
@@ -142,6 +142,7 @@ class App:
             self.offscreen = True
             self.screen = pygame.Surface((w, h))
         else:
+            icon.set_window_icon()  # before set_mode: some systems take it only then
             self.screen = pygame.display.set_mode(window.clamp((w, h)), pygame.RESIZABLE)
             window.ask_minimum()
             pygame.display.set_caption(window.TITLE)
@@ -166,13 +167,16 @@ class App:
 
     # ------------------------------------------------------------ the loop
 
-    def run(self) -> None:
+    def run(self, after_step: Callable[[], None] | None = None) -> None:
+        """The loop until the window closes; ``after_step`` (``--smoke``) after each pass."""
         if self.screen is None:
             self.init_display()
         self.running = True
         try:
             while self.running:
                 self.step()
+                if after_step is not None:
+                    after_step()
         except BaseException:
             # Going down by accident: our table's match stays in its journal, to resume.
             self.local.stop("The game", forget=False)

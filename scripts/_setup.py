@@ -68,10 +68,15 @@ def setup(
     venv = root / ".venv"
     py = venv_python(venv)
     stamp = venv / STAMP
-    want = wanted(root, extras)
     first = not py.exists()
-    if not first and stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == want:
-        return py
+    had = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else "-"
+    had_digest, _, had_list = had.partition("-")  # as wanted() writes it
+    had_extras, want_extras = set(had_list.split(",")) - {""}, set(extras.split(",")) - {""}
+    if not first and had_digest == wanted(root, "")[:-1] and want_extras <= had_extras:
+        return py  # this pyproject.toml, with these extras (or more) installed
+    # The extras installed before stay: ./scripts/bundle's build beside the tests' test.
+    extras = ",".join(sorted(want_extras | had_extras))
+    want = wanted(root, extras)
     if first:
         print("Setting up Seventh Street in .venv (first run only; about a minute):", file=out)
         print("  making a Python environment and installing pygame, msgpack, zeroconf...", file=out)

@@ -24,12 +24,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 class ServerProcess:
     """One ``python -m server`` (or ``program``, the installed ``stud-server``, say);
-    ``options`` are its command line after the address."""
+    ``options`` are its command line after the address; ``env`` instead of ours."""
 
     def __init__(
-        self, tmp: Path, *options: str, port: int = 0, program: list[str] | None = None
-    ) -> None:
-        env = {**os.environ, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
+        self, tmp: Path, *options: str, port: int = 0, program: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:  # fmt: skip
+        base = os.environ if env is None else env
+        env = {**base, "STUD_MDNS": "off", "XDG_CONFIG_HOME": str(tmp / "config"),
                "XDG_DATA_HOME": str(tmp / "data")}  # fmt: skip
         self.started = time.monotonic()
         command = program or [sys.executable, "-m", "server"]
