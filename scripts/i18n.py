@@ -39,7 +39,7 @@ def extract() -> None:
 
 
 def update() -> None:
-    pybabel("update", *COMMON, "--no-wrap", "--ignore-obsolete", "--omit-header")
+    pybabel("update", *COMMON, "--no-wrap", "--ignore-obsolete", "--ignore-pot-creation-date")
 
 
 def compile_() -> None:
