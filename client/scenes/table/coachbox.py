@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from client.coach import CoachLine, coach_lines
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
@@ -24,7 +25,9 @@ Row = tuple[str, str, pygame.Rect, int]
 
 class CoachBox:
     def __init__(self, on: bool) -> None:
-        self.box = Checkbox("coach", f"Coach ({key_of('table', 'coach')})", value=on, size=20)
+        self.box = Checkbox(
+            "coach", _("Coach ({key})").format(key=key_of("table", "coach")), value=on, size=20
+        )
         self.rect = pygame.Rect(0, 0, 0, 0)  # the lines' box; empty when the coach is off
         self.size = 16
 

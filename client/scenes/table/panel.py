@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
@@ -25,17 +26,19 @@ __all__ = ["SidePanel"]
 
 class SidePanel:
     def __init__(self, settings: Settings) -> None:
-        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
-        self.leave = Button("leave", "Leave", size=22, style="danger")
-        self.four = Checkbox("four", "4 colours", value=settings.four_color, size=20)
-        self.rules = Button("rules", "Rules", size=20)  # the house rules (also F1)
+        self.chat = TextInput("chat", placeholder=_("Enter to chat"), max_len=MAX_CHAT, size=22)
+        self.leave = Button("leave", _("Leave"), size=22, style="danger")
+        self.four = Checkbox("four", _("4 colours"), value=settings.four_color, size=20)
+        self.rules = Button("rules", _("Rules"), size=20)  # the house rules (also F1)
         self.log = LogView()
         self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        seen = f"Cards seen ({key_of('table', 'seen')})"
+        seen = _("Cards seen ({key})").format(key=key_of("table", "seen"))
         self.seen_box = Checkbox("seen", seen, value=settings.seen_panel, size=20)
-        self.replay = Button("replay", f"Replay ({key_of('table', 'replay')})", size=20)
+        self.replay = Button(
+            "replay", _("Replay ({key})").format(key=key_of("table", "replay")), size=20
+        )
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
         self.asks = AskRows()  # a seat asked back, the host's role handed on

@@ -1,0 +1,64 @@
+"""The server's ``error`` codes in the player's language (``docs/protocol.md``, Error
+codes): the game words each code it knows itself; the server's English ``message`` is
+only the fallback for a code this game does not know (a newer server's)."""
+
+from __future__ import annotations
+
+from client.i18n import N_
+from client.i18n import gettext as _
+
+__all__ = ["ERRORS", "error_words"]
+
+# Translators: the table's refusals and complaints, as the player reads them.
+ERRORS = {
+    "bad_frame": N_("The game and the table could not understand each other."),
+    "frame_too_large": N_("The game sent the table more than it takes at once."),
+    "bad_message": N_("The table could not read what the game sent."),
+    "unknown_type": N_("The table does not know that request: it may be an older version."),
+    "no_hello": N_("The game spoke before saying hello to the table."),
+    "handshake_timeout": N_("The table did not hear from the game in time."),
+    "already_hello": N_("The game said hello twice."),
+    "bad_name": N_("That name cannot be used: type a name with letters."),
+    "protocol_version": N_("This table runs another version of the game."),
+    "bad_password": N_("Wrong password: check it with the host."),
+    "password_wait": N_("Too many wrong passwords lately: wait a little and try again."),
+    "name_taken": N_("Someone at this table already has that name."),
+    "bad_token": N_("The table does not know this seat any more."),
+    "table_full": N_("The table is full: all seven seats are taken."),
+    "match_running": N_("Not while a match is being played."),
+    "already_seated": N_("You already have a seat."),
+    "server_busy": N_("The table is busy: try again in a moment."),
+    "taken_over": N_("Your seat was taken up from another window or computer."),
+    "not_seated": N_("Only a seated player can do that."),
+    "not_your_turn": N_("It is not your turn."),
+    "table_waits": N_("The table waits for the host's disk: no actions for now."),
+    "stale_turn": N_("Too late: that turn is over."),
+    "illegal_action": N_("That action is not allowed now."),
+    "not_host": N_("Only the host can do that."),
+    "not_enough_seats": N_("A match needs at least two players."),
+    "chat_rate": N_("Too many chat lines too fast: wait a moment."),
+    "no_match": N_("There is no match being played."),
+    "already_away": N_("Your seat is already away."),
+    "not_away": N_("Your seat is not away."),
+    "seat_taken": N_("The host took this seat away for the match."),
+    "already_paused": N_("The game is already paused."),
+    "not_paused": N_("The game is not paused."),
+    "bad_seat": N_("That seat cannot be chosen for this."),
+    "seat_connected": N_("That seat's player is connected."),
+    "wrong_name": N_("Only the player of that seat, by its name, can ask for it back."),
+    "already_asked": N_("That seat has already been asked for."),
+    "no_ask": N_("Nobody is asking for that seat any more."),
+    "too_long": N_("That chat line is too long."),
+    "flood": N_("The game sent too much too fast and was disconnected."),
+    "tls_required": N_("This table takes sealed connections only."),
+    "server_error": N_("The table failed on that request (the host's log says why)."),
+}
+
+
+def error_words(code: str, message: str = "") -> str:
+    """What an ``error`` means, in the player's language: a known ``code``'s sentence,
+    else the server's own ``message`` (else the code)."""
+    known = ERRORS.get(code)
+    if known is not None:
+        return _(known)
+    return message.strip() or code
