@@ -17,6 +17,7 @@ from client.handwords import hand_words, showing_words
 from client.handwords import parse as parse_hand
 from client.i18n import chips, ngettext, pgettext
 from client.i18n import gettext as _
+from client.tablewords import street_in_sentence
 from common.cards import parse
 from common.events import STAKES, Act, ActionKind, Deal, Event, Show
 from common.hands import bring_in_key, showing_name, showing_value
@@ -37,17 +38,6 @@ def _suit(code: str) -> str:
         "h": pgettext("suit", "hearts"),
         "s": pgettext("suit", "spades"),
     }.get(code, "?")
-
-
-def _street(street: int) -> str:
-    # Translators: a street inside a sentence: "the small bet on {street}".
-    return {
-        3: pgettext("street, in a sentence", "third street"),
-        4: pgettext("street, in a sentence", "fourth street"),
-        5: pgettext("street, in a sentence", "fifth street"),
-        6: pgettext("street, in a sentence", "sixth street"),
-        7: pgettext("street, in a sentence", "seventh street"),
-    }.get(street, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +389,7 @@ def _button_line(
             text = _("Bet {amount}: the small bet on {street}")
         else:
             text = _("Bet {amount}: the big bet on {street}")
-        text = text.format(amount=put, street=_street(street))
+        text = text.format(amount=put, street=street_in_sentence(street))
     elif act == "raise":
         text = _("Raise to {to}: {owed} to call and {more} more")
         text = text.format(to=to, owed=chips(owed), more=chips(max(0, focus.put - owed)))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from client.i18n import pgettext
 
-__all__ = ["hand_words", "parse", "showing_words", "with_hand_words"]
+__all__ = ["hand_words", "parse", "plural_rank", "showing_words", "with_hand_words"]
 
 ENGLISH = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
            "jack", "queen", "king", "ace")  # fmt: skip
@@ -265,3 +265,8 @@ def showing_words(kind: str, a: int, b: int) -> str:
     if kind == "trips":
         return pgettext("showing", "three {ranks}").format(ranks=_kind()[a])
     return pgettext("showing", "four {ranks}").format(ranks=_kind()[a])
+
+
+def plural_rank(rank: int) -> str:
+    """A rank's plain plural, ``"kings"`` (the ranks of two pair)."""
+    return _two_pair()[rank]
