@@ -78,8 +78,9 @@ def test_every_hand_name_the_evaluator_gives_is_read_back() -> None:
 
 
 def test_buttons_name_their_amounts_in_each_language(speak) -> None:
-    offered = [LegalAction(ActionKind.RAISE, 20, 12400), LegalAction(ActionKind.CALL, 7, 7, True),
-               LegalAction(ActionKind.BRING_IN, 3, 3), LegalAction(ActionKind.CHECK)]  # fmt: skip
+    act = LegalAction
+    offered = [act(ActionKind.RAISE, 20, 12400), act(ActionKind.CALL, 7, 7, True),
+               act(ActionKind.BRING_IN, 3, 3), act(ActionKind.CHECK, 0, 0)]  # fmt: skip
     want = {
         "en": ["Raise to 12,400", "Call 7 (all in)", "Bring in 3", "Check"],
         "de": ["Erhöhen auf 12.400", "Mitgehen 7 (all-in)", "Bring-in 3", "Checken"],
