@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from client.clocks import Clocks
 from client.handbook import HandBook
+from client.i18n import N_, listing, ngettext
+from client.i18n import gettext as _
 from client.lobbystate import LobbyState, Player
 from client.tablelog import TableLog
 from common.events import Act, Event
@@ -22,11 +24,12 @@ from common.schema import LegalAction, SeatView
 
 __all__ = ["AWAY_WORDS", "Session"]
 
-AWAY_WORDS = {
-    "asked": "stepped away",
-    "clock": "ran out of time and is away",
-    "dropped": "is away (connection lost)",
-    "taken": "had the seat taken away by the host",
+AWAY_WORDS = {  # why a seat is away (``seat_away``'s ``why``): the log's line
+    "asked": N_("{name} stepped away"),
+    "clock": N_("{name} ran out of time and is away"),
+    "dropped": N_("{name} is away (connection lost)"),
+    "taken": N_("{name} had the seat taken away by the host"),
+    "": N_("{name} is away"),
 }
 
 
@@ -71,7 +74,7 @@ class Session:
         if seat is None:
             return "?"
         p = self.players.get(seat)
-        return p.name if p else f"Seat {seat + 1}"
+        return p.name if p else _("Seat {number}").format(number=seat + 1)
 
     @property
     def phase(self) -> str:
@@ -124,7 +127,7 @@ class Session:
                 self._welcome(msg)
             case r.Error():
                 self.error = (msg.code, msg.message)
-                say(f"Server: {msg.message or msg.code}")
+                say(_("Server: {message}").format(message=msg.message or msg.code))
                 if msg.code == "name_taken" and not self.welcomed:
                     self.lobby.lost_seat = msg.seat  # that seat may be asked back (v2)
                 if msg.ref == "ask_seat":  # our ask was refused outright: say why
@@ -151,10 +154,12 @@ class Session:
                 self.turn, self.legal = None, []
                 winners = [row.name for row in msg.standings if row.winner]
                 if winners:
-                    say(f"{' and '.join(winners)} won the match", "win")
+                    won = ngettext("{names} won the match", "{names} won the match", len(winners))
+                    say(won.format(names=listing(winners)), "win")
             case r.Presence():
                 self.clocks.presence(msg, now)
-                say(f"{self.name_of(msg.seat)} {'is back' if msg.connected else 'dropped'}")
+                words = _("{name} is back") if msg.connected else _("{name} dropped")
+                say(words.format(name=self.name_of(msg.seat)))
             case r.SeatAway():
                 self._seat_away(msg)
             case r.Paused():
@@ -164,7 +169,9 @@ class Session:
             case r.Clock():
                 self.clocks.clock(msg, now)
             case r.ChatSaid() if msg.text:
-                say(f"{msg.name}{' (watching)' if msg.watching else ''}: {msg.text}", "chat")
+                # Translators: a chat line from someone watching the table, not seated.
+                said = _("{name} (watching): {text}") if msg.watching else "{name}: {text}"
+                say(said.format(name=msg.name, text=msg.text), "chat")
             case r.SeatAsked():
                 say(self.lobby.asked(msg, self.name_of(msg.seat)))
             case r.AskAnswer():
@@ -178,7 +185,7 @@ class Session:
         self.host, self.watch = m.host, m.watch
         self.hands = m.hands or self.hands
         if self._rejoining and self.welcomed_once:
-            self.log.say("Reconnected: back at the table")
+            self.log.say(_("Reconnected: back at the table"))
         self.welcomed = self.welcomed_once = True
         self.error = None
 
@@ -266,10 +273,12 @@ class Session:
             self.players[m.seat] = p.moved(presence, stand_in=m.stand_in)
         name = self.name_of(m.seat)
         if m.away:
-            extra = " — a computer plays the seat" if m.stand_in else ""
-            self.log.say(f"{name} {AWAY_WORDS.get(m.why or '', 'is away')}{extra}")
+            words = _(AWAY_WORDS.get(m.why or "", AWAY_WORDS[""])).format(name=name)
+            if m.stand_in:
+                words += " — " + _("a computer plays the seat")
+            self.log.say(words)
         else:
-            self.log.say(f"{name} is back")
+            self.log.say(_("{name} is back").format(name=name))
 
     def back_to_lobby(self) -> None:
         """A guest done with the standings goes to the lobby, ready for the next match."""

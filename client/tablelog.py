@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from client.wording import STREET_NAMES, LogLine, act_line, act_words, award_lines, describe_event
 from common.events import Act, Award, Deal, Event, Show
 
@@ -34,13 +36,16 @@ class TableLog:
     def new_match(self, hands: int) -> None:
         self.recent.clear()
         self._hand, self._street, self._shown = 0, (0, 0), (0, {})
-        self.say(f"A match of {hands} hands begins", "street")
+        begins = ngettext(
+            "A match of {hands} hand begins", "A match of {hands} hands begins", hands
+        )
+        self.say(begins.format(hands=hands), "street")
 
     def hand(self, hand: int, hands: int) -> None:
         """Say the hand's number once, when it starts."""
         if hand != self._hand and hand > 0:
             self._hand = hand
-            self.say(f"Hand {hand} of {hands}", "street")
+            self.say(_("Hand {hand} of {hands}").format(hand=hand, hands=hands), "street")
 
     def events(self, hand: int, events: Iterable[Event], name_of: Callable[[int], str]) -> None:
         """Lines for a hand's events that came (each only once: a comeback's replay of

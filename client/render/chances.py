@@ -7,6 +7,7 @@ from __future__ import annotations
 import pygame
 
 from client.analysing import Analysing
+from client.i18n import gettext as _
 from client.render.layout import TableLayout
 from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
@@ -78,16 +79,16 @@ def why_lines(
     if mark is not None:
         return wrap(mark.text, size, room)[:WHY_LINES], True
     if a.held:
-        words = "Your decisions are looked over once the match is over."
+        words = _("Your decisions are looked over once the match is over.")
     elif not a.judged():
-        words = "Decisions are looked over for a seat of your own: none here."
+        words = _("Decisions are looked over for a seat of your own: none here.")
     elif not a.job.decisions_done:
-        words = "Your decisions are being looked over…"
+        words = _("Your decisions are being looked over…")
     elif not a.job.marks():
-        words = "None of your decisions in these hands is worth a second look."
+        words = _("None of your decisions in these hands is worth a second look.")
     else:
-        words = f"Stops marked with a dot are decisions worth a look: {next_key} goes "
-        words += "to the next one."
+        words = _("Stops marked with a dot are decisions worth a look: {key} goes to the next"
+                  " one.").format(key=next_key)  # fmt: skip
     return wrap(words, size, room)[:WHY_LINES], False
 
 

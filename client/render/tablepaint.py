@@ -8,6 +8,9 @@ from typing import NamedTuple
 
 import pygame
 
+from client.i18n import chips, pgettext
+from client.i18n import gettext as _
+from client.levels import level_name
 from client.lobbystate import Player
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
@@ -16,6 +19,7 @@ from client.render.picture import TablePicture
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.wording import STREET_NAMES, award_lines
+from common.levels import LEVEL_IDS
 from common.schema import TableSeat
 
 __all__ = ["PlateLook", "TablePainter", "seat_lock", "seat_tags"]
@@ -41,33 +45,41 @@ def seat_tags(
     tags: list[tuple[str, tuple[int, int, int]]] = []
     grace = pic.dropped.get(seat)
     if sv is None and player is not None and player.next:
-        tags.append(("next match", (120, 200, 150)))  # a late arrival's seat
+        tags.append((_("next match"), (120, 200, 150)))  # a late arrival's seat
+    # Translators: the tags on a seat's plate at the table (short: the plate is small).
     if seat in pic.dropped and not (player is not None and player.away):
-        tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
+        dropped = _("dropped {seconds}s").format(seconds=int(grace)) if grace is not None else None
+        tags.append((dropped or _("dropped"), ORANGE))
     if player is not None and player.away:
         taken = player.away_why == "taken"
         if player.stand_in:  # R-C3: a computer stands in for this person
-            tags.append(("away — computer playing", STAND_IN))
+            tags.append((_("away — computer playing"), STAND_IN))
         else:
-            tags.append(("seat taken away" if taken else "away", RED_TAG if taken else ORANGE))
+            away = _("seat taken away") if taken else pgettext("seat", "away")
+            tags.append((away, RED_TAG if taken else ORANGE))
     if sv is not None:
         if sv.folded:
-            tags.append(("folded", MUTED))
+            tags.append((pgettext("seat", "folded"), MUTED))
         if sv.all_in:
-            tags.append(("ALL IN", RED_TAG))
+            tags.append((pgettext("seat", "ALL IN"), RED_TAG))
     if seat in pic.recent and not (sv and sv.folded):
         tags.append((pic.recent[seat], (170, 220, 250)))
     if player is not None and player.kind == "computer" and (player.level_name or player.level):
-        tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
+        level = level_name(player.level) if player.level in LEVEL_IDS else player.level_name
+        tags.append((level or player.level, LEVEL_TAG))  # its level, last
     elif player is not None and player.host:
-        tags.append(("host", LEVEL_TAG))  # who hosts: the role passes on (docs/protocol.md)
+        tags.append((_("host"), LEVEL_TAG))  # who hosts: the role passes on (docs/protocol.md)
     left = pic.clocks.get(seat) if turn else None
     if turn:
-        label = "your turn" if own else "to act"
-        if left is not None:
-            label += f" {ceil(left[0])}s" if left[0] > 0 else f" · bank {ceil(left[1])}s"
+        label = _("your turn") if own else _("to act")
+        if left is not None and left[0] > 0:
+            label = _("{label} {seconds}s").format(label=label, seconds=ceil(left[0]))
+        elif left is not None:
+            # Translators: the turn clock ran out: the seconds left in the time bank.
+            label = _("{label} · bank {seconds}s").format(label=label, seconds=ceil(left[1]))
         elif own and pic.seconds_left is not None:
-            label += f" {ceil(pic.seconds_left or 0)}s"
+            seconds = ceil(pic.seconds_left or 0)
+            label = _("{label} {seconds}s").format(label=label, seconds=seconds)
         tags.insert(0, (label, ORANGE if left is not None and left[0] <= 0 else GOLD))
     return tags
 
@@ -292,7 +304,7 @@ class TablePainter:
         fs = lay.font(24 if spot.own else 22)
         # The name has the plate's width but the icon and the stack as drawn (at small
         # sizes the font floor makes words wider than the scale says, at large ones not).
-        digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
+        digits = "8" * max(4, len(chips(sv.stack))) if sv is not None else ""  # steady room
         stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
         room = r.w - (lay.px(10) + lay.px(18) + lay.px(6)) - lay.px(10) - stack_w  # pad, icon, gap
         name = player.name if player else pic.name_of(spot.seat)
@@ -301,9 +313,11 @@ class TablePainter:
         return PlateLook(
             turn=turn,
             folded=sv is not None and sv.folded,
-            name=fit(name + (" (you)" if spot.own else ""), fs, room, bold=True),
+            name=fit(
+                _("{name} (you)").format(name=name) if spot.own else name, fs, room, bold=True
+            ),
             fs=fs,
-            stack=f"{sv.stack}" if sv is not None else None,
+            stack=chips(sv.stack) if sv is not None else None,
             kind="computer" if stand_in else (player.kind if player else "human"),
             tags=tuple(seat_tags(pic, spot.seat, own=spot.own, clock=clock)),
             bar=self._clock_fill(lay, r, left, pic) if left is not None else None,
@@ -371,7 +385,7 @@ class TablePainter:
         if label:
             at = (at[0] + lay.px(4), at[1])
             blit_text(
-                surf, str(amount), lay.font(22), at, INK, bold=True, anchor="midleft", shadow=True
+                surf, chips(amount), lay.font(22), at, INK, bold=True, anchor="midleft", shadow=True
             )
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
@@ -383,11 +397,12 @@ class TablePainter:
     ) -> None:
         v = pic.view
         cx, cy = lay.center
-        top = f"Hand {pic.hand} of {pic.hands}"
+        top = _("Hand {hand} of {hands}").format(hand=pic.hand, hands=pic.hands)
         if v is not None and v.street in STREET_NAMES and not v.over:
-            top += " · " + STREET_NAMES[v.street]
+            top += " · " + _(STREET_NAMES[v.street])
         elif v is not None and v.over:
-            top += " · showdown" if any(s.shown for s in v.seats.values()) else " · over"
+            shown = any(s.shown for s in v.seats.values())
+            top += " · " + (_("showdown") if shown else pgettext("hand", "over"))
         at = (cx, cy - lay.px(86))
         blit_text(surf, top, lay.font(24), at, (210, 230, 210), bold=True, anchor="center")
         if v is None:
@@ -400,7 +415,7 @@ class TablePainter:
             at = (cx - lay.px(30), cy - lay.px(20))
             blit_text(
                 surf,
-                f"Pot {v.pot}",
+                _("Pot {amount}").format(amount=chips(v.pot)),
                 lay.font(34),
                 at,
                 GOLD,
@@ -410,9 +425,10 @@ class TablePainter:
             )
         if len(v.pots) > 1:
             parts = [
-                ("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
+                _("Main {amount}").format(amount=chips(pot.amount)) if i == 0
+                else _("Side {number} {amount}").format(number=i, amount=chips(pot.amount))
                 for i, pot in enumerate(v.pots)
-            ]
+            ]  # fmt: skip
             at = (cx, cy + lay.px(14))
             blit_text(surf, "   ".join(parts), lay.font(20), at, INK, anchor="center")
         if v.awards and pot_hidden:
@@ -450,7 +466,7 @@ class TablePainter:
         r.w = at[0] - left + lay.px(6) * n
         r.h = d + (n - 1) * lay.px(3)
         if label:
-            img = text(str(amount), lay.font(22), INK, bold=True)
+            img = text(chips(amount), lay.font(22), INK, bold=True)
             r.w = max(r.w, at[0] + lay.px(4) + img.get_width() + 2 - left)
             r.h = max(r.h, img.get_height())
         return r
