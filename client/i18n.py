@@ -25,6 +25,7 @@ out as itself, unaccented, so a test finds it on screen.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import gettext as _gettext
 import io
@@ -35,8 +36,9 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "PSEUDO", "N_", "chips", "day", "gettext", "language", "ngettext",
-           "npgettext", "number", "pgettext", "set_language", "system_language"]  # fmt: skip
+__all__ = ["LANGUAGES", "PSEUDO", "N_", "chips", "day", "evening", "gettext", "language",
+           "listing", "ngettext", "npgettext", "number", "pgettext", "pseudo", "set_language",
+           "system_language"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +101,8 @@ def system_language(env: dict[str, str] | None = None) -> str:
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         found += env.get(name, "").split(":")
     if env is os.environ:
-        try:
+        with contextlib.suppress(ValueError):
             found.append(_locale.getlocale()[0] or "")
-        except ValueError:
-            pass
     for tag in found:
         code = tag.split("_")[0].split(".")[0].split("-")[0].lower()
         if code in LANGUAGES:
@@ -129,11 +129,30 @@ def chips(n: int) -> str:
     return number(int(n))
 
 
+def listing(items: list[str]) -> str:
+    """``"Ann, Cy and Eve"`` as the language joins a list (``"Ann, Cy et Eve"``)."""
+    from babel.lists import format_list
+
+    code = _babel_locale()  # English as the game writes it: no comma before "and"
+    return format_list(list(items), locale="en_GB" if code == "en" else code) if items else ""
+
+
 def day(when: _dt.date, form: str = "long") -> str:
     """A date as the language writes it: ``December 7, 2026``, ``7. Dezember 2026``."""
     from babel.dates import format_date
 
     return format_date(when, format=form, locale=_babel_locale())
+
+
+def evening(iso: str, fallback: str = "") -> str:
+    """The night's date as people say it (``Monday, December 7, 2026``, ``Montag,
+    7. Dezember 2026``, ``lundi 7 décembre 2026``) from its ISO form; ``fallback`` if it
+    is not one."""
+    try:
+        when = _dt.date.fromisoformat(iso[:10])
+    except (TypeError, ValueError):
+        return fallback
+    return day(when, "full")
 
 
 # -- catalogs ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.handwords import hand_words, with_hand_words
-from client.i18n import chips, pgettext
+from client.i18n import chips, listing, pgettext
 from client.i18n import gettext as _
 from common.events import Act, Ante, Award, Event, Return, Show
 
@@ -108,11 +108,8 @@ def with_hand(name: str) -> str:
 
 
 def and_names(names: list[str]) -> str:
-    """``"Ann, Cy and Eve"``."""
-    if len(names) <= 1:
-        return "".join(names)
-    # Translators: the last of a list of names: "{names} and {last}" gives "Ann, Cy and Eve".
-    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    """``"Ann, Cy and Eve"``, as the language joins names (``client.i18n.listing``)."""
+    return listing(names)
 
 
 def award_lines(

@@ -15,6 +15,7 @@ add ``"it": "Italiano"`` to ``client.i18n.LANGUAGES`` and the rules as
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def extract() -> None:
     pybabel("extract", "--mapping-file", str(ROOT / "babel.cfg"), "--output-file", str(POT),
             "--add-comments", "Translators:", "--sort-by-file", "--add-location", "file",
             "--omit-header", "--no-wrap", "--project", "Seventh Street",
-            str(ROOT))  # fmt: skip
+            ".")  # fmt: skip
 
 
 def update() -> None:
@@ -55,6 +56,7 @@ def main(argv: list[str]) -> int:
     if any(a not in steps for a in argv):
         print(__doc__, file=sys.stderr)
         return 2
+    os.chdir(ROOT)  # the catalogs name the source files from the project's folder
     for name in argv or list(steps):
         steps[name]()
     return 0

@@ -12,6 +12,7 @@ from client.handwords import hand_words
 from client.i18n import chips as chip_words
 from client.i18n import gettext as _
 from client.i18n import pgettext
+from client.levels import level_name
 from client.lobbystate import Player
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
@@ -20,6 +21,7 @@ from client.render.picture import TablePicture
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.wording import award_lines, street_name
+from common.levels import LEVEL_IDS
 from common.schema import TableSeat
 
 __all__ = ["PlateLook", "TablePainter", "seat_lock", "seat_tags"]
@@ -65,7 +67,8 @@ def seat_tags(
     if seat in pic.recent and not (sv and sv.folded):
         tags.append((pic.recent[seat], (170, 220, 250)))
     if player is not None and player.kind == "computer" and (player.level_name or player.level):
-        tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
+        level = level_name(player.level) if player.level in LEVEL_IDS else player.level_name
+        tags.append((level or player.level, LEVEL_TAG))  # its level, last
     elif player is not None and player.host:
         tags.append(
             (pgettext("seat tag", "host"), LEVEL_TAG)
@@ -443,7 +446,7 @@ class TablePainter:
             parts = [
                 (main if i == 0 else side).format(pot=i, amount=chip_words(pot.amount))
                 for i, pot in enumerate(v.pots)
-            ]
+            ]  # fmt: skip
             at = (cx, cy + lay.px(14))
             blit_text(surf, "   ".join(parts), lay.font(20), at, INK, anchor="center")
         if v.awards and pot_hidden:
