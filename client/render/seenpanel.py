@@ -11,7 +11,7 @@ import pygame
 from client.i18n import gettext as _
 from client.i18n import ngettext
 from client.render.cards import FOUR, TWO, draw_suit
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
 from client.tablewords import draw_words
 from common.schema import SeatView
@@ -21,6 +21,7 @@ __all__ = ["SeenPanel"]
 
 GRID_RANKS = RANKS[::-1]  # A K Q ... 2
 GRID_SUITS = "shdc"
+ROWS = 4  # the rows of words under the grid
 PANEL = (20, 32, 30)  # the panel's near-black green
 # The rows' suit signs sit on the panel, not on a card's white: the deck's colours
 # lightened until they read there (black spades are white, as on a dark table).
@@ -133,9 +134,21 @@ class SeenPanel:
                           anchor="center")  # fmt: skip
         y = top + 4 * ch + px(8)
         size = max(12, px(18))
-        for i, line in enumerate(self.lines[:4]):
-            color = MUTED if i == 0 and len(self.lines) > 1 else INK
-            if line in self.made:
-                color = GOLD
-            blit_text(surf, fit(line, size, rect.w - px(20)), size, (rect.x + px(10), y), color)
+        for words, color in self.rows(size, rect.w - px(20)):
+            blit_text(surf, words, size, (rect.x + px(10), y), color)
             y += px(21)
+
+    def rows(self, size: int, width: int) -> list[tuple[str, tuple[int, int, int]]]:
+        """The lines under the grid as drawn, ``ROWS`` at most: a line too long for one
+        row goes on in the next while there is room for the lines after it (a longer
+        language says the same in more words); else it is cut."""
+        lines = self.lines[:ROWS]
+        out: list[tuple[str, tuple[int, int, int]]] = []
+        for i, line in enumerate(lines):
+            color = MUTED if i == 0 and len(self.lines) > 1 else INK
+            color = GOLD if line in self.made else color
+            parts = wrap(line, size, width)
+            if len(out) + len(parts) + len(lines) - i - 1 > ROWS:
+                parts = [line]
+            out += [(fit(part, size, width), color) for part in parts]
+        return out[:ROWS]

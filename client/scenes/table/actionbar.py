@@ -14,7 +14,7 @@ from client.render.layout import TableLayout
 from client.render.tablepaint import ORANGE
 from client.render.text import blit_text
 from client.render.widgets import GOLD, MUTED, Button, Checkbox
-from client.scenes.table.controls import Send
+from client.scenes.table.controls import Send, button_width
 from common.protocol import Act
 from common.schema import LegalAction
 
@@ -95,7 +95,11 @@ class ActionBar:
             if a.action in old:
                 b.hover = old[a.action].hover
             buttons.append(b)
-        w, h, gap = lay.px(215), lay.px(56), lay.px(14)
+        h, gap = lay.px(56), lay.px(14)
+        # As wide as the longest label needs (a longer language, an all-in's amount),
+        # but never so wide that the row leaves the bar or meets the clock at its right.
+        room = (lay.bar.w - 2 * lay.px(90) - max(0, len(buttons) - 1) * gap) // max(1, len(buttons))
+        w = min(max([lay.px(215), *(button_width(b) for b in buttons)]), max(lay.px(215), room))
         total = len(buttons) * w + max(0, len(buttons) - 1) * gap
         x = lay.bar.centerx - total // 2
         for b in buttons:

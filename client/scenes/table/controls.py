@@ -13,10 +13,18 @@ from client.keys import key_of
 from client.lobbystate import Player
 from client.model import Session
 from client.render.layout import TableLayout
+from client.render.text import font
 from client.render.widgets import Button
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
-__all__ = ["Controls", "Send", "hosting", "seated"]
+__all__ = ["Controls", "button_width", "Send", "hosting", "seated"]
+
+
+def button_width(b: Button) -> int:
+    """The width ``b``'s label and key need at its size (``Button.shown`` cuts past it)."""
+    key = font(int(b.size * 0.8), bold=True).size(b.key)[0] + b.size // 2 if b.key else 0
+    return font(b.size, bold=True).size(b.label)[0] + key + 18
+
 
 Send = Callable[[dict[str, Any]], bool]  # the host's way to the server
 
@@ -66,10 +74,11 @@ class Controls:
         if seated(s) and self._offers_away(s):
             y += lay.px(46)
         if hosting(s):
-            half = (w - lay.px(8)) // 2
+            self.pause.label = _("Resume") if s is not None and s.clocks.paused else _("Pause")
+            # Pause as wide as its words need (half the row at most): Take gets the rest.
+            half = min((w - lay.px(8)) // 2, button_width(self.pause))
             self.pause.rect = pygame.Rect(x, y, w if self.solo else half, lay.px(38))
             self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
-            self.pause.label = _("Resume") if s is not None and s.clocks.paused else _("Pause")
             self.pause.style = "primary" if s is not None and s.clocks.paused else "normal"
             y += lay.px(46)
             old = {b.id: b for b in self.take_buttons}
