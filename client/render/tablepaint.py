@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import pygame
 
-from client.handwords import hand_words
+from client.handwords import hand_words, with_hand_words
 from client.i18n import chips as chip_words
 from client.i18n import gettext as _
 from client.i18n import pgettext
@@ -109,12 +109,13 @@ def seat_lock(pic: TablePicture, player: Player | None) -> bool | None:
     return player.sealed
 
 
-def _wrap_award(line: str, size: int, width: int) -> list[str]:
-    """A winner line on one row, or broken before its hand ("… wins 126" / "with a …")."""
+def _wrap_award(line: str, size: int, width: int, phrases: list[str]) -> list[str]:
+    """A winner line on one row, or broken before its hand ("… wins 126" / "with a …";
+    ``phrases``: the shown hands as the winner lines say them, in the player's language)."""
     if font(size, bold=True).size(line)[0] <= width:
         return [line]
-    head, sep, hand = line.partition(" with ")
-    parts = [head, sep.strip() + " " + hand] if sep else [line]
+    at = max((line.find(p) for p in phrases if p), default=-1)
+    parts = [line[:at].rstrip(), line[at:]] if at > 0 else [line]
     return [row for part in parts for row in wrap(part, size, width)]
 
 
@@ -452,12 +453,13 @@ class TablePainter:
         if v.awards and pot_hidden:
             # The winner lines name each winner and the hand (R-S3), split and side pots too.
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
+            phrases = [with_hand_words(hand) for hand in hands.values()]
             size = lay.font(24)
             width = round(lay.felt.w * 0.6)
             lines = [
                 part
                 for line in award_lines(v.awards, hands, pic.name_of)
-                for part in _wrap_award(line, size, width)
+                for part in _wrap_award(line, size, width, phrases)
             ]
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)

@@ -194,7 +194,7 @@ class RecapScene(Scene):
         px, f = self.px, self.font
         w, h = surf.get_size()
         surf.fill((14, 30, 26))
-        blit_text(
+        title = blit_text(
             surf, _("Match recap"), f(40), (px(40), px(44)), GOLD, bold=True, anchor="midleft"
         )
         n = len(self.records)
@@ -202,7 +202,8 @@ class RecapScene(Scene):
         hands = ngettext("{n} hand  ·  {match}", "{n} hands  ·  {match}", n).format(
             n=n, match=match
         )
-        blit_text(surf, hands, f(22), (px(300), px(48)), MUTED, anchor="midleft")
+        at = (max(px(300), title.right + px(24)), px(48))  # a longer title pushes it on
+        blit_text(surf, hands, f(22), at, MUTED, anchor="midleft")
         c = self.chart
         panel(surf, c.inflate(px(20), px(20)), (8, 20, 16, 230), px(10))
         # The chip scale: from a round number under the lowest stack to one over the highest.
