@@ -4,6 +4,8 @@ only the fallback for a code this game does not know (a newer server's)."""
 
 from __future__ import annotations
 
+import re
+
 from client.i18n import N_
 from client.i18n import gettext as _
 
@@ -55,9 +57,21 @@ ERRORS = {
 }
 
 
+_WAIT = re.compile(r"try again in (\d+) s")
+
+
 def error_words(code: str, message: str = "") -> str:
     """What an ``error`` means, in the player's language: a known ``code``'s sentence,
-    else the server's own ``message`` (else the code)."""
+    else the server's own ``message`` (else the code).  A ``password_wait`` keeps the
+    wait its message names."""
+    wait = _WAIT.search(message) if code == "password_wait" else None
+    if wait is not None:
+        if "guessing" in message:
+            words = _("Someone is guessing the password: the table checks only a few a "
+                      "minute; try again in {seconds} s")  # fmt: skip
+        else:
+            words = _("Too many wrong passwords from your address: try again in {seconds} s")
+        return words.format(seconds=wait.group(1))
     known = ERRORS.get(code)
     if known is not None:
         return _(known)

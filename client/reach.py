@@ -10,6 +10,7 @@ import errno
 import socket
 
 from client.address import joinable
+from client.errorwords import error_words
 from client.i18n import N_
 from client.i18n import gettext as _
 
@@ -65,4 +66,4 @@ def not_a_table(host: str, port: int, exc: BaseException) -> str:
 
 def refusal_words(code: str, message: str) -> str:
     """A table's refusal of our ``hello`` as the player reads it."""
-    return _(WRONG_PASSWORD) if code == "bad_password" else message
+    return error_words(code, message)  # the game's words for each code (client.errorwords)

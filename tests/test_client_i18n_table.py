@@ -99,3 +99,5 @@ def test_error_codes_are_worded_by_the_game_the_server_s_words_only_for_an_unkno
     assert error_words("not_your_turn", "not your turn") == "Du bist nicht dran."
     assert error_words("new_code", "something new went wrong") == "something new went wrong"
     assert error_words("new_code", "") == "new_code"
+    wait = "too many wrong passwords from your address: try again in 9 s"
+    assert error_words("password_wait", wait).endswith("versuch es in 9\u00a0s noch einmal")
