@@ -144,7 +144,7 @@ def day(when: _dt.date, form: str = "long") -> str:
     return format_date(when, format=form, locale=_babel_locale())
 
 
-def evening(iso: str, fallback: str = "") -> str:
+def evening(iso: str, fallback: str = "", form: str = "full") -> str:
     """The night's date as people say it (``Monday, December 7, 2026``, ``Montag,
     7. Dezember 2026``, ``lundi 7 décembre 2026``) from its ISO form; ``fallback`` if it
     is not one."""
@@ -152,7 +152,7 @@ def evening(iso: str, fallback: str = "") -> str:
         when = _dt.date.fromisoformat(iso[:10])
     except (TypeError, ValueError):
         return fallback
-    return day(when, "full")
+    return day(when, form)
 
 
 # -- catalogs ---------------------------------------------------------------------------

@@ -109,6 +109,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--four-color", action="store_true")
+    ap.add_argument("--lang", default="en", help="en, de, fr, es, or qps (the test language)")
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -117,12 +118,14 @@ def main() -> int:
     import pygame
 
     from client.app import App
+    from client.i18n import set_language
     from client.model import Session
     from client.settings import Settings
     from tests import demo
     from tests.clientkit import feed
 
     w, h = (int(v) for v in args.size.split("x"))
+    set_language(args.lang)
     settings = Settings(name="Ann", recent=["192.168.1.20:7777", "tablehost:7788"])
     settings.four_color = args.four_color
     app = App(settings, size=(w, h), save_settings=False)
