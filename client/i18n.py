@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import functools
 import gettext as _gettext
 import io
 import locale as _locale
@@ -119,9 +120,14 @@ def _babel_locale() -> str:
 
 def number(n: float) -> str:
     """``n`` as the language writes it: ``12,500`` (en), ``12.500`` (de), ``12 500`` (fr)."""
+    return _number(n, _babel_locale())
+
+
+@functools.lru_cache(maxsize=4096)
+def _number(n: float, code: str) -> str:  # every frame draws the stacks and the pot
     from babel.numbers import format_decimal
 
-    return format_decimal(n, locale=_babel_locale())
+    return format_decimal(n, locale=code)
 
 
 def chips(n: int) -> str:
