@@ -67,6 +67,28 @@ def _prompt(app: App) -> None:
     app.top().prompt = PasswordPrompt(demo.found_tables()[1])
 
 
+def _bad_address(app: App) -> None:
+    start = app.top()
+    start.address.value = "127.0.0.1:99999"  # a port that is not one, said under the box
+    start.update(0.0)
+    start.choose("join")
+
+
+def _unfinished(app: App, *, ask: bool = False) -> None:
+    ada, cray = SimpleNamespace(name="Ada"), SimpleNamespace(name="Cray")
+    found = SimpleNamespace(levels=("shark", "regular"), in_play=True, hand=3, hands=8,
+                            hands_played=2, computers=(ada, cray))  # fmt: skip
+    app.unfinished_match = lambda: found  # type: ignore[method-assign]
+    app.top().enter()
+    if ask:
+        app.top().choose("play")  # a new match drops it: asked first
+
+
+def _coach(app: App) -> None:
+    app.settings.coach = True
+    _table(demo.coached("1:bring_in 2:complete 0:call 1:call 0:bet 1:call 2:raise"))(app)
+
+
 def _key_changed(app: App) -> None:
     pin = Pin("Hana's table", "192.168.1.31", 7777, "b7c4" * 16)
     keywarn.show(app, KeyProblem("changed", "Hana's table", ("3F9A-3F9A-3F9A-3F9A",),
@@ -98,6 +120,9 @@ def _records() -> list[dict[str, Any]]:
 SCREENS: dict[str, Callable[[App], Any]] = {
     "start": _start,
     "join password": _prompt,
+    "start, a bad address": _bad_address,
+    "start, an unfinished match": _unfinished,
+    "drop the unfinished match?": lambda app: _unfinished(app, ask=True),
     "connecting": lambda app: (setattr(app.link, "session", Session("Ann")), app.sync_scenes()),
     "host lobby": _table(demo.host_lobby()),
     "night lobby": _night_lobby,
@@ -106,6 +131,11 @@ SCREENS: dict[str, Callable[[App], Any]] = {
     "away and clock": _table(demo.away_and_clock()),
     "paused": _table(demo.paused()),
     "you away": _table(demo.you_are_away()),
+    "coach": _coach,
+    "seat asked": lambda app: (
+        _table(demo.away_and_clock())(app),
+        feed(app, [{"type": "seat_asked", "seat": 2, "name": "Eve", "open": True}]),
+    ),  # fmt: skip
     "lost table": _lost,
     "leave": _leave,
     "results": _table([*demo.final_showdown(), demo.standings()]),
