@@ -46,8 +46,9 @@ with i18n.TEMPLATE.open("rb") as _fp:
 THEIRS = {"table", "replayer", "recap"}
 """Scenes whose words come with branch i37-table (the table's words): their English is not
 looked for until it lands; their layout is."""
-DATA = {*demo.NAMES, *(t.name for t in demo.found_tables()), "Hana's table", "Seventh Street"}
-"""Names the data gives (players, tables): the same in every language."""
+DATA = {*demo.NAMES, *(t.name for t in demo.found_tables()), "Hana's table", "Seventh Street",
+        "back in a sec, phone"}  # fmt: skip
+"""What the data says (players, tables, a chat line): the same in every language."""
 
 
 def _table(msgs: list[dict[str, Any]]) -> Callable[[App], None]:
