@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import functools
 import gettext as _gettext
 import io
 import locale as _locale
@@ -119,9 +120,14 @@ def _babel_locale() -> str:
 
 def number(n: float) -> str:
     """``n`` as the language writes it: ``12,500`` (en), ``12.500`` (de), ``12 500`` (fr)."""
+    return _number(n, _babel_locale())
+
+
+@functools.lru_cache(maxsize=4096)
+def _number(n: float, code: str) -> str:  # every frame draws the stacks and the pot
     from babel.numbers import format_decimal
 
-    return format_decimal(n, locale=_babel_locale())
+    return format_decimal(n, locale=code)
 
 
 def chips(n: int) -> str:
@@ -144,7 +150,7 @@ def day(when: _dt.date, form: str = "long") -> str:
     return format_date(when, format=form, locale=_babel_locale())
 
 
-def evening(iso: str, fallback: str = "") -> str:
+def evening(iso: str, fallback: str = "", form: str = "full") -> str:
     """The night's date as people say it (``Monday, December 7, 2026``, ``Montag,
     7. Dezember 2026``, ``lundi 7 décembre 2026``) from its ISO form; ``fallback`` if it
     is not one."""
@@ -152,7 +158,7 @@ def evening(iso: str, fallback: str = "") -> str:
         when = _dt.date.fromisoformat(iso[:10])
     except (TypeError, ValueError):
         return fallback
-    return day(when, "full")
+    return day(when, form)
 
 
 # -- catalogs ---------------------------------------------------------------------------

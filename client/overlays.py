@@ -1,8 +1,9 @@
 """Windows over every scene: the house rules (F1, a "Rules" button) and "are you sure?".
 
 The app holds at most one (``App.modal``): it gets every event and is drawn over the
-scenes, whose game goes on underneath.  ``RulesOverlay`` shows ``docs/rules.md``, laid out
-from a small part of Markdown (``#``, ``##``, paragraphs and ``- **R-XX** ...`` items), and
+scenes, whose game goes on underneath.  ``RulesOverlay`` shows ``docs/rules.md``, or its
+translation ``client/assets/rules.<language>.md`` in the game's language, laid out from a
+small part of Markdown (``#``, ``##``, paragraphs and ``- **R-XX** ...`` items), and
 scrolls.  ``ConfirmDialog`` asks one question: Enter (or Y) does it, Esc (or N) does not;
 its words follow the game, its box fitting them again at the next ``update``.
 """
@@ -65,13 +66,13 @@ def packaged_rules() -> Traversable:
     return resources.files("client").joinpath("assets", "rules.md")
 
 
-def rules_path() -> Path | Traversable:
-    """The rules in the player's language: ``client/assets/rules.<code>.md`` where there
-    is one; in English ``docs/rules.md`` when the game runs from its source folder, else
-    the package's copy."""
-    code = language()
-    own = resources.files("client").joinpath("assets", f"rules.{code}.md")
-    if code not in ("en", PSEUDO) and own.is_file():
+def rules_path(lang: str | None = None) -> Path | Traversable:
+    """The rules in ``lang`` (by default the game's language): ``client/assets/rules.de.md``
+    and so on.  English, and a language without its own file: ``docs/rules.md`` when the
+    game runs from its source folder, else the package's copy."""
+    lang = language() if lang is None else lang
+    own = resources.files("client").joinpath("assets", f"rules.{lang}.md")
+    if lang != "en" and own.is_file():
         return own
     return _SOURCE_RULES if _SOURCE_RULES.is_file() else packaged_rules()
 
@@ -119,9 +120,15 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
         rule = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined) if kind == "item" else None
         rid, words = (rule.group(1), rule.group(2)) if rule else ("", joined)
         blocks.append(Block(kind, _plain(words), rid))
-    if language() == PSEUDO:  # the English rules made longer and accented, as the catalog is
-        blocks = [Block(b.kind, pseudo(b.text), b.rid) for b in blocks]
+    if language() == PSEUDO and path == rules_path("en"):  # the layout checks' language
+        blocks = [Block(b.kind, _pseudo_words(b.text), b.rid) for b in blocks]
     return blocks
+
+
+def _pseudo_words(s: str) -> str:
+    """``s`` in the pseudo-language four words at a time, so that it still wraps."""
+    words = s.split(" ")
+    return " ".join(pseudo(" ".join(words[i : i + 4])) for i in range(0, len(words), 4))
 
 
 Line = tuple[str, int, tuple[int, int, int], bool, int, int]  # text, size, colour, bold, x, y

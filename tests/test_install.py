@@ -98,7 +98,8 @@ def test_a_wheel_installed_in_a_fresh_venv_shows_the_rules(tmp_path: Path) -> No
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     probe = (
-        "import client, client.overlays as o; "
+        "import client, client.overlays as o, client.i18n as i; "
+        "i.set_language('de'); print(i.gettext('Rules')); i.set_language('en'); "
         "print(client.__file__); print(o.rules_path()); "
         "print('\\n'.join(f'{b.kind}|{b.rid}|{b.text}' for b in o.load_rules()))"
     )
@@ -107,7 +108,8 @@ def test_a_wheel_installed_in_a_fresh_venv_shows_the_rules(tmp_path: Path) -> No
     env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     out = subprocess.run([py, "-c", probe], cwd=elsewhere, env=env, check=True,
                          capture_output=True, text=True, timeout=60).stdout  # fmt: skip
-    package, where, *lines = out.splitlines()
+    german, package, where, *lines = out.splitlines()
+    assert german == "Regeln"  # the catalogs are in the package (a .mo, or the .po compiled)
     assert Path(package).is_relative_to(venv), package
     assert Path(where).is_relative_to(venv), where
     assert "The rules file is missing" not in out

@@ -7,7 +7,7 @@ import pygame
 
 from client.i18n import chips, evening, ngettext
 from client.i18n import gettext as _
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, font
 from client.render.widgets import GOLD, INK, MUTED, panel
 from common.protocol.server_messages import Night
 
@@ -30,11 +30,15 @@ def draw_night(
     pad = max(8, size * 2 // 3)
     x, y = rect.x + pad, rect.y + pad
     played = ngettext("Tonight · {n} match", "Tonight · {n} matches", night.played)
-    blit_text(surf, played.format(n=night.played), size, (x, y), GOLD, bold=True)
-    if night.label:
-        at = (rect.right - pad, y + size // 6)
-        label = evening(night.evening, night.label)
-        blit_text(surf, label, max(12, size * 3 // 4), at, MUTED, anchor="topright")
+    title = blit_text(surf, played.format(n=night.played), size, (x, y), GOLD, bold=True)
+    if night.label:  # the date right of the title, in a shorter form where the long is too wide
+        at, small = (rect.right - pad, y + size // 6), max(12, size * 3 // 4)
+        room = at[0] - title.right - pad
+        forms = [evening(night.evening, night.label, form) for form in ("full", "long", "medium")]
+        label = next(
+            (d for d in forms if font(small).size(d)[0] <= room), fit(forms[-1], small, room)
+        )
+        blit_text(surf, label, small, at, MUTED, anchor="topright")
     y += round(size * 1.5)
     small = max(12, size * 4 // 5)
     line_h = round(small * 1.35)

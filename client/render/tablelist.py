@@ -12,7 +12,7 @@ from client.discovery import FoundTable
 from client.i18n import gettext as _
 from client.i18n import pgettext
 from client.render.lock import LOCK_SEALED, draw_lock, lock_width
-from client.render.text import blit_text, fit, fit_lines, line_height
+from client.render.text import blit_text, fit, fit_lines, font, line_height
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
 
 __all__ = ["PasswordPrompt", "TableList"]
@@ -105,8 +105,9 @@ class TableList:
             ink = INK if t.compatible else MUTED
             blit_text(surf, name, self.size, (x, row.y + pad - 2), ink, bold=True)
             summary = t.summary() + (" · " + _("password") if t.password else "")
-            facts = fit(summary, small, row.w - 2 * pad)
             at = (row.x + pad, row.bottom - pad + 2)
+            below = act.bottom <= at[1] - font(small).size("Ag")[1]  # else it stops at the action
+            facts = fit(summary, small, (row.right if below else act.left) - pad - at[0])
             blit_text(surf, facts, small, at, MUTED, anchor="bottomleft")
         if len(self.tables) > len(rows):
             more = _("{first}–{last} of {count} (wheel)").format(

@@ -16,14 +16,14 @@ import pygame
 
 from client.address import AddressError, joinable, parse_address, parse_port, split_port
 from client.host import Host
-from client.i18n import LANGUAGES, N_, listing, ngettext, pgettext
+from client.i18n import LANGUAGES, N_, language, listing, ngettext, pgettext
 from client.i18n import gettext as _
 from client.keys import SCENES, key_of
 from client.levels import level_description, level_name
 from client.overlays import ConfirmDialog
 from client.render.layout import BASE_H
 from client.render.tablelist import PasswordPrompt, TableList
-from client.render.text import blit_text, fit, fit_lines, font, line_height, wrap
+from client.render.text import blit_text, fit, fit_lines, font, line_height, shrunk, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, Checkbox, Choice, TextInput, panel
 from client.scenes.base import Scene
 from client.scenes.joinnotes import KeptSeats, place
@@ -88,7 +88,7 @@ class StartScene(Scene):
         self.level = Choice("level", names, level_name(st.level))
         # The language, each by its own name (client.i18n): a click speaks it at once.
         self.language = Choice("language", list(LANGUAGES.values()), LANGUAGES.get(
-            st.language, LANGUAGES["en"]))  # fmt: skip
+            language(), LANGUAGES["en"]))  # fmt: skip
         play = _("Play the computer")
         self.play = Button("play", play, key_of("start", "play"), style="primary")
         # A computer match left unfinished, offered under the title (read in ``enter``).
@@ -561,9 +561,10 @@ class StartScene(Scene):
             (self.port, _("Port")),
             (self.found, _("Tables on your network")),
         ]
-        for wdg, label in labels:
+        for wdg, label in labels:  # each over its box, no wider (the address's by the port's)
             at = (wdg.rect.x, wdg.rect.y - px(6))
-            blit_text(surf, label, f(22), at, (190, 210, 200), anchor="bottomleft")
+            words, size = shrunk(label, f(22), wdg.rect.w)
+            blit_text(surf, words, size, at, (190, 210, 200), anchor="bottomleft")
         yy = self.level.rect.bottom + px(8)
         for line in wrap(level_description(_id_of(self.level.value)), f(18), self.level.rect.w)[:2]:
             blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
