@@ -11,7 +11,7 @@ import pygame
 
 from client.render.text import blit_text, fit, font, text
 
-__all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel"]
+__all__ = ["Button", "Checkbox", "Choice", "TextInput", "button_width", "panel"]
 
 GOLD = (236, 196, 92)
 INK = (245, 245, 238)
@@ -320,3 +320,9 @@ class Checkbox:
             size -= 1
         label = fit(self.label, size, room)
         blit_text(surf, label, size, (box.right + 10, r.centery), INK, anchor="midleft")
+
+
+def button_width(b: Button) -> int:
+    """The width ``b``'s label and key need at its size (``Button.shown`` cuts past it)."""
+    key = font(int(b.size * 0.8), bold=True).size(b.key)[0] + b.size // 2 if b.key else 0
+    return font(b.size, bold=True).size(b.label)[0] + key + 18

@@ -29,7 +29,7 @@ from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, fit
-from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.render.widgets import GOLD, INK, MUTED, Button, button_width, panel
 from client.scenes.base import Scene
 from client.tablewords import hand_label, stop_words
 from client.wording import act_words
@@ -295,11 +295,18 @@ class ReplayerScene(Scene):
         size = size or self.lay.size
         seats = [s["seat"] for s in self.record["seats"]]
         self.lay = lay = TableLayout(size, seats, self.viewer)
-        w, h, gap = lay.px(150), lay.px(52), lay.px(12)
-        x = lay.bar.centerx - (5 * w + 4 * gap) // 2
+        h, gap = lay.px(52), lay.px(8)
         for b in self.bar_buttons:
-            b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
             b.size = lay.font(22)
+        # Each as wide as its words need (150 at least), the row kept inside the bar: a
+        # longer language's labels stay whole where the bar has the room.
+        needs = [max(lay.px(150), button_width(b)) for b in self.bar_buttons]
+        room = lay.bar.w - lay.px(16) - gap * (len(needs) - 1)
+        if sum(needs) > room:
+            needs = [n * room // sum(needs) for n in needs]
+        x = lay.bar.centerx - (sum(needs) + gap * (len(needs) - 1)) // 2
+        for b, w in zip(self.bar_buttons, needs, strict=True):
+            b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
             x += w + gap
         p, px = lay.panel, lay.px
         left, width = p.x + px(12), p.w - px(24)

@@ -13,8 +13,8 @@ from client.model import Session
 from client.render.layout import TableLayout
 from client.render.tablepaint import ORANGE
 from client.render.text import blit_text
-from client.render.widgets import GOLD, MUTED, Button, Checkbox
-from client.scenes.table.controls import Send, button_width
+from client.render.widgets import GOLD, MUTED, Button, Checkbox, button_width
+from client.scenes.table.controls import Send
 from common.protocol import Act
 from common.schema import LegalAction
 

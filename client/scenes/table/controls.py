@@ -13,17 +13,10 @@ from client.keys import key_of
 from client.lobbystate import Player
 from client.model import Session
 from client.render.layout import TableLayout
-from client.render.text import font
-from client.render.widgets import Button
+from client.render.widgets import Button, button_width
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
-__all__ = ["Controls", "button_width", "Send", "hosting", "seated"]
-
-
-def button_width(b: Button) -> int:
-    """The width ``b``'s label and key need at its size (``Button.shown`` cuts past it)."""
-    key = font(int(b.size * 0.8), bold=True).size(b.key)[0] + b.size // 2 if b.key else 0
-    return font(b.size, bold=True).size(b.label)[0] + key + 18
+__all__ = ["Controls", "Send", "hosting", "seated"]
 
 
 Send = Callable[[dict[str, Any]], bool]  # the host's way to the server

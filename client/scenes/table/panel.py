@@ -12,10 +12,10 @@ from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.seenpanel import SeenPanel
 from client.render.volume import VolumeControl
-from client.render.widgets import Button, Checkbox, TextInput
+from client.render.widgets import Button, Checkbox, TextInput, button_width
 from client.scenes.table.asks import AskRows
 from client.scenes.table.coachbox import CoachBox
-from client.scenes.table.controls import Controls, button_width, hosting
+from client.scenes.table.controls import Controls, hosting
 from client.scenes.table.oddsbox import OddsBox
 from client.settings import Settings
 from common.protocol import MAX_CHAT
