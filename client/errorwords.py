@@ -58,12 +58,13 @@ ERRORS = {
 
 
 _WAIT = re.compile(r"try again in (\d+) s")
+_CLASH = re.compile(r"(.{1,40}?) is already at the table")
 
 
 def error_words(code: str, message: str = "") -> str:
     """What an ``error`` means, in the player's language: a known ``code``'s sentence,
     else the server's own ``message`` (else the code).  A ``password_wait`` keeps the
-    wait its message names."""
+    wait its message names, a ``name_taken`` the name (the wire has no field for them)."""
     wait = _WAIT.search(message) if code == "password_wait" else None
     if wait is not None:
         if "guessing" in message:
@@ -72,6 +73,13 @@ def error_words(code: str, message: str = "") -> str:
         else:
             words = _("Too many wrong passwords from your address: try again in {seconds} s")
         return words.format(seconds=wait.group(1))
+    clash = _CLASH.match(message) if code == "name_taken" else None
+    if clash is not None:  # the seat's name as the table knows it (the data's own words)
+        if "watch" in message:
+            words = _("{name} is already at the table: watch under another name")
+        else:
+            words = _("{name} is already at the table: choose another name")
+        return words.format(name=clash.group(1))
     known = ERRORS.get(code)
     if known is not None:
         return _(known)
