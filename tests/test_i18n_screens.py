@@ -43,9 +43,6 @@ with i18n.TEMPLATE.open("rb") as _fp:
     ENGLISH = {w.lower() for m in read_po(_fp) if m.id
                for s in ([m.id] if isinstance(m.id, str) else m.id)
                for w in WORD.findall(s) if len(w) > 3}  # fmt: skip
-THEIRS: set[str] = set()
-"""Scenes whose words come with branch i37-table (the table's words): their English is not
-looked for until it lands; their layout is."""
 DATA = {*demo.NAMES, *(t.name for t in demo.found_tables()), "Hana's table", "Seventh Street",
         "back in a sec, phone"}  # fmt: skip
 """What the data says (players, tables, a chat line): the same in every language."""
@@ -207,8 +204,7 @@ def test_every_screen_in_the_pseudo_language_keeps_its_words_in_their_boxes(app,
                 buttons = [(b.label, b.rect) for b in pressed]
                 wrong += [(size, *w) for w in laid_out(window, placed, buttons)]
                 wrong += [(size, "cut", b.label) for b in pressed if b.shown()[0] != b.label]
-                found = [] if getattr(layer, "name", "") in THEIRS else sorted(
-                    {w for s in made for w in english(s)})  # fmt: skip
+                found = sorted({w for s in made for w in english(s)})
                 wrong += [(size, getattr(layer, "name", layer), "English", found)] if found else []
     assert wrong == []
 
