@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from client.i18n import LANGUAGES, PSEUDO, set_language, system_language
+from client.i18n import gettext as _
 from common.levels import LEVEL_IDS
 from common.version import __version__
 
@@ -21,30 +23,37 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="stud", description="Seven card stud with friends.")
+    ap = argparse.ArgumentParser(prog="stud", description=_("Seven card stud with friends."))
     ap.add_argument("--version", action="version", version=f"Seventh Street {__version__}")
     way = ap.add_mutually_exclusive_group()
-    way.add_argument("--join", metavar="HOST[:PORT]", help="join the table at this address")
-    way.add_argument("--computer", type=int, choices=(1, 2, 3), help="play 1 to 3 computer seats")
-    way.add_argument("--host", action="store_true", help="host a friends' table")
-    levels = "computer seats' level with --computer or --host (remembered)"
+    join = _("join the table at this address")
+    way.add_argument("--join", metavar="HOST[:PORT]", help=join)
+    computer = _("play 1 to 3 computer seats")
+    way.add_argument("--computer", type=int, choices=(1, 2, 3), help=computer)
+    way.add_argument("--host", action="store_true", help=_("host a friends' table"))
+    levels = _("computer seats' level with --computer or --host (remembered)")
     ap.add_argument("--level", choices=LEVEL_IDS, help=levels)
-    ap.add_argument("--name", help="your name at the table (remembered)")
-    ap.add_argument("--hands", type=int, choices=(4, 8, 12), help="hands in the match")
+    ap.add_argument("--name", help=_("your name at the table (remembered)"))
+    ap.add_argument("--hands", type=int, choices=(4, 8, 12), help=_("hands in the match"))
     ap.add_argument(
         "--password",
         default=os.environ.get("SEVENTH_STREET_PASSWORD", ""),
-        help="table password, to join or to host (default: $SEVENTH_STREET_PASSWORD)",
+        help=_("table password, to join or to host (default: $SEVENTH_STREET_PASSWORD)"),
     )
-    ap.add_argument("--watch", action="store_true", help="with --join: watch without a seat")
-    key = "with --join: the table's key as the host's lobby shows it (checked first)"
+    watch = _("with --join: watch without a seat")
+    ap.add_argument("--watch", action="store_true", help=watch)
+    key = _("with --join: the table's key as the host's lobby shows it (checked first)")
     ap.add_argument("--key", metavar="XXXX-XXXX-XXXX-XXXX", help=key)
-    ap.add_argument("--four-color", action="store_true", help="four-colour deck")
-    ap.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
-    ap.add_argument("-v", "--verbose", action="store_true", help="log more")
-    smoke = "no person needed: our seat checks or calls, the window closes at the standings"
-    ap.add_argument("--smoke", action="store_true", help=smoke + " (client/smoke.py)")
-    menu = "add the game to this desktop's menu (Linux: ~/.local/share) and quit"
+    ap.add_argument("--four-color", action="store_true", help=_("four-colour deck"))
+    ap.add_argument("--size", metavar="WxH", help=_("window size, e.g. 1280x800"))
+    # Translators: {codes} are the language codes: en, de, fr, es (qps: the test language).
+    lang = _("the game's language for this run: {codes} (default: the one chosen on the start"
+             " screen, else the system's)").format(codes=", ".join(LANGUAGES))  # fmt: skip
+    ap.add_argument("--lang", choices=[*LANGUAGES, PSEUDO], metavar="CODE", help=lang)
+    ap.add_argument("-v", "--verbose", action="store_true", help=_("log more"))
+    smoke = _("no person needed: our seat checks or calls, the window closes at the standings")
+    ap.add_argument("--smoke", action="store_true", help=smoke)
+    menu = _("add the game to this desktop's menu (Linux: ~/.local/share) and quit")
     ap.add_argument("--install-menu-entry", action="store_true", help=menu)
     return ap
 
@@ -74,6 +83,9 @@ def _terminal(verbose: bool) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang")
+    set_language(early.parse_known_args(argv)[0].lang or system_language())  # for --help
     args = _parser().parse_args(argv)
     _terminal(args.verbose)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the player's terminal
@@ -90,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from common.seal import normal_short_key
 
     settings = Settings.load()
+    set_language(args.lang or settings.language or system_language())
     if args.name:
         settings.name = args.name.strip()[:20] or settings.name
     if args.four_color:
@@ -104,11 +117,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             w, h = (int(v) for v in args.size.lower().split("x"))
             size = (w, h)
         except ValueError:
-            return _refuse("--size wants WxH, like 1280x800")
+            return _refuse(_("--size wants WxH, like 1280x800"))
     key = "" if args.key is None else normal_short_key(args.key)
     if key is None or (key and not args.join):
-        return _refuse("--key goes with --join, and a table key is 16 letters and digits,"
-                       " like 7QKM-D2XA-PF4Z-LW3B")  # fmt: skip
+        return _refuse(_("--key goes with --join, and a table key is 16 letters and digits,"
+                         " like {key}").format(key="7QKM-D2XA-PF4Z-LW3B"))  # fmt: skip
     where = None
     if args.join:
         try:
@@ -128,7 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         app.connect(host, port, password=args.password, watch=args.watch,
                     remember=joinable(host, port), key=key)  # fmt: skip
     elif args.computer and app.unfinished_match() is not None:
-        app.notice = "Your match against the computer is unfinished: Resume it, or a New match."
+        app.notice = _("Your match against the computer is unfinished: Resume it, or a New"
+                       " match.")  # fmt: skip
     elif args.computer:
         app.play_computer(args.computer, settings.hands, level=settings.level)
     elif args.host:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from client.i18n import gettext as _
 from common.protocol import DEFAULT_PORT
 
 __all__ = ["AddressError", "joinable", "parse_address", "parse_port", "split_port"]
 
 _LABEL = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
-PORT_WORDS = "a port is a number from 1 to 65535"
 
 
 class AddressError(ValueError):
@@ -45,7 +45,7 @@ def split_port(text: str) -> tuple[str, str | None]:
             return text[: end + 1], text[end + 2 :]
         return text, None
     if text.count(":") == 1:
-        host, _, port = text.partition(":")
+        host, _sep, port = text.partition(":")
         return host, port
     return text, None
 
@@ -56,39 +56,47 @@ def parse_port(text: str | int, field: str = "port") -> int:
         text = str(text)
     text = text.strip()
     if not text:
-        raise AddressError(field, "type the port (7777 unless the host says another)")
+        raise AddressError(field, _("type the port (7777 unless the host says another)"))
     if not text.isascii() or not text.isdigit():
-        raise AddressError(field, f"“{text[:12]}” is not a port: {PORT_WORDS}")
+        words = _("“{text}” is not a port: a port is a number from 1 to 65535")
+        raise AddressError(field, words.format(text=text[:12]))
     if len(text) > 5 or not 0 < int(text) < 65536:
-        raise AddressError(field, f"{text[:12]} is out of range: {PORT_WORDS}")
+        words = _("{text} is out of range: a port is a number from 1 to 65535")
+        raise AddressError(field, words.format(text=text[:12]))
     return int(text)
 
 
 def _check_host(host: str) -> str:
     """``host`` as an IP address or a host name, or ``AddressError``."""
     if not host:
-        raise AddressError("address", "type the address the host shows on their screen")
+        raise AddressError("address", _("type the address the host shows on their screen"))
     if any(c.isspace() for c in host):
-        raise AddressError("address", "an address has no spaces")
+        raise AddressError("address", _("an address has no spaces"))
     if ":" in host:
         try:
             return str(ipaddress.IPv6Address(host.split("%")[0])) + (
                 "%" + host.split("%", 1)[1] if "%" in host else ""
             )
         except ValueError:
-            raise AddressError("address", f"“{host[:40]}” is not an IPv6 address") from None
+            words = _("“{text}” is not an IPv6 address").format(text=host[:40])
+            raise AddressError("address", words) from None
     if re.fullmatch(r"[0-9.]+", host):
         try:
             return str(ipaddress.IPv4Address(host))
         except ValueError:
             raise AddressError(
                 "address",
-                f"“{host[:40]}” is not an address: four numbers 0-255, like 192.168.1.20",
+                _("“{text}” is not an address: four numbers 0-255, like {example}").format(
+                    text=host[:40], example="192.168.1.20"
+                ),
             ) from None
     name = host[:-1] if host.endswith(".") else host
     if len(name) > 253 or not all(_LABEL.match(label) for label in name.split(".")):
         raise AddressError(
-            "address", f"“{host[:40]}” is not an address: letters, digits, dots and dashes only"
+            "address",
+            _("“{text}” is not an address: letters, digits, dots and dashes only").format(
+                text=host[:40]
+            ),
         )
     return host
 
@@ -99,12 +107,15 @@ def parse_address(text: str, port: str | int = DEFAULT_PORT) -> tuple[str, int]:
     host, port_text = split_port(text)
     if host.startswith("["):
         if not host.endswith("]"):
-            raise AddressError("address", "an IPv6 address in brackets is written [address]:port")
+            raise AddressError(
+                "address", _("an IPv6 address in brackets is written [address]:port")
+            )
         host = host[1:-1]
         if ":" not in host:
-            raise AddressError("address", f"“{host[:40]}” is not an IPv6 address")
+            words = _("“{text}” is not an IPv6 address").format(text=host[:40])
+            raise AddressError("address", words)
     elif text.count(":") >= 2 and "]" in text:
-        raise AddressError("address", "an IPv6 address in brackets is written [address]:port")
+        raise AddressError("address", _("an IPv6 address in brackets is written [address]:port"))
     host = _check_host(host)
     if port_text is not None:
         return host, parse_port(port_text, "address")

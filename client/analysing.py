@@ -16,7 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from client.handbook import full_record
+from client.i18n import N_, ngettext
+from client.i18n import gettext as _
 from client.model import Session
+from client.tablewords import percent
 from common.analysis import Mark, MatchAnalysis
 
 __all__ = ["BUDGET", "GAP", "HELD", "Analysing", "analysis_for", "during_match"]
@@ -24,7 +27,7 @@ __all__ = ["BUDGET", "GAP", "HELD", "Analysing", "analysis_for", "during_match"]
 BUDGET = 0.012  # seconds of analysis a frame may run
 GAP = 0.004  # seconds between two frames' work: calls closer are the same frame's
 KEEP = 4  # analyses kept for hands opened again (the replayer, then the recap, then back)
-HELD = "The analysis comes once the match is over"
+HELD = N_("The analysis comes once the match is over")
 
 
 def during_match(session: Session | None, records: Sequence[dict[str, Any]]) -> bool:
@@ -79,12 +82,12 @@ class Analysing:
     def knowledge(self) -> str:
         """What the chances know, in words for the screen."""
         if self.held:
-            return HELD
+            return _(HELD)
         if self.job.full:
-            return "Bars: each seat's chance to win, every hole card known"
+            return _("Bars: each seat's chance to win, every hole card known")
         if self.judged():
-            return "Chances from your seat's view: the books were closed"
-        return "No chances: the books were closed"
+            return _("Chances from your seat's view: the books were closed")
+        return _("No chances: the books were closed")
 
     def summary(self) -> str:
         """``"3 decisions worth a look"``, or how far the looking has come."""
@@ -92,19 +95,21 @@ class Analysing:
         if self.held:
             return ""
         if not self.judged():
-            return "No seat of yours to look over"
+            return _("No seat of yours to look over")
         if not job.decisions_done:
-            return f"Looking over your decisions… {round(100 * job.progress)}%"
+            words = _("Looking over your decisions… {percent}")
+            return words.format(percent=percent(round(job.progress, 2)))
         n = len(job.worth_a_look())
         if n == 0:
-            return "No decision worth a second look"
-        return f"{n} decision{'s' if n > 1 else ''} worth a look"
+            return _("No decision worth a second look")
+        return ngettext("{n} decision worth a look", "{n} decisions worth a look", n).format(n=n)
 
     def progress(self) -> str:
         """``"Counting the chances… 40%"`` while counting, else ``""``."""
         if self.job.done:
             return ""
-        return f"Counting the chances… {round(100 * self.job.progress)}%"
+        words = _("Counting the chances… {percent}")
+        return words.format(percent=percent(round(self.job.progress, 2)))
 
     def worth_a_look(self) -> list[Mark]:
         return self.job.worth_a_look() if self.job.decisions_done else []

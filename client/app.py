@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client import asking, icon, keywarn, leaving, reach, sound, window
+from client import asking, i18n, icon, keywarn, leaving, reach, sound, window
 from client.discovery import TableFinder
 from client.host import Modal, Room
+from client.i18n import gettext as _
 from client.link import TableLink
 from client.localserver import LocalServer, seat_key_of
 from client.model import Session
@@ -212,7 +213,7 @@ class App:
         steps = self.pacer.steps(now)
         if idle:
             steps = min(steps, 1)  # nothing moved while we slept: one step catches up
-        for _ in range(steps):
+        for _step in range(steps):
             self._update(STEP)
         self.title.show(now, window=not self.offscreen)
         if quiet and not self.dirty:
@@ -376,8 +377,9 @@ class App:
         """The banner's *Stop trying*: give up on a lost table (a seat keeps its token)."""
         if self.status.state != "retrying":
             return
-        why = self.status.message or "the connection was lost"
-        self.leave_table(notice=f"Stopped trying to reach the table ({why}).", send_leave=False)
+        why = self.status.message or _("the connection was lost")
+        notice = _("Stopped trying to reach the table ({why}).").format(why=why)
+        self.leave_table(notice=notice, send_leave=False)
 
     def send(self, msg: dict[str, Any]) -> bool:
         return self.link.send(msg)
@@ -418,7 +420,7 @@ class App:
                 self.leave_table(notice=keywarn.notice(problem), send_leave=False)
                 keywarn.show(self, problem)
                 return
-            words = reach.refusal_words(code, status.message) or "the connection ended"
+            words = reach.refusal_words(code, status.message) or _("the connection ended")
             if joining and status.state == "failed":
                 self.join_refusal, self.notice, words = (code, words), "", ""
             self.leave_table(notice=words, send_leave=False)
@@ -463,7 +465,7 @@ class App:
         self.leave_table(notice="", send_leave=True)
         kept = self._unfinished()
         if kept is None:
-            self.notice = "That match can no longer be resumed."
+            self.notice = _("That match can no longer be resumed.")
             return
         found, key = kept
         self.settings.name = key.name  # the seat's name: its token is kept under it
@@ -475,7 +477,7 @@ class App:
             handle = self.local.start_computer(computers, hands, level, **kw)
         except Exception as exc:
             log.exception("could not start the computer table")
-            self.notice = f"could not start the computer table: {exc}"
+            self.notice = _("could not start the computer table: {error}").format(error=exc)
             return
         self.connect("127.0.0.1", handle.port)
 
@@ -484,7 +486,7 @@ class App:
         self.leave_table(notice="", send_leave=True)
         failed = self.local.start_host(self.settings, **kw)
         if self.local.handle is None:
-            self.notice = f"could not host: {failed}"
+            self.notice = _("could not host: {error}").format(error=failed)
             return
         self.connect("127.0.0.1", self.local.handle.port, password=kw.get("password", ""))
 
@@ -524,6 +526,16 @@ class App:
     def notify_turn(self) -> None:
         sound.play("turn")
         self.title.flash(self.now())
+
+    def set_language(self, code: str) -> None:
+        """Speak ``code`` from now on (the start screen's choice, remembered): the start
+        screen is made anew in it, and every scene opened after."""
+        self.settings.language = i18n.set_language(code)
+        if self.save_settings:
+            self.settings.save()
+        if self.scenes and self.scenes[0].name == "start":
+            self.scenes[0] = self.registry.make("start", self)
+            self._enter_top()
 
     def set_four_color(self, on: bool) -> None:
         self.settings.four_color = on

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from client.host import Host
+from client.i18n import gettext as _
 from client.model import Session
 from client.overlays import ConfirmDialog
 from common.protocol import AskSeat
@@ -31,13 +32,13 @@ def offer(host: Host, where: tuple[str, int], password: str, seat: int, name: st
 
     dialog = ConfirmDialog(
         host,
-        title="Ask for your seat back",
-        body=lambda: (
-            f"{name}'s seat is waiting for its player. If it is yours, ask the host to"
+        title=_("Ask for your seat back"),
+        body=lambda: _(
+            "{name}'s seat is waiting for its player. If it is yours, ask the host to"
             " give it back: you watch the table until the host answers."
-        ),
-        yes="Ask for your seat back",
-        no="Not now",
+        ).format(name=name),
+        yes=_("Ask for your seat back"),
+        no=_("Not now"),
         on_yes=ask,
         kind="ask_seat",
     )

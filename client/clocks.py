@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.i18n import N_
+from client.i18n import gettext as _
 from common.protocol.server_messages import Clock, Paused, Presence, Waiting
 from common.schema import SeatView
 
 __all__ = ["Clocks", "SeatClock", "WAITING_WORDS"]
 
 WAITING_WORDS = {
-    "disk_full": "The host's disk is full: the table waits until it can save",
-    "cannot_save": "The host cannot save the match: the table waits until it can",
+    "disk_full": N_("The host's disk is full: the table waits until it can save"),
+    "cannot_save": N_("The host cannot save the match: the table waits until it can"),
 }
-"""Why the table waits (the ``waiting`` message's ``why``), in the game's words."""
+"""Why the table waits (the ``waiting`` message's ``why``), in the game's words (each
+translated where it is said)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,15 +112,17 @@ class Clocks:
             if left is not None:
                 self.turn = SeatClock(c.seat, c.turn, left[0], left[1], not m.paused, now)
         self.paused, self.paused_by = m.paused, m.name
-        who = m.name or "The host"
-        return f"{who} paused the table" if m.paused else f"{who} resumed the table"
+        if not m.name:
+            return _("The host paused the table") if m.paused else _("The host resumed the table")
+        words = _("{name} paused the table") if m.paused else _("{name} resumed the table")
+        return words.format(name=m.name)
 
     def wait(self, m: Waiting) -> str | None:
         """The table stopped (or goes on) because the host cannot save the match."""
         if not m.waiting:
             was, self.waiting = self.waiting, None
-            return "The host can save again: the table plays on" if was is not None else None
-        words = WAITING_WORDS.get(m.why, WAITING_WORDS["cannot_save"])
+            return _("The host can save again: the table plays on") if was is not None else None
+        words = _(WAITING_WORDS.get(m.why, WAITING_WORDS["cannot_save"]))
         said, self.waiting = self.waiting, words
         return words if words != said else None
 

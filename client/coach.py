@@ -13,6 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from client.handwords import hand_words, showing_words
+from client.handwords import parse as parse_hand
+from client.i18n import chips, ngettext, pgettext
+from client.i18n import gettext as _
+from client.tablewords import street_in_sentence
 from common.cards import parse
 from common.events import STAKES, Act, ActionKind, Deal, Event, Show
 from common.hands import bring_in_key, showing_name, showing_value
@@ -22,10 +27,17 @@ __all__ = ["MAX_LINES", "CoachLine", "StreetStory", "card_words", "coach_lines",
 
 MAX_LINES = 2
 
-SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-_STREETS = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
-_COUNT = {0: "no", 1: "one", 2: "two", 3: "three"}
 CAP = 4  # R-B6: one bet (or completion) and three raises a round, more than two seats in
+
+
+def _suit(code: str) -> str:
+    # Translators: a suit in a card's name, "{rank} of {suit}" (the 2 of clubs).
+    return {
+        "c": pgettext("suit", "clubs"),
+        "d": pgettext("suit", "diamonds"),
+        "h": pgettext("suit", "hearts"),
+        "s": pgettext("suit", "spades"),
+    }.get(code, "?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +48,14 @@ class CoachLine:
     rule: str
 
 
-_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-
-
 def card_words(code: str) -> str:
     """``"2c"`` in words: ``"2 of clubs"`` (the table's font has no suit signs)."""
-    rank = _RANK_WORDS.get(code[:1], code[:1])
-    return f"{rank} of {SUIT_NAMES.get(code[1:2], '?')}"
+    # Translators: a card's rank in "{rank} of {suit}".
+    faces = {"T": "10", "J": pgettext("card", "jack"), "Q": pgettext("card", "queen"),
+             "K": pgettext("card", "king"), "A": pgettext("card", "ace")}  # fmt: skip
+    rank = faces.get(code[:1], code[:1])
+    # Translators: a card in words: "2 of clubs", "queen of hearts".
+    return _("{rank} of {suit}").format(rank=rank, suit=_suit(code[1:2]))
 
 
 def _cards(codes: Sequence[str]) -> str:
@@ -95,21 +108,18 @@ def street_story(events: Sequence[Event]) -> dict[int, StreetStory]:
 
 
 class _Words:
-    """Names and verbs: "Cy brings in", "You bring in"."""
+    """Names: "Cy", or "You" for this seat (each sentence has a form for each)."""
 
     def __init__(self, view: SeatView, name_of: Callable[[int], str]) -> None:
         self.view, self._name_of = view, name_of
 
+    def you(self, seat: int | None) -> bool:
+        return seat is not None and seat == self.view.you
+
     def name(self, seat: int | None) -> str:
-        if seat is not None and seat == self.view.you:
-            return "You"
+        if self.you(seat):
+            return _("You")
         return self._name_of(seat) if seat is not None else "?"
-
-    def owner(self, seat: int | None) -> str:
-        return "your" if seat is not None and seat == self.view.you else f"{self.name(seat)}'s"
-
-    def verb(self, seat: int | None, third: str, plain: str) -> str:
-        return f"{self.name(seat)} {plain if seat == self.view.you else third}"
 
 
 def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
@@ -122,42 +132,52 @@ def _bring_in_line(view: SeatView, w: _Words) -> CoachLine | None:
     card = ups[lowest]
     if lowest != seat and not view.seats[lowest].all_in:
         return None  # the view and the bring-in disagree: say nothing rather than guess
+    who, low, card_said = w.name(seat), w.name(lowest), card_words(card)
     if lowest != seat:
-        return CoachLine(
-            f"{w.verb(seat, 'brings in', 'bring in')}: {w.owner(lowest)} {card_words(card)} "
-            f"is the lowest, but {w.name(lowest).lower() if lowest == view.you else w.name(lowest)}"
-            f" {'are' if lowest == view.you else 'is'} all in",
-            "R-O3",
-        )
-    text = f"{w.verb(seat, 'brings in', 'bring in')}: the {card_words(card)} is the lowest up card"
+        if w.you(lowest):
+            text = _("{who} brings in: your {card} is the lowest, but you are all in")
+        elif w.you(seat):
+            text = _("You bring in: {low}'s {card} is the lowest, but {low} is all in")
+        else:
+            text = _("{who} brings in: {low}'s {card} is the lowest, but {low} is all in")
+        return CoachLine(text.format(who=who, low=low, card=card_said), "R-O3")
+    if w.you(seat):
+        text = _("You bring in: the {card} is the lowest up card")
+    else:
+        text = _("{who} brings in: the {card} is the lowest up card")
+    text = text.format(who=who, card=card_said)
     if any(ups[s][0] == card[0] for s in ups if s != lowest):  # equal ranks (R-O1)
-        text += "; equal ranks: clubs lowest, then diamonds, hearts, spades"
+        text += "; " + _("equal ranks: clubs lowest, then diamonds, hearts, spades")
     return CoachLine(text, "R-O1")
 
 
-def _straight_or_flush(up: Sequence[str]) -> str | None:
+def _straight_or_flush(up: Sequence[str], w: _Words, seat: int) -> str | None:
     """Four up cards to a straight or of one suit: they count only as high cards (R-O2)."""
     if len(up) < 4:
         return None
     suits = {c[1] for c in up}
+    who, you = w.name(seat), w.you(seat)
     if len(suits) == 1:
-        return f"four {SUIT_NAMES[up[0][1]]} showing"
+        if you:
+            text = _("your four {suit} showing count only as high cards")
+        else:
+            text = _("{who}'s four {suit} showing count only as high cards")
+        return text.format(who=who, suit=_suit(up[0][1]))
     ranks = sorted(parse(c).rank for c in up)
     if ranks == list(range(ranks[0], ranks[0] + 4)) or ranks == [0, 1, 2, 12]:
-        return f"{_cards(up)} showing"
+        if you:
+            text = _("your {cards} showing count only as high cards")
+        else:
+            text = _("{who}'s {cards} showing count only as high cards")
+        return text.format(who=who, cards=_cards(up))
     return None
 
 
 def _showing_words(up: Sequence[str]) -> str:
     """The showing hand as a player says it: "pair of nines", "king high" (R-O2)."""
     name = showing_name([parse(c) for c in up])
-    for head, say in (("one pair, ", "pair of "), ("three of a kind, ", "three "),
-                      ("four of a kind, ", "four ")):  # fmt: skip
-        if name.startswith(head):
-            return say + name[len(head) :]
-    if name.startswith("high card, "):
-        return name[len("high card, ") :] + " high"
-    return name
+    got = parse_hand(name)
+    return showing_words(*got) if got is not None else name
 
 
 def _first_line(
@@ -170,24 +190,31 @@ def _first_line(
         return None
     values = {s: showing_value([parse(c) for c in t.up]) for s, t in live.items()}
     best = max(values, key=lambda s: values[s])
-    who = w.verb(first, "acts first", "act first")
     if best != first and not live[best].all_in:
         return None  # the view and the first seat disagree: say nothing rather than guess
+    showing = _showing_words(live[best].up)
+    who, top = w.name(first), w.name(best)
     if best != first:
-        return CoachLine(
-            f"{who}: {w.owner(best)} {_showing_words(live[best].up)} shows best, but that "
-            "seat is all in",
-            "R-O3",
-        )
-    text = f"{who}: {w.owner(best)} {_showing_words(live[best].up)} is the best hand showing"
+        if w.you(best):
+            text = _("{who} acts first: your {showing} shows best, but that seat is all in")
+        elif w.you(first):
+            text = _("You act first: {top}'s {showing} shows best, but that seat is all in")
+        else:
+            text = _("{who} acts first: {top}'s {showing} shows best, but that seat is all in")
+        return CoachLine(text.format(who=who, top=top, showing=showing), "R-O3")
+    if w.you(first):
+        text = _("You act first: your {showing} is the best hand showing")
+    else:
+        text = _("{who} acts first: {who}'s {showing} is the best hand showing")
+    text = text.format(who=who, showing=showing)
     if any(values[s] >> 2 == values[best] >> 2 for s in values if s != best):
-        text += "; equal ranks: the higher suit of the highest card decides"
+        text += "; " + _("equal ranks: the higher suit of the highest card decides")
     for s in live:
-        draw = _straight_or_flush(live[s].up) if s != best else None
+        draw = _straight_or_flush(live[s].up, w, s) if s != best else None
         if draw:
             # RULES.md speaks of a straight or flush showing; with at most four up
             # cards that is four to one, which counts as high cards all the same.
-            text += f"; {w.owner(s)} {draw} count only as high cards"
+            text += "; " + draw
             break
     return CoachLine(text, "R-O2")
 
@@ -198,29 +225,52 @@ def _allin_line(view: SeatView, seat: int, w: _Words) -> CoachLine | None:
     if st is None or st.folded or not st.all_in:
         return None  # chips returned or won since: no longer all in
     side = sum(p.amount for p in view.pots if seat not in p.seats)
-    is_you = seat == view.you
-    who = f"{w.name(seat)} {'are' if is_you else 'is'} all in for {st.in_pot}"
-    if side:
-        them = "you" if is_you else w.name(seat)
-        return CoachLine(f"{who}: the {side} above it is a side pot {them} cannot win", "R-A3")
-    return CoachLine(f"{who}: what others bet beyond it makes a side pot", "R-A3")
+    you = w.you(seat)
+    if side and you:
+        text = _("You are all in for {amount}: the {side} above it is a side pot you cannot win")
+    elif side:
+        text = _("{who} is all in for {amount}: the {side} above it is a side pot {who} cannot win")
+    elif you:
+        text = _("You are all in for {amount}: what others bet beyond it makes a side pot")
+    else:
+        text = _("{who} is all in for {amount}: what others bet beyond it makes a side pot")
+    return CoachLine(
+        text.format(who=w.name(seat), amount=chips(st.in_pot), side=chips(side)), "R-A3"
+    )
 
 
 def _short_line(ev: Act, before: int, lift: int, w: _Words) -> CoachLine:
     """R-A2: a short all-in is not a bet, completion or raise."""
     street = ev.street
     half = STAKES.bet_for(street) // 2
-    head = (
-        f"{w.owner(ev.seat).capitalize()} all-in to {ev.to} adds {lift}, less than half a "
-        f"bet ({half}): "
-    )
+    you = w.you(ev.seat)
     if street == 3 and before <= STAKES.bring_in:
-        tail = f"not a completion; the next seat may still complete to {STAKES.small_bet}"
+        to = STAKES.small_bet
+        if you:
+            text = _("Your all-in to {to} adds {lift}, less than half a bet ({half}): "
+                     "not a completion; the next seat may still complete to {next}")  # fmt: skip
+        else:
+            text = _("{who}'s all-in to {to} adds {lift}, less than half a bet ({half}): "
+                     "not a completion; the next seat may still complete to {next}")  # fmt: skip
     elif before == 0:
-        tail = f"not a bet; the next seat may still bet {STAKES.bet_for(street)}"
+        to = STAKES.bet_for(street)
+        if you:
+            text = _("Your all-in to {to} adds {lift}, less than half a bet ({half}): "
+                     "not a bet; the next seat may still bet {next}")  # fmt: skip
+        else:
+            text = _("{who}'s all-in to {to} adds {lift}, less than half a bet ({half}): "
+                     "not a bet; the next seat may still bet {next}")  # fmt: skip
     else:
-        tail = "not a raise; who already acted may only call or fold"
-    return CoachLine(head + tail, "R-A2")
+        to = 0
+        if you:
+            text = _("Your all-in to {to} adds {lift}, less than half a bet ({half}): "
+                     "not a raise; who already acted may only call or fold")  # fmt: skip
+        else:
+            text = _("{who}'s all-in to {to} adds {lift}, less than half a bet ({half}): "
+                     "not a raise; who already acted may only call or fold")  # fmt: skip
+    words = text.format(who=w.name(ev.seat), to=chips(ev.to), lift=chips(lift), half=chips(half),
+                        next=chips(to))  # fmt: skip
+    return CoachLine(words, "R-A2")
 
 
 def _show_lines(
@@ -233,24 +283,32 @@ def _show_lines(
     first = shows[0].seat
     live = {s for s, t in view.seats.items() if not t.folded}
     seventh = stories.get(7)
-    who = w.verb(first, "shows first", "show first")
     last_full = None
     if seventh is not None:
-        shorts = {id(e) for e, _, _ in seventh.short}
+        shorts = {id(e) for e, _e, _l in seventh.short}
         full = [
             e.seat
             for e in seventh.acts
             if e.seat in live and e.action in ("bet", "raise") and id(e) not in shorts
         ]
         last_full = full[-1] if full else None
+    # Translators: why a seat shows first, in "Ann shows first ({why}), then clockwise".
     if last_full is not None and last_full == first:
-        why = "the last full bet or raise on seventh street"
+        why = _("the last full bet or raise on seventh street")
+    elif seventh is not None and seventh.chips and w.you(seventh.first):
+        why = _("no full bet by a seat still in; the first clockwise from you, who acted "
+                "first on seventh street")  # fmt: skip
     elif seventh is not None and seventh.chips:
-        why = f"no full bet by a seat still in; the first clockwise from {w.name(seventh.first)}"
-        why += ", who acted first on seventh street"
+        why = _("no full bet by a seat still in; the first clockwise from {who}, who acted "
+                "first on seventh street")  # fmt: skip
     else:
-        why = "nothing was bet on seventh street: the best showing hand shows first"
-    out = [CoachLine(f"{who} ({why}), then clockwise", "R-S5")]
+        why = _("nothing was bet on seventh street: the best showing hand shows first")
+    why = why.format(who=w.name(seventh.first) if seventh is not None else "")
+    if w.you(first):
+        text = _("You show first ({why}), then clockwise")
+    else:
+        text = _("{who} shows first ({why}), then clockwise")
+    out = [CoachLine(text.format(who=w.name(first), why=why), "R-S5")]
     # The rules do not say whose five cards to name (R-S1: "the table picks them"):
     # the coach names this seat's own where it showed, else the main pot's winner's.
     mine = next((e for e in shows if e.seat == view.you), None)
@@ -258,9 +316,28 @@ def _show_lines(
     chosen = mine or next((e for e in shows if e.seat == winner), None)
     if chosen is not None:
         best = _cards([str(c) for c in chosen.best])
-        owner = w.owner(chosen.seat).capitalize()
-        out.append(CoachLine(f"{owner} best five: {best} ({chosen.hand})", "R-S1"))
+        if w.you(chosen.seat):
+            text = _("Your best five: {cards} ({hand})")
+        else:
+            text = _("{who}'s best five: {cards} ({hand})")
+        text = text.format(who=w.name(chosen.seat), cards=best, hand=hand_words(chosen.hand))
+        out.append(CoachLine(text, "R-S1"))
     return out
+
+
+def _cap_words(live: int, left: int) -> str:
+    """What a wager leaves of the round's raises (R-B6)."""
+    if live <= 2:
+        return _("heads-up: raising has no cap")
+    if left <= 0:
+        return _("that reaches the cap: after it, only calls")
+    # Translators: a count said as a word, in "{count} raises left before the cap".
+    count = {1: pgettext("count", "one"), 2: pgettext("count", "two"),
+             3: pgettext("count", "three")}.get(left, str(left))  # fmt: skip
+    words = ngettext(
+        "{count} raise left before the cap", "{count} raises left before the cap", left
+    )
+    return words.format(count=count)
 
 
 def _button_line(
@@ -276,51 +353,55 @@ def _button_line(
     kinds = {a.action for a in legal}
     if focus is None:
         if "check" in kinds and "fold" not in kinds:
-            return CoachLine("No fold button: nothing to call, so checking is free", "R-B5")
+            return CoachLine(_("No fold button: nothing to call, so checking is free"), "R-B5")
         return None
     mine = view.seats[view.you].bet
     owed = max(0, view.high - mine)
     live = sum(1 for t in view.seats.values() if not t.folded)  # all-in seats count (R-B6)
     story = stories.get(street)
     made = story.wagers if story is not None else 0
-
-    left = CAP - made - 1  # after this wager
-    if live <= 2:
-        cap = "heads-up: raising has no cap"
-    elif left <= 0:
-        cap = "that reaches the cap: after it, only calls"
-    else:
-        cap = f"{_COUNT.get(left, str(left))} raise{'s' if left != 1 else ''} left before the cap"
-    allin = " (all in)" if focus.all_in else ""
+    cap = _cap_words(live, CAP - made - 1)  # after this wager
     act = focus.action
+    put, to = chips(focus.put), chips(focus.to)
     if act == "fold":
-        return CoachLine("Fold: give up the hand and what you have put in", "R-B1")
+        return CoachLine(_("Fold: give up the hand and what you have put in"), "R-B1")
     if act == "check":
-        return CoachLine("Check: nothing to call, it costs nothing", "R-B5")
+        return CoachLine(_("Check: nothing to call, it costs nothing"), "R-B5")
     if act == "call":
         rule = "R-B4" if street == 3 else "R-B5"
         if focus.all_in and focus.put < owed:
-            return CoachLine(
-                f"Call {focus.put}, all you have: you can win from each rival only as much",
-                "R-A3",
-            )
-        return CoachLine(f"Call {focus.put}: match the {view.high} to stay in{allin}", rule)
-    if act == "bring_in":
-        return CoachLine(
-            f"Bring in for {focus.put}: the least you must put in (or complete to "
-            f"{STAKES.small_bet}){allin}",
-            "R-B2",
+            words = _("Call {amount}, all you have: you can win from each rival only as much")
+            return CoachLine(words.format(amount=put), "R-A3")
+        text = _("Call {amount}: match the {high} to stay in").format(
+            amount=put, high=chips(view.high)
         )
+        return CoachLine(_all_in(text) if focus.all_in else text, rule)
+    if act == "bring_in":
+        words = _("Bring in for {amount}: the least you must put in (or complete to {small})")
+        text = words.format(amount=put, small=chips(STAKES.small_bet))
+        return CoachLine(_all_in(text) if focus.all_in else text, "R-B2")
     if act == "complete":
-        text = f"Complete to {focus.to}: the full small bet, {focus.put} from you"
+        text = _("Complete to {to}: the full small bet, {amount} from you").format(
+            to=to, amount=put
+        )
     elif act == "bet":
-        size = "small" if STAKES.bet_for(street) == STAKES.small_bet else "big"
-        text = f"Bet {focus.put}: the {size} bet on {_STREETS.get(street, '')} street"
+        if STAKES.bet_for(street) == STAKES.small_bet:
+            text = _("Bet {amount}: the small bet on {street}")
+        else:
+            text = _("Bet {amount}: the big bet on {street}")
+        text = text.format(amount=put, street=street_in_sentence(street))
     elif act == "raise":
-        text = f"Raise to {focus.to}: {owed} to call and {max(0, focus.put - owed)} more"
+        text = _("Raise to {to}: {owed} to call and {more} more")
+        text = text.format(to=to, owed=chips(owed), more=chips(max(0, focus.put - owed)))
     else:
         return None
-    return CoachLine(f"{text}; {cap}{allin}", "R-B6")
+    text = f"{text}; {cap}"
+    return CoachLine(_all_in(text) if focus.all_in else text, "R-B6")
+
+
+def _all_in(text: str) -> str:
+    # Translators: a coach's line about a button that puts the seat all in.
+    return _("{line} (all in)").format(line=text)
 
 
 def coach_lines(
@@ -375,13 +456,11 @@ def coach_lines(
         if view.over and view.awards and len({a.seat for a in view.awards}) == 1:
             seat = view.awards[0].seat
             if sum(1 for t in view.seats.values() if not t.folded) == 1:
-                said.append(
-                    CoachLine(
-                        f"{w.verb(seat, 'takes', 'take')} the pot without showing: "
-                        "every other seat folded",
-                        "R-S4",
-                    )
-                )
+                if w.you(seat):
+                    text = _("You take the pot without showing: every other seat folded")
+                else:
+                    text = _("{who} takes the pot without showing: every other seat folded")
+                said.append(CoachLine(text.format(who=w.name(seat)), "R-S4"))
     if not view.over and street == view.street and street not in opened and street >= 3:
         open_street(street, view.to_act)
     line = _button_line(view, legal, focus, stories) if not view.over else None

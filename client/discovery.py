@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from common.protocol import PROTOCOL_VERSION
 from common.seal import normal_short_key
 
@@ -57,8 +59,12 @@ class FoundTable:
 
     def summary(self) -> str:
         """``3 seated, 4 free · hand 2 of 8`` or ``... · in the lobby, 8 hands``."""
-        seats = f"{self.seats} seated, {self.free} free"
-        play = f"hand {self.hand} of {self.hands}" if self.running else f"lobby, {self.hands} hands"
+        seats = _("{seated} seated, {free} free").format(seated=self.seats, free=self.free)
+        if self.running:
+            play = _("hand {hand} of {hands}").format(hand=self.hand, hands=self.hands)
+        else:
+            play = ngettext("lobby, {hands} hand", "lobby, {hands} hands", self.hands)
+            play = play.format(hands=self.hands)
         return f"{seats} · {play}"
 
 
@@ -162,7 +168,7 @@ class TableFinder:
         if self._zc is not None:
             return True
         if not mdns_allowed():
-            self.error = "looking for tables is off (STUD_MDNS=off)"
+            self.error = _("looking for tables is off (STUD_MDNS=off)")
             return False
         try:
             from zeroconf import IPVersion, ServiceBrowser, Zeroconf
@@ -175,7 +181,7 @@ class TableFinder:
             self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._on_change])
         except Exception as exc:
             log.warning("cannot look for tables on the network: %s", exc)
-            self.error = f"cannot look for tables on this network ({exc})"
+            self.error = _("cannot look for tables on this network ({error})").format(error=exc)
             self.close()
             return False
         self.error = ""

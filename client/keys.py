@@ -7,45 +7,50 @@ action it presses there: a scene binds no letter outside it.
 
 from __future__ import annotations
 
+from client.i18n import N_
+from client.i18n import gettext as _
+
 __all__ = ["MEANING", "OTHER", "SCENES", "key_of", "lines"]
 
+# Translators: what each key does, in the key help (the letters stay: F folds in every
+# language).  "Step away / I'm back": leave the seat for a while, and come back to it.
 MEANING: dict[str, str] = {
-    "F": "Fold",
-    "C": "Check or call",
-    "B": "Bet or bring in",
-    "R": "Raise or complete",
-    "A": "Step away / I'm back",
-    "P": "Pause / play on (the host's table; a replay)",
-    "M": "Sound off / on",
-    "U": "The cards-seen panel (up cards)",
-    "I": "The coach at the table: a line on each rule as it applies",
-    "W": "Your odds: the chance to win and the pot odds (where the host allows them)",
-    "H": "The hands: replay them (the hand histories on the start screen)",
-    "O": "The match's recap",
-    "K": "Rematch",
-    "L": "Back to the lobby",
-    "S": "Start the match (the host's lobby)",
-    "D": "Play the computer",
-    "T": "Host a table",
-    "J": "Join",
-    "E": "Resume the unfinished match",
-    "X": "Export the hands to PHH",
-    "G": "Give a seat back",
-    "N": "No: refuse",
-    "Y": "Yes",
-    "V": "The next decision worth a look (a replay's analysis)",
+    "F": N_("Fold"),
+    "C": N_("Check or call"),
+    "B": N_("Bet or bring in"),
+    "R": N_("Raise or complete"),
+    "A": N_("Step away / I'm back"),
+    "P": N_("Pause / play on (the host's table; a replay)"),
+    "M": N_("Sound off / on"),
+    "U": N_("The cards-seen panel (up cards)"),
+    "I": N_("The coach at the table: a line on each rule as it applies"),
+    "W": N_("Your odds: the chance to win and the pot odds (where the host allows them)"),
+    "H": N_("The hands: replay them (the hand histories on the start screen)"),
+    "O": N_("The match's recap"),
+    "K": N_("Rematch"),
+    "L": N_("Back to the lobby"),
+    "S": N_("Start the match (the host's lobby)"),
+    "D": N_("Play the computer"),
+    "T": N_("Host a table"),
+    "J": N_("Join"),
+    "E": N_("Resume the unfinished match"),
+    "X": N_("Export the hands to PHH"),
+    "G": N_("Give a seat back"),
+    "N": N_("No: refuse"),
+    "Y": N_("Yes"),
+    "V": N_("The next decision worth a look (a replay's analysis)"),
 }
 
 OTHER: dict[str, str] = {
-    "F1": "The rules",
-    "Esc": "Back, close or cancel",
-    "Enter": "Send the chat line, or confirm",
-    "Tab": "The next field",
-    "1–8": "The table's action buttons, by place",
-    "Left / Right, Space": "A replay's step back / on",
-    "Up / Down": "A replay's street back / on",
-    "[ / ], Page Up / Down": "The hand before / after",
-    "Home / End": "The start / end of the hand",
+    "F1": N_("The rules"),
+    N_("Esc"): N_("Back, close or cancel"),
+    N_("Enter"): N_("Send the chat line, or confirm"),
+    N_("Tab"): N_("The next field"),
+    "1–8": N_("The table's action buttons, by place"),
+    N_("Left / Right, Space"): N_("A replay's step back / on"),
+    N_("Up / Down"): N_("A replay's street back / on"),
+    N_("[ / ], Page Up / Down"): N_("The hand before / after"),
+    N_("Home / End"): N_("The start / end of the hand"),
 }
 
 SCENES: dict[str, dict[str, str]] = {
@@ -68,5 +73,6 @@ def key_of(scene: str, action: str) -> str:
 
 
 def lines() -> list[tuple[str, str]]:
-    """Every key and its meaning, as the rules overlay lists them."""
-    return list(MEANING.items()) + list(OTHER.items())
+    """Every key and its meaning, as the rules overlay lists them, in the player's words
+    (the keys' names too: "Esc", "Home / End"; the letters stay the letters)."""
+    return [(k if len(k) == 1 else _(k), _(v)) for k, v in [*MEANING.items(), *OTHER.items()]]

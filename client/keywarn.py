@@ -11,6 +11,8 @@ from __future__ import annotations
 import pygame
 
 from client.host import Host
+from client.i18n import N_
+from client.i18n import gettext as _
 from client.link import KeyProblem
 from client.overlays import Overlay, scale, shade
 from client.render.text import blit_text, font, wrap
@@ -19,28 +21,38 @@ from client.render.widgets import GOLD, INK, MUTED, Button, panel
 __all__ = ["KeyDialog", "WORDS", "headline", "notice", "show"]
 
 WARN = (255, 190, 120)
-_ASK = "ask the host to read their table key from their lobby"
 
-WORDS = {  # kind: (headline, label of the key expected, label of the key shown, meaning)
-    "changed": ("This table's key has changed", "Known key", "Key shown now",
-                "Either the host's computer or its data folder is new, or someone on the"
-                f" network is pretending to be the table: {_ASK}."),
-    "typed": ("This table's key is not the one typed", "Key typed", "The table's key",
-              "Either the key was typed wrong, or someone on the network is pretending to be"
-              f" the table: {_ASK}."),
-    "announced": ("This table's key is not the one it announced", "Key announced",
-                  "The table's key", "Someone on the network may be pretending to be the"
-                  f" table: {_ASK}, and type it with the address."),
+# Translators: a table's key is the code that proves a table is the one the player means
+# (like a fingerprint); the host reads it from their lobby.
+WORDS = {
+    "changed": (N_("This table's key has changed"), N_("Known key"), N_("Key shown now"),
+                N_("Either the host's computer or its data folder is new, or someone on the"
+                   " network is pretending to be the table: ask the host to read their table"
+                   " key from their lobby."),
+                N_("Not joined: this table's key has changed.")),
+    "typed": (N_("This table's key is not the one typed"), N_("Key typed"),
+              N_("The table's key"),
+              N_("Either the key was typed wrong, or someone on the network is pretending to"
+                 " be the table: ask the host to read their table key from their lobby."),
+              N_("Not joined: this table's key is not the one typed.")),
+    "announced": (N_("This table's key is not the one it announced"), N_("Key announced"),
+                  N_("The table's key"),
+                  N_("Someone on the network may be pretending to be the table: ask the host"
+                     " to read their table key from their lobby, and type it with the"
+                     " address."),
+                  N_("Not joined: this table's key is not the one it announced.")),
 }  # fmt: skip
+"""Each kind of key problem: (headline, label of the key expected, label of the key shown,
+meaning, the start screen's line under the dialog), each translated where it is shown."""
 
 
 def headline(problem: KeyProblem) -> str:
-    return WORDS[problem.kind][0]
+    return _(WORDS[problem.kind][0])
 
 
 def notice(problem: KeyProblem) -> str:
     """The start screen's line under the dialog."""
-    return f"Not joined: {headline(problem)[0].lower()}{headline(problem)[1:]}."
+    return _(WORDS[problem.kind][4])
 
 
 def show(host: Host, problem: KeyProblem) -> None:
@@ -55,8 +67,8 @@ class KeyDialog(Overlay):
     def __init__(self, host: Host, problem: KeyProblem) -> None:
         super().__init__(host)
         self.problem = problem
-        self.trust = Button("trust", "Trust the new key", style="danger")
-        self.back = Button("back", "Back", "Esc", style="primary")
+        self.trust = Button("trust", _("Trust the new key"), style="danger")
+        self.back = Button("back", _("Back"), _("Esc"), style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.words: list[tuple[str, int, tuple[int, int, int], bool, pygame.Rect]] = []
         self.resize(host.window_size)
@@ -73,14 +85,14 @@ class KeyDialog(Overlay):
         inner = bw - 2 * pad
         half = (inner - pad) // 2
         p = self.problem
-        _headline, known_label, new_label, meaning = WORDS[p.kind]
+        known_label, new_label, meaning = (_(w) for w in WORDS[p.kind][1:4])
         keys = [*p.known[:2], p.new]
         key_size = f(44, 30)
         while key_size > 16 and max(font(key_size, bold=True).size(k)[0] for k in keys) > half:
             key_size -= 1
         Row = list[tuple[str, int, tuple[int, int, int], bool, int]]  # (.., x offset)
         rows: list[tuple[Row, bool]] = []  # each row, and whether air follows it
-        title = p.table or "The table"
+        title = p.table or _("The table")
         title_size = f(34, 24)
         while title_size > 14 and font(title_size, bold=True).size(title)[0] > inner:
             title_size -= 1
@@ -98,9 +110,9 @@ class KeyDialog(Overlay):
         body = f(22, 19)
         rows += [([(line, body, INK, False, 0)], False) for line in wrap(meaning, body, inner)]
         gap = f(10, 4)
-        heights = [max(font(sz, bold=b).size(t)[1] for t, sz, _c, b, _x in r) for r, _ in rows]
+        heights = [max(font(sz, bold=b).size(t)[1] for t, sz, _c, b, _x in r) for r, _air in rows]
         btn_h = max(40, round(60 * s))
-        words_h = sum(heights) + gap * (len(rows) + 2) + gap * sum(air for _, air in rows)
+        words_h = sum(heights) + gap * (len(rows) + 2) + gap * sum(air for _r, air in rows)
         bh = min(h - 20, pad + words_h + btn_h + pad)
         self.box = pygame.Rect(0, 0, bw, bh)
         self.box.center = (w // 2, h // 2)

@@ -9,6 +9,8 @@ unfinished.  Anyone else leaves at once.
 from __future__ import annotations
 
 from client.host import Host
+from client.i18n import gettext as _
+from client.i18n import listing, ngettext, pgettext
 from client.overlays import ConfirmDialog
 
 __all__ = ["ask", "needs_asking", "words"]
@@ -48,30 +50,56 @@ def needs_asking(app: Host) -> bool:
 def words(app: Host, *, quitting: bool = False) -> tuple[str, str, str]:
     """(title, what leaving does, the yes button's label) for the table we are at."""
     s = app.session
-    what = "Closing the window" if quitting else "Leaving"
     if app.server_kind == "host" and app.server is not None:
         others = _others(app)
-        who = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
-        body = f"You are hosting this table. {what} closes it for everyone"
-        body += f": {who} will be disconnected" if who else ""
-        body += "."
+        names, n = listing(others), len(others)
+        if quitting and others:
+            body = ngettext(
+                "You are hosting this table. Closing the window closes it for everyone:"
+                " {names} will be disconnected.",
+                "You are hosting this table. Closing the window closes it for everyone:"
+                " {names} will be disconnected.", n).format(names=names)  # fmt: skip
+        elif others:
+            body = ngettext(
+                "You are hosting this table. Leaving closes it for everyone: {names} will be"
+                " disconnected.",
+                "You are hosting this table. Leaving closes it for everyone: {names} will be"
+                " disconnected.", n).format(names=names)  # fmt: skip
+        elif quitting:
+            body = _("You are hosting this table. Closing the window closes it for everyone.")
+        else:
+            body = _("You are hosting this table. Leaving closes it for everyone.")
         if _playing(app):
-            body += " The match in play ends here, unfinished, with no winner."
-        return "Close your table?", body, "Quit and close" if quitting else "Close the table"
+            body += " " + _("The match in play ends here, unfinished, with no winner.")
+        yes = _("Quit and close") if quitting else _("Close the table")
+        return _("Close your table?"), body, yes
+    leave = _("Leave the match?"), _("Quit") if quitting else pgettext("button", "Leave")
     if app.server_kind == "computer":
-        body = f"{what} ends this match here, unfinished"
-        if s is not None and s.hand:
-            body += f", in hand {s.hand} of {s.hands}"
-        body += ". Its chips are not kept."
-        return "Leave the match?", body, "Quit" if quitting else "Leave"
-    body = "The match goes on without you. Your seat keeps its chips and antes, and "
+        if s is not None and s.hand and quitting:
+            body = _("Closing the window ends this match here, unfinished, in hand {hand} of"
+                     " {hands}. Its chips are not kept.")  # fmt: skip
+        elif s is not None and s.hand:
+            body = _("Leaving ends this match here, unfinished, in hand {hand} of {hands}. Its"
+                     " chips are not kept.")  # fmt: skip
+        elif quitting:
+            body = _("Closing the window ends this match here, unfinished. Its chips are not"
+                     " kept.")  # fmt: skip
+        else:
+            body = _("Leaving ends this match here, unfinished. Its chips are not kept.")
+        hand, hands = (s.hand, s.hands) if s is not None else (0, 0)
+        return leave[0], body.format(hand=hand, hands=hands), leave[1]
     if s is not None and s.lobby.options is not None and s.lobby.options.stand_in:
-        body += "a computer plays it for you from its next turn (R-C2, R-C3)."
+        body = _("The match goes on without you. Your seat keeps its chips and antes, and a"
+                 " computer plays it for you from its next turn (R-C2, R-C3).")  # fmt: skip
     else:
-        body += "at each of its turns it checks, or folds when it cannot check (R-C2)."
-    body += " Join this table again before the match ends to take your seat back"
-    body += "." if quitting else ", cards too."
-    return "Leave the match?", body, "Quit" if quitting else "Leave"
+        body = _("The match goes on without you. Your seat keeps its chips and antes, and at"
+                 " each of its turns it checks, or folds when it cannot check (R-C2).")  # fmt: skip
+    if quitting:
+        body += " " + _("Join this table again before the match ends to take your seat back.")
+    else:
+        body += " " + _("Join this table again before the match ends to take your seat back,"
+                        " cards too.")  # fmt: skip
+    return leave[0], body, leave[1]
 
 
 def ask(app: Host, *, quit_after: bool) -> None:
@@ -80,9 +108,9 @@ def ask(app: Host, *, quit_after: bool) -> None:
     def go() -> None:
         notice = ""
         if app.server_kind == "host" and app.server is not None:
-            notice = "You closed your table."
+            notice = _("You closed your table.")
         elif _playing(app):
-            notice = "You left the table."
+            notice = _("You left the table.")
         app.leave_table(notice="" if quit_after else notice, send_leave=True)
         if quit_after:
             app.running = False

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from client.i18n import gettext as _
 from client.model import Session
 from client.net import Connection, Status, TableKey
 from client.pins import Pin, Pins, pin_host
@@ -218,7 +219,7 @@ class TableLink:
             return self._check_key(conn, seen, expect)
         except Exception:  # a bug here must not let an unchecked key through
             log.exception("checking the table's key failed")
-            return "the table's key could not be checked"
+            return _("the table's key could not be checked")
 
     def _check_key(self, conn: Connection, seen: TableKey, expect: Expect) -> str | None:
         if expect.own:
@@ -229,12 +230,15 @@ class TableLink:
         wanted, source = (expect.key, "typed") if expect.key else (expect.announced, "announced")
         if wanted and not same_key(wanted, seen.fingerprint):
             known = normal_short_key(wanted) or wanted.strip()[:40]
-            how = "typed" if source == "typed" else "announced on the network"
             self._problem(conn, KeyProblem(source, title, (known,), new, pin, expect.join))
-            return (
-                f"{title} shows the key {new}, not {known} as {how}: not joined."
-                " Ask the host to read their table key from their lobby."
-            )
+            if source == "typed":
+                words = _("{table} shows the key {new}, not {known} as typed: not joined. Ask"
+                          " the host to read their table key from their lobby.")  # fmt: skip
+            else:
+                words = _("{table} shows the key {new}, not {known} as announced on the"
+                          " network: not joined. Ask the host to read their table key from"
+                          " their lobby.")  # fmt: skip
+            return words.format(table=title, new=new, known=known)
         if wanted and source == "typed":
             return None  # the person checked it against the host's screen: kept once welcomed
         if expect.trusted and expect.trusted == pin.fingerprint:
@@ -243,10 +247,8 @@ class TableLink:
         if verdict.state == "mismatch":
             known_short = tuple(short_key(fp) for fp in verdict.known)
             self._problem(conn, KeyProblem("changed", title, known_short, new, pin, expect.join))
-            return (
-                f"{title}'s key has changed: it was {', '.join(known_short)}, it is now {new}."
-                " Not joined."
-            )
+            words = _("{table}'s key has changed: it was {known}, it is now {new}. Not joined.")
+            return words.format(table=title, known=", ".join(known_short), new=new)
         return None  # a key never met is kept once the table has let us in
 
     def key_welcomed(self, conn: Connection, seen: TableKey, expect: Expect) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from client.i18n import gettext as _
 from common.presence import Presence
 from common.protocol.server_messages import AskAnswer, Lobby, Night, SeatAsked, TableOptions
 from common.schema import LobbySeat
@@ -131,8 +132,10 @@ class LobbyState:
             return hosting, None
         if hosting:
             self.host_from = before
-        who = "You are" if hosting else f"{self.name_of(m.host) or name_of(m.host)} is"
-        return hosting, f"{who} the host now"
+        if hosting:
+            return hosting, _("You are the host now")
+        who = self.name_of(m.host) or name_of(m.host)
+        return hosting, _("{name} is the host now").format(name=who)
 
     def asked(self, m: SeatAsked, name: str) -> str | None:
         """To the host: someone asks for a lost seat back (``open``), or that ask is over."""
@@ -141,7 +144,7 @@ class LobbyState:
             return None
         new = m.seat not in self.asks
         self.asks[m.seat] = m.name or name
-        return f"{m.name or name} asks for the seat back" if new else None
+        return _("{name} asks for the seat back").format(name=m.name or name) if new else None
 
     def answered(self, m: AskAnswer) -> str | None:
         """Our own ask for a seat back: waiting, given, refused or unanswered."""

@@ -11,23 +11,39 @@ each: ``lobby`` (``client.lobbystate``), ``clocks`` (``client.clocks``), ``log``
 from __future__ import annotations
 
 from client.clocks import Clocks
+from client.errorwords import error_words
 from client.handbook import HandBook
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from client.lobbystate import LobbyState, Player
 from client.tablelog import TableLog
+from client.wording import and_names
 from common.events import Act, Event
 from common.match import Standing
 from common.presence import from_wire
 from common.protocol import server_messages as r
 from common.schema import LegalAction, SeatView
 
-__all__ = ["AWAY_WORDS", "Session"]
+__all__ = ["Session", "away_words"]
 
-AWAY_WORDS = {
-    "asked": "stepped away",
-    "clock": "ran out of time and is away",
-    "dropped": "is away (connection lost)",
-    "taken": "had the seat taken away by the host",
-}
+
+def away_words(name: str, why: str, *, stand_in: bool) -> str:
+    """The log's line for a seat gone away (R-C2, R-C3): why, and who plays it."""
+    if stand_in:
+        words = {
+            "asked": _("{who} stepped away — a computer plays the seat"),
+            "clock": _("{who} ran out of time and is away — a computer plays the seat"),
+            "dropped": _("{who} is away (connection lost) — a computer plays the seat"),
+            "taken": _("{who} had the seat taken away by the host — a computer plays the seat"),
+        }.get(why, _("{who} is away — a computer plays the seat"))
+    else:
+        words = {
+            "asked": _("{who} stepped away"),
+            "clock": _("{who} ran out of time and is away"),
+            "dropped": _("{who} is away (connection lost)"),
+            "taken": _("{who} had the seat taken away by the host"),
+        }.get(why, _("{who} is away"))
+    return words.format(who=name)
 
 
 class Session:
@@ -71,7 +87,7 @@ class Session:
         if seat is None:
             return "?"
         p = self.players.get(seat)
-        return p.name if p else f"Seat {seat + 1}"
+        return p.name if p else _("Seat {number}").format(number=seat + 1)
 
     @property
     def phase(self) -> str:
@@ -124,11 +140,11 @@ class Session:
                 self._welcome(msg)
             case r.Error():
                 self.error = (msg.code, msg.message)
-                say(f"Server: {msg.message or msg.code}")
+                say(_("Server: {words}").format(words=error_words(msg.code, msg.message)))
                 if msg.code == "name_taken" and not self.welcomed:
                     self.lobby.lost_seat = msg.seat  # that seat may be asked back (v2)
                 if msg.ref == "ask_seat":  # our ask was refused outright: say why
-                    self.lobby.refused(msg.message or msg.code)
+                    self.lobby.refused(error_words(msg.code, msg.message))
             case r.Lobby():
                 self._lobby(msg)
             case r.MatchStart():
@@ -151,10 +167,12 @@ class Session:
                 self.turn, self.legal = None, []
                 winners = [row.name for row in msg.standings if row.winner]
                 if winners:
-                    say(f"{' and '.join(winners)} won the match", "win")
+                    say(ngettext("{names} won the match", "{names} won the match", len(winners))
+                        .format(names=and_names(winners)), "win")  # fmt: skip
             case r.Presence():
                 self.clocks.presence(msg, now)
-                say(f"{self.name_of(msg.seat)} {'is back' if msg.connected else 'dropped'}")
+                words = _("{who} is back") if msg.connected else _("{who} dropped")
+                say(words.format(who=self.name_of(msg.seat)))
             case r.SeatAway():
                 self._seat_away(msg)
             case r.Paused():
@@ -164,7 +182,9 @@ class Session:
             case r.Clock():
                 self.clocks.clock(msg, now)
             case r.ChatSaid() if msg.text:
-                say(f"{msg.name}{' (watching)' if msg.watching else ''}: {msg.text}", "chat")
+                # Translators: a chat line; "(watching)": said by someone without a seat.
+                words = _("{name} (watching): {text}") if msg.watching else _("{name}: {text}")
+                say(words.format(name=msg.name, text=msg.text), "chat")
             case r.SeatAsked():
                 say(self.lobby.asked(msg, self.name_of(msg.seat)))
             case r.AskAnswer():
@@ -178,7 +198,7 @@ class Session:
         self.host, self.watch = m.host, m.watch
         self.hands = m.hands or self.hands
         if self._rejoining and self.welcomed_once:
-            self.log.say("Reconnected: back at the table")
+            self.log.say(_("Reconnected: back at the table"))
         self.welcomed = self.welcomed_once = True
         self.error = None
 
@@ -266,10 +286,9 @@ class Session:
             self.players[m.seat] = p.moved(presence, stand_in=m.stand_in)
         name = self.name_of(m.seat)
         if m.away:
-            extra = " — a computer plays the seat" if m.stand_in else ""
-            self.log.say(f"{name} {AWAY_WORDS.get(m.why or '', 'is away')}{extra}")
+            self.log.say(away_words(name, m.why or "", stand_in=m.stand_in))
         else:
-            self.log.say(f"{name} is back")
+            self.log.say(_("{who} is back").format(who=name))
 
     def back_to_lobby(self) -> None:
         """A guest done with the standings goes to the lobby, ready for the next match."""

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from client.i18n import N_
+from client.i18n import gettext as _
 from client.reach import (
     NO_PROOF,
     NO_PROOF_WELCOME,
@@ -56,7 +58,7 @@ __all__ = ["BUSY", "Connection", "Status", "TableKey"]
 
 log = logging.getLogger("client.net")
 
-BUSY = "the table is busy"  # a ``retrying`` status's message while a comeback is told so
+BUSY = N_("the table is busy")  # a ``retrying`` status's message while a comeback is told so
 _BUSY_CODES = ("server_busy", "handshake_timeout")  # a refusal of the crowd, not of the hello
 _MOST_BUSY_WAIT = 8.0  # in ``retry_every``
 _PROOF_FAILURES = (  # (what the table's proof showed, how the session ends, the words)
@@ -91,7 +93,7 @@ class TableKey:
 
 
 _FIRST_BYTES = 4096  # of a table's answer to our ClientHello, kept to read a plain refusal
-_OLD_SERVER = (
+_OLD_SERVER = N_(
     "the table does not seal its connections: it may run an older version of the game"
     " (ask the host to update it)"
 )
@@ -109,11 +111,12 @@ def plain_refusal(first: bytes) -> tuple[str, str] | None:
         return None
     for msg in _decoded(msgs):
         if isinstance(msg, r.Error) and msg.code in ("frame_too_large", "bad_frame"):
-            return _OLD_SERVER, msg.code
+            return _(_OLD_SERVER), msg.code
         if isinstance(msg, r.Error):
-            return f"the table refused the connection: {msg.message or msg.code}", msg.code
+            words = _("the table refused the connection: {message}")
+            return words.format(message=msg.message or msg.code), msg.code
         if isinstance(msg, r.Bye):
-            return f"the table is closing: {msg.reason}", ""
+            return _("the table is closing: {reason}").format(reason=msg.reason), ""
     return None
 
 
@@ -264,8 +267,10 @@ class Connection:
             if told_busy and self._comeback:  # the seat is kept: wait, and ask again
                 busy += 1
                 if down_since is None:
-                    down_since, lost = self.clock(), BUSY
-                gone = f"the table stayed busy for {self.retry_for:.0f} s"
+                    down_since, lost = self.clock(), _(BUSY)
+                gone = _("the table stayed busy for {seconds} s").format(
+                    seconds=f"{self.retry_for:.0f}"
+                )
                 pause = min(_MOST_BUSY_WAIT, 2.0 ** (busy - 1)) * self.retry_every
             else:
                 busy = 0
@@ -278,18 +283,22 @@ class Connection:
                     break
                 if not welcomed_once:
                     code = "unreachable" if kind == "unreachable" else ""
-                    why = text or f"could not reach {self.host}:{self.port}"
+                    why = text or _("could not reach {address}").format(
+                        address=f"{self.host}:{self.port}"
+                    )
                     self._status("failed", why, code=code)
                     break
                 if welcomed or down_since is None:
-                    down_since, attempt, lost = self.clock(), 0, text or "connection lost"
-                gone = "the table is gone: no answer from the server"
+                    down_since, attempt, lost = self.clock(), 0, text or _("connection lost")
+                gone = _("the table is gone: no answer from the server")
                 pause = self.retry_every if attempt > 0 else 0.2
             if self.clock() - down_since > self.retry_for:
                 self._status("gone", gone)
                 break
             attempt += 1
-            self._status("retrying", BUSY if busy else lost, attempt, down_since + self.retry_for)
+            self._status(
+                "retrying", _(BUSY) if busy else lost, attempt, down_since + self.retry_for
+            )
             self._closed.wait(pause)
         self._shut()
         self._status("closed")
@@ -337,7 +346,7 @@ class Connection:
                 hello["pake"] = proof.start()
         proven = False
         if not self.send(hello):
-            return "down", "connection lost", False
+            return "down", _("connection lost"), False
         decoder = FrameDecoder()
         welcomed = False
         last_error = ""
@@ -373,9 +382,11 @@ class Connection:
                     try:
                         mac = proof.finish(msg.pake, msg.mac, msg.pw_mac)
                     except ProofFailed as exc:
-                        _, kind, words = next(f for f in _PROOF_FAILURES if isinstance(exc, f[0]))
+                        _proof, kind, words = next(
+                            f for f in _PROOF_FAILURES if isinstance(exc, f[0])
+                        )
                         log.warning("the table's password proof failed, hanging up: %s", words)
-                        return kind, words, False
+                        return kind, _(words), False
                     proven = True
                     self.send(ProofMac(mac=mac).encode())
                     continue
@@ -383,7 +394,7 @@ class Connection:
                     continue  # a proof not asked for; a heartbeat, which ``heard`` has noted
                 if isinstance(msg, r.Welcome) and proof is not None and not proven:
                     log.warning("welcomed without the table's password proof: hanging up")
-                    return "no_proof", NO_PROOF_WELCOME, False
+                    return "no_proof", _(NO_PROOF_WELCOME), False
                 if isinstance(msg, r.Welcome):
                     welcomed = True
                     self._stale_token = False
@@ -398,7 +409,7 @@ class Connection:
                         continue  # not for the player's eyes: we simply sit down again
                 elif isinstance(msg, r.Error) and msg.code == "taken_over":
                     self._put("msg", msg)  # another window of ours has the seat: not a drop
-                    return "bye", msg.message or "another connection took the seat", welcomed
+                    return "bye", msg.message or _("another connection took the seat"), welcomed
                 elif isinstance(msg, r.Bye):
                     self._put("msg", msg)
                     if self.resume_after_bye and self.mid_match:
@@ -411,8 +422,13 @@ class Connection:
         if last_error and not welcomed:
             return "refused", last_error, False
         if silent:
-            return "down", f"no word from the server for {self.silence_limit:.0f} s", welcomed
-        return "down", "connection lost", welcomed
+            silent_for = f"{self.silence_limit:.0f}"
+            return (
+                "down",
+                _("no word from the server for {seconds} s").format(seconds=silent_for),
+                welcomed,
+            )
+        return "down", _("connection lost"), welcomed
 
     def _seal(self, sock: socket.socket) -> tuple[bytes, bytes]:
         """The TLS handshake on ``sock`` (within ``connect_timeout``) and the table's key
@@ -432,11 +448,11 @@ class Connection:
                     break
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError("the TLS handshake took too long")
+                    raise TimeoutError(_("the TLS handshake took too long"))
                 sock.settimeout(left)
                 data = sock.recv(65536)
                 if not data:
-                    raise ConnectionError("the server closed the connection")
+                    raise ConnectionError(_("the server closed the connection"))
                 if len(first) < _FIRST_BYTES:
                     first += data[: _FIRST_BYTES - len(first)]
                 early += pipe.feed(data)
@@ -452,7 +468,7 @@ class Connection:
         try:
             fingerprint = key_fingerprint(cert)
         except ValueError as exc:
-            raise _Ended("down", "could not seal the connection: the table has no key") from exc
+            raise _Ended("down", _("could not seal the connection: the table has no key")) from exc
         port = self.port
         with contextlib.suppress(OSError, IndexError):
             port = int(sock.getpeername()[1])

@@ -1,8 +1,9 @@
 """Windows over every scene: the house rules (F1, a "Rules" button) and "are you sure?".
 
 The app holds at most one (``App.modal``): it gets every event and is drawn over the
-scenes, whose game goes on underneath.  ``RulesOverlay`` shows ``docs/rules.md``, laid out
-from a small part of Markdown (``#``, ``##``, paragraphs and ``- **R-XX** ...`` items), and
+scenes, whose game goes on underneath.  ``RulesOverlay`` shows ``docs/rules.md``, or its
+translation ``client/assets/rules.<language>.md`` in the game's language, laid out from a
+small part of Markdown (``#``, ``##``, paragraphs and ``- **R-XX** ...`` items), and
 scrolls.  ``ConfirmDialog`` asks one question: Enter (or Y) does it, Esc (or N) does not;
 its words follow the game, its box fitting them again at the next ``update``.
 """
@@ -19,6 +20,8 @@ from pathlib import Path
 import pygame
 
 from client.host import Host
+from client.i18n import PSEUDO, language, pseudo
+from client.i18n import gettext as _
 from client.keys import lines
 from client.render.layout import scale
 from client.render.text import blit_text, font, text, wrap
@@ -63,8 +66,14 @@ def packaged_rules() -> Traversable:
     return resources.files("client").joinpath("assets", "rules.md")
 
 
-def rules_path() -> Path | Traversable:
-    """``docs/rules.md`` when the game runs from its source folder, else the package's."""
+def rules_path(lang: str | None = None) -> Path | Traversable:
+    """The rules in ``lang`` (by default the game's language): ``client/assets/rules.de.md``
+    and so on.  English, and a language without its own file: ``docs/rules.md`` when the
+    game runs from its source folder, else the package's copy."""
+    lang = language() if lang is None else lang
+    own = resources.files("client").joinpath("assets", f"rules.{lang}.md")
+    if lang != "en" and own.is_file():
+        return own
     return _SOURCE_RULES if _SOURCE_RULES.is_file() else packaged_rules()
 
 
@@ -91,8 +100,8 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
         source = path.read_text(encoding="utf-8")
     except OSError:
         return [
-            Block("title", "The house rules"),
-            Block("para", f"The rules file is missing: {path}"),
+            Block("title", _("The house rules")),
+            Block("para", _("The rules file is missing: {path}").format(path=path)),
         ]
     parts: list[list[str]] = []  # [kind, text] of each block
     open_block = False  # the last block takes the next line of text
@@ -111,7 +120,15 @@ def load_rules(path: Path | Traversable | None = None) -> list[Block]:
         rule = re.match(r"\*\*(R-[A-Z]\d+)\*\*\s*(.*)", joined) if kind == "item" else None
         rid, words = (rule.group(1), rule.group(2)) if rule else ("", joined)
         blocks.append(Block(kind, _plain(words), rid))
+    if language() == PSEUDO and path == rules_path("en"):  # the layout checks' language
+        blocks = [Block(b.kind, _pseudo_words(b.text), b.rid) for b in blocks]
     return blocks
+
+
+def _pseudo_words(s: str) -> str:
+    """``s`` in the pseudo-language four words at a time, so that it still wraps."""
+    words = s.split(" ")
+    return " ".join(pseudo(" ".join(words[i : i + 4])) for i in range(0, len(words), 4))
 
 
 Line = tuple[str, int, tuple[int, int, int], bool, int, int]  # text, size, colour, bold, x, y
@@ -123,9 +140,13 @@ class RulesOverlay(Overlay):
     def __init__(self, host: Host, *, at: str | None = None) -> None:
         super().__init__(host)
         rules = load_rules()  # the keys (client.keys) under the title, the rules after them
-        keys = [Block("heading", "Keys")] + [Block("item", f"{k}: {say}") for k, say in lines()]
-        self.blocks = rules[:1] + keys + rules[1:]
-        self.close_button = Button("close", "Close", "Esc", style="primary")
+        heading = [Block("heading", _("Keys"))]
+        # Translators: one line of the key help: the key, then what it does ("F: Fold").
+        keys = [
+            Block("item", _("{key}: {meaning}").format(key=k, meaning=say)) for k, say in lines()
+        ]
+        self.blocks = rules[:1] + heading + keys + rules[1:]
+        self.close_button = Button("close", _("Close"), _("Esc"), style="primary")
         self.box = pygame.Rect(0, 0, 10, 10)
         self.view = pygame.Rect(0, 0, 10, 10)  # the scrolled text area
         self.lines: list[Line] = []
@@ -258,7 +279,7 @@ class RulesOverlay(Overlay):
             ty = track.y + (track.h - th) * self.offset // self.max_offset
             pygame.draw.rect(surf, GOLD, (track.x, ty, track.w, th), border_radius=4)
         hint_at = (self.view.x, self.close_button.rect.centery)
-        hint = "scroll: wheel, arrows, Page Up/Down"
+        hint = _("scroll: wheel, arrows, Page Up/Down")
         blit_text(surf, hint, max(14, self.body - 4), hint_at, MUTED, anchor="midleft")
         self.close_button.draw(surf)
 
@@ -279,7 +300,7 @@ class ConfirmDialog(Overlay):
         body: Callable[[], str],
         yes: str,
         on_yes: Callable[[], None],
-        no: str = "Stay",
+        no: str = "",
         kind: str = "",
     ) -> None:
         super().__init__(host)
@@ -287,8 +308,8 @@ class ConfirmDialog(Overlay):
         self.title = title
         self.body = body
         self.on_yes = on_yes
-        self.yes = Button("yes", yes, "Enter", style="danger")
-        self.no = Button("no", no, "Esc", style="primary")
+        self.yes = Button("yes", yes, _("Enter"), style="danger")
+        self.no = Button("no", no or _("Stay"), _("Esc"), style="primary")
         self.resize(host.window_size)
 
     def buttons(self) -> list[Button]:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from client.i18n import LANGUAGES
 from client.relocate import move_once
 from common.levels import LEVEL_IDS
 from common.protocol import HAND_COUNTS
@@ -66,6 +67,7 @@ class Settings:
     sound: bool = True  # False: muted
     volume: int = 70  # the one master volume for every sound, 0-100
     window: list[int] = field(default_factory=lambda: [1280, 800])
+    language: str = ""  # client.i18n: "en", "de", "fr", "es"; "" the system's language
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
@@ -94,6 +96,8 @@ class Settings:
         for name, allowed in _CHOICES.items():
             if getattr(out, name) not in allowed:
                 setattr(out, name, getattr(default, name))
+        if out.language not in LANGUAGES:
+            out.language = ""
         if len(out.window) != 2 or not all(type(v) is int and 0 < v < 20000 for v in out.window):
             out.window = cls().window  # the window opens at this size: it must be two ints
         return out

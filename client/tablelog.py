@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from client.wording import STREET_NAMES, LogLine, act_line, act_words, award_lines, describe_event
+from client.i18n import gettext as _
+from client.i18n import ngettext
+from client.wording import LogLine, act_line, act_words, award_lines, describe_event, street_name
 from common.events import Act, Award, Deal, Event, Show
 
 __all__ = ["MAX_LOG", "TableLog"]
@@ -34,13 +36,14 @@ class TableLog:
     def new_match(self, hands: int) -> None:
         self.recent.clear()
         self._hand, self._street, self._shown = 0, (0, 0), (0, {})
-        self.say(f"A match of {hands} hands begins", "street")
+        words = ngettext("A match of {hands} hand begins", "A match of {hands} hands begins", hands)
+        self.say(words.format(hands=hands), "street")
 
     def hand(self, hand: int, hands: int) -> None:
         """Say the hand's number once, when it starts."""
         if hand != self._hand and hand > 0:
             self._hand = hand
-            self.say(f"Hand {hand} of {hands}", "street")
+            self.say(_("Hand {hand} of {hands}").format(hand=hand, hands=hands), "street")
 
     def events(self, hand: int, events: Iterable[Event], name_of: Callable[[int], str]) -> None:
         """Lines for a hand's events that came (each only once: a comeback's replay of
@@ -54,7 +57,7 @@ class TableLog:
             if isinstance(ev, Deal) and (hand, ev.street) != self._street:
                 self._street = (hand, ev.street)
                 self.recent.clear()  # each street starts clean: no last street's words
-                self.say(STREET_NAMES[ev.street], "street")
+                self.say(street_name(ev.street) or None, "street")
             if isinstance(ev, Show):
                 shown[ev.seat] = ev.hand
             if isinstance(ev, Award):
@@ -62,7 +65,7 @@ class TableLog:
             elif isinstance(ev, Act):
                 # One set of words for the log line and the label over the seat.
                 words = act_words(ev)
-                self.lines.append(act_line(name_of(ev.seat), words, all_in=ev.all_in))
+                self.lines.append(act_line(name_of(ev.seat), ev))
                 self.recent[ev.seat] = words
             elif (line := describe_event(ev, name_of)) is not None:
                 self.lines.append(line)

@@ -15,6 +15,8 @@ import sys
 
 import pygame
 
+from client.i18n import gettext as _
+
 __all__ = ["MIN_SIZE", "TITLE", "TitleFlash", "clamp", "ask_minimum", "hold"]
 
 log = logging.getLogger(__name__)
@@ -40,7 +42,8 @@ class TitleFlash:
         """The caption for ``now``, set on the window (``window``) when it changed."""
         if now < self.until:
             on = int((self.until - now) * 2.5) % 2 == 0
-            self.caption = "▶ YOUR TURN ◀  " + TITLE if on else TITLE
+            # Translators: the window's title for a moment when it is the player's turn.
+            self.caption = _("▶ YOUR TURN ◀  {title}").format(title=TITLE) if on else TITLE
         elif self.until:
             self.until = 0.0
             self.caption = TITLE

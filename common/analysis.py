@@ -130,6 +130,17 @@ class Mark:
     need: float | None = None
     short: str = ""
     """The decision in a few words, for a list (``"folded with 34%, needing 14%"``)."""
+    chips: int = 0
+    """A fold's call, or the chips a call or wager drawing dead put in."""
+    pot: int = 0
+    """The pot a fold gave up."""
+    rival: str = ""
+    """Drawing dead: the seat whose up cards beat every hand the viewer could make ..."""
+    shows: str = ""
+    """... its showing hand and the viewer's best (``stud-hh/1`` names), and whether the
+    viewer had all seven cards (``made``)."""
+    best: str = ""
+    made: bool = False
 
     @property
     def title(self) -> str:
@@ -453,7 +464,8 @@ class MatchAnalysis:
             hand.marks.append(
                 Mark(hand.hand, index, m.street, self.viewer, "fold", "fold", text, cost,
                      cost / self._big_bet(k), chance=chance, need=need,
-                     short=f"folded with {_pct(chance)}, needing {_pct(need)}")
+                     short=f"folded with {_pct(chance)}, needing {_pct(need)}",
+                     chips=call, pot=m.pot)
             )  # fmt: skip
         return True
 
@@ -486,7 +498,8 @@ class MatchAnalysis:
         hand = self.hands[k]
         hand.marks.append(
             Mark(hand.hand, index, m.street, self.viewer, kind, action, text, float(put),
-                 put / self._big_bet(k), short=short)
+                 put / self._big_bet(k), short=short, chips=put, rival=name, shows=shows,
+                 best=your_best, made=len(mine) >= 7)
         )  # fmt: skip
         return True
 

@@ -38,6 +38,16 @@ class Moment:
     text: str
     hand: int
     seat: int
+    kind: str = ""
+    """``biggest_pot``, ``best_hand`` or ``most_won``: what the facts below mean."""
+    names: tuple[str, ...] = ()
+    """Who: the pot's winners, the hand's owner, or the seats that won the most."""
+    chips: int = 0
+    """The pot's chips, or how many hands the leaders won."""
+    shown: str = ""
+    """The hand (``stud-hh/1``'s name) the pot was won with or the best one shown."""
+    of: int = 0
+    """The match's hands (the most won: of how many)."""
 
 
 def _names(records: Sequence[Mapping[str, Any]]) -> dict[int, str]:
@@ -76,7 +86,9 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
         who = " and ".join(names[s] for s in won)
         how = f"with {shows[top]}" if top in shows else "uncontested"
         text = f"{sum(won.values())} chips, hand {big['hand']}: {who} {how}"
-        out.append(Moment("Biggest pot", text, int(big["hand"]), top))
+        winners = tuple(names[s] for s in won)
+        out.append(Moment("Biggest pot", text, int(big["hand"]), top, "biggest_pot", winners,
+                          sum(won.values()), shows.get(top, "")))  # fmt: skip
     # The best hand shown at a showdown.
     best: tuple[int, Mapping[str, Any], Mapping[str, Any]] | None = None
     for rec in records:
@@ -88,7 +100,8 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
     if best is not None:
         _, show, rec = best
         text = f"{names[show['seat']]}: {show['hand']}, hand {rec['hand']}"
-        out.append(Moment("Best hand shown", text, int(rec["hand"]), show["seat"]))
+        out.append(Moment("Best hand shown", text, int(rec["hand"]), show["seat"], "best_hand",
+                          (names[show["seat"]],), shown=show["hand"]))  # fmt: skip
     # The most hands won (a split pot counts for each winner); replay that seat's biggest.
     count: dict[int, int] = {}
     for rec in records:
@@ -101,5 +114,6 @@ def moments(records: Sequence[Mapping[str, Any]]) -> list[Moment]:
         their = max(records, key=lambda r: (won_by(r).get(lead, 0), -int(r["hand"])))
         who = " and ".join(names[s] for s in leaders)
         text = f"{who}: {most} {'hand' if most == 1 else 'hands'} of {len(records)}"
-        out.append(Moment("Most hands won", text, int(their["hand"]), lead))
+        out.append(Moment("Most hands won", text, int(their["hand"]), lead, "most_won",
+                          tuple(names[s] for s in leaders), most, of=len(records)))  # fmt: skip
     return out

@@ -73,6 +73,8 @@ def setup(
     had_digest, _, had_list = had.partition("-")  # as wanted() writes it
     had_extras, want_extras = set(had_list.split(",")) - {""}, set(extras.split(",")) - {""}
     if not first and had_digest == wanted(root, "")[:-1] and want_extras <= had_extras:
+        if stale_catalogs(root):
+            compile_catalogs(root, py, run)
         return py  # this pyproject.toml, with these extras (or more) installed
     # The extras installed before stay: ./scripts/bundle's build beside the tests' test.
     extras = ",".join(sorted(want_extras | had_extras))
@@ -93,12 +95,34 @@ def setup(
             run([str(py), "-m", "pip", "install", "--upgrade", "pip"], log)  # best effort
             if run([str(py), "-m", "pip", "install", "-e", f"{root}[{extras}]"], log) != 0:
                 failed = "installing the game"
+        if not failed:
+            compile_catalogs(root, py, run, log)
     if failed:
         raise _fail(failed, log_path, out)
     stamp.write_text(want + "\n", encoding="utf-8")
     if first:
         print("Set up. (Details in .venv/setup.log.)", file=out)
     return py
+
+
+def stale_catalogs(root: Path) -> bool:
+    """Some ``client/locale/*/LC_MESSAGES/stud.po`` has no ``.mo`` or a newer one."""
+    for po in (root / "client" / "locale").glob("*/LC_MESSAGES/stud.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.is_file() or mo.stat().st_mtime < po.stat().st_mtime:
+            return True
+    return False
+
+
+def compile_catalogs(root: Path, py: Path, run: Run, log: IO[str] | None = None) -> None:
+    """Compile the translations' ``.mo`` files (best effort: the game compiles a missing
+    or stale one in memory, so a failure here costs only a moment at start)."""
+    cmd = [str(py), str(root / "scripts" / "i18n.py"), "compile"]
+    if log is not None:
+        run(cmd, log)
+        return
+    with (py.parent.parent / LOG).open("a", encoding="utf-8") as tail:
+        run(cmd, tail)
 
 
 def main() -> int:

@@ -12,7 +12,7 @@ and issue 19's coach at the table (third and fourth street), its odds readout fa
 bet, and its analysis after the match: the replayer's chance bars on a decision worth a
 look, and the recap's summary of them.
 
-    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800]
+    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800] [--lang de]
 
 Uses the dummy video driver unless a display is set up; the table pictures
 come from hand-made server messages (``tests.demo``) fed through the model,
@@ -109,6 +109,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--four-color", action="store_true")
+    ap.add_argument("--lang", default="en", help="the game's language: en, de, fr, es (qps)")
     args = ap.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -116,6 +117,7 @@ def main() -> int:
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()  # default settings, nothing saved
     import pygame
 
+    from client import i18n
     from client.app import App
     from client.model import Session
     from client.settings import Settings
@@ -125,6 +127,7 @@ def main() -> int:
     w, h = (int(v) for v in args.size.split("x"))
     settings = Settings(name="Ann", recent=["192.168.1.20:7777", "tablehost:7788"])
     settings.four_color = args.four_color
+    settings.language = i18n.set_language(args.lang)
     app = App(settings, size=(w, h), save_settings=False)
     app.init_display()
     args.out.mkdir(parents=True, exist_ok=True)

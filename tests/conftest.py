@@ -27,6 +27,9 @@ os.environ["STUD_MDNS"] = "off"  # even under scripts/netns, which exports it on
 if os.environ.get("STUD_NETNS") != "1" or not only_loopback():
     os.environ.pop("STUD_NETNS", None)
 
+os.environ["LANGUAGE"] = "en"  # the game's language (client.i18n.system_language), here
+# and in the games the tests start: English, whatever the machine speaks
+
 import gc  # noqa: E402
 
 import pygame  # noqa: E402
@@ -47,6 +50,15 @@ def _quit_closing_fonts() -> None:
 
 
 pygame.quit = _quit_closing_fonts
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Each test starts in English (one that picks a language leaves it behind)."""
+    yield
+    from client.i18n import set_language
+
+    set_language("en")
 
 
 @pytest.fixture

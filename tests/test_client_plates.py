@@ -50,7 +50,7 @@ def test_computer_names_are_cut_only_when_the_plate_has_no_room(size) -> None:
     for spot, drawn in drawn_plates(size, names):
         plate = spot.plate_rect()
         (name, name_r), (stack, stack_r) = drawn[:2]
-        assert stack == "1000"
+        assert stack == "1,000"  # the thousands mark of the language (client.i18n.chips)
         assert plate.contains(name_r) and plate.contains(stack_r), (size, name, plate)
         assert name_r.right < stack_r.left, (size, name, name_r, stack_r)
         if size != (800, 500):  # room enough: every name in full

@@ -114,7 +114,7 @@ def test_the_asker_is_offered_to_ask_then_waits_and_reads_the_answer(app, monkey
     app.session.lobby.ask = (3, "waiting", "")
     feed(app, [{"type": "error", "code": "seat_connected", "ref": "ask_seat",
                 "message": "seat 3 is connected: it is not lost"}])  # fmt: skip
-    assert scene.panel.asks.lines == ["seat 3 is connected: it is not lost"]
+    assert scene.panel.asks.lines == ["That seat's player is connected."]
 
 
 def test_a_plain_name_clash_offers_nothing(app) -> None:

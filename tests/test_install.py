@@ -98,7 +98,8 @@ def test_a_wheel_installed_in_a_fresh_venv_shows_the_rules(tmp_path: Path) -> No
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     probe = (
-        "import client, client.overlays as o; "
+        "import client, client.overlays as o, client.i18n as i; "
+        "i.set_language('de'); print(i.gettext('Rules')); i.set_language('en'); "
         "print(client.__file__); print(o.rules_path()); "
         "print('\\n'.join(f'{b.kind}|{b.rid}|{b.text}' for b in o.load_rules()))"
     )
@@ -107,7 +108,8 @@ def test_a_wheel_installed_in_a_fresh_venv_shows_the_rules(tmp_path: Path) -> No
     env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     out = subprocess.run([py, "-c", probe], cwd=elsewhere, env=env, check=True,
                          capture_output=True, text=True, timeout=60).stdout  # fmt: skip
-    package, where, *lines = out.splitlines()
+    german, package, where, *lines = out.splitlines()
+    assert german == "Regeln"  # the catalogs are in the package (a .mo, or the .po compiled)
     assert Path(package).is_relative_to(venv), package
     assert Path(where).is_relative_to(venv), where
     assert "The rules file is missing" not in out
@@ -156,14 +158,20 @@ def test_the_first_setup_says_what_it_does_in_a_few_lines(tmp_path: Path) -> Non
     assert not any("editable" in line.lower() or "*" in line for line in shown)
     assert "Editable installation" in (root / ".venv" / "setup.log").read_text()
     assert run.cmds[0] == ["base-python", "-m", "venv", str(root / ".venv")]
-    assert run.cmds[-1] == [str(py), "-m", "pip", "install", "-e", f"{root}[test]"]
+    assert run.cmds[-2] == [str(py), "-m", "pip", "install", "-e", f"{root}[test]"]
+    assert run.cmds[-1] == [str(py), str(root / "scripts" / "i18n.py"), "compile"]  # the .mo
     again, out2 = FakeRun(), io.StringIO()
     setup.setup(root, "test", python="base-python", run=again, out=out2)
     assert again.cmds == [] and out2.getvalue() == ""  # installed: nothing to do, nothing said
     (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + "\n# new\n")
     setup.setup(root, "test", python="base-python", run=again, out=out2)
-    assert [c[-1] for c in again.cmds] == ["pip", f"{root}[test]"]  # no new venv
+    assert [c[-1] for c in again.cmds] == ["pip", f"{root}[test]", "compile"]  # no new venv
     assert len(out2.getvalue().splitlines()) == 1
+    po = root / "client" / "locale" / "de" / "LC_MESSAGES" / "stud.po"
+    po.parent.mkdir(parents=True)
+    po.write_text("")  # a catalog changed since its .mo was made: compiled, silently
+    setup.setup(root, "test", python="base-python", run=again, out=out2)
+    assert again.cmds[-1][-1] == "compile" and len(out2.getvalue().splitlines()) == 1
 
 
 def test_a_failed_setup_shows_the_end_of_its_log_and_stays_unstamped(tmp_path: Path) -> None:

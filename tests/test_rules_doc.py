@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from client import i18n
 from client.overlays import RulesOverlay, load_rules, rules_path
 from client.render.text import font
 from tests import demo
@@ -62,6 +63,25 @@ def test_the_rules_say_what_a_first_night_asks() -> None:
         "time bank",
     ):  # R-C2-4
         assert words in text, words
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_each_translation_has_the_rule_ids_and_sections_of_the_english(lang: str) -> None:
+    english = load_rules(RULES)
+    own = load_rules(ROOT / "client" / "assets" / f"rules.{lang}.md")
+    assert [(b.kind, b.rid) for b in own] == [(b.kind, b.rid) for b in english]  # R-xx, in order
+    assert not {b.text for b in own} & {b.text for b in english}  # every block translated
+
+
+@pytest.mark.parametrize(("lang", "title"), [("fr", "Les règles de la maison"),
+    ("it", "The house rules"), ("qps", i18n.pseudo("The house rules"))])  # fmt: skip
+def test_the_overlay_reads_the_rules_in_the_games_language(
+    lang: str, title: str, monkeypatch
+) -> None:
+    monkeypatch.setattr(i18n, "_current", lang)  # "it" has no file of its own: English
+    blocks = load_rules()
+    assert blocks[0].text == title and len(blocks) == len(load_rules(RULES))
+    assert (rules_path() == RULES) is (lang != "fr")
 
 
 def test_the_client_shows_the_same_text() -> None:

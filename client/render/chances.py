@@ -7,9 +7,11 @@ from __future__ import annotations
 import pygame
 
 from client.analysing import Analysing
+from client.i18n import gettext as _
 from client.render.layout import TableLayout
 from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
+from client.tablewords import mark_text, percent
 from common.analysis import Chance, Mark
 
 __all__ = [
@@ -30,10 +32,10 @@ def chance_words(c: Chance) -> str:
     """``"62%"``; a sampled chance never says 0% or 100% (``"<1%"``, ``">99%"``)."""
     pct = round(100 * c.share)
     if not c.exact and pct <= 0:
-        return "<1%"
+        return percent(0.001)
     if not c.exact and pct >= 100:
-        return ">99%"
-    return f"{pct}%"
+        return percent(0.999)
+    return percent(pct / 100)
 
 
 def draw_bar(
@@ -76,18 +78,18 @@ def why_lines(
     """The words in the why box, wrapped to ``room``: the marked decision's (True), or a
     hint (False); ``next_key`` goes to the next decision worth a look."""
     if mark is not None:
-        return wrap(mark.text, size, room)[:WHY_LINES], True
+        return wrap(mark_text(mark), size, room)[:WHY_LINES], True
     if a.held:
-        words = "Your decisions are looked over once the match is over."
+        words = _("Your decisions are looked over once the match is over.")
     elif not a.judged():
-        words = "Decisions are looked over for a seat of your own: none here."
+        words = _("Decisions are looked over for a seat of your own: none here.")
     elif not a.job.decisions_done:
-        words = "Your decisions are being looked over…"
+        words = _("Your decisions are being looked over…")
     elif not a.job.marks():
-        words = "None of your decisions in these hands is worth a second look."
+        words = _("None of your decisions in these hands is worth a second look.")
     else:
-        words = f"Stops marked with a dot are decisions worth a look: {next_key} goes "
-        words += "to the next one."
+        words = _("Stops marked with a dot are decisions worth a look: {key} goes to the next "
+                  "one.").format(key=next_key)  # fmt: skip
     return wrap(words, size, room)[:WHY_LINES], False
 
 

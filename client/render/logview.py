@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from client.render.text import text, wrap
 from client.render.widgets import GOLD, INK, MUTED
 from client.wording import LogLine
@@ -139,7 +141,10 @@ class LogView:
         pygame.draw.rect(surf, (30, 44, 40), hint.inflate(4, 2), border_radius=hint.h // 2)
         color = GOLD if self.unseen else INK
         pygame.draw.rect(surf, color, hint.inflate(4, 2), 1, border_radius=hint.h // 2)
-        words = f"{self.unseen} new below" if self.unseen else "back to newest"
+        if self.unseen:
+            words = ngettext("{n} new below", "{n} new below", self.unseen).format(n=self.unseen)
+        else:
+            words = _("back to newest")
         label = text(words, round(self.size * 0.9), color)
         # The bundled font has no arrow glyphs, so the arrow is drawn.
         a = max(3, round(self.size * 0.22))

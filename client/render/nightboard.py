@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pygame
 
-from client.render.text import blit_text, fit
+from client.i18n import chips, evening, ngettext
+from client.i18n import gettext as _
+from client.render.text import blit_text, fit, font
 from client.render.widgets import GOLD, INK, MUTED, panel
 from common.protocol.server_messages import Night
 
@@ -17,7 +19,8 @@ LOST = (235, 110, 100)
 
 def net_look(net: int) -> tuple[str, tuple[int, int, int]]:
     """Chips won or lost, signed, and their colour: ``"+164"`` green, ``"-64"`` red."""
-    return (f"{net:+d}" if net else "0"), WON if net > 0 else LOST if net < 0 else MUTED
+    said = ("+" if net > 0 else "-") + chips(abs(net)) if net else "0"
+    return said, WON if net > 0 else LOST if net < 0 else MUTED
 
 
 def draw_night(
@@ -26,11 +29,16 @@ def draw_night(
     panel(surf, rect, (8, 22, 18, 210), max(6, size // 2))
     pad = max(8, size * 2 // 3)
     x, y = rect.x + pad, rect.y + pad
-    played = f"{night.played} match" + ("" if night.played == 1 else "es")
-    blit_text(surf, f"Tonight · {played}", size, (x, y), GOLD, bold=True)
-    if night.label:
-        at = (rect.right - pad, y + size // 6)
-        blit_text(surf, night.label, max(12, size * 3 // 4), at, MUTED, anchor="topright")
+    played = ngettext("Tonight · {n} match", "Tonight · {n} matches", night.played)
+    title = blit_text(surf, played.format(n=night.played), size, (x, y), GOLD, bold=True)
+    if night.label:  # the date right of the title, in a shorter form where the long is too wide
+        at, small = (rect.right - pad, y + size // 6), max(12, size * 3 // 4)
+        room = at[0] - title.right - pad
+        forms = [evening(night.evening, night.label, form) for form in ("full", "long", "medium")]
+        label = next(
+            (d for d in forms if font(small).size(d)[0] <= room), fit(forms[-1], small, room)
+        )
+        blit_text(surf, label, small, at, MUTED, anchor="topright")
     y += round(size * 1.5)
     small = max(12, size * 4 // 5)
     line_h = round(small * 1.35)
@@ -44,8 +52,8 @@ def draw_night(
             rows[-1] = mine
     for r in rows:
         color = GOLD if r.name == me else INK
-        label = r.name + (" (computer)" if r.computer else "")
-        stars = f"{r.wins} win" + ("" if r.wins == 1 else "s") if r.wins else ""
+        label = _("{name} (computer)").format(name=r.name) if r.computer else r.name
+        stars = ngettext("{n} win", "{n} wins", r.wins).format(n=r.wins) if r.wins else ""
         net, net_color = net_look(r.net)
         blit_text(surf, net, small, (rect.right - pad, y), net_color, bold=True, anchor="topright")
         star_x = rect.right - pad - small * 4
@@ -57,5 +65,5 @@ def draw_night(
     if night.matches:
         latest = list(night.matches)[-4:]
         won = "  ".join(f"{m.number}: {' & '.join(m.winners) or '—'}" for m in latest)
-        won = fit(f"Won: {won}", small, rect.w - 2 * pad)
+        won = fit(_("Won: {matches}").format(matches=won), small, rect.w - 2 * pad)
         blit_text(surf, won, small, (x, rect.bottom - pad), MUTED, anchor="bottomleft")

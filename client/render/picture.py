@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from client.i18n import gettext as _
 from client.lobbystate import Player
 from client.model import Session
 from common.schema import SeatView
@@ -32,7 +33,7 @@ class TablePicture:
         if seat is None:
             return "?"
         p = self.players.get(seat)
-        return p.name if p else f"Seat {seat + 1}"
+        return p.name if p else _("Seat {number}").format(number=seat + 1)
 
 
 def picture_of(session: Session, now: float) -> TablePicture:

@@ -8,9 +8,12 @@ from typing import Any
 
 import pygame
 
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from client.render.cards import FOUR, TWO, draw_suit
-from client.render.text import blit_text, fit
+from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
+from client.tablewords import draw_words
 from common.schema import SeatView
 from common.seen import RANKS, cards_seen, draws, viewer_cards
 
@@ -18,6 +21,7 @@ __all__ = ["SeenPanel"]
 
 GRID_RANKS = RANKS[::-1]  # A K Q ... 2
 GRID_SUITS = "shdc"
+ROWS = 4  # the rows of words under the grid
 PANEL = (20, 32, 30)  # the panel's near-black green
 # The rows' suit signs sit on the panel, not on a card's white: the deck's colours
 # lightened until they read there (black spades are white, as on a dark table).
@@ -39,6 +43,7 @@ class SeenPanel:
         self.mine: list[str] = []
         self.lines: list[str] = []
         self.outs: set[str] = set()
+        self.made: set[str] = set()  # the lines of draws made, drawn in gold
         self._view: SeatView | None = None
         self._picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
@@ -47,25 +52,31 @@ class SeenPanel:
             return  # views are immutable: the same one says the same
         self._view = view
         if view is None:
-            self.seen, self.mine, self.lines, self.outs = set(), [], [], set()
+            self.seen, self.mine, self.lines, self.outs, self.made = set(), [], [], set(), set()
             return
         self.seen = cards_seen(view)
         self.mine = viewer_cards(view)
         me = view.seats.get(view.you) if view.you is not None else None
-        self.outs = set()
+        self.outs, self.made = set(), set()
         if view.you is None or me is None:
-            self.lines = ["Watching: up cards and shown hands only"]
+            self.lines = [_("Watching: up cards and shown hands only")]
             return
         to_come = 0 if me.folded or view.over else max(0, 7 - len(self.mine))
         found = draws(self.mine, self.seen, to_come)
-        self.lines = [d.words() for d in found]
+        self.lines = [draw_words(d) for d in found]
+        self.made = {draw_words(d) for d in found if d.made}
         self.outs = {c for d in found if d.need for c in d.wanted}
         if not self.lines:
-            none = "Folded" if me.folded else "No flush, straight or trips draw"
-            self.lines = ["The hand is over" if view.over else none]
+            none = _("Folded") if me.folded else _("No flush, straight or trips draw")
+            self.lines = [_("The hand is over") if view.over else none]
         dead = len(self.seen) - len(self.mine)
-        outs = ", green: live outs" if self.outs else ""
-        self.lines.insert(0, f"{dead} other card{'s' if dead != 1 else ''} seen{outs}")
+        if self.outs:
+            # Translators: the panel's first line; live outs are drawn in green.
+            seen = ngettext("{n} other card seen, green: live outs",
+                            "{n} other cards seen, green: live outs", dead)  # fmt: skip
+        else:
+            seen = ngettext("{n} other card seen", "{n} other cards seen", dead)
+        self.lines.insert(0, seen.format(n=dead))
 
     @staticmethod
     def height(s: float) -> int:
@@ -89,7 +100,7 @@ class SeenPanel:
         panel(surf, rect, (*PANEL, 235), px(10))
         pygame.draw.rect(surf, (70, 96, 88), rect, 1, border_radius=px(10))
         at = (rect.x + px(10), rect.y + px(14))
-        blit_text(surf, "Cards seen this hand", max(12, px(20)), at, GOLD, bold=True,
+        blit_text(surf, _("Cards seen this hand"), max(12, px(20)), at, GOLD, bold=True,
                   anchor="midleft")  # fmt: skip
         colors = FOUR if four else TWO
         top = rect.y + px(28)
@@ -123,9 +134,21 @@ class SeenPanel:
                           anchor="center")  # fmt: skip
         y = top + 4 * ch + px(8)
         size = max(12, px(18))
-        for i, line in enumerate(self.lines[:4]):
-            color = MUTED if i == 0 and len(self.lines) > 1 else INK
-            if "made" in line:
-                color = GOLD
-            blit_text(surf, fit(line, size, rect.w - px(20)), size, (rect.x + px(10), y), color)
+        for words, color in self.rows(size, rect.w - px(20)):
+            blit_text(surf, words, size, (rect.x + px(10), y), color)
             y += px(21)
+
+    def rows(self, size: int, width: int) -> list[tuple[str, tuple[int, int, int]]]:
+        """The lines under the grid as drawn, ``ROWS`` at most: a line too long for one
+        row goes on in the next while there is room for the lines after it (a longer
+        language says the same in more words); else it is cut."""
+        lines = self.lines[:ROWS]
+        out: list[tuple[str, tuple[int, int, int]]] = []
+        for i, line in enumerate(lines):
+            color = MUTED if i == 0 and len(self.lines) > 1 else INK
+            color = GOLD if line in self.made else color
+            parts = wrap(line, size, width)
+            if len(out) + len(parts) + len(lines) - i - 1 > ROWS:
+                parts = [line]
+            out += [(fit(part, size, width), color) for part in parts]
+        return out[:ROWS]

@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 import pygame
 
 from client.discovery import FoundTable
+from client.i18n import gettext as _
+from client.i18n import pgettext
 from client.render.lock import LOCK_SEALED, draw_lock, lock_width
-from client.render.text import blit_text, fit, fit_lines, line_height
+from client.render.text import blit_text, fit, fit_lines, font, line_height
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel
 
 __all__ = ["PasswordPrompt", "TableList"]
@@ -24,7 +26,7 @@ class TableList:
     id: str
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
     tables: list[FoundTable] = field(default_factory=list)
-    empty: str = "Looking for tables…"
+    empty: str = ""  # said when no table is found (the start screen sets it)
     row_h: int = 50
     size: int = 22
     scroll: int = 0
@@ -55,7 +57,7 @@ class TableList:
         """The table clicked, if this event clicked one."""
         if event.type == pygame.MOUSEMOTION:
             rows = self.rows()
-            hit = [i for i, (_, r) in enumerate(rows) if r.collidepoint(event.pos)]
+            hit = [i for i, (_t, r) in enumerate(rows) if r.collidepoint(event.pos)]
             self.hover = hit[0] if hit else None
         elif event.type == pygame.MOUSEWHEEL:
             if self.rect.collidepoint(pygame.mouse.get_pos()):
@@ -80,16 +82,18 @@ class TableList:
             pygame.draw.rect(surf, base, row, border_radius=8)
             pygame.draw.rect(surf, GOLD if hover else (70, 110, 90), row, 2, border_radius=8)
             pad = max(6, row.h // 6)
+            # Translators: what a click on a table found does: it runs another version of the
+            # game; takes your own seat back; watches (full); a seat from the next match on.
             if not t.compatible:
-                action, color = "other version", MUTED
+                action, color = _("other version"), MUTED
             elif t.key in self.kept:  # full or not: the click sits us back down
-                action, color = "your seat ›", GOLD
+                action, color = _("your seat ›"), GOLD
             elif t.free == 0:
-                action, color = "full: watch", ORANGE
+                action, color = _("full: watch"), ORANGE
             elif t.running:
-                action, color = "next match ›", GREEN
+                action, color = _("next match ›"), GREEN
             else:
-                action, color = "Join ›", GOLD
+                action, color = _("Join ›"), GOLD
             at = (row.right - pad, row.y + pad)
             act = blit_text(surf, action, small, at, color, bold=True, anchor="topright")
             x = row.x + pad
@@ -100,11 +104,15 @@ class TableList:
             name = fit(t.name, self.size, act.left - x - 2 * pad, bold=True)
             ink = INK if t.compatible else MUTED
             blit_text(surf, name, self.size, (x, row.y + pad - 2), ink, bold=True)
-            facts = fit(t.summary() + (" · password" if t.password else ""), small, row.w - 2 * pad)
+            summary = t.summary() + (" · " + _("password") if t.password else "")
             at = (row.x + pad, row.bottom - pad + 2)
+            below = act.bottom <= at[1] - font(small).size("Ag")[1]  # else it stops at the action
+            facts = fit(summary, small, (row.right if below else act.left) - pad - at[0])
             blit_text(surf, facts, small, at, MUTED, anchor="bottomleft")
         if len(self.tables) > len(rows):
-            more = f"{self.scroll + 1}–{self.scroll + len(rows)} of {len(self.tables)} (wheel)"
+            more = _("{first}–{last} of {count} (wheel)").format(
+                first=self.scroll + 1, last=self.scroll + len(rows), count=len(self.tables)
+            )
             blit_text(surf, more, small, (r.right, r.bottom + 4), MUTED, anchor="topright")
 
 
@@ -113,10 +121,11 @@ class PasswordPrompt:
 
     def __init__(self, table: FoundTable) -> None:
         self.table = table
-        self.input = TextInput("prompt_password", "", "password", max_len=40, secret=True)
+        self.input = TextInput("prompt_password", "", _("password"), max_len=40, secret=True)
         self.input.focused = True
-        self.join = Button("prompt_join", "Join", "Enter", style="primary")
-        self.cancel = Button("prompt_cancel", "Cancel", "Esc")
+        join = pgettext("button", "Join")
+        self.join = Button("prompt_join", join, _("Enter"), style="primary")
+        self.cancel = Button("prompt_cancel", _("Cancel"), _("Esc"))
         self.box = pygame.Rect(0, 0, 10, 10)
         self.size = 26
         self.error = ""  # the table refused the last password: said in the box
@@ -171,7 +180,8 @@ class PasswordPrompt:
         b = self.box
         panel(surf, b, (10, 24, 20, 245), 16)
         pygame.draw.rect(surf, GOLD, b, 3, border_radius=16)
-        title = fit(f"{self.table.name} needs a password", self.size, b.w - 40, bold=True)
+        title = _("{table} needs a password").format(table=self.table.name)
+        title = fit(title, self.size, b.w - 40, bold=True)
         at = (b.centerx, b.y + round(self.size * 1.5))
         blit_text(surf, title, self.size, at, GOLD, bold=True, anchor="center")
         at = (b.centerx, b.y + round(self.size * 2.7))

@@ -8,6 +8,11 @@ from typing import NamedTuple
 
 import pygame
 
+from client.handwords import hand_words, with_hand_words
+from client.i18n import chips as chip_words
+from client.i18n import gettext as _
+from client.i18n import pgettext
+from client.levels import level_name
 from client.lobbystate import Player
 from client.render.cards import CardArt
 from client.render.layout import SeatSpot, TableLayout
@@ -15,7 +20,8 @@ from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.picture import TablePicture
 from client.render.text import blit_text, fit, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, panel
-from client.wording import STREET_NAMES, award_lines
+from client.wording import award_lines, street_name
+from common.levels import LEVEL_IDS
 from common.schema import TableSeat
 
 __all__ = ["PlateLook", "TablePainter", "seat_lock", "seat_tags"]
@@ -41,33 +47,46 @@ def seat_tags(
     tags: list[tuple[str, tuple[int, int, int]]] = []
     grace = pic.dropped.get(seat)
     if sv is None and player is not None and player.next:
-        tags.append(("next match", (120, 200, 150)))  # a late arrival's seat
+        tags.append((_("next match"), (120, 200, 150)))  # a late arrival's seat
     if seat in pic.dropped and not (player is not None and player.away):
-        tags.append((f"dropped {int(grace)}s" if grace is not None else "dropped", ORANGE))
+        # Translators: a seat's tag: its person's connection is lost, {seconds} of grace left.
+        dropped = _("dropped {seconds}s").format(seconds=int(grace)) if grace is not None else ""
+        tags.append((dropped or _("dropped"), ORANGE))
     if player is not None and player.away:
         taken = player.away_why == "taken"
         if player.stand_in:  # R-C3: a computer stands in for this person
-            tags.append(("away — computer playing", STAND_IN))
+            tags.append((_("away — computer playing"), STAND_IN))
         else:
-            tags.append(("seat taken away" if taken else "away", RED_TAG if taken else ORANGE))
+            tag = _("seat taken away") if taken else pgettext("seat tag", "away")
+            tags.append((tag, RED_TAG if taken else ORANGE))
     if sv is not None:
         if sv.folded:
-            tags.append(("folded", MUTED))
+            tags.append((pgettext("seat tag", "folded"), MUTED))
         if sv.all_in:
-            tags.append(("ALL IN", RED_TAG))
+            tags.append((pgettext("seat tag", "ALL IN"), RED_TAG))
     if seat in pic.recent and not (sv and sv.folded):
         tags.append((pic.recent[seat], (170, 220, 250)))
     if player is not None and player.kind == "computer" and (player.level_name or player.level):
-        tags.append((player.level_name or player.level, LEVEL_TAG))  # its level, last
+        level = level_name(player.level) if player.level in LEVEL_IDS else player.level_name
+        tags.append((level or player.level, LEVEL_TAG))  # its level, last
     elif player is not None and player.host:
-        tags.append(("host", LEVEL_TAG))  # who hosts: the role passes on (docs/protocol.md)
+        tags.append(
+            (pgettext("seat tag", "host"), LEVEL_TAG)
+        )  # who hosts: the role passes on (docs/protocol.md)
     left = pic.clocks.get(seat) if turn else None
     if turn:
-        label = "your turn" if own else "to act"
-        if left is not None:
-            label += f" {ceil(left[0])}s" if left[0] > 0 else f" · bank {ceil(left[1])}s"
+        # Translators: a seat's tag on its turn, with its clock ({seconds} left to decide,
+        # then the time bank's).
+        if left is not None and left[0] > 0:
+            label = _("your turn {seconds}s") if own else _("to act {seconds}s")
+            label = label.format(seconds=ceil(left[0]))
+        elif left is not None:
+            label = _("your turn · bank {seconds}s") if own else _("to act · bank {seconds}s")
+            label = label.format(seconds=ceil(left[1]))
         elif own and pic.seconds_left is not None:
-            label += f" {ceil(pic.seconds_left or 0)}s"
+            label = _("your turn {seconds}s").format(seconds=ceil(pic.seconds_left or 0))
+        else:
+            label = _("your turn") if own else _("to act")
         tags.insert(0, (label, ORANGE if left is not None and left[0] <= 0 else GOLD))
     return tags
 
@@ -90,12 +109,13 @@ def seat_lock(pic: TablePicture, player: Player | None) -> bool | None:
     return player.sealed
 
 
-def _wrap_award(line: str, size: int, width: int) -> list[str]:
-    """A winner line on one row, or broken before its hand ("… wins 126" / "with a …")."""
+def _wrap_award(line: str, size: int, width: int, phrases: list[str]) -> list[str]:
+    """A winner line on one row, or broken before its hand ("… wins 126" / "with a …";
+    ``phrases``: the shown hands as the winner lines say them, in the player's language)."""
     if font(size, bold=True).size(line)[0] <= width:
         return [line]
-    head, sep, hand = line.partition(" with ")
-    parts = [head, sep.strip() + " " + hand] if sep else [line]
+    at = max((line.find(p) for p in phrases if p), default=-1)
+    parts = [line[:at].rstrip(), line[at:]] if at > 0 else [line]
     return [row for part in parts for row in wrap(part, size, width)]
 
 
@@ -292,7 +312,7 @@ class TablePainter:
         fs = lay.font(24 if spot.own else 22)
         # The name has the plate's width but the icon and the stack as drawn (at small
         # sizes the font floor makes words wider than the scale says, at large ones not).
-        digits = "8" * max(4, len(f"{sv.stack}")) if sv is not None else ""  # steady room
+        digits = "8" * max(4, len(chip_words(sv.stack))) if sv is not None else ""  # steady room
         stack_w = font(fs, bold=True).size(digits)[0] + lay.px(12) if sv is not None else 0
         room = r.w - (lay.px(10) + lay.px(18) + lay.px(6)) - lay.px(10) - stack_w  # pad, icon, gap
         name = player.name if player else pic.name_of(spot.seat)
@@ -301,9 +321,12 @@ class TablePainter:
         return PlateLook(
             turn=turn,
             folded=sv is not None and sv.folded,
-            name=fit(name + (" (you)" if spot.own else ""), fs, room, bold=True),
+            # Translators: our own seat's name on its plate.
+            name=fit(
+                _("{name} (you)").format(name=name) if spot.own else name, fs, room, bold=True
+            ),
             fs=fs,
-            stack=f"{sv.stack}" if sv is not None else None,
+            stack=chip_words(sv.stack) if sv is not None else None,
             kind="computer" if stand_in else (player.kind if player else "human"),
             tags=tuple(seat_tags(pic, spot.seat, own=spot.own, clock=clock)),
             bar=self._clock_fill(lay, r, left, pic) if left is not None else None,
@@ -371,7 +394,14 @@ class TablePainter:
         if label:
             at = (at[0] + lay.px(4), at[1])
             blit_text(
-                surf, str(amount), lay.font(22), at, INK, bold=True, anchor="midleft", shadow=True
+                surf,
+                chip_words(amount),
+                lay.font(22),
+                at,
+                INK,
+                bold=True,
+                anchor="midleft",
+                shadow=True,
             )
 
     def dealer_button(self, surf: pygame.Surface, lay: TableLayout, spot: SeatSpot) -> None:
@@ -383,11 +413,14 @@ class TablePainter:
     ) -> None:
         v = pic.view
         cx, cy = lay.center
-        top = f"Hand {pic.hand} of {pic.hands}"
-        if v is not None and v.street in STREET_NAMES and not v.over:
-            top += " · " + STREET_NAMES[v.street]
+        top = _("Hand {hand} of {hands}").format(hand=pic.hand, hands=pic.hands)
+        if v is not None and street_name(v.street) and not v.over:
+            top = _("Hand {hand} of {hands} · {street}")
+        elif v is not None and v.over and any(s.shown for s in v.seats.values()):
+            top = _("Hand {hand} of {hands} · showdown")
         elif v is not None and v.over:
-            top += " · showdown" if any(s.shown for s in v.seats.values()) else " · over"
+            top = _("Hand {hand} of {hands} · over")
+        top = top.format(hand=pic.hand, hands=pic.hands, street=street_name(v.street) if v else "")
         at = (cx, cy - lay.px(86))
         blit_text(surf, top, lay.font(24), at, (210, 230, 210), bold=True, anchor="center")
         if v is None:
@@ -400,7 +433,7 @@ class TablePainter:
             at = (cx - lay.px(30), cy - lay.px(20))
             blit_text(
                 surf,
-                f"Pot {v.pot}",
+                _("Pot {amount}").format(amount=chip_words(v.pot)),
                 lay.font(34),
                 at,
                 GOLD,
@@ -409,21 +442,24 @@ class TablePainter:
                 shadow=True,
             )
         if len(v.pots) > 1:
+            # Translators: the pots under the pot's total: "Main 120   Side 1 40".
+            main, side = _("Main {amount}"), _("Side {pot} {amount}")
             parts = [
-                ("Main" if i == 0 else f"Side {i}") + f" {pot.amount}"
+                (main if i == 0 else side).format(pot=i, amount=chip_words(pot.amount))
                 for i, pot in enumerate(v.pots)
-            ]
+            ]  # fmt: skip
             at = (cx, cy + lay.px(14))
             blit_text(surf, "   ".join(parts), lay.font(20), at, INK, anchor="center")
         if v.awards and pot_hidden:
             # The winner lines name each winner and the hand (R-S3), split and side pots too.
             hands = {seat: sv.shown.hand for seat, sv in v.seats.items() if sv.shown}
+            phrases = [with_hand_words(hand) for hand in hands.values()]
             size = lay.font(24)
             width = round(lay.felt.w * 0.6)
             lines = [
                 part
                 for line in award_lines(v.awards, hands, pic.name_of)
-                for part in _wrap_award(line, size, width)
+                for part in _wrap_award(line, size, width, phrases)
             ]
             step = round(size * 1.05)
             y = cy - lay.px(34) if pot_hidden else cy + lay.px(40)
@@ -450,7 +486,7 @@ class TablePainter:
         r.w = at[0] - left + lay.px(6) * n
         r.h = d + (n - 1) * lay.px(3)
         if label:
-            img = text(str(amount), lay.font(22), INK, bold=True)
+            img = text(chip_words(amount), lay.font(22), INK, bold=True)
             r.w = max(r.w, at[0] + lay.px(4) + img.get_width() + 2 - left)
             r.h = max(r.h, img.get_height())
         return r
@@ -459,7 +495,9 @@ class TablePainter:
         """Where a shown hand's name goes: on the centre's side of the lifted best five."""
         rects = spot.card_rects(max(1, len(sv.shown.cards) if sv.shown else 1))
         r = rects[0].union(rects[-1])
-        img = text(sv.shown.hand if sv.shown else "", lay.font(22), (20, 20, 20), bold=True)
+        img = text(
+            hand_words(sv.shown.hand) if sv.shown else "", lay.font(22), (20, 20, 20), bold=True
+        )
         box = img.get_rect().inflate(lay.px(14), lay.px(6))
         lift = round(spot.card_h() * 0.2)
         if spot.top:
@@ -474,6 +512,6 @@ class TablePainter:
         if sv.shown is None or not sv.shown.hand:
             return
         box = self.shown_box(lay, spot, sv)
-        img = text(sv.shown.hand, lay.font(22), (20, 20, 20), bold=True)
+        img = text(hand_words(sv.shown.hand), lay.font(22), (20, 20, 20), bold=True)
         pygame.draw.rect(surf, GOLD if winner else (225, 225, 215), box, border_radius=lay.px(8))
         surf.blit(img, img.get_rect(center=box.center))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pygame
 
 __all__ = ["blit_text", "clear", "fit", "fit_lines", "fit_sizes",
-           "font", "line_height", "text", "wrap"]  # fmt: skip
+           "font", "line_height", "shrunk", "text", "wrap"]  # fmt: skip
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 _texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -49,6 +49,17 @@ def fit(s: str, size: int, width: int, *, bold: bool = False) -> str:
     while s and f.size(s + "…")[0] > width:
         s = s[:-1]
     return s + "…"
+
+
+def shrunk(
+    s: str, size: int, width: int, *, bold: bool = False, least: int = 12
+) -> tuple[str, int]:
+    """``s`` at the largest size from ``size`` down to ``least`` at which it fits in
+    ``width`` pixels, cut with an ellipsis only past ``least``; the words and the size."""
+    size = int(size)
+    while size > least and font(size, bold=bold).size(s)[0] > width:
+        size -= 1
+    return fit(s, size, width, bold=bold), size
 
 
 def blit_text(surf: pygame.Surface, s: str, size: int, pos: tuple[int, int], color=(240, 240, 235),

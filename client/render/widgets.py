@@ -12,7 +12,7 @@ import pygame
 from client.render.text import blit_text, fit, font, text
 from common.version import __version__
 
-__all__ = ["Button", "Checkbox", "Choice", "TextInput", "panel", "version_mark"]
+__all__ = ["Button", "Checkbox", "Choice", "TextInput", "button_width", "panel", "version_mark"]
 
 GOLD = (236, 196, 92)
 INK = (245, 245, 238)
@@ -70,6 +70,18 @@ class Button:
             return self.hit(event.pos)
         return False
 
+    def shown(self) -> tuple[str, int]:
+        """The label as drawn and its size: shrunk to fit beside the key (14 px at least),
+        then cut with an ellipsis if it still does not."""
+        size, w = self.size, self.rect.w
+
+        def key_w(at: int) -> int:
+            return font(int(at * 0.8), bold=True).size(self.key)[0] + at // 2 if self.key else 0
+
+        while size > 14 and font(size, bold=True).size(self.label)[0] + key_w(size) + 16 > w:
+            size -= 1
+        return fit(self.label, size, w - key_w(size) - 12, bold=True), size
+
     def draw(self, surf: pygame.Surface) -> None:
         look = (self.label, self.key, self.style, self.enabled, self.hover, self.size,
                 self.rect.size)  # fmt: skip
@@ -90,15 +102,11 @@ class Button:
         edge = (255, 255, 255) if self.hover else (120, 130, 130)
         pygame.draw.rect(surf, edge, r, 2, border_radius=10)
         color = INK if self.enabled else MUTED
-        size = self.size
-        label = self.label
+        label, size = self.shown()
         key_w = 0
         if self.key:
             kimg = text(self.key, int(size * 0.8), (20, 20, 20), bold=True)
             key_w = kimg.get_width() + size // 2
-        while size > 14 and font(size, bold=True).size(label)[0] + key_w + 16 > r.w:
-            size -= 1
-        label = fit(label, size, r.w - key_w - 12, bold=True)
         img = text(label, size, color, bold=True)
         total = img.get_width() + key_w
         x = r.centerx - total // 2
@@ -261,6 +269,10 @@ class Choice:
     value: object
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
     size: int = 26
+    words: dict[object, str] = field(default_factory=dict)  # an option's words, if not str(it)
+
+    def said(self, opt: object) -> str:
+        return self.words.get(opt, str(opt))
 
     def cells(self) -> list[pygame.Rect]:
         r, n = self.rect, max(1, len(self.options))
@@ -280,7 +292,11 @@ class Choice:
             pygame.draw.rect(surf, GOLD if on else (52, 66, 78), cell, border_radius=8)
             pygame.draw.rect(surf, (120, 130, 130), cell, 2, border_radius=8)
             ink = (20, 20, 20) if on else INK
-            blit_text(surf, str(opt), self.size, cell.center, ink, bold=True, anchor="center")
+            size = self.size  # the words shrink to fit their cell, as a button's do
+            while size > 12 and font(size, bold=True).size(self.said(opt))[0] > cell.w - 8:
+                size -= 1
+            words = fit(self.said(opt), size, cell.w - 8, bold=True)
+            blit_text(surf, words, size, cell.center, ink, bold=True, anchor="center")
 
 
 @dataclass
@@ -308,4 +324,15 @@ class Checkbox:
             b = (box.x + box.w * 0.42, box.y + box.h * 0.78)
             c = (box.x + box.w * 0.82, box.y + box.h * 0.22)
             pygame.draw.lines(surf, (30, 120, 60), False, [a, b, c], max(2, box.w // 7))
-        blit_text(surf, self.label, self.size, (box.right + 10, r.centery), INK, anchor="midleft")
+        room = r.right - box.right - 10
+        size = self.size  # the label shrinks to fit the box's row, then is cut
+        while size > 12 and font(size).size(self.label)[0] > room:
+            size -= 1
+        label = fit(self.label, size, room)
+        blit_text(surf, label, size, (box.right + 10, r.centery), INK, anchor="midleft")
+
+
+def button_width(b: Button) -> int:
+    """The width ``b``'s label and key need at its size (``Button.shown`` cuts past it)."""
+    key = font(int(b.size * 0.8), bold=True).size(b.key)[0] + b.size // 2 if b.key else 0
+    return font(b.size, bold=True).size(b.label)[0] + key + 18

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from client.host import Host
+from client.i18n import gettext as _
 from client.net import BUSY
 from client.render.text import blit_text
 from client.render.widgets import INK, Button
@@ -18,7 +19,7 @@ class ConnectingScene(Scene):
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.cancel = Button("cancel", "Cancel", "Esc", style="danger")
+        self.cancel = Button("cancel", _("Cancel"), _("Esc"), style="danger")
 
     def buttons(self) -> list[Button]:
         return [self.cancel]
@@ -39,11 +40,11 @@ class ConnectingScene(Scene):
         at = self.host.address
         where = f"{at[0]}:{at[1]}" if at else ""
         st = self.host.status
-        msg = "Connecting to " + where + "…"
-        if st.state == "retrying" and st.message == BUSY:  # a comeback, the seat kept
-            msg = f"The table is busy — trying again ({st.attempt})…"
+        msg = _("Connecting to {address}…").format(address=where)
+        if st.state == "retrying" and st.message == _(BUSY):  # a comeback, the seat kept
+            msg = _("The table is busy — trying again ({attempt})…").format(attempt=st.attempt)
         elif st.state == "retrying":
-            msg = f"Trying {where} again ({st.attempt})…"
+            msg = _("Trying {address} again ({attempt})…").format(address=where, attempt=st.attempt)
         at_middle = (w // 2, h // 2 - round(60 * self.s))
         blit_text(surf, msg, self.font(40), at_middle, INK, bold=True, anchor="center")
         self.cancel.draw(surf)

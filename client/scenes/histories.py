@@ -12,6 +12,8 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
@@ -81,10 +83,10 @@ class HistoriesScene(Scene):
         self.matches = list_matches(self.folder)
         self.first = 0
         self.rows: list[tuple[int, pygame.Rect, Button, Button]] = []
-        self.close = Button("close", "Back", "Esc", style="danger")
+        self.close = Button("close", _("Back"), _("Esc"), style="danger")
 
     def buttons(self) -> list[Button]:
-        return [b for _, _, r, c in self.rows for b in (r, c)] + [self.close]
+        return [b for _k, _r, r, c in self.rows for b in (r, c)] + [self.close]
 
     def resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -98,8 +100,8 @@ class HistoriesScene(Scene):
         self.rows = []
         for k in range(self.first, min(len(self.matches), self.first + room)):
             r = pygame.Rect(px(60), top + (k - self.first) * row, w - px(120), row - px(8))
-            replay = Button(f"replay:{k}", "Replay", style="primary", size=self.font(22))
-            recap = Button(f"recap:{k}", "Recap", size=self.font(22))
+            replay = Button(f"replay:{k}", _("Replay"), style="primary", size=self.font(22))
+            recap = Button(f"recap:{k}", _("Recap"), size=self.font(22))
             replay.rect = pygame.Rect(r.right - px(290), r.y + px(6), px(140), r.h - px(12))
             recap.rect = pygame.Rect(r.right - px(140), r.y + px(6), px(130), r.h - px(12))
             self.rows.append((k, r, replay, recap))
@@ -129,7 +131,7 @@ class HistoriesScene(Scene):
         if what == "close":
             self.host.pop(self)
             return
-        kind, _, k = what.partition(":")
+        kind, _sep, k = what.partition(":")
         m = self.matches[int(k)]
         records = list(m.records)
         if kind == "replay":
@@ -141,18 +143,20 @@ class HistoriesScene(Scene):
         px, f = self.px, self.font
         surf.fill((14, 40, 30))
         at = (px(60), px(56))
-        blit_text(surf, "Hand histories", f(44), at, GOLD, bold=True, anchor="midleft")
+        blit_text(surf, _("Hand histories"), f(44), at, GOLD, bold=True, anchor="midleft")
         folder = fit(str(self.folder), f(20, 12), surf.get_width() - px(120))
         blit_text(surf, folder, f(20, 12), (px(60), px(96)), MUTED, anchor="midleft")
         if not self.matches:
-            empty = "No hand histories yet: every match played or hosted here is written here."
+            empty = _("No hand histories yet: every match played or hosted here is written here.")
             blit_text(surf, empty, f(24), (px(60), px(160)), INK)
         for k, r, replay, recap in self.rows:
             m = self.matches[k]
             panel(surf, r, (8, 22, 18, 220), px(10))
             pygame.draw.rect(surf, (70, 110, 90), r, 1, border_radius=px(10))
             n = len(m.records)
-            title = f"{m.path.stem}  ·  {n} hand{'s' if n != 1 else ''}"
+            title = ngettext("{match}  ·  {n} hand", "{match}  ·  {n} hands", n).format(
+                match=m.path.stem, n=n
+            )
             blit_text(surf, title, f(24), (r.x + px(16), r.y + px(8)), INK, bold=True)
             who = fit(", ".join(m.names), f(19, 12), replay.rect.x - r.x - px(30))
             blit_text(surf, who, f(19, 12), (r.x + px(16), r.y + px(32)), MUTED)

@@ -8,6 +8,8 @@ from typing import Any
 
 import pygame
 
+from client.i18n import N_, pgettext
+from client.i18n import gettext as _
 from client.model import Session
 from client.render.text import blit_text, font
 from client.render.widgets import INK, MUTED, Checkbox, Choice
@@ -18,21 +20,34 @@ __all__ = ["HostChoices", "odds_words", "options_words"]
 
 TURN_TIMES: list[object] = ["off", 15, 30, 60]
 TIME_BANKS: list[object] = [0, 30, 90, 180]
-LABELS = ("Turn clock (seconds a decision)", "Time bank (seconds a match)", "Hands in the match")
-PLAIN_LABEL = "Plain (unsealed) connections"
+LABELS = (N_("Turn clock (seconds a decision)"), N_("Time bank (seconds a match)"),
+          N_("Hands in the match"))  # fmt: skip
+# Translators: connections without the table's encryption (older games); the host allows
+# or refuses them.
+PLAIN_LABEL = N_("Plain (unsealed) connections")
 PLAIN_CHOICES: list[object] = ["allowed", "refused"]
-ODDS_LABEL = "Allow odds on request (key W)"
+ODDS_LABEL = N_("Allow odds on request (key W)")
+
+
+def choice_words() -> dict[object, str]:
+    """The words of the choices that are not numbers, in the player's language."""
+    # Translators: the choices of a row: no turn clock; plain connections allowed or refused.
+    return {"off": pgettext("choice", "off"), "allowed": pgettext("choice", "allowed"),
+            "refused": pgettext("choice", "refused")}  # fmt: skip
 
 
 def odds_words(allowed: bool) -> str:
     """Every lobby says the host's choice before the match (issue 19 point 2)."""
-    return "Odds: allowed (W at the table)" if allowed else "Odds: off"
+    return _("Odds: allowed (W at the table)") if allowed else _("Odds: off")
 
 
 def options_words(turn: float | None, bank: float, stand_in: bool) -> str:
     """The table's clock and stand-in in a line: ``"Turn clock 30 s + 90 s bank"``."""
-    words = "No turn clock" if not turn else f"Turn clock {turn:g} s + {bank:g} s bank"
-    return words + (" · a computer stands in for away seats" if stand_in else "")
+    if not turn:
+        words = _("No turn clock")
+    else:
+        words = _("Turn clock {turn} s + {bank} s bank").format(turn=f"{turn:g}", bank=f"{bank:g}")
+    return words + (" · " + _("a computer stands in for away seats") if stand_in else "")
 
 
 class HostChoices:
@@ -40,9 +55,11 @@ class HostChoices:
         self.hands = Choice("hands", [4, 8, 12], st.host_hands)
         self.turn_time = Choice("turn_time", list(TURN_TIMES), st.host_turn_time or "off")
         self.time_bank = Choice("time_bank", list(TIME_BANKS), st.host_time_bank)
-        self.stand_in = Checkbox("stand_in", "A computer plays away seats", st.host_stand_in)
-        self.plain = Choice("plain", list(PLAIN_CHOICES), "allowed")
-        self.odds = Checkbox("odds", ODDS_LABEL, st.host_odds)  # odds on request for all
+        stand_in = _("A computer plays away seats")
+        self.stand_in = Checkbox("stand_in", stand_in, st.host_stand_in)
+        self.plain = Choice("plain", list(PLAIN_CHOICES), "allowed", words=choice_words())
+        self.turn_time.words = self.plain.words
+        self.odds = Checkbox("odds", _(ODDS_LABEL), st.host_odds)  # odds on request for all
         self.labels: list[tuple[str, pygame.Rect]] = []  # each choice's words, where drawn
         self.sealing = True  # at a friends' table: plain connections and odds are chosen
 
@@ -80,9 +97,9 @@ class HostChoices:
         pad = max(1, round(4 * s))
         ch, cb = round(38 * s), round(28 * s)
         rows: tuple[Choice, ...] = (self.turn_time, self.time_bank, self.hands)
-        labels: tuple[str, ...] = LABELS
+        labels: tuple[str, ...] = tuple(_(w) for w in LABELS)
         if self.sealing:
-            rows, labels = (*rows, self.plain), (*labels, PLAIN_LABEL)
+            rows, labels = (*rows, self.plain), (*labels, _(PLAIN_LABEL))
         boxes = 2  # the stand-in; odds on request (a box at a friends' table, else words)
         need = len(rows) * (lab_h + pad + ch) + boxes * cb
         room = start.top - side.bottom

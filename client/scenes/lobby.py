@@ -18,19 +18,30 @@ import pygame
 from client.address import joinable
 from client.asking import ask_once_welcomed
 from client.host import Host
+from client.i18n import N_, ngettext, pgettext
+from client.i18n import gettext as _
+from client.levels import level_name
 from client.render.layout import BASE_H, BASE_W
 from client.render.lock import LOCK_PLAIN, LOCK_SEALED, draw_lock, lock_width
 from client.render.text import blit_text, fit, fit_sizes, font, text, wrap
 from client.render.widgets import GOLD, INK, MUTED, Button, TextInput, panel, version_mark
 from client.scenes.base import Scene
-from client.scenes.hostchoices import PLAIN_LABEL, HostChoices, odds_words, options_words
+from client.scenes.hostchoices import (
+    PLAIN_LABEL,
+    HostChoices,
+    choice_words,
+    odds_words,
+    options_words,
+)
 from client.scenes.reconnect import ReconnectBanner
-from common.levels import LEVEL_IDS, level_info
+from common.levels import LEVEL_IDS
 from common.protocol import MAX_CHAT, Chat, FreeSeat, MakeHost, SetLevel, Sit, Start, TableOptions
 from common.protocol.server_messages import Lobby, ServerMessage, Welcome
 
-PLAIN_COST = "Plain connections allowed: their password, cards and token can be read on the network"
-KEY_NOTE = "friends check that their screen shows the same"
+PLAIN_COST = N_(
+    "Plain connections allowed: their password, cards and token can be read on the network"
+)
+KEY_NOTE = N_("friends check that their screen shows the same")
 
 __all__ = ["LobbyScene", "SeatRow", "lobby_words"]
 
@@ -95,15 +106,15 @@ class LobbyScene(Scene):
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.start = Button("start", "Start the match", "S", style="primary")
-        self.leave = Button("leave", "Leave", style="danger")
-        self.rules = Button("rules", "Rules", "F1")
-        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT)
+        self.start = Button("start", _("Start the match"), "S", style="primary")
+        self.leave = Button("leave", pgettext("button", "Leave"), style="danger")
+        self.rules = Button("rules", _("Rules"), "F1")
+        self.chat = TextInput("chat", placeholder=_("Enter to chat"), max_len=MAX_CHAT)
         self.choices = HostChoices(host.settings)  # the host's: hands, clock, stand-in...
         self.size = (BASE_W, BASE_H)
         self.addresses: list[str] = []
         self.boxes: dict[str, pygame.Rect] = {}
-        self.sit = Button("sit", "Take a seat", style="primary")
+        self.sit = Button("sit", _("Take a seat"), style="primary")
         self.give: list[Button] = []  # the host's "give seat" per computer seat
         self.level_chips: list[tuple[int, pygame.Rect]] = []  # the host's click targets
         self.host_chips: list[tuple[int, pygame.Rect]] = []  # "make host" on people's rows
@@ -210,10 +221,12 @@ class LobbyScene(Scene):
         lock_room = lock_width(lh) + f(10)
         hosting = s.host and not s.running  # between matches: the host's chips and buttons
         for p in s.lobby.seats:
-            who = p.name + ("  (you)" if p.seat == s.seat else "")
-            mark = "computer" if p.kind == "computer" else ("host" if p.host else "")
+            who = _("{name} (you)").format(name=p.name) if p.seat == s.seat else p.name
+            # Translators: the marks beside a name in the lobby: a computer seat, the host,
+            # someone who plays from the next match on.
+            mark = _("computer") if p.kind == "computer" else (_("host") if p.host else "")
             if p.next:
-                mark = "next match"
+                mark = _("next match")
             giving = hosting and p.kind == "computer"
             name_w = box.w - f(310 if giving else 260) - lock_room
             who = fit(who, f(28), name_w)
@@ -222,10 +235,10 @@ class LobbyScene(Scene):
             if p.kind == "human" and p.sealed is not None and p.connected:
                 lock = pygame.Rect(0, 0, lock_width(lh), lh)
                 lock.midleft = (box.x + f(24), row.centery)
-            level = p.level_name or (level_info(p.level).name if level_info(p.level) else "")
+            level = level_name(p.level) if p.level in LEVEL_IDS else p.level_name
             chip = None
             if p.kind == "computer":
-                b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", "Give seat")
+                b = had.get(f"give:{p.seat}") or Button(f"give:{p.seat}", _("Give seat"))
                 b.size = f(18, 12)
                 b.rect = pygame.Rect(box.right - f(270), y - self.px(2), f(130), f(30))
                 self.give.append(b)
@@ -236,7 +249,7 @@ class LobbyScene(Scene):
                     self.level_chips.append((p.seat, chip))
             elif hosting and p.kind == "human" and p.seat != s.seat and p.connected:
                 # the host hands its role on with one click
-                level = "make host"
+                level = _("make host")
                 chip = pygame.Rect(0, 0, f(120), f(30))
                 chip.midright = (box.right - f(20), row.centery)
                 self.host_chips.append((p.seat, chip))
@@ -262,33 +275,41 @@ class LobbyScene(Scene):
         if self.host.server_kind == "host" and server is not None:
             only_here = all(a in ("127.0.0.1", "::1") for a in self.addresses)
             lone = getattr(server, "every_interface", False) and only_here
-            title = "Friends join at"
+            title = _("Friends join at")
             if lone:
-                title = "No network found: only this computer can join, at"
+                title = _("No network found: only this computer can join, at")
             items.append((title, 30, INK, False))
             for a in self.addresses[:2]:
                 items.append((joinable(a, server.port), 76, GOLD, True))
             announced = getattr(getattr(server, "server", None), "announcer", None) is not None
             if name and announced:
-                items.append((f'or pick "{name}" under Join a table', 26, MUTED, False))
+                pick = _("or pick “{table}” under Join a table").format(table=name)
+                items.append((pick, 26, MUTED, False))
             pw = self.host.password  # the host sits down with the table's own password
             if pw:
-                items.append((f"Password: {pw}", 30, INK, False))
+                items.append((_("Password: {password}").format(password=pw), 30, INK, False))
             if s is not None and s.lobby.plain_open:  # the host allowed them: what it costs
-                items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
+                items.append((_(PLAIN_COST), 22, LOCK_PLAIN, False))
         elif at is not None:
             where = joinable(*at)
-            items.append((f"{name}  ·  {where}" if name else f"Table at {where}", 44, GOLD, True))
+            title = f"{name}  ·  {where}" if name else _("Table at {address}").format(address=where)
+            items.append((title, 44, GOLD, True))
             if self.key_words():  # the host reads it out; it is the same on every screen
-                items.append((f"Table key {self.key_words()}", 30, INK, True))
+                key = _("Table key {key}").format(key=self.key_words())
+                items.append((key, 30, INK, True))
             if s is not None and self.sealing() and s.lobby.plain_open:
-                items.append((PLAIN_COST, 22, LOCK_PLAIN, False))
+                items.append((_(PLAIN_COST), 22, LOCK_PLAIN, False))
             elif s is not None and self.sealing():
-                plain = "refused" if s.lobby.plain_refused else "allowed"
-                items.append((f"{PLAIN_LABEL}: {plain}", 22, MUTED, False))
+                plain = choice_words()["refused" if s.lobby.plain_refused else "allowed"]
+                line = _("{label}: {choice}").format(label=_(PLAIN_LABEL), choice=plain)
+                items.append((line, 22, MUTED, False))
         if s is not None and s.lobby.open_books:  # the host's open-the-books option, for all
-            who = "everyone seated and watching" if s.lobby.books_to_watchers else "everyone seated"
-            books = f"Open books: after the match {who} may replay every hand, hole cards and all."
+            if s.lobby.books_to_watchers:
+                books = _("Open books: after the match everyone seated and watching may replay"
+                          " every hand, hole cards and all.")  # fmt: skip
+            else:
+                books = _("Open books: after the match everyone seated may replay every hand,"
+                          " hole cards and all.")  # fmt: skip
             items.append((books, 24, GOLD, False))
         if s is not None and s.clocks.waiting:  # the host cannot save: nothing starts or moves
             items.insert(0, (s.clocks.waiting, 30, WAITING, True))
@@ -367,17 +388,21 @@ class LobbyScene(Scene):
         if s is None:
             return []
         if s.watch:
-            note = "You are watching."
+            note = _("You are watching.")
         elif s.host:
-            note = "You are the host: set the table and start when everyone is in."
+            note = _("You are the host: set the table and start when everyone is in.")
         else:
-            host = next((p.name for p in s.lobby.seats if p.host), "the host")
-            note = f"Waiting for {host} to start the match…"
+            host = next((p.name for p in s.lobby.seats if p.host), None)
+            if host is None:
+                note = _("Waiting for the host to start the match…")
+            else:
+                note = _("Waiting for {name} to start the match…").format(name=host)
         if s.watch and self.sit in self.night_buttons():
-            note += " A seat is free:"
+            note += " " + _("A seat is free:")
         lines = wrap(note, self.font(26), self.boxes["side"].w)
         if not s.host and s.lobby.said is not None:
-            lines += ["", f"A match of {s.lobby.said.hands} hands."]
+            n = s.lobby.said.hands
+            lines += ["", ngettext("A match of {n} hand.", "A match of {n} hands.", n).format(n=n)]
             opts = s.lobby.said.options or TableOptions()
             words = options_words(opts.turn_time, opts.time_bank, opts.stand_in)
             lines += wrap(words, self.font(26), self.boxes["side"].w)
@@ -394,8 +419,8 @@ class LobbyScene(Scene):
         top = max(self.leave.rect.bottom, self.start.rect.bottom) + self.px(6)
         bottom = self.chat.rect.y - self.px(6)
         area = pygame.Rect(self.start.rect.x, top, self.start.rect.w, max(0, bottom - top))
-        lines: list[Words] = [("Table key", 20, MUTED, False), (key, 44, GOLD, True),
-                              (KEY_NOTE, 19, MUTED, False)]  # fmt: skip
+        lines: list[Words] = [(_("Table key"), 20, MUTED, False), (key, 44, GOLD, True),
+                              (_(KEY_NOTE), 19, MUTED, False)]  # fmt: skip
         return _stack(lines, area, self.s, width=area.w, centre=False, shrink=0.94, tries=40)
 
     def chat_lines(self) -> list[tuple[str, pygame.Rect]]:
@@ -433,14 +458,16 @@ class LobbyScene(Scene):
             draw_night(surf, board, s.lobby.night, me=s.name, size=f(24))
         box = self.boxes["seats"]
         panel(surf, box, (8, 22, 18, 210), f(14))
-        at_table = f"At the table ({len(s.lobby.seats)} of 7)"
+        at_table = _("At the table ({seated} of {seats})").format(
+            seated=len(s.lobby.seats), seats=7
+        )
         blit_text(surf, at_table, f(28), (box.x + f(20), box.y + f(16)), INK, bold=True)
         for r in self.seat_rows:
             row = blit_text(surf, r.who, f(28), r.rect.topleft, INK)
             if r.lock is not None:
                 color = LOCK_SEALED if r.sealed else LOCK_PLAIN
                 draw_lock(surf, r.lock, closed=r.sealed, color=color)
-            quiet = any(rect is r.chip for _, rect in self.host_chips)
+            quiet = any(rect is r.chip for _seat, rect in self.host_chips)
             if r.chip is not None and (quiet or s.host):
                 fill, edge, width = QUIET_CHIP if quiet else LEVEL_CHIP
                 pygame.draw.rect(surf, fill, r.chip, border_radius=f(8))
@@ -452,7 +479,7 @@ class LobbyScene(Scene):
             if r.mark and (r.chip is None or not r.giving):  # (else the Give seat button is there)
                 blit_text(surf, r.mark, f(22), at, MUTED, anchor="midright")
         if self.level_chips:
-            hint = "click a level to change it"
+            hint = _("click a level to change it")
             at = (box.right - f(20), box.y + f(16) + f(14))
             blit_text(surf, hint, f(20), at, MUTED, anchor="midright")
         side = self.boxes["side"]

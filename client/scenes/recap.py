@@ -11,11 +11,14 @@ import pygame
 
 from client.analysing import analysis_for
 from client.host import Host
+from client.i18n import chips, ngettext, number
+from client.i18n import gettext as _
 from client.render.layout import BASE_H, BASE_W
 from client.render.text import blit_text, fit
 from client.render.widgets import GOLD, INK, MUTED, Button, panel
 from client.scenes.base import Scene
-from common.analysis import STREET_NAMES, Mark
+from client.tablewords import mark_short, mark_title, moment_text, moment_title
+from common.analysis import Mark
 from common.recap import chip_lines, moments
 
 __all__ = ["RecapScene"]
@@ -66,9 +69,9 @@ class RecapScene(Scene):
         self.moments = moments(records)
         self.chart = pygame.Rect(0, 0, 10, 10)
         shown = range(len(self.moments))
-        self.moment_buttons = [Button(f"moment:{i}", "Replay", style="primary") for i in shown]
-        self.close = Button("close", "Close", "Esc", style="danger")
-        self.replay_all = Button("replay", "Replay the hands", "H")
+        self.moment_buttons = [Button(f"moment:{i}", _("Replay"), style="primary") for i in shown]
+        self.close = Button("close", _("Close"), "Esc", style="danger")
+        self.replay_all = Button("replay", _("Replay the hands"), "H")
         self.moment_rows: list[pygame.Rect] = []
         self.analysing = analysis_for(records, viewer, session=host.session)
         self.looks: list[Mark] = []  # the decisions worth a look, as the rows show them
@@ -191,10 +194,16 @@ class RecapScene(Scene):
         px, f = self.px, self.font
         w, h = surf.get_size()
         surf.fill((14, 30, 26))
-        blit_text(surf, "Match recap", f(40), (px(40), px(44)), GOLD, bold=True, anchor="midleft")
+        title = blit_text(
+            surf, _("Match recap"), f(40), (px(40), px(44)), GOLD, bold=True, anchor="midleft"
+        )
         n = len(self.records)
         match = str(self.records[0].get("match", "")) if self.records else ""
-        blit_text(surf, f"{n} hands  ·  {match}", f(22), (px(300), px(48)), MUTED, anchor="midleft")
+        hands = ngettext("{n} hand  ·  {match}", "{n} hands  ·  {match}", n).format(
+            n=n, match=match
+        )
+        at = (max(px(300), title.right + px(24)), px(48))  # a longer title pushes it on
+        blit_text(surf, hands, f(22), at, MUTED, anchor="midleft")
         c = self.chart
         panel(surf, c.inflate(px(20), px(20)), (8, 20, 16, 230), px(10))
         # The chip scale: from a round number under the lowest stack to one over the highest.
@@ -203,7 +212,7 @@ class RecapScene(Scene):
         for k in range(round((hi - lo) / tick) + 1):  # grid lines and chip labels
             y = c.bottom - round(c.h * k * tick / span)
             pygame.draw.line(surf, (40, 60, 54), (c.x, y), (c.right, y))
-            label = f"{lo + k * tick:g}"
+            label = number(lo + k * tick)
             blit_text(surf, label, f(17), (c.x - px(8), y), MUTED, anchor="midright")
         step = c.w / max(1, n)
         for k in range(n):  # each hand: its label under its point, the chips after it
@@ -213,7 +222,8 @@ class RecapScene(Scene):
             at = (x, c.bottom + px(16))
             if k == 0:  # the first, longer label ends under its point, clear of the axis
                 at = (x + px(4), at[1])
-                blit_text(surf, f"hand {label}", f(19), at, MUTED, anchor="midright")
+                words = _("hand {number}").format(number=label)
+                blit_text(surf, words, f(19), at, MUTED, anchor="midright")
             else:
                 blit_text(surf, label, f(19), at, MUTED, anchor="center")
         for i, line in enumerate(self.lines):
@@ -229,18 +239,20 @@ class RecapScene(Scene):
         # The legend: names and final chips, most first.
         ly = c.y
         lx = c.right + px(40)
-        blit_text(surf, "Chips", f(24), (lx, ly), GOLD, bold=True)
+        blit_text(surf, _("Chips"), f(24), (lx, ly), GOLD, bold=True)
         ly += px(36)
         order = sorted(range(len(self.lines)), key=lambda i: -self.lines[i].chips[-1])
         for i in order:
             line = self.lines[i]
             color = LINE_COLORS[i % len(LINE_COLORS)]
             pygame.draw.rect(surf, color, (lx, ly + px(4), px(18), px(18)), border_radius=px(4))
-            name = line.name + (" (you)" if line.seat == self.viewer else "")
+            name = (
+                _("{name} (you)").format(name=line.name) if line.seat == self.viewer else line.name
+            )
             blit_text(surf, fit(name, f(22), px(170)), f(22), (lx + px(28), ly), INK)
             blit_text(
                 surf,
-                str(line.chips[-1]),
+                chips(line.chips[-1]),
                 f(22),
                 (w - px(40), ly),
                 color,
@@ -251,7 +263,7 @@ class RecapScene(Scene):
         # The moments, each with a click to replay its hand.
         blit_text(
             surf,
-            "Moments of the match",
+            _("Moments of the match"),
             f(26),
             (px(40), c.bottom + px(40)),
             GOLD,
@@ -260,14 +272,20 @@ class RecapScene(Scene):
         )
         for m, row, b in zip(self.moments, self.moment_rows, self.moment_buttons, strict=True):
             blit_text(
-                surf, m.title, f(22), (row.x, row.centery), MUTED, bold=True, anchor="midleft"
+                surf,
+                moment_title(m),
+                f(22),
+                (row.x, row.centery),
+                MUTED,
+                bold=True,
+                anchor="midleft",
             )
-            text = fit(m.text, f(22), b.rect.x - row.x - px(200))
+            text = fit(moment_text(m), f(22), b.rect.x - row.x - px(200))
             blit_text(surf, text, f(22), (row.x + px(180), row.centery), INK, anchor="midleft")
             b.draw(surf)
         if not self.moments:
             blit_text(
-                surf, "No hand was played to the end.", f(22), (px(40), c.bottom + px(80)), MUTED
+                surf, _("No hand was played to the end."), f(22), (px(40), c.bottom + px(80)), MUTED
             )
         self._draw_looks(surf)
         self.replay_all.draw(surf)
@@ -310,10 +328,10 @@ class RecapScene(Scene):
             key.midleft = (row.x + px(8), row.y + px(6) + f(19) // 2)
             pygame.draw.rect(surf, GOLD, key, border_radius=px(5))
             blit_text(surf, str(i + 1), f(17), key.center, (20, 20, 20), bold=True, anchor="center")
-            where = f"Hand {mark.hand}, {STREET_NAMES.get(mark.street, '')}"
+            where = mark_title(mark)
             cost = blit_text(
                 surf,
-                f"cost {round(mark.cost)}",
+                _("cost {amount}").format(amount=chips(round(mark.cost))),
                 f(17),
                 (row.right - px(8), key.centery),
                 MARK,
@@ -330,5 +348,8 @@ class RecapScene(Scene):
                 bold=True,
                 anchor="midleft",
             )
-            short, at = fit(mark.short, f(17), row.w - px(16)), (row.x + px(8), row.bottom - px(6))
+            short, at = (
+                fit(mark_short(mark), f(17), row.w - px(16)),
+                (row.x + px(8), row.bottom - px(6)),
+            )
             blit_text(surf, short, f(17), at, MUTED, anchor="bottomleft")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import pygame
 
+from client.i18n import gettext as _
 from client.net import Status
 from client.render.text import fit, text
 from client.render.widgets import Button, panel
@@ -36,14 +37,18 @@ def countdown(status: Status, now: float) -> str:
 def words(status: Status, now: float) -> str:
     """The banner's line: why the table was lost and how long we keep trying."""
     why = status.message.strip()
-    if why.startswith("no word"):
-        head = "The table went silent"
-    elif not why or why == "connection lost" or why.startswith("could not connect"):
-        head = "Lost the table"
+    silent = _("no word from the server for {seconds} s").split("{")[0]  # (client.net's words)
+    if silent and why.startswith(silent):
+        head = _("The table went silent")
+    elif not why or why == _("connection lost"):
+        head = _("Lost the table")
     else:  # the server's own words (a bye: it is shutting down)
         head = why[:1].upper() + why[1:].rstrip(".")
     left = countdown(status, now)
-    return f"{head} — trying again…" + (f" {left}" if left else "")
+    if left:
+        # Translators: the banner while the game tries to reach a lost table; {left} is m:ss.
+        return _("{why} — trying again… {left}").format(why=head, left=left)
+    return _("{why} — trying again…").format(why=head)
 
 
 def wake_in(status: Status, now: float) -> float | None:
@@ -57,7 +62,7 @@ class ReconnectBanner:
     """The banner's box and its *Stop trying* button, for one window size."""
 
     def __init__(self) -> None:
-        self.stop = Button("stop_trying", "Stop trying", "Esc", style="danger")
+        self.stop = Button("stop_trying", _("Stop trying"), _("Esc"), style="danger")
         self.box = pygame.Rect(0, 0, 0, 0)
         self.font = 22
 

@@ -20,6 +20,8 @@ import pygame
 from client.analysing import analysis_for
 from client.handbook import full_record
 from client.host import Host
+from client.i18n import gettext as _
+from client.i18n import ngettext
 from client.keys import SCENES, key_of
 from client.lobbystate import Player
 from client.render import chances
@@ -27,13 +29,14 @@ from client.render.layout import TableLayout
 from client.render.picture import TablePicture
 from client.render.tablepaint import TablePainter
 from client.render.text import blit_text, fit
-from client.render.widgets import GOLD, INK, MUTED, Button, panel
+from client.render.widgets import GOLD, INK, MUTED, Button, button_width, panel
 from client.scenes.base import Scene
+from client.tablewords import hand_label, stop_words
 from client.wording import act_words
 from common.analysis import Chance, Mark
 from common.events import Act
 from common.history import decode_event
-from common.replay import Position, hand_label, positions, street_starts, table_after
+from common.replay import Position, positions, street_starts, table_after
 from server import folders
 from server.exports import table_of, write_exports
 
@@ -73,7 +76,7 @@ class ReplayerScene(Scene):
         self.records = records
         self.viewer = viewer
         full = all(full_record(rec) for rec in records)
-        self.title = title or ("Every hole card shown" if full else "As your seat saw it")
+        self.title = title or (_("Every hole card shown") if full else _("As your seat saw it"))
         self.painter = TablePainter(host.art)
         self.lay = TableLayout(host.window_size, [], None)
         self.hand_i = 0
@@ -83,22 +86,22 @@ class ReplayerScene(Scene):
         self.shown = TablePicture(None)
         self.notice = ""
         self.bar_buttons = [
-            Button("street_back", "Prev street", "Up"),
-            Button("back", "Back", "Left"),
-            Button("play", "Play", key_of("replayer", "play")),
-            Button("next", "Next", "Right", style="primary"),
-            Button("street_next", "Next street", "Down"),
+            Button("street_back", _("Prev street"), "Up"),
+            Button("back", _("Back"), "Left"),
+            Button("play", _("Play"), key_of("replayer", "play")),
+            Button("next", _("Next"), "Right", style="primary"),
+            Button("street_next", _("Next street"), "Down"),
         ]
         self.playing = False
         self.clock = 0.0
         self.panel_buttons = [
-            Button("prev_hand", "Prev hand", "["),
-            Button("next_hand", "Next hand", "]"),
-            Button("export", "Export PHH", key_of("replayer", "export")),
-            Button("recap", "Recap", key_of("replayer", "recap")),
-            Button("close", "Close", "Esc", style="danger"),
+            Button("prev_hand", _("Prev hand"), "["),
+            Button("next_hand", _("Next hand"), "]"),
+            Button("export", _("Export PHH"), key_of("replayer", "export")),
+            Button("recap", _("Recap"), key_of("replayer", "recap")),
+            Button("close", _("Close"), "Esc", style="danger"),
         ]
-        self.look = Button("next_mark", "Next worth a look", key_of("replayer", "next_mark"))
+        self.look = Button("next_mark", _("Next worth a look"), key_of("replayer", "next_mark"))
         self.analysing = analysis_for(records, viewer, session=host.session)
         self.hand_rows: list[tuple[int, pygame.Rect]] = []
         self.steps_rect = pygame.Rect(0, 0, 0, 0)
@@ -157,8 +160,8 @@ class ReplayerScene(Scene):
             return
         if not found:
             done = self.analysing.job.decisions_done
-            looking = "Still looking over your decisions…"
-            self.notice = "No decision worth a second look" if done else looking
+            looking = _("Still looking over your decisions…")
+            self.notice = _("No decision worth a second look") if done else looking
             return
         here = (self.hand_i, self.pos_i)
         k, i = next((f for f in found if f > here), found[0])
@@ -206,7 +209,7 @@ class ReplayerScene(Scene):
 
     def pause(self) -> None:
         self.playing = False
-        self.bar_buttons[2].label = "Play"
+        self.bar_buttons[2].label = _("Play")
 
     def update(self, dt: float) -> None:
         self.analysing.work()
@@ -263,7 +266,7 @@ class ReplayerScene(Scene):
         self.clock = 0.0
         if self.playing and self.pos_i == len(self.stops) - 1:
             self.goto(self.hand_i, 0)
-        self.bar_buttons[2].label = "Pause" if self.playing else "Play"
+        self.bar_buttons[2].label = _("Pause") if self.playing else _("Play")
 
     def export(self, where: Path | None = None) -> Path | None:
         """Write every hand here to ``where`` (default ``exports`` next to the histories): one
@@ -274,9 +277,12 @@ class ReplayerScene(Scene):
             write_exports(self.records, where, table=table)  # 0600 files in a 0700 folder
         except OSError as exc:
             log.warning("export failed: %s", exc)
-            self.notice = f"Could not export: {exc}"
+            self.notice = _("Could not export: {why}").format(why=exc)
             return None
-        self.notice = f"Wrote {len(self.records)} .phh files and a .txt to {where}"
+        n = len(self.records)
+        words = ngettext("Wrote {n} .phh file and a .txt to {where}",
+                         "Wrote {n} .phh files and a .txt to {where}", n)  # fmt: skip
+        self.notice = words.format(n=len(self.records), where=where)
         return where
 
     def buttons(self) -> list[Button]:
@@ -289,11 +295,18 @@ class ReplayerScene(Scene):
         size = size or self.lay.size
         seats = [s["seat"] for s in self.record["seats"]]
         self.lay = lay = TableLayout(size, seats, self.viewer)
-        w, h, gap = lay.px(150), lay.px(52), lay.px(12)
-        x = lay.bar.centerx - (5 * w + 4 * gap) // 2
+        h, gap = lay.px(52), lay.px(8)
         for b in self.bar_buttons:
-            b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
             b.size = lay.font(22)
+        # Each as wide as its words need (150 at least), the row kept inside the bar: a
+        # longer language's labels stay whole where the bar has the room.
+        needs = [max(lay.px(150), button_width(b)) for b in self.bar_buttons]
+        room = lay.bar.w - lay.px(16) - gap * (len(needs) - 1)
+        if sum(needs) > room:
+            needs = [n * room // sum(needs) for n in needs]
+        x = lay.bar.centerx - (sum(needs) + gap * (len(needs) - 1)) // 2
+        for b, w in zip(self.bar_buttons, needs, strict=True):
+            b.rect = pygame.Rect(x, lay.bar.centery - h // 2, w, h)
             x += w + gap
         p, px = lay.panel, lay.px
         left, width = p.x + px(12), p.w - px(24)
@@ -401,7 +414,8 @@ class ReplayerScene(Scene):
         # What just happened, over the table.
         if self.stops:
             stop = self.stops[self.pos_i]
-            words = f"{self.pos_i + 1}/{len(self.stops)}  ·  {stop.label}"
+            said = stop_words(self.records[self.hand_i], stop)
+            words = f"{self.pos_i + 1}/{len(self.stops)}  ·  {said}"
             img_size = lay.font(26)
             box = self.stop_box()
             panel(surf, box, (8, 20, 16, 225), lay.px(10))
@@ -422,7 +436,7 @@ class ReplayerScene(Scene):
         session = self.host.session
         if session is not None and session.my_turn():
             # In the panel, above Close: on the table it would cover a seat's plate.
-            msg = "Your turn at the table: Esc to go back"
+            msg = _("Your turn at the table: Esc to go back")
             box = self.turn_rect
             size = lay.font(20)
             panel(surf, box, (250, 190, 80, 240), lay.px(10))
@@ -487,7 +501,8 @@ class ReplayerScene(Scene):
             if k in marks:
                 pygame.draw.circle(surf, chances.MARK, (r.x + lay.px(7), y + line // 2), lay.px(5))
                 color = chances.MARK if k != self.pos_i else GOLD
-            words = fit(stop.label, size, r.w - indent - lay.px(6), bold=k == self.pos_i)
+            said = stop_words(self.records[self.hand_i], stop)
+            words = fit(said, size, r.w - indent - lay.px(6), bold=k == self.pos_i)
             blit_text(surf, words, size, (r.x + indent, y), color, bold=k == self.pos_i)
             y += line
 
@@ -507,7 +522,7 @@ class ReplayerScene(Scene):
         p = lay.panel
         blit_text(
             surf,
-            "Hand replayer",
+            _("Hand replayer"),
             lay.font(28),
             (p.x + lay.px(14), p.y + lay.px(18)),
             GOLD,

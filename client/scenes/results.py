@@ -7,6 +7,8 @@ from typing import Any
 import pygame
 
 from client.host import Host
+from client.i18n import chips, evening, listing, ngettext, pgettext
+from client.i18n import gettext as _
 from client.keys import SCENES, key_of
 from client.render.layout import BASE_H, BASE_W
 from client.render.nightboard import net_look
@@ -23,11 +25,15 @@ def books_note(s: Any) -> str:
     v = s.view
     played = v is not None and v.you is not None and v.you in v.seats
     if not played and not s.lobby.books_to_watchers:
-        return "The books are open to the players seated at this match"
+        return _("The books are open to the players seated at this match")
     books = s.book.opened()
     if books and len(books) >= s.book.books_expected:
-        return f"The books are open: every hole card of all {len(books)} hands"
-    return "The books are opening…"
+        return ngettext(
+            "The books are open: every hole card of the {n} hand",
+            "The books are open: every hole card of all {n} hands",
+            len(books),
+        ).format(n=len(books))
+    return _("The books are opening…")
 
 
 class ResultsScene(Scene):
@@ -36,12 +42,13 @@ class ResultsScene(Scene):
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)
-        self.again = Button("rematch", "Rematch", key_of("results", "rematch"), style="primary")
+        again = _("Rematch")
+        self.again = Button("rematch", again, key_of("results", "rematch"), style="primary")
         lobby_key = key_of("results", "lobby")
-        self.lobby = Button("lobby", "Back to the lobby", lobby_key, style="primary")
-        self.leave = Button("leave", "Leave", "Esc", style="danger")
-        self.replay = Button("replay", "Replay the hands", key_of("results", "replay"))
-        self.recap = Button("recap", "Recap", key_of("results", "recap"))
+        self.lobby = Button("lobby", _("Back to the lobby"), lobby_key, style="primary")
+        self.leave = Button("leave", pgettext("button", "Leave"), _("Esc"), style="danger")
+        self.replay = Button("replay", _("Replay the hands"), key_of("results", "replay"))
+        self.recap = Button("recap", _("Recap"), key_of("results", "recap"))
         self.box = pygame.Rect(0, 0, 10, 10)
         self._laid: tuple[int, bool, bool] | None = None  # what the box was sized for
         self.size = (BASE_W, BASE_H)
@@ -57,7 +64,7 @@ class ResultsScene(Scene):
         px = self.px
         self.box = pygame.Rect(0, 0, px(720), self.box_height())
         self.box.center = (min(w // 2, round(w - 300 * self.s) // 2 + 10), h // 2)
-        self.lobby.label = "Lobby"
+        self.lobby.label = _("Lobby")
         bh, y = px(60), self.box.bottom - px(90)
         row = [b for b in self.buttons() if b not in (self.replay, self.recap)]
         gap = px(20)
@@ -134,30 +141,35 @@ class ResultsScene(Scene):
         panel(surf, box, (10, 24, 20, 240), f(18))
         pygame.draw.rect(surf, GOLD, box, 3, border_radius=f(18))
         winners = [r.name for r in s.standings if r.winner]
-        title = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
-        title = fit(title if winners else "Match over", f(46), box.w - f(40), bold=True)
-        blit_text(surf, "Match over", f(28), (box.centerx, box.y + f(34)), MUTED, anchor="center")
+        # Translators: the winner (or winners, sharing first place) of the match.
+        title = ngettext("{names} wins", "{names} win", len(winners)).format(names=listing(winners))
+        over = _("Match over")
+        title = fit(title if winners else over, f(46), box.w - f(40), bold=True)
+        blit_text(surf, over, f(28), (box.centerx, box.y + f(34)), MUTED, anchor="center")
         at = (box.centerx, box.y + f(80))
         blit_text(surf, title, f(46), at, GOLD, bold=True, anchor="center", shadow=True)
         at = (box.centerx, box.y + f(122))
-        blit_text(surf, f"after {s.hands_played} hands", f(24), at, INK, anchor="center")
+        after = ngettext("after {n} hand", "after {n} hands", s.hands_played)
+        blit_text(surf, after.format(n=s.hands_played), f(24), at, INK, anchor="center")
         y = box.y + f(160)
         night = s.lobby.night
         cols = (box.x + f(50), box.x + f(110), box.right - f(330), box.right - f(190),
                 box.right - f(50))  # fmt: skip
-        heads = (("#", cols[0], "topleft"), ("Seat", cols[1], "topleft"),
-                 ("Chips", cols[2], "topright"), ("Won / lost", cols[3], "topright"),
-                 ("Tonight", cols[4], "topright"))  # fmt: skip
+        # Translators: the standings' column heads: place, player, chips at the end, this
+        # match's chips won or lost, the night's chips won or lost so far.
+        heads = (("#", cols[0], "topleft"), (_("Seat"), cols[1], "topleft"),
+                 (_("Chips"), cols[2], "topright"), (_("Won / lost"), cols[3], "topright"),
+                 (_("Tonight"), cols[4], "topright"))  # fmt: skip
         for label, x, anchor in heads:
             blit_text(surf, label, f(22), (x, y), MUTED, anchor=anchor)
         y += f(34)
         for r in s.standings:
             color = GOLD if r.winner else INK
-            name = fit(r.name + ("  (you)" if r.seat == s.seat else ""), f(28),
-                       cols[2] - cols[1] - f(120))  # fmt: skip
+            name = _("{name} (you)").format(name=r.name) if r.seat == s.seat else r.name
+            name = fit(name, f(28), cols[2] - cols[1] - f(120))
             blit_text(surf, str(r.place), f(28), (cols[0], y), color, bold=True)
             blit_text(surf, name, f(28), (cols[1], y), color, bold=r.winner)
-            blit_text(surf, str(r.stack), f(28), (cols[2], y), color, anchor="topright")
+            blit_text(surf, chips(r.stack), f(28), (cols[2], y), color, anchor="topright")
             net, net_color = net_look(r.net)
             blit_text(surf, net, f(28), (cols[3], y), net_color, bold=True, anchor="topright")
             total = night.total_of(r.name) if night is not None else None
@@ -166,7 +178,9 @@ class ResultsScene(Scene):
                 blit_text(surf, net, f(28), (cols[4], y), net_color, anchor="topright")
             y += f(36)
         if night is not None and night.played:
-            line = f"Match {night.played} of the night · {night.label}"
+            line = _("Match {number} of the night · {date}").format(
+                number=night.played, date=evening(night.evening, night.label)
+            )
             at = (box.centerx, y + f(6))
             blit_text(surf, fit(line, f(22), box.w - f(60)), f(22), at, MUTED, anchor="midtop")
         if s.lobby.open_books:

@@ -15,12 +15,16 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from client.address import AddressError, joinable, parse_address, parse_port, split_port
+from client.errorwords import version_words
 from client.host import Host
+from client.i18n import LANGUAGES, N_, language, listing, ngettext, pgettext
+from client.i18n import gettext as _
 from client.keys import SCENES, key_of
+from client.levels import level_description, level_name
 from client.overlays import ConfirmDialog
 from client.render.layout import BASE_H
 from client.render.tablelist import PasswordPrompt, TableList
-from client.render.text import blit_text, fit, fit_lines, font, line_height, wrap
+from client.render.text import blit_text, fit, fit_lines, font, line_height, shrunk, wrap
 from client.render.widgets import (
     GOLD,
     INK,
@@ -35,12 +39,9 @@ from client.render.widgets import (
 from client.scenes.base import Scene
 from client.scenes.joinnotes import KeptSeats, place
 from client.settings import Settings
-from client.wording import and_names
-from common.levels import LEVEL_INFO, level_info
-from common.protocol import version_refusal
+from common.levels import LEVEL_INFO
 from common.protocol.server_messages import ServerMessage, Welcome
 from common.seal import normal_short_key
-from common.version import __version__
 
 if TYPE_CHECKING:
     from server.journal import Unfinished
@@ -48,34 +49,38 @@ if TYPE_CHECKING:
 __all__ = ["StartScene", "offer_words", "parse_address"]
 
 WARN = (255, 190, 120)
-NOT_LOOKING = "Not looking: type the address below"
-
-
-def _name_of(level: str) -> str:
-    info = level_info(level)
-    return info.name if info else LEVEL_INFO[1].name
+NOT_LOOKING = N_("Not looking: type the address below")
 
 
 def _id_of(name: object) -> str:
-    return next((lv.id for lv in LEVEL_INFO if lv.name == name), LEVEL_INFO[1].id)
+    return next((lv.id for lv in LEVEL_INFO if level_name(lv.id) == name), LEVEL_INFO[1].id)
 
 
 def _where(found: Unfinished) -> str:
     if found.in_play:
-        return f"hand {found.hand} of {found.hands}"
-    return f"{found.hands_played} of {found.hands} hands played"
+        return _("hand {hand} of {hands}").format(hand=found.hand, hands=found.hands)
+    return ngettext(
+        "{played} of {hands} hand played", "{played} of {hands} hands played", found.hands
+    ).format(played=found.hands_played, hands=found.hands)
 
 
 def _computers(found: Unfinished) -> str:
-    return and_names(sorted((s.name for s in found.computers), key=str.casefold) or ["nobody"])
+    names = sorted((s.name for s in found.computers), key=str.casefold)
+    return listing(names) if names else _("nobody")
 
 
 def offer_words(found: Unfinished) -> str:
     """The start screen's line about an unfinished computer match (the computer seats by
     name)."""
-    levels = list(dict.fromkeys(_name_of(lv) for lv in found.levels))
-    level = f" ({', '.join(levels)})" if levels else ""
-    return f"Your unfinished match: {_where(found)} against {_computers(found)}{level}"
+    levels = list(dict.fromkeys(level_name(lv) for lv in found.levels))
+    if not levels:
+        return _("Your unfinished match: {where} against {names}").format(
+            where=_where(found), names=_computers(found)
+        )
+    # Translators: {levels} are the computer seats' levels, like "Regular, Shark".
+    return _("Your unfinished match: {where} against {names} ({levels})").format(
+        where=_where(found), names=_computers(found), levels=", ".join(levels)
+    )
 
 
 class StartScene(Scene):
@@ -84,40 +89,54 @@ class StartScene(Scene):
     def __init__(self, host: Host) -> None:
         super().__init__(host)
         st = host.settings
-        self.name_in = TextInput("name", st.name, "Your name", max_len=20)
-        self.name_in.select_first = st.name == Settings().name  # typing replaces "Player"
+        default = st.name == Settings().name  # "Player", in the player's words; typing replaces it
+        name = _("Player") if default else st.name
+        self.name_in = TextInput("name", name, _("Your name"), max_len=20)
+        self.name_in.select_first = default
         self.computers = Choice("computers", [1, 2, 3], st.computers)
         self.hands = Choice("hands", [4, 8, 12], st.hands)
-        names = [lv.name for lv in LEVEL_INFO]
-        self.level = Choice("level", names, _name_of(st.level))
-        self.play = Button("play", "Play the computer", key_of("start", "play"), style="primary")
+        names = [level_name(lv.id) for lv in LEVEL_INFO]
+        self.level = Choice("level", names, level_name(st.level))
+        # The language, each by its own name (client.i18n): a click speaks it at once.
+        self.language = Choice("language", list(LANGUAGES.values()), LANGUAGES.get(
+            language(), LANGUAGES["en"]))  # fmt: skip
+        play = _("Play the computer")
+        self.play = Button("play", play, key_of("start", "play"), style="primary")
         # A computer match left unfinished, offered under the title (read in ``enter``).
         self.offer: Unfinished | None = None
-        self.resume = Button("resume", "Resume", key_of("start", "resume"), style="primary")
+        self.resume = Button("resume", _("Resume"), key_of("start", "resume"), style="primary")
         self.offer_box = pygame.Rect(0, 0, 0, 0)
         self.host_hands = Choice("host_hands", [4, 8, 12], st.host_hands)
         self.host_computers = Choice("host_computers", [0, 1, 2, 3, 4, 5], st.host_computers)
-        self.host_password = TextInput("host_password", st.host_password, "no password", max_len=40)
+        no_password = _("no password")
+        self.host_password = TextInput("host_password", st.host_password, no_password, max_len=40)
         self.table_name = TextInput("table_name", st.table_name, "", max_len=40)
         self.found = TableList("found")
         self.prompt: PasswordPrompt | None = None
         self.asked: PasswordPrompt | None = None  # the dialog whose password is being tried
-        self.host_button = Button("host", "Host a table", key_of("start", "host"), style="primary")
-        books = "Open the books after the match"
+        hosting = _("Host a table")
+        self.host_button = Button("host", hosting, key_of("start", "host"), style="primary")
+        # Translators: the host shows every hand's cards (the "books") once the match ends.
+        books = _("Open the books after the match")
         self.open_books = Checkbox("open_books", books, st.host_open_books)
         watchers = st.host_books_to_watchers
-        self.books_watchers = Checkbox("books_watchers", "… and to watchers", watchers)
-        self.histories = Button("histories", "Hand histories", key_of("start", "histories"))
-        self.address = TextInput("address", st.join_address, "like 192.168.1.20:7777", max_len=80)
+        self.books_watchers = Checkbox("books_watchers", _("… and to watchers"), watchers)
+        histories = _("Hand histories")
+        self.histories = Button("histories", histories, key_of("start", "histories"))
+        like = _("like {address}").format(address="192.168.1.20:7777")
+        self.address = TextInput("address", st.join_address, like, max_len=80)
         self.port = TextInput("port", str(st.join_port), "7777", max_len=5)
         self.join_password = TextInput("join_password", "", "", max_len=40, secret=True)
-        self.join_key = TextInput("join_key", "", "Table key (optional)", max_len=24)
-        self.join = Button("join", "Join", key_of("start", "join"), style="primary")
-        self.watch = Button("watch", "Watch")
-        self.four = Checkbox("four", "Four-colour deck", st.four_color)
-        self.sound = Checkbox("sound", "Sound", st.sound)
-        self.quit = Button("quit", "Quit", style="danger")
-        self.rules = Button("rules", "Rules", "F1")
+        self.join_key = TextInput("join_key", "", _("Table key (optional)"), max_len=24)
+        # Translators: join a table (take a seat), a button.
+        self.join = Button("join", pgettext("button", "Join"), key_of("start", "join"),
+                           style="primary")  # fmt: skip
+        # Translators: watch a table without a seat, a button.
+        self.watch = Button("watch", pgettext("button", "Watch"))
+        self.four = Checkbox("four", _("Four-colour deck"), st.four_color)
+        self.sound = Checkbox("sound", _("Sound"), st.sound)
+        self.quit = Button("quit", _("Quit"), style="danger")
+        self.rules = Button("rules", _("Rules"), "F1")
         self.recent: list[Button] = []
         self.errors: dict[str, str] = {}  # box id -> what is wrong with it, shown next to it
         self._seen = (self.address.value, self.port.value)
@@ -128,8 +147,9 @@ class StartScene(Scene):
 
     def _placeholders(self) -> None:
         """The table's name follows ours until one is typed (laid out in ``update``)."""
-        self.table_name.placeholder = f"{self.name_in.value.strip() or 'Player'}'s table"
-        self.join_password.placeholder = "password, if any"
+        name = self.name_in.value.strip() or _("Player")
+        self.table_name.placeholder = _("{name}'s table").format(name=name)
+        self.join_password.placeholder = _("password, if any")
 
     def inputs(self) -> list[TextInput]:
         return [
@@ -148,6 +168,7 @@ class StartScene(Scene):
             self.computers,
             self.hands,
             self.level,
+            self.language,
             self.host_hands,
             self.host_computers,
             self.four,
@@ -185,10 +206,10 @@ class StartScene(Scene):
         self.kept.forget()
         finder = self.host.finder
         looking = finder is not None and finder.running
-        self.found.empty = "Looking for tables… (none yet)" if looking else NOT_LOOKING
+        self.found.empty = _("Looking for tables… (none yet)") if looking else _(NOT_LOOKING)
         # An unfinished computer match to offer (a journal on disk), looked for again.
         self.offer = self.host.unfinished_match()
-        self.play.label = "New match" if self.offer is not None else "Play the computer"
+        self.play.label = _("New match") if self.offer is not None else _("Play the computer")
         self.host.dirty = True
 
     def on_message(self, msg: ServerMessage) -> None:
@@ -241,12 +262,14 @@ class StartScene(Scene):
         self.sound.rect = R(340, 712, 160, 34)
         self.quit.rect = R(1100, 706, 120, 48)
         self.rules.rect = R(1080, 24, 160, 48)
+        self.language.rect = R(512, 712, 360, 34)
         self.histories.rect = R(890, 706, 196, 48)
         self.open_books.rect = R(x0[1], 634, 322, 22)
         self.books_watchers.rect = R(x0[1] + 30, 657, 292, 20)
         for wdg in self.widgets():
             wdg.size = f(26)
         self.level.size = f(21, 12)
+        self.language.size = f(20, 12)
         for wdg in (self.table_name, self.address, self.port, self.join_password, self.join_key):
             wdg.size = f(22)
         for b in self.buttons():
@@ -306,6 +329,10 @@ class StartScene(Scene):
             if not isinstance(wdg, TextInput) and wdg.handle_event(event):
                 if wdg is self.four:
                     self.host.set_four_color(self.four.value)
+                elif wdg is self.language:
+                    self.remember()  # what is typed here stays on the start screen made anew
+                    code = next(c for c, n in LANGUAGES.items() if n == self.language.value)
+                    self.host.set_language(code)
                 return
         for b in self.buttons():
             if b.handle_event(event):
@@ -320,7 +347,9 @@ class StartScene(Scene):
         self.four.value = self.host.settings.four_color
         finder = self.host.finder
         tables = finder.tables() if finder is not None else []
-        self.found.show(tables, self.kept.of(tables, self.name_in.value.strip()[:20] or "Player"))
+        self.found.show(
+            tables, self.kept.of(tables, self.name_in.value.strip()[:20] or _("Player"))
+        )
         self._placeholders()
         # One port: one written in the address is the port, shown (locked) in the port box.
         _host, in_address = split_port(self.address.value)
@@ -351,7 +380,7 @@ class StartScene(Scene):
         self.host.notice = ""
         self.errors.pop("join", None)
         if not table.compatible:  # (an older table: a newer one takes us)
-            self.errors["join"] = version_refusal(table.version, __version__, game_newer=True)
+            self.errors["join"] = version_words(table.version, game_newer=True)
             return
         self.remember()
         # Our seat's token kept for this table (client.seatkeys): back to it, asking nothing.
@@ -372,7 +401,7 @@ class StartScene(Scene):
 
     def remember(self) -> None:
         st = self.host.settings
-        st.name = self.name_in.value.strip()[:20] or "Player"
+        st.name = self.name_in.value.strip()[:20] or _("Player")
         st.computers = int(self.computers.value)
         st.hands = int(self.hands.value)
         st.host_computers = int(self.host_computers.value)
@@ -400,7 +429,9 @@ class StartScene(Scene):
             return None
         typed = self.join_key.value.strip()
         if typed and normal_short_key(typed) is None:
-            self.errors["key"] = "A table key is 16 letters and digits, like 7QKM-D2XA-PF4Z-LW3B."
+            self.errors["key"] = _("A table key is 16 letters and digits, like {key}.").format(
+                key="7QKM-D2XA-PF4Z-LW3B"
+            )
             self._seen_key = self.join_key.value
             return None
         self.errors.clear()
@@ -464,17 +495,17 @@ class StartScene(Scene):
 
     def ask_new_match(self, found: Unfinished) -> None:
         """A new computer match drops the unfinished one for good: asked once."""
-        body = (
-            f"Your match against {_computers(found)} ({_where(found)}) is dropped for good "
-            "if a new one starts: it can no longer be resumed."
-        )
+        body = _(
+            "Your match against {names} ({where}) is dropped for good if a new one starts: "
+            "it can no longer be resumed."
+        ).format(names=_computers(found), where=_where(found))
         self.host.modal = ConfirmDialog(
             self.host,
-            title="Drop the unfinished match?",
+            title=_("Drop the unfinished match?"),
             body=lambda: body,
-            yes="New match",
+            yes=_("New match"),
             on_yes=self.new_match,
-            no="Keep it",
+            no=_("Keep it"),
             kind="new_match",
         )
         self.host.dirty = True
@@ -505,9 +536,14 @@ class StartScene(Scene):
         cx = w // 2
         oy = (h - BASE_H * self.s) / 2
         at = (cx, round(oy + 70 * self.s))
-        blit_text(surf, "SEVENTH STREET", f(72), at, GOLD, bold=True, anchor="center", shadow=True)
+        # Translators: the game's name, as the title of the start screen (a name: kept or not).
+        title = _("SEVENTH STREET")
+        blit_text(surf, title, f(72), at, GOLD, bold=True, anchor="center", shadow=True)
         if self.offer is None:
-            words, at = "seven card stud for a night with friends", (cx, round(oy + 122 * self.s))
+            words, at = (
+                _("seven card stud for a night with friends"),
+                (cx, round(oy + 122 * self.s)),
+            )
             blit_text(surf, words, f(26), at, (190, 215, 200), anchor="center")
         else:
             box = self.offer_box
@@ -516,31 +552,31 @@ class StartScene(Scene):
             words, size, where = self.offer_line()
             blit_text(surf, words, size, where.topleft, INK, bold=True)
         at = (self.name_in.rect.x - px(14), self.name_in.rect.centery)
-        blit_text(surf, "Your name", f(24), at, INK, anchor="midright")
-        titles = ("Play the computer", "Host a friends' table", "Join a table")
+        blit_text(surf, _("Your name"), f(24), at, INK, anchor="midright")
+        titles = (_("Play the computer"), _("Host a friends' table"), _("Join a table"))
         for rect, title in zip(self.columns, titles, strict=True):
             panel(surf, rect, (8, 22, 18, 200), px(16))
             pygame.draw.rect(surf, (70, 110, 90), rect, 2, border_radius=px(16))
             at = (rect.centerx, rect.y + px(40))
             blit_text(surf, title, f(32), at, GOLD, bold=True, anchor="center")
         labels = [
-            (self.computers, "Computer seats"),
-            (self.hands, "Hands"),
-            (self.level, "Level"),
-            (self.host_hands, "Hands"),
-            (self.host_computers, "Computer seats to fill"),
-            (self.host_password, "Password (optional)"),
-            (self.table_name, "Table name"),
-            (self.address, "Or type the host's address"),
-            (self.port, "Port"),
-            (self.found, "Tables on your network"),
+            (self.computers, _("Computer seats")),
+            (self.hands, _("Hands")),
+            (self.level, _("Level")),
+            (self.host_hands, _("Hands")),
+            (self.host_computers, _("Computer seats to fill")),
+            (self.host_password, _("Password (optional)")),
+            (self.table_name, _("Table name")),
+            (self.address, _("Or type the host's address")),
+            (self.port, _("Port")),
+            (self.found, _("Tables on your network")),
         ]
-        for wdg, label in labels:
+        for wdg, label in labels:  # each over its box, no wider (the address's by the port's)
             at = (wdg.rect.x, wdg.rect.y - px(6))
-            blit_text(surf, label, f(22), at, (190, 210, 200), anchor="bottomleft")
-        info = level_info(_id_of(self.level.value))
+            words, size = shrunk(label, f(22), wdg.rect.w)
+            blit_text(surf, words, size, at, (190, 210, 200), anchor="bottomleft")
         yy = self.level.rect.bottom + px(8)
-        for line in wrap(info.description if info else "", f(18), self.level.rect.w)[:2]:
+        for line in wrap(level_description(_id_of(self.level.value)), f(18), self.level.rect.w)[:2]:
             blit_text(surf, line, f(18), (self.level.rect.x, yy), MUTED)
             yy += f(21)
         for wdg in self.widgets():

@@ -409,7 +409,7 @@ class NightTotal(Wire):
 class Night(Wire):
     """The night's scoreboard (``server.night``) of a ``lobby`` or the ``standings``."""
 
-    label: str = wire(reading.text(40))
+    label: str = wire(reading.text(40))  # the server's English words for the date
     table: str = wire(reading.text(40))
     played: int = wire(reading.opt_num(0, 10**6))
     matches: tuple[NightMatch, ...] = wire(
@@ -418,6 +418,8 @@ class Night(Wire):
     totals: tuple[NightTotal, ...] = wire(
         lambda value: tuple(reading.as_list_of(NightTotal.decode, value, 40))
     )
+
+    evening: str = wire(reading.text(40), key="night")  # the date, ISO: the client words it
 
     def total_of(self, name: str) -> NightTotal | None:
         return next((t for t in self.totals if t.name == name), None)

@@ -7,37 +7,68 @@ from math import ceil
 
 import pygame
 
+from client.i18n import chips, pgettext
+from client.i18n import gettext as _
 from client.model import Session
 from client.render.layout import TableLayout
 from client.render.tablepaint import ORANGE
 from client.render.text import blit_text
-from client.render.widgets import GOLD, MUTED, Button, Checkbox
+from client.render.widgets import GOLD, MUTED, Button, Checkbox, button_width
 from client.scenes.table.controls import Send
 from common.protocol import Act
 from common.schema import LegalAction
 
-__all__ = ["ActionBar", "between_hands"]
+__all__ = ["ActionBar", "between_hands", "button_words"]
 
 STYLES = {"fold": "danger", "call": "primary", "check": "primary"}  # the rest: normal
+
+
+def button_words(a: LegalAction) -> str:
+    """An action button's words with its amount: ``"Complete to 10"``, ``"Call 7 (all in)"``
+    (the server offers the action; the game words it)."""
+    # Translators: the action buttons (a poker action, with its chips).
+    if a.all_in:
+        words = {
+            "fold": pgettext("action button", "Fold"),
+            "check": pgettext("action button", "Check"),
+            "call": pgettext("action button", "Call {amount} (all in)"),
+            "bet": pgettext("action button", "Bet {amount} (all in)"),
+            "bring_in": pgettext("action button", "Bring in {amount} (all in)"),
+            "complete": pgettext("action button", "Complete to {amount} (all in)"),
+            "raise": pgettext("action button", "Raise to {amount} (all in)"),
+        }[a.action]
+    else:
+        words = {
+            "fold": pgettext("action button", "Fold"),
+            "check": pgettext("action button", "Check"),
+            "call": pgettext("action button", "Call {amount}"),
+            "bet": pgettext("action button", "Bet {amount}"),
+            "bring_in": pgettext("action button", "Bring in {amount}"),
+            "complete": pgettext("action button", "Complete to {amount}"),
+            "raise": pgettext("action button", "Raise to {amount}"),
+        }[a.action]
+    return words.format(amount=chips(a.to if a.action in ("complete", "raise") else a.put))
 
 
 def between_hands(s: Session | None) -> str:
     """The bar's words while a hand's end shows: the next hand, or the standings."""
     if s is not None and s.standings is not None:
-        return "The match is over"
+        return _("The match is over")
     if s is not None and s.clocks.paused:  # the banner says why: no new hand until the host resumes
-        return "Paused: the next hand waits for the host"
+        return _("Paused: the next hand waits for the host")
     if s is not None and s.hand >= s.hands:
-        return "That was the last hand: the standings come next…"
-    return "Next hand soon…"
+        return _("That was the last hand: the standings come next…")
+    return _("Next hand soon…")
 
 
 class ActionBar:
     def __init__(self) -> None:
         self.buttons: list[Button] = []
         self.sent_turn: int | None = None  # the turn we have answered
-        self.pre_fold = Checkbox("pre_fold", "Check/Fold")
-        self.pre_call = Checkbox("pre_call", "Call any")
+        # Translators: boxes ticked before our turn: check if we can, else fold; call
+        # whatever is bet.
+        self.pre_fold = Checkbox("pre_fold", _("Check/Fold"))
+        self.pre_call = Checkbox("pre_call", _("Call any"))
 
     def resize(self, lay: TableLayout) -> None:
         bar = lay.bar
@@ -60,11 +91,15 @@ class ActionBar:
         buttons = []
         for a in legal:
             style = STYLES.get(a.action, "normal")
-            b = Button(a.action, a.label, a.key, style=style, size=lay.font(26))
+            b = Button(a.action, button_words(a), a.key, style=style, size=lay.font(26))
             if a.action in old:
                 b.hover = old[a.action].hover
             buttons.append(b)
-        w, h, gap = lay.px(215), lay.px(56), lay.px(14)
+        h, gap = lay.px(56), lay.px(14)
+        # As wide as the longest label needs (a longer language, an all-in's amount),
+        # but never so wide that the row leaves the bar or meets the clock at its right.
+        room = (lay.bar.w - 2 * lay.px(90) - max(0, len(buttons) - 1) * gap) // max(1, len(buttons))
+        w = min(max([lay.px(215), *(button_width(b) for b in buttons)]), max(lay.px(215), room))
         total = len(buttons) * w + max(0, len(buttons) - 1) * gap
         x = lay.bar.centerx - total // 2
         for b in buttons:
@@ -133,14 +168,17 @@ class ActionBar:
         me = s.me()
         if me is not None and me.away and not s.watch:
             if me.away_why == "taken":
-                msg = "The host took your seat away for this match: you are watching"
+                msg = _("The host took your seat away for this match: you are watching")
                 blit_text(surf, msg, lay.font(24), lay.bar.center, ORANGE, anchor="center")
                 return
-            doing = "a computer plays your seat" if me.stand_in else "your seat checks or folds"
+            if me.stand_in:
+                words = _("You are away: a computer plays your seat")
+            else:
+                words = _("You are away: your seat checks or folds")
             at = (lay.bar.x + lay.px(30), lay.bar.centery)
             blit_text(
                 surf,
-                f"You are away: {doing}",
+                words,
                 lay.font(26),
                 at,
                 ORANGE,
@@ -152,30 +190,30 @@ class ActionBar:
         view = s.view
         mine = view.seats.get(s.seat) if view and s.seat is not None else None
         if s.clocks.waiting and view is not None and not s.watch:
-            msg = "The table waits for the host's disk"
+            msg = _("The table waits for the host's disk")
         elif s.watch or s.seat is None:
-            msg = "Watching"
+            msg = _("Watching")
         elif view is None:
-            msg = "Waiting for the first deal…"
+            msg = _("Waiting for the first deal…")
         elif s.sits_out():
-            msg = "You sit in at the next match: watching this one"
+            msg = _("You sit in at the next match: watching this one")
         elif view.over:
             msg = between_hands(s)
         elif mine is None or mine.folded:
-            msg = "You are out of this hand"
+            msg = _("You are out of this hand")
         elif mine.all_in:
-            msg = "You are all in"
+            msg = _("You are all in")
         elif s.my_turn() and landing:
-            msg = "Your cards are coming…"  # the buttons follow once they are down
+            msg = _("Your cards are coming…")  # the buttons follow once they are down
         else:
             self.pre_fold.draw(surf)
             self.pre_call.draw(surf)
             waiting = s.name_of(view.to_act) if view.to_act is not None else ""
+            words = _("Waiting for {who}…").format(who=waiting)
             if s.turn is not None and s.turn == self.sent_turn:
-                waiting = "the server"
+                waiting, words = "server", _("Waiting for the server…")
             if waiting:
                 at = (lay.bar.right - lay.px(24), lay.bar.centery)
-                words = f"Waiting for {waiting}…"
                 blit_text(surf, words, lay.font(24), at, MUTED, anchor="midright")
             return
         blit_text(surf, msg, lay.font(26), lay.bar.center, MUTED, anchor="center")
@@ -187,20 +225,24 @@ class ActionBar:
         if left is None:
             secs = s.seconds_left(now)
             if secs is not None:
-                blit_text(
-                    surf, f"{ceil(secs)}s", lay.font(30), at, GOLD, bold=True, anchor="midright"
-                )
+                words = _("{seconds}s").format(seconds=ceil(secs))
+                blit_text(surf, words, lay.font(30), at, GOLD, bold=True, anchor="midright")
             return
         decision, bank = left
+        # Translators: our turn's clock: {seconds} left to decide, then the time bank's.
+        banked = _("bank {seconds}s").format(seconds=ceil(bank))
         if decision > 0:
-            main, col = f"{ceil(decision)}s", GOLD
+            main, col = _("{seconds}s").format(seconds=ceil(decision)), GOLD
             # (a protocol 1 server says nothing of a bank)
             told = s.clocks.bank is not None
-            sub = f"bank {ceil(bank)}s" if bank > 0 else "no bank left" if told else ""
+            sub = banked if bank > 0 else _("no bank left") if told else ""
         else:
-            main, col, sub = f"bank {ceil(bank)}s", ORANGE, "time bank"
+            main, col, sub = banked, ORANGE, _("time bank")
         if s.clocks.paused or s.clocks.waiting:
-            col, sub = MUTED, "paused" if s.clocks.paused else "waiting"
+            col, sub = (
+                MUTED,
+                pgettext("clock", "paused") if s.clocks.paused else pgettext("clock", "waiting"),
+            )
         r = blit_text(
             surf, main, lay.font(30), (at[0], at[1] - lay.px(10)), col, bold=True, anchor="midright"
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pygame
 
+from client.i18n import N_
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.lobbystate import Player
 from client.model import Session
@@ -18,7 +20,7 @@ from common.protocol import GiveSeat, MakeHost, RefuseSeat
 __all__ = ["AskRows", "asker_words", "host_question", "old_host"]
 
 
-WAITING = "Waiting for the host…"
+WAITING = N_("Waiting for the host…")
 
 
 def host_question(s: Session | None) -> tuple[int, str] | None:
@@ -26,10 +28,10 @@ def host_question(s: Session | None) -> tuple[int, str] | None:
     if s is None or not s.host or not s.lobby.asks:
         return None
     seat = min(s.lobby.asks)
-    return seat, f"{s.lobby.asks[seat]} asks for the seat back"
+    return seat, _("{name} asks for the seat back").format(name=s.lobby.asks[seat])
 
 
-NO_PROOF = "Give it only if it is really them: a name is no proof."
+NO_PROOF = N_("Give it only if it is really them: a name is no proof.")
 
 
 def asker_words(s: Session | None) -> str:
@@ -38,11 +40,11 @@ def asker_words(s: Session | None) -> str:
         return ""
     seat, answer, words = s.lobby.ask
     if answer == "waiting":
-        return WAITING
+        return _(WAITING)
     if answer == "refused":
-        return words or "The host did not give the seat back"
+        return words or _("The host did not give the seat back")
     if answer == "unanswered":
-        return words or "Nobody answered: the seat stays as it is"
+        return words or _("Nobody answered: the seat stays as it is")
     return words
 
 
@@ -63,10 +65,10 @@ def old_host(s: Session | None) -> Player | None:
 class AskRows:
     def __init__(self) -> None:
         give_key = key_of("table", "ask:give")
-        self.give = Button("ask:give", "Give it back", give_key, style="primary", size=20)
-        self.refuse = Button("ask:refuse", "Refuse", key_of("table", "ask:refuse"), size=20)
-        self.ok = Button("ask:ok", "OK", size=20)
-        self.hand_back = Button("host:back", "Make them host again", size=20)
+        self.give = Button("ask:give", _("Give it back"), give_key, style="primary", size=20)
+        self.refuse = Button("ask:refuse", _("Refuse"), key_of("table", "ask:refuse"), size=20)
+        self.ok = Button("ask:ok", _("OK"), size=20)
+        self.hand_back = Button("host:back", _("Make them host again"), size=20)
         self.box = pygame.Rect(0, 0, 0, 0)  # the question's or the answer's box
         self.lines: list[str] = []
         self.line_size = 20
@@ -87,8 +89,8 @@ class AskRows:
         words = question[1] if question else asker_words(s)
         self.lines = wrap(words, size, w - lay.px(20)) if words else []
         self.notes = []  # the smaller words under them
-        if question is not None or words == WAITING:
-            note = NO_PROOF if question is not None else "You watch until the host answers."
+        if question is not None or words == _(WAITING):
+            note = _(NO_PROOF) if question is not None else _("You watch until the host answers.")
             self.notes = wrap(note, self.note_size, w - lay.px(20))
         self.box = pygame.Rect(x, y, w, 0)
         if self.lines:
@@ -109,7 +111,7 @@ class AskRows:
             y = self.box.bottom + lay.px(8)
         back = old_host(s) if hosting else None
         if back is not None:
-            self.hand_back.label = f"Make {back.name} host again"
+            self.hand_back.label = _("Make {name} host again").format(name=back.name)
             self.hand_back.rect = pygame.Rect(x, y, w, lay.px(34))
             y += lay.px(40)
         return y

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pygame
 
 from client.coach import CoachLine, coach_lines
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
-from client.render.text import blit_text, fit, wrap
+from client.render.text import blit_text, fit, font, wrap
 from client.render.widgets import GOLD, INK, Checkbox, panel
 from common.schema import LegalAction
 
@@ -24,7 +25,9 @@ Row = tuple[str, str, pygame.Rect, int]
 
 class CoachBox:
     def __init__(self, on: bool) -> None:
-        self.box = Checkbox("coach", f"Coach ({key_of('table', 'coach')})", value=on, size=20)
+        self.box = Checkbox(
+            "coach", _("Coach ({key})").format(key=key_of("table", "coach")), value=on, size=20
+        )
         self.rect = pygame.Rect(0, 0, 0, 0)  # the lines' box; empty when the coach is off
         self.size = 16
 
@@ -33,8 +36,10 @@ class CoachBox:
         p = lay.panel
         self.size = lay.font(18)
         self.box.value = on
-        self.box.rect = pygame.Rect(p.x + lay.px(14), top, lay.px(150), lay.px(28))
         self.box.size = lay.font(20)
+        h = lay.px(28)  # the box as wide as its words (the odds' box takes the rest)
+        need = font(self.box.size).size(self.box.label)[0] + h + lay.px(12)
+        self.box.rect = pygame.Rect(p.x + lay.px(14), top, min(lay.px(150), need), h)
         top = self.box.rect.bottom + lay.px(6)
         if not on:
             self.rect = pygame.Rect(p.x + lay.px(10), top, p.w - lay.px(20), 0)

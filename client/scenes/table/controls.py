@@ -8,14 +8,16 @@ from typing import Any
 
 import pygame
 
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.lobbystate import Player
 from client.model import Session
 from client.render.layout import TableLayout
-from client.render.widgets import Button
+from client.render.widgets import Button, button_width
 from common.protocol import Away, Back, Pause, Resume, TakeSeat
 
 __all__ = ["Controls", "Send", "hosting", "seated"]
+
 
 Send = Callable[[dict[str, Any]], bool]  # the host's way to the server
 
@@ -39,11 +41,11 @@ def _takeable(s: Session | None) -> list[Player]:
 
 class Controls:
     def __init__(self) -> None:
-        self.away = Button("away", "Step away", key_of("table", "away"), size=22)
+        self.away = Button("away", _("Step away"), key_of("table", "away"), size=22)
         # "I'm back" is drawn in the bar
-        self.back = Button("back", "I'm back", key_of("table", "away"), style="primary")
-        self.pause = Button("pause", "Pause", key_of("table", "pause"), size=22)
-        self.take = Button("take", "Take a seat…", size=22)
+        self.back = Button("back", _("I'm back"), key_of("table", "away"), style="primary")
+        self.pause = Button("pause", _("Pause"), key_of("table", "pause"), size=22)
+        self.take = Button("take", _("Take a seat…"), size=22)
         self.taking = False  # the host is choosing a seat to take away
         self.confirm: int | None = None  # the seat a second press takes away
         self.take_buttons: list[Button] = []
@@ -59,16 +61,17 @@ class Controls:
         p = lay.panel
         x, w = p.x + lay.px(12), p.w - lay.px(24)
         self.away.rect = pygame.Rect(x, y, w, lay.px(38))
-        self.away.label = "I'm back" if s is not None and s.away() else "Step away"
+        self.away.label = _("I'm back") if s is not None and s.away() else _("Step away")
         self.away.style = "primary" if s is not None and s.away() else "normal"
         self.away.size = self.pause.size = self.take.size = lay.font(22)
         if seated(s) and self._offers_away(s):
             y += lay.px(46)
         if hosting(s):
-            half = (w - lay.px(8)) // 2
+            self.pause.label = _("Resume") if s is not None and s.clocks.paused else _("Pause")
+            # Pause as wide as its words need (half the row at most): Take gets the rest.
+            half = min((w - lay.px(8)) // 2, button_width(self.pause))
             self.pause.rect = pygame.Rect(x, y, w if self.solo else half, lay.px(38))
             self.take.rect = pygame.Rect(x + half + lay.px(8), y, w - half - lay.px(8), lay.px(38))
-            self.pause.label = "Resume" if s is not None and s.clocks.paused else "Pause"
             self.pause.style = "primary" if s is not None and s.clocks.paused else "normal"
             y += lay.px(46)
             old = {b.id: b for b in self.take_buttons}
@@ -76,10 +79,10 @@ class Controls:
             if self.taking and not self.solo:
                 for player in [*_takeable(s), None]:
                     if player is None:
-                        b = Button("take:cancel", "Cancel", size=lay.font(20))
+                        b = Button("take:cancel", _("Cancel"), size=lay.font(20))
                     elif self.confirm == player.seat:
-                        b = Button(f"take:{player.seat}", f"Take {player.name}'s seat?",
-                                   style="danger", size=lay.font(20))  # fmt: skip
+                        ask = _("Take {name}'s seat?").format(name=player.name)
+                        b = Button(f"take:{player.seat}", ask, style="danger", size=lay.font(20))
                     else:
                         b = Button(f"take:{player.seat}", player.name, size=lay.font(20))
                     if b.id in old:

@@ -12,12 +12,15 @@ from collections.abc import Callable
 
 import pygame
 
+from client.i18n import N_
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
 from client.render.text import blit_text, fit, wrap
 from client.render.widgets import GOLD, INK, Checkbox, panel
-from common.odds import OddsJob, Spot, odds_words, pot_odds, spot_of
+from client.tablewords import odds_line, price_line, verdict_line
+from common.odds import OddsJob, Spot, pot_odds, spot_of
 
 __all__ = ["BUDGET", "OddsBox"]
 
@@ -25,7 +28,7 @@ BUDGET = 0.012
 """Seconds of work a frame at most, whatever is left of it (a 60 fps frame is 16.7 ms)."""
 ROWS = 4
 """The readout's rows: its title and three lines."""
-TITLE = "Your chances, from the cards you have seen"
+TITLE = N_("Your chances, from the cards you have seen")
 
 
 def seed_of(spot: Spot) -> int:
@@ -37,7 +40,9 @@ def seed_of(spot: Spot) -> int:
 
 class OddsBox:
     def __init__(self, on: bool, clock: Callable[[], float] = time.perf_counter) -> None:
-        self.box = Checkbox("odds", f"Odds ({key_of('table', 'odds')})", value=on, size=20)
+        self.box = Checkbox(
+            "odds", _("Odds ({key})").format(key=key_of("table", "odds")), value=on, size=20
+        )
         self.on = on
         self.clock = clock
         self.budget = BUDGET
@@ -76,26 +81,27 @@ class OddsBox:
         """The readout's lines (three at most), as drawn."""
         view = s.view if s is not None else None
         if s is not None and s.seat is None:
-            return ["Watching: odds are for the seats"]
+            return [_("Watching: odds are for the seats")]
         if not self.allowed:
-            return ["The host has the odds off"]
+            return [_("The host has the odds off")]
         if view is None:
-            return ["Your odds when the cards are dealt"]
+            return [_("Your odds when the cards are dealt")]
         me = view.seats.get(view.you) if view.you is not None else None
         if me is not None and me.folded:
-            return ["You folded: no odds this hand"]
+            return [_("You folded: no odds this hand")]
         if view.over or self.spot is None:
-            return ["The hand is over"]
+            return [_("The hand is over")]
         job = self.job
         result = job.result if job is not None and job.done else None
         if result is None:
-            first = "Working out your chances…"
+            first = _("Working out your chances…")
         else:
-            first = odds_words(result, len(self.spot.rivals))
+            first = odds_line(result, len(self.spot.rivals))
         price = pot_odds(view)
         if price is None:
             return [first]
-        return [first, price.words(), *([price.verdict(result)] if result is not None else [])]
+        verdict = [verdict_line(price, result)] if result is not None else []
+        return [first, price_line(price), *verdict]
 
     def layout_box(self, lay: TableLayout, beside: pygame.Rect) -> None:
         """The box, right of the coach's on the same row."""
@@ -125,7 +131,7 @@ class OddsBox:
         lines = self.lines(s)[: ROWS - 1]
         wrapped = [wrap(line, self.size, width) for line in lines]
         body = [part for parts in wrapped for part in parts]
-        title = [(TITLE, GOLD, True)] if len(body) < room else []
+        title = [(_(TITLE), GOLD, True)] if len(body) < room else []
         if len(body) > room:
             body = []
             for i, (line, parts) in enumerate(zip(lines, wrapped, strict=True)):

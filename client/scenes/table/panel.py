@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pygame
 
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
 from client.render.logview import LogView
 from client.render.seenpanel import SeenPanel
 from client.render.volume import VolumeControl
-from client.render.widgets import Button, Checkbox, TextInput
+from client.render.widgets import Button, Checkbox, TextInput, button_width
 from client.scenes.table.asks import AskRows
 from client.scenes.table.coachbox import CoachBox
 from client.scenes.table.controls import Controls, hosting
@@ -25,17 +26,19 @@ __all__ = ["SidePanel"]
 
 class SidePanel:
     def __init__(self, settings: Settings) -> None:
-        self.chat = TextInput("chat", placeholder="Enter to chat", max_len=MAX_CHAT, size=22)
-        self.leave = Button("leave", "Leave", size=22, style="danger")
-        self.four = Checkbox("four", "4 colours", value=settings.four_color, size=20)
-        self.rules = Button("rules", "Rules", size=20)  # the house rules (also F1)
+        self.chat = TextInput("chat", placeholder=_("Enter to chat"), max_len=MAX_CHAT, size=22)
+        self.leave = Button("leave", _("Leave"), size=22, style="danger")
+        self.four = Checkbox("four", _("4 colours"), value=settings.four_color, size=20)
+        self.rules = Button("rules", _("Rules"), size=20)  # the house rules (also F1)
         self.log = LogView()
         self.volume = VolumeControl(value=settings.volume, muted=not settings.sound)
         # The cards-seen panel and the way to the replayer (client.render.seenpanel).
         self.seen = SeenPanel()
-        seen = f"Cards seen ({key_of('table', 'seen')})"
+        seen = _("Cards seen ({key})").format(key=key_of("table", "seen"))
         self.seen_box = Checkbox("seen", seen, value=settings.seen_panel, size=20)
-        self.replay = Button("replay", f"Replay ({key_of('table', 'replay')})", size=20)
+        self.replay = Button(
+            "replay", _("Replay ({key})").format(key=key_of("table", "replay")), size=20
+        )
         self.seen_rect = pygame.Rect(0, 0, 0, 0)
         self.controls = Controls()  # away and back (R-C2), the host's (R-C3)
         self.asks = AskRows()  # a seat asked back, the host's role handed on
@@ -60,18 +63,23 @@ class SidePanel:
         and host rows, the asks, the coach, the cards-seen panel and the odds, the log, and
         the chat line at the foot."""
         p, px = lay.panel, lay.px
-        self.leave.rect = pygame.Rect(p.right - px(104), p.y + px(12), px(92), px(38))
-        self.rules.rect = pygame.Rect(0, 0, px(68), self.leave.rect.h)
-        self.rules.rect.topright = (self.leave.rect.x - px(8), self.leave.rect.y)
-        self.four.rect = pygame.Rect(p.x + px(14), p.y + px(16), px(170), px(30))
-        self.four.rect.w = min(self.four.rect.w, self.rules.rect.x - px(6) - self.four.rect.x)
-        self.seen_box.rect = pygame.Rect(p.x + px(14), p.y + px(58), px(150), px(30))
-        self.replay.rect = pygame.Rect(p.right - px(130), p.y + px(56), px(118), px(34))
-        self.volume.rect = pygame.Rect(p.x + px(14), p.y + px(98), p.w - px(28), px(26))
-        self.chat.rect = pygame.Rect(p.x + px(12), p.bottom - px(54), p.w - px(24), px(42))
         for w in (self.four, self.rules, self.seen_box, self.replay):
             w.size = lay.font(20)
         self.leave.size = self.chat.size = lay.font(22)
+        # Buttons as wide as their words need (up to their old width); the boxes beside
+        # them take the rest of the row, so a longer language keeps its labels whole.
+        leave_w = min(px(92), button_width(self.leave))
+        self.leave.rect = pygame.Rect(p.right - px(12) - leave_w, p.y + px(12), leave_w, px(38))
+        self.rules.rect = pygame.Rect(0, 0, min(px(68), button_width(self.rules)), px(38))
+        self.rules.rect.topright = (self.leave.rect.x - px(8), self.leave.rect.y)
+        self.four.rect = pygame.Rect(p.x + px(14), p.y + px(16), px(170), px(30))
+        self.four.rect.w = min(self.four.rect.w, self.rules.rect.x - px(6) - self.four.rect.x)
+        replay_w = min(px(118), button_width(self.replay))
+        self.replay.rect = pygame.Rect(p.right - px(12) - replay_w, p.y + px(56), replay_w, px(34))
+        self.seen_box.rect = pygame.Rect(p.x + px(14), p.y + px(58), px(150), px(30))
+        self.seen_box.rect.w = self.replay.rect.x - px(6) - self.seen_box.rect.x
+        self.volume.rect = pygame.Rect(p.x + px(14), p.y + px(98), p.w - px(28), px(26))
+        self.chat.rect = pygame.Rect(p.x + px(12), p.bottom - px(54), p.w - px(24), px(42))
         top = self.controls.layout(lay, p.y + px(134), s)
         top = self.asks.layout(lay, top, s, hosting=hosting(s))
         top = self.coach.layout(lay, top, on=self.coach_on)

@@ -12,6 +12,7 @@ import pygame
 from client import sound
 from client.asking import ask_once_welcomed
 from client.host import Host
+from client.i18n import gettext as _
 from client.keys import key_of
 from client.model import Session
 from client.render.layout import TableLayout
@@ -457,11 +458,20 @@ class TableScene(Scene):
         if s is not None and s.clocks.waiting:  # the host cannot save (server.saving)
             self._draw_notice(surf, s.clocks.waiting, (40, 16, 10), (250, 196, 120, 240))
         elif s is not None and s.clocks.paused:  # R-C3: the hand in play is played out first
-            who = s.clocks.paused_by or "the host"
+            who = s.clocks.paused_by
             if s.view is not None and not s.view.over:
-                msg = f"Paused by {who}: this hand is played out, then the table waits"
+                msg = (
+                    _("Paused by {who}: this hand is played out, then the table waits")
+                    if who
+                    else _("Paused by the host: this hand is played out, then the table waits")
+                )
             else:
-                msg = f"Paused by {who}: no new hand until the host resumes"
+                msg = (
+                    _("Paused by {who}: no new hand until the host resumes")
+                    if who
+                    else _("Paused by the host: no new hand until the host resumes")
+                )
+            msg = msg.format(who=who)
             self._draw_notice(surf, msg, (20, 20, 30), (170, 200, 250, 235), bold=True)
         self.lost.draw(surf, self.host.status, self.host.now())
 
