@@ -18,9 +18,9 @@ is missing or older than its ``.po`` is compiled here in memory from the ``.po``
 fresh checkout shows today's words.  A missing or broken catalog gives English.
 
 The pseudo-language ``qps`` is made on the fly from the English, for the layout checks:
-every string of the catalog template (``client/locale/stud.pot``) comes out about 40%
-longer with accents, ``[Ŕàîšé ţö {amount} ····]``; a string missing from the template comes
-out as itself, unaccented, so a test finds it on screen.
+every string of the catalogs comes out about 40% longer with accents,
+``[Ŕàîšé ţö {amount} ····]``; a string missing from them comes out as itself,
+unaccented, so a test finds it on screen.
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ log = logging.getLogger(__name__)
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "stud"
-TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
 """The languages a player picks, each by its own name, in the picker's order."""
 PSEUDO = "qps"
@@ -85,7 +84,7 @@ def set_language(code: str | None) -> str:
     global _current, _catalog
     code = (code or "en").strip().lower()
     if code == PSEUDO:
-        _catalog = _Pseudo(_template_ids())
+        _catalog = _Pseudo(_catalog_ids())
     elif code in LANGUAGES and code != "en":
         _catalog = _load(code)
     else:
@@ -195,25 +194,21 @@ def compile_po(po: Path, code: str) -> bytes:
     return out.getvalue()
 
 
-_template: frozenset | None = None
+@functools.cache
+def _catalog_ids() -> frozenset:
+    """The catalogs' messages as ``(context, msgid)``, a plural's by its singular: those of
+    German's ``.po``, which holds the same ones as every language's (``tests/test_i18n.py``)."""
+    from babel.messages.pofile import read_po
 
-
-def _template_ids() -> frozenset:
-    """The template's messages as ``(context, msgid)``; a plural's msgid is its singular."""
-    global _template
-    if _template is None:
-        from babel.messages.pofile import read_po
-
-        ids: set = set()
-        try:
-            with TEMPLATE.open("rb") as fp:
-                for m in read_po(fp):
-                    if m.id:
-                        ids.add((m.context, m.id[0] if isinstance(m.id, tuple) else m.id))
-        except Exception as exc:
-            log.warning("no catalog template at %s (%s)", TEMPLATE, exc)
-        _template = frozenset(ids)
-    return _template
+    ids: set = set()
+    try:
+        with po_path("de").open("rb") as fp:
+            for m in read_po(fp):
+                if m.id:
+                    ids.add((m.context, m.id[0] if isinstance(m.id, tuple) else m.id))
+    except Exception as exc:
+        log.warning("no catalog at %s (%s)", po_path("de"), exc)
+    return frozenset(ids)
 
 
 # -- the pseudo-language ----------------------------------------------------------------

@@ -3,7 +3,7 @@
 With no argument it does the three steps a changed string needs, in order:
 
 * ``extract``: the strings of ``client/`` (``babel.cfg``), with their ``# Translators:``
-  comments, into the template ``client/locale/stud.pot``;
+  comments, into the template ``client/locale/stud.pot`` (made for this step, not kept);
 * ``update``: each ``client/locale/<code>/LC_MESSAGES/stud.po`` brought up to the
   template (new strings empty, changed ones marked fuzzy for the translator);
 * ``compile``: each ``.po`` into its ``.mo`` (install and bundle time; never committed).

@@ -32,14 +32,13 @@ from client.render import text as text_module
 from client.render.tablelist import PasswordPrompt
 from common.replay import seen_record
 from tests import demo
-from tests.clientkit import feed, resize
-from tests.demo_hands import demo_match
+from tests.clientkit import feed, resize, simulated
 
 pytestmark = pytest.mark.timeout(120)
 
 SIZES = [(800, 500), (1280, 800), (1600, 1000)]
 WORD = re.compile(r"[^\W\d_]+")
-with i18n.TEMPLATE.open("rb") as _fp:
+with i18n.po_path("de").open("rb") as _fp:  # (every catalog holds the same msgids)
     ENGLISH = {w.lower() for m in read_po(_fp) if m.id
                for s in ([m.id] if isinstance(m.id, str) else m.id)
                for w in WORD.findall(s) if len(w) > 3}  # fmt: skip
@@ -112,7 +111,7 @@ def _leave(app: App) -> None:
 
 
 def _records() -> list[dict[str, Any]]:
-    return [seen_record(r, 0) for r in demo_match()]
+    return [seen_record(r, 0) for r in simulated(seats=7)]
 
 
 SCREENS: dict[str, Callable[[App], Any]] = {
