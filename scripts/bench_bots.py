@@ -56,7 +56,7 @@ from common.cards import Card, full_deck  # noqa: E402
 from common.engine import Hand, clockwise  # noqa: E402
 from common.match import DEFAULT_HANDS, SeatKind  # noqa: E402
 from common.views import seat_view  # noqa: E402
-from scripts.stud_refs import REFERENCES, YARDSTICKS  # noqa: E402
+from scripts.stud_refs import POOL, YARDSTICKS  # noqa: E402
 from server.brain import LEVELS, brain, choose_action  # noqa: E402
 from server.lobby import ComputerChairs  # noqa: E402
 from server.seats import Seat  # noqa: E402
@@ -72,7 +72,7 @@ def make_player(name: str) -> Player:
     yardstick or "old"."""
     if name in LEVELS:
         return brain(name)
-    others = {**REFERENCES, **YARDSTICKS}
+    others = {**POOL, **YARDSTICKS}
     if name in others:
         return others[name]()
     if name == "old":  # the single style before levels existed, for comparison
@@ -289,7 +289,7 @@ def main() -> None:
         for i, name in enumerate(levels):
             if args.only is not None and name not in args.only:
                 continue
-            opponents = [*REFERENCES, *(levels[i - 1 : i] if i else [])]
+            opponents = [*POOL, *(levels[i - 1 : i] if i else [])]
             if args.against is not None:
                 opponents = [o for o in opponents if o in args.against]
             for opp in opponents:
