@@ -376,23 +376,37 @@ def main() -> None:
         "--hands",
         type=int,
         default=12000,
-        help="hands for each of the strongest level's heads-up match-ups, "
-        "the station bound's and each level against the one below",
+        help="hands of the strongest level heads-up against tag",
+    )
+    parser.add_argument(
+        "--members",
+        type=int,
+        default=None,
+        help="hands of the strongest level heads-up against each other member, the "
+        "calling station and the station bound, and of each level against the one below "
+        "(default hands / 5: the pool's average over as many hands as tag's)",
     )
     parser.add_argument(
         "--four",
         type=int,
         default=None,
-        help="hands for each four-handed match-up (default hands / 2)",
+        help="hands of the strongest level four-handed against each member (default "
+        "hands / 10; the mix four times as many)",
     )
     parser.add_argument(
         "--minor",
         type=int,
         default=None,
-        help="hands for the weaker levels against the pool (default hands / 4)",
+        help="hands of the weaker levels for each match-up with the pool (default hands / 10)",
     )
     parser.add_argument("--levels", nargs="*", default=list(LEVELS), help="levels to measure")
     parser.add_argument("--against", nargs="*", default=list(POOL), help="pool members")
+    parser.add_argument("--seats", nargs="*", type=int, default=[2, 4], help="2, 4 or both")
+    parser.add_argument(
+        "--pool-only",
+        action="store_true",
+        help="no level against the one below, no calling station",
+    )
     parser.add_argument(
         "--pair",
         nargs=2,
@@ -412,8 +426,9 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()  # fmt: skip
-    four = args.four if args.four is not None else args.hands // 2
-    minor = args.minor if args.minor is not None else args.hands // 4
+    members = args.members if args.members is not None else args.hands // 5
+    four = args.four if args.four is not None else args.hands // 10
+    minor = args.minor if args.minor is not None else args.hands // 10
     levels = [lv for lv in LEVELS if lv in args.levels]
     strongest = list(LEVELS)[-1]
     seed0 = (JUDGING if args.seeds == "judging" else TUNING)[0]
@@ -438,14 +453,18 @@ def main() -> None:
         for lv in levels:
             top = lv == strongest
             for member in args.against:
-                setups.append((lv, member, 2, args.hands if top else minor))
-                setups.append((lv, member, 4, four if top else minor))
-            setups.append((lv, MIX, 4, four if top else minor))
+                if 2 in args.seats:
+                    hands = (args.hands if member == "tag" else members) if top else minor
+                    setups.append((lv, member, 2, hands))
+                if 4 in args.seats:
+                    setups.append((lv, member, 4, four if top else minor))
+            if 4 in args.seats:
+                setups.append((lv, MIX, 4, 4 * four if top else minor))
             i = list(LEVELS).index(lv)
-            if i:  # against the level below
-                setups.append((lv, list(LEVELS)[i - 1], 2, args.hands))
-            if top:
-                setups += [(lv, "caller", 2, args.hands), ("bound", "caller", 2, args.hands)]
+            if i and not args.pool_only:  # against the level below
+                setups.append((lv, list(LEVELS)[i - 1], 2, members))
+            if top and not args.pool_only:
+                setups += [(lv, "caller", 2, members), ("bound", "caller", 2, members)]
     if not setups or not args.hands:
         return
     started = time.perf_counter()
