@@ -346,7 +346,7 @@ def _submit(
     """Jobs for ``hands`` hands of ``name`` (about; whole nights, shared out over the seeds)."""
     per_night = args.matches * args.match_hands
     seeds = JUDGING if args.seeds == "judging" else TUNING
-    nights = max(2, -(-hands // (per_night * seats * len(seeds))))
+    nights = max(1, -(-hands // (per_night * seats * len(seeds))))  # a night a seed at least
     step = max(1, args.chunk // (per_night * seats))
     return [
         pool.submit(run_chunk, name, others, seats, seed, first, min(step, nights - first),
