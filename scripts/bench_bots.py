@@ -28,7 +28,8 @@ Seeds: tune on the tuning seeds (``--seeds tuning``: TUNING), judge a change on 
 judging seeds (``--seeds judging``: JUDGING) only, never the other way round.
 
 Speed: median and 99th percentile of a decision of the strongest level with seven
-seats filled (that level in every seat), in this process (one core).
+seats filled (that level in every seat), in this process's CPU time (one core: other
+programs sharing the machine do not count).
 
     nice -n 10 .venv/bin/python scripts/bench_bots.py --seeds judging --parity 6
     nice -n 10 .venv/bin/python scripts/bench_bots.py --levels shark --hands 2000 --four 0
@@ -131,10 +132,10 @@ class Night:
         seat = hand.to_act
         assert seat is not None
         view = seat_view(hand, seat)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         action = self.players[seat](view, self.rngs[seat])
         if timings is not None:
-            timings.append(time.perf_counter() - t0)
+            timings.append(time.process_time() - t0)
         return action
 
 
