@@ -111,7 +111,7 @@ SHARK = _level(
         street_call_factors=(1.3, 1.4, 1.35, 1.15),  # its rivals bet honestly more often than not
         call_down=False,
         semi_bluff_share=0.9,
-        complete_bring_in=0.0,  # the bring-in acts first: a middling hand only brings in
+        complete_bring_in=0.35,
         loose_call=1.2,
         reads=Reads(),
     ),
