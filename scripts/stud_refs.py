@@ -1,55 +1,57 @@
-"""Reference opponents for ``scripts/bench_bots.py``, written from published stud strategy.
+"""Reference players for ``scripts/bench_bots.py``: a pool of stud opponents of different
+kinds, written from the stud literature and common sense, not from ``server.brain``.
 
-They are deliberately independent of ``server.brain``: only the view and
-``common.hands`` are used, so a computer seat cannot win by sharing their code.
+They read only their own seat's view (``common.schema.SeatView``), count with
+``common.hands`` and ``common.equity``, and draw every random number from the ``rng``
+they are given, so a computer seat cannot win by sharing their code or their cards.
 
-- ``TightAggressive``: the chart player of the stud primers (Roy West's
-  *7 Card Stud: The Waiting Game*, Sklansky and Malmuth's *Seven-Card Stud
-  for Advanced Players*): enters with rolled-up trips, any pair ten or better,
-  smaller pairs with a live high kicker, live three-flushes and
-  three-straights with a high card; completes big pairs and steals with a high
-  door card when it is folded to it; on later streets bets made hands, calls
-  with a pair or a four-card draw while it is not beaten on board, raises two
-  pair or better, and folds the rest.
-- ``CallingStation``: checks or calls every time, never bets or folds.
-- ``Maniac``: completes, bets and raises most of the time with anything, and
-  almost never folds.
-- ``EquityPlayer``: plays by the numbers: its chance against the boards it sees
-  (random hidden cards for every live rival, every up card out of the pack,
-  ``common.equity``).  It bets and raises when that chance is well over a fair
-  share (one over the seats still in), calls when it beats the pot odds and
-  folds otherwise; on third street it wants most of a fair share to come in.
-- ``ScareBluffer``: the tight-aggressive player who bets its board: when its up
-  cards look strong (a pair showing, three to a flush or a straight showing, a
-  new ace or king over every rival's board) it bets and raises whatever its hole
-  cards, and calls down; otherwise it plays as ``TightAggressive``.
-- ``StationBound``: not a player to beat but a yardstick: the best play against
-  ``CallingStation``, to tell how much a calling station can be made to pay.
+The pool (``POOL``), the kinds of player a friends' table holds (after Roy West's
+*7 Card Stud: The Waiting Game* and Sklansky and Malmuth's *Seven-Card Stud for
+Advanced Players*, whose "play live hands, respect the board" they all follow to a
+degree):
 
-Every player is a callable ``player(view, rng) -> action name`` drawing its
-random numbers from ``rng`` only.
+- ``tag``, solid tight-aggressive: enters with live pairs, live three-flushes and
+  three-straights, and high cards over the boards; completes big pairs and steals with
+  a high door card; from fourth street plays by its chance against the boards it sees
+  (folded up cards out of the pack, so a draw whose cards are dead is worth little),
+  credits a rival who wagers with a better hand, bets and raises well ahead, semi-bluffs
+  some draws, and folds a hand the boards beat (a higher pair showing, no draw).
+- ``rock``, tight-passive: only big live hands; bets and raises only when far ahead,
+  calls only on good odds, never steals or bluffs.
+- ``loose``, loose-passive: comes in with anything that has a card jack or better or a
+  pair or draw, calls down with any pair or draw, bets only strong hands and raises its
+  very good ones half the time.
+- ``lag``, loose-aggressive: plays many hands hard: completes middling hands, steals
+  most times it may, semi-bluffs draws, bluffs often, more so when its board looks
+  strong, and gives little credit to a rival's wager.
+- ``steamer``, adaptive: the solid player until it loses a pot of some size, then on
+  "steam" for the next few hands it plays as the loose-aggressive one; each further lost
+  pot extends it, a won pot calms it.  It forgets at a new night (``reset``).
+
+Yardsticks (``YARDSTICKS``), to read a figure against, not part of the pool's average:
+
+- ``caller``: the calling station: checks or calls every time, never bets or folds.
+- ``bound``: ``StationBound``, the best play against the calling station.
+- ``maniac``: wagers most of the time with anything and almost never folds.
+
+Every player is a callable ``player(view, rng) -> action name``; one that remembers
+has ``observe(view)`` (the seat's view at a hand's end) and ``reset()`` (a new night),
+called at the table's moments (``server.lobby.ComputerChairs``).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from common.cards import Card
 from common.equity import sample_share
-from server.brain.reading import Reading, View, read
+from common.schema import SeatView
 
-__all__ = [
-    "REFERENCES",
-    "CallingStation",
-    "EquityPlayer",
-    "Maniac",
-    "ScareBluffer",
-    "StationBound",
-    "TightAggressive",
-    "YARDSTICKS",
-]
+__all__ = ["POOL", "YARDSTICKS", "Gear", "Reference", "Steamer", "StationBound"]
 
 _WAGERS = ("complete", "bet", "raise")
 _TEN, _JACK, _QUEEN, _KING, _ACE = 8, 9, 10, 11, 12
@@ -60,54 +62,78 @@ def _wager(names: Sequence[str]) -> str | None:
 
 
 def _passive(names: Sequence[str]) -> str:
-    for n in ("check", "bring_in", "call"):
-        if n in names:
-            return n
-    return names[0]
+    return next((n for n in ("check", "bring_in", "call") if n in names), names[0])
 
 
-class _Read:
-    """The view read once: my cards, rivals' up cards, what is out."""
+class _Seen:
+    """A seat's view read once: its cards, the live rivals' up cards, what is out."""
 
-    def __init__(self, r: Reading) -> None:
-        me = r.you
-        self.names = r.names
-        self.street: int = r.street
-        mine = r.me
-        self.hole = list(mine.hole)
-        self.up = list(mine.up)
-        self.cards = self.hole + self.up
-        others = r.others
-        self.rivals = [e for e in others if not e.folded]
-        self.rival_up = [list(e.up) for e in self.rivals]
-        self.out = [c for e in others for c in e.up]
-        self.bring_in = r.bring_in
+    def __init__(self, view: SeatView | Mapping[str, Any]) -> None:
+        v = view if isinstance(view, SeatView) else SeatView.decode(view)
+        self.view = v
+        self.names = [str(a.action) for a in v.legal]
+        self.puts = {str(a.action): a.put for a in v.legal}
+        self.street, self.pot, self.high = v.street, v.pot, v.high
+        me = v.seats.get(v.you) if v.you is not None else None
         self.me = me
-        self.high: int = r.high
-        self.my_bet: int = mine.bet
-        self.raised = any(e.last_action in _WAGERS for e in others if not e.folded)
-        self.raises = self.high // (10 if self.street <= 4 else 20)
-        self.pot: int = r.pot
+        self.hole = [Card(c) for c in (me.hole or [])] if me else []
+        self.up = [Card(c) for c in me.up] if me else []
+        self.cards = self.hole + self.up
+        others = [e for s, e in v.seats.items() if s != v.you]
+        self.rivals = [e for e in others if not e.folded]
+        self.rival_up = [[Card(c) for c in e.up] for e in self.rivals]
+        self.dead = [Card(c) for e in others if e.folded for c in e.up]
+        self.out = self.dead + [c for u in self.rival_up for c in u]
+        self.bring_in = v.bring_in
+        self.raises = v.high // (10 if v.street <= 4 else 20)
+        """Full wagers made on this street (the bring-in is not one)."""
+        mine = bool(me and me.bet and me.last_action in _WAGERS)
+        self.rival_wagers = max(self.raises - mine, 0)
+        self.to_call = self.puts.get("call", 0)
+
+
+def _start(s: _Seen) -> int:
+    """Third street, 0 (trash) to 4 (rolled up, or a big live pair): the chart of the
+    primers, a card it needs that shows elsewhere making a hand worse."""
+    ranks = sorted((c.rank for c in s.cards), reverse=True)
+    if len(ranks) < 3:
+        return 0
+    out = Counter(c.rank for c in s.out)
+    out_suits = Counter(c.suit for c in s.out)
+    top_up = max((u[0].rank for u in s.rival_up if u), default=-1)
+    if ranks[0] == ranks[2]:
+        return 4
+    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
+        pair = ranks[1]
+        kicker = ranks[2] if pair == ranks[0] else ranks[0]
+        live = out[pair] == 0
+        if pair >= _QUEEN and live and pair >= top_up:
+            return 4
+        if pair >= _TEN and live:
+            return 3
+        if pair >= _TEN or live and (kicker >= _KING or pair > top_up):
+            return 2
+        return 1 if live else 0
+    suits = Counter(c.suit for c in s.cards)
+    if len(suits) == 1:
+        gone = out_suits[s.cards[0].suit]
+        return 0 if gone >= 4 else (2 if gone <= 2 and ranks[0] >= _TEN else 1)
+    if ranks[0] - ranks[2] <= 4 and ranks[2] >= 4:
+        dead = sum(out[x] for x in range(ranks[2], ranks[0] + 1) if x not in ranks)
+        return 2 if dead <= 1 and ranks[0] >= _TEN else (1 if dead <= 2 else 0)
+    if ranks[1] >= _QUEEN and out[ranks[0]] + out[ranks[1]] == 0 and ranks[0] > top_up:
+        return 1
+    return 0
 
 
 def _made(cards: Sequence[Card]) -> tuple[int, int]:
-    """(kind, rank) of what the cards make now: 0 high card, 1 pair, 2 two pair,
-    3 trips, 4 straight, 5 flush, 6 full house or better; rank of the top group."""
+    """(kind, rank): 0 high card, 1 pair, 2 two pair, 3 trips, 4 better; top group's rank."""
     counts = Counter(c.rank for c in cards)
     groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    suits = Counter(c.suit for c in cards)
-    if groups[0][0] >= 4 or (groups[0][0] == 3 and len(groups) > 1 and groups[1][0] >= 2):
-        return 6, groups[0][1]
-    if suits and max(suits.values()) >= 5:
-        return 5, max(c.rank for c in cards)
-    if _straight(cards, 5):
-        return 4, max(c.rank for c in cards)
-    if groups[0][0] == 3:
-        return 3, groups[0][1]
+    if groups[0][0] >= 3:
+        return (4 if len(groups) > 1 and groups[1][0] >= 2 else 3), groups[0][1]
     if groups[0][0] == 2:
-        if len(groups) > 1 and groups[1][0] == 2:
-            return 2, groups[0][1]
-        return 1, groups[0][1]
+        return (2 if len(groups) > 1 and groups[1][0] == 2 else 1), groups[0][1]
     return 0, groups[0][1]
 
 
@@ -115,230 +141,233 @@ def _straight(cards: Sequence[Card], need: int) -> bool:
     mask = 0
     for c in cards:
         mask |= 1 << c.rank
-    mask = (mask << 1) | (mask >> 12)
+    mask = (mask << 1) | (mask >> 12)  # the ace plays low too
     return any(bin((mask >> lo) & 0b11111).count("1") >= need for lo in range(10))
 
 
-def _draw(cards: Sequence[Card]) -> bool:
-    """Four to a flush or to a straight."""
+def _draw(cards: Sequence[Card], out: Sequence[Card]) -> bool:
+    """Four to a flush with two or more of its suit still live, or four to a straight."""
     if len(cards) >= 7:
         return False
     suits = Counter(c.suit for c in cards)
-    return max(suits.values()) >= 4 or _straight(cards, 4)
+    suit, n = suits.most_common(1)[0]
+    if n >= 4 and 13 - n - sum(c.suit == suit for c in out) >= 2:
+        return True
+    return _straight(cards, 4)
 
 
-def _board(up: Sequence[Card]) -> tuple[int, int]:
-    """What the up cards show: (kind, rank) with the kinds of ``_made``, pairs and trips only."""
-    if not up:
-        return 0, -1
-    counts = Counter(c.rank for c in up)
-    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    if groups[0][0] >= 3:
-        return 3, groups[0][1]
-    if groups[0][0] == 2:
-        two = len(groups) > 1 and groups[1][0] == 2
-        return (2 if two else 1), groups[0][1]
-    return 0, groups[0][1]
+def _beaten_on_board(s: _Seen) -> bool:
+    """A live rival's up cards alone make more than our whole hand: a higher pair, or
+    trips or two pair over our one pair."""
+    mine = _made(s.cards)
+    return any(_made(u) > mine and _made(u)[0] >= 1 for u in s.rival_up if len(u) >= 2)
 
 
-class TightAggressive:
-    """The chart player: few hands, played hard; folds when beaten on board."""
+def _scary(s: _Seen) -> bool:
+    """Our up cards look strong: a pair, three to a flush or a straight, or a new ace or
+    king over every card the live rivals show."""
+    up = s.up
+    if len(up) < 2:
+        return False
+    if len({c.rank for c in up}) < len(up):
+        return True
+    if len(up) >= 3 and (max(Counter(c.suit for c in up).values()) >= 3 or _straight(up, 3)):
+        return True
+    top_rival = max((c.rank for u in s.rival_up for c in u), default=-1)
+    return up[-1].rank >= _KING and up[-1].rank > top_rival
 
-    def __call__(self, view: View, rng: random.Random) -> str:
-        r = _Read(read(view))
-        names = r.names
-        if len(names) == 1:
-            return names[0]
-        choice = self._third(r, rng) if r.street == 3 else self._later(r, rng)
-        if choice == "fold" and "check" in names:
+
+def _chance(s: _Seen, rng: random.Random, samples: int) -> float:
+    """Its sampled share of the pot against the live rivals' boards: random hidden cards
+    for each of them, every up card it has seen out of the pack."""
+    return sample_share(s.cards, s.rival_up, s.dead, rng, samples)
+
+
+@dataclass(frozen=True, slots=True)
+class Gear:
+    """How a reference plays: its starting standards and its betting."""
+
+    enter: int
+    """Third street: the least ``_start`` score that calls the bring-in (or a card at
+    least ``any_card`` high)."""
+    any_card: int
+    defend: int
+    """The least score that calls a completion (one more to call a raise)."""
+    attack: int
+    """The least score that completes (and one more that raises a completion)."""
+    steal: float
+    """Folded to it with the highest door card: complete this often with anything."""
+    bet: float
+    """Checked to: bet with a chance over a fair share (1 / players in) by this."""
+    raise_by: float
+    """Facing a wager: raise with a chance over a fair share by this."""
+    raise_often: float
+    """How often it takes a wager it may (a passive player less than always)."""
+    call: float
+    """Call when its chance is at least the pot odds times this."""
+    respect: float
+    """Its chance is cut by this share for each rival wager on the street."""
+    semi: float
+    """Chance to bet a live four-card draw on fourth or fifth street when checked to."""
+    bluff: float
+    """Checked to from fifth street with a hand it would not bet for value: bet this often
+    (twice as often with a scary board)."""
+    cap: int
+    """Wagers on a street past which it only calls."""
+    reads_boards: bool
+    """Folds to a wager when a rival's board alone beats its hand and it has no draw."""
+    calls_down: bool
+    """Calls every wager holding a pair or a draw."""
+
+
+TAG = Gear(1, 13, 2, 3, 0.6, 0.08, 0.20, 1.0, 1.05, 0.08, 0.5, 0.08, 4, True, False)
+ROCK = Gear(2, 13, 3, 4, 0.0, 0.20, 0.35, 1.0, 1.3, 0.10, 0.0, 0.0, 3, True, False)
+LOOSE = Gear(1, _JACK, 1, 4, 0.0, 0.25, 0.30, 0.5, 0.75, 0.0, 0.0, 0.0, 4, False, True)
+LAG = Gear(1, _JACK, 1, 2, 0.9, 0.02, 0.12, 1.0, 0.9, 0.03, 0.9, 0.35, 4, False, False)
+
+
+class Reference:
+    """A pool member: plays its ``gear``."""
+
+    gear = TAG
+    samples = 250
+    """Random deals per decision for its chance."""
+
+    def __call__(self, view: SeatView | Mapping[str, Any], rng: random.Random) -> str:
+        s = _Seen(view)
+        if len(s.names) <= 1:
+            return s.names[0]
+        g = self.current()
+        choice = _third(s, g, rng) if s.street == 3 else _later(s, g, rng, self.samples)
+        if choice == "fold" and "check" in s.names:
             choice = "check"
-        return choice if choice in names else _passive(names)
+        return choice if choice in s.names else _passive(s.names)
 
-    def _third(self, r: _Read, rng: random.Random) -> str:
-        cards = r.cards
-        ranks = sorted((c.rank for c in cards), reverse=True)
-        counts = Counter(ranks)
-        out = Counter(c.rank for c in r.out)
-        out_suits = Counter(c.suit for c in r.out)
-        wager = _wager(r.names)
-        top_up = max((u[0].rank for u in r.rival_up if u), default=-1)
-        strength = 0  # 0 fold, 1 call the bring-in, 2 call a completion, 3 complete / re-raise
-        if ranks[0] == ranks[2]:
-            strength = 4
-        elif ranks[0] == ranks[1] or ranks[1] == ranks[2]:
-            pair = ranks[1]
-            kicker = ranks[2] if pair == ranks[0] else ranks[0]
-            live = out[pair] == 0
-            if pair >= _TEN and live:
-                strength = 3
-            elif pair >= _TEN or live and (kicker >= _KING or kicker > top_up):
-                strength = 2
-            elif live:
-                strength = 1
-        else:
-            suits = Counter(c.suit for c in cards)
-            if len(suits) == 1 and out_suits[cards[0].suit] <= 2 and ranks[0] >= _TEN:
-                strength = 2
-            elif len(suits) == 1 and out_suits[cards[0].suit] <= 1:
-                strength = 1
-            elif ranks[0] - ranks[2] <= 4 and len(counts) == 3 and ranks[2] >= 4:
-                dead = sum(out[x] for x in range(ranks[2], ranks[0] + 1) if x not in counts)
-                strength = 2 if dead <= 1 and ranks[0] >= _TEN else (1 if dead <= 2 else 0)
-            elif ranks[1] >= _QUEEN and out[ranks[0]] + out[ranks[1]] == 0:
-                strength = 1
-        if "bring_in" in r.names:
-            return "complete" if strength >= 3 else "bring_in"
-        if not r.raised or r.raises == 0:  # facing at most the bring-in
-            if strength >= 3 and wager:
-                return wager
-            if strength >= 1:
-                return _passive(r.names)
-            if wager and self._steal(r) and rng.random() < 0.6:
-                return wager
-            return "fold"
-        if r.raises <= 1:  # a completion
-            if strength >= 4 and wager:
-                return wager
-            return "call" if strength >= 2 else "fold"
-        return "call" if strength >= 3 else "fold"
+    def current(self) -> Gear:
+        return self.gear
 
-    def _steal(self, r: _Read) -> bool:
-        """Folded to me with only the bring-in behind, and my door card beats every other."""
-        if not r.up or r.up[0].rank < _TEN:
-            return False
-        live = [e for e in r.rivals if e.seat != r.bring_in]
-        if any(e.last_action is None for e in live):
-            return False
-        return all(u[0].rank < r.up[0].rank for u in r.rival_up if u)
 
-    def _later(self, r: _Read, rng: random.Random) -> str:
-        kind, rank = _made(r.cards)
-        draw = _draw(r.cards)
-        wager = _wager(r.names)
-        boards = [_board(u) for u in r.rival_up]
-        best_board = max(boards, default=(0, -1))
-        beaten = best_board > (kind, rank) and best_board[0] >= 1
-        top_rival_card = max((c.rank for u in r.rival_up for c in u), default=-1)
-        big_pair = kind == 1 and rank >= top_rival_card and not beaten
-        facing = "call" in r.names
-        if kind >= 3 or (kind == 2 and not beaten):
-            if wager and (not facing or r.raises <= 2 or kind >= 4):
-                return wager
-            return _passive(r.names)
-        if not facing:
-            if wager and (big_pair and r.street <= 5 or kind == 2):
-                return wager
-            return "check"
-        if beaten and not draw:
-            return "fold"
-        if r.street == 7:
-            if kind == 2 or (kind == 1 and (rank >= top_rival_card or r.raises <= 1)):
-                return "call"
-            return "fold"
-        if kind >= 1 or draw:
-            if big_pair and wager and r.street == 4 and r.raises <= 1:
-                return wager
-            return "call"
+def _third(s: _Seen, g: Gear, rng: random.Random) -> str:
+    score = _start(s)
+    wager = _wager(s.names)
+    attack = score >= g.attack and rng.random() < g.raise_often
+    if "bring_in" in s.names:
+        return "complete" if attack else "bring_in"
+    if s.raises == 0:  # at most the bring-in to call
+        if wager and attack:
+            return wager
+        if wager and _steal_spot(s) and rng.random() < g.steal:
+            return wager
+        high = max(c.rank for c in s.cards)
+        return _passive(s.names) if score >= g.enter or high >= g.any_card else "fold"
+    if s.raises < g.cap and wager and score >= g.attack + s.raises and attack:
+        return wager
+    return "call" if score >= g.defend + s.raises - 1 else "fold"
+
+
+def _steal_spot(s: _Seen) -> bool:
+    """No one but the bring-in has come in yet, and its door card beats every live one."""
+    if not s.up or any(e.seat != s.bring_in and e.last_action for e in s.rivals):
+        return False
+    return all(u[0].rank < s.up[0].rank for u in s.rival_up if u)
+
+
+def _later(s: _Seen, g: Gear, rng: random.Random, samples: int) -> str:
+    eq = _chance(s, rng, samples)
+    fair = 1.0 / (len(s.rivals) + 1)
+    eff = eq * max(0.4, 1.0 - g.respect * s.rival_wagers)
+    wager = _wager(s.names) if s.raises < g.cap else None
+    draw = _draw(s.cards, s.out)
+    if "call" not in s.names:  # checked to, or first to act
+        if wager and eff >= fair + g.bet and rng.random() < g.raise_often:
+            return wager
+        if wager and draw and s.street <= 5 and rng.random() < g.semi:
+            return wager
+        bluff = g.bluff * (2 if _scary(s) else 1)
+        if wager and s.street >= 5 and rng.random() < bluff:
+            return wager
+        return _passive(s.names)
+    if wager and eff >= fair + g.raise_by and rng.random() < g.raise_often:
+        return wager
+    if wager and draw and s.street == 4 and rng.random() < g.semi / 2:
+        return wager
+    if g.reads_boards and not draw and _beaten_on_board(s):
         return "fold"
+    if g.calls_down and (draw or _made(s.cards)[0] >= 1):
+        return "call"
+    odds = s.to_call / (s.pot + s.to_call)
+    return "call" if eff >= odds * g.call else "fold"
+
+
+class Tag(Reference):
+    gear = TAG
+
+
+class Rock(Reference):
+    gear = ROCK
+
+
+class Loose(Reference):
+    gear = LOOSE
+
+
+class Lag(Reference):
+    gear = LAG
+
+
+class Steamer(Reference):
+    """The solid player who goes on steam (plays loose-aggressive) after losing a pot."""
+
+    calm, steam = TAG, LAG
+    big = 30
+    """A lost pot counts when it put in at least this many chips."""
+    hands = 6
+    """Hands on steam after such a loss."""
+
+    def __init__(self) -> None:
+        self.steaming = 0
+
+    def reset(self) -> None:
+        self.steaming = 0
+
+    def current(self) -> Gear:
+        return self.steam if self.steaming else self.calm
+
+    def observe(self, view: SeatView | Mapping[str, Any]) -> None:
+        """A hand's end: a lost pot of some size sets it steaming, a won one calms it."""
+        v = view if isinstance(view, SeatView) else SeatView.decode(view)
+        me = v.seats.get(v.you) if v.you is not None else None
+        if me is None:
+            return
+        won = sum(a.amount for a in v.awards if a.seat == v.you)
+        self.steaming = max(self.steaming - 1, 0)
+        if won > me.in_pot:
+            self.steaming = max(self.steaming - 2, 0)
+        elif won < me.in_pot and me.in_pot >= self.big:
+            self.steaming += self.hands
 
 
 class CallingStation:
     """Checks when it can, else calls (or brings in); never bets, raises or folds."""
 
-    def __call__(self, view: View, rng: random.Random) -> str:
-        return _passive(read(view).names)
+    def __call__(self, view: SeatView | Mapping[str, Any], rng: random.Random) -> str:
+        return _passive(_Seen(view).names)
 
 
 class Maniac:
     """Wagers most of the time with anything and hardly ever folds."""
 
-    def __call__(self, view: View, rng: random.Random) -> str:
-        reading = read(view)
-        names = reading.names
-        if len(names) == 1:
-            return names[0]
-        wager = _wager(names)
+    def __call__(self, view: SeatView | Mapping[str, Any], rng: random.Random) -> str:
+        s = _Seen(view)
+        if len(s.names) <= 1:
+            return s.names[0]
+        wager = _wager(s.names)
         if wager and rng.random() < 0.65:
             return wager
-        street7_call = "call" in names and reading.street == 7
-        if street7_call and rng.random() < 0.15 and _made(_Read(reading).cards)[0] == 0:
+        river_call = "call" in s.names and s.street == 7
+        if river_call and rng.random() < 0.15 and _made(s.cards)[0] == 0:
             return "fold"
-        return _passive(names)
-
-
-def _chance(r: _Read, rng: random.Random, samples: int) -> float:
-    """Its sampled share of the pot against the live rivals' boards: random hidden cards
-    for each of them, every up card it has seen out of the pack."""
-    shown = set(r.cards).union(*r.rival_up)
-    dead = [c for c in dict.fromkeys(r.out) if c not in shown]
-    return sample_share(r.cards, r.rival_up, dead, rng, samples)
-
-
-class EquityPlayer:
-    """Bets, calls and folds by its sampled chance against the boards it sees."""
-
-    samples = 300
-    """Random deals per decision."""
-    value = 0.15
-    """Bet or raise with a chance over a fair share by this, plus ``step`` per wager made."""
-    step = 0.08
-    enter = 0.85
-    """Third street: come in only with at least this share of a fair share."""
-
-    def __call__(self, view: View, rng: random.Random) -> str:
-        reading = read(view)
-        names = reading.names
-        if len(names) == 1:
-            return names[0]
-        r = _Read(reading)
-        eq = _chance(r, rng, self.samples)
-        fair = 1.0 / (len(r.rival_up) + 1)
-        wager = _wager(names)
-        bet = 10 if r.street <= 4 else 20
-        wagers = r.high // bet
-        if wager and eq >= fair + self.value + self.step * wagers:
-            return wager
-        call = next((b for b in reading.legal if b.action == "call"), None)
-        if call is None:
-            return _passive(names)
-        to_call = call.put
-        odds = to_call / (r.pot + to_call) if to_call else 0.0
-        if r.street == 3 and "bring_in" not in names and eq < fair * self.enter:
-            return "fold"
-        return "call" if eq >= odds else "fold"
-
-
-def _scary(r: _Read) -> bool:
-    """Its up cards look strong: a pair, three to a flush or to a straight, or a new ace or
-    king over every card the live rivals show."""
-    up = r.up
-    if len(up) < 2:
-        return False
-    if len({c.rank for c in up}) < len(up):
-        return True
-    if len(up) >= 3:
-        if max(Counter(c.suit for c in up).values()) >= 3:
-            return True
-        if _straight(up, 3) and max(c.rank for c in up) - min(c.rank for c in up) <= 4:
-            return True
-    newest = up[-1].rank
-    top_rival = max((c.rank for u in r.rival_up for c in u), default=-1)
-    return newest >= _KING and newest > top_rival
-
-
-class ScareBluffer(TightAggressive):
-    """Bets a scary board whatever it holds; otherwise the chart player."""
-
-    bluff = 0.85
-    """Chance to wager a scary board when it may."""
-
-    def _later(self, r: _Read, rng: random.Random) -> str:
-        if not _scary(r):
-            return super()._later(r, rng)
-        wager = _wager(r.names)
-        if wager and r.raises <= 2 and rng.random() < self.bluff:
-            return wager
-        return _passive(r.names)
+        return _passive(s.names)
 
 
 class StationBound:
@@ -354,26 +383,24 @@ class StationBound:
     """Random deals per decision: enough that the choices it gets wrong are the ones
     that hardly matter (p within a few hundredths of a half)."""
 
-    def __call__(self, view: View, rng: random.Random) -> str:
-        reading = read(view)
-        names = reading.names
-        if len(names) == 1:
-            return names[0]
-        r = _Read(reading)
-        wager = _wager(names)
-        if wager and _chance(r, rng, self.samples) > 0.5:
+    def __call__(self, view: SeatView | Mapping[str, Any], rng: random.Random) -> str:
+        s = _Seen(view)
+        if len(s.names) <= 1:
+            return s.names[0]
+        wager = _wager(s.names)
+        if wager and _chance(s, rng, self.samples) > 0.5:
             return wager
-        return _passive(names)
+        return _passive(s.names)
 
 
-REFERENCES: dict[str, type] = {
-    "tag": TightAggressive,
-    "caller": CallingStation,
-    "maniac": Maniac,
-    "equity": EquityPlayer,
-    "scare": ScareBluffer,
+POOL: dict[str, type] = {
+    "tag": Tag,
+    "rock": Rock,
+    "loose": Loose,
+    "lag": Lag,
+    "steamer": Steamer,
 }
-"""The opponents the benchmark measures the levels against."""
+"""The opponents the benchmark averages over."""
 
-YARDSTICKS: dict[str, type] = {"bound": StationBound}
-"""Players to read a figure against, not to beat (``bench_bots.py --pair``)."""
+YARDSTICKS: dict[str, type] = {"caller": CallingStation, "bound": StationBound, "maniac": Maniac}
+"""Players to read a figure against, not in the pool's average."""

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from common.cards import full_deck
 from common.engine import Hand
 from common.match import SeatKind
-from scripts.bench_bots import Night, deal_cards, play_hand, run_chunk
+from scripts.bench_bots import Night, deal_cards, parity, play_hand, run_chunk
 from server import records
 from server.brain import Brain, brain
 from server.lobby import ComputerChairs
@@ -299,11 +299,19 @@ def test_the_same_view_memory_and_random_state_give_the_same_choice() -> None:
 # ---------------------------------------------------------------- the strength bench's nights
 # (issue 21, point 2): its players sit in the table's own computer seats, keep their memory
 # over a night's matches, forget it at the next night, and draw from random sources made
-# for the night, so a night's result does not depend on the nights before.
+# for the night, so a night's result does not depend on the nights before; and they play
+# as at a real table, decision for decision (issue 35, point 4).
+
+
+def test_the_bench_plays_the_hands_of_a_real_table_decision_for_decision() -> None:
+    """Two matches of a night at a ``Table`` (a person's seat played by tag, the shark
+    and two pool members in computer seats), replayed by the bench's ``Night``."""
+    hands, decisions = parity("shark", "tag", ["lag", "steamer"], matches=2, hands=4, seed=3)
+    assert hands == 8 and decisions >= 8 * 4
 
 
 def test_a_bench_night_keeps_memory_over_its_matches_and_forgets_at_the_next() -> None:
-    table = Night(["shark", "tag"])
+    table = Night({0: "shark", 1: "tag"})
     shark = table.players[0]
     assert isinstance(shark, Brain)
     for night in ("first", "second"):

@@ -106,8 +106,12 @@ class _Turn:
             self.models = [memory.rival(e.seat) for e in self.live]
         self.stood = memory.stood if memory else {}
         """Seat -> the street this hand on which it stood a wager of ours (``ranges_for``)."""
-        self.gives_up = max((m.gives_up for m in self.models), default=0.3)
-        """The likeliest of the live rivals to fold to a wager of ours, how likely."""
+        third = self.street == 3
+        self.gives_up = max(
+            (m.gives_up_third if third else m.gives_up for m in self.models), default=0.3
+        )
+        """The likeliest of the live rivals to fold to a wager of ours on this street (third
+        street, or the later ones), how likely."""
         self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
         """Every live rival hardly ever folds: value-bet thin, never bluff."""
         self.nuts = False
@@ -187,7 +191,7 @@ class _Turn:
             if cls >= 3 and wager:
                 return wager
             if reads and wager and self._can_steal():
-                fold_rate = self.models[0].folds if self.heads_up else 0.3
+                fold_rate = self.gives_up if self.heads_up else 0.3
                 if cls >= 1 or rng.random() < reads.steal_base + fold_rate:
                     return wager
             if cls >= 1 or "check" in self.legal:

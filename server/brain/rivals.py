@@ -88,9 +88,14 @@ class RivalModel:
     river: dict[str, list[int]] = field(default_factory=dict)
     """Hands it showed, by its last seventh-street action (wager, check, call) and kind."""
     answered: int = 0
-    """Wagers of ours it had to answer, on any street (kept by players that read rivals)."""
+    """Wagers of ours it had to answer from fourth street on (kept by players that read
+    rivals)."""
     gave_up: int = 0
     """How many of those it folded to."""
+    answered_third: int = 0
+    """The same on third street, where a sound player folds most hands to a completion
+    and a station none: the two rates are kept apart."""
+    gave_up_third: int = 0
     stood: list[int] = field(default_factory=lambda: [0] * 6)
     """Fourth to sixth street: hands it showed after it answered a wager of ours on that
     street without folding, and how many of them were nothing then (no pair, no
@@ -149,8 +154,13 @@ class RivalModel:
 
     @property
     def gives_up(self) -> float:
-        """How often it folds to a wager of ours on any street (prior 0.3)."""
+        """How often it folds to a wager of ours from fourth street on (prior 0.3)."""
         return (self.gave_up + 0.3 * 4) / (self.answered + 4)
+
+    @property
+    def gives_up_third(self) -> float:
+        """How often it folds to a wager of ours on third street (prior 0.3)."""
+        return (self.gave_up_third + 0.3 * 4) / (self.answered_third + 4)
 
 
 @dataclass(slots=True)
@@ -219,9 +229,12 @@ def settle(mem: Memory, r: Reading) -> None:
         if e is None:
             continue
         m = mem.rival(s)
-        m.answered += 1
+        third = mem.pending_street == 3
+        m.answered_third += third
+        m.answered += not third
         if e.folded:
-            m.gave_up += 1
+            m.gave_up_third += third
+            m.gave_up += not third
         elif 4 <= mem.pending_street <= 6:
             mem.stood[s] = mem.pending_street
     mem.pending = []
