@@ -60,7 +60,7 @@ ERRORS = {
 
 _WAIT = re.compile(r"try again in (\d+) s")
 _CLASH = re.compile(r"(.{1,40}?) is already at the table")
-_RUNS = re.compile(r"The table runs (?:Seventh Street (\S{1,20})|another version)")
+_RUNS = re.compile(r"The table runs (?:Seventh Street ([^;\s]{1,20})|another version)")
 
 
 def version_words(table: str, *, game_newer: bool) -> str:
