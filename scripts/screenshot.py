@@ -3,7 +3,7 @@ on the network, a seven-seat table mid-hand (with the cards-seen panel), a showd
 replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
 the host's controls, a paused table, our own seat away, the host's lobby, the lobby with the
 night's scoreboard, a hand's end with the bets swept and the pot paid, the match's last
-showdown before the standings, and a table in the smallest window (800x500); and issue 9's
+showdown before the standings, the standings, and a table in the smallest window (800x500); and issue 9's
 moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
 question at the table, the host's "close your table?" and an address refused; and issue 16's:
 a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
@@ -234,6 +234,9 @@ def main() -> int:
     # The match's last showdown, left on the table before the standings.
     table(demo.final_showdown(), settle=4.0)
     shot("final-showdown.png")
+    # Then the standings: the match's results over the table.
+    table([*demo.final_showdown(), demo.standings()], settle=4.0)
+    shot("results.png")
     app.link.session = None
     _replays(app, shot)
     _analysis(app, shot)
