@@ -75,6 +75,11 @@ def test_both_programs_say_the_version(bundle, tmp_path):
         assert done.returncode == 0 and version in done.stdout
 
 
+def test_the_bundle_speaks_german(bundle, tmp_path):  # issue 37: its catalogs and CLDR data
+    done = stud(bundle, tmp_path, "--lang", "de", "--help")
+    assert done.returncode == 0 and "Seven Card Stud mit Freunden." in done.stdout
+
+
 def test_the_menu_entry_starts_this_bundle(bundle, tmp_path):
     assert stud(bundle, tmp_path, "--install-menu-entry").returncode == 0
     entry = tmp_path / ".local/share/applications" / f"{APP_ID}.desktop"
