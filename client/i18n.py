@@ -117,6 +117,11 @@ def _babel_locale() -> str:
     return "en" if _current == PSEUDO else _current
 
 
+MIN_GROUPING = {"es": 2}
+"""CLDR's minimum grouping digits where it is not 1 (Babel does not apply it): Spanish
+writes 1240 but 12.500."""
+
+
 def number(n: float) -> str:
     """``n`` as the language writes it: ``12,500`` (en), ``12.500`` (de), ``12 500`` (fr)."""
     return _number(n, _babel_locale())
@@ -126,7 +131,8 @@ def number(n: float) -> str:
 def _number(n: float, code: str) -> str:  # every frame draws the stacks and the pot
     from babel.numbers import format_decimal
 
-    return format_decimal(n, locale=code)
+    grouped = abs(n) >= 10 ** (2 + MIN_GROUPING.get(code, 1))
+    return format_decimal(n, locale=code, group_separator=grouped)
 
 
 def chips(n: int) -> str:
