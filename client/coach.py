@@ -17,7 +17,7 @@ from client.handwords import hand_words, showing_words
 from client.handwords import parse as parse_hand
 from client.i18n import chips, ngettext, pgettext
 from client.i18n import gettext as _
-from client.tablewords import street_in_sentence
+from client.tablewords import street_in_sentence, suit_name
 from common.cards import parse
 from common.events import STAKES, Act, ActionKind, Deal, Event, Show
 from common.hands import bring_in_key, showing_name, showing_value
@@ -28,16 +28,6 @@ __all__ = ["MAX_LINES", "CoachLine", "StreetStory", "card_words", "coach_lines",
 MAX_LINES = 2
 
 CAP = 4  # R-B6: one bet (or completion) and three raises a round, more than two seats in
-
-
-def _suit(code: str) -> str:
-    # Translators: a suit in a card's name, "{rank} of {suit}" (the 2 of clubs).
-    return {
-        "c": pgettext("suit", "clubs"),
-        "d": pgettext("suit", "diamonds"),
-        "h": pgettext("suit", "hearts"),
-        "s": pgettext("suit", "spades"),
-    }.get(code, "?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +45,7 @@ def card_words(code: str) -> str:
              "K": pgettext("card", "king"), "A": pgettext("card", "ace")}  # fmt: skip
     rank = faces.get(code[:1], code[:1])
     # Translators: a card in words: "2 of clubs", "queen of hearts".
-    return _("{rank} of {suit}").format(rank=rank, suit=_suit(code[1:2]))
+    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(code[1:2]))
 
 
 def _cards(codes: Sequence[str]) -> str:
@@ -162,7 +152,7 @@ def _straight_or_flush(up: Sequence[str], w: _Words, seat: int) -> str | None:
             text = _("your four {suit} showing count only as high cards")
         else:
             text = _("{who}'s four {suit} showing count only as high cards")
-        return text.format(who=who, suit=_suit(up[0][1]))
+        return text.format(who=who, suit=suit_name(up[0][1]))
     ranks = sorted(parse(c).rank for c in up)
     if ranks == list(range(ranks[0], ranks[0] + 4)) or ranks == [0, 1, 2, 12]:
         if you:

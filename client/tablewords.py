@@ -22,7 +22,7 @@ from common.seen import Draw
 
 __all__ = ["draw_words", "hand_label", "mark_short", "mark_text", "mark_title", "moment_text",
            "moment_title", "odds_line", "percent", "price_line", "stop_words",
-           "street_in_sentence", "verdict_line"]  # fmt: skip
+           "street_in_sentence", "suit_name", "verdict_line"]  # fmt: skip
 
 
 def _decimal(value: float, places: int) -> str:
@@ -106,14 +106,19 @@ _PLURALS = {w + ("es" if w == "six" else "s"): r for r, w in enumerate(
      "king", "ace"))}  # fmt: skip
 
 
-def _suit_plural(word: str) -> str:
-    # Translators: a suit in "Flush ({suit}): ..." (plural).
+def suit_name(code: str) -> str:
+    """A suit's word by its letter (``c`` clubs ...), as a card's name and a flush say it."""
+    # Translators: a suit, in "{rank} of {suit}" (the 2 of clubs) and "Flush ({suit}): ...".
     return {
         "c": pgettext("suit", "clubs"),
         "d": pgettext("suit", "diamonds"),
         "h": pgettext("suit", "hearts"),
         "s": pgettext("suit", "spades"),
-    }.get(_SUITS.get(word, ""), word)
+    }.get(code, "?")
+
+
+def _suit_plural(word: str) -> str:
+    return suit_name(_SUITS[word]) if word in _SUITS else word
 
 
 def _draw_what(d: Draw) -> str:
