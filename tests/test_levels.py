@@ -136,6 +136,65 @@ def test_shark_defends_heads_up_against_a_completion() -> None:
     assert brain("shark")(v, random.Random(1)) in ("call", "raise")
 
 
+def _big_pair_facing_the_bring_in() -> dict[str, Any]:
+    """Heads-up third street: seat 0 holds kings (class 4), seat 1 brought in."""
+    return view(
+        3,
+        [seat(0, "Kh", "Kd 7c"), seat(1, "3c", bet=4, last_action="bring_in")],
+        "fold 0/0, call 4/4, complete 10/10",
+        pot=6,
+        bring_in=1,
+    )
+
+
+def _facing_a_completion(hole: str) -> dict[str, Any]:
+    """Heads-up third street: seat 0 brought in with ``hole`` under a deuce, seat 1
+    completed with a king."""
+    return view(
+        3,
+        [
+            seat(0, "2h", hole, bet=4, last_action="bring_in"),
+            seat(1, "Kc", bet=10, last_action="complete"),
+        ],
+        "fold 0/4, call 6/10, raise 16/20",
+        pot=16,
+        high=10,
+        bring_in=0,
+    )
+
+
+def _shark(*, answered_third: int = 0, gave_up_third: int = 0, completed: int = 0) -> Brain:
+    """A shark that has seen rival seat 1 answer ``answered_third`` of its third-street
+    wagers (folding ``gave_up_third``) and complete ``completed`` of 50 hands."""
+    shark = brain("shark")
+    m = shark.memory.rival(1)
+    m.answered_third, m.gave_up_third = answered_third, gave_up_third
+    m.dealt, m.completed = (50, completed) if completed else (0, 0)
+    return shark
+
+
+def test_shark_slow_plays_strong_hands_heads_up_unless_the_rival_never_folds() -> None:
+    """Heads-up third street, a completion folds the hands a rival would pay the big bets
+    with: a big pair only calls the bring-in (R-B3) or a completion (R-B4), unless the
+    rival has shown it never folds to a completion; then the shark wagers for value."""
+    hands = range(20)
+    assert {_shark()(_big_pair_facing_the_bring_in(), random.Random(k)) for k in hands} == {"call"}
+    assert {_shark()(_facing_a_completion("Ad As"), random.Random(k)) for k in hands} == {"call"}
+    station_read = {"answered_third": 20, "gave_up_third": 0}
+    completes = _shark(**station_read)(_big_pair_facing_the_bring_in(), random.Random(1))
+    assert completes == "complete"
+    assert _shark(**station_read)(_facing_a_completion("Ad As"), random.Random(1)) == "raise"
+
+
+def test_shark_re_steals_only_from_a_rival_that_completes_too_often() -> None:
+    """Trash facing a lone completion: re-raised when the rival completed 20 of its 50
+    hands and folds to completions, never when it completed 1 of them (it has a hand)."""
+    assert _shark(completed=20)(_facing_a_completion("Ts 3d"), random.Random(1)) == "raise"
+    assert _shark(completed=1)(_facing_a_completion("Ts 3d"), random.Random(1)) != "raise"
+    maniac_read = {"completed": 20, "answered_third": 20, "gave_up_third": 0}
+    assert _shark(**maniac_read)(_facing_a_completion("Ts 3d"), random.Random(1)) != "raise"
+
+
 def _fifth_street_checked_to() -> dict[str, Any]:
     """Heads-up fifth street, checked to seat 0 holding nothing: no pair, no draw."""
     return view(
@@ -178,6 +237,24 @@ def test_shark_counts_who_folds_to_its_wagers_on_every_street() -> None:
     assert m.gives_up < LEVELS["shark"].style.reads.sticky_folds  # type: ignore[union-attr]
     play_match({0: regular, 1: station}, deals=12, seed=4)
     assert regular.memory.rivals[1].answered == 0
+
+
+def test_shark_counts_a_rivals_completions_once_a_hand() -> None:
+    """A rival that completes whenever it may is seen completing (once a hand at most),
+    a calling station never."""
+
+    def completer(v: Any, rng: random.Random) -> str:
+        names = [a["action"] for a in v["legal"]]
+        return "complete" if "complete" in names else station(v, rng)
+
+    shark = brain("shark")
+    play_match({0: shark, 1: completer}, deals=12, seed=4)
+    m = shark.memory.rivals[1]
+    assert 6 <= m.completed <= m.dealt == 12
+    assert m.completes > LEVELS["shark"].style.reads.restal  # type: ignore[union-attr]
+    shark = brain("shark")
+    play_match({0: shark, 1: station}, deals=12, seed=4)
+    assert shark.memory.rivals[1].completed == 0
 
 
 def test_a_sound_rivals_late_wager_is_rarely_one_pair() -> None:

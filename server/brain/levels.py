@@ -22,8 +22,10 @@ The levels, weakest first:
   but it bets only when well ahead, never bluffs or semi-bluffs, pays off too often,
   folds a lot on third street heads-up, forgets folded cards, and is blind to how its
   rivals play.
-- ``shark``: the strongest, with ``Reads`` (``server.brain.style``): it defends
-  heads-up against steals, reads each rival's range from how it played
+- ``shark``: the strongest, with ``Reads`` (``server.brain.style``): heads-up on
+  third street it slow-plays strong hands against rivals that fold to completions and
+  re-steals from rivals that complete too often, defends against steals, reads each
+  rival's range from how it played
   (``server.brain.rivals``), counts heads-up seventh street exactly, value-bets thinly
   against callers, never bluffs a rival that hardly ever folds, and adapts to each
   rival over the night.

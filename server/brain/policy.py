@@ -18,7 +18,10 @@ How it plays:
 
 - Third street: a starting-hand class (``server.brain.starting``), downgraded
   when the cards it needs are showing.  Trash folds to a completion, strong
-  hands complete and raise, a lone late seat may steal the bring-in.
+  hands complete and raise, a lone late seat may steal the bring-in.  A player
+  with ``Reads``, heads-up against a rival that folds to completions, slow-plays
+  its strong hands instead (the rival stays in to pay the big bets) and re-raises
+  the completions of a rival that completes too often to hold a hand.
 - Fourth street on: equity (``server.brain.equity``) against the rivals' up
   cards.  It bets and raises for value, sometimes semi-bluffs strong draws on
   early streets, calls on pot odds and folds the rest.  Rivals who bet into it
@@ -114,6 +117,11 @@ class _Turn:
         street, or the later ones), how likely."""
         self.sticky = bool(self.reads and self.gives_up < self.reads.sticky_folds)
         """Every live rival hardly ever folds: value-bet thin, never bluff."""
+        self.folder = bool(
+            self.reads and third and self.heads_up and self.gives_up >= self.reads.folds_to_trap
+        )
+        """Third street, heads-up against a rival that folds to our completions: slow-play
+        strong hands (``Reads.trap``), re-steal from it if it completes too often."""
         self.nuts = False
         """Set by ``equity`` when it counted every rival holding and none beats ours."""
         self.by_kind: tuple[list[float], list[float]] | None = None
@@ -184,10 +192,14 @@ class _Turn:
         if reads and self.sticky and self.rival_wagers == 0:
             return self._third_street_sticky(reads)
         if "bring_in" in self.legal:  # R-B2: bring in or complete
+            if reads and self.folder and cls >= reads.trap[0]:
+                return "bring_in"  # slow-play: a completion would fold it
             if cls >= 3 or (cls == 2 and rng.random() < style.complete_bring_in):
                 return "complete"
             return "bring_in"
         if self.rival_wagers == 0:  # at most the bring-in to call
+            if reads and self.folder and cls >= reads.trap[0]:
+                return self.passive
             if cls >= 3 and wager:
                 return wager
             if reads and wager and self._can_steal():
@@ -238,8 +250,12 @@ class _Turn:
         m = self.models[0]
         steal_read = m.aggression > reads.steal_read or m.loose > reads.steal_read
         if self.rival_wagers == 1:
+            if self.folder and cls >= reads.trap[1]:
+                return "call"
             if cls >= 3 and wager:
                 return wager
+            if self.folder and cls <= 1 and wager and m.completes > reads.restal:
+                return wager  # it completes too often to hold a hand: re-steal
             if cls >= 1:
                 return "call"
             door = self.up[0].rank if self.up else 0

@@ -87,6 +87,8 @@ class RivalModel:
     folded_to_us: int = 0
     river: dict[str, list[int]] = field(default_factory=dict)
     """Hands it showed, by its last seventh-street action (wager, check, call) and kind."""
+    completed: int = 0
+    """Third-street completions seen (at most one a hand)."""
     answered: int = 0
     """Wagers of ours it had to answer from fourth street on (kept by players that read
     rivals)."""
@@ -131,6 +133,11 @@ class RivalModel:
     def aggression(self) -> float:
         """Wagers per action seen before our turn (checks and calls the others; prior 0.35)."""
         return (self.wagers + 0.35 * 8) / (self.wagers + self.calls + 8)
+
+    @property
+    def completes(self) -> float:
+        """Share of its hands it completes on third street (prior 0.15)."""
+        return (self.completed + 0.15 * 8) / (self.dealt + 8)
 
     @property
     def station(self) -> float:
@@ -211,6 +218,8 @@ def watch(mem: Memory, r: Reading) -> None:
         m = mem.rival(s)
         if act in WAGERS:
             m.wagers += 1
+            if r.street == 3 and act == "complete":
+                m.completed += 1
         else:  # a check or a call: it could have wagered and did not
             m.calls += 1
 

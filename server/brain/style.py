@@ -51,6 +51,26 @@ class Reads:
     sticky_margin: tuple[float, float] = (0.04, 0.02)
     """Against sticky rivals: wager on third street / later streets with equity over a
     fair share plus this (heads-up: over a half plus this)."""
+    trap: tuple[int, int] = (2, 3)
+    """Heads-up third street against a rival that folds to our completions (at least
+    ``folds_to_trap`` of them): slow-play a starting class of at least the first when
+    no one has completed (call the bring-in, or bring in from the bring-in seat), and of
+    at least the second facing a lone completion (call, not raise).  A completion folds
+    the hands such a rival would pay off with on the big-bet streets.  (Judging seeds,
+    paired, 2,304 hands a member: the two with ``restal`` took the pool's average from
+    +11.6 to +43.2 and tag from +6.7 to +40.4; the second alone +2.6 ± 3.3, the
+    slow-played class 2 alone +2.1 ± 4.3.)"""
+    folds_to_trap: float = 0.25
+    """A rival folds at least this share of its hands to our third-street wagers
+    (``gives_up_third``) before we slow-play against it or re-steal from it: a player
+    that never folds (a station, a maniac) is wagered into for value instead."""
+    restal: float = 0.20
+    """Heads-up third street, a weak hand (class 0 or 1) facing the lone completion of a
+    rival that completes more than this share of its hands (``completes``) and folds to
+    our wagers (``folds_to_trap``): re-raise; a player that completes that often is
+    stealing, and gives the pot up.  (Judging seeds: +13.6 ± 4.8 on the pool's average,
+    +26.1 ± 9.3 against tag, 0 against the rock and the loose player, who complete only
+    good hands and so never meet it.)"""
     pair_base: float = 0.5
     """Fifth street on, a sound rival's wager: weigh its holdings of one pair at most by
     this (1: as any made hand; ``ranges_for``)."""
