@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from common.cards import full_deck
 from common.engine import Hand
 from common.match import SeatKind
-from scripts.bench_bots import Night, deal_cards, parity, play_hand, run_chunk
+from scripts import bot_deviations
+from scripts.bench_bots import START, Night, deal_cards, parity, play_hand, run_chunk
 from server import records
 from server.brain import Brain, brain
 from server.lobby import ComputerChairs
@@ -330,3 +331,17 @@ def test_a_nights_result_does_not_depend_on_the_nights_before_it() -> None:
     assert both == run_chunk("shark", "tag", 2, 3, 0, 1, 2, 4) + run_chunk(
         "shark", "tag", 2, 3, 1, 1, 2, 4
     )
+
+
+def test_deviations_roll_out_every_legal_action_the_same_way_twice() -> None:
+    """``scripts/bot_deviations.py`` plays out each legal action of every decision it
+    samples: a fold costs what the seat had put in (at least its ante), and the same
+    night gives the same figures."""
+    samples = bot_deviations.run("shark", "tag", 2, seed=1, night=0, rate=1.0, matches=1, hands=2)
+    assert len(samples) >= 4
+    for where, chosen, values in samples:
+        assert chosen in values and len(values) >= 2, where
+        assert "fold" not in values or values["fold"] < 0
+        assert all(-START <= v <= START for v in values.values())
+    again = bot_deviations.run("shark", "tag", 2, seed=1, night=0, rate=1.0, matches=1, hands=2)
+    assert again == samples
