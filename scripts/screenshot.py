@@ -1,16 +1,16 @@
-"""Write the README's screenshots: the start screen, the Join panel listing two tables found
-on the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
+"""Write the README's screenshots: the start screen, the Join panel listing two tables found on
+the network, a seven-seat table mid-hand (with the cards-seen panel), a showdown, the
 replayer on a showdown, the recap, opened books, the turn clock's bank with away seats and
 the host's controls, a paused table, our own seat away, the host's lobby, the lobby with the
 night's scoreboard, a hand's end with the bets swept and the pot paid, the match's last
-showdown before the standings, the standings, and a table in the smallest window (800x500); and issue 9's
-moments: the host's lobby with its addresses and password, the rules (F1), the "leave?"
-question at the table, the host's "close your table?" and an address refused; and issue 16's:
-a lost seat asked back, and a table whose link is lost; and issue 18's: the padlocks of sealed
-and plain links, the table's key in the host's lobby, and a known table showing another key;
-and issue 19's coach at the table (third and fourth street), its odds readout facing a
-bet, and its analysis after the match: the replayer's chance bars on a decision worth a
-look, and the recap's summary of them.
+showdown before the standings, the standings, and a table in the smallest window (800x500);
+and issue 9's moments: the host's lobby with its addresses and password, the rules (F1), the
+"leave?" question at the table, the host's "close your table?" and an address refused; and
+issue 16's: a lost seat asked back, and a table whose link is lost; and issue 18's: the
+padlocks of sealed and plain links, the table's key in the host's lobby, and a known table
+showing another key; and issue 19's coach at the table (third and fourth street), its odds
+readout facing a bet, and its analysis after the match: the replayer's chance bars on a
+decision worth a look, and the recap's summary of them.
 
     .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--size 1280x800] [--lang de]
 
