@@ -251,7 +251,7 @@ def test_shark_counts_a_rivals_completions_once_a_hand() -> None:
     play_match({0: shark, 1: completer}, deals=12, seed=4)
     m = shark.memory.rivals[1]
     assert 6 <= m.completed <= m.dealt == 12
-    assert m.completes > LEVELS["shark"].style.reads.restal  # type: ignore[union-attr]
+    assert m.completes > LEVELS["shark"].style.reads.resteal  # type: ignore[union-attr]
     shark = brain("shark")
     play_match({0: shark, 1: station}, deals=12, seed=4)
     assert shark.memory.rivals[1].completed == 0

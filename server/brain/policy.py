@@ -254,7 +254,7 @@ class _Turn:
                 return "call"
             if cls >= 3 and wager:
                 return wager
-            if self.folder and cls <= 1 and wager and m.completes > reads.restal:
+            if self.folder and cls <= 1 and wager and m.completes > reads.resteal:
                 return wager  # it completes too often to hold a hand: re-steal
             if cls >= 1:
                 return "call"
