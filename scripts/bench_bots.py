@@ -187,6 +187,16 @@ def lineup(name: str, others: str, seats: int, r: int, night: int) -> dict[int, 
     return {s: name if s == r else rest.pop(0) for s in range(seats)}
 
 
+def night_tables(name: str, others: str, seats: int, seed: int, night: int) -> list[Night]:
+    """The tables of one night, one a rotation (``lineup``), each begun with its seats'
+    random sources for the night."""
+    tables = [Night(lineup(name, others, seats, r, night)) for r in range(seats)]
+    for r, table in enumerate(tables):
+        base = (seed * 1_000_003 + night) * 7919 + r * 17
+        table.begin(f"night {night}", {s: random.Random(base + s) for s in range(seats)})
+    return tables
+
+
 def run_chunk(
     name: str, others: str, seats: int, seed: int, first: int, count: int, matches: int, hands: int
 ) -> list[float]:
@@ -198,10 +208,7 @@ def run_chunk(
     per_night = matches * hands
     out = []
     for night in range(first, first + count):
-        tables = [Night(lineup(name, others, seats, r, night)) for r in range(seats)]
-        for r, table in enumerate(tables):
-            base = (seed * 1_000_003 + night) * 7919 + r * 17
-            table.begin(f"night {night}", {s: random.Random(base + s) for s in range(seats)})
+        tables = night_tables(name, others, seats, seed, night)
         total = 0.0
         for m in range(matches):
             for table in tables:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common.engine import Hand  # noqa: E402
 from common.hands import evaluate  # noqa: E402
 from common.views import seat_view  # noqa: E402
-from scripts.bench_bots import JUDGING, START, TUNING, Night, deal_cards, lineup, seat_pack  # noqa: E402
+from scripts.bench_bots import JUDGING, START, TUNING, Night, deal_cards, night_tables, seat_pack  # noqa: E402
 from server.brain.reading import read  # noqa: E402
 from server.brain.starting import starting_class  # noqa: E402
 
@@ -93,10 +93,7 @@ def run(
     dealt from one pack (a fold shifts the later cards, unlike the bench's duplicate
     packs: a rollout needs one pack)."""
     pick = random.Random(seed * 77 + night)
-    tables = [Night(lineup(name, others, seats, r, night)) for r in range(seats)]
-    for r, t in enumerate(tables):
-        base = (seed * 1_000_003 + night) * 7919 + r * 17
-        t.begin(f"night {night}", {s: random.Random(base + s) for s in range(seats)})
+    tables = night_tables(name, others, seats, seed, night)
     out: list[Sample] = []
     for m in range(matches):
         for t in tables:
